@@ -1,0 +1,174 @@
+"""One exception root and the diagnostic record every memhooks message is made of.
+
+Exception tree::
+
+    MemhooksError                 everything raised on purpose by the library
+    ├── DiagnosticError           carries one or more Diagnostics (file, line, column, MH code)
+    ├── UsageError                a caller's argument is out of range (CLI exit 2)
+    ├── StoreError                the embedded memory store cannot be opened or written
+    └── BackendError              a memory backend failed or timed out
+
+Library code never prints and never exits; the CLI maps these to exit codes.
+Diagnostic codes and titles are the reference engine's catalogue
+(``shared/spec/reference-engine.md`` section (j)); MH023 is unused there and here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+ERROR = "error"
+WARNING = "warning"
+
+#: code -> (severity, SARIF rule title, what to do about it)
+CATALOGUE: dict[str, tuple[str, str, str]] = {
+    "MH000": (ERROR, "Invalid MemHooks file", "fix the file so it is UTF-8 Markdown that starts with a `---` YAML frontmatter block"),
+    "MH001": (ERROR, "Unsupported schema", "set `schema: memhooks/v2` (run `memhooks migrate` for memhooks/v1 files)"),
+    "MH002": (WARNING, "Unknown top-level field", "remove the field or move provider-native settings under `backends.<provider>`"),
+    "MH003": (ERROR, "Missing recall query", "give every recall query non-blank text, as a string or under `query:`"),
+    "MH004": (ERROR, "Invalid query priority", "use a number from 0.0 to 1.0, or leave `priority` out"),
+    "MH005": (WARNING, "Unknown recall-query field", "remove the field or move it under the query's `backends.<provider>`"),
+    "MH006": (ERROR, "Empty role", "remove blank entries from `when.roles`"),
+    "MH007": (WARNING, "Unknown routing condition", "only `when.roles` is understood; other conditions are kept but ignored"),
+    "MH008": (ERROR, "Invalid entity", "give every entity a non-blank `name` (or write it as a plain string)"),
+    "MH009": (ERROR, "Invalid entity salience", "use a number from 0.0 to 1.0, or leave `salience` out"),
+    "MH010": (WARNING, "Duplicate query", "remove one copy; the later copy overrides the earlier one"),
+    "MH011": (WARNING, "Duplicate entity", "remove the repeated entity"),
+    "MH012": (WARNING, "Recall/exclude conflict", "a query that is also excluded can never be recalled; remove one of them"),
+    "MH013": (WARNING, "No hooks found", "run `memhooks init` to enable the project"),
+    "MH014": (WARNING, "Unknown entity field", "entities understand `name`, `type` and `salience`"),
+    "MH015": (WARNING, "Duplicate resource", "remove the repeated resource"),
+    "MH016": (ERROR, "Provider field in core", "move the field under `backends.<provider>` (e.g. `backends.hindsight`), or run `memhooks migrate`"),
+    "MH017": (ERROR, "Provider query field in core", "move the field under the query's `backends.<provider>`, or run `memhooks migrate`"),
+    "MH018": (ERROR, "Empty backend namespace", "name the provider, e.g. `backends: {mem0: {...}}`"),
+    "MH019": (ERROR, "Invalid backend namespace", "a provider namespace must be a mapping, e.g. `mem0: {top_k: 8}`"),
+    "MH020": (ERROR, "Invalid resource", "give every resource a non-blank `name` (or write it as a plain string)"),
+    "MH021": (ERROR, "Invalid resource salience", "use a number from 0.0 to 1.0, or leave `salience` out"),
+    "MH022": (WARNING, "Unknown resource field", "resources understand `name`, `kind` and `salience`"),
+    "MH024": (ERROR, "Path does not exist", "check the path (and MEMHOOKS_ROOT, if set)"),
+    "MH025": (ERROR, "Malformed recall query", "see the file reference for the shape of a recall query"),
+    "MH026": (ERROR, "Malformed entity", "an entity is a string or a mapping with string `name`/`type` and numeric `salience`"),
+    "MH027": (ERROR, "Malformed resource", "a resource is a string or a mapping with string `name`/`kind` and numeric `salience`"),
+    "MH028": (ERROR, "Invalid configuration", "fix the setting named in the message"),
+    "MH029": (ERROR, "Unsafe filesystem path", "replace the symlink or special file with a regular file"),
+    "MH030": (ERROR, "Hook discovery failed", "check that the project tree is readable"),
+}
+
+GENERIC_TITLE = "MemHooks diagnostic"
+
+
+class Diagnostic:
+    """One finding about one place: ``code`` (``MHnnn``), severity, message, path,
+    1-based ``line``/``column`` (``None`` when unknown) and ``help`` (what to do).
+
+    ``key`` is the dotted key path inside the frontmatter (e.g.
+    ``recall_queries[0].priority``) when the finding is about a field.
+    """
+
+    __slots__ = ("code", "severity", "message", "path", "line", "column", "help", "key")
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        path: str,
+        line: int | None = None,
+        column: int | None = None,
+        *,
+        severity: str | None = None,
+        help: str | None = None,
+        key: str | None = None,
+    ) -> None:
+        default_severity, _title, default_help = CATALOGUE.get(code, (ERROR, GENERIC_TITLE, ""))
+        self.code = code
+        self.severity = severity or default_severity
+        self.message = message
+        self.path = path
+        self.line = line
+        self.column = column
+        self.help = help if help is not None else (default_help or None)
+        self.key = key
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == ERROR
+
+    @property
+    def title(self) -> str:
+        return CATALOGUE.get(self.code, (ERROR, GENERIC_TITLE, ""))[1]
+
+    def sort_key(self) -> tuple[str, int, int, str]:
+        return (self.path, self.line or 1, self.column or 1, self.code)
+
+    def to_json(self) -> dict[str, Any]:
+        """The reference's JSON shape: ``line``, ``column``, ``help`` omitted when unknown."""
+        out: dict[str, Any] = {
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+            "path": self.path,
+        }
+        if self.line is not None:
+            out["line"] = self.line
+        if self.column is not None:
+            out["column"] = self.column
+        if self.help:
+            out["help"] = self.help
+        return out
+
+    def render(self) -> str:
+        """Human form: ``error[MH004]: …`` / ``  --> path:line:col`` / ``  help: …``."""
+        lines = [
+            f"{self.severity}[{self.code}]: {self.message}",
+            f"  --> {self.path}:{self.line or 1}:{self.column or 1}",
+        ]
+        if self.help:
+            lines.append(f"  help: {self.help}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"Diagnostic({self.code} {self.path}:{self.line}:{self.column} {self.message!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Diagnostic) and self.to_json() == other.to_json()
+
+    def __hash__(self) -> int:
+        return hash((self.code, self.path, self.line, self.column, self.message))
+
+
+class MemhooksError(Exception):
+    """Root of every exception memhooks raises on purpose."""
+
+
+class DiagnosticError(MemhooksError):
+    """A failure that is described by diagnostics (the first one is the headline).
+
+    Attributes: ``diagnostics`` (non-empty list of :class:`Diagnostic`).
+    """
+
+    def __init__(self, diagnostics: list[Diagnostic] | Diagnostic) -> None:
+        if isinstance(diagnostics, Diagnostic):
+            diagnostics = [diagnostics]
+        self.diagnostics = diagnostics
+        super().__init__(diagnostics[0].message)
+
+    @property
+    def diagnostic(self) -> Diagnostic:
+        return self.diagnostics[0]
+
+
+class UsageError(MemhooksError):
+    """A caller-supplied value is out of range or malformed (CLI exit status 2)."""
+
+
+class StoreError(MemhooksError):
+    """The embedded memory store could not be opened, migrated, read or written."""
+
+
+class BackendError(MemhooksError):
+    """A memory backend failed, refused, or did not answer within its timeout."""
+
+
+def fail(code: str, message: str, path: str, line: int | None = None, column: int | None = None, **kw: Any) -> DiagnosticError:
+    """Build a :class:`DiagnosticError` for one diagnostic (``raise fail(...)``)."""
+    return DiagnosticError(Diagnostic(code, message, path, line, column, **kw))
