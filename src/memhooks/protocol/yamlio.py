@@ -1,0 +1,229 @@
+"""YAML 1.2 core-schema loading with positions, for hook frontmatter.
+
+ruamel.yaml's round-trip loader keeps comments and node positions (needed for diagnostics
+and for edits that preserve what people wrote), but by default it resolves YAML 1.1 extras
+(timestamps, ``1_000``, merge keys ``<<``). Here it is given the exact YAML 1.2 core schema
+(https://yaml.org/spec/1.2.2/#1032-tag-resolution): ``null``/``~``/empty, ``true``/``false``
+in three spellings, decimal/``0o``/``0x`` ints, floats with ``.inf``/``.nan``. Everything else
+(``no``, ``on``, ``017``-style timestamps such as ``2024-01-01``, ``12:30``) stays a string.
+
+Refused with a diagnostic instead of expanded or guessed at:
+
+* aliases (``*name``) — no alias expansion means no "billion laughs";
+* explicit tags other than ``!!str`` (the reference silently ignores custom tags);
+* duplicate keys — the message names both lines.
+
+Importing this module imports ruamel.yaml (~20 ms); callers on hot paths import it lazily.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq, TaggedScalar
+from ruamel.yaml.composer import Composer
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.events import AliasEvent, ScalarEvent
+from ruamel.yaml.resolver import VersionedResolver
+
+from ..errors import fail
+
+_STR_TAG = "tag:yaml.org,2002:str"
+_MAX_DEPTH = 64
+
+_CORE: dict[str | None, list[tuple[str, re.Pattern[str]]]] = {}
+for _tag, _pattern, _first in (
+    ("tag:yaml.org,2002:null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
+    ("tag:yaml.org,2002:bool", r"^(?:true|True|TRUE|false|False|FALSE)$", list("tTfF")),
+    ("tag:yaml.org,2002:int", r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", list("-+0123456789")),
+    (
+        "tag:yaml.org,2002:float",
+        r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+        r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
+        list("-+0123456789."),
+    ),
+):
+    for _ch in _first:
+        _CORE.setdefault(_ch or None, []).append((_tag, re.compile(_pattern)))
+
+
+class _CoreResolver(VersionedResolver):  # type: ignore[misc]
+    """Implicit tag resolution by the YAML 1.2 core schema, nothing more."""
+
+    @property
+    def processing_version(self) -> tuple[int, int]:
+        return (1, 2)
+
+    @property
+    def versioned_resolver(self) -> dict[str | None, list[tuple[str, re.Pattern[str]]]]:
+        return _CORE
+
+
+class YamlProblem(Exception):
+    """Raised inside the composer; carries a message and a 0-based mark."""
+
+    def __init__(self, message: str, line: int, column: int, first_line: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+        self.first_line = first_line  # for duplicates: 0-based line of the first occurrence
+
+
+class _SafeComposer(Composer):  # type: ignore[misc]
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        event = self.parser.peek_event()
+        if isinstance(event, AliasEvent):
+            raise YamlProblem(
+                f"YAML aliases are not supported (`*{event.anchor}`); write the value out",
+                event.start_mark.line,
+                event.start_mark.column,
+            )
+        tag = getattr(event, "tag", None)
+        if tag is not None:
+            tag = str(getattr(tag, "value", tag))
+            if tag != _STR_TAG or not isinstance(event, ScalarEvent):
+                raise YamlProblem(
+                    f"YAML tags are not supported (`{tag}`); remove the tag",
+                    event.start_mark.line,
+                    event.start_mark.column,
+                )
+        return super().compose_node(parent, index)
+
+    def compose_mapping_node(self, anchor: Any) -> Any:
+        node = super().compose_mapping_node(anchor)
+        seen: dict[Any, Any] = {}
+        for key_node, _value in node.value:
+            if not isinstance(key_node.value, str):
+                continue
+            ident = (key_node.tag.value if hasattr(key_node.tag, "value") else key_node.tag, key_node.value)
+            first = seen.setdefault(ident, key_node.start_mark)
+            if first is not key_node.start_mark:
+                raise YamlProblem(
+                    f"duplicate key `{key_node.value}`",
+                    key_node.start_mark.line,
+                    key_node.start_mark.column,
+                    first.line,
+                )
+        return node
+
+
+def new_yaml() -> YAML:
+    """A round-trip ``YAML`` instance with the core-schema resolver and safe composer.
+
+    Used for loading and, by maintenance, for dumping edited frontmatter.
+    """
+    yaml = YAML(typ="rt")
+    yaml.Resolver = _CoreResolver
+    yaml.Composer = _SafeComposer
+    yaml.allow_duplicate_keys = True  # the composer reports duplicates itself, with both lines
+    yaml.preserve_quotes = True
+    yaml.max_depth = _MAX_DEPTH
+    yaml.width = 4096
+    return yaml
+
+
+def load(text: str, path: str, first_line: int) -> Any:
+    """Parse frontmatter text (LF endings) into ruamel round-trip objects.
+
+    ``first_line`` is the 1-based file line of the first YAML line; diagnostics are
+    shifted by it. Returns ``None`` for an empty/comment-only document.
+    Raises DiagnosticError MH000 for syntax errors, aliases, tags, duplicate keys,
+    nesting deeper than 64 levels or several YAML documents.
+    """
+    offset = first_line - 1
+    try:
+        return new_yaml().load(text)
+    except YamlProblem as exc:
+        message = exc.message
+        if exc.first_line is not None:
+            message += f" on line {exc.line + offset + 1}, first defined on line {exc.first_line + offset + 1}"
+        raise fail("MH000", f"invalid YAML frontmatter: {message}", path, exc.line + offset + 1, exc.column + 1) from None
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        problem = exc.problem or exc.context or "syntax error"
+        line = mark.line + offset + 1 if mark else first_line
+        column = mark.column + 1 if mark else 1
+        raise fail("MH000", f"invalid YAML frontmatter: {problem}", path, line, column) from None
+    except (YAMLError, RecursionError, ValueError) as exc:
+        raise fail("MH000", f"invalid YAML frontmatter: {exc}", path, first_line, 1) from None
+
+
+def position(container: Any, key: Any) -> tuple[int, int] | None:
+    """0-based (line, column) of ``container[key]`` (the key for mappings, the item for
+    sequences), or ``None`` when ruamel recorded no position."""
+    lc = getattr(container, "lc", None)
+    if lc is None:
+        return None
+    try:
+        if isinstance(container, CommentedSeq):
+            return tuple(lc.item(key))  # type: ignore[return-value]
+        return tuple(lc.key(key))  # type: ignore[return-value]
+    except (KeyError, IndexError, TypeError):
+        return None
+
+
+def value_position(container: Any, key: Any) -> tuple[int, int] | None:
+    """0-based (line, column) of the value of ``container[key]`` in a mapping."""
+    lc = getattr(container, "lc", None)
+    if lc is None or not isinstance(container, CommentedMap):
+        return position(container, key)
+    try:
+        return tuple(lc.value(key))  # type: ignore[return-value]
+    except (KeyError, IndexError, TypeError):
+        return None
+
+
+class NotJson(Exception):
+    """A value has no JSON form (non-scalar mapping key, NaN/infinity)."""
+
+
+def to_plain(value: Any) -> Any:
+    """Convert ruamel round-trip objects to plain JSON-able Python values.
+
+    Scalar mapping keys become strings the way JSON writes them (``1`` → ``"1"``,
+    ``true`` → ``"true"``, ``null`` → ``"null"``). Raises :class:`NotJson` for a
+    sequence/mapping used as a key. NaN and infinities are kept as floats; JSON
+    serialisation rejects them later with a clear message.
+    """
+    if isinstance(value, dict):
+        out = {}
+        for key, item in value.items():
+            out[_key(key)] = to_plain(item)
+        return out
+    if isinstance(value, (list, tuple)):
+        return [to_plain(item) for item in value]
+    if isinstance(value, TaggedScalar):
+        return str(value.value)
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int):
+        if type(value).__name__ == "ScalarBoolean":
+            return bool(value)
+        return int(value)
+    if isinstance(value, float):
+        return float(value)
+    if isinstance(value, str):
+        return str(value)
+    raise NotJson(f"unsupported YAML value of type {type(value).__name__}")
+
+
+def _key(key: Any) -> str:
+    if isinstance(key, str):
+        return str(key)
+    if isinstance(key, bool) or type(key).__name__ == "ScalarBoolean":
+        return "true" if key else "false"
+    if key is None:
+        return "null"
+    if isinstance(key, int):
+        return str(int(key))
+    if isinstance(key, float):
+        if not math.isfinite(key):
+            raise NotJson("a mapping key is NaN or infinite")
+        return repr(float(key))
+    if isinstance(key, TaggedScalar):
+        return str(key.value)
+    raise NotJson("a mapping key is a sequence or mapping, which JSON cannot represent")
