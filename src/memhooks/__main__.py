@@ -1,0 +1,5 @@
+"""``python -m memhooks``."""
+
+from memhooks.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,80 @@
+"""``memhooks explain [PATH ...] [--role R]... [--file F]... [--budget CHARS] [--format human|json]``.
+
+* one PATH, no ``--file``: the ``memhooks/plan-v1`` plan (reference keys and order);
+* several PATHs or ``--file``: one runtime view over all their scopes, resolved in one
+  process (sibling constraints kept apart in ``contexts``);
+* ``--budget CHARS``: the bounded context exactly as injected (wrapper included in the
+  cap); ``--format json`` prints ``{"context": …}`` or ``{}``.
+
+Errors go to stderr, as JSON diagnostics with ``--format json``; exit 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from .. import report
+from ..errors import DiagnosticError
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..protocol.resolve import resolve, resolve_scopes, to_json
+    from ..settings import int_setting
+
+    targets = args.paths or ["."]
+    try:
+        guidance_cap = int_setting("MEMHOOKS_MAX_GUIDANCE_CHARS") if args.budget is not None else 0
+        if len(targets) == 1 and not args.file and args.budget is None:
+            plan = resolve(targets[0], args.role)
+            print(plan.to_json() if args.format == "json" else human(plan.data, plan.reason))
+            return 0
+        scopes = resolve_scopes(targets, args.role, args.file)
+        for note in scopes.notes:
+            print(f"memhooks: {note}", file=sys.stderr)
+        if args.budget is not None:
+            from ..protocol.budget import bound_context
+
+            context = bound_context(scopes.view(), args.budget, guidance_cap)
+            if args.format == "json":
+                print(to_json({"context": context} if context else {}, None, targets[0]))
+            elif context:
+                print(context)
+            return 0
+        if args.format == "json":
+            print(to_json(scopes.view(), 2, targets[0]))
+        else:
+            print("\n\n".join(human(p.data, p.reason) for p in scopes.plans))
+        return 0
+    except DiagnosticError as exc:
+        report.print_errors(exc.diagnostics, args.format)
+        return 1
+
+
+def _priority(value: Any) -> str:
+    return "default" if value is None else f"{value:.2f}"
+
+
+def human(plan: dict[str, Any], reason: str) -> str:
+    """The reference's human rendering, plus the reason the root was chosen."""
+    lines = ["MemHooks effective context", f"root:   {plan['root']} ({reason})", f"target: {plan['target']}", "sources:"]
+    lines += [f"  - {source}" for source in plan["sources"]]
+    if plan["active_roles"]:
+        lines.append("active roles: " + ", ".join(plan["active_roles"]))
+    if plan["backends"]:
+        lines.append("backend namespaces: " + ", ".join(plan["backends"]))
+    queries = plan["effective_queries"]
+    lines.append(f"recall queries ({len(queries)}):")
+    for query in queries:
+        roles = ", ".join(query["roles"]) if query["roles"] else "all"
+        lines.append(f"  - [{_priority(query['priority'])} | roles:{roles}] {query['query']}")
+        lines.append(f"      source: {query['source']}")
+        if query["backends"]:
+            lines.append("      backends: " + ", ".join(query["backends"]))
+    lines += [f"entities: {len(plan['entities'])}", f"resources: {len(plan['resources'])}", f"exclusions: {len(plan['exclude'])}"]
+    lines.append(f"guidance blocks ({len(plan['guidance'])}):")
+    for block in plan["guidance"]:
+        lines.append(f"  - source: {block['source']}")
+        lines += [f"      {line}" for line in block["value"].splitlines()]
+    return "\n".join(lines)

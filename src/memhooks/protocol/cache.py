@@ -1,0 +1,113 @@
+"""Parsed-hook cache keyed by (device, inode, size, mtime_ns).
+
+Two layers: a process-wide dict (repeated ``resolve()`` calls in one host process cost
+only a few ``lstat`` calls) and one JSON file per project root under
+``$XDG_CACHE_HOME/memhooks/hooks/`` (a fresh CLI process skips YAML entirely when the
+chain is unchanged). Only valid hooks are cached.
+
+A file modified within :data:`RACY_NS` of the moment it was read is not cached: on file
+systems with coarse timestamps a second write in the same tick with the same size would
+otherwise go unnoticed (git's "racy clean" problem).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from typing import Any
+
+RACY_NS = 2_000_000_000
+FORMAT = 1
+
+Key = tuple[int, int, int, int]
+_MEMORY: dict[str, tuple[Key, tuple[dict[str, Any], str]]] = {}
+
+
+def stat_key(st: os.stat_result) -> Key:
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def cache_dir() -> str:
+    """``$XDG_CACHE_HOME/memhooks`` (default ``~/.cache/memhooks``)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "memhooks")
+
+
+def disk_enabled() -> bool:
+    return os.environ.get("MEMHOOKS_CACHE", "1") not in ("0", "false", "no", "off")
+
+
+class HookCache:
+    """Cache view for one project root; see the module docstring."""
+
+    def __init__(self, file: str | None) -> None:
+        self.file = file
+        self.entries: dict[str, list[Any]] | None = None
+        self.dirty = False
+
+    def _disk(self) -> dict[str, list[Any]]:
+        if self.entries is None:
+            self.entries = {}
+            if self.file:
+                try:
+                    with open(self.file, encoding="utf-8") as fp:
+                        blob = json.load(fp)
+                    if isinstance(blob, dict) and blob.get("format") == FORMAT and isinstance(blob.get("entries"), dict):
+                        self.entries = blob["entries"]
+                except (OSError, ValueError):
+                    pass
+        return self.entries
+
+    def get(self, path: str, key: Key) -> tuple[dict[str, Any], str] | None:
+        memo = _MEMORY.get(path)
+        if memo is not None and memo[0] == key:
+            return memo[1]
+        if not self.file:
+            return None
+        entry = self._disk().get(path)
+        if isinstance(entry, list) and len(entry) == 6 and tuple(entry[:4]) == key:
+            value = (entry[4], entry[5])
+            _MEMORY[path] = (key, value)
+            return value
+        return None
+
+    def put(self, path: str, key: Key, value: tuple[dict[str, Any], str], st: os.stat_result) -> None:
+        if time.time_ns() - st.st_mtime_ns < RACY_NS:
+            return
+        _MEMORY[path] = (key, value)
+        if self.file:
+            self._disk()[path] = [*key, value[0], value[1]]
+            self.dirty = True
+
+    def save(self) -> None:
+        """Write the disk layer atomically if it changed; failures are ignored (a cache)."""
+        if not (self.dirty and self.file and self.entries is not None):
+            return
+        self.dirty = False
+        tmp = f"{self.file}.{os.getpid()}.tmp"
+        try:
+            os.makedirs(os.path.dirname(self.file), exist_ok=True)
+            with open(tmp, "w", encoding="utf-8") as fp:
+                json.dump({"format": FORMAT, "entries": self.entries}, fp, separators=(",", ":"))
+            os.replace(tmp, self.file)
+        except OSError:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
+def for_root(root: str) -> HookCache:
+    """The cache for one project root (disk layer only when enabled)."""
+    if not disk_enabled():
+        return HookCache(None)
+    import hashlib
+
+    name = hashlib.sha1(root.encode("utf-8", "surrogateescape")).hexdigest()[:20]
+    return HookCache(os.path.join(cache_dir(), "hooks", f"{name}.json"))
+
+
+def clear_memory() -> None:
+    """Forget the process-wide layer (tests, long-running hosts after bulk edits)."""
+    _MEMORY.clear()

@@ -1,0 +1,69 @@
+"""Load the hook chain from the root down to a directory, through the parsed-hook cache.
+
+Each directory's ``MEMHOOKS.md`` is looked at with ``lstat``: absent → skipped; a regular
+file → loaded; anything else (symlink — even one pointing inside the project — dangling
+link, directory, FIFO) → MH029. Every loaded hook must be valid (no error diagnostics).
+Hooks in sibling directories are never read.
+
+Parsing costs ~0.7 ms per hook plus ~20 ms to import the YAML library, so parsed hooks
+are cached by (device, inode, size, mtime_ns): in process, and on disk as JSON under the
+user cache directory so a fresh process with an unchanged chain never imports YAML
+(``shared/spec/performance.md``). Set ``MEMHOOKS_CACHE=0`` to disable the disk cache.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+from ..errors import fail
+from . import cache
+from .hookfile import HOOK_NAME, UNSAFE
+
+#: (path, data, guidance) of one valid hook, as the merge consumes it.
+HookData = tuple[str, dict, str]
+
+
+def hook_paths(root: str, directories: list[str]) -> list[tuple[str, os.stat_result]]:
+    """Existing hook files (path, lstat) in ``directories``; MH029 for unsafe entries."""
+    found = []
+    for directory in directories:
+        path = os.path.join(directory, HOOK_NAME)
+        try:
+            st = os.lstat(path)
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        except OSError as exc:
+            raise fail("MH000", f"could not read hook: {exc.strerror}", path, 1, 1, help="check the directory's permissions") from None
+        if not stat.S_ISREG(st.st_mode):
+            raise fail("MH029", UNSAFE, path, 1, 1)
+        found.append((path, st))
+    return found
+
+
+def load_chain(root: str, directories: list[str]) -> list[HookData]:
+    """Parse (or fetch from cache) every hook in ``directories``, root first.
+
+    Raises DiagnosticError with the first invalid hook's error diagnostics, or MH029 /
+    MH000 for unsafe or unreadable hook files.
+    """
+    hooks = []
+    store = cache.for_root(root)
+    for path, st in hook_paths(root, directories):
+        key = cache.stat_key(st)
+        hit = store.get(path, key)
+        if hit is None:
+            hit = _parse(path)
+            store.put(path, key, hit, st)
+        hooks.append((path, hit[0], hit[1]))
+    store.save()
+    return hooks
+
+
+def _parse(path: str) -> tuple[dict, str]:
+    from .hookfile import load
+
+    parsed = load(path)
+    parsed.require_valid()
+    assert parsed.data is not None
+    return parsed.data, parsed.guidance

@@ -1,0 +1,66 @@
+"""Find every ``MEMHOOKS.md`` below a directory (``validate``, ``prune``, ``migrate``).
+
+Inside a git work tree the list comes from git itself
+(``git ls-files --cached --others --exclude-standard``), so ignore rules are exactly
+git's and huge trees cost one fast git call. Outside git (or when git is unavailable) a
+walker that never follows symlinks and skips ``.git`` directories is used; it does
+descend into other hidden directories. Entries of any type named ``MEMHOOKS.md`` are
+returned (a symlink or directory with that name then fails MH029 when read).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+
+from ..errors import fail
+from .hookfile import HOOK_NAME
+
+GIT_TIMEOUT_S = 30.0
+
+
+def find_hooks(directory: str, *, use_git: bool) -> list[str]:
+    """Sorted absolute paths of hook entries below ``directory`` (inclusive).
+
+    Raises DiagnosticError MH030 when the tree cannot be walked.
+    """
+    if use_git:
+        listed = _git_list(directory)
+        if listed is not None:
+            return listed
+    return _walk(directory)
+
+
+def _git_list(directory: str) -> list[str] | None:
+    try:
+        result = subprocess.run(
+            ["git", "-c", "core.quotepath=off", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", f"*{HOOK_NAME}"],
+            cwd=directory,
+            capture_output=True,
+            timeout=GIT_TIMEOUT_S,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if result.returncode != 0:
+        return None
+    found = set()
+    for name in result.stdout.decode("utf-8", "surrogateescape").split("\0"):
+        if name and os.path.basename(name) == HOOK_NAME:
+            path = os.path.join(directory, name)
+            if os.path.lexists(path):  # tracked but deleted in the work tree: nothing to check
+                found.add(os.path.normpath(path))
+    return sorted(found)
+
+
+def _walk(directory: str) -> list[str]:
+    problems: list[OSError] = []
+    found = []
+    for current, dirs, files in os.walk(directory, onerror=problems.append, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if d != ".git")
+        if HOOK_NAME in files or HOOK_NAME in dirs:
+            found.append(os.path.join(current, HOOK_NAME))
+    if problems:
+        exc = problems[0]
+        raise fail("MH030", f"could not walk the project tree: {exc.strerror or exc}", getattr(exc, "filename", None) or directory)
+    return sorted(found)

@@ -1,0 +1,137 @@
+"""Read one hook file safely and parse it into data plus diagnostics.
+
+Opening follows ``shared/spec/reference-engine.md`` (c) step 6: the final path component
+is opened without following symlinks and without blocking (a FIFO planted as
+``MEMHOOKS.md`` cannot hang us), then re-checked with ``fstat`` to be a regular file.
+The size cap (:data:`~memhooks.protocol.frontmatter.MAX_HOOK_BYTES`) is checked before
+reading.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from typing import Any
+
+from ..errors import Diagnostic, DiagnosticError, fail
+from . import frontmatter
+
+HOOK_NAME = "MEMHOOKS.md"
+UNSAFE = "hook and lock paths must be regular files, not symlinks or special files"
+_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+class ParsedHook:
+    """One hook as read: ``path``; ``data`` (plain JSON-able frontmatter dict, or ``None``
+    when it could not be parsed); ``guidance`` (trimmed Markdown body); ``document``
+    (:class:`~memhooks.protocol.frontmatter.Document` or ``None``); ``tree`` (ruamel
+    round-trip mapping or ``None``); ``diagnostics`` (sorted list)."""
+
+    __slots__ = ("path", "data", "guidance", "document", "tree", "diagnostics")
+
+    def __init__(self, path: str, data: dict[str, Any] | None, guidance: str, document: Any, tree: Any, diagnostics: list[Diagnostic]) -> None:
+        self.path = path
+        self.data = data
+        self.guidance = guidance
+        self.document = document
+        self.tree = tree
+        self.diagnostics = diagnostics
+
+    @property
+    def valid(self) -> bool:
+        """True when no diagnostic is an error (warnings never block)."""
+        return self.data is not None and not any(d.is_error for d in self.diagnostics)
+
+    def require_valid(self) -> None:
+        """Raise DiagnosticError with the error diagnostics unless :attr:`valid`."""
+        errors = [d for d in self.diagnostics if d.is_error]
+        if errors:
+            raise DiagnosticError(errors)
+
+
+def stat_status(st: os.stat_result) -> str:
+    """``"file"``, ``"dir"``, ``"link"`` or ``"special"`` for an lstat/fstat result."""
+    if stat.S_ISREG(st.st_mode):
+        return "file"
+    if stat.S_ISDIR(st.st_mode):
+        return "dir"
+    if stat.S_ISLNK(st.st_mode):
+        return "link"
+    return "special"
+
+
+def read_bytes(path: str) -> tuple[bytes, os.stat_result]:
+    """Read a hook file's bytes safely; returns (bytes, fstat result).
+
+    Raises DiagnosticError: MH029 for a symlink or special file, MH000 for an unreadable
+    file or one over the size cap.
+    """
+    try:
+        fd = os.open(path, _FLAGS)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.EMLINK, errno.ENXIO):
+            raise fail("MH029", UNSAFE, path, 1, 1) from None
+        raise fail("MH000", f"could not read hook: {exc.strerror}", path, 1, 1, help="check the file's permissions") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise fail("MH029", UNSAFE, path, 1, 1)
+        if st.st_size > frontmatter.MAX_HOOK_BYTES:
+            frontmatter.decode(b"\0" * (st.st_size), path)  # raises the size diagnostic
+        chunks = []
+        while True:
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            if sum(map(len, chunks)) > frontmatter.MAX_HOOK_BYTES:
+                break
+        return b"".join(chunks), st
+    except OSError as exc:
+        raise fail("MH000", f"could not read hook: {exc.strerror}", path, 1, 1) from None
+    finally:
+        os.close(fd)
+
+
+def parse_text(text: str, path: str) -> ParsedHook:
+    """Parse decoded hook text; never raises for bad content (it becomes diagnostics)."""
+    from . import yamlio
+    from .validate import check_tree
+
+    try:
+        document = frontmatter.split(text, path)
+        tree = yamlio.load(document.yaml, path, document.yaml_line)
+    except DiagnosticError as exc:
+        return ParsedHook(path, None, "", None, None, exc.diagnostics)
+    diagnostics = check_tree(tree, path, document.yaml_line)
+    data: dict[str, Any] | None = None
+    if tree is None or isinstance(tree, dict):
+        try:
+            data = yamlio.to_plain(tree) if tree is not None else {}
+        except yamlio.NotJson as exc:
+            diagnostics.append(Diagnostic("MH000", f"routing metadata cannot be represented as JSON: {exc}", path, document.yaml_line, 1))
+    return ParsedHook(path, data, document.body.strip(), document, tree, diagnostics)
+
+
+def parse_bytes(data: bytes, path: str) -> ParsedHook:
+    """Decode (UTF-8, BOM tolerated, size cap) and parse; bad bytes become diagnostics."""
+    try:
+        text = frontmatter.decode(data, path)
+    except DiagnosticError as exc:
+        return ParsedHook(path, None, "", None, None, exc.diagnostics)
+    return parse_text(text, path)
+
+
+def load(path: str) -> ParsedHook:
+    """Read and parse the hook at ``path``; unreadable/unsafe files become diagnostics."""
+    try:
+        raw, _st = read_bytes(path)
+    except DiagnosticError as exc:
+        return ParsedHook(path, None, "", None, None, exc.diagnostics)
+    return parse_bytes(raw, path)
+
+
+def validate_text(text: str, path: str) -> list[Diagnostic]:
+    """Diagnostics for hook text (e.g. a rendered maintenance write before it lands)."""
+    return parse_text(text, path).diagnostics
