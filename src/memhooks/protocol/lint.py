@@ -1,0 +1,55 @@
+"""Validation of targets as the ``validate`` command and the Python API see them."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+from ..errors import Diagnostic, DiagnosticError
+from .hookfile import HOOK_NAME, UNSAFE
+
+
+def collect(path: str, *, all_hooks: bool, strict: bool = False) -> tuple[list[Diagnostic], str]:
+    """(diagnostics, validation root) for one target (spec (a) ``validate``).
+
+    A file is validated as a hook whatever its name; a directory is scanned; with
+    ``all_hooks`` the whole project root of ``path`` is scanned. No hook found is MH013
+    (an error with ``strict``). A missing path is MH024. The validation root is what
+    SARIF URIs are relative to. Diagnostics are sorted by path, line, column.
+    """
+    from .discover import find_hooks
+    from .hookfile import load
+    from .root import REASON_GIT, canonical, find_root
+
+    try:
+        if os.path.basename(os.path.normpath(path)) == HOOK_NAME:
+            st = os.lstat(path) if os.path.lexists(path) else None
+            if st is not None and not stat.S_ISREG(st.st_mode):
+                return [Diagnostic("MH029", UNSAFE, path, 1, 1)], os.path.dirname(os.path.abspath(path))
+        real = canonical(path)
+        directory = real if os.path.isdir(real) else os.path.dirname(real)
+        if all_hooks or os.path.isdir(real):
+            root, reason = find_root(directory)
+            base = root if all_hooks else directory
+            hooks = find_hooks(base, use_git=reason == REASON_GIT)
+        else:
+            base, hooks = directory, [real]
+    except DiagnosticError as exc:
+        return exc.diagnostics, os.path.dirname(os.path.abspath(path))
+    if not hooks:
+        severity = "error" if strict else "warning"
+        return [Diagnostic("MH013", f"no {HOOK_NAME} files found", path, severity=severity)], base
+    diagnostics: list[Diagnostic] = []
+    for hook in hooks:
+        diagnostics.extend(load(hook).diagnostics)
+    diagnostics.sort(key=Diagnostic.sort_key)
+    return diagnostics, base
+
+
+def validate(paths: list[str] | str = ".", *, all_hooks: bool = False, strict: bool = False) -> list[Diagnostic]:
+    """Diagnostics for one or more targets (see :func:`collect`), sorted."""
+    targets = [paths] if isinstance(paths, str) else list(paths)
+    out: list[Diagnostic] = []
+    for target in targets:
+        out.extend(collect(os.fspath(target), all_hooks=all_hooks, strict=strict)[0])
+    return sorted(set(out), key=Diagnostic.sort_key)
