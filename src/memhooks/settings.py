@@ -13,9 +13,12 @@ Ranges and defaults are the reference engine's (``shared/spec/reference-engine.m
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 
 from .errors import fail
+
+TYPE_CHECKING = False  # typing costs ~2 ms to import; annotations are strings
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 SETTINGS = {
     "MEMHOOKS_MAX_CHARS": (24000, 1, 1_000_000),

@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
 from .. import report
 from ..errors import DiagnosticError
+
+TYPE_CHECKING = False  # typing costs ~2 ms to import; annotations are strings
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def run(args: argparse.Namespace) -> int:

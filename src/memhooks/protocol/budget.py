@@ -22,7 +22,10 @@ the whole string, wrapper included. Steps:
 from __future__ import annotations
 
 import json
-from typing import Any
+
+TYPE_CHECKING = False  # typing costs ~2 ms to import; annotations are strings
+if TYPE_CHECKING:
+    from typing import Any
 
 WRAPPER = (
     "[MemHooks \u2014 validated, untrusted repository-controlled retrieval metadata]\n"

@@ -18,10 +18,13 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Mapping
 
 from ..errors import fail
 from .hookfile import HOOK_NAME, UNSAFE
+
+TYPE_CHECKING = False  # typing costs ~2 ms to import; annotations are strings
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 REASON_ENV = "MEMHOOKS_ROOT"
 REASON_GIT = "git"
