@@ -46,7 +46,63 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--file", action="append", default=[], metavar="FILE", help="an active file; its folder joins the plan (repeatable)")
     p.add_argument("--budget", type=_budget, metavar="CHARS", help="print the bounded context as injected, at most CHARS characters")
     p.add_argument("--format", choices=FORMATS, default="human")
+
+    p = sub.add_parser("recall", help="recall the memories that matter in a folder, within a budget")
+    p.add_argument("path", nargs="?", default=".", help="the folder or file being worked on (default: .)")
+    p.add_argument("--prompt", help="the user's request; searched alongside every recall query")
+    p.add_argument("--file", action="append", default=[], metavar="FILE", help="an active file (repeatable)")
+    p.add_argument("--role", action="append", default=[], metavar="ROLE", help="an active role (repeatable)")
+    p.add_argument("--budget", type=_budget, default=8000, metavar="CHARS", help="characters the injected context may use (default: 8000)")
+    p.add_argument("--backend", metavar="NAME", help="memory backend (default: MEMHOOKS_BACKEND, else embedded)")
+    _store_option(p)
+    p.add_argument("--format", choices=("text", "json", "context"), default="text")
+
+    p = sub.add_parser("remember", help="record a memory in the embedded store, scoped to a folder")
+    p.add_argument("text", help="what to remember")
+    p.add_argument("--cwd", default=".", help="the folder the memory is about (default: .)")
+    p.add_argument("--kind", help="open label, e.g. decision, failure, workaround, constraint")
+    p.add_argument("--tag", action="append", default=[], help="a tag (repeatable)")
+    p.add_argument("--entity", action="append", default=[], help="an entity name (repeatable)")
+    p.add_argument("--file", action="append", default=[], help="a related file, relative to the current directory (repeatable)")
+    _store_option(p)
+
+    p = sub.add_parser("memories", help="list, show, search, forget, import or export stored memories")
+    acts = p.add_subparsers(dest="action", metavar="ACTION")
+    acts.required = True
+    a = acts.add_parser("list", help="memories of the project, newest first")
+    _project_options(a)
+    a.add_argument("--scope", help="only memories scoped exactly to this root-relative folder")
+    a.add_argument("--limit", type=int, default=100, help="at most this many (0: all; default 100)")
+    a.add_argument("--all", action="store_true", help="include obsolete memories")
+    a.add_argument("--format", choices=("text", "json"), default="text")
+    a = acts.add_parser("search", help="full-text search (BM25)")
+    _project_options(a)
+    a.add_argument("text")
+    a.add_argument("--limit", type=int, default=10)
+    a.add_argument("--all", action="store_true", help="include obsolete memories")
+    a.add_argument("--format", choices=("text", "json"), default="text")
+    a = acts.add_parser("show", help="one memory as JSON")
+    _project_options(a)
+    a.add_argument("id")
+    a = acts.add_parser("forget", help="delete one memory")
+    _project_options(a)
+    a.add_argument("id")
+    a = acts.add_parser("import", help="load JSON Lines (a line needs only `text`)")
+    _project_options(a)
+    a.add_argument("file", help="a .jsonl file, or - for standard input")
+    a = acts.add_parser("export", help="write JSON Lines")
+    _project_options(a)
+    a.add_argument("file", nargs="?", help="output file (default: standard output)")
     return parser
+
+
+def _project_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--cwd", default=".", help="a folder of the project (default: .)")
+    _store_option(p)
+
+
+def _store_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--store", metavar="FILE", help="embedded store file (default: MEMHOOKS_STORE, else the user data directory)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -67,6 +123,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except MemhooksError as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
         return 1
     except BrokenPipeError:
         return 1

@@ -1,0 +1,191 @@
+"""Recall: resolve the plan for a folder, run it against a memory backend, fit a budget.
+
+See :mod:`memhooks.recall.runtime` for the order of work and :func:`recall` for the
+result shape.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from .exclusion import Exclusions
+from .result import context, pack, text
+from .runtime import DEFAULT_BUDGET, PER_QUERY, RECALL_VERSION, build_tasks, rank, run_tasks
+from .runtime import _request as request_for
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
+
+    from ..backends.base import Backend
+
+__all__ = ["DEFAULT_BUDGET", "RECALL_VERSION", "context", "recall", "text"]
+
+#: Default seconds for one backend call, and for the whole recall.
+QUERY_TIMEOUT_S = 2.0
+DEADLINE_S = 5.0
+
+
+def recall(
+    target: str = ".",
+    *,
+    prompt: str | None = None,
+    files: Iterable[str] = (),
+    roles: Iterable[str] = (),
+    budget: int = DEFAULT_BUDGET,
+    backend: Backend | str | None = None,
+    store_path: str | None = None,
+    per_query: int = PER_QUERY,
+    routing: bool = True,
+    strict: bool = True,
+    query_timeout_s: float = QUERY_TIMEOUT_S,
+    deadline_s: float = DEADLINE_S,
+) -> dict[str, Any]:
+    """Recall what matters for ``target`` (a folder or file).
+
+    ``prompt``: the user's request, searched alongside every query; ``files``: active
+    files (their folders join the plan, their paths become file cues); ``roles``: active
+    roles; ``budget``: characters the injected context may use (label included);
+    ``backend``: a :class:`~memhooks.backends.base.Backend`, a backend name, or ``None``
+    for the configured one (default: the embedded store at ``store_path``);
+    ``per_query``: hits taken from each query; ``routing=False`` ignores the hooks and
+    searches the prompt alone (for comparisons).
+
+    Returns a JSON-able dict ``memhooks/recall-v1``: ``status`` (``ok``,
+    ``nothing_found``, ``empty_store``, ``no_cues``, ``no_backend``, ``failed``),
+    ``backend``, ``project``, ``root``, ``targets``, ``queries`` (each with status, hit
+    count, milliseconds, error), ``memories`` (id, text, scope, files, kind, tags,
+    entities, created_at and ``recalled_by``: query, source, priority, context, backend
+    score), ``guidance``, ``exclude``, ``dropped`` (``budget``, ``excluded``,
+    ``duplicates`` counts; ``budget_ids``), ``budget`` (``chars``, ``used``), ``notes``.
+    Raises DiagnosticError when the target or a hook in its chain is invalid (with
+    ``strict``; otherwise the failing scope is dropped with a note).
+    """
+    from ..errors import MemhooksError
+    from ..protocol.resolve import resolve_scopes
+    from ..store import project_id
+    from .dedup import Seen
+
+    started = time.monotonic()
+    scopes = resolve_scopes([target], roles, files, strict=strict)
+    plans = [p.data for p in scopes.plans]
+    root = plans[0]["root"] if plans else os.path.realpath(target)
+    project = project_id(root)
+    active = _active_files(files, root)
+    exclude: list[str] = []
+    for plan in plans:
+        exclude += [e for e in plan["exclude"] if e not in exclude]
+    guidance: list[dict[str, Any]] = []
+    for plan in plans if routing else []:
+        guidance += [g for g in plan["guidance"] if g not in guidance]
+    result: dict[str, Any] = {
+        "recall_version": RECALL_VERSION,
+        "status": "ok",
+        "backend": None,
+        "project": project,
+        "root": root,
+        "targets": [p["target"] for p in plans],
+        "queries": [],
+        "memories": [],
+        "guidance": [],
+        "exclude": exclude,
+        "dropped": {"budget": 0, "excluded": 0, "duplicates": 0, "budget_ids": []},
+        "budget": {"chars": budget, "used": 0},
+        "notes": list(scopes.notes),
+    }
+    tasks = build_tasks(plans, prompt, routing)
+    if not tasks:
+        result["status"] = "no_cues"
+        return result
+    owned = not hasattr(backend, "search")
+    try:
+        if owned:
+            from ..backends.registry import open_backend
+
+            backend = open_backend(backend if isinstance(backend, str) else None, store_path=store_path)
+    except MemhooksError as exc:
+        result["status"] = "no_backend"
+        result["notes"].append(str(exc))
+        return result
+    assert backend is not None and not isinstance(backend, str)
+    try:
+        result["backend"] = backend.name
+        plan_of = {str(i): p for i, p in enumerate(plans)} if routing else {}
+        for task in tasks:
+            task.request = request_for(task, plan_of.get(task.context), root, prompt=prompt, active=active, backend=backend,
+                                       limit=per_query * 3 + len(exclude), project=project, timeout_s=query_timeout_s)  # fmt: skip
+        counters = run_tasks(tasks, backend, Exclusions(exclude), started + deadline_s)
+        if result["backend"] == "embedded" and not any(t.hits for t in tasks):
+            store = getattr(backend, "store", None)
+            if store is not None and store.count(project) == 0:
+                result["status"] = "empty_store"
+    finally:
+        if owned:
+            backend.close()
+    result["queries"] = [_query_report(t) for t in tasks]
+    result["dropped"]["excluded"] = counters["excluded"]
+    seen = Seen()
+    memories: list[dict[str, Any]] = []
+    kept_by_id: dict[str, dict[str, Any]] = {}
+    for hit, by in rank(tasks, per_query):
+        if hit.id in kept_by_id:  # recalled again by a lower-priority query: provenance only
+            kept_by_id[hit.id]["recalled_by"] += _memory(hit, by)["recalled_by"]
+            continue
+        if seen.duplicate_of(hit.id, hit.text):
+            result["dropped"]["duplicates"] += 1
+            continue
+        seen.add(hit.id, hit.text)
+        kept_by_id[hit.id] = _memory(hit, by)
+        memories.append(kept_by_id[hit.id])
+    kept, kept_guidance, dropped = pack(memories, guidance, budget)
+    result["memories"], result["guidance"] = kept, kept_guidance
+    result["dropped"]["budget"] = len(dropped)
+    result["dropped"]["budget_ids"] = [m["id"] for m in dropped]
+    injected = context(result)
+    result["budget"]["used"] = len(injected) if injected else 0
+    if result["status"] == "ok" and not kept:
+        failed = all(t.status != "ok" for t in tasks)
+        result["status"] = "failed" if failed else "nothing_found"
+    return result
+
+
+def _active_files(files: Iterable[str], root: str) -> list[str]:
+    out = []
+    for name in files:
+        real = os.path.realpath(name)
+        if real.startswith(root.rstrip(os.sep) + os.sep) and os.path.isfile(real):
+            out.append(os.path.relpath(real, root).replace(os.sep, "/"))
+    return out
+
+
+def _query_report(task: Any) -> dict[str, Any]:
+    return {
+        "query": task.query["query"],
+        "source": task.source,
+        "priority": task.priority,
+        "context": task.context,
+        "status": task.status,
+        "hits": len(task.hits),
+        "ms": round(task.ms, 3),
+        "error": task.error,
+    }
+
+
+def _memory(hit: Any, by: list[Any]) -> dict[str, Any]:
+    return {
+        "id": hit.id,
+        "text": hit.text,
+        "scope": hit.scope,
+        "files": hit.files,
+        "kind": hit.kind,
+        "tags": hit.tags,
+        "entities": hit.entities,
+        "created_at": hit.created_at,
+        "recalled_by": [
+            {"query": t.query["query"], "source": t.source, "priority": t.priority, "context": t.context,
+             "score": next((h.score for h in t.hits if h.id == hit.id), hit.score)}  # fmt: skip
+            for t in by
+        ],
+    }

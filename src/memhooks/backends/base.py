@@ -1,0 +1,113 @@
+"""The one small protocol every memory backend adapter satisfies.
+
+A backend answers one search per effective recall query. The recall runtime
+(:mod:`memhooks.recall`) does everything backend-neutral around it: ordering by priority,
+exclusions, de-duplication, the character budget and provenance. Seeds ``000`` and
+``003``: retrieval only — a backend is never asked to write because a hook loaded — and
+provider-native options come only from that provider's own ``backends.<provider>``
+namespace (:attr:`SearchRequest.options`).
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Protocol
+else:
+    Protocol = object
+
+
+class SearchRequest:
+    """One backend search.
+
+    ``text``: the recall query (raw text); ``prompt``: the user's prompt or ``None``;
+    ``entities``/``tags``: cue names and labels; ``files``: root-relative file cues (the
+    query's ``kind: file`` resources plus the host's active files); ``scopes``:
+    root-relative folders from the target up to the root (``""`` = root), nearest first;
+    ``auto``: the query is a generated folder cue whose text carries no topic;
+    ``limit``: how many hits to return at most (the runtime over-fetches to make room for
+    exclusions); ``options``: this provider's merged ``backends.<provider>`` mapping;
+    ``project``: the project id; ``timeout_s``: seconds this call may take.
+    """
+
+    __slots__ = ("text", "prompt", "entities", "tags", "files", "scopes", "auto", "limit", "options", "project", "timeout_s")
+
+    def __init__(
+        self,
+        text: str,
+        *,
+        prompt: str | None = None,
+        entities: list[str] | None = None,
+        tags: list[str] | None = None,
+        files: list[str] | None = None,
+        scopes: list[str] | None = None,
+        auto: bool = False,
+        limit: int = 10,
+        options: dict[str, Any] | None = None,
+        project: str = "",
+        timeout_s: float = 2.0,
+    ) -> None:
+        self.text = text
+        self.prompt = prompt
+        self.entities = entities or []
+        self.tags = tags or []
+        self.files = files or []
+        self.scopes = scopes or []
+        self.auto = auto
+        self.limit = limit
+        self.options = options or {}
+        self.project = project
+        self.timeout_s = timeout_s
+
+
+class Hit:
+    """One memory a backend returned: ``id``, ``text``, ``score`` (the backend's own
+    relevance, higher is better, not comparable across backends), and what it knows of
+    ``scope`` (root-relative folder), ``files``, ``created_at`` (ISO 8601), ``kind``,
+    ``tags``, ``entities`` and ``obsolete``."""
+
+    __slots__ = ("id", "text", "score", "scope", "files", "created_at", "kind", "tags", "entities", "obsolete")
+
+    def __init__(
+        self,
+        id: str,
+        text: str,
+        score: float,
+        *,
+        scope: str | None = None,
+        files: list[str] | None = None,
+        created_at: str | None = None,
+        kind: str | None = None,
+        tags: list[str] | None = None,
+        entities: list[str] | None = None,
+        obsolete: bool = False,
+    ) -> None:
+        self.id = id
+        self.text = text
+        self.score = score
+        self.scope = scope
+        self.files = files or []
+        self.created_at = created_at
+        self.kind = kind
+        self.tags = tags or []
+        self.entities = entities or []
+        self.obsolete = obsolete
+
+    def __repr__(self) -> str:
+        return f"Hit({self.id!r}, score={self.score:.4f})"
+
+
+class Backend(Protocol):
+    """A memory system memhooks can recall from.
+
+    ``name``: the provider namespace it reads (``backends.<name>``).
+    ``search(request)`` returns hits best first; raises
+    :class:`memhooks.errors.BackendError` on failure or timeout.
+    ``close()`` releases connections.
+    """
+
+    name: str
+
+    def search(self, request: SearchRequest) -> list[Hit]: ...
+
+    def close(self) -> None: ...

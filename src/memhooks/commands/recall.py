@@ -1,0 +1,37 @@
+"""``memhooks recall [PATH] [--prompt TEXT] [--file F]... [--role R]... [--budget CHARS]
+[--backend NAME] [--store FILE] [--format text|json|context]``.
+
+``text`` is for people, ``json`` the versioned ``memhooks/recall-v1`` result, ``context``
+the exact labelled text an agent would be given (nothing when nothing was recalled).
+Exit 0 whenever recall ran, even when it found nothing (the status says so); 1 when the
+target or its hooks are invalid.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def run(args: argparse.Namespace) -> int:
+    import json
+
+    from ..recall import context, recall, text
+
+    result = recall(
+        args.path,
+        prompt=args.prompt,
+        files=args.file,
+        roles=args.role,
+        budget=args.budget,
+        backend=args.backend,
+        store_path=args.store,
+    )
+    if args.format == "json":
+        print(json.dumps(result, ensure_ascii=False, indent=2))
+    elif args.format == "context":
+        injected = context(result)
+        if injected:
+            print(injected)
+    else:
+        print(text(result))
+    return 0

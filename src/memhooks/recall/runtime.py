@@ -1,0 +1,188 @@
+"""Bounded recall: run a resolved plan against a memory backend (seed 000 steps 4-7).
+
+For each effective query, in priority order — explicit priorities first, highest first;
+unweighted queries after, the most local hook's first (the nearer folder is the stronger
+cue) — the backend is searched with the query, its cues, the prompt and the folder cues.
+Then, backend-neutrally:
+
+* exclusions (every context's ``exclude`` phrases, plus obsolete marks) are applied to
+  every hit before anything enters the result, so an excluded memory cannot leak in
+  through another query (the runtime over-fetches to make room);
+* queries of equal priority are fused by reciprocal rank (k = 60), so a memory that
+  several cues agree on ranks higher; groups are then taken highest priority first;
+* duplicates (same id, or near-identical text) are kept once, with every query that
+  recalled them in the provenance;
+* whole memories are packed into the character budget in that order; what did not fit
+  is reported as dropped.
+
+A failing or timed-out query is reported and the others' results are kept. No backend,
+an empty store, or no hooks and no prompt: the result says so (``status``) and recalls
+nothing — no invented continuity.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from ..errors import MemhooksError
+from .dedup import Seen
+from .exclusion import Exclusions
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
+
+    from ..backends.base import Backend, Hit
+
+RECALL_VERSION = "memhooks/recall-v1"
+DEFAULT_BUDGET = 8000
+PER_QUERY = 5
+RRF_K = 60
+AUTO_TAG = "memhooks:auto"
+
+
+class Task:
+    """One effective query of one context, with its place in the priority order."""
+
+    __slots__ = ("context", "query", "source", "priority", "depth", "order", "request", "hits", "status", "error", "ms")
+
+    def __init__(self, context: str, query: dict[str, Any], order: int) -> None:
+        self.context = context
+        self.query = query
+        self.source = query.get("source")
+        self.priority = query.get("priority")
+        self.depth = (self.source or "").count("/")
+        self.order = order
+        self.request: Any = None
+        self.hits: list[Hit] = []
+        self.status = "pending"
+        self.error: str | None = None
+        self.ms = 0.0
+
+    def sort_key(self) -> tuple[int, float, int, int]:
+        if self.priority is None:
+            return (1, 0.0, -self.depth, self.order)
+        return (0, -float(self.priority), 0, self.order)
+
+
+def _names(values: Iterable[Any]) -> list[str]:
+    out = []
+    for value in values:
+        name = value if isinstance(value, str) else value.get("name") if isinstance(value, dict) else None
+        if isinstance(name, str) and name.strip():
+            out.append(name.strip())
+    return out
+
+
+def _file_cues(resources: Iterable[Any]) -> list[str]:
+    return [value["name"] for value in resources if isinstance(value, dict) and value.get("kind") == "file" and isinstance(value.get("name"), str)]
+
+
+def _relative(path: str, root: str) -> str:
+    rel = os.path.relpath(path, root).replace(os.sep, "/")
+    return "" if rel == "." else rel
+
+
+def _scopes(directory_rel: str) -> list[str]:
+    out = [directory_rel]
+    while out[-1]:
+        out.append(out[-1].rsplit("/", 1)[0] if "/" in out[-1] else "")
+    return out
+
+
+def build_tasks(view_plans: list[dict[str, Any]], prompt: str | None, routing: bool) -> list[Task]:
+    """Tasks in execution order (see module docstring). With no routed query and a
+    prompt, one prompt-only task."""
+    tasks: list[Task] = []
+    if routing:
+        for cid, plan in enumerate(view_plans):
+            for query in plan["effective_queries"]:
+                tasks.append(Task(str(cid), query, len(tasks)))
+    if not tasks and prompt and prompt.strip():
+        tasks.append(Task("0", {"source": None, "query": prompt, "priority": None, "roles": [], "entities": [], "resources": [], "tags": [], "backends": {}}, 0))
+    tasks.sort(key=Task.sort_key)
+    return tasks
+
+
+def _request(task: Task, plan: dict[str, Any] | None, root: str, *, prompt: str | None, active: list[str], backend: Backend, limit: int, project: str, timeout_s: float) -> Any:
+    from ..backends.base import SearchRequest
+
+    query = task.query
+    auto = AUTO_TAG in query.get("tags", [])
+    directory = plan["target"] if plan else root
+    if plan and os.path.isfile(directory):
+        directory = os.path.dirname(directory)
+    is_prompt_task = task.source is None
+    return SearchRequest(
+        query["query"],
+        prompt=None if is_prompt_task else prompt,
+        entities=_names(query.get("entities", [])),
+        tags=[t for t in query.get("tags", []) if t != AUTO_TAG],
+        files=_file_cues(query.get("resources", [])) + active,
+        scopes=_scopes(_relative(directory, root)) if plan else [],
+        auto=auto,
+        limit=limit,
+        options=(query.get("backends") or {}).get(backend.name) or {},
+        project=project,
+        timeout_s=timeout_s,
+    )
+
+
+def run_tasks(tasks: list[Task], backend: Backend, exclusions: Exclusions, deadline: float) -> dict[str, int]:
+    """Search every task (sequentially, under one deadline); filter exclusions. Returns
+    counters ``{"excluded": n}`` (distinct memories). Failures are recorded on the task,
+    never raised."""
+    excluded: set[str] = set()
+    for task in tasks:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            task.status, task.error = "timeout", "recall deadline passed before this query ran"
+            continue
+        task.request.timeout_s = min(task.request.timeout_s, remaining)
+        started = time.perf_counter()
+        try:
+            hits = backend.search(task.request)
+        except MemhooksError as exc:
+            task.status, task.error = "error", str(exc)
+            continue
+        except Exception as exc:  # a broken adapter must not take the other queries down
+            task.status, task.error = "error", f"{type(exc).__name__}: {exc}"
+            continue
+        finally:
+            task.ms = (time.perf_counter() - started) * 1000
+        kept = []
+        for hit in hits:
+            if exclusions.matches(hit):
+                excluded.add(hit.id)
+            else:
+                kept.append(hit)
+        task.hits, task.status = kept, "ok"
+    return {"excluded": len(excluded)}
+
+
+def rank(tasks: list[Task], per_query: int) -> list[tuple[Hit, list[Task]]]:
+    """Priority groups in order; within a group, reciprocal-rank fusion of the tasks'
+    top ``per_query`` hits. Returns (hit, tasks that recalled it) best first."""
+    groups: list[list[Task]] = []
+    for task in tasks:
+        if groups and groups[-1][0].sort_key()[:2] == task.sort_key()[:2]:
+            groups[-1].append(task)
+        else:
+            groups.append([task])
+    ordered: list[tuple[Hit, list[Task]]] = []
+    for group in groups:
+        scores: dict[str, float] = {}
+        found: dict[str, tuple[Hit, list[Task], int]] = {}
+        for task in group:
+            for position, hit in enumerate(task.hits[:per_query]):
+                scores[hit.id] = scores.get(hit.id, 0.0) + 1.0 / (RRF_K + position + 1)
+                if hit.id in found:
+                    found[hit.id][1].append(task)
+                else:
+                    found[hit.id] = (hit, [task], len(found))
+        for memory_id in sorted(found, key=lambda m: (-scores[m], found[m][2])):
+            hit, by, _ = found[memory_id]
+            ordered.append((hit, by))
+    return ordered

@@ -1,0 +1,38 @@
+"""Where a command is working: the project root, folder, scope and project id of a path."""
+
+from __future__ import annotations
+
+import os
+
+
+class Workspace:
+    """``root`` (canonical project root), ``directory`` (canonical folder of the path),
+    ``scope`` (root-relative folder, ``""`` for the root, ``/`` separators) and
+    ``project`` (the store's project id for the root)."""
+
+    __slots__ = ("root", "directory", "scope", "project")
+
+    def __init__(self, root: str, directory: str, scope: str, project: str) -> None:
+        self.root = root
+        self.directory = directory
+        self.scope = scope
+        self.project = project
+
+    def relative(self, path: str) -> str:
+        """``path`` (absolute, or relative to the process directory) relative to the
+        root with ``/`` separators; a path outside the root is returned absolute."""
+        real = os.path.realpath(path)
+        if real == self.root or real.startswith(self.root.rstrip(os.sep) + os.sep):
+            return os.path.relpath(real, self.root).replace(os.sep, "/")
+        return real
+
+
+def locate(path: str = ".") -> Workspace:
+    """The workspace of ``path`` (file or folder). Raises DiagnosticError MH024/MH029 as
+    :func:`memhooks.protocol.root.resolve_target` does."""
+    from .protocol.root import resolve_target
+    from .store import project_id
+
+    target = resolve_target(path)
+    rel = os.path.relpath(target.directory, target.root).replace(os.sep, "/")
+    return Workspace(target.root, target.directory, "" if rel == "." else rel, project_id(target.root))
