@@ -1,0 +1,179 @@
+"""Memories in and out as JSON Lines, so they can be moved, reviewed and versioned.
+
+An exported line is :meth:`Memory.to_json` without ``project`` (the importing
+side decides the project). An imported line needs only ``text``; every other
+field of an export is optional, and keys this module does not know are ignored.
+"""
+
+from __future__ import annotations
+
+import json
+
+from memhooks.errors import StoreError
+
+from . import rows
+from .memory import (
+    Memory,
+    clean_id,
+    clean_labels,
+    clean_optional,
+    clean_text,
+    format_timestamp,
+    parse_timestamp,
+)
+from .scope import normalize_files, normalize_scope
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import sqlite3
+    from collections.abc import Callable, Iterable
+    from typing import IO, Any
+
+    Fields = dict[str, Any]
+
+
+def export(conn: sqlite3.Connection, project: str, fp: IO[str]) -> int:
+    """Write every memory of ``project`` (obsolete ones too), oldest first; return the count."""
+    cursor = conn.execute(
+        f"SELECT {rows.COLUMNS} FROM memories m WHERE m.project = ? ORDER BY m.created_at, m.id",
+        (project,),
+    )
+    count = 0
+    for row in cursor:
+        record = rows.from_row(row).to_json()
+        del record["project"]
+        fp.write(json.dumps(record, ensure_ascii=False) + "\n")
+        count += 1
+    return count
+
+
+def parse(lines: Iterable[str | bytes], name: str) -> list[tuple[int, Fields]]:
+    """Validate every line before anything is written: ``[(line number, fields given)]``.
+
+    Blank lines are skipped. Raises :class:`StoreError` ``"<name>:<line>: <what is
+    wrong>"`` at the first bad line.
+    """
+    out: list[tuple[int, Fields]] = []
+    seen: dict[str, int] = {}
+    number = 0
+    iterator = iter(lines)
+    while True:
+        try:
+            raw = next(iterator)
+        except StopIteration:
+            break
+        except UnicodeDecodeError as exc:
+            raise StoreError(
+                f"{name}:{number + 1}: not UTF-8 ({exc.reason}); save the file as UTF-8"
+            ) from None
+        number += 1
+        try:
+            text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+            text = text.lstrip("\ufeff").strip() if number == 1 else text.strip()
+            if not text:
+                continue
+            fields = _fields(text)
+        except (TypeError, ValueError) as exc:
+            raise StoreError(f"{name}:{number}: {exc}") from None
+        if "id" in fields:
+            if fields["id"] in seen:
+                raise StoreError(
+                    f"{name}:{number}: id {fields['id']!r} is already used on line "
+                    f"{seen[fields['id']]}; give each memory its own id"
+                )
+            seen[fields["id"]] = number
+        out.append((number, fields))
+    return out
+
+
+def store(
+    conn: sqlite3.Connection,
+    project: str,
+    records: list[tuple[int, Fields]],
+    *,
+    default_scope: str,
+    source: str,
+    now: float,
+) -> dict[str, int]:
+    """Write parsed records in the caller's transaction; return ``{"added": n, "updated": n}``.
+
+    A record whose ``id`` exists in ``project`` updates that memory: fields on the
+    line replace stored ones, fields left out keep their stored value. New records
+    get ``default_scope``, ``source``, a fresh id and ``now`` (seconds since the
+    epoch) as ``created_at`` for whatever the line leaves out.
+    """
+    counts = {"added": 0, "updated": 0}
+    for _number, fields in records:
+        existing = rows.find(conn, project, fields["id"]) if "id" in fields else None
+        if existing is not None:
+            for key, value in fields.items():
+                setattr(existing, key, value)
+            rows.update(conn, existing)
+            counts["updated"] += 1
+            continue
+        memory = Memory(
+            id=rows.fresh_id(conn, project, now),
+            project=project,
+            scope=default_scope,
+            files=[],
+            text="",
+            kind=None,
+            tags=[],
+            entities=[],
+            created_at=format_timestamp(now),
+            source=source,
+        )
+        for key, value in fields.items():
+            setattr(memory, key, value)
+        rows.insert(conn, memory)
+        counts["added"] += 1
+    return counts
+
+
+def _fields(line: str) -> Fields:
+    try:
+        data = json.loads(line)
+    except ValueError as exc:
+        message = getattr(exc, "msg", str(exc))
+        raise ValueError(f"not valid JSON ({message}); each line must be one JSON object") from None
+    if not isinstance(data, dict):
+        raise TypeError("each line must be a JSON object with at least a `text` field")
+    if "text" not in data:
+        raise ValueError("missing `text`; every memory needs its text")
+    fields: Fields = {"text": clean_text(data["text"])}
+    for key, value in data.items():
+        if key in _CLEANERS:
+            fields[key] = _CLEANERS[key](value)
+    return fields
+
+
+def _bool(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError("`obsolete` must be true or false")
+    return value
+
+
+def _string(value: object) -> str:
+    if not isinstance(value, str):
+        raise TypeError("`source` must be a string")
+    return value
+
+
+_CLEANERS: dict[str, Callable[[Any], Any]] = {
+    "id": clean_id,
+    "scope": normalize_scope,
+    "files": normalize_files,
+    "kind": lambda value: clean_optional("kind", value),
+    "tags": lambda value: clean_labels("tags", _list("tags", value)),
+    "entities": lambda value: clean_labels("entities", _list("entities", value)),
+    "created_at": parse_timestamp,
+    "source": _string,
+    "obsolete": _bool,
+    "superseded_by": lambda value: clean_optional("superseded_by", value),
+}
+
+
+def _list(name: str, value: object) -> list[Any]:
+    if not isinstance(value, list):
+        raise TypeError(f"`{name}` must be a list of strings")
+    return value

@@ -1,0 +1,138 @@
+"""The store's tables and the migrations that build them, versioned by ``PRAGMA user_version``.
+
+Migration *n* is ``MIGRATIONS[n - 1]``; a file at ``user_version`` *v* gets
+migrations *v+1* ... *len(MIGRATIONS)* in one write transaction. To change the
+schema, append a migration (never edit a released one) and freeze a copy of the
+old schema under ``tests/store/data/`` so the upgrade stays tested.
+
+Tables (version 1):
+
+- ``memories``: one row per memory; ``pk`` is internal, ``(project, id)`` unique.
+  ``files``, ``tags`` and ``entities`` hold JSON arrays of strings.
+- ``memories_fts``: FTS5 index over text, tags, entities, files and kind
+  (external content, kept in step by triggers), porter-stemmed.
+- ``memory_files``: ``(path, memory)`` pairs so "memories about this file" is an
+  index lookup; filled by the same triggers.
+"""
+
+from __future__ import annotations
+
+from memhooks.errors import StoreError
+
+from .connection import write
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import sqlite3
+    from collections.abc import Callable, Sequence
+
+    Migration = Sequence[str] | Callable[[sqlite3.Connection], None]
+
+#: Marks the file as a memhooks store (``PRAGMA application_id``); ASCII "MHKS".
+APPLICATION_ID = 0x4D484B53
+
+_V1: tuple[str, ...] = (
+    """CREATE TABLE memories (
+        pk INTEGER PRIMARY KEY,
+        project TEXT NOT NULL,
+        id TEXT NOT NULL,
+        scope TEXT NOT NULL,
+        files TEXT NOT NULL,
+        text TEXT NOT NULL,
+        kind TEXT,
+        tags TEXT NOT NULL,
+        entities TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        source TEXT NOT NULL,
+        obsolete INTEGER NOT NULL DEFAULT 0,
+        superseded_by TEXT,
+        UNIQUE (project, id)
+    )""",
+    "CREATE INDEX memories_scope ON memories (project, scope)",
+    "CREATE INDEX memories_id ON memories (id)",
+    """CREATE TABLE memory_files (
+        path TEXT NOT NULL,
+        memory INTEGER NOT NULL,
+        PRIMARY KEY (path, memory)
+    ) WITHOUT ROWID""",
+    "CREATE INDEX memory_files_memory ON memory_files (memory)",
+    """CREATE VIRTUAL TABLE memories_fts USING fts5(
+        text, tags, entities, files, kind,
+        content='memories', content_rowid='pk',
+        tokenize='porter unicode61 remove_diacritics 2'
+    )""",
+    """CREATE TRIGGER memories_insert AFTER INSERT ON memories BEGIN
+        INSERT INTO memories_fts (rowid, text, tags, entities, files, kind)
+            VALUES (new.pk, new.text, new.tags, new.entities, new.files, new.kind);
+        INSERT OR IGNORE INTO memory_files (path, memory)
+            SELECT value, new.pk FROM json_each(new.files);
+    END""",
+    """CREATE TRIGGER memories_delete AFTER DELETE ON memories BEGIN
+        INSERT INTO memories_fts (memories_fts, rowid, text, tags, entities, files, kind)
+            VALUES ('delete', old.pk, old.text, old.tags, old.entities, old.files, old.kind);
+        DELETE FROM memory_files WHERE memory = old.pk;
+    END""",
+    """CREATE TRIGGER memories_update AFTER UPDATE OF text, tags, entities, files, kind
+    ON memories BEGIN
+        INSERT INTO memories_fts (memories_fts, rowid, text, tags, entities, files, kind)
+            VALUES ('delete', old.pk, old.text, old.tags, old.entities, old.files, old.kind);
+        INSERT INTO memories_fts (rowid, text, tags, entities, files, kind)
+            VALUES (new.pk, new.text, new.tags, new.entities, new.files, new.kind);
+        DELETE FROM memory_files WHERE memory = old.pk;
+        INSERT OR IGNORE INTO memory_files (path, memory)
+            SELECT value, new.pk FROM json_each(new.files);
+    END""",
+    f"PRAGMA application_id = {APPLICATION_ID}",
+)
+
+#: Append-only. Each entry is a sequence of SQL statements or a function of the connection.
+MIGRATIONS: list[Migration] = [_V1]
+
+
+def migrate(conn: sqlite3.Connection, path: str, timeout: float) -> int:
+    """Bring the open store up to ``len(MIGRATIONS)``; return the version it was at.
+
+    Safe when many processes open a new file at once: the version is re-read
+    under the write lock, so each migration runs exactly once. Raises
+    :class:`StoreError` for a file written by a newer memhooks, a SQLite file
+    that is not a memhooks store, or a failing migration (nothing is changed then).
+    """
+    target = len(MIGRATIONS)
+    found = _version(conn, path)
+    if found == target:
+        return found
+
+    def upgrade(conn: sqlite3.Connection) -> None:
+        current = _version(conn, path)
+        for number in range(current + 1, target + 1):
+            step = MIGRATIONS[number - 1]
+            if callable(step):
+                step(conn)
+            else:
+                for statement in step:
+                    conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {number}")
+
+    write(conn, path, timeout, upgrade)
+    return found
+
+
+def _version(conn: sqlite3.Connection, path: str) -> int:
+    # One statement, so one consistent snapshot: read separately, another process's
+    # first migration could commit in between and make a new store look foreign.
+    version, app_id, tables = conn.execute(
+        "SELECT (SELECT user_version FROM pragma_user_version),"
+        " (SELECT application_id FROM pragma_application_id),"
+        " (SELECT count(*) FROM sqlite_master)"
+    ).fetchone()
+    if version > len(MIGRATIONS):
+        raise StoreError(
+            f"the memory store {path} has schema version {version}, newer than this "
+            f"memhooks understands ({len(MIGRATIONS)}); upgrade memhooks"
+        )
+    if (version == 0 and tables > 0) or (version > 0 and app_id != APPLICATION_ID):
+        raise StoreError(
+            f"{path} is a SQLite database but not a memhooks memory store; "
+            "point MEMHOOKS_STORE / --store at another path"
+        )
+    return int(version)

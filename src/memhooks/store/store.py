@@ -1,0 +1,323 @@
+"""The :class:`MemoryStore`: one SQLite file holding the memories of many projects."""
+
+from __future__ import annotations
+
+import builtins
+import os
+import time
+
+from memhooks.errors import StoreError
+
+from . import jsonl, rows, search
+from .connection import BUSY_TIMEOUT, Translated, connect, write
+from .location import default_path
+from .memory import (
+    Memory,
+    clean_id,
+    clean_labels,
+    clean_optional,
+    clean_text,
+    format_timestamp,
+    parse_timestamp,
+)
+from .schema import migrate
+from .scope import normalize_files, normalize_scope
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import sqlite3
+    from collections.abc import Callable, Iterable
+    from types import TracebackType
+    from typing import IO, TypeVar
+
+    from typing_extensions import Self
+
+    T = TypeVar("T")
+
+
+class MemoryStore:
+    """The embedded memory store at ``path`` (default :func:`~memhooks.store.default_path`).
+
+    Opening creates the file and its directory unless ``create`` is false, and
+    migrates an older schema. Writers wait up to ``timeout`` seconds for the
+    write lock. ``clock`` (seconds since the epoch) stamps new memories and ids.
+    Every method raises :class:`~memhooks.errors.StoreError` when the file cannot
+    be read or written, or when an argument cannot be stored; the message names
+    the file or the field and says what to do. Use as a context manager or call
+    :meth:`close`. One store object must not be used by two threads at once.
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        create: bool = True,
+        timeout: float = BUSY_TIMEOUT,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.path = default_path() if path is None else os.fspath(path)
+        self.timeout = timeout
+        self._clock = clock
+        self._conn = connect(self.path, create=create, timeout=timeout)
+        try:
+            with Translated(self.path):
+                migrate(self._conn, self.path, timeout)
+        except BaseException:
+            self._conn.close()
+            raise
+
+    def close(self) -> None:
+        """Close the database connection; the store is unusable afterwards."""
+        self._conn.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def add(
+        self,
+        project: str,
+        text: str,
+        *,
+        scope: str = "",
+        files: Iterable[str] = (),
+        kind: str | None = None,
+        tags: Iterable[str] = (),
+        entities: Iterable[str] = (),
+        source: str = "",
+        created_at: str | None = None,
+        id: str | None = None,
+    ) -> Memory:
+        """Record a new memory and return it as stored (fields normalized).
+
+        ``scope`` and ``files`` are root-relative (see :mod:`memhooks.store.scope`);
+        ``created_at`` is ISO 8601 with ``Z`` or an offset (default: now); ``id``
+        defaults to a fresh time-ordered id and must not exist in ``project`` yet.
+        """
+        now = self._clock()
+        try:
+            memory = Memory(
+                id="" if id is None else clean_id(id),
+                project=_project(project),
+                scope=normalize_scope(scope),
+                files=normalize_files(builtins.list(files)),
+                text=clean_text(text),
+                kind=clean_optional("kind", kind),
+                tags=clean_labels("tags", tags),
+                entities=clean_labels("entities", entities),
+                created_at=format_timestamp(now)
+                if created_at is None
+                else parse_timestamp(created_at),
+                source=_source(source),
+            )
+        except (TypeError, ValueError) as exc:
+            raise StoreError(f"cannot record the memory: {exc}") from None
+
+        def work(conn: sqlite3.Connection) -> None:
+            if id is None:
+                memory.id = rows.fresh_id(conn, memory.project, now)
+            elif rows.find(conn, memory.project, memory.id) is not None:
+                raise StoreError(
+                    f"memory {id!r} already exists in project {project!r}; "
+                    "import a JSONL line with that id to update it, or leave the id out"
+                )
+            rows.insert(conn, memory)
+
+        self._write(work)
+        return memory
+
+    def get(self, id: str, *, project: str | None = None) -> Memory | None:
+        """The memory with this id (in ``project`` when given), or None.
+
+        Raises StoreError if ``project`` is None and several projects use the id.
+        """
+        with Translated(self.path):
+            return rows.lookup(self._conn, id, project)
+
+    def forget(self, id: str, *, project: str | None = None) -> bool:
+        """Delete a memory for good; return whether it existed."""
+
+        def work(conn: sqlite3.Connection) -> bool:
+            memory = rows.lookup(conn, id, project)
+            if memory is None:
+                return False
+            conn.execute("DELETE FROM memories WHERE project = ? AND id = ?", (memory.project, id))
+            return True
+
+        return self._write(work)
+
+    def mark_obsolete(
+        self, id: str, superseded_by: str | None = None, *, project: str | None = None
+    ) -> Memory:
+        """Mark a memory obsolete (recall leaves it out), optionally naming its replacement.
+
+        Raises StoreError if either id is unknown (the replacement must be in the
+        same project) or a memory would supersede itself.
+        """
+
+        def work(conn: sqlite3.Connection) -> Memory:
+            memory = rows.lookup(conn, id, project)
+            if memory is None:
+                raise StoreError(f"there is no memory {id!r}; list memories to find its id")
+            if superseded_by is not None:
+                if superseded_by == id:
+                    raise StoreError(f"memory {id!r} cannot supersede itself")
+                if rows.find(conn, memory.project, superseded_by) is None:
+                    raise StoreError(
+                        f"there is no memory {superseded_by!r} in project {memory.project!r} "
+                        f"to supersede {id!r}; record the replacement first"
+                    )
+            memory.obsolete = True
+            memory.superseded_by = superseded_by
+            rows.update(conn, memory)
+            return memory
+
+        return self._write(work)
+
+    def count(self, project: str, *, include_obsolete: bool = True) -> int:
+        """How many memories ``project`` has."""
+        live = "" if include_obsolete else " AND obsolete = 0"
+        with Translated(self.path):
+            sql = f"SELECT count(*) FROM memories WHERE project = ?{live}"
+            total: int = self._conn.execute(sql, (project,)).fetchone()[0]
+        return total
+
+    def search(
+        self,
+        project: str,
+        query_text: str,
+        *,
+        limit: int = 10,
+        scopes: Iterable[str] | None = None,
+        files: Iterable[str] | None = None,
+        tags: Iterable[str] | None = None,
+        entities: Iterable[str] | None = None,
+        include_obsolete: bool = False,
+    ) -> builtins.list[tuple[Memory, float]]:
+        """Full-text search of one project: ``[(memory, score)]``, best first, at most ``limit``.
+
+        ``score`` is SQLite FTS5's BM25 negated (positive, higher is better) over
+        text, tags, entities, files and kind, weighted by ``search.WEIGHTS``; it
+        is comparable only within one result list. Ties are broken by id, so a
+        fixed store always gives the same ranking. Any text is accepted (see
+        :func:`~memhooks.store.search.match_expression`); text with no words gives ``[]``.
+
+        Filters (None = no filter; an empty list matches nothing): a memory must
+        have its scope in ``scopes`` *or* one of its files in ``files``, must
+        carry one of ``tags`` and one of ``entities`` (ASCII case ignored), and
+        must not be obsolete unless ``include_obsolete``. Scopes match exactly;
+        pass :func:`~memhooks.store.ancestor_scopes` for "this folder and above".
+        """
+        with Translated(self.path):
+            return search.search(
+                self._conn,
+                project,
+                query_text,
+                limit=limit,
+                scopes=scopes,
+                files=files,
+                tags=tags,
+                entities=entities,
+                include_obsolete=include_obsolete,
+            )
+
+    def candidates_by_scope(
+        self,
+        project: str,
+        scopes: Iterable[str] = (),
+        files: Iterable[str] = (),
+        *,
+        limit: int = 50,
+        include_obsolete: bool = False,
+    ) -> builtins.list[Memory]:
+        """Memories scoped exactly to one of ``scopes`` or related to one of ``files``.
+
+        No text query: this is the folder cue. Order: memories matched by a file
+        first, then deeper (more specific) scopes, then newest, then id descending.
+        """
+        with Translated(self.path):
+            return search.candidates(
+                self._conn, project, scopes, files, limit=limit, include_obsolete=include_obsolete
+            )
+
+    def export_jsonl(self, project: str, fp: IO[str]) -> int:
+        """Write all memories of ``project`` to ``fp`` as JSON Lines, oldest first; return the count.
+
+        Each line is :meth:`Memory.to_json` without ``project``, UTF-8 text
+        (not ``\\u`` escapes), so exports diff well under version control.
+        """
+        with Translated(self.path):
+            return jsonl.export(self._conn, project, fp)
+
+    def import_jsonl(
+        self,
+        project: str,
+        fp: Iterable[str] | Iterable[bytes],
+        *,
+        default_scope: str = "",
+        source: str = "import",
+    ) -> dict[str, int]:
+        """Load JSON Lines into ``project``; return ``{"added": n, "updated": n}``.
+
+        Every line is validated before anything is written, then all are written
+        in one transaction: a bad line raises StoreError ``"<file>:<line>: <what
+        is wrong>"`` and the store is unchanged. A line needs only ``text``;
+        ``id``, ``scope``, ``files``, ``kind``, ``tags``, ``entities``,
+        ``created_at`` (ISO 8601 with ``Z`` or an offset, stored as UTC),
+        ``source``, ``obsolete`` and ``superseded_by`` are optional; other keys
+        (``project`` included) are ignored. A line whose ``id`` exists in
+        ``project`` updates that memory, keeping fields the line leaves out.
+        New memories get ``default_scope`` and ``source`` when the line has none.
+        """
+        project = _project(project)
+        try:
+            scope = normalize_scope(default_scope)
+            source = _source(source)
+        except (TypeError, ValueError) as exc:
+            raise StoreError(f"cannot import: {exc}") from None
+        records = jsonl.parse(fp, getattr(fp, "name", "<input>"))
+        now = self._clock()
+
+        def work(conn: sqlite3.Connection) -> dict[str, int]:
+            return jsonl.store(conn, project, records, default_scope=scope, source=source, now=now)
+
+        return self._write(work)
+
+    def list(
+        self,
+        project: str,
+        *,
+        scope: str | None = None,
+        limit: int | None = 100,
+        include_obsolete: bool = False,
+    ) -> builtins.list[Memory]:
+        """Memories of ``project``, newest first; only those scoped exactly to ``scope``
+        when given; at most ``limit`` (None: all)."""
+        try:
+            wanted = None if scope is None else normalize_scope(scope)
+        except (TypeError, ValueError) as exc:
+            raise StoreError(f"cannot list by scope: {exc}") from None
+        with Translated(self.path):
+            return rows.recent(self._conn, project, wanted, limit, include_obsolete)
+
+    def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        return write(self._conn, self.path, self.timeout, work)
+
+
+def _project(project: object) -> str:
+    if not isinstance(project, str) or not project.strip():
+        raise StoreError("a project id must be a non-blank string; see memhooks.store.project_id")
+    return project
+
+
+def _source(source: object) -> str:
+    if not isinstance(source, str):
+        raise TypeError("`source` must be a string")
+    return source
