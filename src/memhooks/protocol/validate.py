@@ -172,7 +172,9 @@ class Checker:
 
     def duplicate_queries(self, tree: Any, queries: list[Any]) -> None:
         seen: set[str] = set()
-        excluded = {normalize(e) for e in (tree.get("exclude") or []) if isinstance(e, str)}
+        exclude = tree.get("exclude")
+        # a non-list `exclude` is already an MH000; it must not crash the duplicate check
+        excluded = {normalize(e) for e in exclude if isinstance(e, str)} if isinstance(exclude, list) else set()
         for index, item in enumerate(queries):
             text = item if isinstance(item, str) else item.get("query") if isinstance(item, dict) else None
             if not isinstance(text, str) or not text.strip():

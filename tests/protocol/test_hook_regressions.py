@@ -1,0 +1,22 @@
+"""Regression tests for engine bugs found while writing the conformance suite.
+
+Each test names what was wrong; the golden cases under ``tests/conformance`` cover the
+same rules through the CLI.
+"""
+
+from __future__ import annotations
+
+from memhooks.protocol.hookfile import parse_text
+
+
+def rendered(text: str) -> list[str]:
+    return [d.render() for d in parse_text(text, "MEMHOOKS.md").diagnostics]
+
+
+def test_non_list_exclude_with_queries_is_a_diagnostic_not_a_crash() -> None:
+    # Was: TypeError ('int' object is not iterable) from the recall/exclude conflict check.
+    assert rendered("---\nschema: memhooks/v2\nrecall_queries: [a]\nexclude: 5\n---\n") == [
+        "error[MH000]: `exclude` must be a list\n"
+        "  --> MEMHOOKS.md:4:10\n"
+        "  help: give the field the type the file reference documents (docs/format.md)"
+    ]
