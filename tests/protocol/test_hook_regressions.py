@@ -20,3 +20,11 @@ def test_non_list_exclude_with_queries_is_a_diagnostic_not_a_crash() -> None:
         "  --> MEMHOOKS.md:4:10\n"
         "  help: give the field the type the file reference documents (docs/format.md)"
     ]
+
+
+def test_guidance_lines_are_joined_with_lf_whatever_the_line_endings() -> None:
+    # Was: a CRLF hook handed "First\r\nsecond" to adapters and a lone-CR hook "First\rsecond"
+    # (one overwritten line on a terminal); the reference joins body lines with LF.
+    for newline in ("\n", "\r\n", "\r"):
+        text = newline.join(["---", "schema: memhooks/v2", "---", "", "First", "second", ""])
+        assert parse_text(text, "MEMHOOKS.md").guidance == "First\nsecond"

@@ -27,7 +27,7 @@ _FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 
 
 class ParsedHook:
     """One hook as read: ``path``; ``data`` (plain JSON-able frontmatter dict, or ``None``
-    when it could not be parsed); ``guidance`` (trimmed Markdown body); ``document``
+    when it could not be parsed); ``guidance`` (trimmed Markdown body, LF line endings); ``document``
     (:class:`~memhooks.protocol.frontmatter.Document` or ``None``); ``tree`` (ruamel
     round-trip mapping or ``None``); ``diagnostics`` (sorted list)."""
 
@@ -114,7 +114,9 @@ def parse_text(text: str, path: str) -> ParsedHook:
             data = yamlio.to_plain(tree) if tree is not None else {}
         except yamlio.NotJson as exc:
             diagnostics.append(Diagnostic("MH000", f"routing metadata cannot be represented as JSON: {exc}", path, document.yaml_line, 1))
-    return ParsedHook(path, data, document.body.strip(), document, tree, diagnostics)
+    # guidance lines are joined with LF whatever the file's line endings (spec (b) Envelope)
+    guidance = frontmatter.to_lf(document.body).strip()
+    return ParsedHook(path, data, guidance, document, tree, diagnostics)
 
 
 def parse_bytes(data: bytes, path: str) -> ParsedHook:
