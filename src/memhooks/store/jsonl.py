@@ -51,7 +51,9 @@ def parse(lines: Iterable[str | bytes], name: str) -> list[tuple[int, Fields]]:
     """Validate every line before anything is written: ``[(line number, fields given)]``.
 
     Blank lines are skipped. Raises :class:`StoreError` ``"<name>:<line>: <what is
-    wrong>"`` at the first bad line.
+    wrong>"`` at the first bad line. Give bytes lines (a file opened in binary
+    mode) to get exact line numbers for encoding errors too: a text-mode file
+    decodes ahead of the line being read.
     """
     out: list[tuple[int, Fields]] = []
     seen: dict[str, int] = {}
@@ -64,14 +66,20 @@ def parse(lines: Iterable[str | bytes], name: str) -> list[tuple[int, Fields]]:
             break
         except UnicodeDecodeError as exc:
             raise StoreError(
-                f"{name}:{number + 1}: not UTF-8 ({exc.reason}); save the file as UTF-8"
+                f"{name}: not UTF-8 ({exc.reason}) at or after line {number + 1}; "
+                "save the file as UTF-8"
             ) from None
         number += 1
         try:
             text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-            text = text.lstrip("\ufeff").strip() if number == 1 else text.strip()
-            if not text:
-                continue
+        except UnicodeDecodeError as exc:
+            raise StoreError(
+                f"{name}:{number}: not UTF-8 ({exc.reason}); save the file as UTF-8"
+            ) from None
+        text = text.lstrip("\ufeff").strip() if number == 1 else text.strip()
+        if not text:
+            continue
+        try:
             fields = _fields(text)
         except (TypeError, ValueError) as exc:
             raise StoreError(f"{name}:{number}: {exc}") from None
