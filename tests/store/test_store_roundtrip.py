@@ -145,6 +145,8 @@ def test_created_at_is_stored_in_utc(store: MemoryStore) -> None:
 
 
 def test_memory_objects_compare_by_value() -> None:
-    fields = ("i", "p", "", [], "t", None, [], [], "2026-11-30T12:00:00Z", "s")
-    assert Memory(*fields) == Memory(*fields)
-    assert Memory(*fields) != Memory(*fields, obsolete=True)
+    def make(obsolete: bool = False) -> Memory:
+        return Memory("i", "p", "", [], "t", None, [], [], "2026-11-30T12:00:00Z", "s", obsolete)
+
+    assert make() == make()
+    assert make() != make(obsolete=True)
