@@ -28,3 +28,12 @@ def test_guidance_lines_are_joined_with_lf_whatever_the_line_endings() -> None:
     for newline in ("\n", "\r\n", "\r"):
         text = newline.join(["---", "schema: memhooks/v2", "---", "", "First", "second", ""])
         assert parse_text(text, "MEMHOOKS.md").guidance == "First\nsecond"
+
+
+def test_explicit_str_tag_makes_a_plain_string() -> None:
+    # Was: `!!str` passed the tag check but became a TaggedScalar, so
+    # `schema: !!str memhooks/v2` was "unsupported schema `memhooks/v2`" and
+    # `scope: !!str 12` "`scope` must be a string".
+    hook = parse_text("---\nschema: !!str memhooks/v2\nscope: !!str 12\ntags: [!!str 017]\n---\n", "MEMHOOKS.md")
+    assert hook.diagnostics == []
+    assert hook.data == {"schema": "memhooks/v2", "scope": "12", "tags": ["017"]}

@@ -91,7 +91,12 @@ class _SafeComposer(Composer):  # type: ignore[misc]
                     event.start_mark.line,
                     event.start_mark.column,
                 )
-        return super().compose_node(parent, index)
+        node = super().compose_node(parent, index)
+        if tag is not None:
+            # `!!str 12` is the string "12": drop the tag handle, or the round-trip
+            # constructor wraps the value in a TaggedScalar that no field check accepts
+            node.tag = _STR_TAG
+        return node
 
     def compose_mapping_node(self, anchor: Any) -> Any:
         node = super().compose_mapping_node(anchor)
