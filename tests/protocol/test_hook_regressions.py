@@ -37,3 +37,23 @@ def test_explicit_str_tag_makes_a_plain_string() -> None:
     hook = parse_text("---\nschema: !!str memhooks/v2\nscope: !!str 12\ntags: [!!str 017]\n---\n", "MEMHOOKS.md")
     assert hook.diagnostics == []
     assert hook.data == {"schema": "memhooks/v2", "scope": "12", "tags": ["017"]}
+
+
+def test_keys_with_equal_values_are_duplicates_not_silent_overwrites() -> None:
+    # Was: only the spelling was compared, so `1:` and `01:` (one YAML 1.2 integer), or
+    # `1:` and `true:` (one Python dict key), passed and the constructor kept one value.
+    for pair in ("1: a\n    01: b", "1: a\n    true: b", "1: a\n    '1': b", "~: a\n    'null': b"):
+        text = f"---\nschema: memhooks/v2\nbackends:\n  probe:\n    {pair}\n---\n"
+        second = pair.split("\n")[1].strip().split(":")[0]
+        assert rendered(text) == [
+            f"error[MH000]: invalid YAML frontmatter: duplicate key `{second.strip(chr(39))}` on line 6, first defined on line 5\n"
+            "  --> MEMHOOKS.md:6:5\n"
+            "  help: fix the file so it is UTF-8 Markdown that starts with a `---` YAML frontmatter block"
+        ]
+
+
+def test_distinct_keys_survive_into_the_plan_data() -> None:
+    hook = parse_text("---\nschema: memhooks/v2\nbackends:\n  p: {1: a, 2: b, x: c, 1.5: d, null: e}\n---\n", "MEMHOOKS.md")
+    assert hook.diagnostics == []
+    assert hook.data is not None
+    assert hook.data["backends"] == {"p": {"1": "a", "2": "b", "x": "c", "1.5": "d", "null": "e"}}

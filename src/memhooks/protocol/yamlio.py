@@ -104,16 +104,45 @@ class _SafeComposer(Composer):  # type: ignore[misc]
         for key_node, _value in node.value:
             if not isinstance(key_node.value, str):
                 continue
-            ident = (key_node.tag.value if hasattr(key_node.tag, "value") else key_node.tag, key_node.value)
-            first = seen.setdefault(ident, key_node.start_mark)
-            if first is not key_node.start_mark:
+            # Keys are the same when their values are: `1`/`01`/`0o1` (one YAML 1.2 int),
+            # `1`/`true` (one Python dict key), `1`/`"1"` (one JSON key). Comparing the
+            # spelling alone let the constructor drop one of them silently.
+            value = _scalar_key(key_node)
+            try:
+                idents = [("value", value), ("json", _key(value))]
+            except NotJson:
+                idents = [("value", value)]
+            first = next((seen[i] for i in idents if i in seen), None)
+            if first is not None:
                 raise YamlProblem(
                     f"duplicate key `{key_node.value}`",
                     key_node.start_mark.line,
                     key_node.start_mark.column,
                     first.line,
                 )
+            for ident in idents:
+                seen[ident] = key_node.start_mark
         return node
+
+
+def _scalar_key(node: Any) -> Any:
+    """The value a scalar mapping key constructs to under the core schema."""
+    tag, text = str(node.tag), node.value
+    try:
+        if tag == "tag:yaml.org,2002:int":
+            digits = text.lstrip("+-")
+            base = {"0o": 8, "0x": 16}.get(digits[:2], 10)
+            number = int(digits[2:] if base != 10 else digits, base)
+            return -number if text.startswith("-") else number
+        if tag == "tag:yaml.org,2002:float":
+            return float(text.lower().replace(".inf", "inf").replace(".nan", "nan"))
+    except ValueError:
+        return text
+    if tag == "tag:yaml.org,2002:bool":
+        return text.lower() == "true"
+    if tag == "tag:yaml.org,2002:null":
+        return None
+    return text
 
 
 def new_yaml() -> YAML:
