@@ -57,3 +57,21 @@ def test_distinct_keys_survive_into_the_plan_data() -> None:
     assert hook.diagnostics == []
     assert hook.data is not None
     assert hook.data["backends"] == {"p": {"1": "a", "2": "b", "x": "c", "1.5": "d", "null": "e"}}
+
+
+def test_an_oversized_hook_is_refused_from_its_size_without_reading_it(tmp_path, monkeypatch) -> None:
+    # Was: the size guard built a zero-filled bytes object as large as the file just to
+    # raise the diagnostic (a 1 GiB sparse hook cost 1 GiB of memory and seconds).
+    import os
+
+    from memhooks.protocol import hookfile
+
+    hook = tmp_path / "MEMHOOKS.md"
+    hook.write_bytes(b"---\nschema: memhooks/v2\n---\n")
+    os.truncate(hook, 1 << 40)  # 1 TiB, sparse
+    monkeypatch.setattr(os, "read", lambda *a: (_ for _ in ()).throw(AssertionError("read an oversized hook")))
+    assert [d.render() for d in hookfile.load(str(hook)).diagnostics] == [
+        "error[MH000]: hook is 1099511627776 bytes; the limit is 262144 bytes\n"
+        f"  --> {hook}:1:1\n"
+        "  help: keep hooks small: they hold retrieval cues, not memories"
+    ]

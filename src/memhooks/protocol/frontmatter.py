@@ -75,15 +75,7 @@ def decode(data: bytes, path: str) -> str:
     Raises DiagnosticError MH000 for files over :data:`MAX_HOOK_BYTES` or with invalid
     UTF-8 (the message names the byte offset; line/column point at the bad byte).
     """
-    if len(data) > MAX_HOOK_BYTES:
-        raise fail(
-            "MH000",
-            f"hook is {len(data)} bytes; the limit is {MAX_HOOK_BYTES} bytes",
-            path,
-            1,
-            1,
-            help="keep hooks small: they hold retrieval cues, not memories",
-        )
+    check_size(len(data), path)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -98,6 +90,19 @@ def decode(data: bytes, path: str) -> str:
             column,
             help="save the file as UTF-8",
         ) from None
+
+
+def check_size(size: int, path: str) -> None:
+    """Raise DiagnosticError MH000 when ``size`` bytes is over :data:`MAX_HOOK_BYTES`."""
+    if size > MAX_HOOK_BYTES:
+        raise fail(
+            "MH000",
+            f"hook is {size} bytes; the limit is {MAX_HOOK_BYTES} bytes",
+            path,
+            1,
+            1,
+            help="keep hooks small: they hold retrieval cues, not memories",
+        )
 
 
 def split(text: str, path: str) -> Document:

@@ -80,8 +80,7 @@ def read_bytes(path: str) -> tuple[bytes, os.stat_result]:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             raise fail("MH029", UNSAFE, path, 1, 1)
-        if st.st_size > frontmatter.MAX_HOOK_BYTES:
-            frontmatter.decode(b"\0" * (st.st_size), path)  # raises the size diagnostic
+        frontmatter.check_size(st.st_size, path)
         chunks = []
         while True:
             chunk = os.read(fd, 65536)
