@@ -75,3 +75,15 @@ def test_an_oversized_hook_is_refused_from_its_size_without_reading_it(tmp_path,
         f"  --> {hook}:1:1\n"
         "  help: keep hooks small: they hold retrieval cues, not memories"
     ]
+
+
+def test_a_non_json_provider_key_is_reported_once_at_the_key() -> None:
+    # Was: reported twice (once at the key, once more at 2:1 with the wrong help), and a
+    # mapping used as a key was reported only at 2:1.
+    for key in ("[a, b]", "{a: 1}"):
+        text = f"---\nschema: memhooks/v2\nbackends:\n  probe:\n    ? {key}\n    : v\n---\n"
+        assert rendered(text) == [
+            "error[MH000]: routing metadata cannot be represented as JSON: a mapping key is a sequence or mapping\n"
+            "  --> MEMHOOKS.md:5:7\n"
+            "  help: give the field the type the file reference documents (docs/format.md)"
+        ]

@@ -112,7 +112,9 @@ def parse_text(text: str, path: str) -> ParsedHook:
         try:
             data = yamlio.to_plain(tree) if tree is not None else {}
         except yamlio.NotJson as exc:
-            diagnostics.append(Diagnostic("MH000", f"routing metadata cannot be represented as JSON: {exc}", path, document.yaml_line, 1))
+            # the validator reports such values at their position; this is the backstop
+            if not any(d.is_error for d in diagnostics):
+                diagnostics.append(Diagnostic("MH000", f"routing metadata cannot be represented as JSON: {exc}", path, document.yaml_line, 1))
     # guidance lines are joined with LF whatever the file's line endings (spec (b) Envelope)
     guidance = frontmatter.to_lf(document.body).strip()
     return ParsedHook(path, data, guidance, document, tree, diagnostics)

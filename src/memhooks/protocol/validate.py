@@ -12,6 +12,7 @@ of the key or item it is about, plus the key path (``recall_queries[0].priority`
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
 from ..errors import Diagnostic
@@ -248,7 +249,7 @@ class Checker:
         items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
         for key, value in items:
             path = f"{key_path}.{key}" if isinstance(node, dict) else f"{key_path}[{key}]"
-            if isinstance(node, dict) and isinstance(key, (list, tuple, dict)):
+            if isinstance(node, dict) and isinstance(key, (list, tuple, Mapping)):
                 self.add("MH000", "routing metadata cannot be represented as JSON: a mapping key is a sequence or mapping", node, key, key_path)
                 continue
             if isinstance(value, float) and not math.isfinite(value):
