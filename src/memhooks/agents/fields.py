@@ -1,0 +1,105 @@
+"""Typed reads from untrusted JSON: every helper returns None (or empty) on a wrong type.
+
+Payloads come from other programs and drift between versions, so no adapter
+indexes a payload directly; they all go through these helpers, which never raise.
+"""
+
+from __future__ import annotations
+
+#: Upper bound on strings collected from one list-valued field (hostile payloads).
+MAX_ITEMS = 1024
+
+
+def text(value: object) -> str | None:
+    """``value`` if it is a non-blank string, else None."""
+    if isinstance(value, str) and value.strip():
+        return value
+    return None
+
+
+def first_text(mapping: dict[str, object] | None, *keys: str) -> str | None:
+    """The first non-blank string among ``mapping[key]`` for ``keys``, in order."""
+    if mapping is None:
+        return None
+    for key in keys:
+        found = text(mapping.get(key))
+        if found is not None:
+            return found
+    return None
+
+
+def decode_json(value: str) -> object:
+    """``json.loads(value)``, or None when it is not JSON (or is nested absurdly deep)."""
+    import json  # already loaded by every caller that parsed stdin; free here
+
+    try:
+        return json.loads(value)
+    except (ValueError, RecursionError):
+        return None
+
+
+def mapping(value: object) -> dict[str, object] | None:
+    """A dict, or a JSON string holding a dict (Copilot ``toolArgs``, Cursor ``tool_input``)."""
+    if isinstance(value, dict):
+        return value
+    if isinstance(value, str) and value.lstrip().startswith("{"):
+        decoded = decode_json(value)
+        if isinstance(decoded, dict):
+            return decoded
+    return None
+
+
+def child(value: dict[str, object] | None, key: str) -> dict[str, object] | None:
+    """``value[key]`` when both are dicts (no JSON decoding)."""
+    if value is None:
+        return None
+    found = value.get(key)
+    return found if isinstance(found, dict) else None
+
+
+def integer(value: object) -> int | None:
+    """An int (not a bool), or a string of decimal digits (proto int64 as string)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        stripped = value.strip()
+        body = stripped[1:] if stripped[:1] == "-" else stripped
+        if body.isdigit() and body.isascii() and len(body) < 20:
+            return int(stripped)
+    return None
+
+
+def boolean(value: object) -> bool | None:
+    """A bool, or the strings ``"true"``/``"false"`` (Cline sends proto values as strings)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        lowered = value.strip().lower()
+        if lowered in ("true", "false"):
+            return lowered == "true"
+    return None
+
+
+def strings(value: object) -> list[str]:
+    """A string as ``[value]``, or the strings of a list (one level of nesting), capped."""
+    if isinstance(value, str):
+        return [value]
+    out: list[str] = []
+    if isinstance(value, list):
+        for item in value[:MAX_ITEMS]:
+            if isinstance(item, str):
+                out.append(item)
+            elif isinstance(item, list):
+                out.extend(i for i in item[:MAX_ITEMS] if isinstance(i, str))
+    return out[:MAX_ITEMS]
+
+
+def joined(value: object) -> str | None:
+    """A non-blank string, or the non-blank strings of a list joined by newlines."""
+    found = text(value)
+    if found is not None:
+        return found
+    parts = [s for s in strings(value) if s.strip()]
+    return "\n".join(parts) if parts else None
