@@ -87,3 +87,20 @@ def test_a_non_json_provider_key_is_reported_once_at_the_key() -> None:
             "  --> MEMHOOKS.md:5:7\n"
             "  help: give the field the type the file reference documents (docs/format.md)"
         ]
+
+
+def test_validate_all_keeps_git_ignore_rules_when_memhooks_root_is_set(tmp_path, monkeypatch) -> None:
+    # Was: with MEMHOOKS_ROOT naming the repository, the root's "reason" was not "git",
+    # so --all walked the tree and reported gitignored hooks (vendored code, build output).
+    import subprocess
+
+    from memhooks.protocol.lint import collect
+
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / ".gitignore").write_text("vendor/\n")
+    (tmp_path / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n")
+    (tmp_path / "vendor").mkdir()
+    (tmp_path / "vendor" / "MEMHOOKS.md").write_text("---\nschema: memhooks/v1\n---\n")
+    monkeypatch.setenv("MEMHOOKS_ROOT", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    assert collect(".", all_hooks=True) == ([], str(tmp_path.resolve()))

@@ -19,7 +19,7 @@ def collect(path: str, *, all_hooks: bool, strict: bool = False) -> tuple[list[D
     """
     from .discover import find_hooks
     from .hookfile import load
-    from .root import REASON_GIT, canonical, find_root
+    from .root import REASON_ENV, REASON_GIT, canonical, find_root
 
     try:
         if os.path.basename(os.path.normpath(path)) == HOOK_NAME:
@@ -31,7 +31,9 @@ def collect(path: str, *, all_hooks: bool, strict: bool = False) -> tuple[list[D
         if all_hooks or os.path.isdir(real):
             root, reason = find_root(directory)
             base = root if all_hooks else directory
-            hooks = find_hooks(base, use_git=reason == REASON_GIT)
+            # MEMHOOKS_ROOT may name a directory inside a git work tree: git still decides
+            # what is ignored there (find_hooks falls back to the walker outside git)
+            hooks = find_hooks(base, use_git=reason in (REASON_GIT, REASON_ENV))
         else:
             base, hooks = directory, [real]
     except DiagnosticError as exc:
