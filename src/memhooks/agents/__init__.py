@@ -1,8 +1,30 @@
-"""Agent hosts' hook payloads, normalized to one set of lifecycle events (input side only)."""
+"""Agent hosts' hook payloads, normalized to one set of lifecycle events (input side only).
+
+Public API::
+
+    detect_host(payload) -> str | None          which host sent a payload
+    normalize(payload, host=None, native_event=None) -> NormalizedEvent
+    parse_patch(text, cwd=None) -> list[FileChange]
+    HOSTS                                        host name -> adapter module
+
+Everything here is pure: no filesystem, network or environment access, so a
+hook process pays only for what it imports (see ``python -X importtime``).
+"""
 
 from __future__ import annotations
 
 from .base import ACTIONS, EVENTS, UNKNOWN, FileChange, NormalizedEvent
 from .patch import parse_patch
+from .registry import HOSTS, detect_host, normalize
 
-__all__ = ["ACTIONS", "EVENTS", "UNKNOWN", "FileChange", "NormalizedEvent", "parse_patch"]
+__all__ = [
+    "ACTIONS",
+    "EVENTS",
+    "HOSTS",
+    "UNKNOWN",
+    "FileChange",
+    "NormalizedEvent",
+    "detect_host",
+    "normalize",
+    "parse_patch",
+]

@@ -1,0 +1,68 @@
+"""Claude Code: JSON on stdin, ``hook_event_name`` in PascalCase (code.claude.com/docs/en/hooks).
+
+File tools name their file in ``tool_input.file_path`` (``notebook_path`` for
+NotebookEdit); Bash is a command and its text is never mined for paths.
+Captured from Claude Code 2.1.197 (fixtures ``real/claude-code-*``).
+"""
+
+from __future__ import annotations
+
+from . import claude_shape
+from .base import (
+    POST_COMPACT,
+    POST_TOOL,
+    PRE_COMPACT,
+    PRE_TOOL,
+    SESSION_END,
+    SESSION_START,
+    STOP,
+    USER_PROMPT,
+    NormalizedEvent,
+)
+from .tools import COMMAND, EDIT, OTHER, READ_KIND
+
+NAME = "claude-code"
+
+EVENTS: dict[str, str | None] = {
+    "SessionStart": SESSION_START,
+    "UserPromptSubmit": USER_PROMPT,
+    "PreToolUse": PRE_TOOL,
+    "PostToolUse": POST_TOOL,
+    "PostToolUseFailure": POST_TOOL,
+    "PreCompact": PRE_COMPACT,
+    "PostCompact": POST_COMPACT,
+    "Stop": STOP,
+    "SessionEnd": SESSION_END,
+    # Recognised; nothing for memhooks to do.
+    "UserPromptExpansion": None,
+    "PostToolBatch": None,
+    "PermissionRequest": None,
+    "Notification": None,
+    "SubagentStart": None,
+    "SubagentStop": None,
+    "FileChanged": None,
+    "CwdChanged": None,
+    "InstructionsLoaded": None,
+}
+
+TOOLS = {
+    "write": EDIT,
+    "edit": EDIT,
+    "multiedit": EDIT,
+    "notebookedit": EDIT,
+    "read": READ_KIND,
+    "bash": COMMAND,
+    "powershell": COMMAND,
+    "grep": OTHER,
+    "glob": OTHER,
+    "todowrite": OTHER,
+}
+
+
+def detect(payload: dict[str, object]) -> bool:
+    """Any Claude event name in ``hook_event_name`` (checked after the look-alike hosts)."""
+    return claude_shape.named(payload, EVENTS, "hook_event_name") is not None
+
+
+def normalize(payload: dict[str, object], native_event: str | None) -> NormalizedEvent:
+    return claude_shape.normalize(NAME, payload, native_event, EVENTS, TOOLS)

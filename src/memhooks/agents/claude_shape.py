@@ -1,0 +1,97 @@
+"""The Claude-compatible payload that several hosts send (agent-hooks.md sections 1-4, 7).
+
+Claude Code, Codex, Gemini CLI, VS Code Copilot and Kiro all put the event in
+``hook_event_name`` (VS Code: ``hookEventName``) next to ``session_id``,
+``cwd``, ``transcript_path``, ``prompt``, ``tool_name``, ``tool_input`` and
+``tool_response``; they differ in event names, tool names and small extras,
+which their own modules pass in.
+"""
+
+from __future__ import annotations
+
+from . import outcome
+from .base import EVENTS, POST_COMMAND, POST_EDIT, POST_TOOL, PRE_TOOL, NormalizedEvent
+from .fields import first_text, text
+from .paths import clean_dir
+from .tools import OTHER, ToolCall
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: see base.py
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+EVENT_KEYS = ("hook_event_name", "hookEventName")
+
+
+def event_name(payload: dict[str, object], hint: str | None) -> str | None:
+    """The payload's own event name, else the caller's hint."""
+    return first_text(payload, *EVENT_KEYS) or text(hint)
+
+
+def named(payload: dict[str, object], events: dict[str, str | None], key: str) -> str | None:
+    """``payload[key]`` when it is a string that ``events`` knows (for ``detect``)."""
+    value = payload.get(key)
+    return value if isinstance(value, str) and value in events else None
+
+
+def lookup(events: dict[str, str | None], native: str | None) -> str | None:
+    """The normalized event for ``native``; a hint that already is one passes through."""
+    if native is None:
+        return None
+    if native in events:
+        return events[native]
+    return native if native in EVENTS else None
+
+
+def normalize(
+    host: str,
+    payload: dict[str, object],
+    hint: str | None,
+    events: dict[str, str | None],
+    tools: dict[str, str],
+    *,
+    prompt: Callable[[str | None], str | None] = text,
+    read: Callable[[object], outcome.Outcome] = outcome.read,
+    unnamed: str = OTHER,
+) -> NormalizedEvent:
+    """Normalize a Claude-shaped payload with ``host``'s event and tool tables.
+
+    ``prompt`` cleans the prompt text (Gemini strips its own injected context);
+    ``read`` parses ``tool_response`` (Codex sends ``Exit code: N`` text);
+    ``unnamed`` is the tool kind assumed when no ``tool_name`` is given.
+    """
+    native = event_name(payload, hint)
+    event = lookup(events, native)
+    cwd = clean_dir(payload.get("cwd"))
+    is_tool = event in (PRE_TOOL, POST_TOOL, POST_EDIT, POST_COMMAND)
+    call = ToolCall(
+        first_text(payload, "tool_name", "toolName") if is_tool else None,
+        payload.get("tool_input") if is_tool else None,
+        tools,
+        cwd,
+        unnamed,
+    )
+    result = read(payload.get("tool_response"))
+    success = result.success
+    if native is not None and native.endswith("Failure"):
+        success = False  # PostToolUseFailure: the tool failed, whatever it printed
+    return NormalizedEvent(
+        host,
+        call.event(event),
+        native_event=native,
+        cwd=cwd,
+        session_id=first_text(payload, "session_id", "sessionId"),
+        prompt=prompt(text(payload.get("prompt"))),
+        tool_name=call.name,
+        tool_input=call.input,
+        files=call.files,
+        command=call.command,
+        exit_code=result.exit_code,
+        success=success,
+        output=result.output,
+        error=result.error or outcome.error_text(payload.get("error")),
+        response=first_text(payload, "last_assistant_message", "prompt_response"),
+        summary=text(payload.get("compact_summary")),
+        reason=first_text(payload, "source", "reason", "trigger"),
+        transcript_path=first_text(payload, "transcript_path", "transcriptPath"),
+        raw=payload,
+    )

@@ -1,0 +1,98 @@
+"""Cline hooks (docs.cline.bot/features/hooks/hook-reference; proto ``cline/hooks.proto``).
+
+proto3 JSON in camelCase: ``hookName`` names the event and the event's data
+sits under the same name in lowerCamelCase (``postToolUse``, ``userPromptSubmit``...).
+The task is the session (``taskId``); the working directory is
+``workspaceRoots[0]`` (older builds: ``workspacePath``). Tool ``parameters`` is a
+string map, paths as the model wrote them (workspace-relative, joined here).
+The overview page's older names (``tool``, ``durationMs``) are read too.
+No real capture yet (fixtures ``docs/cline-*``).
+"""
+
+from __future__ import annotations
+
+from . import outcome
+from .base import (
+    POST_TOOL,
+    PRE_COMPACT,
+    PRE_TOOL,
+    SESSION_END,
+    SESSION_START,
+    USER_PROMPT,
+    NormalizedEvent,
+)
+from .fields import boolean, child, first_text, strings, text
+from .paths import clean_dir
+from .tools import COMMAND, EDIT, OTHER, READ_KIND, ToolCall
+
+NAME = "cline"
+
+EVENTS: dict[str, str | None] = {
+    "TaskStart": SESSION_START,
+    "TaskResume": SESSION_START,
+    "UserPromptSubmit": USER_PROMPT,
+    "PreToolUse": PRE_TOOL,
+    "PostToolUse": POST_TOOL,
+    "PreCompact": PRE_COMPACT,
+    # A Cline task is the session: it ends when completed or cancelled.
+    "TaskComplete": SESSION_END,
+    "TaskCancel": SESSION_END,
+    "Notification": None,
+}
+
+TOOLS = {
+    "write_to_file": EDIT,
+    "replace_in_file": EDIT,
+    "read_file": READ_KIND,
+    "execute_command": COMMAND,
+    "list_files": OTHER,
+    "search_files": OTHER,
+    "list_code_definition_names": OTHER,
+}
+
+
+def detect(payload: dict[str, object]) -> bool:
+    name = payload.get("hookName")
+    if not isinstance(name, str):
+        return False
+    return "clineVersion" in payload or "taskId" in payload or _data_key(name) in payload
+
+
+def normalize(payload: dict[str, object], native_event: str | None) -> NormalizedEvent:
+    native = text(payload.get("hookName")) or text(native_event)
+    event = EVENTS.get(native) if native is not None else None
+    data = child(payload, _data_key(native)) if native is not None else None
+    roots = [r for r in map(clean_dir, strings(payload.get("workspaceRoots"))) if r]
+    legacy_root = clean_dir(payload.get("workspacePath"))
+    if not roots and legacy_root is not None:
+        roots = [legacy_root]
+    cwd = roots[0] if roots else None
+    call = ToolCall(
+        first_text(data, "toolName", "tool"),
+        data.get("parameters") if data is not None else None,
+        TOOLS,
+        cwd,
+    )
+    result = outcome.read(data.get("result") if data is not None else None)
+    metadata = child(data, "taskMetadata")
+    return NormalizedEvent(
+        NAME,
+        call.event(event),
+        native_event=native,
+        cwd=cwd,
+        session_id=text(payload.get("taskId")),
+        prompt=first_text(data, "prompt") or first_text(metadata, "initialTask"),
+        tool_name=call.name,
+        tool_input=call.input,
+        files=call.files,
+        command=call.command,
+        success=boolean(data.get("success")) if data is not None else None,
+        output=result.output,
+        reason=first_text(data, "compactionStrategy"),
+        workspace_roots=roots,
+        raw=payload,
+    )
+
+
+def _data_key(hook_name: str) -> str:
+    return hook_name[:1].lower() + hook_name[1:]

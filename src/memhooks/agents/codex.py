@@ -1,0 +1,68 @@
+"""OpenAI Codex CLI: Claude-compatible stdin (developers.openai.com/codex/hooks).
+
+Edits arrive as ``tool_name: "apply_patch"`` with the patch envelope in
+``tool_input.command``; the paths exist only inside it. Shell runs arrive as
+``Bash`` and ``tool_response`` is text that starts ``Exit code: N``.
+Captured from Codex 0.171.0 (fixtures ``real/codex-*``).
+
+Detection: the payload looks like Claude's, so Codex is recognised by
+``turn_id`` (every turn-scoped event), by an ``apply_patch`` tool, or by a
+SessionStart carrying both ``model`` and ``permission_mode`` (required by
+Codex's published schema; Claude Code 2.1 sends neither on SessionStart).
+"""
+
+from __future__ import annotations
+
+from . import claude_shape, outcome
+from .base import (
+    POST_COMPACT,
+    POST_TOOL,
+    PRE_COMPACT,
+    PRE_TOOL,
+    SESSION_END,
+    SESSION_START,
+    STOP,
+    USER_PROMPT,
+    NormalizedEvent,
+)
+from .tools import COMMAND, EDIT
+
+NAME = "codex"
+
+EVENTS: dict[str, str | None] = {
+    "SessionStart": SESSION_START,
+    "UserPromptSubmit": USER_PROMPT,
+    "PreToolUse": PRE_TOOL,
+    "PostToolUse": POST_TOOL,
+    "PreCompact": PRE_COMPACT,
+    "PostCompact": POST_COMPACT,
+    "Stop": STOP,
+    "SessionEnd": SESSION_END,  # unconfirmed in the docs; harmless if it never comes
+    "PermissionRequest": None,
+    "SubagentStart": None,
+    "SubagentStop": None,
+    "StopFailure": None,
+}
+
+TOOLS = {
+    "apply_patch": EDIT,
+    "bash": COMMAND,
+    "shell": COMMAND,
+    "exec_command": COMMAND,
+    "local_shell": COMMAND,
+}
+
+
+def detect(payload: dict[str, object]) -> bool:
+    native = claude_shape.named(payload, EVENTS, "hook_event_name")
+    if native is None:
+        return False
+    if "turn_id" in payload or payload.get("tool_name") == "apply_patch":
+        return True
+    return native == "SessionStart" and "model" in payload and "permission_mode" in payload
+
+
+def normalize(payload: dict[str, object], native_event: str | None) -> NormalizedEvent:
+    return claude_shape.normalize(
+        NAME, payload, native_event, EVENTS, TOOLS, read=outcome.codex_shell
+    )

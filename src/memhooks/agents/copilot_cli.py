@@ -1,0 +1,138 @@
+"""GitHub Copilot CLI hooks (docs.github.com/en/copilot/reference/hooks-reference).
+
+With camelCase event names in the hook config, stdin is camelCase and names no
+event at all: ``{sessionId, timestamp (epoch ms), cwd, ...}`` plus, per event,
+``source``/``initialPrompt`` (sessionStart), ``prompt`` (userPromptSubmitted),
+``toolName``/``toolArgs`` (preToolUse) and ``toolResult`` (postToolUse),
+``transcriptPath``/``stopReason`` (agentStop), ``trigger`` (preCompact),
+``reason`` (sessionEnd), ``error`` (errorOccurred). The event is therefore
+taken from the caller's hint (the installer puts it on the command line) or
+else inferred from those keys. ``toolArgs`` is an object, or a JSON string in
+older versions. File tools: ``create``/``edit`` (written) and ``view`` (read),
+path in ``toolArgs.path``.
+
+With PascalCase names in the config Copilot sends Claude-compatible payloads;
+those are read like Claude Code's.
+Captured from Copilot CLI 1.0.102 (fixtures ``real/copilot-cli-*``).
+"""
+
+from __future__ import annotations
+
+from . import claude_shape, outcome
+from .base import (
+    POST_TOOL,
+    PRE_COMPACT,
+    PRE_TOOL,
+    SESSION_END,
+    SESSION_START,
+    STOP,
+    USER_PROMPT,
+    NormalizedEvent,
+)
+from .claude_code import EVENTS as CLAUDE_EVENTS
+from .claude_code import TOOLS as CLAUDE_TOOLS
+from .fields import first_text, text
+from .paths import clean_dir
+from .tools import COMMAND, EDIT, OTHER, READ_KIND, ToolCall
+
+NAME = "copilot-cli"
+
+EVENTS: dict[str, str | None] = {
+    "sessionStart": SESSION_START,
+    "userPromptSubmitted": USER_PROMPT,
+    "preToolUse": PRE_TOOL,
+    "postToolUse": POST_TOOL,
+    "postToolUseFailure": POST_TOOL,
+    "preCompact": PRE_COMPACT,
+    "agentStop": STOP,
+    "sessionEnd": SESSION_END,
+    "userPromptTransformed": None,
+    "permissionRequest": None,
+    "subagentStart": None,
+    "subagentStop": None,
+    "errorOccurred": None,  # its ``error`` is kept in NormalizedEvent.error
+    "notification": None,
+}
+
+TOOLS = {
+    "create": EDIT,
+    "edit": EDIT,
+    "str_replace_editor": EDIT,
+    "apply_patch": EDIT,
+    "view": READ_KIND,
+    "bash": COMMAND,
+    "powershell": COMMAND,
+    "glob": OTHER,
+    "grep": OTHER,
+    "task": OTHER,
+    "web_fetch": OTHER,
+    "ask_user": OTHER,
+}
+
+# Payloads that name their event belong to other hosts (or the Claude-compatible mode).
+_EVENT_KEYS = ("hook_event_name", "hookEventName", "agent_action_name", "hookName", "agent")
+_MARKERS = ("toolName", "toolArgs", "toolResult", "sessionId", "initialPrompt")
+
+
+def detect(payload: dict[str, object]) -> bool:
+    if any(key in payload for key in _EVENT_KEYS):
+        return False
+    if any(key in payload for key in _MARKERS):
+        return True
+    stamp = payload.get("timestamp")
+    return isinstance(stamp, int) and not isinstance(stamp, bool) and "cwd" in payload
+
+
+def infer(payload: dict[str, object]) -> str | None:
+    """The camelCase event a payload comes from, by the keys only that event sends."""
+    if "toolName" in payload or "toolArgs" in payload:
+        return "postToolUse" if "toolResult" in payload else "preToolUse"
+    for key, name in (
+        ("initialPrompt", "sessionStart"),
+        ("source", "sessionStart"),
+        ("prompt", "userPromptSubmitted"),
+        ("trigger", "preCompact"),
+        ("stopReason", "agentStop"),
+        ("transcriptPath", "agentStop"),
+        ("reason", "sessionEnd"),
+        ("error", "errorOccurred"),
+    ):
+        if key in payload:
+            return name
+    return None
+
+
+def normalize(payload: dict[str, object], native_event: str | None) -> NormalizedEvent:
+    if any(key in payload for key in claude_shape.EVENT_KEYS):
+        return claude_shape.normalize(NAME, payload, native_event, CLAUDE_EVENTS, CLAUDE_TOOLS)
+    hint = text(native_event)
+    native = hint if hint is not None and hint in EVENTS else infer(payload) or hint
+    event = claude_shape.lookup(EVENTS, native)
+    cwd = clean_dir(payload.get("cwd"))
+    is_tool = event in (PRE_TOOL, POST_TOOL)
+    call = ToolCall(
+        payload.get("toolName") if is_tool else None,
+        payload.get("toolArgs") if is_tool else None,
+        TOOLS,
+        cwd,
+    )
+    result = outcome.read(payload.get("toolResult"))
+    return NormalizedEvent(
+        NAME,
+        call.event(event),
+        native_event=native,
+        cwd=cwd,
+        session_id=text(payload.get("sessionId")),
+        prompt=first_text(payload, "prompt", "initialPrompt"),
+        tool_name=call.name,
+        tool_input=call.input,
+        files=call.files,
+        command=call.command,
+        exit_code=result.exit_code,
+        success=False if native == "postToolUseFailure" else result.success,
+        output=result.output,
+        error=result.error or outcome.error_text(payload.get("error")),
+        reason=first_text(payload, "source", "reason", "stopReason", "trigger"),
+        transcript_path=text(payload.get("transcriptPath")),
+        raw=payload,
+    )

@@ -1,0 +1,58 @@
+"""GitHub Copilot agent hooks in VS Code (code.visualstudio.com/docs/agent-customization/hooks).
+
+Claude-like, but the event and session keys are camelCase (``hookEventName``,
+``sessionId``) and tools use VS Code's names and camelCase arguments
+(``editFiles{files[]}``, ``createFile{filePath}``); exact names per tool are
+unconfirmed, so unknown ones fall back to the words of their name.
+No real capture yet (fixtures ``docs/`` and ``memorix-derived/`` only).
+"""
+
+from __future__ import annotations
+
+from . import claude_shape
+from .base import (
+    POST_TOOL,
+    PRE_COMPACT,
+    PRE_TOOL,
+    SESSION_START,
+    STOP,
+    USER_PROMPT,
+    NormalizedEvent,
+)
+from .claude_code import TOOLS as CLAUDE_TOOLS
+from .tools import COMMAND, EDIT, READ_KIND
+
+NAME = "copilot-vscode"
+
+EVENTS: dict[str, str | None] = {
+    "SessionStart": SESSION_START,
+    "UserPromptSubmit": USER_PROMPT,
+    "PreToolUse": PRE_TOOL,
+    "PostToolUse": POST_TOOL,
+    "PreCompact": PRE_COMPACT,
+    "Stop": STOP,
+    "SubagentStart": None,
+    "SubagentStop": None,
+}
+
+TOOLS = {
+    **CLAUDE_TOOLS,  # Claude-format hook files make VS Code report Claude tool names
+    "editfiles": EDIT,
+    "createfile": EDIT,
+    "create_file": EDIT,
+    "replace_string_in_file": EDIT,
+    "multi_replace_string_in_file": EDIT,
+    "insert_edit_into_file": EDIT,
+    "readfile": READ_KIND,
+    "read_file": READ_KIND,
+    "runterminalcommand": COMMAND,
+    "run_in_terminal": COMMAND,
+}
+
+
+def detect(payload: dict[str, object]) -> bool:
+    return claude_shape.named(payload, EVENTS, "hookEventName") is not None
+
+
+def normalize(payload: dict[str, object], native_event: str | None) -> NormalizedEvent:
+    return claude_shape.normalize(NAME, payload, native_event, EVENTS, TOOLS)

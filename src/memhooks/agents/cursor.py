@@ -1,0 +1,124 @@
+"""Cursor agent hooks (cursor.com/docs/hooks): snake_case stdin, camelCase event names.
+
+Every payload carries ``conversation_id``, ``generation_id``, ``cursor_version``
+and ``workspace_roots``; tool events add ``cwd``, other events do not, so the
+first workspace root stands in. ``afterFileEdit`` names its file in ``file_path``
+(``edits[]`` hold only old/new strings); ``postToolUse`` has ``tool_name``,
+``tool_input`` and ``tool_output`` (a JSON string); shell events have ``command``.
+Prompt ``attachments[].file_path`` are reported as ``read`` (the files the user
+pointed at). Tab-completion events are ignored: they are not the agent's work.
+No real capture yet (fixtures ``docs/cursor-*`` and ``memorix-derived/cursor-*``).
+"""
+
+from __future__ import annotations
+
+from . import claude_shape, outcome
+from .base import (
+    POST_COMMAND,
+    POST_EDIT,
+    POST_TOOL,
+    PRE_COMPACT,
+    PRE_TOOL,
+    READ,
+    SESSION_END,
+    SESSION_START,
+    STOP,
+    USER_PROMPT,
+    WRITTEN,
+    FileChange,
+    NormalizedEvent,
+)
+from .fields import MAX_ITEMS, first_text, strings, text
+from .paths import clean_dir
+from .tools import COMMAND, DELETE, EDIT, OTHER, READ_KIND, ToolCall, add, unique
+
+NAME = "cursor"
+
+EVENTS: dict[str, str | None] = {
+    "sessionStart": SESSION_START,
+    "beforeSubmitPrompt": USER_PROMPT,
+    "preToolUse": PRE_TOOL,
+    "postToolUse": POST_TOOL,
+    "postToolUseFailure": POST_TOOL,
+    "beforeShellExecution": PRE_TOOL,
+    "afterShellExecution": POST_COMMAND,
+    "beforeMCPExecution": PRE_TOOL,
+    "afterMCPExecution": POST_TOOL,
+    "beforeReadFile": PRE_TOOL,
+    "afterFileEdit": POST_EDIT,
+    "preCompact": PRE_COMPACT,
+    "stop": STOP,
+    "sessionEnd": SESSION_END,
+    "subagentStart": None,
+    "subagentStop": None,
+    "afterAgentResponse": None,
+    "afterAgentThought": None,
+    "beforeTabFileRead": None,
+    "afterTabFileEdit": None,
+    "workspaceOpen": None,
+}
+
+TOOLS = {
+    "shell": COMMAND,
+    "read": READ_KIND,
+    "write": EDIT,
+    "delete": DELETE,
+    "grep": OTHER,
+    "task": OTHER,
+}
+
+_MARKERS = ("conversation_id", "cursor_version", "generation_id", "workspace_roots")
+
+
+def detect(payload: dict[str, object]) -> bool:
+    if claude_shape.named(payload, EVENTS, "hook_event_name") is None:
+        return False
+    return any(key in payload for key in _MARKERS)
+
+
+def normalize(payload: dict[str, object], native_event: str | None) -> NormalizedEvent:
+    native = claude_shape.event_name(payload, native_event)
+    event = claude_shape.lookup(EVENTS, native)
+    roots = [r for r in map(clean_dir, strings(payload.get("workspace_roots"))) if r]
+    cwd = clean_dir(payload.get("cwd")) or (roots[0] if roots else None)
+    call = ToolCall(payload.get("tool_name"), payload.get("tool_input"), TOOLS, cwd)
+    files = call.files
+    command = call.command or text(payload.get("command"))
+    if native in ("afterFileEdit", "beforeReadFile"):
+        files = []
+        add(files, payload.get("file_path"), WRITTEN if native == "afterFileEdit" else READ, cwd)
+    elif native == "beforeSubmitPrompt":
+        files = attachments(payload.get("attachments"), cwd)
+    if native in ("beforeShellExecution", "afterShellExecution"):
+        result = outcome.read(payload)  # ``output`` sits at the top level here
+    else:
+        result = outcome.read(payload.get("tool_output") or payload.get("result_json"))
+    return NormalizedEvent(
+        NAME,
+        call.event(event),
+        native_event=native,
+        cwd=cwd,
+        session_id=first_text(payload, "session_id", "conversation_id"),
+        prompt=text(payload.get("prompt")),
+        tool_name=call.name,
+        tool_input=call.input,
+        files=unique(files),
+        command=command if event in (PRE_TOOL, POST_TOOL, POST_COMMAND) else None,
+        exit_code=result.exit_code,
+        success=False if native == "postToolUseFailure" else result.success,
+        output=result.output,
+        error=result.error or outcome.error_text(payload.get("error")),
+        reason=first_text(payload, "trigger", "reason", "status"),
+        workspace_roots=roots,
+        transcript_path=text(payload.get("transcript_path")),
+        raw=payload,
+    )
+
+
+def attachments(value: object, cwd: str | None) -> list[FileChange]:
+    """``beforeSubmitPrompt`` attachments that are files, as ``read``."""
+    found: list[FileChange] = []
+    for item in value[:MAX_ITEMS] if isinstance(value, list) else ():
+        if isinstance(item, dict):
+            add(found, item.get("file_path"), READ, cwd)
+    return found

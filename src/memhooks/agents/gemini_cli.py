@@ -1,0 +1,84 @@
+"""Gemini CLI: Claude-like stdin with its own event names (geminicli.com/docs/hooks/reference).
+
+``BeforeAgent`` is the prompt event and ``AfterTool`` the post-tool event;
+SessionStart/SessionEnd share Claude's names, so those are told apart by the
+ISO ``timestamp`` every Gemini payload carries. Gemini prefixes the prompt
+with the SessionStart context it injected (``<hook_context>...</hook_context>``);
+that is stripped so recall queries the user's words, not our own output.
+Captured from Gemini CLI 0.61.0 (fixtures ``real/gemini-cli-*``).
+"""
+
+from __future__ import annotations
+
+from . import claude_shape
+from .base import (
+    POST_TOOL,
+    PRE_COMPACT,
+    PRE_TOOL,
+    SESSION_END,
+    SESSION_START,
+    STOP,
+    USER_PROMPT,
+    NormalizedEvent,
+)
+from .fields import text
+from .tools import COMMAND, EDIT, OTHER, READ_KIND
+
+NAME = "gemini-cli"
+
+EVENTS: dict[str, str | None] = {
+    "SessionStart": SESSION_START,
+    "BeforeAgent": USER_PROMPT,
+    "BeforeTool": PRE_TOOL,
+    "AfterTool": POST_TOOL,
+    "AfterAgent": STOP,
+    "PreCompress": PRE_COMPACT,
+    "SessionEnd": SESSION_END,
+    # Fire on every model call / selection; the per-turn events above suffice.
+    "BeforeModel": None,
+    "AfterModel": None,
+    "BeforeToolSelection": None,
+    "Notification": None,
+}
+_GEMINI_ONLY = frozenset(EVENTS) - {"SessionStart", "SessionEnd", "Notification"}
+
+TOOLS = {
+    "write_file": EDIT,
+    "replace": EDIT,
+    "read_file": READ_KIND,
+    "read_many_files": READ_KIND,  # globs in ``include``, not paths: yields no files
+    "run_shell_command": COMMAND,
+    "list_directory": OTHER,
+    "glob": OTHER,
+    "search_file_content": OTHER,
+    "save_memory": OTHER,
+    "write_todos": OTHER,
+}
+
+_OPEN, _CLOSE = "<hook_context>", "</hook_context>"
+
+
+def detect(payload: dict[str, object]) -> bool:
+    native = claude_shape.named(payload, EVENTS, "hook_event_name")
+    if native is None:
+        return False
+    return native in _GEMINI_ONLY or isinstance(payload.get("timestamp"), str)
+
+
+def normalize(payload: dict[str, object], native_event: str | None) -> NormalizedEvent:
+    return claude_shape.normalize(
+        NAME, payload, native_event, EVENTS, TOOLS, prompt=strip_hook_context
+    )
+
+
+def strip_hook_context(prompt: str | None) -> str | None:
+    """``prompt`` without the ``<hook_context>`` blocks Gemini prepends to it."""
+    if prompt is None:
+        return None
+    for _ in range(64):
+        start = prompt.find(_OPEN)
+        end = prompt.find(_CLOSE, start)
+        if start < 0 or end < 0:
+            break
+        prompt = prompt[:start] + prompt[end + len(_CLOSE) :]
+    return text(prompt.strip())

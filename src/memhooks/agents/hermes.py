@@ -1,0 +1,121 @@
+"""Hermes Agent shell hooks and plugin callbacks (hermes-agent.nousresearch.com/docs, hooks).
+
+stdin is ``{hook_event_name, tool_name, tool_input, session_id, cwd, extra{...}}``;
+``extra`` carries ``user_message`` (pre_llm_call), ``assistant_response``
+(post_llm_call) and the tool ``result`` (a JSON string), ``status`` and
+``error_message`` (post_tool_call). Plugin callbacks get the tool input as
+``args``. File tools: ``write_file``/``patch`` (written), ``read_file`` (read), with
+``path``; renames as ``old_path``/``new_path`` or ``source``/``destination``.
+
+``on_session_end`` fires at the end of *every turn* despite its name, after
+``post_llm_call``, which already marks the turn's end; so it is ignored and only
+``on_session_finalize``/``on_session_reset`` end the session. The legacy memhooks
+bridge sends ``post_tool_call`` with bare ``tool_input.paths`` and no tool name:
+those paths are reported as ``read`` (that bridge forwarded reads and writes alike).
+
+Also accepted: another product's plugin wrapper ``{agent: "hermes",
+hook_event_name: "hermes.<event>", payload: {kwargs: {...}}}``.
+Captured from Hermes 0.19.0 (fixtures ``real/hermes-*``).
+"""
+
+from __future__ import annotations
+
+from . import claude_shape, outcome
+from .base import (
+    POST_TOOL,
+    PRE_TOOL,
+    SESSION_END,
+    SESSION_START,
+    STOP,
+    USER_PROMPT,
+    NormalizedEvent,
+)
+from .fields import child, first_text, mapping, text
+from .paths import clean_dir
+from .tools import COMMAND, EDIT, OTHER, READ_KIND, ToolCall
+
+NAME = "hermes"
+
+EVENTS: dict[str, str | None] = {
+    "on_session_start": SESSION_START,
+    "pre_llm_call": USER_PROMPT,
+    "pre_tool_call": PRE_TOOL,
+    "post_tool_call": POST_TOOL,
+    "post_llm_call": STOP,
+    "on_session_end": None,
+    "on_session_finalize": SESSION_END,
+    "on_session_reset": SESSION_END,
+    "subagent_start": None,
+    "subagent_stop": None,
+    "pre_api_request": None,
+    "post_api_request": None,
+    "transform_tool_result": None,
+    "transform_terminal_output": None,
+    "pre_verify": None,
+}
+
+TOOLS = {
+    "write_file": EDIT,
+    "patch": EDIT,
+    "read_file": READ_KIND,
+    "terminal": COMMAND,
+    "search_files": OTHER,
+}
+
+_PREFIX = "hermes."
+
+
+def detect(payload: dict[str, object]) -> bool:
+    return payload.get("agent") == "hermes" or _event(payload, None) in EVENTS
+
+
+def normalize(payload: dict[str, object], native_event: str | None) -> NormalizedEvent:
+    fields = _unwrap(payload)
+    native = _event(payload, native_event)
+    event = claude_shape.lookup(EVENTS, native)
+    extra = child(fields, "extra") or {}
+    cwd = clean_dir(fields.get("cwd"))
+    tool_input = fields.get("tool_input")
+    if mapping(tool_input) is None:
+        tool_input = fields.get("args")
+    is_tool = event in (PRE_TOOL, POST_TOOL)
+    call = ToolCall(
+        fields.get("tool_name") if is_tool else None,
+        tool_input if is_tool else None,
+        TOOLS,
+        cwd,
+        unnamed=READ_KIND,
+    )
+    result = outcome.read(extra.get("result") if "result" in extra else fields.get("tool_result"))
+    status = text(extra.get("status"))
+    success = {"ok": True, "error": False}.get(status or "", result.success)
+    return NormalizedEvent(
+        NAME,
+        call.event(event),
+        native_event=native,
+        cwd=cwd,
+        session_id=text(fields.get("session_id")),
+        prompt=first_text(extra, "user_message") or text(fields.get("prompt")),
+        tool_name=call.name,
+        tool_input=call.input,
+        files=call.files,
+        command=call.command,
+        exit_code=result.exit_code,
+        success=success,
+        output=result.output,
+        error=first_text(extra, "error_message") or result.error,
+        response=first_text(extra, "assistant_response") or text(fields.get("ai_response")),
+        raw=payload,
+    )
+
+
+def _event(payload: dict[str, object], hint: str | None) -> str | None:
+    name = text(payload.get("hook_event_name")) or text(hint)
+    if name is not None and name.startswith(_PREFIX):
+        name = name[len(_PREFIX) :]
+    return name
+
+
+def _unwrap(payload: dict[str, object]) -> dict[str, object]:
+    kwargs = child(child(payload, "payload"), "kwargs")
+    return payload if kwargs is None else {**payload, **kwargs}

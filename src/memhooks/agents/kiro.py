@@ -1,0 +1,90 @@
+"""Kiro IDE (>= 1.0) file hooks and Kiro CLI agent-config hooks (kiro.dev/docs/hooks, /docs/cli/hooks).
+
+The IDE sends Claude-like PascalCase events; the CLI sends camelCase ones
+(``agentSpawn``, ``userPromptSubmit``, ``postToolUse``). File tools are
+``fs_write``/``fs_append`` (written) and ``fs_read`` (read) with ``tool_input.path``;
+for these ``tool_input.command`` is a sub-command (``create``), not a shell line.
+
+The IDE often sends ``tool_input: {}`` for writes; the path is then only in the
+result sentence ``Created the <path> file.`` (agent-hooks.md section 7a). That one
+fixed sentence is parsed, anchored at both ends; no other prose is read.
+Kiro IDE PascalCase payloads are indistinguishable from Claude Code's unless
+they name a Kiro tool, so pass ``--agent kiro`` for them.
+No real capture yet (fixtures ``docs/kiro-*`` only).
+"""
+
+from __future__ import annotations
+
+from . import claude_shape
+from .base import (
+    POST_EDIT,
+    POST_TOOL,
+    PRE_TOOL,
+    SESSION_START,
+    STOP,
+    USER_PROMPT,
+    WRITTEN,
+    FileChange,
+    NormalizedEvent,
+)
+from .fields import text
+from .paths import clean_path
+from .tools import COMMAND, EDIT, READ_KIND, classify
+
+NAME = "kiro"
+
+EVENTS: dict[str, str | None] = {
+    # Kiro IDE >= 1.0 / Kiro CLI v3 file hooks
+    "SessionStart": SESSION_START,
+    "UserPromptSubmit": USER_PROMPT,
+    "PreToolUse": PRE_TOOL,
+    "PostToolUse": POST_TOOL,
+    "Stop": STOP,
+    # Kiro CLI agent-config hooks
+    "agentSpawn": SESSION_START,
+    "userPromptSubmit": USER_PROMPT,
+    "preToolUse": PRE_TOOL,
+    "postToolUse": POST_TOOL,
+    "stop": STOP,
+}
+_CLI_EVENTS = frozenset(name for name in EVENTS if name[0].islower())
+
+TOOLS = {
+    "fs_write": EDIT,
+    "fs_append": EDIT,
+    "fs_read": READ_KIND,
+    "execute_bash": COMMAND,
+    "execute_pwsh": COMMAND,
+}
+
+_CREATED = ("Created the ", " file.")
+
+
+def detect(payload: dict[str, object]) -> bool:
+    native = claude_shape.named(payload, EVENTS, "hook_event_name")
+    if native is None:
+        return False
+    tool = payload.get("tool_name")
+    return native in _CLI_EVENTS or (isinstance(tool, str) and tool.lower() in TOOLS)
+
+
+def normalize(payload: dict[str, object], native_event: str | None) -> NormalizedEvent:
+    event = claude_shape.normalize(NAME, payload, native_event, EVENTS, TOOLS)
+    if event.event == POST_TOOL and not event.files and classify(event.tool_name, TOOLS) == EDIT:
+        path = created_path(payload.get("tool_response"), event.cwd)
+        if path is not None:
+            event.files = [FileChange(path, WRITTEN)]
+            event.event = POST_EDIT
+    return event
+
+
+def created_path(response: object, cwd: str | None) -> str | None:
+    """The path in Kiro IDE's ``Created the <path> file.`` result, joined to ``cwd``."""
+    sentence = text(response)
+    if sentence is None:
+        return None
+    sentence = sentence.strip()
+    head, tail = _CREATED
+    if not (sentence.startswith(head) and sentence.endswith(tail)):
+        return None
+    return clean_path(sentence[len(head) : -len(tail)], cwd)

@@ -1,0 +1,175 @@
+"""OpenCode plugins (opencode.ai/docs/plugins, V1): hooks are in-process JS, not stdin.
+
+A plugin forwards what its hooks receive. Accepted shapes:
+
+* a hook's ``{"input": ..., "output": ...}`` pair, the hook told apart by shape
+  (``input.tool`` with ``output.args`` is ``tool.execute.before``, with
+  ``output.output``/``title``/``metadata`` it is ``tool.execute.after``, ``output.parts``
+  is ``chat.message``, ``output.context`` is ``experimental.session.compacting``);
+* a bus event ``{"type": "file.edited", "properties": {...}}``, bare or under ``event``;
+* either one with ``hook_event_name`` naming it, plus ``directory`` (the plugin
+  context's project directory; no OpenCode object carries a cwd). This is the
+  envelope a memhooks plugin should send;
+* another product's bridge ``{agent: "opencode", hook_event_name, cwd, tool_name,
+  tool_input, file_path}``.
+
+Tools: ``write``/``edit`` (``filePath``), ``read`` (read), ``apply_patch``
+(``patchText``, parsed), ``bash``/``shell`` (commands). ``file.edited`` names its file
+in ``properties.file``. ``command.executed`` is a slash command, not a shell run,
+and per-model-call transforms are ignored (``chat.message`` is the prompt event).
+Captured from OpenCode 1.18.33 (fixtures ``real/opencode-*``).
+"""
+
+from __future__ import annotations
+
+from . import claude_shape, outcome
+from .base import (
+    POST_COMPACT,
+    POST_EDIT,
+    POST_TOOL,
+    PRE_COMPACT,
+    PRE_TOOL,
+    SESSION_END,
+    SESSION_START,
+    STOP,
+    USER_PROMPT,
+    WRITTEN,
+    NormalizedEvent,
+)
+from .fields import MAX_ITEMS, child, first_text, text
+from .paths import clean_dir
+from .tools import COMMAND, EDIT, OTHER, READ_KIND, ToolCall, add, unique
+
+NAME = "opencode"
+
+EVENTS: dict[str, str | None] = {
+    "chat.message": USER_PROMPT,
+    "tool.execute.before": PRE_TOOL,
+    "tool.execute.after": POST_TOOL,
+    "experimental.session.compacting": PRE_COMPACT,
+    "experimental.chat.system.transform": None,
+    "experimental.chat.messages.transform": None,
+    "session.created": SESSION_START,
+    "session.idle": STOP,
+    "session.compacted": POST_COMPACT,
+    "session.deleted": SESSION_END,
+    "file.edited": POST_EDIT,
+    "session.error": None,
+    "session.diff": None,
+    "session.status": None,
+    "session.updated": None,
+    "message.updated": None,
+    "message.part.updated": None,
+    "command.executed": None,
+    "file.watcher.updated": None,
+}
+
+TOOLS = {
+    "write": EDIT,
+    "edit": EDIT,
+    "multiedit": EDIT,
+    "apply_patch": EDIT,
+    "patch": EDIT,
+    "read": READ_KIND,
+    "bash": COMMAND,
+    "shell": COMMAND,
+    "grep": OTHER,
+    "glob": OTHER,
+    "list": OTHER,
+    "task": OTHER,
+    "skill": OTHER,
+    "webfetch": OTHER,
+    "todowrite": OTHER,
+    "todoread": OTHER,
+}
+
+
+def detect(payload: dict[str, object]) -> bool:
+    if payload.get("agent") == "opencode":
+        return True
+    name = payload.get("hook_event_name")
+    if isinstance(name, str) and name in EVENTS:
+        return True
+    return shape(payload) is not None or _is_plugin_context(payload)
+
+
+def shape(payload: dict[str, object]) -> str | None:
+    """The hook or bus event a bare OpenCode object comes from, by its shape."""
+    bus = child(payload, "event") or payload
+    kind = bus.get("type")
+    if isinstance(kind, str) and "." in kind and isinstance(bus.get("properties"), dict):
+        return kind
+    hook_input = child(payload, "input")
+    if hook_input is None:
+        return None
+    out = child(payload, "output") or {}
+    if "tool" in hook_input:
+        done = any(key in out for key in ("title", "output", "metadata"))
+        return "tool.execute.after" if done else "tool.execute.before"
+    for key, name in (
+        ("parts", "chat.message"),
+        ("system", "experimental.chat.system.transform"),
+        ("context", "experimental.session.compacting"),
+        ("messages", "experimental.chat.messages.transform"),
+    ):
+        if key in out:
+            return name
+    return "experimental.chat.system.transform" if "system_len" in payload else None
+
+
+def _is_plugin_context(payload: dict[str, object]) -> bool:
+    # What a plugin function receives at load time: no event, nothing to do.
+    return "worktree" in payload and "directory" in payload and "project" in payload
+
+
+def normalize(payload: dict[str, object], native_event: str | None) -> NormalizedEvent:
+    native = text(payload.get("hook_event_name")) or text(native_event) or shape(payload)
+    event = claude_shape.lookup(EVENTS, native)
+    bus = child(payload, "event") or payload
+    props = child(bus, "properties") or {}
+    info = child(props, "info") or {}
+    hook_input = child(payload, "input") or {}
+    out = child(payload, "output") or {}
+    cwd = clean_dir(first_text(payload, "directory", "cwd", "worktree") or info.get("directory"))
+    is_tool = event in (PRE_TOOL, POST_TOOL)
+    args = payload.get("tool_input") or hook_input.get("args") or out.get("args")
+    call = ToolCall(
+        (first_text(payload, "tool_name") or first_text(hook_input, "tool")) if is_tool else None,
+        args if is_tool else None,
+        TOOLS,
+        cwd,
+    )
+    files = list(call.files)
+    if native == "file.edited":
+        add(files, props.get("file") or payload.get("file_path"), WRITTEN, cwd)
+    result = outcome.read(out) if event == POST_TOOL else outcome.Outcome()
+    return NormalizedEvent(
+        NAME,
+        call.event(event),
+        native_event=native,
+        cwd=cwd,
+        session_id=first_text(payload, "session_id")
+        or first_text(hook_input, "sessionID")
+        or first_text(props, "sessionID")
+        or first_text(info, "id"),
+        prompt=prompt_text(out.get("parts")) if native == "chat.message" else None,
+        tool_name=call.name,
+        tool_input=call.input,
+        files=unique(files),
+        command=call.command,
+        exit_code=result.exit_code,
+        success=result.success,
+        output=result.output,
+        raw=payload,
+    )
+
+
+def prompt_text(parts: object) -> str | None:
+    """The user's text parts of a ``chat.message`` (parts plugins added are skipped)."""
+    texts: list[str] = []
+    for part in parts[:MAX_ITEMS] if isinstance(parts, list) else ():
+        if isinstance(part, dict) and part.get("type") == "text" and not part.get("synthetic"):
+            found = text(part.get("text"))
+            if found is not None:
+                texts.append(found)
+    return "\n".join(texts) if texts else None

@@ -1,0 +1,93 @@
+"""The agent hosts memhooks understands, and the two entry points that use them.
+
+``HOSTS`` maps each host's name (the ``--agent`` value) to its module. Its order
+is the detection order: hosts with unmistakable markers first (Cline's
+``hookName``, Windsurf's ``agent_action_name``, Cursor's ``conversation_id``,
+Hermes' event names, OpenCode's shapes, VS Code's ``hookEventName``, Copilot
+CLI's event-less camelCase), then the Claude look-alikes from the most to the
+least specific (Gemini, Kiro, Codex, Claude Code), and ``generic`` last.
+Adding a host is one module and one line here.
+"""
+
+from __future__ import annotations
+
+from . import (
+    claude_code,
+    cline,
+    codex,
+    copilot_cli,
+    copilot_vscode,
+    cursor,
+    gemini_cli,
+    generic,
+    hermes,
+    kiro,
+    opencode,
+    windsurf,
+)
+from .base import UNKNOWN, NormalizedEvent
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: see base.py
+if TYPE_CHECKING:
+    from .base import Host
+
+HOSTS: dict[str, Host] = {
+    "cline": cline,
+    "windsurf": windsurf,
+    "cursor": cursor,
+    "hermes": hermes,
+    "opencode": opencode,
+    "copilot-vscode": copilot_vscode,
+    "copilot-cli": copilot_cli,
+    "gemini-cli": gemini_cli,
+    "kiro": kiro,
+    "codex": codex,
+    "claude-code": claude_code,
+    "generic": generic,
+}
+
+
+def detect_host(payload: object) -> str | None:
+    """The name of the host that sent ``payload`` (any JSON value), or None.
+
+    Decided from the payload alone (event-name spellings and host-only keys);
+    prefer the host's ``--agent`` name when the caller has it: some payloads
+    are the same for several hosts (Kiro IDE and Claude Code send identical
+    prompts; CodeBuddy is Claude-compatible) and go to the more common one.
+    """
+    if not isinstance(payload, dict):
+        return None
+    for name, host in HOSTS.items():
+        if host.detect(payload):
+            return name
+    return None
+
+
+def normalize(
+    payload: object, host: str | None = None, native_event: str | None = None
+) -> NormalizedEvent:
+    """Turn one hook payload into a :class:`NormalizedEvent`. Never raises on a JSON value.
+
+    ``payload`` is the decoded stdin JSON (any value). ``host`` is a key of
+    ``HOSTS`` (detected when None); an unknown name raises
+    ``memhooks.errors.UsageError``. ``native_event`` is the event name from the
+    command line, used when the payload does not name its event (Copilot CLI,
+    bare OpenCode objects); a normalized event name is accepted there too.
+
+    A payload no host recognises gives ``host="unknown"``, ``event=None``;
+    a recognised payload whose event means nothing to memhooks gives
+    ``event=None``. Either way the caller does nothing and says so on stderr.
+    """
+    if host is None:
+        host = detect_host(payload)
+        if host is None:
+            return NormalizedEvent(UNKNOWN, raw=payload)
+    adapter = HOSTS.get(host)
+    if adapter is None:
+        from ..errors import UsageError
+
+        raise UsageError(f"unknown agent {host!r}; expected one of: {', '.join(sorted(HOSTS))}")
+    hint = native_event if isinstance(native_event, str) else None
+    if not isinstance(payload, dict):
+        return NormalizedEvent(host, native_event=hint, raw=payload)
+    return adapter.normalize(payload, hint)

@@ -1,0 +1,187 @@
+"""What a tool call did to files, from its name and its explicit path-bearing arguments.
+
+Paths are taken only from argument keys that name a file (``file_path``,
+``filePath``, ``path``, ``notebook_path``, ``files``, ...; issue 3 item 3 and
+agent-hooks.md section 11), and from patch text, which is parsed structurally.
+Free text (``content``, ``command``, ``old_string``, results) is never mined.
+
+A tool's *kind* comes from the host's own table of tool names first, then from
+the words of its name (``replace_string_in_file`` and ``mcp__fs__write_file``
+are edits, ``run_shell_command`` is a command). Tools of kind ``other`` (search,
+list, web, MCP calls without a file verb) report no files: their ``path`` is a
+directory or a glob.
+"""
+
+from __future__ import annotations
+
+from .base import DELETED, POST_COMMAND, POST_EDIT, POST_TOOL, READ, RENAMED, WRITTEN, FileChange
+from .fields import MAX_ITEMS, mapping, strings, text
+from .patch import looks_like_patch, parse_patch
+from .paths import clean_path
+
+EDIT = "edit"
+READ_KIND = "read"
+DELETE = "delete"
+MOVE = "move"
+COMMAND = "command"
+OTHER = "other"
+
+# Checked in this order: "run_shell_command" is a command, "delete_file" a delete.
+_WORDS = (
+    (
+        COMMAND,
+        frozenset({"bash", "shell", "terminal", "powershell", "pwsh", "command", "exec", "cmd"}),
+    ),
+    (DELETE, frozenset({"delete", "remove", "rm", "unlink"})),
+    (MOVE, frozenset({"move", "rename", "mv"})),
+    (EDIT, frozenset({"write", "edit", "create", "replace", "insert", "append", "save", "patch"})),
+    (READ_KIND, frozenset({"read", "view", "open", "cat"})),
+)
+_ACTION = {EDIT: WRITTEN, READ_KIND: READ, DELETE: DELETED}
+
+PATH_KEYS = (
+    "file_path",
+    "filePath",
+    "filepath",
+    "path",
+    "notebook_path",
+    "absolute_path",
+    "filename",
+    "file",
+)
+LIST_KEYS = ("files", "paths", "file_paths", "filePaths")
+RENAME_KEYS = (("old_path", "new_path"), ("source", "destination"))
+PATCH_KEYS = ("patchText", "patch", "input", "command")
+COMMAND_KEYS = ("command", "cmd", "command_line", "commandLine")
+
+
+def classify(name: str | None, table: dict[str, str]) -> str:
+    """The kind of tool ``name`` (``table`` maps lower-cased host tool names to kinds)."""
+    if name is None:
+        return OTHER
+    known = table.get(name.lower())
+    if known is not None:
+        return known
+    words = set(_words(name))
+    for kind, vocabulary in _WORDS:
+        if words & vocabulary:
+            return kind
+    return OTHER
+
+
+def _words(name: str) -> list[str]:
+    # "editFiles" -> edit, files; "mcp__fs__write_file" -> mcp, fs, write, file.
+    words: list[str] = []
+    current = ""
+    previous = ""
+    for ch in name[:200]:
+        if not ch.isalnum():
+            if current:
+                words.append(current)
+            current = previous = ""
+            continue
+        if ch.isupper() and current and (previous.islower() or previous.isdigit()):
+            words.append(current)
+            current = ""
+        current += ch.lower()
+        previous = ch
+    if current:
+        words.append(current)
+    return words
+
+
+class ToolCall:
+    """A tool call seen by a hook: ``name``, ``kind``, ``input`` dict, ``files``, ``command``.
+
+    ``unnamed`` is the kind assumed when the payload names no tool (the legacy
+    memhooks bridge sends bare ``tool_input.paths``).
+    """
+
+    __slots__ = ("command", "files", "input", "kind", "name")
+
+    def __init__(
+        self,
+        name: object,
+        raw_input: object,
+        table: dict[str, str],
+        cwd: str | None,
+        unnamed: str = OTHER,
+    ) -> None:
+        self.name = text(name)
+        self.input = mapping(raw_input)
+        self.kind = classify(self.name, table) if self.name is not None else unnamed
+        if self.kind == EDIT and self.input is not None and self.input.get("command") == "view":
+            self.kind = READ_KIND  # str_replace_editor-style tools: "view" only reads
+        self.files = files_from_input(self.input, self.kind, cwd)
+        self.command = command_text(self.input) if self.kind == COMMAND else None
+
+    def event(self, event: str | None) -> str | None:
+        """Refine a host's post-tool event: a command, an edit (files changed), or neither."""
+        if event != POST_TOOL:
+            return event
+        if self.kind == COMMAND:
+            return POST_COMMAND
+        if any(f.action != READ for f in self.files):
+            return POST_EDIT
+        return POST_TOOL
+
+
+def files_from_input(
+    tool_input: dict[str, object] | None, kind: str, cwd: str | None
+) -> list[FileChange]:
+    """The files named by ``tool_input``'s path keys (and patch text, for edits)."""
+    if tool_input is None or kind in (COMMAND, OTHER):
+        return []
+    found: list[FileChange] = []
+    for old_key, new_key in RENAME_KEYS:
+        old = clean_path(tool_input.get(old_key), cwd)
+        new = clean_path(tool_input.get(new_key), cwd)
+        if old is not None and new is not None:
+            found.append(FileChange(new, RENAMED, old))
+    action = _ACTION.get(kind)
+    if action is not None:
+        for key in PATH_KEYS + LIST_KEYS:
+            for value in strings(tool_input.get(key)):
+                add(found, value, action, cwd)
+        if kind == EDIT:
+            edits = tool_input.get("edits")
+            for item in edits[:MAX_ITEMS] if isinstance(edits, list) else ():
+                if isinstance(item, dict):
+                    add(found, item.get("file_path") or item.get("filePath"), WRITTEN, cwd)
+            for key in PATCH_KEYS:
+                for value in strings(tool_input.get(key)):
+                    if looks_like_patch(value):
+                        found.extend(parse_patch(value, cwd))
+    return unique(found)
+
+
+def add(found: list[FileChange], value: object, action: str, cwd: str | None) -> None:
+    """Append ``value`` as a ``FileChange`` when it is an acceptable path."""
+    path = clean_path(value, cwd)
+    if path is not None:
+        found.append(FileChange(path, action))
+
+
+def unique(changes: list[FileChange]) -> list[FileChange]:
+    """``changes`` without repeats, in first-seen order, capped."""
+    seen: set[FileChange] = set()
+    out: list[FileChange] = []
+    for change in changes:
+        if change not in seen:
+            seen.add(change)
+            out.append(change)
+    return out[:MAX_ITEMS]
+
+
+def command_text(tool_input: dict[str, object] | None) -> str | None:
+    """The shell command of a command tool (a list of argv words is joined by spaces)."""
+    if tool_input is None:
+        return None
+    for key in COMMAND_KEYS:
+        value = tool_input.get(key)
+        if isinstance(value, str) and value.strip():
+            return value
+        words = strings(value) if isinstance(value, list) else []
+        if words:
+            return " ".join(words)
+    return None

@@ -1,0 +1,83 @@
+"""Windsurf / Devin Cascade hooks (docs.windsurf.com/windsurf/cascade/hooks).
+
+The event is ``agent_action_name``; everything else sits in ``tool_info``:
+``file_path`` for read/write events (a read may name a directory: the consumer
+checks), ``command_line`` and ``cwd`` for commands, ``user_prompt``, ``response``,
+and the MCP call for ``*_mcp_tool_use``. The conversation id is ``trajectory_id``.
+There is no session-start or compaction event, and only run events carry a cwd,
+so relative paths elsewhere stay relative.
+No real capture yet (fixtures ``docs/windsurf-*`` and ``memorix-derived/windsurf-*``).
+"""
+
+from __future__ import annotations
+
+from . import outcome
+from .base import (
+    POST_COMMAND,
+    POST_EDIT,
+    POST_TOOL,
+    PRE_TOOL,
+    READ,
+    STOP,
+    USER_PROMPT,
+    WRITTEN,
+    FileChange,
+    NormalizedEvent,
+)
+from .fields import child, first_text, mapping, text
+from .paths import clean_dir
+from .tools import add
+
+NAME = "windsurf"
+
+EVENTS: dict[str, str | None] = {
+    "pre_user_prompt": USER_PROMPT,
+    "pre_read_code": PRE_TOOL,
+    "post_read_code": POST_TOOL,
+    "pre_write_code": PRE_TOOL,
+    "post_write_code": POST_EDIT,
+    "pre_run_command": PRE_TOOL,
+    "post_run_command": POST_COMMAND,
+    "pre_mcp_tool_use": PRE_TOOL,
+    "post_mcp_tool_use": POST_TOOL,
+    "post_cascade_response": STOP,
+    "post_cascade_response_with_transcript": STOP,
+    "post_setup_worktree": None,
+}
+
+
+def detect(payload: dict[str, object]) -> bool:
+    return isinstance(payload.get("agent_action_name"), str)
+
+
+def normalize(payload: dict[str, object], native_event: str | None) -> NormalizedEvent:
+    native = text(payload.get("agent_action_name")) or text(native_event)
+    event = EVENTS.get(native) if native is not None else None
+    info = child(payload, "tool_info") or {}
+    cwd = clean_dir(info.get("cwd"))
+    files: list[FileChange] = []
+    if native is not None and native.endswith(("_read_code", "_write_code")):
+        add(files, info.get("file_path"), READ if "read" in native else WRITTEN, cwd)
+    is_command = native in ("pre_run_command", "post_run_command")
+    if is_command:
+        result = outcome.Outcome(output=text(info.get("output")))
+    else:
+        result = outcome.read(info.get("mcp_result"))
+    return NormalizedEvent(
+        NAME,
+        event,
+        native_event=native,
+        cwd=cwd,
+        session_id=text(payload.get("trajectory_id")),
+        prompt=text(info.get("user_prompt")),
+        tool_name=text(info.get("mcp_tool_name")),
+        tool_input=mapping(info.get("mcp_tool_arguments")),
+        files=files,
+        command=first_text(info, "command_line") if is_command else None,
+        exit_code=result.exit_code,
+        success=result.success,
+        output=result.output,
+        error=outcome.error_text(info.get("error")),
+        response=text(info.get("response")),
+        raw=payload,
+    )
