@@ -58,6 +58,18 @@ def test_a_version_1_file_opens_with_its_memories(tmp_path: Path) -> None:
     assert pragma(path, "user_version") == SCHEMA_VERSION
 
 
+def test_an_upgraded_version_1_file_has_the_schema_of_a_new_file(tmp_path: Path) -> None:
+    # Fails when a released migration is edited instead of a new one appended.
+    def tables(path: Path) -> list[tuple[str, str]]:
+        MemoryStore(path).close()
+        conn = sqlite3.connect(path)
+        rows = conn.execute("SELECT name, sql FROM sqlite_master ORDER BY name").fetchall()
+        conn.close()
+        return [(name, " ".join(str(sql).split())) for name, sql in rows]
+
+    assert tables(v1_file(tmp_path / "old.sqlite3")) == tables(tmp_path / "new.sqlite3")
+
+
 def test_an_appended_migration_upgrades_old_files_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -48,7 +48,10 @@ _V1: tuple[str, ...] = (
         superseded_by TEXT,
         UNIQUE (project, id)
     )""",
-    "CREATE INDEX memories_scope ON memories (project, scope)",
+    # Newest-first reads per folder / per project come straight off these indexes,
+    # obsolete included so the live-only filter needs no table lookup.
+    "CREATE INDEX memories_scope ON memories (project, scope, created_at, id, obsolete)",
+    "CREATE INDEX memories_recent ON memories (project, created_at, id, obsolete)",
     "CREATE INDEX memories_id ON memories (id)",
     """CREATE TABLE memory_files (
         path TEXT NOT NULL,

@@ -18,7 +18,8 @@ CREATE TABLE memories (
     superseded_by TEXT,
     UNIQUE (project, id)
 );
-CREATE INDEX memories_scope ON memories (project, scope);
+CREATE INDEX memories_scope ON memories (project, scope, created_at, id, obsolete);
+CREATE INDEX memories_recent ON memories (project, created_at, id, obsolete);
 CREATE INDEX memories_id ON memories (id);
 CREATE TABLE memory_files (
     path TEXT NOT NULL,
