@@ -129,6 +129,7 @@ def test_add_refuses_an_existing_id_and_bad_fields(store: MemoryStore) -> None:
         ),
         ({"text": "x", "scope": "../outside"}, "climbs above the project root"),
         ({"text": "x", "tags": "single"}, "`tags` must be a list of strings, got a single string"),
+        ({"text": "x", "files": "src/a.py"}, "`files` must be a list of root-relative paths"),
         ({"text": "x", "created_at": "2026-11-30 12:00"}, "has no time zone; add `Z`"),
         ({"text": "x", "id": "has space"}, "contains whitespace"),
     ]
@@ -142,6 +143,14 @@ def test_created_at_is_stored_in_utc(store: MemoryStore) -> None:
     memory = store.add("proj", "x", created_at="2026-11-30T13:30:15.75+01:30")
     assert memory.created_at == "2026-11-30T12:00:15Z"
     assert store.get(memory.id) == memory
+
+
+def test_an_in_memory_store_works_like_a_file(clock: FakeClock) -> None:
+    with MemoryStore(":memory:", clock=clock) as store:
+        memory = store.add("proj", "kept in memory", scope="src")
+        assert [m for m, _ in store.search("proj", "memory")] == [memory]
+    with MemoryStore(":memory:") as fresh:
+        assert fresh.count("proj") == 0
 
 
 def test_memory_objects_compare_by_value() -> None:

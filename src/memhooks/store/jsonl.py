@@ -170,7 +170,7 @@ def _string(value: object) -> str:
 _CLEANERS: dict[str, Callable[[Any], Any]] = {
     "id": clean_id,
     "scope": normalize_scope,
-    "files": normalize_files,
+    "files": lambda value: normalize_files(_list("files", value)),
     "kind": lambda value: clean_optional("kind", value),
     "tags": lambda value: clean_labels("tags", _list("tags", value)),
     "entities": lambda value: clean_labels("entities", _list("entities", value)),

@@ -123,7 +123,7 @@ def format_timestamp(now: float) -> str:
 def parse_timestamp(value: object) -> str:
     """Validate an ISO 8601 date-time with ``Z`` or a UTC offset; return it in UTC, ``...Z`` form.
 
-    Fractions of a second are dropped. Raises :class:`ValueError` with a message
+    Extended format (``2026-11-30T12:00:00+01:00``); fractions of a second are dropped. Raises :class:`ValueError` with a message
     that says what is wrong (TypeError for a non-string; callers add the location).
     """
     # datetime is already loaded by sqlite3, so this import costs nothing here.
@@ -134,6 +134,14 @@ def parse_timestamp(value: object) -> str:
     text = value.strip()
     if text[-1:] in ("Z", "z"):
         text = text[:-1] + "+00:00"
+    # Fractions are dropped anyway; cutting them here also spares Python 3.10's
+    # fromisoformat, which accepts only exactly 3 or 6 digits.
+    dot = text.find(".", 10)
+    if dot != -1:
+        end = dot + 1
+        while end < len(text) and text[end].isdigit():
+            end += 1
+        text = text[:dot] + text[end:]
     try:
         parsed = datetime.fromisoformat(text)
     except ValueError:

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 class MemoryStore:
     """The embedded memory store at ``path`` (default :func:`~memhooks.store.default_path`).
 
+    ``":memory:"`` gives a private in-memory store (for tests of code that uses one).
     Opening creates the file and its directory unless ``create`` is false, and
     migrates an older schema. Writers wait up to ``timeout`` seconds for the
     write lock. ``clock`` (seconds since the epoch) stamps new memories and ids.
@@ -56,6 +57,8 @@ class MemoryStore:
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.path = default_path() if path is None else os.fspath(path)
+        if not self.path:
+            raise StoreError("the memory store path is empty; give a file path or leave it out")
         self.timeout = timeout
         self._clock = clock
         self._conn = connect(self.path, create=create, timeout=timeout)
@@ -107,7 +110,7 @@ class MemoryStore:
                 id="" if id is None else clean_id(id),
                 project=_project(project),
                 scope=normalize_scope(scope),
-                files=normalize_files(builtins.list(files)),
+                files=normalize_files(files if isinstance(files, str) else builtins.list(files)),
                 text=clean_text(text),
                 kind=clean_optional("kind", kind),
                 tags=clean_labels("tags", tags),
@@ -277,6 +280,8 @@ class MemoryStore:
         New memories get ``default_scope`` and ``source`` when the line has none.
         """
         project = _project(project)
+        if isinstance(fp, (str, bytes)):
+            raise StoreError("import_jsonl takes an open file or a list of lines, not a string")
         try:
             scope = normalize_scope(default_scope)
             source = _source(source)
