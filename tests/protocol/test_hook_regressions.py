@@ -104,3 +104,11 @@ def test_validate_all_keeps_git_ignore_rules_when_memhooks_root_is_set(tmp_path,
     monkeypatch.setenv("MEMHOOKS_ROOT", str(tmp_path))
     monkeypatch.chdir(tmp_path)
     assert collect(".", all_hooks=True) == ([], str(tmp_path.resolve()))
+
+
+def test_a_reused_anchor_name_is_not_a_warning() -> None:
+    # Was: ruamel's ReusedAnchorWarning went to stderr from library code, and became an
+    # uncaught exception under `-W error` (pytest here runs with warnings as errors).
+    hook = parse_text("---\nschema: memhooks/v2\ntags: &a [x]\nexclude: &a [y]\n---\n", "MEMHOOKS.md")
+    assert hook.diagnostics == []
+    assert hook.data == {"schema": "memhooks/v2", "tags": ["x"], "exclude": ["y"]}

@@ -74,6 +74,12 @@ class YamlProblem(Exception):
 
 
 class _SafeComposer(Composer):  # type: ignore[misc]
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        # aliases are refused, so a reused anchor name is harmless; ruamel would print a
+        # ReusedAnchorWarning to stderr (an exception under -W error) from library code
+        self.warn_double_anchors = False
+
     def compose_node(self, parent: Any, index: Any) -> Any:
         event = self.parser.peek_event()
         if isinstance(event, AliasEvent):
