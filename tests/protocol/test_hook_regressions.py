@@ -112,3 +112,23 @@ def test_a_reused_anchor_name_is_not_a_warning() -> None:
     hook = parse_text("---\nschema: memhooks/v2\ntags: &a [x]\nexclude: &a [y]\n---\n", "MEMHOOKS.md")
     assert hook.diagnostics == []
     assert hook.data == {"schema": "memhooks/v2", "tags": ["x"], "exclude": ["y"]}
+
+
+def test_non_finite_numbers_in_unknown_fields_are_caught_by_validation() -> None:
+    # Was: only provider data was checked, so `x_future: .nan` on a query (or an unknown
+    # condition or cue field) passed validate, then `explain --format json` failed with an
+    # MH000 whose path was the project root and had no line.
+    text = (
+        "---\nschema: memhooks/v2\nrecall_queries:\n  - query: q\n    x_future: .nan\n"
+        "    when: {roles: [r], branch: [.inf]}\nentities:\n  - name: e\n    extra: {v: -.inf}\n---\n"
+    )
+    errors = [d.render() for d in parse_text(text, "MEMHOOKS.md").diagnostics if d.is_error]
+    help_text = "  help: give the field the type the file reference documents (docs/format.md)"
+    assert errors == [
+        "error[MH000]: routing metadata cannot be represented as JSON: `recall_queries[0].x_future` is nan\n"
+        "  --> MEMHOOKS.md:5:15\n" + help_text,
+        "error[MH000]: routing metadata cannot be represented as JSON: `recall_queries[0].when.branch[0]` is inf\n"
+        "  --> MEMHOOKS.md:6:33\n" + help_text,
+        "error[MH000]: routing metadata cannot be represented as JSON: `entities[0].extra.v` is -inf\n"
+        "  --> MEMHOOKS.md:9:16\n" + help_text,
+    ]

@@ -151,6 +151,7 @@ class Checker:
                 self.add("MH017", f"provider-specific query field `{key}` is not part of the {SCHEMA} core", item, key, f"{key_path}.{key}")
             else:
                 self.add("MH005", f"unknown recall-query field `{key}`", item, key, f"{key_path}.{key}")
+                self.json_safe_field(item, key, f"{key_path}.{key}")
 
     def when(self, item: Any, key_path: str) -> None:
         when = item["when"]
@@ -170,6 +171,7 @@ class Checker:
         for key in when:
             if key != "roles":
                 self.add("MH007", f"unknown routing condition `when.{key}` is ignored", when, key, f"{key_path}.{key}")
+                self.json_safe_field(when, key, f"{key_path}.{key}")
 
     def duplicate_queries(self, tree: Any, queries: list[Any]) -> None:
         seen: set[str] = set()
@@ -213,6 +215,7 @@ class Checker:
                 for key in item:
                     if key not in ("name", kind_key, "salience"):
                         self.add(spec["unknown"], f"unknown {noun} field `{key}`", item, key, f"{path}.{key}")
+                        self.json_safe_field(item, key, f"{path}.{key}")
             else:
                 self.add(spec["malformed"], f"{noun} entries must be strings or mappings", items, index, path)
                 name = None
@@ -243,6 +246,15 @@ class Checker:
                 self.add("MH019", f"backend namespace `{provider}` must be a mapping", backends, provider, f"{key_path}.{provider}")
             else:
                 self.json_safe(namespace, f"{key_path}.{provider}")
+
+    def json_safe_field(self, container: Any, key: Any, key_path: str) -> None:
+        """Unknown query/condition/cue fields are kept and handed over in the plan, so
+        they need a JSON form as much as provider data does."""
+        value = container[key]
+        if isinstance(value, float) and not math.isfinite(value):
+            self.add("MH000", f"routing metadata cannot be represented as JSON: `{key_path}` is {value}", container, key, key_path, value=True)
+        else:
+            self.json_safe(value, key_path)
 
     def json_safe(self, node: Any, key_path: str) -> None:
         """Provider data is opaque but must be representable as JSON (the plan is JSON)."""
