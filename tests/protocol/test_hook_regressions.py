@@ -132,3 +132,15 @@ def test_non_finite_numbers_in_unknown_fields_are_caught_by_validation() -> None
         "error[MH000]: routing metadata cannot be represented as JSON: `entities[0].extra.v` is -inf\n"
         "  --> MEMHOOKS.md:9:16\n" + help_text,
     ]
+
+
+def test_a_nested_complex_key_is_a_diagnostic_not_a_crash() -> None:
+    # Was: TypeError (unhashable type: 'CommentedSeq') out of ruamel's constructor, i.e.
+    # a traceback from `memhooks validate`.
+    for key in ("[[a]]", "{a: [b]}", "[{a: 1}]"):
+        text = f"---\nschema: memhooks/v2\nbackends:\n  probe:\n    ? {key}\n    : 1\n---\n"
+        assert rendered(text) == [
+            "error[MH000]: invalid YAML frontmatter: a mapping key that holds a sequence or mapping cannot be represented as JSON\n"
+            "  --> MEMHOOKS.md:5:7\n"
+            "  help: fix the file so it is UTF-8 Markdown that starts with a `---` YAML frontmatter block"
+        ]

@@ -27,6 +27,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq, TaggedScalar
 from ruamel.yaml.composer import Composer
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.events import AliasEvent, ScalarEvent
+from ruamel.yaml.nodes import ScalarNode, SequenceNode
 from ruamel.yaml.resolver import VersionedResolver
 
 from ..errors import fail
@@ -109,6 +110,13 @@ class _SafeComposer(Composer):  # type: ignore[misc]
         seen: dict[Any, Any] = {}
         for key_node, _value in node.value:
             if not isinstance(key_node.value, str):
+                if _nested(key_node):
+                    # ruamel cannot even build such a key (TypeError: unhashable type)
+                    raise YamlProblem(
+                        "a mapping key that holds a sequence or mapping cannot be represented as JSON",
+                        key_node.start_mark.line,
+                        key_node.start_mark.column,
+                    )
                 continue
             # Keys are the same when their values are: `1`/`01`/`0o1` (one YAML 1.2 int),
             # `1`/`true` (one Python dict key), `1`/`"1"` (one JSON key). Comparing the
@@ -129,6 +137,12 @@ class _SafeComposer(Composer):  # type: ignore[misc]
             for ident in idents:
                 seen[ident] = key_node.start_mark
         return node
+
+
+def _nested(node: Any) -> bool:
+    """True for a sequence or mapping node that holds another sequence or mapping."""
+    items = node.value if isinstance(node, SequenceNode) else [part for pair in node.value for part in pair]
+    return any(not isinstance(item, ScalarNode) for item in items)
 
 
 def _scalar_key(node: Any) -> Any:
