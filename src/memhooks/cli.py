@@ -3,19 +3,27 @@
 Each subcommand lives in ``memhooks.commands.<name>`` as ``run(args) -> exit code`` and
 is imported only when used. Exit codes: 0 success, 1 failure (diagnostics on stderr),
 2 usage errors (bad flags or flag values).
+
+``memhooks hook`` runs as a fresh process on every prompt of every agent, so
+:func:`main` sends it to its own small parser before argparse is even imported.
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from . import __version__
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
 
 FORMATS = ("human", "json")
 
 
 def _budget(value: str) -> int:
+    import argparse
+
     try:
         number = int(value)
     except ValueError:
@@ -26,6 +34,8 @@ def _budget(value: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="memhooks",
         description="Directory-scoped memory recall routing for AI coding agents (MEMHOOKS.md, memhooks/v2).",
@@ -93,6 +103,25 @@ def build_parser() -> argparse.ArgumentParser:
     a = acts.add_parser("export", help="write JSON Lines")
     _project_options(a)
     a.add_argument("file", nargs="?", help="output file (default: standard output)")
+
+    p = sub.add_parser("hook", help="serve one agent hook call: payload on stdin, the host's response on stdout")
+    p.add_argument("event", nargs="?", help="the host's event name, for hosts whose payload names none (Copilot CLI)")
+    p.add_argument("--agent", metavar="NAME", help="the host that calls (default: detected from the payload)")
+    p.add_argument("--role", action="append", default=[], metavar="ROLE", help="an active role (repeatable; also MEMHOOKS_ROLES)")
+
+    p = sub.add_parser("agents", help="install, uninstall or inspect memhooks' hooks in agent hosts")
+    p.add_argument("action", choices=("install", "uninstall", "status"))
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--agent", action="append", default=[], metavar="NAME", help="an agent host (repeatable)")
+    which.add_argument("--all", action="store_true", help="every supported agent host")
+    level = p.add_mutually_exclusive_group()
+    level.add_argument("--project", dest="level", action="store_const", const="project", help="this project's config (default)")
+    level.add_argument("--user", dest="level", action="store_const", const="user", help="the user's config in the home directory")
+    p.add_argument("--cwd", default=".", help="a folder of the project (default: .)")
+    p.add_argument("--role", action="append", default=[], metavar="ROLE", help="a role the installed hooks pass on (repeatable)")
+    p.add_argument("--via", choices=("plugin", "shell"), help="hermes: in-process plugin (default) or shell hooks")
+    p.add_argument("--dry-run", action="store_true", help="show what would change; write nothing")
+    p.add_argument("--format", choices=FORMATS, default="human")
     return parser
 
 
@@ -107,6 +136,11 @@ def _store_option(p: argparse.ArgumentParser) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; returns the exit status."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["hook"]:
+        from .commands.hook import main as hook_main
+
+        return hook_main(argv[1:])
     args = build_parser().parse_args(argv)
     from .errors import DiagnosticError, MemhooksError, UsageError
 

@@ -1,0 +1,91 @@
+"""``memhooks agents install|uninstall|status [--agent NAME ...|--all] [--project|--user]
+[--cwd DIR] [--role R]... [--via plugin|shell] [--dry-run] [--format human|json]``.
+
+Without ``--agent``/``--all``: every agent for ``status``, a usage error otherwise.
+Without ``--project``/``--user`` each agent uses its first level (project, except Hermes,
+which only has a user config). After an install the status is printed, with what the
+user still has to do (approve hooks, trust a folder). Exit 0 on success, 1 when a
+config could not be merged, 2 for usage errors.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Mapping
+    from typing import Any
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..errors import UsageError
+    from ..install import INSTALLERS, Context, apply, plan, status
+
+    agents = (
+        list(INSTALLERS) if args.all or (args.action == "status" and not args.agent) else args.agent
+    )
+    if not agents:
+        raise UsageError("name an agent with --agent NAME (repeatable) or use --all")
+    for name in agents:
+        if name not in INSTALLERS:
+            raise UsageError(f"unknown agent {name!r}; expected one of: {', '.join(INSTALLERS)}")
+    report: list[dict[str, object]] = []
+    for name in agents:
+        levels = INSTALLERS[name].LEVELS
+        level = args.level or levels[0]
+        entry: dict[str, object] = {"agent": name, "level": level}
+        report.append(entry)
+        if level not in levels:
+            entry["skipped"] = f"{name} has no {level}-level config (use --{levels[0]})"
+            continue
+        ctx = Context(os.path.abspath(args.cwd), level, roles=args.role, via=args.via)
+        if args.action != "status":
+            edits = plan(args.action, name, ctx)
+            entry["changes"] = [{"action": e.action, "path": e.path} for e in edits]
+            if not args.dry_run:
+                apply(edits)
+        if not (args.action == "status" or not args.dry_run):
+            continue
+        state = status(name, ctx)
+        entry.update(state.to_dict())
+    if args.format == "json":
+        print(
+            json.dumps({"action": args.action, "dry_run": args.dry_run, "agents": report}, indent=2)
+        )
+    else:
+        print(render(args.action, args.dry_run, report, INSTALLERS))
+    return 0
+
+
+def render(
+    action: str, dry_run: bool, report: list[dict[str, Any]], installers: Mapping[str, object]
+) -> str:
+    lines = []
+    for entry in report:
+        name = entry["agent"]
+        if "skipped" in entry:
+            lines.append(f"{name}: skipped: {entry['skipped']}")
+            continue
+        for change in entry.get("changes", []):
+            verb = {"create": "create", "update": "update", "delete": "delete"}[change["action"]]
+            lines.append(f"{name}: {'would ' if dry_run else ''}{verb} {change['path']}")
+        if action != "status" and not entry.get("changes"):
+            lines.append(f"{name}: nothing to change")
+        if "installed" not in entry:
+            continue
+        if entry["installed"]:
+            fires = {True: "yes", False: "no", None: "after the steps below"}[entry["fires"]]
+            lines.append(
+                f"{name}: installed ({entry['level']}) in {', '.join(entry['files'])}; events: {', '.join(entry['events'])}; fires: {fires}"
+            )
+            lines.append(f"{name}:   context reaches the model via {getattr(installers[name], 'CHANNEL', '?')}")
+        elif action == "status":
+            lines.append(f"{name}: not installed ({entry['level']})")
+        for problem in entry.get("problems", []):
+            lines.append(f"{name}:   problem: {problem}")
+        for todo in entry.get("todo", []):
+            lines.append(f"{name}:   to do: {todo}")
+    return "\n".join(lines)

@@ -1,0 +1,164 @@
+"""``memhooks hook [--agent NAME] [--role R]... [EVENT]``: serve one agent hook call.
+
+Reads the host's JSON payload on stdin and writes only the host's response on stdout
+(see :mod:`memhooks.hook`). Always exits 0 and writes at most one line on stderr:
+a hook must never block or break the agent (Claude Code reads exit 2 as "erase the
+prompt"). An internal deadline (``MEMHOOKS_HOOK_TIMEOUT_MS``, default 3000) answers
+with the host's no-op before any host's own timeout.
+
+This module is the console script's fast path (``memhooks.cli.main`` sends ``hook``
+here before building the full parser): it imports only what one call uses.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Mapping
+    from typing import BinaryIO, TextIO
+
+    from ..hook.handler import Reply
+
+PREFIX = "memhooks hook: "
+
+
+def main(argv: list[str]) -> int:
+    """Entry point from :func:`memhooks.cli.main` with the arguments after ``hook``."""
+    parsed = parse_argv(argv)
+    if parsed is None:
+        if "-h" in argv or "--help" in argv:
+            from ..cli import build_parser
+
+            build_parser().parse_args(["hook", "--help"])
+        sys.stderr.write(
+            f"{PREFIX}bad arguments {argv!r}; usage: memhooks hook [--agent NAME] [--role R]... [EVENT]\n"
+        )
+        return 0
+    agent, event, roles = parsed
+    return serve(agent, event, roles)
+
+
+def run(args: argparse.Namespace) -> int:
+    """The argparse path (``python -m memhooks hook`` through the full parser)."""
+    return serve(args.agent, args.event, args.role)
+
+
+def parse_argv(argv: list[str]) -> tuple[str | None, str | None, list[str]] | None:
+    """(agent, event, roles), or None when the arguments need the full parser."""
+    agent: str | None = None
+    event: str | None = None
+    roles: list[str] = []
+    args = iter(argv)
+    for arg in args:
+        if arg in ("--agent", "--role"):
+            value = next(args, None)
+            if value is None:
+                return None
+            if arg == "--agent":
+                agent = value
+            else:
+                roles.append(value)
+        elif arg.startswith("--agent="):
+            agent = arg[len("--agent=") :]
+        elif arg.startswith("--role="):
+            roles.append(arg[len("--role=") :])
+        elif arg.startswith("-") or event is not None:
+            return None
+        else:
+            event = arg
+    return agent, event, roles
+
+
+def serve(
+    agent: str | None,
+    event: str | None,
+    roles: list[str],
+    stdin: BinaryIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+    env: Mapping[str, str] | None = None,
+) -> int:
+    """One hook call, start to finish, under the internal deadline. Returns 0."""
+    from ..hook.deadline import Watchdog, budget_ms
+    from ..hook.handler import Reply
+
+    stdin = sys.stdin.buffer if stdin is None else stdin
+    stdout = sys.stdout if stdout is None else stdout
+    stderr = sys.stderr if stderr is None else stderr
+    env = os.environ if env is None else env
+    started = time.monotonic()
+    ms, warning = budget_ms(env)
+    state = {"noop": _noop(agent, event)}
+
+    def expire() -> None:
+        _emit(
+            stdout,
+            stderr,
+            Reply(state["noop"], f"gave up after the {ms} ms deadline; nothing added"),
+        )
+
+    dog = Watchdog(ms / 1000, expire).start()
+    saved, sys.stdout = sys.stdout, sys.stderr  # a stray print must never corrupt the response
+    try:
+        reply = _answer(
+            stdin, agent, event, roles, env, state, ms / 1000 - (time.monotonic() - started)
+        )
+    finally:
+        sys.stdout = saved
+    if warning:
+        reply.note = f"{warning}; {reply.note}" if reply.note else warning
+    if dog.claim():
+        dog.cancel()
+        _emit(stdout, stderr, reply)
+    return 0
+
+
+def _answer(
+    stdin: BinaryIO,
+    agent: str | None,
+    event: str | None,
+    roles: list[str],
+    env: Mapping[str, str],
+    state: dict[str, str],
+    time_s: float,
+) -> Reply:
+    from ..hook.handler import Reply, describe, parse, respond
+
+    try:
+        normalized = parse(stdin.read(), agent, event)
+        state["noop"] = _noop(normalized.host, normalized.native_event)
+        return respond(normalized, roles, env, time_s)
+    except Exception as exc:  # noqa: BLE001  fail open, whatever it was
+        return Reply(state["noop"], describe(exc))
+
+
+def _noop(host: str | None, event: str | None) -> str:
+    from ..hook.output import noop
+
+    return noop(host, event) if host else ""
+
+
+def _emit(stdout: TextIO, stderr: TextIO, reply: object) -> None:
+    text = getattr(reply, "stdout", "")
+    note = getattr(reply, "note", None)
+    try:
+        if text:
+            text = text if text.endswith("\n") else text + "\n"
+            raw = getattr(stdout, "buffer", None)  # UTF-8 whatever the locale says
+            if raw is not None:
+                stdout.flush()
+                raw.write(text.encode("utf-8"))
+                raw.flush()
+            else:
+                stdout.write(text)
+                stdout.flush()
+        if note:
+            stderr.write(PREFIX + " ".join(str(note).split()) + "\n")
+            stderr.flush()
+    except (BrokenPipeError, OSError):
+        pass

@@ -1,0 +1,29 @@
+"""The agent hook: ``memhooks hook [--agent NAME] [--role R]... [EVENT]`` as a library.
+
+Public API::
+
+    handle(raw, agent=None, native_event=None, roles=(), env=None, time_s=3.0) -> Reply
+    parse(raw, agent=None, native_event=None) -> NormalizedEvent
+    respond(event, roles=(), env=None, time_s=3.0) -> Reply
+
+``Reply.stdout`` is exactly what the host must read on stdout, ``Reply.note`` at most
+one line for stderr. Modules: ``handler`` (dispatch), ``output`` (per-host response
+shapes), ``scope`` (folder, active files, roles), ``deadline`` (the watchdog).
+Nothing is imported until used: this package runs in a fresh process per prompt.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+__all__ = ["Reply", "handle", "parse", "respond"]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in __all__:
+        raise AttributeError(f"module 'memhooks.hook' has no attribute {name!r}")
+    from . import handler
+
+    return getattr(handler, name)

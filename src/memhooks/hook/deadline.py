@@ -1,0 +1,79 @@
+"""The hook's own deadline: answer the host with a no-op before the host gives up on us.
+
+Hosts kill slow hooks (Claude Code's UserPromptSubmit after 30 s, Copilot and Cline after
+30 s, Gemini after the configured milliseconds) and some then drop the prompt's hook
+output or show an error. A watchdog thread fires at the deadline, writes the host's
+no-op response and one line on stderr, and ends the process with status 0, whatever
+the main thread is blocked in (a stdin that never closes, a locked SQLite file).
+
+Exactly one response is ever written: the main thread and the watchdog both
+:meth:`Watchdog.claim` the output first.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
+#: Default internal deadline, and its allowed range (``MEMHOOKS_HOOK_TIMEOUT_MS``).
+DEFAULT_MS = 3000
+MIN_MS, MAX_MS = 100, 60_000
+
+
+def budget_ms(env: Mapping[str, str]) -> tuple[int, str | None]:
+    """The deadline in milliseconds and, if the setting was invalid, why (then the default)."""
+    raw = env.get("MEMHOOKS_HOOK_TIMEOUT_MS", "").strip()
+    if not raw:
+        return DEFAULT_MS, None
+    try:
+        value = int(raw)
+    except ValueError:
+        value = -1
+    if not MIN_MS <= value <= MAX_MS:
+        return (
+            DEFAULT_MS,
+            f"MEMHOOKS_HOOK_TIMEOUT_MS must be an integer from {MIN_MS} to {MAX_MS} (got {raw!r}); using {DEFAULT_MS}",
+        )
+    return value, None
+
+
+class Watchdog:
+    """Calls ``on_expire()`` then ``os._exit(0)`` after ``seconds`` unless the main
+    thread claimed the output first. ``exit`` is replaceable for tests."""
+
+    def __init__(
+        self, seconds: float, on_expire: Callable[[], None], exit: Callable[[int], None] = os._exit
+    ) -> None:
+        self._lock = threading.Lock()
+        self._claimed = False
+        self._on_expire = on_expire
+        self._exit = exit
+        self._timer = threading.Timer(seconds, self._fire)
+        self._timer.daemon = True
+
+    def start(self) -> Watchdog:
+        self._timer.start()
+        return self
+
+    def claim(self) -> bool:
+        """True for the first caller only: that caller alone writes the response."""
+        with self._lock:
+            if self._claimed:
+                return False
+            self._claimed = True
+            return True
+
+    def cancel(self) -> None:
+        self._timer.cancel()
+
+    def _fire(self) -> None:
+        if not self.claim():
+            return
+        try:
+            self._on_expire()
+        finally:
+            self._exit(0)

@@ -1,0 +1,192 @@
+"""One hook payload in, one host-valid response out: recall at prompt time, maintenance after edits.
+
+Dispatch on the normalized event (``memhooks.agents``):
+
+* ``session_start`` / ``user_prompt`` (Hermes ``pre_llm_call``, Gemini ``BeforeAgent``,
+  OpenCode ``chat.message`` ...), on an event whose output the host really shows the
+  model (:mod:`memhooks.hook.output`): bounded recall for the folder the host names,
+  with its active files and prompt, rendered in that host's shape;
+* an event that wrote, deleted or renamed files: hook-file maintenance
+  (``memhooks.maintain.events.maintain``);
+* anything else: the host's no-op.
+
+Loading hooks never writes a memory and never runs a command. Every failure becomes the
+host's no-op plus a one-line note for stderr (:class:`Reply`); nothing here prints.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from ..agents.base import POST_COMMAND, POST_EDIT, POST_TOOL, READ, SESSION_START, USER_PROMPT
+from . import output, scope
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+
+    from ..agents.base import NormalizedEvent
+
+#: Largest payload read from stdin (Hermes sends the whole conversation history).
+MAX_PAYLOAD = 16 * 1024 * 1024
+#: Characters of context when ``MEMHOOKS_MAX_CHARS`` is unset (before the host's cap).
+DEFAULT_BUDGET = 8000
+#: Time kept back from recall for rendering and writing the response.
+MARGIN_S = 0.25
+
+
+class Reply:
+    """``stdout``: the exact response for the host (may be empty); ``note``: one line for
+    stderr, or None; ``changed``: hook files maintenance rewrote."""
+
+    __slots__ = ("changed", "note", "stdout")
+
+    def __init__(
+        self, stdout: str, note: str | None = None, changed: list[str] | None = None
+    ) -> None:
+        self.stdout = stdout
+        self.note = note
+        self.changed = changed or []
+
+    def __repr__(self) -> str:
+        return f"Reply(stdout={self.stdout!r}, note={self.note!r})"
+
+
+def parse(
+    raw: bytes | str, agent: str | None = None, native_event: str | None = None
+) -> NormalizedEvent:
+    """Decode stdin and normalize it. Raises ValueError for a payload that is not JSON
+    or too large, UsageError for an unknown ``agent``."""
+    from ..agents.registry import normalize
+
+    if len(raw) > MAX_PAYLOAD:
+        raise ValueError(f"payload larger than {MAX_PAYLOAD} bytes")
+    payload = json.loads(raw) if raw.strip() else None
+    return normalize(payload, agent, native_event)
+
+
+def respond(
+    event: NormalizedEvent,
+    roles: Iterable[str] = (),
+    env: Mapping[str, str] | None = None,
+    time_s: float = 3.0,
+) -> Reply:
+    """The response to ``event`` within ``time_s`` seconds. Raises on unexpected
+    failures (the caller turns them into the no-op)."""
+    env = os.environ if env is None else env
+    native = event.native_event
+    noop = output.noop(event.host, native)
+    if event.event in (SESSION_START, USER_PROMPT):
+        if native is None or not output.can_inject(event.host, native):
+            return Reply(noop)
+        text, note = recall_context(event, scope.roles(roles, event.raw, env), env, time_s)
+        return Reply(output.render(event.host, native, text) if text else noop, note)
+    if changes_files(event):
+        changed, note = maintain(event, env)
+        return Reply(noop, note, changed)
+    if event.host == "unknown":
+        return Reply(noop, "payload not recognised as any agent's hook; pass --agent NAME")
+    return Reply(noop)
+
+
+def handle(
+    raw: bytes | str,
+    *,
+    agent: str | None = None,
+    native_event: str | None = None,
+    roles: Iterable[str] = (),
+    env: Mapping[str, str] | None = None,
+    time_s: float = 3.0,
+) -> Reply:
+    """:func:`parse` then :func:`respond`; any failure gives the host's no-op and a note."""
+    from .output import noop
+
+    fallback = noop(agent, native_event) if agent else ""
+    try:
+        event = parse(raw, agent, native_event)
+        fallback = noop(event.host, event.native_event)
+        return respond(event, roles, env, time_s)
+    except Exception as exc:  # noqa: BLE001  fail open: the agent must go on whatever happened here
+        return Reply(fallback, describe(exc))
+
+
+def describe(exc: BaseException) -> str:
+    """One line naming what failed (a diagnostic's code when there is one)."""
+    diagnostic = getattr(exc, "diagnostic", None)
+    if diagnostic is not None:
+        text = f"{diagnostic.code} {diagnostic.message} ({diagnostic.path})"
+    else:
+        text = f"{type(exc).__name__}: {exc}"
+    return " ".join(text.split())
+
+
+def changes_files(event: NormalizedEvent) -> bool:
+    """Whether ``event`` reports files a tool wrote, deleted or renamed."""
+    if event.event == POST_EDIT:
+        return True
+    return event.event in (POST_TOOL, POST_COMMAND) and any(f.action != READ for f in event.files)
+
+
+def budget(event: NormalizedEvent, env: Mapping[str, str]) -> int:
+    """Characters of context: ``MEMHOOKS_MAX_CHARS`` (else 8000), within the host's cap."""
+    chars = DEFAULT_BUDGET
+    if env.get("MEMHOOKS_MAX_CHARS", "").strip():
+        from ..settings import int_setting
+
+        chars = int_setting("MEMHOOKS_MAX_CHARS", env)
+    cap = output.shape_for(event.host, event.native_event).cap
+    return min(chars, cap) if cap else chars
+
+
+def recall_context(
+    event: NormalizedEvent, roles: list[str], env: Mapping[str, str], time_s: float
+) -> tuple[str | None, str | None]:
+    """(context text or None, note or None) for ``event``'s folder, files and prompt."""
+    if not store_available(env):
+        return None, None
+    from ..recall import context, recall
+
+    remaining = max(0.05, time_s - MARGIN_S)
+    result = recall(
+        scope.working_dir(event, env),
+        prompt=event.prompt,
+        files=scope.active_files(event),
+        roles=roles,
+        budget=budget(event, env),
+        query_timeout_s=remaining,
+        deadline_s=remaining,
+    )
+    note = None
+    if result["status"] in ("failed", "no_backend"):
+        reasons = [q["error"] for q in result["queries"] if q.get("error")] + result["notes"]
+        note = f"recall {result['status']}: {reasons[0] if reasons else 'no detail'}"
+    return context(result), note
+
+
+def store_available(env: Mapping[str, str]) -> bool:
+    """False when the embedded store is selected and its file does not exist yet: then
+    there is nothing to recall, and a hook must not create a store as a side effect."""
+    if env.get("MEMHOOKS_BACKEND", "embedded") not in ("", "embedded"):
+        return True
+    path = env.get("MEMHOOKS_STORE")
+    if not path:
+        from ..store.location import default_path
+
+        path = default_path()
+    return os.path.isfile(os.path.expanduser(path))
+
+
+def maintain(event: NormalizedEvent, env: Mapping[str, str]) -> tuple[list[str], str | None]:
+    """(hook files changed, note) after a tool touched files. Until the maintenance
+    module is installed this does nothing (fail open)."""
+    try:
+        from ..maintain.events import maintain as maintain_event  # type: ignore[import-not-found, unused-ignore]
+    except ImportError:
+        return [], None
+    from ..errors import MemhooksError
+
+    try:
+        return maintain_event(event, env=env), None
+    except MemhooksError as exc:
+        return [], f"hook maintenance failed: {describe(exc)}"

@@ -1,0 +1,72 @@
+"""Installers: put memhooks' hook into each agent host's config, take it out, report it.
+
+Public API::
+
+    INSTALLERS                          agent name -> installer module (registry.py)
+    Context(root, level, ...)           where and how (base.py)
+    plan(action, agent, ctx) -> list[Edit]      "install" / "uninstall", computed, not written
+    apply(edits)                        write them atomically
+    status(agent, ctx) -> Status
+
+Only our own entries are ever added or removed: other tools' hooks, comments (JSONC,
+YAML), key order and indentation survive (see ``jsonc.py``, ``eventmap.py``,
+``yamlconf.py``). Raises ``memhooks.errors.UsageError`` for an unknown agent or a level
+the host does not have, ``InstallError`` for a config file that cannot be read or merged.
+"""
+
+from __future__ import annotations
+
+from ..errors import MemhooksError, UsageError
+from .base import PROJECT, USER, Context, Edit, Status
+from .registry import INSTALLERS
+
+__all__ = [
+    "INSTALLERS",
+    "PROJECT",
+    "USER",
+    "Context",
+    "Edit",
+    "InstallError",
+    "Status",
+    "apply",
+    "plan",
+    "status",
+]
+
+
+class InstallError(MemhooksError):
+    """An agent's config file could not be read, parsed or merged."""
+
+
+def _installer(agent: str, ctx: Context) -> object:
+    installer = INSTALLERS.get(agent)
+    if installer is None:
+        raise UsageError(f"unknown agent {agent!r}; expected one of: {', '.join(INSTALLERS)}")
+    if ctx.level not in installer.LEVELS:
+        raise UsageError(f"{agent} has no {ctx.level}-level config; use --{installer.LEVELS[0]}")
+    return installer
+
+
+def plan(action: str, agent: str, ctx: Context) -> list[Edit]:
+    """The edits ``action`` (``install`` or ``uninstall``) needs for ``agent``."""
+    installer = _installer(agent, ctx)
+    try:
+        return getattr(installer, action)(ctx)  # type: ignore[no-any-return]
+    except (ValueError, OSError) as exc:
+        raise InstallError(f"{agent}: {exc}") from exc
+
+
+def apply(edits: list[Edit]) -> None:
+    """Write (or delete) every edit's file, each atomically."""
+    from .files import remove, write
+
+    for edit in edits:
+        if edit.text is None:
+            remove(edit.path)
+        else:
+            write(edit.path, edit.text, edit.mode)
+
+
+def status(agent: str, ctx: Context) -> Status:
+    installer = _installer(agent, ctx)
+    return installer.status(ctx)  # type: ignore[attr-defined, no-any-return]

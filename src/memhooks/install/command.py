@@ -1,0 +1,82 @@
+"""The hook command written into agent configs, and how we recognise our own entries.
+
+The command names the ``memhooks`` executable of this installation by absolute path
+(agents run hooks with a reduced PATH, and a virtualenv is rarely on it) and always
+passes ``--agent`` (payloads do not reliably say who sent them) and, for hosts whose
+payload names no event (Copilot CLI), the event.
+
+An entry is ours when its command runs ``memhooks hook`` (any path to the executable,
+or ``python -m memhooks hook``); nothing else is ever touched.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+#: Marker line in files memhooks generates whole (plugins, Cline hook scripts).
+MARKER = "memhooks-managed"
+
+_OURS = re.compile(
+    r"""(?:^|[\s/\\"'])memhooks(?:\.exe|\.cmd)?["']?\s+hook(?:\s|$)|-m\s+memhooks\s+hook(?:\s|$)"""
+)
+
+
+def executable() -> list[str]:
+    """argv prefix that runs this installation's CLI: the ``memhooks`` script next to
+    the running interpreter, else the one on PATH, else ``python -m memhooks``."""
+    here = os.path.join(os.path.dirname(sys.executable), "memhooks")
+    for candidate in (here, here + ".exe", shutil.which("memhooks")):
+        if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return [os.path.abspath(candidate)]
+    return [os.path.abspath(sys.executable), "-m", "memhooks"]
+
+
+def argv(
+    agent: str, event: str | None = None, roles: Iterable[str] = (), exe: list[str] | None = None
+) -> list[str]:
+    """The hook command as an argument list."""
+    out = [*(exe or executable()), "hook", "--agent", agent]
+    for role in roles:
+        out += ["--role", role]
+    if event:
+        out.append(event)
+    return out
+
+
+def shell(
+    agent: str, event: str | None = None, roles: Iterable[str] = (), exe: list[str] | None = None
+) -> str:
+    """The hook command as one shell-quoted string (POSIX quoting)."""
+    return shlex.join(argv(agent, event, roles, exe))
+
+
+def is_ours(command: object) -> bool:
+    """Whether a config entry's command string runs ``memhooks hook``."""
+    return isinstance(command, str) and _OURS.search(command) is not None
+
+
+def program_of(command: str) -> str | None:
+    """The executable a command string starts with (None if it cannot be split)."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return None
+    return words[0] if words else None
+
+
+def runnable(command: str) -> bool:
+    """Whether the program a command starts with exists and is executable."""
+    program = program_of(command)
+    if program is None:
+        return False
+    if os.sep in program or (os.altsep and os.altsep in program):
+        return os.path.isfile(program) and os.access(program, os.X_OK)
+    return shutil.which(program) is not None

@@ -1,0 +1,1 @@
+"""In-process integrations: hosts written in Python call the memhooks library directly."""
