@@ -144,3 +144,30 @@ def test_a_nested_complex_key_is_a_diagnostic_not_a_crash() -> None:
             "  --> MEMHOOKS.md:5:7\n"
             "  help: fix the file so it is UTF-8 Markdown that starts with a `---` YAML frontmatter block"
         ]
+
+
+def test_disk_cache_from_before_the_parser_fixes_is_not_reused(tmp_path, monkeypatch) -> None:
+    # Was: FORMAT stayed 1, so a hook parsed by the old code (guidance "First\r\nsecond")
+    # kept being served from ~/.cache after the fix until the file itself changed.
+    import json
+    import os
+
+    from memhooks.protocol import cache
+    from memhooks.protocol.resolve import resolve
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    project = tmp_path.resolve() / "p"
+    (project / ".git").mkdir(parents=True)
+    hook = project / "MEMHOOKS.md"
+    hook.write_bytes(b"---\r\nschema: memhooks/v2\r\n---\r\nFirst\r\nsecond\r\n")
+    os.utime(hook, ns=(10**18, 10**18))  # well outside the racy window
+    st = os.stat(hook)
+    stale = {"format": 1, "entries": {str(hook): [*cache.stat_key(st), {"schema": "memhooks/v2"}, "First\r\nsecond"]}}
+    store = cache.for_root(str(project))
+    assert store.file is not None
+    os.makedirs(os.path.dirname(store.file))
+    with open(store.file, "w", encoding="utf-8") as fp:
+        json.dump(stale, fp)
+    cache.clear_memory()
+    assert resolve(str(project)).guidance == [{"source": str(hook), "value": "First\nsecond"}]
+    cache.clear_memory()

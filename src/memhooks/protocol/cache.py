@@ -21,7 +21,10 @@ if TYPE_CHECKING:
     from typing import Any
 
 RACY_NS = 2_000_000_000
-FORMAT = 1
+#: Bump whenever parsing or validation changes what a hook yields, or cached results
+#: outlive the fix. 2: LF guidance, `!!str`, equal-valued duplicate keys, non-finite
+#: numbers in unknown fields.
+FORMAT = 2
 
 Key = tuple[int, int, int, int]
 _MEMORY: dict[str, tuple[Key, tuple[dict[str, Any], str]]] = {}
