@@ -171,3 +171,37 @@ def test_disk_cache_from_before_the_parser_fixes_is_not_reused(tmp_path, monkeyp
     cache.clear_memory()
     assert resolve(str(project)).guidance == [{"source": str(hook), "value": "First\nsecond"}]
     cache.clear_memory()
+
+
+def test_an_active_file_in_a_submodule_does_not_cross_the_git_boundary(tmp_path) -> None:
+    # Was: --file sub/lib/a.py (sub has a `.git` file) resolved sub/lib from the outer root,
+    # merging the outer project's hooks with the submodule's; `explain sub/lib` gives the
+    # submodule alone. Such files are now ignored, as the reference adapter drops plans
+    # whose root differs.
+    from memhooks.protocol.resolve import resolve_scopes
+
+    root = tmp_path.resolve()
+    (root / ".git").mkdir()
+    (root / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\nrecall_queries: [outer]\n---\n")
+    (root / "sub" / "lib").mkdir(parents=True)
+    (root / "sub" / ".git").write_text("gitdir: ../.git/modules/sub\n")
+    (root / "sub" / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\nrecall_queries: [inner]\n---\n")
+    (root / "sub" / "lib" / "a.py").write_text("pass\n")
+    (root / "lib").mkdir()
+    (root / "lib" / "b.py").write_text("pass\n")
+    scopes = resolve_scopes([str(root)], files=["sub/lib/a.py", "lib/b.py"], cwd=str(root))
+    assert [p.target for p in scopes.plans] == [str(root / "lib")]
+    assert [q["query"] for q in scopes.plans[0].effective_queries] == ["outer"]
+
+
+def test_an_active_file_below_a_hookless_base_outside_git_still_counts(tmp_path) -> None:
+    # Outside git the file's own root is its highest hooked folder, below a hookless base
+    # root; the chain is the same either way, so the file is kept.
+    from memhooks.protocol.resolve import resolve_scopes
+
+    base = tmp_path.resolve()
+    (base / "a").mkdir()
+    (base / "a" / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\nrecall_queries: [local]\n---\n")
+    (base / "a" / "f.py").write_text("pass\n")
+    scopes = resolve_scopes([str(base)], files=["a/f.py"], cwd=str(base))
+    assert [q["query"] for q in scopes.plans[0].effective_queries] == ["local"]

@@ -14,7 +14,7 @@ from ..errors import DiagnosticError, UsageError, fail
 from . import plan as plan_mod
 from .chain import load_chain
 from .merge import resolve_chain
-from .root import Target, chain_directories, is_within, resolve_target
+from .root import REASON_GIT, Target, chain_directories, find_root, is_within, resolve_target
 
 TYPE_CHECKING = False  # typing costs ~2 ms to import; annotations are strings
 if TYPE_CHECKING:
@@ -130,10 +130,11 @@ def resolve_scopes(
     """Resolve base ``targets`` plus the folders of active ``files`` in one pass.
 
     Relative ``files`` are taken against ``cwd`` (default: the process directory). Files
-    that do not exist, are not regular files or lie outside the first target's root are
-    ignored. Targets that are ancestors of another target are dropped (the descendant's
-    plan inherits them); at most :data:`MAX_SCOPES` remain. With ``strict`` a failing
-    target raises; otherwise it is dropped with a note (never replaced by broader cues).
+    that do not exist, are not regular files, lie outside the first target's root or
+    inside a nested repository or submodule are ignored. Targets that are ancestors of
+    another target are dropped (the descendant's plan inherits them); at most
+    :data:`MAX_SCOPES` remain. With ``strict`` a failing target raises; otherwise it is
+    dropped with a note (never replaced by broader cues).
     """
     roles = clean_list(roles, "roles", MAX_ROLES)
     files = clean_list(files, "active files", MAX_FILES)
@@ -149,7 +150,11 @@ def resolve_scopes(
         real = os.path.realpath(path)
         if os.path.isfile(real) and is_within(real, root) and os.path.dirname(real) not in wanted:
             directory = os.path.dirname(real)
-            wanted[directory] = Target(directory, directory, root, bases[0].reason)
+            # a file in a nested repository or submodule belongs to that project; its
+            # chain from our root would cross the git boundary (spec (c) 4.2)
+            file_root, file_reason = find_root(directory, env)
+            if file_root == root or file_reason != REASON_GIT:
+                wanted[directory] = Target(directory, directory, root, bases[0].reason)
     chosen = [t for d, t in wanted.items() if not any(o != d and is_within(o, d) for o in wanted)]
     if len(chosen) > MAX_SCOPES:
         notes.append(f"active file scopes capped at {MAX_SCOPES}")
