@@ -1,0 +1,291 @@
+"""Load a hook's frontmatter for editing and write it back changing only what was edited.
+
+A maintenance write must preserve what people wrote (issue 3): comments, key order,
+quoting, indentation, the Markdown body byte for byte, the line-ending style and a BOM.
+ruamel's round-trip dumper keeps comments, order and quoting, and :func:`indentation`
+gives it the file's own mapping/sequence indentation. For everything the dumper still
+normalises (``key:   value`` spacing, ``~``, ``True``, ``[ a ]``, a plain scalar folded over
+two lines, mixed indentation styles, whitespace-only lines) :func:`render` does a
+three-way merge: it dumps the *unedited* tree too, diffs that against the *edited* dump,
+and applies only those differences to the original text. Lines the edit did not touch
+therefore stay byte-identical. A hunk that touches a line the dumper would normalise
+takes the dumper's form of those lines. The merged text must read back to exactly the
+edited dump, otherwise the plain edited dump is used; either way the result is re-split
+and re-read before it is returned.
+
+Known limits (semantics and comments are kept; bytes can differ):
+
+* lines inside or right next to an edited region that ruamel normalises are written in
+  ruamel's form (e.g. ``tags: [ a ]`` becomes ``tags: [a, b]`` when ``b`` is added);
+* a frontmatter mixing line endings gets the file's first line ending throughout when it
+  is edited (an unedited file is returned unchanged);
+* new nodes use the first block indentation found in the file (``recall_queries``
+  first), so a file mixing styles gets that style for what is added.
+"""
+
+from __future__ import annotations
+
+import difflib
+import io
+from typing import Any
+
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+from ..errors import DiagnosticError, fail
+from ..protocol import yamlio
+from ..protocol.frontmatter import Document, split
+
+#: (mapping, sequence, offset) used when the file shows no block nesting: the style of
+#: the file reference (``recall_queries:`` / ``  - query: ...``).
+DEFAULT_INDENT = (2, 4, 2)
+
+INIT_BODY = (
+    "# MemHooks\n\n"
+    "Before substantive changes, recall prior decisions, constraints, failures, fixes, "
+    "rejected approaches and unresolved issues about the `{project}` project.\n\n"
+    "Keep retrieval cues in the frontmatter short and concrete. Provider-native routing "
+    "belongs under `backends.<provider>`, and only once the active memory backend is known.\n"
+)
+
+
+def load_hook(text: str, path: str) -> tuple[Document, CommentedMap]:
+    """Split hook ``text`` and load its frontmatter as an editable round-trip mapping.
+
+    Raises DiagnosticError MH000 when the text has no frontmatter, the YAML is invalid
+    or its top level is not a mapping. Schema rules are not checked here: validate first.
+    """
+    document = split(text, path)
+    return document, load_tree(document, path)
+
+
+def load_tree(document: Document, path: str) -> CommentedMap:
+    """The frontmatter of ``document`` as a CommentedMap (see :func:`load_hook`)."""
+    tree = yamlio.load(document.yaml, path, document.yaml_line)
+    if not isinstance(tree, CommentedMap):
+        raise fail(
+            "MH000", "YAML frontmatter must be a mapping of fields", path, document.yaml_line, 1
+        )
+    return tree
+
+
+def render(document: Document, tree: CommentedMap, path: str = "MEMHOOKS.md") -> str:
+    """The full file text of ``document`` with its frontmatter replaced by ``tree``.
+
+    Returns ``document.text`` itself when ``tree`` dumps like the original frontmatter.
+    BOM, opening/closing fence lines, line-ending style and body are kept verbatim.
+    Raises DiagnosticError MH000 (with ``path``) if the edit cannot be written back so
+    that it reads as the same data, e.g. a value that would end the frontmatter early.
+    """
+    original = document.yaml
+    unedited = yamlio.load(original, path, document.yaml_line)
+    indent = indentation(original, unedited)
+    baseline = dump(unedited, indent)
+    edited = dump(tree, indent)
+    if edited == baseline:
+        return document.text
+    expected = _fingerprint(tree)
+    candidates = (
+        merge(original, baseline, edited, touching=False),
+        merge(original, baseline, edited, touching=True),
+        edited,
+    )
+    for candidate in candidates:
+        if candidate is not None and _reads_as(document, candidate, edited, expected, indent):
+            return document.with_yaml(candidate)
+    raise fail(
+        "MH000", "the edited frontmatter would not read back as written; nothing was changed", path
+    )
+
+
+def dump(tree: Any, indent: tuple[int, int, int] = DEFAULT_INDENT) -> str:
+    """ruamel's round-trip dump of ``tree`` (LF endings) with the given indentation."""
+    yaml = yamlio.new_yaml()
+    mapping, sequence, offset = indent
+    yaml.indent(mapping=mapping, sequence=sequence, offset=offset)
+    out = io.StringIO()
+    yaml.dump(tree, out)
+    return out.getvalue()
+
+
+def indentation(yaml_lf: str, tree: Any) -> tuple[int, int, int]:
+    """The (mapping, sequence, offset) indentation the frontmatter ``yaml_lf`` uses.
+
+    ``offset`` is the dash's column and ``sequence`` the item content's column, both
+    relative to the parent key; ``mapping`` is a nested mapping's indent. The first block
+    sequence under ``recall_queries`` wins, then the first one anywhere; missing parts
+    come from :data:`DEFAULT_INDENT`.
+    """
+    lines = yaml_lf.split("\n")
+    found: dict[str, int] = {}
+    if isinstance(tree, CommentedMap) and "recall_queries" in tree:
+        _sequence_indent(lines, tree, "recall_queries", found)
+    _walk(lines, tree, found)
+    mapping, sequence, offset = DEFAULT_INDENT
+    return (
+        found.get("mapping", mapping),
+        found.get("sequence", sequence),
+        found.get("offset", offset),
+    )
+
+
+def _walk(lines: list[str], node: Any, found: dict[str, int]) -> None:
+    if len(found) == 3 or not isinstance(node, (CommentedMap, CommentedSeq)):
+        return
+    keys = list(node) if isinstance(node, CommentedMap) else range(len(node))
+    for key in keys:
+        child = node[key]
+        if isinstance(node, CommentedMap) and not node.fa.flow_style():
+            if isinstance(child, CommentedSeq):
+                _sequence_indent(lines, node, key, found)
+            elif (
+                isinstance(child, CommentedMap)
+                and child
+                and not child.fa.flow_style()
+                and "mapping" not in found
+            ):
+                parent_col = node.lc.key(key)[1]
+                child_col = child.lc.key(next(iter(child)))[1]
+                if child_col > parent_col:
+                    found["mapping"] = child_col - parent_col
+        _walk(lines, child, found)
+
+
+def _sequence_indent(
+    lines: list[str], parent: CommentedMap, key: Any, found: dict[str, int]
+) -> None:
+    seq = parent[key]
+    if "sequence" in found or not isinstance(seq, CommentedSeq) or not seq or seq.fa.flow_style():
+        return
+    key_col = parent.lc.key(key)[1]
+    line, content_col = seq.lc.item(0)
+    before = lines[line][:content_col].rstrip(" ")
+    if not before.endswith("-"):
+        return  # e.g. `- - a` nested dashes; leave it to a later sequence
+    dash_col = len(before) - 1
+    if dash_col >= key_col and content_col - dash_col >= 2:
+        found["offset"] = dash_col - key_col
+        found["sequence"] = content_col - key_col
+
+
+def merge(original: str, baseline: str, edited: str, *, touching: bool) -> str | None:
+    """Apply the line differences ``baseline`` → ``edited`` to ``original``.
+
+    ``baseline`` is ``original`` normalised by the dumper. A change over lines where
+    ``original`` and ``baseline`` differ (with ``touching``: also right next to them)
+    takes the ``edited`` form of the whole region. Returns None if a hunk cannot be placed.
+    """
+    o_lines = original.splitlines(keepends=True)
+    b_lines = baseline.splitlines(keepends=True)
+    e_lines = edited.splitlines(keepends=True)
+    norm = [(tag, b1, b2, o1, o2) for tag, o1, o2, b1, b2 in _opcodes(o_lines, b_lines)]
+    edits = _opcodes(b_lines, e_lines)
+    dirty = [(b1, b2) for tag, b1, b2, _o1, _o2 in norm if tag != "equal"]
+    regions = _grow(
+        [[b1, b2] for tag, b1, b2, _e1, _e2 in edits if tag != "equal"], dirty, touching
+    )
+    out: list[str] = []
+    o_at = 0
+    for b1, b2 in regions:
+        o1, o2 = _map(norm, b1, first=touching), _map(norm, b2, first=not touching)
+        e1, e2 = _map(edits, b1, first=True), _map(edits, b2, first=False)
+        if o1 is None or o2 is None or e1 is None or e2 is None or o1 < o_at or o2 < o1:
+            return None
+        out += o_lines[o_at:o1] + e_lines[e1:e2]
+        o_at = o2
+    return "".join(out + o_lines[o_at:])
+
+
+Opcode = tuple[str, int, int, int, int]
+
+
+def _opcodes(a: list[str], b: list[str]) -> list[Opcode]:
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    return [(tag, a1, a2, b1, b2) for tag, a1, a2, b1, b2 in matcher.get_opcodes()]
+
+
+def _grow(
+    regions: list[list[int]], dirty: list[tuple[int, int]], touching: bool
+) -> list[list[int]]:
+    """Widen edit regions (baseline line ranges) over overlapping — or with
+    ``touching``, adjacent — normalised ranges, and merge touching regions, until stable."""
+    changed = True
+    while changed:
+        changed = False
+        for region in regions:
+            for d1, d2 in dirty:
+                meets = (
+                    d1 <= region[1] and region[0] <= d2
+                    if touching
+                    else d1 < region[1] and region[0] < d2
+                )
+                if meets and (d1 < region[0] or d2 > region[1]):
+                    region[0], region[1] = min(region[0], d1), max(region[1], d2)
+                    changed = True
+        regions.sort()
+        merged: list[list[int]] = []
+        for region in regions:
+            if merged and region[0] <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], region[1])
+                changed = True
+            else:
+                merged.append(region)
+        regions = merged
+    return regions
+
+
+def _map(opcodes: list[Opcode], b: int, *, first: bool) -> int | None:
+    """The other side's line boundary matching baseline boundary ``b``.
+
+    Opcodes are ``(tag, b1, b2, other1, other2)``. Where zero-length ranges make several
+    positions match, ``first`` picks the earliest, else the latest. None when ``b`` falls
+    strictly inside a changed block.
+    """
+    found = []
+    for tag, lo, hi, other_lo, other_hi in opcodes:
+        if tag == "equal" and lo <= b <= hi:
+            found.append(other_lo + (b - lo))
+        elif tag != "equal":
+            if b == lo:
+                found.append(other_lo)
+            if b == hi:
+                found.append(other_hi)
+    if not found:
+        return None
+    return found[0] if first else found[-1]
+
+
+def _reads_as(
+    document: Document, candidate: str, edited: str, expected: Any, indent: tuple[int, int, int]
+) -> bool:
+    """True when ``candidate`` survives the file split unchanged and loads to data equal
+    to ``expected`` whose dump is ``edited`` (so comments match as well)."""
+    try:
+        again = split(document.with_yaml(candidate), "<rendered>")
+        if again.yaml != candidate:
+            return False
+        tree = yamlio.load(candidate, "<rendered>", again.yaml_line)
+    except DiagnosticError:
+        return False
+    return _fingerprint(tree) == expected and dump(tree, indent) == edited
+
+
+def _fingerprint(tree: Any) -> str:
+    """The data of a tree as comparable text (``repr`` keeps int/bool/float apart and
+    makes NaN equal to itself)."""
+    try:
+        return repr(yamlio.to_plain(tree))
+    except yamlio.NotJson:
+        return repr(tree)
+
+
+def new_hook_text(project: str | None = None) -> str:
+    """A brand-new hook (LF, no BOM): ``schema: memhooks/v2`` and ``inherits: true``.
+
+    With ``project`` (the root directory's name) it is the root hook ``memhooks init``
+    writes, with a short body telling agents what to recall; without it, the body-less
+    local hook ``memhooks event`` creates.
+    """
+    head = "---\nschema: memhooks/v2\ninherits: true\n---\n"
+    if project is None:
+        return head
+    return head + "\n" + INIT_BODY.format(project=project)
