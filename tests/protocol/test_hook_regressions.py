@@ -205,3 +205,21 @@ def test_an_active_file_below_a_hookless_base_outside_git_still_counts(tmp_path)
     (base / "a" / "f.py").write_text("pass\n")
     scopes = resolve_scopes([str(base)], files=["a/f.py"], cwd=str(base))
     assert [q["query"] for q in scopes.plans[0].effective_queries] == ["local"]
+
+
+def test_null_priority_and_salience_mean_absent() -> None:
+    # Was: MH025/MH026/MH027 for `priority: null` / `salience: null`, while an explicit null
+    # is accepted as "absent" for every other optional field (type, kind, when, tags, ...)
+    # and by the reference (Option fields). Tools writing JSON often emit such nulls.
+    text = (
+        "---\nschema: memhooks/v2\nrecall_queries: [{query: q, priority: null}]\n"
+        "entities: [{name: e, salience: null}]\nresources: [{name: r, salience: ~}]\n---\n"
+    )
+    hook = parse_text(text, "MEMHOOKS.md")
+    assert hook.diagnostics == []
+    from memhooks.protocol.merge import resolve_chain
+    from memhooks.protocol.plan import build_plan
+
+    assert hook.data is not None
+    plan = build_plan(resolve_chain([("MEMHOOKS.md", hook.data, "")]), "/", "/", [])
+    assert plan["effective_queries"][0]["priority"] is None

@@ -125,7 +125,7 @@ class Checker:
         elif not isinstance(text, str) or not text.strip():
             where, key = (item, "query") if "query" in item else (items, index)
             self.add("MH003", "recall query text must not be blank", where, key, f"{key_path}.query")
-        if "priority" in item:
+        if item.get("priority") is not None:  # null is "no priority", as for every optional field
             priority = item["priority"]
             if not is_number(priority):
                 self.add("MH025", "recall-query field `priority` has an invalid value/type", item, "priority", f"{key_path}.priority", value=True)
@@ -206,7 +206,7 @@ class Checker:
                     name = None
                 if item.get(kind_key) is not None and not isinstance(item[kind_key], str):
                     self.add(spec["malformed"], f"{noun} field `{kind_key}` has an invalid value/type", item, kind_key, f"{path}.{kind_key}", value=True)
-                if "salience" in item:
+                if item.get("salience") is not None:
                     salience = item["salience"]
                     if not is_number(salience):
                         self.add(spec["malformed"], f"{noun} field `salience` has an invalid value/type", item, "salience", f"{path}.salience", value=True)
