@@ -52,8 +52,29 @@ from ruamel.yaml import YAML
 
 CASES_DIR = Path(__file__).parent / "cases"
 SRC = Path(__file__).resolve().parents[2] / "src"
-CASE_KEYS = {"name", "rule", "git", "git_add", "tree", "argv", "cwd", "env", "subprocess", "needs_non_root", "fixed_root", "expect"}
-EXPECT_KEYS = {"exit", "stdout", "stdout_json", "stdout_contains", "stderr", "stderr_json", "stderr_contains"}
+CASE_KEYS = {
+    "name",
+    "rule",
+    "git",
+    "git_add",
+    "tree",
+    "argv",
+    "cwd",
+    "env",
+    "subprocess",
+    "needs_non_root",
+    "fixed_root",
+    "expect",
+}
+EXPECT_KEYS = {
+    "exit",
+    "stdout",
+    "stdout_json",
+    "stdout_contains",
+    "stderr",
+    "stderr_json",
+    "stderr_contains",
+}
 #: ``fixed_root`` cases live at ``/tmp/mhconf-XXXXXXXX``: a root path of known length, for
 #: outputs whose content depends on how many characters the paths take (budgets).
 FIXED_ROOT_LENGTH = len("/tmp/mhconf-") + 8
@@ -69,7 +90,9 @@ def load_cases() -> list[tuple[str, dict[str, Any]]]:
         for case in doc["cases"]:
             unknown = set(case) - CASE_KEYS
             assert not unknown, f"{path.name}: {case.get('name')}: unknown keys {unknown}"
-            assert not set(case["expect"]) - EXPECT_KEYS, f"{path.name}: {case['name']}: bad expect keys"
+            assert not set(case["expect"]) - EXPECT_KEYS, (
+                f"{path.name}: {case['name']}: bad expect keys"
+            )
             out.append((f"{path.stem}/{case['name']}", case))
     ids = [i for i, _ in out]
     assert len(ids) == len(set(ids)), "case names must be unique within a file"

@@ -11,7 +11,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from casekit import FIXED_ROOT_LENGTH, build_tree, load_cases, ordered, run_in_process, run_subprocess, substitute
+from casekit import (
+    FIXED_ROOT_LENGTH,
+    build_tree,
+    load_cases,
+    ordered,
+    run_in_process,
+    run_subprocess,
+    substitute,
+)
 
 from memhooks.errors import CATALOGUE
 
@@ -44,7 +52,9 @@ def test_case(case: dict[str, Any], tmp_path: Path, request: pytest.FixtureReque
     assert code == expect["exit"], f"exit {code}; stdout:\n{out}\nstderr:\n{err}"
 
 
-def _compare(stream: str, actual: str, expect: dict[str, Any], placeholders: dict[str, str]) -> None:
+def _compare(
+    stream: str, actual: str, expect: dict[str, Any], placeholders: dict[str, str]
+) -> None:
     if f"{stream}_contains" in expect:
         assert substitute(expect[f"{stream}_contains"], placeholders) in actual
     elif f"{stream}_json" in expect:
@@ -68,7 +78,9 @@ def _assert_no_outside_project(root: Path) -> None:
 def test_every_emittable_code_has_its_full_human_text_asserted() -> None:
     """Each MH code the engine can emit appears in some case's exact human output,
     as the complete three-line rendering (severity[code]: message / --> / help)."""
-    rendered = re.compile(r"^(error|warning)\[(MH\d{3})\]: .+\n  --> .+:\d+:\d+\n  help: .+$", re.M)
+    rendered = re.compile(
+        r"^(error|warning)\[(MH\d{3})\]: .+\n  --> .+:\d+:\d+\n  help: .+$", re.MULTILINE
+    )
     seen = set()
     for _, case in CASES:
         for stream in ("stdout", "stderr"):

@@ -32,7 +32,13 @@ def unit() -> st.SearchStrategy[float]:
 
 def json_values(alphabet: st.SearchStrategy[str]) -> st.SearchStrategy[Any]:
     text = st.text(alphabet, max_size=12)
-    scalars = st.none() | st.booleans() | st.integers(-(10**12), 10**12) | st.floats(allow_nan=False, allow_infinity=False) | text
+    scalars = (
+        st.none()
+        | st.booleans()
+        | st.integers(-(10**12), 10**12)
+        | st.floats(allow_nan=False, allow_infinity=False)
+        | text
+    )
     return st.recursive(
         scalars,
         lambda inner: st.lists(inner, max_size=3) | st.dictionaries(text, inner, max_size=3),
@@ -57,7 +63,9 @@ def queries(alphabet: st.SearchStrategy[str]) -> st.SearchStrategy[Any]:
         {"query": words(alphabet, 40)},
         optional={
             "priority": unit(),
-            "when": st.fixed_dictionaries({}, optional={"roles": st.lists(st.sampled_from(ROLES), max_size=3)}),
+            "when": st.fixed_dictionaries(
+                {}, optional={"roles": st.lists(st.sampled_from(ROLES), max_size=3)}
+            ),
             "entities": st.lists(cues("type", alphabet), max_size=3),
             "resources": st.lists(cues("kind", alphabet), max_size=3),
             "tags": st.lists(words(alphabet), max_size=3),
@@ -75,14 +83,18 @@ def _structural(value: Any) -> str:
     return json.dumps(value, sort_keys=True)
 
 
-def hooks(alphabet: st.SearchStrategy[str] = YAML_SAFE, *, inherits: bool = False) -> st.SearchStrategy[dict[str, Any]]:
+def hooks(
+    alphabet: st.SearchStrategy[str] = YAML_SAFE, *, inherits: bool = False
+) -> st.SearchStrategy[dict[str, Any]]:
     """Valid hook data without duplicates inside any list (queries unique by
     normalized text, cues by structure, tags/exclude by exact string). With
     ``inherits`` the hook may carry ``inherits: true|false``."""
     optional: dict[str, st.SearchStrategy[Any]] = {
         "scope": words(alphabet),
         "sensitivity": words(alphabet),
-        "recall_queries": st.lists(queries(alphabet), max_size=4, unique_by=lambda q: normalize(query_text(q))),
+        "recall_queries": st.lists(
+            queries(alphabet), max_size=4, unique_by=lambda q: normalize(query_text(q))
+        ),
         "entities": st.lists(cues("type", alphabet), max_size=3, unique_by=_structural),
         "resources": st.lists(cues("kind", alphabet), max_size=3, unique_by=_structural),
         "tags": st.lists(words(alphabet), max_size=3, unique=True),

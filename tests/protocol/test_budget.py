@@ -9,7 +9,14 @@ from typing import Any
 import pytest
 
 from memhooks.errors import DiagnosticError
-from memhooks.protocol.budget import MARKER, WRAPPER, bound_context, bound_view, dumps, shorten_guidance
+from memhooks.protocol.budget import (
+    MARKER,
+    WRAPPER,
+    bound_context,
+    bound_view,
+    dumps,
+    shorten_guidance,
+)
 from memhooks.settings import int_setting
 
 
@@ -34,7 +41,16 @@ def view(**fields: Any) -> dict[str, Any]:
 
 
 def query(text: str, priority: float | None = None) -> dict[str, Any]:
-    return {"source": "/r/MEMHOOKS.md", "query": text, "priority": priority, "roles": [], "entities": [], "resources": [], "tags": [], "backends": {}}
+    return {
+        "source": "/r/MEMHOOKS.md",
+        "query": text,
+        "priority": priority,
+        "roles": [],
+        "entities": [],
+        "resources": [],
+        "tags": [],
+        "backends": {},
+    }
 
 
 def test_wrapper_is_the_interop_constant() -> None:
@@ -76,7 +92,10 @@ def test_placeholder_counts_every_query_of_the_view() -> None:
 
 
 def test_guidance_cut_exactly_at_the_cap_and_input_untouched() -> None:
-    guidance = [{"source": "/r/MEMHOOKS.md", "value": "x" * 30}, {"source": "/r/a/MEMHOOKS.md", "value": "y" * 31}]
+    guidance = [
+        {"source": "/r/MEMHOOKS.md", "value": "x" * 30},
+        {"source": "/r/a/MEMHOOKS.md", "value": "y" * 31},
+    ]
     v = view(guidance=guidance)
     out = shorten_guidance(v, 30)
     assert [g["value"] for g in out["guidance"]] == ["x" * 30, "y" * 9 + MARKER]
@@ -91,7 +110,17 @@ def test_entities_go_by_salience_after_queries() -> None:
         {"source": "/r/MEMHOOKS.md", "value": {"name": "high", "salience": 0.9}},
     ]
     v = view(entities=entities)
-    budget = len(dumps({**v, "sources": [], "entities": entities[2:], "truncated": True, "budget_omissions": {"sources": 1, "entities": 2}}))
+    budget = len(
+        dumps(
+            {
+                **v,
+                "sources": [],
+                "entities": entities[2:],
+                "truncated": True,
+                "budget_omissions": {"sources": 1, "entities": 2},
+            }
+        )
+    )
     out = bound_view(v, budget)
     assert out is not None
     assert [e["value"] for e in out["entities"]] == [{"name": "high", "salience": 0.9}]
@@ -108,6 +137,14 @@ def test_guidance_cap_setting_out_of_range_is_mh028(raw: str) -> None:
     )
 
 
-@pytest.mark.parametrize(("env", "value"), [({}, 24000), ({"MEMHOOKS_MAX_CHARS": ""}, 24000), ({"MEMHOOKS_MAX_CHARS": " 350 "}, 350), ({"MEMHOOKS_MAX_CHARS": "1000000"}, 1_000_000)])
+@pytest.mark.parametrize(
+    ("env", "value"),
+    [
+        ({}, 24000),
+        ({"MEMHOOKS_MAX_CHARS": ""}, 24000),
+        ({"MEMHOOKS_MAX_CHARS": " 350 "}, 350),
+        ({"MEMHOOKS_MAX_CHARS": "1000000"}, 1_000_000),
+    ],
+)
 def test_max_chars_setting(env: dict[str, str], value: int) -> None:
     assert int_setting("MEMHOOKS_MAX_CHARS", env) == value

@@ -11,7 +11,9 @@ from memhooks.errors import DiagnosticError
 from memhooks.protocol.frontmatter import BOM, split, to_lf
 
 EOLS = st.sampled_from(["\n", "\r\n", "\r"])
-LINE_TEXT = st.text(st.characters(exclude_characters="\r\n", exclude_categories=("Cs",)), max_size=12)
+LINE_TEXT = st.text(
+    st.characters(exclude_characters="\r\n", exclude_categories=("Cs",)), max_size=12
+)
 
 
 @st.composite
@@ -20,7 +22,11 @@ def hook_texts(draw: st.DrawFn) -> str:
     indented `---`), a closing fence with trailing blanks, a body that may hold `---`."""
     eol = draw(EOLS)
     lines = [draw(st.sampled_from(["---", "  ---", "--- \t"]))]
-    lines += [s for s in draw(st.lists(LINE_TEXT | st.just("  ---"), max_size=5)) if not s.startswith("---")]
+    lines += [
+        s
+        for s in draw(st.lists(LINE_TEXT | st.just("  ---"), max_size=5))
+        if not s.startswith("---")
+    ]
     lines.append(draw(st.sampled_from(["---", "---  ", "---\t"])))
     lines += draw(st.lists(LINE_TEXT | st.just("---"), max_size=4))
     text = eol.join(lines) + draw(st.sampled_from(["", eol]))
@@ -59,13 +65,21 @@ def test_any_text_either_splits_losslessly_or_is_mh000(text: str) -> None:
 )
 def test_split_parts(text: str, newline: str, yaml: str, body: str) -> None:
     document = split(text, "MEMHOOKS.md")
-    assert (document.newline, document.yaml, document.body, document.yaml_line) == (newline, yaml, body, 2)
+    assert (document.newline, document.yaml, document.body, document.yaml_line) == (
+        newline,
+        yaml,
+        body,
+        2,
+    )
     assert document.bom == text.startswith(BOM)
 
 
 def test_with_yaml_keeps_bom_fences_body_and_line_ending_style() -> None:
     document = split(BOM + "---  \r\nschema: x\r\n---\r\n\r\nBody\r\n", "MEMHOOKS.md")
-    assert document.with_yaml("schema: y\ntags: [a]\n") == BOM + "---  \r\nschema: y\r\ntags: [a]\r\n---\r\n\r\nBody\r\n"
+    assert (
+        document.with_yaml("schema: y\ntags: [a]\n")
+        == BOM + "---  \r\nschema: y\r\ntags: [a]\r\n---\r\n\r\nBody\r\n"
+    )
 
 
 @pytest.mark.parametrize(
@@ -81,4 +95,9 @@ def test_split_failures_are_mh000_with_a_line(text: str, message: str, line: int
     with pytest.raises(DiagnosticError) as caught:
         split(text, "MEMHOOKS.md")
     diagnostic = caught.value.diagnostic
-    assert (diagnostic.code, diagnostic.message, diagnostic.line, diagnostic.column) == ("MH000", message, line, 1)
+    assert (diagnostic.code, diagnostic.message, diagnostic.line, diagnostic.column) == (
+        "MH000",
+        message,
+        line,
+        1,
+    )

@@ -16,9 +16,11 @@ def rendered(text: str) -> list[str]:
 def test_non_list_exclude_with_queries_is_a_diagnostic_not_a_crash() -> None:
     # Was: TypeError ('int' object is not iterable) from the recall/exclude conflict check.
     assert rendered("---\nschema: memhooks/v2\nrecall_queries: [a]\nexclude: 5\n---\n") == [
-        "error[MH000]: `exclude` must be a list\n"
-        "  --> MEMHOOKS.md:4:10\n"
-        "  help: give the field the type the file reference documents (docs/format.md)"
+        (
+            "error[MH000]: `exclude` must be a list\n"
+            "  --> MEMHOOKS.md:4:10\n"
+            "  help: give the field the type the file reference documents (docs/format.md)"
+        )
     ]
 
 
@@ -34,7 +36,9 @@ def test_explicit_str_tag_makes_a_plain_string() -> None:
     # Was: `!!str` passed the tag check but became a TaggedScalar, so
     # `schema: !!str memhooks/v2` was "unsupported schema `memhooks/v2`" and
     # `scope: !!str 12` "`scope` must be a string".
-    hook = parse_text("---\nschema: !!str memhooks/v2\nscope: !!str 12\ntags: [!!str 017]\n---\n", "MEMHOOKS.md")
+    hook = parse_text(
+        "---\nschema: !!str memhooks/v2\nscope: !!str 12\ntags: [!!str 017]\n---\n", "MEMHOOKS.md"
+    )
     assert hook.diagnostics == []
     assert hook.data == {"schema": "memhooks/v2", "scope": "12", "tags": ["017"]}
 
@@ -46,20 +50,27 @@ def test_keys_with_equal_values_are_duplicates_not_silent_overwrites() -> None:
         text = f"---\nschema: memhooks/v2\nbackends:\n  probe:\n    {pair}\n---\n"
         second = pair.split("\n")[1].strip().split(":")[0]
         assert rendered(text) == [
-            f"error[MH000]: invalid YAML frontmatter: duplicate key `{second.strip(chr(39))}` on line 6, first defined on line 5\n"
-            "  --> MEMHOOKS.md:6:5\n"
-            "  help: fix the file so it is UTF-8 Markdown that starts with a `---` YAML frontmatter block"
+            (
+                f"error[MH000]: invalid YAML frontmatter: duplicate key `{second.strip(chr(39))}` on line 6, first defined on line 5\n"
+                "  --> MEMHOOKS.md:6:5\n"
+                "  help: fix the file so it is UTF-8 Markdown that starts with a `---` YAML frontmatter block"
+            )
         ]
 
 
 def test_distinct_keys_survive_into_the_plan_data() -> None:
-    hook = parse_text("---\nschema: memhooks/v2\nbackends:\n  p: {1: a, 2: b, x: c, 1.5: d, null: e}\n---\n", "MEMHOOKS.md")
+    hook = parse_text(
+        "---\nschema: memhooks/v2\nbackends:\n  p: {1: a, 2: b, x: c, 1.5: d, null: e}\n---\n",
+        "MEMHOOKS.md",
+    )
     assert hook.diagnostics == []
     assert hook.data is not None
     assert hook.data["backends"] == {"p": {"1": "a", "2": "b", "x": "c", "1.5": "d", "null": "e"}}
 
 
-def test_an_oversized_hook_is_refused_from_its_size_without_reading_it(tmp_path, monkeypatch) -> None:
+def test_an_oversized_hook_is_refused_from_its_size_without_reading_it(
+    tmp_path, monkeypatch
+) -> None:
     # Was: the size guard built a zero-filled bytes object as large as the file just to
     # raise the diagnostic (a 1 GiB sparse hook cost 1 GiB of memory and seconds).
     import os
@@ -69,11 +80,15 @@ def test_an_oversized_hook_is_refused_from_its_size_without_reading_it(tmp_path,
     hook = tmp_path / "MEMHOOKS.md"
     hook.write_bytes(b"---\nschema: memhooks/v2\n---\n")
     os.truncate(hook, 1 << 40)  # 1 TiB, sparse
-    monkeypatch.setattr(os, "read", lambda *a: (_ for _ in ()).throw(AssertionError("read an oversized hook")))
+    monkeypatch.setattr(
+        os, "read", lambda *a: (_ for _ in ()).throw(AssertionError("read an oversized hook"))
+    )
     assert [d.render() for d in hookfile.load(str(hook)).diagnostics] == [
-        "error[MH000]: hook is 1099511627776 bytes; the limit is 262144 bytes\n"
-        f"  --> {hook}:1:1\n"
-        "  help: keep hooks small: they hold retrieval cues, not memories"
+        (
+            "error[MH000]: hook is 1099511627776 bytes; the limit is 262144 bytes\n"
+            f"  --> {hook}:1:1\n"
+            "  help: keep hooks small: they hold retrieval cues, not memories"
+        )
     ]
 
 
@@ -83,13 +98,17 @@ def test_a_non_json_provider_key_is_reported_once_at_the_key() -> None:
     for key in ("[a, b]", "{a: 1}"):
         text = f"---\nschema: memhooks/v2\nbackends:\n  probe:\n    ? {key}\n    : v\n---\n"
         assert rendered(text) == [
-            "error[MH000]: routing metadata cannot be represented as JSON: a mapping key is a sequence or mapping\n"
-            "  --> MEMHOOKS.md:5:7\n"
-            "  help: give the field the type the file reference documents (docs/format.md)"
+            (
+                "error[MH000]: routing metadata cannot be represented as JSON: a mapping key is a sequence or mapping\n"
+                "  --> MEMHOOKS.md:5:7\n"
+                "  help: give the field the type the file reference documents (docs/format.md)"
+            )
         ]
 
 
-def test_validate_all_keeps_git_ignore_rules_when_memhooks_root_is_set(tmp_path, monkeypatch) -> None:
+def test_validate_all_keeps_git_ignore_rules_when_memhooks_root_is_set(
+    tmp_path, monkeypatch
+) -> None:
     # Was: with MEMHOOKS_ROOT naming the repository, the root's "reason" was not "git",
     # so --all walked the tree and reported gitignored hooks (vendored code, build output).
     import subprocess
@@ -109,7 +128,9 @@ def test_validate_all_keeps_git_ignore_rules_when_memhooks_root_is_set(tmp_path,
 def test_a_reused_anchor_name_is_not_a_warning() -> None:
     # Was: ruamel's ReusedAnchorWarning went to stderr from library code, and became an
     # uncaught exception under `-W error` (pytest here runs with warnings as errors).
-    hook = parse_text("---\nschema: memhooks/v2\ntags: &a [x]\nexclude: &a [y]\n---\n", "MEMHOOKS.md")
+    hook = parse_text(
+        "---\nschema: memhooks/v2\ntags: &a [x]\nexclude: &a [y]\n---\n", "MEMHOOKS.md"
+    )
     assert hook.diagnostics == []
     assert hook.data == {"schema": "memhooks/v2", "tags": ["x"], "exclude": ["y"]}
 
@@ -140,9 +161,11 @@ def test_a_nested_complex_key_is_a_diagnostic_not_a_crash() -> None:
     for key in ("[[a]]", "{a: [b]}", "[{a: 1}]"):
         text = f"---\nschema: memhooks/v2\nbackends:\n  probe:\n    ? {key}\n    : 1\n---\n"
         assert rendered(text) == [
-            "error[MH000]: invalid YAML frontmatter: a mapping key that holds a sequence or mapping cannot be represented as JSON\n"
-            "  --> MEMHOOKS.md:5:7\n"
-            "  help: fix the file so it is UTF-8 Markdown that starts with a `---` YAML frontmatter block"
+            (
+                "error[MH000]: invalid YAML frontmatter: a mapping key that holds a sequence or mapping cannot be represented as JSON\n"
+                "  --> MEMHOOKS.md:5:7\n"
+                "  help: fix the file so it is UTF-8 Markdown that starts with a `---` YAML frontmatter block"
+            )
         ]
 
 
@@ -162,7 +185,10 @@ def test_disk_cache_from_before_the_parser_fixes_is_not_reused(tmp_path, monkeyp
     hook.write_bytes(b"---\r\nschema: memhooks/v2\r\n---\r\nFirst\r\nsecond\r\n")
     os.utime(hook, ns=(10**18, 10**18))  # well outside the racy window
     st = os.stat(hook)
-    stale = {"format": 1, "entries": {str(hook): [*cache.stat_key(st), {"schema": "memhooks/v2"}, "First\r\nsecond"]}}
+    stale = {
+        "format": 1,
+        "entries": {str(hook): [*cache.stat_key(st), {"schema": "memhooks/v2"}, "First\r\nsecond"]},
+    }
     store = cache.for_root(str(project))
     assert store.file is not None
     os.makedirs(os.path.dirname(store.file))
@@ -185,7 +211,9 @@ def test_an_active_file_in_a_submodule_does_not_cross_the_git_boundary(tmp_path)
     (root / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\nrecall_queries: [outer]\n---\n")
     (root / "sub" / "lib").mkdir(parents=True)
     (root / "sub" / ".git").write_text("gitdir: ../.git/modules/sub\n")
-    (root / "sub" / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\nrecall_queries: [inner]\n---\n")
+    (root / "sub" / "MEMHOOKS.md").write_text(
+        "---\nschema: memhooks/v2\nrecall_queries: [inner]\n---\n"
+    )
     (root / "sub" / "lib" / "a.py").write_text("pass\n")
     (root / "lib").mkdir()
     (root / "lib" / "b.py").write_text("pass\n")
@@ -201,7 +229,9 @@ def test_an_active_file_below_a_hookless_base_outside_git_still_counts(tmp_path)
 
     base = tmp_path.resolve()
     (base / "a").mkdir()
-    (base / "a" / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\nrecall_queries: [local]\n---\n")
+    (base / "a" / "MEMHOOKS.md").write_text(
+        "---\nschema: memhooks/v2\nrecall_queries: [local]\n---\n"
+    )
     (base / "a" / "f.py").write_text("pass\n")
     scopes = resolve_scopes([str(base)], files=["a/f.py"], cwd=str(base))
     assert [q["query"] for q in scopes.plans[0].effective_queries] == ["local"]

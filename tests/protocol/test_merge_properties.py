@@ -28,7 +28,9 @@ def source(depth: int) -> str:
     return ROOT + "/d" * depth + "/MEMHOOKS.md"
 
 
-def plan_of(chain: list[tuple[str, dict[str, Any], str]], roles: list[str] | None = None) -> dict[str, Any]:
+def plan_of(
+    chain: list[tuple[str, dict[str, Any], str]], roles: list[str] | None = None
+) -> dict[str, Any]:
     return build_plan(resolve_chain(chain), ROOT, ROOT, roles or [])
 
 
@@ -46,7 +48,9 @@ def test_root_only_chain_is_the_hook_itself(data: dict[str, Any], body: str) -> 
     assert plan["sources"] == [src]
     assert plan["scope"] == data.get("scope")
     assert plan["sensitivity"] == data.get("sensitivity")
-    assert plan["recall_queries"] == [{"source": src, "value": q} for q in data.get("recall_queries", [])]
+    assert plan["recall_queries"] == [
+        {"source": src, "value": q} for q in data.get("recall_queries", [])
+    ]
     assert plan["entities"] == [{"source": src, "value": e} for e in data.get("entities", [])]
     assert plan["resources"] == [{"source": src, "value": r} for r in data.get("resources", [])]
     assert plan["tags"] == data.get("tags", [])
@@ -55,7 +59,9 @@ def test_root_only_chain_is_the_hook_itself(data: dict[str, Any], body: str) -> 
     assert list(plan["backends"]) == sorted(data.get("backends", {}))
     assert plan["guidance"] == ([{"source": src, "value": body.strip()}] if body.strip() else [])
     assert plan["omitted_queries"] == []
-    assert [q["query"] for q in plan["effective_queries"]] == [query_text(q) for q in data.get("recall_queries", [])]
+    assert [q["query"] for q in plan["effective_queries"]] == [
+        query_text(q) for q in data.get("recall_queries", [])
+    ]
 
 
 # -- de-duplication is idempotent ------------------------------------------------------------
@@ -71,17 +77,22 @@ def test_merging_a_hook_with_itself_changes_no_list(data: dict[str, Any]) -> Non
     for field in DEDUPED:
         assert twice[field] == once[field], field
     # the same queries, in the same places, now attributed to the later hook
-    assert [q["value"] for q in twice["recall_queries"]] == [q["value"] for q in once["recall_queries"]]
+    assert [q["value"] for q in twice["recall_queries"]] == [
+        q["value"] for q in once["recall_queries"]
+    ]
     assert {q["source"] for q in twice["recall_queries"]} <= {source(1)}
     assert twice["omitted_queries"] == [
-        {"source": source(0), "query": query_text(q), "reason": "overridden"} for q in data.get("recall_queries", [])
+        {"source": source(0), "query": query_text(q), "reason": "overridden"}
+        for q in data.get("recall_queries", [])
     ]
 
 
 @deterministic
 @given(hooks(ANY))
 def test_repeated_list_entries_collapse_to_one(data: dict[str, Any]) -> None:
-    doubled = {key: value + value if isinstance(value, list) else value for key, value in data.items()}
+    doubled = {
+        key: value + value if isinstance(value, list) else value for key, value in data.items()
+    }
     once = plan_of([(source(0), data, "")])
     again = plan_of([(source(0), doubled, "")])
     for field in (*DEDUPED, "recall_queries", "effective_queries"):
@@ -92,8 +103,13 @@ def test_repeated_list_entries_collapse_to_one(data: dict[str, Any]) -> None:
 
 
 @deterministic
-@given(st.lists(hooks(ANY, inherits=True), min_size=1, max_size=5), st.lists(st.sampled_from(ROLES), max_size=2))
-def test_a_cut_equals_the_chain_starting_at_the_cutting_hook(datas: list[dict[str, Any]], roles: list[str]) -> None:
+@given(
+    st.lists(hooks(ANY, inherits=True), min_size=1, max_size=5),
+    st.lists(st.sampled_from(ROLES), max_size=2),
+)
+def test_a_cut_equals_the_chain_starting_at_the_cutting_hook(
+    datas: list[dict[str, Any]], roles: list[str]
+) -> None:
     chain = [(source(depth), data, f"guidance {depth}") for depth, data in enumerate(datas)]
     cut = max((i for i, data in enumerate(datas) if data.get("inherits") is False), default=0)
     full = plan_of(chain, roles)
@@ -103,7 +119,10 @@ def test_a_cut_equals_the_chain_starting_at_the_cutting_hook(datas: list[dict[st
             assert full[field] == tail[field], field
     # omissions: the history before the cut, then every query the cut dropped, then the tail's
     before = resolve_chain(chain[:cut])
-    dropped = [{"source": q["source"], "query": query_text(q["value"]), "reason": "inheritance_cut"} for q in before.queries]
+    dropped = [
+        {"source": q["source"], "query": query_text(q["value"]), "reason": "inheritance_cut"}
+        for q in before.queries
+    ]
     assert full["omitted_queries"] == before.omitted + dropped + tail["omitted_queries"]
 
 
@@ -118,7 +137,13 @@ def views(draw: st.DrawFn) -> dict[str, Any]:
     for sibling in range(draw(st.integers(1, 3))):
         datas = draw(st.lists(hooks(ANY, inherits=True), min_size=1, max_size=3))
         chain = [
-            (source(depth) if depth == 0 else f"{ROOT}/s{sibling}" + "/d" * depth + "/MEMHOOKS.md", data, draw(bodies(ANY)).strip())
+            (
+                source(depth)
+                if depth == 0
+                else f"{ROOT}/s{sibling}" + "/d" * depth + "/MEMHOOKS.md",
+                data,
+                draw(bodies(ANY)).strip(),
+            )
             for depth, data in enumerate(datas)
         ]
         plans.append(build_plan(resolve_chain(chain), ROOT, f"{ROOT}/s{sibling}", roles))
@@ -129,12 +154,21 @@ def budgets(view: dict[str, Any]) -> list[int]:
     """Tiny budgets, and a sweep from 10% to 110% of what the whole view needs, so every
     removal stage is reached (bounding is cheap; generating views is not)."""
     whole = len(WRAPPER) + len(dumps(view))
-    return [1, len(WRAPPER) + 1, len(WRAPPER) + 2, 200, 350, *(whole * percent // 100 for percent in range(10, 111, 5))]
+    return [
+        1,
+        len(WRAPPER) + 1,
+        len(WRAPPER) + 2,
+        200,
+        350,
+        *(whole * percent // 100 for percent in range(10, 111, 5)),
+    ]
 
 
 @settings(deterministic, max_examples=80)
 @given(views(), st.integers(1, 200))
-def test_bounded_context_fits_parses_and_keeps_constraints(view: dict[str, Any], guidance_cap: int) -> None:
+def test_bounded_context_fits_parses_and_keeps_constraints(
+    view: dict[str, Any], guidance_cap: int
+) -> None:
     for budget in budgets(view):
         check_bounded(view, budget, guidance_cap)
 
@@ -153,7 +187,9 @@ def check_bounded(view: dict[str, Any], budget: int, guidance_cap: int) -> None:
         assert len(item["value"]) <= guidance_cap
     if value.get("recall_queries"):
         # never a query without its scope's constraints
-        keys = ("contexts",) if "contexts" in view else ("exclude", "scope", "sensitivity", "backends")
+        keys = (
+            ("contexts",) if "contexts" in view else ("exclude", "scope", "sensitivity", "backends")
+        )
         for key in keys:
             assert value[key] == view[key], key
     shortened = shorten_guidance(view, guidance_cap)

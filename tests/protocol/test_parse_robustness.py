@@ -33,5 +33,7 @@ def test_any_frontmatter_gives_diagnostics_or_a_json_plan(fragments: list[str]) 
         assert diagnostic.code.startswith("MH") and diagnostic.line is not None
     if hook.valid:
         assert hook.data is not None
-        plan = build_plan(resolve_chain([("MEMHOOKS.md", hook.data, hook.guidance)]), "/", "/", ["reviewer"])
+        plan = build_plan(
+            resolve_chain([("MEMHOOKS.md", hook.data, hook.guidance)]), "/", "/", ["reviewer"]
+        )
         json.dumps(plan, allow_nan=False)
