@@ -16,7 +16,6 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-
 def json_text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, indent=2)
 
@@ -32,7 +31,11 @@ def human(diagnostics: list[Diagnostic]) -> str:
 
 def _uri(path: str, base: str) -> str:
     absolute = os.path.abspath(path)
-    rel = os.path.relpath(absolute, base) if absolute.startswith(base.rstrip(os.sep) + os.sep) else None
+    rel = (
+        os.path.relpath(absolute, base)
+        if absolute.startswith(base.rstrip(os.sep) + os.sep)
+        else None
+    )
     return (rel or absolute).replace(os.sep, "/")
 
 

@@ -40,5 +40,10 @@ def int_setting(name: str, env: Mapping[str, str] | None = None) -> int:
     except ValueError:
         value = low - 1
     if not low <= value <= high:
-        raise fail("MH028", f"{name} must be an integer from {low} to {high} (got {raw!r})", name, help=f"unset {name} or set it within range")
+        raise fail(
+            "MH028",
+            f"{name} must be an integer from {low} to {high} (got {raw!r})",
+            name,
+            help=f"unset {name} or set it within range",
+        )
     return value

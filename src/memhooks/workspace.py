@@ -10,7 +10,7 @@ class Workspace:
     ``scope`` (root-relative folder, ``""`` for the root, ``/`` separators) and
     ``project`` (the store's project id for the root)."""
 
-    __slots__ = ("root", "directory", "scope", "project")
+    __slots__ = ("directory", "project", "root", "scope")
 
     def __init__(self, root: str, directory: str, scope: str, project: str) -> None:
         self.root = root
@@ -35,4 +35,6 @@ def locate(path: str = ".") -> Workspace:
 
     target = resolve_target(path)
     rel = os.path.relpath(target.directory, target.root).replace(os.sep, "/")
-    return Workspace(target.root, target.directory, "" if rel == "." else rel, project_id(target.root))
+    return Workspace(
+        target.root, target.directory, "" if rel == "." else rel, project_id(target.root)
+    )

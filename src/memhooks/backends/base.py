@@ -30,7 +30,19 @@ class SearchRequest:
     ``project``: the project id; ``timeout_s``: seconds this call may take.
     """
 
-    __slots__ = ("text", "prompt", "entities", "tags", "files", "scopes", "auto", "limit", "options", "project", "timeout_s")
+    __slots__ = (
+        "auto",
+        "entities",
+        "files",
+        "limit",
+        "options",
+        "project",
+        "prompt",
+        "scopes",
+        "tags",
+        "text",
+        "timeout_s",
+    )
 
     def __init__(
         self,
@@ -66,7 +78,18 @@ class Hit:
     ``scope`` (root-relative folder), ``files``, ``created_at`` (ISO 8601), ``kind``,
     ``tags``, ``entities`` and ``obsolete``."""
 
-    __slots__ = ("id", "text", "score", "scope", "files", "created_at", "kind", "tags", "entities", "obsolete")
+    __slots__ = (
+        "created_at",
+        "entities",
+        "files",
+        "id",
+        "kind",
+        "obsolete",
+        "scope",
+        "score",
+        "tags",
+        "text",
+    )
 
     def __init__(
         self,

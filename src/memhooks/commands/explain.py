@@ -61,7 +61,12 @@ def _priority(value: Any) -> str:
 
 def human(plan: dict[str, Any], reason: str) -> str:
     """The reference's human rendering, plus the reason the root was chosen."""
-    lines = ["MemHooks effective context", f"root:   {plan['root']} ({reason})", f"target: {plan['target']}", "sources:"]
+    lines = [
+        "MemHooks effective context",
+        f"root:   {plan['root']} ({reason})",
+        f"target: {plan['target']}",
+        "sources:",
+    ]
     lines += [f"  - {source}" for source in plan["sources"]]
     if plan["active_roles"]:
         lines.append("active roles: " + ", ".join(plan["active_roles"]))
@@ -75,7 +80,11 @@ def human(plan: dict[str, Any], reason: str) -> str:
         lines.append(f"      source: {query['source']}")
         if query["backends"]:
             lines.append("      backends: " + ", ".join(query["backends"]))
-    lines += [f"entities: {len(plan['entities'])}", f"resources: {len(plan['resources'])}", f"exclusions: {len(plan['exclude'])}"]
+    lines += [
+        f"entities: {len(plan['entities'])}",
+        f"resources: {len(plan['resources'])}",
+        f"exclusions: {len(plan['exclude'])}",
+    ]
     lines.append(f"guidance blocks ({len(plan['guidance'])}):")
     for block in plan["guidance"]:
         lines.append(f"  - source: {block['source']}")

@@ -35,20 +35,31 @@ def run(args: argparse.Namespace) -> int:
     where = locate(args.cwd)
     with MemoryStore(args.store) as store:
         if args.action == "list":
-            found = store.list(where.project, scope=args.scope, limit=None if args.limit == 0 else args.limit, include_obsolete=args.all)
+            found = store.list(
+                where.project,
+                scope=args.scope,
+                limit=None if args.limit == 0 else args.limit,
+                include_obsolete=args.all,
+            )
             _print(found, args.format)
         elif args.action == "search":
-            hits = store.search(where.project, args.text, limit=args.limit, include_obsolete=args.all)
+            hits = store.search(
+                where.project, args.text, limit=args.limit, include_obsolete=args.all
+            )
             if args.format == "json":
-                print(json.dumps([{**m.to_json(), "score": s} for m, s in hits], ensure_ascii=False, indent=2))
+                print(
+                    json.dumps(
+                        [{**m.to_json(), "score": s} for m, s in hits], ensure_ascii=False, indent=2
+                    )
+                )
             else:
                 for memory, score in hits:
                     print(_line(memory, score))
         elif args.action == "show":
-            memory = store.get(args.id, project=where.project)
-            if memory is None:
+            shown = store.get(args.id, project=where.project)
+            if shown is None:
                 raise UsageError(f"no memory {args.id!r} in project {where.project}")
-            print(json.dumps(memory.to_json(), ensure_ascii=False, indent=2))
+            print(json.dumps(shown.to_json(), ensure_ascii=False, indent=2))
         elif args.action == "forget":
             if not store.forget(args.id, project=where.project):
                 raise UsageError(f"no memory {args.id!r} in project {where.project}")
@@ -59,7 +70,9 @@ def run(args: argparse.Namespace) -> int:
             else:
                 with open(args.file, encoding="utf-8") as fp:
                     counts = store.import_jsonl(where.project, fp, default_scope=where.scope)
-            print(f"Imported {counts['added']} new and {counts['updated']} updated memories into {where.project}")
+            print(
+                f"Imported {counts['added']} new and {counts['updated']} updated memories into {where.project}"
+            )
         elif args.action == "export":
             if args.file in (None, "-"):
                 store.export_jsonl(where.project, sys.stdout)

@@ -8,16 +8,17 @@ import argparse
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..errors import UsageError
     from ..store import MemoryStore
     from ..workspace import locate
 
-    from ..errors import UsageError
-
     where = locate(args.cwd)
     files = [where.relative(f) for f in args.file]
-    outside = [f for f in files if f.startswith("/") or f == ".."  or f.startswith("../")]
+    outside = [f for f in files if f == ".." or f.startswith(("/", "../"))]
     if outside:
-        raise UsageError(f"--file must name paths inside the project root {where.root}: {outside[0]}")
+        raise UsageError(
+            f"--file must name paths inside the project root {where.root}: {outside[0]}"
+        )
     with MemoryStore(args.store) as store:
         memory = store.add(
             where.project,

@@ -34,7 +34,14 @@ WRAPPER = (
 MARKER = "\n[guidance truncated]"
 DEFAULT_MAX_CHARS = 24000
 DEFAULT_MAX_GUIDANCE_CHARS = 6000
-REMOVAL_ORDER = ("guidance", "omitted_queries", "sources", "recall_queries", "resources", "entities")
+REMOVAL_ORDER = (
+    "guidance",
+    "omitted_queries",
+    "sources",
+    "recall_queries",
+    "resources",
+    "entities",
+)
 PLACEHOLDER_MESSAGE = "Routing exceeds budget; inspect with memhooks explain."
 
 
@@ -83,7 +90,9 @@ def shorten_guidance(view: dict[str, Any], max_guidance_chars: int) -> dict[str,
     return out
 
 
-def bound_view(view: dict[str, Any], budget: int, max_guidance_chars: int = DEFAULT_MAX_GUIDANCE_CHARS) -> dict[str, Any] | None:
+def bound_view(
+    view: dict[str, Any], budget: int, max_guidance_chars: int = DEFAULT_MAX_GUIDANCE_CHARS
+) -> dict[str, Any] | None:
     """The view trimmed to at most ``budget`` characters of compact JSON, or ``None``."""
     out = shorten_guidance(view, max_guidance_chars)
     if len(dumps(out)) <= budget:
@@ -118,7 +127,11 @@ def bound_view(view: dict[str, Any], budget: int, max_guidance_chars: int = DEFA
     return placeholder if len(dumps(placeholder)) <= budget else None
 
 
-def bound_context(view: dict[str, Any], max_chars: int = DEFAULT_MAX_CHARS, max_guidance_chars: int = DEFAULT_MAX_GUIDANCE_CHARS) -> str | None:
+def bound_context(
+    view: dict[str, Any],
+    max_chars: int = DEFAULT_MAX_CHARS,
+    max_guidance_chars: int = DEFAULT_MAX_GUIDANCE_CHARS,
+) -> str | None:
     """The text to inject: ``WRAPPER + compact JSON`` of at most ``max_chars`` code points,
     or ``None`` when nothing useful fits (also when the view has no sources)."""
     if not view.get("sources"):

@@ -59,7 +59,11 @@ class HookCache:
                 try:
                     with open(self.file, encoding="utf-8") as fp:
                         blob = json.load(fp)
-                    if isinstance(blob, dict) and blob.get("format") == FORMAT and isinstance(blob.get("entries"), dict):
+                    if (
+                        isinstance(blob, dict)
+                        and blob.get("format") == FORMAT
+                        and isinstance(blob.get("entries"), dict)
+                    ):
                         self.entries = blob["entries"]
                 except (OSError, ValueError):
                     pass
@@ -78,7 +82,9 @@ class HookCache:
             return value
         return None
 
-    def put(self, path: str, key: Key, value: tuple[dict[str, Any], str], st: os.stat_result) -> None:
+    def put(
+        self, path: str, key: Key, value: tuple[dict[str, Any], str], st: os.stat_result
+    ) -> None:
         if time.time_ns() - st.st_mtime_ns < RACY_NS:
             return
         _MEMORY[path] = (key, value)

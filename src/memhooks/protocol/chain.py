@@ -20,8 +20,12 @@ from ..errors import fail
 from . import cache
 from .hookfile import HOOK_NAME, UNSAFE
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 #: (path, data, guidance) of one valid hook, as the merge consumes it.
-HookData = tuple[str, dict, str]
+HookData = tuple[str, "dict[str, Any]", str]
 
 
 def hook_paths(root: str, directories: list[str]) -> list[tuple[str, os.stat_result]]:
@@ -34,7 +38,14 @@ def hook_paths(root: str, directories: list[str]) -> list[tuple[str, os.stat_res
         except (FileNotFoundError, NotADirectoryError):
             continue
         except OSError as exc:
-            raise fail("MH000", f"could not read hook: {exc.strerror}", path, 1, 1, help="check the directory's permissions") from None
+            raise fail(
+                "MH000",
+                f"could not read hook: {exc.strerror}",
+                path,
+                1,
+                1,
+                help="check the directory's permissions",
+            ) from None
         if not stat.S_ISREG(st.st_mode):
             raise fail("MH029", UNSAFE, path, 1, 1)
         found.append((path, st))
@@ -60,7 +71,7 @@ def load_chain(root: str, directories: list[str]) -> list[HookData]:
     return hooks
 
 
-def _parse(path: str) -> tuple[dict, str]:
+def _parse(path: str) -> tuple[dict[str, Any], str]:
     from .hookfile import load
 
     parsed = load(path)

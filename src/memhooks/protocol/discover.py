@@ -34,7 +34,18 @@ def find_hooks(directory: str, *, use_git: bool) -> list[str]:
 def _git_list(directory: str) -> list[str] | None:
     try:
         result = subprocess.run(
-            ["git", "-c", "core.quotepath=off", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", f"*{HOOK_NAME}"],
+            [
+                "git",
+                "-c",
+                "core.quotepath=off",
+                "ls-files",
+                "-z",
+                "--cached",
+                "--others",
+                "--exclude-standard",
+                "--",
+                f"*{HOOK_NAME}",
+            ],
             cwd=directory,
             capture_output=True,
             timeout=GIT_TIMEOUT_S,
@@ -62,5 +73,9 @@ def _walk(directory: str) -> list[str]:
             found.append(os.path.join(current, HOOK_NAME))
     if problems:
         exc = problems[0]
-        raise fail("MH030", f"could not walk the project tree: {exc.strerror or exc}", getattr(exc, "filename", None) or directory)
+        raise fail(
+            "MH030",
+            f"could not walk the project tree: {exc.strerror or exc}",
+            getattr(exc, "filename", None) or directory,
+        )
     return sorted(found)

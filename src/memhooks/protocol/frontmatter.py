@@ -40,9 +40,11 @@ class Document:
     YAML parser reads) and ``yaml_line`` (1-based file line of the first YAML line).
     """
 
-    __slots__ = ("bom", "newline", "head", "yaml_raw", "close", "body", "yaml", "yaml_line")
+    __slots__ = ("body", "bom", "close", "head", "newline", "yaml", "yaml_line", "yaml_raw")
 
-    def __init__(self, bom: bool, newline: str, head: str, yaml_raw: str, close: str, body: str) -> None:
+    def __init__(
+        self, bom: bool, newline: str, head: str, yaml_raw: str, close: str, body: str
+    ) -> None:
         self.bom = bom
         self.newline = newline
         self.head = head

@@ -22,7 +22,12 @@ if TYPE_CHECKING:
 
 HOOK_NAME = "MEMHOOKS.md"
 UNSAFE = "hook and lock paths must be regular files, not symlinks or special files"
-_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
 
 
 class ParsedHook:
@@ -31,9 +36,17 @@ class ParsedHook:
     (:class:`~memhooks.protocol.frontmatter.Document` or ``None``); ``tree`` (ruamel
     round-trip mapping or ``None``); ``diagnostics`` (sorted list)."""
 
-    __slots__ = ("path", "data", "guidance", "document", "tree", "diagnostics")
+    __slots__ = ("data", "diagnostics", "document", "guidance", "path", "tree")
 
-    def __init__(self, path: str, data: dict[str, Any] | None, guidance: str, document: Any, tree: Any, diagnostics: list[Diagnostic]) -> None:
+    def __init__(
+        self,
+        path: str,
+        data: dict[str, Any] | None,
+        guidance: str,
+        document: Any,
+        tree: Any,
+        diagnostics: list[Diagnostic],
+    ) -> None:
         self.path = path
         self.data = data
         self.guidance = guidance
@@ -75,7 +88,14 @@ def read_bytes(path: str) -> tuple[bytes, os.stat_result]:
     except OSError as exc:
         if exc.errno in (errno.ELOOP, errno.EMLINK, errno.ENXIO):
             raise fail("MH029", UNSAFE, path, 1, 1) from None
-        raise fail("MH000", f"could not read hook: {exc.strerror}", path, 1, 1, help="check the file's permissions") from None
+        raise fail(
+            "MH000",
+            f"could not read hook: {exc.strerror}",
+            path,
+            1,
+            1,
+            help="check the file's permissions",
+        ) from None
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
@@ -114,7 +134,15 @@ def parse_text(text: str, path: str) -> ParsedHook:
         except yamlio.NotJson as exc:
             # the validator reports such values at their position; this is the backstop
             if not any(d.is_error for d in diagnostics):
-                diagnostics.append(Diagnostic("MH000", f"routing metadata cannot be represented as JSON: {exc}", path, document.yaml_line, 1))
+                diagnostics.append(
+                    Diagnostic(
+                        "MH000",
+                        f"routing metadata cannot be represented as JSON: {exc}",
+                        path,
+                        document.yaml_line,
+                        1,
+                    )
+                )
     # guidance lines are joined with LF whatever the file's line endings (spec (b) Envelope)
     guidance = frontmatter.to_lf(document.body).strip()
     return ParsedHook(path, data, guidance, document, tree, diagnostics)

@@ -25,7 +25,9 @@ def collect(path: str, *, all_hooks: bool, strict: bool = False) -> tuple[list[D
         if os.path.basename(os.path.normpath(path)) == HOOK_NAME:
             st = os.lstat(path) if os.path.lexists(path) else None
             if st is not None and not stat.S_ISREG(st.st_mode):
-                return [Diagnostic("MH029", UNSAFE, path, 1, 1)], os.path.dirname(os.path.abspath(path))
+                return [Diagnostic("MH029", UNSAFE, path, 1, 1)], os.path.dirname(
+                    os.path.abspath(path)
+                )
         real = canonical(path)
         directory = real if os.path.isdir(real) else os.path.dirname(real)
         if all_hooks or os.path.isdir(real):
@@ -48,7 +50,9 @@ def collect(path: str, *, all_hooks: bool, strict: bool = False) -> tuple[list[D
     return diagnostics, base
 
 
-def validate(paths: list[str] | str = ".", *, all_hooks: bool = False, strict: bool = False) -> list[Diagnostic]:
+def validate(
+    paths: list[str] | str = ".", *, all_hooks: bool = False, strict: bool = False
+) -> list[Diagnostic]:
     """Diagnostics for one or more targets (see :func:`collect`), sorted."""
     targets = [paths] if isinstance(paths, str) else list(paths)
     out: list[Diagnostic] = []

@@ -18,7 +18,6 @@ Pure functions over plain data. Rules:
 
 from __future__ import annotations
 
-
 from .text import normalize
 
 TYPE_CHECKING = False  # typing costs ~2 ms to import; annotations are strings
@@ -54,8 +53,20 @@ class Resolution:
     ``entities``, ``resources``, ``tags``, ``exclude``, ``backends``, ``guidance``
     and ``omitted`` (``{source, query, reason}``)."""
 
-    __slots__ = ("sources", "scope", "sensitivity", "queries", "entities", "resources",
-                 "tags", "exclude", "backends", "guidance", "omitted", "_index")  # fmt: skip
+    __slots__ = (
+        "_index",
+        "backends",
+        "entities",
+        "exclude",
+        "guidance",
+        "omitted",
+        "queries",
+        "resources",
+        "scope",
+        "sensitivity",
+        "sources",
+        "tags",
+    )  # fmt: skip
 
     def __init__(self) -> None:
         self.omitted: list[dict[str, Any]] = []
@@ -77,7 +88,13 @@ class Resolution:
     def add_hook(self, source: str, data: dict[str, Any], guidance: str) -> None:
         if data.get("inherits") is False:
             for item in self.queries:
-                self.omitted.append({"source": item["source"], "query": query_text(item["value"]), "reason": "inheritance_cut"})
+                self.omitted.append(
+                    {
+                        "source": item["source"],
+                        "query": query_text(item["value"]),
+                        "reason": "inheritance_cut",
+                    }
+                )
             self.reset()
         self.sources.append(source)
         for field in ("scope", "sensitivity"):
@@ -103,7 +120,9 @@ class Resolution:
             self.queries.append(item)
             return
         old = self.queries[at]
-        self.omitted.append({"source": old["source"], "query": query_text(old["value"]), "reason": "overridden"})
+        self.omitted.append(
+            {"source": old["source"], "query": query_text(old["value"]), "reason": "overridden"}
+        )
         self.queries[at] = item
 
 

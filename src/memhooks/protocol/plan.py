@@ -36,7 +36,9 @@ def _roles(value: Any) -> list[str]:
     return list(roles) if isinstance(roles, list) else []
 
 
-def effective_queries(state: Resolution, roles: list[str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def effective_queries(
+    state: Resolution, roles: list[str]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """(effective queries, role-mismatch omissions) for the active ``roles``."""
     active = set(roles)
     scope_entities = [item["value"] for item in state.entities]
@@ -46,7 +48,9 @@ def effective_queries(state: Resolution, roles: list[str]) -> tuple[list[dict[st
         value, source = item["value"], item["source"]
         query_roles = _roles(value)
         if active and query_roles and active.isdisjoint(query_roles):
-            dropped.append({"source": source, "query": query_text(value), "reason": "role_mismatch"})
+            dropped.append(
+                {"source": source, "query": query_text(value), "reason": "role_mismatch"}
+            )
             continue
         local = value if isinstance(value, dict) else {}
         priority = local.get("priority")
@@ -59,7 +63,9 @@ def effective_queries(state: Resolution, roles: list[str]) -> tuple[list[dict[st
                 "entities": _union(scope_entities, local.get("entities")),
                 "resources": _union(scope_resources, local.get("resources")),
                 "tags": _union(state.tags, local.get("tags")),
-                "backends": _sorted_keys(merge_backends(state.backends, local.get("backends") or {})),
+                "backends": _sorted_keys(
+                    merge_backends(state.backends, local.get("backends") or {})
+                ),
             }
         )
     return out, dropped
@@ -139,16 +145,36 @@ def multi_view(plans: list[dict[str, Any]]) -> dict[str, Any]:
         return runtime_view(plans[0])
     sources: list[str] = []
     contexts: dict[str, Any] = {}
-    fields: dict[str, list[dict[str, Any]]] = {"recall_queries": [], "guidance": [], "omitted_queries": []}
+    fields: dict[str, list[dict[str, Any]]] = {
+        "recall_queries": [],
+        "guidance": [],
+        "omitted_queries": [],
+    }
     seen: dict[tuple[str, str], dict[str, Any]] = {}
     for number, plan in enumerate(plans):
         cid = str(number)
         for source in plan["sources"]:
             if source not in sources:
                 sources.append(source)
-        contexts[cid] = {key: plan[key] for key in ("target", "scope", "sensitivity", "exclude", "entities", "resources", "tags", "backends")}
+        contexts[cid] = {
+            key: plan[key]
+            for key in (
+                "target",
+                "scope",
+                "sensitivity",
+                "exclude",
+                "entities",
+                "resources",
+                "tags",
+                "backends",
+            )
+        }
         constraints = _constraints(plan)
-        for field, items in (("recall_queries", plan["effective_queries"]), ("guidance", plan["guidance"]), ("omitted_queries", plan["omitted_queries"])):
+        for field, items in (
+            ("recall_queries", plan["effective_queries"]),
+            ("guidance", plan["guidance"]),
+            ("omitted_queries", plan["omitted_queries"]),
+        ):
             for item in items:
                 key = (field + _dump(item), constraints)
                 shared = seen.get(key)
@@ -164,4 +190,3 @@ def multi_view(plans: list[dict[str, Any]]) -> dict[str, Any]:
         "contexts": contexts,
         **fields,
     }
-

@@ -69,7 +69,9 @@ def to_json(value: Any, indent: int | None, path: str) -> str:
             return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
         return json.dumps(value, ensure_ascii=False, indent=indent, allow_nan=False)
     except ValueError as exc:
-        raise fail("MH000", f"routing metadata cannot be represented as JSON: {exc}", path) from None
+        raise fail(
+            "MH000", f"routing metadata cannot be represented as JSON: {exc}", path
+        ) from None
 
 
 def clean_list(values: Iterable[str], what: str, limit: int) -> list[str]:
@@ -91,7 +93,11 @@ def resolve_at(where: Target, roles: list[str]) -> Plan:
     return Plan(plan_mod.build_plan(state, where.root, where.target, roles), where.reason)
 
 
-def resolve(target: str | os.PathLike[str] = ".", roles: Iterable[str] = (), env: Mapping[str, str] | None = None) -> Plan:
+def resolve(
+    target: str | os.PathLike[str] = ".",
+    roles: Iterable[str] = (),
+    env: Mapping[str, str] | None = None,
+) -> Plan:
     """Resolve one target (file or directory) into a :class:`Plan`.
 
     ``roles``: active role names (exact, case-sensitive). An empty chain is not an
@@ -108,7 +114,7 @@ class Scopes:
     ``view()`` (the runtime view: single-plan shape for one plan, multi-context shape
     otherwise)."""
 
-    __slots__ = ("plans", "notes")
+    __slots__ = ("notes", "plans")
 
     def __init__(self, plans: list[Plan], notes: list[str]) -> None:
         self.plans = plans
@@ -138,13 +144,17 @@ def resolve_scopes(
     """
     roles = clean_list(roles, "roles", MAX_ROLES)
     files = clean_list(files, "active files", MAX_FILES)
-    bases = [resolve_target(os.fspath(t), env) for t in targets] or [resolve_target(cwd or ".", env)]
+    bases = [resolve_target(os.fspath(t), env) for t in targets] or [
+        resolve_target(cwd or ".", env)
+    ]
     root = bases[0].root
     notes: list[str] = []
     wanted = {b.directory: b for b in bases if b.root == root}
     for b in bases:
         if b.root != root:
-            raise fail("MH024", f"target is in another project (root {b.root}, expected {root})", b.target)
+            raise fail(
+                "MH024", f"target is in another project (root {b.root}, expected {root})", b.target
+            )
     for name in files:
         path = os.path.join(cwd or os.getcwd(), name)
         real = os.path.realpath(path)
@@ -166,5 +176,7 @@ def resolve_scopes(
         except DiagnosticError as exc:
             if strict:
                 raise
-            notes.append(f"{where.target}: {exc.diagnostic.code} {exc.diagnostic.message} (scope dropped)")
+            notes.append(
+                f"{where.target}: {exc.diagnostic.code} {exc.diagnostic.message} (scope dropped)"
+            )
     return Scopes(plans, notes)

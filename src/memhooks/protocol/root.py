@@ -36,7 +36,7 @@ class Target:
     """A canonical target: ``target`` (absolute path as given, canonicalized),
     ``directory`` (the target, or its parent for a file), ``root`` and ``reason``."""
 
-    __slots__ = ("target", "directory", "root", "reason")
+    __slots__ = ("directory", "reason", "root", "target")
 
     def __init__(self, target: str, directory: str, root: str, reason: str) -> None:
         self.target = target
@@ -97,9 +97,19 @@ def env_root(env: Mapping[str, str]) -> str | None:
     try:
         root = os.path.realpath(value, strict=True)
     except OSError as exc:
-        raise fail("MH024", f"invalid MEMHOOKS_ROOT: {exc.strerror or exc}", value, help="unset MEMHOOKS_ROOT or point it at the project root") from None
+        raise fail(
+            "MH024",
+            f"invalid MEMHOOKS_ROOT: {exc.strerror or exc}",
+            value,
+            help="unset MEMHOOKS_ROOT or point it at the project root",
+        ) from None
     if not os.path.isdir(root):
-        raise fail("MH024", "MEMHOOKS_ROOT must be a directory", value, help="point MEMHOOKS_ROOT at the project root directory")
+        raise fail(
+            "MH024",
+            "MEMHOOKS_ROOT must be a directory",
+            value,
+            help="point MEMHOOKS_ROOT at the project root directory",
+        )
     return root
 
 
@@ -132,7 +142,9 @@ def find_root(directory: str, env: Mapping[str, str] | None = None) -> tuple[str
             entry = None
         except OSError:
             break  # cannot look inside: nothing above here is ours to read
-        if entry is not None and (not stat.S_ISLNK(entry.st_mode) or os.path.exists(os.path.join(candidate, ".git"))):
+        if entry is not None and (
+            not stat.S_ISLNK(entry.st_mode) or os.path.exists(os.path.join(candidate, ".git"))
+        ):
             return candidate, REASON_GIT
         visible.append(candidate)
     home = _home()

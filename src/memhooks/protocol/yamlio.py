@@ -42,8 +42,10 @@ for _tag, _pattern, _first in (
     ("tag:yaml.org,2002:int", r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", list("-+0123456789")),
     (
         "tag:yaml.org,2002:float",
-        r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
-        r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
+        (
+            r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+            r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
+        ),
         list("-+0123456789."),
     ),
 ):
@@ -51,7 +53,7 @@ for _tag, _pattern, _first in (
         _CORE.setdefault(_ch or None, []).append((_tag, re.compile(_pattern)))
 
 
-class _CoreResolver(VersionedResolver):  # type: ignore[misc]
+class _CoreResolver(VersionedResolver):
     """Implicit tag resolution by the YAML 1.2 core schema, nothing more."""
 
     @property
@@ -74,7 +76,7 @@ class YamlProblem(Exception):
         self.first_line = first_line  # for duplicates: 0-based line of the first occurrence
 
 
-class _SafeComposer(Composer):  # type: ignore[misc]
+class _SafeComposer(Composer):
     def __init__(self, *args: Any, **kw: Any) -> None:
         super().__init__(*args, **kw)
         # aliases are refused, so a reused anchor name is harmless; ruamel would print a
@@ -141,7 +143,11 @@ class _SafeComposer(Composer):  # type: ignore[misc]
 
 def _nested(node: Any) -> bool:
     """True for a sequence or mapping node that holds another sequence or mapping."""
-    items = node.value if isinstance(node, SequenceNode) else [part for pair in node.value for part in pair]
+    items = (
+        node.value
+        if isinstance(node, SequenceNode)
+        else [part for pair in node.value for part in pair]
+    )
     return any(not isinstance(item, ScalarNode) for item in items)
 
 
@@ -195,7 +201,13 @@ def load(text: str, path: str, first_line: int) -> Any:
         message = exc.message
         if exc.first_line is not None:
             message += f" on line {exc.line + offset + 1}, first defined on line {exc.first_line + offset + 1}"
-        raise fail("MH000", f"invalid YAML frontmatter: {message}", path, exc.line + offset + 1, exc.column + 1) from None
+        raise fail(
+            "MH000",
+            f"invalid YAML frontmatter: {message}",
+            path,
+            exc.line + offset + 1,
+            exc.column + 1,
+        ) from None
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "syntax error"
@@ -214,8 +226,8 @@ def position(container: Any, key: Any) -> tuple[int, int] | None:
         return None
     try:
         if isinstance(container, CommentedSeq):
-            return tuple(lc.item(key))  # type: ignore[return-value]
-        return tuple(lc.key(key))  # type: ignore[return-value]
+            return (int(lc.item(key)[0]), int(lc.item(key)[1]))
+        return (int(lc.key(key)[0]), int(lc.key(key)[1]))
     except (KeyError, IndexError, TypeError):
         return None
 
@@ -226,7 +238,7 @@ def value_position(container: Any, key: Any) -> tuple[int, int] | None:
     if lc is None or not isinstance(container, CommentedMap):
         return position(container, key)
     try:
-        return tuple(lc.value(key))  # type: ignore[return-value]
+        return (int(lc.value(key)[0]), int(lc.value(key)[1]))
     except (KeyError, IndexError, TypeError):
         return None
 

@@ -104,7 +104,9 @@ def recall(
         if owned:
             from ..backends.registry import open_backend
 
-            backend = open_backend(backend if isinstance(backend, str) else None, store_path=store_path)
+            backend = open_backend(
+                backend if isinstance(backend, str) else None, store_path=store_path
+            )
     except MemhooksError as exc:
         result["status"] = "no_backend"
         result["notes"].append(str(exc))
@@ -184,8 +186,13 @@ def _memory(hit: Any, by: list[Any]) -> dict[str, Any]:
         "entities": hit.entities,
         "created_at": hit.created_at,
         "recalled_by": [
-            {"query": t.query["query"], "source": t.source, "priority": t.priority, "context": t.context,
-             "score": next((h.score for h in t.hits if h.id == hit.id), hit.score)}  # fmt: skip
+            {
+                "query": t.query["query"],
+                "source": t.source,
+                "priority": t.priority,
+                "context": t.context,
+                "score": next((h.score for h in t.hits if h.id == hit.id), hit.score),
+            }
             for t in by
         ],
     }

@@ -20,12 +20,18 @@ if TYPE_CHECKING:
 class Exclusions:
     """A compiled set of exclusion phrases (``matches(hit)`` → the phrase or ``None``)."""
 
-    __slots__ = ("phrases", "_patterns")
+    __slots__ = ("_patterns", "phrases")
 
     def __init__(self, phrases: list[str]) -> None:
         self.phrases = [" ".join(p.split()) for p in phrases if p and p.strip()]
         self._patterns = [
-            (phrase, re.compile(r"(?<!\w)" + r"\s+".join(map(re.escape, phrase.split())) + r"(?!\w)", re.IGNORECASE))
+            (
+                phrase,
+                re.compile(
+                    r"(?<!\w)" + r"\s+".join(map(re.escape, phrase.split())) + r"(?!\w)",
+                    re.IGNORECASE,
+                ),
+            )
             for phrase in self.phrases
         ]
 

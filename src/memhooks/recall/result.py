@@ -36,13 +36,17 @@ def injected_memory(memory: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def pack(memories: list[dict[str, Any]], guidance: list[dict[str, Any]], budget: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
+def pack(
+    memories: list[dict[str, Any]], guidance: list[dict[str, Any]], budget: int
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
     """Whole items in order — memories first, then guidance — while the injected context
     stays within ``budget`` characters. Returns (kept memories, kept guidance, dropped
     memories)."""
     body: dict[str, Any] = {"schema": MEMORIES_SCHEMA, "memories": [], "guidance": []}
     used = len(LABEL) + len(dumps(body))
-    kept, kept_guidance, dropped = [], [], []
+    kept: list[dict[str, Any]] = []
+    kept_guidance: list[dict[str, Any]] = []
+    dropped: list[dict[str, Any]] = []
     for memory in memories:
         size = len(dumps(injected_memory(memory))) + (1 if kept else 0)
         if used + size <= budget:
@@ -93,7 +97,10 @@ def text(result: dict[str, Any]) -> str:
     for number, memory in enumerate(result["memories"], 1):
         meta = ", ".join(str(memory[k]) for k in ("kind", "created_at") if memory.get(k))
         lines.append("")
-        lines.append(f"[{number}] {memory['id']}  scope: {memory['scope'] or '.'}" + (f"  ({meta})" if meta else ""))
+        lines.append(
+            f"[{number}] {memory['id']}  scope: {memory['scope'] or '.'}"
+            + (f"  ({meta})" if meta else "")
+        )
         lines += [f"    {line}" for line in memory["text"].splitlines() or [""]]
         for by in memory["recalled_by"]:
             priority = "default" if by["priority"] is None else f"{by['priority']:.2f}"
@@ -101,7 +108,9 @@ def text(result: dict[str, Any]) -> str:
     dropped = result["dropped"]
     if any(dropped.values()):
         lines.append("")
-        lines.append(f"left out: {dropped['budget']} over budget, {dropped['excluded']} excluded, {dropped['duplicates']} duplicates")
+        lines.append(
+            f"left out: {dropped['budget']} over budget, {dropped['excluded']} excluded, {dropped['duplicates']} duplicates"
+        )
     failed = [q for q in result["queries"] if q["status"] != "ok"]
     for query in failed:
         lines.append(f"query {query['status']}: {query['query']}: {query['error']}")

@@ -26,7 +26,6 @@ import os
 import time
 
 from ..errors import MemhooksError
-from .dedup import Seen
 from .exclusion import Exclusions
 
 TYPE_CHECKING = False
@@ -46,7 +45,19 @@ AUTO_TAG = "memhooks:auto"
 class Task:
     """One effective query of one context, with its place in the priority order."""
 
-    __slots__ = ("context", "query", "source", "priority", "depth", "order", "request", "hits", "status", "error", "ms")
+    __slots__ = (
+        "context",
+        "depth",
+        "error",
+        "hits",
+        "ms",
+        "order",
+        "priority",
+        "query",
+        "request",
+        "source",
+        "status",
+    )
 
     def __init__(self, context: str, query: dict[str, Any], order: int) -> None:
         self.context = context
@@ -70,14 +81,26 @@ class Task:
 def _names(values: Iterable[Any]) -> list[str]:
     out = []
     for value in values:
-        name = value if isinstance(value, str) else value.get("name") if isinstance(value, dict) else None
+        name = (
+            value
+            if isinstance(value, str)
+            else value.get("name")
+            if isinstance(value, dict)
+            else None
+        )
         if isinstance(name, str) and name.strip():
             out.append(name.strip())
     return out
 
 
 def _file_cues(resources: Iterable[Any]) -> list[str]:
-    return [value["name"] for value in resources if isinstance(value, dict) and value.get("kind") == "file" and isinstance(value.get("name"), str)]
+    return [
+        value["name"]
+        for value in resources
+        if isinstance(value, dict)
+        and value.get("kind") == "file"
+        and isinstance(value.get("name"), str)
+    ]
 
 
 def _relative(path: str, root: str) -> str:
@@ -101,12 +124,38 @@ def build_tasks(view_plans: list[dict[str, Any]], prompt: str | None, routing: b
             for query in plan["effective_queries"]:
                 tasks.append(Task(str(cid), query, len(tasks)))
     if not tasks and prompt and prompt.strip():
-        tasks.append(Task("0", {"source": None, "query": prompt, "priority": None, "roles": [], "entities": [], "resources": [], "tags": [], "backends": {}}, 0))
+        tasks.append(
+            Task(
+                "0",
+                {
+                    "source": None,
+                    "query": prompt,
+                    "priority": None,
+                    "roles": [],
+                    "entities": [],
+                    "resources": [],
+                    "tags": [],
+                    "backends": {},
+                },
+                0,
+            )
+        )
     tasks.sort(key=Task.sort_key)
     return tasks
 
 
-def _request(task: Task, plan: dict[str, Any] | None, root: str, *, prompt: str | None, active: list[str], backend: Backend, limit: int, project: str, timeout_s: float) -> Any:
+def _request(
+    task: Task,
+    plan: dict[str, Any] | None,
+    root: str,
+    *,
+    prompt: str | None,
+    active: list[str],
+    backend: Backend,
+    limit: int,
+    project: str,
+    timeout_s: float,
+) -> Any:
     from ..backends.base import SearchRequest
 
     query = task.query
@@ -130,7 +179,9 @@ def _request(task: Task, plan: dict[str, Any] | None, root: str, *, prompt: str 
     )
 
 
-def run_tasks(tasks: list[Task], backend: Backend, exclusions: Exclusions, deadline: float) -> dict[str, int]:
+def run_tasks(
+    tasks: list[Task], backend: Backend, exclusions: Exclusions, deadline: float
+) -> dict[str, int]:
     """Search every task (sequentially, under one deadline); filter exclusions. Returns
     counters ``{"excluded": n}`` (distinct memories). Failures are recorded on the task,
     never raised."""
@@ -147,7 +198,7 @@ def run_tasks(tasks: list[Task], backend: Backend, exclusions: Exclusions, deadl
         except MemhooksError as exc:
             task.status, task.error = "error", str(exc)
             continue
-        except Exception as exc:  # a broken adapter must not take the other queries down
+        except Exception as exc:  # noqa: BLE001 - a broken adapter must not take the other queries down
             task.status, task.error = "error", f"{type(exc).__name__}: {exc}"
             continue
         finally:
