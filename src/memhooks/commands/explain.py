@@ -24,11 +24,9 @@ if TYPE_CHECKING:
 
 def run(args: argparse.Namespace) -> int:
     from ..protocol.resolve import resolve, resolve_scopes, to_json
-    from ..settings import int_setting
 
     targets = args.paths or ["."]
     try:
-        guidance_cap = int_setting("MEMHOOKS_MAX_GUIDANCE_CHARS") if args.budget is not None else 0
         if len(targets) == 1 and not args.file and args.budget is None:
             plan = resolve(targets[0], args.role)
             print(plan.to_json() if args.format == "json" else human(plan.data, plan.reason))
@@ -39,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
         if args.budget is not None:
             from ..protocol.budget import bound_context
 
-            context = bound_context(scopes.view(), args.budget, guidance_cap)
+            context = bound_context(scopes.view(), args.budget)
             if args.format == "json":
                 print(to_json({"context": context} if context else {}, None, targets[0]))
             elif context:

@@ -129,11 +129,22 @@ def bound_view(
 
 def bound_context(
     view: dict[str, Any],
-    max_chars: int = DEFAULT_MAX_CHARS,
-    max_guidance_chars: int = DEFAULT_MAX_GUIDANCE_CHARS,
+    max_chars: int | None = None,
+    max_guidance_chars: int | None = None,
 ) -> str | None:
     """The text to inject: ``WRAPPER + compact JSON`` of at most ``max_chars`` code points,
-    or ``None`` when nothing useful fits (also when the view has no sources)."""
+    or ``None`` when nothing useful fits (also when the view has no sources).
+
+    ``None`` limits come from ``MEMHOOKS_MAX_CHARS`` (default 24,000) and
+    ``MEMHOOKS_MAX_GUIDANCE_CHARS`` (default 6,000); an invalid setting raises
+    DiagnosticError MH028 naming the variable.
+    """
+    if max_chars is None or max_guidance_chars is None:
+        from ..settings import int_setting
+
+        max_chars = int_setting("MEMHOOKS_MAX_CHARS") if max_chars is None else max_chars
+        if max_guidance_chars is None:
+            max_guidance_chars = int_setting("MEMHOOKS_MAX_GUIDANCE_CHARS")
     if not view.get("sources"):
         return None
     budget = max_chars - len(WRAPPER)
