@@ -1,0 +1,254 @@
+"""The recall runtime: exclusions, priority, budget, provenance, honesty about failures."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memhooks.backends.base import Hit
+from memhooks.errors import BackendError
+from memhooks.recall import context, recall, text
+from memhooks.recall.result import LABEL
+from memhooks.store import MemoryStore, project_id
+
+DATA = json.loads((Path(__file__).parent / "data" / "project.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, str]:
+    """A git project with a 3-hook chain and a store holding the data file's memories."""
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    for rel, body in DATA["hooks"].items():
+        (root / rel).mkdir(parents=True, exist_ok=True)
+        (root / rel / "MEMHOOKS.md").write_text(body, encoding="utf-8")
+    for rel in DATA["files"]:
+        (root / rel).write_text("x\n", encoding="utf-8")
+    store = str(tmp_path / "store.sqlite3")
+    monkeypatch.setenv("MEMHOOKS_STORE", store)
+    lines = [json.dumps(m) for m in DATA["memories"]]
+    with MemoryStore(store) as s:
+        s.import_jsonl(project_id(str(root)), lines)
+    return root, store
+
+
+def ids(result: dict) -> list[str]:
+    return [m["id"] for m in result["memories"]]
+
+
+def test_higher_priority_queries_come_first(project: tuple[Path, str]) -> None:
+    root, _ = project
+    result = recall(str(root / "svc"))
+    assert result["status"] == "ok"
+    order = [m["recalled_by"][0]["priority"] for m in result["memories"]]
+    weighted = [p for p in order if p is not None]
+    assert weighted == sorted(weighted, reverse=True)
+    assert order.index(0.9) < order.index(None) if None in order else True
+    assert ids(result)[0] == "m-retry"
+
+
+def test_queries_run_in_priority_order_with_unweighted_last(project: tuple[Path, str]) -> None:
+    root, _ = project
+    result = recall(str(root / "svc" / "auth"), roles=["security"])
+    assert [q["priority"] for q in result["queries"]] == [1.0, 0.9, 0.3, None]
+
+
+def test_exclusions_never_leak_through_any_query(project: tuple[Path, str]) -> None:
+    root, _ = project
+    result = recall(
+        str(root / "svc" / "auth"), prompt="refresh tokens retries idempotent deploys failed"
+    )
+    found = ids(result)
+    # text match, tag match, and the obsolete mark
+    assert "m-oauth" not in found and "m-tagged" not in found and "m-old" not in found
+    assert "m-rotate" in found and "m-retry" in found
+    assert result["dropped"]["excluded"] >= 2
+
+
+def test_role_filtered_query_is_not_run(project: tuple[Path, str]) -> None:
+    root, _ = project
+    result = recall(str(root / "svc" / "auth"), roles=["reviewer"])
+    assert "How do refresh tokens rotate?" not in [q["query"] for q in result["queries"]]
+
+
+def test_provenance_names_query_source_priority_and_score(project: tuple[Path, str]) -> None:
+    root, _ = project
+    result = recall(str(root / "svc"))
+    memory = next(m for m in result["memories"] if m["id"] == "m-retry")
+    assert memory["scope"] == "svc" and memory["kind"] == "decision"
+    assert memory["created_at"] == "2025-01-02T03:04:05Z"
+    by = memory["recalled_by"][0]
+    assert by["query"] == "Why are retries idempotent?"
+    assert by["source"] == str(root / "svc" / "MEMHOOKS.md")
+    assert by["priority"] == 0.9 and by["score"] > 0
+
+
+def test_folder_cue_finds_a_memory_the_query_words_miss(project: tuple[Path, str]) -> None:
+    root, _ = project
+    with_file = recall(
+        str(root / "svc" / "auth"), files=[str(root / "svc/auth/tokens.py")], routing=True
+    )
+    assert "m-rotate" in ids(with_file)
+
+
+def test_same_store_same_ranking(project: tuple[Path, str]) -> None:
+    root, _ = project
+    first = recall(str(root / "svc"), prompt="deploys retries")
+    second = recall(str(root / "svc"), prompt="deploys retries")
+    assert ids(first) == ids(second) and first["queries"][0]["hits"] == second["queries"][0]["hits"]
+
+
+def test_context_is_labelled_untrusted_and_within_budget(project: tuple[Path, str]) -> None:
+    root, _ = project
+    result = recall(str(root / "svc"), budget=600)
+    injected = context(result)
+    assert injected is not None and injected.startswith(LABEL)
+    assert len(injected) <= 600 == result["budget"]["chars"]
+    assert result["budget"]["used"] == len(injected)
+    assert result["dropped"]["budget"] == len(result["dropped"]["budget_ids"]) > 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    texts=st.lists(st.text(min_size=1, max_size=300).filter(str.strip), min_size=1, max_size=12),
+    budget=st.integers(min_value=1, max_value=3000),
+)
+def test_budget_is_never_exceeded_in_code_points(
+    tmp_path_factory: pytest.TempPathFactory, texts: list[str], budget: int
+) -> None:
+    base = tmp_path_factory.mktemp("budget")
+    (base / ".git").mkdir()
+    (base / "MEMHOOKS.md").write_text(
+        '---\nschema: memhooks/v2\nrecall_queries: ["q"]\n---\nGuidance é 漢字\n', encoding="utf-8"
+    )
+
+    class Fixed:
+        name = "fixed"
+
+        def search(self, request: object) -> list[Hit]:
+            return [Hit(f"id{i}", t, 1.0 / (i + 1)) for i, t in enumerate(texts)]
+
+        def close(self) -> None:
+            pass
+
+    result = recall(str(base), backend=Fixed(), budget=budget)
+    injected = context(result)
+    assert injected is None or len(injected) <= budget
+    if injected:
+        json.loads(injected[len(LABEL) :])
+
+
+class Flaky:
+    """Fails on one query text, answers the others."""
+
+    name = "flaky"
+
+    def __init__(self, failing: str) -> None:
+        self.failing = failing
+
+    def search(self, request: object) -> list[Hit]:
+        if request.text == self.failing:  # type: ignore[attr-defined]
+            raise BackendError("connection refused")
+        return [Hit("h-" + request.text, "answer to " + request.text, 1.0)]  # type: ignore[attr-defined]
+
+    def close(self) -> None:
+        pass
+
+
+def test_one_failing_query_keeps_the_others(project: tuple[Path, str]) -> None:
+    root, _ = project
+    result = recall(str(root / "svc"), backend=Flaky("Why are retries idempotent?"))
+    statuses = {q["query"]: (q["status"], q["error"]) for q in result["queries"]}
+    assert statuses["Why are retries idempotent?"] == ("error", "connection refused")
+    assert result["status"] == "ok" and len(result["memories"]) == 2
+    assert "query error: Why are retries idempotent?: connection refused" in text(result)
+
+
+def test_empty_store_says_so(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "MEMHOOKS.md").write_text(
+        '---\nschema: memhooks/v2\nrecall_queries: ["q"]\n---\n', encoding="utf-8"
+    )
+    result = recall(str(tmp_path), store_path=str(tmp_path / "s.sqlite3"))
+    assert result["status"] == "empty_store" and result["memories"] == []
+    assert context(result) is None
+    assert text(result).startswith(
+        "memhooks recall: the memory store holds no memories for this project"
+    )
+
+
+def test_no_hooks_and_no_prompt_recalls_nothing(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    result = recall(str(tmp_path), store_path=str(tmp_path / "s.sqlite3"))
+    assert result["status"] == "no_cues" and result["queries"] == []
+
+
+def test_unknown_backend_is_reported_not_raised(project: tuple[Path, str]) -> None:
+    root, _ = project
+    result = recall(str(root), backend="nonesuch")
+    assert result["status"] == "no_backend"
+    assert "unknown backend 'nonesuch'" in result["notes"][0]
+
+
+def test_recall_cli_json_and_context(
+    project: tuple[Path, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from memhooks.cli import main
+
+    root, _ = project
+    assert main(["recall", str(root / "svc"), "--format", "json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["recall_version"] == "memhooks/recall-v1" and result["backend"] == "embedded"
+    assert main(["recall", str(root / "svc"), "--format", "context", "--budget", "400"]) == 0
+    out = capsys.readouterr().out.rstrip("\n")
+    assert out.startswith(LABEL) and len(out) <= 400
+
+
+def test_remember_then_recall_and_export(
+    project: tuple[Path, str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memhooks.cli import main
+
+    root, _ = project
+    monkeypatch.chdir(root)
+    assert (
+        main(
+            [
+                "remember",
+                "Payment webhooks arrive out of order",
+                "--cwd",
+                "svc",
+                "--kind",
+                "constraint",
+                "--file",
+                "svc/pay.py",
+                "--tag",
+                "webhooks",
+            ]
+        )
+        == 0
+    )
+    assert capsys.readouterr().out.startswith("Remembered ")
+    assert main(["memories", "search", "webhooks order", "--format", "json"]) == 0
+    hits = json.loads(capsys.readouterr().out)
+    assert hits[0]["text"] == "Payment webhooks arrive out of order" and hits[0]["scope"] == "svc"
+    assert hits[0]["files"] == ["svc/pay.py"]
+    out = root / "export.jsonl"
+    assert main(["memories", "export", str(out)]) == 0
+    exported = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert len(exported) == len(DATA["memories"]) + 1
+
+
+def test_remember_refuses_files_outside_the_project(
+    project: tuple[Path, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from memhooks.cli import main
+
+    root, _ = project
+    assert main(["remember", "x", "--cwd", str(root), "--file", os.devnull]) == 2
+    assert "--file must name paths inside the project root" in capsys.readouterr().err
