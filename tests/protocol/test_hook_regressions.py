@@ -53,7 +53,7 @@ def test_keys_with_equal_values_are_duplicates_not_silent_overwrites() -> None:
             (
                 f"error[MH000]: invalid YAML frontmatter: duplicate key `{second.strip(chr(39))}` on line 6, first defined on line 5\n"
                 "  --> MEMHOOKS.md:6:5\n"
-                "  help: fix the file so it is UTF-8 Markdown that starts with a `---` YAML frontmatter block"
+                "  help: fix the YAML at this position (YAML 1.2; no aliases, no tags, no duplicate keys)"
             )
         ]
 
@@ -164,7 +164,7 @@ def test_a_nested_complex_key_is_a_diagnostic_not_a_crash() -> None:
             (
                 "error[MH000]: invalid YAML frontmatter: a mapping key that holds a sequence or mapping cannot be represented as JSON\n"
                 "  --> MEMHOOKS.md:5:7\n"
-                "  help: fix the file so it is UTF-8 Markdown that starts with a `---` YAML frontmatter block"
+                "  help: fix the YAML at this position (YAML 1.2; no aliases, no tags, no duplicate keys)"
             )
         ]
 

@@ -62,6 +62,7 @@ class HookCache:
                     if (
                         isinstance(blob, dict)
                         and blob.get("format") == FORMAT
+                        and blob.get("version") == _version()
                         and isinstance(blob.get("entries"), dict)
                     ):
                         self.entries = blob["entries"]
@@ -101,7 +102,11 @@ class HookCache:
         try:
             os.makedirs(os.path.dirname(self.file), exist_ok=True)
             with open(tmp, "w", encoding="utf-8") as fp:
-                json.dump({"format": FORMAT, "entries": self.entries}, fp, separators=(",", ":"))
+                json.dump(
+                    {"format": FORMAT, "version": _version(), "entries": self.entries},
+                    fp,
+                    separators=(",", ":"),
+                )
             os.replace(tmp, self.file)
         except OSError:
             try:
@@ -123,3 +128,10 @@ def for_root(root: str) -> HookCache:
 def clear_memory() -> None:
     """Forget the process-wide layer (tests, long-running hosts after bulk edits)."""
     _MEMORY.clear()
+
+
+def _version() -> str:
+    """The package version: a new release parses every hook afresh (parser fixes apply)."""
+    from .. import __version__
+
+    return __version__

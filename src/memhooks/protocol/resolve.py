@@ -105,7 +105,10 @@ def resolve(
     bad MEMHOOKS_ROOT), MH029 (unsafe hook or target), MH000/MH001/… (the first invalid
     hook's errors). Implements spec (c)-(e).
     """
-    return resolve_at(resolve_target(os.fspath(target), env), list(roles))
+    roles = list(roles)
+    if any(not isinstance(r, str) or not r.strip() for r in roles):
+        raise UsageError("roles must be non-blank strings")
+    return resolve_at(resolve_target(os.fspath(target), env), roles)
 
 
 class Scopes:

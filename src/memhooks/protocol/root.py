@@ -147,7 +147,7 @@ def find_root(directory: str, env: Mapping[str, str] | None = None) -> tuple[str
         ):
             return candidate, REASON_GIT
         visible.append(candidate)
-    home = _home()
+    home = _home(env)
     highest = None
     for candidate in visible:
         if home is not None and is_within(home, candidate):
@@ -159,8 +159,8 @@ def find_root(directory: str, env: Mapping[str, str] | None = None) -> tuple[str
     return directory, REASON_TARGET
 
 
-def _home() -> str | None:
-    home = os.environ.get("HOME") or os.path.expanduser("~")
+def _home(env: Mapping[str, str]) -> str | None:
+    home = env.get("HOME") or os.path.expanduser("~")
     try:
         return os.path.realpath(home)
     except OSError:

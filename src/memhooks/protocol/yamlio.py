@@ -186,6 +186,9 @@ def new_yaml() -> YAML:
     return yaml
 
 
+YAML_HELP = "fix the YAML at this position (YAML 1.2; no aliases, no tags, no duplicate keys)"
+
+
 def load(text: str, path: str, first_line: int) -> Any:
     """Parse frontmatter text (LF endings) into ruamel round-trip objects.
 
@@ -195,6 +198,7 @@ def load(text: str, path: str, first_line: int) -> Any:
     nesting deeper than 64 levels or several YAML documents.
     """
     offset = first_line - 1
+    help = YAML_HELP
     try:
         return new_yaml().load(text)
     except YamlProblem as exc:
@@ -207,15 +211,24 @@ def load(text: str, path: str, first_line: int) -> Any:
             path,
             exc.line + offset + 1,
             exc.column + 1,
+            help=help,
         ) from None
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "syntax error"
+        if "maximum depth" in problem:
+            problem = f"nesting deeper than {_MAX_DEPTH} levels"
+        elif "another document" in problem:
+            problem = "a second YAML document in the frontmatter (only one is allowed)"
         line = mark.line + offset + 1 if mark else first_line
         column = mark.column + 1 if mark else 1
-        raise fail("MH000", f"invalid YAML frontmatter: {problem}", path, line, column) from None
+        raise fail(
+            "MH000", f"invalid YAML frontmatter: {problem}", path, line, column, help=help
+        ) from None
     except (YAMLError, RecursionError, ValueError) as exc:
-        raise fail("MH000", f"invalid YAML frontmatter: {exc}", path, first_line, 1) from None
+        raise fail(
+            "MH000", f"invalid YAML frontmatter: {exc}", path, first_line, 1, help=help
+        ) from None
 
 
 def position(container: Any, key: Any) -> tuple[int, int] | None:
