@@ -6,6 +6,10 @@ same rules through the CLI.
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from memhooks.protocol.hookfile import parse_text
 
 
@@ -253,3 +257,38 @@ def test_null_priority_and_salience_mean_absent() -> None:
     assert hook.data is not None
     plan = build_plan(resolve_chain([("MEMHOOKS.md", hook.data, "")]), "/", "/", [])
     assert plan["effective_queries"][0]["priority"] is None
+
+
+def test_blank_role_is_refused_for_a_single_target_too(tmp_path: Path) -> None:
+    import memhooks
+    from memhooks.errors import UsageError
+
+    (tmp_path / ".git").mkdir()
+    with pytest.raises(UsageError, match="roles must be non-blank strings"):
+        memhooks.resolve(tmp_path, roles=["reviewer", " "])
+
+
+def test_disk_cache_from_another_release_is_not_trusted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+    import os
+    import time
+
+    from memhooks.protocol import cache
+    from memhooks.protocol.resolve import resolve
+
+    (tmp_path / ".git").mkdir()
+    hook = tmp_path / "MEMHOOKS.md"
+    hook.write_text("---\nschema: memhooks/v2\nscope: real\n---\n", encoding="utf-8")
+    past = time.time() - 60
+    os.utime(hook, (past, past))
+    cache.clear_memory()
+    assert resolve(tmp_path).data["scope"] == "real"
+    store = cache.for_root(str(tmp_path))
+    assert store.file is not None
+    blob = json.loads(Path(store.file).read_text(encoding="utf-8"))
+    for entry in blob["entries"].values():
+        entry[4]["scope"] = "poisoned"
+    blob["version"] = "0.0.0-old"
+    Path(store.file).write_text(json.dumps(blob), encoding="utf-8")
+    cache.clear_memory()
+    assert resolve(tmp_path).data["scope"] == "real"
