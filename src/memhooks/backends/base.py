@@ -120,13 +120,81 @@ class Hit:
         return f"Hit({self.id!r}, score={self.score:.4f})"
 
 
+class Draft:
+    """A memory to write (``memhooks remember`` on a backend that supports writes):
+    ``text``, ``project`` (project id), ``scope`` (root-relative folder), ``files``,
+    ``kind``, ``tags``, ``entities``, ``source`` (who recorded it), ``created_at``
+    (ISO 8601 or ``None`` for now)."""
+
+    __slots__ = (
+        "created_at",
+        "entities",
+        "files",
+        "kind",
+        "project",
+        "scope",
+        "source",
+        "tags",
+        "text",
+    )
+
+    def __init__(
+        self,
+        text: str,
+        *,
+        project: str,
+        scope: str = "",
+        files: list[str] | None = None,
+        kind: str | None = None,
+        tags: list[str] | None = None,
+        entities: list[str] | None = None,
+        source: str = "",
+        created_at: str | None = None,
+    ) -> None:
+        self.text = text
+        self.project = project
+        self.scope = scope
+        self.files = files or []
+        self.kind = kind
+        self.tags = tags or []
+        self.entities = entities or []
+        self.source = source
+        self.created_at = created_at
+
+
+class Health:
+    """The answer of a health check: ``ok`` (bool), ``detail`` (one line for people),
+    ``ms`` (how long the check took, milliseconds)."""
+
+    __slots__ = ("detail", "ms", "ok")
+
+    def __init__(self, ok: bool, detail: str, ms: float = 0.0) -> None:
+        self.ok = ok
+        self.detail = detail
+        self.ms = ms
+
+
 class Backend(Protocol):
     """A memory system memhooks can recall from.
 
-    ``name``: the provider namespace it reads (``backends.<name>``).
-    ``search(request)`` returns hits best first; raises
-    :class:`memhooks.errors.BackendError` on failure or timeout.
-    ``close()`` releases connections.
+    Required: ``name`` (the provider namespace it reads, ``backends.<name>``);
+    ``search(request)`` → hits best first, raising :class:`memhooks.errors.BackendError`
+    on failure or when ``request.timeout_s`` passes; ``close()``.
+
+    Optional capabilities, looked up with ``getattr`` (an adapter that lacks one simply
+    does not offer it; nothing is faked):
+
+    * ``health() -> Health`` — does it answer (``memhooks backends check``);
+    * ``remember(draft: Draft) -> str`` — write one memory, return its backend id
+      (``memhooks remember``; never called because a hook loaded);
+    * ``synthesize(request) -> str | None`` — a backend-side synthesis (Hindsight reflect,
+      Honcho dialectic), only when the user's configuration enables it;
+    * ``count(project) -> int`` — how many memories a project has (to tell an empty
+      store from a search that found nothing).
+
+    Adapters are opened by :func:`memhooks.backends.registry.open_backend` through a
+    classmethod ``open(settings: dict) -> Backend`` taking the user's settings for that
+    backend (config file + environment).
     """
 
     name: str
