@@ -119,10 +119,9 @@ def recall(
             task.request = request_for(task, plan_of.get(task.context), root, prompt=prompt, active=active, backend=backend,
                                        limit=per_query * 3 + len(exclude), project=project, timeout_s=query_timeout_s)  # fmt: skip
         counters = run_tasks(tasks, backend, Exclusions(exclude), started + deadline_s)
-        if result["backend"] == "embedded" and not any(t.hits for t in tasks):
-            store = getattr(backend, "store", None)
-            if store is not None and store.count(project) == 0:
-                result["status"] = "empty_store"
+        count = getattr(backend, "count", None)
+        if count is not None and not any(t.hits for t in tasks) and count(project) == 0:
+            result["status"] = "empty_store"
     finally:
         if owned:
             backend.close()
