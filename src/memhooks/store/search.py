@@ -26,6 +26,11 @@ if TYPE_CHECKING:
 WEIGHTS = (1.0, 2.0, 2.0, 1.5, 0.5)
 #: Query words beyond this many are ignored (bounds the cost of a pasted paragraph).
 MAX_TERMS = 32
+#: :func:`ranked` drops a word found in more memories than this (BM25 idf < ~1.9 at 14k).
+COMMON = 2000
+#: ... and words beyond this many (memory, word) pairs in all, rarest kept first.
+POSTINGS = 8000
+_WEIGHTS = ", ".join(str(weight) for weight in WEIGHTS)
 # fmt: off
 STOPWORDS = frozenset({
     "a", "an", "and", "are", "as", "at", "be", "but", "by", "can", "do", "does", "for",
@@ -39,16 +44,14 @@ STOPWORDS = frozenset({
 _ASCII_LOWER = {code: code + 32 for code in range(ord("A"), ord("Z") + 1)}
 
 
-def match_expression(text: str) -> str:
-    """An FTS5 MATCH expression for free text: quoted words joined by ``OR``.
+def words(text: str) -> list[str]:
+    """The searchable words of free text, lower-cased, first occurrences in order.
 
     Words are runs of letters, digits and non-ASCII symbols; ASCII punctuation
-    (``" * ( ) - : ^``...) only separates, so no input can form FTS5 syntax and
-    ``AND``/``NEAR`` are plain words. Stopwords are dropped unless nothing else is
-    left; repeats and words past :data:`MAX_TERMS` are dropped. ``""`` means
-    "nothing to search for".
+    (``" * ( ) - : ^``...) only separates. Stopwords are dropped unless nothing
+    else is left; words past :data:`MAX_TERMS` are dropped.
     """
-    words: list[str] = []
+    found: list[str] = []
     current: list[str] = []
     for ch in text + " ":
         if ch.isalnum() or (not ch.isascii() and ch.isprintable() and not ch.isspace()):
@@ -57,10 +60,23 @@ def match_expression(text: str) -> str:
         if current:
             word = "".join(current).lower()
             current = []
-            if any(c.isalnum() for c in word) and word not in words:
-                words.append(word)
-    kept = [word for word in words if word not in STOPWORDS] or words
-    return " OR ".join(f'"{word}"' for word in kept[:MAX_TERMS])
+            if any(c.isalnum() for c in word) and word not in found:
+                found.append(word)
+    kept = [word for word in found if word not in STOPWORDS] or found
+    return kept[:MAX_TERMS]
+
+
+def match_expression(text: str) -> str:
+    """An FTS5 MATCH expression for free text: :func:`words`, quoted, joined by ``OR``.
+
+    No input can form FTS5 syntax, so ``AND``/``NEAR`` are plain words. ``""``
+    means "nothing to search for".
+    """
+    return _any(words(text))
+
+
+def _any(terms: Iterable[str]) -> str:
+    return " OR ".join(f'"{term}"' for term in terms)
 
 
 def search(
@@ -79,9 +95,8 @@ def search(
     expression = match_expression(query_text)
     if not expression or limit <= 0:
         return []
-    weights = ", ".join(str(weight) for weight in WEIGHTS)
     sql = (
-        f"SELECT {COLUMNS}, bm25(memories_fts, {weights}) AS score"
+        f"SELECT {COLUMNS}, bm25(memories_fts, {_WEIGHTS}) AS score"
         " FROM memories_fts JOIN memories m ON m.pk = memories_fts.rowid"
         " WHERE memories_fts MATCH ? AND m.project = ?"
     )
@@ -95,6 +110,128 @@ def search(
     params.append(limit)
     rows = conn.execute(sql, params).fetchall()
     return [(from_row(row), -row[-1]) for row in rows]
+
+
+def ranked(
+    conn: sqlite3.Connection,
+    project: str,
+    query_text: str,
+    *,
+    limit: int,
+    frequencies: dict[str, int] | None = None,
+    include_obsolete: bool = False,
+) -> list[tuple[int, float]]:
+    """BM25 search with bounded work: ``[(pk, score)]``, best first, at most ``limit``.
+
+    The recall hook's search. :func:`search` scores every memory that shares a word
+    with the query, and on a large store common words match a third of the rows at
+    about a microsecond each. Here each word's document frequency (memories of all
+    projects containing it) is counted first, up to :data:`COMMON` (``frequencies``
+    memoizes the counts: pass one dict per open connection and state of the store).
+    Words are then kept rarest first while each occurs in at most :data:`COMMON`
+    memories and together in at most :data:`POSTINGS`; only kept words match and
+    score. A dropped word is so common that BM25 gives it little weight; a memory
+    that matches only dropped words is not found. When every word is common, all
+    words score against the newest :data:`COMMON` matching memories only. When no
+    word is dropped, the result is exactly :func:`search`'s; scores and tie-breaks
+    (by id) are as there.
+    """
+    terms = words(query_text)
+    if not terms or limit <= 0:
+        return []
+    counts = {} if frequencies is None else frequencies
+    for term in terms:
+        if term not in counts:
+            counts[term] = _frequency(conn, term, COMMON + 1)
+    live = [term for term in terms if counts[term]]
+    chosen: set[str] = set()
+    total = 0
+    for term in sorted(live, key=lambda t: counts[t]):  # stable: query order breaks ties
+        if counts[term] > COMMON or total + counts[term] > POSTINGS:
+            break
+        chosen.add(term)
+        total += counts[term]
+    window = ""
+    params: list[Any] = [_any(t for t in live if t in chosen)]
+    if live and not chosen:  # every word is common: score the newest matches only
+        params[0] = _any(live)
+        oldest = conn.execute(
+            "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?"
+            " ORDER BY rowid DESC LIMIT 1 OFFSET ?",
+            (params[0], COMMON - 1),
+        ).fetchone()
+        if oldest is not None:
+            window = " AND memories_fts.rowid >= ?"
+            params.append(oldest[0])
+    if not params[0]:
+        return []
+    live_only = "" if include_obsolete else " AND m.obsolete = 0"
+    sql = (
+        f"SELECT m.pk, bm25(memories_fts, {_WEIGHTS}) AS score"
+        " FROM memories_fts JOIN memories m ON m.pk = memories_fts.rowid"
+        f" WHERE memories_fts MATCH ?{window} AND m.project = ?{live_only}"
+        " ORDER BY score, m.id LIMIT ?"
+    )
+    rows = conn.execute(sql, (*params, project, limit)).fetchall()
+    return [(pk, -score) for pk, score in rows]
+
+
+def _frequency(conn: sqlite3.Connection, term: str, cap: int) -> int:
+    """In how many memories (all projects) ``term`` occurs, counting up to ``cap``."""
+    sql = "SELECT count(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)"
+    found: int = conn.execute(sql, (f'"{term}"', cap)).fetchone()[0]
+    return found
+
+
+def cue(
+    conn: sqlite3.Connection,
+    project: str,
+    scope: str | None,
+    files: Iterable[str],
+    *,
+    limit: int,
+    include_obsolete: bool = False,
+) -> list[int]:
+    """The folder cue of a recall, as pks: memories related to ``files``, most shared
+    files first, then deeper scope, newest, id descending; then memories scoped exactly
+    to ``scope``, newest first. At most ``limit``.
+
+    Paths that cannot be a root-relative file are ignored (a hook may name anything).
+    """
+    wanted = []
+    for path in files:
+        try:
+            wanted.append(normalize_file(path))
+        except (TypeError, ValueError):
+            continue
+    if limit <= 0 or not (wanted or scope is not None):
+        return []
+    live = "" if include_obsolete else " AND obsolete = 0"
+    live_m = "" if include_obsolete else " AND m.obsolete = 0"
+    depth = "length(m.scope) - length(replace(m.scope, '/', '')) + (m.scope != '')"
+    # The grouping runs in SQLite: a file touched by thousands of memories would cost
+    # milliseconds as Python rows.
+    sql = (
+        "WITH shared (pk, n) AS (SELECT memory, count(*) FROM memory_files"
+        "  WHERE path IN (SELECT value FROM json_each(?)) GROUP BY memory),"
+        " here (pk) AS (SELECT pk FROM memories WHERE project = ? AND scope = ?"
+        f"  {live} ORDER BY created_at DESC, id DESC LIMIT ?)"
+        " SELECT m.pk FROM (SELECT pk, n FROM shared UNION ALL"
+        "  SELECT pk, 0 FROM here WHERE pk NOT IN (SELECT pk FROM shared)) AS c"
+        f" JOIN memories m ON m.pk = c.pk WHERE m.project = ?{live_m}"
+        f" ORDER BY c.n DESC, {depth} DESC, m.created_at DESC, m.id DESC LIMIT ?"
+    )
+    params = (json.dumps(list(dict.fromkeys(wanted))), project, scope, limit, project, limit)
+    return [pk for (pk,) in conn.execute(sql, params)]
+
+
+def memories(conn: sqlite3.Connection, pks: Iterable[int]) -> dict[int, Memory]:
+    """The memories with these pks (one query); a pk deleted meanwhile is left out."""
+    found = conn.execute(
+        f"SELECT m.pk, {COLUMNS} FROM memories m WHERE m.pk IN (SELECT value FROM json_each(?))",
+        (json.dumps(list(pks)),),
+    )
+    return {row[0]: from_row(row[1:]) for row in found}
 
 
 def candidates(
