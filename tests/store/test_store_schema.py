@@ -93,7 +93,7 @@ def test_an_appended_migration_upgrades_old_files_once(
                 "v1-a",
             ]
     assert calls == [1]
-    assert pragma(path, "user_version") == len(schema.MIGRATIONS) == 3
+    assert pragma(path, "user_version") == len(schema.MIGRATIONS) == SCHEMA_VERSION + 2
     conn = sqlite3.connect(path)
     pinned = dict(conn.execute("SELECT id, pinned FROM memories").fetchall())
     conn.close()

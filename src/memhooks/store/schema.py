@@ -13,6 +13,12 @@ Tables (version 1):
   (external content, kept in step by triggers), porter-stemmed.
 - ``memory_files``: ``(path, memory)`` pairs so "memories about this file" is an
   index lookup; filled by the same triggers.
+
+Version 2 adds ``store_state``: one row, a random ``id`` for the file and a
+``generation`` that every insert, update and delete of a memory increments.
+Version 3 adds ``memory_vectors``: ``(memory, model, vector)``, one embedding per
+memory for the optional semantic search (float32 blob), dropped with its memory or
+when the memory's text changes.
 """
 
 from __future__ import annotations
@@ -88,8 +94,47 @@ _V1: tuple[str, ...] = (
     f"PRAGMA application_id = {APPLICATION_ID}",
 )
 
+# Version 2: a change counter, so that search results computed for one state of the
+# store can be reused until a memory changes (the recall hook runs the same hook
+# queries on every prompt). ``id`` tells a replaced file from the one it replaced.
+_V2: tuple[str, ...] = (
+    "CREATE TABLE store_state (id TEXT NOT NULL, generation INTEGER NOT NULL)",
+    "INSERT INTO store_state (id, generation) VALUES (lower(hex(randomblob(8))), 0)",
+    *(
+        f"""CREATE TRIGGER memories_generation_{event.lower()} AFTER {event} ON memories BEGIN
+        UPDATE store_state SET generation = generation + 1;
+    END"""
+        for event in ("INSERT", "UPDATE", "DELETE")
+    ),
+)
+
+# Version 3: sentence embeddings for the optional semantic search (memhooks.store.semantic).
+# A vector is dropped with its memory and when the text it was computed from changes;
+# storing or dropping one moves the generation, so cached hybrid rankings are redone.
+_V3: tuple[str, ...] = (
+    """CREATE TABLE memory_vectors (
+        memory INTEGER PRIMARY KEY,
+        model TEXT NOT NULL,
+        vector BLOB NOT NULL
+    )""",
+    """CREATE TRIGGER memory_vectors_forget AFTER DELETE ON memories BEGIN
+        DELETE FROM memory_vectors WHERE memory = old.pk;
+    END""",
+    """CREATE TRIGGER memory_vectors_stale AFTER UPDATE OF text ON memories
+    WHEN old.text IS NOT new.text BEGIN
+        DELETE FROM memory_vectors WHERE memory = old.pk;
+    END""",
+    *(
+        f"""CREATE TRIGGER memory_vectors_generation_{event.lower()} AFTER {event} ON memory_vectors
+    BEGIN
+        UPDATE store_state SET generation = generation + 1;
+    END"""
+        for event in ("INSERT", "UPDATE", "DELETE")
+    ),
+)
+
 #: Append-only. Each entry is a sequence of SQL statements or a function of the connection.
-MIGRATIONS: list[Migration] = [_V1]
+MIGRATIONS: list[Migration] = [_V1, _V2, _V3]
 
 
 def migrate(conn: sqlite3.Connection, path: str, timeout: float) -> int:
