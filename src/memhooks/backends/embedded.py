@@ -11,23 +11,39 @@ One search fuses up to three ranked lists by weighted reciprocal rank (k = 60):
 The folder cue uses files rather than a memory's scope alone: a change that spans several
 folders is scoped at their common ancestor, often the root, so scope alone says little
 (``shared/bench/git/README.md`` measured a naive scope boost hurting).
+
+Speed (a recall runs one search per effective query; a 6-hook chain has ~15): lists are
+ranked row ids, from BM25 with bounded work (:func:`memhooks.store.search.ranked`) and
+the cue query (:func:`memhooks.store.search.cue`); only the fused top ``limit`` rows are
+read as memories. Lists are reused while the store is unchanged
+(:mod:`memhooks.backends.embedded_cache`): within a recall the prompt's list serves every
+query, and across recalls — in one process or, through a cache file, in the next hook
+process — the hooks' queries and cues cost a lookup until a memory changes.
 """
 
 from __future__ import annotations
 
+import os
 import time
 
 from ..errors import BackendError, MemhooksError
 from .base import Hit
+from .embedded_cache import ListCache
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import sqlite3
+    from collections.abc import Callable
+    from typing import Any, TypeVar
+
     from ..store import Memory, MemoryStore
     from .base import SearchRequest
 
+    T = TypeVar("T")
+
 RRF_K = 60
 #: Weights of the fused lists; equal on purpose (no tuning against benchmark answers).
-WEIGHTS = {"prompt": 1.0, "query": 1.0, "cue": 1.0}
+WEIGHTS = {"prompt": 1.0, "query": 1.0, "cue": 1.0, "bm25": 1.0, "dense": 1.0}
 #: Candidates taken from each list before fusion.
 DEPTH = 50
 
@@ -36,6 +52,7 @@ class EmbeddedBackend:
     """:class:`~memhooks.backends.base.Backend` over a :class:`~memhooks.store.MemoryStore`.
 
     ``store``: an open store (the backend does not own it unless ``owns_store``).
+    Ranked lists are reused while the store is unchanged (:mod:`.embedded_cache`).
     """
 
     name = "embedded"
@@ -43,6 +60,11 @@ class EmbeddedBackend:
     def __init__(self, store: MemoryStore, *, owns_store: bool = False) -> None:
         self.store = store
         self.owns_store = owns_store
+        self._cache: ListCache | None = None
+        self._memories: dict[int, Memory] = {}
+        self._hybrid: bool | None = None
+        self._indexes: dict[str, Any] = {}
+        self._caught_up: set[str] = set()
 
     @classmethod
     def open(cls, path: str | None = None) -> EmbeddedBackend:
@@ -52,50 +74,159 @@ class EmbeddedBackend:
         return cls(MemoryStore(path), owns_store=True)
 
     def close(self) -> None:
-        if self.owns_store:
-            self.store.close()
+        try:
+            if self._cache is not None:
+                self._cache.save(self._read(_state))
+        except MemhooksError:
+            pass  # the store failed after the recall: the lists simply are not kept
+        finally:
+            if self.owns_store:
+                self.store.close()
+
+    def count(self, project: str) -> int:
+        """How many memories (obsolete included) ``project`` holds."""
+        return self.store.count(project)
 
     def search(self, request: SearchRequest) -> list[Hit]:
         """Fused hits, best first, at most ``request.limit``; raises BackendError when the
         store fails or the call outlives ``request.timeout_s``."""
-        deadline = time.monotonic() + request.timeout_s
-        lists: list[tuple[str, list[Memory]]] = []
+        lists: list[tuple[str, list[int]]] = []
         try:
+            self._sync(request.project)
+            # After the sync: in hybrid mode it loads the model once per process (seconds),
+            # which is not this query's cost.
+            deadline = time.monotonic() + request.timeout_s
             depth = max(DEPTH, request.limit)
             if request.prompt:
-                lists.append(("prompt", [m for m, _ in self.store.search(request.project, request.prompt, limit=depth)]))
+                lists.append(
+                    ("prompt", self._text(request.project, request.prompt, depth, prompt=True))
+                )
             if not request.auto:
                 words = " ".join([request.text, *request.entities, *request.tags])
-                lists.append(("query", [m for m, _ in self.store.search(request.project, words, limit=depth)]))
-            if request.files or (request.scopes and request.scopes[0]):
-                lists.append(("cue", self._cue(request, depth)))
+                lists.append(("query", self._text(request.project, words, depth, prompt=False)))
+            scope = request.scopes[0] if request.scopes and request.scopes[0] else None
+            if request.files or scope is not None:
+                lists.append(("cue", self._cue(request.project, scope, request.files, depth)))
+            fused = fuse(lists, request.limit)
+            found = self._rows([pk for pk, _ in fused])
         except MemhooksError as exc:
             raise BackendError(f"embedded store: {exc}") from exc
         if time.monotonic() > deadline:
             raise BackendError(f"embedded store: search took longer than {request.timeout_s:.2f} s")
-        return fuse(lists, request.limit)
+        # A memory deleted by another process between the queries is simply left out.
+        return [to_hit(found[pk], score) for pk, score in fused if pk in found]
 
-    def _cue(self, request: SearchRequest, depth: int) -> list[Memory]:
-        scopes = [request.scopes[0]] if request.scopes and request.scopes[0] else []
-        found = self.store.candidates_by_scope(request.project, scopes, request.files, limit=depth * 4)
-        wanted = set(request.files)
-        # Most shared files first, then the store's order (file match, depth, newest).
-        order = {m.id: i for i, m in enumerate(found)}
-        found.sort(key=lambda m: (-len(wanted.intersection(m.files)), order[m.id]))
-        return found[:depth]
+    def _text(self, project: str, text: str, depth: int, *, prompt: bool) -> list[int]:
+        from ..store import search
+
+        cache = self._lists()
+        key = _key("~prompt" if prompt else "query", project, str(depth), text)
+        found = cache.get(key)
+        if found is None:
+            hits = self._read(
+                lambda conn: search.ranked(
+                    conn, project, text, limit=depth, frequencies=cache.frequencies
+                )
+            )
+            found = [pk for pk, _ in hits]
+            if self._hybrid:
+                dense = [pk for pk, _ in self._nearest(project, text, depth)]
+                found = [pk for pk, _ in fuse([("bm25", found), ("dense", dense)], depth)]
+            cache.remember(key, found)
+        return found
+
+    def _nearest(self, project: str, text: str, depth: int) -> list[tuple[int, float]]:
+        from ..store import semantic
+
+        if project not in self._indexes:
+            self._indexes[project] = self._read(lambda conn: semantic.Index(conn, project))
+        return self._indexes[project].nearest(semantic.encode([text])[0], depth)  # type: ignore[no-any-return]
+
+    def _cue(self, project: str, scope: str | None, files: list[str], depth: int) -> list[int]:
+        from ..store import search
+
+        cache = self._lists()
+        key = _key("cue", project, str(depth), "" if scope is None else f"/{scope}", *files)
+        found = cache.get(key)
+        if found is None:
+            found = self._read(lambda conn: search.cue(conn, project, scope, files, limit=depth))
+            cache.remember(key, found)
+        return found
+
+    def _lists(self) -> ListCache:
+        assert self._cache is not None
+        return self._cache
+
+    def _sync(self, project: str) -> None:
+        """Start from fresh lists and rows when the store changed since the last search."""
+        from ..store import search
+
+        if self._hybrid is None:
+            self._hybrid = _hybrid()
+        if self._hybrid and project not in self._caught_up:
+            from ..store import semantic
+
+            self._caught_up.add(project)
+            semantic.catch_up(self.store._conn, self.store.path, project)
+        state = self._read(_state)
+        if self._cache is None or self._cache.state != state:
+            settings: tuple[Any, ...] = (
+                search.WEIGHTS,
+                search.MAX_TERMS,
+                search.COMMON,
+                search.POSTINGS,
+            )
+            if self._hybrid:
+                from ..store import semantic
+
+                settings += ("hybrid", semantic.MODEL, RRF_K)
+            self._cache = ListCache(self.store.path, state, repr(settings))
+            self._memories.clear()
+            self._indexes.clear()
+
+    def _rows(self, pks: list[int]) -> dict[int, Memory]:
+        from ..store import search
+
+        missing = [pk for pk in pks if pk not in self._memories]
+        if missing:
+            self._memories.update(self._read(lambda conn: search.memories(conn, missing)))
+        return {pk: self._memories[pk] for pk in pks if pk in self._memories}
+
+    def _read(self, query: Callable[[sqlite3.Connection], T]) -> T:
+        from ..store.connection import Translated
+
+        # The store has no public handle for id-level queries; its connection is the
+        # one it opened for us (one thread, one recall).
+        with Translated(self.store.path):
+            return query(self.store._conn)
 
 
-def fuse(lists: list[tuple[str, list[Memory]]], limit: int) -> list[Hit]:
-    """Weighted reciprocal-rank fusion; ties keep first-seen order."""
-    scores: dict[str, float] = {}
-    memories: dict[str, Memory] = {}
-    for name, memories_list in lists:
+def _hybrid() -> bool:
+    """Whether ``MEMHOOKS_SEARCH`` asks for hybrid search (without importing it when not)."""
+    if os.environ.get("MEMHOOKS_SEARCH", "").strip().lower() in ("", "bm25"):
+        return False
+    from ..store import semantic
+
+    return semantic.mode() == "hybrid"
+
+
+def _state(conn: sqlite3.Connection) -> tuple[str, int]:
+    store_id, generation = conn.execute("SELECT id, generation FROM store_state").fetchone()
+    return (store_id, generation)
+
+
+def _key(*parts: str) -> str:
+    return "\x1f".join(parts)
+
+
+def fuse(lists: list[tuple[str, list[int]]], limit: int) -> list[tuple[int, float]]:
+    """Weighted reciprocal-rank fusion of ranked row ids; ties keep first-seen order."""
+    scores: dict[int, float] = {}
+    for name, ranked in lists:
         weight = WEIGHTS[name]
-        for position, memory in enumerate(memories_list):
-            scores[memory.id] = scores.get(memory.id, 0.0) + weight / (RRF_K + position + 1)
-            memories.setdefault(memory.id, memory)
-    ranked = sorted(memories, key=lambda m: -scores[m])[:limit]
-    return [to_hit(memories[m], scores[m]) for m in ranked]
+        for position, pk in enumerate(ranked):
+            scores[pk] = scores.get(pk, 0.0) + weight / (RRF_K + position + 1)
+    return sorted(scores.items(), key=lambda item: -item[1])[:limit]
 
 
 def to_hit(memory: Memory, score: float) -> Hit:

@@ -186,6 +186,8 @@ def run_tasks(
     counters ``{"excluded": n}`` (distinct memories). Failures are recorded on the task,
     never raised."""
     excluded: set[str] = set()
+    # Queries of one recall return many of the same memories; match each one once.
+    verdicts: dict[tuple[object, ...], bool] = {}
     for task in tasks:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
@@ -205,7 +207,10 @@ def run_tasks(
             task.ms = (time.perf_counter() - started) * 1000
         kept = []
         for hit in hits:
-            if exclusions.matches(hit):
+            key = (hit.id, hit.text, hit.obsolete, *hit.tags, "\x00", *hit.entities)
+            if key not in verdicts:
+                verdicts[key] = exclusions.matches(hit) is not None
+            if verdicts[key]:
                 excluded.add(hit.id)
             else:
                 kept.append(hit)

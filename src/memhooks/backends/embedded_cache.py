@@ -1,0 +1,135 @@
+"""Ranked lists of the embedded store, reused while the store does not change.
+
+The recall hook runs the same hook queries on every prompt; only the prompt is new.
+Each list (the row ids a search ranked, best first) is kept under a key naming the
+search, for one *state* of the store — its random file id and the generation that every
+memory insert, update and delete increments (``store_state``, schema version 2) — and
+dropped as soon as the state moves on. Two layers: a dict for this process (a host that
+calls :func:`memhooks.recall.recall` repeatedly) and one JSON file per store under
+``$XDG_CACHE_HOME/memhooks/search/`` (a fresh hook process). Lists depend only on the
+store's contents and on :data:`signature` (the ranking settings), so a reused list is
+the list a new search would compute. ``MEMHOOKS_CACHE=0`` turns both layers off.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from ..protocol.cache import cache_dir, disk_enabled
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+FORMAT = 1
+#: Most lists kept per store; past it the layer starts afresh (a cache, not an archive).
+MAX_LISTS = 512
+MAX_WORDS = 4096
+#: Keys that start with this are kept in the process layer only.
+VOLATILE = "~"
+
+State = tuple[str, int]
+_PROCESS: dict[str, tuple[State, str, dict[str, list[int]], dict[str, int]]] = {}
+
+
+class ListCache:
+    """The reusable lists of the store at ``path`` in ``state``, for ranking settings
+    ``signature``. Read with :meth:`get`, add with :meth:`remember`, fill
+    ``frequencies`` (word -> document count) freely, then :meth:`save`."""
+
+    def __init__(self, path: str, state: State, signature: str) -> None:
+        self.enabled = disk_enabled()
+        self.on_disk = self.enabled and path != ":memory:"
+        self.path = path if path == ":memory:" else os.path.realpath(path)
+        self.state = state
+        self.signature = signature
+        self.lists: dict[str, list[int]] = {}
+        self.frequencies: dict[str, int] = {}
+        self._new = False
+        self._words = 0
+        if not self.enabled:
+            return
+        memo = _PROCESS.get(self.path)
+        if memo is not None and memo[0] == state and memo[1] == signature:
+            self.lists, self.frequencies = memo[2], memo[3]
+        else:
+            self._load()
+            _PROCESS[self.path] = (state, signature, self.lists, self.frequencies)
+        self._words = len(self.frequencies)
+
+    def file(self) -> str:
+        # crc32 rather than hashlib (2 ms to import in a hook process); the file names its
+        # store, so a collision only costs a miss.
+        import binascii
+
+        name = binascii.crc32(self.path.encode("utf-8", "surrogateescape"))
+        return os.path.join(cache_dir(), "search", f"{name:08x}.json")
+
+    def get(self, key: str) -> list[int] | None:
+        found = self.lists.get(key)
+        if isinstance(found, list) and all(type(pk) is int for pk in found):
+            return found
+        return None
+
+    def remember(self, key: str, ranked: list[int]) -> None:
+        """Keep ``ranked`` under ``key``; a key that starts with :data:`VOLATILE` stays in
+        this process (a prompt's list: prompts rarely repeat), others go to disk too."""
+        if len(self.lists) >= MAX_LISTS:
+            self.lists.clear()
+        self.lists[key] = ranked
+        self._new = self._new or not key.startswith(VOLATILE)
+
+    def save(self, state: State) -> None:
+        """Write new lists to the file if the store is still in the state they were
+        computed in. Failures are ignored (a cache)."""
+        if not self.enabled or state != self.state:
+            _PROCESS.pop(self.path, None)
+            return
+        if not self.on_disk or (not self._new and len(self.frequencies) == self._words):
+            return
+        if len(self.frequencies) > MAX_WORDS:
+            self.frequencies.clear()
+        lists = {key: value for key, value in self.lists.items() if not key.startswith(VOLATILE)}
+        blob = {"format": FORMAT, "store": self.path, "signature": self.signature,
+                "state": list(self.state), "lists": lists, "frequencies": self.frequencies}  # fmt: skip
+        target = self.file()
+        tmp = f"{target}.{os.getpid()}.tmp"
+        try:
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            with open(tmp, "w", encoding="utf-8") as fp:
+                json.dump(blob, fp, separators=(",", ":"))
+            os.replace(tmp, target)
+        except OSError:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+        self._new = False
+        self._words = len(self.frequencies)
+
+    def _load(self) -> None:
+        if not self.on_disk:
+            return
+        try:
+            with open(self.file(), encoding="utf-8") as fp:
+                blob: Any = json.load(fp)
+        except (OSError, ValueError):
+            return
+        if not (
+            isinstance(blob, dict)
+            and blob.get("format") == FORMAT
+            and blob.get("store") == self.path
+            and blob.get("signature") == self.signature
+            and blob.get("state") == list(self.state)
+            and isinstance(blob.get("lists"), dict)
+            and isinstance(blob.get("frequencies"), dict)
+        ):
+            return
+        self.lists = blob["lists"]
+        self.frequencies = blob["frequencies"]
+
+
+def clear_memory() -> None:
+    """Forget the process layer (tests)."""
+    _PROCESS.clear()
