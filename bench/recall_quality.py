@@ -17,6 +17,9 @@ Steps, all in a temporary directory:
 5. report recall@5, recall@10, MRR, injected characters and latency (medians, ms) per
    variant. ``--json OUT`` writes ``{"on": {...}, "off": {...}, "files": {...}, "tasks": N}``.
 
+``--search hybrid`` embeds every memory first (minutes on a CPU) and ranks with BM25
+fused with all-MiniLM-L6-v2 cosine similarity (the ``semantic`` extra).
+
 Nothing here reads a task's ``relevant`` list except the scoring.
 """
 
@@ -99,6 +102,8 @@ def main() -> int:
     parser.add_argument("--budget", type=int, default=8000, help="characters per recall (default 8000)")
     parser.add_argument("--per-query", type=int, default=10, help="hits taken per recall query (default 10)")
     parser.add_argument("--limit", type=int, default=0, help="only the first N tasks (0: all)")
+    parser.add_argument("--search", choices=("bm25", "hybrid"), default="bm25",
+                        help="embedded store ranking: bm25 (default) or hybrid (BM25 + embeddings; needs the semantic extra)")  # fmt: skip
     args = parser.parse_args()
 
     from memhooks.recall import recall
@@ -120,6 +125,11 @@ def main() -> int:
         hooks = sum(1 for _d, _s, names in os.walk(root) if "MEMHOOKS.md" in names)
         with MemoryStore(store_path) as store, open(os.path.join(data, "memories.jsonl"), encoding="utf-8") as fp:
             loaded = store.import_jsonl(project_id(root), fp)
+            os.environ["MEMHOOKS_SEARCH"] = args.search
+            if args.search == "hybrid":  # embed every memory before the clock starts
+                from memhooks.store.semantic import backfill
+
+                backfill(store)
         setup_s = time.perf_counter() - started
         print(f"tree: {files} files; replay: {changed} hook writes, {hooks} hooks; memories: {loaded['added']}; setup {setup_s:.1f} s", file=sys.stderr)
 
