@@ -49,4 +49,6 @@ def status(ctx: Context) -> Status:
     found: Status = eventmap.status_of(NAME, ctx.level, config_path(ctx))
     if found.installed:
         found.todo.append("restart running Claude Code sessions: hooks are read at session start")
+        if ctx.level == PROJECT:
+            found.todo.append(f"Claude Code reads project settings from the folder it starts in: start it in {ctx.root} (or install with --user)")
     return found

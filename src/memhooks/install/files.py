@@ -50,11 +50,16 @@ def write(path: str, text: str, mode: int | None = None) -> None:
 
 
 def remove(path: str) -> None:
+    """Delete ``path``, and its folder if that is left empty (e.g. a plugin folder)."""
+    folder = os.path.dirname(os.path.abspath(path))
     try:
         os.unlink(path)
     except FileNotFoundError:
         return
-    _fsync_dir(os.path.dirname(os.path.abspath(path)))
+    try:
+        os.rmdir(folder)
+    except OSError:  # not empty, or not ours to judge
+        _fsync_dir(folder)
 
 
 def _fsync_dir(folder: str) -> None:
