@@ -106,12 +106,37 @@ def test_a_query_of_common_words_scores_only_the_newest_matches(skewed: MemorySt
     assert set(found) == {"c08", "c09", "c10", "c11", "lock-1"}
 
 
-def test_frequencies_are_memoized_in_the_dict_given(skewed: MemoryStore) -> None:
+def test_frequencies_are_memoized_per_project_in_the_dict_given(skewed: MemoryStore) -> None:
     counts: dict[str, int] = {}
     search.ranked(conn(skewed), PROJECT, "cache lock nowhere", limit=5, frequencies=counts)
-    assert counts == {"cache": 6, "lock": 2, "nowhere": 0}  # counted up to COMMON + 1
-    counts["lock"] = 0  # a memo is trusted: a word it says is absent is not searched
+    key = PROJECT + "\x1f"
+    # Counted up to COMMON + 1; the project holds most of the store (key alone: 1).
+    assert counts == {key: 1, key + "cache": 6, key + "lock": 2, key + "nowhere": 0}
+    counts[key + "lock"] = 0  # a memo is trusted: a word it says is absent is not searched
     assert ids(skewed, "lock vacuum", frequencies=counts) == ["vacuum"]
+
+
+def test_a_word_common_elsewhere_is_rare_here(skewed: MemoryStore) -> None:
+    for i in range(3):
+        skewed.add("other", f"vacuum log {i}")
+    skewed.add("other", "cache")
+    # "cache" is common in PROJECT, not in "other"; "vacuum" the other way round.
+    found = search.ranked(conn(skewed), "other", "cache vacuum", limit=10)
+    assert len(found) == 4
+    assert ids(skewed, "cache vacuum") == ["vacuum"]
+
+
+def test_ties_and_obsolete_rows_past_the_first_fetch_rank_as_a_full_sort(
+    store: MemoryStore,
+) -> None:
+    for i in range(60):
+        store.add(PROJECT, "identical tie text", id=f"t{59 - i:02}")
+    for i in range(0, 60, 3):
+        store.mark_obsolete(f"t{i:02}", project=PROJECT)
+    exact = [(m.id, round(s, 9)) for m, s in store.search(PROJECT, "identical tie", limit=25)]
+    fast = search.ranked(conn(store), PROJECT, "identical tie", limit=25)
+    assert pks_to_ids(store, fast) == exact
+    assert [memory_id for memory_id, _ in exact][:3] == ["t01", "t02", "t04"]
 
 
 def test_ranked_stays_in_its_project_and_leaves_obsolete_memories_out(

@@ -18,7 +18,8 @@ Version 2 adds ``store_state``: one row, a random ``id`` for the file and a
 ``generation`` that every insert, update and delete of a memory increments.
 Version 3 adds ``memory_vectors``: ``(memory, model, vector)``, one embedding per
 memory for the optional semantic search (float32 blob), dropped with its memory or
-when the memory's text changes.
+when the memory's text changes. Version 4 indexes the project as one token
+(``memories.project_key``, a generated column, and a sixth ``memories_fts`` column).
 """
 
 from __future__ import annotations
@@ -133,8 +134,53 @@ _V3: tuple[str, ...] = (
     ),
 )
 
+# Version 4: the project as one indexed token, so a search matches, scores and sorts
+# inside its project only (in a store shared by many projects, BM25 otherwise ran
+# over every project's matches before the join threw them away). ``project_key`` is a
+# generated column: 'p', the hex of the project id, 'x' (one token that no stemmer
+# touches). Its bm25() weight is 0, so scores are those of version 1 bar one token of
+# document length. The index is rebuilt from the table.
+_FTS_COLUMNS = "text, tags, entities, files, kind, project_key"
+_V4: tuple[str, ...] = (
+    (
+        "ALTER TABLE memories ADD COLUMN project_key TEXT"
+        " GENERATED ALWAYS AS ('p' || lower(hex(project)) || 'x') VIRTUAL"
+    ),
+    "DROP TRIGGER memories_insert",
+    "DROP TRIGGER memories_delete",
+    "DROP TRIGGER memories_update",
+    "DROP TABLE memories_fts",
+    f"""CREATE VIRTUAL TABLE memories_fts USING fts5(
+        {_FTS_COLUMNS},
+        content='memories', content_rowid='pk',
+        tokenize='porter unicode61 remove_diacritics 2'
+    )""",
+    f"""CREATE TRIGGER memories_insert AFTER INSERT ON memories BEGIN
+        INSERT INTO memories_fts (rowid, {_FTS_COLUMNS}) VALUES (new.pk, new.text,
+            new.tags, new.entities, new.files, new.kind, new.project_key);
+        INSERT OR IGNORE INTO memory_files (path, memory)
+            SELECT value, new.pk FROM json_each(new.files);
+    END""",
+    f"""CREATE TRIGGER memories_delete AFTER DELETE ON memories BEGIN
+        INSERT INTO memories_fts (memories_fts, rowid, {_FTS_COLUMNS}) VALUES ('delete',
+            old.pk, old.text, old.tags, old.entities, old.files, old.kind, old.project_key);
+        DELETE FROM memory_files WHERE memory = old.pk;
+    END""",
+    f"""CREATE TRIGGER memories_update AFTER UPDATE OF text, tags, entities, files, kind, project
+    ON memories BEGIN
+        INSERT INTO memories_fts (memories_fts, rowid, {_FTS_COLUMNS}) VALUES ('delete',
+            old.pk, old.text, old.tags, old.entities, old.files, old.kind, old.project_key);
+        INSERT INTO memories_fts (rowid, {_FTS_COLUMNS}) VALUES (new.pk, new.text,
+            new.tags, new.entities, new.files, new.kind, new.project_key);
+        DELETE FROM memory_files WHERE memory = old.pk;
+        INSERT OR IGNORE INTO memory_files (path, memory)
+            SELECT value, new.pk FROM json_each(new.files);
+    END""",
+    "INSERT INTO memories_fts (memories_fts) VALUES ('rebuild')",
+)
+
 #: Append-only. Each entry is a sequence of SQL statements or a function of the connection.
-MIGRATIONS: list[Migration] = [_V1, _V2, _V3]
+MIGRATIONS: list[Migration] = [_V1, _V2, _V3, _V4]
 
 
 def migrate(conn: sqlite3.Connection, path: str, timeout: float) -> int:

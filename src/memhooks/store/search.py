@@ -21,12 +21,13 @@ if TYPE_CHECKING:
 
     from .memory import Memory
 
-#: bm25() weights in ``memories_fts`` column order: text, tags, entities, files, kind.
-#: A word that someone chose as a tag or entity says more than one in running text.
-WEIGHTS = (1.0, 2.0, 2.0, 1.5, 0.5)
+#: bm25() weights in ``memories_fts`` column order: text, tags, entities, files, kind,
+#: project_key. A word that someone chose as a tag or entity says more than one in
+#: running text; the project token only selects (weight 0: it adds nothing to a score).
+WEIGHTS = (1.0, 2.0, 2.0, 1.5, 0.5, 0.0)
 #: Query words beyond this many are ignored (bounds the cost of a pasted paragraph).
 MAX_TERMS = 32
-#: :func:`ranked` drops a word found in more memories than this (BM25 idf < ~1.9 at 14k).
+#: :func:`ranked` drops a word found in more of the project's memories than this.
 COMMON = 2000
 #: ... and words beyond this many (memory, word) pairs in all, rarest kept first.
 POSTINGS = 8000
@@ -100,7 +101,7 @@ def search(
         " FROM memories_fts JOIN memories m ON m.pk = memories_fts.rowid"
         " WHERE memories_fts MATCH ? AND m.project = ?"
     )
-    params: list[Any] = [expression, project]
+    params: list[Any] = [_in_project(project, expression), project]
     clauses = _filters(scopes, files, tags, entities, include_obsolete)
     for clause, value in clauses:
         sql += f" AND {clause}"
@@ -123,63 +124,110 @@ def ranked(
 ) -> list[tuple[int, float]]:
     """BM25 search with bounded work: ``[(pk, score)]``, best first, at most ``limit``.
 
-    The recall hook's search. :func:`search` scores every memory that shares a word
-    with the query, and on a large store common words match a third of the rows at
-    about a microsecond each. Here each word's document frequency (memories of all
-    projects containing it) is counted first, up to :data:`COMMON` (``frequencies``
-    memoizes the counts: pass one dict per open connection and state of the store).
-    Words are then kept rarest first while each occurs in at most :data:`COMMON`
-    memories and together in at most :data:`POSTINGS`; only kept words match and
-    score. A dropped word is so common that BM25 gives it little weight; a memory
-    that matches only dropped words is not found. When every word is common, all
-    words score against the newest :data:`COMMON` matching memories only. When no
-    word is dropped, the result is exactly :func:`search`'s; scores and tie-breaks
-    (by id) are as there.
+    The recall hook's search. :func:`search` scores every memory of the project that
+    shares a word with the query, and on a large store common words match a third of
+    the rows at about a microsecond each. Here each word's document frequency in the
+    project is counted first, up to :data:`COMMON` (over the whole store when the
+    project holds most of it; ``frequencies`` memoizes the counts: pass one dict per
+    state of the store). Words are then kept rarest first
+    while each occurs in at most :data:`COMMON` memories and all together in at most
+    :data:`POSTINGS`; only kept words match and score. A dropped word is so common
+    that BM25 gives it little weight; a memory that matches only dropped words is not
+    found. When every word is common, all words score against the newest
+    :data:`COMMON` matching memories only. When no word is dropped, the result is
+    exactly :func:`search`'s: same scores, ties broken by id.
     """
     terms = words(query_text)
     if not terms or limit <= 0:
         return []
     counts = {} if frequencies is None else frequencies
+    prefix = f"{project}\x1f"
+    if prefix not in counts:  # 1 when the project holds most of the store
+        mine, total = conn.execute(
+            "SELECT (SELECT count(*) FROM memories WHERE project = ?),"
+            " (SELECT count(*) FROM memories)",
+            (project,),
+        ).fetchone()
+        counts[prefix] = int(2 * mine >= total)
+    # Counting inside a project that is most of the store costs ten times more than
+    # counting in all of it, for nearly the same number.
+    scope = None if counts[prefix] else project
     for term in terms:
-        if term not in counts:
-            counts[term] = _frequency(conn, term, COMMON + 1)
-    live = [term for term in terms if counts[term]]
+        if prefix + term not in counts:
+            counts[prefix + term] = _frequency(conn, scope, term, COMMON + 1)
+    count = {term: counts[prefix + term] for term in terms}
+    live = [term for term in terms if count[term]]
     chosen: set[str] = set()
     total = 0
-    for term in sorted(live, key=lambda t: counts[t]):  # stable: query order breaks ties
-        if counts[term] > COMMON or total + counts[term] > POSTINGS:
+    for term in sorted(live, key=count.__getitem__):  # stable: query order breaks ties
+        if count[term] > COMMON or total + count[term] > POSTINGS:
             break
         chosen.add(term)
-        total += counts[term]
-    window = ""
-    params: list[Any] = [_any(t for t in live if t in chosen)]
+        total += count[term]
+    expression = _in_project(project, _any(t for t in live if t in chosen))
+    window: tuple[int, ...] = ()
     if live and not chosen:  # every word is common: score the newest matches only
-        params[0] = _any(live)
+        expression = _in_project(project, _any(live))
         oldest = conn.execute(
             "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?"
             " ORDER BY rowid DESC LIMIT 1 OFFSET ?",
-            (params[0], COMMON - 1),
+            (expression, COMMON - 1),
         ).fetchone()
-        if oldest is not None:
-            window = " AND memories_fts.rowid >= ?"
-            params.append(oldest[0])
-    if not params[0]:
+        window = () if oldest is None else (oldest[0],)
+    if not live:
         return []
-    live_only = "" if include_obsolete else " AND m.obsolete = 0"
+    return _top(conn, expression, window, limit, include_obsolete)
+
+
+def _top(
+    conn: sqlite3.Connection,
+    expression: str,
+    window: tuple[int, ...],
+    limit: int,
+    include_obsolete: bool,
+) -> list[tuple[int, float]]:
+    """The best ``limit`` live matches of ``expression``, by (score, id).
+
+    FTS5 sorts by score alone, without a join per match; the rows it hands over are
+    then filtered (obsolete) and tie-broken by id. If that could have cut a tie or
+    left too few rows, ask again for more, so the result is what a full sort gives.
+    """
     sql = (
-        f"SELECT m.pk, bm25(memories_fts, {_WEIGHTS}) AS score"
-        " FROM memories_fts JOIN memories m ON m.pk = memories_fts.rowid"
-        f" WHERE memories_fts MATCH ?{window} AND m.project = ?{live_only}"
-        " ORDER BY score, m.id LIMIT ?"
+        f"SELECT rowid, bm25(memories_fts, {_WEIGHTS}) AS score FROM memories_fts"
+        f" WHERE memories_fts MATCH ?{' AND rowid >= ?' if window else ''}"
+        " ORDER BY score LIMIT ?"
     )
-    rows = conn.execute(sql, (*params, project, limit)).fetchall()
-    return [(pk, -score) for pk, score in rows]
+    live = "" if include_obsolete else " AND obsolete = 0"
+    fetch = limit + 16
+    while True:
+        best = conn.execute(sql, (expression, *window, fetch)).fetchall()
+        scores = dict(best)
+        ids = conn.execute(
+            f"SELECT pk, id FROM memories WHERE pk IN (SELECT value FROM json_each(?)){live}",
+            (json.dumps(list(scores)),),
+        ).fetchall()
+        ordered = sorted(ids, key=lambda row: (scores[row[0]], row[1]))[:limit]
+        exhausted = len(best) < fetch
+        if exhausted or (len(ordered) == limit and best[-1][1] > scores[ordered[-1][0]]):
+            return [(pk, -scores[pk]) for pk, _ in ordered]
+        fetch *= 4
 
 
-def _frequency(conn: sqlite3.Connection, term: str, cap: int) -> int:
-    """In how many memories (all projects) ``term`` occurs, counting up to ``cap``."""
+def _in_project(project: str, expression: str) -> str:
+    """``expression`` limited to ``project``'s memories (its ``project_key`` token)."""
+    if not expression:
+        return ""
+    key = "p" + project.encode("utf-8").hex() + "x"
+    return f'project_key:"{key}" AND ({expression})'
+
+
+def _frequency(conn: sqlite3.Connection, project: str | None, term: str, cap: int) -> int:
+    """In how many memories of ``project`` (None: of all projects) ``term`` occurs,
+    counting up to ``cap``."""
+    phrase = f'"{term}"'
+    expression = phrase if project is None else _in_project(project, phrase)
     sql = "SELECT count(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)"
-    found: int = conn.execute(sql, (f'"{term}"', cap)).fetchone()[0]
+    found: int = conn.execute(sql, (expression, cap)).fetchone()[0]
     return found
 
 
