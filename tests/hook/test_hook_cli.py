@@ -1,0 +1,112 @@
+"""``memhooks hook`` as the host runs it: a fresh process, payload on stdin.
+
+Always exit 0; stdout carries only the host's response; stderr at most one line; the
+internal deadline answers with the no-op when stdin never closes; nothing is written to
+the memory store and no store is created."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from hook_support import MARKER, payload
+
+CLI = [sys.executable, "-m", "memhooks", "hook"]
+
+
+def run(args: list[str], stdin: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*CLI, *args], input=stdin, env=env, cwd=cwd, capture_output=True, text=True, timeout=60)
+
+
+def test_prompt_gets_context_and_nothing_else(project: Path, env: dict[str, str]) -> None:
+    done = run(["--agent", "claude-code"], payload("real/claude-code-UserPromptSubmit.json", project), env, project)
+    assert done.returncode == 0
+    assert done.stderr == ""
+    body = json.loads(done.stdout)
+    assert MARKER in body["hookSpecificOutput"]["additionalContext"]
+    assert done.stdout.endswith("}\n") and done.stdout.count("\n") == 1
+
+
+def test_recall_follows_the_payload_folder_not_the_process_folder(project: Path, env: dict[str, str], tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    done = run(["--agent", "claude-code"], payload("real/claude-code-UserPromptSubmit.json", project), env, elsewhere)
+    assert MARKER in done.stdout
+
+
+def test_copilot_event_comes_from_the_command_line(project: Path, env: dict[str, str]) -> None:
+    done = run(["--agent", "copilot-cli", "userPromptSubmitted"], payload("real/copilot-cli-userPromptSubmitted.json", project), env, project)
+    assert MARKER in json.loads(done.stdout)["additionalContext"]
+
+
+def test_invalid_json_is_a_noop_with_one_line(project: Path, env: dict[str, str]) -> None:
+    done = run(["--agent", "gemini-cli"], "{not json", env, project)
+    assert (done.returncode, done.stdout) == (0, "{}\n")
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("memhooks hook: JSONDecodeError")
+
+
+def test_unknown_agent_and_bad_flags_never_fail_the_host(project: Path, env: dict[str, str]) -> None:
+    for args in (["--agent", "nope"], ["--bogus"], ["a", "b"]):
+        done = run(args, "{}", env, project)
+        assert (done.returncode, done.stdout) == (0, "")
+        assert done.stderr.count("\n") == 1
+
+
+def test_deadline_answers_when_stdin_never_closes(project: Path, env: dict[str, str]) -> None:
+    env = {**env, "MEMHOOKS_HOOK_TIMEOUT_MS": "300"}
+    started = time.monotonic()
+    # stdin stays open (as Kiro 0.x does): only the deadline can end the hook
+    with subprocess.Popen([*CLI, "--agent", "cline"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=project, text=True) as proc:
+        assert proc.wait(timeout=30) == 0
+        assert proc.stdout is not None and proc.stderr is not None
+        out, err = proc.stdout.read(), proc.stderr.read()
+    assert time.monotonic() - started < 10
+    assert out == '{"cancel":false}\n'
+    assert "deadline" in err and err.count("\n") == 1
+
+
+def test_bad_timeout_setting_is_reported_and_the_default_used(project: Path, env: dict[str, str]) -> None:
+    env = {**env, "MEMHOOKS_HOOK_TIMEOUT_MS": "5"}
+    done = run(["--agent", "claude-code"], payload("real/claude-code-UserPromptSubmit.json", project), env, project)
+    assert MARKER in done.stdout
+    assert "MEMHOOKS_HOOK_TIMEOUT_MS" in done.stderr and done.stderr.count("\n") == 1
+
+
+def test_no_store_means_no_context_and_no_store_created(project: Path, env: dict[str, str], tmp_path: Path) -> None:
+    missing = tmp_path / "none" / "store.sqlite3"
+    env = {**env, "MEMHOOKS_STORE": str(missing)}
+    done = run(["--agent", "hermes"], payload("real/hermes-pre_llm_call.json", project), env, project)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "{}\n", "")
+    assert not missing.parent.exists()
+
+
+def test_loading_hooks_writes_no_memory(project: Path, env: dict[str, str]) -> None:
+    from memhooks.store import MemoryStore, project_id
+
+    def count() -> int:
+        store = MemoryStore(env["MEMHOOKS_STORE"])
+        try:
+            return store.count(project_id(str(project)))
+        finally:
+            store.close()
+
+    before = count()
+    for name in ("real/claude-code-SessionStart.json", "real/claude-code-UserPromptSubmit.json", "real/claude-code-Stop.json"):
+        run(["--agent", "claude-code"], payload(name, project), env, project)
+    assert count() == before
+
+
+def test_hot_path_imports_neither_argparse_nor_yaml(project: Path, env: dict[str, str]) -> None:
+    probe = (
+        "import sys\nfrom memhooks.cli import main\nmain(['hook', '--agent', 'claude-code'])\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'argparse', 'ruamel', 'platformdirs', 'typing'}), file=sys.stderr)\n"
+    )
+    text = payload("real/claude-code-UserPromptSubmit.json", project)
+    for _ in range(2):  # the first run may fill the parsed-hook cache (and import the YAML loader)
+        done = subprocess.run([sys.executable, "-c", probe], input=text, env=env, cwd=project, capture_output=True, text=True, timeout=60)
+    assert done.stderr.strip().splitlines()[-1] == "[]"
+    assert MARKER in done.stdout

@@ -1,0 +1,150 @@
+"""The handler's parts: argument parsing, folder and roles, shapes, budget, deadline."""
+
+from __future__ import annotations
+
+import io
+import threading
+from pathlib import Path
+
+import pytest
+
+from memhooks.agents import FileChange, NormalizedEvent
+from memhooks.commands.hook import parse_argv, serve
+from memhooks.hook import handler, output, scope
+from memhooks.hook.deadline import Watchdog, budget_ms
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        ([], (None, None, [])),
+        (["--agent", "codex"], ("codex", None, [])),
+        (["--agent=copilot-cli", "sessionStart"], ("copilot-cli", "sessionStart", [])),
+        (["--role", "reviewer", "--role=backend", "--agent", "kiro"], ("kiro", None, ["reviewer", "backend"])),
+        (["--agent"], None),
+        (["-x"], None),
+        (["one", "two"], None),
+    ],
+)
+def test_parse_argv(argv: list[str], expected: object) -> None:
+    assert parse_argv(argv) == expected
+
+
+def test_working_dir_prefers_the_payload(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    other = tmp_path / "other"
+    other.mkdir()
+    monkeypatch.chdir(other)
+    event = NormalizedEvent("claude-code", "user_prompt", cwd=str(tmp_path))
+    assert scope.working_dir(event, {"CLAUDE_PROJECT_DIR": str(other)}) == str(tmp_path)
+
+
+def test_working_dir_falls_back_to_roots_then_host_variables_then_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    roots = NormalizedEvent("cursor", "session_start", workspace_roots=[str(tmp_path / "missing"), str(tmp_path)])
+    assert scope.working_dir(roots, {}) == str(tmp_path)
+    (tmp_path / "proj").mkdir()
+    bare = NormalizedEvent("claude-code", "user_prompt", cwd="relative/dir")
+    assert scope.working_dir(bare, {"CLAUDE_PROJECT_DIR": str(tmp_path / "proj")}) == str(tmp_path / "proj")
+    assert scope.working_dir(bare, {}) == str(tmp_path)
+
+
+def test_active_files_are_absolute_unique_and_bounded() -> None:
+    files = [FileChange(f"/p/f{i % 70}.py", "read") for i in range(200)] + [FileChange("rel.py", "read")]
+    event = NormalizedEvent("cline", "user_prompt", files=files)
+    found = scope.active_files(event)
+    assert len(found) == scope.MAX_FILES and found[0] == "/p/f0.py" and "rel.py" not in found
+
+
+def test_roles_only_from_explicit_settings() -> None:
+    payload = {"permission_mode": "plan", "agent_type": "Explore"}
+    assert scope.roles([], payload, {}) == []
+    env = {"MEMHOOKS_ROLES": "backend, reviewer,", "MEMHOOKS_ROLE_MAP": "permission_mode:plan=architect;agent_type:Explore=researcher,reviewer;broken"}
+    assert scope.roles(["cli"], payload, env) == ["cli", "backend", "reviewer", "architect", "researcher"]
+
+
+@pytest.mark.parametrize(
+    ("host", "native", "injects"),
+    [
+        ("claude-code", "UserPromptSubmit", True),
+        ("claude-code", "PostToolUse", False),
+        ("copilot-vscode", "UserPromptSubmit", False),
+        ("cursor", "beforeSubmitPrompt", False),
+        ("cursor", "sessionStart", True),
+        ("windsurf", "pre_user_prompt", False),
+        ("copilot-cli", "UserPromptSubmit", True),
+        ("hermes", "on_session_start", False),
+        ("unknown", "UserPromptSubmit", False),
+    ],
+)
+def test_injection_only_where_the_host_shows_the_model(host: str, native: str, injects: bool) -> None:
+    assert output.can_inject(host, native) is injects
+
+
+def test_render_shapes() -> None:
+    assert output.render("copilot-cli", "UserPromptSubmit", "x") == '{"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "x"}}'
+    assert output.render("cline", "TaskStart", "x") == '{"cancel": false, "contextModification": "x"}'
+    assert output.render("kiro", "agentSpawn", "plain") == "plain"
+    assert output.render("cursor", "sessionStart", "é") == '{"additional_context": "é"}'
+
+
+def test_budget_respects_setting_and_host_cap() -> None:
+    claude = NormalizedEvent("claude-code", "user_prompt", native_event="UserPromptSubmit")
+    hermes = NormalizedEvent("hermes", "user_prompt", native_event="pre_llm_call")
+    assert handler.budget(claude, {}) == handler.DEFAULT_BUDGET
+    assert handler.budget(claude, {"MEMHOOKS_MAX_CHARS": "50000"}) == 9500
+    assert handler.budget(hermes, {"MEMHOOKS_MAX_CHARS": "50000"}) == 50000
+    assert handler.budget(hermes, {"MEMHOOKS_MAX_CHARS": "700"}) == 700
+
+
+def test_budget_ms_setting() -> None:
+    assert budget_ms({}) == (3000, None)
+    assert budget_ms({"MEMHOOKS_HOOK_TIMEOUT_MS": "250"}) == (250, None)
+    value, warning = budget_ms({"MEMHOOKS_HOOK_TIMEOUT_MS": "abc"})
+    assert value == 3000 and warning is not None and "MEMHOOKS_HOOK_TIMEOUT_MS" in warning
+
+
+def test_watchdog_fires_once_unless_claimed() -> None:
+    fired: list[str] = []
+    done = threading.Event()
+    dog = Watchdog(0.01, lambda: fired.append("expire"), exit=lambda code: (fired.append(f"exit {code}"), done.set())[0])
+    dog.start()
+    assert done.wait(5)
+    assert fired == ["expire", "exit 0"] and dog.claim() is False
+    calm = Watchdog(10, lambda: fired.append("late"), exit=lambda code: None).start()
+    assert calm.claim() is True
+    calm.cancel()
+
+
+def test_stray_prints_never_reach_stdout(monkeypatch: pytest.MonkeyPatch) -> None:
+    def noisy(event: object, roles: object, env: object, time_s: float) -> handler.Reply:
+        print("debug output from a library")
+        return handler.Reply('{"context":"ok"}')
+
+    monkeypatch.setattr(handler, "respond", noisy)
+    stdout, stderr = io.StringIO(), io.StringIO()
+    monkeypatch.setattr("sys.stderr", stderr)
+    assert serve("hermes", None, [], stdin=io.BytesIO(b'{"hook_event_name": "pre_llm_call"}'), stdout=stdout, stderr=stderr, env={}) == 0
+    assert stdout.getvalue() == '{"context":"ok"}\n'
+    assert "debug output" in stderr.getvalue()
+
+
+def test_a_crash_anywhere_is_the_hosts_noop(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(handler, "recall_context", broken)
+    reply = handler.handle(b'{"hook_event_name": "BeforeAgent", "prompt": "hi", "cwd": "/", "timestamp": "2026-01-01T00:00:00Z"}', agent="gemini-cli")
+    assert (reply.stdout, reply.note) == ("{}", "RuntimeError: boom")
+
+
+def test_maintenance_runs_for_edits_when_available(tmp_path: Path) -> None:
+    pytest.importorskip("memhooks.maintain.events")
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    (root / "src").mkdir()
+    (root / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n")
+    (root / "src" / "new.py").write_text("x = 1\n")
+    raw = f'{{"hook_event_name": "PostToolUse", "session_id": "s", "cwd": "{root}", "tool_name": "Write", "tool_input": {{"file_path": "{root}/src/new.py", "content": "x = 1"}}}}'
+    reply = handler.handle(raw, agent="claude-code")
+    assert reply.note is None and reply.stdout == ""
+    assert reply.changed and "new.py" in Path(reply.changed[0]).read_text()
