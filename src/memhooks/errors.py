@@ -11,6 +11,8 @@ Exception tree::
 Library code never prints and never exits; the CLI maps these to exit codes.
 Diagnostic codes and titles are the reference engine's catalogue
 (``shared/spec/reference-engine.md`` section (j)); MH023 is unused there and here.
+MH031 (a maintenance write or lock failed) is ours: the reference reports those as
+plain ``error:`` text without a code.
 """
 
 from __future__ import annotations
@@ -143,6 +145,7 @@ CATALOGUE: dict[str, tuple[str, str, str]] = {
         "replace the symlink or special file with a regular file",
     ),
     "MH030": (ERROR, "Hook discovery failed", "check that the project tree is readable"),
+    "MH031": (ERROR, "Hook write failed", "check that the hook's directory is writable and the disk has space, then run the command again"),
 }
 
 GENERIC_TITLE = "MemHooks diagnostic"

@@ -142,7 +142,7 @@ def test_read_only_directory_gives_a_clear_error(reachable_dir: Path) -> None:
     with unprivileged(), pytest.raises(DiagnosticError) as caught:
         write_atomic(hook, "new")
     assert caught.value.diagnostic.render() == (
-        "error[MH030]: could not create a temporary file next to the hook: Permission denied\n"
+        "error[MH031]: could not create a temporary file next to the hook: Permission denied\n"
         f"  --> {hook}:1:1\n"
         "  help: check that you may write to the hook's directory"
     )
@@ -192,7 +192,7 @@ def test_injected_failures_leave_the_original_and_no_temp(
     monkeypatch.undo()
     diagnostic = caught.value.diagnostic
     assert (diagnostic.code, diagnostic.message, diagnostic.help) == (
-        "MH030",
+        "MH031",
         f"could not {action}: {os.strerror(code)}",
         help,
     )

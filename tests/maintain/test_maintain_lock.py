@@ -59,7 +59,7 @@ def test_lock_is_exclusive_and_times_out_with_a_clear_error(hook: Path) -> None:
         holder.kill()
         holder.communicate()
     assert caught.value.diagnostic.render() == (
-        "error[MH030]: timed out after 0.3 s waiting for the maintenance lock; another memhooks process is updating this hook\n"
+        "error[MH031]: timed out after 0.3 s waiting for the maintenance lock; another memhooks process is updating this hook\n"
         f"  --> {hook}:1:1\n"
         "  help: run the command again; if this persists, look for a stuck memhooks process (e.g. `fuser -v` on the hook's directory)"
     )
@@ -144,7 +144,7 @@ def test_missing_directory_is_an_io_error(tmp_path: Path) -> None:
         hook_lock(tmp_path / "nope" / "MEMHOOKS.md", timeout=0),
     ):
         pass
-    assert caught.value.diagnostic.code == "MH030"
+    assert caught.value.diagnostic.code == "MH031"
     assert (
         caught.value.diagnostic.message
         == "could not open the hook's directory for locking: No such file or directory"

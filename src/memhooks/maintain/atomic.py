@@ -19,10 +19,9 @@ Errors (``DiagnosticError``):
 
 * MH029 — the hook path exists and is a symlink (wherever it points) or a special file.
   (Reading a hook safely is :func:`memhooks.protocol.hookfile.read_bytes`.)
-* MH030 — the filesystem refused (read-only, full, permission denied, ...). MH030 is the
-  catalogue's only filesystem-I/O code ("Hook discovery failed"); its help is replaced by
-  advice for the specific failure. MH000 is not used: it tells people to fix the file's
-  content, which is wrong advice for a full disk.
+* MH031 ("Hook write failed") — the filesystem refused (read-only, full, permission
+  denied, ...); its help is replaced by advice for the specific failure. MH000 is not
+  used: it tells people to fix the file's content, which is wrong advice for a full disk.
 """
 
 from __future__ import annotations
@@ -73,10 +72,10 @@ def unsafe_path(path: PathLike) -> DiagnosticError:
 
 
 def io_error(action: str, path: PathLike, exc: OSError) -> DiagnosticError:
-    """MH030 naming what failed (``action``), the OS reason and what to do about it."""
+    """MH031 naming what failed (``action``), the OS reason and what to do about it."""
     reason = exc.strerror or str(exc)
     advice = _ADVICE.get(exc.errno or 0, "check the file system and run the command again")
-    return fail("MH030", f"could not {action}: {reason}", os.fspath(path), help=advice)
+    return fail("MH031", f"could not {action}: {reason}", os.fspath(path), help=advice)
 
 
 def write_atomic(path: PathLike, data: str | bytes, *, mode: int | None = None) -> None:
@@ -85,7 +84,7 @@ def write_atomic(path: PathLike, data: str | bytes, *, mode: int | None = None) 
     ``mode`` sets the permission bits; by default an existing file's bits are kept and a
     new file gets ``0666 & ~umask``. On any failure the temporary file is removed and
     ``path`` is untouched. Raises MH029 when ``path`` is a symlink or special file,
-    MH030 when the file system refuses.
+    MH031 when the file system refuses.
     """
     path = os.fspath(path)
     payload = data.encode("utf-8") if isinstance(data, str) else data

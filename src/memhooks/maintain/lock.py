@@ -10,13 +10,13 @@ Design (issue 3; ``shared/spec/reference-engine.md`` (f) and (l) item 9):
   has one ``MEMHOOKS.md``). The lock is advisory: it excludes memhooks writers, not
   editors. It is not re-entrant: taking it twice in one process waits for itself.
   On file systems without ``flock`` on directories (some NFS set-ups) taking the lock
-  fails with MH030 rather than going ahead unlocked.
+  fails with MH031 rather than going ahead unlocked.
 * **Windows** (no ``fcntl``) — ``msvcrt.locking`` on a file in the user cache directory
   named by a hash of the hook's absolute path; Windows releases it when the process ends.
   Untested here; kept minimal on purpose.
 
 Waiting is bounded: the lock is polled with short randomised sleeps until ``timeout``
-seconds have passed, then MH030 is raised (another writer is stuck or very slow).
+seconds have passed, then MH031 is raised (another writer is stuck or very slow).
 
 Compatibility with the reference engine, which locked a sibling ``.MEMHOOKS.md.lock``:
 such a file is never created here, but if one exists as a symlink or special file it is
@@ -54,7 +54,7 @@ def hook_lock(hook_path: PathLike, *, timeout: float = DEFAULT_TIMEOUT_S) -> Ite
     ``hook_path`` need not exist; its directory must. ``timeout`` is in seconds
     (``0`` = try once). Raises DiagnosticError: MH029 when a legacy
     ``.MEMHOOKS.md.lock`` sibling is a symlink or special file, or the hook's directory
-    is itself a symlink; MH030 when the directory cannot be opened or locked, or the
+    is itself a symlink; MH031 when the directory cannot be opened or locked, or the
     lock is still held by another process after ``timeout`` seconds.
 
     Once the lock is held, temporary files that killed writers left beside the hook
@@ -86,7 +86,7 @@ def _refuse_unsafe_legacy_lock(hook_path: PathLike) -> None:
 
 def _timed_out(hook_path: PathLike, timeout: float) -> DiagnosticError:
     return fail(
-        "MH030",
+        "MH031",
         f"timed out after {timeout:g} s waiting for the maintenance lock; another memhooks process is updating this hook",
         os.fspath(hook_path),
         help="run the command again; if this persists, look for a stuck memhooks process (e.g. `fuser -v` on the hook's directory)",
