@@ -1,0 +1,180 @@
+"""Hook maintenance driven by agent events: generated cues for the files agents touch.
+
+:func:`maintain` is what ``memhooks event`` and the agent hook (``memhooks hook``) run
+after a tool wrote, deleted or renamed files; ``bench/recall_quality.py`` replays git
+history through it. Steps (``shared/spec/reference-engine.md`` (f), with the
+normalization layer of :mod:`memhooks.agents` in front, so every host's payload counts,
+not only the reference's literal ``post_tool_call``):
+
+1. only ``post_edit`` — and ``post_tool`` / ``post_command`` that report written,
+   deleted or renamed files — are acted on; reads, prompts and ``pre_tool`` never are;
+2. the root is found once, from the event's ``cwd`` (else its first workspace root,
+   else the process's working directory); a project without a root hook is left alone;
+3. the paths are filtered (:mod:`.touched`) and grouped by directory;
+4. each group's generated cue (``[scope: <dir>]``, tagged ``memhooks:auto``, at most
+   ``MEMHOOKS_AUTO_PATHS`` file resources) goes to the group's **anchor** hook — per
+   ``MEMHOOKS_ANCHOR`` (see :data:`ANCHORS`) — after that hook's stale auto resources are
+   pruned; groups sharing an anchor are written together, under one lock.
+
+Writes per hook are independent: a failure leaves earlier hooks written.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+
+from ..agents.base import DELETED, POST_COMMAND, POST_EDIT, POST_TOOL, READ, NormalizedEvent
+from ..errors import fail
+from ..protocol.hookfile import HOOK_NAME
+from ..protocol.root import canonical, find_root
+from .targets import enabled, file_exists_in, nearest_hook, root_hook
+from .touched import Touched, directory_rel
+
+#: ``MEMHOOKS_ANCHOR`` values. ``directory``: the cue of directory D lives in
+#: ``D/MEMHOOKS.md``, created when needed (the reference's behaviour).
+#: ``nearest``: it goes into the nearest existing hook at or above D; no hook is created.
+ANCHORS = ("directory", "nearest")
+DEFAULT_ANCHOR = "directory"
+
+TYPE_CHECKING = False  # ruamel is imported only when a hook is edited
+if TYPE_CHECKING:
+    from ..protocol.hookfile import ParsedHook
+
+_MAINTAINED = (POST_EDIT, POST_TOOL, POST_COMMAND)
+_VALID_ROOTS: dict[str, tuple[int, int, int, int]] = {}
+
+
+def maintain(event: NormalizedEvent, *, env: Mapping[str, str] | None = None) -> list[str]:
+    """Update the hooks for the files ``event`` reports written, deleted or renamed.
+
+    ``env`` (default ``os.environ``) supplies ``MEMHOOKS_ROOT``, ``MEMHOOKS_AUTO_PATHS``
+    (1–256, default 12) and ``MEMHOOKS_ANCHOR`` (``directory`` | ``nearest``, default
+    :data:`DEFAULT_ANCHOR`); the last two are read only once some path survived the
+    filter, so a bad value never breaks an event with nothing to do.
+
+    Returns the absolute paths of the hook files written, in the order written.
+    Raises DiagnosticError: MH024 for a missing event ``cwd`` or ``MEMHOOKS_ROOT``;
+    MH028 for a bad setting; MH029 for a symlinked or special hook; the root hook's
+    own errors when it exists but is invalid; MH000/MH001/... for an invalid hook
+    that would have been written; MH031 when a write or the lock fails.
+    """
+    env = os.environ if env is None else env
+    paths = changed_paths(event)
+    if not paths:
+        return []
+    base = _base_directory(event)
+    root, _reason = find_root(base, env)
+    if not enabled(root):
+        return []
+    _require_valid_root(root)
+    touched = Touched(root)
+    for path in paths:
+        touched.add(path, base)
+    if not touched.groups:
+        return []
+    from ..settings import int_setting
+
+    max_paths = int_setting("MEMHOOKS_AUTO_PATHS", env)
+    anchor = anchor_setting(env)
+    written = []
+    exists = file_exists_in(root)
+    for hook, cues in _plan(touched, anchor).items():
+        if _apply(hook, cues, exists, max_paths, create=anchor == "directory"):
+            written.append(hook)
+    return written
+
+
+def changed_paths(event: NormalizedEvent) -> list[str]:
+    """The paths ``event`` reports written, deleted or renamed (both names of a rename),
+    in payload order; empty for events maintenance ignores."""
+    if event.event not in _MAINTAINED:
+        return []
+    out: list[str] = []
+    for change in event.files:
+        if change.action == READ:
+            continue
+        out.append(change.path)
+        if change.old_path is not None and change.action != DELETED:
+            out.append(change.old_path)
+    return out
+
+
+def anchor_setting(env: Mapping[str, str]) -> str:
+    """``MEMHOOKS_ANCHOR`` (blank or unset: :data:`DEFAULT_ANCHOR`); MH028 otherwise."""
+    raw = env.get("MEMHOOKS_ANCHOR", "")
+    value = raw.strip().lower()
+    if not value:
+        return DEFAULT_ANCHOR
+    if value not in ANCHORS:
+        raise fail(
+            "MH028",
+            f"MEMHOOKS_ANCHOR must be one of {', '.join(ANCHORS)} (got {raw!r})",
+            "MEMHOOKS_ANCHOR",
+            help="unset MEMHOOKS_ANCHOR or set it to `directory` or `nearest`",
+        )
+    return value
+
+
+def _base_directory(event: NormalizedEvent) -> str:
+    """The canonical directory relative paths are joined to and the root is found from."""
+    base = event.cwd or (event.workspace_roots[0] if event.workspace_roots else None)
+    real = canonical(os.path.abspath(base) if base else os.getcwd(), "event cwd")
+    return real if os.path.isdir(real) else os.path.dirname(real)
+
+
+def _require_valid_root(root: str) -> None:
+    """:func:`root_hook`, skipped while the root hook is unchanged since it last passed
+    (an agent session or a history replay sends thousands of events to one project)."""
+    path = os.path.join(root, HOOK_NAME)
+    try:
+        st = os.lstat(path)
+        key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+    except OSError:
+        key = None
+    if key is not None and _VALID_ROOTS.get(path) == key:
+        return
+    root_hook(root)
+    if key is not None:
+        _VALID_ROOTS[path] = key
+
+
+def _plan(touched: Touched, anchor: str) -> dict[str, list[tuple[str, list[str]]]]:
+    """hook path -> [(directory as the cue names it, existing files to add)]."""
+    plan: dict[str, list[tuple[str, list[str]]]] = {}
+    for directory, members in sorted(touched.groups.items()):
+        additions = [rel for rel, exists in members if exists]
+        if anchor == "nearest":
+            hook = nearest_hook(directory, touched.root)
+        else:
+            hook = os.path.join(directory, HOOK_NAME)
+        plan.setdefault(hook, []).append((directory_rel(touched.root, directory), additions))
+    return plan
+
+
+def _apply(
+    hook: str,
+    cues: list[tuple[str, list[str]]],
+    exists: Callable[[str], bool],
+    max_paths: int,
+    *,
+    create: bool,
+) -> bool:
+    """Prune ``hook``'s stale auto resources and upsert its cues; True when written.
+    A missing hook is created only when ``create`` and some cue has files to add."""
+    from .cues import prune_auto, upsert_auto_cue
+    from .roundtrip import new_hook_text
+    from .update import update
+
+    def edit(parsed: ParsedHook) -> bool:
+        tree = parsed.tree
+        removed, dropped = prune_auto(tree, exists)
+        changed = bool(removed or dropped)
+        for dir_rel, files in cues:
+            if files:
+                changed = upsert_auto_cue(tree, dir_rel, files, max_paths=max_paths) or changed
+        return changed
+
+    grows = any(files for _dir, files in cues)
+    new_text = new_hook_text() if create and grows else None
+    return update(hook, edit, new_text=new_text).changed
