@@ -50,5 +50,7 @@ def status(ctx: Context) -> Status:
     if found.installed:
         found.todo.append("restart running Claude Code sessions: hooks are read at session start")
         if ctx.level == PROJECT:
-            found.todo.append(f"Claude Code reads project settings from the folder it starts in: start it in {ctx.root} (or install with --user)")
+            found.todo.append(
+                f"Claude Code reads project settings from the folder it starts in: start it in {ctx.root} (or install with --user)"
+            )
     return found

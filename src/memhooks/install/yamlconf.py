@@ -18,21 +18,27 @@ def load(text: str | None) -> tuple[Any, Any]:
 
     yaml = YAML(typ="rt")
     yaml.preserve_quotes = True
+    yaml.width = 4096  # never fold a long hook command over two lines
     if not text or not text.strip():
         yaml.indent(mapping=2, sequence=4, offset=2)
         return CommentedMap(), yaml
-    data, indent, block_seq_indent = load_yaml_guess_indent(text)
-    yaml.indent(
-        mapping=indent or 2,
-        sequence=(indent or 2) + (block_seq_indent or 0),
-        offset=block_seq_indent or 0,
-    )
+    _, sequence, offset = load_yaml_guess_indent(text)  # the sequences' indent and dash offset
+    yaml.indent(mapping=mapping_indent(text), sequence=sequence or 2, offset=offset or 0)
     data = yaml.load(text)
     if data is None:
         data = CommentedMap()
     if not isinstance(data, dict):
         raise ValueError("the YAML document is not a mapping")  # noqa: TRY004  reported as a config error
     return data, yaml
+
+
+def mapping_indent(text: str) -> int:
+    """Spaces of the first nested mapping key (not a list item), default 2."""
+    for line in text.splitlines():
+        stripped = line.lstrip(" ")
+        if stripped and stripped != line and not stripped.startswith(("-", "#")):
+            return len(line) - len(stripped)
+    return 2
 
 
 def dump(data: Any, yaml: Any) -> str:

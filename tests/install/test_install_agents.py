@@ -1,0 +1,144 @@
+"""Every installer from a clean tree: install, install again (no change), status, uninstall
+(nothing of ours left); conflicts with files other tools own; the CLI's dry run."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from memhooks.install import INSTALLERS, Context, apply, plan, status
+from memhooks.install.command import is_ours
+
+
+@pytest.fixture
+def exe(tmp_path: Path) -> list[str]:
+    program = tmp_path / "bin" / "memhooks"
+    program.parent.mkdir()
+    program.write_text("#!/bin/sh\nexit 0\n")
+    program.chmod(0o755)
+    return [str(program)]
+
+
+def context(tmp_path: Path, agent: str, exe: list[str], **kwargs: object) -> Context:
+    level = INSTALLERS[agent].LEVELS[0]
+    return Context(str(tmp_path / "proj"), level, home=str(tmp_path / "home"), exe=exe, env={}, **kwargs)  # type: ignore[arg-type]
+
+
+def tree(base: Path) -> dict[str, str]:
+    return {str(p.relative_to(base)): p.read_text() for p in sorted(base.rglob("*")) if p.is_file() and "bin" not in p.parts}
+
+
+@pytest.mark.parametrize("agent", list(INSTALLERS))
+def test_install_status_uninstall(agent: str, tmp_path: Path, exe: list[str]) -> None:
+    (tmp_path / "proj").mkdir()
+    ctx = context(tmp_path, agent, exe)
+    edits = plan("install", agent, ctx)
+    assert edits and all(e.action == "create" for e in edits)
+    apply(edits)
+    assert plan("install", agent, ctx) == []
+    found = status(agent, ctx)
+    assert found.installed and found.events and found.files
+    assert found.fires is not False, found.problems
+    assert set(found.events) <= set(INSTALLERS[agent].EVENTS) | {"pre_llm_call", "post_tool_call"}
+    written = tree(tmp_path)
+    assert any(exe[0] in text for text in written.values())
+    apply(plan("uninstall", agent, ctx))
+    assert not status(agent, ctx).installed
+    leftover = {name: text for name, text in tree(tmp_path).items() if exe[0] in text}
+    assert leftover == {}
+    assert plan("uninstall", agent, ctx) == []
+
+
+def test_roles_are_written_into_the_command(tmp_path: Path, exe: list[str]) -> None:
+    ctx = context(tmp_path, "copilot-cli", exe, roles=["reviewer"])
+    apply(plan("install", "copilot-cli", ctx))
+    config = json.loads((tmp_path / "proj/.github/hooks/memhooks.json").read_text())
+    assert config["hooks"]["userPromptSubmitted"][0]["bash"] == f"{exe[0]} hook --agent copilot-cli --role reviewer userPromptSubmitted"
+
+
+def test_a_moved_memhooks_replaces_the_old_command(tmp_path: Path, exe: list[str]) -> None:
+    old = context(tmp_path, "cursor", ["/old/bin/memhooks"])
+    apply(plan("install", "cursor", old))
+    apply(plan("install", "cursor", context(tmp_path, "cursor", exe)))
+    text = (tmp_path / "proj/.cursor/hooks.json").read_text()
+    assert "/old/bin" not in text and text.count(exe[0]) == 2
+
+
+@pytest.mark.parametrize(("agent", "name"), [("cline", ".clinerules/hooks/UserPromptSubmit"), ("opencode", ".opencode/plugins/memhooks.js")])
+def test_files_of_other_tools_are_left_alone(agent: str, name: str, tmp_path: Path, exe: list[str]) -> None:
+    theirs = tmp_path / "proj" / name
+    theirs.parent.mkdir(parents=True)
+    theirs.write_text("#!/bin/sh\necho someone else's hook\n")
+    ctx = context(tmp_path, agent, exe)
+    apply(plan("install", agent, ctx))
+    assert theirs.read_text() == "#!/bin/sh\necho someone else's hook\n"
+    assert any("another tool" in p for p in status(agent, ctx).problems)
+    apply(plan("uninstall", agent, ctx))
+    assert theirs.exists()
+
+
+def test_invalid_config_is_an_error_not_a_rewrite(tmp_path: Path, exe: list[str]) -> None:
+    from memhooks.install import InstallError
+
+    broken = tmp_path / "proj/.claude/settings.local.json"
+    broken.parent.mkdir(parents=True)
+    broken.write_text('{"hooks": [oops')
+    with pytest.raises(InstallError, match="line 1"):
+        plan("install", "claude-code", context(tmp_path, "claude-code", exe))
+    assert broken.read_text() == '{"hooks": [oops'
+
+
+def test_missing_program_means_it_would_not_fire(tmp_path: Path) -> None:
+    ctx = context(tmp_path, "claude-code", ["/nowhere/memhooks"])
+    apply(plan("install", "claude-code", ctx))
+    found = status("claude-code", ctx)
+    assert found.fires is False and "not found" in found.problems[0]
+
+
+def test_hermes_levels_and_modes(tmp_path: Path, exe: list[str]) -> None:
+    from memhooks.errors import UsageError
+
+    with pytest.raises(UsageError):
+        plan("install", "hermes", Context(str(tmp_path), "project", home=str(tmp_path / "home"), exe=exe, env={}))
+    ctx = context(tmp_path, "hermes", exe, via="shell")
+    apply(plan("install", "hermes", ctx))
+    found = status("hermes", ctx)
+    assert found.fires is None and "accept-hooks" in found.todo[0]
+    allowlist = tmp_path / "home/.hermes/shell-hooks-allowlist.json"
+    config = (tmp_path / "home/.hermes/config.yaml").read_text()
+    commands = [line.split("command: ", 1)[1] for line in config.splitlines() if "command: " in line]
+    events = ["pre_llm_call", "post_tool_call"]
+    allowlist.write_text(json.dumps({"approvals": [{"event": e, "command": c} for e, c in zip(events, commands)]}))
+    assert status("hermes", ctx).fires is True
+    plugin = context(tmp_path, "hermes", exe, via="plugin")
+    apply(plan("install", "hermes", plugin))
+    assert "hooks:" not in (tmp_path / "home/.hermes/config.yaml").read_text()
+    assert (tmp_path / "home/.hermes/plugins/memhooks/__init__.py").exists()
+    assert status("hermes", plugin).fires is True
+
+
+def test_is_ours() -> None:
+    assert is_ours("/x/bin/memhooks hook --agent codex")
+    assert is_ours("'/path with space/memhooks' hook")
+    assert is_ours("python3 -m memhooks hook --agent x")
+    assert not is_ours("memhooks-other hook")
+    assert not is_ours("memhooks explain .")
+    assert not is_ours(None)
+
+
+def test_cli_dry_run_writes_nothing_and_json_reports(tmp_path: Path) -> None:
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    env = {**os.environ, "HOME": str(tmp_path / "home")}
+    done = subprocess.run([sys.executable, "-m", "memhooks", "agents", "install", "--all", "--dry-run", "--cwd", str(proj), "--format", "json"], env=env, capture_output=True, text=True, check=True)
+    report = json.loads(done.stdout)
+    assert {a["agent"] for a in report["agents"]} == set(INSTALLERS)
+    assert all(c["action"] == "create" for a in report["agents"] for c in a.get("changes", []))
+    assert list(tmp_path.rglob("*")) == [proj]
+    usage = subprocess.run([sys.executable, "-m", "memhooks", "agents", "install", "--cwd", str(proj)], env=env, capture_output=True, text=True)
+    assert usage.returncode == 2 and "--agent" in usage.stderr
