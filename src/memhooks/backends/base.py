@@ -27,7 +27,10 @@ class SearchRequest:
     ``auto``: the query is a generated folder cue whose text carries no topic;
     ``limit``: how many hits to return at most (the runtime over-fetches to make room for
     exclusions); ``options``: this provider's merged ``backends.<provider>`` mapping;
-    ``project``: the project id; ``timeout_s``: seconds this call may take.
+    ``project``: the project id; ``timeout_s``: seconds this call may take;
+    ``priority``: the query's priority (0..1) or ``None`` — importance under context
+    pressure, never a relevance score; ``resources``: the names of all the query's
+    resources, whatever their kind (a ``viking://`` URI, a document name, …).
     """
 
     __slots__ = (
@@ -36,8 +39,10 @@ class SearchRequest:
         "files",
         "limit",
         "options",
+        "priority",
         "project",
         "prompt",
+        "resources",
         "scopes",
         "tags",
         "text",
@@ -58,6 +63,8 @@ class SearchRequest:
         options: dict[str, Any] | None = None,
         project: str = "",
         timeout_s: float = 2.0,
+        priority: float | None = None,
+        resources: list[str] | None = None,
     ) -> None:
         self.text = text
         self.prompt = prompt
@@ -70,6 +77,8 @@ class SearchRequest:
         self.options = options or {}
         self.project = project
         self.timeout_s = timeout_s
+        self.priority = priority
+        self.resources = resources or []
 
 
 class Hit:

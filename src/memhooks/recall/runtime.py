@@ -176,6 +176,8 @@ def _request(
         options=(query.get("backends") or {}).get(backend.name) or {},
         project=project,
         timeout_s=timeout_s,
+        priority=task.priority,
+        resources=_names(query.get("resources", [])),
     )
 
 
