@@ -52,17 +52,25 @@ def test_scenario_replayed_from_a_real_server_keeps_exclusions_out(tmp_path: Pat
     assert rotate["scope"] == "src/auth" and rotate["files"] == ["src/auth/tokens.py"]
     assert rotate["tags"] == ["security"] and rotate["entities"] == ["Gateway"]
     assert rotate["id"].startswith("proj/")
+    # The runtime passes each query's priority: 0.9 -> high, 0.3 -> low.
+    budgets = {kw["query"].splitlines()[0]: kw["budget"] for kw in kwargs_of(client)}
+    assert budgets == {
+        "How are auth tokens rotated and stored?": "high",
+        "How do deploys run database migrations?": "low",
+    }
 
 
 def test_query_carries_cues_as_hints_and_asks_for_entity_names() -> None:
     client = Replay([], EMPTY)
     request = SearchRequest("How do tokens rotate?", entities=["Gateway"], tags=["security"],
-                            files=["src/auth/tokens.py"], limit=7)  # fmt: skip
+                            files=["src/auth/tokens.py"], resources=["src/auth/tokens.py", "auth-postmortem"],
+                            limit=7)  # fmt: skip
     backend(client).search(request)
     (sent,) = kwargs_of(client)
     assert sent["bank_id"] == "proj"
     assert sent["query"] == (
-        "How do tokens rotate?\nentities: Gateway\nfiles: src/auth/tokens.py\ntags: security"
+        "How do tokens rotate?\nentities: Gateway\nresources: auth-postmortem\n"
+        "files: src/auth/tokens.py\ntags: security"
     )
     assert sent["include_entities"] is True and sent["budget"] == "mid"
     assert "tags" not in sent and "types" not in sent and "max_tokens" not in sent

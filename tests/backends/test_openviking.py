@@ -74,11 +74,14 @@ def test_hooks_narrow_the_roots_but_cannot_leave_them() -> None:
     client = Replay([], EMPTY)
     ov = backend(client, root_uri=["viking://resources/team", "viking://user/default/memories"])
     ov.search(SearchRequest("q", files=["viking://resources/team/auth", "src/x.py"]))
+    ov.search(SearchRequest("q", resources=["viking://resources/team/adr", "auth-postmortem"]))
     ov.search(SearchRequest("q", options={"root_uri": "viking://user/default/memories/auth"}))
     assert [kw["target_uri"] for kw in sent(client)] == [
         ["viking://resources/team/auth"],
+        ["viking://resources/team/adr"],
         ["viking://user/default/memories/auth"],
     ]
+    assert sent(client)[1]["query"] == "q\nresources: auth-postmortem"
     for outside in ("viking://resources/other", "viking://resources/team/../other", "/etc"):
         with pytest.raises(BackendError, match="outside the roots|viking:// URI|must not contain"):
             ov.search(SearchRequest("q", options={"target_uri": outside}))

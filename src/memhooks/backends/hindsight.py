@@ -159,14 +159,14 @@ class HindsightBackend:
         kwargs["query"] = hints(
             request.text,
             entities=request.entities,
+            resources=[r for r in request.resources if r not in request.files],
             files=request.files,
             tags=[] if filters else request.tags,
         )
         if "memory_types" in options:
             kwargs["types"] = memory_types(options["memory_types"])
         budget = choice(options["budget"], "budget", BUDGETS, NAME) if "budget" in options else None
-        priority = getattr(request, "priority", None)
-        kwargs["budget"] = budget or budget_for(priority) or self.budget or "mid"
+        kwargs["budget"] = budget or budget_for(request.priority) or self.budget or "mid"
         max_tokens = _positive(options.get("max_tokens"), "backends.hindsight.max_tokens")
         if max_tokens or self.max_tokens:
             kwargs["max_tokens"] = min(t for t in (max_tokens, self.max_tokens) if t)

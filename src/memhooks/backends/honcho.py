@@ -118,9 +118,9 @@ class HonchoBackend:
         """One call of the query's strategy within ``request.timeout_s``; hits best first."""
         options = request.options
         strategy = choice(options.get("strategy", self.strategy), "strategy", STRATEGIES, NAME)
-        query = hints(
-            request.text, entities=request.entities, tags=request.tags, files=request.files
-        )
+        others = [r for r in request.resources if r not in request.files]
+        query = hints(request.text, entities=request.entities, resources=others,
+                      tags=request.tags, files=request.files)  # fmt: skip
         limit = max(1, min(request.limit, 100))
         if strategy == "search":
             filters = dict(_mapping(options.get("filters"), "filters"))

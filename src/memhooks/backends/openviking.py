@@ -141,12 +141,13 @@ class OpenVikingBackend:
         options = request.options
         strategy = choice(options.get("strategy", self.strategy), "strategy", STRATEGIES, NAME)
         targets = self.targets(request)
-        uris = [f for f in request.files if f.startswith("viking://")]
+        cues = [c for c in request.resources if c not in request.files]
         query = hints(
             request.text,
             entities=request.entities,
             tags=request.tags,
-            files=[f for f in request.files if f not in uris],
+            resources=[c for c in cues if not c.startswith("viking://")],
+            files=[f for f in request.files if not f.startswith("viking://")],
         )
         if strategy == "context":
             sdk_options = {"detail": "full", **sdk_options_for(options, CONTEXT_OPTIONS)}
@@ -170,8 +171,8 @@ class OpenVikingBackend:
         return _within(find_hits(_dict(result, strategy)), targets)[: request.limit]
 
     def targets(self, request: SearchRequest) -> list[str]:
-        """``target_uri``: the hook's ``root_uri`` / ``target_uri`` and ``viking://`` file
-        cues when there are any, else the user's roots. Every one must lie beneath a
+        """``target_uri``: the hook's ``root_uri`` / ``target_uri`` and ``viking://``
+        resources and file cues when there are any, else the user's roots. Every one must lie beneath a
         root the user configured (host configuration wins over repository data)."""
         options = request.options
         wanted: list[str] = []
@@ -180,7 +181,8 @@ class OpenVikingBackend:
                 wanted += [
                     _uri(u, f"backends.openviking.{key}") for u in strings(options[key], key, NAME)
                 ]
-        wanted += [f for f in request.files if f.startswith("viking://")]
+        cues = [*request.resources, *request.files]
+        wanted += [_uri(u, "resource") for u in cues if u.startswith("viking://")]
         outside = [u for u in wanted if not any(_beneath(u, root) for root in self.roots)]
         if outside:
             raise BackendError(
