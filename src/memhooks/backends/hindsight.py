@@ -74,6 +74,8 @@ class HindsightBackend:
     name = NAME
 
     #: Vendor variables that also set a setting (backends/config.py ``aliases``).
+    EXTRA = "hindsight"
+    REQUIRES = ("hindsight_client",)
     ENV: ClassVar[dict[str, tuple[str, ...]]] = {"api_key": ("HINDSIGHT_API_KEY",)}
 
     def __init__(self, client: Any, settings: dict[str, Any]) -> None:

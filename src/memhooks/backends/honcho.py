@@ -58,6 +58,8 @@ class HonchoBackend:
 
     name = NAME
     #: The SDK's own variables (it reads them too); listed so ``backends list`` shows them.
+    EXTRA = "honcho"
+    REQUIRES = ("honcho",)
     ENV: ClassVar[dict[str, tuple[str, ...]]] = {
         "url": ("HONCHO_URL",),
         "api_key": ("HONCHO_API_KEY",),

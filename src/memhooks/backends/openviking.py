@@ -76,6 +76,8 @@ class OpenVikingBackend:
 
     name = NAME
     #: The SDK's own variables (it reads them too); listed so ``backends list`` shows them.
+    EXTRA = "openviking"
+    REQUIRES = ("openviking_sdk",)
     ENV: ClassVar[dict[str, tuple[str, ...]]] = {
         "url": ("OPENVIKING_URL",),
         "api_key": ("OPENVIKING_API_KEY",),
