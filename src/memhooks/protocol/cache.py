@@ -119,9 +119,12 @@ def for_root(root: str) -> HookCache:
     """The cache for one project root (disk layer only when enabled)."""
     if not disk_enabled():
         return HookCache(None)
-    import hashlib
+    try:  # the builtin module: hashlib would load OpenSSL, milliseconds on every agent hook
+        from _sha1 import sha1  # type: ignore[import-not-found, unused-ignore]
+    except ImportError:
+        from hashlib import sha1
 
-    name = hashlib.sha1(root.encode("utf-8", "surrogateescape")).hexdigest()[:20]
+    name = sha1(root.encode("utf-8", "surrogateescape")).hexdigest()[:20]
     return HookCache(os.path.join(cache_dir(), "hooks", f"{name}.json"))
 
 
