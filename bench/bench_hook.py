@@ -35,7 +35,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TIME = "/usr/bin/time"
 sys.path.insert(0, HERE)
 
-from bench_recall import PROMPTS, Writer, age_hooks, build_synthetic, forget_searches  # noqa: E402
+from bench_recall import PROMPTS, Writer, age_hooks, build_synthetic, forget_searches
 
 
 def child(argv: list[str], env: dict[str, str], stdin: bytes = b"") -> tuple[float, int, bytes]:
