@@ -119,6 +119,7 @@ def test_file_write_updates_the_folder_hook(name: str, tmp_path_factory: pytest.
 
 def test_status_reports_every_installed_agent(tmp_path: Path) -> None:
     project = Project(tmp_path)
-    project.memhooks("agents", "install", "--all")
+    project.memhooks("agents", "install", "--all")  # project level: Hermes is skipped
+    project.memhooks("agents", "install", "--agent", "hermes", "--user")
     status = json.loads(project.memhooks("agents", "status", "--format", "json"))
     assert {a["agent"] for a in status["agents"] if a.get("installed")} >= {"claude-code", "codex", "gemini-cli", "copilot-cli", "opencode", "hermes"}

@@ -3,7 +3,9 @@
 
 Without ``--agent``/``--all``: every agent for ``status``, a usage error otherwise.
 Without ``--project``/``--user`` each agent uses its first level (project, except Hermes,
-which only has a user config). After an install the status is printed, with what the
+which only has a user config); with ``--all`` an install or uninstall stays at project
+level (Hermes is then skipped, saying so) so it never writes into the home directory
+unasked. After an install the status is printed, with what the
 user still has to do (approve hooks, trust a folder). Exit 0 on success, 1 when a
 config could not be merged, 2 for usage errors.
 """
@@ -35,7 +37,8 @@ def run(args: argparse.Namespace) -> int:
     report: list[dict[str, object]] = []
     for name in agents:
         levels = INSTALLERS[name].LEVELS
-        level = args.level or levels[0]
+        # --all alone means this project: it must not write into the home directory
+        level = args.level or ("project" if args.all and args.action != "status" else levels[0])
         entry: dict[str, object] = {"agent": name, "level": level}
         report.append(entry)
         if level not in levels:
