@@ -59,3 +59,12 @@ def test_every_payload_sample_has_a_golden_case() -> None:
     from hook_support import names
 
     assert sorted(GOLDEN) == names()
+
+
+@pytest.mark.parametrize("name", sorted(n for n in GOLDEN if n.startswith("real/") and GOLDEN[n]["agent"] != "copilot-cli"))
+def test_real_payloads_need_no_agent_flag(name: str, project: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Detection from the payload alone answers exactly as with ``--agent``."""
+    monkeypatch.setattr(handler, "maintain", lambda event, env: ([], None))
+    raw = payload(name, project)
+    flagged = handler.handle(raw, agent=GOLDEN[name]["agent"], env=env)  # type: ignore[arg-type]
+    assert handler.handle(raw, env=env).stdout == flagged.stdout
