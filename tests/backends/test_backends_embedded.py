@@ -14,7 +14,7 @@ from memhooks.backends import embedded_cache
 from memhooks.backends.base import SearchRequest
 from memhooks.backends.embedded import EmbeddedBackend, fuse
 from memhooks.errors import BackendError
-from memhooks.store import MemoryStore, search
+from memhooks.store import MemoryStore, ranking
 
 PROJECT = "github.com/acme/shop"
 DATA = Path(__file__).parent / "data"
@@ -30,13 +30,17 @@ def _fresh_process_layer() -> Iterator[None]:
 @pytest.fixture
 def store_path(tmp_path: Path) -> str:
     path = str(tmp_path / "memories.sqlite3")
-    with MemoryStore(path) as store, (DATA / "embedded_memories.jsonl").open(encoding="utf-8") as fp:
+    with (
+        MemoryStore(path) as store,
+        (DATA / "embedded_memories.jsonl").open(encoding="utf-8") as fp,
+    ):
         store.import_jsonl(PROJECT, fp)
     return path
 
 
 def request(text: str, **kwargs: object) -> SearchRequest:
-    return SearchRequest(text, project=PROJECT, **kwargs)  # type: ignore[arg-type]
+    # A generous timeout: these tests are about results, not speed, on busy machines too.
+    return SearchRequest(text, project=PROJECT, timeout_s=60, **kwargs)  # type: ignore[arg-type]
 
 
 def search_ids(path: str, req: SearchRequest) -> list[str]:
@@ -105,13 +109,13 @@ def test_a_fresh_process_reads_hook_lists_from_the_cache_file(
     assert not any(key.startswith("~") for key in blob["lists"])  # prompts stay in-process
     embedded_cache.clear_memory()
     calls: list[str] = []
-    real = search.ranked
+    real = ranking.ranked
 
     def counting(*args: object, **kwargs: object) -> list[tuple[int, float]]:
         calls.append(str(args[2]))
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(search, "ranked", counting)
+    monkeypatch.setattr(ranking, "ranked", counting)
     assert search_ids(store_path, req) == expected
     assert calls == ["parallel tabs"]  # only the prompt was searched again
 

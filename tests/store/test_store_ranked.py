@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from store_fakes import DATA, FakeClock
 
-from memhooks.store import MemoryStore, search
+from memhooks.store import MemoryStore, ranking
 
 PROJECT = "github.com/acme/app"
 QUERIES = [
@@ -31,7 +31,7 @@ def conn(store: MemoryStore):  # type: ignore[no-untyped-def]
 
 
 def pks_to_ids(store: MemoryStore, ranked: list[tuple[int, float]]) -> list[tuple[str, float]]:
-    found = search.memories(conn(store), [pk for pk, _ in ranked])
+    found = ranking.memories(conn(store), [pk for pk, _ in ranked])
     return [(found[pk].id, round(score, 9)) for pk, score in ranked]
 
 
@@ -46,7 +46,7 @@ def test_ranked_is_search_exactly_when_no_word_is_common(
     ranked_store: MemoryStore, query: str
 ) -> None:
     exact = [(m.id, round(score, 9)) for m, score in ranked_store.search(PROJECT, query, limit=50)]
-    fast = search.ranked(conn(ranked_store), PROJECT, query, limit=50)
+    fast = ranking.ranked(conn(ranked_store), PROJECT, query, limit=50)
     assert pks_to_ids(ranked_store, fast) == exact
 
 
@@ -58,7 +58,7 @@ def test_ranked_ranks_the_same_whatever_the_insertion_order(tmp_path: Path) -> N
             store.import_jsonl(PROJECT, order)
             outcomes.append(
                 [
-                    pks_to_ids(store, search.ranked(conn(store), PROJECT, q, limit=5))
+                    pks_to_ids(store, ranking.ranked(conn(store), PROJECT, q, limit=5))
                     for q in QUERIES
                 ]
             )
@@ -69,7 +69,7 @@ def test_ranked_ranks_the_same_whatever_the_insertion_order(tmp_path: Path) -> N
 @pytest.fixture
 def skewed(store: MemoryStore, monkeypatch: pytest.MonkeyPatch) -> MemoryStore:
     """Twelve memories say "cache"; two say "lock"; one says "vacuum"; COMMON is 5."""
-    monkeypatch.setattr(search, "COMMON", 5)
+    monkeypatch.setattr(ranking, "COMMON", 5)
     for i in range(12):
         store.add(PROJECT, f"cache note {i}", id=f"c{i:02}")
     store.add(PROJECT, "cache lock ordering", id="lock-1")
@@ -79,7 +79,7 @@ def skewed(store: MemoryStore, monkeypatch: pytest.MonkeyPatch) -> MemoryStore:
 
 
 def ids(store: MemoryStore, query: str, **kwargs: object) -> list[str]:
-    found = search.ranked(conn(store), PROJECT, query, limit=50, **kwargs)  # type: ignore[arg-type]
+    found = ranking.ranked(conn(store), PROJECT, query, limit=50, **kwargs)  # type: ignore[arg-type]
     return [memory_id for memory_id, _ in pks_to_ids(store, found)]
 
 
@@ -94,9 +94,9 @@ def test_a_common_word_is_dropped_and_rarer_words_decide(skewed: MemoryStore) ->
 def test_words_are_kept_rarest_first_within_the_postings_bound(
     skewed: MemoryStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(search, "POSTINGS", 2)  # "vacuum" (1) fits, then "lock" (2) does not
+    monkeypatch.setattr(ranking, "POSTINGS", 2)  # "vacuum" (1) fits, then "lock" (2) does not
     assert ids(skewed, "lock vacuum") == ["vacuum"]
-    monkeypatch.setattr(search, "POSTINGS", 3)
+    monkeypatch.setattr(ranking, "POSTINGS", 3)
     assert set(ids(skewed, "lock vacuum")) == {"vacuum", "lock-1", "lock-2"}
 
 
@@ -108,7 +108,7 @@ def test_a_query_of_common_words_scores_only_the_newest_matches(skewed: MemorySt
 
 def test_frequencies_are_memoized_per_project_in_the_dict_given(skewed: MemoryStore) -> None:
     counts: dict[str, int] = {}
-    search.ranked(conn(skewed), PROJECT, "cache lock nowhere", limit=5, frequencies=counts)
+    ranking.ranked(conn(skewed), PROJECT, "cache lock nowhere", limit=5, frequencies=counts)
     key = PROJECT + "\x1f"
     # Counted up to COMMON + 1; the project holds most of the store (key alone: 1).
     assert counts == {key: 1, key + "cache": 6, key + "lock": 2, key + "nowhere": 0}
@@ -121,7 +121,7 @@ def test_a_word_common_elsewhere_is_rare_here(skewed: MemoryStore) -> None:
         skewed.add("other", f"vacuum log {i}")
     skewed.add("other", "cache")
     # "cache" is common in PROJECT, not in "other"; "vacuum" the other way round.
-    found = search.ranked(conn(skewed), "other", "cache vacuum", limit=10)
+    found = ranking.ranked(conn(skewed), "other", "cache vacuum", limit=10)
     assert len(found) == 4
     assert ids(skewed, "cache vacuum") == ["vacuum"]
 
@@ -134,7 +134,7 @@ def test_ties_and_obsolete_rows_past_the_first_fetch_rank_as_a_full_sort(
     for i in range(0, 60, 3):
         store.mark_obsolete(f"t{i:02}", project=PROJECT)
     exact = [(m.id, round(s, 9)) for m, s in store.search(PROJECT, "identical tie", limit=25)]
-    fast = search.ranked(conn(store), PROJECT, "identical tie", limit=25)
+    fast = ranking.ranked(conn(store), PROJECT, "identical tie", limit=25)
     assert pks_to_ids(store, fast) == exact
     assert [memory_id for memory_id, _ in exact][:3] == ["t01", "t02", "t04"]
 
@@ -144,9 +144,9 @@ def test_ranked_stays_in_its_project_and_leaves_obsolete_memories_out(
 ) -> None:
     ranked_store.add("elsewhere", "WAL mode everywhere")
     ranked_store.mark_obsolete("r02", project=PROJECT)
-    found = search.ranked(conn(ranked_store), PROJECT, "wal database", limit=10)
+    found = ranking.ranked(conn(ranked_store), PROJECT, "wal database", limit=10)
     assert [memory_id for memory_id, _ in pks_to_ids(ranked_store, found)] == ["r01"]
-    with_obsolete = search.ranked(
+    with_obsolete = ranking.ranked(
         conn(ranked_store), PROJECT, "wal database", limit=10, include_obsolete=True
     )
     assert {memory_id for memory_id, _ in pks_to_ids(ranked_store, with_obsolete)} == {"r01", "r02"}
@@ -154,12 +154,12 @@ def test_ranked_stays_in_its_project_and_leaves_obsolete_memories_out(
 
 @pytest.mark.parametrize("limit", [0, -1])
 def test_ranked_with_no_room_returns_nothing(ranked_store: MemoryStore, limit: int) -> None:
-    assert search.ranked(conn(ranked_store), PROJECT, "sqlite", limit=limit) == []
+    assert ranking.ranked(conn(ranked_store), PROJECT, "sqlite", limit=limit) == []
 
 
 def cue_ids(store: MemoryStore, scope: str | None, files: list[str], limit: int = 10) -> list[str]:
-    pks = search.cue(conn(store), PROJECT, scope, files, limit=limit)
-    found = search.memories(conn(store), pks)
+    pks = ranking.cue(conn(store), PROJECT, scope, files, limit=limit)
+    found = ranking.memories(conn(store), pks)
     return [found[pk].id for pk in pks]
 
 
@@ -184,7 +184,7 @@ def test_cue_ignores_paths_that_cannot_be_files_and_other_projects(
         "r01",
     ]
     assert cue_ids(ranked_store, None, []) == []
-    assert search.cue(conn(ranked_store), PROJECT, "src/store", ["src/store/db.py"], limit=0) == []
+    assert ranking.cue(conn(ranked_store), PROJECT, "src/store", ["src/store/db.py"], limit=0) == []
 
 
 def test_cue_leaves_obsolete_memories_out(ranked_store: MemoryStore) -> None:
@@ -194,6 +194,6 @@ def test_cue_leaves_obsolete_memories_out(ranked_store: MemoryStore) -> None:
 
 def test_memories_by_pk_skip_unknown_pks(ranked_store: MemoryStore) -> None:
     pk = conn(ranked_store).execute("SELECT pk FROM memories WHERE id = 'r05'").fetchone()[0]
-    found = search.memories(conn(ranked_store), [pk, 10_000])
+    found = ranking.memories(conn(ranked_store), [pk, 10_000])
     assert list(found) == [pk]
     assert found[pk] == ranked_store.get("r05", project=PROJECT)

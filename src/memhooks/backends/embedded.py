@@ -13,8 +13,8 @@ folders is scoped at their common ancestor, often the root, so scope alone says 
 (``shared/bench/git/README.md`` measured a naive scope boost hurting).
 
 Speed (a recall runs one search per effective query; a 6-hook chain has ~15): lists are
-ranked row ids, from BM25 with bounded work (:func:`memhooks.store.search.ranked`) and
-the cue query (:func:`memhooks.store.search.cue`); only the fused top ``limit`` rows are
+ranked row ids, from BM25 with bounded work (:func:`memhooks.store.ranking.ranked`) and
+the cue query (:func:`memhooks.store.ranking.cue`); only the fused top ``limit`` rows are
 read as memories. Lists are reused while the store is unchanged
 (:mod:`memhooks.backends.embedded_cache`): within a recall the prompt's list serves every
 query, and across recalls — in one process or, through a cache file, in the next hook
@@ -93,8 +93,6 @@ class EmbeddedBackend:
         lists: list[tuple[str, list[int]]] = []
         try:
             self._sync(request.project)
-            # After the sync: in hybrid mode it loads the model once per process (seconds),
-            # which is not this query's cost.
             deadline = time.monotonic() + request.timeout_s
             depth = max(DEPTH, request.limit)
             if request.prompt:
@@ -117,14 +115,14 @@ class EmbeddedBackend:
         return [to_hit(found[pk], score) for pk, score in fused if pk in found]
 
     def _text(self, project: str, text: str, depth: int, *, prompt: bool) -> list[int]:
-        from ..store import search
+        from ..store import ranking
 
         cache = self._lists()
         key = _key("~prompt" if prompt else "query", project, str(depth), text)
         found = cache.get(key)
         if found is None:
             hits = self._read(
-                lambda conn: search.ranked(
+                lambda conn: ranking.ranked(
                     conn, project, text, limit=depth, frequencies=cache.frequencies
                 )
             )
@@ -143,13 +141,13 @@ class EmbeddedBackend:
         return self._indexes[project].nearest(semantic.encode([text])[0], depth)  # type: ignore[no-any-return]
 
     def _cue(self, project: str, scope: str | None, files: list[str], depth: int) -> list[int]:
-        from ..store import search
+        from ..store import ranking
 
         cache = self._lists()
         key = _key("cue", project, str(depth), "" if scope is None else f"/{scope}", *files)
         found = cache.get(key)
         if found is None:
-            found = self._read(lambda conn: search.cue(conn, project, scope, files, limit=depth))
+            found = self._read(lambda conn: ranking.cue(conn, project, scope, files, limit=depth))
             cache.remember(key, found)
         return found
 
@@ -159,13 +157,14 @@ class EmbeddedBackend:
 
     def _sync(self, project: str) -> None:
         """Start from fresh lists and rows when the store changed since the last search."""
-        from ..store import search
+        from ..store import ranking, search
 
         if self._hybrid is None:
             self._hybrid = _hybrid()
         if self._hybrid and project not in self._caught_up:
             from ..store import semantic
 
+            semantic.load()  # seconds, once per process: not a query's cost
             self._caught_up.add(project)
             semantic.catch_up(self.store._conn, self.store.path, project)
         state = self._read(_state)
@@ -173,8 +172,8 @@ class EmbeddedBackend:
             settings: tuple[Any, ...] = (
                 search.WEIGHTS,
                 search.MAX_TERMS,
-                search.COMMON,
-                search.POSTINGS,
+                ranking.COMMON,
+                ranking.POSTINGS,
             )
             if self._hybrid:
                 from ..store import semantic
@@ -185,11 +184,11 @@ class EmbeddedBackend:
             self._indexes.clear()
 
     def _rows(self, pks: list[int]) -> dict[int, Memory]:
-        from ..store import search
+        from ..store import ranking
 
         missing = [pk for pk in pks if pk not in self._memories]
         if missing:
-            self._memories.update(self._read(lambda conn: search.memories(conn, missing)))
+            self._memories.update(self._read(lambda conn: ranking.memories(conn, missing)))
         return {pk: self._memories[pk] for pk in pks if pk in self._memories}
 
     def _read(self, query: Callable[[sqlite3.Connection], T]) -> T:
