@@ -1,0 +1,49 @@
+"""Opt-in capture of what agents learn, from their hook events into the embedded store.
+
+Off until the user turns it on (``memhooks capture on``, per project or per user);
+reading hooks, ``explain``, ``recall`` and prompt-time hooks never write anything
+while it is off. Public API (imported lazily: the agent hook loads only what it uses)::
+
+    observe(event, *, store_path=None, now=None, ...) -> list[str]   # ids written
+    record(event, ...) -> Outcome                                    # ids + what was dropped, why
+    process(store_path=None, *, now=None, ...) -> dict[str, int]     # the heavy, explicit part
+    scrub(text) -> (text, count)                                     # secret scrubbing
+    Policy, DEFAULT_POLICY                                           # filter values
+
+Modules: ``settings`` (the on/off file), ``observer`` (the entry point), ``detectors``
+(one per event kind), ``filters`` (length, cooldown, duplicates), ``similar`` (the
+similarity measure), ``patterns`` (decision/error/config detection), ``scrubber``
+(secrets), ``state`` (capture tables), ``observation`` and ``candidate`` (records),
+``upkeep`` (``memhooks capture process``).
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+__all__ = ["DEFAULT_POLICY", "Outcome", "Policy", "observe", "process", "record", "scrub"]
+
+_LAZY = {
+    "DEFAULT_POLICY": ("filters", "DEFAULT"),
+    "Outcome": ("observer", "Outcome"),
+    "Policy": ("filters", "Policy"),
+    "observe": ("observer", "observe"),
+    "process": ("upkeep", "process"),
+    "record": ("observer", "record"),
+    "scrub": ("scrubber", "scrub"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module 'memhooks.capture' has no attribute {name!r}")
+    import importlib
+
+    module, attr = _LAZY[name]
+    return getattr(importlib.import_module(f"{__name__}.{module}"), attr)
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -1,0 +1,269 @@
+"""``observe(event)``: the one entry point from a hook event to captured memories.
+
+Order of work, cheapest first, so that an agent pays for capture only when it is on:
+
+1. events that never capture (``pre_tool``, ``post_tool``, unknown) return at once;
+2. the settings file (:mod:`.settings`); when nothing is on anywhere, return — no
+   project lookup, no database;
+3. the project of the event's folder; capture off there → return;
+4. one write transaction on the capture tables: the event's detector
+   (:mod:`.detectors`) updates the session and proposes candidates, the filters
+   (:mod:`.filters`) drop the short, cooled-down and duplicate ones, and a mark is
+   written for each kept one;
+5. each kept memory is added to the store (one small insert). Nothing heavier ever
+   runs here: stale sessions, pruning and the duplicate sweep wait for
+   ``memhooks capture process``.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import sqlite3
+
+    from ..agents.base import NormalizedEvent
+    from ..store import MemoryStore
+    from ..workspace import Workspace
+    from .candidate import Candidate
+    from .filters import Policy
+
+#: Normalized events that may capture (the keys of ``detectors.BY_EVENT``, checked by a
+#: test), spelled out here so that the hook checks them before importing anything.
+EVENTS = frozenset(
+    (
+        "session_start",
+        "user_prompt",
+        "post_edit",
+        "post_command",
+        "pre_compact",
+        "post_compact",
+        "stop",
+        "session_end",
+    )
+)
+#: Tag on every captured memory (``memhooks memories search --tag``…).
+TAG = "captured"
+
+
+class Outcome:
+    """What one observation did: ``ids`` written, ``dropped`` as ``(kind, reason, text)``
+    (reason: ``short``, ``cooldown``, ``duplicate``), ``project`` (None when capture
+    was off or the event had no folder)."""
+
+    __slots__ = ("dropped", "ids", "project", "written")
+
+    def __init__(self) -> None:
+        self.ids: list[str] = []
+        self.dropped: list[tuple[str, str, str]] = []
+        self.written: list[Candidate] = []
+        self.project: str | None = None
+
+
+def observe(
+    event: NormalizedEvent,
+    *,
+    store_path: str | None = None,
+    now: float | None = None,
+    cwd: str | None = None,
+    timeout_s: float | None = None,
+    policy: Policy | None = None,
+    settings_path: str | None = None,
+) -> list[str]:
+    """Capture what ``event`` teaches, if capture is on for its project; return the ids
+    of the memories written (``[]`` when capture is off, or everything was filtered).
+
+    ``store_path``: the embedded store (default: ``MEMHOOKS_STORE``, else the user data
+    directory); ``now``: seconds since the epoch (default: the clock); ``cwd``: the
+    folder when the event names none (default: the event's ``cwd``, first workspace
+    root, else the process's directory); ``timeout_s``: longest wait for the store's
+    write lock; ``policy``: filter values (default :data:`.filters.DEFAULT`);
+    ``settings_path``: the on/off file (default :func:`.settings.config_path`).
+
+    Raises :class:`~memhooks.errors.StoreError` when the store cannot be written; an
+    event whose folder is missing or outside any project captures nothing.
+    """
+    return record(
+        event,
+        store_path=store_path,
+        now=now,
+        cwd=cwd,
+        timeout_s=timeout_s,
+        policy=policy,
+        settings_path=settings_path,
+    ).ids
+
+
+def record(
+    event: NormalizedEvent,
+    *,
+    store_path: str | None = None,
+    now: float | None = None,
+    cwd: str | None = None,
+    timeout_s: float | None = None,
+    policy: Policy | None = None,
+    settings_path: str | None = None,
+) -> Outcome:
+    """:func:`observe` with the full :class:`Outcome` (used by tests and the benchmark)."""
+    outcome = Outcome()
+    if event.event not in EVENTS:
+        return outcome
+    from . import settings
+
+    config = settings.load(settings_path)
+    if not settings.anything_on(config):
+        return outcome
+    where = _workspace(event, cwd)
+    if where is None or not settings.effective(config, where.project)[0]:
+        return outcome
+    outcome.project = where.project
+    _capture(
+        event, where, outcome, store_path, time.time() if now is None else now, timeout_s, policy
+    )
+    return outcome
+
+
+def _workspace(event: NormalizedEvent, cwd: str | None) -> Workspace | None:
+    from ..errors import DiagnosticError
+    from ..workspace import locate
+
+    folder = next(
+        (p for p in (event.cwd, *event.workspace_roots, cwd) if p and os.path.isabs(p)), None
+    )
+    try:
+        return locate(folder or os.getcwd())
+    except (DiagnosticError, OSError):
+        return None
+
+
+def _capture(
+    event: NormalizedEvent,
+    where: Workspace,
+    outcome: Outcome,
+    store_path: str | None,
+    now: float,
+    timeout_s: float | None,
+    policy: Policy | None,
+) -> None:
+    from ..store import MemoryStore
+    from ..store.connection import BUSY_TIMEOUT, Translated, connect, write
+    from . import state
+    from .filters import DEFAULT
+
+    timeout = BUSY_TIMEOUT if timeout_s is None else max(0.01, timeout_s)
+    with MemoryStore(store_path, timeout=timeout, clock=lambda: now) as store:
+        conn = connect(store.path, create=False, timeout=timeout)
+        try:
+            with Translated(store.path):
+                if not state.ready(conn):
+                    write(conn, store.path, timeout, state.create)
+            kept = write(
+                conn,
+                store.path,
+                timeout,
+                lambda c: _decide(c, event, where, now, policy or DEFAULT, outcome),
+            )
+        finally:
+            conn.close()
+        for memory_id, candidate, older in kept:
+            write_memory(
+                store, where.project, memory_id, candidate, older, event.host, event.session_id, now
+            )
+            outcome.ids.append(memory_id)
+            outcome.written.append(candidate)
+
+
+def _decide(
+    conn: sqlite3.Connection,
+    event: NormalizedEvent,
+    where: Workspace,
+    now: float,
+    policy: Policy,
+    outcome: Outcome,
+) -> list[tuple[str, Candidate, list[str]]]:
+    # Runs inside the write transaction, maybe more than once (after a busy rollback):
+    # everything it changes is in the database or rebuilt from it on each run.
+    from . import state
+    from .detectors import detector
+    from .observation import Observation
+
+    outcome.dropped = []
+    key = event.session_id or ""
+    session = state.load_session(conn, where.project, key, event.host, where.scope, now)
+    session.updated = now
+    obs = Observation(event, where, conn, session, now)
+    kept: list[tuple[str, Candidate, list[str]]] = []
+    for candidate in detector(str(event.event))(obs):
+        reason, memory_id, older = admit(conn, where.project, candidate, now, policy)
+        if reason is not None:
+            outcome.dropped.append((candidate.kind, reason, candidate.text))
+            continue
+        kept.append((memory_id, candidate, older))
+    state.save_session(conn, session)
+    return kept
+
+
+def admit(
+    conn: sqlite3.Connection, project: str, candidate: Candidate, now: float, policy: Policy
+) -> tuple[str | None, str, list[str]]:
+    """Scrub, filter and mark one candidate: ``(reason dropped or None, new memory id,
+    ids of the older records of the same session it supersedes)``."""
+    from ..store.memory import new_id
+    from . import similar, state
+    from .filters import verdict
+    from .scrubber import clean
+
+    candidate.text = clean(candidate.text)
+    candidate.key = clean(candidate.key)
+    sketch = similar.sketch(candidate.key)
+    digest = similar.digest(candidate.key)
+    reason = verdict(conn, project, candidate, sketch, digest, now, policy)
+    if reason is not None:
+        return reason, "", []
+    memory_id = new_id(now)
+    state.add_mark(conn, project, candidate.scope, candidate.kind, now, digest, sketch, memory_id)
+    older: list[str] = []
+    if candidate.of is not None:
+        older = candidate.of.items("records")
+        candidate.of.data["records"] = [memory_id]
+        state.save_session(conn, candidate.of)
+    return None, memory_id, older
+
+
+def write_memory(
+    store: MemoryStore,
+    project: str,
+    memory_id: str,
+    candidate: Candidate,
+    older: list[str],
+    host: str,
+    session: str | None,
+    now: float,
+) -> None:
+    """Add the memory (one small insert), then retire the records it supersedes."""
+    from ..errors import StoreError
+    from ..store.memory import format_timestamp
+
+    store.add(
+        project,
+        candidate.text,
+        scope=candidate.scope,
+        files=candidate.files,
+        kind=candidate.kind,
+        tags=[TAG],
+        source=source(candidate.host or host, candidate.session or session),
+        created_at=format_timestamp(now),
+        id=memory_id,
+    )
+    for old in older:
+        try:
+            store.mark_obsolete(old, memory_id, project=project)
+        except StoreError:
+            pass  # the user forgot it meanwhile: nothing to retire
+
+
+def source(host: str, session: str | None) -> str:
+    """A captured memory's ``source``: ``capture:<host>:<session>`` (``-`` for none)."""
+    return f"capture:{host}:{session or '-'}"

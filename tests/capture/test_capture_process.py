@@ -1,0 +1,85 @@
+"""``capture process``: idle sessions, the duplicate sweep and pruning — only when asked."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from capture_support import memories
+
+from memhooks.agents import NormalizedEvent
+from memhooks.capture import observe, process
+from memhooks.capture.upkeep import DAY
+from memhooks.store import MemoryStore
+
+Claude = Callable[..., NormalizedEvent]
+REPLY = "Moved the limiter buckets to Redis because deploys reset process memory; tests pass."
+
+
+def test_nothing_to_do_without_a_store(tmp_path: Path) -> None:
+    path = str(tmp_path / "absent.sqlite3")
+    assert process(path)["sessions"] == 0
+    assert not Path(path).exists()
+
+
+def test_idle_session_gets_its_record(
+    claude: Claude, store_path: str, project: Path, capture_on: str
+) -> None:
+    observe(
+        claude("UserPromptSubmit", "cx", prompt="Fix the limiter burst bug"),
+        store_path=store_path,
+        now=1000.0,
+    )
+    observe(claude("Stop", "cx", last_assistant_message=REPLY), store_path=store_path, now=1010.0)
+    assert process(store_path, now=1100.0)["sessions"] == 0  # not idle yet
+    counts = process(store_path, now=1010.0 + 3600)
+    assert (counts["sessions"], counts["memories"]) == (1, 1)
+    [memory] = memories(store_path, project)
+    assert memory.kind == "session" and memory.source == "capture:claude-code:cx"
+    assert process(store_path, now=1010.0 + 7200)["sessions"] == 0  # recorded once
+
+
+def test_sweep_retires_a_capture_that_repeats_a_memory_written_by_hand(
+    claude: Claude, store_path: str, project: Path, capture_on: str
+) -> None:
+    with MemoryStore(store_path) as store:
+        manual = store.add(
+            str(project),
+            "Never commit .env files!",
+            source="cli",
+            created_at="2026-01-01T00:00:00Z",
+        )
+    now = 1_767_225_600.0 + DAY  # 2026-01-02
+    [captured] = observe(
+        claude("UserPromptSubmit", prompt="Never commit .env files."),
+        store_path=store_path,
+        now=now,
+    )
+    assert process(store_path, now=now + 60)["superseded"] == 1
+    everything = {m.id: m for m in memories(store_path, project, all=True)}
+    assert everything[captured].obsolete and everything[captured].superseded_by == manual.id
+    assert not everything[manual.id].obsolete
+
+
+def test_old_state_is_pruned(claude: Claude, store_path: str, capture_on: str) -> None:
+    observe(
+        claude("UserPromptSubmit", prompt="Never commit .env files."),
+        store_path=store_path,
+        now=1000.0,
+    )
+    observe(
+        claude(
+            "PostToolUseFailure",
+            tool_name="Bash",
+            tool_input={"command": "make"},
+            error="make: *** [all] Error 2",
+        ),
+        store_path=store_path,
+        now=1010.0,
+    )
+    counts = process(store_path, now=1000.0 + 100 * DAY)
+    assert (
+        counts["pruned_marks"] == 1
+        and counts["pruned_failures"] == 1
+        and counts["pruned_sessions"] == 1
+    )
