@@ -109,6 +109,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--agent", metavar="NAME", help="the host that calls (default: detected from the payload)")
     p.add_argument("--role", action="append", default=[], metavar="ROLE", help="an active role (repeatable; also MEMHOOKS_ROLES)")
 
+    p = sub.add_parser("capture", help="opt in or out of capturing what agents learn; process captured state")
+    p.add_argument("action", choices=("on", "off", "status", "process"))
+    level = p.add_mutually_exclusive_group()
+    level.add_argument("--project", dest="level", action="store_const", const="project", help="this project only (default)")
+    level.add_argument("--user", dest="level", action="store_const", const="user", help="every project of this user")
+    p.add_argument("--cwd", default=".", help="a folder of the project (default: .)")
+    _store_option(p)
+    p.add_argument("--format", choices=FORMATS, default="human")
+
     p = sub.add_parser("agents", help="install, uninstall or inspect memhooks' hooks in agent hosts")
     p.add_argument("action", choices=("install", "uninstall", "status"))
     which = p.add_mutually_exclusive_group()

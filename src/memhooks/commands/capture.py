@@ -1,0 +1,112 @@
+"""``memhooks capture on|off|status [--project|--user] [--cwd DIR]`` and
+``memhooks capture process [--store FILE]``.
+
+* ``on`` / ``off``: opt the project at ``--cwd`` (default) or every project of the user
+  (``--user``) in or out of capture; the switch lives in the user's configuration
+  directory, never in the project (:mod:`memhooks.capture.settings`);
+* ``status``: whether capture is on for the project and why (project entry, user
+  entry, default off), plus what the store holds from capture — read only, a missing
+  store is not created;
+* ``process``: the explicit, heavier part of capture (idle sessions, duplicate sweep,
+  pruning; :mod:`memhooks.capture.upkeep`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.action == "process":
+        from ..capture.upkeep import process
+
+        counts = process(args.store)
+        if args.format == "json":
+            print(json.dumps(counts, indent=2))
+        else:
+            print(
+                f"Recorded {counts['sessions']} idle sessions ({counts['memories']} memories), "
+                f"superseded {counts['superseded']} duplicates, pruned {counts['pruned_marks']} marks, "
+                f"{counts['pruned_sessions']} sessions and {counts['pruned_failures']} failures"
+            )
+        return 0
+    from ..capture import settings
+    from ..workspace import locate
+
+    project = locate(args.cwd).project
+    if args.action in ("on", "off"):
+        level = args.level or settings.PROJECT
+        path = settings.switch(args.action == "on", level, project)
+        whom = "every project of this user" if level == settings.USER else f"project {project}"
+        print(f"Capture {args.action} for {whom} ({path})")
+        on, why = settings.effective(settings.load(path, strict=True), project)
+        if level == settings.USER and why == settings.PROJECT:
+            print(f"note: this project's own setting keeps capture {'on' if on else 'off'} here")
+        return 0
+    return _status(args, project)
+
+
+def _status(args: argparse.Namespace, project: str) -> int:
+    from ..capture import settings
+
+    path = settings.config_path()
+    config = settings.load(path, strict=True)
+    on, why = settings.effective(config, project)
+    report = {
+        "project": project,
+        "capture": "on" if on else "off",
+        "decided_by": why,
+        "user": config["user"],
+        "settings": path,
+        **_stored(args.store, project),
+    }
+    if args.format == "json":
+        print(json.dumps(report, indent=2))
+        return 0
+    reason = {
+        settings.PROJECT: "this project's setting",
+        settings.USER: "the user-wide setting",
+        settings.DEFAULT: "default: off until turned on",
+    }[why]
+    print(f"capture: {report['capture']} for {project} ({reason})")
+    print(f"settings: {path}")
+    if "captured" in report:
+        print(
+            f"captured memories: {report['captured']}; open sessions: {report['open_sessions']}; "
+            f"failures awaiting a fix: {report['open_failures']}"
+        )
+    return 0
+
+
+def _stored(store_path: str | None, project: str) -> dict[str, int]:
+    """Counts from the store, read only; ``{}`` when it or the capture tables are missing."""
+    import os
+
+    from ..capture import state
+    from ..store import default_path
+    from ..store.connection import connect
+
+    path = store_path or default_path()
+    if not os.path.isfile(path):
+        return {}
+    conn = connect(path, create=False)
+    try:
+        if not state.ready(conn):
+            return {}
+
+        def one(sql: str) -> int:
+            return int(conn.execute(sql, (project,)).fetchone()[0])
+
+        return {
+            "captured": one(
+                "SELECT count(*) FROM memories WHERE project = ? AND obsolete = 0"
+                " AND EXISTS (SELECT 1 FROM json_each(tags) WHERE value = 'captured')"
+            ),
+            "open_sessions": one(
+                "SELECT count(*) FROM capture_sessions WHERE project = ? AND recorded IS NULL"
+            ),
+            "open_failures": one("SELECT count(*) FROM capture_failures WHERE project = ?"),
+        }
+    finally:
+        conn.close()
