@@ -10,7 +10,9 @@ Dispatch on the normalized event (``memhooks.agents``):
   (``memhooks.maintain.events.maintain``);
 * anything else: the host's no-op.
 
-Loading hooks never writes a memory and never runs a command. Every failure becomes the
+Then, only if the user turned capture on (``memhooks capture on``), the event goes to
+:func:`memhooks.capture.observe` within the time left (:func:`capture`). Loading hooks
+never writes a memory and never runs a command. Every failure becomes the
 host's no-op plus a one-line note for stderr (:class:`Reply`); nothing here prints.
 """
 
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 
 from ..agents.base import POST_COMMAND, POST_EDIT, POST_TOOL, READ, SESSION_START, USER_PROMPT
 from . import output, scope
@@ -34,6 +37,8 @@ MAX_PAYLOAD = 16 * 1024 * 1024
 DEFAULT_BUDGET = 8000
 #: Time kept back from recall for rendering and writing the response.
 MARGIN_S = 0.25
+#: Least time capture needs to start; with less left it is skipped.
+CAPTURE_MIN_S = 0.1
 
 
 class Reply:
@@ -72,9 +77,21 @@ def respond(
     env: Mapping[str, str] | None = None,
     time_s: float = 3.0,
 ) -> Reply:
-    """The response to ``event`` within ``time_s`` seconds. Raises on unexpected
-    failures (the caller turns them into the no-op)."""
+    """The response to ``event`` within ``time_s`` seconds, then opt-in capture of what
+    it teaches (:func:`capture`). Raises on unexpected failures (the caller turns them
+    into the no-op)."""
+    started = time.monotonic()
     env = os.environ if env is None else env
+    reply = _response(event, roles, env, time_s)
+    note = capture(event, env, time_s - (time.monotonic() - started))
+    if note:
+        reply.note = f"{reply.note}; {note}" if reply.note else note
+    return reply
+
+
+def _response(
+    event: NormalizedEvent, roles: Iterable[str], env: Mapping[str, str], time_s: float
+) -> Reply:
     native = event.native_event
     noop = output.noop(event.host, native)
     if event.event in (SESSION_START, USER_PROMPT):
@@ -88,6 +105,28 @@ def respond(
     if event.host == "unknown":
         return Reply(noop, "payload not recognised as any agent's hook; pass --agent NAME")
     return Reply(noop)
+
+
+def capture(event: NormalizedEvent, env: Mapping[str, str], time_s: float) -> str | None:
+    """Opt-in capture (:func:`memhooks.capture.observe`), after the response is decided:
+    a no-op unless the user turned capture on; bounded by the ``time_s`` seconds left;
+    fail-open (None, or a note for stderr)."""
+    if event.event is None or time_s - MARGIN_S < CAPTURE_MIN_S:
+        return None
+    try:
+        from ..capture.observer import observe
+        from ..capture.settings import config_path
+
+        observe(
+            event,
+            store_path=env.get("MEMHOOKS_STORE") or None,
+            cwd=scope.working_dir(event, env),
+            timeout_s=time_s - MARGIN_S,
+            settings_path=config_path(env),
+        )
+    except Exception as exc:  # noqa: BLE001  capture must never break the agent
+        return f"capture failed: {describe(exc)}"
+    return None
 
 
 def handle(
