@@ -118,6 +118,9 @@ def build_parser() -> argparse.ArgumentParser:
     _store_option(p)
     p.add_argument("--format", choices=FORMATS, default="human")
 
+    p = sub.add_parser("mcp", help="serve memhooks' tools to an agent over MCP (stdio); needs memhooks[mcp]")
+    _store_option(p)
+
     p = sub.add_parser("agents", help="install, uninstall or inspect memhooks' hooks in agent hosts")
     p.add_argument("action", choices=("install", "uninstall", "status"))
     which = p.add_mutually_exclusive_group()

@@ -1,0 +1,21 @@
+"""``memhooks mcp [--store FILE]``: serve explain, recall, remember, note and forget as MCP
+tools over stdio until the client disconnects. Needs the ``mcp`` extra."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..errors import MemhooksError
+
+    try:
+        from ..mcp.server import serve
+    except ImportError as exc:
+        if (exc.name or "").split(".")[0] not in ("mcp", "pydantic"):
+            raise
+        raise MemhooksError(
+            "the MCP server needs the optional MCP SDK: pip install 'memhooks[mcp]'"
+        ) from None
+    serve(args.store)
+    return 0

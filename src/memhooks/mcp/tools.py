@@ -1,0 +1,188 @@
+"""The MCP tools as plain functions over the library — no SDK here, so they are tested
+without the ``mcp`` extra; :mod:`.server` only describes and registers them.
+
+Paths are relative to the server's working directory (where the host started it —
+normally the project) or absolute. Every function returns a JSON-ready dict and raises
+:class:`~memhooks.errors.MemhooksError` (or a subclass) for anything the caller should
+hear about; the server turns those into tool errors with the same message.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from ..errors import DiagnosticError, MemhooksError, UsageError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+#: Seconds the ``note`` subprocess may take (it waits for the hook's lock).
+NOTE_TIMEOUT_S = 30.0
+
+
+def explain(path: str = ".", roles: list[str] | None = None) -> dict[str, Any]:
+    """The ``memhooks/plan-v1`` plan for ``path`` plus ``reason`` (why that root)."""
+    from ..protocol.resolve import resolve
+
+    try:
+        plan = resolve(path, list(roles or ()))
+    except DiagnosticError as exc:
+        raise MemhooksError(_diagnostics(exc)) from None
+    return {**plan.data, "reason": plan.reason}
+
+
+def recall(
+    path: str = ".",
+    prompt: str | None = None,
+    files: list[str] | None = None,
+    roles: list[str] | None = None,
+    budget: int = 8000,
+    store_path: str | None = None,
+) -> dict[str, Any]:
+    """Bounded recall for ``path``: ``status``, ``context`` (the text an agent is given,
+    ``""`` when nothing was recalled), ``memories`` and ``notes``."""
+    from ..recall import context
+    from ..recall import recall as run_recall
+
+    try:
+        result = run_recall(
+            path,
+            prompt=prompt,
+            files=list(files or ()),
+            roles=list(roles or ()),
+            budget=budget,
+            store_path=store_path,
+        )
+    except DiagnosticError as exc:
+        raise MemhooksError(_diagnostics(exc)) from None
+    keep = ("id", "text", "scope", "files", "kind", "tags", "created_at")
+    return {
+        "status": result["status"],
+        "project": result["project"],
+        "root": result["root"],
+        "context": context(result) or "",
+        "memories": [{k: m[k] for k in keep} for m in result["memories"]],
+        "notes": result["notes"],
+    }
+
+
+def remember(
+    text: str,
+    path: str = ".",
+    kind: str | None = None,
+    tags: list[str] | None = None,
+    entities: list[str] | None = None,
+    files: list[str] | None = None,
+    store_path: str | None = None,
+) -> dict[str, Any]:
+    """Store a memory scoped to the folder of ``path``; secrets in ``text`` are scrubbed
+    first (``redacted`` counts them). Returns ``id``, ``project``, ``scope``, ``redacted``."""
+    from ..capture.scrubber import scrub
+    from ..store import MemoryStore
+
+    where = _locate(path)
+    rel = [
+        where.relative(f if os.path.isabs(f) else os.path.join(where.directory, f))
+        for f in files or ()
+    ]
+    outside = [f for f in rel if os.path.isabs(f) or f.startswith("..")]
+    if outside:
+        raise UsageError(f"files must be inside the project root {where.root}: {outside[0]}")
+    clean, redacted = scrub(text)
+    with MemoryStore(store_path) as store:
+        memory = store.add(
+            where.project,
+            clean,
+            scope=where.scope,
+            files=rel,
+            kind=kind,
+            tags=list(tags or ()),
+            entities=list(entities or ()),
+            source="mcp",
+        )
+    return {"id": memory.id, "project": memory.project, "scope": memory.scope, "redacted": redacted}
+
+
+def forget(id: str, path: str = ".", store_path: str | None = None) -> dict[str, Any]:
+    """Delete memory ``id`` of the project at ``path``: ``{"id", "project", "forgotten"}``."""
+    from ..store import MemoryStore
+
+    where = _locate(path)
+    with MemoryStore(store_path) as store:
+        gone = store.forget(id, project=where.project)
+    return {"id": id, "project": where.project, "forgotten": gone}
+
+
+def note(
+    query: str,
+    path: str = ".",
+    priority: float | None = None,
+    roles: list[str] | None = None,
+    tags: list[str] | None = None,
+    entities: list[str] | None = None,
+    resources: list[str] | None = None,
+) -> dict[str, Any]:
+    """Add a recall cue to the nearest hook of ``path`` through ``memhooks note`` (same
+    lock and round-trip rules as every maintenance write). Returns ``{"output"}``."""
+    argv = note_argv(query, path, priority, roles, tags, entities, resources)
+    try:
+        done = subprocess.run(
+            argv, capture_output=True, text=True, timeout=NOTE_TIMEOUT_S, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise MemhooksError(f"memhooks note did not finish: {exc}") from None
+    if done.returncode == 2 and "invalid choice: 'note'" in done.stderr:
+        raise MemhooksError("this memhooks has no `note` command yet; upgrade memhooks")
+    if done.returncode != 0:
+        detail = done.stderr.strip().splitlines()
+        raise MemhooksError(detail[-1] if detail else f"memhooks note exited {done.returncode}")
+    return {"output": done.stdout.strip()}
+
+
+def note_argv(
+    query: str,
+    path: str,
+    priority: float | None,
+    roles: list[str] | None,
+    tags: list[str] | None,
+    entities: list[str] | None,
+    resources: list[str] | None,
+) -> list[str]:
+    """The ``memhooks note`` command line (argv, never a shell string)."""
+    argv = [
+        sys.executable,
+        "-m",
+        "memhooks",
+        "note",
+        "--cwd",
+        os.path.abspath(path),
+        "--query",
+        query,
+    ]
+    if priority is not None:
+        argv += ["--priority", repr(float(priority))]
+    for flag, values in (
+        ("--role", roles),
+        ("--tag", tags),
+        ("--entity", entities),
+        ("--resource", resources),
+    ):
+        for value in values or ():
+            argv += [flag, value]
+    return argv
+
+
+def _locate(path: str) -> Any:
+    from ..workspace import locate
+
+    try:
+        return locate(path)
+    except DiagnosticError as exc:
+        raise MemhooksError(_diagnostics(exc)) from None
+
+
+def _diagnostics(exc: DiagnosticError) -> str:
+    return "; ".join(f"{d.code} {d.message} ({d.path})" for d in exc.diagnostics)
