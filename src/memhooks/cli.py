@@ -170,8 +170,13 @@ def main(argv: list[str] | None = None) -> int:
     except MemhooksError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`): stop quietly, and keep Python's exit-time
+        # flush from complaining about the closed pipe.
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except OSError as exc:
         print(f"error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
-        return 1
-    except BrokenPipeError:
         return 1
