@@ -19,6 +19,9 @@ if TYPE_CHECKING:
 #: backend name -> "module:Class"
 BACKENDS = {
     "embedded": "memhooks.backends.embedded:EmbeddedBackend",
+    "hindsight": "memhooks.backends.hindsight:HindsightBackend",
+    "honcho": "memhooks.backends.honcho:HonchoBackend",
+    "openviking": "memhooks.backends.openviking:OpenVikingBackend",
 }
 DEFAULT = "embedded"
 
