@@ -57,6 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--budget", type=_budget, metavar="CHARS", help="print the bounded context as injected, at most CHARS characters")
     p.add_argument("--format", choices=FORMATS, default="human")
 
+    _maintenance_commands(sub)
+
     p = sub.add_parser("recall", help="recall the memories that matter in a folder, within a budget")
     p.add_argument("path", nargs="?", default=".", help="the folder or file being worked on (default: .)")
     p.add_argument("--prompt", help="the user's request; searched alongside every recall query")
@@ -135,6 +137,47 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dry-run", action="store_true", help="show what would change; write nothing")
     p.add_argument("--format", choices=FORMATS, default="human")
     return parser
+
+
+def _maintenance_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``init``, ``note``, ``remove``, ``prune``, ``event``, ``migrate`` (hook maintenance)."""
+    p = sub.add_parser("init", help="enable MemHooks: create the project's root MEMHOOKS.md")
+    p.add_argument("path", nargs="?", default=".", help="a folder of the project (default: .)")
+    p.add_argument("--format", choices=FORMATS, default="human", help="error output format")
+
+    p = sub.add_parser("note", help="add or enrich a recall query in the nearest MEMHOOKS.md")
+    p.add_argument("--query", required=True, help="the recall query text")
+    p.add_argument("--cwd", default=".", help="the folder the note is about (default: .)")
+    p.add_argument("--priority", type=float, metavar="F", help="0.0 to 1.0; ranks queries under a tight budget")
+    p.add_argument("--role", action="append", default=[], metavar="R", help="only for this role (repeatable)")
+    p.add_argument("--entity", action="append", default=[], metavar="E", help="a name, or a JSON object {name, type, salience} (repeatable)")
+    p.add_argument("--resource", action="append", default=[], metavar="R", help="a name, or a JSON object {name, kind, salience} (repeatable)")
+    p.add_argument("--tag", action="append", default=[], metavar="T", help="a tag (repeatable)")
+    p.add_argument("--backends", default="{}", metavar="JSON", help="provider routing as a JSON object, e.g. '{\"mem0\": {\"top_k\": 8}}'")
+    p.add_argument("--format", choices=FORMATS, default="human", help="error output format")
+
+    p = sub.add_parser("remove", help="remove a recall query from the nearest MEMHOOKS.md")
+    p.add_argument("--query", required=True, help="the recall query text (whitespace-normalized match)")
+    p.add_argument("--cwd", default=".", help="the folder whose nearest hook is edited (default: .)")
+    p.add_argument("--dry-run", action="store_true", help="report what would change; write nothing")
+    p.add_argument("--format", choices=FORMATS, default="human", help="error output format")
+
+    p = sub.add_parser("prune", help="drop generated cues' file resources that no longer exist")
+    p.add_argument("path", nargs="?", default=".", help="a hook file, or a directory to scan (default: .)")
+    p.add_argument("--all", action="store_true", help="every hook of the project root of PATH")
+    p.add_argument("--dry-run", action="store_true", help="report what would change; write nothing")
+    p.add_argument("--format", choices=FORMATS, default="human", help="error output format")
+
+    p = sub.add_parser("event", help="maintain generated cues from one agent hook payload on stdin")
+    p.add_argument("--agent", metavar="NAME", help="the host that sent the payload (default: detected)")
+    p.add_argument("--anchor", choices=("directory", "nearest"), help="where a folder's cue goes (default: MEMHOOKS_ANCHOR, else directory)")
+    p.add_argument("--format", choices=FORMATS, default="human", help="error output format")
+
+    p = sub.add_parser("migrate", help="convert memhooks/v1 hooks to memhooks/v2 in place")
+    p.add_argument("path", nargs="?", default=".", help="a hook file, or a directory to scan (default: .)")
+    p.add_argument("--all", action="store_true", help="every hook of the project root of PATH")
+    p.add_argument("--dry-run", action="store_true", help="print a unified diff; write nothing")
+    p.add_argument("--format", choices=FORMATS, default="human")
 
 
 def _project_options(p: argparse.ArgumentParser) -> None:

@@ -164,11 +164,14 @@ def _apply(
     A missing hook is created only when ``create`` and some cue has files to add."""
     from .cues import prune_auto, upsert_auto_cue
     from .roundtrip import new_hook_text
+    from .tidy import drop_emptied_queries
     from .update import update
 
     def edit(parsed: ParsedHook) -> bool:
         tree = parsed.tree
         removed, dropped = prune_auto(tree, exists)
+        if dropped:
+            drop_emptied_queries(tree)
         changed = bool(removed or dropped)
         for dir_rel, files in cues:
             if files:

@@ -28,6 +28,11 @@ from .roundtrip import render
 from .targets import hook_status
 
 Edit = Callable[[ParsedHook], bool]
+
+#: Seconds a writer waits for another writer of the same hook. Generous on purpose: the
+#: reference engine waits forever, and dozens of agents' writes to one hook on a busy
+#: machine queue up for seconds; a writer killed by its host's timeout is harmless.
+LOCK_TIMEOUT_S = 60.0
 Check = Callable[[ParsedHook], None]
 
 
@@ -78,9 +83,10 @@ def update(
     is None, or when the edit changes nothing: an event never creates an empty hook).
     ``check`` vets the hook as read (default: it must validate). Raises DiagnosticError
     for an unsafe, unreadable or invalid hook, an edit whose result would not validate
-    (nothing is written), and write or lock failures (MH031).
+    (nothing is written), and write or lock failures (MH031, also after waiting
+    :data:`LOCK_TIMEOUT_S` seconds for another writer).
     """
-    guard = contextlib.nullcontext() if dry_run else hook_lock(path)
+    guard = contextlib.nullcontext() if dry_run else hook_lock(path, timeout=LOCK_TIMEOUT_S)
     with guard:
         old = read_text(path)
         text = old if old is not None else new_text

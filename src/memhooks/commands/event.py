@@ -1,0 +1,42 @@
+"""``memhooks event [--agent NAME] [--anchor directory|nearest]``: one agent hook payload
+on stdin → generated cues for the files it wrote, deleted or renamed.
+
+Any host's payload is understood (:mod:`memhooks.agents`). stdout stays empty. stderr:
+``MemHooks maintained N hook file(s).`` when N > 0; one line when no host recognises the
+payload. Exit 0 on success and for payloads with nothing to do, 2 for invalid JSON,
+1 for maintenance errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+
+def run(args: argparse.Namespace) -> int:
+    raw = sys.stdin.buffer.read()
+    try:
+        payload = json.loads(raw.decode("utf-8"))
+    except ValueError as exc:  # UnicodeDecodeError is a ValueError too
+        print(f"error: invalid event JSON: {exc}", file=sys.stderr)
+        return 2
+    from ..agents import UNKNOWN, normalize
+
+    event = normalize(payload, host=args.agent)
+    if event.host == UNKNOWN:
+        print(
+            "memhooks event: payload not recognised as any agent's hook; nothing to do (pass --agent NAME)",
+            file=sys.stderr,
+        )
+        return 0
+    env = dict(os.environ)
+    if args.anchor:
+        env["MEMHOOKS_ANCHOR"] = args.anchor
+    from ..maintain.events import maintain
+
+    changed = maintain(event, env=env)
+    if changed:
+        print(f"MemHooks maintained {len(changed)} hook file(s).", file=sys.stderr)
+    return 0

@@ -1,0 +1,17 @@
+"""``memhooks init [PATH]``: enable MemHooks for the project containing PATH.
+
+stdout ``MemHooks enabled: <root hook path>`` (also when it already existed), exit 0;
+errors are diagnostics on stderr (``--format json``: a JSON array), exit 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..maintain.enable import init_project
+
+    hook, _created = init_project(args.path)
+    print(f"MemHooks enabled: {hook}")
+    return 0

@@ -1,0 +1,63 @@
+"""``memhooks note --query TEXT [--cwd] [--priority] [--role]... [--entity]... [--resource]...
+[--tag]... [--backends JSON]``: add or enrich a recall query in the nearest hook.
+
+Flag values are checked before anything is read (exit 2, ``error: ...``): ``--priority``
+must be finite and within 0.0..1.0; an ``--entity``/``--resource`` starting with ``{`` must
+be JSON; ``--backends`` must be a JSON object. Field types inside those objects are
+checked by validating the result (exit 1, nothing written). stdout ``Updated <hook>``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from typing import Any
+
+from ..errors import UsageError
+
+
+def run(args: argparse.Namespace) -> int:
+    priority = args.priority
+    if priority is not None and not (math.isfinite(priority) and 0.0 <= priority <= 1.0):
+        raise UsageError("--priority must be between 0.0 and 1.0")
+    entities = [cue_value(value, "--entity") for value in args.entity]
+    resources = [cue_value(value, "--resource") for value in args.resource]
+    backends = backends_value(args.backends)
+    from ..maintain.notes import add_note
+
+    change = add_note(
+        args.cwd,
+        args.query,
+        priority=priority,
+        roles=args.role,
+        entities=entities,
+        resources=resources,
+        tags=args.tag,
+        backends=backends,
+    )
+    print(f"Updated {change.path}")
+    return 0
+
+
+def cue_value(value: str, flag: str) -> Any:
+    """A plain name (trimmed), or the JSON value of text that starts with ``{``."""
+    text = value.lstrip()
+    if not text.startswith("{"):
+        return value.strip()
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise UsageError(f"invalid {flag}: {exc}") from None
+
+
+def backends_value(value: str) -> dict[str, Any]:
+    try:
+        parsed = json.loads(value)
+    except ValueError as exc:
+        raise UsageError(f"--backends must be a JSON object of provider mappings: {exc}") from None
+    if not isinstance(parsed, dict):
+        raise UsageError(
+            f"--backends must be a JSON object of provider mappings: got {type(parsed).__name__ if parsed is not None else 'null'}"
+        )
+    return parsed

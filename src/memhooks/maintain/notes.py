@@ -1,0 +1,93 @@
+"""``memhooks note`` and ``memhooks remove``: hand-written recall queries.
+
+Both act on the **nearest** hook from the working directory up to the root
+(:func:`memhooks.maintain.targets.nearest_hook`) of an enabled project, never create a
+hook, and compare queries by whitespace-normalized text (:mod:`memhooks.protocol.text`).
+Enrichment rules are :func:`memhooks.maintain.edit.upsert_query`'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ..errors import fail
+from ..protocol.hookfile import ParsedHook
+from ..protocol.text import normalize
+from .targets import nearest_hook, root_hook, target
+from .update import Change, update
+
+
+def note_hook(cwd: str, env: Mapping[str, str] | None = None) -> str:
+    """The hook ``note``/``remove`` with ``--cwd cwd`` target (see module docstring).
+
+    Raises DiagnosticError: MH024 for a missing ``cwd``; the not-enabled error of
+    :func:`memhooks.maintain.targets.root_hook`; MH029 for an unsafe nearest hook.
+    """
+    resolved = target(cwd, env)
+    root_hook(resolved.root)
+    return nearest_hook(resolved.directory, resolved.root)
+
+
+def add_note(
+    cwd: str,
+    query: str,
+    *,
+    priority: float | None = None,
+    roles: Iterable[str] = (),
+    entities: Iterable[Any] = (),
+    resources: Iterable[Any] = (),
+    tags: Iterable[str] = (),
+    backends: Mapping[str, Any] | None = None,
+    env: Mapping[str, str] | None = None,
+) -> Change:
+    """Add or enrich the recall query ``query`` in the nearest hook; returns the Change.
+
+    ``entities``/``resources`` are names or mappings, ``backends`` a mapping of provider
+    namespaces (deep-merged). Raises DiagnosticError: those of :func:`note_hook`; MH003
+    for a blank query; the hook's own errors when it is invalid; the errors the result
+    would have (nothing is then written), e.g. MH026 for ``{"name": []}``; MH031.
+    """
+    hook = note_hook(cwd, env)
+    if not normalize(query):
+        raise fail("MH003", "recall query must not be empty", hook)
+    from .edit import upsert_query
+
+    roles, entities, resources, tags = list(roles), list(entities), list(resources), list(tags)
+
+    def edit(parsed: ParsedHook) -> bool:
+        upsert_query(
+            parsed.tree,
+            query,
+            priority=priority,
+            roles=roles,
+            entities=entities,
+            resources=resources,
+            tags=tags,
+            backends=backends,
+        )
+        return True  # unchanged output is detected by comparing the rendered text
+
+    return update(hook, edit)
+
+
+def remove_note(
+    cwd: str, query: str, *, dry_run: bool = False, env: Mapping[str, str] | None = None
+) -> Change:
+    """Remove every query of the nearest hook whose normalized text equals ``query``'s.
+
+    ``changed`` on the result says whether anything was (or, with ``dry_run``, would be)
+    removed. A dry run takes no lock and writes nothing. Raises as :func:`note_hook`,
+    plus the hook's own errors when it is invalid and MH031.
+    """
+    hook = note_hook(cwd, env)
+    from .edit import remove_queries
+    from .tidy import drop_emptied_queries
+
+    def edit(parsed: ParsedHook) -> bool:
+        if remove_queries(parsed.tree, query) == 0:
+            return False
+        drop_emptied_queries(parsed.tree)
+        return True
+
+    return update(hook, edit, dry_run=dry_run)

@@ -1,0 +1,154 @@
+"""``memhooks.maintain.events.maintain`` as the agent hook and the benchmark call it."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from memhooks.agents.base import FileChange, NormalizedEvent
+from memhooks.errors import DiagnosticError
+from memhooks.maintain.cues import auto_cue_text
+from memhooks.maintain.events import anchor_setting, changed_paths, maintain
+
+ROOT_HOOK = "---\nschema: memhooks/v2\ninherits: true\n---\n"
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    root = Path(os.path.realpath(tmp_path)) / "proj"
+    (root / ".git").mkdir(parents=True)
+    (root / "MEMHOOKS.md").write_text(ROOT_HOOK, encoding="utf-8")
+    for name in ("src/a.py", "src/b.py", "lib/c.py", "top.txt"):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text("x\n", encoding="utf-8")
+    return root
+
+
+def edit(
+    root: Path, *paths: str, event: str = "post_edit", action: str = "written", **kw: object
+) -> NormalizedEvent:
+    files = [FileChange(p if p.startswith("/") else f"{root}/{p}", action) for p in paths]
+    return NormalizedEvent("generic", event, cwd=str(root), files=files, **kw)  # type: ignore[arg-type]
+
+
+def test_returns_the_absolute_paths_written(root: Path) -> None:
+    written = maintain(edit(root, "src/b.py", "top.txt", "src/a.py", "lib/c.py"), env={})
+    assert written == [
+        str(root / "MEMHOOKS.md"),
+        str(root / "lib/MEMHOOKS.md"),
+        str(root / "src/MEMHOOKS.md"),
+    ]
+    assert auto_cue_text("src") in (root / "src/MEMHOOKS.md").read_text("utf-8")
+    # the same files again change nothing
+    assert maintain(edit(root, "src/a.py", "src/b.py"), env={}) == []
+
+
+@pytest.mark.parametrize(
+    ("event", "action"),
+    [
+        ("post_edit", "read"),
+        ("pre_tool", "written"),
+        ("user_prompt", "read"),
+        ("stop", "written"),
+        (None, "written"),
+    ],
+)
+def test_events_that_never_maintain(root: Path, event: str | None, action: str) -> None:
+    assert maintain(edit(root, "src/a.py", event=event, action=action), env={}) == []  # type: ignore[arg-type]
+    assert sorted(p.name for p in (root / "src").iterdir()) == ["a.py", "b.py"]
+
+
+def test_post_command_and_post_tool_count_only_with_written_files(root: Path) -> None:
+    assert maintain(edit(root, "src/a.py", event="post_tool", action="read"), env={}) == []
+    assert maintain(edit(root, "src/a.py", event="post_command"), env={}) == [
+        str(root / "src/MEMHOOKS.md")
+    ]
+
+
+def test_rename_reconciles_both_directories(root: Path) -> None:
+    maintain(edit(root, "src/a.py", "lib/c.py"), env={})
+    (root / "lib/c.py").rename(root / "src/c.py")
+    moved = NormalizedEvent(
+        "generic",
+        "post_edit",
+        cwd=str(root),
+        files=[FileChange(f"{root}/src/c.py", "renamed", f"{root}/lib/c.py")],
+    )
+    assert changed_paths(moved) == [f"{root}/src/c.py", f"{root}/lib/c.py"]
+    assert maintain(moved, env={}) == [str(root / "lib/MEMHOOKS.md"), str(root / "src/MEMHOOKS.md")]
+    assert "lib/c.py" not in (root / "lib/MEMHOOKS.md").read_text("utf-8")
+    assert "src/c.py" in (root / "src/MEMHOOKS.md").read_text("utf-8")
+
+
+def test_no_cwd_uses_the_workspace_root_then_the_process_directory(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = [FileChange(f"{root}/src/a.py", "written")]
+    assert maintain(
+        NormalizedEvent("cursor", "post_edit", files=files, workspace_roots=[str(root)]), env={}
+    )
+    monkeypatch.chdir(root / "lib")
+    files = [FileChange(f"{root}/lib/c.py", "written")]
+    assert maintain(NormalizedEvent("opencode", "post_edit", files=files), env={}) == [
+        str(root / "lib/MEMHOOKS.md")
+    ]
+
+
+def test_relative_paths_join_the_event_cwd(root: Path) -> None:
+    event = NormalizedEvent(
+        "generic", "post_edit", cwd=str(root / "src"), files=[FileChange("a.py", "written")]
+    )
+    assert maintain(event, env={}) == [str(root / "src/MEMHOOKS.md")]
+
+
+def test_missing_cwd_is_mh024(root: Path) -> None:
+    event = NormalizedEvent(
+        "generic", "post_edit", cwd=str(root / "nope"), files=[FileChange("a.py", "written")]
+    )
+    with pytest.raises(DiagnosticError) as caught:
+        maintain(event, env={})
+    assert caught.value.diagnostic.code == "MH024"
+
+
+def test_memhooks_root_env_is_honoured(root: Path) -> None:
+    inner = root / "src"
+    (inner / "MEMHOOKS.md").write_text(ROOT_HOOK, encoding="utf-8")
+    written = maintain(edit(root, "src/a.py", "lib/c.py"), env={"MEMHOOKS_ROOT": str(inner)})
+    # the event's cwd (the repository root) is outside MEMHOOKS_ROOT: git decides the root
+    assert written == [str(root / "lib/MEMHOOKS.md"), str(root / "src/MEMHOOKS.md")]
+    event = NormalizedEvent(
+        "generic", "post_edit", cwd=str(inner), files=[FileChange(f"{root}/lib/c.py", "written")]
+    )
+    assert maintain(event, env={"MEMHOOKS_ROOT": str(inner)}) == []  # outside that root
+
+
+def test_anchor_setting() -> None:
+    assert anchor_setting({}) == "directory"
+    assert anchor_setting({"MEMHOOKS_ANCHOR": " Nearest "}) == "nearest"
+    with pytest.raises(DiagnosticError) as caught:
+        anchor_setting({"MEMHOOKS_ANCHOR": "root"})
+    assert caught.value.diagnostic.code == "MH028"
+
+
+def test_nearest_anchoring_never_creates_hooks(root: Path) -> None:
+    (root / "src" / "deep").mkdir()
+    (root / "src" / "deep" / "d.py").write_text("", encoding="utf-8")
+    (root / "src" / "MEMHOOKS.md").write_text(ROOT_HOOK, encoding="utf-8")
+    env = {"MEMHOOKS_ANCHOR": "nearest"}
+    assert maintain(edit(root, "src/deep/d.py", "lib/c.py"), env=env) == [
+        str(root / "MEMHOOKS.md"),
+        str(root / "src/MEMHOOKS.md"),
+    ]
+    assert not (root / "src/deep/MEMHOOKS.md").exists() and not (root / "lib/MEMHOOKS.md").exists()
+    assert auto_cue_text("src/deep") in (root / "src/MEMHOOKS.md").read_text("utf-8")
+    assert auto_cue_text("lib") in (root / "MEMHOOKS.md").read_text("utf-8")
+
+
+def test_an_invalid_root_hook_is_checked_again_after_it_changes(root: Path) -> None:
+    assert maintain(edit(root, "top.txt"), env={})
+    (root / "MEMHOOKS.md").write_text("---\nschema: memhooks/v1\n---\n", encoding="utf-8")
+    with pytest.raises(DiagnosticError) as caught:
+        maintain(edit(root, "src/a.py"), env={})
+    assert caught.value.diagnostic.code == "MH001"
