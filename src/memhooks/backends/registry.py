@@ -1,8 +1,17 @@
-"""Every memory backend memhooks can open, in one place.
+"""Every memory backend memhooks can open, in one place, and which one is active.
 
 Adding a backend: one new module with a class satisfying
-:class:`~memhooks.backends.base.Backend` and an ``open(...)`` classmethod, and one line
-here. Modules are imported only when their backend is opened.
+:class:`~memhooks.backends.base.Backend` and a classmethod ``open(settings: dict)``, and
+one line in :data:`BACKENDS`. Nothing else: the user's settings for it — the
+``[backends.<name>]`` table of the configuration file, overlaid by
+``MEMHOOKS_<NAME>_<KEY>`` variables (:mod:`memhooks.backends.config`) — reach ``open`` as
+a dict. Optional class attributes, read when present:
+
+* ``ENV`` — ``{setting key: (vendor variable, ...)}``, e.g. ``{"api_key": ("MEM0_API_KEY",)}``;
+* ``EXTRA`` — the ``memhooks[...]`` extra that installs its SDK;
+* ``REQUIRES`` — modules that extra provides (``backends list`` tells whether they import).
+
+Modules are imported only when their backend is opened or listed.
 """
 
 from __future__ import annotations
@@ -11,9 +20,13 @@ import importlib
 import os
 
 from ..errors import BackendError
+from . import config as configuration
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
     from .base import Backend
 
 #: backend name -> "module:Class"
@@ -26,20 +39,88 @@ BACKENDS = {
 DEFAULT = "embedded"
 
 
-def selected(name: str | None = None) -> str:
-    """The backend to use: ``name``, else ``MEMHOOKS_BACKEND``, else ``embedded``."""
-    chosen = name or os.environ.get("MEMHOOKS_BACKEND") or DEFAULT
+def read_config(env: Mapping[str, str] | None = None) -> configuration.Config:
+    """The user's configuration file, checked against :data:`BACKENDS` (MH028 when
+    invalid; empty when there is none)."""
+    return configuration.load(BACKENDS, env)
+
+
+def selection(
+    name: str | None = None,
+    *,
+    env: Mapping[str, str] | None = None,
+    config: configuration.Config | None = None,
+) -> tuple[str, str]:
+    """``(backend, why)``: ``name`` (``"--backend"``), else ``MEMHOOKS_BACKEND``, else the
+    configuration file's ``backend`` (``"<file>:<line>"``), else ``embedded``
+    (``"default"``). Never from the namespaces a hook contains. Raises BackendError for
+    an unknown name, DiagnosticError MH028 for an invalid file."""
+    env = os.environ if env is None else env
+    if name:
+        chosen, why = name, "--backend"
+    elif env.get(configuration.BACKEND_VAR):
+        chosen, why = env[configuration.BACKEND_VAR].strip(), configuration.BACKEND_VAR
+    else:
+        config = config or read_config(env)
+        line = config.line(None, "backend")
+        chosen, why = (
+            (config.backend, f"{config.path}:{line}" if line else config.path)
+            if config.backend
+            else (DEFAULT, "default")
+        )
     if chosen not in BACKENDS:
-        raise BackendError(f"unknown backend {chosen!r}; known: {', '.join(sorted(BACKENDS))}")
-    return chosen
+        raise BackendError(
+            f"unknown backend {chosen!r} (from {why}); known: {', '.join(sorted(BACKENDS))}"
+        )
+    return chosen, why
 
 
-def open_backend(name: str | None = None, *, store_path: str | None = None) -> Backend:
-    """Open the selected backend. Raises BackendError when it is unknown or cannot be
-    opened (the message says why)."""
-    chosen = selected(name)
-    module_name, class_name = BACKENDS[chosen].split(":")
-    cls = getattr(importlib.import_module(module_name), class_name)
-    if chosen == "embedded":
-        return cls.open(store_path)  # type: ignore[no-any-return]
-    return cls.open()  # type: ignore[no-any-return]
+def selected(name: str | None = None, *, env: Mapping[str, str] | None = None) -> str:
+    """The active backend's name (see :func:`selection`)."""
+    return selection(name, env=env)[0]
+
+
+def backend_class(name: str) -> Any:
+    """The adapter class of backend ``name``. Raises BackendError when its module cannot
+    be imported."""
+    module_name, class_name = BACKENDS[name].split(":")
+    try:
+        return getattr(importlib.import_module(module_name), class_name)
+    except ImportError as exc:
+        raise BackendError(f"{name}: cannot load its adapter: {exc}") from exc
+
+
+def settings(
+    name: str,
+    *,
+    env: Mapping[str, str] | None = None,
+    config: configuration.Config | None = None,
+) -> configuration.Settings:
+    """Backend ``name``'s settings: file table < vendor variables < ``MEMHOOKS_*``."""
+    config = config or read_config(env)
+    aliases = getattr(backend_class(name), "ENV", None)
+    return configuration.settings_for(name, config, aliases, env)
+
+
+def open_backend(
+    name: str | None = None,
+    *,
+    store_path: str | None = None,
+    env: Mapping[str, str] | None = None,
+) -> Backend:
+    """Open the active backend (:func:`selection`) with its settings. ``store_path``
+    is the embedded store's file (``--store``). Raises BackendError when it is unknown
+    or cannot be opened (the message says why), DiagnosticError MH028 for invalid
+    configuration."""
+    env = os.environ if env is None else env
+    if name == DEFAULT or (not name and env.get(configuration.BACKEND_VAR, "").strip() == DEFAULT):
+        # The common case costs no configuration read.
+        return backend_class(DEFAULT).open(store_path)  # type: ignore[no-any-return]
+    config = read_config(env)
+    chosen, _ = selection(name, env=env, config=config)
+    cls = backend_class(chosen)
+    found = configuration.settings_for(chosen, config, getattr(cls, "ENV", None), env)
+    if chosen == DEFAULT:
+        # The embedded store's open() takes its file path (MEMHOOKS_STORE by default).
+        return cls.open(store_path or found.get("path"))  # type: ignore[no-any-return]
+    return cls.open(found)  # type: ignore[no-any-return]

@@ -1,0 +1,311 @@
+"""The user's memory-backend configuration: which backend is active, and its settings.
+
+One TOML file in the user's configuration directory — never in a project, so a cloned
+repository cannot pick where memories go (seed 000: "namespace presence does not select
+a backend")::
+
+    # $XDG_CONFIG_HOME/memhooks/config.toml   (~/.config/memhooks/config.toml)
+    backend = "mem0"
+
+    [backends.mem0]
+    user_id = "alice"
+
+``MEMHOOKS_CONFIG`` names another file. The file is read with :mod:`tomllib` (Python
+3.11+) or its backport ``tomli`` (3.10). The environment wins over the file:
+
+* ``MEMHOOKS_BACKEND`` — the active backend;
+* ``MEMHOOKS_<NAME>_<KEY>`` — setting ``<key>`` of backend ``<name>``
+  (``MEMHOOKS_MEM0_API_KEY`` → ``backends.mem0.api_key``);
+* a vendor's own variable that an adapter lists in its ``ENV`` mapping
+  (``MEM0_API_KEY``) — weaker than ``MEMHOOKS_*``, stronger than the file.
+
+An environment value is a string, except ``true``/``false`` (booleans) and a value that
+starts with ``{`` or ``[`` (JSON). An invalid file or value is MH028 naming the file and
+line (or the variable) and what to fix. Secrets are never rendered: :func:`display`
+shows ``set`` for them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+
+from ..errors import fail
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+    from typing import Any
+
+FILENAME = "config.toml"
+CONFIG_VAR = "MEMHOOKS_CONFIG"
+BACKEND_VAR = "MEMHOOKS_BACKEND"
+#: Top-level keys of the file: name -> (type, what it holds)
+TOP_LEVEL = {"backend": (str, "the active backend"), "backends": (dict, "one table per backend")}
+#: Keys (at any depth) whose values are never shown; also anything ending in these.
+SECRET_KEYS = ("api_key", "key", "token", "password", "secret", "headers", "authorization")
+SECRET_SUFFIXES = ("_key", "_token", "_password", "_secret")
+
+
+def config_path(env: Mapping[str, str] | None = None) -> str:
+    """Absolute path of the configuration file (it may not exist): ``$MEMHOOKS_CONFIG``,
+    else ``$XDG_CONFIG_HOME/memhooks/config.toml`` (``~/.config`` when unset) on Linux,
+    other Unixes and macOS with ``XDG_CONFIG_HOME`` set, else ``platformdirs``'
+    ``user_config_dir`` (Windows, plain macOS)."""
+    env = os.environ if env is None else env
+    if env.get(CONFIG_VAR):
+        return os.path.abspath(os.path.expanduser(env[CONFIG_VAR]))
+    xdg = env.get("XDG_CONFIG_HOME", "")
+    xdg = xdg if os.path.isabs(xdg) else ""  # the XDG spec: a relative value is ignored
+    if sys.platform == "win32" or (sys.platform == "darwin" and not xdg):
+        import platformdirs
+
+        return os.path.join(platformdirs.user_config_dir("memhooks", appauthor=False), FILENAME)
+    base = xdg or os.path.join(env.get("HOME") or os.path.expanduser("~"), ".config")
+    return os.path.join(base, "memhooks", FILENAME)
+
+
+class Config:
+    """The parsed file: ``path``, ``exists``, ``backend`` (the file's choice or
+    ``None``), ``tables`` (backend name -> its table) and the raw ``text`` (for lines)."""
+
+    __slots__ = ("backend", "exists", "path", "tables", "text")
+
+    def __init__(self, path: str, text: str | None, data: dict[str, Any]) -> None:
+        self.path = path
+        self.exists = text is not None
+        self.text = text or ""
+        self.backend: str | None = data.get("backend")
+        self.tables: dict[str, dict[str, Any]] = data.get("backends", {})
+
+    def line(self, table: str | None = None, key: str | None = None) -> int | None:
+        """1-based line of ``key`` in ``[backends.<table>]`` (or of the table header, or
+        of a top-level ``key``); ``None`` when it cannot be told (inline tables)."""
+        return find_line(self.text, table, key)
+
+
+def load(known: Iterable[str], env: Mapping[str, str] | None = None) -> Config:
+    """Read and check the configuration file. ``known``: the backend names that exist.
+    A missing file is an empty configuration. Raises DiagnosticError MH028 for a file
+    that cannot be read or parsed, an unknown key or backend, or a value of the wrong
+    type."""
+    path = config_path(env)
+    try:
+        with open(path, "rb") as fp:
+            raw = fp.read()
+    except FileNotFoundError:
+        return Config(path, None, {})
+    except OSError as exc:
+        raise fail(
+            "MH028", f"cannot read the memhooks configuration: {exc.strerror}", path
+        ) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise fail("MH028", "the memhooks configuration is not UTF-8 text", path) from None
+    data = _parse(text, path)
+    config = Config(path, text, {})
+    _check(data, config, sorted(known))
+    return Config(path, text, data)
+
+
+def _parse(text: str, path: str) -> dict[str, Any]:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on Python 3.10 only
+        import tomli as tomllib
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        message = str(exc)
+        where = re.search(r"\(at line (\d+), column (\d+)\)", message)
+        reason = re.sub(r"\s*\(at line \d+, column \d+\)|\s*\(at end of document\)", "", message)
+        line, column = (int(where[1]), int(where[2])) if where else (None, None)
+        if "(at end of document)" in message:
+            line = text.count("\n") + 1
+        raise fail(
+            "MH028",
+            f"the memhooks configuration is not valid TOML: {reason}",
+            path,
+            line,
+            column,
+            help="fix the TOML syntax (https://toml.io); strings need quotes, tables `[backends.NAME]`",
+        ) from None
+
+
+def _check(data: dict[str, Any], config: Config, known: list[str]) -> None:
+    for key, value in data.items():
+        if key not in TOP_LEVEL:
+            raise _bad(
+                config,
+                None,
+                key,
+                f"unknown key `{key}`",
+                "the file understands `backend` and `[backends.NAME]` tables",
+            )
+        kind, what = TOP_LEVEL[key]
+        if not isinstance(value, kind):
+            raise _bad(
+                config,
+                None,
+                key,
+                f"`{key}` must be {'a string' if kind is str else 'a table'}",
+                f"`{key}` holds {what}",
+            )
+    backend = data.get("backend")
+    if backend is not None and backend not in known:
+        raise _bad(
+            config,
+            None,
+            "backend",
+            f"unknown backend {backend!r}",
+            f"use one of: {', '.join(known)}",
+        )
+    for name, table in data.get("backends", {}).items():
+        if name not in known:
+            raise _bad(
+                config,
+                name,
+                None,
+                f"unknown backend table `[backends.{name}]`",
+                f"backend tables are named after a backend: {', '.join(known)}",
+            )
+        if not isinstance(table, dict):
+            raise _bad(
+                config,
+                name,
+                None,
+                f"`backends.{name}` must be a table",
+                f"write `[backends.{name}]` followed by `key = value` lines",
+            )
+
+
+def _bad(config: Config, table: str | None, key: str | None, message: str, help: str) -> Exception:
+    line = config.line(table, key) if table or key else None
+    return fail("MH028", message, config.path, line, help=help)
+
+
+def find_line(text: str, table: str | None, key: str | None) -> int | None:
+    """See :meth:`Config.line`. A plain scan: headers ``[backends.NAME]`` (quoted names
+    too) and ``key =`` lines; dotted keys and inline tables are not followed."""
+    current: str | None = None
+    header = None
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        match = re.match(r"\[\s*backends\s*\.\s*(\"[^\"]*\"|'[^']*'|[\w-]+)\s*\]", stripped)
+        if match:
+            current = match[1].strip("\"'")
+            if current == table and key is None:
+                return number
+            header = number if current == table else header
+            continue
+        if stripped.startswith("["):
+            current = "\x00"  # some other table
+            continue
+        if (
+            key is not None
+            and current == table
+            and re.match(rf"['\"]?{re.escape(key)}['\"]?\s*=", stripped)
+        ):
+            return number
+    return header
+
+
+class Settings(dict[str, "Any"]):
+    """One backend's settings: a plain ``dict`` to the adapter, plus where each value
+    came from (``origins``: key -> ``(path or variable, line or None)``) so an adapter
+    can report a bad value with :meth:`invalid`."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name
+        self.origins: dict[str, tuple[str, int | None]] = {}
+
+    def put(self, key: str, value: Any, origin: tuple[str, int | None]) -> None:
+        self[key] = value
+        self.origins[key] = origin
+
+    def source(self, key: str) -> str:
+        """Where ``key`` came from, for people: ``file:line``, a variable, or ``default``."""
+        if key not in self.origins:
+            return "default"
+        path, line = self.origins[key]
+        return f"{path}:{line}" if line else path
+
+    def invalid(self, key: str, message: str, help: str | None = None) -> Exception:
+        """MH028 about setting ``key``, at the file line or variable it came from."""
+        path, line = self.origins.get(key, (f"backends.{self.name}.{key}", None))
+        return fail(
+            "MH028",
+            f"backends.{self.name}.{key}: {message}",
+            path,
+            line,
+            help=help or f"fix `{key}` in [backends.{self.name}] or its environment variable",
+        )
+
+
+def env_prefix(name: str) -> str:
+    """``MEMHOOKS_<NAME>_`` for backend ``name``."""
+    return "MEMHOOKS_" + re.sub(r"\W", "_", name).upper() + "_"
+
+
+def settings_for(
+    name: str,
+    config: Config,
+    aliases: Mapping[str, Iterable[str]] | None = None,
+    env: Mapping[str, str] | None = None,
+) -> Settings:
+    """Backend ``name``'s settings: its file table, overlaid by the vendor variables in
+    ``aliases`` (setting key -> variable names, first set wins), overlaid by
+    ``MEMHOOKS_<NAME>_<KEY>`` variables."""
+    env = os.environ if env is None else env
+    out = Settings(name)
+    for key, value in config.tables.get(name, {}).items():
+        out.put(key, value, (config.path, config.line(name, key)))
+    for key, names in (aliases or {}).items():
+        var = next((v for v in names if env.get(v)), None)
+        if var is not None:
+            out.put(key, _env_value(var, env[var]), (var, None))
+    prefix = env_prefix(name)
+    for var in sorted(env):
+        if var.startswith(prefix) and len(var) > len(prefix) and env[var] != "":
+            out.put(var[len(prefix) :].lower(), _env_value(var, env[var]), (var, None))
+    return out
+
+
+def _env_value(var: str, raw: str) -> Any:
+    text = raw.strip()
+    if text in ("true", "false"):
+        return text == "true"
+    if text[:1] in ("{", "["):
+        try:
+            return json.loads(text)
+        except ValueError as exc:
+            raise fail(
+                "MH028",
+                f"{var} is not valid JSON: {exc}",
+                var,
+                help=f"set {var} to a JSON object or array, or to a plain string that does not start with {{ or [",
+            )
+    return raw
+
+
+def is_secret(key: str) -> bool:
+    lowered = key.lower()
+    return lowered in SECRET_KEYS or lowered.endswith(SECRET_SUFFIXES)
+
+
+def display(value: Any, key: str = "") -> Any:
+    """``value`` safe to print: secrets (by key, at any depth) become ``"set"``,
+    credentials inside URLs become ``***``."""
+    if is_secret(key):
+        return "set" if value not in (None, "", {}, []) else "not set"
+    if isinstance(value, dict):
+        return {k: display(v, str(k)) for k, v in value.items()}
+    if isinstance(value, list):
+        return [display(v) for v in value]
+    if isinstance(value, str):
+        return re.sub(r"(?<=://)[^/@\s]+@", "***@", value)
+    return value
