@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 #: backend name -> "module:Class"
 BACKENDS = {
     "embedded": "memhooks.backends.embedded:EmbeddedBackend",
+    "generic": "memhooks.backends.generic:GenericBackend",
     "hindsight": "memhooks.backends.hindsight:HindsightBackend",
     "honcho": "memhooks.backends.honcho:HonchoBackend",
     "openviking": "memhooks.backends.openviking:OpenVikingBackend",
