@@ -35,6 +35,7 @@ BACKENDS = {
     "generic": "memhooks.backends.generic:GenericBackend",
     "hindsight": "memhooks.backends.hindsight:HindsightBackend",
     "honcho": "memhooks.backends.honcho:HonchoBackend",
+    "mem0": "memhooks.backends.mem0:Mem0Backend",
     "openviking": "memhooks.backends.openviking:OpenVikingBackend",
 }
 DEFAULT = "embedded"
