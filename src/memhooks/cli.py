@@ -106,6 +106,13 @@ def build_parser() -> argparse.ArgumentParser:
     _project_options(a)
     a.add_argument("file", nargs="?", help="output file (default: standard output)")
 
+    p = sub.add_parser("backends", help="list the memory backends and their settings, or check that one answers")
+    p.add_argument("action", choices=("list", "check"))
+    p.add_argument("--backend", metavar="NAME", help="check: this backend (default: the configured one)")
+    p.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS", help="check: seconds a probe search may take (default: 10)")
+    _store_option(p)
+    p.add_argument("--format", choices=("text", "json"), default="text")
+
     p = sub.add_parser("hook", help="serve one agent hook call: payload on stdin, the host's response on stdout")
     p.add_argument("event", nargs="?", help="the host's event name, for hosts whose payload names none (Copilot CLI)")
     p.add_argument("--agent", metavar="NAME", help="the host that calls (default: detected from the payload)")

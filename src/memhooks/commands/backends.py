@@ -1,0 +1,176 @@
+"""``memhooks backends list|check [--backend NAME] [--timeout SECONDS] [--format text|json]``.
+
+* ``list`` — every backend memhooks knows: which one is active and why, whether the
+  modules of its extra import, its settings (secrets only as ``set``/``not set``) and
+  where each came from. Exit 0.
+* ``check`` — open the active backend (or ``--backend``) and ask whether it answers: its
+  ``health()`` when it has one, else one probe search; with timings. Exit 0 when it
+  answers, 1 when it does not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+PROBE = "memhooks backends check"
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.action == "list":
+        report = listing()
+        print(json.dumps(report, indent=2) if args.format == "json" else render_list(report))
+        return 0
+    result = check(args.backend, timeout_s=args.timeout, store_path=args.store)
+    print(json.dumps(result, indent=2) if args.format == "json" else render_check(result))
+    return 0 if result["ok"] else 1
+
+
+def listing(env: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """``{"config": {"path", "exists"}, "active", "why", "error", "backends": [{"name",
+    "active", "extra", "missing", "settings", "sources"}]}`` — secrets masked."""
+    import importlib.util
+
+    from ..backends import config as configuration
+    from ..backends import registry
+    from ..errors import MemhooksError
+
+    config = registry.read_config(env)
+    report: dict[str, Any] = {
+        "config": {"path": config.path, "exists": config.exists},
+        "active": None,
+        "why": None,
+        "error": None,
+        "backends": [],
+    }
+    try:
+        report["active"], report["why"] = registry.selection(env=env, config=config)
+    except MemhooksError as exc:
+        report["error"] = str(exc)
+    for name in sorted(registry.BACKENDS):
+        entry: dict[str, Any] = {
+            "name": name,
+            "active": name == report["active"],
+            "extra": None,
+            "missing": [],
+            "settings": {},
+            "sources": {},
+        }
+        try:
+            cls = registry.backend_class(name)
+        except MemhooksError as exc:
+            entry["missing"], entry["error"] = [name], str(exc)
+            report["backends"].append(entry)
+            continue
+        entry["extra"] = getattr(cls, "EXTRA", None)
+        entry["missing"] = [
+            m for m in getattr(cls, "REQUIRES", ()) if importlib.util.find_spec(m) is None
+        ]
+        found = configuration.settings_for(name, config, getattr(cls, "ENV", None), env)
+        for key in getattr(cls, "ENV", {}):
+            entry["settings"][key] = "not set"
+        for key, value in found.items():
+            entry["settings"][key] = configuration.display(value, key)
+            entry["sources"][key] = found.source(key)
+        report["backends"].append(entry)
+    return report
+
+
+def render_list(report: dict[str, Any]) -> str:
+    config = report["config"]
+    lines = [f"config  {config['path']}" + ("" if config["exists"] else " (no file)")]
+    if report["error"]:
+        lines.append(f"active  none: {report['error']}")
+    else:
+        lines.append(f"active  {report['active']} (from {report['why']})")
+    lines.append("")
+    width = max(len(b["name"]) for b in report["backends"])
+    for entry in report["backends"]:
+        mark = "*" if entry["active"] else " "
+        if entry.get("error"):
+            state = entry["error"]
+        elif entry["missing"]:
+            state = (
+                f"missing {', '.join(entry['missing'])}: pip install 'memhooks[{entry['extra']}]'"
+            )
+        else:
+            state = "installed" + (f" (memhooks[{entry['extra']}])" if entry["extra"] else "")
+        lines.append(f"{mark} {entry['name']:<{width}}  {state}")
+        for key, value in entry["settings"].items():
+            shown = value if value in ("set", "not set") else json.dumps(value)
+            source = entry["sources"].get(key)
+            lines.append(f"    {key} = {shown}" + (f"  ({source})" if source else ""))
+    return "\n".join(lines)
+
+
+def check(
+    name: str | None = None, *, timeout_s: float = 10.0, store_path: str | None = None
+) -> dict[str, Any]:
+    """Open backend ``name`` (default: the active one) and ask whether it answers.
+    ``{"backend", "ok", "via": "health"|"probe"|"open"|"store", "detail", "open_ms",
+    "ms"}``; never raises for a backend failure."""
+    import os
+
+    from ..backends import registry
+    from ..backends.base import SearchRequest
+    from ..errors import MemhooksError
+
+    result: dict[str, Any] = {
+        "backend": name,
+        "ok": False,
+        "via": "open",
+        "detail": "",
+        "open_ms": 0.0,
+        "ms": 0.0,
+    }
+    started = time.perf_counter()
+    try:
+        result["backend"] = chosen = registry.selected(name)
+        if chosen == "embedded":
+            from ..store.location import default_path
+
+            path = store_path or registry.settings("embedded").get("path") or default_path()
+            if not os.path.isfile(path):  # opening would create it: say so instead
+                result.update(
+                    ok=True, via="store", detail=f"no store yet at {path} (remember creates it)"
+                )
+                return result
+        backend = registry.open_backend(chosen, store_path=store_path)
+    except MemhooksError as exc:
+        result["detail"] = str(exc)
+        return result
+    finally:
+        result["open_ms"] = round((time.perf_counter() - started) * 1000, 3)
+    health = getattr(backend, "health", None)
+    result["via"] = "health" if health is not None else "probe"
+    started = time.perf_counter()
+    try:
+        if health is not None:
+            answer = health()
+            result.update(ok=answer.ok, detail=answer.detail)
+        else:
+            request = SearchRequest(
+                PROBE, limit=1, project="memhooks-backends-check", timeout_s=timeout_s
+            )
+            hits = backend.search(request)
+            result.update(ok=True, detail=f"answered a probe search ({len(hits)} hit(s))")
+    except MemhooksError as exc:
+        result["detail"] = str(exc)
+    finally:
+        result["ms"] = round((time.perf_counter() - started) * 1000, 3)
+        backend.close()
+    return result
+
+
+def render_check(result: dict[str, Any]) -> str:
+    verdict = "ok" if result["ok"] else "FAILED"
+    return (
+        f"{result['backend']}: {verdict} via {result['via']} — {result['detail']}\n"
+        f"  open {result['open_ms']:.1f} ms, check {result['ms']:.1f} ms"
+    )
