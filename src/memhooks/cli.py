@@ -76,6 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tag", action="append", default=[], help="a tag (repeatable)")
     p.add_argument("--entity", action="append", default=[], help="an entity name (repeatable)")
     p.add_argument("--file", action="append", default=[], help="a related file, relative to the current directory (repeatable)")
+    p.add_argument("--backend", metavar="NAME", help="write to this backend (default: the configured one, else the embedded store)")
     _store_option(p)
 
     p = sub.add_parser("memories", help="list, show, search, forget, import or export stored memories")

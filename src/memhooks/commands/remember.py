@@ -1,6 +1,9 @@
 """``memhooks remember TEXT [--cwd PATH] [--kind K] [--tag T]... [--entity E]... [--file F]...
-[--store FILE]``: record one memory in the embedded store, scoped to the folder of
-``--cwd`` (default: the current folder). Prints the new memory's id."""
+[--backend NAME] [--store FILE]``: record one memory, scoped to the folder of ``--cwd``
+(default: the current folder), in the active backend — the embedded store unless the
+user configured another (``memhooks backends list``) — so the same scenario runs on
+every backend. A backend that does not support writes is an error, never a silent
+fallback to another store. Prints the new memory's id."""
 
 from __future__ import annotations
 
@@ -8,8 +11,8 @@ import argparse
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..backends.registry import DEFAULT, selected
     from ..errors import UsageError
-    from ..store import MemoryStore
     from ..workspace import locate
 
     where = locate(args.cwd)
@@ -19,6 +22,13 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(
             f"--file must name paths inside the project root {where.root}: {outside[0]}"
         )
+    name = selected(args.backend)
+    if name != DEFAULT:
+        if args.store:
+            raise UsageError(f"--store names an embedded store file, but the backend is {name}")
+        return _remember_in(name, args, where.project, where.scope, files)
+    from ..store import MemoryStore
+
     with MemoryStore(args.store) as store:
         memory = store.add(
             where.project,
@@ -31,4 +41,33 @@ def run(args: argparse.Namespace) -> int:
             source="cli",
         )
     print(f"Remembered {memory.id} (scope {memory.scope or '.'})")
+    return 0
+
+
+def _remember_in(
+    name: str, args: argparse.Namespace, project: str, scope: str, files: list[str]
+) -> int:
+    from ..backends.base import Draft
+    from ..backends.registry import open_backend
+    from ..errors import BackendError
+
+    backend = open_backend(name)
+    try:
+        remember = getattr(backend, "remember", None)
+        if remember is None:
+            raise BackendError(f"backend {name} does not support writes (as configured)")
+        draft = Draft(
+            args.text,
+            project=project,
+            scope=scope,
+            files=files,
+            kind=args.kind,
+            tags=args.tag,
+            entities=args.entity,
+            source="cli",
+        )
+        written = remember(draft)
+    finally:
+        backend.close()
+    print(f"Remembered {written} in {name} (scope {scope or '.'})")
     return 0
