@@ -22,8 +22,8 @@ change is about.
 
 from __future__ import annotations
 
+import binascii
 import re
-import zlib
 from itertools import pairwise
 
 THRESHOLD = 0.85
@@ -51,7 +51,7 @@ def shingles(text: str) -> set[str]:
 
 def sketch(text: str) -> list[int]:
     """The sorted bottom-:data:`SKETCH` CRC-32 values of ``text``'s shingles."""
-    return sorted({zlib.crc32(s.encode("utf-8")) for s in shingles(text)})[:SKETCH]
+    return sorted({binascii.crc32(s.encode("utf-8")) for s in shingles(text)})[:SKETCH]
 
 
 def similarity(a: list[int], b: list[int]) -> float:
@@ -72,4 +72,4 @@ def jaccard(a: str, b: str) -> float:
 def digest(text: str) -> str:
     """A short fingerprint of the normalized words, for exact duplicates of any age."""
     norm = " ".join(words(text)).encode("utf-8")
-    return f"{zlib.crc32(norm):08x}{len(norm):x}"
+    return f"{binascii.crc32(norm):08x}{len(norm):x}"
