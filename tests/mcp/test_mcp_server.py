@@ -12,7 +12,9 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("mcp")
+# Not plain "mcp": without the SDK, this tests/mcp folder itself imports as a namespace
+# package of that name.
+pytest.importorskip("mcp.server.mcpserver")
 
 import anyio
 from mcp import Client, StdioServerParameters
