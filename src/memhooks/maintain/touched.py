@@ -23,7 +23,6 @@ import stat
 
 from ..protocol.hookfile import HOOK_NAME
 from ..protocol.root import is_within
-from .atomic import is_temp_name
 
 #: Directory names never anchored (the reference engine's list).
 SKIP_PARTS = frozenset(
@@ -76,7 +75,7 @@ class Touched:
         except (OSError, ValueError):
             return None
         directory, name = os.path.split(real)
-        if name == HOOK_NAME or is_temp_name(name) or not is_within(real, self.root):
+        if name == HOOK_NAME or _is_our_temp(name) or not is_within(real, self.root):
             return None
         rel = os.path.relpath(real, self.root)
         if rel == "." or any(part in SKIP_PARTS for part in rel.split(os.sep)):
@@ -94,6 +93,15 @@ class Touched:
             here = os.path.lexists(os.path.join(directory, ".git"))
             self._nested[directory] = here or self._in_nested_repository(os.path.dirname(directory))
         return self._nested[directory]
+
+
+def _is_our_temp(name: str) -> bool:
+    # atomic.py (and its `secrets` import, ~10 ms) is loaded only for a name that looks like one
+    if not (name.startswith(f".{HOOK_NAME}.") and name.endswith(".tmp")):
+        return False
+    from .atomic import is_temp_name
+
+    return is_temp_name(name)
 
 
 def directory_rel(root: str, directory: str) -> str:
