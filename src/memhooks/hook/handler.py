@@ -208,6 +208,17 @@ def store_available(env: Mapping[str, str]) -> bool:
     there is nothing to recall, and a hook must not create a store as a side effect."""
     if env.get("MEMHOOKS_BACKEND", "embedded") not in ("", "embedded"):
         return True
+    from ..backends.config import config_path
+
+    if not env.get("MEMHOOKS_BACKEND") and os.path.isfile(config_path(env)):
+        # The config file may select another backend; only then pay for reading it.
+        from ..backends.registry import selected
+
+        try:
+            if selected(env=env) != "embedded":
+                return True
+        except Exception:  # noqa: BLE001 - a broken config is reported by recall itself
+            return True
     path = env.get("MEMHOOKS_STORE")
     if not path:
         from ..store.location import default_path
