@@ -72,9 +72,8 @@ def render(
         if "skipped" in entry:
             lines.append(f"{name}: skipped: {entry['skipped']}")
             continue
-        for change in entry.get("changes", []):
-            verb = {"create": "create", "update": "update", "delete": "delete"}[change["action"]]
-            lines.append(f"{name}: {'would ' if dry_run else ''}{verb} {change['path']}")
+        for verb, path in _changes(entry.get("changes", [])):
+            lines.append(f"{name}: {'would ' if dry_run else ''}{verb} {path}")
         if action != "status" and not entry.get("changes"):
             lines.append(f"{name}: nothing to change")
         if "installed" not in entry:
@@ -87,8 +86,36 @@ def render(
             lines.append(f"{name}:   context reaches the model via {getattr(installers[name], 'CHANNEL', '?')}")
         elif action == "status":
             lines.append(f"{name}: not installed ({entry['level']})")
+        skill = entry.get("skill")
+        if skill and (entry["installed"] or skill["state"] != "missing"):
+            lines.append(f"{name}:   skill: {skill['path']} ({SKILL_STATES[skill['state']]})")
         for problem in entry.get("problems", []):
             lines.append(f"{name}:   problem: {problem}")
         for todo in entry.get("todo", []):
             lines.append(f"{name}:   to do: {todo}")
     return "\n".join(lines)
+
+
+SKILL_STATES = {
+    "installed": "installed",
+    "outdated": "from another memhooks version",
+    "missing": "not installed",
+    "foreign": "another skill of that name, left alone",
+}
+
+
+def _changes(changes: list[dict[str, str]]) -> list[tuple[str, str]]:
+    """``(verb, path)`` per change; the skill's files as one line per verb."""
+    marker = f"{os.sep}skills{os.sep}memhooks{os.sep}"
+    out: list[tuple[str, str]] = []
+    skill: dict[str, list[str]] = {}
+    for change in changes:
+        path = change["path"]
+        if marker in path:
+            skill.setdefault(change["action"], []).append(path)
+        else:
+            out.append((change["action"], path))
+    for verb, paths in skill.items():
+        folder = paths[0][: paths[0].index(marker) + len(marker)]
+        out.append((verb, f"{folder} (the memhooks skill: {len(paths)} files)"))
+    return out

@@ -8,6 +8,9 @@ Public API::
     apply(edits)                        write them atomically
     status(agent, ctx) -> Status
 
+Hosts that read Agent Skills also get the memhooks skill (``skill.py``), installed and
+removed with the hooks and reported in ``Status.skill``.
+
 Only our own entries are ever added or removed: other tools' hooks, comments (JSONC,
 YAML), key order and indentation survive (see ``jsonc.py``, ``eventmap.py``,
 ``yamlconf.py``). Raises ``memhooks.errors.UsageError`` for an unknown agent or a level
@@ -49,9 +52,13 @@ def _installer(agent: str, ctx: Context) -> object:
 
 def plan(action: str, agent: str, ctx: Context) -> list[Edit]:
     """The edits ``action`` (``install`` or ``uninstall``) needs for ``agent``."""
+    from . import skill
+
     installer = _installer(agent, ctx)
     try:
-        return getattr(installer, action)(ctx)  # type: ignore[no-any-return]
+        edits: list[Edit] = getattr(installer, action)(ctx)
+        placed: list[Edit] = getattr(skill, action)(installer, ctx)
+        return edits + placed
     except (ValueError, OSError) as exc:
         raise InstallError(f"{agent}: {exc}") from exc
 
@@ -68,5 +75,9 @@ def apply(edits: list[Edit]) -> None:
 
 
 def status(agent: str, ctx: Context) -> Status:
+    from . import skill
+
     installer = _installer(agent, ctx)
-    return installer.status(ctx)  # type: ignore[attr-defined, no-any-return]
+    found: Status = installer.status(ctx)  # type: ignore[attr-defined]
+    skill.report(installer, ctx, found)
+    return found

@@ -89,9 +89,11 @@ class Edit:
 class Status:
     """One agent's installation: ``files`` where our entries are, ``events`` wired,
     ``fires`` (True / False / None when it cannot be known from here), ``problems``
-    (why it would not fire), ``todo`` (what the user must do, e.g. approve hooks)."""
+    (why it would not fire), ``todo`` (what the user must do, e.g. approve hooks),
+    ``skill`` (``{"path", "state"}`` of the memhooks Agent Skill; None when the host
+    reads no skills; see ``skill.py``)."""
 
-    __slots__ = ("agent", "events", "files", "fires", "level", "problems", "todo")
+    __slots__ = ("agent", "events", "files", "fires", "level", "problems", "skill", "todo")
 
     def __init__(self, agent: str, level: str) -> None:
         self.agent = agent
@@ -101,6 +103,7 @@ class Status:
         self.fires: bool | None = False
         self.problems: list[str] = []
         self.todo: list[str] = []
+        self.skill: dict[str, str] | None = None
 
     @property
     def installed(self) -> bool:
@@ -116,6 +119,7 @@ class Status:
             "fires": self.fires,
             "problems": self.problems,
             "todo": self.todo,
+            "skill": self.skill,
         }
 
 
@@ -138,6 +142,10 @@ if TYPE_CHECKING:
         ``EVENTS`` the host events it wires and ``CHANNEL`` where context reaches the
         model (documentation and ``status``); ``APPROVAL`` what the user must do before
         hooks run (None: nothing).
+
+        Hosts that read Agent Skills also define ``skills_dir(ctx) -> str``, the folder
+        the memhooks skill goes into at ``ctx.level`` (``skill.py``), and may define
+        ``SKILLS_TODO``, what the user must do before the host uses skills.
         """
 
         NAME: str

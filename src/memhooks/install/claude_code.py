@@ -54,3 +54,8 @@ def status(ctx: Context) -> Status:
                 f"Claude Code reads project settings from the folder it starts in: start it in {ctx.root} (or install with --user)"
             )
     return found
+
+
+def skills_dir(ctx: Context) -> str:
+    """Where the memhooks Agent Skill goes (Claude Code 2.1.197 reads both (verified))."""
+    return ctx.path(".claude/skills", ".claude/skills")

@@ -74,3 +74,11 @@ def status(ctx: Context) -> Status:
         found.fires = None if not found.problems else False
         found.todo.append(str(APPROVAL))
     return found
+
+
+SKILLS_TODO = "Cline uses skills only with Settings → Features → Enable Skills (experimental)"
+
+
+def skills_dir(ctx: Context) -> str:
+    """Where the memhooks Agent Skill goes (Cline's docs, not run here; skills are an experimental Cline feature)."""
+    return ctx.path(".cline/skills", ".cline/skills")

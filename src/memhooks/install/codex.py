@@ -97,3 +97,8 @@ def _config(path: str) -> dict[str, Any]:
             return tomllib.load(handle)
     except (OSError, ValueError):
         return {}
+
+
+def skills_dir(ctx: Context) -> str:
+    """Where the memhooks Agent Skill goes (Codex 0.171.0 reads both (verified); its docs name these folders)."""
+    return ctx.path(".agents/skills", ".agents/skills")

@@ -55,3 +55,8 @@ def status(ctx: Context) -> Status:
     if found.installed and ctx.level == PROJECT:
         found.todo.append(str(APPROVAL))
     return found
+
+
+def skills_dir(ctx: Context) -> str:
+    """Where the memhooks Agent Skill goes (Copilot CLI 1.0.102 reads both (verified))."""
+    return ctx.path(".github/skills", ".copilot/skills")

@@ -57,3 +57,8 @@ def _read(path: str) -> str | None:
     from .files import read
 
     return read(path)
+
+
+def skills_dir(ctx: Context) -> str:
+    """Where the memhooks Agent Skill goes (GitHub's docs: agent mode in VS Code reads the same folders as Copilot CLI (not run here))."""
+    return ctx.path(".github/skills", ".copilot/skills")

@@ -38,3 +38,8 @@ def uninstall(ctx: Context) -> list[Edit]:
 def status(ctx: Context) -> Status:
     found: Status = eventmap.status_of(NAME, ctx.level, config_path(ctx))
     return found
+
+
+def skills_dir(ctx: Context) -> str:
+    """Where the memhooks Agent Skill goes (Cursor's docs (not run here))."""
+    return ctx.path(".cursor/skills", ".cursor/skills")

@@ -49,17 +49,21 @@ def write(path: str, text: str, mode: int | None = None) -> None:
     _fsync_dir(folder)
 
 
-def remove(path: str) -> None:
-    """Delete ``path``, and its folder if that is left empty (e.g. a plugin folder)."""
+def remove(path: str, levels: int = 3) -> None:
+    """Delete ``path``, and up to ``levels`` folders above it that this leaves empty
+    (a plugin folder; the skill's ``memhooks/``, then ``skills/``, then ``.claude/``)."""
     folder = os.path.dirname(os.path.abspath(path))
     try:
         os.unlink(path)
     except FileNotFoundError:
         return
-    try:
-        os.rmdir(folder)
-    except OSError:  # not empty, or not ours to judge
-        _fsync_dir(folder)
+    for _ in range(levels):
+        try:
+            os.rmdir(folder)
+        except OSError:  # not empty, or not ours to judge
+            _fsync_dir(folder)
+            return
+        folder = os.path.dirname(folder)
 
 
 def _fsync_dir(folder: str) -> None:

@@ -61,3 +61,8 @@ def status(ctx: Context) -> Status:
             "headless runs need a trusted folder: GEMINI_CLI_TRUST_WORKSPACE=true or --skip-trust"
         )
     return found
+
+
+def skills_dir(ctx: Context) -> str:
+    """Where the memhooks Agent Skill goes (Gemini CLI 0.61.0: the project folder only when started there, like its settings (verified))."""
+    return ctx.path(".gemini/skills", ".gemini/skills")

@@ -201,3 +201,9 @@ def _approved(ctx: Context) -> set[tuple[object, object]]:
         return set()
     approvals = data.get("approvals") if isinstance(data, dict) else None
     return {(a.get("event"), a.get("command")) for a in approvals or [] if isinstance(a, dict)}
+
+
+def skills_dir(ctx: Context) -> str:
+    """Where the memhooks Agent Skill goes: ``$HERMES_HOME/skills`` (Hermes 0.19.0 reads
+    it and offers the skill as ``/memhooks``; verified)."""
+    return os.path.join(home(ctx), "skills")

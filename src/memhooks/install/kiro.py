@@ -99,3 +99,8 @@ def status(ctx: Context) -> Status:
         found.files.append(os.path.abspath(path))
         found.fires = not found.problems
     return found
+
+
+def skills_dir(ctx: Context) -> str:
+    """Where the memhooks Agent Skill goes (Kiro's docs (not run here))."""
+    return ctx.path(".kiro/skills", ".kiro/skills")

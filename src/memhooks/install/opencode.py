@@ -124,3 +124,10 @@ def status(ctx: Context) -> Status:
             "OpenCode installs @opencode-ai/plugin on its first run with a plugin (needs the npm registry)"
         )
     return found
+
+
+def skills_dir(ctx: Context) -> str:
+    """Where the memhooks Agent Skill goes (OpenCode 1.18.33 reads both; verified)."""
+    if ctx.level == PROJECT:
+        return os.path.join(ctx.root, ".opencode", "skills")
+    return os.path.join(ctx.env_dir("XDG_CONFIG_HOME", ".config"), "opencode", "skills")

@@ -43,3 +43,8 @@ def status(ctx: Context) -> Status:
             "recall is not injected in Windsurf (no model-visible hook output); only hook maintenance runs"
         )
     return found
+
+
+def skills_dir(ctx: Context) -> str:
+    """Where the memhooks Agent Skill goes (Windsurf's docs (not run here))."""
+    return ctx.path(".windsurf/skills", ".codeium/windsurf/skills")
