@@ -51,7 +51,9 @@ def recall(
     ``backend``: a :class:`~memhooks.backends.base.Backend`, a backend name, or ``None``
     for the configured one (default: the embedded store at ``store_path``);
     ``per_query``: hits taken from each query; ``routing=False`` ignores the hooks and
-    searches the prompt alone (for comparisons).
+    searches the prompt alone (for comparisons); ``query_timeout_s``: seconds one backend
+    search may take (default 2); ``deadline_s``: seconds all searches together may take
+    (default 5; opening the backend is not counted — hosts bound the whole call).
 
     Returns a JSON-able dict ``memhooks/recall-v1``: ``status`` (``ok``,
     ``nothing_found``, ``empty_store``, ``no_cues``, ``no_backend``, ``failed``),
@@ -68,7 +70,6 @@ def recall(
     from ..store import project_id
     from .dedup import Seen
 
-    started = time.monotonic()
     scopes = resolve_scopes([target], roles, files, strict=strict)
     plans = [p.data for p in scopes.plans]
     root = plans[0]["root"] if plans else os.path.realpath(target)
@@ -118,7 +119,9 @@ def recall(
         for task in tasks:
             task.request = request_for(task, plan_of.get(task.context), root, prompt=prompt, active=active, backend=backend,
                                        limit=per_query * 3 + len(exclude), project=project, timeout_s=query_timeout_s)  # fmt: skip
-        counters = run_tasks(tasks, backend, Exclusions(exclude), started + deadline_s)
+        # The deadline covers the searches, not opening the backend (an in-process Mem0
+        # loads a model for seconds once); hosts bound the whole call themselves.
+        counters = run_tasks(tasks, backend, Exclusions(exclude), time.monotonic() + deadline_s)
         count = getattr(backend, "count", None)
         if count is not None and not any(t.hits for t in tasks) and count(project) == 0:
             result["status"] = "empty_store"
