@@ -173,3 +173,29 @@ def test_sketch_estimate_is_close_for_long_texts() -> None:
     assert similar.similarity(similar.sketch(a), similar.sketch(b)) == pytest.approx(
         similar.jaccard(a, b), abs=0.1
     )
+
+
+def test_parallel_processes_capture_one_copy(
+    project: Path, store_path: str, capture_on: str
+) -> None:
+    script = (
+        "import json, sys\n"
+        "from memhooks.agents import normalize\n"
+        "from memhooks.capture import observe\n"
+        "payload, store, settings = json.loads(sys.argv[1])\n"
+        "print(len(observe(normalize(payload, host='claude-code'), store_path=store, now=1000.0, settings_path=settings)))\n"
+    )
+    payload = {
+        "hook_event_name": "UserPromptSubmit",
+        "session_id": "p",
+        "cwd": str(project),
+        "prompt": "Never commit generated protobuf files.",
+    }
+    argv = [sys.executable, "-c", script, json.dumps([payload, store_path, capture_on])]
+    MemoryStore(
+        store_path
+    ).close()  # the file exists, so the processes race on the capture tables too
+    running = [subprocess.Popen(argv, stdout=subprocess.PIPE, text=True) for _ in range(8)]
+    written = sorted(int(p.communicate()[0]) for p in running)
+    assert written == [0] * 7 + [1]
+    assert len(memories(store_path, project)) == 1

@@ -83,3 +83,30 @@ def test_old_state_is_pruned(claude: Claude, store_path: str, capture_on: str) -
         and counts["pruned_failures"] == 1
         and counts["pruned_sessions"] == 1
     )
+
+
+def test_state_of_another_layout_is_dropped_and_rebuilt(
+    claude: Claude, store_path: str, project: Path, capture_on: str
+) -> None:
+    import sqlite3
+
+    observe(
+        claude("UserPromptSubmit", prompt="Never commit .env files."),
+        store_path=store_path,
+        now=1000.0,
+    )
+    with sqlite3.connect(store_path) as conn:
+        conn.execute("UPDATE capture_meta SET version = 999")
+    conn.close()
+    # The marks are gone with the old layout, so only the memory itself remains...
+    ids = observe(
+        claude("UserPromptSubmit", prompt="Always run ruff before committing."),
+        store_path=store_path,
+        now=2000.0,
+    )
+    assert len(ids) == 1
+    with sqlite3.connect(store_path) as conn:
+        assert conn.execute("SELECT version FROM capture_meta").fetchone() == (1,)
+        assert conn.execute("SELECT count(*) FROM capture_marks").fetchone() == (1,)
+    conn.close()
+    assert len(memories(store_path, project)) == 2
