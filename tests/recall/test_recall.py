@@ -252,3 +252,50 @@ def test_remember_refuses_files_outside_the_project(
     root, _ = project
     assert main(["remember", "x", "--cwd", str(root), "--file", os.devnull]) == 2
     assert "--file must name paths inside the project root" in capsys.readouterr().err
+
+
+class Reflecting:
+    """Offers a synthesis only when the query's provider options ask for one."""
+
+    name = "reflecting"
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    def search(self, request: object) -> list[Hit]:
+        return [Hit("h1", "a plain memory about " + request.text, 0.5)]  # type: ignore[attr-defined]
+
+    def synthesize(self, request: object) -> str | None:
+        self.asked.append(request.text)  # type: ignore[attr-defined]
+        return "Synthesised: retries are idempotent because of the December incident."
+
+    def close(self) -> None:
+        pass
+
+
+def test_synthesis_runs_only_when_the_query_asks_and_comes_first(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "MEMHOOKS.md").write_text(
+        "---\nschema: memhooks/v2\nrecall_queries:\n"
+        "  - query: Why are retries idempotent?\n    backends: {reflecting: {strategy: reflect}}\n"
+        "  - Which deploys failed?\n---\n",
+        encoding="utf-8",
+    )
+    backend = Reflecting()
+    result = recall(str(tmp_path), backend=backend)
+    assert backend.asked == ["Why are retries idempotent?"]
+    first = result["memories"][0]
+    assert first["kind"] == "synthesis" and first["text"].startswith("Synthesised:")
+    assert first["id"] == recall(str(tmp_path), backend=Reflecting())["memories"][0]["id"]
+
+
+def test_an_excluded_synthesis_does_not_leak(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "MEMHOOKS.md").write_text(
+        "---\nschema: memhooks/v2\nrecall_queries:\n"
+        "  - query: Why are retries idempotent?\n    backends: {reflecting: {strategy: reflect}}\n"
+        "exclude: [December incident]\n---\n",
+        encoding="utf-8",
+    )
+    result = recall(str(tmp_path), backend=Reflecting())
+    assert all(m["kind"] != "synthesis" for m in result["memories"])

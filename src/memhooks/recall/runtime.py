@@ -207,6 +207,7 @@ def run_tasks(
             continue
         finally:
             task.ms = (time.perf_counter() - started) * 1000
+        hits = _with_synthesis(task, backend, hits)
         kept = []
         for hit in hits:
             key = (hit.id, hit.text, hit.obsolete, *hit.tags, "\x00", *hit.entities)
@@ -218,6 +219,36 @@ def run_tasks(
                 kept.append(hit)
         task.hits, task.status = kept, "ok"
     return {"excluded": len(excluded)}
+
+
+#: Provider options that ask for a backend-side synthesis (Hindsight ``strategy: reflect``
+#: and ``mental_models``, Honcho ``strategy: reasoning``); the adapter decides whether the
+#: user's configuration allows it and returns ``None`` otherwise.
+SYNTHESIS_KEYS = ("strategy", "mental_models")
+
+
+def _with_synthesis(task: Task, backend: Backend, hits: list[Hit]) -> list[Hit]:
+    """Put the backend's synthesis (if the query asks for one, the adapter offers it and
+    it answers) first among the hits, as a memory of kind ``synthesis``. A failing
+    synthesis is noted on the task; the search hits stay."""
+    synthesize = getattr(backend, "synthesize", None)
+    options = task.request.options
+    if synthesize is None or not any(options.get(key) for key in SYNTHESIS_KEYS):
+        return hits
+    try:
+        text = synthesize(task.request)
+    except Exception as exc:  # noqa: BLE001 - synthesis is optional; keep the search hits
+        task.error = f"synthesis failed: {exc}"
+        return hits
+    if not isinstance(text, str) or not text.strip():
+        return hits
+    import zlib
+
+    from ..backends.base import Hit as HitClass
+
+    top = max((h.score for h in hits), default=1.0)
+    ident = f"synthesis:{backend.name}:{zlib.crc32(task.query['query'].encode()):08x}"
+    return [HitClass(ident, text.strip(), top, kind="synthesis"), *hits]
 
 
 def rank(tasks: list[Task], per_query: int) -> list[tuple[Hit, list[Task]]]:
