@@ -263,7 +263,7 @@ class Reflecting:
         self.asked: list[str] = []
 
     def search(self, request: object) -> list[Hit]:
-        return [Hit("h1", "a plain memory about " + request.text, 0.5)]  # type: ignore[attr-defined]
+        return [Hit("h-" + request.text, "a plain memory about " + request.text, 0.5)]  # type: ignore[attr-defined]
 
     def synthesize(self, request: object) -> str | None:
         self.asked.append(request.text)  # type: ignore[attr-defined]
