@@ -1,5 +1,9 @@
 """``memhooks agents install|uninstall|status [--agent NAME ...|--all] [--project|--user]
-[--cwd DIR] [--role R]... [--via plugin|shell] [--dry-run] [--format human|json]``.
+[--cwd DIR] [--role R]... [--via plugin|shell] [--capture] [--dry-run] [--format human|json]``.
+
+``--capture`` also wires the events opt-in capture learns from (command outcomes, turn
+ends, compaction, session end; :mod:`memhooks.install.capture_events`); with
+``uninstall`` it removes only those. ``status`` says whether they are wired.
 
 Without ``--agent``/``--all``: every agent for ``status``, a usage error otherwise.
 Without ``--project``/``--user`` each agent uses its first level (project, except Hermes,
@@ -24,7 +28,7 @@ if TYPE_CHECKING:
 
 def run(args: argparse.Namespace) -> int:
     from ..errors import UsageError
-    from ..install import INSTALLERS, Context, apply, plan, status
+    from ..install import INSTALLERS, Context, apply, capture_events, plan, status
 
     agents = (
         list(INSTALLERS) if args.all or (args.action == "status" and not args.agent) else args.agent
@@ -46,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
             continue
         ctx = Context(os.path.abspath(args.cwd), level, roles=args.role, via=args.via)
         if args.action != "status":
-            edits = plan(args.action, name, ctx)
+            edits = plan(args.action, name, ctx, capture=getattr(args, "capture", False))
             entry["changes"] = [{"action": e.action, "path": e.path} for e in edits]
             if not args.dry_run:
                 apply(edits)
@@ -54,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
             continue
         state = status(name, ctx)
         entry.update(state.to_dict())
+        entry["capture_events"] = capture_events.report(INSTALLERS[name], ctx)
     if args.format == "json":
         print(
             json.dumps({"action": args.action, "dry_run": args.dry_run, "agents": report}, indent=2)
@@ -86,6 +91,9 @@ def render(
             lines.append(f"{name}:   context reaches the model via {getattr(installers[name], 'CHANNEL', '?')}")
         elif action == "status":
             lines.append(f"{name}: not installed ({entry['level']})")
+        if entry["installed"]:
+            found = _capture_line(name, entry.get("capture_events"))
+            lines.append(f"{name}:   capture events: {found}")
         skill = entry.get("skill")
         if skill and (entry["installed"] or skill["state"] != "missing"):
             lines.append(f"{name}:   skill: {skill['path']} ({SKILL_STATES[skill['state']]})")
@@ -94,6 +102,14 @@ def render(
         for todo in entry.get("todo", []):
             lines.append(f"{name}:   to do: {todo}")
     return "\n".join(lines)
+
+
+def _capture_line(name: str, found: dict[str, Any] | None) -> str:
+    if found is None:
+        return "not handled for this host yet (capture sees the events above only)"
+    if found["wired"]:
+        return "wired"
+    return f"not wired ({', '.join(found['missing'])}): memhooks agents install --agent {name} --capture"
 
 
 SKILL_STATES = {

@@ -50,13 +50,18 @@ def _installer(agent: str, ctx: Context) -> object:
     return installer
 
 
-def plan(action: str, agent: str, ctx: Context) -> list[Edit]:
-    """The edits ``action`` (``install`` or ``uninstall``) needs for ``agent``."""
-    from . import skill
+def plan(action: str, agent: str, ctx: Context, capture: bool = False) -> list[Edit]:
+    """The edits ``action`` (``install`` or ``uninstall``) needs for ``agent``;
+    ``capture``: also wire (or, uninstalling, only remove) the events opt-in capture
+    uses (``capture_events.py``)."""
+    from . import capture_events, skill
 
     installer = _installer(agent, ctx)
     try:
-        edits: list[Edit] = getattr(installer, action)(ctx)
+        extra = capture_events.plan(action, installer, ctx, capture)
+        if capture and action == "uninstall":
+            return extra or []  # only the capture events go; the hooks and skill stay
+        edits: list[Edit] = getattr(installer, action)(ctx) if extra is None else extra
         placed: list[Edit] = getattr(skill, action)(installer, ctx)
         return edits + placed
     except (ValueError, OSError) as exc:
