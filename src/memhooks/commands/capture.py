@@ -34,7 +34,8 @@ def run(args: argparse.Namespace) -> int:
     from ..capture import settings
     from ..workspace import locate
 
-    project = locate(args.cwd).project
+    workspace = locate(args.cwd)
+    project = workspace.project
     if args.action in ("on", "off"):
         level = args.level or settings.PROJECT
         path = settings.switch(args.action == "on", level, project)
@@ -43,6 +44,12 @@ def run(args: argparse.Namespace) -> int:
         on, why = settings.effective(settings.load(path, strict=True), project)
         if level == settings.USER and why == settings.PROJECT:
             print(f"note: this project's own setting keeps capture {'on' if on else 'off'} here")
+        if on:
+            from ..install import capture_events
+
+            line = capture_events.hint(capture_events.unwired(workspace.root))
+            if line:
+                print(line)
         return 0
     return _status(args, project)
 

@@ -172,3 +172,40 @@ def report(installer: Any, ctx: Context) -> dict[str, object] | None:
     if gaps is None:
         return None
     return {"wired": not gaps, "missing": gaps}
+
+
+def unwired(root: str, env: Any = None) -> list[tuple[str, str]]:
+    """``(agent, level)`` whose memhooks hooks are installed for the project at ``root``
+    (project level) or the user (user level) without the capture events: what
+    ``memhooks capture on`` points out. Reads one config file per host and level."""
+    from .base import PROJECT, USER, Context
+    from .registry import INSTALLERS
+
+    out = []
+    for level in (PROJECT, USER):
+        ctx = Context(root, level, exe=[], env=env)
+        for agent in EXTRA:
+            try:
+                gaps = missing(INSTALLERS[agent], ctx)
+            except (OSError, ValueError):
+                continue
+            if gaps:
+                out.append((agent, level))
+    return out
+
+
+def hint(found: list[tuple[str, str]]) -> str | None:
+    """One line telling the user how to wire the capture events, or None."""
+    if not found:
+        return None
+    commands = []
+    for level in ("project", "user"):
+        agents = [agent for agent, at in found if at == level]
+        if agents:
+            options = " ".join(f"--agent {agent}" for agent in agents)
+            user = " --user" if level == "user" else ""
+            commands.append(f"`memhooks agents install --capture {options}{user}`")
+    return (
+        "hint: the installed hooks do not send capture command outcomes, turn ends, "
+        f"compaction or session ends; run {' and '.join(commands)}"
+    )
