@@ -65,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--file", action="append", default=[], metavar="FILE", help="an active file (repeatable)")
     p.add_argument("--role", action="append", default=[], metavar="ROLE", help="an active role (repeatable)")
     p.add_argument("--budget", type=_budget, default=8000, metavar="CHARS", help="characters the injected context may use (default: 8000)")
-    p.add_argument("--backend", metavar="NAME", help="memory backend (default: MEMHOOKS_BACKEND, else embedded)")
+    p.add_argument("--backend", metavar="NAME", help="memory backend (default: MEMHOOKS_BACKEND, else the config file's, else embedded)")
     _store_option(p)
     p.add_argument("--format", choices=("text", "json", "context"), default="text")
 
