@@ -156,3 +156,26 @@ def test_the_real_model_in_a_hybrid_recall_search(
         hits = backend.search(SearchRequest(question, project=PROJECT, timeout_s=120))
         assert hits[0].id == "db"
         backend.close()
+
+
+def test_vectors_load_once_per_state_of_the_store(
+    filled: MemoryStore, fake_model: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    loads: list[str] = []
+    real = semantic.Index
+
+    def counting(conn: sqlite3.Connection, project: str) -> semantic.Index:
+        loads.append(project)
+        return real(conn, project)
+
+    monkeypatch.setattr(semantic, "Index", counting)
+    for text in ("login problems", "database pinning", "login problems"):
+        backend = EmbeddedBackend(filled)
+        backend.search(SearchRequest(text, project=PROJECT, timeout_s=60))
+        backend.close()
+    assert loads == [PROJECT]
+    filled.add(PROJECT, "a new memory about sessions")
+    backend = EmbeddedBackend(filled)
+    assert backend.search(SearchRequest("signin", project=PROJECT, timeout_s=60))
+    backend.close()
+    assert loads == [PROJECT, PROJECT]

@@ -63,7 +63,6 @@ class EmbeddedBackend:
         self._cache: ListCache | None = None
         self._memories: dict[int, Memory] = {}
         self._hybrid: bool | None = None
-        self._indexes: dict[str, Any] = {}
         self._caught_up: set[str] = set()
 
     @classmethod
@@ -136,9 +135,12 @@ class EmbeddedBackend:
     def _nearest(self, project: str, text: str, depth: int) -> list[tuple[int, float]]:
         from ..store import semantic
 
-        if project not in self._indexes:
-            self._indexes[project] = self._read(lambda conn: semantic.Index(conn, project))
-        return self._indexes[project].nearest(semantic.encode([text])[0], depth)  # type: ignore[no-any-return]
+        objects = self._lists().objects  # the vectors of a project load once per state
+        key = _key("index", project)
+        if key not in objects:
+            objects[key] = self._read(lambda conn: semantic.Index(conn, project))
+        index: semantic.Index = objects[key]
+        return index.nearest(semantic.encode([text])[0], depth)
 
     def _cue(self, project: str, scope: str | None, files: list[str], depth: int) -> list[int]:
         from ..store import ranking
@@ -156,17 +158,26 @@ class EmbeddedBackend:
         return self._cache
 
     def _sync(self, project: str) -> None:
-        """Start from fresh lists and rows when the store changed since the last search."""
-        from ..store import ranking, search
-
+        """Start from fresh lists and rows when the store changed since the last search;
+        in hybrid mode, load the model and embed the newest memories without a vector."""
         if self._hybrid is None:
             self._hybrid = _hybrid()
+        self._refresh()
         if self._hybrid and project not in self._caught_up:
             from ..store import semantic
 
             semantic.load()  # seconds, once per process: not a query's cost
             self._caught_up.add(project)
-            semantic.catch_up(self.store._conn, self.store.path, project)
+            done = _key("caught-up", project)
+            if done not in self._lists().objects:  # checked already in this state
+                if semantic.catch_up(self.store._conn, self.store.path, project):
+                    self._refresh()  # the new vectors moved the generation
+                else:
+                    self._lists().objects[done] = True
+
+    def _refresh(self) -> None:
+        from ..store import ranking, search
+
         state = self._read(_state)
         if self._cache is None or self._cache.state != state:
             settings: tuple[Any, ...] = (
@@ -181,7 +192,6 @@ class EmbeddedBackend:
                 settings += ("hybrid", semantic.MODEL, RRF_K)
             self._cache = ListCache(self.store.path, state, repr(settings))
             self._memories.clear()
-            self._indexes.clear()
 
     def _rows(self, pks: list[int]) -> dict[int, Memory]:
         from ..store import ranking

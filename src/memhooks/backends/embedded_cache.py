@@ -30,7 +30,7 @@ MAX_WORDS = 4096
 VOLATILE = "~"
 
 State = tuple[str, int]
-_PROCESS: dict[str, tuple[State, str, dict[str, list[int]], dict[str, int]]] = {}
+_PROCESS: dict[str, tuple[State, str, dict[str, list[int]], dict[str, int], dict[str, Any]]] = {}
 
 
 class ListCache:
@@ -46,16 +46,18 @@ class ListCache:
         self.signature = signature
         self.lists: dict[str, list[int]] = {}
         self.frequencies: dict[str, int] = {}
+        #: Other things worth keeping for this state in this process (never written).
+        self.objects: dict[str, Any] = {}
         self._new = False
         self._words = 0
         if not self.enabled:
             return
         memo = _PROCESS.get(self.path)
         if memo is not None and memo[0] == state and memo[1] == signature:
-            self.lists, self.frequencies = memo[2], memo[3]
+            self.lists, self.frequencies, self.objects = memo[2], memo[3], memo[4]
         else:
             self._load()
-            _PROCESS[self.path] = (state, signature, self.lists, self.frequencies)
+            _PROCESS[self.path] = (state, signature, self.lists, self.frequencies, self.objects)
         self._words = len(self.frequencies)
 
     def file(self) -> str:
