@@ -143,6 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--role", action="append", default=[], metavar="ROLE", help="a role the installed hooks pass on (repeatable)")
     p.add_argument("--via", choices=("plugin", "shell"), help="hermes: in-process plugin (default) or shell hooks")
     p.add_argument("--capture", action="store_true", help="also wire the events opt-in capture uses (commands, turn end, compaction, session end); with uninstall: remove only those")
+    p.add_argument("--mcp", action="store_true", help="also register the MCP server `memhooks mcp` in the host's MCP config; with uninstall: remove only that")
     p.add_argument("--dry-run", action="store_true", help="show what would change; write nothing")
     p.add_argument("--format", choices=FORMATS, default="human")
     return parser

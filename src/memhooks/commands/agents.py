@@ -1,9 +1,12 @@
 """``memhooks agents install|uninstall|status [--agent NAME ...|--all] [--project|--user]
-[--cwd DIR] [--role R]... [--via plugin|shell] [--capture] [--dry-run] [--format human|json]``.
+[--cwd DIR] [--role R]... [--via plugin|shell] [--capture] [--mcp] [--dry-run]
+[--format human|json]``.
 
 ``--capture`` also wires the events opt-in capture learns from (command outcomes, turn
 ends, compaction, session end; :mod:`memhooks.install.capture_events`); with
-``uninstall`` it removes only those. ``status`` says whether they are wired.
+``uninstall`` it removes only those. ``status`` says whether they are wired. ``--mcp``
+likewise registers the MCP server ``memhooks mcp`` (:mod:`memhooks.install.mcp_servers`);
+``status`` says whether it is registered, or that memhooks does not know where yet.
 
 Without ``--agent``/``--all``: every agent for ``status``, a usage error otherwise.
 Without ``--project``/``--user`` each agent uses its first level (project, except Hermes,
@@ -28,7 +31,7 @@ if TYPE_CHECKING:
 
 def run(args: argparse.Namespace) -> int:
     from ..errors import UsageError
-    from ..install import INSTALLERS, Context, apply, capture_events, plan, status
+    from ..install import INSTALLERS, Context, apply, capture_events, mcp_servers, plan, status
 
     agents = (
         list(INSTALLERS) if args.all or (args.action == "status" and not args.agent) else args.agent
@@ -50,7 +53,13 @@ def run(args: argparse.Namespace) -> int:
             continue
         ctx = Context(os.path.abspath(args.cwd), level, roles=args.role, via=args.via)
         if args.action != "status":
-            edits = plan(args.action, name, ctx, capture=getattr(args, "capture", False))
+            edits = plan(
+                args.action,
+                name,
+                ctx,
+                capture=getattr(args, "capture", False),
+                mcp=getattr(args, "mcp", False),
+            )
             entry["changes"] = [{"action": e.action, "path": e.path} for e in edits]
             if not args.dry_run:
                 apply(edits)
@@ -59,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
         state = status(name, ctx)
         entry.update(state.to_dict())
         entry["capture_events"] = capture_events.report(INSTALLERS[name], ctx)
+        entry["mcp_server"] = mcp_servers.report(name, ctx)
     if args.format == "json":
         print(
             json.dumps({"action": args.action, "dry_run": args.dry_run, "agents": report}, indent=2)
@@ -94,6 +104,9 @@ def render(
         if entry["installed"]:
             found = _capture_line(name, entry.get("capture_events"))
             lines.append(f"{name}:   capture events: {found}")
+        server = entry.get("mcp_server")
+        if action == "status" or entry["installed"] or (server and server["registered"]):
+            lines.append(f"{name}:   mcp server: {_mcp_line(name, entry['level'], server)}")
         skill = entry.get("skill")
         if skill and (entry["installed"] or skill["state"] != "missing"):
             lines.append(f"{name}:   skill: {skill['path']} ({SKILL_STATES[skill['state']]})")
@@ -110,6 +123,15 @@ def _capture_line(name: str, found: dict[str, Any] | None) -> str:
     if found["wired"]:
         return "wired"
     return f"not wired ({', '.join(found['missing'])}): memhooks agents install --agent {name} --capture"
+
+
+def _mcp_line(name: str, level: str, server: dict[str, Any] | None) -> str:
+    if server is None:
+        return f"not supported by memhooks yet ({level} level; see docs/mcp.md)"
+    if server["registered"]:
+        return f"registered in {server['path']}"
+    user = " --user" if level == "user" else ""
+    return f"not registered (memhooks agents install --agent {name}{user} --mcp)"
 
 
 SKILL_STATES = {

@@ -4,12 +4,13 @@ Public API::
 
     INSTALLERS                          agent name -> installer module (registry.py)
     Context(root, level, ...)           where and how (base.py)
-    plan(action, agent, ctx) -> list[Edit]      "install" / "uninstall", computed, not written
+    plan(action, agent, ctx, capture=, mcp=) -> list[Edit]     "install" / "uninstall", computed, not written
     apply(edits)                        write them atomically
     status(agent, ctx) -> Status
 
 Hosts that read Agent Skills also get the memhooks skill (``skill.py``), installed and
-removed with the hooks and reported in ``Status.skill``.
+removed with the hooks and reported in ``Status.skill``. ``mcp=True`` also registers
+the MCP server ``memhooks mcp`` where the host's MCP config is known (``mcp_servers.py``).
 
 Only our own entries are ever added or removed: other tools' hooks, comments (JSONC,
 YAML), key order and indentation survive (see ``jsonc.py``, ``eventmap.py``,
@@ -50,20 +51,29 @@ def _installer(agent: str, ctx: Context) -> object:
     return installer
 
 
-def plan(action: str, agent: str, ctx: Context, capture: bool = False) -> list[Edit]:
+def plan(
+    action: str, agent: str, ctx: Context, capture: bool = False, mcp: bool = False
+) -> list[Edit]:
     """The edits ``action`` (``install`` or ``uninstall``) needs for ``agent``;
     ``capture``: also wire (or, uninstalling, only remove) the events opt-in capture
-    uses (``capture_events.py``)."""
-    from . import capture_events, skill
+    uses (``capture_events.py``); ``mcp``: also register (or, uninstalling, only
+    remove) the MCP server (``mcp_servers.py``). A plain uninstall removes everything."""
+    from . import capture_events, mcp_servers, skill
 
     installer = _installer(agent, ctx)
     try:
         extra = capture_events.plan(action, installer, ctx, capture)
-        if capture and action == "uninstall":
-            return extra or []  # only the capture events go; the hooks and skill stay
-        edits: list[Edit] = getattr(installer, action)(ctx) if extra is None else extra
-        placed: list[Edit] = getattr(skill, action)(installer, ctx)
-        return edits + placed
+        if action == "uninstall" and (capture or mcp):
+            # only what was named goes; the hooks and skill stay
+            edits: list[Edit] = (extra or []) if capture else []
+        else:
+            edits = getattr(installer, action)(ctx) if extra is None else extra
+            edits += getattr(skill, action)(installer, ctx)
+        if action == "install":
+            want = True if mcp else None  # a plain install leaves a registered server be
+        else:
+            want = False if mcp or not capture else None
+        return mcp_servers.plan(agent, ctx, want, edits)
     except (ValueError, OSError) as exc:
         raise InstallError(f"{agent}: {exc}") from exc
 

@@ -1,0 +1,170 @@
+"""Registering the MCP server ``memhooks mcp`` with agent hosts (``agents install --mcp``).
+
+Hooks inject recall; the MCP server (``docs/mcp.md``) also lets the agent remember,
+forget and add cues itself. :data:`LOCATIONS` lists, per host and level, the file and
+the key under which the host reads its MCP servers — only locations ``docs/mcp.md``
+gives; a host or level missing here is "not supported by memhooks yet".
+
+Merge-only: we add, update or remove the one member named ``memhooks`` (:data:`NAME`)
+with :mod:`.jsonc` splices, so other servers, comments and key order stay byte for
+byte. An existing ``memhooks`` entry is ours when it runs ``memhooks mcp`` (any path,
+or ``python -m memhooks mcp``); re-installing updates only the keys we set (an
+``env`` the user added stays); one that runs something else is never touched.
+The command is the same absolute path the hooks use (``ctx.exe``): hosts start MCP
+servers with their own, often reduced, ``PATH``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from . import jsonc
+from .files import read
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from .base import Context, Edit
+
+NAME = "memhooks"
+_PLAIN = {"command": None, "args": None}
+
+#: agent -> (project file, user file (relative to home), servers key, entry template);
+#: None: no location memhooks knows. The template's None values are filled in.
+LOCATIONS: dict[str, tuple[str | None, str | None, str, dict[str, Any]]] = {
+    "claude-code": (".mcp.json", ".claude.json", "mcpServers", _PLAIN),
+    "cursor": (".cursor/mcp.json", ".cursor/mcp.json", "mcpServers", _PLAIN),
+    "gemini-cli": (".gemini/settings.json", ".gemini/settings.json", "mcpServers", _PLAIN),
+    "kiro": (".kiro/settings/mcp.json", None, "mcpServers", _PLAIN),
+    "windsurf": (None, ".codeium/windsurf/mcp_config.json", "mcpServers", _PLAIN),
+    "copilot-cli": (
+        None,
+        ".copilot/mcp-config.json",
+        "mcpServers",
+        {"type": "local", "command": None, "args": None, "tools": ["*"]},
+    ),
+    # VS Code: `servers`, not `mcpServers`.
+    "copilot-vscode": (".vscode/mcp.json", None, "servers", {"type": "stdio", **_PLAIN}),
+}
+
+_PROGRAM = re.compile(r"(?:^|[\\/])memhooks(?:\.exe|\.cmd)?$")
+
+
+def location(agent: str, ctx: Context) -> tuple[str, str] | None:
+    """``(file, servers key)`` for ``agent`` at ``ctx.level``; None when unsupported."""
+    found = LOCATIONS.get(agent)
+    if found is None:
+        return None
+    project, user, key, _ = found
+    rel = project if ctx.level == "project" else user
+    if rel is None:
+        return None
+    return ctx.path(rel, rel), key
+
+
+def entry(agent: str, ctx: Context) -> dict[str, Any]:
+    """The ``memhooks`` server entry for ``agent``: ``ctx.exe`` plus ``mcp``."""
+    template = LOCATIONS[agent][3]
+    fill = {"command": ctx.exe[0], "args": [*ctx.exe[1:], "mcp"]}
+    return {k: fill[k] if v is None else v for k, v in template.items()}
+
+
+def is_ours(value: object) -> bool:
+    """Whether a server entry runs ``memhooks mcp``."""
+    if not isinstance(value, dict):
+        return False
+    args = value.get("args", [])
+    argv = [value.get("command"), *(args if isinstance(args, list) else [])]
+    return any(
+        isinstance(word, str) and _PROGRAM.search(word) and after == "mcp"
+        for word, after in itertools.pairwise(argv)
+    )
+
+
+def _servers(text: str, key: str) -> tuple[jsonc.Node, jsonc.Node | None]:
+    root = jsonc.parse(text)
+    if root.kind != "object":
+        raise jsonc.JsoncError("the file's top level is not a JSON object")
+    servers = root.get(key)
+    if servers is not None and servers.kind != "object":
+        raise jsonc.JsoncError(f"{key!r} is not a JSON object")
+    return root, servers
+
+
+def register(text: str | None, key: str, wanted: dict[str, Any], path: str) -> str:
+    """``text`` (None: a new file) with ``key.memhooks`` set to ``wanted``'s members.
+    Raises ValueError for an entry of that name that is not ours."""
+    if text is None or not text.strip():
+        text = "{}\n"
+    root, servers = _servers(text, key)
+    if servers is None:
+        return jsonc.add_member(text, root, key, {NAME: wanted})
+    current = servers.get(NAME)
+    if current is None:
+        return jsonc.add_member(text, servers, NAME, wanted)
+    if not is_ours(current.value):
+        raise ValueError(
+            f"{path}: {key}.{NAME} does not run `memhooks mcp`; left alone (rename or remove it)"
+        )
+    for member, value in wanted.items():
+        node = _servers(text, key)[1].get(NAME)  # type: ignore[union-attr]
+        assert node is not None
+        old = node.get(member)
+        if old is None:
+            text = jsonc.add_member(text, node, member, value)
+        elif old.value != value:
+            text = jsonc.replace_value(text, old, value)
+    return text
+
+
+def unregister(text: str | None, key: str) -> str | None:
+    """``text`` without our ``memhooks`` entry (and a servers object only we emptied);
+    None (delete the file) when that leaves ``{}``."""
+    if text is None:
+        return None
+    root, servers = _servers(text, key)
+    current = servers.get(NAME) if servers is not None else None
+    if servers is None or current is None or not is_ours(current.value):
+        return text
+    text = jsonc.remove_member(text, servers, NAME)
+    root, servers = _servers(text, key)
+    if servers is not None and not servers.members:
+        text = jsonc.remove_member(text, root, key)
+    return None if jsonc.parse(text).value == {} else text
+
+
+def plan(agent: str, ctx: Context, want: bool | None, edits: list[Edit]) -> list[Edit]:
+    """``edits`` with the server registered (``want`` True), removed (False) or left
+    as it is (None). An edit already planned for the same file (Gemini CLI's settings
+    hold hooks and servers) is carried on, not computed twice from the disk."""
+    found = location(agent, ctx)
+    if want is None or found is None:
+        return edits
+    path, key = found
+    pending = next((e for e in edits if e.path == path), None)
+    before = pending.text if pending is not None else read(path)
+    after = register(before, key, entry(agent, ctx), path) if want else unregister(before, key)
+    if after == before:
+        return edits
+    if pending is not None:
+        pending.text = after
+        return [e for e in edits if not (e is pending and e.text == e.before)]
+    from .base import Edit
+
+    return [*edits, Edit(path, after, before)]
+
+
+def report(agent: str, ctx: Context) -> dict[str, object] | None:
+    """``{"path", "registered"}`` for ``status``; None when unsupported here."""
+    found = location(agent, ctx)
+    if found is None:
+        return None
+    path, key = found
+    try:
+        servers = _servers(read(path) or "{}", key)[1]
+    except jsonc.JsoncError:
+        servers = None
+    current = servers.get(NAME) if servers is not None else None
+    return {"path": path, "registered": current is not None and is_ours(current.value)}
