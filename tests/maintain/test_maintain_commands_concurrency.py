@@ -29,8 +29,9 @@ pytestmark = pytest.mark.skipif(os.name != "posix", reason="flock and SIGKILL")
 ROOT_HOOK = "---\nschema: memhooks/v2\ninherits: true\n---\n"
 NOTES_PER_ROUND = 32
 ROUNDS = 2
+MIXED_PER_ROUND = 12  # events and as many notes at once
 KILLS = 24
-KILL_BUDGET_S = 15.0
+KILL_BUDGET_S = 10.0
 
 
 def env() -> dict[str, str]:
@@ -104,7 +105,7 @@ def test_parallel_events_and_notes_lose_nothing(tmp_path: Path) -> None:
     files: list[str] = []
     notes: set[str] = set()
     for round_ in range(ROUNDS):
-        batch = [f"r{round_}_{i}.py" for i in range(NOTES_PER_ROUND // 2)]
+        batch = [f"r{round_}_{i}.py" for i in range(MIXED_PER_ROUND)]
         for name in batch:
             (root / name).write_text("x\n", encoding="utf-8")
         procs = [
@@ -115,7 +116,7 @@ def test_parallel_events_and_notes_lose_nothing(tmp_path: Path) -> None:
             )
             for name in batch
         ]
-        fresh = {f"round {round_} mixed note {i}" for i in range(NOTES_PER_ROUND // 2)}
+        fresh = {f"round {round_} mixed note {i}" for i in range(MIXED_PER_ROUND)}
         procs += [start(root, "note", "--query", text) for text in sorted(fresh)]
         for proc in procs:
             _out, err = proc.communicate(timeout=120)

@@ -10,7 +10,8 @@ not only the reference's literal ``post_tool_call``):
    deleted or renamed files — are acted on; reads, prompts and ``pre_tool`` never are;
 2. the root is found once, from the event's ``cwd`` (else its first workspace root,
    else the process's working directory); a project without a root hook is left alone;
-3. the paths are filtered (:mod:`.touched`) and grouped by directory;
+3. the paths are filtered (:mod:`.touched`) and grouped by directory; only if some
+   survived is the root hook checked (it must validate) and YAML loaded at all;
 4. each group's generated cue (``[scope: <dir>]``, tagged ``memhooks:auto``, at most
    ``MEMHOOKS_AUTO_PATHS`` file resources) goes to the group's **anchor** hook — per
    ``MEMHOOKS_ANCHOR`` (see :data:`ANCHORS`) — after that hook's stale auto resources are
@@ -37,7 +38,7 @@ from .touched import Touched, directory_rel
 ANCHORS = ("directory", "nearest")
 DEFAULT_ANCHOR = "directory"
 
-TYPE_CHECKING = False  # ruamel is imported only when a hook is edited
+TYPE_CHECKING = False  # YAML is loaded only once some path survived the filter
 if TYPE_CHECKING:
     from ..protocol.hookfile import ParsedHook
 
@@ -67,12 +68,12 @@ def maintain(event: NormalizedEvent, *, env: Mapping[str, str] | None = None) ->
     root, _reason = find_root(base, env)
     if not enabled(root):
         return []
-    _require_valid_root(root)
     touched = Touched(root)
     for path in paths:
         touched.add(path, base)
     if not touched.groups:
         return []
+    _require_valid_root(root)
     from ..settings import int_setting
 
     max_paths = int_setting("MEMHOOKS_AUTO_PATHS", env)
