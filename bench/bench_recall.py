@@ -12,10 +12,13 @@ Builds, in a temporary directory (``XDG_CACHE_HOME`` and ``MEMHOOKS_STORE`` poin
 
 Then it reports, per project, the median and p90 of in-process
 :func:`memhooks.recall.recall` (a fresh backend per call, as a host calling the library
-would) and of ``memhooks recall DIR --prompt ... --format json`` as a fresh process, the
-peak RSS of those processes, and ratios to a bare ``python -c pass`` measured in the same
-run (ratios are stable across machines; absolute times are not). Targets (issue 4):
-in-process < 10 ms, fresh process < 60 ms, peak RSS < 60 MB.
+would) and of ``memhooks recall DIR --prompt ... --format json`` as a fresh process, each
+*warm* (ranked lists reused: the store did not change since the last recall) and *cold*
+(the search-list cache dropped first), as wall time and as CPU time (user + system; far
+steadier than wall time on a busy machine), the peak RSS of those processes, and ratios to
+a bare ``python -c pass`` measured in the same run (ratios are stable across machines;
+absolute times are not). Targets (issue 4): in-process < 10 ms, fresh process < 60 ms,
+peak RSS < 60 MB.
 
 Run it with the interpreter of the virtualenv memhooks is installed in. Fresh-process
 figures assume compiled bytecode: with an editable install, unset
@@ -224,8 +227,15 @@ def percentile(samples: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
-def child(argv: list[str], env: dict[str, str]) -> tuple[float, int, int]:
-    """Run ``argv``; return (wall ms, exit status, peak RSS in KiB) of that process alone."""
+class Run:
+    """One finished child process: wall and CPU (user + system) milliseconds, peak RSS KiB."""
+
+    def __init__(self, wall_ms: float, cpu_ms: float, rss_kib: int) -> None:
+        self.wall_ms, self.cpu_ms, self.rss_kib = wall_ms, cpu_ms, rss_kib
+
+
+def child(argv: list[str], env: dict[str, str]) -> Run:
+    """Run ``argv`` to completion; its own wall time, CPU time and peak RSS (wait4)."""
     started = time.perf_counter()
     proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _pid, status, usage = os.wait4(proc.pid, 0)
@@ -238,7 +248,7 @@ def child(argv: list[str], env: dict[str, str]) -> tuple[float, int, int]:
         raise SystemExit(
             f"{' '.join(argv)} failed ({proc.returncode}): {err.decode(errors='replace')}"
         )
-    return elapsed, proc.returncode, usage.ru_maxrss
+    return Run(elapsed, (usage.ru_utime + usage.ru_stime) * 1000, usage.ru_maxrss)
 
 
 def forget_searches() -> None:
@@ -256,46 +266,41 @@ def forget_searches() -> None:
 def measure(
     target: str, root: str, store: str, runs: int, exe: str, env: dict[str, str]
 ) -> dict[str, float]:
+    """Medians and p90s of wall and CPU milliseconds per recall, warm and cold."""
     from memhooks.recall import recall
 
     os.environ["MEMHOOKS_ROOT"] = root
-    timings: dict[str, list[float]] = {"warm": [], "cold": []}
+    samples: dict[str, list[float]] = {}
     hits = 0
     for number in range(max(runs * 4, 40)):
         prompt = PROMPTS[number % len(PROMPTS)]
         for kind in ("cold", "warm"):
             if kind == "cold":
                 forget_searches()
-            started = time.perf_counter()
+            wall, cpu = time.perf_counter(), time.process_time()
             result = recall(target, prompt=prompt, store_path=store)
-            timings[kind].append((time.perf_counter() - started) * 1000)
+            samples.setdefault(f"in_process_{kind}", []).append((time.perf_counter() - wall) * 1000)
+            samples.setdefault(f"in_process_{kind}_cpu", []).append(
+                (time.process_time() - cpu) * 1000
+            )
             assert result["status"] in ("ok", "nothing_found"), result["status"]
         hits += len(result["memories"])
     env = {**env, "MEMHOOKS_ROOT": root}
-    fresh: dict[str, list[float]] = {"warm": [], "cold": []}
     rss = []
     for number in range(runs):
-        argv = [
-            exe,
-            "recall",
-            target,
-            "--prompt",
-            PROMPTS[number % len(PROMPTS)],
-            "--format",
-            "json",
-        ]
+        prompt = PROMPTS[number % len(PROMPTS)]
+        argv = [exe, "recall", target, "--prompt", prompt, "--format", "json"]
         for kind in ("cold", "warm"):
             if kind == "cold":
                 forget_searches()
-            elapsed, _status, peak = child(argv, env)
-            fresh[kind].append(elapsed)
-            rss.append(peak)
+            run = child(argv, env)
+            samples.setdefault(f"process_{kind}", []).append(run.wall_ms)
+            samples.setdefault(f"process_{kind}_cpu", []).append(run.cpu_ms)
+            rss.append(run.rss_kib)
     out: dict[str, float] = {}
-    for kind in ("warm", "cold"):
-        out[f"in_process_{kind}_ms"] = round(statistics.median(timings[kind]), 3)
-        out[f"in_process_{kind}_p90_ms"] = round(percentile(timings[kind], 0.9), 3)
-        out[f"process_{kind}_ms"] = round(statistics.median(fresh[kind]), 2)
-        out[f"process_{kind}_p90_ms"] = round(percentile(fresh[kind], 0.9), 2)
+    for name, values in samples.items():
+        out[f"{name}_ms"] = round(statistics.median(values), 3)
+        out[f"{name}_p90_ms"] = round(percentile(values, 0.9), 3)
     out["peak_rss_mb"] = round(max(rss) / 1024, 1)
     out["memories_per_recall"] = round(hits / max(runs * 4, 40), 1)
     return out
@@ -351,26 +356,22 @@ def main() -> int:
                 [exe, "recall", target, "--prompt", PROMPTS[0], "--format", "json"],
                 {**env, "MEMHOOKS_ROOT": root},
             )
-        bare = [child([sys.executable, "-c", "pass"], env)[0] for _ in range(args.runs)]
-        report: dict[str, object] = {"bare_python_ms": round(statistics.median(bare), 2)}
+        bare = [child([sys.executable, "-c", "pass"], env) for _ in range(args.runs)]
+        bare_ms = statistics.median(run.wall_ms for run in bare)
+        bare_cpu_ms = statistics.median(run.cpu_ms for run in bare)
+        report: dict[str, object] = {
+            "bare_python_ms": round(bare_ms, 2),
+            "bare_python_cpu_ms": round(bare_cpu_ms, 2),
+        }
         for name, (target, root) in cases.items():
             figures = measure(target, root, store, args.runs, exe, env)
-            bare_ms = report["bare_python_ms"]
-            assert isinstance(bare_ms, float)
-            for kind in ("warm", "cold"):
-                figures[f"process_{kind}_ratio_to_bare"] = round(
-                    figures[f"process_{kind}_ms"] / bare_ms, 2
-                )
-                figures[f"in_process_{kind}_ratio_to_bare"] = round(
-                    figures[f"in_process_{kind}_ms"] / bare_ms, 3
-                )
+            for key in [key for key in figures if key.endswith("_ms") and "_p90" not in key]:
+                base = bare_cpu_ms if key.endswith("_cpu_ms") else bare_ms
+                figures[key.replace("_ms", "_ratio_to_bare")] = round(figures[key] / base, 3)
             report[name] = {"memories": counts[name], **figures}
-        report["bare_python_again_ms"] = round(
-            statistics.median(
-                child([sys.executable, "-c", "pass"], env)[0] for _ in range(args.runs)
-            ),
-            2,
-        )
+        again = [child([sys.executable, "-c", "pass"], env) for _ in range(args.runs)]
+        report["bare_python_again_ms"] = round(statistics.median(r.wall_ms for r in again), 2)
+        report["bare_python_again_cpu_ms"] = round(statistics.median(r.cpu_ms for r in again), 2)
     print(json.dumps(report, indent=2))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fp:
