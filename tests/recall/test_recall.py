@@ -299,3 +299,32 @@ def test_an_excluded_synthesis_does_not_leak(tmp_path: Path) -> None:
     )
     result = recall(str(tmp_path), backend=Reflecting())
     assert all(m["kind"] != "synthesis" for m in result["memories"])
+
+
+def test_with_a_prompt_memories_about_files_in_the_folder_rank_first(tmp_path: Path) -> None:
+    """The folder is a cue on top of the prompt: equal prompt matches, the one about a
+    file in the target folder first (routing on); plain BM25 order without routing."""
+    root = tmp_path / "p"
+    (root / ".git").mkdir(parents=True)
+    (root / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n", encoding="utf-8")
+    (root / "net").mkdir()
+    (root / "net" / "MEMHOOKS.md").write_text(
+        '---\nschema: memhooks/v2\nrecall_queries:\n  - query: "What prior decisions, constraints, failures, fixes, '
+        'rejected approaches, and unresolved issues involve files in this directory? [scope: net]"\n'
+        "    tags: [memhooks:auto]\n    resources: [{name: net/a.c, kind: file}]\n---\n",
+        encoding="utf-8",
+    )
+    store = str(tmp_path / "s.sqlite3")
+    with MemoryStore(store) as s:
+        project = project_id(str(root))
+        s.add(
+            project,
+            "timeout handling rewritten for the parser",
+            id="m-elsewhere",
+            files=["ui/view.c"],
+        )
+        s.add(project, "timeout handling rewritten for the socket", id="m-here", files=["net/b.c"])
+    on = recall(str(root / "net"), prompt="timeout handling", store_path=store)
+    off = recall(str(root / "net"), prompt="timeout handling", store_path=store, routing=False)
+    assert ids(on)[0] == "m-here"
+    assert ids(off) == ["m-elsewhere", "m-here"]

@@ -1,16 +1,24 @@
 """The embedded backend: memhooks' own SQLite store (:mod:`memhooks.store`), no server.
 
-One search fuses up to three ranked lists by weighted reciprocal rank (k = 60):
+With a prompt (what the agent is asked now), the prompt is the relevance signal and the
+folder is a cue on top of it:
 
-* the prompt, searched with FTS5/BM25 (when the host gave one);
-* the recall query with its entity names and tags (skipped for generated folder cues,
-  whose text is a fixed template that names no topic);
-* the folder cue: memories related to the query's file resources and active files
-  (most shared files first, then newest), or scoped exactly to the target folder.
+* the prompt is searched with FTS5/BM25, fused (reciprocal rank, k = 60) with the recall
+  query's own words, entity names and tags — skipped for generated folder cues, whose
+  text is a fixed template that names no topic;
+* among those candidates, memories about a file directly in the target folder come
+  first (a stable partition: BM25 order is kept within each group). For a generated cue
+  this applies to the cue of the target folder itself; an ancestor's generated cue adds
+  no boost, because "a file somewhere above" says little.
 
-The folder cue uses files rather than a memory's scope alone: a change that spans several
-folders is scoped at their common ancestor, often the root, so scope alone says little
-(``shared/bench/git/README.md`` measured a naive scope boost hurting).
+Without a prompt (``memhooks recall`` with no ``--prompt``), the query words are fused
+with the folder-cue list: memories related to the query's file resources and the active
+files (most shared files first, then newest), or scoped exactly to the target folder.
+
+The folder cue uses the files a memory touched rather than its scope: a change that spans
+several folders is scoped at their common ancestor, often the root, so scope alone says
+little (``shared/bench/git/README.md`` measured a naive scope boost hurting; a cue list
+fused as an equal third list measured worse than no routing, see bench/recall_quality.py).
 
 Speed (a recall runs one search per effective query; a 6-hook chain has ~15): lists are
 ranked row ids, from BM25 with bounded work (:func:`memhooks.store.ranking.ranked`) and
@@ -102,9 +110,16 @@ class EmbeddedBackend:
                 words = " ".join([request.text, *request.entities, *request.tags])
                 lists.append(("query", self._text(request.project, words, depth, prompt=False)))
             scope = request.scopes[0] if request.scopes and request.scopes[0] else None
-            if request.files or scope is not None:
-                lists.append(("cue", self._cue(request.project, scope, request.files, depth)))
-            fused = fuse(lists, request.limit)
+            if request.prompt:
+                fused = fuse(lists, depth)
+                folder = folder_cue(request)
+                if folder is not None:
+                    fused = self._folder_first(fused, folder)
+                fused = fused[: request.limit]
+            else:
+                if request.files or scope is not None:
+                    lists.append(("cue", self._cue(request.project, scope, request.files, depth)))
+                fused = fuse(lists, request.limit)
             found = self._rows([pk for pk, _ in fused])
         except MemhooksError as exc:
             raise BackendError(f"embedded store: {exc}") from exc
@@ -141,6 +156,24 @@ class EmbeddedBackend:
             objects[key] = self._read(lambda conn: semantic.Index(conn, project))
         index: semantic.Index = objects[key]
         return index.nearest(semantic.encode([text])[0], depth)
+
+    def _folder_first(self, fused: list[tuple[int, float]], folder: str) -> list[tuple[int, float]]:
+        """``fused`` with the memories about a file directly in ``folder`` (root-relative,
+        ``""`` = root) moved first, order otherwise kept; their scores doubled so the
+        backend score says why."""
+        pks = [pk for pk, _ in fused]
+        if not pks:
+            return fused
+        marks = ",".join("?" * len(pks))
+        prefix = f"{folder}/" if folder else ""
+        sql = (
+            f"SELECT DISTINCT memory FROM memory_files WHERE memory IN ({marks})"
+            " AND substr(path, 1, ?) = ? AND instr(substr(path, ?), '/') = 0"
+        )
+        params = [*pks, len(prefix), prefix, len(prefix) + 1]
+        touched = {row[0] for row in self._read(lambda conn: conn.execute(sql, params).fetchall())}
+        first = [(pk, score * 2.0) for pk, score in fused if pk in touched]
+        return first + [(pk, score) for pk, score in fused if pk not in touched]
 
     def _cue(self, project: str, scope: str | None, files: list[str], depth: int) -> list[int]:
         from ..store import ranking
@@ -222,6 +255,21 @@ def _hybrid() -> bool:
 def _state(conn: sqlite3.Connection) -> tuple[str, int]:
     store_id, generation = conn.execute("SELECT id, generation FROM store_state").fetchone()
     return (store_id, generation)
+
+
+def folder_cue(request: SearchRequest) -> str | None:
+    """The folder whose files make a memory rank first for this request: the target
+    folder (``request.scopes[0]``), unless the request is an ancestor's generated cue
+    (``[scope: dir]`` naming another folder). ``None`` when no folder applies."""
+    if not request.scopes:
+        return None
+    target = request.scopes[0]
+    if request.auto:
+        named = request.text.rsplit("[scope: ", 1)
+        cue = named[1].rstrip().rstrip("]").strip() if len(named) == 2 else None
+        if cue is None or (cue if cue != "." else "") != target:
+            return None
+    return target
 
 
 def _key(*parts: str) -> str:
