@@ -15,7 +15,7 @@ Then it reports, per project, the median and p90 of in-process
 would) and of ``memhooks recall DIR --prompt ... --format json`` as a fresh process, each
 *warm* (ranked lists reused: the store did not change since the last recall) and *cold*
 (the search-list cache dropped first), as wall time and as CPU time (user + system; far
-steadier than wall time on a busy machine), the peak RSS of those processes, and ratios to
+steadier than wall time on a busy machine), the peak RSS of those processes (through GNU time), and ratios to
 a bare ``python -c pass`` measured in the same run (ratios are stable across machines;
 absolute times are not). Targets (issue 4): in-process < 10 ms, fresh process < 60 ms,
 peak RSS < 60 MB.
@@ -253,6 +253,24 @@ def child(argv: list[str], env: dict[str, str]) -> Run:
     return Run(elapsed, (usage.ru_utime + usage.ru_stime) * 1000, usage.ru_maxrss)
 
 
+def peak_rss_kib(argv: list[str], env: dict[str, str]) -> int:
+    """Peak RSS of ``argv`` in KiB, through GNU time when installed.
+
+    A child's own ``wait4`` figure is useless here: Linux charges a forked child the
+    parent's resident size before its exec, and this script holds a 10,000-memory
+    store in memory. ``/usr/bin/time`` is a small parent, so its child's figure is the
+    child's. Without it, fall back to ``wait4`` (an upper bound).
+    """
+    gnu_time = "/usr/bin/time"
+    if not os.access(gnu_time, os.X_OK):
+        return child(argv, env).rss_kib
+    out = subprocess.run(
+        [gnu_time, "-f", "%M", *argv], env=env, stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE, text=True, check=True,
+    )  # fmt: skip
+    return int(out.stderr.strip().splitlines()[-1])
+
+
 def forget_searches() -> None:
     """Drop both layers of the search-list cache, so the next recall computes every list."""
     try:
@@ -298,7 +316,12 @@ def measure(
             run = child(argv, env)
             samples.setdefault(f"process_{kind}", []).append(run.wall_ms)
             samples.setdefault(f"process_{kind}_cpu", []).append(run.cpu_ms)
-            rss.append(run.rss_kib)
+    for kind in ("cold", "warm"):
+        for prompt in PROMPTS[:3]:
+            if kind == "cold":
+                forget_searches()
+            argv = [exe, "recall", target, "--prompt", prompt, "--format", "json"]
+            rss.append(peak_rss_kib(argv, env))
     out: dict[str, float] = {}
     for name, values in samples.items():
         out[f"{name}_ms"] = round(statistics.median(values), 3)
