@@ -292,3 +292,14 @@ def test_disk_cache_from_another_release_is_not_trusted(tmp_path: Path, monkeypa
     Path(store.file).write_text(json.dumps(blob), encoding="utf-8")
     cache.clear_memory()
     assert resolve(tmp_path).data["scope"] == "real"
+
+
+def test_yaml_resolver_tables_do_not_grow_with_every_parse() -> None:
+    """ruamel extends the resolver list for a first character in place with the `None`
+    list; a `None` key made every list grow on every scalar (a long replay slowed 7x)."""
+    from memhooks.protocol import yamlio
+
+    for _ in range(50):
+        yamlio.load("a: \nb: ~\nc: 1\nd: text\n", "MEMHOOKS.md", 2)
+    assert None not in yamlio._CORE
+    assert {len(v) for v in yamlio._CORE.values()} <= {1, 2}

@@ -50,7 +50,9 @@ for _tag, _pattern, _first in (
     ),
 ):
     for _ch in _first:
-        _CORE.setdefault(_ch or None, []).append((_tag, re.compile(_pattern)))
+        # ruamel extends the list it gets for a first character with the `None` list in
+        # place, so no `None` key: that would grow every list on every scalar parsed.
+        _CORE.setdefault(_ch, []).append((_tag, re.compile(_pattern)))
 
 
 class _CoreResolver(VersionedResolver):
