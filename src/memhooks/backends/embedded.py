@@ -6,10 +6,10 @@ folder is a cue on top of it:
 * the prompt is searched with FTS5/BM25, fused (reciprocal rank, k = 60) with the recall
   query's own words, entity names and tags — skipped for generated folder cues, whose
   text is a fixed template that names no topic;
-* among those candidates, memories about a file directly in the target folder come
-  first (a stable partition: BM25 order is kept within each group). For a generated cue
-  this applies to the cue of the target folder itself; an ancestor's generated cue adds
-  no boost, because "a file somewhere above" says little.
+* for the target folder's own generated cue, memories about a file directly in that
+  folder come first among those candidates (a stable partition: BM25 order is kept
+  within each group). An ancestor's generated cue adds no boost ("a file somewhere
+  above" says little), and a hand-written query ranks by its own words and the prompt.
 
 Without a prompt (``memhooks recall`` with no ``--prompt``), the query words are fused
 with the folder-cue list: memories related to the query's file resources and the active
@@ -259,16 +259,15 @@ def _state(conn: sqlite3.Connection) -> tuple[str, int]:
 
 def folder_cue(request: SearchRequest) -> str | None:
     """The folder whose files make a memory rank first for this request: the target
-    folder (``request.scopes[0]``), unless the request is an ancestor's generated cue
-    (``[scope: dir]`` naming another folder). ``None`` when no folder applies."""
-    if not request.scopes:
-        return None
+    folder (``request.scopes[0]``) when the request is that folder's own generated cue
+    (``[scope: dir]``); ``None`` for hand-written queries and ancestors' cues."""
+    if not request.scopes or not request.auto:
+        return None  # a hand-written query ranks by its own words and the prompt
     target = request.scopes[0]
-    if request.auto:
-        named = request.text.rsplit("[scope: ", 1)
-        cue = named[1].rstrip().rstrip("]").strip() if len(named) == 2 else None
-        if cue is None or (cue if cue != "." else "") != target:
-            return None
+    named = request.text.rsplit("[scope: ", 1)
+    cue = named[1].rstrip().rstrip("]").strip() if len(named) == 2 else None
+    if cue is None or (cue if cue != "." else "") != target:
+        return None
     return target
 
 
