@@ -80,10 +80,11 @@ import sys
 import threading
 import time
 import uuid
+from collections.abc import Iterable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, Iterable
-from urllib.parse import parse_qs, urlsplit
+from typing import Any
+from urllib.parse import urlsplit
 
 FLAVORS = ("auto", "anthropic", "openai-chat", "openai-responses", "gemini")
 SCENARIOS = ("text", "write")
@@ -124,7 +125,7 @@ def fill_schema(schema: Any, depth: int = 0) -> Any:
     """Build a minimal instance of a JSON schema (for JSON-mode side requests)."""
     if not isinstance(schema, dict) or depth > 6:
         return None
-    if "enum" in schema and schema["enum"]:
+    if schema.get("enum"):
         return schema["enum"][0]
     t = schema.get("type")
     if isinstance(t, list):
@@ -185,7 +186,7 @@ def _patch_text(path: str, content: str) -> str:
     return f"*** Begin Patch\n*** Add File: {path}\n{body}*** End Patch\n"
 
 
-def plan_tool_call(tools: dict[str, dict], cfg: "Config") -> ToolCall | None:
+def plan_tool_call(tools: dict[str, dict], cfg: Config) -> ToolCall | None:
     """tools: name -> {"schema": json-schema or None, "kind": "function"|"custom"}."""
     for name in WRITE_TOOL_PREFERENCE:
         if name not in tools:
@@ -253,7 +254,7 @@ class Handler(BaseHTTPRequestHandler):
     state: State
 
     # quiet default logging; our JSONL log is the record
-    def log_message(self, fmt, *args):  # noqa: D401
+    def log_message(self, fmt, *args):
         if os.environ.get("FAKE_LLM_VERBOSE"):
             sys.stderr.write("fake_llm: " + (fmt % args) + "\n")
 
@@ -619,7 +620,7 @@ class FakeLLM:
     def base_url(self) -> str:
         return f"http://{self.host}:{self.port}"
 
-    def start(self) -> "FakeLLM":
+    def start(self) -> FakeLLM:
         self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
         self._thread.start()
         return self

@@ -22,7 +22,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from e2e_support import MARKER, Project, binary, start_fake_llm
 
 RUNS: dict[str, tuple[Project, list[dict[str, object]], str]] = {}

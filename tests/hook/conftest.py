@@ -7,7 +7,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from hook_support import make_project
 
 

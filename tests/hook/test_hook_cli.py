@@ -7,7 +7,6 @@ the memory store and no store is created."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import time

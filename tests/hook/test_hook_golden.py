@@ -8,10 +8,9 @@ import json
 from pathlib import Path
 
 import pytest
-
-import memhooks.hook.handler as handler
 from hook_support import MARKER, load_golden, payload
-from memhooks.hook import output
+
+from memhooks.hook import handler, output
 
 GOLDEN = load_golden()
 

@@ -66,7 +66,7 @@ def test_files_touched_in_the_session_become_active_files(project: Path) -> None
 
 
 def test_callbacks_never_raise(monkeypatch: pytest.MonkeyPatch) -> None:
-    import memhooks.hook.handler as handler
+    from memhooks.hook import handler
 
     monkeypatch.setattr(handler, "recall_context", lambda *a: 1 / 0)
     plugin = hermes.Plugin()

