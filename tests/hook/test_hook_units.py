@@ -10,6 +10,7 @@ import pytest
 
 from memhooks.agents import FileChange, NormalizedEvent
 from memhooks.commands.hook import parse_argv, serve
+from memhooks.errors import UsageError
 from memhooks.hook import handler, output, scope
 from memhooks.hook.deadline import Watchdog, budget_ms
 
@@ -20,7 +21,10 @@ from memhooks.hook.deadline import Watchdog, budget_ms
         ([], (None, None, [])),
         (["--agent", "codex"], ("codex", None, [])),
         (["--agent=copilot-cli", "sessionStart"], ("copilot-cli", "sessionStart", [])),
-        (["--role", "reviewer", "--role=backend", "--agent", "kiro"], ("kiro", None, ["reviewer", "backend"])),
+        (
+            ["--role", "reviewer", "--role=backend", "--agent", "kiro"],
+            ("kiro", None, ["reviewer", "backend"]),
+        ),
         (["--agent"], None),
         (["-x"], None),
         (["one", "two"], None),
@@ -38,18 +42,28 @@ def test_working_dir_prefers_the_payload(tmp_path: Path, monkeypatch: pytest.Mon
     assert scope.working_dir(event, {"CLAUDE_PROJECT_DIR": str(other)}) == str(tmp_path)
 
 
-def test_working_dir_falls_back_to_roots_then_host_variables_then_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_working_dir_falls_back_to_roots_then_host_variables_then_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
-    roots = NormalizedEvent("cursor", "session_start", workspace_roots=[str(tmp_path / "missing"), str(tmp_path)])
+    roots = NormalizedEvent(
+        "cursor", "session_start", workspace_roots=[str(tmp_path / "missing"), str(tmp_path)]
+    )
     assert scope.working_dir(roots, {}) == str(tmp_path)
     (tmp_path / "proj").mkdir()
     bare = NormalizedEvent("claude-code", "user_prompt", cwd="relative/dir")
-    assert scope.working_dir(bare, {"CLAUDE_PROJECT_DIR": str(tmp_path / "proj")}) == str(tmp_path / "proj")
-    assert scope.working_dir(bare, {}) == str(tmp_path)
+    assert scope.working_dir(bare, {"CLAUDE_PROJECT_DIR": str(tmp_path / "proj")}) == str(
+        tmp_path / "proj"
+    )
+    with pytest.raises(UsageError, match="'relative/dir' is not an existing absolute directory"):
+        scope.working_dir(bare, {})  # never the process folder when the host named another
+    assert scope.working_dir(NormalizedEvent("claude-code", "user_prompt"), {}) == str(tmp_path)
 
 
 def test_active_files_are_absolute_unique_and_bounded() -> None:
-    files = [FileChange(f"/p/f{i % 70}.py", "read") for i in range(200)] + [FileChange("rel.py", "read")]
+    files = [FileChange(f"/p/f{i % 70}.py", "read") for i in range(200)] + [
+        FileChange("rel.py", "read")
+    ]
     event = NormalizedEvent("cline", "user_prompt", files=files)
     found = scope.active_files(event)
     assert len(found) == scope.MAX_FILES and found[0] == "/p/f0.py" and "rel.py" not in found
@@ -58,8 +72,17 @@ def test_active_files_are_absolute_unique_and_bounded() -> None:
 def test_roles_only_from_explicit_settings() -> None:
     payload = {"permission_mode": "plan", "agent_type": "Explore"}
     assert scope.roles([], payload, {}) == []
-    env = {"MEMHOOKS_ROLES": "backend, reviewer,", "MEMHOOKS_ROLE_MAP": "permission_mode:plan=architect;agent_type:Explore=researcher,reviewer;broken"}
-    assert scope.roles(["cli"], payload, env) == ["cli", "backend", "reviewer", "architect", "researcher"]
+    env = {
+        "MEMHOOKS_ROLES": "backend, reviewer,",
+        "MEMHOOKS_ROLE_MAP": "permission_mode:plan=architect;agent_type:Explore=researcher,reviewer;broken",
+    }
+    assert scope.roles(["cli"], payload, env) == [
+        "cli",
+        "backend",
+        "reviewer",
+        "architect",
+        "researcher",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -76,13 +99,20 @@ def test_roles_only_from_explicit_settings() -> None:
         ("unknown", "UserPromptSubmit", False),
     ],
 )
-def test_injection_only_where_the_host_shows_the_model(host: str, native: str, injects: bool) -> None:
+def test_injection_only_where_the_host_shows_the_model(
+    host: str, native: str, injects: bool
+) -> None:
     assert output.can_inject(host, native) is injects
 
 
 def test_render_shapes() -> None:
-    assert output.render("copilot-cli", "UserPromptSubmit", "x") == '{"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "x"}}'
-    assert output.render("cline", "TaskStart", "x") == '{"cancel": false, "contextModification": "x"}'
+    assert (
+        output.render("copilot-cli", "UserPromptSubmit", "x")
+        == '{"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "x"}}'
+    )
+    assert (
+        output.render("cline", "TaskStart", "x") == '{"cancel": false, "contextModification": "x"}'
+    )
     assert output.render("kiro", "agentSpawn", "plain") == "plain"
     assert output.render("cursor", "sessionStart", "é") == '{"additional_context": "é"}'
 
@@ -106,7 +136,11 @@ def test_budget_ms_setting() -> None:
 def test_watchdog_fires_once_unless_claimed() -> None:
     fired: list[str] = []
     done = threading.Event()
-    dog = Watchdog(0.01, lambda: fired.append("expire"), exit=lambda code: (fired.append(f"exit {code}"), done.set())[0])
+    dog = Watchdog(
+        0.01,
+        lambda: fired.append("expire"),
+        exit=lambda code: (fired.append(f"exit {code}"), done.set())[0],
+    )
     dog.start()
     assert done.wait(5)
     assert fired == ["expire", "exit 0"] and dog.claim() is False
@@ -123,7 +157,18 @@ def test_stray_prints_never_reach_stdout(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setattr(handler, "respond", noisy)
     stdout, stderr = io.StringIO(), io.StringIO()
     monkeypatch.setattr("sys.stderr", stderr)
-    assert serve("hermes", None, [], stdin=io.BytesIO(b'{"hook_event_name": "pre_llm_call"}'), stdout=stdout, stderr=stderr, env={}) == 0
+    assert (
+        serve(
+            "hermes",
+            None,
+            [],
+            stdin=io.BytesIO(b'{"hook_event_name": "pre_llm_call"}'),
+            stdout=stdout,
+            stderr=stderr,
+            env={},
+        )
+        == 0
+    )
     assert stdout.getvalue() == '{"context":"ok"}\n'
     assert "debug output" in stderr.getvalue()
 
@@ -133,7 +178,10 @@ def test_a_crash_anywhere_is_the_hosts_noop(monkeypatch: pytest.MonkeyPatch) -> 
         raise RuntimeError("boom")
 
     monkeypatch.setattr(handler, "recall_context", broken)
-    reply = handler.handle(b'{"hook_event_name": "BeforeAgent", "prompt": "hi", "cwd": "/", "timestamp": "2026-01-01T00:00:00Z"}', agent="gemini-cli")
+    reply = handler.handle(
+        b'{"hook_event_name": "BeforeAgent", "prompt": "hi", "cwd": "/", "timestamp": "2026-01-01T00:00:00Z"}',
+        agent="gemini-cli",
+    )
     assert (reply.stdout, reply.note) == ("{}", "RuntimeError: boom")
 
 

@@ -193,6 +193,7 @@ def recall_context(
         files=scope.active_files(event),
         roles=roles,
         budget=budget(event, env),
+        store_path=env.get("MEMHOOKS_STORE") or None,
         query_timeout_s=remaining,
         deadline_s=remaining,
     )

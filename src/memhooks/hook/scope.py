@@ -37,14 +37,27 @@ MAX_FILES = 64
 
 
 def working_dir(event: NormalizedEvent, env: Mapping[str, str]) -> str:
-    """The folder recall is for (an existing absolute directory when the host gave one)."""
-    for candidate in (event.cwd, *event.workspace_roots):
-        if candidate and os.path.isabs(candidate) and os.path.isdir(candidate):
+    """The folder recall is for: the host's ``cwd`` or a workspace root (an existing
+    absolute directory), else a host project variable, else — only when the host named
+    no folder at all — the process directory.
+
+    Raises UsageError when the host named folders and none exists: recalling for the
+    process directory instead could serve another project's memories.
+    """
+    named = [c for c in (event.cwd, *event.workspace_roots) if c]
+    for candidate in named:
+        if os.path.isabs(candidate) and os.path.isdir(candidate):
             return candidate
     for var in PROJECT_VARS:
         value = env.get(var, "")
         if value and os.path.isabs(value) and os.path.isdir(value):
             return value
+    if named:
+        from ..errors import UsageError
+
+        raise UsageError(
+            f"the host's working folder {named[0]!r} is not an existing absolute directory"
+        )
     return os.getcwd()
 
 
