@@ -71,7 +71,8 @@ def run(args: argparse.Namespace) -> int:
                 with open(args.file, encoding="utf-8") as fp:
                     counts = store.import_jsonl(where.project, fp, default_scope=where.scope)
             print(
-                f"Imported {counts['added']} new and {counts['updated']} updated memories into {where.project}"
+                f"Imported {counts['added']} new and {counts['updated']} updated memories into {store.path}"
+                f" (project id {where.project})"
             )
         elif args.action == "export":
             if args.file in (None, "-"):
