@@ -11,8 +11,15 @@ import time
 
 from .exclusion import Exclusions
 from .result import context, pack, text
-from .runtime import DEFAULT_BUDGET, PER_QUERY, RECALL_VERSION, build_tasks, rank, run_tasks
-from .runtime import _request as request_for
+from .runtime import (
+    DEFAULT_BUDGET,
+    PER_QUERY,
+    RECALL_VERSION,
+    build_tasks,
+    rank,
+    request_for,
+    run_tasks,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

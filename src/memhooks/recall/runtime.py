@@ -144,7 +144,7 @@ def build_tasks(view_plans: list[dict[str, Any]], prompt: str | None, routing: b
     return tasks
 
 
-def _request(
+def request_for(
     task: Task,
     plan: dict[str, Any] | None,
     root: str,
