@@ -24,8 +24,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-#: (path, data, guidance) of one valid hook, as the merge consumes it.
-HookData = tuple[str, "dict[str, Any]", str]
+    #: (path, data, guidance) of one valid hook, as the merge consumes it.
+    HookData = tuple[str, dict[str, Any], str]
 
 
 def hook_paths(root: str, directories: list[str]) -> list[tuple[str, os.stat_result]]:
