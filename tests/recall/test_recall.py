@@ -328,3 +328,13 @@ def test_with_a_prompt_memories_about_files_in_the_folder_rank_first(tmp_path: P
     off = recall(str(root / "net"), prompt="timeout handling", store_path=store, routing=False)
     assert ids(on)[0] == "m-here"
     assert ids(off) == ["m-elsewhere", "m-here"]
+
+
+def test_found_but_nothing_fits_says_over_budget(project: tuple[Path, str]) -> None:
+    root, _ = project
+    result = recall(str(root / "svc"), budget=50)
+    assert result["status"] == "over_budget" and result["memories"] == []
+    assert result["dropped"]["budget"] > 0
+    assert text(result).startswith(
+        f"memhooks recall: found {result['dropped']['budget']} memories, but none fits the budget"
+    )

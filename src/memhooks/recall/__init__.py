@@ -63,7 +63,7 @@ def recall(
     (default 5; opening the backend is not counted — hosts bound the whole call).
 
     Returns a JSON-able dict ``memhooks/recall-v1``: ``status`` (``ok``,
-    ``nothing_found``, ``empty_store``, ``no_cues``, ``no_backend``, ``failed``),
+    ``nothing_found``, ``over_budget`` (found, but no memory fits), ``empty_store``, ``no_cues``, ``no_backend``, ``failed``),
     ``backend``, ``project``, ``root``, ``targets``, ``queries`` (each with status, hit
     count, milliseconds, error), ``memories`` (id, text, scope, files, kind, tags,
     entities, created_at and ``recalled_by``: query, source, priority, context, backend
@@ -158,7 +158,10 @@ def recall(
     result["budget"]["used"] = len(injected) if injected else 0
     if result["status"] == "ok" and not kept:
         failed = all(t.status != "ok" for t in tasks)
-        result["status"] = "failed" if failed else "nothing_found"
+        if failed:
+            result["status"] = "failed"
+        else:
+            result["status"] = "over_budget" if dropped else "nothing_found"
     return result
 
 

@@ -78,6 +78,7 @@ def context(result: dict[str, Any]) -> str | None:
 STATUS_TEXT = {
     "ok": "recalled {n} memor{ies}",
     "nothing_found": "searched, nothing relevant found",
+    "over_budget": "found {dropped} memor{dies}, but none fits the budget; raise --budget",
     "empty_store": "the memory store holds no memories for this project",
     "no_cues": "no MEMHOOKS.md cues here and no prompt: nothing to recall",
     "no_backend": "no memory backend is available",
@@ -88,7 +89,10 @@ STATUS_TEXT = {
 def text(result: dict[str, Any]) -> str:
     """Human-readable rendering of a recall result."""
     n = len(result["memories"])
-    status = STATUS_TEXT[result["status"]].format(n=n, ies="y" if n == 1 else "ies")
+    over = result["dropped"]["budget"]
+    status = STATUS_TEXT[result["status"]].format(
+        n=n, ies="y" if n == 1 else "ies", dropped=over, dies="y" if over == 1 else "ies"
+    )
     lines = [
         f"memhooks recall: {status}",
         f"backend: {result['backend']}   project: {result['project']}",
