@@ -37,7 +37,13 @@ def run(args: argparse.Namespace) -> int:
         if args.budget is not None:
             from ..protocol.budget import bound_context
 
-            context = bound_context(scopes.view(), args.budget)
+            view = scopes.view()
+            context = bound_context(view, args.budget)
+            if context is None and view.get("sources"):
+                print(
+                    f"memhooks: nothing fits in {args.budget} characters; raise --budget",
+                    file=sys.stderr,
+                )
             if args.format == "json":
                 print(to_json({"context": context} if context else {}, None, targets[0]))
             elif context:
