@@ -57,3 +57,23 @@ def test_the_same_setup_recalls_when_the_payload_names_the_project(
         "prompt": "what matters",
     }
     assert "secret-sauce" in handle(json.dumps(payload), agent="claude-code", env=env).stdout
+
+
+def test_a_relative_store_path_that_does_not_resolve_is_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = tmp_path / "proj"
+    (project / ".git").mkdir(parents=True)
+    (project / "MEMHOOKS.md").write_text(
+        '---\nschema: memhooks/v2\nrecall_queries: ["q"]\n---\n', encoding="utf-8"
+    )
+    monkeypatch.chdir(tmp_path)
+    env = {"MEMHOOKS_STORE": "demo.sqlite3", "HOME": str(tmp_path)}
+    payload = {
+        "hook_event_name": "UserPromptSubmit",
+        "session_id": "s",
+        "cwd": str(project),
+        "prompt": "q",
+    }
+    reply = handle(json.dumps(payload), agent="claude-code", env=env)
+    assert reply.stdout == "" and reply.note is not None and "is relative" in reply.note

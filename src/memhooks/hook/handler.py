@@ -183,6 +183,14 @@ def recall_context(
 ) -> tuple[str | None, str | None]:
     """(context text or None, note or None) for ``event``'s folder, files and prompt."""
     if not store_available(env):
+        named = env.get("MEMHOOKS_STORE") or ""
+        # No store yet is normal (nothing remembered). A relative MEMHOOKS_STORE is read
+        # from the agent's folder, not the user's shell: say so once per call.
+        if named and not os.path.isabs(os.path.expanduser(named)):
+            return (
+                None,
+                f"MEMHOOKS_STORE {named!r} is relative and not found from {os.getcwd()}; use an absolute path",
+            )
         return None, None
     from ..recall import context, recall
 
