@@ -104,6 +104,8 @@ def test_scenario_over_http(
         "tags": ["security"],
         "resources": [],
         "files": [],
+        "active_files": [],
+        "named_files": {},
         "scopes": ["src/auth", "src", ""],
         "auto": False,
         "priority": 0.9,

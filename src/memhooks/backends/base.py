@@ -30,14 +30,19 @@ class SearchRequest:
     ``project``: the project id; ``timeout_s``: seconds this call may take;
     ``priority``: the query's priority (0..1) or ``None`` — importance under context
     pressure, never a relevance score; ``resources``: the names of all the query's
-    resources, whatever their kind (a ``viking://`` URI, a document name, …).
+    resources, whatever their kind (a ``viking://`` URI, a document name, …);
+    ``active_files``: the host's active files alone (root-relative, also in ``files``);
+    ``named_files``: ``{root-relative file: share 0.5..1}``, the target folder's files the
+    prompt names by file name (:mod:`memhooks.recall.filenames`; empty without a prompt).
     """
 
     __slots__ = (
+        "active_files",
         "auto",
         "entities",
         "files",
         "limit",
+        "named_files",
         "options",
         "priority",
         "project",
@@ -65,6 +70,8 @@ class SearchRequest:
         timeout_s: float = 2.0,
         priority: float | None = None,
         resources: list[str] | None = None,
+        active_files: list[str] | None = None,
+        named_files: dict[str, float] | None = None,
     ) -> None:
         self.text = text
         self.prompt = prompt
@@ -79,6 +86,8 @@ class SearchRequest:
         self.timeout_s = timeout_s
         self.priority = priority
         self.resources = resources or []
+        self.active_files = active_files or []
+        self.named_files = named_files or {}
 
 
 class Hit:

@@ -3,34 +3,37 @@
 With a prompt (what the agent is asked now), the prompt is the relevance signal and the
 folder is a cue on top of it:
 
-* the prompt is searched with FTS5/BM25, fused (reciprocal rank, k = 60) with the recall
-  query's own words, entity names and tags — skipped for generated folder cues, whose
-  text is a fixed template that names no topic;
-* for the target folder's own generated cue, memories about a file directly in that
-  folder come first among those candidates (a stable partition: BM25 order is kept
-  within each group). An ancestor's generated cue adds no boost ("a file somewhere
-  above" says little), and a hand-written query ranks by its own words and the prompt.
+* the prompt is searched with FTS5/BM25 (fused with the embeddings in hybrid mode); a
+  hand-written recall query adds its own words, entity names and tags by reciprocal-rank
+  fusion (k = 60); a generated folder cue adds nothing — its text is a fixed template
+  that names no topic, so all generated cues of one target share one list;
+* each candidate's score is then multiplied by ``1 +`` what it earns (:data:`BOOST`):
+  touching a file directly in the target folder, touching a file there that the prompt
+  names (:mod:`memhooks.recall.filenames`), touching one of the host's active files.
+
+A memory's scope is not used: a change that spans several folders is scoped at their
+common ancestor, often the root, so scope says little (``shared/bench/git/README.md``
+measured a naive scope boost hurting). The files a memory touched say more, and the
+prompt says which of the folder's files matter now. Measured on ``shared/bench/git``
+with bench/recall_quality.py (docs/recall.md has the figures and what was tried).
 
 Without a prompt (``memhooks recall`` with no ``--prompt``), the query words are fused
 with the folder-cue list: memories related to the query's file resources and the active
 files (most shared files first, then newest), or scoped exactly to the target folder.
 
-The folder cue uses the files a memory touched rather than its scope: a change that spans
-several folders is scoped at their common ancestor, often the root, so scope alone says
-little (``shared/bench/git/README.md`` measured a naive scope boost hurting; a cue list
-fused as an equal third list measured worse than no routing, see bench/recall_quality.py).
-
 Speed (a recall runs one search per effective query; a 6-hook chain has ~15): lists are
 ranked row ids, from BM25 with bounded work (:func:`memhooks.store.ranking.ranked`) and
-the cue query (:func:`memhooks.store.ranking.cue`); only the fused top ``limit`` rows are
-read as memories. Lists are reused while the store is unchanged
-(:mod:`memhooks.backends.embedded_cache`): within a recall the prompt's list serves every
-query, and across recalls — in one process or, through a cache file, in the next hook
-process — the hooks' queries and cues cost a lookup until a memory changes.
+the cue query (:func:`memhooks.store.ranking.cue`); only the kept rows are read as
+memories. Lists are reused while the store is unchanged
+(:mod:`memhooks.backends.embedded_cache`): within a recall the prompt's list and the
+routed list serve every query, and across recalls — in one process or, through a cache
+file, in the next hook process — the hooks' own queries cost a lookup until a memory
+changes.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import time
 
@@ -54,6 +57,11 @@ RRF_K = 60
 WEIGHTS = {"prompt": 1.0, "query": 1.0, "cue": 1.0, "bm25": 1.0, "dense": 1.0}
 #: Candidates taken from each list before fusion.
 DEPTH = 50
+#: With a prompt, a memory's score is multiplied by 1 + the sum of what it earns: touching
+#: a file directly in the target folder, touching a file the prompt names there (times
+#: the name's share, 0.5..1), touching an active file. Chosen on a coarse grid on
+#: shared/bench/git (0.25..1 all within a point of each other); see docs/recall.md.
+BOOST = {"folder": 0.5, "named": 0.5, "active": 1.0}
 
 
 class EmbeddedBackend:
@@ -95,44 +103,131 @@ class EmbeddedBackend:
         return self.store.count(project)
 
     def search(self, request: SearchRequest) -> list[Hit]:
-        """Fused hits, best first, at most ``request.limit``; raises BackendError when the
-        store fails or the call outlives ``request.timeout_s``."""
-        lists: list[tuple[str, list[int]]] = []
+        """Hits, best first, at most ``request.limit`` (see the module docstring); raises
+        BackendError when the store fails or the call outlives ``request.timeout_s``."""
         try:
             self._sync(request.project)
             deadline = time.monotonic() + request.timeout_s
             depth = max(DEPTH, request.limit)
             if request.prompt:
-                lists.append(
-                    ("prompt", self._text(request.project, request.prompt, depth, prompt=True))
-                )
-            if not request.auto:
-                words = " ".join([request.text, *request.entities, *request.tags])
-                lists.append(("query", self._text(request.project, words, depth, prompt=False)))
-            scope = request.scopes[0] if request.scopes and request.scopes[0] else None
-            if request.prompt:
-                fused = fuse(lists, depth)
-                folder = folder_cue(request)
-                if folder is not None:
-                    fused = self._folder_first(fused, folder)
-                fused = fused[: request.limit]
+                ranked = self._routed(request, depth)[: request.limit]
             else:
-                if request.files or scope is not None:
-                    lists.append(("cue", self._cue(request.project, scope, request.files, depth)))
-                fused = fuse(lists, request.limit)
-            found = self._rows([pk for pk, _ in fused])
+                ranked = self._cued(request, depth)
+            found = self._rows([pk for pk, _ in ranked])
         except MemhooksError as exc:
             raise BackendError(f"embedded store: {exc}") from exc
         if time.monotonic() > deadline:
             raise BackendError(f"embedded store: search took longer than {request.timeout_s:.2f} s")
         # A memory deleted by another process between the queries is simply left out.
-        return [to_hit(found[pk], score) for pk, score in fused if pk in found]
+        return [to_hit(found[pk], score) for pk, score in ranked if pk in found]
 
-    def _text(self, project: str, text: str, depth: int, *, prompt: bool) -> list[int]:
+    def _routed(self, request: SearchRequest, depth: int) -> list[tuple[int, float]]:
+        """With a prompt: the prompt's ranking (fused with a hand-written query's own
+        words), each score multiplied by the memory's folder factor (:meth:`_boosted`).
+        A generated cue's text names no topic, so every generated cue of one target
+        shares one list (computed once per recall)."""
+        project = request.project
+        prompt = self._prompt(project, request.prompt or "", depth)
+        words = "" if request.auto else " ".join([request.text, *request.entities, *request.tags])
+        if request.auto:
+            base = prompt
+        else:
+            query = self._text(project, words, depth)
+            base = fuse([("prompt", [pk for pk, _ in prompt]), ("query", query)], depth)
+        folder = request.scopes[0] if request.scopes else None
+        if folder is None and not request.named_files and not request.active_files:
+            return base
+        objects = self._lists().objects
+        key = _key(
+            "~routed",
+            project,
+            str(depth),
+            request.prompt or "",
+            words,
+            "" if folder is None else f"/{folder}",
+            *sorted(request.active_files),
+            "\x1e",
+            *(f"{name}={share}" for name, share in sorted(request.named_files.items())),
+        )
+        if key not in objects:
+            objects[key] = self._boosted(base, folder, request.named_files, request.active_files)
+        routed: list[tuple[int, float]] = objects[key]
+        return routed
+
+    def _boosted(
+        self,
+        base: list[tuple[int, float]],
+        folder: str | None,
+        named: dict[str, float],
+        active: list[str],
+    ) -> list[tuple[int, float]]:
+        """``base`` re-ranked by ``score * (1 + folder + named + active)``, where a memory
+        earns :data:`BOOST` ``["folder"]`` for touching a file directly in ``folder``
+        (root-relative, ``""`` = root), ``["named"]`` times the largest share of a
+        prompt-named file it touched and ``["active"]`` for touching an active file.
+        Ties keep ``base`` order."""
+        pks = [pk for pk, _ in base]
+        if not pks:
+            return base
+        sql = (
+            "SELECT memory, path FROM memory_files WHERE memory IN (SELECT value FROM json_each(?))"
+        )
+        params = (json.dumps(pks),)
+        touched: dict[int, list[str]] = {}
+        for pk, path in self._read(lambda conn: conn.execute(sql, params).fetchall()):
+            touched.setdefault(pk, []).append(path)
+        wanted = set(active)
+        scored = []
+        for pk, score in base:
+            paths = touched.get(pk, ())
+            factor = 1.0
+            if folder is not None and any(_parent(path) == folder for path in paths):
+                factor += BOOST["folder"]
+            factor += BOOST["named"] * max((named.get(path, 0.0) for path in paths), default=0.0)
+            if wanted and not wanted.isdisjoint(paths):
+                factor += BOOST["active"]
+            scored.append((pk, score * factor))
+        scored.sort(key=lambda item: -item[1])  # stable: ties keep the base order
+        return scored
+
+    def _cued(self, request: SearchRequest, depth: int) -> list[tuple[int, float]]:
+        """Without a prompt: the query's words (none for a generated cue) fused with the
+        folder-cue list (:func:`memhooks.store.ranking.cue`)."""
+        lists: list[tuple[str, list[int]]] = []
+        if not request.auto:
+            words = " ".join([request.text, *request.entities, *request.tags])
+            lists.append(("query", self._text(request.project, words, depth)))
+        scope = request.scopes[0] if request.scopes and request.scopes[0] else None
+        if request.files or scope is not None:
+            lists.append(("cue", self._cue(request.project, scope, request.files, depth)))
+        return fuse(lists, request.limit)
+
+    def _prompt(self, project: str, prompt: str, depth: int) -> list[tuple[int, float]]:
+        """The prompt's ranking with scores (BM25, or reciprocal-rank fusion with the
+        embeddings in hybrid mode), kept for this process only: prompts rarely repeat."""
         from ..store import ranking
 
         cache = self._lists()
-        key = _key("~prompt" if prompt else "query", project, str(depth), text)
+        key = _key("~prompt", project, str(depth), prompt)
+        found: list[tuple[int, float]] | None = cache.objects.get(key)
+        if found is None:
+            found = self._read(
+                lambda conn: ranking.ranked(
+                    conn, project, prompt, limit=depth, frequencies=cache.frequencies
+                )
+            )
+            if self._hybrid:
+                dense = [pk for pk, _ in self._nearest(project, prompt, depth)]
+                found = fuse([("bm25", [pk for pk, _ in found]), ("dense", dense)], depth)
+            cache.objects[key] = found
+        return found
+
+    def _text(self, project: str, text: str, depth: int) -> list[int]:
+        """The ranked pks of a query's words, kept on disk too (hooks' queries repeat)."""
+        from ..store import ranking
+
+        cache = self._lists()
+        key = _key("query", project, str(depth), text)
         found = cache.get(key)
         if found is None:
             hits = self._read(
@@ -156,24 +251,6 @@ class EmbeddedBackend:
             objects[key] = self._read(lambda conn: semantic.Index(conn, project))
         index: semantic.Index = objects[key]
         return index.nearest(semantic.encode([text])[0], depth)
-
-    def _folder_first(self, fused: list[tuple[int, float]], folder: str) -> list[tuple[int, float]]:
-        """``fused`` with the memories about a file directly in ``folder`` (root-relative,
-        ``""`` = root) moved first, order otherwise kept; their scores doubled so the
-        backend score says why."""
-        pks = [pk for pk, _ in fused]
-        if not pks:
-            return fused
-        marks = ",".join("?" * len(pks))
-        prefix = f"{folder}/" if folder else ""
-        sql = (
-            f"SELECT DISTINCT memory FROM memory_files WHERE memory IN ({marks})"
-            " AND substr(path, 1, ?) = ? AND instr(substr(path, ?), '/') = 0"
-        )
-        params = [*pks, len(prefix), prefix, len(prefix) + 1]
-        touched = {row[0] for row in self._read(lambda conn: conn.execute(sql, params).fetchall())}
-        first = [(pk, score * 2.0) for pk, score in fused if pk in touched]
-        return first + [(pk, score) for pk, score in fused if pk not in touched]
 
     def _cue(self, project: str, scope: str | None, files: list[str], depth: int) -> list[int]:
         from ..store import ranking
@@ -257,18 +334,8 @@ def _state(conn: sqlite3.Connection) -> tuple[str, int]:
     return (store_id, generation)
 
 
-def folder_cue(request: SearchRequest) -> str | None:
-    """The folder whose files make a memory rank first for this request: the target
-    folder (``request.scopes[0]``) when the request is that folder's own generated cue
-    (``[scope: dir]``); ``None`` for hand-written queries and ancestors' cues."""
-    if not request.scopes or not request.auto:
-        return None  # a hand-written query ranks by its own words and the prompt
-    target = request.scopes[0]
-    named = request.text.rsplit("[scope: ", 1)
-    cue = named[1].rstrip().rstrip("]").strip() if len(named) == 2 else None
-    if cue is None or (cue if cue != "." else "") != target:
-        return None
-    return target
+def _parent(path: str) -> str:
+    return path.rsplit("/", 1)[0] if "/" in path else ""
 
 
 def _key(*parts: str) -> str:

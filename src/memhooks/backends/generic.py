@@ -19,8 +19,8 @@ timeout_s        seconds for ``remember`` and ``health`` (default 10); searches 
 ===============  =========================================================================
 
 Search request: ``{"version": 1, "op": "search", "query", "prompt", "entities",
-"tags", "resources", "files", "scopes", "auto", "priority", "limit", "project",
-"options"}`` (``options``: the query's merged ``backends.generic`` namespace,
+"tags", "resources", "files", "active_files", "named_files", "scopes", "auto",
+"priority", "limit", "project", "options"}`` (``options``: the query's merged ``backends.generic`` namespace,
 uninterpreted). Response: ``{"memories":
 [{"id", "text", "score"?, "scope"?, "files"?, "created_at"?, "kind"?, "tags"?,
 "entities"?, "obsolete"?}]}``. Exclusions stay the runtime's: hits carry text, tags and
@@ -130,6 +130,8 @@ class GenericBackend:
             "tags": request.tags,
             "resources": request.resources,
             "files": request.files,
+            "active_files": request.active_files,
+            "named_files": request.named_files,
             "scopes": request.scopes,
             "auto": request.auto,
             "priority": request.priority,

@@ -16,6 +16,7 @@ from .runtime import (
     PER_QUERY,
     RECALL_VERSION,
     build_tasks,
+    named_in_folder,
     rank,
     request_for,
     run_tasks,
@@ -123,9 +124,11 @@ def recall(
     try:
         result["backend"] = backend.name
         plan_of = {str(i): p for i, p in enumerate(plans)} if routing else {}
+        named_of = {cid: named_in_folder(plan, root, prompt) for cid, plan in plan_of.items()}
         for task in tasks:
             task.request = request_for(task, plan_of.get(task.context), root, prompt=prompt, active=active, backend=backend,
-                                       limit=per_query * 3 + len(exclude), project=project, timeout_s=query_timeout_s)  # fmt: skip
+                                       limit=per_query * 3 + len(exclude), project=project, timeout_s=query_timeout_s,
+                                       named=named_of.get(task.context))  # fmt: skip
         # The deadline covers the searches, not opening the backend (an in-process Mem0
         # loads a model for seconds once); hosts bound the whole call themselves.
         counters = run_tasks(tasks, backend, Exclusions(exclude), time.monotonic() + deadline_s)

@@ -155,14 +155,16 @@ def request_for(
     limit: int,
     project: str,
     timeout_s: float,
+    named: dict[str, float] | None = None,
 ) -> Any:
+    """The :class:`~memhooks.backends.base.SearchRequest` for ``task``: ``plan`` is its
+    context's plan (``None`` without routing), ``active`` the host's active files and
+    ``named`` the target folder's files the prompt names (:func:`named_in_folder`), both
+    root-relative."""
     from ..backends.base import SearchRequest
 
     query = task.query
     auto = AUTO_TAG in query.get("tags", [])
-    directory = plan["target"] if plan else root
-    if plan and os.path.isfile(directory):
-        directory = os.path.dirname(directory)
     is_prompt_task = task.source is None
     return SearchRequest(
         query["query"],
@@ -170,7 +172,9 @@ def request_for(
         entities=_names(query.get("entities", [])),
         tags=[t for t in query.get("tags", []) if t != AUTO_TAG],
         files=_file_cues(query.get("resources", [])) + active,
-        scopes=_scopes(_relative(directory, root)) if plan else [],
+        active_files=list(active),
+        named_files=dict(named or {}) if plan and not is_prompt_task else {},
+        scopes=_scopes(_relative(folder_of(plan, root), root)) if plan else [],
         auto=auto,
         limit=limit,
         options=(query.get("backends") or {}).get(backend.name) or {},
@@ -179,6 +183,27 @@ def request_for(
         priority=task.priority,
         resources=_names(query.get("resources", [])),
     )
+
+
+def folder_of(plan: dict[str, Any] | None, root: str) -> str:
+    """The folder a plan targets (its target, or the target's folder for a file)."""
+    directory = plan["target"] if plan else root
+    if plan and os.path.isfile(directory):
+        directory = os.path.dirname(directory)
+    return str(directory)
+
+
+def named_in_folder(plan: dict[str, Any], root: str, prompt: str | None) -> dict[str, float]:
+    """``{root-relative file: share}``: the files directly in the plan's target folder
+    that ``prompt`` names (:mod:`.filenames`); ``{}`` without a prompt."""
+    if not prompt or not prompt.strip():
+        return {}
+    from .filenames import listing, named_files
+
+    directory = folder_of(plan, root)
+    rel = _relative(directory, root)
+    prefix = f"{rel}/" if rel else ""
+    return {prefix + name: share for name, share in named_files(prompt, listing(directory)).items()}
 
 
 def run_tasks(

@@ -1,0 +1,121 @@
+"""Files of the target folder named by the prompt (memhooks.recall.filenames) and how the
+runtime hands them to the backend."""
+
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+
+import pytest
+
+from memhooks.backends.base import Hit, SearchRequest
+from memhooks.recall import recall
+from memhooks.recall.filenames import listing, named_files, stem, tokens
+
+FOLDER = ["session.py", "tokens.py", "oauth_google.py", "oauth_apple.py", "README.md", "Makefile"]
+
+
+def test_tokens_are_lowercase_alphanumeric_runs_with_plurals_folded() -> None:
+    assert tokens("Make login Sessions last longer") == {
+        "make",
+        "login",
+        "session",
+        "last",
+        "longer",
+    }
+    assert tokens("t0003-attributes.sh: fix it") == {"t0003", "attribute", "sh", "fix", "it"}
+    assert tokens("class access") == {"class", "access"}  # a double s is not a plural
+
+
+def test_stem_drops_the_last_extension_only() -> None:
+    assert [stem(n) for n in ("a.tar.gz", ".gitignore", "Makefile", "x.")] == ["a.tar", ".gitignore", "Makefile", "x"]  # fmt: skip
+
+
+def test_a_prompt_names_a_file_by_its_words() -> None:
+    assert named_files("make login sessions last longer", FOLDER) == {"session.py": 1.0}
+    assert named_files("rotate the refresh tokens", FOLDER) == {"tokens.py": 1.0}
+    assert named_files("update the makefile", FOLDER) == {"Makefile": 1.0}
+    assert named_files("nothing in common here", FOLDER) == {}
+    assert named_files("", FOLDER) == {} and named_files("session", []) == {}
+
+
+def test_a_word_shared_by_many_names_weighs_less() -> None:
+    # "oauth" is in two of six names, "google" in one: the prompt word "oauth" alone
+    # covers log(1+6/2) of log(1+6/2)+log(1+6/1) — under half, so no file is named.
+    assert named_files("fix oauth", FOLDER) == {}
+    share = math.log(4) / (math.log(4) + math.log(7))
+    assert share < 0.5
+    found = named_files("google oauth sign-in", FOLDER)
+    assert found == {"oauth_google.py": 1.0}
+    assert named_files("google sign-in", FOLDER) == {"oauth_google.py": round(1 - share, 4)}
+
+
+def test_small_words_of_a_prompt_never_name_a_file() -> None:
+    assert named_files("how to do it", ["to.c", "do.c", "it.c"]) == {}
+
+
+def test_listing_holds_files_only_sorted_and_bounded(tmp_path: Path) -> None:
+    for name in ("b.py", "a.py", "c.md"):
+        (tmp_path / name).write_text("x")
+    (tmp_path / "sub").mkdir()
+    os.symlink(tmp_path / "a.py", tmp_path / "link.py")
+    os.symlink(tmp_path / "missing", tmp_path / "dangling.py")
+    assert listing(str(tmp_path)) == ["a.py", "b.py", "c.md", "link.py"]
+    assert len(listing(str(tmp_path), limit=2)) == 2
+    assert listing(str(tmp_path / "nowhere")) == []
+
+
+class Recording:
+    """A backend that records the requests it gets and finds nothing."""
+
+    name = "recording"
+
+    def __init__(self) -> None:
+        self.requests: list[SearchRequest] = []
+
+    def search(self, request: SearchRequest) -> list[Hit]:
+        self.requests.append(request)
+        return []
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    auth = root / "backend" / "auth"
+    auth.mkdir(parents=True)
+    (root / ".git").mkdir()
+    (root / "MEMHOOKS.md").write_text(
+        '---\nschema: memhooks/v2\nrecall_queries: ["What constraints apply?"]\n---\n'
+    )
+    (auth / "MEMHOOKS.md").write_text(
+        '---\nschema: memhooks/v2\nrecall_queries: ["How do tokens rotate?"]\n---\n'
+    )
+    for name in ("session.py", "tokens.py"):
+        (auth / name).write_text("x\n")
+    return root
+
+
+def test_the_runtime_passes_the_target_folders_named_files(project: Path) -> None:
+    backend = Recording()
+    recall(
+        str(project / "backend" / "auth"), prompt="make login sessions last longer", backend=backend
+    )
+    assert len(backend.requests) == 2
+    for request in backend.requests:
+        assert request.named_files == {"backend/auth/session.py": 1.0}
+        assert request.scopes == ["backend/auth", "backend", ""]
+
+
+def test_no_prompt_or_no_routing_names_no_files(project: Path) -> None:
+    backend = Recording()
+    recall(str(project / "backend" / "auth"), backend=backend)
+    recall(str(project / "backend" / "auth"), prompt="sessions", routing=False, backend=backend)
+    assert backend.requests and all(r.named_files == {} for r in backend.requests)
+
+
+def test_active_files_reach_the_backend_on_their_own(project: Path) -> None:
+    backend = Recording()
+    tokens_py = project / "backend" / "auth" / "tokens.py"
+    recall(str(project / "backend" / "auth"), prompt="x", files=[str(tokens_py)], backend=backend)
+    assert all(r.active_files == ["backend/auth/tokens.py"] for r in backend.requests)
