@@ -13,8 +13,11 @@ Builds, in a temporary directory (``XDG_CACHE_HOME`` and ``MEMHOOKS_STORE`` poin
 Then it reports, per project, the median and p90 of in-process
 :func:`memhooks.recall.recall` (a fresh backend per call, as a host calling the library
 would) and of ``memhooks recall DIR --prompt ... --format json`` as a fresh process, each
-*warm* (ranked lists reused: the store did not change since the last recall) and *cold*
-(the search-list cache dropped first), as wall time and as CPU time (user + system; far
+*warm* (ranked lists reused: the store did not change since the last recall), *changed*
+(a memory was just remembered the way ``memhooks remember`` does it, which recomputes the
+hooks' cached searches for the new state: :func:`memhooks.backends.embedded.refresh`) and
+*cold* (the search-list cache dropped first: the first recall ever with these hooks, or
+after a writer that does not refresh), as wall time and as CPU time (user + system; far
 steadier than wall time on a busy machine), the peak RSS of those processes (through GNU time), and ratios to
 a bare ``python -c pass`` measured in the same run (ratios are stable across machines;
 absolute times are not). Targets (issue 4): in-process < 10 ms, fresh process < 60 ms,
@@ -283,10 +286,20 @@ def forget_searches() -> None:
     )
 
 
+def remember_one(store: str, root: str, number: int) -> None:
+    """Add a memory as ``memhooks remember`` does (the store, then the cache refresh)."""
+    from memhooks.backends.embedded import refresh
+    from memhooks.store import MemoryStore, project_id
+
+    with MemoryStore(store) as opened:
+        opened.add(project_id(root), f"bench note {number}: the render cache was flushed")
+    refresh(store)
+
+
 def measure(
     target: str, root: str, store: str, runs: int, exe: str, env: dict[str, str]
 ) -> dict[str, float]:
-    """Medians and p90s of wall and CPU milliseconds per recall, warm and cold."""
+    """Medians and p90s of wall and CPU milliseconds per recall: warm, changed, cold."""
     from memhooks.recall import recall
 
     os.environ["MEMHOOKS_ROOT"] = root
@@ -294,9 +307,11 @@ def measure(
     hits = 0
     for number in range(max(runs * 4, 40)):
         prompt = PROMPTS[number % len(PROMPTS)]
-        for kind in ("cold", "warm"):
+        for kind in ("cold", "changed", "warm"):
             if kind == "cold":
                 forget_searches()
+            elif kind == "changed":
+                remember_one(store, root, number)
             wall, cpu = time.perf_counter(), time.process_time()
             result = recall(target, prompt=prompt, store_path=store)
             samples.setdefault(f"in_process_{kind}", []).append((time.perf_counter() - wall) * 1000)
@@ -310,16 +325,20 @@ def measure(
     for number in range(runs):
         prompt = PROMPTS[number % len(PROMPTS)]
         argv = [exe, "recall", target, "--prompt", prompt, "--format", "json"]
-        for kind in ("cold", "warm"):
+        for kind in ("cold", "changed", "warm"):
             if kind == "cold":
                 forget_searches()
+            elif kind == "changed":
+                remember_one(store, root, 1000 + number)
             run = child(argv, env)
             samples.setdefault(f"process_{kind}", []).append(run.wall_ms)
             samples.setdefault(f"process_{kind}_cpu", []).append(run.cpu_ms)
-    for kind in ("cold", "warm"):
+    for kind in ("cold", "changed", "warm"):
         for prompt in PROMPTS[:3]:
             if kind == "cold":
                 forget_searches()
+            elif kind == "changed":
+                remember_one(store, root, 2000 + len(rss))
             argv = [exe, "recall", target, "--prompt", prompt, "--format", "json"]
             rss.append(peak_rss_kib(argv, env))
     out: dict[str, float] = {}

@@ -12,7 +12,7 @@ import pytest
 
 from memhooks.backends import embedded_cache
 from memhooks.backends.base import SearchRequest
-from memhooks.backends.embedded import EmbeddedBackend, fuse
+from memhooks.backends.embedded import EmbeddedBackend, fuse, refresh
 from memhooks.errors import BackendError
 from memhooks.store import MemoryStore, ranking
 
@@ -180,3 +180,47 @@ def test_fusion_adds_reciprocal_ranks_and_keeps_first_seen_order_on_ties() -> No
     fused = fuse([("prompt", [1, 2, 3]), ("query", [3, 4]), ("cue", [5])], limit=4)
     assert [pk for pk, _ in fused] == [3, 1, 5, 2]  # 1 and 5 tie at 1/61: 1 came first
     assert fused[0][1] == pytest.approx(1 / 63 + 1 / 61)
+
+
+HOOK_REQUESTS = [
+    request("token rotation", scopes=["backend/auth", "backend", ""], limit=5),
+    request("", auto=True, files=["backend/db/migrate.py"], scopes=["backend/db", "backend", ""], limit=5),
+]  # fmt: skip
+
+
+def test_a_writer_recomputes_the_hooks_lists_for_the_next_recall(
+    store_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = [search_ids(store_path, req) for req in HOOK_REQUESTS]  # fills the cache file
+    with MemoryStore(store_path) as store:
+        added = store.add(PROJECT, "Token rotation logs the old token id", files=["backend/db/migrate.py"])  # fmt: skip
+    assert refresh(store_path) == 3  # the first request's query and cue lists, the second's cue
+    embedded_cache.clear_memory()  # the next recall is a fresh process
+    calls: list[str] = []
+    real_ranked, real_cue = ranking.ranked, ranking.cue
+
+    def counting(*args: object, **kwargs: object) -> list[tuple[int, float]]:
+        calls.append(str(args[2]))
+        return real_ranked(*args, **kwargs)  # type: ignore[arg-type]
+
+    def counting_cue(*args: object, **kwargs: object) -> list[int]:
+        calls.append("cue")
+        return real_cue(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ranking, "ranked", counting)
+    monkeypatch.setattr(ranking, "cue", counting_cue)
+    after = [search_ids(store_path, req) for req in HOOK_REQUESTS]
+    assert calls == []  # every list was ready
+    assert added.id in after[1] and added.id not in before[1]
+    monkeypatch.setenv("MEMHOOKS_CACHE", "0")
+    assert [search_ids(store_path, req) for req in HOOK_REQUESTS] == after  # = fresh search
+
+
+def test_refresh_without_a_cache_or_a_store_does_nothing(tmp_path: Path, store_path: str) -> None:
+    assert refresh(store_path) == 0  # nothing was ever searched
+    missing = tmp_path / "none.sqlite3"
+    assert refresh(str(missing)) == 0 and not missing.exists()
+    search_ids(store_path, HOOK_REQUESTS[0])
+    with MemoryStore(store_path) as store:
+        store.add(PROJECT, "one more")
+    assert refresh(store_path, budget_s=-1) == 0  # out of time: the next recall does it

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from capture_support import memories
 
 from memhooks.agents import NormalizedEvent
@@ -340,3 +341,27 @@ def test_tool_events_are_never_captured(
         == []
     )
     assert not Path(store_path).exists()
+
+
+def test_a_captured_memory_leaves_the_hooks_searches_ready(
+    claude: Claude, store_path: str, project: Path, capture_on: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memhooks.backends import embedded_cache
+    from memhooks.backends.base import SearchRequest
+    from memhooks.backends.embedded import EmbeddedBackend
+    from memhooks.store import project_id, ranking
+
+    request = SearchRequest("sliding window limiter", project=project_id(str(project)), limit=5)
+    backend = EmbeddedBackend.open(store_path)
+    backend.search(request)  # a recall before: the hook's query list is cached
+    backend.close()
+    prompt = "We decided to keep the sliding window because bursts must be smoothed."
+    assert observe(claude("UserPromptSubmit", prompt=prompt), store_path=store_path, now=1000.0)
+    embedded_cache.clear_memory()
+    searched: list[str] = []
+    real = ranking.ranked
+    monkeypatch.setattr(ranking, "ranked", lambda *a, **k: searched.append(a[2]) or real(*a, **k))
+    backend = EmbeddedBackend.open(store_path)
+    [hit] = backend.search(request)
+    backend.close()
+    assert searched == [] and hit.text == prompt

@@ -244,6 +244,38 @@ def test_remember_then_recall_and_export(
     assert len(exported) == len(DATA["memories"]) + 1
 
 
+@pytest.mark.parametrize(
+    "write",
+    [
+        ["remember", "Deploys now wait for migrations", "--cwd", "svc"],
+        ["memories", "forget", "m-deploy", "--cwd", "svc"],
+    ],
+)
+def test_a_write_leaves_the_hooks_searches_ready_for_the_next_recall(
+    project: tuple[Path, str],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    write: list[str],
+) -> None:
+    from memhooks.backends import embedded_cache
+    from memhooks.cli import main
+    from memhooks.store import ranking
+
+    root, _ = project
+    monkeypatch.chdir(root)
+    recall(str(root / "svc"), prompt="deploys")  # the hooks' queries are searched and kept
+    assert main(write) == 0
+    capsys.readouterr()
+    embedded_cache.clear_memory()  # the next recall: a fresh hook process
+    searched: list[str] = []
+    real = ranking.ranked
+    monkeypatch.setattr(ranking, "ranked", lambda *a, **k: searched.append(a[2]) or real(*a, **k))
+    after = recall(str(root / "svc"), prompt="deploys")
+    assert searched == ["deploys"]  # only the new prompt; the hooks' lists were ready
+    monkeypatch.setenv("MEMHOOKS_CACHE", "0")
+    assert ids(recall(str(root / "svc"), prompt="deploys")) == ids(after)
+
+
 def test_remember_refuses_files_outside_the_project(
     project: tuple[Path, str], capsys: pytest.CaptureFixture[str]
 ) -> None:

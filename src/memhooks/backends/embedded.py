@@ -263,6 +263,33 @@ class EmbeddedBackend:
             cache.remember(key, found)
         return found
 
+    def _relist(self, deadline: float) -> int:
+        """Recompute the cache's stale lists (:attr:`ListCache.stale`) for the store's
+        current state until ``deadline`` (monotonic seconds); bm25 mode only."""
+        self._hybrid = False
+        self._refresh()
+        cache = self._lists()
+        done = 0
+        for key in cache.stale:
+            if time.monotonic() > deadline:
+                break
+            if key in cache.lists:
+                continue
+            kind, _, rest = key.partition(SEP)
+            parts = rest.split(SEP)
+            if len(parts) < 3 or not parts[1].isdigit():
+                continue
+            project, depth = parts[0], int(parts[1])
+            if kind == "query":
+                self._text(project, SEP.join(parts[2:]), depth)
+            elif kind == "cue":
+                scope = parts[2][1:] if parts[2].startswith("/") else None
+                self._cue(project, scope, parts[3:], depth)
+            else:
+                continue
+            done += 1
+        return done
+
     def _lists(self) -> ListCache:
         assert self._cache is not None
         return self._cache
@@ -320,9 +347,45 @@ class EmbeddedBackend:
             return query(self.store._conn)
 
 
+#: Most seconds a writer spends recomputing the cached lists after a change (:func:`refresh`).
+REFRESH_S = 0.3
+
+
+def refresh(path: str | None = None, *, budget_s: float = REFRESH_S) -> int:
+    """After a write to the store at ``path`` (default: ``MEMHOOKS_STORE`` or the user data
+    dir): recompute, for its new state, the hooks' query and folder-cue lists the search
+    cache held for an earlier state, and save them, so the next recall — often a fresh
+    hook process — finds them ready instead of running every search again. Stops after
+    ``budget_s`` seconds (lists left over are computed by the next recall). Returns how
+    many lists were recomputed.
+
+    A cache, so it never fails: store errors, a missing store, caching turned off
+    (``MEMHOOKS_CACHE=0``) or hybrid search (it would load the embedding model in a
+    writer) all give 0.
+    """
+    if _hybrid_requested():
+        return 0
+    try:
+        from ..store import MemoryStore
+
+        backend = EmbeddedBackend(MemoryStore(path, create=False), owns_store=True)
+    except MemhooksError:
+        return 0
+    try:
+        return backend._relist(time.monotonic() + budget_s)
+    except MemhooksError:
+        return 0
+    finally:
+        backend.close()
+
+
+def _hybrid_requested() -> bool:
+    return os.environ.get("MEMHOOKS_SEARCH", "").strip().lower() not in ("", "bm25")
+
+
 def _hybrid() -> bool:
     """Whether ``MEMHOOKS_SEARCH`` asks for hybrid search (without importing it when not)."""
-    if os.environ.get("MEMHOOKS_SEARCH", "").strip().lower() in ("", "bm25"):
+    if not _hybrid_requested():
         return False
     from ..store import semantic
 
@@ -338,8 +401,11 @@ def _parent(path: str) -> str:
     return path.rsplit("/", 1)[0] if "/" in path else ""
 
 
+SEP = "\x1f"
+
+
 def _key(*parts: str) -> str:
-    return "\x1f".join(parts)
+    return SEP.join(parts)
 
 
 def fuse(lists: list[tuple[str, list[int]]], limit: int) -> list[tuple[int, float]]:

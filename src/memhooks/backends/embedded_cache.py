@@ -48,6 +48,8 @@ class ListCache:
         self.frequencies: dict[str, int] = {}
         #: Other things worth keeping for this state in this process (never written).
         self.objects: dict[str, Any] = {}
+        #: Keys of the lists the file held for an earlier state of the store.
+        self.stale: list[str] = []
         self._new = False
         self._words = 0
         if not self.enabled:
@@ -123,10 +125,14 @@ class ListCache:
             and blob.get("format") == FORMAT
             and blob.get("store") == self.path
             and blob.get("signature") == self.signature
-            and blob.get("state") == list(self.state)
             and isinstance(blob.get("lists"), dict)
             and isinstance(blob.get("frequencies"), dict)
         ):
+            return
+        if blob.get("state") != list(self.state):
+            # Lists of an earlier state: useless as lists, but they say which searches
+            # the hooks run (memhooks.backends.embedded.refresh recomputes them).
+            self.stale = [key for key in blob["lists"] if isinstance(key, str)]
             return
         self.lists = blob["lists"]
         self.frequencies = blob["frequencies"]

@@ -119,9 +119,16 @@ def record(
     if where is None or not settings.effective(config, where.project)[0]:
         return outcome
     outcome.project = where.project
+    started = time.monotonic()
     _capture(
         event, where, outcome, store_path, time.time() if now is None else now, timeout_s, policy
     )
+    if outcome.ids:
+        from ..backends.embedded import REFRESH_S, refresh
+
+        left = REFRESH_S if timeout_s is None else timeout_s - (time.monotonic() - started)
+        if left > 0:
+            refresh(store_path, budget_s=min(REFRESH_S, left))
     return outcome
 
 

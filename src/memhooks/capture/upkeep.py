@@ -93,6 +93,10 @@ def process(
             conn.close()
     for name, value in pruned.items():
         counts[f"pruned_{name}"] = value
+    if counts["memories"] or counts["superseded"]:
+        from ..backends.embedded import refresh
+
+        refresh(path)
     return counts
 
 

@@ -81,6 +81,10 @@ def run(args: argparse.Namespace) -> int:
                 with open(args.file, "w", encoding="utf-8") as fp:
                     count = store.export_jsonl(where.project, fp)
                 print(f"Exported {count} memories to {args.file}", file=sys.stderr)
+    if args.action in ("forget", "import"):
+        from ..backends.embedded import refresh
+
+        refresh(store.path)  # the hooks' cached searches, ready for the next recall
     return 0
 
 

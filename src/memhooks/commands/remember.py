@@ -27,6 +27,7 @@ def run(args: argparse.Namespace) -> int:
         if args.store:
             raise UsageError(f"--store names an embedded store file, but the backend is {name}")
         return _remember_in(name, args, where.project, where.scope, files)
+    from ..backends.embedded import refresh
     from ..store import MemoryStore
 
     with MemoryStore(args.store) as store:
@@ -40,6 +41,7 @@ def run(args: argparse.Namespace) -> int:
             entities=args.entity,
             source="cli",
         )
+    refresh(store.path)
     print(f"Remembered {memory.id} (scope {memory.scope or '.'})")
     return 0
 

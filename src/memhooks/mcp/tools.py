@@ -80,6 +80,7 @@ def remember(
 ) -> dict[str, Any]:
     """Store a memory scoped to the folder of ``path``; secrets in ``text`` are scrubbed
     first (``redacted`` counts them). Returns ``id``, ``project``, ``scope``, ``redacted``."""
+    from ..backends.embedded import refresh
     from ..capture.scrubber import scrub
     from ..store import MemoryStore
 
@@ -103,6 +104,7 @@ def remember(
             entities=list(entities or ()),
             source="mcp",
         )
+    refresh(store.path)
     return {"id": memory.id, "project": memory.project, "scope": memory.scope, "redacted": redacted}
 
 
@@ -113,6 +115,10 @@ def forget(id: str, path: str = ".", store_path: str | None = None) -> dict[str,
     where = _locate(path)
     with MemoryStore(store_path) as store:
         gone = store.forget(id, project=where.project)
+    if gone:
+        from ..backends.embedded import refresh
+
+        refresh(store.path)
     return {"id": id, "project": where.project, "forgotten": gone}
 
 
