@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import subprocess
 import sys
 from pathlib import Path
@@ -28,9 +30,29 @@ AGENT_NAMES = {
 
 def test_exported_members() -> None:
     assert len(agents.__all__) == len(set(agents.__all__))
-    public = {name for name in vars(agents) if not name.startswith("_")}
+    public = {name for name in vars(agents) if not name.startswith("_")} | {"HOSTS"}  # lazy
     submodules = {name for name, value in vars(agents).items() if type(value) is type(agents)}
-    assert set(agents.__all__) == public - submodules - {"annotations"}
+    assert set(agents.__all__) == public - submodules - {"annotations", "TYPE_CHECKING"}
+    assert agents.HOSTS is agents.registry.HOSTS
+
+
+def test_a_hook_for_one_agent_imports_one_adapter() -> None:
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys, json; from memhooks.agents import normalize;"
+        "normalize({'hook_event_name': 'UserPromptSubmit', 'prompt': 'x'}, 'claude-code');"
+        "print(json.dumps(sorted(m for m in sys.modules if m.startswith('memhooks.agents.'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    loaded = set(json.loads(out.stdout))
+    assert "memhooks.agents.claude_code" in loaded
+    assert not loaded & {
+        "memhooks.agents.cline",
+        "memhooks.agents.cursor",
+        "memhooks.agents.hermes",
+    }
 
 
 def test_registry_names_every_host_once() -> None:

@@ -15,7 +15,20 @@ from __future__ import annotations
 
 from .base import ACTIONS, EVENTS, UNKNOWN, FileChange, NormalizedEvent
 from .patch import parse_patch
-from .registry import HOSTS, detect_host, normalize
+from .registry import detect_host, normalize
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: see base.py
+if TYPE_CHECKING:
+    from .registry import HOSTS
+
+
+def __getattr__(name: str) -> object:
+    if name == "HOSTS":  # imports every adapter: built on first use (registry.HOSTS)
+        from . import registry
+
+        return registry.HOSTS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "ACTIONS",

@@ -11,40 +11,45 @@ Adding a host is one module and one line here.
 
 from __future__ import annotations
 
-from . import (
-    claude_code,
-    cline,
-    codex,
-    copilot_cli,
-    copilot_vscode,
-    cursor,
-    gemini_cli,
-    generic,
-    hermes,
-    kiro,
-    opencode,
-    windsurf,
-)
 from .base import UNKNOWN, NormalizedEvent
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: see base.py
 if TYPE_CHECKING:
     from .base import Host
 
-HOSTS: dict[str, Host] = {
-    "cline": cline,
-    "windsurf": windsurf,
-    "cursor": cursor,
-    "hermes": hermes,
-    "opencode": opencode,
-    "copilot-vscode": copilot_vscode,
-    "copilot-cli": copilot_cli,
-    "gemini-cli": gemini_cli,
-    "kiro": kiro,
-    "codex": codex,
-    "claude-code": claude_code,
-    "generic": generic,
+    #: Host name -> adapter module, in detection order (built on first use: a hook
+    #: called with ``--agent NAME`` imports one adapter, not all of them).
+    HOSTS: dict[str, Host]
+
+#: Host name -> module name, in detection order.
+_MODULES = {
+    "cline": "cline",
+    "windsurf": "windsurf",
+    "cursor": "cursor",
+    "hermes": "hermes",
+    "opencode": "opencode",
+    "copilot-vscode": "copilot_vscode",
+    "copilot-cli": "copilot_cli",
+    "gemini-cli": "gemini_cli",
+    "kiro": "kiro",
+    "codex": "codex",
+    "claude-code": "claude_code",
+    "generic": "generic",
 }
+
+
+def host_module(name: str) -> Host:
+    """The adapter module of host ``name``; KeyError for an unknown name."""
+    module: Host = __import__(f"{__package__}.{_MODULES[name]}", fromlist=["_"])
+    return module
+
+
+def __getattr__(name: str) -> object:
+    if name == "HOSTS":
+        hosts = {key: host_module(key) for key in _MODULES}
+        globals()["HOSTS"] = hosts
+        return hosts
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def detect_host(payload: object) -> str | None:
@@ -57,8 +62,8 @@ def detect_host(payload: object) -> str | None:
     """
     if not isinstance(payload, dict):
         return None
-    for name, host in HOSTS.items():
-        if host.detect(payload):
+    for name in _MODULES:
+        if host_module(name).detect(payload):
             return name
     return None
 
@@ -82,11 +87,11 @@ def normalize(
         host = detect_host(payload)
         if host is None:
             return NormalizedEvent(UNKNOWN, raw=payload)
-    adapter = HOSTS.get(host)
-    if adapter is None:
+    if host not in _MODULES:
         from ..errors import UsageError
 
-        raise UsageError(f"unknown agent {host!r}; expected one of: {', '.join(sorted(HOSTS))}")
+        raise UsageError(f"unknown agent {host!r}; expected one of: {', '.join(sorted(_MODULES))}")
+    adapter = host_module(host)
     hint = native_event if isinstance(native_event, str) else None
     if not isinstance(payload, dict):
         return NormalizedEvent(host, native_event=hint, raw=payload)

@@ -138,25 +138,26 @@ class EmbeddedBackend:
         if folder is None and not request.named_files and not request.active_files:
             return base
         objects = self._lists().objects
-        key = _key(
-            "~routed",
-            project,
-            str(depth),
-            request.prompt or "",
-            words,
+        cue = _key(
+            "~factors",
             "" if folder is None else f"/{folder}",
             *sorted(request.active_files),
             "\x1e",
             *(f"{name}={share}" for name, share in sorted(request.named_files.items())),
         )
+        key = _key("~routed", project, str(depth), request.prompt or "", words, cue)
         if key not in objects:
-            objects[key] = self._boosted(base, folder, request.named_files, request.active_files)
+            factors = objects.setdefault(cue, {})  # shared by the recall's queries
+            objects[key] = self._boosted(
+                base, factors, folder, request.named_files, request.active_files
+            )
         routed: list[tuple[int, float]] = objects[key]
         return routed
 
     def _boosted(
         self,
         base: list[tuple[int, float]],
+        factors: dict[int, float],
         folder: str | None,
         named: dict[str, float],
         active: list[str],
@@ -165,30 +166,42 @@ class EmbeddedBackend:
         earns :data:`BOOST` ``["folder"]`` for touching a file directly in ``folder``
         (root-relative, ``""`` = root), ``["named"]`` times the largest share of a
         prompt-named file it touched and ``["active"]`` for touching an active file.
-        Ties keep ``base`` order."""
-        pks = [pk for pk, _ in base]
-        if not pks:
-            return base
-        sql = (
-            "SELECT memory, path FROM memory_files WHERE memory IN (SELECT value FROM json_each(?))"
-        )
-        params = (json.dumps(pks),)
-        touched: dict[int, list[str]] = {}
-        for pk, path in self._read(lambda conn: conn.execute(sql, params).fetchall()):
-            touched.setdefault(pk, []).append(path)
-        wanted = set(active)
-        scored = []
-        for pk, score in base:
-            paths = touched.get(pk, ())
-            factor = 1.0
-            if folder is not None and any(_parent(path) == folder for path in paths):
-                factor += BOOST["folder"]
-            factor += BOOST["named"] * max((named.get(path, 0.0) for path in paths), default=0.0)
-            if wanted and not wanted.isdisjoint(paths):
-                factor += BOOST["active"]
-            scored.append((pk, score * factor))
+        ``factors`` memoizes each memory's factor for these cues. Ties keep ``base``
+        order."""
+        missing = [pk for pk, _ in base if pk not in factors]
+        if missing:
+            touched = self._paths(missing)
+            wanted = set(active)
+            for pk in missing:
+                paths = touched.get(pk, ())
+                factor = 1.0
+                if folder is not None and any(_parent(path) == folder for path in paths):
+                    factor += BOOST["folder"]
+                if named:
+                    factor += BOOST["named"] * max((named.get(p, 0.0) for p in paths), default=0.0)
+                if wanted and not wanted.isdisjoint(paths):
+                    factor += BOOST["active"]
+                factors[pk] = factor
+        scored = [(pk, score * factors[pk]) for pk, score in base]
         scored.sort(key=lambda item: -item[1])  # stable: ties keep the base order
         return scored
+
+    def _paths(self, pks: list[int]) -> dict[int, list[str]]:
+        """The files each memory touched (``memory_files``), read once per pk and state:
+        one recall boosts the same candidates for several queries."""
+        known: dict[int, list[str]] = self._lists().objects.setdefault(_key("~paths"), {})
+        missing = [pk for pk in pks if pk not in known]
+        if missing:
+            sql = (
+                "SELECT memory, path FROM memory_files"
+                " WHERE memory IN (SELECT value FROM json_each(?))"
+            )
+            params = (json.dumps(missing),)
+            for pk in missing:
+                known[pk] = []
+            for pk, path in self._read(lambda conn: conn.execute(sql, params).fetchall()):
+                known[pk].append(path)
+        return known
 
     def _cued(self, request: SearchRequest, depth: int) -> list[tuple[int, float]]:
         """Without a prompt: the query's words (none for a generated cue) fused with the

@@ -114,15 +114,19 @@ def capture(event: NormalizedEvent, env: Mapping[str, str], time_s: float) -> st
     if event.event is None or time_s - MARGIN_S < CAPTURE_MIN_S:
         return None
     try:
+        from ..capture import settings
+
+        path = settings.config_path(env)
+        if not settings.anything_on(settings.load(path)):
+            return None  # off everywhere (the default): the observer is not even imported
         from ..capture.observer import observe
-        from ..capture.settings import config_path
 
         observe(
             event,
             store_path=env.get("MEMHOOKS_STORE") or None,
             cwd=scope.working_dir(event, env),
             timeout_s=time_s - MARGIN_S,
-            settings_path=config_path(env),
+            settings_path=path,
         )
     except Exception as exc:  # noqa: BLE001  capture must never break the agent
         return f"capture failed: {describe(exc)}"
