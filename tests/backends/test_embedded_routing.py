@@ -103,3 +103,13 @@ def test_all_generated_cues_of_one_target_share_one_search(
     for cue_files in (["backend/x.py"], ["README.md"], []):  # the ancestors' cues
         assert ids(backend, scopes=AUTH, files=cue_files) == first
     assert calls == [PROMPT]
+
+
+def test_a_hand_written_querys_file_resource_expands_its_words(backend: EmbeddedBackend) -> None:
+    # No word of the query is in r5's text; the resource path's words are in its files.
+    def search(**kwargs: object) -> list[str]:
+        req = SearchRequest("who decided this?", project=PROJECT, timeout_s=60, **kwargs)  # type: ignore[arg-type]
+        return [hit.id for hit in backend.search(req)]
+
+    assert search() == []
+    assert search(resources=["README.md"]) == ["r5"]

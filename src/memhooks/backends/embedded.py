@@ -4,9 +4,10 @@ With a prompt (what the agent is asked now), the prompt is the relevance signal 
 folder is a cue on top of it:
 
 * the prompt is searched with FTS5/BM25 (fused with the embeddings in hybrid mode); a
-  hand-written recall query adds its own words, entity names and tags by reciprocal-rank
-  fusion (k = 60); a generated folder cue adds nothing — its text is a fixed template
-  that names no topic, so all generated cues of one target share one list;
+  hand-written recall query adds its own words, entity names, tags and resource names
+  (:func:`query_words`) by reciprocal-rank fusion (k = 60); a generated folder cue adds
+  nothing — its text is a fixed template that names no topic, so all generated cues of
+  one target share one list;
 * each candidate's score is then multiplied by ``1 +`` what it earns (:data:`BOOST`):
   touching a file directly in the target folder, touching a file there that the prompt
   names (:mod:`memhooks.recall.filenames`), touching one of the host's active files.
@@ -128,7 +129,7 @@ class EmbeddedBackend:
         shares one list (computed once per recall)."""
         project = request.project
         prompt = self._prompt(project, request.prompt or "", depth)
-        words = "" if request.auto else " ".join([request.text, *request.entities, *request.tags])
+        words = "" if request.auto else query_words(request)
         if request.auto:
             base = prompt
         else:
@@ -208,7 +209,7 @@ class EmbeddedBackend:
         folder-cue list (:func:`memhooks.store.ranking.cue`)."""
         lists: list[tuple[str, list[int]]] = []
         if not request.auto:
-            words = " ".join([request.text, *request.entities, *request.tags])
+            words = query_words(request)
             lists.append(("query", self._text(request.project, words, depth)))
         scope = request.scopes[0] if request.scopes and request.scopes[0] else None
         if request.files or scope is not None:
@@ -408,6 +409,12 @@ def _hybrid() -> bool:
 def _state(conn: sqlite3.Connection) -> tuple[str, int]:
     store_id, generation = conn.execute("SELECT id, generation FROM store_state").fetchone()
     return (store_id, generation)
+
+
+def query_words(request: SearchRequest) -> str:
+    """A hand-written query's searchable words: its text expanded with its entity names,
+    tags and resource names (a file path matches the memories' ``files``)."""
+    return " ".join([request.text, *request.entities, *request.tags, *request.resources])
 
 
 def _parent(path: str) -> str:
