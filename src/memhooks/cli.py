@@ -33,6 +33,14 @@ def _budget(value: str) -> int:
     return number
 
 
+def _role(value: str) -> str:
+    import argparse
+
+    if not value.strip():
+        raise argparse.ArgumentTypeError("must not be blank")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     import argparse
 
@@ -52,7 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("explain", help="resolve the hook chain for folders and print the retrieval plan")
     p.add_argument("paths", nargs="*", metavar="PATH", help="target files or folders (default: .)")
-    p.add_argument("--role", action="append", default=[], metavar="ROLE", help="an active role (repeatable)")
+    p.add_argument("--role", action="append", default=[], type=_role, metavar="ROLE", help="an active role (repeatable)")
     p.add_argument("--file", action="append", default=[], metavar="FILE", help="an active file; its folder joins the plan (repeatable)")
     p.add_argument("--budget", type=_budget, metavar="CHARS", help="print the bounded context as injected, at most CHARS characters")
     p.add_argument("--format", choices=FORMATS, default="human")
@@ -63,7 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("path", nargs="?", default=".", help="the folder or file being worked on (default: .)")
     p.add_argument("--prompt", help="the user's request; searched alongside every recall query")
     p.add_argument("--file", action="append", default=[], metavar="FILE", help="an active file (repeatable)")
-    p.add_argument("--role", action="append", default=[], metavar="ROLE", help="an active role (repeatable)")
+    p.add_argument("--role", action="append", default=[], type=_role, metavar="ROLE", help="an active role (repeatable)")
     p.add_argument("--budget", type=_budget, default=8000, metavar="CHARS", help="characters the injected context may use (default: 8000)")
     p.add_argument("--backend", metavar="NAME", help="memory backend (default: MEMHOOKS_BACKEND, else the config file's, else embedded)")
     _store_option(p)
@@ -117,7 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("hook", help="serve one agent hook call: payload on stdin, the host's response on stdout")
     p.add_argument("event", nargs="?", help="the host's event name, for hosts whose payload names none (Copilot CLI)")
     p.add_argument("--agent", metavar="NAME", help="the host that calls (default: detected from the payload)")
-    p.add_argument("--role", action="append", default=[], metavar="ROLE", help="an active role (repeatable; also MEMHOOKS_ROLES)")
+    p.add_argument("--role", action="append", default=[], type=_role, metavar="ROLE", help="an active role (repeatable; also MEMHOOKS_ROLES)")
 
     p = sub.add_parser("capture", help="opt in or out of capturing what agents learn; process captured state")
     p.add_argument("action", choices=("on", "off", "status", "process"))
@@ -140,7 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
     level.add_argument("--project", dest="level", action="store_const", const="project", help="this project's config (default)")
     level.add_argument("--user", dest="level", action="store_const", const="user", help="the user's config in the home directory")
     p.add_argument("--cwd", default=".", help="a folder of the project (default: .)")
-    p.add_argument("--role", action="append", default=[], metavar="ROLE", help="a role the installed hooks pass on (repeatable)")
+    p.add_argument("--role", action="append", default=[], type=_role, metavar="ROLE", help="a role the installed hooks pass on (repeatable)")
     p.add_argument("--via", choices=("plugin", "shell"), help="hermes: in-process plugin (default) or shell hooks")
     p.add_argument("--capture", action="store_true", help="also wire the events opt-in capture uses (commands, turn end, compaction, session end); with uninstall: remove only those")
     p.add_argument("--mcp", action="store_true", help="also register the MCP server `memhooks mcp` in the host's MCP config; with uninstall: remove only that")
@@ -159,7 +167,7 @@ def _maintenance_commands(sub: argparse._SubParsersAction[argparse.ArgumentParse
     p.add_argument("--query", required=True, help="the recall query text")
     p.add_argument("--cwd", default=".", help="the folder the note is about (default: .)")
     p.add_argument("--priority", type=float, metavar="F", help="0.0 to 1.0; ranks queries under a tight budget")
-    p.add_argument("--role", action="append", default=[], metavar="R", help="only for this role (repeatable)")
+    p.add_argument("--role", action="append", default=[], type=_role, metavar="R", help="only for this role (repeatable)")
     p.add_argument("--entity", action="append", default=[], metavar="E", help="a name, or a JSON object {name, type, salience} (repeatable)")
     p.add_argument("--resource", action="append", default=[], metavar="R", help="a name, or a JSON object {name, kind, salience} (repeatable)")
     p.add_argument("--tag", action="append", default=[], metavar="T", help="a tag (repeatable)")

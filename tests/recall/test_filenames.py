@@ -119,3 +119,23 @@ def test_active_files_reach_the_backend_on_their_own(project: Path) -> None:
     tokens_py = project / "backend" / "auth" / "tokens.py"
     recall(str(project / "backend" / "auth"), prompt="x", files=[str(tokens_py)], backend=backend)
     assert all(r.active_files == ["backend/auth/tokens.py"] for r in backend.requests)
+
+
+def test_an_active_file_outside_the_project_is_ignored_with_a_note(
+    project: Path, tmp_path: Path
+) -> None:
+    outside = tmp_path / "elsewhere.py"
+    outside.write_text("x\\n")
+    backend = Recording()
+    result = recall(
+        str(project / "backend" / "auth"),
+        prompt="x",
+        files=[str(outside), str(project / "backend" / "auth" / "missing.py")],
+        backend=backend,
+    )
+    assert all(r.active_files == [] for r in backend.requests)
+    assert [n for n in result["notes"] if n.startswith("active file")] == [
+        f"active file {str(outside)!r} ignored: not a file inside the project root {project}",
+        f"active file {str(project / 'backend' / 'auth' / 'missing.py')!r} ignored: not a file"
+        f" inside the project root {project}",
+    ]

@@ -82,7 +82,8 @@ def recall(
     plans = [p.data for p in scopes.plans]
     root = plans[0]["root"] if plans else os.path.realpath(target)
     project = project_id(root)
-    active = _active_files(files, root)
+    file_notes: list[str] = []
+    active = _active_files(files, root, file_notes)
     exclude: list[str] = []
     for plan in plans:
         exclude += [e for e in plan["exclude"] if e not in exclude]
@@ -102,7 +103,7 @@ def recall(
         "exclude": exclude,
         "dropped": {"budget": 0, "excluded": 0, "duplicates": 0, "budget_ids": []},
         "budget": {"chars": budget, "used": 0},
-        "notes": list(scopes.notes),
+        "notes": [*scopes.notes, *file_notes],
     }
     tasks = build_tasks(plans, prompt, routing)
     if not tasks:
@@ -168,12 +169,16 @@ def recall(
     return result
 
 
-def _active_files(files: Iterable[str], root: str) -> list[str]:
+def _active_files(files: Iterable[str], root: str, notes: list[str]) -> list[str]:
+    """Root-relative paths of the ``files`` that are regular files inside ``root``; a
+    note in ``notes`` for each one that is not (it is not used as a cue)."""
     out = []
     for name in files:
         real = os.path.realpath(name)
         if real.startswith(root.rstrip(os.sep) + os.sep) and os.path.isfile(real):
             out.append(os.path.relpath(real, root).replace(os.sep, "/"))
+        else:
+            notes.append(f"active file {name!r} ignored: not a file inside the project root {root}")
     return out
 
 
