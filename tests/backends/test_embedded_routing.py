@@ -113,3 +113,10 @@ def test_a_hand_written_querys_file_resource_expands_its_words(backend: Embedded
 
     assert search() == []
     assert search(resources=["README.md"]) == ["r5"]
+
+
+def test_the_prompt_as_its_own_query_is_one_list_routed_by_the_folder(
+    backend: EmbeddedBackend,
+) -> None:
+    req = SearchRequest(PROMPT, prompt=PROMPT, scopes=AUTH, project=PROJECT, timeout_s=60, limit=5)
+    assert [hit.id for hit in backend.search(req)] == ids(backend, scopes=AUTH)

@@ -134,8 +134,25 @@ def test_an_active_file_outside_the_project_is_ignored_with_a_note(
         backend=backend,
     )
     assert all(r.active_files == [] for r in backend.requests)
+    missing = project / "backend" / "auth" / "missing.py"
     assert [n for n in result["notes"] if n.startswith("active file")] == [
-        f"active file {str(outside)!r} ignored: not a file inside the project root {project}",
-        f"active file {str(project / 'backend' / 'auth' / 'missing.py')!r} ignored: not a file"
-        f" inside the project root {project}",
+        f"active file {str(path)!r} ignored: not a file inside the project root {project}"
+        for path in (outside, missing)
     ]
+
+
+def test_a_prompt_in_a_folder_whose_hooks_ask_nothing_is_still_routed(tmp_path: Path) -> None:
+    # Right after `memhooks init` a hook has no queries: the prompt is the only query,
+    # and it is routed by the folder like any other.
+    root = tmp_path / "proj"
+    auth = root / "backend" / "auth"
+    auth.mkdir(parents=True)
+    (root / ".git").mkdir()
+    (root / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n")
+    (auth / "session.py").write_text("x\n")
+    backend = Recording()
+    recall(str(auth), prompt="make sessions last longer", backend=backend)
+    [request] = backend.requests
+    assert request.text == request.prompt == "make sessions last longer"
+    assert request.scopes == ["backend/auth", "backend", ""]
+    assert request.named_files == {"backend/auth/session.py": 1.0}

@@ -184,3 +184,31 @@ def test_a_directory_or_a_missing_file_is_a_store_error(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match=f"there is no memory store at {missing}"):
         MemoryStore(missing, create=False)
     assert not missing.parent.exists()
+
+
+def test_a_store_whose_schema_text_is_not_utf8_is_a_store_error_not_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Bytes changed under the store (a disk error, another program) can make SQLite's
+    # own error message undecodable: sqlite3 then raises UnicodeDecodeError, which is
+    # not a sqlite3.Error.
+    path = tmp_path / "memories.sqlite3"
+    with MemoryStore(path) as store:
+        for number in range(50):
+            store.add(PROJECT, f"memory {number} about caching")
+    size = path.stat().st_size
+    with path.open("r+b") as fp:
+        for offset in range(4096, size, 97):
+            fp.seek(offset)
+            fp.write(b"\xab")
+    expected = f"the memory store {path} is damaged: a stored text is not valid UTF-8"
+    with pytest.raises(StoreError, match=expected):
+        MemoryStore(path)
+    from memhooks.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["memories", "list", "--store", str(path)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"error: {expected}") and err.endswith(
+        "re-import your memories from an export"
+    )

@@ -130,7 +130,7 @@ class EmbeddedBackend:
         project = request.project
         prompt = self._prompt(project, request.prompt or "", depth)
         words = "" if request.auto else query_words(request)
-        if request.auto:
+        if request.auto or words == request.prompt:  # the prompt-only task: one list
             base = prompt
         else:
             query = self._text(project, words, depth)

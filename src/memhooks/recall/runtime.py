@@ -165,15 +165,17 @@ def request_for(
 
     query = task.query
     auto = AUTO_TAG in query.get("tags", [])
+    # The prompt-only task (no hook asks anything) searches the prompt as its text; with a
+    # plan it is routed by the folder like any query (its prompt is the same text).
     is_prompt_task = task.source is None
     return SearchRequest(
         query["query"],
-        prompt=None if is_prompt_task else prompt,
+        prompt=None if is_prompt_task and not plan else prompt,
         entities=_names(query.get("entities", [])),
         tags=[t for t in query.get("tags", []) if t != AUTO_TAG],
         files=_file_cues(query.get("resources", [])) + active,
         active_files=list(active),
-        named_files=dict(named or {}) if plan and not is_prompt_task else {},
+        named_files=dict(named or {}) if plan else {},
         scopes=_scopes(_relative(folder_of(plan, root), root)) if plan else [],
         auto=auto,
         limit=limit,
@@ -235,7 +237,17 @@ def run_tasks(
         hits = _with_synthesis(task, backend, hits)
         kept = []
         for hit in hits:
-            key = (hit.id, hit.text, hit.obsolete, *hit.tags, "\x00", *hit.entities)
+            key = (
+                hit.id,
+                hit.text,
+                hit.obsolete,
+                hit.scope,
+                *hit.tags,
+                "\x00",
+                *hit.entities,
+                "\x00",
+                *(hit.files or ()),
+            )
             if key not in verdicts:
                 verdicts[key] = exclusions.matches(hit) is not None
             if verdicts[key]:

@@ -94,13 +94,16 @@ def retry(path: str, timeout: float, attempt: Callable[[], T]) -> T:
                 raise to_store_error(path, exc, timeout) from exc
         except sqlite3.Error as exc:
             raise to_store_error(path, exc, timeout) from exc
+        except UnicodeDecodeError as exc:
+            raise undecodable(path, exc) from exc
         # Jitter so that processes woken together do not collide again together.
         time.sleep(delay * (0.5 + os.urandom(1)[0] / 255))
         delay = min(delay * 2, 0.05)
 
 
 class Translated:
-    """``with Translated(path):`` turns any ``sqlite3.Error`` raised inside into a StoreError."""
+    """``with Translated(path):`` turns any ``sqlite3.Error`` raised inside — and the
+    ``UnicodeDecodeError`` sqlite3 raises for a damaged text value — into a StoreError."""
 
     __slots__ = ("path",)
 
@@ -118,6 +121,18 @@ class Translated:
     ) -> None:
         if isinstance(exc, sqlite3.Error):
             raise to_store_error(self.path, exc) from exc
+        if isinstance(exc, UnicodeDecodeError):
+            raise undecodable(self.path, exc) from exc
+
+
+def undecodable(path: str, exc: UnicodeDecodeError) -> StoreError:
+    """A text value read back is not UTF-8: memhooks only writes UTF-8, so the file's
+    bytes were changed under it (sqlite3 raises UnicodeDecodeError, not sqlite3.Error)."""
+    return StoreError(
+        f"the memory store {path} is damaged: a stored text is not valid UTF-8 "
+        f"({exc.reason} at byte {exc.start}); move it away to start a new one, then "
+        "re-import your memories from an export"
+    )
 
 
 def to_store_error(path: str, exc: sqlite3.Error, timeout: float = BUSY_TIMEOUT) -> StoreError:

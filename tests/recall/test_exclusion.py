@@ -1,0 +1,45 @@
+"""Exclusion phrases match whole words however they are written (recall/exclusion.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from memhooks.backends.base import Hit
+from memhooks.recall.exclusion import Exclusions, words
+
+CASES = json.loads((Path(__file__).parent / "data" / "exclusions.json").read_text("utf-8"))["cases"]
+
+
+def hit(field: str, value: str) -> Hit:
+    return Hit(
+        "m1",
+        value if field == "text" else "unrelated text",
+        1.0,
+        tags=[value] if field == "tag" else [],
+        entities=[value] if field == "entity" else [],
+        scope=value if field == "scope" else "",
+        files=[value] if field == "file" else [],
+    )
+
+
+@pytest.mark.parametrize(("phrase", "field", "value", "excluded"), CASES)
+def test_a_phrase_excludes_whole_words_however_written(
+    phrase: str, field: str, value: str, excluded: bool
+) -> None:
+    found = Exclusions([phrase]).matches(hit(field, value))
+    assert found == (phrase if excluded else None)
+
+
+def test_words_are_normalized_case_folded_and_split_at_non_letters() -> None:
+    assert words("Legacy-PayPal's\u00a0SECRETS_v2") == ["legacy", "paypal", "s", "secret", "v2"]
+    assert words("") == [] and words("---") == []
+
+
+def test_obsolete_marks_exclude_and_blank_phrases_do_not() -> None:
+    gone = Hit("m2", "anything", 1.0, obsolete=True)
+    assert Exclusions([]).matches(gone) == "obsolete"
+    blank = Exclusions(["  ", ""])
+    assert not blank and blank.matches(hit("text", "anything")) is None
