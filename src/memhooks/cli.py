@@ -33,6 +33,27 @@ def _budget(value: str) -> int:
     return number
 
 
+def _count(value: str) -> int:
+    import argparse
+
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer, not {value!r}") from None
+    if number < 0:
+        raise argparse.ArgumentTypeError("must be 0 or more")
+    return number
+
+
+def _positive(value: str) -> int:
+    import argparse
+
+    number = _count(value)
+    if number == 0:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return number
+
+
 def _role(value: str) -> str:
     import argparse
 
@@ -93,13 +114,13 @@ def build_parser() -> argparse.ArgumentParser:
     a = acts.add_parser("list", help="memories of the project, newest first")
     _project_options(a)
     a.add_argument("--scope", help="only memories scoped exactly to this root-relative folder")
-    a.add_argument("--limit", type=int, default=100, help="at most this many (0: all; default 100)")
+    a.add_argument("--limit", type=_count, default=100, help="at most this many (0: all; default 100)")
     a.add_argument("--all", action="store_true", help="include obsolete memories")
     a.add_argument("--format", choices=("text", "json"), default="text")
     a = acts.add_parser("search", help="full-text search (BM25)")
     _project_options(a)
     a.add_argument("text")
-    a.add_argument("--limit", type=int, default=10)
+    a.add_argument("--limit", type=_positive, default=10, help="at most this many hits (default 10)")
     a.add_argument("--all", action="store_true", help="include obsolete memories")
     a.add_argument("--format", choices=("text", "json"), default="text")
     a = acts.add_parser("show", help="one memory as JSON")

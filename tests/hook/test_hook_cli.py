@@ -45,7 +45,10 @@ def test_copilot_event_comes_from_the_command_line(project: Path, env: dict[str,
 def test_invalid_json_is_a_noop_with_one_line(project: Path, env: dict[str, str]) -> None:
     done = run(["--agent", "gemini-cli"], "{not json", env, project)
     assert (done.returncode, done.stdout) == (0, "{}\n")
-    assert done.stderr.count("\n") == 1 and done.stderr.startswith("memhooks hook: JSONDecodeError")
+    assert done.stderr == (
+        "memhooks hook: the payload on stdin is not JSON (Expecting property name enclosed in"
+        " double quotes at line 1 column 2); the agent must send its hook event as one JSON object\n"
+    )
 
 
 def test_unknown_agent_and_bad_flags_never_fail_the_host(project: Path, env: dict[str, str]) -> None:

@@ -62,7 +62,8 @@ def test_listing_holds_files_only_sorted_and_bounded(tmp_path: Path) -> None:
     os.symlink(tmp_path / "a.py", tmp_path / "link.py")
     os.symlink(tmp_path / "missing", tmp_path / "dangling.py")
     assert listing(str(tmp_path)) == ["a.py", "b.py", "c.md", "link.py"]
-    assert len(listing(str(tmp_path), limit=2)) == 2
+    assert listing(str(tmp_path), limit=6) == listing(str(tmp_path))  # 6 entries: all
+    assert listing(str(tmp_path), limit=5) == []  # too many to list: none, not some
     assert listing(str(tmp_path / "nowhere")) == []
 
 

@@ -370,3 +370,21 @@ def test_found_but_nothing_fits_says_over_budget(project: tuple[Path, str]) -> N
     assert text(result).startswith(
         f"memhooks recall: found {result['dropped']['budget']} memories, but none fits the budget"
     )
+
+
+def test_recall_without_a_usable_store_says_why_first_and_exits_1(
+    project: tuple[Path, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from memhooks.cli import main
+
+    root, _ = project
+    broken = tmp_path / "notes.txt"
+    broken.write_text("not a database\n")
+    assert main(["recall", str(root / "svc"), "--prompt", "x", "--store", str(broken)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == (
+        f"memhooks recall: no memory backend is available: {broken} is not a SQLite database"
+        " (SQLite: file is not a database); move the file away or point MEMHOOKS_STORE /"
+        " --store at another path"
+    )
+    assert not any(line.startswith("note:") for line in out)  # said once, in the headline

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from pathlib import Path
 
@@ -184,6 +185,20 @@ def test_a_directory_or_a_missing_file_is_a_store_error(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match=f"there is no memory store at {missing}"):
         MemoryStore(missing, create=False)
     assert not missing.parent.exists()
+    with pytest.raises(StoreError, match="/dev/null is not a regular file"):
+        MemoryStore(os.devnull)
+
+
+def test_backends_check_fails_for_a_store_path_that_cannot_be_a_store(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from memhooks.cli import main
+
+    for path, kind in ((tmp_path, "a directory"), (Path(os.devnull), "not a regular file")):
+        assert main(["backends", "check", "--store", str(path)]) == 1
+        assert f"the store path {path} is {kind}" in capsys.readouterr().out
+    assert main(["backends", "check", "--store", str(tmp_path / "new.sqlite3")]) == 0
+    assert "no store yet" in capsys.readouterr().out
 
 
 def test_a_store_whose_schema_text_is_not_utf8_is_a_store_error_not_a_traceback(

@@ -136,7 +136,15 @@ def check(
             from ..store.location import default_path
 
             path = store_path or registry.settings("embedded").get("path") or default_path()
-            if not os.path.isfile(path):  # opening would create it: say so instead
+            if os.path.lexists(path) and not os.path.isfile(path):
+                kind = "a directory" if os.path.isdir(path) else "not a regular file"
+                result.update(
+                    via="store",
+                    detail=f"the store path {path} is {kind}; set MEMHOOKS_STORE or --store "
+                    "to the path of a file",
+                )
+                return result
+            if not os.path.exists(path):  # opening would create it: say so instead
                 result.update(
                     ok=True, via="store", detail=f"no store yet at {path} (remember creates it)"
                 )

@@ -4,7 +4,8 @@
 ``text`` is for people, ``json`` the versioned ``memhooks/recall-v1`` result, ``context``
 the exact labelled text an agent would be given (nothing when nothing was recalled).
 Exit 0 whenever recall ran, even when it found nothing (the status says so); 1 when the
-target or its hooks are invalid.
+target or its hooks are invalid, or when no backend could be opened or every query failed
+(status ``no_backend`` / ``failed``: the result is still printed, with the reason).
 """
 
 from __future__ import annotations
@@ -34,4 +35,4 @@ def run(args: argparse.Namespace) -> int:
             print(injected)
     else:
         print(text(result))
-    return 0
+    return 1 if result["status"] in ("no_backend", "failed") else 0

@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
             source="cli",
         )
     refresh(store.path)
-    print(f"Remembered {memory.id} (scope {memory.scope or '.'})")
+    print(f"Remembered {memory.id} in project {memory.project} (scope {memory.scope or '.'})")
     return 0
 
 

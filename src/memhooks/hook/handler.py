@@ -159,6 +159,11 @@ def describe(exc: BaseException) -> str:
     diagnostic = getattr(exc, "diagnostic", None)
     if diagnostic is not None:
         text = f"{diagnostic.code} {diagnostic.message} ({diagnostic.path})"
+    elif isinstance(exc, json.JSONDecodeError):
+        text = (
+            f"the payload on stdin is not JSON ({exc.msg} at line {exc.lineno} column {exc.colno});"
+            " the agent must send its hook event as one JSON object"
+        )
     else:
         text = f"{type(exc).__name__}: {exc}"
     return " ".join(text.split())

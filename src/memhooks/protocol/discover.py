@@ -5,7 +5,9 @@ Inside a git work tree the list comes from git itself
 git's and huge trees cost one fast git call. Outside git (or when git is unavailable) a
 walker that never follows symlinks and skips ``.git`` directories is used; it does
 descend into other hidden directories. Entries of any type named ``MEMHOOKS.md`` are
-returned (a symlink or directory with that name then fails MH029 when read).
+returned (a symlink or directory with that name then fails MH029 when read); in git, a
+directory with that name is found through the files it holds (git lists no empty
+directory).
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ def _git_list(directory: str) -> list[str] | None:
                 "--exclude-standard",
                 "--",
                 f"*{HOOK_NAME}",
+                f"*{HOOK_NAME}/*",  # files inside a directory wrongly named like a hook
             ],
             cwd=directory,
             capture_output=True,
@@ -57,10 +60,14 @@ def _git_list(directory: str) -> list[str] | None:
         return None
     found = set()
     for name in result.stdout.decode("utf-8", "surrogateescape").split("\0"):
-        if name and os.path.basename(name) == HOOK_NAME:
-            path = os.path.join(directory, name)
-            if os.path.lexists(path):  # tracked but deleted in the work tree: nothing to check
-                found.add(os.path.normpath(path))
+        parts = name.split("/")
+        if HOOK_NAME not in parts:
+            continue
+        # The first component named like a hook: the hook itself, or a directory that
+        # holds the listed file (it then fails MH029 when read, as outside git).
+        path = os.path.join(directory, *parts[: parts.index(HOOK_NAME) + 1])
+        if os.path.lexists(path):  # tracked but deleted in the work tree: nothing to check
+            found.add(os.path.normpath(path))
     return sorted(found)
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import os
 
-#: Folders with more entries than this are listed up to it (bounded work on a hot path).
+#: Folders with more entries than this name no files (bounded work on a hot path).
 MAX_ENTRIES = 5000
 #: A file is named when the prompt covers at least this share of its name's weight.
 MIN_SHARE = 0.5
@@ -62,13 +62,15 @@ def stem(name: str) -> str:
 
 def listing(directory: str, limit: int = MAX_ENTRIES) -> list[str]:
     """Names of the regular files (symlinks to files included) directly in ``directory``,
-    sorted, at most ``limit`` read; ``[]`` when it cannot be listed."""
+    sorted; ``[]`` when it cannot be listed or holds more than ``limit`` entries (which
+    names could be matched would otherwise depend on the file system's order; a folder
+    that large gets the folder boost alone)."""
     names: list[str] = []
     try:
         with os.scandir(directory) as entries:
-            for entry in entries:
-                if len(names) >= limit:
-                    break
+            for count, entry in enumerate(entries, 1):
+                if count > limit:
+                    return []
                 try:
                     if entry.is_file():
                         names.append(entry.name)

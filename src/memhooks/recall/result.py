@@ -93,6 +93,12 @@ def text(result: dict[str, Any]) -> str:
     status = STATUS_TEXT[result["status"]].format(
         n=n, ies="y" if n == 1 else "ies", dropped=over, dies="y" if over == 1 else "ies"
     )
+    shown = None
+    if result["status"] in ("no_backend", "failed"):
+        reasons = [q["error"] for q in result["queries"] if q.get("error")] + result["notes"]
+        if reasons:  # the why belongs in the headline, not only in a note below
+            shown = reasons[0]
+            status = f"{status}: {shown}"
     lines = [
         f"memhooks recall: {status}",
         f"backend: {result['backend']}   project: {result['project']}",
@@ -119,5 +125,6 @@ def text(result: dict[str, Any]) -> str:
     for query in failed:
         lines.append(f"query {query['status']}: {query['query']}: {query['error']}")
     for note in result["notes"]:
-        lines.append(f"note: {note}")
+        if note != shown:
+            lines.append(f"note: {note}")
     return "\n".join(lines)

@@ -195,6 +195,11 @@ def _prepare(path: str, create: bool) -> None:
     if os.path.isdir(path):
         raise StoreError(f"the memory store path {path} is a directory; give the path of a file")
     if os.path.exists(path):
+        if not os.path.isfile(path):
+            raise StoreError(
+                f"the memory store path {path} is not a regular file (a device, a pipe or a "
+                "socket); give the path of a file"
+            )
         return
     if not create:
         raise StoreError(

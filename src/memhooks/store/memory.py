@@ -148,6 +148,10 @@ def parse_timestamp(value: object) -> str:
         raise ValueError(
             f"`created_at` {value!r} is not an ISO 8601 date-time; write e.g. 2026-11-30T12:00:00Z"
         ) from None
+    if parsed.tzinfo is None and "T" not in text.upper() and " " not in text:
+        raise ValueError(
+            f"`created_at` {value!r} has no time of day; write e.g. {text[:10]}T00:00:00Z"
+        )
     if parsed.tzinfo is None:
         raise ValueError(
             f"`created_at` {value!r} has no time zone; add `Z` (UTC) or an offset such as +02:00"
