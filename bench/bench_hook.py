@@ -7,7 +7,9 @@ tree so the root is found as a host would find it; no ``MEMHOOKS_ROOT``). Report
 
 * ``hook_ms`` / ``hook_p90_ms``: wall time of the hook process (spawn to exit), with the
   recall search lists cached (``warm``, the usual case: the store has not changed since
-  the last prompt) and with them dropped (``cold``: the first prompt after a change);
+  the last prompt), right after a memory was remembered (``changed``: the writer
+  recomputed the hooks' lists, :func:`memhooks.backends.embedded.refresh`) and with the
+  lists dropped (``cold``: the first prompt ever with these hooks);
 * ``peak_rss_mb``: the largest peak RSS of any hook process (``wait4``);
 * the same as ratios to a bare ``python -c pass`` measured in the same run, interleaved,
   and the fastest run of each (``min``): on a loaded machine the minimum approximates
@@ -37,7 +39,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TIME = "/usr/bin/time"
 sys.path.insert(0, HERE)
 
-from bench_recall import PROMPTS, Writer, age_hooks, build_synthetic, forget_searches
+from bench_recall import PROMPTS, Writer, age_hooks, build_synthetic, forget_searches, remember_one
 
 
 def child(argv: list[str], env: dict[str, str], stdin: bytes = b"") -> tuple[float, int, bytes]:
@@ -117,15 +119,17 @@ def main() -> int:
         bare = [sys.executable, "-c", "pass"]
         for number in range(3):  # bytecode, parsed-hook cache, search lists
             child(hook, env, payload(deepest, PROMPTS[number % len(PROMPTS)]))
-        times: dict[str, list[float]] = {"warm": [], "cold": [], "bare": []}
+        times: dict[str, list[float]] = {"warm": [], "changed": [], "cold": [], "bare": []}
         rss: dict[str, list[int]] = {"hook": [], "bare": []}
         chars = 0
         for number in range(args.runs):
             prompt = PROMPTS[number % len(PROMPTS)]
             times["bare"].append(child(bare, env)[0])
-            for kind in ("cold", "warm"):
+            for kind in ("cold", "changed", "warm"):
                 if kind == "cold":
                     forget_searches()
+                elif kind == "changed":
+                    remember_one(store, project, number)
                 elapsed, _, out = child(hook, env, payload(deepest, prompt))
                 times[kind].append(elapsed)
                 context = json.loads(out)["hookSpecificOutput"]["additionalContext"]  # fmt: skip
@@ -146,7 +150,7 @@ def main() -> int:
         "bare_python_min_ms": round(min(times["bare"]), 2),
         "bare_python_peak_rss_mb": round(max(rss["bare"]) / 1024, 1),
     }
-    for kind in ("warm", "cold"):
+    for kind in ("warm", "changed", "cold"):
         median, p90 = stats(times[kind])
         report[f"hook_{kind}_ms"] = round(median, 2)
         report[f"hook_{kind}_p90_ms"] = round(p90, 2)

@@ -105,14 +105,18 @@ def test_all_generated_cues_of_one_target_share_one_search(
     assert calls == [PROMPT]
 
 
-def test_a_hand_written_querys_file_resource_expands_its_words(backend: EmbeddedBackend) -> None:
-    # No word of the query is in r5's text; the resource path's words are in its files.
+def test_a_hand_written_querys_resource_names_expand_its_words_unless_files(
+    backend: EmbeddedBackend,
+) -> None:
+    # No word of the query is in r5's text; "README" is in its files. A document
+    # resource named "README" expands the words; a file resource is a cue, not words.
     def search(**kwargs: object) -> list[str]:
         req = SearchRequest("who decided this?", project=PROJECT, timeout_s=60, **kwargs)  # type: ignore[arg-type]
         return [hit.id for hit in backend.search(req)]
 
     assert search() == []
-    assert search(resources=["README.md"]) == ["r5"]
+    assert search(resources=["README"]) == ["r5"]
+    assert search(resources=["README.md"], files=["README.md"], prompt=PROMPT) == ids(backend)
 
 
 def test_the_prompt_as_its_own_query_is_one_list_routed_by_the_folder(

@@ -4,8 +4,8 @@ With a prompt (what the agent is asked now), the prompt is the relevance signal 
 folder is a cue on top of it:
 
 * the prompt is searched with FTS5/BM25 (fused with the embeddings in hybrid mode); a
-  hand-written recall query adds its own words, entity names, tags and resource names
-  (:func:`query_words`) by reciprocal-rank fusion (k = 60); a generated folder cue adds
+  hand-written recall query adds its own words, entity names, tags and non-file resource
+  names (:func:`query_words`) by reciprocal-rank fusion (k = 60); a generated folder cue adds
   nothing — its text is a fixed template that names no topic, so all generated cues of
   one target share one list;
 * each candidate's score is then multiplied by ``1 +`` what it earns (:data:`BOOST`):
@@ -413,8 +413,12 @@ def _state(conn: sqlite3.Connection) -> tuple[str, int]:
 
 def query_words(request: SearchRequest) -> str:
     """A hand-written query's searchable words: its text expanded with its entity names,
-    tags and resource names (a file path matches the memories' ``files``)."""
-    return " ".join([request.text, *request.entities, *request.tags, *request.resources])
+    tags and the names of its resources that are not files (a runbook, a URI). File
+    resources are folder cues instead: as words, the folder names in their paths
+    ("src", "services") would match a large part of the store."""
+    files = set(request.files)
+    others = [name for name in request.resources if name not in files]
+    return " ".join([request.text, *request.entities, *request.tags, *others])
 
 
 def _parent(path: str) -> str:
