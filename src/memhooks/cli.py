@@ -40,8 +40,8 @@ def _count(value: str) -> int:
         number = int(value)
     except ValueError:
         raise argparse.ArgumentTypeError(f"must be an integer, not {value!r}") from None
-    if number < 0:
-        raise argparse.ArgumentTypeError("must be 0 or more")
+    if not 0 <= number <= 1_000_000_000:
+        raise argparse.ArgumentTypeError("must be from 0 to 1000000000")
     return number
 
 
@@ -50,11 +50,11 @@ def _positive(value: str) -> int:
 
     number = _count(value)
     if number == 0:
-        raise argparse.ArgumentTypeError("must be 1 or more")
+        raise argparse.ArgumentTypeError("must be from 1 to 1000000000")
     return number
 
 
-def _role(value: str) -> str:
+def _nonblank(value: str) -> str:
     import argparse
 
     if not value.strip():
@@ -81,8 +81,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("explain", help="resolve the hook chain for folders and print the retrieval plan")
     p.add_argument("paths", nargs="*", metavar="PATH", help="target files or folders (default: .)")
-    p.add_argument("--role", action="append", default=[], type=_role, metavar="ROLE", help="an active role (repeatable)")
-    p.add_argument("--file", action="append", default=[], metavar="FILE", help="an active file; its folder joins the plan (repeatable)")
+    p.add_argument("--role", action="append", default=[], type=_nonblank, metavar="ROLE", help="an active role (repeatable)")
+    p.add_argument("--file", action="append", default=[], type=_nonblank, metavar="FILE", help="an active file; its folder joins the plan (repeatable)")
     p.add_argument("--budget", type=_budget, metavar="CHARS", help="print the bounded context as injected, at most CHARS characters")
     p.add_argument("--format", choices=FORMATS, default="human")
 
@@ -91,8 +91,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("recall", help="recall the memories that matter in a folder, within a budget")
     p.add_argument("path", nargs="?", default=".", help="the folder or file being worked on (default: .)")
     p.add_argument("--prompt", help="the user's request; searched alongside every recall query")
-    p.add_argument("--file", action="append", default=[], metavar="FILE", help="an active file (repeatable)")
-    p.add_argument("--role", action="append", default=[], type=_role, metavar="ROLE", help="an active role (repeatable)")
+    p.add_argument("--file", action="append", default=[], type=_nonblank, metavar="FILE", help="an active file (repeatable)")
+    p.add_argument("--role", action="append", default=[], type=_nonblank, metavar="ROLE", help="an active role (repeatable)")
     p.add_argument("--budget", type=_budget, default=8000, metavar="CHARS", help="characters the injected context may use (default: 8000)")
     p.add_argument("--backend", metavar="NAME", help="memory backend (default: MEMHOOKS_BACKEND, else the config file's, else embedded)")
     _store_option(p)
@@ -104,7 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--kind", help="open label, e.g. decision, failure, workaround, constraint")
     p.add_argument("--tag", action="append", default=[], help="a tag (repeatable)")
     p.add_argument("--entity", action="append", default=[], help="an entity name (repeatable)")
-    p.add_argument("--file", action="append", default=[], help="a related file, relative to the current directory (repeatable)")
+    p.add_argument("--file", action="append", default=[], type=_nonblank, help="a related file, relative to the current directory (repeatable)")
     p.add_argument("--backend", metavar="NAME", help="write to this backend (default: the configured one, else the embedded store)")
     _store_option(p)
 
@@ -146,7 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("hook", help="serve one agent hook call: payload on stdin, the host's response on stdout")
     p.add_argument("event", nargs="?", help="the host's event name, for hosts whose payload names none (Copilot CLI)")
     p.add_argument("--agent", metavar="NAME", help="the host that calls (default: detected from the payload)")
-    p.add_argument("--role", action="append", default=[], type=_role, metavar="ROLE", help="an active role (repeatable; also MEMHOOKS_ROLES)")
+    p.add_argument("--role", action="append", default=[], type=_nonblank, metavar="ROLE", help="an active role (repeatable; also MEMHOOKS_ROLES)")
 
     p = sub.add_parser("capture", help="opt in or out of capturing what agents learn; process captured state")
     p.add_argument("action", choices=("on", "off", "status", "process"))
@@ -169,7 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
     level.add_argument("--project", dest="level", action="store_const", const="project", help="this project's config (default)")
     level.add_argument("--user", dest="level", action="store_const", const="user", help="the user's config in the home directory")
     p.add_argument("--cwd", default=".", help="a folder of the project (default: .)")
-    p.add_argument("--role", action="append", default=[], type=_role, metavar="ROLE", help="a role the installed hooks pass on (repeatable)")
+    p.add_argument("--role", action="append", default=[], type=_nonblank, metavar="ROLE", help="a role the installed hooks pass on (repeatable)")
     p.add_argument("--via", choices=("plugin", "shell"), help="hermes: in-process plugin (default) or shell hooks")
     p.add_argument("--capture", action="store_true", help="also wire the events opt-in capture uses (commands, turn end, compaction, session end); with uninstall: remove only those")
     p.add_argument("--mcp", action="store_true", help="also register the MCP server `memhooks mcp` in the host's MCP config; with uninstall: remove only that")
@@ -188,7 +188,7 @@ def _maintenance_commands(sub: argparse._SubParsersAction[argparse.ArgumentParse
     p.add_argument("--query", required=True, help="the recall query text")
     p.add_argument("--cwd", default=".", help="the folder the note is about (default: .)")
     p.add_argument("--priority", type=float, metavar="F", help="0.0 to 1.0; ranks queries under a tight budget")
-    p.add_argument("--role", action="append", default=[], type=_role, metavar="R", help="only for this role (repeatable)")
+    p.add_argument("--role", action="append", default=[], type=_nonblank, metavar="R", help="only for this role (repeatable)")
     p.add_argument("--entity", action="append", default=[], metavar="E", help="a name, or a JSON object {name, type, salience} (repeatable)")
     p.add_argument("--resource", action="append", default=[], metavar="R", help="a name, or a JSON object {name, kind, salience} (repeatable)")
     p.add_argument("--tag", action="append", default=[], metavar="T", help="a tag (repeatable)")

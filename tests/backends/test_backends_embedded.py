@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -224,3 +225,18 @@ def test_refresh_without_a_cache_or_a_store_does_nothing(tmp_path: Path, store_p
     with MemoryStore(store_path) as store:
         store.add(PROJECT, "one more")
     assert refresh(store_path, budget_s=-1) == 0  # out of time: the next recall does it
+
+
+def test_a_restored_backup_written_to_is_searched_anew(store_path: str, tmp_path: Path) -> None:
+    # Same file id, and the same number of changes since the backup, as the state the
+    # cache holds lists for: the contents differ, so the lists must not be reused.
+    req = request("gizmoq", limit=5)
+    backup = tmp_path / "backup.sqlite3"
+    shutil.copyfile(store_path, backup)
+    with MemoryStore(store_path) as store:
+        zebra = store.add(PROJECT, "zebra gizmoq outage")
+    assert search_ids(store_path, req) == [zebra.id]  # cached for this state
+    shutil.copyfile(backup, store_path)
+    with MemoryStore(store_path) as store:
+        store.add(PROJECT, "a yak in the llama shed")  # takes zebra's row id, not its words
+    assert search_ids(store_path, req) == []

@@ -196,3 +196,24 @@ def test_maintenance_runs_for_edits_when_available(tmp_path: Path) -> None:
     reply = handler.handle(raw, agent="claude-code")
     assert reply.note is None and reply.stdout == ""
     assert reply.changed and "new.py" in Path(reply.changed[0]).read_text()
+
+
+@pytest.mark.parametrize(
+    ("raw", "note"),
+    [
+        ("", "the payload on stdin is empty (or null); the agent must send one JSON object"),
+        ("[1, 2]", "the payload on stdin is JSON but not an object (list); the agent must send one JSON object"),
+        ("[" * 100_000, "the payload on stdin is nested too deeply to read; the agent must send one JSON object"),
+        ('{"hook_event_name": "UserPromptSubmit", "cwd": "/nonexistent", "prompt": "x"}',
+         "the host's working folder '/nonexistent' is not an existing absolute directory"),
+    ],
+)  # fmt: skip
+def test_a_payload_memhooks_cannot_use_gets_a_no_op_and_a_plain_note(
+    raw: str, note: str, tmp_path: Path
+) -> None:
+    from memhooks.store import MemoryStore
+
+    store = str(tmp_path / "memories.sqlite3")
+    MemoryStore(store).close()  # a store exists, so the hook goes as far as the folder
+    reply = handler.handle(raw, agent="claude-code", env={"MEMHOOKS_STORE": store})
+    assert (reply.stdout, reply.note) == ("", note)

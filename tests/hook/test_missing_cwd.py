@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -77,3 +78,19 @@ def test_a_relative_store_path_that_does_not_resolve_is_reported(
     }
     reply = handle(json.dumps(payload), agent="claude-code", env=env)
     assert reply.stdout == "" and reply.note is not None and "is relative" in reply.note
+
+
+@pytest.mark.parametrize("kind", ["directory", "device"])
+def test_a_store_path_that_is_not_a_file_is_reported(tmp_path: Path, kind: str) -> None:
+    project = tmp_path / "proj"
+    (project / ".git").mkdir(parents=True)
+    (project / "MEMHOOKS.md").write_text(
+        '---\nschema: memhooks/v2\nrecall_queries: ["q"]\n---\n', encoding="utf-8"
+    )
+    store = str(tmp_path) if kind == "directory" else os.devnull
+    env = {"MEMHOOKS_STORE": store, "HOME": str(tmp_path)}
+    payload = {"hook_event_name": "UserPromptSubmit", "cwd": str(project), "prompt": "q"}
+    reply = handle(json.dumps(payload), agent="claude-code", env=env)
+    described = "a directory" if kind == "directory" else "not a regular file"
+    assert reply.stdout == ""
+    assert reply.note == f"MEMHOOKS_STORE {store!r} is {described}; point it at a file"

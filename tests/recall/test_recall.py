@@ -388,3 +388,24 @@ def test_recall_without_a_usable_store_says_why_first_and_exits_1(
         " --store at another path"
     )
     assert not any(line.startswith("note:") for line in out)  # said once, in the headline
+
+
+@pytest.mark.parametrize(
+    ("argv", "error"),
+    [
+        (["memories", "list", "--limit", "-1"], "argument --limit: must be from 0 to 1000000000"),
+        (["memories", "list", "--limit", "9223372036854775808"], "argument --limit: must be from 0 to 1000000000"),
+        (["memories", "search", "x", "--limit", "0"], "argument --limit: must be from 1 to 1000000000"),
+        (["recall", ".", "--role", " "], "argument --role: must not be blank"),
+        (["recall", ".", "--file", ""], "argument --file: must not be blank"),
+        (["remember", "x", "--file", ""], "argument --file: must not be blank"),
+    ],
+)  # fmt: skip
+def test_bad_numbers_and_blank_roles_are_usage_errors_naming_the_flag(
+    argv: list[str], error: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from memhooks.cli import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    assert exited.value.code == 2 and capsys.readouterr().err.rstrip().endswith(error)

@@ -227,3 +227,33 @@ def test_a_store_whose_schema_text_is_not_utf8_is_a_store_error_not_a_traceback(
     assert err.startswith(f"error: {expected}") and err.endswith(
         "re-import your memories from an export"
     )
+
+
+@pytest.mark.parametrize(
+    ("damage", "field"),
+    [
+        ("UPDATE memories SET tags = '[\"de\x16ploy\"]'", "tags"),
+        ("UPDATE memories SET files = '{\"a\": 1}'", "files"),
+        ("UPDATE memories SET entities = '[1]'", "entities"),
+        ("UPDATE memories SET text = CAST('a memory' AS BLOB)", "text"),
+    ],
+)
+def test_a_damaged_row_is_a_store_error_naming_the_memory_and_field(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], damage: str, field: str
+) -> None:
+    from memhooks.cli import main
+    from memhooks.recall import recall
+
+    path = tmp_path / "memories.sqlite3"
+    (tmp_path / ".git").mkdir()
+    from memhooks.store import project_id
+
+    with MemoryStore(path) as store:
+        store.add(project_id(str(tmp_path)), "a memory about deploys", id="m1", tags=["deploy"])
+        store._conn.execute(damage)
+    expected = f"the memory store {path} is damaged: memory 'm1' has an unreadable `{field}`"
+    for command in (["memories", "list"], ["memories", "export"], ["memories", "show", "m1"]):
+        assert main([*command, "--cwd", str(tmp_path), "--store", str(path)]) == 1
+        assert capsys.readouterr().err.startswith(f"error: {expected}")
+    result = recall(str(tmp_path), prompt="memory deploys", store_path=str(path))
+    assert result["status"] == "failed" and expected in result["queries"][0]["error"]

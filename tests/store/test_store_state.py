@@ -21,17 +21,24 @@ def state(store: MemoryStore) -> tuple[str, int]:
 
 def test_every_memory_change_moves_the_generation(store: MemoryStore) -> None:
     store_id, start = state(store)
+    seen = [start]
+
+    def moved() -> None:
+        current = state(store)
+        assert current[0] == store_id and current[1] not in seen  # a value never seen before
+        seen.append(current[1])
+
     memory = store.add(PROJECT, "first")
-    assert state(store) == (store_id, start + 1)
+    moved()
     store.mark_obsolete(memory.id, project=PROJECT)
-    assert state(store) == (store_id, start + 2)
+    moved()
     store.forget(memory.id, project=PROJECT)
-    assert state(store) == (store_id, start + 3)
+    moved()
     store.import_jsonl(PROJECT, ['{"text": "a"}', '{"text": "b"}'])
-    assert state(store) == (store_id, start + 5)
+    moved()
     store.search(PROJECT, "a")
     store.list(PROJECT)
-    assert state(store) == (store_id, start + 5)  # reads never move it
+    assert state(store) == (store_id, seen[-1])  # reads never move it
 
 
 def test_each_store_file_has_its_own_id_kept_across_opens(tmp_path: Path) -> None:
@@ -52,7 +59,7 @@ def test_a_version_1_file_gets_a_state_row_once(tmp_path: Path) -> None:
         first = state(store)
         store.add(PROJECT, "after the upgrade")
     with MemoryStore(path) as store:
-        assert state(store) == (first[0], first[1] + 1)
+        assert state(store)[0] == first[0] and state(store)[1] != first[1]
 
 
 def vectors(store: MemoryStore) -> dict[str, bytes]:
@@ -79,4 +86,7 @@ def test_a_vector_goes_with_its_memory_and_with_its_text(store: MemoryStore) -> 
     store.import_jsonl(PROJECT, ['{"id": "edited", "text": "new words"}'])
     store.forget("forgotten", project=PROJECT)
     assert sorted(vectors(store)) == ["kept"]
-    assert state(store)[1] > before + 3  # vector drops move the generation too
+    assert state(store)[1] != before
+    before = state(store)[1]
+    store._conn.execute("DELETE FROM memory_vectors")  # a vector change alone moves it too
+    assert state(store)[1] != before

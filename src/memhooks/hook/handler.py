@@ -23,6 +23,7 @@ import os
 import time
 
 from ..agents.base import POST_COMMAND, POST_EDIT, POST_TOOL, READ, SESSION_START, USER_PROMPT
+from ..errors import MemhooksError
 from . import output, scope
 
 TYPE_CHECKING = False
@@ -94,6 +95,13 @@ def _response(
 ) -> Reply:
     native = event.native_event
     noop = output.noop(event.host, native)
+    if not isinstance(event.raw, dict):
+        what = (
+            "empty (or null)"
+            if event.raw is None
+            else f"JSON but not an object ({type(event.raw).__name__})"
+        )
+        return Reply(noop, f"the payload on stdin is {what}; the agent must send one JSON object")
     if event.event in (SESSION_START, USER_PROMPT):
         if native is None or not output.can_inject(event.host, native):
             return Reply(noop)
@@ -159,6 +167,12 @@ def describe(exc: BaseException) -> str:
     diagnostic = getattr(exc, "diagnostic", None)
     if diagnostic is not None:
         text = f"{diagnostic.code} {diagnostic.message} ({diagnostic.path})"
+    elif isinstance(exc, RecursionError):
+        text = (
+            "the payload on stdin is nested too deeply to read; the agent must send one JSON object"
+        )
+    elif isinstance(exc, MemhooksError):
+        text = str(exc)  # our own errors say what is wrong and what to do
     elif isinstance(exc, json.JSONDecodeError):
         text = (
             f"the payload on stdin is not JSON ({exc.msg} at line {exc.lineno} column {exc.colno});"
@@ -193,6 +207,10 @@ def recall_context(
     """(context text or None, note or None) for ``event``'s folder, files and prompt."""
     if not store_available(env):
         named = env.get("MEMHOOKS_STORE") or ""
+        given = os.path.expanduser(named)
+        if named and os.path.lexists(given) and not os.path.isfile(given):
+            kind = "a directory" if os.path.isdir(given) else "not a regular file"
+            return None, f"MEMHOOKS_STORE {named!r} is {kind}; point it at a file"
         # No store yet is normal (nothing remembered). A relative MEMHOOKS_STORE is read
         # from the agent's folder, not the user's shell: say so once per call.
         if named and not os.path.isabs(os.path.expanduser(named)):

@@ -3,14 +3,17 @@
 A hit is excluded when it is marked obsolete, or when an exclusion phrase occurs as a run
 of whole words in its text, one of its tags or entities, its scope or one of its files.
 Both sides are compared as words: Unicode-normalized (NFKC, so fullwidth letters are
-letters), case-folded, with invisible formatting characters dropped (a soft hyphen or a
-zero-width joiner inside a word), split at anything that is not a letter or digit
-(spaces, ``-``, ``_``, ``/``, ``.``, ``'``), and a plural ``s`` dropped from words of four
-or more letters. So ``"legacy PayPal"`` excludes "legacy-paypal", "LEGACY_PAYPAL" and
-"the legacy PayPal's flow"; ``"secret"`` excludes "secrets" and "secret-sauce" but not
-"secretary"; ``"auth"`` does not exclude "OAuth". The reference engine matches any
-substring of a result's JSON (spec/reference-engine.md (k)); whole words keep an
-exclusion from removing every memory that happens to contain its letters.
+letters), case-folded, and split at anything that is not a letter or digit (spaces,
+``-``, ``_``, ``/``, ``.``, ``'``). Invisible formatting characters (Unicode category Cf:
+soft hyphen, zero-width space, direction marks, …) match both ways: as if absent
+("se\u200bcret" is "secret") and as a separator. A word of the memory also matches
+without a plural ``s`` (four letters or more, not ``ss``), a word of the phrase never
+loses one: ``"secret"`` excludes "secrets" and "secret-sauce" but not "secretary";
+``"Windows"`` does not exclude "window"; ``"legacy PayPal"`` excludes "legacy-paypal",
+"LEGACY_PAYPAL" and "the legacy PayPal's flow"; ``"auth"`` does not exclude "OAuth".
+The reference engine matches any substring of a result's JSON (spec/reference-engine.md
+(k)); whole words keep an exclusion from removing every memory that happens to contain
+its letters.
 
 Matching is ours: no memory backend has a negative query (spec/backends.md §6), so the
 runtime over-fetches and filters here. Hooks' own guidance is not filtered (it is the
@@ -23,28 +26,58 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..backends.base import Hit
 
-# Format characters that join or hyphenate inside a word: dropped, not split at.
-_INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200c\u200d\u2060\ufeff"))
-
 
 def words(text: str) -> list[str]:
-    """``text`` as comparable words (see the module docstring), in order."""
+    """``text`` as comparable words: NFKC, case-folded, format characters dropped, split
+    at everything that is not a letter or digit (plural ``s`` kept)."""
+    return _words(_spellings(text)[0])
+
+
+def _spellings(text: str) -> list[str]:
+    """``text`` normalized and case-folded; when it holds format characters, twice: with
+    them dropped and with them read as separators."""
     import unicodedata
 
-    folded = unicodedata.normalize("NFKC", text).translate(_INVISIBLE).casefold()
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    if folded.isascii():
+        return [folded]
+    hidden = {ch for ch in set(folded) if unicodedata.category(ch) == "Cf"}
+    if not hidden:
+        return [folded]
+    return [
+        "".join(ch for ch in folded if ch not in hidden),
+        "".join(" " if ch in hidden else ch for ch in folded),
+    ]
+
+
+def _words(text: str) -> list[str]:
     out: list[str] = []
     current: list[str] = []
-    for ch in folded + " ":
+    for ch in text + " ":
         if ch.isalnum():
             current.append(ch)
-            continue
-        if current:
-            word = "".join(current)
+        elif current:
+            out.append("".join(current))
             current = []
-            if len(word) >= 4 and word.endswith("s") and not word.endswith("ss"):
-                word = word[:-1]
-            out.append(word)
     return out
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if len(word) >= 4 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def _contains(haystack: list[str], needle: tuple[str, ...]) -> bool:
+    """Whether ``needle`` occurs as consecutive words of ``haystack``, a word matching
+    as written or without its plural ``s``."""
+    size = len(needle)
+    for start in range(len(haystack) - size + 1):
+        for offset, wanted in enumerate(needle):
+            word = haystack[start + offset]
+            if word != wanted and _singular(word) != wanted:
+                break
+        else:
+            return True
+    return False
 
 
 class Exclusions:
@@ -54,9 +87,11 @@ class Exclusions:
 
     def __init__(self, phrases: list[str]) -> None:
         self.phrases = [" ".join(p.split()) for p in phrases if p and p.strip()]
-        # " a b " inside " x a b y ": a run of whole words, by plain substring search.
         self._needles = [
-            (phrase, f" {' '.join(found)} ") for phrase in self.phrases if (found := words(phrase))
+            (phrase, tuple(found))
+            for phrase in self.phrases
+            for spelling in _spellings(phrase)
+            if (found := _words(spelling))
         ]
 
     def matches(self, hit: Hit) -> str | None:
@@ -67,10 +102,19 @@ class Exclusions:
         if not self._needles:
             return None
         fields = [hit.text, *hit.tags, *hit.entities, hit.scope or "", *(hit.files or [])]
-        haystacks = [f" {' '.join(words(field))} " for field in fields if field]
+        haystacks = []
+        for field in fields:
+            for spelling in _spellings(field) if field else ():
+                found = _words(spelling)
+                # Every word of a needle must be here (as written or singular) before
+                # the order is checked: most memories fail this set test at once.
+                present = set(found)
+                present.update(_singular(word) for word in found)
+                haystacks.append((found, present))
         for phrase, needle in self._needles:
-            if any(needle in haystack for haystack in haystacks):
-                return phrase
+            for found, present in haystacks:
+                if present.issuperset(needle) and _contains(found, needle):
+                    return phrase
         return None
 
     def __bool__(self) -> bool:

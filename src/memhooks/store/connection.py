@@ -101,9 +101,19 @@ def retry(path: str, timeout: float, attempt: Callable[[], T]) -> T:
         delay = min(delay * 2, 0.05)
 
 
+class DamagedRow(ValueError):
+    """A stored value of a memory is not what memhooks writes (see :func:`undecodable`)."""
+
+    def __init__(self, memory_id: object, field: str) -> None:
+        super().__init__(f"memory {memory_id!r} has an unreadable `{field}`")
+        self.memory_id = memory_id
+        self.field = field
+
+
 class Translated:
     """``with Translated(path):`` turns any ``sqlite3.Error`` raised inside — and the
-    ``UnicodeDecodeError`` sqlite3 raises for a damaged text value — into a StoreError."""
+    ``UnicodeDecodeError`` sqlite3 raises for a damaged text value, and a
+    :class:`DamagedRow` — into a StoreError."""
 
     __slots__ = ("path",)
 
@@ -123,6 +133,11 @@ class Translated:
             raise to_store_error(self.path, exc) from exc
         if isinstance(exc, UnicodeDecodeError):
             raise undecodable(self.path, exc) from exc
+        if isinstance(exc, DamagedRow):
+            raise StoreError(
+                f"the memory store {self.path} is damaged: {exc}; move it away to start a new "
+                "one and re-import your memories from an export, or forget that memory"
+            ) from exc
 
 
 def undecodable(path: str, exc: UnicodeDecodeError) -> StoreError:

@@ -6,6 +6,7 @@ import json
 
 from memhooks.errors import StoreError
 
+from .connection import DamagedRow
 from .memory import Memory, new_id
 
 TYPE_CHECKING = False
@@ -22,21 +23,55 @@ COLUMNS = (
 
 
 def from_row(row: Sequence[Any]) -> Memory:
-    """A Memory from the first 12 columns of a row selected with :data:`COLUMNS`."""
+    """A Memory from the first 12 columns of a row selected with :data:`COLUMNS`.
+
+    Raises :class:`~memhooks.store.connection.DamagedRow` when a value is not what
+    memhooks writes (the file was changed under it); ``Translated`` turns that into a
+    StoreError naming the store.
+    """
+    memory_id = row[0]
+    for index, field in _TEXT_FIELDS:
+        if not isinstance(row[index], str):
+            raise DamagedRow(memory_id, field)
+    if row[5] is not None and not isinstance(row[5], str):
+        raise DamagedRow(memory_id, "kind")
+    if row[11] is not None and not isinstance(row[11], str):
+        raise DamagedRow(memory_id, "superseded_by")
     return Memory(
-        id=row[0],
+        id=memory_id,
         project=row[1],
         scope=row[2],
-        files=json.loads(row[3]),
+        files=_strings(row[3], memory_id, "files"),
         text=row[4],
         kind=row[5],
-        tags=json.loads(row[6]),
-        entities=json.loads(row[7]),
+        tags=_strings(row[6], memory_id, "tags"),
+        entities=_strings(row[7], memory_id, "entities"),
         created_at=row[8],
         source=row[9],
         obsolete=bool(row[10]),
         superseded_by=row[11],
     )
+
+
+_TEXT_FIELDS = (
+    (0, "id"),
+    (1, "project"),
+    (2, "scope"),
+    (4, "text"),
+    (8, "created_at"),
+    (9, "source"),
+)
+
+
+def _strings(value: object, memory_id: object, field: str) -> list[str]:
+    """A JSON array of strings, as written by :func:`_params`."""
+    try:
+        found = json.loads(value) if isinstance(value, str) else None
+    except ValueError:
+        found = None
+    if not isinstance(found, list) or not all(isinstance(item, str) for item in found):
+        raise DamagedRow(memory_id, field)
+    return found
 
 
 def insert(conn: sqlite3.Connection, memory: Memory) -> None:

@@ -20,6 +20,8 @@ Version 3 adds ``memory_vectors``: ``(memory, model, vector)``, one embedding pe
 memory for the optional semantic search (float32 blob), dropped with its memory or
 when the memory's text changes. Version 4 indexes the project as one token
 (``memories.project_key``, a generated column, and a sixth ``memories_fts`` column).
+Version 5 makes every change set ``generation`` to a new random value (a restored
+backup that is then written to cannot reach a generation seen before).
 """
 
 from __future__ import annotations
@@ -179,8 +181,27 @@ _V4: tuple[str, ...] = (
     "INSERT INTO memories_fts (memories_fts) VALUES ('rebuild')",
 )
 
+# Version 5: a change sets the generation to a random value instead of adding one. A copy
+# of the file restored from a backup (same id, an older count) and then written to would
+# otherwise count up to a generation the cache already holds lists for, and be answered
+# with the lists of the contents it replaced.
+_GENERATION_TRIGGERS = (
+    *(("memories", event) for event in ("INSERT", "UPDATE", "DELETE")),
+    *(("memory_vectors", event) for event in ("INSERT", "UPDATE", "DELETE")),
+)
+_V5: tuple[str, ...] = tuple(
+    statement
+    for table, event in _GENERATION_TRIGGERS
+    for statement in (
+        f"DROP TRIGGER {table}_generation_{event.lower()}",
+        f"""CREATE TRIGGER {table}_generation_{event.lower()} AFTER {event} ON {table} BEGIN
+        UPDATE store_state SET generation = random();
+    END""",
+    )
+)
+
 #: Append-only. Each entry is a sequence of SQL statements or a function of the connection.
-MIGRATIONS: list[Migration] = [_V1, _V2, _V3, _V4]
+MIGRATIONS: list[Migration] = [_V1, _V2, _V3, _V4, _V5]
 
 
 def migrate(conn: sqlite3.Connection, path: str, timeout: float) -> int:
