@@ -140,7 +140,8 @@ def resolve_scopes(
 
     Relative ``files`` are taken against ``cwd`` (default: the process directory). Files
     that do not exist, are not regular files, lie outside the first target's root or
-    inside a nested repository or submodule are ignored. Targets that are ancestors of
+    inside a nested repository or submodule are ignored (the first two with a note).
+    Targets that are ancestors of
     another target are dropped (the descendant's plan inherits them); at most
     :data:`MAX_SCOPES` remain. With ``strict`` a failing target raises; otherwise it is
     dropped with a note (never replaced by broader cues).
@@ -161,7 +162,10 @@ def resolve_scopes(
     for name in files:
         path = os.path.join(cwd or os.getcwd(), name)
         real = os.path.realpath(path)
-        if os.path.isfile(real) and is_within(real, root) and os.path.dirname(real) not in wanted:
+        if not (os.path.isfile(real) and is_within(real, root)):
+            notes.append(f"active file {name!r} ignored: not a file inside the project root {root}")
+            continue
+        if os.path.dirname(real) not in wanted:
             directory = os.path.dirname(real)
             # a file in a nested repository or submodule belongs to that project; its
             # chain from our root would cross the git boundary (spec (c) 4.2)

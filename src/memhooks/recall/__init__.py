@@ -103,7 +103,7 @@ def recall(
         "exclude": exclude,
         "dropped": {"budget": 0, "excluded": 0, "duplicates": 0, "budget_ids": []},
         "budget": {"chars": budget, "used": 0},
-        "notes": [*scopes.notes, *file_notes],
+        "notes": [*scopes.notes, *(n for n in file_notes if n not in scopes.notes)],
     }
     tasks = build_tasks(plans, prompt, routing)
     if not tasks:
