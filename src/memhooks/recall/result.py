@@ -101,7 +101,7 @@ def text(result: dict[str, Any]) -> str:
             status = f"{status}: {shown}"
     lines = [
         f"memhooks recall: {status}",
-        f"backend: {result['backend']}   project: {result['project']}",
+        f"backend: {result['backend'] or 'none'}   project: {result['project']}",
         f"budget: {result['budget']['used']}/{result['budget']['chars']} characters",
     ]
     for number, memory in enumerate(result["memories"], 1):
