@@ -22,9 +22,14 @@ plan, not recalled material), as in the reference engine.
 
 from __future__ import annotations
 
+import re
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..backends.base import Hit
+
+# Runs of letters and digits (``\w`` without the underscore).
+_WORD = re.compile(r"[^\W_]+")
 
 
 def words(text: str) -> list[str]:
@@ -36,11 +41,11 @@ def words(text: str) -> list[str]:
 def _spellings(text: str) -> list[str]:
     """``text`` normalized and case-folded; when it holds format characters, twice: with
     them dropped and with them read as separators."""
+    if text.isascii():
+        return [text.lower()]
     import unicodedata
 
     folded = unicodedata.normalize("NFKC", text).casefold()
-    if folded.isascii():
-        return [folded]
     hidden = {ch for ch in set(folded) if unicodedata.category(ch) == "Cf"}
     if not hidden:
         return [folded]
@@ -51,15 +56,7 @@ def _spellings(text: str) -> list[str]:
 
 
 def _words(text: str) -> list[str]:
-    out: list[str] = []
-    current: list[str] = []
-    for ch in text + " ":
-        if ch.isalnum():
-            current.append(ch)
-        elif current:
-            out.append("".join(current))
-            current = []
-    return out
+    return _WORD.findall(text)
 
 
 def _singular(word: str) -> str:
@@ -102,9 +99,18 @@ class Exclusions:
         if not self._needles:
             return None
         fields = [hit.text, *hit.tags, *hit.entities, hit.scope or "", *(hit.files or [])]
+        spellings = [spelling for field in fields if field for spelling in _spellings(field)]
+        # A needle's words occur in the text as substrings whenever the needle matches:
+        # most memories fail this test without being split into words.
+        if not any(
+            all(word in spelling for word in needle)
+            for _, needle in self._needles
+            for spelling in spellings
+        ):
+            return None
         haystacks = []
-        for field in fields:
-            for spelling in _spellings(field) if field else ():
+        for spelling in spellings:
+            if spelling:
                 found = _words(spelling)
                 # Every word of a needle must be here (as written or singular) before
                 # the order is checked: most memories fail this set test at once.
