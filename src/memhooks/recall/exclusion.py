@@ -22,20 +22,17 @@ plan, not recalled material), as in the reference engine.
 
 from __future__ import annotations
 
-import re
+from . import wording
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..backends.base import Hit
 
-# Runs of letters and digits (``\w`` without the underscore).
-_WORD = re.compile(r"[^\W_]+")
-
 
 def words(text: str) -> list[str]:
     """``text`` as comparable words: NFKC, case-folded, format characters dropped, split
     at everything that is not a letter or digit (plural ``s`` kept)."""
-    return _words(_spellings(text)[0])
+    return wording.words(_spellings(text)[0])
 
 
 def _spellings(text: str) -> list[str]:
@@ -55,14 +52,6 @@ def _spellings(text: str) -> list[str]:
     ]
 
 
-def _words(text: str) -> list[str]:
-    return _WORD.findall(text)
-
-
-def _singular(word: str) -> str:
-    return word[:-1] if len(word) >= 4 and word.endswith("s") and not word.endswith("ss") else word
-
-
 def _contains(haystack: list[str], needle: tuple[str, ...]) -> bool:
     """Whether ``needle`` occurs as consecutive words of ``haystack``, a word matching
     as written or without its plural ``s``."""
@@ -70,7 +59,7 @@ def _contains(haystack: list[str], needle: tuple[str, ...]) -> bool:
     for start in range(len(haystack) - size + 1):
         for offset, wanted in enumerate(needle):
             word = haystack[start + offset]
-            if word != wanted and _singular(word) != wanted:
+            if word != wanted and wording.singular(word) != wanted:
                 break
         else:
             return True
@@ -88,7 +77,7 @@ class Exclusions:
             (phrase, tuple(found))
             for phrase in self.phrases
             for spelling in _spellings(phrase)
-            if (found := _words(spelling))
+            if (found := wording.words(spelling))
         ]
 
     def matches(self, hit: Hit) -> str | None:
@@ -111,11 +100,11 @@ class Exclusions:
         haystacks = []
         for spelling in spellings:
             if spelling:
-                found = _words(spelling)
+                found = wording.words(spelling)
                 # Every word of a needle must be here (as written or singular) before
                 # the order is checked: most memories fail this set test at once.
                 present = set(found)
-                present.update(_singular(word) for word in found)
+                present.update(wording.singular(word) for word in found)
                 haystacks.append((found, present))
         for phrase, needle in self._needles:
             for found, present in haystacks:

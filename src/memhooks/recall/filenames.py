@@ -24,6 +24,8 @@ from __future__ import annotations
 import math
 import os
 
+from .wording import singular, words
+
 #: Folders with more entries than this name no files (bounded work on a hot path).
 MAX_ENTRIES = 5000
 #: A file is named when the prompt covers at least this share of its name's weight.
@@ -36,21 +38,9 @@ _SKIP = frozenset({
 
 
 def tokens(text: str) -> set[str]:
-    """Lower-cased runs of letters and digits of ``text``, a plural ``s`` dropped from
-    words of 4+ characters (``sessions`` -> ``session``; ``class`` stays)."""
-    out: set[str] = set()
-    word: list[str] = []
-    for ch in text.lower() + " ":
-        if ch.isalnum():
-            word.append(ch)
-            continue
-        if word:
-            token = "".join(word)
-            word = []
-            if len(token) >= 4 and token.endswith("s") and not token.endswith("ss"):
-                token = token[:-1]
-            out.add(token)
-    return out
+    """The lower-cased words of ``text``, each without a plural ``s``
+    (:mod:`.wording`: ``sessions`` -> ``session``; ``class`` stays)."""
+    return {singular(word) for word in words(text.lower())}
 
 
 def stem(name: str) -> str:
