@@ -259,6 +259,10 @@ class StoreError(MemhooksError):
     """The embedded memory store could not be opened, migrated, read or written."""
 
 
+class MissingStoreError(StoreError):
+    """There is no store file yet and the caller asked not to create one (a reader)."""
+
+
 class BackendError(MemhooksError):
     """A memory backend failed, refused, or did not answer within its timeout."""
 

@@ -217,3 +217,11 @@ def test_a_payload_memhooks_cannot_use_gets_a_no_op_and_a_plain_note(
     MemoryStore(store).close()  # a store exists, so the hook goes as far as the folder
     reply = handler.handle(raw, agent="claude-code", env={"MEMHOOKS_STORE": store})
     assert (reply.stdout, reply.note) == ("", note)
+
+
+def test_a_payload_that_is_not_utf8_gets_a_plain_note() -> None:
+    reply = handler.handle(b"\xff\xfeabc", agent="claude-code", env={})
+    assert (reply.stdout, reply.note) == (
+        "",
+        "the payload on stdin is not UTF-8 JSON; the agent must send one JSON object",
+    )

@@ -409,3 +409,61 @@ def test_bad_numbers_and_blank_roles_are_usage_errors_naming_the_flag(
     with pytest.raises(SystemExit) as exited:
         main(argv)
     assert exited.value.code == 2 and capsys.readouterr().err.rstrip().endswith(error)
+
+
+def test_near_copies_that_differ_in_punctuation_are_kept_once(tmp_path: Path) -> None:
+    from memhooks.recall.dedup import Seen
+
+    seen = Seen()
+    seen.add("a", "Deploys freeze on Fridays after the March outage")
+    assert seen.duplicate_of("b", "Deploys freeze on Fridays after the March outage.") == "a"
+    assert seen.duplicate_of("c", "Deploys freeze on Mondays after the March outage") is None
+
+
+def test_a_reader_never_creates_the_store(
+    project: tuple[Path, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from memhooks.cli import main
+
+    root, _ = project
+    missing = tmp_path / "typo" / "memories.sqlite3"
+    result = recall(str(root / "svc"), prompt="deploys", store_path=str(missing))
+    assert result["status"] == "empty_store" and result["memories"] == []
+    assert result["notes"][-1] == (
+        f"there is no memory store at {missing}; record a memory or import some first"
+    )
+    assert main(["memories", "list", "--cwd", str(root), "--store", str(missing)]) == 1
+    assert "there is no memory store at" in capsys.readouterr().err
+    assert not missing.parent.exists()
+
+
+def test_a_store_that_fails_after_the_queries_keeps_the_result(project: tuple[Path, str]) -> None:
+    root, _ = project
+
+    class CountFails:
+        name = "count-fails"
+
+        def search(self, request: object) -> list[Hit]:
+            raise BackendError("search failed: disk image is malformed")
+
+        def count(self, project: str) -> int:
+            raise BackendError("count failed too")
+
+    result = recall(str(root / "svc"), prompt="x", backend=CountFails())
+    assert result["status"] == "failed"
+    assert result["notes"][-1] == "could not count the memories: count failed too"
+
+
+def test_context_format_says_why_on_stderr_when_recall_cannot_run(
+    project: tuple[Path, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from memhooks.cli import main
+
+    root, _ = project
+    argv = ["recall", str(root / "svc"), "--format", "context", "--store", str(tmp_path)]
+    assert main(argv) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err == (
+        f"memhooks recall: no memory backend is available: the memory store path {tmp_path}"
+        " is a directory; give the path of a file\n"
+    )

@@ -83,11 +83,12 @@ class EmbeddedBackend:
         self._caught_up: set[str] = set()
 
     @classmethod
-    def open(cls, path: str | None = None) -> EmbeddedBackend:
-        """Open the store at ``path`` (default: ``MEMHOOKS_STORE`` or the user data dir)."""
+    def open(cls, path: str | None = None, *, create: bool = True) -> EmbeddedBackend:
+        """Open the store at ``path`` (default: ``MEMHOOKS_STORE`` or the user data dir);
+        with ``create=False`` a missing file raises MissingStoreError instead."""
         from ..store import MemoryStore
 
-        return cls(MemoryStore(path), owns_store=True)
+        return cls(MemoryStore(path, create=create), owns_store=True)
 
     def close(self) -> None:
         try:

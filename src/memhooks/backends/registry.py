@@ -109,20 +109,21 @@ def open_backend(
     *,
     store_path: str | None = None,
     env: Mapping[str, str] | None = None,
+    create: bool = True,
 ) -> Backend:
     """Open the active backend (:func:`selection`) with its settings. ``store_path``
-    is the embedded store's file (``--store``). Raises BackendError when it is unknown
-    or cannot be opened (the message says why), DiagnosticError MH028 for invalid
-    configuration."""
+    is the embedded store's file (``--store``); ``create=False`` leaves a missing one
+    uncreated (MissingStoreError). Raises BackendError when it is unknown or cannot be
+    opened (the message says why), DiagnosticError MH028 for invalid configuration."""
     env = os.environ if env is None else env
     if name == DEFAULT or (not name and env.get(configuration.BACKEND_VAR, "").strip() == DEFAULT):
         # The common case costs no configuration read.
-        return backend_class(DEFAULT).open(store_path)  # type: ignore[no-any-return]
+        return backend_class(DEFAULT).open(store_path, create=create)  # type: ignore[no-any-return]
     config = read_config(env)
     chosen, _ = selection(name, env=env, config=config)
     cls = backend_class(chosen)
     found = configuration.settings_for(chosen, config, getattr(cls, "ENV", None), env)
     if chosen == DEFAULT:
         # The embedded store's open() takes its file path (MEMHOOKS_STORE by default).
-        return cls.open(store_path or found.get("path"))  # type: ignore[no-any-return]
+        return cls.open(store_path or found.get("path"), create=create)  # type: ignore[no-any-return]
     return cls.open(found)  # type: ignore[no-any-return]

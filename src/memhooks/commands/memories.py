@@ -33,7 +33,8 @@ def run(args: argparse.Namespace) -> int:
     from ..workspace import locate
 
     where = locate(args.cwd)
-    with MemoryStore(args.store) as store:
+    # Only an import creates the store: reading a mistyped path must not create one.
+    with MemoryStore(args.store, create=args.action == "import") as store:
         if args.action == "list":
             found = store.list(
                 where.project,

@@ -15,8 +15,10 @@ import argparse
 
 def run(args: argparse.Namespace) -> int:
     import json
+    import sys
 
     from ..recall import context, recall, text
+    from ..recall.result import headline
 
     result = recall(
         args.path,
@@ -33,6 +35,8 @@ def run(args: argparse.Namespace) -> int:
         injected = context(result)
         if injected:
             print(injected)
+        if result["status"] in ("no_backend", "failed"):  # stdout is for the agent's text
+            print(f"memhooks recall: {headline(result)[0]}", file=sys.stderr)
     else:
         print(text(result))
     return 1 if result["status"] in ("no_backend", "failed") else 0

@@ -167,6 +167,8 @@ def describe(exc: BaseException) -> str:
     diagnostic = getattr(exc, "diagnostic", None)
     if diagnostic is not None:
         text = f"{diagnostic.code} {diagnostic.message} ({diagnostic.path})"
+    elif isinstance(exc, UnicodeError):
+        text = "the payload on stdin is not UTF-8 JSON; the agent must send one JSON object"
     elif isinstance(exc, RecursionError):
         text = (
             "the payload on stdin is nested too deeply to read; the agent must send one JSON object"

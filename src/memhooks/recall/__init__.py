@@ -73,7 +73,7 @@ def recall(
     Raises DiagnosticError when the target or a hook in its chain is invalid (with
     ``strict``; otherwise the failing scope is dropped with a note).
     """
-    from ..errors import MemhooksError
+    from ..errors import MemhooksError, MissingStoreError
     from ..protocol.resolve import resolve_scopes
     from ..store import project_id
     from .dedup import Seen
@@ -114,9 +114,15 @@ def recall(
         if owned:
             from ..backends.registry import open_backend
 
+            # A reader never creates the store: a mistyped --store must not look empty.
             backend = open_backend(
-                backend if isinstance(backend, str) else None, store_path=store_path
+                backend if isinstance(backend, str) else None, store_path=store_path, create=False
             )
+    except MissingStoreError as exc:
+        result["status"] = "empty_store"
+        result["backend"] = "embedded"
+        result["notes"].append(str(exc))
+        return result
     except MemhooksError as exc:
         result["status"] = "no_backend"
         result["notes"].append(str(exc))
@@ -134,8 +140,12 @@ def recall(
         # loads a model for seconds once); hosts bound the whole call themselves.
         counters = run_tasks(tasks, backend, Exclusions(exclude), time.monotonic() + deadline_s)
         count = getattr(backend, "count", None)
-        if count is not None and not any(t.hits for t in tasks) and count(project) == 0:
-            result["status"] = "empty_store"
+        if count is not None and not any(t.hits for t in tasks):
+            try:
+                if count(project) == 0:
+                    result["status"] = "empty_store"
+            except MemhooksError as exc:  # the queries' own errors already say what failed
+                result["notes"].append(f"could not count the memories: {exc}")
     finally:
         if owned:
             backend.close()

@@ -2,17 +2,20 @@
 
 Two hits are the same memory when their ids are equal, or near-identical when their
 texts, lower-cased with whitespace collapsed, are equal or share at least
-:data:`NEAR_DUPLICATE` of their word sets (Jaccard similarity). The first (higher
+:data:`NEAR_DUPLICATE` of their word sets (Jaccard similarity; words are runs of letters
+and digits, :mod:`.wording`, so "outage." and "outage" are one word). The first (higher
 priority, better ranked) copy is kept.
 """
 
 from __future__ import annotations
 
+from .wording import words as _split
+
 NEAR_DUPLICATE = 0.9
 
 
 def words(text: str) -> frozenset[str]:
-    return frozenset(text.lower().split())
+    return frozenset(_split(text.lower()))
 
 
 class Seen:

@@ -22,11 +22,16 @@ plan, not recalled material), as in the reference engine.
 
 from __future__ import annotations
 
+import re
+
 from . import wording
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..backends.base import Hit
+
+# A possessive at the end of a phrase's word: "PayPal's" excludes what "PayPal" does.
+_POSSESSIVE = re.compile(r"(?<=\w)['\u2019][sS]\b")
 
 
 def words(text: str) -> list[str]:
@@ -76,7 +81,7 @@ class Exclusions:
         self._needles = [
             (phrase, tuple(found))
             for phrase in self.phrases
-            for spelling in _spellings(phrase)
+            for spelling in _spellings(_POSSESSIVE.sub("", phrase))
             if (found := wording.words(spelling))
         ]
 

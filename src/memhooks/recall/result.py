@@ -80,25 +80,30 @@ STATUS_TEXT = {
     "nothing_found": "searched, nothing relevant found",
     "over_budget": "found {dropped} memor{dies}, but none fits the budget; raise --budget",
     "empty_store": "the memory store holds no memories for this project",
-    "no_cues": "no MEMHOOKS.md cues here and no prompt: nothing to recall",
+    "no_cues": "no recall queries in the hooks here and no prompt: nothing to recall",
     "no_backend": "no memory backend is available",
     "failed": "every recall query failed",
 }
 
 
-def text(result: dict[str, Any]) -> str:
-    """Human-readable rendering of a recall result."""
+def headline(result: dict[str, Any]) -> tuple[str, str | None]:
+    """The status line of a recall result (what happened, and for ``no_backend`` /
+    ``failed`` why) and the reason it quotes, if any."""
     n = len(result["memories"])
     over = result["dropped"]["budget"]
     status = STATUS_TEXT[result["status"]].format(
         n=n, ies="y" if n == 1 else "ies", dropped=over, dies="y" if over == 1 else "ies"
     )
-    shown = None
     if result["status"] in ("no_backend", "failed"):
         reasons = [q["error"] for q in result["queries"] if q.get("error")] + result["notes"]
         if reasons:  # the why belongs in the headline, not only in a note below
-            shown = reasons[0]
-            status = f"{status}: {shown}"
+            return f"{status}: {reasons[0]}", reasons[0]
+    return status, None
+
+
+def text(result: dict[str, Any]) -> str:
+    """Human-readable rendering of a recall result."""
+    status, shown = headline(result)
     lines = [
         f"memhooks recall: {status}",
         f"backend: {result['backend'] or 'none'}   project: {result['project']}",

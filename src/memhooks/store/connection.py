@@ -13,7 +13,7 @@ import os
 import sqlite3
 import time
 
-from memhooks.errors import StoreError
+from memhooks.errors import MissingStoreError, StoreError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -217,7 +217,7 @@ def _prepare(path: str, create: bool) -> None:
             )
         return
     if not create:
-        raise StoreError(
+        raise MissingStoreError(
             f"there is no memory store at {path}; record a memory or import some first"
         )
     try:
