@@ -201,9 +201,9 @@ def test_maintenance_runs_for_edits_when_available(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("raw", "note"),
     [
-        ("", "the payload on stdin is empty (or null); the agent must send one JSON object"),
-        ("[1, 2]", "the payload on stdin is JSON but not an object (list); the agent must send one JSON object"),
-        ("[" * 100_000, "the payload on stdin is nested too deeply to read; the agent must send one JSON object"),
+        ("", "the payload on stdin is empty (or null); the agent must send its hook event as one JSON object"),
+        ("[1, 2]", "the payload on stdin is JSON but not an object (list); the agent must send its hook event as one JSON object"),
+        ("[" * 100_000, "the payload on stdin is nested too deeply to read; the agent must send its hook event as one JSON object"),
         ('{"hook_event_name": "UserPromptSubmit", "cwd": "/nonexistent", "prompt": "x"}',
          "the host's working folder '/nonexistent' is not an existing absolute directory"),
     ],
@@ -223,5 +223,5 @@ def test_a_payload_that_is_not_utf8_gets_a_plain_note() -> None:
     reply = handler.handle(b"\xff\xfeabc", agent="claude-code", env={})
     assert (reply.stdout, reply.note) == (
         "",
-        "the payload on stdin is not UTF-8 JSON; the agent must send one JSON object",
+        "the payload on stdin is not UTF-8 JSON; the agent must send its hook event as one JSON object",
     )

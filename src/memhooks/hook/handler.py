@@ -62,14 +62,27 @@ class Reply:
 def parse(
     raw: bytes | str, agent: str | None = None, native_event: str | None = None
 ) -> NormalizedEvent:
-    """Decode stdin and normalize it. Raises ValueError for a payload that is not JSON
-    or too large, UsageError for an unknown ``agent``."""
+    """Decode stdin and normalize it. Raises PayloadError for a payload that is not
+    JSON or too large, UsageError for an unknown ``agent``."""
     from ..agents.registry import normalize
 
     if len(raw) > MAX_PAYLOAD:
-        raise ValueError(f"payload larger than {MAX_PAYLOAD} bytes")
-    payload = json.loads(raw) if raw.strip() else None
+        raise PayloadError(f"the payload on stdin is larger than {MAX_PAYLOAD} bytes")
+    try:
+        payload = json.loads(raw) if raw.strip() else None
+    except json.JSONDecodeError as exc:
+        raise PayloadError(
+            f"the payload on stdin is not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
+        ) from None
+    except UnicodeError:
+        raise PayloadError("the payload on stdin is not UTF-8 JSON") from None
+    except RecursionError:
+        raise PayloadError("the payload on stdin is nested too deeply to read") from None
     return normalize(payload, agent, native_event)
+
+
+class PayloadError(ValueError):
+    """What is wrong with the bytes a host sent on stdin (the message says it)."""
 
 
 def respond(
@@ -101,7 +114,10 @@ def _response(
             if event.raw is None
             else f"JSON but not an object ({type(event.raw).__name__})"
         )
-        return Reply(noop, f"the payload on stdin is {what}; the agent must send one JSON object")
+        return Reply(
+            noop,
+            f"the payload on stdin is {what}; the agent must send its hook event as one JSON object",
+        )
     if event.event in (SESSION_START, USER_PROMPT):
         if native is None or not output.can_inject(event.host, native):
             return Reply(noop)
@@ -167,19 +183,10 @@ def describe(exc: BaseException) -> str:
     diagnostic = getattr(exc, "diagnostic", None)
     if diagnostic is not None:
         text = f"{diagnostic.code} {diagnostic.message} ({diagnostic.path})"
-    elif isinstance(exc, UnicodeError):
-        text = "the payload on stdin is not UTF-8 JSON; the agent must send one JSON object"
-    elif isinstance(exc, RecursionError):
-        text = (
-            "the payload on stdin is nested too deeply to read; the agent must send one JSON object"
-        )
+    elif isinstance(exc, PayloadError):
+        text = f"{exc}; the agent must send its hook event as one JSON object"
     elif isinstance(exc, MemhooksError):
         text = str(exc)  # our own errors say what is wrong and what to do
-    elif isinstance(exc, json.JSONDecodeError):
-        text = (
-            f"the payload on stdin is not JSON ({exc.msg} at line {exc.lineno} column {exc.colno});"
-            " the agent must send its hook event as one JSON object"
-        )
     else:
         text = f"{type(exc).__name__}: {exc}"
     return " ".join(text.split())
