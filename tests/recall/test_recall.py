@@ -178,7 +178,7 @@ def test_empty_store_says_so(tmp_path: Path) -> None:
     assert result["status"] == "empty_store" and result["memories"] == []
     assert context(result) is None
     assert text(result).startswith(
-        "memhooks recall: the memory store holds no memories for this project"
+        "memhooks recall: no memories for this project (the store is empty or does not exist yet)"
     )
 
 
@@ -467,3 +467,57 @@ def test_context_format_says_why_on_stderr_when_recall_cannot_run(
         f"memhooks recall: no memory backend is available: the memory store path {tmp_path}"
         " is a directory; give the path of a file\n"
     )
+
+
+def test_an_empty_file_is_no_store_for_a_reader_and_stays_empty(
+    project: tuple[Path, str], tmp_path: Path
+) -> None:
+    root, _ = project
+    empty = tmp_path / "empty.sqlite3"
+    empty.write_bytes(b"")
+    result = recall(str(root / "svc"), prompt="deploys", store_path=str(empty))
+    assert result["status"] == "empty_store" and empty.stat().st_size == 0
+
+
+def test_a_bad_import_file_creates_no_store(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from memhooks.cli import main
+
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"text": "fine"}\n{"nope": 1}\n', encoding="utf-8")
+    store = tmp_path / "new.sqlite3"
+    assert (
+        main(["memories", "import", str(bad), "--cwd", str(tmp_path), "--store", str(store)]) == 1
+    )
+    assert capsys.readouterr().err.startswith(f"error: {bad}:2: missing `text`")
+    assert not store.exists()
+
+
+def test_a_memory_that_is_not_there_is_a_failure_not_a_usage_error(
+    project: tuple[Path, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from memhooks.cli import main
+
+    root, store = project
+    for action in ("show", "forget"):
+        assert main(["memories", action, "nope", "--cwd", str(root), "--store", store]) == 1
+        assert "no memory 'nope' in project" in capsys.readouterr().err
+
+
+def test_duplicates_are_counted_once_per_memory(tmp_path: Path) -> None:
+    root = tmp_path / "p"
+    (root / ".git").mkdir(parents=True)
+    for rel, query in (("", "quokka values"), ("a", "quokka plain")):
+        (root / rel).mkdir(exist_ok=True)
+        (root / rel / "MEMHOOKS.md").write_text(
+            f'---\nschema: memhooks/v2\nrecall_queries: ["{query}"]\n---\n'
+        )
+    store = str(tmp_path / "s.sqlite3")
+    with MemoryStore(store) as s:
+        s.import_jsonl(
+            project_id(str(root)),
+            ['{"text": "quokka plain value"}', '{"text": "quokka plain value!"}'],
+        )
+    result = recall(str(root / "a"), prompt="quokka", store_path=store)
+    assert len(result["memories"]) == 1 and result["dropped"]["duplicates"] == 1

@@ -28,11 +28,22 @@ def _line(memory: Memory, score: float | None = None) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..errors import UsageError
+    from ..errors import StoreError
     from ..store import MemoryStore
     from ..workspace import locate
 
     where = locate(args.cwd)
+    lines: list[bytes] = []
+    if args.action == "import":
+        # Every line is checked before the store is opened: a bad file creates nothing.
+        from ..store.jsonl import parse
+
+        if args.file == "-":
+            lines, name = sys.stdin.buffer.readlines(), "<stdin>"
+        else:
+            with open(args.file, "rb") as binary:
+                lines, name = binary.readlines(), args.file
+        parse(lines, name)
     # Only an import creates the store: reading a mistyped path must not create one.
     with MemoryStore(args.store, create=args.action == "import") as store:
         if args.action == "list":
@@ -59,18 +70,14 @@ def run(args: argparse.Namespace) -> int:
         elif args.action == "show":
             shown = store.get(args.id, project=where.project)
             if shown is None:
-                raise UsageError(f"no memory {args.id!r} in project {where.project}")
+                raise StoreError(f"no memory {args.id!r} in project {where.project}")
             print(json.dumps(shown.to_json(), ensure_ascii=False, indent=2))
         elif args.action == "forget":
             if not store.forget(args.id, project=where.project):
-                raise UsageError(f"no memory {args.id!r} in project {where.project}")
+                raise StoreError(f"no memory {args.id!r} in project {where.project}")
             print(f"Forgot {args.id}")
         elif args.action == "import":
-            if args.file == "-":
-                counts = store.import_jsonl(where.project, sys.stdin, default_scope=where.scope)
-            else:
-                with open(args.file, encoding="utf-8") as fp:
-                    counts = store.import_jsonl(where.project, fp, default_scope=where.scope)
+            counts = store.import_jsonl(where.project, lines, default_scope=where.scope)
             print(
                 f"Imported {counts['added']} new and {counts['updated']} updated memories into {store.path}"
                 f" (project id {where.project})"

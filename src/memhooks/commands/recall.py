@@ -35,8 +35,8 @@ def run(args: argparse.Namespace) -> int:
         injected = context(result)
         if injected:
             print(injected)
-        if result["status"] in ("no_backend", "failed"):  # stdout is for the agent's text
-            print(f"memhooks recall: {headline(result)[0]}", file=sys.stderr)
     else:
         print(text(result))
+    if result["status"] in ("no_backend", "failed"):  # diagnostics go to stderr, too
+        print(f"memhooks recall: {headline(result)[0]}", file=sys.stderr)
     return 1 if result["status"] in ("no_backend", "failed") else 0

@@ -243,8 +243,9 @@ def recall_context(
     )
     note = None
     if result["status"] in ("failed", "no_backend"):
-        reasons = [q["error"] for q in result["queries"] if q.get("error")] + result["notes"]
-        note = f"recall {result['status']}: {reasons[0] if reasons else 'no detail'}"
+        from ..recall.result import headline
+
+        note = headline(result)[0]
     return context(result), note
 
 

@@ -154,18 +154,20 @@ def recall(
     seen = Seen()
     memories: list[dict[str, Any]] = []
     kept_by_id: dict[str, dict[str, Any]] = {}
+    duplicates: set[str] = set()  # counted once per memory, as exclusions are
     for hit, by in rank(tasks, per_query):
         if hit.id in kept_by_id:  # recalled again by a lower-priority query: provenance only
             kept_by_id[hit.id]["recalled_by"] += _memory(hit, by)["recalled_by"]
             continue
-        if seen.duplicate_of(hit.id, hit.text):
-            result["dropped"]["duplicates"] += 1
+        if hit.id in duplicates or seen.duplicate_of(hit.id, hit.text):
+            duplicates.add(hit.id)
             continue
         seen.add(hit.id, hit.text)
         kept_by_id[hit.id] = _memory(hit, by)
         memories.append(kept_by_id[hit.id])
     kept, kept_guidance, dropped = pack(memories, guidance, budget)
     result["memories"], result["guidance"] = kept, kept_guidance
+    result["dropped"]["duplicates"] = len(duplicates)
     result["dropped"]["budget"] = len(dropped)
     result["dropped"]["budget_ids"] = [m["id"] for m in dropped]
     injected = context(result)

@@ -215,6 +215,10 @@ def _prepare(path: str, create: bool) -> None:
                 f"the memory store path {path} is not a regular file (a device, a pipe or a "
                 "socket); give the path of a file"
             )
+        if not create and os.path.getsize(path) == 0:  # SQLite would write a schema into it
+            raise MissingStoreError(
+                f"the memory store {path} is an empty file; record a memory or import some first"
+            )
         return
     if not create:
         raise MissingStoreError(
