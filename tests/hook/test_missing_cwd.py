@@ -1,4 +1,5 @@
-"""A payload naming a folder that does not exist recalls nothing (never the process's)."""
+"""A payload naming a folder that does not exist recalls nothing (never the process's), and
+a store path the hook cannot use is said on stderr."""
 
 from __future__ import annotations
 
@@ -8,89 +9,58 @@ from pathlib import Path
 
 import pytest
 
-from memhooks.hook.handler import handle
+from memhooks.hook.handler import Reply, handle
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A git project whose root hook asks one question, and a store answering it."""
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    (root / "MEMHOOKS.md").write_text(
+        '---\nschema: memhooks/v2\nrecall_queries: ["What matters here?"]\n---\n', encoding="utf-8"
+    )
+    from memhooks.store import MemoryStore, project_id
+
+    with MemoryStore(str(tmp_path / "store.sqlite3")) as s:
+        s.add(project_id(str(root)), "What matters here: the secret-sauce constraint")
+    return root
+
+
+def prompt(cwd: str, store: str, home: Path) -> Reply:
+    payload = {"hook_event_name": "UserPromptSubmit", "session_id": "s", "cwd": cwd, "prompt": "what matters"}  # fmt: skip
+    return handle(json.dumps(payload), agent="claude-code", env={"MEMHOOKS_STORE": store, "HOME": str(home)})  # fmt: skip
 
 
 def test_nonexistent_payload_cwd_does_not_fall_back_to_the_process_folder(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    project = tmp_path / "proj"
-    (project / ".git").mkdir(parents=True)
-    (project / "MEMHOOKS.md").write_text(
-        '---\nschema: memhooks/v2\nrecall_queries: ["What matters here?"]\n---\n', encoding="utf-8"
-    )
-    store = tmp_path / "store.sqlite3"
-    from memhooks.store import MemoryStore, project_id
-
-    with MemoryStore(str(store)) as s:
-        s.add(project_id(str(project)), "What matters here: the secret-sauce constraint")
     monkeypatch.chdir(project)
-    env = {"MEMHOOKS_STORE": str(store), "HOME": str(tmp_path)}
-    payload = {
-        "hook_event_name": "UserPromptSubmit",
-        "session_id": "s",
-        "cwd": "/nonexistent/x",
-        "prompt": "what matters",
-    }
-    reply = handle(json.dumps(payload), agent="claude-code", env=env)
+    reply = prompt("/nonexistent/x", str(tmp_path / "store.sqlite3"), tmp_path)
     assert "secret-sauce" not in reply.stdout
     assert reply.note is not None and "/nonexistent/x" in reply.note
 
 
 def test_the_same_setup_recalls_when_the_payload_names_the_project(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    project: Path, tmp_path: Path
 ) -> None:
-    project = tmp_path / "proj"
-    (project / ".git").mkdir(parents=True)
-    (project / "MEMHOOKS.md").write_text(
-        '---\nschema: memhooks/v2\nrecall_queries: ["What matters here?"]\n---\n', encoding="utf-8"
-    )
-    store = tmp_path / "store.sqlite3"
-    from memhooks.store import MemoryStore, project_id
-
-    with MemoryStore(str(store)) as s:
-        s.add(project_id(str(project)), "What matters here: the secret-sauce constraint")
-    env = {"MEMHOOKS_STORE": str(store), "HOME": str(tmp_path)}
-    payload = {
-        "hook_event_name": "UserPromptSubmit",
-        "session_id": "s",
-        "cwd": str(project),
-        "prompt": "what matters",
-    }
-    assert "secret-sauce" in handle(json.dumps(payload), agent="claude-code", env=env).stdout
+    assert "secret-sauce" in prompt(str(project), str(tmp_path / "store.sqlite3"), tmp_path).stdout
 
 
 def test_a_relative_store_path_that_does_not_resolve_is_reported(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    project = tmp_path / "proj"
-    (project / ".git").mkdir(parents=True)
-    (project / "MEMHOOKS.md").write_text(
-        '---\nschema: memhooks/v2\nrecall_queries: ["q"]\n---\n', encoding="utf-8"
-    )
     monkeypatch.chdir(tmp_path)
-    env = {"MEMHOOKS_STORE": "demo.sqlite3", "HOME": str(tmp_path)}
-    payload = {
-        "hook_event_name": "UserPromptSubmit",
-        "session_id": "s",
-        "cwd": str(project),
-        "prompt": "q",
-    }
-    reply = handle(json.dumps(payload), agent="claude-code", env=env)
+    reply = prompt(str(project), "demo.sqlite3", tmp_path)
     assert reply.stdout == "" and reply.note is not None and "is relative" in reply.note
 
 
 @pytest.mark.parametrize("kind", ["directory", "device"])
-def test_a_store_path_that_is_not_a_file_is_reported(tmp_path: Path, kind: str) -> None:
-    project = tmp_path / "proj"
-    (project / ".git").mkdir(parents=True)
-    (project / "MEMHOOKS.md").write_text(
-        '---\nschema: memhooks/v2\nrecall_queries: ["q"]\n---\n', encoding="utf-8"
-    )
+def test_a_store_path_that_is_not_a_file_is_reported(
+    project: Path, tmp_path: Path, kind: str
+) -> None:
     store = str(tmp_path) if kind == "directory" else os.devnull
-    env = {"MEMHOOKS_STORE": store, "HOME": str(tmp_path)}
-    payload = {"hook_event_name": "UserPromptSubmit", "cwd": str(project), "prompt": "q"}
-    reply = handle(json.dumps(payload), agent="claude-code", env=env)
+    reply = prompt(str(project), store, tmp_path)
     described = "a directory" if kind == "directory" else "not a regular file"
     assert reply.stdout == ""
     assert reply.note == f"MEMHOOKS_STORE {store!r} is {described}; point it at a file"
