@@ -17,41 +17,31 @@ from . import __version__
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Callable
 
 FORMATS = ("human", "json")
 
 
-def _budget(value: str) -> int:
-    import argparse
+def _integer(low: int, high: int, unit: str = "") -> Callable[[str], int]:
+    """An argparse ``type``: an integer from ``low`` to ``high`` (the error says the range)."""
 
-    try:
-        number = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an integer, not {value!r}") from None
-    if not 1 <= number <= 1_000_000:
-        raise argparse.ArgumentTypeError("must be from 1 to 1000000 characters")
-    return number
+    def parse(value: str) -> int:
+        import argparse
 
+        try:
+            number = int(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be an integer, not {value!r}") from None
+        if not low <= number <= high:
+            raise argparse.ArgumentTypeError(f"must be from {low} to {high}{unit}")
+        return number
 
-def _count(value: str) -> int:
-    import argparse
-
-    try:
-        number = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an integer, not {value!r}") from None
-    if not 0 <= number <= 1_000_000_000:
-        raise argparse.ArgumentTypeError("must be from 0 to 1000000000")
-    return number
+    return parse
 
 
-def _positive(value: str) -> int:
-    import argparse
-
-    number = _count(value)
-    if number == 0:
-        raise argparse.ArgumentTypeError("must be from 1 to 1000000000")
-    return number
+_budget = _integer(1, 1_000_000, " characters")
+_count = _integer(0, 1_000_000_000)  # --limit where 0 means all
+_positive = _integer(1, 1_000_000_000)
 
 
 def _nonblank(value: str) -> str:
