@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,17 +14,12 @@ from memhooks.backends import embedded_cache
 from memhooks.backends.base import SearchRequest
 from memhooks.backends.embedded import EmbeddedBackend, fuse, refresh
 from memhooks.errors import BackendError
-from memhooks.store import MemoryStore, ranking
+from memhooks.store import MemoryStore
+
+pytestmark = pytest.mark.usefixtures("fresh_search_cache")
 
 PROJECT = "github.com/acme/shop"
 DATA = Path(__file__).parent / "data"
-
-
-@pytest.fixture(autouse=True)
-def _fresh_process_layer() -> Iterator[None]:
-    embedded_cache.clear_memory()
-    yield
-    embedded_cache.clear_memory()
 
 
 @pytest.fixture
@@ -99,7 +93,7 @@ def test_reused_lists_give_the_same_hits_as_fresh_ones(
 
 
 def test_a_fresh_process_reads_hook_lists_from_the_cache_file(
-    store_path: str, monkeypatch: pytest.MonkeyPatch
+    store_path: str, searches: list[str]
 ) -> None:
     req = request("token rotation", prompt="parallel tabs", scopes=["backend/auth", "backend", ""])
     expected = search_ids(store_path, req)
@@ -109,16 +103,9 @@ def test_a_fresh_process_reads_hook_lists_from_the_cache_file(
     assert blob["store"] == os.path.realpath(store_path)
     assert not any(key.startswith("~") for key in blob["lists"])  # prompts stay in-process
     embedded_cache.clear_memory()
-    calls: list[str] = []
-    real = ranking.ranked
-
-    def counting(*args: object, **kwargs: object) -> list[tuple[int, float]]:
-        calls.append(str(args[2]))
-        return real(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(ranking, "ranked", counting)
+    searches.clear()
     assert search_ids(store_path, req) == expected
-    assert calls == ["parallel tabs"]  # only the prompt was searched again
+    assert searches == ["parallel tabs"]  # only the prompt was searched again
 
 
 def test_a_changed_store_is_searched_anew(store_path: str) -> None:
@@ -190,28 +177,16 @@ HOOK_REQUESTS = [
 
 
 def test_a_writer_recomputes_the_hooks_lists_for_the_next_recall(
-    store_path: str, monkeypatch: pytest.MonkeyPatch
+    store_path: str, searches: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     before = [search_ids(store_path, req) for req in HOOK_REQUESTS]  # fills the cache file
     with MemoryStore(store_path) as store:
         added = store.add(PROJECT, "Token rotation logs the old token id", files=["backend/db/migrate.py"])  # fmt: skip
     assert refresh(store_path) == 3  # the first request's query and cue lists, the second's cue
     embedded_cache.clear_memory()  # the next recall is a fresh process
-    calls: list[str] = []
-    real_ranked, real_cue = ranking.ranked, ranking.cue
-
-    def counting(*args: object, **kwargs: object) -> list[tuple[int, float]]:
-        calls.append(str(args[2]))
-        return real_ranked(*args, **kwargs)  # type: ignore[arg-type]
-
-    def counting_cue(*args: object, **kwargs: object) -> list[int]:
-        calls.append("cue")
-        return real_cue(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(ranking, "ranked", counting)
-    monkeypatch.setattr(ranking, "cue", counting_cue)
+    searches.clear()
     after = [search_ids(store_path, req) for req in HOOK_REQUESTS]
-    assert calls == []  # every list was ready
+    assert searches == []  # every list was ready
     assert added.id in after[1] and added.id not in before[1]
     monkeypatch.setenv("MEMHOOKS_CACHE", "0")
     assert [search_ids(store_path, req) for req in HOOK_REQUESTS] == after  # = fresh search

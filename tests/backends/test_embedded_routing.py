@@ -9,22 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from memhooks.backends import embedded_cache
 from memhooks.backends.base import SearchRequest
 from memhooks.backends.embedded import EmbeddedBackend
-from memhooks.store import MemoryStore, ranking
+from memhooks.store import MemoryStore
+
+pytestmark = pytest.mark.usefixtures("fresh_search_cache")
 
 PROJECT = "github.com/acme/shop"
 DATA = Path(__file__).parent / "data"
 PROMPT = "raise the session timeout"
 AUTH = ["backend/auth", "backend", ""]
-
-
-@pytest.fixture(autouse=True)
-def _fresh_process_layer() -> Iterator[None]:
-    embedded_cache.clear_memory()
-    yield
-    embedded_cache.clear_memory()
 
 
 @pytest.fixture
@@ -89,20 +83,12 @@ def test_scores_say_why_and_stay_sorted(backend: EmbeddedBackend) -> None:
 
 
 def test_all_generated_cues_of_one_target_share_one_search(
-    backend: EmbeddedBackend, monkeypatch: pytest.MonkeyPatch
+    backend: EmbeddedBackend, searches: list[str]
 ) -> None:
-    calls: list[str] = []
-    real = ranking.ranked
-
-    def counting(*args: object, **kwargs: object) -> list[tuple[int, float]]:
-        calls.append(str(args[2]))
-        return real(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(ranking, "ranked", counting)
     first = ids(backend, scopes=AUTH, files=["backend/auth/tokens.py"])
     for cue_files in (["backend/x.py"], ["README.md"], []):  # the ancestors' cues
         assert ids(backend, scopes=AUTH, files=cue_files) == first
-    assert calls == [PROMPT]
+    assert searches == [PROMPT]
 
 
 def test_a_hand_written_querys_resource_names_expand_its_words_unless_files(
