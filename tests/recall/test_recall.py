@@ -521,3 +521,23 @@ def test_duplicates_are_counted_once_per_memory(tmp_path: Path) -> None:
         )
     result = recall(str(root / "a"), prompt="quokka", store_path=store)
     assert len(result["memories"]) == 1 and result["dropped"]["duplicates"] == 1
+
+
+@pytest.mark.parametrize(
+    ("argv", "error"),
+    [
+        (["remember", "bad \udcff byte"], "`text` is not valid Unicode at character 5"),
+        (["remember", "ok", "--tag", "t\udcff"], "`tags` is not valid Unicode at character 2"),
+        (["memories", "show", "id\udcff"], "is not valid Unicode at character 3"),
+    ],
+)
+def test_command_line_bytes_that_are_not_utf8_are_an_error_not_a_traceback(
+    project: tuple[Path, str], capsys: pytest.CaptureFixture[str], argv: list[str], error: str
+) -> None:
+    # Python hands non-UTF-8 argv bytes over as lone surrogates (surrogateescape).
+    from memhooks.cli import main
+
+    root, store = project
+    assert main([*argv, "--cwd", str(root), "--store", store]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and error in err and "Traceback" not in err

@@ -96,6 +96,8 @@ def retry(path: str, timeout: float, attempt: Callable[[], T]) -> T:
             raise to_store_error(path, exc, timeout) from exc
         except UnicodeDecodeError as exc:
             raise undecodable(path, exc) from exc
+        except UnicodeEncodeError as exc:
+            raise unencodable(path, exc) from exc
         # Jitter so that processes woken together do not collide again together.
         time.sleep(delay * (0.5 + os.urandom(1)[0] / 255))
         delay = min(delay * 2, 0.05)
@@ -133,6 +135,8 @@ class Translated:
             raise to_store_error(self.path, exc) from exc
         if isinstance(exc, UnicodeDecodeError):
             raise undecodable(self.path, exc) from exc
+        if isinstance(exc, UnicodeEncodeError):
+            raise unencodable(self.path, exc) from exc
         if isinstance(exc, DamagedRow):
             raise StoreError(
                 f"the memory store {self.path} is damaged: {exc}; move it away to start a new "
@@ -147,6 +151,15 @@ def undecodable(path: str, exc: UnicodeDecodeError) -> StoreError:
         f"the memory store {path} is damaged: a stored text is not valid UTF-8 "
         f"({exc.reason} at byte {exc.start}); move it away to start a new one, then "
         "re-import your memories from an export"
+    )
+
+
+def unencodable(path: str, exc: UnicodeEncodeError) -> StoreError:
+    """A value handed to the store cannot be written as UTF-8 (a lone surrogate, or
+    command-line bytes that were not UTF-8): the caller's input, not the file."""
+    return StoreError(
+        f"a value given to the memory store {path} is not valid Unicode at character "
+        f"{exc.start + 1} (a lone surrogate, or bytes that were not UTF-8); write it as UTF-8"
     )
 
 

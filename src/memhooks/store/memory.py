@@ -159,11 +159,25 @@ def parse_timestamp(value: object) -> str:
     return parsed.astimezone(timezone.utc).strftime(_TIMESTAMP_FORMAT)
 
 
+def encodable(name: str, value: str) -> str:
+    """``value`` if it can be stored as UTF-8; ValueError naming the field otherwise (a lone
+    surrogate from JSON ``"\\ud800"``, or command-line bytes that were not UTF-8)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ValueError(
+            f"`{name}` is not valid Unicode at character {exc.start + 1} (a lone surrogate, or "
+            "bytes that were not UTF-8); write it as UTF-8 text"
+        ) from None
+    return value
+
+
 def clean_text(value: object) -> str:
-    """The text, surrounding whitespace removed; TypeError if not a string, ValueError if blank."""
+    """The text, surrounding whitespace removed; TypeError if not a string, ValueError if
+    blank or not valid Unicode."""
     if not isinstance(value, str):
         raise TypeError(f"`text` must be a string, got {_json_type(value)}")
-    text = value.strip()
+    text = encodable("text", value).strip()
     if not text:
         raise ValueError("`text` is blank; a memory needs some text")
     return text
@@ -173,6 +187,7 @@ def clean_id(value: object) -> str:
     """A caller-chosen id: a non-empty string without whitespace, at most 200 characters."""
     if not isinstance(value, str) or not value or len(value) > 200:
         raise TypeError("`id` must be a non-empty string of at most 200 characters")
+    encodable("id", value)
     if any(ch.isspace() or not ch.isprintable() for ch in value):
         raise ValueError(f"`id` {value!r} contains whitespace or control characters")
     return value
@@ -184,7 +199,7 @@ def clean_optional(name: str, value: object) -> str | None:
         return None
     if not isinstance(value, str):
         raise TypeError(f"`{name}` must be a string or null, got {_json_type(value)}")
-    return value.strip() or None
+    return encodable(name, value).strip() or None
 
 
 def clean_labels(name: str, values: Iterable[object]) -> list[str]:
@@ -195,7 +210,7 @@ def clean_labels(name: str, values: Iterable[object]) -> list[str]:
     for value in values:
         if not isinstance(value, str):
             raise TypeError(f"`{name}` must be a list of strings, found {_json_type(value)}")
-        label = value.strip()
+        label = encodable(name, value).strip()
         if label and label not in out:
             out.append(label)
     return out

@@ -72,6 +72,12 @@ def _normalize(value: str, what: str) -> str:
             parts.pop()
             continue
         if any(not ch.isprintable() for ch in part):
+            try:
+                part.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ValueError(
+                    f"{what} {value!r} is not valid Unicode (bytes that were not UTF-8)"
+                ) from None
             raise ValueError(f"{what} {value!r} contains control characters")
         parts.append(part)
     return "/".join(parts)
