@@ -21,10 +21,12 @@ if TYPE_CHECKING:
 
 
 def _line(memory: Memory, score: float | None = None) -> str:
+    from ..terminal import visible
+
     first = memory.text.splitlines()[0] if memory.text else ""
     meta = " ".join(x for x in (memory.kind or "", memory.created_at) if x)
-    prefix = f"{score:8.3f}  " if score is not None else ""
-    return f"{prefix}{memory.id}  [{memory.scope or '.'}] {meta}  {first}"
+    prefix = f"{score:10.4g}  " if score is not None else ""
+    return visible(f"{prefix}{memory.id}  [{memory.scope or '.'}] {meta}  {first}")
 
 
 def run(args: argparse.Namespace) -> int:

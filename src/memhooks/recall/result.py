@@ -102,7 +102,7 @@ def headline(result: dict[str, Any]) -> tuple[str, str | None]:
 
 
 def text(result: dict[str, Any]) -> str:
-    """Human-readable rendering of a recall result."""
+    """Human-readable rendering of a recall result (control characters shown as escapes)."""
     status, shown = headline(result)
     lines = [
         f"memhooks recall: {status}",
@@ -132,4 +132,7 @@ def text(result: dict[str, Any]) -> str:
     for note in result["notes"]:
         if note != shown:
             lines.append(f"note: {note}")
-    return "\n".join(lines)
+    from ..terminal import visible
+
+    # Memories and hooks are untrusted: their control characters are shown, not obeyed.
+    return "\n".join(visible(line) for line in "\n".join(lines).splitlines())
