@@ -19,7 +19,8 @@ from .base import (
     USER_PROMPT,
     NormalizedEvent,
 )
-from .tools import COMMAND, EDIT, OTHER, READ_KIND
+from .tools import COMMAND, EDIT, OTHER, READ_KIND, SEARCH
+from .delivery import Delivery, HOOK_SPECIFIC
 
 NAME = "claude-code"
 
@@ -45,6 +46,17 @@ EVENTS: dict[str, str | None] = {
     "InstructionsLoaded": None,
 }
 
+DELIVERY = Delivery(
+    HOOK_SPECIFIC,
+    ("SessionStart", "UserPromptSubmit"),
+    ("PostToolUse",),
+    cap=9500,  # Claude Code caps each output string at 10,000 characters
+    prompt_channel="UserPromptSubmit hookSpecificOutput.additionalContext (a system message after the prompt)",
+    tool_channel="PostToolUse hookSpecificOutput.additionalContext (a system reminder right after the tool result)",
+)
+#: Host variables naming the project folder, most trusted first.
+PROJECT_VARS: tuple[str, ...] = ("CLAUDE_PROJECT_DIR",)
+
 TOOLS = {
     "write": EDIT,
     "edit": EDIT,
@@ -53,8 +65,8 @@ TOOLS = {
     "read": READ_KIND,
     "bash": COMMAND,
     "powershell": COMMAND,
-    "grep": OTHER,
-    "glob": OTHER,
+    "grep": SEARCH,
+    "glob": SEARCH,
     "todowrite": OTHER,
 }
 

@@ -23,7 +23,8 @@ from .base import (
 )
 from .fields import boolean, child, first_text, strings, text
 from .paths import clean_dir
-from .tools import COMMAND, EDIT, OTHER, READ_KIND, ToolCall
+from .tools import COMMAND, EDIT, OTHER, READ_KIND, SEARCH, ToolCall
+from .delivery import CLINE, Delivery
 
 NAME = "cline"
 
@@ -40,14 +41,25 @@ EVENTS: dict[str, str | None] = {
     "Notification": None,
 }
 
+DELIVERY = Delivery(
+    CLINE,
+    ("TaskStart", "TaskResume", "UserPromptSubmit"),
+    ("PostToolUse",),
+    noop='{"cancel":false}',
+    cap=49000,  # Cline truncates contextModification at 50,000 characters
+    prompt_channel="UserPromptSubmit contextModification (the next request; discarded by Cline 4.1.x, cline/cline#13554)",
+    tool_channel="PostToolUse contextModification (the next request)",
+)
+PROJECT_VARS: tuple[str, ...] = ()
+
 TOOLS = {
     "write_to_file": EDIT,
     "replace_in_file": EDIT,
     "read_file": READ_KIND,
     "execute_command": COMMAND,
-    "list_files": OTHER,
-    "search_files": OTHER,
-    "list_code_definition_names": OTHER,
+    "list_files": SEARCH,
+    "search_files": SEARCH,
+    "list_code_definition_names": SEARCH,
 }
 
 

@@ -26,6 +26,7 @@ from .base import (
     NormalizedEvent,
 )
 from .tools import COMMAND, EDIT
+from .delivery import Delivery, HOOK_SPECIFIC
 
 NAME = "codex"
 
@@ -43,6 +44,17 @@ EVENTS: dict[str, str | None] = {
     "SubagentStop": None,
     "StopFailure": None,
 }
+
+DELIVERY = Delivery(
+    HOOK_SPECIFIC,
+    ("SessionStart", "UserPromptSubmit"),
+    ("PostToolUse",),
+    cap=8000,  # Codex spills output over ~2,500 tokens to a file and shows a preview
+    prompt_channel="UserPromptSubmit hookSpecificOutput.additionalContext (a developer message after the prompt)",
+    tool_channel="PostToolUse hookSpecificOutput.additionalContext (a developer message between the tool call and its output)",
+)
+#: Codex sets no project variable (only ``CODEX_MANAGED_*``); the payload's ``cwd`` rules.
+PROJECT_VARS: tuple[str, ...] = ()
 
 TOOLS = {
     "apply_patch": EDIT,

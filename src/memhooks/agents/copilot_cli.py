@@ -33,7 +33,8 @@ from .claude_code import EVENTS as CLAUDE_EVENTS
 from .claude_code import TOOLS as CLAUDE_TOOLS
 from .fields import first_text, text
 from .paths import clean_dir
-from .tools import COMMAND, EDIT, OTHER, READ_KIND, ToolCall
+from .tools import COMMAND, EDIT, OTHER, READ_KIND, SEARCH, ToolCall
+from .delivery import Delivery, HOOK_SPECIFIC, TOP_LEVEL
 
 NAME = "copilot-cli"
 
@@ -54,6 +55,20 @@ EVENTS: dict[str, str | None] = {
     "notification": None,
 }
 
+#: With PascalCase event names in its config, Copilot CLI speaks Claude's protocol.
+_PASCAL = Delivery(HOOK_SPECIFIC, ("SessionStart", "UserPromptSubmit"), cap=9500)
+DELIVERY = Delivery(
+    TOP_LEVEL,
+    ("sessionStart", "userPromptSubmitted"),
+    ("postToolUse",),
+    noop="{}",
+    cap=9500,  # postToolUse additionalContext is capped at 10 KB
+    prompt_channel="userPromptSubmitted additionalContext (a <system_reminder> appended to the prompt)",
+    tool_channel="postToolUse additionalContext (appended to the tool result as guidance)",
+    variants={"SessionStart": _PASCAL, "UserPromptSubmit": _PASCAL},
+)
+PROJECT_VARS: tuple[str, ...] = ("COPILOT_PROJECT_DIR", "CLAUDE_PROJECT_DIR")
+
 TOOLS = {
     "create": EDIT,
     "edit": EDIT,
@@ -62,8 +77,8 @@ TOOLS = {
     "view": READ_KIND,
     "bash": COMMAND,
     "powershell": COMMAND,
-    "glob": OTHER,
-    "grep": OTHER,
+    "glob": SEARCH,
+    "grep": SEARCH,
     "task": OTHER,
     "web_fetch": OTHER,
     "ask_user": OTHER,

@@ -21,6 +21,7 @@ from .base import (
 )
 from .claude_code import TOOLS as CLAUDE_TOOLS
 from .tools import COMMAND, EDIT, READ_KIND
+from .delivery import Delivery, HOOK_SPECIFIC
 
 NAME = "copilot-vscode"
 
@@ -34,6 +35,16 @@ EVENTS: dict[str, str | None] = {
     "SubagentStart": None,
     "SubagentStop": None,
 }
+
+DELIVERY = Delivery(
+    HOOK_SPECIFIC,
+    ("SessionStart",),  # UserPromptSubmit cannot inject in VS Code
+    ("PostToolUse",),
+    cap=9500,
+    prompt_channel="SessionStart hookSpecificOutput.additionalContext (once per session; UserPromptSubmit cannot inject)",
+    tool_channel="PostToolUse hookSpecificOutput.additionalContext",
+)
+PROJECT_VARS: tuple[str, ...] = ("CLAUDE_PROJECT_DIR",)
 
 TOOLS = {
     **CLAUDE_TOOLS,  # Claude-format hook files make VS Code report Claude tool names

@@ -30,7 +30,8 @@ from .base import (
 )
 from .fields import MAX_ITEMS, first_text, strings, text
 from .paths import clean_dir
-from .tools import COMMAND, DELETE, EDIT, OTHER, READ_KIND, ToolCall, add, unique
+from .tools import COMMAND, DELETE, EDIT, OTHER, READ_KIND, SEARCH, ToolCall, add, unique
+from .delivery import Delivery, SNAKE
 
 NAME = "cursor"
 
@@ -58,12 +59,22 @@ EVENTS: dict[str, str | None] = {
     "workspaceOpen": None,
 }
 
+DELIVERY = Delivery(
+    SNAKE,
+    ("sessionStart",),  # beforeSubmitPrompt can only allow or block
+    ("postToolUse",),
+    noop="{}",
+    prompt_channel="sessionStart additional_context (once per session; beforeSubmitPrompt cannot inject)",
+    tool_channel="postToolUse additional_context",
+)
+PROJECT_VARS: tuple[str, ...] = ("CURSOR_PROJECT_DIR", "CLAUDE_PROJECT_DIR")
+
 TOOLS = {
     "shell": COMMAND,
     "read": READ_KIND,
     "write": EDIT,
     "delete": DELETE,
-    "grep": OTHER,
+    "grep": SEARCH,
     "task": OTHER,
 }
 

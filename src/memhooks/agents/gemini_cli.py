@@ -22,7 +22,8 @@ from .base import (
     NormalizedEvent,
 )
 from .fields import text
-from .tools import COMMAND, EDIT, OTHER, READ_KIND
+from .tools import COMMAND, EDIT, OTHER, READ_KIND, SEARCH
+from .delivery import Delivery, HOOK_SPECIFIC
 
 NAME = "gemini-cli"
 
@@ -40,6 +41,17 @@ EVENTS: dict[str, str | None] = {
     "BeforeToolSelection": None,
     "Notification": None,
 }
+
+DELIVERY = Delivery(
+    HOOK_SPECIFIC,
+    ("SessionStart", "BeforeAgent"),
+    ("AfterTool",),
+    noop="{}",  # an empty stdout makes Gemini parse stderr; plain text becomes a user message
+    prompt_channel="BeforeAgent hookSpecificOutput.additionalContext (a <hook_context> part of the user's turn)",
+    tool_channel="AfterTool hookSpecificOutput.additionalContext (appended to the tool's result)",
+)
+#: ``GEMINI_CWD`` is where Gemini runs; ``CLAUDE_PROJECT_DIR`` is its compatibility alias.
+PROJECT_VARS: tuple[str, ...] = ("GEMINI_CWD", "GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR")
 _GEMINI_ONLY = frozenset(EVENTS) - {"SessionStart", "SessionEnd", "Notification"}
 
 TOOLS = {
@@ -48,9 +60,9 @@ TOOLS = {
     "read_file": READ_KIND,
     "read_many_files": READ_KIND,  # globs in ``include``, not paths: yields no files
     "run_shell_command": COMMAND,
-    "list_directory": OTHER,
-    "glob": OTHER,
-    "search_file_content": OTHER,
+    "list_directory": SEARCH,
+    "glob": SEARCH,
+    "search_file_content": SEARCH,
     "save_memory": OTHER,
     "write_todos": OTHER,
 }

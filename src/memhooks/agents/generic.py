@@ -23,10 +23,20 @@ from .claude_code import TOOLS
 from .fields import boolean, first_text, integer, strings, text
 from .paths import clean_dir, clean_path
 from .tools import READ_KIND, unique
+from .delivery import Delivery, HOOK_SPECIFIC
 
 NAME = "generic"
 
 EVENTS: dict[str, str | None] = {**CLAUDE_EVENTS, **{name: name for name in NORMALIZED}}
+
+DELIVERY = Delivery(
+    HOOK_SPECIFIC,
+    ("SessionStart", "UserPromptSubmit", "session_start", "user_prompt"),
+    ("PostToolUse", "post_tool", "post_edit", "post_command"),
+    prompt_channel="hookSpecificOutput.additionalContext on prompt events",
+    tool_channel="hookSpecificOutput.additionalContext on tool events",
+)
+PROJECT_VARS: tuple[str, ...] = ()
 EVENT_KEYS = ("hook_event_name", "hookEventName", "event")
 
 

@@ -32,7 +32,8 @@ from .base import (
 )
 from .fields import child, first_text, mapping, text
 from .paths import clean_dir
-from .tools import COMMAND, EDIT, OTHER, READ_KIND, ToolCall
+from .tools import COMMAND, EDIT, OTHER, READ_KIND, SEARCH, ToolCall
+from .delivery import CONTEXT, Delivery
 
 NAME = "hermes"
 
@@ -54,12 +55,21 @@ EVENTS: dict[str, str | None] = {
     "pre_verify": None,
 }
 
+DELIVERY = Delivery(
+    CONTEXT,
+    ("pre_llm_call",),
+    (),  # post_tool_call is an observer; the working set rides on the next pre_llm_call
+    noop="{}",
+    prompt_channel="pre_llm_call context (appended to the current user message)",
+)
+PROJECT_VARS: tuple[str, ...] = ("TERMINAL_CWD",)
+
 TOOLS = {
     "write_file": EDIT,
     "patch": EDIT,
     "read_file": READ_KIND,
     "terminal": COMMAND,
-    "search_files": OTHER,
+    "search_files": SEARCH,
 }
 
 _PREFIX = "hermes."

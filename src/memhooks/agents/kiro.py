@@ -30,6 +30,7 @@ from .base import (
 from .fields import text
 from .paths import clean_path
 from .tools import COMMAND, EDIT, READ_KIND, classify
+from .delivery import Delivery, PLAIN
 
 NAME = "kiro"
 
@@ -47,6 +48,14 @@ EVENTS: dict[str, str | None] = {
     "postToolUse": POST_TOOL,
     "stop": STOP,
 }
+
+DELIVERY = Delivery(
+    PLAIN,
+    ("SessionStart", "UserPromptSubmit", "agentSpawn", "userPromptSubmit"),
+    (),  # PostToolUse output never reaches the agent
+    prompt_channel="UserPromptSubmit / userPromptSubmit plain stdout (added to the agent's context)",
+)
+PROJECT_VARS: tuple[str, ...] = ()
 _CLI_EVENTS = frozenset(name for name in EVENTS if name[0].islower())
 
 TOOLS = {

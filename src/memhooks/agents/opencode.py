@@ -38,7 +38,8 @@ from .base import (
 )
 from .fields import MAX_ITEMS, child, first_text, text
 from .paths import clean_dir
-from .tools import COMMAND, EDIT, OTHER, READ_KIND, ToolCall, add, unique
+from .tools import COMMAND, EDIT, OTHER, READ_KIND, SEARCH, ToolCall, add, unique
+from .delivery import CONTEXT, Delivery
 
 NAME = "opencode"
 
@@ -64,6 +65,16 @@ EVENTS: dict[str, str | None] = {
     "file.watcher.updated": None,
 }
 
+DELIVERY = Delivery(
+    CONTEXT,
+    ("chat.message",),
+    ("tool.execute.after",),
+    noop="{}",
+    prompt_channel="chat.message: a text part added to the user's message (our plugin)",
+    tool_channel="tool.execute.after: appended to the tool's output (our plugin)",
+)
+PROJECT_VARS: tuple[str, ...] = ()
+
 TOOLS = {
     "write": EDIT,
     "edit": EDIT,
@@ -73,9 +84,9 @@ TOOLS = {
     "read": READ_KIND,
     "bash": COMMAND,
     "shell": COMMAND,
-    "grep": OTHER,
-    "glob": OTHER,
-    "list": OTHER,
+    "grep": SEARCH,
+    "glob": SEARCH,
+    "list": SEARCH,
     "task": OTHER,
     "skill": OTHER,
     "webfetch": OTHER,

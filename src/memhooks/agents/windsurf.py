@@ -27,6 +27,7 @@ from .base import (
 from .fields import child, first_text, mapping, text
 from .paths import clean_dir
 from .tools import add
+from .delivery import Delivery
 
 NAME = "windsurf"
 
@@ -44,6 +45,10 @@ EVENTS: dict[str, str | None] = {
     "post_cascade_response_with_transcript": STOP,
     "post_setup_worktree": None,
 }
+
+#: No documented model-visible hook output: stdout reaches the user only.
+DELIVERY = Delivery(None)
+PROJECT_VARS: tuple[str, ...] = ()
 
 
 def detect(payload: dict[str, object]) -> bool:
