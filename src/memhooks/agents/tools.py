@@ -7,9 +7,11 @@ Free text (``content``, ``command``, ``old_string``, results) is never mined.
 
 A tool's *kind* comes from the host's own table of tool names first, then from
 the words of its name (``replace_string_in_file`` and ``mcp__fs__write_file``
-are edits, ``run_shell_command`` is a command). Tools of kind ``other`` (search,
-list, web, MCP calls without a file verb) report no files: their ``path`` is a
-directory or a glob.
+are edits, ``run_shell_command`` is a command). Search and list tools (kind
+``search``: Grep, Glob, ``search_files``, ``list_directory`` ...) report the folder they
+searched as a ``read`` of that path (a directory; glob patterns are dropped), so the
+session working set sees where the agent looks. Tools of kind ``other`` (web, tasks,
+MCP calls without a file verb) report no files.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ READ_KIND = "read"
 DELETE = "delete"
 MOVE = "move"
 COMMAND = "command"
+SEARCH = "search"
 OTHER = "other"
 
 # Checked in this order: "run_shell_command" is a command, "delete_file" a delete.
@@ -36,6 +39,7 @@ _WORDS = (
     (MOVE, frozenset({"move", "rename", "mv"})),
     (EDIT, frozenset({"write", "edit", "create", "replace", "insert", "append", "save", "patch"})),
     (READ_KIND, frozenset({"read", "view", "open", "cat"})),
+    (SEARCH, frozenset({"grep", "glob", "search", "find", "list", "ls"})),
 )
 _ACTION = {EDIT: WRITTEN, READ_KIND: READ, DELETE: DELETED}
 
@@ -53,6 +57,9 @@ LIST_KEYS = ("files", "paths", "file_paths", "filePaths")
 RENAME_KEYS = (("old_path", "new_path"), ("source", "destination"))
 PATCH_KEYS = ("patchText", "patch", "input", "command")
 COMMAND_KEYS = ("command", "cmd", "command_line", "commandLine")
+#: Where a search or list tool looked (a folder); patterns live in other keys.
+SEARCH_KEYS = ("path", "dir_path", "directory", "dirPath", "absolute_path")
+_GLOB = frozenset("*?[{")
 
 
 def classify(name: str | None, table: dict[str, str]) -> str:
@@ -65,6 +72,9 @@ def classify(name: str | None, table: dict[str, str]) -> str:
     words = set(_words(name))
     for kind, vocabulary in _WORDS:
         if words & vocabulary:
+            # An MCP server's "search" looks somewhere else (a web index, GitHub).
+            if kind == SEARCH and name.lower().startswith("mcp"):
+                return OTHER
             return kind
     return OTHER
 
@@ -133,6 +143,12 @@ def files_from_input(
     if tool_input is None or kind in (COMMAND, OTHER):
         return []
     found: list[FileChange] = []
+    if kind == SEARCH:
+        for key in SEARCH_KEYS:
+            for value in strings(tool_input.get(key)):
+                if not _GLOB.intersection(value):
+                    add(found, value, READ, cwd)
+        return unique(found)
     for old_key, new_key in RENAME_KEYS:
         old = clean_path(tool_input.get(old_key), cwd)
         new = clean_path(tool_input.get(new_key), cwd)
