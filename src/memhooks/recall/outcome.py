@@ -1,0 +1,91 @@
+"""The typed result of one recall, and its ``memhooks/recall-v1`` dict."""
+
+from __future__ import annotations
+
+from .runtime import RECALL_VERSION
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from .stages import Resolved
+
+
+class Recall:
+    """What one recall found and kept.
+
+    ``status``: ``ok``, ``nothing_found``, ``over_budget`` (found, but no memory fits),
+    ``empty_store``, ``no_cues``, ``no_backend``, ``failed``; ``backend`` (name or None),
+    ``project``, ``root``, ``targets``; ``queries`` (recall-v1 query reports);
+    ``memories`` (recall-v1 memory dicts, in delivery order); ``guidance``; ``exclude``;
+    ``dropped`` counts (``budget``, ``excluded``, ``duplicates``, ``delivered`` — already
+    in the session's ledger —, ``refused`` — failed the caller's ``keep`` test — and
+    ``budget_ids``); ``budget`` and ``used`` (characters); ``notes``.
+    """
+
+    __slots__ = (
+        "backend",
+        "budget",
+        "dropped",
+        "exclude",
+        "guidance",
+        "memories",
+        "notes",
+        "project",
+        "queries",
+        "root",
+        "status",
+        "targets",
+        "used",
+    )
+
+    def __init__(self, resolved: Resolved, budget: int) -> None:
+        self.status = "ok"
+        self.backend: str | None = None
+        self.project = resolved.project
+        self.root = resolved.root
+        self.targets = [p["target"] for p in resolved.plans]
+        self.queries: list[dict[str, Any]] = []
+        self.memories: list[dict[str, Any]] = []
+        self.guidance: list[dict[str, Any]] = []
+        self.exclude = list(resolved.exclude)
+        self.dropped: dict[str, Any] = {
+            "budget": 0,
+            "excluded": 0,
+            "duplicates": 0,
+            "delivered": 0,
+            "refused": 0,
+            "budget_ids": [],
+        }
+        self.budget = budget
+        self.used = 0
+        self.notes = list(resolved.notes)
+
+    @property
+    def failed(self) -> bool:
+        """Whether memory was unavailable (no backend, or every query failed)."""
+        return self.status in ("no_backend", "failed")
+
+    def context(self) -> str | None:
+        """The labelled text an agent receives, or None when there is nothing to give."""
+        from .result import context
+
+        return context({"memories": self.memories, "guidance": self.guidance})
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``memhooks/recall-v1`` dict (``src/memhooks/schemas/recall-v1.schema.json``)."""
+        return {
+            "recall_version": RECALL_VERSION,
+            "status": self.status,
+            "backend": self.backend,
+            "project": self.project,
+            "root": self.root,
+            "targets": self.targets,
+            "queries": self.queries,
+            "memories": self.memories,
+            "guidance": self.guidance,
+            "exclude": self.exclude,
+            "dropped": self.dropped,
+            "budget": {"chars": self.budget, "used": self.used},
+            "notes": self.notes,
+        }

@@ -1,0 +1,297 @@
+"""The four stages of a recall, each a function with a typed result:
+
+1. :func:`resolve` — the plans of the targets (root → chain → merge), the project, the
+   active files, exclusions, guidance and the search tasks in priority order;
+2. :func:`search` — open the backend (unless given one) and run every task under its own
+   cap and one deadline (:func:`memhooks.recall.runtime.run_tasks`);
+3. :func:`merge` — rank the tasks' hits (priority groups, reciprocal-rank fusion), drop
+   duplicates, what the caller says was already delivered, and what its ``keep`` test
+   refuses;
+4. packing into the budget (:func:`memhooks.recall.result.pack`), done by
+   :func:`memhooks.recall.recall_result`.
+
+Nothing here prints; failures of single queries are recorded on their task.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from .runtime import build_tasks, named_in_folder, rank, request_for, run_tasks
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Collection, Iterable
+    from typing import Any
+
+    from ..backends.base import Backend, Hit
+    from .runtime import Task
+
+
+class Resolved:
+    """Stage 1: ``plans`` (plan-v1 dicts), ``root``, ``project``, ``active`` (root-relative
+    active files), ``exclude``, ``guidance``, ``notes``, ``tasks`` (in priority order),
+    ``routing`` (False: the prompt alone, hooks ignored)."""
+
+    __slots__ = (
+        "active",
+        "exclude",
+        "guidance",
+        "notes",
+        "plans",
+        "project",
+        "root",
+        "routing",
+        "tasks",
+    )
+
+    def __init__(
+        self,
+        plans: list[dict[str, Any]],
+        root: str,
+        project: str,
+        active: list[str],
+        exclude: list[str],
+        guidance: list[dict[str, Any]],
+        notes: list[str],
+        tasks: list[Task],
+        routing: bool,
+    ) -> None:
+        self.routing = routing
+        self.plans = plans
+        self.root = root
+        self.project = project
+        self.active = active
+        self.exclude = exclude
+        self.guidance = guidance
+        self.notes = notes
+        self.tasks = tasks
+
+
+def resolve(
+    targets: list[str],
+    *,
+    prompt: str | None,
+    files: Iterable[str],
+    roles: Iterable[str],
+    routing: bool,
+    strict: bool,
+) -> Resolved:
+    """Stage 1 for ``targets`` (folders or files of one project; the first is the base).
+    Raises DiagnosticError when a target or a hook in its chain is invalid (with
+    ``strict``; otherwise the failing scope is dropped with a note)."""
+    from ..protocol.resolve import resolve_scopes
+    from ..store import project_id
+
+    files = list(files)
+    scopes = resolve_scopes(targets, roles, files, strict=strict)
+    plans = [p.data for p in scopes.plans]
+    root = plans[0]["root"] if plans else os.path.realpath(targets[0])
+    notes = list(scopes.notes)
+    active = _active_files(files, root, notes)
+    exclude: list[str] = []
+    guidance: list[dict[str, Any]] = []
+    for plan in plans:
+        exclude += [e for e in plan["exclude"] if e not in exclude]
+        if routing:
+            guidance += [g for g in plan["guidance"] if g not in guidance]
+    tasks = build_tasks(plans, prompt, routing)
+    project = project_id(root)
+    return Resolved(plans, root, project, active, exclude, guidance, notes, tasks, routing)
+
+
+def _active_files(files: Iterable[str], root: str, notes: list[str]) -> list[str]:
+    """Root-relative paths of the ``files`` that are regular files inside ``root``; a
+    note in ``notes`` for each one that is not (it is not used as a cue)."""
+    out = []
+    for name in files:
+        real = os.path.realpath(name)
+        if real.startswith(root.rstrip(os.sep) + os.sep) and os.path.isfile(real):
+            out.append(os.path.relpath(real, root).replace(os.sep, "/"))
+        else:
+            note = f"active file {name!r} ignored: not a file inside the project root {root}"
+            if note not in notes:
+                notes.append(note)
+    return out
+
+
+class Searched:
+    """Stage 2: ``backend`` (its name, None when none opened), ``opened`` (False: nothing
+    could be searched), ``status`` (None, or ``empty_store`` / ``no_backend``),
+    ``excluded`` (distinct memories dropped by exclusions), ``notes``."""
+
+    __slots__ = ("backend", "excluded", "notes", "opened", "status")
+
+    def __init__(self, backend: str | None, status: str | None = None) -> None:
+        self.backend = backend
+        self.status = status
+        self.opened = status is None
+        self.excluded = 0
+        self.notes: list[str] = []
+
+
+def search(
+    resolved: Resolved,
+    backend: Backend | str | None,
+    *,
+    store_path: str | None,
+    prompt: str | None,
+    per_query: int,
+    query_timeout_s: float,
+    deadline_s: float,
+) -> Searched:
+    """Stage 2: run ``resolved.tasks`` (their hits and statuses are set on them).
+
+    ``backend``: an open :class:`~memhooks.backends.base.Backend` (left open), a name,
+    or None for the configured one (opened here without creating a store, and closed).
+    ``query_timeout_s`` caps each backend call, ``deadline_s`` all of them together
+    (opening the backend is not counted: an in-process model loads once)."""
+    from ..errors import MemhooksError, MissingStoreError
+    from .exclusion import Exclusions
+
+    owned = not hasattr(backend, "search")
+    try:
+        if owned:
+            from ..backends.registry import open_backend
+
+            # A reader never creates the store: a mistyped --store must not look empty.
+            backend = open_backend(
+                backend if isinstance(backend, str) else None, store_path=store_path, create=False
+            )
+    except MissingStoreError as exc:
+        out = Searched("embedded", "empty_store")
+        out.notes.append(str(exc))
+        return out
+    except MemhooksError as exc:
+        out = Searched(None, "no_backend")
+        out.notes.append(str(exc))
+        return out
+    assert backend is not None and not isinstance(backend, str)
+    out = Searched(backend.name)
+    root, exclude = resolved.root, resolved.exclude
+    try:
+        plan_of = {str(i): p for i, p in enumerate(resolved.plans)} if resolved.routing else {}
+        named_of = {cid: named_in_folder(plan, root, prompt) for cid, plan in plan_of.items()}
+        for task in resolved.tasks:
+            task.request = request_for(
+                task,
+                plan_of.get(task.context),
+                root,
+                prompt=prompt,
+                active=resolved.active,
+                backend=backend,
+                limit=per_query * 3 + len(exclude),
+                project=resolved.project,
+                timeout_s=query_timeout_s,
+                named=named_of.get(task.context),
+            )
+        counters = run_tasks(
+            resolved.tasks, backend, Exclusions(exclude), time.monotonic() + deadline_s
+        )
+        out.excluded = counters["excluded"]
+        count = getattr(backend, "count", None)
+        if count is not None and not any(t.hits for t in resolved.tasks):
+            try:
+                if count(resolved.project) == 0:
+                    out.status = "empty_store"
+            except MemhooksError as exc:  # the queries' own errors already say what failed
+                out.notes.append(f"could not count the memories: {exc}")
+    finally:
+        if owned:
+            backend.close()
+    return out
+
+
+class Merged:
+    """Stage 3: ``memories`` (recall-v1 memory dicts, best first), ``duplicates``,
+    ``delivered`` and ``refused`` (distinct memories left out for each reason)."""
+
+    __slots__ = ("delivered", "duplicates", "memories", "refused")
+
+    def __init__(self) -> None:
+        self.memories: list[dict[str, Any]] = []
+        self.duplicates = 0
+        self.delivered = 0
+        self.refused = 0
+
+
+def merge(
+    tasks: list[Task],
+    per_query: int,
+    *,
+    delivered: Collection[str] = (),
+    keep: Callable[[dict[str, Any]], bool] | None = None,
+) -> Merged:
+    """Stage 3: the ranked memories of ``tasks``; a memory recalled again by a lower
+    priority query only adds provenance. ``delivered``: ids the caller already gave the
+    agent (left out, counted); ``keep``: a test every memory must pass (e.g. tool-time
+    anchoring, :mod:`.anchoring`)."""
+    from .dedup import Seen
+
+    out = Merged()
+    seen = Seen()
+    kept: dict[str, dict[str, Any]] = {}
+    left_out: dict[str, str] = {}  # id -> why, counted once per memory
+    for hit, by in rank(tasks, per_query):
+        if hit.id in kept:
+            kept[hit.id]["recalled_by"] += memory_of(hit, by)["recalled_by"]
+            continue
+        if hit.id in left_out:
+            continue
+        if hit.id in delivered:
+            left_out[hit.id] = "delivered"
+            continue
+        memory = memory_of(hit, by)
+        if keep is not None and not keep(memory):
+            left_out[hit.id] = "refused"
+            continue
+        if seen.duplicate_of(hit.id, hit.text):
+            left_out[hit.id] = "duplicate"
+            continue
+        seen.add(hit.id, hit.text)
+        kept[hit.id] = memory
+        out.memories.append(memory)
+    reasons = list(left_out.values())
+    out.duplicates = reasons.count("duplicate")
+    out.delivered = reasons.count("delivered")
+    out.refused = reasons.count("refused")
+    return out
+
+
+def memory_of(hit: Hit, by: list[Task]) -> dict[str, Any]:
+    """The recall-v1 memory dict of ``hit`` recalled by the tasks ``by``."""
+    return {
+        "id": hit.id,
+        "text": hit.text,
+        "scope": hit.scope,
+        "files": hit.files,
+        "kind": hit.kind,
+        "tags": hit.tags,
+        "entities": hit.entities,
+        "created_at": hit.created_at,
+        "recalled_by": [
+            {
+                "query": t.query["query"],
+                "source": t.source,
+                "priority": t.priority,
+                "context": t.context,
+                "score": next((h.score for h in t.hits if h.id == hit.id), hit.score),
+            }
+            for t in by
+        ],
+    }
+
+
+def query_report(task: Task) -> dict[str, Any]:
+    """The recall-v1 ``queries`` entry of ``task``."""
+    return {
+        "query": task.query["query"],
+        "source": task.source,
+        "priority": task.priority,
+        "context": task.context,
+        "status": task.status,
+        "hits": len(task.hits),
+        "ms": round(task.ms, 3),
+        "error": task.error,
+    }
