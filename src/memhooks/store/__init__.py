@@ -7,7 +7,8 @@ Modules: ``store`` (the :class:`MemoryStore` class), ``memory`` (the record and
 its field rules), ``scope`` (root-relative paths), ``project`` (project ids from
 git remotes), ``location`` (default file path), ``connection`` (WAL, locking,
 error translation), ``schema`` (migrations), ``rows`` (record <-> row),
-``search`` (full-text and folder-cue queries), ``jsonl`` (import/export).
+``search`` (full-text and folder-cue queries), ``jsonl`` (import/export), ``batch``
+(many new memories with caller-chosen ids, for importers).
 """
 
 from __future__ import annotations

@@ -136,6 +136,36 @@ class MemoryStore:
         self._write(work)
         return memory
 
+    def add_many(self, project: str, memories: Iterable[Memory]) -> builtins.list[str]:
+        """Record new memories with caller-chosen ids in one write transaction; return
+        the ids added, in order.
+
+        Each :class:`Memory` needs its ``id``, ``text`` and ``created_at``; its fields are
+        normalized as :meth:`add` does and its ``project`` is replaced by ``project``. A
+        memory whose id ``project`` already holds is skipped and the stored one is left
+        as it is, so an importer that derives ids from its source can re-run and add only
+        what is new. Raises StoreError naming the first memory that cannot be stored;
+        nothing is written then.
+        """
+        from . import batch  # importers only: the hook never pays for it
+
+        project = _project(project)
+        cleaned = []
+        for memory in memories:
+            try:
+                cleaned.append(batch.clean(project, memory))
+            except (TypeError, ValueError) as exc:
+                name = getattr(memory, "id", None)
+                raise StoreError(f"cannot record the memory {name!r}: {exc}") from None
+        return self._write(lambda conn: batch.insert_new(conn, project, cleaned))
+
+    def existing_ids(self, project: str, ids: Iterable[str]) -> set[str]:
+        """Which of ``ids`` name memories of ``project`` (obsolete ones included)."""
+        from . import batch
+
+        with Translated(self.path):
+            return batch.existing(self._conn, project, ids)
+
     def get(self, id: str, *, project: str | None = None) -> Memory | None:
         """The memory with this id (in ``project`` when given), or None.
 

@@ -1,0 +1,74 @@
+"""Many new memories with caller-chosen ids in one transaction (``MemoryStore.add_many``).
+
+For importers that derive an id from where a memory came from (a commit, a line of a
+file) and re-run: a memory whose id the project already holds is left as it is, so a
+second run adds only what is new and changes nothing else.
+"""
+
+from __future__ import annotations
+
+from . import rows
+from .memory import Memory, clean_id, clean_labels, clean_optional, clean_text, parse_timestamp
+from .scope import normalize_files, normalize_scope
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import sqlite3
+    from collections.abc import Iterable
+
+#: Ids looked up per statement (SQLite's default limit on bound variables is 999).
+CHUNK = 500
+
+
+def clean(project: str, memory: Memory) -> Memory:
+    """A copy of ``memory`` in ``project`` with every field normalized as
+    :meth:`MemoryStore.add` normalizes them; TypeError/ValueError naming the field."""
+    if not isinstance(memory, Memory):
+        raise TypeError(f"add_many takes Memory objects, got {type(memory).__name__}")
+    if not isinstance(memory.source, str):
+        raise TypeError("`source` must be a string")
+    return Memory(
+        id=clean_id(memory.id),
+        project=project,
+        scope=normalize_scope(memory.scope),
+        files=normalize_files(memory.files),
+        text=clean_text(memory.text),
+        kind=clean_optional("kind", memory.kind),
+        tags=clean_labels("tags", memory.tags),
+        entities=clean_labels("entities", memory.entities),
+        created_at=parse_timestamp(memory.created_at),
+        source=memory.source,
+        obsolete=bool(memory.obsolete),
+        superseded_by=clean_optional("superseded_by", memory.superseded_by),
+    )
+
+
+def insert_new(conn: sqlite3.Connection, project: str, memories: list[Memory]) -> list[str]:
+    """Insert the cleaned ``memories`` whose id ``project`` does not hold yet (in the
+    caller's transaction); return the ids inserted, in order. A second memory with an
+    id already inserted here is skipped like a stored one."""
+    present = existing(conn, project, [memory.id for memory in memories])
+    added: list[str] = []
+    for memory in memories:
+        if memory.id in present:
+            continue
+        rows.insert(conn, memory)
+        present.add(memory.id)
+        added.append(memory.id)
+    return added
+
+
+def existing(conn: sqlite3.Connection, project: str, ids: Iterable[str]) -> set[str]:
+    """Which of ``ids`` are memories of ``project``."""
+    wanted = list(dict.fromkeys(ids))
+    found: set[str] = set()
+    for start in range(0, len(wanted), CHUNK):
+        chunk = wanted[start : start + CHUNK]
+        marks = ",".join("?" * len(chunk))
+        found.update(
+            row[0]
+            for row in conn.execute(
+                f"SELECT id FROM memories WHERE project = ? AND id IN ({marks})", (project, *chunk)
+            )
+        )
+    return found
