@@ -126,6 +126,10 @@ def build_parser() -> argparse.ArgumentParser:
     _project_options(a)
     a.add_argument("file", nargs="?", help="output file (default: standard output)")
 
+    from .commands import history
+
+    history.add_parser(sub)
+
     p = sub.add_parser("backends", help="list the memory backends and their settings, or check that one answers")
     p.add_argument("action", choices=("list", "check"))
     p.add_argument("--backend", metavar="NAME", help="check: this backend (default: the configured one)")

@@ -12,7 +12,8 @@ Library code never prints and never exits; the CLI maps these to exit codes.
 Diagnostic codes and titles are the reference engine's catalogue
 (``shared/spec/reference-engine.md`` section (j)); MH023 is unused there and here.
 MH031 (a maintenance write or lock failed) is ours: the reference reports those as
-plain ``error:`` text without a code.
+plain ``error:`` text without a code. MH032 (``memhooks history import`` cannot read the
+git history) is ours too.
 """
 
 from __future__ import annotations
@@ -146,6 +147,11 @@ CATALOGUE: dict[str, tuple[str, str, str]] = {
     ),
     "MH030": (ERROR, "Hook discovery failed", "check that the project tree is readable"),
     "MH031": (ERROR, "Hook write failed", "check that the hook's directory is writable and the disk has space, then run the command again"),
+    "MH032": (
+        ERROR,
+        "Git history unavailable",
+        "run it in a git work tree with commits, with git installed and on PATH",
+    ),
 }
 
 GENERIC_TITLE = "MemHooks diagnostic"

@@ -1,0 +1,27 @@
+"""Memories from a project's own git history (``memhooks history import``).
+
+One memory per non-merge commit: the message without trailers that name people, e-mail
+addresses and secrets scrubbed, bounded; the files it touched; their common folder as
+scope; the commit time; a kind and tags where the subject follows a convention; the
+commit hash as provenance. Re-running adds only changes not seen before (ids name the
+change, so a rebase does not double them); a revert marks what it reverts obsolete.
+Nothing is written into the repository.
+
+Public API::
+
+    open_repository(directory, root) -> Repository     # MH032 when git cannot be read
+    import_history(store, project, repo, *, revisions=(), since=None, max_count=None,
+                   dry_run=False, progress=None) -> ImportReport
+
+Modules: ``gitlog`` (running and parsing ``git log``), ``message`` (message -> text,
+reverted hashes), ``conventions`` (subject -> kind, tags), ``mapping`` (commit ->
+memory, change ids), ``importer`` (the import itself). The library never prints:
+progress goes to a callback.
+"""
+
+from __future__ import annotations
+
+from .gitlog import Repository, open_repository
+from .importer import ImportReport, import_history
+
+__all__ = ["ImportReport", "Repository", "import_history", "open_repository"]

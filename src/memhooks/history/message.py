@@ -1,0 +1,82 @@
+"""A commit message as memory text: what the change says, without who made it.
+
+Dropped: trailer lines that name people or review bookkeeping (any ``Token-by:`` —
+``Signed-off-by``, ``Co-authored-by``, ``Reviewed-by``, … — and ``Cc``, ``Thanks-to``,
+``Change-Id``, ``Reviewed-on``, ``git-svn-id``; wherever they stand, since squashed
+merges put them mid-message) and ``(cherry picked from commit …)`` lines. Replaced:
+e-mail addresses (``<email>``) and secrets (:mod:`memhooks.capture.scrubber`, the rules
+capture uses). Trailers that say something about the change (``Fixes:``, ``Refs:``,
+``BREAKING CHANGE:``) are kept. The text is at most :data:`MAX_TEXT_CHARS` characters.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Longest memory text made from one commit message (characters; a cut text ends in "…").
+MAX_TEXT_CHARS = 2000
+
+_DROPPED_LINE = re.compile(
+    r"^[ \t]*(?:[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*-by|cc|thanks-to|change-id|reviewed-on"
+    r"|git-svn-id)[ \t]*:|^[ \t]*\(cherry picked from commit [0-9a-f]+\)[ \t]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+_EMAIL = re.compile(r"<?[\w.+-]+@[\w-]+(?:\.[\w-]+)+>?")
+_BLANK_RUN = re.compile(r"\n{3,}")
+#: ``git revert``'s line naming the reverted commit.
+_REVERTS = re.compile(r"\bthis reverts commit ([0-9a-f]{7,64})\b", re.IGNORECASE)
+#: A Conventional Commits footer naming commits (``Refs: 676104e, a215868``).
+_REFS = re.compile(r"^refs:[ \t]*(.+)$", re.IGNORECASE | re.MULTILINE)
+_CONVENTIONAL_REVERT = re.compile(r"^\s*revert(?:\([^()\n]*\))?!?:", re.IGNORECASE)
+_GIT_REVERT_SUBJECT = re.compile(r'^(?:revert|reapply) "(.+)"$', re.IGNORECASE | re.DOTALL)
+_HASH = re.compile(r"\b[0-9a-f]{7,64}\b")
+
+
+def memory_text(message: str) -> str:
+    """The memory text for a raw commit ``message`` (``""`` when nothing is left)."""
+    if _DROPPED_LINE.search(message):
+        message = "\n".join(line for line in message.split("\n") if not _DROPPED_LINE.match(line))
+    text = "\n".join(line.rstrip() for line in message.strip().split("\n"))
+    text = _BLANK_RUN.sub("\n\n", text)
+    if "@" in text:
+        text = _EMAIL.sub("<email>", text)
+    from ..capture.scrubber import clean
+
+    return bound(clean(text).strip())
+
+
+def bound(text: str, limit: int = MAX_TEXT_CHARS) -> str:
+    """``text`` cut to at most ``limit`` characters, at a line or word end when one is
+    near (in the last fifth), with ``…`` marking the cut."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    for mark in ("\n", " "):
+        end = cut.rfind(mark)
+        if end >= limit * 4 // 5:
+            cut = cut[:end]
+            break
+    return cut.rstrip() + "…"
+
+
+def reverted(subject: str, message: str) -> list[str]:
+    """Hashes (lower case, 7-64 hex digits, as written) of the commits a commit says it
+    reverts: git's ``This reverts commit <hash>`` lines, and for a Conventional Commits
+    ``revert:`` subject the hashes of its ``Refs:`` footer."""
+    found = _REVERTS.findall(message)
+    if _CONVENTIONAL_REVERT.match(subject):
+        for refs in _REFS.findall(message):
+            found += _HASH.findall(refs)
+    return list(dict.fromkeys(hash_.lower() for hash_ in found))
+
+
+def reverted_subject(subject: str) -> str | None:
+    """The subject inside git's revert subject ``Revert "<subject>"`` (or ``Reapply
+    "<subject>"``), else None."""
+    match = _GIT_REVERT_SUBJECT.match(subject.strip())
+    return match.group(1) if match else None
+
+
+def first_paragraph(text: str) -> str:
+    """The first paragraph of ``text`` on one line (as git's ``%s`` shows a subject)."""
+    return " ".join(line.strip() for line in text.strip().split("\n\n", 1)[0].split("\n"))

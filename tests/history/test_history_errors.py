@@ -1,0 +1,75 @@
+"""What a user sees when there is no history to import, or nowhere to put it."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from memhooks.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_without_git_on_path_the_error_says_so(
+    capsys: pytest.CaptureFixture[str], repo: Path, store_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", str(repo / "no-such-bin"))
+    code, out, err = run(capsys, "history", "import", str(repo), "--store", store_path)
+    assert (code, out) == (1, "")
+    assert err == (
+        "error[MH032]: cannot read the git history: git could not be run "
+        "(No such file or directory)\n"
+        f"  --> {repo}:1:1\n"
+        "  help: install git and put it on PATH\n"
+    )
+    assert not os.path.exists(store_path)
+
+
+def test_an_unknown_revision_quotes_git(
+    capsys: pytest.CaptureFixture[str], repo: Path, store_path: str
+) -> None:
+    code, out, err = run(capsys, "history", "import", str(repo), "--store", store_path, "--rev", "no-such-branch")
+    assert (code, out) == (1, "")
+    assert err.splitlines()[0] == (
+        "error[MH032]: cannot read the git history: git log failed: ambiguous argument "
+        "'no-such-branch': unknown revision or path not in the working tree."
+    )
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "said"),
+    [
+        ("--rev", "--all", "must be a revision or range"),
+        ("--since", "last tuesday", "must be a date such as 2024-01-31"),
+        ("--max", "0", "must be from 1 to"),
+    ],
+)
+def test_bad_options_are_usage_errors(
+    capsys: pytest.CaptureFixture[str], repo: Path, flag: str, value: str, said: str
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["history", "import", str(repo), f"{flag}={value}"])
+    assert stop.value.code == 2
+    assert said in capsys.readouterr().err
+
+
+def test_a_backend_without_batch_writes_is_refused_clearly(
+    capsys: pytest.CaptureFixture[str], repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMHOOKS_BACKEND", "mem0")
+    code, out, err = run(capsys, "history", "import", str(repo))
+    assert (code, out) == (1, "")
+    assert err == (
+        "error: history import writes thousands of memories at once under ids taken from "
+        "the commits, so that a re-run adds nothing twice; the mem0 backend takes no such "
+        "batch write. Import into the embedded store with --backend embedded (and recall "
+        "from it with MEMHOOKS_BACKEND=embedded)\n"
+    )
+    code, _, err = run(capsys, "history", "import", str(repo), "--store", "x.sqlite3")
+    assert code == 2 and "--store names an embedded store file" in err

@@ -1,0 +1,275 @@
+"""``memhooks history import`` on a real repository built from the recorded history."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gitrepo import git, recorded
+
+from memhooks.cli import main
+from memhooks.history import import_history, open_repository
+from memhooks.store import MemoryStore, project_id
+
+COMMITS = {commit["label"]: commit for commit in recorded()}
+
+
+def memory_id(label: str) -> str:
+    """The documented change id: author e-mail, author time and subject."""
+    commit = COMMITS[label]
+    subject = commit["message"].split("\n\n")[0].replace("\n", " ").strip()
+    key = f"{commit['author_email']}\0{commit['author_time']}\0{subject}"
+    return "git-" + hashlib.sha256(key.encode()).hexdigest()[:16]
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def imported(capsys: pytest.CaptureFixture[str], repo: Path, store: str, *extra: str) -> dict[str, Any]:
+    code, out, err = run(capsys, "history", "import", str(repo), "--store", store, "--format", "json", *extra)
+    assert (code, err) == (0, "")
+    return json.loads(out)
+
+
+def stored(store: str, project: str) -> dict[str, dict[str, Any]]:
+    with MemoryStore(store, create=False) as opened:
+        return {m.id: m.to_json() for m in opened.list(project, limit=None, include_obsolete=True)}
+
+
+def generation(store: str) -> int:
+    with sqlite3.connect(store) as conn:
+        return conn.execute("SELECT generation FROM store_state").fetchone()[0]
+
+
+def test_one_memory_per_commit_with_the_counts_a_user_reads(
+    capsys: pytest.CaptureFixture[str], repo: Path, store_path: str
+) -> None:
+    report = imported(capsys, repo, store_path)
+    assert {k: v for k, v in report.items() if k not in ("seconds", "store")} == {
+        "project": str(repo),
+        "root": str(repo),
+        "commits": 70,  # 71 recorded, one of them a merge
+        "added": 68,
+        "present": 0,
+        "duplicates": 1,  # the cherry-pick of the auth change
+        "empty": 1,  # a message that is nothing but a trailer
+        "obsoleted": 3,
+        "unresolved": 0,
+        "boundary": 0,
+        "dry_run": False,
+    }
+    memories = stored(store_path, str(repo))
+    assert len(memories) == 68
+    assert "Merge branch" not in json.dumps(list(memories.values()))
+
+
+def test_text_drops_trailers_and_scrubs_emails_and_secrets(
+    capsys: pytest.CaptureFixture[str], repo: Path, store_path: str, hashes: dict[str, str]
+) -> None:
+    imported(capsys, repo, store_path)
+    memories = stored(store_path, str(repo))
+    auth = memories[memory_id("auth")]
+    assert auth == {
+        "id": memory_id("auth"),
+        "project": str(repo),
+        "scope": "",
+        "files": ["requests/auth.py", "tests/test_auth.py"],
+        "text": "feat(auth)!: rotate refresh tokens in two stages\n\n"
+        "The old token stays valid for 30 seconds so that parallel tabs do not log\n"
+        "each other out. Ask <email> before shortening the window.\n\n"
+        "BREAKING CHANGE: clients must accept a new refresh token on every call.",
+        "kind": "feat",
+        "tags": ["auth", "breaking"],
+        "entities": [],
+        "created_at": "2011-12-29T10:26:23Z",
+        "source": f"git:{hashes['auth']}",
+        "obsolete": False,
+        "superseded_by": None,
+    }
+    secret = memories[memory_id("secret")]["text"]
+    assert "hunter2" not in secret and "sk-proj-" not in secret
+    assert "[REDACTED:" in secret
+    assert "Reviewed-by" not in secret and "Change-Id" not in secret
+    assert not any("@example.com" in m["text"] for m in memories.values())
+
+
+def test_a_huge_commit_keeps_100_files_and_says_how_many(
+    capsys: pytest.CaptureFixture[str], repo: Path, store_path: str
+) -> None:
+    imported(capsys, repo, store_path)
+    vendor = stored(store_path, str(repo))[memory_id("vendor")]
+    assert len(vendor["files"]) == 100
+    assert vendor["scope"] == "requests/packages/chardet"
+    assert vendor["text"].endswith("[120 files changed; the first 100 are listed]")
+
+
+def test_reverts_mark_what_they_revert_obsolete(
+    capsys: pytest.CaptureFixture[str], repo: Path, store_path: str
+) -> None:
+    imported(capsys, repo, store_path)
+    memories = stored(store_path, str(repo))
+    marks = {
+        label: (memories[memory_id(label)]["obsolete"], memories[memory_id(label)]["superseded_by"])
+        for label in ("perf", "undo-perf", "r1074", "r1075", "r1076")
+    }
+    assert marks == {
+        # a Conventional Commits revert names its commit in `Refs:`
+        "perf": (True, memory_id("undo-perf")),
+        "undo-perf": (False, None),
+        # r1075 names a hash git does not know (rebased before it landed): its
+        # `Revert "<subject>"` subject finds r1074
+        "r1074": (True, memory_id("r1075")),
+        # the revert of the revert makes the first revert obsolete
+        "r1075": (True, memory_id("r1076")),
+        "r1076": (False, None),
+    }
+
+
+def test_recall_leaves_the_reverted_approach_out(
+    capsys: pytest.CaptureFixture[str], repo: Path, store_path: str
+) -> None:
+    imported(capsys, repo, store_path)
+    code, out, _ = run(
+        capsys, "recall", str(repo / "requests"), "--store", store_path, "--format", "json",
+        "--prompt", "reuse the pooled connection for redirects",
+    )  # fmt: skip
+    assert code == 0
+    ids = [m["id"] for m in json.loads(out)["memories"]]
+    assert memory_id("undo-perf") in ids
+    assert memory_id("perf") not in ids
+    code, out, _ = run(capsys, "memories", "search", "pooled connection", "--cwd", str(repo), "--store", store_path, "--all", "--format", "json")  # fmt: skip
+    assert memory_id("perf") in out  # still there when asked for obsolete memories
+
+
+def test_a_rerun_adds_nothing_and_changes_nothing(
+    capsys: pytest.CaptureFixture[str], repo: Path, store_path: str
+) -> None:
+    imported(capsys, repo, store_path)
+    before, state = stored(store_path, str(repo)), generation(store_path)
+    again = imported(capsys, repo, store_path)
+    assert (again["added"], again["present"], again["obsoleted"]) == (0, 69, 0)
+    assert stored(store_path, str(repo)) == before
+    assert generation(store_path) == state  # not one row was written
+
+
+def test_importing_in_steps_gives_what_one_import_gives(
+    capsys: pytest.CaptureFixture[str], repo: Path, store_path: str, tmp_path: Path
+) -> None:
+    whole = str(tmp_path / "whole.sqlite3")
+    imported(capsys, repo, whole)
+    # The newest three first: the Conventional revert comes before the commit it reverts.
+    first = imported(capsys, repo, store_path, "--max", "3")
+    assert (first["commits"], first["added"], first["obsoleted"], first["unresolved"]) == (3, 3, 0, 1)
+    rest = imported(capsys, repo, store_path)
+    assert (rest["added"], rest["obsoleted"]) == (65, 3)
+    assert stored(store_path, str(repo)) == stored(whole, str(repo))
+
+
+def test_a_rebased_history_does_not_duplicate_memories(
+    capsys: pytest.CaptureFixture[str], repo: Path, store_path: str
+) -> None:
+    imported(capsys, repo, store_path)
+    before = stored(store_path, str(repo))
+    old_head = git(repo, "rev-parse", "HEAD").strip()
+    later = {"GIT_COMMITTER_DATE": "2030-01-01T00:00:00Z"}
+    git(repo, "rebase", "-q", "--force-rebase", "HEAD~3", env=later)
+    assert git(repo, "rev-parse", "HEAD").strip() != old_head  # new hashes
+    again = imported(capsys, repo, store_path)
+    assert (again["added"], again["present"]) == (0, 69)
+    assert stored(store_path, str(repo)) == before
+
+
+def test_since_and_rev_narrow_the_range(
+    capsys: pytest.CaptureFixture[str], repo: Path, store_path: str, hashes: dict[str, str]
+) -> None:
+    dry = imported(capsys, repo, store_path, "--since", "2011-12-29T00:00:00Z", "--dry-run")
+    assert (dry["commits"], dry["added"], dry["duplicates"], dry["dry_run"]) == (9, 8, 1, True)
+    assert not os.path.exists(store_path)  # a dry run writes nothing, not even a store
+    ranged = imported(capsys, repo, store_path, "--rev", f"{hashes['r1098']}..{hashes['secret']}")
+    assert (ranged["commits"], ranged["added"]) == (4, 4)
+
+
+def test_a_shallow_clone_imports_its_edge_without_files(
+    capsys: pytest.CaptureFixture[str], repo: Path, store_path: str, tmp_path: Path
+) -> None:
+    shallow = tmp_path / "shallow"
+    subprocess.run(["git", "clone", "-q", "--depth", "4", f"file://{repo}", str(shallow)], check=True)
+    report = imported(capsys, shallow.resolve(), store_path)
+    assert report["boundary"] >= 1
+    memories = stored(store_path, project_id(str(shallow)))
+    assert sum(1 for m in memories.values() if not m["files"]) == report["boundary"]
+    assert memories[memory_id("followup")]["files"] == ["requests/auth.py"]
+
+
+def test_a_root_below_the_work_tree_reads_only_its_history(
+    capsys: pytest.CaptureFixture[str], repo: Path, store_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMHOOKS_ROOT", str(repo / "docs"))
+    report = imported(capsys, repo / "docs", store_path)
+    memories = stored(store_path, project_id(str(repo / "docs")))
+    assert report["added"] == len(memories) > 0
+    in_docs = {p[len("docs/") :] for c in COMMITS.values() for p in c["files"] if p.startswith("docs/")}
+    assert {path for m in memories.values() for path in m["files"]} == in_docs
+
+
+def test_the_project_is_the_one_remember_uses(
+    capsys: pytest.CaptureFixture[str], repo: Path, store_path: str
+) -> None:
+    git(repo, "remote", "add", "origin", "git@github.com:psf/requests.git")
+    assert run(capsys, "remember", "x", "--cwd", str(repo / "docs"), "--store", store_path)[0] == 0
+    report = imported(capsys, repo / "requests", store_path)
+    assert report["project"] == "github.com/psf/requests"
+    assert len(stored(store_path, "github.com/psf/requests")) == 69
+
+
+def test_no_files_are_written_into_the_repository(
+    capsys: pytest.CaptureFixture[str], repo: Path, store_path: str
+) -> None:
+    imported(capsys, repo, store_path)
+    assert git(repo, "status", "--porcelain", "--ignored") == ""
+    assert not list(repo.rglob("MEMHOOKS.md"))
+
+
+def test_the_human_summary_and_no_progress_without_a_terminal(
+    capsys: pytest.CaptureFixture[str], repo: Path, store_path: str
+) -> None:
+    code, out, err = run(capsys, "history", "import", str(repo), "--store", store_path)
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0].startswith(f"Imported the git history of {repo} into project {repo} (")
+    assert lines[1:] == [
+        "  70 commits read: 68 added, 0 already imported, 1 repeated changes (cherry-picks) "
+        "skipped, 1 with an empty message skipped",
+        "  reverts: 3 earlier memories marked obsolete; 0 reverted commits not in the store "
+        "(merges, or outside the imported range)",
+    ]
+
+
+def test_progress_reaches_the_callback(repo: Path, store_path: str) -> None:
+    calls: list[tuple[str, int, int | None]] = []
+    with MemoryStore(store_path) as store:
+        import_history(store, "p", open_repository(str(repo), str(repo)), progress=lambda *a: calls.append(a))
+    assert calls[0] == ("scan", 70, None)
+    assert calls[1] == ("import", 0, 69)
+    assert calls[-1] == ("import", 69, 69)
+
+
+def test_an_empty_repository_imports_nothing(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, store_path: str
+) -> None:
+    empty = tmp_path / "empty"
+    subprocess.run(["git", "init", "-q", str(empty)], check=True)
+    code, out, _ = run(capsys, "history", "import", str(empty), "--store", store_path)
+    assert code == 0
+    assert out.splitlines()[-1] == (
+        "  the range holds no commits (an empty branch, or --since/--rev leave none)"
+    )
