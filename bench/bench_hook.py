@@ -1,24 +1,37 @@
-"""Agent hook benchmark (issue 5): ``memhooks hook`` exactly as a host runs it.
+"""Agent hook benchmark (issues 5, 12): ``memhooks hook`` exactly as a host runs it.
 
-A fresh process per call with a Claude Code ``UserPromptSubmit`` payload on stdin, for
-the deepest folder of a 6-hook chain in a project whose store holds 10,000 memories (the
-synthetic project of ``bench_recall.py``, built in a temporary directory, a git work
-tree so the root is found as a host would find it; no ``MEMHOOKS_ROOT``). Reported:
+A fresh process per call with a Claude Code payload on stdin (shaped like the recorded
+ones: :mod:`claude_host`), in a project whose store holds 10,000 memories and whose
+deepest folder has a 6-hook chain (the synthetic project of ``bench_recall.py``, built in
+a temporary directory, a git work tree so the root is found as a host would find it; no
+``MEMHOOKS_ROOT``; its own ``MEMHOOKS_STATE_DIR``). Every call is the first prompt of a
+fresh session unless said otherwise. Cases:
 
-* ``hook_ms`` / ``hook_p90_ms``: wall time of the hook process (spawn to exit), with the
-  recall search lists cached (``warm``, the usual case: the store has not changed since
-  the last prompt), right after a memory was remembered (``changed``: the writer
-  recomputed the hooks' lists, :func:`memhooks.backends.embedded.refresh`) and with the
-  lists dropped (``cold``: the first prompt ever with these hooks);
-* ``peak_rss_mb``: the largest peak RSS of any hook process (``wait4``);
-* the same as ratios to a bare ``python -c pass`` measured in the same run, interleaved,
-  and the fastest run of each (``min``): on a loaded machine the minimum approximates
-  an idle one better than the median;
-* ``hermes_plugin_ms``: the in-process Hermes plugin's ``pre_llm_call`` (no process);
-* ``context_chars``: what the hook injected (checked non-empty).
+* prompt hook, ``UserPromptSubmit`` in the deepest folder: with the recall search lists
+  cached (``warm``, the usual case: the store has not changed since the last prompt),
+  right after a memory was remembered (``changed``: the writer recomputed the hooks'
+  lists, :func:`memhooks.backends.embedded.refresh`), with the lists dropped (``cold``:
+  the first prompt ever with these hooks), and ``next_turn`` (a later prompt of one
+  ongoing session);
+* tool events, ``PostToolUse`` of a Read, in sessions launched at the root that began
+  with a prompt there: ``read_served`` (a file of the deepest folder that this session
+  already read: the folder was already served), ``read_recalls`` (the first Read in the
+  deepest folder, whose files and scope have anchored memories: the call that recalls)
+  and ``read_unanchored`` (the first Read in a folder nothing is anchored to, no hook
+  of its own).
 
-Targets: median < 60 ms, peak RSS < 60 MB, ratio <= 3. Run it with the interpreter of the
-virtualenv memhooks is installed in (bytecode compiled, as after a normal install)::
+Reported per case: median, p90 and fastest (``min``) wall time of the hook process
+(spawn to exit), as ratios to a bare ``python -c pass`` of the same interpreter measured
+in the same run, interleaved (on a loaded machine the minimum approximates an idle one
+better than the median); the characters of context the model received (median, max)
+and how many calls delivered any; the peak RSS (GNU time) of the prompt hook and of
+each tool case; ``hermes_plugin_ms`` (the in-process Hermes plugin's ``pre_llm_call``);
+the load average. Today every tool case is the host's no-op.
+
+Targets: prompt median < 60 ms, peak RSS < 60 MB, ratio <= 3; issue 12: ``read_served``
+<= 1.5x bare, ``read_recalls`` <= 3.5x bare, the prompt hook no slower than before.
+Run it with the interpreter of the virtualenv memhooks is installed in (bytecode
+compiled, as after a normal install)::
 
     .venv/bin/python bench/bench_hook.py [--runs 21] [--json OUT]
 """
@@ -40,10 +53,17 @@ TIME = "/usr/bin/time"
 sys.path.insert(0, HERE)
 
 from bench_recall import PROMPTS, Writer, age_hooks, build_synthetic, forget_searches, remember_one
+from claude_host import Session, event_of, model_text
+
+PROMPT_CASES = ("warm", "changed", "cold", "next_turn")
+TOOL_CASES = ("read_served", "read_recalls", "read_unanchored")
+#: A folder no memory is anchored to, with no hook of its own (``read_unanchored``).
+UNANCHORED = ("vendor", "fonts")
 
 
 def child(argv: list[str], env: dict[str, str], stdin: bytes = b"") -> tuple[float, int, bytes]:
-    """Like :func:`run`, with the peak RSS of that process alone (``wait4``)."""
+    """(wall ms, peak RSS KiB by ``wait4``, stdout) of ``argv``; exits on a failure or
+    any stderr (a hook that wrote a note failed open: its figure would mislead)."""
     started = time.perf_counter()
     proc = subprocess.Popen(
         argv, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
@@ -73,18 +93,47 @@ def peak_rss_kib(argv: list[str], env: dict[str, str], stdin: bytes = b"") -> in
         return int(out.read().split()[-1])
 
 
-def payload(cwd: str, prompt: str) -> bytes:
-    return json.dumps({
-        "session_id": "bench", "transcript_path": "/dev/null", "cwd": cwd, "permission_mode": "default",
-        "hook_event_name": "UserPromptSubmit", "prompt": prompt,
-    }).encode()  # fmt: skip
-
-
 def stats(samples: list[float]) -> tuple[float, float]:
     ordered = sorted(samples)
     return statistics.median(ordered), ordered[
         min(len(ordered) - 1, round(0.9 * (len(ordered) - 1)))
     ]
+
+
+class Cases:
+    """The payload of each case's next timed call, and the untimed calls that set its
+    session up first (:meth:`next`)."""
+
+    def __init__(self, root: str, deepest: str, unanchored: str) -> None:
+        self.root = root
+        self.deepest = deepest
+        self.files = sorted(
+            os.path.join(deepest, n) for n in os.listdir(deepest) if n.endswith(".py")
+        )
+        self.other = [os.path.join(unanchored, n) for n in ("sans.py", "serif.py", "mono.py")]
+        self.served = Session(root)
+        self.turns = Session(deepest)
+
+    def setup(self) -> list[bytes]:
+        """Once: the served session has read every file of the deepest folder; the
+        ongoing session has had its first prompt."""
+        served = [self.served.prompt(PROMPTS[0]), *(self.served.read(f) for f in self.files)]
+        return [*served, self.turns.prompt(PROMPTS[0])]
+
+    def next(self, case: str, number: int) -> tuple[list[bytes], bytes]:
+        """(untimed calls first, the timed call) of run ``number`` of ``case``."""
+        prompt = PROMPTS[number % len(PROMPTS)]
+        if case in ("warm", "changed", "cold"):
+            return [], Session(self.deepest).prompt(prompt)
+        if case == "next_turn":
+            return [], self.turns.prompt(PROMPTS[(number + 1) % len(PROMPTS)])
+        if case == "read_served":
+            return [], self.served.read(self.files[number % len(self.files)])
+        fresh = Session(self.root)
+        first = fresh.prompt(prompt)
+        if case == "read_recalls":
+            return [first], fresh.read(self.files[number % len(self.files)])
+        return [first], fresh.read(self.other[number % len(self.other)])
 
 
 def main() -> int:
@@ -105,11 +154,17 @@ def main() -> int:
         for key, value in (
             ("XDG_CACHE_HOME", os.path.join(tmp, "cache")),
             ("MEMHOOKS_STORE", store),
+            ("MEMHOOKS_STATE_DIR", os.path.join(tmp, "state")),
             ("HOME", tmp),
         ):
             os.environ[key] = env[key] = value
         project = os.path.join(tmp, "synthetic")
         deepest, lines = build_synthetic(project, Writer(random.Random(4)))
+        unanchored = os.path.join(project, *UNANCHORED)
+        os.makedirs(unanchored)
+        for name in ("sans.py", "serif.py", "mono.py"):
+            with open(os.path.join(unanchored, name), "w", encoding="utf-8") as fp:
+                fp.write("# synthetic\n")
         subprocess.run(["git", "init", "-q", project], check=True)
         age_hooks(project)
         with MemoryStore(store) as opened:
@@ -117,58 +172,84 @@ def main() -> int:
             memories = opened.count(project_id(project))
         hook = [exe, "hook", "--agent", "claude-code"]
         bare = [sys.executable, "-c", "pass"]
+        cases = Cases(project, deepest, unanchored)
         for number in range(3):  # bytecode, parsed-hook cache, search lists
-            child(hook, env, payload(deepest, PROMPTS[number % len(PROMPTS)]))
-        times: dict[str, list[float]] = {"warm": [], "changed": [], "cold": [], "bare": []}
-        rss: dict[str, list[int]] = {"hook": [], "bare": []}
-        chars = 0
+            child(hook, env, Session(deepest).prompt(PROMPTS[number % len(PROMPTS)]))
+        for raw in cases.setup():
+            child(hook, env, raw)
+        times: dict[str, list[float]] = {k: [] for k in ("bare", *PROMPT_CASES, *TOOL_CASES)}
+        chars: dict[str, list[int]] = {k: [] for k in (*PROMPT_CASES, *TOOL_CASES)}
         for number in range(args.runs):
-            prompt = PROMPTS[number % len(PROMPTS)]
             times["bare"].append(child(bare, env)[0])
-            for kind in ("cold", "changed", "warm"):
+            for kind in (*PROMPT_CASES, *TOOL_CASES):
                 if kind == "cold":
                     forget_searches()
                 elif kind == "changed":
                     remember_one(store, project, number)
-                elapsed, _, out = child(hook, env, payload(deepest, prompt))
+                before, raw = cases.next(kind, number)
+                for untimed in before:
+                    child(hook, env, untimed)
+                elapsed, _, out = child(hook, env, raw)
                 times[kind].append(elapsed)
-                context = json.loads(out)["hookSpecificOutput"]["additionalContext"]  # fmt: skip
-                assert context.startswith("[MemHooks"), context[:80]
-                chars = max(chars, len(context))
+                context = model_text(out.decode("utf-8"), event_of(raw)) or ""
+                if kind in ("warm", "changed", "cold"):
+                    assert context.startswith("[MemHooks"), context[:80]
+                chars[kind].append(len(context))
+        rss: dict[str, list[int]] = {k: [] for k in ("bare", "prompt", *TOOL_CASES)}
         for number in range(5):
             rss["bare"].append(peak_rss_kib(bare, env))
             if number == 0:
                 forget_searches()
-            rss["hook"].append(peak_rss_kib(hook, env, payload(deepest, PROMPTS[number])))
+            rss["prompt"].append(peak_rss_kib(hook, env, Session(deepest).prompt(PROMPTS[number])))
+            for kind in TOOL_CASES:
+                before, raw = cases.next(kind, args.runs + number)
+                for untimed in before:
+                    child(hook, env, untimed)
+                rss[kind].append(peak_rss_kib(hook, env, raw))
         plugin_ms = in_process_plugin(deepest, args.runs)
-    bare_ms = statistics.median(times["bare"])
-    report: dict[str, object] = {
-        "memories": memories,
-        "hook_chain": 6,
-        "runs": args.runs,
-        "bare_python_ms": round(bare_ms, 2),
-        "bare_python_min_ms": round(min(times["bare"]), 2),
-        "bare_python_peak_rss_mb": round(max(rss["bare"]) / 1024, 1),
-    }
-    for kind in ("warm", "changed", "cold"):
-        median, p90 = stats(times[kind])
-        report[f"hook_{kind}_ms"] = round(median, 2)
-        report[f"hook_{kind}_p90_ms"] = round(p90, 2)
-        report[f"hook_{kind}_ratio_to_bare"] = round(median / bare_ms, 2)
-        # The fastest runs approximate an idle machine on a loaded one (shared CI, laptops).
-        report[f"hook_{kind}_min_ms"] = round(min(times[kind]), 2)
-        report[f"hook_{kind}_min_ratio_to_bare_min"] = round(
-            min(times[kind]) / min(times["bare"]), 2
-        )
-    report["peak_rss_mb"] = round(max(rss["hook"]) / 1024, 1)
-    report["peak_rss_ratio_to_bare"] = round(max(rss["hook"]) / max(rss["bare"]), 2)
+    report = summarize(times, chars, rss, memories, args.runs)
     report["hermes_plugin_ms"] = round(plugin_ms, 2)
-    report["context_chars"] = chars
     print(json.dumps(report, indent=2))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fp:
             json.dump(report, fp, indent=2)
     return 0
+
+
+def summarize(
+    times: dict[str, list[float]], chars: dict[str, list[int]], rss: dict[str, list[int]],
+    memories: int, runs: int,
+) -> dict[str, object]:  # fmt: skip
+    """The report: per case, time, ratios to bare, context delivered, peak RSS."""
+    bare_ms = statistics.median(times["bare"])
+    bare_rss = max(rss["bare"])
+    one, five, fifteen = os.getloadavg()
+    report: dict[str, object] = {
+        "memories": memories,
+        "hook_chain": 6,
+        "runs": runs,
+        "load_average": [round(one, 2), round(five, 2), round(fifteen, 2)],
+        "bare_python_ms": round(bare_ms, 2),
+        "bare_python_min_ms": round(min(times["bare"]), 2),
+        "bare_python_peak_rss_mb": round(bare_rss / 1024, 1),
+    }
+    for kind in (*PROMPT_CASES, *TOOL_CASES):
+        prefix = f"hook_{kind}" if kind in PROMPT_CASES else kind
+        median, p90 = stats(times[kind])
+        report[f"{prefix}_ms"] = round(median, 2)
+        report[f"{prefix}_p90_ms"] = round(p90, 2)
+        report[f"{prefix}_ratio_to_bare"] = round(median / bare_ms, 2)
+        # The fastest runs approximate an idle machine on a loaded one (shared CI, laptops).
+        report[f"{prefix}_min_ms"] = round(min(times[kind]), 2)
+        report[f"{prefix}_min_ratio_to_bare_min"] = round(min(times[kind]) / min(times["bare"]), 2)
+        report[f"{prefix}_context_chars"] = [statistics.median(chars[kind]), max(chars[kind])]
+        report[f"{prefix}_delivered_calls"] = sum(1 for c in chars[kind] if c)
+    report["peak_rss_mb"] = round(max(rss["prompt"]) / 1024, 1)
+    report["peak_rss_ratio_to_bare"] = round(max(rss["prompt"]) / bare_rss, 2)
+    for kind in TOOL_CASES:
+        report[f"{kind}_peak_rss_mb"] = round(max(rss[kind]) / 1024, 1)
+    report["context_chars"] = max(chars["warm"] + chars["changed"] + chars["cold"])
+    return report
 
 
 def in_process_plugin(folder: str, runs: int) -> float:
