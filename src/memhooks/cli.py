@@ -22,6 +22,12 @@ if TYPE_CHECKING:
 FORMATS = ("human", "json")
 
 
+def _format(value: str) -> str:
+    """``--format`` ``text`` is the old name of ``human`` (recall, memories and backends
+    said ``text`` before every command said ``human``); scripts and installed hooks keep it."""
+    return "human" if value == "text" else value
+
+
 def _integer(low: int, high: int, unit: str = "") -> Callable[[str], int]:
     """An argparse ``type``: an integer from ``low`` to ``high`` (the error says the range)."""
 
@@ -66,7 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("validate", help="check MEMHOOKS.md files against the memhooks/v2 rules")
     p.add_argument("path", nargs="?", default=".", help="a hook file, or a directory to scan (default: .)")
     p.add_argument("--all", action="store_true", help="scan the whole project root of PATH")
-    p.add_argument("--strict", action="store_true", help="fail (exit 1) when no hook is found")
+    p.add_argument("--strict", action="store_true", help="fail (exit 1) on warnings too, and when no hook is found")
     p.add_argument("--format", choices=("human", "json", "sarif"), default="human")
 
     p = sub.add_parser("explain", help="resolve the hook chain for folders and print the retrieval plan")
@@ -86,7 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--budget", type=_budget, default=8000, metavar="CHARS", help="characters the injected context may use (default: 8000)")
     p.add_argument("--backend", metavar="NAME", help="memory backend (default: MEMHOOKS_BACKEND, else the config file's, else embedded)")
     _store_option(p)
-    p.add_argument("--format", choices=("text", "json", "context"), default="text")
+    p.add_argument("--format", choices=("human", "json", "context"), type=_format, default="human")
 
     p = sub.add_parser("remember", help="record a memory in the embedded store, scoped to a folder")
     p.add_argument("text", help="what to remember")
@@ -106,13 +112,13 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--scope", help="only memories scoped exactly to this root-relative folder")
     a.add_argument("--limit", type=_count, default=100, help="at most this many (0: all; default 100)")
     a.add_argument("--all", action="store_true", help="include obsolete memories")
-    a.add_argument("--format", choices=("text", "json"), default="text")
+    a.add_argument("--format", choices=FORMATS, type=_format, default="human")
     a = acts.add_parser("search", help="full-text search (BM25)")
     _project_options(a)
     a.add_argument("text")
     a.add_argument("--limit", type=_positive, default=10, help="at most this many hits (default 10)")
     a.add_argument("--all", action="store_true", help="include obsolete memories")
-    a.add_argument("--format", choices=("text", "json"), default="text")
+    a.add_argument("--format", choices=FORMATS, type=_format, default="human")
     a = acts.add_parser("show", help="one memory as JSON")
     _project_options(a)
     a.add_argument("id")
@@ -135,7 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--backend", metavar="NAME", help="check: this backend (default: the configured one)")
     p.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS", help="check: seconds a probe search may take (default: 10)")
     _store_option(p)
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=FORMATS, type=_format, default="human")
 
     p = sub.add_parser("hook", help="serve one agent hook call: payload on stdin, the host's response on stdout")
     p.add_argument("event", nargs="?", help="the host's event name, for hosts whose payload names none (Copilot CLI)")
@@ -193,13 +199,13 @@ def _maintenance_commands(sub: argparse._SubParsersAction[argparse.ArgumentParse
     p.add_argument("--query", required=True, help="the recall query text (whitespace-normalized match)")
     p.add_argument("--cwd", default=".", help="the folder whose nearest hook is edited (default: .)")
     p.add_argument("--dry-run", action="store_true", help="report what would change; write nothing")
-    p.add_argument("--format", choices=FORMATS, default="human", help="error output format")
+    p.add_argument("--format", choices=FORMATS, default="human", help="json: the reference's compact summary line; also the error format")
 
     p = sub.add_parser("prune", help="drop generated cues' file resources that no longer exist")
     p.add_argument("path", nargs="?", default=".", help="a hook file, or a directory to scan (default: .)")
     p.add_argument("--all", action="store_true", help="every hook of the project root of PATH")
     p.add_argument("--dry-run", action="store_true", help="report what would change; write nothing")
-    p.add_argument("--format", choices=FORMATS, default="human", help="error output format")
+    p.add_argument("--format", choices=FORMATS, default="human", help="json: the reference's compact summary line; also the error format")
 
     p = sub.add_parser("event", help="maintain generated cues from one agent hook payload on stdin")
     p.add_argument("--agent", metavar="NAME", help="the host that sent the payload (default: detected)")
@@ -223,12 +229,23 @@ def _store_option(p: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the CLI; returns the exit status."""
+    """Run the CLI; returns the exit status (130 after Ctrl-C, as shells report SIGINT)."""
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["hook"]:
         from .commands.hook import main as hook_main
 
         return hook_main(argv[1:])
+    try:
+        return _dispatch(argv)
+    except KeyboardInterrupt as exc:
+        # One line, not a traceback. A command that knows what the interruption left
+        # says so in the exception (``KeyboardInterrupt("nothing imported")``).
+        said = str(exc)
+        print(f"interrupted{'; ' + said if said else ''}", file=sys.stderr)
+        return 130
+
+
+def _dispatch(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     from .errors import DiagnosticError, MemhooksError, UsageError
 

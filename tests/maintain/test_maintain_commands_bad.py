@@ -180,10 +180,10 @@ def test_dry_runs_neither_take_nor_wait_for_the_lock(root: Path, tmp_path: Path)
     try:
         assert holder.stdout is not None and holder.stdout.readline() == "locked\n"
         started = time.monotonic()
-        assert run_in_process(["prune", "--dry-run"], root, {})[1] == (
+        assert run_in_process(["prune", "--dry-run", "--format", "json"], root, {})[1] == (
             '{"hooks_changed":1,"resources_removed":1,"queries_removed":1,"dry_run":true}\n'
         )
-        assert run_in_process(["remove", "--query", "a", "--dry-run"], root, {})[1] == (
+        assert run_in_process(["remove", "--query", "a", "--dry-run", "--format", "json"], root, {})[1] == (
             '{"changed":true,"dry_run":true}\n'
         )
         assert time.monotonic() - started < 5

@@ -381,7 +381,9 @@ def test_recall_without_a_usable_store_says_why_first_and_exits_1(
     broken = tmp_path / "notes.txt"
     broken.write_text("not a database\n")
     assert main(["recall", str(root / "svc"), "--prompt", "x", "--store", str(broken)]) == 1
-    out = capsys.readouterr().out.splitlines()
+    stdout, stderr = capsys.readouterr()
+    out = stderr.splitlines()
+    assert stdout == ""  # said once: a failed recall's report is its diagnostic, on stderr
     assert out[0] == (
         f"memhooks recall: no memory backend is available: {broken} is not a SQLite database"
         " (SQLite: file is not a database); move the file away or point MEMHOOKS_STORE /"
@@ -484,6 +486,7 @@ def test_a_bad_import_file_creates_no_store(
 ) -> None:
     from memhooks.cli import main
 
+    (tmp_path / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n", encoding="utf-8")
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"text": "fine"}\n{"nope": 1}\n', encoding="utf-8")
     store = tmp_path / "new.sqlite3"

@@ -1,12 +1,17 @@
 """``memhooks memories list|show|search|forget|import|export`` — review and move the
 memories of the project at ``--cwd`` in the embedded store.
 
-* ``list [--scope DIR] [--limit N] [--all] [--format text|json]`` — newest first;
+* ``list [--scope DIR] [--limit N] [--all] [--format human|json]`` — newest first; when
+  ``--limit`` cuts the list, stderr says how many there are;
 * ``show ID`` — one memory as JSON;
-* ``search TEXT [--limit N] [--format text|json]`` — full-text (BM25) search;
+* ``search TEXT [--limit N] [--format human|json]`` — full-text (BM25) search;
 * ``forget ID`` — delete one memory;
-* ``import FILE|-`` — JSON Lines (a line needs only ``text``); all-or-nothing;
+* ``import FILE|-`` — JSON Lines (a line needs only ``text``); all-or-nothing, Ctrl-C
+  included (``interrupted; nothing imported``, exit 130);
 * ``export [FILE|-]`` — JSON Lines, oldest first.
+
+A store file of 0 bytes, or one without a schema (what a killed first import leaves),
+reads as an empty store and is not written by the readers.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import sys
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..store import Memory
+    from ..workspace import Workspace
 
 
 def _line(memory: Memory, score: float | None = None) -> str:
@@ -35,27 +41,27 @@ def run(args: argparse.Namespace) -> int:
     from ..workspace import locate
 
     where = locate(args.cwd)
-    lines: list[bytes] = []
     if args.action == "import":
-        # Every line is checked before the store is opened: a bad file creates nothing.
-        from ..store.jsonl import parse
-
-        if args.file == "-":
-            lines, name = sys.stdin.buffer.readlines(), "<stdin>"
-        else:
-            with open(args.file, "rb") as binary:
-                lines, name = binary.readlines(), args.file
-        parse(lines, name)
+        return _import(args, where)
     # Only an import creates the store: reading a mistyped path must not create one.
-    with MemoryStore(args.store, create=args.action == "import") as store:
+    with MemoryStore(args.store, create=False) as store:
         if args.action == "list":
+            limit = None if args.limit == 0 else args.limit
             found = store.list(
                 where.project,
                 scope=args.scope,
-                limit=None if args.limit == 0 else args.limit,
+                limit=None if limit is None else limit + 1,
                 include_obsolete=args.all,
             )
-            _print(found, args.format)
+            listed = found[:limit]
+            _print(listed, args.format)
+            if len(found) > len(listed):
+                total = store.count(where.project, scope=args.scope, include_obsolete=args.all)
+                print(
+                    f"memhooks: showing the newest {len(listed)} of {total} memories;"
+                    " --limit 0 lists them all",
+                    file=sys.stderr,
+                )
         elif args.action == "search":
             hits = store.search(
                 where.project, args.text, limit=args.limit, include_obsolete=args.all
@@ -78,12 +84,6 @@ def run(args: argparse.Namespace) -> int:
             if not store.forget(args.id, project=where.project):
                 raise StoreError(f"no memory {args.id!r} in project {where.project}")
             print(f"Forgot {args.id}")
-        elif args.action == "import":
-            counts = store.import_jsonl(where.project, lines, default_scope=where.scope)
-            print(
-                f"Imported {counts['added']} new and {counts['updated']} updated memories into {store.path}"
-                f" (project id {where.project})"
-            )
         elif args.action == "export":
             if args.file in (None, "-"):
                 store.export_jsonl(where.project, sys.stdout)
@@ -91,10 +91,42 @@ def run(args: argparse.Namespace) -> int:
                 with open(args.file, "w", encoding="utf-8") as fp:
                     count = store.export_jsonl(where.project, fp)
                 print(f"Exported {count} memories to {args.file}", file=sys.stderr)
-    if args.action in ("forget", "import"):
+    if args.action == "forget":
         from ..backends.embedded import refresh
 
         refresh(store.path)  # the hooks' cached searches, ready for the next recall
+    return 0
+
+
+def _import(args: argparse.Namespace, where: Workspace) -> int:
+    from ..backends.embedded import refresh
+    from ..maintain.targets import root_hook
+    from ..store import MemoryStore
+    from ..store.connection import CommittedInterrupt
+    from ..store.jsonl import parse
+
+    root_hook(where.root)  # the enablement rule of every write (see commands.remember)
+    try:
+        # Every line is checked before the store is opened: a bad file creates nothing.
+        if args.file == "-":
+            lines, name = sys.stdin.buffer.readlines(), "<stdin>"
+        else:
+            with open(args.file, "rb") as binary:
+                lines, name = binary.readlines(), args.file
+        parse(lines, name)
+        with MemoryStore(args.store) as store:
+            counts = store.import_jsonl(where.project, lines, default_scope=where.scope)
+    except CommittedInterrupt:
+        raise KeyboardInterrupt("the import was complete") from None
+    except KeyboardInterrupt:
+        # One transaction: an interrupted import rolled back (opening the store migrates
+        # in a transaction too).
+        raise KeyboardInterrupt("nothing imported") from None
+    print(
+        f"Imported {counts['added']} new and {counts['updated']} updated memories into {store.path}"
+        f" (project id {where.project})"
+    )
+    refresh(store.path)  # the hooks' cached searches, ready for the next recall
     return 0
 
 

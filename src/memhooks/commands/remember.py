@@ -3,7 +3,11 @@
 (default: the current folder), in the active backend — the embedded store unless the
 user configured another (``memhooks backends list``) — so the same scenario runs on
 every backend. A backend that does not support writes is an error, never a silent
-fallback to another store. Prints the new memory's id."""
+fallback to another store. Prints the new memory's id.
+
+Like ``note``, it writes only in an enabled project (its root ``MEMHOOKS.md`` exists, is a
+regular file and validates; :func:`memhooks.maintain.targets.root_hook`): otherwise the
+not-enabled diagnostic (MH013 as an error), exit 1."""
 
 from __future__ import annotations
 
@@ -13,9 +17,13 @@ import argparse
 def run(args: argparse.Namespace) -> int:
     from ..backends.registry import DEFAULT, selected
     from ..errors import UsageError
+    from ..maintain.targets import root_hook
     from ..workspace import locate
 
     where = locate(args.cwd)
+    # One enablement rule for every write (memhooks.maintain.targets): a project whose
+    # root hook is missing, unsafe or invalid gets no memories, as it gets no notes.
+    root_hook(where.root)
     files = [where.relative(f) for f in args.file]
     outside = [f for f in files if f == ".." or f.startswith(("/", "../"))]
     if outside:

@@ -1,7 +1,9 @@
 """``memhooks validate [PATH] [--all] [--strict] [--format human|json|sarif]``.
 
-Exit status 1 when any diagnostic is an error, else 0. ``--strict`` turns "no hooks
-found" (MH013) into an error so CI cannot pass vacuously.
+Exit status 1 when any diagnostic is an error, else 0. ``--strict`` fails on warnings
+too (exit 1 on any diagnostic) and reports "no hooks found" (MH013) as an error, so CI
+can neither pass vacuously nor with findings left. The reference engine has no
+``--strict``; without it the exit status is the reference's (warnings never fail).
 """
 
 from __future__ import annotations
@@ -20,4 +22,6 @@ def run(args: argparse.Namespace) -> int:
         print(report.sarif(diagnostics, base))
     else:
         print(report.human(diagnostics))
+    if args.strict:
+        return 1 if diagnostics else 0
     return 1 if any(d.is_error for d in diagnostics) else 0

@@ -66,6 +66,8 @@ def write(
     ``work`` may be run more than once (after a rollback) when the lock is busy,
     so it must not have effects outside the database. Raises :class:`StoreError`
     for SQLite failures, including a lock still held after ``timeout`` seconds.
+    A ``KeyboardInterrupt`` leaves nothing written, except a :class:`CommittedInterrupt`
+    (the interrupt came after the commit).
     """
 
     def attempt() -> T:
@@ -73,9 +75,13 @@ def write(
         try:
             result = work(conn)
             conn.execute("COMMIT")
-        except BaseException:
+        except BaseException as exc:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
+            elif isinstance(exc, KeyboardInterrupt) and not isinstance(exc, CommittedInterrupt):
+                # Ctrl-C is acted on between bytecodes: one that arrives while COMMIT runs
+                # surfaces after it, when the change is already in the file.
+                raise CommittedInterrupt() from exc
             raise
         return result
 
@@ -101,6 +107,11 @@ def retry(path: str, timeout: float, attempt: Callable[[], T]) -> T:
         # Jitter so that processes woken together do not collide again together.
         time.sleep(delay * (0.5 + os.urandom(1)[0] / 255))
         delay = min(delay * 2, 0.05)
+
+
+class CommittedInterrupt(KeyboardInterrupt):
+    """Ctrl-C (SIGINT) that arrived once the write had committed: unlike any other
+    ``KeyboardInterrupt`` out of :func:`write`, the change is in the store."""
 
 
 class DamagedRow(ValueError):

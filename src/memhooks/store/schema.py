@@ -204,17 +204,19 @@ _V5: tuple[str, ...] = tuple(
 MIGRATIONS: list[Migration] = [_V1, _V2, _V3, _V4, _V5]
 
 
-def migrate(conn: sqlite3.Connection, path: str, timeout: float) -> int:
+def migrate(conn: sqlite3.Connection, path: str, timeout: float, *, create: bool = True) -> int:
     """Bring the open store up to ``len(MIGRATIONS)``; return the version it was at.
 
     Safe when many processes open a new file at once: the version is re-read
-    under the write lock, so each migration runs exactly once. Raises
+    under the write lock, so each migration runs exactly once. A file without a
+    schema (version 0, no tables: what a killed first write leaves) is a new store;
+    with ``create`` false it is left as it is and ``0`` is returned. Raises
     :class:`StoreError` for a file written by a newer memhooks, a SQLite file
     that is not a memhooks store, or a failing migration (nothing is changed then).
     """
     target = len(MIGRATIONS)
     found = _version(conn, path)
-    if found == target:
+    if found == target or (found == 0 and not create):
         return found
 
     def upgrade(conn: sqlite3.Connection) -> None:

@@ -9,7 +9,7 @@ import time
 from memhooks.errors import StoreError
 
 from . import jsonl, rows, search
-from .connection import BUSY_TIMEOUT, Translated, connect, write
+from .connection import BUSY_TIMEOUT, MEMORY, Translated, connect, write
 from .location import default_path
 from .memory import (
     Memory,
@@ -61,13 +61,27 @@ class MemoryStore:
             raise StoreError("the memory store path is empty; give a file path or leave it out")
         self.timeout = timeout
         self._clock = clock
+        #: A reader (``create=False``) of a file that holds no store yet (0 bytes, or no
+        #: schema: what a killed first write leaves) reads an empty in-memory store and
+        #: leaves the file as it is; its first write makes the file a store.
+        self.vacant = False
+        if not create and _blank(self.path):
+            self._conn, self.vacant = self._empty(), True
+            return
         self._conn = connect(self.path, create=create, timeout=timeout)
         try:
             with Translated(self.path):
-                migrate(self._conn, self.path, timeout)
+                if migrate(self._conn, self.path, timeout, create=create) == 0 and not create:
+                    self._conn.close()
+                    self._conn, self.vacant = self._empty(), True
         except BaseException:
             self._conn.close()
             raise
+
+    def _empty(self) -> sqlite3.Connection:
+        conn = connect(MEMORY)
+        migrate(conn, self.path, self.timeout)
+        return conn
 
     def close(self) -> None:
         """Close the database connection; the store is unusable afterwards."""
@@ -214,12 +228,21 @@ class MemoryStore:
 
         return self._write(work)
 
-    def count(self, project: str, *, include_obsolete: bool = True) -> int:
-        """How many memories ``project`` has."""
+    def count(
+        self, project: str, *, scope: str | None = None, include_obsolete: bool = True
+    ) -> int:
+        """How many memories ``project`` has (only those scoped exactly to ``scope`` when given)."""
         live = "" if include_obsolete else " AND obsolete = 0"
+        params: tuple[str, ...] = (project,)
+        if scope is not None:
+            try:
+                params += (normalize_scope(scope),)
+            except (TypeError, ValueError) as exc:
+                raise StoreError(f"cannot count by scope: {exc}") from None
+            live += " AND scope = ?"
         with Translated(self.path):
             sql = f"SELECT count(*) FROM memories WHERE project = ?{live}"
-            total: int = self._conn.execute(sql, (project,)).fetchone()[0]
+            total: int = self._conn.execute(sql, params).fetchone()[0]
         return total
 
     def search(
@@ -343,7 +366,25 @@ class MemoryStore:
             return rows.recent(self._conn, project, wanted, limit, include_obsolete)
 
     def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        if self.vacant:  # the first write makes the file a store
+            conn = connect(self.path, create=True, timeout=self.timeout)
+            try:
+                with Translated(self.path):
+                    migrate(conn, self.path, self.timeout)
+            except BaseException:
+                conn.close()
+                raise
+            self._conn.close()
+            self._conn, self.vacant = conn, False
         return write(self._conn, self.path, self.timeout, work)
+
+
+def _blank(path: str) -> bool:
+    """A 0-byte regular file (SQLite would write a schema into it on open)."""
+    try:
+        return path != MEMORY and os.path.isfile(path) and os.path.getsize(path) == 0
+    except OSError:
+        return False
 
 
 def _project(project: object) -> str:
