@@ -225,6 +225,8 @@ def test_the_project_is_the_one_remember_uses(
     capsys: pytest.CaptureFixture[str], repo: Path, store_path: str
 ) -> None:
     git(repo, "remote", "add", "origin", "git@github.com:psf/requests.git")
+    (repo / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n", encoding="utf-8")
+    # remember writes only in an enabled project (issue 13 item 14)
     assert run(capsys, "remember", "x", "--cwd", str(repo / "docs"), "--store", store_path)[0] == 0
     report = imported(capsys, repo / "requests", store_path)
     assert report["project"] == "github.com/psf/requests"
