@@ -1,10 +1,9 @@
-"""The recall scenario every server backend runs (``data/scenario.json``), and the replay
-of SDK responses recorded from real servers (``data/<backend>_responses.json``, written by
-``servers/record.py``)."""
+"""The recall scenario every server backend runs (``data/scenario.json``). The answers
+real servers gave to it are replayed by ``http_stub.py`` (``data/<backend>_http.json``,
+written by ``servers/record.py``)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -79,63 +78,3 @@ def check(result: dict[str, Any]) -> None:
     assert result["dropped"]["excluded"] >= 1
     first = result["memories"][0]["recalled_by"][0]
     assert first["source"] and first["priority"] == 0.9
-
-
-def first_line(text: str) -> str:
-    return text.strip().splitlines()[0] if text.strip() else ""
-
-
-class Replay:
-    """A stand-in SDK client that answers from recorded calls.
-
-    ``calls``: ``[{"method", "query", "response"}]``; a call is answered with the
-    recorded response of the same method whose query's first line (the hook's query,
-    before any hint lines) is the same, else ``empty``. Every call is kept in
-    ``self.seen`` as ``(method, kwargs)``. ``delay`` seconds are slept before answering,
-    ``error`` is raised instead of answering.
-    """
-
-    def __init__(
-        self,
-        calls: list[dict[str, Any]],
-        empty: Any = None,
-        *,
-        delay: float = 0.0,
-        error: BaseException | None = None,
-    ) -> None:
-        self.calls = calls
-        self.empty = empty
-        self.delay = delay
-        self.error = error
-        self.seen: list[tuple[str, dict[str, Any]]] = []
-        self.closed = False
-
-    def __getattr__(self, method: str) -> Any:
-        if method.startswith("__"):
-            raise AttributeError(method)
-
-        async def call(*args: Any, **kwargs: Any) -> Any:
-            self.seen.append((method, {"args": list(args), **kwargs}))
-            if self.delay:
-                await asyncio.sleep(self.delay)
-            if self.error is not None:
-                raise self.error
-            query = first_line(str(kwargs.get("query", "")))
-            for recorded in self.calls:
-                if recorded["method"] == method and first_line(recorded.get("query", "")) == query:
-                    return recorded["response"]
-            return self.empty
-
-        return call
-
-    async def aclose(self) -> None:
-        self.closed = True
-
-
-def recorded(backend: str) -> list[dict[str, Any]]:
-    """The calls recorded from ``backend``'s real server."""
-    data: dict[str, Any] = json.loads(
-        (DATA / f"{backend}_responses.json").read_text(encoding="utf-8")
-    )
-    calls: list[dict[str, Any]] = data["calls"]
-    return calls

@@ -25,8 +25,6 @@ URL = os.environ.get("MEMHOOKS_TEST_HINDSIGHT_URL", "")
 pytestmark = pytest.mark.skipif(
     not URL, reason="real server: run tests/backends/servers/start.sh test"
 )
-if URL:
-    pytest.importorskip("hindsight_client")
 
 from memhooks.backends.hindsight import HindsightBackend
 

@@ -1,20 +1,23 @@
-"""The Honcho adapter without the SDK: a fake of the few ``honcho-ai`` objects the adapter
-uses, answering with the response shapes of ``data/honcho_responses.json`` (not recorded
-by us: Honcho's server cannot be installed here). ``test_honcho_stub.py`` runs the real
-SDK against a stub server serving the same bodies."""
+"""The Honcho adapter against a stub HTTP server on 127.0.0.1 that implements exactly the
+routes the adapter calls and records what it was sent: reads over memhooks' own HTTP
+client (the bodies asserted are those the ``honcho-ai`` 2.7.0 SDK sends for the same
+calls), ``remember`` through the real SDK (skipped without it: ``pip install -e
+'.[test,honcho]'``). Honcho's server is not installable here (spec/backends.md §5.2): the
+bodies served are the SDK's response shapes (``data/honcho_responses.json``)."""
 
 from __future__ import annotations
 
-import asyncio
-import datetime
 import json
+import re
 import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from backend_scenario import DATA, SCENARIO, check, keys, make_project
+from backend_scenario import DATA, SCENARIO, check, make_project
 
 from memhooks.backends.base import Draft, SearchRequest
 from memhooks.backends.honcho import HonchoBackend
@@ -24,230 +27,208 @@ from memhooks.recall import recall
 ROUTES: dict[str, Any] = json.loads((DATA / "honcho_responses.json").read_text(encoding="utf-8"))[
     "routes"
 ]
-
-
-def obj(data: Any) -> Any:
-    """A response body as the SDK's attribute objects (timestamps parsed)."""
-    if isinstance(data, list):
-        return [obj(item) for item in data]
-    if isinstance(data, dict) and "id" in data or isinstance(data, dict) and "message_id" in data:
-        fields = {k: (datetime.datetime.fromisoformat(v.replace("Z", "+00:00")) if k == "created_at" else
-                      obj(v) if k in ("messages", "summary") else v) for k, v in data.items()}  # fmt: skip
-        return SimpleNamespace(**fields)
-    return data
-
-
-class Fake:
-    """Stands for the client, a peer, a session or a conclusions view: ``.aio.<method>``
-    records ``(what, method, args, kwargs)`` and answers from ``ROUTES``."""
-
-    def __init__(
-        self, log: list[Any], what: str, *, delay: float = 0.0, error: Exception | None = None
-    ) -> None:
-        self.log, self.what, self.delay, self.error = log, what, delay, error
-        self.id = what.split(":")[-1]
-        self.workspace_id = "memhooks-test"
-
-    @property
-    def aio(self) -> Any:
-        return self
-
-    def __getattr__(self, method: str) -> Any:
-        if method.startswith("_"):
-            raise AttributeError(method)
-
-        async def call(*args: Any, **kwargs: Any) -> Any:
-            self.log.append((self.what, method, args, kwargs))
-            if self.delay:
-                await asyncio.sleep(self.delay)
-            if self.error:
-                raise self.error
-            return ANSWERS[(self.what.split(":")[0], method)](self, *args)
-
-        return call
-
-    @property
-    def conclusions(self) -> Fake:
-        return Fake(self.log, f"conclusions:{self.id}")
-
-    def conclusions_of(self, target: str) -> Fake:
-        return Fake(self.log, f"conclusions:{self.id}->{target}")
-
-    def message(self, content: str, *, metadata: dict[str, Any]) -> dict[str, Any]:
-        return {"peer_id": self.id, "content": content, "metadata": metadata}
-
-    @property
-    def _async_http_client(self) -> Fake:
-        return Fake(self.log, "http")
-
-
-ANSWERS: dict[tuple[str, str], Any] = {
-    ("client", "search"): lambda f, *a: obj(ROUTES["POST /v3/workspaces/{ws}/search"]),
-    ("client", "get_configuration"): lambda f, *a: {},
-    ("client", "peer"): lambda f, peer_id: Fake(f.log, f"peer:{peer_id}"),
-    ("client", "session"): lambda f, session_id: Fake(f.log, f"session:{session_id}"),
-    ("conclusions", "query"): lambda f, *a: obj(
-        ROUTES["POST /v3/workspaces/{ws}/conclusions/query"]
-    ),
-    ("conclusions", "create"): lambda f, *a: obj(ROUTES["POST /v3/workspaces/{ws}/conclusions"]),
-    ("session", "context"): lambda f, *a: obj(
-        ROUTES["GET /v3/workspaces/{ws}/sessions/{session}/context"]
-    ),
-    ("session", "add_messages"): lambda f, *a: obj(
-        ROUTES["POST /v3/workspaces/{ws}/sessions/{session}/messages"]
-    ),
-    ("peer", "representation"): lambda f, *a: ROUTES[
-        "POST /v3/workspaces/{ws}/peers/{peer}/representation"
-    ]["representation"],
-    ("peer", "chat"): lambda f, *a: ROUTES["POST /v3/workspaces/{ws}/peers/{peer}/chat"]["content"],
-    ("http", "close"): lambda f, *a: None,
-}
-
-
-def fake_sdk(log: list[Any]) -> Any:
-    return SimpleNamespace(Peer=lambda i, client: Fake(log, f"peer:{i}"),
-                           Session=lambda i, client: Fake(log, f"session:{i}"))  # fmt: skip
-
-
-OPENED: list[HonchoBackend] = []
-
-
-@pytest.fixture(autouse=True)
-def _close_backends() -> Any:
-    yield
-    while OPENED:
-        OPENED.pop().close()
-
-
-def backend(log: list[Any], **settings: Any) -> HonchoBackend:
-    client = Fake(
-        log, "client", delay=settings.pop("delay", 0.0), error=settings.pop("error", None)
+PATTERNS = [
+    (
+        route,
+        re.compile("^" + re.sub(r"\\\{\w+\\\}", "[^/]+", re.escape(route.split(" ", 1)[1])) + "$"),
     )
-    opened = HonchoBackend(fake_sdk(log), client, {"peer": "alice", **settings})
-    OPENED.append(opened)
-    return opened
+    for route in ROUTES
+]
 
 
-def test_scenario_search_keeps_exclusions_out(tmp_path: Path) -> None:
+class Stub(ThreadingHTTPServer):
+    """Answers the routes in ROUTES; ``seen``: (method, path, query, body); ``status``:
+    answer every request with this HTTP status instead."""
+
+    def __init__(self) -> None:
+        super().__init__(("127.0.0.1", 0), Handler)
+        self.seen: list[tuple[str, str, dict[str, list[str]], Any]] = []
+        self.status = 200
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}"
+
+
+class Handler(BaseHTTPRequestHandler):
+    server: Stub
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+    def _answer(self) -> None:
+        parts = urlsplit(self.path)
+        length = int(self.headers.get("content-length") or 0)
+        body = json.loads(self.rfile.read(length)) if length else None
+        self.server.seen.append((self.command, parts.path, parse_qs(parts.query), body))
+        route = next(
+            (r for r, p in PATTERNS if r.startswith(self.command + " ") and p.match(parts.path)),
+            None,
+        )
+        status = self.server.status if route else 404
+        payload = json.dumps(
+            ROUTES[route] if route and status == 200 else {"detail": "stub"}
+        ).encode()
+        self.send_response(status)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    do_GET = do_POST = _answer
+
+
+@pytest.fixture
+def stub() -> Any:
+    server = Stub()
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+    server.server_close()
+    thread.join(5)
+
+
+@pytest.fixture
+def honcho(stub: Stub) -> Any:
+    opened: list[HonchoBackend] = []
+
+    def make(**settings: Any) -> HonchoBackend:
+        base = {
+            "url": stub.url,
+            "api_key": "test-key",
+            "workspace": "memhooks-test",
+            "peer": "alice",
+            "timeout": 5,
+        }
+        backend = HonchoBackend.open({**base, **settings})
+        opened.append(backend)
+        return backend
+
+    yield make
+    for backend in opened:
+        backend.close()
+
+
+def calls(stub: Stub) -> list[tuple[str, str, Any]]:
+    """What reached the stub, without the SDK's workspace get-or-create (``remember``)."""
+    return [(m, p, b) for m, p, _, b in stub.seen if p != "/v3/workspaces"]
+
+
+def test_scenario_over_http_keeps_exclusions_out(stub: Stub, honcho: Any, tmp_path: Path) -> None:
     root = make_project(tmp_path)
-    log: list[Any] = []
-    result = recall(str(root / SCENARIO["target"]), backend=backend(log))
+    result = recall(str(root / SCENARIO["target"]), backend=honcho())
     check(result)
-    assert "oauth" not in keys(result)
-    rotate = result["memories"][0]
-    assert rotate["id"] == "msg-rotate" and rotate["scope"] == "src/auth"
-    assert rotate["tags"] == ["security"] and rotate["entities"] == ["Gateway", "alice"]
-    assert rotate["created_at"] == "2026-11-29T10:01:00+00:00"
-
-
-def test_search_filters_come_from_the_hook() -> None:
-    log: list[Any] = []
-    options = {"filters": {"metadata": {"kind": "decision"}}, "peer": "bob", "session": "s1"}
-    backend(log).search(SearchRequest("q", entities=["Gateway"], limit=500, options=options))
-    ((what, method, args, kwargs),) = log
-    assert (what, method, args) == ("client", "search", ("q\nentities: Gateway",))
-    assert kwargs == {
-        "filters": {"metadata": {"kind": "decision"}, "peer_id": "bob", "session_id": "s1"},
-        "limit": 100,
+    searches = [b for m, p, b in calls(stub) if p == "/v3/workspaces/memhooks-test/search"]
+    assert searches[0] == {
+        "query": "How are auth tokens rotated and stored?\nentities: Gateway\ntags: security",
+        "filters": None,
+        "limit": searches[0]["limit"],
     }
+    assert [s[1] for s in stub.seen if s[1] == "/v3/workspaces"] == []  # reads create nothing
+    (seen,) = {s[1] for s in stub.seen}
+    assert seen == "/v3/workspaces/memhooks-test/search"
 
 
-def test_conclusions_strategy() -> None:
-    log: list[Any] = []
-    options = {"strategy": "conclusions", "target": "bob", "search_max_distance": 0.5}
-    hits = backend(log).search(SearchRequest("q", limit=5, options=options))
-    assert log[0][:2] == ("conclusions:alice->bob", "query")
-    assert log[0][3] == {"top_k": 5, "distance": 0.5, "filters": None}
-    assert [(h.id, h.kind, h.entities) for h in hits] == [("con-1", "conclusion:explicit", ["alice"]),
-                                                           ("con-2", "conclusion:explicit", ["alice"])]  # fmt: skip
+def test_search_sends_the_hooks_filters(stub: Stub, honcho: Any) -> None:
+    options = {"filters": {"metadata": {"kind": "decision"}}, "peer": "bob"}
+    hits = honcho().search(SearchRequest("q", limit=3, options=options))
+    assert calls(stub) == [("POST", "/v3/workspaces/memhooks-test/search",
+                            {"query": "q", "filters": {"metadata": {"kind": "decision"}, "peer_id": "bob"}, "limit": 3})]  # fmt: skip
+    assert [h.id for h in hits] == ["msg-rotate", "msg-oauth", "msg-migrate"]
 
 
-def test_context_strategy_returns_representation_summary_and_messages() -> None:
-    log: list[Any] = []
-    options = {"strategy": "context", "tokens": 500, "session": "s1"}
-    hits = backend(log).search(SearchRequest("q", limit=10, options=options))
-    ((what, method, _, kwargs),) = log
-    assert (what, method) == ("session:s1", "context")
-    assert kwargs == {"tokens": 500, "peer_target": "alice", "search_query": "q"}
-    assert [h.id for h in hits] == [
-        "s1/representation/alice",
-        "s1/summary/msg-oauth",
-        "msg-oauth",
-        "msg-rotate",
+def test_conclusions_representation_context_routes(stub: Stub, honcho: Any) -> None:
+    backend = honcho()
+    backend.search(SearchRequest("q", limit=4, options={"strategy": "conclusions"}))
+    backend.search(SearchRequest("q", options={"strategy": "representation", "search_top_k": 5}))
+    hits = backend.search(SearchRequest("q", options={"strategy": "context", "tokens": 300}))
+    (query, representation) = calls(stub)[:2]
+    assert query == ("POST", "/v3/workspaces/memhooks-test/conclusions/query",
+                     {"query": "q", "top_k": 4, "filters": {"observer_id": "alice", "observed_id": "alice"}})  # fmt: skip
+    assert representation == ("POST", "/v3/workspaces/memhooks-test/peers/alice/representation",
+                              {"search_query": "q", "search_top_k": 5})  # fmt: skip
+    method, path, params, _ = next(s for s in stub.seen if s[1].endswith("/context"))
+    assert (method, path) == ("GET", "/v3/workspaces/memhooks-test/sessions/memhooks/context")
+    assert (
+        params["tokens"] == ["300"]
+        and params["peer_target"] == ["alice"]
+        and params["search_query"] == ["q"]
+    )
+    assert hits[0].text == "alice rotates auth tokens daily through the API gateway"
+    # Reads never create peers or sessions.
+    assert not [p for _, p, _ in calls(stub) if p.endswith(("/peers", "/sessions"))]
+
+
+def test_dialectic_only_when_enabled(stub: Stub, honcho: Any) -> None:
+    request = SearchRequest("Why daily?", options={"strategy": "reasoning"})
+    assert honcho().synthesize(request) is None
+    assert honcho(dialectic=True).synthesize(request) == "Tokens rotate daily at the gateway."
+    assert calls(stub) == [
+        (
+            "POST",
+            "/v3/workspaces/memhooks-test/peers/alice/chat",
+            {"query": "Why daily?", "stream": False},
+        )
     ]
 
 
-def test_representation_strategy_is_one_hit() -> None:
-    log: list[Any] = []
-    options = {"strategy": "representation", "max_conclusions": 10, "unknown": 1}
-    (hit,) = backend(log).search(SearchRequest("q", options=options))
-    assert log[0][:2] == ("peer:alice", "representation")
-    assert log[0][3] == {
-        "search_query": "q",
-        "max_conclusions": 10,
-    }  # unknown keys are not guessed at
-    assert hit.id == "alice/representation/alice" and "rotates auth tokens" in hit.text
+def test_remember_posts_the_message(stub: Stub, honcho: Any) -> None:
+    pytest.importorskip("honcho")
+    draft = Draft("Tokens rotate daily.", project="p", scope="src/auth", tags=["security"])
+    assert honcho().remember(draft) == "msg-new"
+    paths = [p for _, p, _ in calls(stub)]
+    assert paths == ["/v3/workspaces/memhooks-test/peers", "/v3/workspaces/memhooks-test/sessions",
+                     "/v3/workspaces/memhooks-test/sessions/memhooks/messages"]  # fmt: skip
+    body = calls(stub)[-1][2]
+    assert body == {"messages": [{"peer_id": "alice", "content": "Tokens rotate daily.",
+                                  "metadata": {"memhooks_project": "p", "memhooks_scope": "src/auth", "tags": ["security"]}}]}  # fmt: skip
 
 
-def test_dialectic_only_when_the_user_enabled_it() -> None:
-    request = SearchRequest(
-        "Why daily?", options={"strategy": "reasoning", "reasoning_level": "low"}
-    )
-    log: list[Any] = []
-    assert backend(log).synthesize(request) is None and not log
-    assert backend(log).search(request) == []  # reasoning is never a search
-    answer = backend(log, dialectic=True).synthesize(request)
-    assert answer == "Tokens rotate daily at the gateway."
-    assert log == [("peer:alice", "chat", ("Why daily?",), {"reasoning_level": "low"})]
+def test_auth_errors_and_unreachable_servers_are_backend_errors(stub: Stub, honcho: Any) -> None:
+    stub.status = 401
+    with pytest.raises(BackendError, match=r"^honcho: search failed: HTTP 401: stub"):
+        honcho().search(SearchRequest("q"))
+    health = honcho().health()
+    assert not health.ok and "HTTP 401" in health.detail
+    with pytest.raises(BackendError, match=r"honcho: search failed: cannot reach http://127.0.0.1:9"):
+        honcho(url="http://127.0.0.1:9").search(SearchRequest("q", timeout_s=2))
+    with pytest.raises(BackendError, match="strategy must be one of"):
+        honcho().search(SearchRequest("q", options={"strategy": "browse"}))
 
 
-def test_remember_as_message_or_conclusion() -> None:
-    draft = Draft(
-        "Tokens rotate daily.", project="p", scope="src/auth", tags=["security"], kind="decision"
-    )
-    log: list[Any] = []
-    assert backend(log).remember(draft) == "msg-new"
-    add = next(entry for entry in log if entry[1] == "add_messages")
-    (message,) = add[2][0]
-    assert message == {"peer_id": "alice", "content": "Tokens rotate daily.",
-                       "metadata": {"memhooks_project": "p", "memhooks_scope": "src/auth",
-                                    "tags": ["security"], "kind": "decision"}}  # fmt: skip
-    log.clear()
-    assert backend(log, remember="conclusions").remember(draft) == "con-new"
-    assert log[-1][:3] == (
-        "conclusions:alice",
-        "create",
-        ([{"content": "Tokens rotate daily.", "session_id": "memhooks"}],),
-    )
+def test_a_server_that_never_answers_is_cut_at_the_query_timeout() -> None:
+    from http_stub import silent_server, timed
+
+    listener, url = silent_server()
+    try:
+        backend = HonchoBackend.open({"url": url, "workspace": "w"})
+        elapsed, error = timed(lambda: backend.search(SearchRequest("q", timeout_s=0.3)))
+    finally:
+        listener.close()
+    assert isinstance(error, BackendError) and "search took longer than 0.30 s" in str(error)
+    assert elapsed < 0.8
 
 
-def test_strategies_that_need_a_peer_say_so() -> None:
-    log: list[Any] = []
-    anonymous = HonchoBackend(fake_sdk(log), Fake(log, "client"), {})
-    OPENED.append(anonymous)
+def test_strategies_that_need_a_peer_say_so(stub: Stub) -> None:
+    anonymous = HonchoBackend.open({"url": stub.url})
+    assert anonymous.workspace == "default"
     with pytest.raises(BackendError, match="needs a peer"):
         anonymous.search(SearchRequest("q", options={"strategy": "representation"}))
     with pytest.raises(BackendError, match="'peer' is required to remember"):
         anonymous.remember(Draft("x", project="p"))
-
-
-def test_failures_are_backend_errors() -> None:
-    class AuthenticationError(Exception):
-        status = 401
-
-    with pytest.raises(BackendError, match=r"search failed: AuthenticationError \(HTTP 401\)"):
-        backend([], error=AuthenticationError("Authentication failed")).search(SearchRequest("q"))
-    with pytest.raises(BackendError, match="took longer than 0.10 s"):
-        backend([], delay=3).search(SearchRequest("q", timeout_s=0.1))
-    with pytest.raises(BackendError, match="strategy must be one of"):
-        backend([]).search(SearchRequest("q", options={"strategy": "browse"}))
-    health = backend([], error=AuthenticationError("Authentication failed")).health()
-    assert not health.ok and "HTTP 401" in health.detail
+    with pytest.raises(BackendError, match="cannot name observer_id"):
+        HonchoBackend.open({"url": stub.url, "peer": "a"}).search(
+            SearchRequest("q", options={"strategy": "conclusions", "filters": {"observer_id": "bob"}})
+        )
+    assert not stub.seen
 
 
 def test_settings_are_checked(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(BackendError, match=r"backends.honcho.remember: must be one of"):
-        backend([], remember="everything")
+        HonchoBackend.open({"url": "http://127.0.0.1:9", "remember": "everything"})
+    assert HonchoBackend.open({}).endpoint.shown == "https://api.honcho.dev:443"
     monkeypatch.setitem(sys.modules, "honcho", None)
+    backend = HonchoBackend.open({"url": "http://127.0.0.1:9", "peer": "alice"})  # reads need no SDK
     with pytest.raises(BackendError, match=r"pip install 'memhooks\[honcho\]'"):
-        HonchoBackend.open({"url": "http://127.0.0.1:9", "peer": "alice"})
+        backend.remember(Draft("x", project="p"))

@@ -138,6 +138,37 @@ class Hit:
         return f"Hit({self.id!r}, score={self.score:.4f})"
 
 
+class PartialHits(list[Hit]):
+    """A search answer some of whose sources failed: the hits of the sources that
+    answered (a ``list[Hit]``, best first, like any answer) and ``failures``, one
+    ``(source, message)`` per source that did not — a Hindsight bank, a mental model —
+    in the order the sources were asked.
+
+    The contract between an adapter and the recall runtime: a source is one request an
+    adapter makes for one search. An adapter whose search asks several sources asks each
+    one under its own cap (``SearchRequest.timeout_s``), keeps what the healthy ones
+    returned, and
+
+    * returns a plain list when every source answered;
+    * returns ``PartialHits`` when some answered and some failed (timed out, reset,
+      refused, HTTP error, malformed answer);
+    * raises :class:`memhooks.errors.BackendError` naming every source when none answered.
+
+    The runtime reads ``failures`` with :func:`failures_of` (any list works; a plain one
+    has none) and reports the query as ``partial`` with the failures in its ``error``.
+    """
+
+    def __init__(self, hits: list[Hit], failures: list[tuple[str, str]]) -> None:
+        super().__init__(hits)
+        self.failures = list(failures)
+
+
+def failures_of(hits: list[Hit]) -> list[tuple[str, str]]:
+    """``(source, message)`` of every source a search answer says failed (see
+    :class:`PartialHits`); ``[]`` for a plain list."""
+    return list(getattr(hits, "failures", None) or [])
+
+
 class Draft:
     """A memory to write (``memhooks remember`` on a backend that supports writes):
     ``text``, ``project`` (project id), ``scope`` (root-relative folder), ``files``,
@@ -197,7 +228,8 @@ class Backend(Protocol):
 
     Required: ``name`` (the provider namespace it reads, ``backends.<name>``);
     ``search(request)`` → hits best first, raising :class:`memhooks.errors.BackendError`
-    on failure or when ``request.timeout_s`` passes; ``close()``.
+    on failure or when ``request.timeout_s`` passes (a search over several sources that
+    lost only some of them returns :class:`PartialHits`); ``close()``.
 
     Optional capabilities, looked up with ``getattr`` (an adapter that lacks one simply
     does not offer it; nothing is faked):

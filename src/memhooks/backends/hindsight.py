@@ -1,40 +1,46 @@
-"""Hindsight: recall, retain, reflect and mental models through the official
-``hindsight-client`` SDK (``pip install 'memhooks[hindsight]'``).
+"""Hindsight: recall, retain, reflect and mental models over Hindsight's HTTP API
+(``/v1/default/banks/{bank}/…``), with the standard-library client of
+:mod:`memhooks.backends.http` — no SDK: every path the adapter uses is one JSON call, and
+importing ``hindsight-client`` cost 1–5 s per hook process (issue 14). Wire format checked
+against ``hindsight-api`` 1.1.0 (the requests ``hindsight-client`` 1.1.0 sends;
+spec/backends.md §3).
 
 User settings (``backends.hindsight`` of the user configuration): ``url`` (required),
-``api_key``, ``bank`` (required: where ``remember`` writes and what is searched),
-``banks`` (more banks searched besides ``bank``), ``required_tags`` (sent on every call
-with ``all_strict``, as the reference plugin does), ``budget`` and ``max_tokens`` (defaults),
-``reflect`` (true lets hooks ask for ``strategy: reflect``), ``mental_models`` (ids of the
-mental models hooks may name), ``timeout`` (seconds per HTTP request, default 30).
+``api_key`` (sent as a bearer token), ``bank`` (required: where ``remember`` writes and
+what is searched), ``banks`` (more banks searched besides ``bank``), ``required_tags``
+(sent on every call with ``all_strict``, as the reference plugin does), ``budget`` and
+``max_tokens`` (defaults), ``reflect`` (true lets hooks ask for ``strategy: reflect``),
+``mental_models`` (ids of the mental models hooks may name), ``timeout`` (seconds for
+``remember`` and ``health``, default 30; a search takes the query's timeout).
 
-Plan → ``recall``: the query text with entity names, file cues and (unless they filter)
-tags as hint lines; ``priority`` → ``budget``; ``backends.hindsight.bank`` (only banks the
-user configured), ``memory_types`` → ``types``, ``budget``, ``max_tokens`` (capped by the
-user's), ``tags`` + ``tags_match`` (with the user's ``required_tags``: ``tag_groups``),
-and ``min_scores``, ``query_timestamp``, ``temporal_window``, ``prefer_observations``
-passed through. ``connection_types`` has no per-call field and is not applied;
-``strategy: reflect`` and ``mental_models`` are :meth:`HindsightBackend.synthesize`'s.
-The full table, with sources: ``docs/backends.md`` (spec/backends.md §3.1 and §6,
-reference-engine.md (h) and (i)).
-Other keys are ignored: ``recall`` takes no extra keyword arguments, so nothing is guessed.
+Plan → ``POST …/memories/recall``: the query text with entity names, file cues and
+(unless they filter) tags as hint lines; ``priority`` → ``budget``;
+``backends.hindsight.bank`` (only banks the user configured), ``memory_types`` →
+``types``, ``budget``, ``max_tokens`` (capped by the user's), ``tags`` + ``tags_match``
+(with the user's ``required_tags``: ``tag_groups``), and ``min_scores``,
+``query_timestamp``, ``temporal_window``, ``prefer_observations`` passed through.
+``connection_types`` has no per-call field and is not applied; ``strategy: reflect`` and
+``mental_models`` are :meth:`HindsightBackend.synthesize`'s. The full table, with sources:
+``docs/backends.md`` (spec/backends.md §3.1 and §6, reference-engine.md (h) and (i)).
+Other keys are ignored: nothing is guessed.
+
+**One bank, one source.** Each bank is asked on its own connection, all at once, each
+under the query's whole timeout; a bank that fails, resets or hangs is reported as a
+failed source and the others' hits are kept (:class:`~memhooks.backends.base.PartialHits`).
 Exclusions are the runtime's (no negative query); hits carry text, tags and entities.
 """
 
 from __future__ import annotations
 
-import functools
 import json
 import time
-import uuid
 
 from ..errors import BackendError
-from .base import Health, Hit
-from .sdk import (
-    Calls,
+from .base import Health, Hit, PartialHits
+from .http import Endpoint, segment
+from .settings import (
     choice,
     hints,
-    import_sdk,
     number,
     required_text,
     setting_choice,
@@ -42,6 +48,7 @@ from .sdk import (
     setting_text,
     strings,
 )
+from .sources import all_failed, gather
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -55,7 +62,7 @@ BUDGETS = ("low", "mid", "high")
 TAGS_MATCH = ("any", "all", "any_strict", "all_strict", "exact")
 #: Native recall parameters a hook may set; sent unchanged (the server validates them).
 PASSTHROUGH = ("min_scores", "query_timestamp", "temporal_window", "prefer_observations")
-#: The recall arguments ``reflect`` also takes (hindsight-client 1.1.0).
+#: The recall fields ``reflect`` also takes (hindsight-api 1.1.0 ``ReflectRequest``).
 REFLECT = ("query", "budget", "max_tokens", "tags", "tags_match", "tag_groups")
 
 
@@ -67,19 +74,15 @@ def budget_for(priority: float | None) -> str | None:
 
 
 class HindsightBackend:
-    """:class:`~memhooks.backends.base.Backend` over a ``hindsight_client.Hindsight``
-    (or any object with its async methods: ``arecall``, ``aretain``, ``areflect``,
-    ``aget_mental_model``, ``aget_version``, ``aclose``)."""
+    """:class:`~memhooks.backends.base.Backend` over Hindsight's HTTP API at one
+    :class:`~memhooks.backends.http.Endpoint`."""
 
     name = NAME
-
     #: Vendor variables that also set a setting (backends/config.py ``aliases``).
-    EXTRA = "hindsight"
-    REQUIRES = ("hindsight_client",)
     ENV: ClassVar[dict[str, tuple[str, ...]]] = {"api_key": ("HINDSIGHT_API_KEY",)}
 
-    def __init__(self, client: Any, settings: dict[str, Any]) -> None:
-        self.client = client
+    def __init__(self, endpoint: Endpoint, settings: dict[str, Any]) -> None:
+        self.endpoint = endpoint
         self.bank = required_text(settings, NAME, "bank")
         self.banks = list(dict.fromkeys([self.bank, *setting_strings(settings, NAME, "banks")]))
         self.required_tags = setting_strings(settings, NAME, "required_tags")
@@ -90,30 +93,30 @@ class HindsightBackend:
         self.reflect = settings.get("reflect") is True
         self.mental_models = setting_strings(settings, NAME, "mental_models")
         self.timeout = number(settings, NAME, "timeout", 30.0)
-        self.calls = Calls(NAME)
 
     @classmethod
     def open(cls, settings: dict[str, Any] | None = None) -> HindsightBackend:
-        """Connect with the user's ``settings`` (see module docstring). BackendError
-        when the SDK is missing or a setting is invalid; no request is made."""
+        """Check the user's ``settings`` (see module docstring). BackendError (MH028
+        when it knows the file line) for an invalid one; no request is made."""
         settings = settings or {}
         url = required_text(settings, NAME, "url")
-        sdk = import_sdk(NAME, "hindsight_client", "hindsight")
-        client = sdk.Hindsight(
-            base_url=url,
-            api_key=setting_text(settings, NAME, "api_key"),
-            timeout=number(settings, NAME, "timeout", 30.0),
-            user_agent="memhooks",
-        )
-        return cls(client, settings)
+        api_key = setting_text(settings, NAME, "api_key")
+        headers = {"authorization": f"Bearer {api_key}"} if api_key else {}
+        return cls(Endpoint(NAME, url, headers), settings)
 
     def close(self) -> None:
-        self.calls.close(getattr(self.client, "aclose", None))
+        """Nothing to release: every call opens and closes its own connection."""
+
+    def _bank_path(self, bank: str, rest: str) -> str:
+        return f"/v1/default/banks/{segment(bank)}{rest}"
 
     def health(self) -> Health:
         started = time.perf_counter()
         try:
-            version = _data(self.calls.run(self.client.aget_version, self.timeout, "version"))
+            version = _dict(
+                self.endpoint.call("GET", "/version", timeout_s=self.timeout, what="version"),
+                "version",
+            )
         except BackendError as exc:
             return Health(False, str(exc), (time.perf_counter() - started) * 1000)
         return Health(
@@ -123,20 +126,26 @@ class HindsightBackend:
         )
 
     def search(self, request: SearchRequest) -> list[Hit]:
-        """Recall from each selected bank (one call per bank, all within
-        ``request.timeout_s``); hits best first by Hindsight's final score."""
-        deadline = time.monotonic() + request.timeout_s
-        kwargs = self.recall_kwargs(request)
-        hits: list[Hit] = []
-        for bank in self.selected_banks(request.options):
-            response = self.calls.run(
-                functools.partial(self.client.arecall, bank_id=bank, **kwargs),
-                deadline - time.monotonic(),
-                f"recall from bank {bank!r}",
-            )
-            hits.extend(to_hits(bank, _data(response)))
+        """Recall from each selected bank — all at once, each bank under
+        ``request.timeout_s`` on its own; hits best first by Hindsight's final score.
+        :class:`PartialHits` when some banks failed; BackendError when all did."""
+        body = self.recall_body(request)
+        banks = self.selected_banks(request.options)
+
+        def recall_from(bank: str) -> Any:
+            what = f"recall from bank {bank!r}"
+            answer = self.endpoint.call("POST", self._bank_path(bank, "/memories/recall"), body,
+                                        timeout_s=request.timeout_s, what=what)  # fmt: skip
+            return to_hits(bank, _dict(answer, what))
+
+        calls = [(f"bank {bank!r}", _bind(recall_from, bank)) for bank in banks]
+        answers, failures = gather(calls, request.timeout_s)
+        if not answers:
+            raise all_failed(NAME, "recall", failures)
+        hits = [hit for _, found in answers for hit in found]
         hits.sort(key=lambda hit: -hit.score)
-        return hits[: request.limit]
+        kept = hits[: request.limit]
+        return PartialHits(kept, failures) if failures else kept
 
     def selected_banks(self, options: dict[str, Any]) -> list[str]:
         """The banks a query searches: the hook's ``bank`` (one or a list) when every
@@ -153,12 +162,12 @@ class HindsightBackend:
             )
         return wanted
 
-    def recall_kwargs(self, request: SearchRequest) -> dict[str, Any]:
-        """The ``recall`` keyword arguments for ``request`` (see the module table)."""
+    def recall_body(self, request: SearchRequest) -> dict[str, Any]:
+        """The JSON body of ``POST …/memories/recall`` for ``request`` (module table)."""
         options = request.options
-        kwargs: dict[str, Any] = {}
-        filters = self._tag_filter(request, kwargs)
-        kwargs["query"] = hints(
+        body: dict[str, Any] = {}
+        filters = self._tag_filter(request, body)
+        body["query"] = hints(
             request.text,
             entities=request.entities,
             resources=[r for r in request.resources if r not in request.files],
@@ -166,23 +175,23 @@ class HindsightBackend:
             tags=[] if filters else request.tags,
         )
         if "memory_types" in options:
-            kwargs["types"] = memory_types(options["memory_types"])
+            body["types"] = memory_types(options["memory_types"])
         budget = choice(options["budget"], "budget", BUDGETS, NAME) if "budget" in options else None
-        kwargs["budget"] = budget or budget_for(request.priority) or self.budget or "mid"
+        body["budget"] = budget or budget_for(request.priority) or self.budget or "mid"
         max_tokens = _positive(options.get("max_tokens"), "backends.hindsight.max_tokens")
         if max_tokens or self.max_tokens:
-            kwargs["max_tokens"] = min(t for t in (max_tokens, self.max_tokens) if t)
+            body["max_tokens"] = min(t for t in (max_tokens, self.max_tokens) if t)
         for key in PASSTHROUGH:
             if key in options:
-                kwargs[key] = options[key]
-        # Results name their entities only with include_entities (tested on 1.1.0); the
-        # runtime's exclusions need those names. The entity observations that come with
-        # them are not used, so that block is cut to one token.
-        kwargs.update(include_entities=True, max_entity_tokens=1)
-        return kwargs
+                body[key] = options[key]
+        # Results name their entities only when entities are included (tested on 1.1.0);
+        # the runtime's exclusions need those names. The entity observations that come
+        # with them are not used, so that block is cut to one token.
+        body["include"] = {"entities": {"max_tokens": 1}}
+        return body
 
-    def _tag_filter(self, request: SearchRequest, kwargs: dict[str, Any]) -> bool:
-        """Put the tag filter into ``kwargs``; True when the hook's tags filter (then
+    def _tag_filter(self, request: SearchRequest, body: dict[str, Any]) -> bool:
+        """Put the tag filter into ``body``; True when the hook's tags filter (then
         they are not also query hints). Core tags filter only when the hook's
         ``backends.hindsight`` says so (``tags`` or ``tags_match``): otherwise they are
         hints, never an access filter (reference-engine.md (i))."""
@@ -192,20 +201,23 @@ class HindsightBackend:
             hook_tags = strings(options.get("tags", request.tags), "tags", NAME)
         match = choice(options.get("tags_match", "any_strict"), "tags_match", TAGS_MATCH, NAME)
         if self.required_tags and hook_tags:
-            kwargs["tag_groups"] = [
+            body["tag_groups"] = [
                 {"tags": self.required_tags, "match": "all_strict"},
                 {"tags": hook_tags, "match": match},
             ]
         elif self.required_tags:
-            kwargs.update(tags=self.required_tags, tags_match="all_strict")
+            body.update(tags=self.required_tags, tags_match="all_strict")
         elif hook_tags:
-            kwargs.update(tags=hook_tags, tags_match=match)
+            body.update(tags=hook_tags, tags_match=match)
         return bool(hook_tags)
 
     def remember(self, draft: Draft) -> str:
-        """Retain ``draft`` verbatim into ``bank`` as one document; returns
-        ``"<bank>/<document id>"``. Entities are sent by name only (types are never
-        guessed); the host's required tags are added so the memory can be recalled."""
+        """Retain ``draft`` verbatim into ``bank`` as one document (synchronously);
+        returns ``"<bank>/<document id>"``. Entities are sent by name only (types are
+        never guessed); the host's required tags are added so the memory can be
+        recalled."""
+        import uuid  # remember only: not on the hook path
+
         document = f"memhooks-{uuid.uuid4().hex}"
         metadata = {"memhooks_project": draft.project, "memhooks_scope": draft.scope}
         if draft.files:
@@ -215,19 +227,17 @@ class HindsightBackend:
         if draft.source:
             metadata["memhooks_source"] = draft.source
         tags = list(dict.fromkeys([*draft.tags, *self.required_tags]))
-        self.calls.run(
-            lambda: self.client.aretain(
-                bank_id=self.bank,
-                content=draft.text,
-                timestamp=draft.created_at,
-                document_id=document,
-                metadata=metadata,
-                entities=[{"text": name} for name in draft.entities] or None,
-                tags=tags or None,
-            ),
-            self.timeout,
-            f"retain into bank {self.bank!r}",
-        )
+        item: dict[str, Any] = {"content": draft.text, "document_id": document, "metadata": metadata}
+        if draft.created_at:
+            item["timestamp"] = draft.created_at
+        if draft.entities:
+            item["entities"] = [{"text": name} for name in draft.entities]
+        if tags:
+            item["tags"] = tags
+        self.endpoint.call(
+            "POST", self._bank_path(self.bank, "/memories"), {"items": [item], "async": False},
+            timeout_s=self.timeout, what=f"retain into bank {self.bank!r}",
+        )  # fmt: skip
         return f"{self.bank}/{document}"
 
     def synthesize(self, request: SearchRequest) -> str | None:
@@ -238,16 +248,15 @@ class HindsightBackend:
         deadline = time.monotonic() + request.timeout_s
         parts = self._mental_models(options, deadline)
         if options.get("strategy") == "reflect" and self.reflect:
-            recall = self.recall_kwargs(request)
-            kwargs = {k: v for k, v in recall.items() if k in REFLECT}
+            recall = self.recall_body(request)
+            body = {k: v for k, v in recall.items() if k in REFLECT}
             if "memory_types" in options:
-                kwargs["fact_types"] = memory_types(options["memory_types"])
-            answer = self.calls.run(
-                lambda: self.client.areflect(bank_id=self.bank, **kwargs),
-                deadline - time.monotonic(),
-                f"reflect on bank {self.bank!r}",
-            )
-            text = _data(answer).get("text")
+                body["fact_types"] = memory_types(options["memory_types"])
+            answer = self.endpoint.call(
+                "POST", self._bank_path(self.bank, "/reflect"), body,
+                timeout_s=deadline - time.monotonic(), what=f"reflect on bank {self.bank!r}",
+            )  # fmt: skip
+            text = _dict(answer, "reflect").get("text")
             if isinstance(text, str) and text.strip():
                 parts.append(text.strip())
         return "\n\n".join(parts) or None
@@ -258,21 +267,21 @@ class HindsightBackend:
         named = set(strings(options["mental_models"], "mental_models", NAME))
         parts = []
         for model_id in self.mental_models:
-            model = _data(
-                self.calls.run(
-                    functools.partial(
-                        self.client.aget_mental_model,
-                        bank_id=self.bank,
-                        mental_model_id=model_id,
-                        detail="content",
-                    ),
-                    deadline - time.monotonic(),
-                    f"mental model {model_id!r}",
-                )
+            what = f"mental model {model_id!r}"
+            model = _dict(
+                self.endpoint.call(
+                    "GET", self._bank_path(self.bank, f"/mental-models/{segment(model_id)}"),
+                    params={"detail": "content"}, timeout_s=deadline - time.monotonic(), what=what,
+                ),  # fmt: skip
+                what,
             )
             if {model_id, model.get("name")} & named and model.get("content"):
                 parts.append(f"{model.get('name') or model_id}:\n{model['content']}")
         return parts
+
+
+def _bind(function: Any, argument: Any) -> Any:
+    return lambda: function(argument)
 
 
 def memory_types(value: Any) -> list[str]:
@@ -313,15 +322,11 @@ def to_hits(bank: str, response: dict[str, Any]) -> list[Hit]:
     return hits
 
 
-def _data(value: Any) -> dict[str, Any]:
-    """An SDK response model (or an already plain dict) as a dict."""
-    if isinstance(value, dict):
-        return value
-    to_dict = getattr(value, "to_dict", None)
-    data = to_dict() if callable(to_dict) else None
-    if not isinstance(data, dict):
-        raise BackendError(f"hindsight: unexpected response {type(value).__name__}")
-    return data
+def _dict(value: Any, what: str) -> dict[str, Any]:
+    """A JSON answer that must be an object."""
+    if not isinstance(value, dict):
+        raise BackendError(f"hindsight: malformed answer to {what} ({type(value).__name__})")
+    return value
 
 
 def _json_list(value: Any) -> list[str]:

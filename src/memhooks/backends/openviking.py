@@ -1,13 +1,19 @@
-"""OpenViking: ``find`` / ``search`` / ``search_context`` and ``write`` through the official
-``openviking-sdk`` (``pip install 'memhooks[openviking]'``).
+"""OpenViking: ``find`` / ``search`` / ``search_context`` over OpenViking's HTTP API
+(``POST /api/v1/search/find`` and ``/api/v1/search/search``) with the standard-library
+client of :mod:`memhooks.backends.http` — no SDK on the recall path — and ``write``
+(``memhooks remember``, off the hook path) through the official ``openviking-sdk``
+(``pip install 'memhooks[openviking]'``), which waits until the write is indexed. Wire
+format: what ``openviking-sdk`` 0.1.17 sends to ``openviking`` 0.5.2.
 
-User settings (``backends.openviking``): ``url`` (required), ``api_key``, ``account``,
-``user``, ``actor_peer_id`` (the SDK's identity arguments, passed as given; unset ones fall
-back to the SDK's own ``OPENVIKING_*`` variables and CLI config), ``memory_uri`` (where
-``remember`` writes, default ``viking://resources/memhooks``), ``root_uri`` (one or more
-``viking://`` URIs searched by default, default ``memory_uri``; hooks may only narrow the
-search to URIs beneath them), ``strategy`` (default ``find``), ``timeout`` (seconds per
-HTTP request, default 30).
+User settings (``backends.openviking``): ``url`` (required; also ``OPENVIKING_URL``),
+``api_key``, ``account``, ``user``, ``actor_peer_id`` (identity, sent as OpenViking's
+``X-API-Key``, ``X-OpenViking-Account``, ``-User`` and ``-Actor-Peer`` headers; also
+``OPENVIKING_API_KEY``, ``OPENVIKING_ACCOUNT``, ``OPENVIKING_USER``), ``memory_uri``
+(where ``remember`` writes, default ``viking://resources/memhooks``), ``root_uri`` (one or
+more ``viking://`` URIs searched by default, default ``memory_uri``; hooks may only narrow
+the search to URIs beneath them), ``strategy`` (default ``find``), ``timeout`` (seconds for
+``remember`` and ``health``, default 30; a search takes the query's timeout). The SDK's
+CLI configuration file and its LDAP / OIDC modes are not read.
 
 Plan → OpenViking: ``strategy`` ``find`` (default), ``search`` (no session) or
 ``context`` (``search_context``, token-bounded); ``target_uri`` from the hook's
@@ -26,15 +32,13 @@ tags and the URI.
 from __future__ import annotations
 
 import time
-import uuid
 
 from ..errors import BackendError
 from .base import Health, Hit
-from .sdk import (
-    Calls,
+from .http import Endpoint
+from .settings import (
     choice,
     hints,
-    import_sdk,
     invalid_setting,
     number,
     required_text,
@@ -67,24 +71,39 @@ CONTEXT_OPTIONS = (
     "rewrite_max_bullets",
 )  # fmt: skip
 DEFAULT_MEMORY_URI = "viking://resources/memhooks"
+#: Identity settings -> (OpenViking header, SDK argument).
+IDENTITY = {
+    "api_key": ("x-api-key", "api_key"),
+    "account": ("x-openviking-account", "account"),
+    "user": ("x-openviking-user", "user"),
+    "actor_peer_id": ("x-openviking-actor-peer", "actor_peer_id"),
+}
+#: Strategy -> (route, what it is called in messages).
+ROUTES = {
+    "find": "/api/v1/search/find",
+    "search": "/api/v1/search/search",
+    "context": "/api/v1/search/search",
+}
 
 
 class OpenVikingBackend:
-    """:class:`~memhooks.backends.base.Backend` over an ``openviking_sdk.AsyncHTTPClient``
-    (or any object with its async ``initialize``, ``find``, ``search``,
-    ``search_context``, ``write``, ``health`` and ``close``)."""
+    """:class:`~memhooks.backends.base.Backend` over OpenViking's HTTP API at one
+    :class:`~memhooks.backends.http.Endpoint`; ``remember`` opens the SDK's
+    ``AsyncHTTPClient`` when it is first called."""
 
     name = NAME
-    #: The SDK's own variables (it reads them too); listed so ``backends list`` shows them.
+    #: ``memhooks[openviking]`` installs the SDK ``remember`` writes with.
     EXTRA = "openviking"
     REQUIRES = ("openviking_sdk",)
     ENV: ClassVar[dict[str, tuple[str, ...]]] = {
         "url": ("OPENVIKING_URL",),
         "api_key": ("OPENVIKING_API_KEY",),
+        "account": ("OPENVIKING_ACCOUNT",),
+        "user": ("OPENVIKING_USER",),
     }
 
-    def __init__(self, client: Any, settings: dict[str, Any]) -> None:
-        self.client = client
+    def __init__(self, endpoint: Endpoint, settings: dict[str, Any]) -> None:
+        self.endpoint = endpoint
         try:
             self.memory_uri = _uri(settings.get("memory_uri", DEFAULT_MEMORY_URI), "memory_uri")
             roots = setting_strings(settings, NAME, "root_uri") or [self.memory_uri]
@@ -94,54 +113,63 @@ class OpenVikingBackend:
             raise invalid_setting(settings, NAME, key, str(exc).split(": ", 1)[-1]) from None
         self.strategy = str(setting_choice(settings, NAME, "strategy", STRATEGIES, "find"))
         self.timeout = number(settings, NAME, "timeout", 30.0)
-        self.calls = Calls(NAME)
+        self.identity = {k: setting_text(settings, NAME, k) for k in IDENTITY}
+        self.writer: Any = None  # the SDK client, made by the first remember()
+        self._calls: Any = None
         self._ready = False
 
     @classmethod
     def open(cls, settings: dict[str, Any] | None = None) -> OpenVikingBackend:
-        """Build the client from the user's ``settings`` (see module docstring).
-        BackendError when the SDK is missing or a setting is invalid; no request is made."""
+        """Check the user's ``settings`` (see module docstring). BackendError (MH028
+        when it knows the file line) for an invalid one; no request is made."""
         settings = settings or {}
         url = required_text(settings, NAME, "url")
-        sdk = import_sdk(NAME, "openviking_sdk", "openviking")
-        identity = {
-            k: setting_text(settings, NAME, k)
-            for k in ("api_key", "account", "user", "actor_peer_id")
+        headers = {
+            header: value
+            for key, (header, _) in IDENTITY.items()
+            if (value := setting_text(settings, NAME, key))
         }
-        client = sdk.AsyncHTTPClient(url=url, timeout=number(settings, NAME, "timeout", 30.0),
-                                     **{k: v for k, v in identity.items() if v})  # fmt: skip
-        return cls(client, settings)
+        return cls(Endpoint(NAME, url, headers), settings)
 
     def close(self) -> None:
-        self.calls.close(self.client.close if self._ready else None)
-
-    def _call(self, method: str, timeout_s: float, what: str, *args: Any, **kwargs: Any) -> Any:
-        async def call() -> Any:
-            if not self._ready:
-                await self.client.initialize()
-                self._ready = True
-            return await getattr(self.client, method)(*args, **kwargs)
-
-        return self.calls.run(call, timeout_s, what)
+        if self._calls is not None:
+            self._calls.close(self.writer.close if self._ready else None)
+            self._calls = self.writer = None
+            self._ready = False
 
     def health(self) -> Health:
         started = time.perf_counter()
         try:
-            ok = self._call("health", self.timeout, "health check")
+            answer = self.endpoint.call("GET", "/health", timeout_s=self.timeout, what="health check")
         except BackendError as exc:
             return Health(False, str(exc), (time.perf_counter() - started) * 1000)
+        ok = isinstance(answer, dict) and answer.get("status") == "ok"
         detail = (
-            f"OpenViking answers; roots {', '.join(self.roots)}"
+            f"OpenViking {answer.get('version', '?')} answers; roots {', '.join(self.roots)}"
             if ok
-            else "OpenViking health check failed"
+            else f"OpenViking health check failed: {str(answer)[:200]}"
         )
-        return Health(ok is True, detail, (time.perf_counter() - started) * 1000)
+        return Health(ok, detail, (time.perf_counter() - started) * 1000)
 
     def search(self, request: SearchRequest) -> list[Hit]:
         """One ``find`` / ``search`` / ``search_context`` call within
         ``request.timeout_s``; hits best first."""
         options = request.options
         strategy = choice(options.get("strategy", self.strategy), "strategy", STRATEGIES, NAME)
+        body = self.search_body(request, strategy)
+        what = "search_context" if strategy == "context" else strategy
+        answer = self.endpoint.call("POST", ROUTES[strategy], body,
+                                    timeout_s=request.timeout_s, what=what)  # fmt: skip
+        result = _result(answer, what)
+        targets = self.targets(request)
+        hits = context_hits(result) if strategy == "context" else find_hits(result)
+        return _within(hits, targets)[: request.limit]
+
+    def search_body(self, request: SearchRequest, strategy: str) -> dict[str, Any]:
+        """The JSON body of one search (see the module table): the query with its hint
+        lines, ``target_uri`` / the roots, ``limit`` and the options, flattened as the
+        SDK does (``extra`` keys join the body; they cannot replace a known field)."""
+        options = request.options
         targets = self.targets(request)
         cues = [c for c in request.resources if c not in request.files]
         query = hints(
@@ -158,19 +186,19 @@ class OpenVikingBackend:
             if "filter" in sdk_options:
                 root_filter = {"op": "and", "conds": [root_filter, sdk_options["filter"]]}
             sdk_options["filter"] = root_filter
-            result = self._call(
-                "search_context", request.timeout_s, "search_context",
-                query=query, limit=request.limit, options=sdk_options,
-            )  # fmt: skip
-            return _within(context_hits(_dict(result, "search_context")), targets)[: request.limit]
-        known = FIND_OPTIONS if strategy == "find" else SEARCH_OPTIONS
-        # Without an LLM there are no L0/L1 abstracts: the text is the content (tested on 0.5.2).
-        sdk_options = {"read_content": True, **sdk_options_for(options, known)}
-        result = self._call(
-            strategy, request.timeout_s, strategy,
-            query=query, target_uri=targets, limit=request.limit, options=sdk_options,
-        )  # fmt: skip
-        return _within(find_hits(_dict(result, strategy)), targets)[: request.limit]
+            # search_context refuses a target_uri: the roots are the prefix filter above.
+            fixed: dict[str, Any] = {"query": query, "mode": "context", "target_uri": "",
+                                     "limit": request.limit}  # fmt: skip
+        else:
+            known = FIND_OPTIONS if strategy == "find" else SEARCH_OPTIONS
+            # Without an LLM there are no L0/L1 abstracts: the text is the content (tested on 0.5.2).
+            sdk_options = {"read_content": True, **sdk_options_for(options, known)}
+            fixed = {"query": query, "target_uri": targets, "limit": request.limit}
+        extra = sdk_options.pop("extra", {})
+        clash = sorted(set(extra) & (set(fixed) | set(sdk_options)))
+        if clash:
+            raise BackendError(f"openviking: options.extra cannot replace {clash[0]!r}")
+        return {**fixed, **sdk_options, **extra}
 
     def targets(self, request: SearchRequest) -> list[str]:
         """``target_uri``: the hook's ``root_uri`` / ``target_uri`` and ``viking://``
@@ -197,17 +225,37 @@ class OpenVikingBackend:
         """Write ``draft`` as one new file under ``memory_uri`` (vectors only, no LLM
         processing) and wait until it is indexed; returns its URI. Scope, kind, tags and
         entities become ``key=value`` tags."""
+        import uuid  # remember only: not on the hook path
+
         uri = f"{self.memory_uri.rstrip('/')}/{uuid.uuid4().hex}.md"
         tags = [f"scope={draft.scope or '.'}"]
         tags += [f"kind={draft.kind}"] if draft.kind else []
         tags += [t if "=" in t else f"tag={t}" for t in draft.tags]
         tags += [f"entity={e}" for e in draft.entities]
-        self._call(
-            "write", self.timeout, f"write {uri}",
-            uri, draft.text, mode="create", wait=True,
-            options={"processing_mode": "vectors_only", "tags": tags},
-        )  # fmt: skip
+        self._write(uri, draft.text, tags)
         return uri
+
+    def _write(self, uri: str, text: str, tags: list[str]) -> None:
+        from .sdk import Calls, import_sdk
+
+        if self.writer is None:
+            sdk = import_sdk(NAME, "openviking_sdk", "openviking")
+            identity = {IDENTITY[k][1]: v for k, v in self.identity.items() if v}
+            self.writer = sdk.AsyncHTTPClient(url=self.endpoint.url, timeout=self.timeout, **identity)
+        if self._calls is None:
+            self._calls = Calls(NAME)
+        writer = self.writer
+
+        async def write() -> Any:
+            if not self._ready:
+                await writer.initialize()
+                self._ready = True
+            return await writer.write(
+                uri, text, mode="create", wait=True,
+                options={"processing_mode": "vectors_only", "tags": tags},
+            )  # fmt: skip
+
+        self._calls.run(write, self.timeout, f"write {uri}")
 
 
 def sdk_options_for(options: dict[str, Any], known: tuple[str, ...]) -> dict[str, Any]:
@@ -295,10 +343,19 @@ def _within(hits: list[Hit], targets: list[str]) -> list[Hit]:
     return [hit for hit in hits if any(_beneath(hit.id, target) for target in targets)]
 
 
-def _dict(value: Any, what: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise BackendError(f"openviking: malformed {what} response ({type(value).__name__})")
-    return value
+def _result(answer: Any, what: str) -> dict[str, Any]:
+    """The ``result`` of an OpenViking answer ``{"status": "ok", "result": {...}}``;
+    BackendError for ``{"status": "error", "error": {code, message}}`` or anything else."""
+    if isinstance(answer, dict) and answer.get("status") == "error":
+        error = answer.get("error") if isinstance(answer.get("error"), dict) else {}
+        raise BackendError(
+            f"openviking: {what} failed: {error.get('code', 'UNKNOWN')}: "
+            f"{str(error.get('message', 'unknown error'))[:300]}"
+        )
+    result = answer.get("result") if isinstance(answer, dict) else None
+    if not isinstance(result, dict):
+        raise BackendError(f"openviking: malformed {what} response ({type(result).__name__})")
+    return result
 
 
 def _uri(value: Any, key: str) -> str:

@@ -109,7 +109,7 @@ def recall_result(
     if searched.status is not None:
         out.status = searched.status
     elif not kept:
-        if all(t.status != "ok" for t in resolved.tasks):
+        if all(t.status not in ("ok", "partial") for t in resolved.tasks):
             out.status = "failed"
         else:
             out.status = "over_budget" if over else "nothing_found"

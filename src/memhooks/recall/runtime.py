@@ -15,9 +15,11 @@ Then, backend-neutrally:
 * whole memories are packed into the character budget in that order; what did not fit
   is reported as dropped.
 
-A failing or timed-out query is reported and the others' results are kept. No backend,
-an empty store, or no hooks and no prompt: the result says so (``status``) and recalls
-nothing — no invented continuity.
+A failing or timed-out query is reported and the others' results are kept; a query some
+of whose sources failed (a search answering :class:`~memhooks.backends.base.PartialHits`)
+keeps what the others found and is reported ``partial``, the failures in its ``error``.
+No backend, an empty store, or no hooks and no prompt: the result says so (``status``)
+and recalls nothing — no invented continuity.
 """
 
 from __future__ import annotations
@@ -234,6 +236,8 @@ def run_tasks(
             continue
         finally:
             task.ms = (time.perf_counter() - started) * 1000
+        # Sources of this search that failed while others answered (backends.base.PartialHits).
+        failures = getattr(hits, "failures", None)
         hits = _with_synthesis(task, backend, hits)
         kept = []
         for hit in hits:
@@ -255,6 +259,9 @@ def run_tasks(
             else:
                 kept.append(hit)
         task.hits, task.status = kept, "ok"
+        if failures:
+            said = "; ".join(message for _, message in failures)
+            task.status, task.error = "partial", f"{said}; {task.error}" if task.error else said
     return {"excluded": len(excluded)}
 
 

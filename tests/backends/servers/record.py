@@ -1,12 +1,15 @@
-"""Record a real server's SDK responses to the backend scenario, for the default suite's
-replay tests (``tests/backends/data/<backend>_responses.json``).
+"""Record a real server's HTTP answers to the backend scenario, for the default suite's
+replay tests (``tests/backends/data/<backend>_http.json``).
 
     . /tmp/memhooks-servers/env      # after tests/backends/servers/start.sh
     /tmp/memhooks-servers/venvs/clients/bin/python tests/backends/servers/record.py hindsight|openviking
 
-Remembers the scenario's memories into a fresh bank / URI, runs ``memhooks recall`` of
-the scenario's target through the adapter with a recording proxy around the SDK client,
-and writes every call the adapter made with the server's answer as plain JSON.
+Remembers the scenario's memories into a fresh bank / URI (straight to the server), then
+runs ``recall`` of the scenario's target through the adapter, pointed at a recording
+proxy on 127.0.0.1 that forwards to the server. Every exchange of the recall is written
+as plain JSON: method, path, query parameters, request body, status and the server's
+answer. The fresh bank / URI name is replaced by the adapter's default (``proj``,
+``viking://resources/memhooks``) so the tests use the defaults.
 """
 
 from __future__ import annotations
@@ -15,9 +18,13 @@ import json
 import os
 import sys
 import tempfile
+import threading
+import urllib.request
 import uuid
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
@@ -28,78 +35,74 @@ from memhooks.recall import recall
 from memhooks.store import project_id
 
 
-def plain(value: Any) -> Any:
-    """An SDK response as JSON data."""
-    for name in ("to_dict", "model_dump"):
-        method = getattr(value, name, None)
-        if callable(method):
-            return plain(method())
-    if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    return value if isinstance(value, (str, int, float, bool, type(None))) else str(value)
+def proxy(upstream: str, log: list[dict[str, Any]]) -> ThreadingHTTPServer:
+    """A loopback HTTP proxy to ``upstream`` appending every exchange to ``log``."""
 
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args: Any) -> None:
+            pass
 
-class Recorder:
-    """Wraps an async SDK client; keeps ``(method, query, response)`` of named calls."""
+        def _forward(self) -> None:
+            length = int(self.headers.get("content-length") or 0)
+            raw = self.rfile.read(length) if length else None
+            headers = {k: v for k, v in self.headers.items() if k.lower() in ("content-type", "accept")}
+            request = urllib.request.Request(upstream + self.path, data=raw, method=self.command,
+                                             headers=headers)  # fmt: skip
+            try:
+                with urllib.request.urlopen(request, timeout=60) as answer:
+                    status, body = answer.status, answer.read()
+            except urllib.error.HTTPError as exc:
+                status, body = exc.code, exc.read()
+            parts = urlsplit(self.path)
+            log.append({"method": self.command, "path": parts.path, "params": parse_qs(parts.query),
+                        "request": json.loads(raw) if raw else None, "status": status,
+                        "response": json.loads(body) if body else None})  # fmt: skip
+            self.send_response(status)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
 
-    def __init__(self, client: Any, methods: tuple[str, ...]) -> None:
-        self._client = client
-        self._methods = methods
-        self.calls: list[dict[str, Any]] = []
+        do_GET = do_POST = _forward
 
-    def __getattr__(self, name: str) -> Any:
-        attr = getattr(self._client, name)
-        if name not in self._methods:
-            return attr
-
-        async def call(*args: Any, **kwargs: Any) -> Any:
-            response = await attr(*args, **kwargs)
-            self.calls.append({"method": name, "query": kwargs.get("query", ""), "kwargs": plain(kwargs),
-                               "response": plain(response)})  # fmt: skip
-            return response
-
-        return call
-
-
-def backend_for(name: str) -> tuple[Any, Recorder]:
-    tag = uuid.uuid4().hex[:8]
-    if name == "hindsight":
-        from memhooks.backends.hindsight import HindsightBackend
-
-        backend: Any = HindsightBackend.open(
-            {"url": os.environ["MEMHOOKS_TEST_HINDSIGHT_URL"], "bank": f"memhooks-record-{tag}"}
-        )
-        methods: tuple[str, ...] = ("arecall",)
-    else:
-        from memhooks.backends.openviking import OpenVikingBackend
-
-        uri = f"viking://resources/memhooks-record-{tag}"
-        backend = OpenVikingBackend.open(
-            {"url": os.environ["MEMHOOKS_TEST_OPENVIKING_URL"], "memory_uri": uri}
-        )
-        methods = ("find", "search", "search_context")
-    recorder = Recorder(backend.client, methods)
-    return backend, recorder
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
 
 
 def main(name: str) -> None:
-    backend, recorder = backend_for(name)
+    tag = f"memhooks-record-{uuid.uuid4().hex[:8]}"
+    if name == "hindsight":
+        from memhooks.backends.hindsight import HindsightBackend as Backend
+
+        upstream = os.environ["MEMHOOKS_TEST_HINDSIGHT_URL"]
+        settings = {"bank": tag}
+        fresh, default = tag, "proj"
+    else:
+        from memhooks.backends.openviking import OpenVikingBackend as Backend  # type: ignore[assignment]
+
+        upstream = os.environ["MEMHOOKS_TEST_OPENVIKING_URL"]
+        fresh, default = f"viking://resources/{tag}", "viking://resources/memhooks"
+        settings = {"memory_uri": fresh}
+    log: list[dict[str, Any]] = []
+    server = proxy(upstream, log)
     with tempfile.TemporaryDirectory() as tmp:
         root = make_project(Path(tmp))
+        writer = Backend.open({"url": upstream, **settings})
         for draft in drafts(project_id(str(root))):
-            backend.remember(draft)
-        backend.client = recorder
-        result = recall(str(root / SCENARIO["target"]), backend=backend)
-        backend.close()
-    out = {"about": f"{name} SDK calls of the scenario, answered by a real server (servers/record.py)",
-           "calls": recorder.calls, "recall_status": result["status"]}  # fmt: skip
-    path = DATA / f"{name}_responses.json"
+            writer.remember(draft)
+        writer.close()
+        reader = Backend.open({"url": f"http://127.0.0.1:{server.server_address[1]}", **settings})
+        result = recall(str(root / SCENARIO["target"]), backend=reader, query_timeout_s=30, deadline_s=60)
+        reader.close()
+    server.shutdown()
+    text = json.dumps(log, ensure_ascii=False).replace(fresh, default).replace(tmp, "/tmp/recorded")
+    out = {"about": f"{name} HTTP exchanges of the scenario's recall, answered by a real server "
+                    "(tests/backends/servers/record.py)", "exchanges": json.loads(text),
+           "recall_status": result["status"]}  # fmt: skip
+    path = DATA / f"{name}_http.json"
     path.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(
-        f"{path}: {len(recorder.calls)} calls, recall {result['status']}, {len(result['memories'])} memories"
-    )
+    print(f"{path}: {len(log)} exchanges, recall {result['status']}, {len(result['memories'])} memories")
 
 
 if __name__ == "__main__":
