@@ -4,7 +4,7 @@
 #
 #   tests/backends/run_mem0_oss.sh [PYTEST ARGS...]
 #
-# Builds a venv once (default /tmp/memhooks-mem0-venv, or $MEMHOOKS_MEM0_VENV) with
+# Builds a venv once (default /tmp/memhooks-mem0-venv, or $MEMHOOKS_TEST_MEM0_VENV) with
 # memhooks[mem0,test] — ~1.7 GB, ~2 min the first time. torch 2.13.0 goes in FIRST: it is
 # a CPU wheel on this machine's disk, and installed later pip would pick a CUDA build.
 # Then runs tests/backends/test_mem0_oss.py with MEMHOOKS_TEST_MEM0=1 (~2 min on 2 cores:
@@ -12,7 +12,7 @@
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
-VENV=${MEMHOOKS_MEM0_VENV:-/tmp/memhooks-mem0-venv}
+VENV=${MEMHOOKS_TEST_MEM0_VENV:-/tmp/memhooks-mem0-venv}
 export PIP_DISABLE_PIP_VERSION_CHECK=1
 
 if [ ! -x "$VENV/bin/python" ]; then

@@ -88,6 +88,20 @@ def test_settings_file_then_vendor_variable_then_memhooks_variable(
     assert found["project_filter"] is False and found["filters"] == {"run_id": "r"}
 
 
+def test_test_script_variables_are_never_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 14: ``MEMHOOKS_MEM0_VENV`` made Mem0 refuse to open ("unknown setting venv").
+    The test scripts' variables are ``MEMHOOKS_TEST_*`` now, and never read as settings."""
+    from memhooks.backends.mem0 import Mem0Backend
+
+    for var in ("MEMHOOKS_TEST_MEM0_VENV", "MEMHOOKS_TEST_HINDSIGHT_PORT", "MEMHOOKS_TEST_HINDSIGHT_URL"):
+        monkeypatch.setenv(var, "/tmp/x")
+    for name in registry.BACKENDS:
+        assert not any(k.startswith(("venv", "hindsight", "mem0")) for k in registry.settings(name)), name
+    monkeypatch.setenv("MEMHOOKS_MEM0_MODE", "platform")
+    monkeypatch.setenv("MEMHOOKS_MEM0_API_KEY", "k")
+    assert Mem0Backend.open(registry.settings("mem0")).mode == "platform"  # no "unknown setting"
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c["why"] for c in CASES])
 def test_invalid_files_are_mh028_with_file_and_line(
     config_file: Path, case: dict[str, str]

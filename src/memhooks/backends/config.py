@@ -19,6 +19,10 @@ a backend")::
 * a vendor's own variable that an adapter lists in its ``ENV`` mapping
   (``MEM0_API_KEY``) — weaker than ``MEMHOOKS_*``, stronger than the file.
 
+``MEMHOOKS_TEST_*`` variables belong to memhooks' own test scripts
+(``MEMHOOKS_TEST_HINDSIGHT_URL``, ``MEMHOOKS_TEST_MEM0_VENV`` …) and are never read as
+settings, whatever backend names come to exist (:data:`TEST_PREFIX`).
+
 An environment value is a string, except ``true``/``false`` (booleans) and a value that
 starts with ``{`` or ``[`` (JSON). An invalid file or value is MH028 naming the file and
 line (or the variable) and what to fix. Secrets are never rendered: :func:`display`
@@ -42,6 +46,8 @@ if TYPE_CHECKING:
 FILENAME = "config.toml"
 CONFIG_VAR = "MEMHOOKS_CONFIG"
 BACKEND_VAR = "MEMHOOKS_BACKEND"
+#: Variables of memhooks' test scripts: never settings (a Mem0 table refuses unknown keys).
+TEST_PREFIX = "MEMHOOKS_TEST_"
 #: Top-level keys of the file: name -> (type, what it holds)
 TOP_LEVEL = {"backend": (str, "the active backend"), "backends": (dict, "one table per backend")}
 #: Keys (at any depth) whose values are never shown; also anything ending in these.
@@ -270,6 +276,8 @@ def settings_for(
             out.put(key, _env_value(var, env[var]), (var, None))
     prefix = env_prefix(name)
     for var in sorted(env):
+        if var.startswith(TEST_PREFIX):
+            continue
         if var.startswith(prefix) and len(var) > len(prefix) and env[var] != "":
             out.put(var[len(prefix) :].lower(), _env_value(var, env[var]), (var, None))
     return out

@@ -16,11 +16,11 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../../.." && pwd)
-DIR=${MEMHOOKS_SERVERS_DIR:-/tmp/memhooks-servers}
-PG_PORT=${MEMHOOKS_PG_PORT:-55433}
-HS_PORT=${MEMHOOKS_HINDSIGHT_PORT:-18888}
-SHIM_PORT=${MEMHOOKS_SHIM_PORT:-18081}
-OV_PORT=${MEMHOOKS_OPENVIKING_PORT:-19330}
+DIR=${MEMHOOKS_TEST_SERVERS_DIR:-/tmp/memhooks-servers}
+PG_PORT=${MEMHOOKS_TEST_PG_PORT:-55433}
+HS_PORT=${MEMHOOKS_TEST_HINDSIGHT_PORT:-18888}
+SHIM_PORT=${MEMHOOKS_TEST_SHIM_PORT:-18081}
+OV_PORT=${MEMHOOKS_TEST_OPENVIKING_PORT:-19330}
 PG_BIN=/usr/lib/postgresql/15/bin
 VENVS=$DIR/venvs
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 PIP_DISABLE_PIP_VERSION_CHECK=1
@@ -170,7 +170,7 @@ case "${1:-start}" in
         . "$DIR/env"
         cd "$REPO" && "$VENVS/clients/bin/python" -m pytest -p no:cacheprovider -rs \
             tests/backends/test_hindsight*.py tests/backends/test_openviking*.py \
-            tests/backends/test_honcho*.py "${@:2}"
+            tests/backends/test_honcho.py "${@:2}"
         ;;
     *) echo "usage: $0 [start|test|stop|install]" >&2; exit 2 ;;
 esac
