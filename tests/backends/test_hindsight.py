@@ -4,6 +4,7 @@ recorded on a real ``hindsight-api`` 1.1.0 (``data/hindsight_http.json``)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -195,6 +196,12 @@ def test_recall_reports_the_failed_bank_and_keeps_the_memory(tmp_path: Path) -> 
     assert keys(result)[0] == SCENARIO["expect"]["first"]
     partial = [q for q in result["queries"] if q["status"] == "partial"]
     assert partial and all("bank 'proj'" in q["error"] and "HTTP 500" in q["error"] for q in partial)
+    from importlib import resources
+
+    from jsonschema import Draft202012Validator
+
+    schema = json.loads(resources.files("memhooks").joinpath("schemas/recall-v1.schema.json").read_text())
+    Draft202012Validator(schema).validate(result)  # "partial" is a declared query status
 
 
 def test_every_bank_failing_fails_the_query_naming_each(stub: Stub) -> None:
