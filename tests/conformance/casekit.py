@@ -17,6 +17,7 @@ A case file holds ``cases:``, a list of mappings::
                                                         # {deep} = the first one past PATH_MAX
       g/MEMHOOKS.md: {text: "...", mode: 0}             # chmod after the tree is built
     argv: [memhooks, validate, --all]
+    stdin: '{"hook_event_name": "post_tool_call"}'   # text on stdin (default: none)
     cwd: a                         # relative to the tree root (default ".")
     env: {MEMHOOKS_ROOT: "{root}/a"}
     subprocess: true               # run ``python -m memhooks`` instead of cli.main
@@ -30,6 +31,8 @@ A case file holds ``cases:``, a list of mappings::
       stderr: ""                   # exact text; or stderr_json: <value>
       stderr_contains: "..."       # only for argparse usage errors, whose wording
                                    # belongs to Python and to other subcommands
+      files: {a/MEMHOOKS.md: "..."}  # exact UTF-8 text of files after the run
+      absent: [b/MEMHOOKS.md]      # paths that must not exist after the run
 
 ``{root}`` in expectations and env values is the canonical path of the tree root;
 ``{deep}`` is the first directory of a ``deep`` entry whose absolute path is too long
@@ -59,6 +62,7 @@ CASE_KEYS = {
     "git_add",
     "tree",
     "argv",
+    "stdin",
     "cwd",
     "env",
     "subprocess",
@@ -74,6 +78,8 @@ EXPECT_KEYS = {
     "stderr",
     "stderr_json",
     "stderr_contains",
+    "files",
+    "absent",
 }
 #: ``fixed_root`` cases live at ``/tmp/mhconf-XXXXXXXX``: a root path of known length, for
 #: outputs whose content depends on how many characters the paths take (budgets).
@@ -172,7 +178,9 @@ def substitute(value: Any, placeholders: dict[str, str]) -> Any:
     return value
 
 
-def run_in_process(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[int, str, str]:
+def run_in_process(
+    argv: list[str], cwd: Path, env: dict[str, str], stdin: str = ""
+) -> tuple[int, str, str]:
     """Run ``memhooks.cli.main`` with redirected streams; (exit, stdout, stderr)."""
     from contextlib import redirect_stderr, redirect_stdout
 
@@ -183,7 +191,9 @@ def run_in_process(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[int
     saved_env = dict(os.environ)
     saved_cwd = os.getcwd()
     out, err = io.StringIO(), io.StringIO()
+    saved_stdin = sys.stdin
     try:
+        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode("utf-8")), encoding="utf-8")
         os.environ.update(env)
         os.chdir(cwd)
         with redirect_stdout(out), redirect_stderr(err):
@@ -192,6 +202,7 @@ def run_in_process(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[int
             except SystemExit as exc:  # argparse usage errors
                 code = exc.code if isinstance(exc.code, int) else 1
     finally:
+        sys.stdin = saved_stdin
         os.chdir(saved_cwd)
         os.environ.clear()
         os.environ.update(saved_env)
@@ -199,7 +210,9 @@ def run_in_process(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[int
     return code, out.getvalue(), err.getvalue()
 
 
-def run_subprocess(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[int, str, str]:
+def run_subprocess(
+    argv: list[str], cwd: Path, env: dict[str, str], stdin: str = ""
+) -> tuple[int, str, str]:
     """Run ``python -m memhooks`` as a real process; (exit, stdout, stderr)."""
     full_env = {**os.environ, **env}
     full_env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SRC), full_env.get("PYTHONPATH")]))
@@ -207,6 +220,7 @@ def run_subprocess(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[int
         [sys.executable, "-m", "memhooks", *argv],
         cwd=cwd,
         env=full_env,
+        input=stdin,
         capture_output=True,
         text=True,
         encoding="utf-8",

@@ -45,11 +45,16 @@ def test_case(case: dict[str, Any], tmp_path: Path, request: pytest.FixtureReque
     argv = list(case["argv"])
     assert argv.pop(0) == "memhooks"
     run = run_subprocess if case.get("subprocess") else run_in_process
-    code, out, err = run(argv, base / case.get("cwd", "."), env)
+    stdin = substitute(case.get("stdin", ""), placeholders)
+    code, out, err = run(argv, base / case.get("cwd", "."), env, stdin)
     expect = case["expect"]
     _compare("stdout", out, expect, placeholders)
     _compare("stderr", err, expect, placeholders)
     assert code == expect["exit"], f"exit {code}; stdout:\n{out}\nstderr:\n{err}"
+    for rel, text in (expect.get("files") or {}).items():
+        assert (base / rel).read_text(encoding="utf-8") == substitute(text, placeholders), rel
+    for rel in expect.get("absent") or ():
+        assert not os.path.lexists(base / rel), f"{rel} must not exist"
 
 
 def _compare(

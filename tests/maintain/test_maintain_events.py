@@ -115,13 +115,29 @@ def test_missing_cwd_is_mh024(root: Path) -> None:
 def test_memhooks_root_env_is_honoured(root: Path) -> None:
     inner = root / "src"
     (inner / "MEMHOOKS.md").write_text(ROOT_HOOK, encoding="utf-8")
-    written = maintain(edit(root, "src/a.py", "lib/c.py"), env={"MEMHOOKS_ROOT": str(inner)})
-    # the event's cwd (the repository root) is outside MEMHOOKS_ROOT: git decides the root
-    assert written == [str(root / "lib/MEMHOOKS.md"), str(root / "src/MEMHOOKS.md")]
+    env = {"MEMHOOKS_ROOT": str(inner)}
     event = NormalizedEvent(
-        "generic", "post_edit", cwd=str(inner), files=[FileChange(f"{root}/lib/c.py", "written")]
+        "generic",
+        "post_edit",
+        cwd=str(inner),
+        files=[FileChange(f"{inner}/a.py", "written"), FileChange(f"{root}/lib/c.py", "written")],
     )
-    assert maintain(event, env={"MEMHOOKS_ROOT": str(inner)}) == []  # outside that root
+    # lib/c.py lies outside that root: dropped, as any path outside the project is
+    assert maintain(event, env=env) == [str(inner / "MEMHOOKS.md")]
+
+
+def test_memhooks_root_not_containing_the_event_cwd_is_refused(root: Path) -> None:
+    """An explicit root is honoured or refused, never silently replaced (issue 13 item 10)."""
+    inner = root / "src"
+    (inner / "MEMHOOKS.md").write_text(ROOT_HOOK, encoding="utf-8")
+    with pytest.raises(DiagnosticError) as caught:
+        maintain(edit(root, "src/a.py", "lib/c.py"), env={"MEMHOOKS_ROOT": str(inner)})
+    assert caught.value.diagnostic.render() == (
+        f"error[MH024]: MEMHOOKS_ROOT `{inner}` does not contain the event cwd `{root}`\n"
+        f"  --> {inner}:1:1\n"
+        "  help: unset MEMHOOKS_ROOT, or set it to the root of the project you are working in"
+    )
+    assert not (root / "lib" / "MEMHOOKS.md").exists()
 
 
 def test_anchor_setting() -> None:

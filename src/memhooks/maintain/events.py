@@ -8,8 +8,10 @@ not only the reference's literal ``post_tool_call``):
 
 1. only ``post_edit`` — and ``post_tool`` / ``post_command`` that report written,
    deleted or renamed files — are acted on; reads, prompts and ``pre_tool`` never are;
-2. the root is found once, from the event's ``cwd`` (else its first workspace root,
-   else the process's working directory); a project without a root hook is left alone;
+2. the root is found once, from the event's ``cwd`` as given (else its first workspace
+   root, else the process's working directory) by
+   :func:`memhooks.protocol.root.resolve_target`; a project without a root hook is left
+   alone;
 3. the paths are filtered (:mod:`.touched`) and grouped by directory; only if some
    survived is the root hook checked (it must validate) and YAML loaded at all;
 4. each group's generated cue (``[scope: <dir>]``, tagged ``memhooks:auto``, at most
@@ -28,7 +30,7 @@ from collections.abc import Callable, Mapping
 from ..agents.base import DELETED, POST_COMMAND, POST_EDIT, POST_TOOL, READ, NormalizedEvent
 from ..errors import fail
 from ..protocol.hookfile import HOOK_NAME
-from ..protocol.root import canonical, find_root
+from ..protocol.root import resolve_target
 from .targets import enabled, file_exists_in, nearest_hook, root_hook
 from .touched import Touched, directory_rel
 
@@ -55,22 +57,23 @@ def maintain(event: NormalizedEvent, *, env: Mapping[str, str] | None = None) ->
     filter, so a bad value never breaks an event with nothing to do.
 
     Returns the absolute paths of the hook files written, in the order written.
-    Raises DiagnosticError: MH024 for a missing event ``cwd`` or ``MEMHOOKS_ROOT``;
-    MH028 for a bad setting; MH029 for a symlinked or special hook; the root hook's
-    own errors when it exists but is invalid; MH000/MH001/... for an invalid hook
-    that would have been written; MH031 when a write or the lock fails.
+    Raises DiagnosticError: MH024 for a missing event ``cwd`` or unusable
+    ``MEMHOOKS_ROOT``; MH028 for a bad setting; MH029 for a symlinked or special hook, or
+    a working folder whose symlinks lead out of its project; the root hook's own errors
+    when it exists but is invalid; MH000/MH001/... for an invalid hook that would have
+    been written; MH031 when a write or the lock fails.
     """
     env = os.environ if env is None else env
     paths = changed_paths(event)
     if not paths:
         return []
-    base = _base_directory(event)
-    root, _reason = find_root(base, env)
+    where = resolve_target(_base_directory(event), env, "event cwd")
+    root = where.root
     if not enabled(root):
         return []
     touched = Touched(root)
     for path in paths:
-        touched.add(path, base)
+        touched.add(path, where.directory)
     if not touched.groups:
         return []
     _require_valid_root(root)
@@ -118,10 +121,10 @@ def anchor_setting(env: Mapping[str, str]) -> str:
 
 
 def _base_directory(event: NormalizedEvent) -> str:
-    """The canonical directory relative paths are joined to and the root is found from."""
+    """The working folder as the host named it (absolute, not canonicalized: the root
+    is found from the path as given, :func:`memhooks.protocol.root.resolve_target`)."""
     base = event.cwd or (event.workspace_roots[0] if event.workspace_roots else None)
-    real = canonical(os.path.abspath(base) if base else os.getcwd(), "event cwd")
-    return real if os.path.isdir(real) else os.path.dirname(real)
+    return os.path.abspath(base) if base else os.getcwd()
 
 
 def _require_valid_root(root: str) -> None:

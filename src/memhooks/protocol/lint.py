@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import os
-import stat
 
 from ..errors import Diagnostic, DiagnosticError
-from .hookfile import HOOK_NAME, UNSAFE
+from .hookfile import HOOK_NAME
 
 
 def collect(path: str, *, all_hooks: bool, strict: bool = False) -> tuple[list[Diagnostic], str]:
@@ -19,25 +18,17 @@ def collect(path: str, *, all_hooks: bool, strict: bool = False) -> tuple[list[D
     """
     from .discover import find_hooks
     from .hookfile import load
-    from .root import REASON_ENV, REASON_GIT, canonical, find_root
+    from .root import REASON_ENV, REASON_GIT, resolve_target
 
     try:
-        if os.path.basename(os.path.normpath(path)) == HOOK_NAME:
-            st = os.lstat(path) if os.path.lexists(path) else None
-            if st is not None and not stat.S_ISREG(st.st_mode):
-                return [Diagnostic("MH029", UNSAFE, path, 1, 1)], os.path.dirname(
-                    os.path.abspath(path)
-                )
-        real = canonical(path)
-        directory = real if os.path.isdir(real) else os.path.dirname(real)
-        if all_hooks or os.path.isdir(real):
-            root, reason = find_root(directory)
-            base = root if all_hooks else directory
+        where = resolve_target(path)
+        if all_hooks or where.target == where.directory:
+            base = where.root if all_hooks else where.directory
             # MEMHOOKS_ROOT may name a directory inside a git work tree: git still decides
             # what is ignored there (find_hooks falls back to the walker outside git)
-            hooks = find_hooks(base, use_git=reason in (REASON_GIT, REASON_ENV))
+            hooks = find_hooks(base, use_git=where.reason in (REASON_GIT, REASON_ENV))
         else:
-            base, hooks = directory, [real]
+            base, hooks = where.directory, [where.target]
     except DiagnosticError as exc:
         return exc.diagnostics, os.path.dirname(os.path.abspath(path))
     if not hooks:

@@ -1,8 +1,20 @@
 """Canonical target and project-root discovery (``shared/spec/reference-engine.md`` (c)).
 
-First match wins:
+:func:`resolve_target` is the one entry every command and the agent hook use. The rule
+(issue 13 item 2): **the root is found from the path as given; nothing outside the
+canonical root is ever read as a hook or written.** The folders above the target are
+walked as the caller named them (``A/vendor`` stays below ``A`` even when ``vendor`` is a
+symlink), the root found is canonicalized, and the canonical target must lie inside it:
+a target whose symlinks lead out of its project is MH029, never a licence to read or
+write the hooks of wherever the link points. A path whose names lie in no project at
+all (no ``.git``, no hook above it) has nothing to escape from: its root is found from
+where it really is, so a link from outside into a checkout keeps working.
 
-1. ``MEMHOOKS_ROOT``, when it contains the target directory (an invalid value is MH024);
+Root selection, first match wins:
+
+1. ``MEMHOOKS_ROOT``, when set: it must be an existing, readable directory that contains
+   the target, otherwise MH024 (it is an explicit setting: honoured or refused, never
+   silently replaced by another root); it may lie above a git root or below one;
 2. the nearest ancestor-or-self holding a ``.git`` entry — a directory, or a file as in
    worktrees and submodules — which is a hard boundary for reading and writing;
 3. outside git, the highest ancestor-or-self holding any ``MEMHOOKS.md`` entry, never the
@@ -25,6 +37,8 @@ from .hookfile import HOOK_NAME, UNSAFE
 TYPE_CHECKING = False  # typing costs ~2 ms to import; annotations are strings
 if TYPE_CHECKING:
     from collections.abc import Mapping
+
+    from ..errors import DiagnosticError
 
 REASON_ENV = "MEMHOOKS_ROOT"
 REASON_GIT = "git"
@@ -65,32 +79,71 @@ def _lstat(path: str) -> os.stat_result | None:
         return None
 
 
-def resolve_target(target: str, env: Mapping[str, str] | None = None) -> Target:
-    """Canonicalize ``target`` and find its project root.
+def resolve_target(
+    target: str, env: Mapping[str, str] | None = None, what: str = "target"
+) -> Target:
+    """Canonicalize ``target`` and find its project root by the module's rule.
 
-    Raises DiagnosticError: MH024 for a missing target or invalid ``MEMHOOKS_ROOT``;
-    MH029 for a ``MEMHOOKS.md`` target that is not a regular file, or a target that is
-    neither a regular file nor a directory.
+    ``target`` is a file or directory as the user or host named it (absolute, or
+    relative to the process directory); ``what`` names it in the MH024 message
+    (``target``, ``event cwd``). This is the function every command, the agent hook and
+    hook maintenance call; nothing else should pick a root.
+
+    Raises DiagnosticError: MH024 for a missing target or an unusable ``MEMHOOKS_ROOT``
+    (missing, not a directory, unreadable, or not containing the target); MH029 for a
+    ``MEMHOOKS.md`` target that is not a regular file, a target that is neither a regular
+    file nor a directory, or a target whose symlinks lead out of its project root.
     """
     env = os.environ if env is None else env
     if os.path.basename(os.path.normpath(target)) == HOOK_NAME:
         st = _lstat(target)
         if st is not None and not stat.S_ISREG(st.st_mode):
             raise fail("MH029", UNSAFE, target)
-    real = canonical(target)
+    real = canonical(target, what)
+    given = os.path.abspath(target)
     st = os.stat(real)
     if stat.S_ISDIR(st.st_mode):
-        directory = real
+        directory, given_dir = real, given
     elif stat.S_ISREG(st.st_mode):
-        directory = os.path.dirname(real)
+        directory, given_dir = os.path.dirname(real), os.path.dirname(given)
     else:
         raise fail("MH029", "target is not a regular file or directory", target)
-    root, reason = find_root(directory, env)
+    explicit = env_root(env)
+    if explicit is not None:
+        if is_within(directory, explicit):
+            return Target(real, directory, explicit, REASON_ENV)
+        value = env["MEMHOOKS_ROOT"]
+        if is_within(given_dir, explicit) or is_within(given_dir, os.path.abspath(value)):
+            raise _outside(target, real, explicit)
+        raise fail(
+            "MH024",
+            f"MEMHOOKS_ROOT `{explicit}` does not contain the {what} `{real}`",
+            value,
+            help="unset MEMHOOKS_ROOT, or set it to the root of the project you are working in",
+        )
+    root, reason = find_root(given_dir)
+    if reason == REASON_TARGET and given_dir != directory:
+        # the path as named lies in no project: nothing to escape from, so the project
+        # is wherever it really is (a link from outside into a checkout keeps working)
+        root, reason = find_root(directory)
+    if not is_within(directory, root):
+        raise _outside(target, real, root)
     return Target(real, directory, root, reason)
 
 
+def _outside(target: str, real: str, root: str) -> DiagnosticError:
+    return fail(
+        "MH029",
+        f"`{target}` resolves to `{real}`, outside its project root `{root}` (a symlink leads out)",
+        target,
+        help="work on the linked folder from its own project (the path it resolves to), "
+        "or replace the symlink with a real folder",
+    )
+
+
 def env_root(env: Mapping[str, str]) -> str | None:
-    """The canonical ``MEMHOOKS_ROOT`` or ``None``; MH024 when set but unusable."""
+    """The canonical ``MEMHOOKS_ROOT`` or ``None`` when unset or empty; MH024 when it
+    names nothing, something that is not a directory, or a directory we cannot read."""
     value = env.get("MEMHOOKS_ROOT")
     if not value:
         return None
@@ -110,11 +163,18 @@ def env_root(env: Mapping[str, str]) -> str | None:
             value,
             help="point MEMHOOKS_ROOT at the project root directory",
         )
+    if not os.access(root, os.R_OK | os.X_OK):
+        raise fail(
+            "MH024",
+            "MEMHOOKS_ROOT is not readable: Permission denied",
+            value,
+            help="give yourself read access to MEMHOOKS_ROOT, or unset it",
+        )
     return root
 
 
 def is_within(path: str, root: str) -> bool:
-    """True when canonical ``path`` is ``root`` or below it (component-wise)."""
+    """True when ``path`` is ``root`` or below it (component-wise, no filesystem access)."""
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
@@ -129,10 +189,15 @@ def ancestors(directory: str) -> list[str]:
 
 
 def find_root(directory: str, env: Mapping[str, str] | None = None) -> tuple[str, str]:
-    """(root, reason) for a canonical directory; see the module docstring."""
+    """(canonical root, reason) for an absolute ``directory`` as given (its components
+    may be symlinks: the walk goes up the names, not the link targets).
+
+    ``MEMHOOKS_ROOT`` wins when it contains ``directory``; whether the canonical target
+    lies inside the root is :func:`resolve_target`'s check, which callers should use.
+    """
     env = os.environ if env is None else env
     explicit = env_root(env)
-    if explicit is not None and is_within(directory, explicit):
+    if explicit is not None and is_within(os.path.realpath(directory), explicit):
         return explicit, REASON_ENV
     visible = []
     for candidate in ancestors(directory):
@@ -145,26 +210,27 @@ def find_root(directory: str, env: Mapping[str, str] | None = None) -> tuple[str
         if entry is not None and (
             not stat.S_ISLNK(entry.st_mode) or os.path.exists(os.path.join(candidate, ".git"))
         ):
-            return candidate, REASON_GIT
+            return os.path.realpath(candidate), REASON_GIT
         visible.append(candidate)
-    home = _home(env)
+    homes = _homes(env)
     highest = None
     for candidate in visible:
-        if home is not None and is_within(home, candidate):
+        if any(is_within(home, candidate) for home in homes):
             break
         if _lstat(os.path.join(candidate, HOOK_NAME)) is not None:
             highest = candidate
     if highest is not None:
-        return highest, REASON_HOOK
-    return directory, REASON_TARGET
+        return os.path.realpath(highest), REASON_HOOK
+    return os.path.realpath(directory), REASON_TARGET
 
 
-def _home(env: Mapping[str, str]) -> str | None:
+def _homes(env: Mapping[str, str]) -> tuple[str, ...]:
+    """The home directory as named and as canonical (the walk compares names)."""
     home = env.get("HOME") or os.path.expanduser("~")
     try:
-        return os.path.realpath(home)
-    except OSError:
-        return None
+        return (os.path.abspath(home), os.path.realpath(home))
+    except (OSError, ValueError):
+        return ()
 
 
 def chain_directories(root: str, directory: str) -> list[str]:
