@@ -1,10 +1,14 @@
 """``memhooks event [--agent NAME] [--anchor directory|nearest]``: one agent hook payload
 on stdin → generated cues for the files it wrote, deleted or renamed.
 
-Any host's payload is understood (:mod:`memhooks.agents`). stdout stays empty. stderr:
-``MemHooks maintained N hook file(s).`` when N > 0; one line when no host recognises the
-payload. Exit 0 on success and for payloads with nothing to do, 2 for invalid JSON,
-1 for maintenance errors.
+Any host's payload is understood (:mod:`memhooks.agents`); a reference ``post_tool_call``
+payload is handled exactly as the reference engine handles it (every explicit path
+field, whatever the tool; ``memhooks.maintain.events.maintain`` with ``strict``).
+stdout stays empty. stderr: ``MemHooks maintained N hook file(s).`` when N > 0; one line
+when no host recognises the payload. Exit 0 on success and for payloads with nothing to
+do, 2 for invalid JSON, 1 for maintenance errors — among them, for any post-tool event,
+a missing payload ``cwd``, an invalid root hook or an invalid ``MEMHOOKS_AUTO_PATHS``.
+Unlike ``memhooks hook`` (the fail-open entry hosts run), this command reports them.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
         env["MEMHOOKS_ANCHOR"] = args.anchor
     from ..maintain.events import maintain
 
-    changed = maintain(event, env=env)
+    changed = maintain(event, env=env, strict=True)
     if changed:
         print(f"MemHooks maintained {len(changed)} hook file(s).", file=sys.stderr)
     return 0

@@ -8,12 +8,15 @@ not only the reference's literal ``post_tool_call``):
 
 1. only ``post_edit`` — and ``post_tool`` / ``post_command`` that report written,
    deleted or renamed files — are acted on; reads, prompts and ``pre_tool`` never are;
+   ``memhooks event`` (``strict``) also takes every explicit path field of a reference
+   ``post_tool_call`` payload, whatever the tool, as the reference does;
 2. the root is found once, from the event's ``cwd`` as given (else its first workspace
    root, else the process's working directory) by
    :func:`memhooks.protocol.root.resolve_target`; a project without a root hook is left
    alone;
 3. the paths are filtered (:mod:`.touched`) and grouped by directory; only if some
-   survived is the root hook checked (it must validate) and YAML loaded at all;
+   survived (or with ``strict``) is the root hook checked (it must validate) and YAML
+   loaded at all;
 4. each group's generated cue (``[scope: <dir>]``, tagged ``memhooks:auto``, at most
    ``MEMHOOKS_AUTO_PATHS`` file resources) goes to the group's **anchor** hook — per
    ``MEMHOOKS_ANCHOR`` (see :data:`ANCHORS`) — after that hook's stale auto resources are
@@ -48,13 +51,22 @@ _MAINTAINED = (POST_EDIT, POST_TOOL, POST_COMMAND)
 _VALID_ROOTS: dict[str, tuple[int, int, int, int]] = {}
 
 
-def maintain(event: NormalizedEvent, *, env: Mapping[str, str] | None = None) -> list[str]:
+def maintain(
+    event: NormalizedEvent, *, env: Mapping[str, str] | None = None, strict: bool = False
+) -> list[str]:
     """Update the hooks for the files ``event`` reports written, deleted or renamed.
 
     ``env`` (default ``os.environ``) supplies ``MEMHOOKS_ROOT``, ``MEMHOOKS_AUTO_PATHS``
     (1–256, default 12) and ``MEMHOOKS_ANCHOR`` (``directory`` | ``nearest``, default
     :data:`DEFAULT_ANCHOR`); the last two are read only once some path survived the
     filter, so a bad value never breaks an event with nothing to do.
+
+    ``strict`` is the ``memhooks event`` contract (spec (f)), for a caller that is not
+    fail-open: the explicit path fields of a reference ``post_tool_call`` payload count
+    whatever the tool (:mod:`.path_fields`), and for every post-tool event the working
+    folder must exist and an enabled project's root hook must validate even when nothing
+    is left to anchor. Without it (the agent hook) an event that names no changed file
+    costs nothing: no root, no YAML.
 
     Returns the absolute paths of the hook files written, in the order written.
     Raises DiagnosticError: MH024 for a missing event ``cwd`` or unusable
@@ -65,12 +77,20 @@ def maintain(event: NormalizedEvent, *, env: Mapping[str, str] | None = None) ->
     """
     env = os.environ if env is None else env
     paths = changed_paths(event)
-    if not paths:
+    if strict:
+        if event.event not in _MAINTAINED:
+            return []
+        from .path_fields import explicit_paths
+
+        paths += [p for p in explicit_paths(event.raw) if p not in paths]
+    elif not paths:
         return []
     where = resolve_target(_base_directory(event), env, "event cwd")
     root = where.root
     if not enabled(root):
         return []
+    if strict:
+        _require_valid_root(root)
     touched = Touched(root)
     for path in paths:
         touched.add(path, where.directory)
