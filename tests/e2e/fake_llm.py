@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-# Vendored from the project's shared/tools/fake_llm.py: the e2e tests need it beside them.
+# Vendored from the project's shared/tools/fake_llm.py (the e2e tests need it beside them),
+# extended with --script (scripted multi-step tool sessions for every flavor).
 """fake_llm.py - a scripted, loopback-only fake LLM server for end-to-end agent tests.
 
 Lets a test run a *real* coding-agent CLI (Claude Code, Codex, Gemini CLI,
@@ -45,6 +46,32 @@ Scenarios (--scenario):
          (Bash, bash, exec_command, shell, run_shell_command, terminal) is
          called with a `printf ... > file` command.  Claude Code's Write tool
          needs an absolute --write-path; apply_patch uses it as given.
+  read-write  first a read of --write-path, then the write of it, then text:
+         three model requests (the two-step script below). The read's tool
+         result (and any context a post-tool hook adds to it) is in the
+         second request, before the write is planned. Claude Code needs the
+         Read: it refuses to Write an existing file it has not read.
+  script  (--script STEPS) a scripted multi-step tool session, any flavor.
+         STEPS is a JSON list (or @FILE holding one) of steps, each one tool
+         call:
+           {"read": PATH}                       Read / read_file / view / read;
+                                                without one (Codex), the shell
+                                                tool runs `sed -n '1,200p' PATH`
+           {"write": PATH, "content": TEXT}     the file-writing tool, as above
+           {"edit": PATH, "old": TEXT, "new": TEXT}
+                                                Edit / replace / edit / patch, or
+                                                apply_patch `*** Update File:`
+                                                (old/new are whole lines there)
+           {"shell": COMMAND}                   the shell tool
+           {"parallel": [STEP, STEP, ...]}      several calls in one reply (the host
+                                                runs them, and their hooks, at once)
+         A step is played when the conversation already carries the results
+         of every call before it, so a request's place in the script is read from the
+         request itself: side requests (title generation, JSON-mode
+         classifiers) never consume a step, and a failed tool call still
+         moves the script on. After the last step, plain text (--reply).
+         PATH is sent as given (Claude Code's Read/Write want it absolute).
+         A step whose tool the request does not offer gets plain text.
 
 Internal "side" requests (title generation, JSON-mode classifiers of Gemini CLI)
 get a plain-text or schema-shaped JSON reply and do not consume the scenario.
@@ -57,6 +84,8 @@ Log (--log, JSONL, one object per request):
 Typical use:
   python3 fake_llm.py --port 8765 --scenario write --write-path /tmp/p/hello.txt \
       --log /tmp/fake.jsonl &
+  python3 fake_llm.py --port 8765 --log /tmp/fake.jsonl --script \
+      '[{"read": "/p/a.py"}, {"read": "/p/b.py"}, {"edit": "/p/a.py", "old": "X = 0", "new": "X = 2"}]' &
   ANTHROPIC_BASE_URL=http://127.0.0.1:8765 ANTHROPIC_API_KEY=dummy claude -p hi
   python3 fake_llm.py --locate MARKER-123 --log /tmp/fake.jsonl
 
@@ -65,6 +94,7 @@ From Python (pytest):
   with FakeLLM(scenario="text", log_path=tmp_path / "log.jsonl") as srv:
       env["ANTHROPIC_BASE_URL"] = srv.base_url      # http://127.0.0.1:<port>
       ...
+  FakeLLM(script=[{"read": "/p/a.py"}, {"write": "/p/a.py", "content": "x\n"}], ...)
   srv.requests()  -> list of logged records
   srv.locate("MARKER-123") -> [(seq, "body.messages[0].content[1].text"), ...]
 """
@@ -80,16 +110,20 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Iterable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlsplit
 
 FLAVORS = ("auto", "anthropic", "openai-chat", "openai-responses", "gemini")
-SCENARIOS = ("text", "write")
+SCENARIOS = ("text", "write", "read-write", "script")
 WRITE_TOOL_PREFERENCE = ("Write", "write_file", "write", "create_file", "create", "apply_patch")
 SHELL_TOOL_PREFERENCE = ("Bash", "bash", "exec_command", "shell", "run_shell_command", "terminal")
+READ_TOOL_PREFERENCE = ("Read", "read_file", "view", "read")
+EDIT_TOOL_PREFERENCE = ("Edit", "replace", "edit", "patch", "apply_patch")
+OLD_KEYS = ("old_string", "old_str", "oldString")
+NEW_KEYS = ("new_string", "new_str", "newString")
 PATH_KEYS = ("file_path", "filePath", "path", "absolute_path", "target_file")
 CONTENT_KEYS = ("content", "contents", "text", "file_text")
 REDACT_HEADERS = {"authorization", "x-api-key", "x-goog-api-key", "api-key", "cookie"}
@@ -186,37 +220,114 @@ def _patch_text(path: str, content: str) -> str:
     return f"*** Begin Patch\n*** Add File: {path}\n{body}*** End Patch\n"
 
 
-def plan_tool_call(tools: dict[str, dict], cfg: Config) -> ToolCall | None:
-    """tools: name -> {"schema": json-schema or None, "kind": "function"|"custom"}."""
+def _update_patch(path: str, old: str, new: str) -> str:
+    minus = "".join(f"-{line}\n" for line in old.splitlines())
+    plus = "".join(f"+{line}\n" for line in new.splitlines())
+    return f"*** Begin Patch\n*** Update File: {path}\n@@\n{minus}{plus}*** End Patch\n"
+
+
+def _patch_call(info: dict, patch: str) -> ToolCall:
+    if info.get("kind") == "custom":
+        return ToolCall("apply_patch", freeform=patch)
+    props = _schema_props(info.get("schema"))
+    key = _pick(("input", "patch", "patchText", "command"), props, "input")
+    return ToolCall("apply_patch", {key: patch})
+
+
+def _call(name: str, info: dict, args: dict) -> ToolCall:
+    """A call of ``name`` with ``args``, plus a filler for any other required argument."""
+    schema = info.get("schema") or {}
+    props = _schema_props(schema)
+    for key in schema.get("required") or []:
+        if key in props and key not in args:
+            args[key] = fill_schema(props[key])
+    return ToolCall(name, args)
+
+
+def _shell_call(tools: dict[str, dict], cmd: str, description: str) -> ToolCall | None:
+    for name in SHELL_TOOL_PREFERENCE:
+        if name not in tools:
+            continue
+        props = _schema_props(tools[name].get("schema"))
+        key = _pick(("command", "cmd"), props, "command")
+        args: dict = {key: ["bash", "-lc", cmd] if (props.get(key) or {}).get("type") == "array" else cmd}
+        if "description" in props:
+            args["description"] = description
+        return _call(name, tools[name], args)
+    return None
+
+
+def write_call(tools: dict[str, dict], path: str, content: str) -> ToolCall | None:
+    """The call that creates (or overwrites) ``path`` with ``content``, or None."""
     for name in WRITE_TOOL_PREFERENCE:
         if name not in tools:
             continue
         info = tools[name]
         if name == "apply_patch":
-            patch = _patch_text(cfg.write_path, cfg.write_content)
-            if info.get("kind") == "custom":
-                return ToolCall(name, freeform=patch)
-            props = _schema_props(info.get("schema"))
-            key = _pick(("input", "patch", "patchText", "command"), props, "input")
-            return ToolCall(name, {key: patch})
+            return _patch_call(info, _patch_text(path, content))
         props = _schema_props(info.get("schema"))
         pkey = _pick(PATH_KEYS, props, "file_path")
         ckey = _pick(CONTENT_KEYS, props, "content")
-        return ToolCall(name, {pkey: cfg.write_path, ckey: cfg.write_content})
+        return _call(name, info, {pkey: path, ckey: content})
     # No file-writing tool offered: fall back to a shell tool writing the file.
-    for name in SHELL_TOOL_PREFERENCE:
+    return _shell_call(tools, f"printf '%s' {shlex.quote(content)} > {shlex.quote(path)}", "write file")
+
+
+def plan_tool_call(tools: dict[str, dict], cfg: Config) -> ToolCall | None:
+    """tools: name -> {"schema": json-schema or None, "kind": "function"|"custom"}."""
+    return write_call(tools, cfg.write_path, cfg.write_content)
+
+
+def read_call(tools: dict[str, dict], path: str) -> ToolCall | None:
+    """The call that reads ``path``: a file-reading tool, else the shell (as Codex reads)."""
+    for name in READ_TOOL_PREFERENCE:
+        if name in tools:
+            props = _schema_props(tools[name].get("schema"))
+            return _call(name, tools[name], {_pick(PATH_KEYS, props, "file_path"): path})
+    return _shell_call(tools, f"sed -n '1,200p' {shlex.quote(path)}", "read file")
+
+
+def edit_call(tools: dict[str, dict], path: str, old: str, new: str) -> ToolCall | None:
+    """The call that replaces ``old`` with ``new`` in ``path``, or None."""
+    for name in EDIT_TOOL_PREFERENCE:
         if name not in tools:
             continue
-        schema = tools[name].get("schema") or {}
-        props = _schema_props(schema)
-        key = _pick(("command", "cmd"), props, "command")
-        args = {k: fill_schema(props.get(k)) for k in (schema.get("required") or []) if k in props}
-        cmd = f"printf '%s' {shlex.quote(cfg.write_content)} > {shlex.quote(cfg.write_path)}"
-        args[key] = ["bash", "-lc", cmd] if (props.get(key) or {}).get("type") == "array" else cmd
-        if "description" in props:
-            args["description"] = "write file"
-        return ToolCall(name, args)
+        if name == "apply_patch":
+            return _patch_call(tools[name], _update_patch(path, old, new))
+        props = _schema_props(tools[name].get("schema"))
+        args = {_pick(PATH_KEYS, props, "file_path"): path,
+                _pick(OLD_KEYS, props, "old_string"): old, _pick(NEW_KEYS, props, "new_string"): new}
+        return _call(name, tools[name], args)
     return None
+
+
+def plan_step(step: dict, tools: dict[str, dict]) -> ToolCall | None:
+    """The tool call that plays one ``--script`` step with the tools offered (None: no tool fits)."""
+    if not tools:
+        return None
+    if "read" in step:
+        return read_call(tools, step["read"])
+    if "write" in step:
+        return write_call(tools, step["write"], step.get("content", ""))
+    if "edit" in step:
+        return edit_call(tools, step["edit"], step["old"], step["new"])
+    if "shell" in step:
+        return _shell_call(tools, step["shell"], "run command")
+    raise ValueError(f"fake_llm: unknown script step {step!r}")
+
+
+def load_script(text: str) -> list[dict]:
+    """``--script``: a JSON list of steps, or ``@FILE`` holding one. Raises ValueError."""
+    if text.startswith("@"):
+        text = Path(text[1:]).read_text(encoding="utf-8")
+    steps = json.loads(text)
+    if not isinstance(steps, list) or not all(isinstance(s, dict) for s in steps):
+        raise ValueError("fake_llm: --script must be a JSON list of step objects")
+    for step in steps:
+        for one in step.get("parallel") or [step]:
+            if not isinstance(one, dict) or not {"read", "write", "edit", "shell"} & set(one):
+                raise ValueError(f"fake_llm: unknown script step {one!r}")
+    return steps
 
 
 # --------------------------------------------------------------------------- #
@@ -225,9 +336,11 @@ def plan_tool_call(tools: dict[str, dict], cfg: Config) -> ToolCall | None:
 class Config:
     def __init__(self, flavor="auto", scenario="text", reply="FAKE-LLM-OK: done.",
                  write_path="hello.txt", write_content="hello from fake_llm\n",
-                 log_path=None, model="fake-model", latency=0.0, reject_system_role=False):
+                 log_path=None, model="fake-model", latency=0.0, reject_system_role=False,
+                 script=None):
         self.flavor = flavor
-        self.scenario = scenario
+        self.scenario = "script" if script is not None else scenario
+        self.script = list(script or [])
         self.reply = reply
         self.write_path = write_path
         self.write_content = write_content
@@ -235,6 +348,12 @@ class Config:
         self.model = model
         self.latency = latency
         self.reject_system_role = reject_system_role
+
+    def steps(self) -> list[dict]:
+        """The scripted steps of this scenario (empty for text/write)."""
+        if self.scenario == "read-write":
+            return [{"read": self.write_path}, {"write": self.write_path, "content": self.write_content}]
+        return self.script if self.scenario == "script" else []
 
 
 class State:
@@ -327,6 +446,26 @@ class Handler(BaseHTTPRequestHandler):
             out.append("data: " + (data if isinstance(data, str) else json.dumps(data)) + "\n\n")
         self._send(200, "".join(out), "text/event-stream; charset=utf-8")
 
+    def _plan(self, tools: dict[str, dict], results: int) -> list[ToolCall]:
+        """The reply's tool calls, given the tools offered and how many tool results the
+        conversation already carries (empty: plain text)."""
+        if self.cfg.scenario == "write":
+            call = None if results else plan_tool_call(tools, self.cfg)
+            return [call] if call else []
+        played = 0
+        for step in self.cfg.steps():  # a parallel step's calls bring as many results
+            if played == results:
+                calls = [plan_step(s, tools) for s in step.get("parallel") or [step]]
+                return calls if all(calls) else []
+            played += len(step.get("parallel") or [step])
+        return []
+
+    @staticmethod
+    def _reply_kind(calls: list[ToolCall], json_mode: bool = False) -> str:
+        if calls:
+            return "tool_call:" + ",".join(c.name for c in calls)
+        return "json" if json_mode else "text"
+
     # ---- routing --------------------------------------------------------- #
     def do_GET(self):
         p = urlsplit(self.path).path
@@ -394,15 +533,15 @@ class Handler(BaseHTTPRequestHandler):
                            'anthropic-beta header is not supported. Allowed roles are "user" or "assistant".'}})
         tools = {t["name"]: {"schema": t.get("input_schema"), "kind": "function"}
                  for t in body.get("tools") or [] if isinstance(t, dict) and "name" in t}
-        has_result = any(isinstance(b, dict) and b.get("type") == "tool_result"
-                         for m in body.get("messages") or [] if isinstance(m.get("content"), list)
-                         for b in m["content"])
-        call = plan_tool_call(tools, self.cfg) if (self.cfg.scenario == "write" and not has_result) else None
+        results = sum(isinstance(b, dict) and b.get("type") == "tool_result"
+                      for m in body.get("messages") or [] if isinstance(m.get("content"), list)
+                      for b in m["content"])
+        calls = self._plan(tools, results)
         model = body.get("model") or self.cfg.model
-        self._log("anthropic", body, raw, f"tool_call:{call.name}" if call else "text")
+        self._log("anthropic", body, raw, self._reply_kind(calls))
         usage_in = _rough_tokens(body)
-        if call:
-            blocks = [{"type": "tool_use", "id": _id("toolu_"), "name": call.name, "input": call.args}]
+        if calls:
+            blocks = [{"type": "tool_use", "id": _id("toolu_"), "name": c.name, "input": c.args} for c in calls]
             stop = "tool_use"
         else:
             blocks = [{"type": "text", "text": self.cfg.reply}]
@@ -444,24 +583,24 @@ class Handler(BaseHTTPRequestHandler):
             fn = t.get("function") if isinstance(t, dict) else None
             if fn and "name" in fn:
                 tools[fn["name"]] = {"schema": fn.get("parameters"), "kind": "function"}
-        has_result = any(m.get("role") == "tool" for m in body.get("messages") or [] if isinstance(m, dict))
-        call = plan_tool_call(tools, self.cfg) if (self.cfg.scenario == "write" and not has_result) else None
+        results = sum(m.get("role") == "tool" for m in body.get("messages") or [] if isinstance(m, dict))
+        calls = self._plan(tools, results)
         rf = body.get("response_format") or {}
         json_mode = isinstance(rf, dict) and rf.get("type") in ("json_object", "json_schema")
         text = self.cfg.reply
-        if json_mode and not call:
+        if json_mode and not calls:
             schema = (rf.get("json_schema") or {}).get("schema")
             text = json.dumps(fill_schema(schema) if schema else {"result": self.cfg.reply})
-        self._log("openai-chat", body, raw, f"tool_call:{call.name}" if call else ("json" if json_mode else "text"))
+        self._log("openai-chat", body, raw, self._reply_kind(calls, json_mode))
         model = body.get("model") or self.cfg.model
         cid, created = _id("chatcmpl-"), int(time.time())
         usage = {"prompt_tokens": _rough_tokens(body), "completion_tokens": 10,
                  "total_tokens": _rough_tokens(body) + 10}
-        tc = [{"index": 0, "id": call.call_id, "type": "function",
-               "function": {"name": call.name, "arguments": call.args_json}}] if call else None
-        finish = "tool_calls" if call else "stop"
+        tc = [{"index": i, "id": c.call_id, "type": "function",
+               "function": {"name": c.name, "arguments": c.args_json}} for i, c in enumerate(calls)]
+        finish = "tool_calls" if calls else "stop"
         if not body.get("stream"):
-            msg = {"role": "assistant", "content": None if call else text}
+            msg = {"role": "assistant", "content": None if calls else text}
             if tc:
                 msg["tool_calls"] = [{k: v for k, v in c.items() if k != "index"} for c in tc]
             return self._send(200, {"id": cid, "object": "chat.completion", "created": created, "model": model,
@@ -492,33 +631,34 @@ class Handler(BaseHTTPRequestHandler):
             kind = "custom" if t.get("type") == "custom" else "function"
             tools[t["name"]] = {"schema": t.get("parameters"), "kind": kind}
         items = body.get("input") if isinstance(body.get("input"), list) else []
-        has_result = any(isinstance(i, dict) and str(i.get("type", "")).endswith("_call_output") for i in items)
-        call = plan_tool_call(tools, self.cfg) if (self.cfg.scenario == "write" and not has_result) else None
+        results = sum(isinstance(i, dict) and str(i.get("type", "")).endswith("_call_output") for i in items)
+        calls = self._plan(tools, results)
         fmt = ((body.get("text") or {}).get("format") or {})
         json_mode = fmt.get("type") in ("json_schema", "json_object")
         text = self.cfg.reply
-        if json_mode and not call:
+        if json_mode and not calls:
             text = json.dumps(fill_schema(fmt.get("schema")) if fmt.get("schema") else {"result": text})
-        self._log("openai-responses", body, raw,
-                  f"tool_call:{call.name}" if call else ("json" if json_mode else "text"))
+        self._log("openai-responses", body, raw, self._reply_kind(calls, json_mode))
         model = body.get("model") or self.cfg.model
         rid, created = _id("resp_"), int(time.time())
         n_in = _rough_tokens(body)
         usage = {"input_tokens": n_in, "input_tokens_details": {"cached_tokens": 0},
                  "output_tokens": 10, "output_tokens_details": {"reasoning_tokens": 0},
                  "total_tokens": n_in + 10}
-        if call and call.freeform is not None:
-            item = {"type": "custom_tool_call", "id": _id("ctc_"), "status": "completed",
-                    "call_id": call.call_id, "name": call.name, "input": call.freeform}
-        elif call:
-            item = {"type": "function_call", "id": _id("fc_"), "status": "completed",
-                    "call_id": call.call_id, "name": call.name, "arguments": call.args_json}
-        else:
-            item = {"type": "message", "id": _id("msg_"), "status": "completed", "role": "assistant",
-                    "content": [{"type": "output_text", "text": text, "annotations": []}]}
+        output = []
+        for call in calls:
+            if call.freeform is not None:
+                output.append({"type": "custom_tool_call", "id": _id("ctc_"), "status": "completed",
+                               "call_id": call.call_id, "name": call.name, "input": call.freeform})
+            else:
+                output.append({"type": "function_call", "id": _id("fc_"), "status": "completed",
+                               "call_id": call.call_id, "name": call.name, "arguments": call.args_json})
+        if not calls:
+            output.append({"type": "message", "id": _id("msg_"), "status": "completed", "role": "assistant",
+                           "content": [{"type": "output_text", "text": text, "annotations": []}]})
         base = {"id": rid, "object": "response", "created_at": created, "model": model,
                 "parallel_tool_calls": True, "tool_choice": "auto", "tools": []}
-        done_resp = {**base, "status": "completed", "output": [item], "usage": usage}
+        done_resp = {**base, "status": "completed", "output": output, "usage": usage}
         if not body.get("stream"):
             return self._send(200, done_resp)
         seq = iter(range(1000))
@@ -527,32 +667,33 @@ class Handler(BaseHTTPRequestHandler):
             return (name, {"type": name, "sequence_number": next(seq), **kw})
         ev = [e("response.created", response={**base, "status": "in_progress", "output": []}),
               e("response.in_progress", response={**base, "status": "in_progress", "output": []})]
-        if item["type"] == "message":
-            ev.append(e("response.output_item.added", output_index=0,
-                        item={**item, "status": "in_progress", "content": []}))
-            ev.append(e("response.content_part.added", item_id=item["id"], output_index=0, content_index=0,
-                        part={"type": "output_text", "text": "", "annotations": []}))
-            ev.append(e("response.output_text.delta", item_id=item["id"], output_index=0, content_index=0,
-                        delta=text, logprobs=[]))
-            ev.append(e("response.output_text.done", item_id=item["id"], output_index=0, content_index=0,
-                        text=text, logprobs=[]))
-            ev.append(e("response.content_part.done", item_id=item["id"], output_index=0, content_index=0,
-                        part=item["content"][0]))
-        elif item["type"] == "function_call":
-            ev.append(e("response.output_item.added", output_index=0,
-                        item={**item, "status": "in_progress", "arguments": ""}))
-            ev.append(e("response.function_call_arguments.delta", item_id=item["id"], output_index=0,
-                        delta=item["arguments"]))
-            ev.append(e("response.function_call_arguments.done", item_id=item["id"], output_index=0,
-                        arguments=item["arguments"]))
-        else:
-            ev.append(e("response.output_item.added", output_index=0,
-                        item={**item, "status": "in_progress", "input": ""}))
-            ev.append(e("response.custom_tool_call_input.delta", item_id=item["id"], output_index=0,
-                        delta=item["input"]))
-            ev.append(e("response.custom_tool_call_input.done", item_id=item["id"], output_index=0,
-                        input=item["input"]))
-        ev.append(e("response.output_item.done", output_index=0, item=item))
+        for n, item in enumerate(output):
+            if item["type"] == "message":
+                ev.append(e("response.output_item.added", output_index=n,
+                            item={**item, "status": "in_progress", "content": []}))
+                ev.append(e("response.content_part.added", item_id=item["id"], output_index=n, content_index=0,
+                            part={"type": "output_text", "text": "", "annotations": []}))
+                ev.append(e("response.output_text.delta", item_id=item["id"], output_index=n, content_index=0,
+                            delta=text, logprobs=[]))
+                ev.append(e("response.output_text.done", item_id=item["id"], output_index=n, content_index=0,
+                            text=text, logprobs=[]))
+                ev.append(e("response.content_part.done", item_id=item["id"], output_index=n, content_index=0,
+                            part=item["content"][0]))
+            elif item["type"] == "function_call":
+                ev.append(e("response.output_item.added", output_index=n,
+                            item={**item, "status": "in_progress", "arguments": ""}))
+                ev.append(e("response.function_call_arguments.delta", item_id=item["id"], output_index=n,
+                            delta=item["arguments"]))
+                ev.append(e("response.function_call_arguments.done", item_id=item["id"], output_index=n,
+                            arguments=item["arguments"]))
+            else:
+                ev.append(e("response.output_item.added", output_index=n,
+                            item={**item, "status": "in_progress", "input": ""}))
+                ev.append(e("response.custom_tool_call_input.delta", item_id=item["id"], output_index=n,
+                            delta=item["input"]))
+                ev.append(e("response.custom_tool_call_input.done", item_id=item["id"], output_index=n,
+                            input=item["input"]))
+            ev.append(e("response.output_item.done", output_index=n, item=item))
         ev.append(e("response.completed", response=done_resp))
         self._sse(ev)
 
@@ -567,20 +708,20 @@ class Handler(BaseHTTPRequestHandler):
             for fd in (t.get("functionDeclarations") or t.get("function_declarations") or []):
                 schema = fd.get("parametersJsonSchema") or fd.get("parameters")
                 tools[fd["name"]] = {"schema": schema, "kind": "function"}
-        has_result = any(isinstance(part, dict) and ("functionResponse" in part or "function_response" in part)
-                         for c in body.get("contents") or [] for part in (c.get("parts") or []))
-        call = plan_tool_call(tools, self.cfg) if (self.cfg.scenario == "write" and not has_result) else None
+        results = sum(isinstance(part, dict) and ("functionResponse" in part or "function_response" in part)
+                      for c in body.get("contents") or [] for part in (c.get("parts") or []))
+        calls = self._plan(tools, results)
         gc = body.get("generationConfig") or body.get("generation_config") or {}
         json_mode = gc.get("responseMimeType") == "application/json"
         text = self.cfg.reply
-        if json_mode and not call:
+        if json_mode and not calls:
             schema = gc.get("responseJsonSchema") or gc.get("responseSchema")
             text = json.dumps(fill_schema(schema) if schema else {"result": text})
-        self._log("gemini", body, raw, f"tool_call:{call.name}" if call else ("json" if json_mode else "text"))
+        self._log("gemini", body, raw, self._reply_kind(calls, json_mode))
         m = re.search(r"/models/([^/:]+):", p)
         model = m.group(1) if m else self.cfg.model
-        part = {"functionCall": {"name": call.name, "args": call.args, "id": call.call_id}} if call else {"text": text}
-        resp = {"candidates": [{"content": {"role": "model", "parts": [part]}, "finishReason": "STOP", "index": 0}],
+        parts = [{"functionCall": {"name": c.name, "args": c.args, "id": c.call_id}} for c in calls] or [{"text": text}]
+        resp = {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}],
                 "usageMetadata": {"promptTokenCount": _rough_tokens(body), "candidatesTokenCount": 10,
                                   "totalTokenCount": _rough_tokens(body) + 10},
                 "modelVersion": model, "responseId": _id("")}
@@ -665,6 +806,9 @@ def main(argv=None) -> int:
     ap.add_argument("--reply", default="FAKE-LLM-OK: done.", help="plain-text reply")
     ap.add_argument("--write-path", default="hello.txt", help="file the 'write' scenario creates")
     ap.add_argument("--write-content", default="hello from fake_llm\n")
+    ap.add_argument("--script", metavar="STEPS",
+                    help="scripted tool session: a JSON list of steps or @FILE (see the module docstring); "
+                         "implies --scenario script")
     ap.add_argument("--model", default="fake-model", help="model id used when the request has none")
     ap.add_argument("--latency", type=float, default=0.0, help="seconds to sleep before each reply")
     ap.add_argument("--reject-system-role", action="store_true",
@@ -681,12 +825,17 @@ def main(argv=None) -> int:
         for seq, path, h in hits:
             print(f"#{seq} {path} {h}")
         return 0 if hits else 1
+    try:
+        script = load_script(a.script) if a.script else None
+    except (OSError, ValueError) as exc:
+        ap.error(str(exc))
     srv = FakeLLM(host=a.host, port=a.port, flavor=a.flavor, scenario=a.scenario, reply=a.reply,
                   write_path=a.write_path, write_content=a.write_content, log_path=a.log,
-                  model=a.model, latency=a.latency, reject_system_role=a.reject_system_role)
+                  model=a.model, latency=a.latency, reject_system_role=a.reject_system_role,
+                  script=script)
     if a.port_file:
         Path(a.port_file).write_text(str(srv.port))
-    print(f"fake_llm listening on {srv.base_url} flavor={a.flavor} scenario={a.scenario}", file=sys.stderr,
+    print(f"fake_llm listening on {srv.base_url} flavor={a.flavor} scenario={srv.cfg.scenario}", file=sys.stderr,
           flush=True)
     try:
         srv.httpd.serve_forever()
