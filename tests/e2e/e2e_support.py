@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 HERE = Path(__file__).parent
+DATA = HERE / "data"
 AGENTS = Path(os.environ.get("MEMHOOKS_E2E_AGENTS", "/tmp/memhooks-e2e-agents"))
 #: Text of the memory recall must bring back; it appears nowhere else.
 MARKER = "E2E-RECALL-7731"
@@ -42,23 +43,30 @@ recall_queries:
 """
 
 
-class Project:
-    """A git project with a root hook, a hook in ``backend/auth`` and one memory scoped there."""
+AUTH_TREE = {"MEMHOOKS.md": ROOT_HOOK, "backend/auth/MEMHOOKS.md": AUTH_HOOK, "backend/auth/tokens.py": "ROTATE_AFTER_S = 30\n"}
+AUTH_MEMORIES = json.dumps({"id": "e2e-1", "scope": "backend/auth", "kind": "decision", "text": f"{MARKER}: refresh tokens rotate every 30 seconds; never log them."}) + "\n"
 
-    def __init__(self, base: Path) -> None:
+
+class Project:
+    """A git project (files ``tree``: root-relative path -> text; ``memories``: JSONL for
+    ``memories import``), with its own HOME, memory store and memhooks state directory.
+    ``sub`` is the folder ``start`` in it. By default: a root hook, a hook in
+    ``backend/auth`` and one memory scoped there."""
+
+    def __init__(self, base: Path, tree: dict[str, str] | None = None, memories: str = AUTH_MEMORIES, start: str = "backend/auth") -> None:
         self.root = base / "proj"
-        self.sub = self.root / "backend" / "auth"
+        self.sub = self.root / start
         self.home = base / "home"
         self.store = base / "store.sqlite3"
-        self.sub.mkdir(parents=True)
+        self.state = base / "state"
         self.home.mkdir()
-        (self.root / "MEMHOOKS.md").write_text(ROOT_HOOK)
-        (self.sub / "MEMHOOKS.md").write_text(AUTH_HOOK)
-        (self.sub / "tokens.py").write_text("ROTATE_AFTER_S = 30\n")
+        for name, text in (AUTH_TREE if tree is None else tree).items():
+            (self.root / name).parent.mkdir(parents=True, exist_ok=True)
+            (self.root / name).write_text(text)
+        self.sub.mkdir(parents=True, exist_ok=True)
         subprocess.run(["git", "init", "-q", str(self.root)], check=True)
-        memories = base / "memories.jsonl"
-        memories.write_text(json.dumps({"id": "e2e-1", "scope": "backend/auth", "kind": "decision", "text": f"{MARKER}: refresh tokens rotate every 30 seconds; never log them."}) + "\n")
-        self.memhooks("memories", "import", "--cwd", str(self.root), str(memories))
+        (base / "memories.jsonl").write_text(memories)
+        self.memhooks("memories", "import", "--cwd", str(self.root), str(base / "memories.jsonl"))
         # A first commit: OpenCode finds its project (and opencode.json) through it.
         git = ["git", "-C", str(self.root), "-c", "user.name=e2e", "-c", "user.email=e2e@example.invalid"]
         subprocess.run([*git, "add", "-A"], check=True, env=self.env)
@@ -69,6 +77,7 @@ class Project:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("MEMHOOKS_", "ANTHROPIC", "OPENAI", "GEMINI", "COPILOT", "CLAUDE"))}
         env.update(HOME=str(self.home), XDG_CONFIG_HOME=str(self.home / ".config"), XDG_DATA_HOME=str(self.home / ".local/share"),
                    XDG_CACHE_HOME=str(self.home / ".cache"), XDG_STATE_HOME=str(self.home / ".local/state"), MEMHOOKS_STORE=str(self.store),
+                   MEMHOOKS_STATE_DIR=str(self.state),
                    GIT_CONFIG_NOSYSTEM="1", PATH=f"{AGENTS / 'npm/bin'}:{os.environ.get('PATH', '')}")  # fmt: skip
         return env
 
@@ -77,22 +86,34 @@ class Project:
         assert done.returncode == 0, done.stderr
         return done.stdout
 
-    def run(self, argv: list[str], extra_env: dict[str, str] | None = None, timeout: int = 240) -> subprocess.CompletedProcess[str]:
-        """Run an agent in ``backend/auth`` (a subfolder: recall must follow it)."""
+    def run(self, argv: list[str], extra_env: dict[str, str] | None = None, timeout: int = 240, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+        """Run an agent in ``cwd`` (default ``sub``: for the default project, a subfolder
+        recall must follow)."""
+        cwd = self.sub if cwd is None else cwd
         # PWD as a shell would set it: OpenCode takes its directory from it, not from getcwd().
-        env = {**self.env, **(extra_env or {}), "PWD": str(self.sub)}
-        return subprocess.run(argv, env=env, cwd=self.sub, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout)
+        env = {**self.env, **(extra_env or {}), "PWD": str(cwd)}
+        return subprocess.run(argv, env=env, cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout)
 
     def hooks_text(self) -> str:
         return "".join(p.read_text() for p in sorted(self.root.rglob("MEMHOOKS.md")))
 
 
-def start_fake_llm(project: Project):  # type: ignore[no-untyped-def]
-    """A running fake model server that makes the agent write ``backend/auth/hello.txt``."""
+def routing_project(base: Path, start: str = "") -> Project:
+    """The project of the session-routing tests (``data/routing``): 30 root memories about
+    totals written to match the prompt "Make the totals use two decimals", one memory
+    anchored to ``billing/`` (scope and ``billing/invoice.py``) and one to ``shipping/``
+    that share no word with it: only routing by the files the agent touches brings them."""
+    tree = json.loads((DATA / "routing" / "tree.json").read_text())
+    return Project(base, tree, (DATA / "routing" / "memories.jsonl").read_text(), start=start)
+
+
+def start_fake_llm(project: Project, **kwargs: object):  # type: ignore[no-untyped-def]
+    """A running fake model server; by default it makes the agent write ``backend/auth/hello.txt``."""
     sys.path.insert(0, str(HERE))
     try:
         from fake_llm import FakeLLM
     finally:
         sys.path.remove(str(HERE))
     log = project.root.parent / "requests.jsonl"
-    return FakeLLM(scenario="write", write_path=str(project.sub / "hello.txt"), log_path=str(log)).start()
+    kwargs = kwargs or {"scenario": "write", "write_path": str(project.sub / "hello.txt")}
+    return FakeLLM(log_path=str(log), **kwargs).start()
