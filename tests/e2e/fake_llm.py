@@ -679,20 +679,12 @@ class Handler(BaseHTTPRequestHandler):
                             text=text, logprobs=[]))
                 ev.append(e("response.content_part.done", item_id=item["id"], output_index=n, content_index=0,
                             part=item["content"][0]))
-            elif item["type"] == "function_call":
-                ev.append(e("response.output_item.added", output_index=n,
-                            item={**item, "status": "in_progress", "arguments": ""}))
-                ev.append(e("response.function_call_arguments.delta", item_id=item["id"], output_index=n,
-                            delta=item["arguments"]))
-                ev.append(e("response.function_call_arguments.done", item_id=item["id"], output_index=n,
-                            arguments=item["arguments"]))
-            else:
-                ev.append(e("response.output_item.added", output_index=n,
-                            item={**item, "status": "in_progress", "input": ""}))
-                ev.append(e("response.custom_tool_call_input.delta", item_id=item["id"], output_index=n,
-                            delta=item["input"]))
-                ev.append(e("response.custom_tool_call_input.done", item_id=item["id"], output_index=n,
-                            input=item["input"]))
+            else:  # function_call streams "arguments", custom_tool_call (freeform) its "input"
+                key, prefix = (("arguments", "response.function_call_arguments") if item["type"] == "function_call"
+                               else ("input", "response.custom_tool_call_input"))
+                ev.append(e("response.output_item.added", output_index=n, item={**item, "status": "in_progress", key: ""}))
+                ev.append(e(f"{prefix}.delta", item_id=item["id"], output_index=n, delta=item[key]))
+                ev.append(e(f"{prefix}.done", item_id=item["id"], output_index=n, **{key: item[key]}))
             ev.append(e("response.output_item.done", output_index=n, item=item))
         ev.append(e("response.completed", response=done_resp))
         self._sse(ev)

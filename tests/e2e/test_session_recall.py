@@ -181,19 +181,21 @@ def session(name: str, tmp_path_factory: pytest.TempPathFactory) -> Run:
     return run
 
 
-def _where(run: Run, marker: str) -> list[tuple[str, str]]:
-    return [(a.after, a.channel) for a in run.transcript.arrivals(marker)]
+def arrives_once(run: Run, marker: str, after: str, channel: str, what: str) -> None:
+    """``marker`` is in the session's last request exactly once: hook context following
+    ``after`` (PROMPT or a call label), carried through ``channel``."""
+    where = [(a.after, a.channel) for a in run.transcript.arrivals(marker)]
+    assert where == [(after, channel)], (
+        f"{run.name}: {what} must reach the model once, {channel}, after {after!r}\n"
+        f"{run.transcript.excerpt(marker)}\n{run.report()}"
+    )
 
 
 @PENDING
 @pytest.mark.parametrize("name", ROOT_LAUNCHED)
 def test_the_folder_memory_arrives_once_right_after_the_read(name: str, tmp_path_factory: pytest.TempPathFactory) -> None:
     run = session(name, tmp_path_factory)
-    channel = transcript.TOOL_CHANNEL[run.flavour.host]
-    assert _where(run, BILLING) == [(run.call("billing/invoice.py"), channel)], (
-        f"{name}: billing's memory must reach the model once, {channel} of the read of billing/invoice.py\n"
-        f"{run.transcript.excerpt(BILLING)}\n{run.report()}"
-    )
+    arrives_once(run, BILLING, run.call("billing/invoice.py"), transcript.TOOL_CHANNEL[run.flavour.host], "billing's memory")
     # ... and so before the Write: the request the model answered with the write carried it.
     planned = [r for r in run.requests if str(r["reply"]).startswith(f"tool_call:{run.flavour.written}")]
     assert planned and BILLING in json.dumps(planned[-1]["body"]), run.report()
@@ -202,10 +204,7 @@ def test_the_folder_memory_arrives_once_right_after_the_read(name: str, tmp_path
 @PENDING_DEFAULT_INSTALL
 def test_started_in_a_subfolder_the_default_install_recalls_there(tmp_path_factory: pytest.TempPathFactory) -> None:
     run = session("claude-code-subfolder", tmp_path_factory)
-    assert _where(run, BILLING) == [(transcript.PROMPT, "system message")], (
-        f"billing's memory must reach the model once, at prompt time (Claude Code started in billing/)\n"
-        f"{run.transcript.excerpt(BILLING)}\n{run.report()}"
-    )
+    arrives_once(run, BILLING, transcript.PROMPT, "system message", "billing's memory (the launch folder's)")
     assert run.transcript.after(run.call("billing/invoice.py")) == [], f"the Read in billing/ repeated what the prompt brought\n{run.report()}"
 
 
@@ -215,10 +214,7 @@ def test_parallel_reads_in_one_folder_bring_its_memory_once(tmp_path_factory: py
     the folder's memory still reaches the model once, after the pair's results."""
     run = session("claude-code-parallel", tmp_path_factory)
     batch = f"{run.call('billing/invoice.py')} + {run.call('billing/tax.py')}"
-    assert _where(run, BILLING) == [(batch, transcript.CLAUDE_TOOL)], (
-        f"billing's memory must reach the model once, after the two parallel Reads in billing/\n"
-        f"{run.transcript.excerpt(BILLING)}\n{run.report()}"
-    )
+    arrives_once(run, BILLING, batch, transcript.CLAUDE_TOOL, "billing's memory")
 
 
 @pytest.mark.parametrize("name", SEQUENTIAL)
@@ -232,11 +228,7 @@ def test_a_second_read_in_the_same_folder_adds_nothing(name: str, tmp_path_facto
 @pytest.mark.parametrize("name", list(FLAVOURS))
 def test_a_read_in_another_folder_brings_that_folders_memory(name: str, tmp_path_factory: pytest.TempPathFactory) -> None:
     run = session(name, tmp_path_factory)
-    channel = transcript.TOOL_CHANNEL[run.flavour.host]
-    assert _where(run, SHIPPING) == [(run.call("shipping/rates.py"), channel)], (
-        f"{name}: shipping's memory must reach the model once, {channel} of the read of shipping/rates.py\n"
-        f"{run.transcript.excerpt(SHIPPING)}\n{run.report()}"
-    )
+    arrives_once(run, SHIPPING, run.call("shipping/rates.py"), transcript.TOOL_CHANNEL[run.flavour.host], "shipping's memory")
 
 
 @pytest.mark.parametrize("name", list(FLAVOURS))
