@@ -188,7 +188,7 @@ def _maintenance_commands(sub: argparse._SubParsersAction[argparse.ArgumentParse
     p.add_argument("--query", required=True, help="the recall query text")
     p.add_argument("--cwd", default=".", help="the folder the note is about (default: .)")
     p.add_argument("--priority", type=float, metavar="F", help="0.0 to 1.0; ranks queries under a tight budget")
-    p.add_argument("--role", action="append", default=[], type=_nonblank, metavar="R", help="only for this role (repeatable)")
+    p.add_argument("--role", action="append", default=[], metavar="R", help="only for this role (repeatable)")
     p.add_argument("--entity", action="append", default=[], metavar="E", help="a name, or a JSON object {name, type, salience} (repeatable)")
     p.add_argument("--resource", action="append", default=[], metavar="R", help="a name, or a JSON object {name, kind, salience} (repeatable)")
     p.add_argument("--tag", action="append", default=[], metavar="T", help="a tag (repeatable)")

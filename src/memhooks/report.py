@@ -11,6 +11,10 @@ import os
 from . import __version__
 from .errors import CATALOGUE, Diagnostic
 
+#: SARIF ``tool.driver.informationUri``: where code hosts send people who ask what the
+#: tool is (SARIF 2.1.0 §3.19.17; the reference engine fills it with its repository).
+INFORMATION_URI = "https://pypi.org/project/memhooks/"
+
 TYPE_CHECKING = False  # typing costs ~2 ms to import; annotations are strings
 if TYPE_CHECKING:
     from typing import Any
@@ -74,7 +78,14 @@ def sarif(diagnostics: list[Diagnostic], base: str) -> str:
         "version": "2.1.0",
         "runs": [
             {
-                "tool": {"driver": {"name": "memhooks", "version": __version__, "rules": rules}},
+                "tool": {
+                    "driver": {
+                        "name": "memhooks",
+                        "version": __version__,
+                        "informationUri": INFORMATION_URI,
+                        "rules": rules,
+                    }
+                },
                 "results": results,
             }
         ],

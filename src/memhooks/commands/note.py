@@ -4,7 +4,8 @@
 Flag values are checked before anything is read (exit 2, ``error: ...``): ``--priority``
 must be finite and within 0.0..1.0; an ``--entity``/``--resource`` starting with ``{`` must
 be JSON; ``--backends`` must be a JSON object. Field types inside those objects are
-checked by validating the result (exit 1, nothing written). stdout ``Updated <hook>``.
+checked by validating the result (exit 1, nothing written), and a blank ``--role`` is
+MH006 naming the flag (exit 1, as the reference). stdout ``Updated <hook>``.
 """
 
 from __future__ import annotations

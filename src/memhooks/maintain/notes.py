@@ -45,7 +45,7 @@ def add_note(
 
     ``entities``/``resources`` are names or mappings, ``backends`` a mapping of provider
     namespaces (deep-merged). Raises DiagnosticError: those of :func:`note_hook`; MH003
-    for a blank query; the hook's own errors when it is invalid; the errors the result
+    for a blank query; MH006 for a blank role; the hook's own errors when it is invalid; the errors the result
     would have (nothing is then written), e.g. MH026 for ``{"name": []}``; MH031.
     """
     hook = note_hook(cwd, env)
@@ -54,6 +54,15 @@ def add_note(
     from .edit import upsert_query
 
     roles, entities, resources, tags = list(roles), list(entities), list(resources), list(tags)
+    for role in roles:
+        if not isinstance(role, str) or not role.strip():
+            # the reference exits 1 here too; argparse's exit 2 would hide the hook's path
+            raise fail(
+                "MH006",
+                f"role names must not be blank (--role {role!r}); nothing was written",
+                hook,
+                help="give --role a role name, or leave it out",
+            )
 
     def edit(parsed: ParsedHook) -> bool:
         upsert_query(
