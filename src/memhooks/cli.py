@@ -18,6 +18,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Callable
+    from typing import Any
 
 FORMATS = ("human", "json")
 
@@ -58,33 +59,128 @@ def _nonblank(value: str) -> str:
     return value
 
 
-def build_parser() -> argparse.ArgumentParser:
-    import argparse
-
-    parser = argparse.ArgumentParser(
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The CLI's parser; with ``only`` (a command name) just that subcommand's parser is
+    built, so running one command does not pay for all of them (spec performance notes:
+    building every subcommand was ~63 % of ``explain --format json``)."""
+    parser = _parser_class()(
         prog="memhooks",
         description="Directory-scoped memory recall routing for AI coding agents (MEMHOOKS.md, memhooks/v2).",
     )
     parser.add_argument("--version", action="version", version=f"memhooks {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
+    for name, summary, arguments in COMMANDS:
+        if only is None or name == only:
+            if summary is None:
+                arguments(sub)
+            else:
+                arguments(sub.add_parser(name, help=summary))
+    return parser
 
-    p = sub.add_parser("validate", help="check MEMHOOKS.md files against the memhooks/v2 rules")
+
+def _parser_class() -> type[argparse.ArgumentParser]:
+    """``argparse.ArgumentParser`` whose help formatter reads the terminal width itself:
+    argparse's own imports ``shutil`` (and with it bz2, lzma, fnmatch; ~1.5 ms) on every
+    ``add_argument``, to format help that is almost never printed."""
+    import argparse
+
+    class Formatter(argparse.HelpFormatter):
+        def __init__(
+            self,
+            prog: str,
+            indent_increment: int = 2,
+            max_help_position: int = 24,
+            width: int | None = None,
+            **kw: Any,
+        ) -> None:
+            width = _columns() - 2 if width is None else width
+            super().__init__(prog, indent_increment, max_help_position, width, **kw)
+
+    class Parser(argparse.ArgumentParser):
+        def __init__(self, *args: Any, formatter_class: Any = Formatter, **kw: Any) -> None:
+            super().__init__(*args, formatter_class=formatter_class, **kw)
+
+    return Parser
+
+
+def _columns() -> int:
+    """Terminal columns as ``shutil.get_terminal_size()`` finds them: ``$COLUMNS``, else
+    the terminal of standard output, else 80."""
+    import os
+
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
+def _validate_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("path", nargs="?", default=".", help="a hook file, or a directory to scan (default: .)")
     p.add_argument("--all", action="store_true", help="scan the whole project root of PATH")
     p.add_argument("--strict", action="store_true", help="fail (exit 1) on warnings too, and when no hook is found")
     p.add_argument("--format", choices=("human", "json", "sarif"), default="human")
 
-    p = sub.add_parser("explain", help="resolve the hook chain for folders and print the retrieval plan")
+
+def _explain_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("paths", nargs="*", metavar="PATH", help="target files or folders (default: .)")
     p.add_argument("--role", action="append", default=[], type=_nonblank, metavar="ROLE", help="an active role (repeatable)")
     p.add_argument("--file", action="append", default=[], type=_nonblank, metavar="FILE", help="an active file; its folder joins the plan (repeatable)")
     p.add_argument("--budget", type=_budget, metavar="CHARS", help="print the bounded context as injected, at most CHARS characters")
     p.add_argument("--format", choices=FORMATS, default="human")
 
-    _maintenance_commands(sub)
 
-    p = sub.add_parser("recall", help="recall the memories that matter in a folder, within a budget")
+def _init_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("path", nargs="?", default=".", help="a folder of the project (default: .)")
+    p.add_argument("--format", choices=FORMATS, default="human", help="error output format")
+
+
+def _note_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--query", required=True, help="the recall query text")
+    p.add_argument("--cwd", default=".", help="the folder the note is about (default: .)")
+    p.add_argument("--priority", type=float, metavar="F", help="0.0 to 1.0; ranks queries under a tight budget")
+    p.add_argument("--role", action="append", default=[], metavar="R", help="only for this role (repeatable)")
+    p.add_argument("--entity", action="append", default=[], metavar="E", help="a name, or a JSON object {name, type, salience} (repeatable)")
+    p.add_argument("--resource", action="append", default=[], metavar="R", help="a name, or a JSON object {name, kind, salience} (repeatable)")
+    p.add_argument("--tag", action="append", default=[], metavar="T", help="a tag (repeatable)")
+    p.add_argument("--backends", default="{}", metavar="JSON", help="provider routing as a JSON object, e.g. '{\"mem0\": {\"top_k\": 8}}'")
+    p.add_argument("--format", choices=FORMATS, default="human", help="error output format")
+
+
+def _remove_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--query", required=True, help="the recall query text (whitespace-normalized match)")
+    p.add_argument("--cwd", default=".", help="the folder whose nearest hook is edited (default: .)")
+    p.add_argument("--dry-run", action="store_true", help="report what would change; write nothing")
+    p.add_argument("--format", choices=FORMATS, default="human", help="json: the reference's compact summary line; also the error format")
+
+
+def _prune_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("path", nargs="?", default=".", help="a hook file, or a directory to scan (default: .)")
+    p.add_argument("--all", action="store_true", help="every hook of the project root of PATH")
+    p.add_argument("--dry-run", action="store_true", help="report what would change; write nothing")
+    p.add_argument("--format", choices=FORMATS, default="human", help="json: the reference's compact summary line; also the error format")
+
+
+def _event_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--agent", metavar="NAME", help="the host that sent the payload (default: detected)")
+    p.add_argument("--anchor", choices=("directory", "nearest"), help="where a folder's cue goes (default: MEMHOOKS_ANCHOR, else directory)")
+    p.add_argument("--format", choices=FORMATS, default="human", help="error output format")
+
+
+def _migrate_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("path", nargs="?", default=".", help="a hook file, or a directory to scan (default: .)")
+    p.add_argument("--all", action="store_true", help="every hook of the project root of PATH")
+    p.add_argument("--dry-run", action="store_true", help="print a unified diff; write nothing")
+    p.add_argument("--format", choices=FORMATS, default="human")
+
+
+def _recall_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("path", nargs="?", default=".", help="the folder or file being worked on (default: .)")
     p.add_argument("--prompt", help="the user's request; searched alongside every recall query")
     p.add_argument("--file", action="append", default=[], type=_nonblank, metavar="FILE", help="an active file (repeatable)")
@@ -94,7 +190,8 @@ def build_parser() -> argparse.ArgumentParser:
     _store_option(p)
     p.add_argument("--format", choices=("human", "json", "context"), type=_format, default="human")
 
-    p = sub.add_parser("remember", help="record a memory in the embedded store, scoped to a folder")
+
+def _remember_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("text", help="what to remember")
     p.add_argument("--cwd", default=".", help="the folder the memory is about (default: .)")
     p.add_argument("--kind", help="open label, e.g. decision, failure, workaround, constraint")
@@ -104,7 +201,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--backend", metavar="NAME", help="write to this backend (default: the configured one, else the embedded store)")
     _store_option(p)
 
-    p = sub.add_parser("memories", help="list, show, search, forget, import or export stored memories")
+
+def _memories_arguments(p: argparse.ArgumentParser) -> None:
     acts = p.add_subparsers(dest="action", metavar="ACTION")
     acts.required = True
     a = acts.add_parser("list", help="memories of the project, newest first")
@@ -132,23 +230,28 @@ def build_parser() -> argparse.ArgumentParser:
     _project_options(a)
     a.add_argument("file", nargs="?", help="output file (default: standard output)")
 
+
+def _history_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from .commands import history
 
     history.add_parser(sub)
 
-    p = sub.add_parser("backends", help="list the memory backends and their settings, or check that one answers")
+
+def _backends_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("action", choices=("list", "check"))
     p.add_argument("--backend", metavar="NAME", help="check: this backend (default: the configured one)")
     p.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS", help="check: seconds a probe search may take (default: 10)")
     _store_option(p)
     p.add_argument("--format", choices=FORMATS, type=_format, default="human")
 
-    p = sub.add_parser("hook", help="serve one agent hook call: payload on stdin, the host's response on stdout")
+
+def _hook_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("event", nargs="?", help="the host's event name, for hosts whose payload names none (Copilot CLI)")
     p.add_argument("--agent", metavar="NAME", help="the host that calls (default: detected from the payload)")
     p.add_argument("--role", action="append", default=[], type=_nonblank, metavar="ROLE", help="an active role (repeatable; also MEMHOOKS_ROLES)")
 
-    p = sub.add_parser("capture", help="opt in or out of capturing what agents learn; process captured state")
+
+def _capture_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("action", choices=("on", "off", "status", "process"))
     level = p.add_mutually_exclusive_group()
     level.add_argument("--project", dest="level", action="store_const", const="project", help="this project only (default)")
@@ -157,10 +260,12 @@ def build_parser() -> argparse.ArgumentParser:
     _store_option(p)
     p.add_argument("--format", choices=FORMATS, default="human")
 
-    p = sub.add_parser("mcp", help="serve memhooks' tools to an agent over MCP (stdio); needs memhooks[mcp]")
+
+def _mcp_arguments(p: argparse.ArgumentParser) -> None:
     _store_option(p)
 
-    p = sub.add_parser("agents", help="install, uninstall or inspect memhooks' hooks in agent hosts")
+
+def _agents_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("action", choices=("install", "uninstall", "status"))
     which = p.add_mutually_exclusive_group()
     which.add_argument("--agent", action="append", default=[], metavar="NAME", help="an agent host (repeatable)")
@@ -175,48 +280,29 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mcp", action="store_true", help="also register the MCP server `memhooks mcp` in the host's MCP config; with uninstall: remove only that")
     p.add_argument("--dry-run", action="store_true", help="show what would change; write nothing")
     p.add_argument("--format", choices=FORMATS, default="human")
-    return parser
 
 
-def _maintenance_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """``init``, ``note``, ``remove``, ``prune``, ``event``, ``migrate`` (hook maintenance)."""
-    p = sub.add_parser("init", help="enable MemHooks: create the project's root MEMHOOKS.md")
-    p.add_argument("path", nargs="?", default=".", help="a folder of the project (default: .)")
-    p.add_argument("--format", choices=FORMATS, default="human", help="error output format")
-
-    p = sub.add_parser("note", help="add or enrich a recall query in the nearest MEMHOOKS.md")
-    p.add_argument("--query", required=True, help="the recall query text")
-    p.add_argument("--cwd", default=".", help="the folder the note is about (default: .)")
-    p.add_argument("--priority", type=float, metavar="F", help="0.0 to 1.0; ranks queries under a tight budget")
-    p.add_argument("--role", action="append", default=[], metavar="R", help="only for this role (repeatable)")
-    p.add_argument("--entity", action="append", default=[], metavar="E", help="a name, or a JSON object {name, type, salience} (repeatable)")
-    p.add_argument("--resource", action="append", default=[], metavar="R", help="a name, or a JSON object {name, kind, salience} (repeatable)")
-    p.add_argument("--tag", action="append", default=[], metavar="T", help="a tag (repeatable)")
-    p.add_argument("--backends", default="{}", metavar="JSON", help="provider routing as a JSON object, e.g. '{\"mem0\": {\"top_k\": 8}}'")
-    p.add_argument("--format", choices=FORMATS, default="human", help="error output format")
-
-    p = sub.add_parser("remove", help="remove a recall query from the nearest MEMHOOKS.md")
-    p.add_argument("--query", required=True, help="the recall query text (whitespace-normalized match)")
-    p.add_argument("--cwd", default=".", help="the folder whose nearest hook is edited (default: .)")
-    p.add_argument("--dry-run", action="store_true", help="report what would change; write nothing")
-    p.add_argument("--format", choices=FORMATS, default="human", help="json: the reference's compact summary line; also the error format")
-
-    p = sub.add_parser("prune", help="drop generated cues' file resources that no longer exist")
-    p.add_argument("path", nargs="?", default=".", help="a hook file, or a directory to scan (default: .)")
-    p.add_argument("--all", action="store_true", help="every hook of the project root of PATH")
-    p.add_argument("--dry-run", action="store_true", help="report what would change; write nothing")
-    p.add_argument("--format", choices=FORMATS, default="human", help="json: the reference's compact summary line; also the error format")
-
-    p = sub.add_parser("event", help="maintain generated cues from one agent hook payload on stdin")
-    p.add_argument("--agent", metavar="NAME", help="the host that sent the payload (default: detected)")
-    p.add_argument("--anchor", choices=("directory", "nearest"), help="where a folder's cue goes (default: MEMHOOKS_ANCHOR, else directory)")
-    p.add_argument("--format", choices=FORMATS, default="human", help="error output format")
-
-    p = sub.add_parser("migrate", help="convert memhooks/v1 hooks to memhooks/v2 in place")
-    p.add_argument("path", nargs="?", default=".", help="a hook file, or a directory to scan (default: .)")
-    p.add_argument("--all", action="store_true", help="every hook of the project root of PATH")
-    p.add_argument("--dry-run", action="store_true", help="print a unified diff; write nothing")
-    p.add_argument("--format", choices=FORMATS, default="human")
+#: (name, one-line help, adds its arguments) of every subcommand, in ``--help`` order;
+#: with no help, the function adds the whole subcommand itself.
+COMMANDS: tuple[tuple[str, str | None, Callable[[Any], None]], ...] = (
+    ("validate", "check MEMHOOKS.md files against the memhooks/v2 rules", _validate_arguments),
+    ("explain", "resolve the hook chain for folders and print the retrieval plan", _explain_arguments),
+    ("init", "enable MemHooks: create the project's root MEMHOOKS.md", _init_arguments),
+    ("note", "add or enrich a recall query in the nearest MEMHOOKS.md", _note_arguments),
+    ("remove", "remove a recall query from the nearest MEMHOOKS.md", _remove_arguments),
+    ("prune", "drop generated cues' file resources that no longer exist", _prune_arguments),
+    ("event", "maintain generated cues from one agent hook payload on stdin", _event_arguments),
+    ("migrate", "convert memhooks/v1 hooks to memhooks/v2 in place", _migrate_arguments),
+    ("recall", "recall the memories that matter in a folder, within a budget", _recall_arguments),
+    ("remember", "record a memory in the embedded store, scoped to a folder", _remember_arguments),
+    ("memories", "list, show, search, forget, import or export stored memories", _memories_arguments),
+    ("history", None, _history_parser),  # adds its own parser
+    ("backends", "list the memory backends and their settings, or check that one answers", _backends_arguments),
+    ("hook", "serve one agent hook call: payload on stdin, the host's response on stdout", _hook_arguments),
+    ("capture", "opt in or out of capturing what agents learn; process captured state", _capture_arguments),
+    ("mcp", "serve memhooks' tools to an agent over MCP (stdio); needs memhooks[mcp]", _mcp_arguments),
+    ("agents", "install, uninstall or inspect memhooks' hooks in agent hosts", _agents_arguments),
+)
 
 
 def _project_options(p: argparse.ArgumentParser) -> None:
@@ -246,7 +332,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _dispatch(argv: list[str]) -> int:
-    args = build_parser().parse_args(argv)
+    # `memhooks COMMAND ...` builds only that subcommand (help and typos get them all)
+    only = argv[0] if argv and any(argv[0] == name for name, _, _ in COMMANDS) else None
+    args = build_parser(only).parse_args(argv)
     from .errors import DiagnosticError, MemhooksError, UsageError
 
     module = __import__(f"memhooks.commands.{args.command}", fromlist=["run"])
