@@ -92,7 +92,7 @@ def update(
         text = old if old is not None else new_text
         if text is None:
             return Change(path, None, None)
-        parsed = parse_text(text, path)
+        parsed = parse_text(text, path, round_trip=True)
         check(parsed)
         if not edit(parsed):
             return Change(path, old, None)

@@ -3,7 +3,11 @@
 Two layers: a process-wide dict (repeated ``resolve()`` calls in one host process cost
 only a few ``lstat`` calls) and one JSON file per project root under
 ``$XDG_CACHE_HOME/memhooks/hooks/`` (a fresh CLI process skips YAML entirely when the
-chain is unchanged). Only valid hooks are cached.
+chain is unchanged). An entry is what parsing the file's bytes gave: its plain data
+(``None`` when it could not be parsed), guidance and diagnostics, so ``resolve()`` and
+``validate`` share it and an unchanged invalid hook is not parsed again either. What
+depends on the file system rather than the bytes (an unsafe or unreadable file) is never
+cached.
 
 A file modified within :data:`RACY_NS` of the moment it was read is not cached: on file
 systems with coarse timestamps a second write in the same tick with the same size would
@@ -14,20 +18,27 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import time
+
+from ..errors import Diagnostic, DiagnosticError
 
 TYPE_CHECKING = False  # typing costs ~2 ms to import; annotations are strings
 if TYPE_CHECKING:
     from typing import Any
 
+    from .hookfile import ParsedHook
+
 RACY_NS = 2_000_000_000
 #: Bump whenever parsing or validation changes what a hook yields, or cached results
 #: outlive the fix. 2: LF guidance, `!!str`, equal-valued duplicate keys, non-finite
-#: numbers in unknown fields.
-FORMAT = 2
+#: numbers in unknown fields. 3: diagnostics cached, invalid hooks too.
+FORMAT = 3
 
 Key = tuple[int, int, int, int]
-_MEMORY: dict[str, tuple[Key, tuple[dict[str, Any], str]]] = {}
+#: (data or None, guidance, diagnostics as :func:`pack` writes them)
+Value = tuple["dict[str, Any] | None", str, "list[list[Any]]"]
+_MEMORY: dict[str, tuple[Key, Value]] = {}
 
 
 def stat_key(st: os.stat_result) -> Key:
@@ -70,28 +81,59 @@ class HookCache:
                     pass
         return self.entries
 
-    def get(self, path: str, key: Key) -> tuple[dict[str, Any], str] | None:
+    def prepare(self) -> None:
+        """Read the disk layer now and, when it holds nothing, import the hook parser:
+        start-up work for a caller that is waiting on something else anyway."""
+        if not self._disk():
+            from . import hookfile, validate, yamlfast
+
+            yamlfast.available()
+            del hookfile, validate
+
+    def get(self, path: str, key: Key) -> Value | None:
         memo = _MEMORY.get(path)
         if memo is not None and memo[0] == key:
             return memo[1]
         if not self.file:
             return None
         entry = self._disk().get(path)
-        if isinstance(entry, list) and len(entry) == 6 and tuple(entry[:4]) == key:
-            value = (entry[4], entry[5])
+        if isinstance(entry, list) and len(entry) == 7 and tuple(entry[:4]) == key:
+            value = (entry[4], entry[5], entry[6])
             _MEMORY[path] = (key, value)
             return value
         return None
 
-    def put(
-        self, path: str, key: Key, value: tuple[dict[str, Any], str], st: os.stat_result
-    ) -> None:
+    def put(self, path: str, key: Key, value: Value, st: os.stat_result) -> None:
         if time.time_ns() - st.st_mtime_ns < RACY_NS:
             return
         _MEMORY[path] = (key, value)
         if self.file:
-            self._disk()[path] = [*key, value[0], value[1]]
+            self._disk()[path] = [*key, *value]
             self.dirty = True
+
+    def load(self, path: str, st: os.stat_result | None = None) -> ParsedHook:
+        """:func:`memhooks.protocol.hookfile.load` through the cache: the parsed hook of
+        ``path`` (``st``: its ``lstat``, when the caller has it). A hit has no
+        ``document`` or ``tree``. Unsafe or unreadable files become diagnostics, uncached."""
+        from .hookfile import ParsedHook, load, parse_bytes, read_bytes
+
+        try:
+            st = os.lstat(path) if st is None else st
+        except OSError:
+            return load(path)
+        if not stat.S_ISREG(st.st_mode):
+            return load(path)
+        hit = self.get(path, stat_key(st))
+        if hit is not None:
+            return ParsedHook(path, hit[0], hit[1], None, None, unpack(path, hit[2]))
+        try:
+            raw, fst = read_bytes(path)
+        except DiagnosticError as exc:
+            return ParsedHook(path, None, "", None, None, exc.diagnostics)
+        parsed = parse_bytes(raw, path)
+        value = (parsed.data, parsed.guidance, pack(parsed.diagnostics))
+        self.put(path, stat_key(fst), value, fst)
+        return parsed
 
     def save(self) -> None:
         """Write the disk layer atomically if it changed; failures are ignored (a cache)."""
@@ -126,6 +168,19 @@ def for_root(root: str) -> HookCache:
 
     name = sha1(root.encode("utf-8", "surrogateescape")).hexdigest()[:20]
     return HookCache(os.path.join(cache_dir(), "hooks", f"{name}.json"))
+
+
+def pack(diagnostics: list[Diagnostic]) -> list[list[Any]]:
+    """Diagnostics of one hook as JSON lists (their path is the entry's)."""
+    return [[d.code, d.severity, d.message, d.line, d.column, d.help, d.key] for d in diagnostics]
+
+
+def unpack(path: str, packed: list[list[Any]]) -> list[Diagnostic]:
+    """The diagnostics :func:`pack` wrote, for the hook at ``path``."""
+    return [
+        Diagnostic(code, message, path, line, column, severity=severity, help=help, key=key)
+        for code, severity, message, line, column, help, key in packed
+    ]
 
 
 def clear_memory() -> None:

@@ -33,8 +33,9 @@ _FLAGS = (
 class ParsedHook:
     """One hook as read: ``path``; ``data`` (plain JSON-able frontmatter dict, or ``None``
     when it could not be parsed); ``guidance`` (trimmed Markdown body, LF line endings); ``document``
-    (:class:`~memhooks.protocol.frontmatter.Document` or ``None``); ``tree`` (ruamel
-    round-trip mapping or ``None``); ``diagnostics`` (sorted list)."""
+    (:class:`~memhooks.protocol.frontmatter.Document` or ``None``); ``tree`` (the loaded
+    mapping or ``None``: ruamel's round-trip tree when parsed with ``round_trip=True``,
+    else possibly a :class:`~memhooks.protocol.yamlfast.Map`); ``diagnostics`` (sorted list)."""
 
     __slots__ = ("data", "diagnostics", "document", "guidance", "path", "tree")
 
@@ -116,22 +117,27 @@ def read_bytes(path: str) -> tuple[bytes, os.stat_result]:
         os.close(fd)
 
 
-def parse_text(text: str, path: str) -> ParsedHook:
-    """Parse decoded hook text; never raises for bad content (it becomes diagnostics)."""
-    from . import yamlio
+def parse_text(text: str, path: str, *, round_trip: bool = False) -> ParsedHook:
+    """Parse decoded hook text; never raises for bad content (it becomes diagnostics).
+
+    ``round_trip``: the tree must be ruamel's, for an edit (:mod:`memhooks.maintain`);
+    otherwise libyaml reads it when it can (:mod:`.yamlfast`, same values, positions and
+    diagnostics, ~50x faster) and ruamel.yaml is not even imported.
+    """
     from .validate import check_tree
+    from .yamlcore import NotJson, to_plain
 
     try:
         document = frontmatter.split(text, path)
-        tree = yamlio.load(document.yaml, path, document.yaml_line)
+        tree = _load_yaml(document, path, round_trip)
     except DiagnosticError as exc:
         return ParsedHook(path, None, "", None, None, exc.diagnostics)
     diagnostics = check_tree(tree, path, document.yaml_line)
     data: dict[str, Any] | None = None
     if tree is None or isinstance(tree, dict):
         try:
-            data = yamlio.to_plain(tree) if tree is not None else {}
-        except yamlio.NotJson as exc:
+            data = to_plain(tree) if tree is not None else {}
+        except NotJson as exc:
             # the validator reports such values at their position; this is the backstop
             if not any(d.is_error for d in diagnostics):
                 diagnostics.append(
@@ -146,6 +152,19 @@ def parse_text(text: str, path: str) -> ParsedHook:
     # guidance lines are joined with LF whatever the file's line endings (spec (b) Envelope)
     guidance = frontmatter.to_lf(document.body).strip()
     return ParsedHook(path, data, guidance, document, tree, diagnostics)
+
+
+def _load_yaml(document: frontmatter.Document, path: str, round_trip: bool) -> Any:
+    if not round_trip:
+        from . import yamlfast
+
+        try:
+            return yamlfast.load(document.yaml)
+        except yamlfast.Unsupported:
+            pass  # ruamel reads it, and words whatever is wrong with it
+    from . import yamlio
+
+    return yamlio.load(document.yaml, path, document.yaml_line)
 
 
 def parse_bytes(data: bytes, path: str) -> ParsedHook:

@@ -16,8 +16,8 @@ def collect(path: str, *, all_hooks: bool, strict: bool = False) -> tuple[list[D
     (an error with ``strict``). A missing path is MH024. The validation root is what
     SARIF URIs are relative to. Diagnostics are sorted by path, line, column.
     """
+    from . import cache
     from .discover import find_hooks
-    from .hookfile import load
     from .root import REASON_ENV, REASON_GIT, resolve_target
 
     try:
@@ -26,9 +26,12 @@ def collect(path: str, *, all_hooks: bool, strict: bool = False) -> tuple[list[D
             base = where.root if all_hooks else where.directory
             # MEMHOOKS_ROOT may name a directory inside a git work tree: git still decides
             # what is ignored there (find_hooks falls back to the walker outside git)
-            hooks = find_hooks(base, use_git=where.reason in (REASON_GIT, REASON_ENV))
+            store = cache.for_root(where.root)  # the one explain and recall read through
+            hooks = find_hooks(
+                base, use_git=where.reason in (REASON_GIT, REASON_ENV), meanwhile=store.prepare
+            )
         else:
-            base, hooks = where.directory, [where.target]
+            base, hooks, store = where.directory, [where.target], cache.HookCache(None)
     except DiagnosticError as exc:
         return exc.diagnostics, os.path.dirname(os.path.abspath(path))
     if not hooks:
@@ -36,7 +39,8 @@ def collect(path: str, *, all_hooks: bool, strict: bool = False) -> tuple[list[D
         return [Diagnostic("MH013", f"no {HOOK_NAME} files found", path, severity=severity)], base
     diagnostics: list[Diagnostic] = []
     for hook in hooks:
-        diagnostics.extend(load(hook).diagnostics)
+        diagnostics.extend(store.load(hook).diagnostics)
+    store.save()
     diagnostics.sort(key=Diagnostic.sort_key)
     return diagnostics, base
 

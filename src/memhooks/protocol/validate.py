@@ -67,7 +67,7 @@ class Checker:
         *,
         value: bool = False,
     ) -> None:
-        from .yamlio import position, value_position
+        from .yamlcore import position, value_position
 
         pos = (
             (value_position if value else position)(container, key)

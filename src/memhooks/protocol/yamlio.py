@@ -13,17 +13,19 @@ Refused with a diagnostic instead of expanded or guessed at:
 * explicit tags other than ``!!str`` (the reference silently ignores custom tags);
 * duplicate keys — the message names both lines.
 
-Importing this module imports ruamel.yaml (~20 ms); callers on hot paths import it lazily.
+This is the round-trip reader maintenance edits need; reading a hook only to validate or
+resolve it goes through :mod:`.yamlfast` (libyaml) first, which hands anything unusual
+(an error, alias, tag, anchor, duplicate key) back here so every diagnostic comes from one
+place. Importing this module imports ruamel.yaml (~20 ms); callers on hot paths import it
+lazily.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from typing import Any
 
 from ruamel.yaml import YAML
-from ruamel.yaml.comments import CommentedMap, CommentedSeq, TaggedScalar
 from ruamel.yaml.composer import Composer
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.events import AliasEvent, ScalarEvent
@@ -31,28 +33,21 @@ from ruamel.yaml.nodes import ScalarNode, SequenceNode
 from ruamel.yaml.resolver import VersionedResolver
 
 from ..errors import fail
+from .yamlcore import (  # noqa: F401  (position, to_plain ... are this module's API too)
+    CORE,
+    STR,
+    NotJson,
+    key_idents,
+    position,
+    scalar_value,
+    to_plain,
+    value_position,
+)
 
-_STR_TAG = "tag:yaml.org,2002:str"
+_STR_TAG = STR
 _MAX_DEPTH = 64
 
-_CORE: dict[str | None, list[tuple[str, re.Pattern[str]]]] = {}
-for _tag, _pattern, _first in (
-    ("tag:yaml.org,2002:null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
-    ("tag:yaml.org,2002:bool", r"^(?:true|True|TRUE|false|False|FALSE)$", list("tTfF")),
-    ("tag:yaml.org,2002:int", r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", list("-+0123456789")),
-    (
-        "tag:yaml.org,2002:float",
-        (
-            r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
-            r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
-        ),
-        list("-+0123456789."),
-    ),
-):
-    for _ch in _first:
-        # ruamel extends the list it gets for a first character with the `None` list in
-        # place, so no `None` key: that would grow every list on every scalar parsed.
-        _CORE.setdefault(_ch, []).append((_tag, re.compile(_pattern)))
+_CORE = CORE  # (first character -> [(tag, pattern)]) in the shape ruamel resolves by
 
 
 class _CoreResolver(VersionedResolver):
@@ -125,11 +120,7 @@ class _SafeComposer(Composer):
             # Keys are the same when their values are: `1`/`01`/`0o1` (one YAML 1.2 int),
             # `1`/`true` (one Python dict key), `1`/`"1"` (one JSON key). Comparing the
             # spelling alone let the constructor drop one of them silently.
-            value = _scalar_key(key_node)
-            try:
-                idents = [("value", value), ("json", _key(value))]
-            except NotJson:
-                idents = [("value", value)]
+            idents = key_idents(_scalar_key(key_node))
             first = next((seen[i] for i in idents if i in seen), None)
             if first is not None:
                 raise YamlProblem(
@@ -155,22 +146,7 @@ def _nested(node: Any) -> bool:
 
 def _scalar_key(node: Any) -> Any:
     """The value a scalar mapping key constructs to under the core schema."""
-    tag, text = str(node.tag), node.value
-    try:
-        if tag == "tag:yaml.org,2002:int":
-            digits = text.lstrip("+-")
-            base = {"0o": 8, "0x": 16}.get(digits[:2], 10)
-            number = int(digits[2:] if base != 10 else digits, base)
-            return -number if text.startswith("-") else number
-        if tag == "tag:yaml.org,2002:float":
-            return float(text.lower().replace(".inf", "inf").replace(".nan", "nan"))
-    except ValueError:
-        return text
-    if tag == "tag:yaml.org,2002:bool":
-        return text.lower() == "true"
-    if tag == "tag:yaml.org,2002:null":
-        return None
-    return text
+    return scalar_value(str(node.tag), node.value)
 
 
 def new_yaml() -> YAML:
@@ -231,80 +207,3 @@ def load(text: str, path: str, first_line: int) -> Any:
         raise fail(
             "MH000", f"invalid YAML frontmatter: {exc}", path, first_line, 1, help=help
         ) from None
-
-
-def position(container: Any, key: Any) -> tuple[int, int] | None:
-    """0-based (line, column) of ``container[key]`` (the key for mappings, the item for
-    sequences), or ``None`` when ruamel recorded no position."""
-    lc = getattr(container, "lc", None)
-    if lc is None:
-        return None
-    try:
-        if isinstance(container, CommentedSeq):
-            return (int(lc.item(key)[0]), int(lc.item(key)[1]))
-        return (int(lc.key(key)[0]), int(lc.key(key)[1]))
-    except (KeyError, IndexError, TypeError):
-        return None
-
-
-def value_position(container: Any, key: Any) -> tuple[int, int] | None:
-    """0-based (line, column) of the value of ``container[key]`` in a mapping."""
-    lc = getattr(container, "lc", None)
-    if lc is None or not isinstance(container, CommentedMap):
-        return position(container, key)
-    try:
-        return (int(lc.value(key)[0]), int(lc.value(key)[1]))
-    except (KeyError, IndexError, TypeError):
-        return None
-
-
-class NotJson(Exception):
-    """A value has no JSON form (non-scalar mapping key, NaN/infinity)."""
-
-
-def to_plain(value: Any) -> Any:
-    """Convert ruamel round-trip objects to plain JSON-able Python values.
-
-    Scalar mapping keys become strings the way JSON writes them (``1`` → ``"1"``,
-    ``true`` → ``"true"``, ``null`` → ``"null"``). Raises :class:`NotJson` for a
-    sequence/mapping used as a key. NaN and infinities are kept as floats; JSON
-    serialisation rejects them later with a clear message.
-    """
-    if isinstance(value, dict):
-        out = {}
-        for key, item in value.items():
-            out[_key(key)] = to_plain(item)
-        return out
-    if isinstance(value, (list, tuple)):
-        return [to_plain(item) for item in value]
-    if isinstance(value, TaggedScalar):
-        return str(value.value)
-    if isinstance(value, bool) or value is None:
-        return value
-    if isinstance(value, int):
-        if type(value).__name__ == "ScalarBoolean":
-            return bool(value)
-        return int(value)
-    if isinstance(value, float):
-        return float(value)
-    if isinstance(value, str):
-        return str(value)
-    raise NotJson(f"unsupported YAML value of type {type(value).__name__}")
-
-
-def _key(key: Any) -> str:
-    if isinstance(key, str):
-        return str(key)
-    if isinstance(key, bool) or type(key).__name__ == "ScalarBoolean":
-        return "true" if key else "false"
-    if key is None:
-        return "null"
-    if isinstance(key, int):
-        return str(int(key))
-    if isinstance(key, float):
-        if not math.isfinite(key):
-            raise NotJson("a mapping key is NaN or infinite")
-        return repr(float(key))
-    if isinstance(key, TaggedScalar):
-        return str(key.value)
-    raise NotJson("a mapping key is a sequence or mapping, which JSON cannot represent")
