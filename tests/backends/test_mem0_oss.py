@@ -214,7 +214,11 @@ def test_zero_configuration_check(mem0_env: Path, capsys: pytest.CaptureFixture[
     assert main(["backends", "check", "--format", "json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["ok"] and result["via"] == "health" and result["backend"] == "mem0"
-    assert result["detail"] == f"Mem0 oss answers (OSS, store in {mem0_env})"
+    answers, hooks = result["detail"].split("\n")
+    assert answers == f"Mem0 oss answers (OSS, store in {mem0_env})"
+    # Issue 14: the check says that agent hooks cannot use in-process Mem0 OSS, and why.
+    assert hooks.startswith("Mem0 OSS runs in-process: every new process imports PyTorch")
+    assert 'hooks cannot recall from it within their deadline' in hooks and 'mode = "platform"' in hooks
 
 
 def test_recall_in_a_fresh_process(tmp_path: Path, mem0_env: Path) -> None:

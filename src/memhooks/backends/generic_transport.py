@@ -1,5 +1,5 @@
-"""How the generic backend reaches its memory system: one HTTP exchange (stdlib
-``urllib``) or one command run, each bounded in time, every failure a BackendError that
+"""How the generic backend reaches its memory system: one HTTP exchange (memhooks'
+deadline-bound client, :mod:`memhooks.backends.http`) or one command run, each bounded in time, every failure a BackendError that
 says which kind it was."""
 
 from __future__ import annotations
@@ -7,9 +7,6 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import time
-import urllib.error
-import urllib.request
 
 from ..errors import BackendError
 
@@ -20,40 +17,35 @@ MAX_DETAIL = 200
 def http(
     method: str, url: str, payload: bytes | None, headers: dict[str, str], timeout_s: float
 ) -> tuple[int, bytes]:
-    """``(status, body)`` of one HTTP exchange, all of it within ``timeout_s``. BackendError
-        for an HTTP error status (401/403 said as refused credentials), no answer in time, an
-    unreachable server, or a body over :data:`MAX_RESPONSE` bytes."""
-    deadline = time.monotonic() + timeout_s
-    request = urllib.request.Request(url, data=payload, method=method, headers=headers)
+    """``(status, body)`` of one HTTP exchange, all of it within ``timeout_s`` — every
+    connect, send and ``recv`` bounded by what is left (:mod:`memhooks.backends.http`).
+    BackendError for an HTTP error status (401/403 said as refused credentials), no
+    answer in time, an unreachable server, a reset, or a body over :data:`MAX_RESPONSE`
+    bytes."""
+    from .http import Endpoint, HTTPFailure
+
     where = shown(url)
+    base, _, query = url.partition("?")
+    endpoint = Endpoint("generic", base)
     try:
-        with urllib.request.urlopen(
-            request, timeout=timeout_s
-        ) as response:  # http(s) only: checked by _url
-            chunks, size = [], 0
-            while chunk := response.read(65536):
-                size += len(chunk)
-                if size > MAX_RESPONSE:
-                    raise BackendError(
-                        f"generic: response from {where} is larger than {MAX_RESPONSE} bytes"
-                    )
-                if time.monotonic() > deadline:
-                    raise TimeoutError
-                chunks.append(chunk)
-            return response.status, b"".join(chunks)
-    except urllib.error.HTTPError as exc:
-        said = detail(exc.read(4096))
-        kind = "refused the credentials" if exc.code in (401, 403) else "answered"
+        status, body = endpoint.exchange(
+            method, f"?{query}" if query else "", payload, headers,
+            timeout_s=timeout_s, what=f"request to {where}",
+        )  # fmt: skip
+    except HTTPFailure as exc:
+        if exc.kind == "timeout":
+            raise BackendError(f"generic: {where} did not answer within {timeout_s:.2f} s") from None
+        if exc.kind == "unreachable":
+            reason = str(exc).rsplit(": ", 1)[-1]
+            raise BackendError(f"generic: {where} is unreachable: {reason}") from None
+        raise BackendError(str(exc)) from None
+    if status >= 400:
+        said = detail(body[:4096])
+        kind = "refused the credentials" if status in (401, 403) else "answered"
         raise BackendError(
-            f"generic: {where} {kind} HTTP {exc.code}" + (f": {said}" if said else "")
-        ) from None
-    except (TimeoutError, OSError) as exc:
-        reason = getattr(exc, "reason", exc)
-        if isinstance(exc, TimeoutError) or isinstance(reason, TimeoutError):
-            raise BackendError(
-                f"generic: {where} did not answer within {timeout_s:.2f} s"
-            ) from None
-        raise BackendError(f"generic: {where} is unreachable: {reason}") from None
+            f"generic: {where} {kind} HTTP {status}" + (f": {said}" if said else "")
+        )
+    return status, body
 
 
 def run_command(argv: list[str], payload: bytes, timeout_s: float) -> bytes:

@@ -109,20 +109,59 @@ class Endpoint:
         the parsed JSON answer (``None`` for an empty one), all within ``timeout_s``
         seconds. ``what`` says what the call is for, in messages. Raises
         :class:`HTTPFailure`."""
+        payload = None if body is None else json.dumps(body, ensure_ascii=False).encode("utf-8")
+        query = "&".join(f"{segment(k)}={segment(v)}" for k, v in (params or {}).items())
+        status, raw = self.exchange(
+            method, path + (f"?{query}" if query else ""), payload,
+            {"content-type": "application/json"} if payload is not None else {},
+            timeout_s=timeout_s, what=what,
+        )  # fmt: skip
+        if status >= 400:
+            said = detail(raw)
+            raise HTTPFailure(
+                f"{self.backend}: {what} failed: HTTP {status}" + (f": {said}" if said else ""),
+                "status",
+                status,
+                raw[:4096],
+            )
+        if not raw.strip():
+            return None
+        try:
+            return json.loads(raw)
+        except ValueError:
+            raise HTTPFailure(
+                f"{self.backend}: {what} failed: the answer is not JSON: {detail(raw)}",
+                "malformed",
+            ) from None
+
+
+    def exchange(
+        self,
+        method: str,
+        path: str,
+        payload: bytes | None,
+        headers: Mapping[str, str],
+        *,
+        timeout_s: float,
+        what: str,
+    ) -> tuple[int, bytes]:
+        """One exchange, whatever the answer's status: ``(status, body)``, all within
+        ``timeout_s`` seconds. ``path`` (query string included) goes after the base
+        path; ``headers`` join the endpoint's. Raises :class:`HTTPFailure` for every
+        failure but an HTTP status (kinds ``timeout``, ``reset``, ``malformed``,
+        ``unreachable``)."""
         if timeout_s <= 0:
             raise HTTPFailure(f"{self.backend}: no time left for {what}", "timeout")
         deadline = time.monotonic() + timeout_s
-        target = self.base + path
-        if params:
-            target += "?" + "&".join(f"{segment(k)}={segment(v)}" for k, v in params.items())
-        payload = b"" if body is None else json.dumps(body, ensure_ascii=False).encode("utf-8")
-        lines = [f"{method} {target} HTTP/1.1", f"host: {self.host}:{self.port}",
-                 "connection: close", *(f"{k}: {v}" for k, v in self.headers.items())]  # fmt: skip
-        if body is not None:
-            lines += ["content-type: application/json", f"content-length: {len(payload)}"]
-        request = ("\r\n".join(lines) + "\r\n\r\n").encode("utf-8") + payload
+        given = {name.lower() for name in headers}
+        sent = {**{k: v for k, v in self.headers.items() if k.lower() not in given}, **headers}
+        lines = [f"{method} {self.base + path} HTTP/1.1", f"host: {self.host}:{self.port}",
+                 "connection: close", *(f"{k}: {v}" for k, v in sent.items())]  # fmt: skip
+        if payload is not None:
+            lines.append(f"content-length: {len(payload)}")
+        request = ("\r\n".join(lines) + "\r\n\r\n").encode("utf-8") + (payload or b"")
         try:
-            status, raw = _exchange(self.host, self.port, self.scheme == "https", request, deadline)
+            return _exchange(self.host, self.port, self.scheme == "https", request, deadline)
         except TimeoutError:
             raise HTTPFailure(
                 f"{self.backend}: {what} took longer than {timeout_s:.2f} s "
@@ -149,23 +188,6 @@ class Endpoint:
                 f"{self.backend}: {what} failed: cannot reach {self.shown}: "
                 f"{exc.strerror or exc}",
                 "unreachable",
-            ) from None
-        if status >= 400:
-            said = detail(raw)
-            raise HTTPFailure(
-                f"{self.backend}: {what} failed: HTTP {status}" + (f": {said}" if said else ""),
-                "status",
-                status,
-                raw[:4096],
-            )
-        if not raw.strip():
-            return None
-        try:
-            return json.loads(raw)
-        except ValueError:
-            raise HTTPFailure(
-                f"{self.backend}: {what} failed: the answer is not JSON: {detail(raw)}",
-                "malformed",
             ) from None
 
 

@@ -120,10 +120,11 @@ NAME = "mem0"
 #: What ``backends check`` says about Mem0 OSS and agent hooks (module docstring).
 OSS_IN_HOOKS = (
     "Mem0 OSS runs in-process: every new process imports PyTorch and loads the embedding "
-    "model ({open_s:.1f} s here), and every agent hook is a new process, so hooks cannot "
-    "recall from it within their deadline (MEMHOOKS_HOOK_TIMEOUT_MS). For hooks set "
-    'mode = "platform" (the Mem0 Platform, or a server speaking its API at host); keep '
-    "mode = \"oss\" for long-lived hosts (the Hermes plugin) and `memhooks recall`."
+    "model (opening took {open_s:.1f} s in this process), and every agent hook is a new "
+    "process, so hooks cannot recall from it within their deadline "
+    '(MEMHOOKS_HOOK_TIMEOUT_MS). For hooks set mode = "platform" (the Mem0 Platform, or a '
+    "server speaking its API at host). Mem0 OSS serves long-lived hosts (the Hermes plugin); "
+    "`memhooks recall` works but waits for the model every time."
 )
 
 
