@@ -229,3 +229,16 @@ def test_find_line_handles_quoted_tables_and_missing_keys() -> None:
     assert configuration.find_line(text, "mem0", "absent") == 1
     assert configuration.find_line(text, "generic", None) == 5
     assert configuration.find_line(text, "nope", "x") is None
+
+
+def test_list_says_an_sdk_is_needed_for_remember_only() -> None:
+    """Recall on OpenViking and Honcho needs no SDK (issue 14): a missing one is not a
+    broken backend."""
+    from memhooks.commands.backends import listing, render_list
+
+    report = listing(env={})
+    by_name = {b["name"]: b for b in report["backends"]}
+    assert by_name["hindsight"]["missing"] == [] and by_name["hindsight"]["extra"] is None
+    assert by_name["openviking"]["extra_for"] == by_name["honcho"]["extra_for"] == "remember"
+    by_name["honcho"]["missing"] = ["honcho"]
+    assert "honcho      missing honcho (for remember only): pip install 'memhooks[honcho]'" in render_list(report)

@@ -284,7 +284,7 @@ def test_settings_are_checked_when_opened() -> None:
         HindsightBackend.open({"bank": "b"})
     with pytest.raises(BackendError, match=r"backends.hindsight.budget: must be one of"):
         HindsightBackend.open({"url": "http://127.0.0.1:9", "bank": "b", "budget": "all"})
-    with pytest.raises(BackendError, match=r"url must be an http"):
+    with pytest.raises(BackendError, match=r"backends.hindsight.url: must be an http:// or https:// URL"):
         HindsightBackend.open({"url": "127.0.0.1:8888", "bank": "b"})
 
 

@@ -37,8 +37,9 @@ import time
 
 from ..errors import BackendError
 from .base import Health, Hit, PartialHits
-from .http import Endpoint, segment
+from .http import segment
 from .settings import (
+    endpoint,
     choice,
     hints,
     number,
@@ -55,6 +56,7 @@ if TYPE_CHECKING:
     from typing import Any, ClassVar
 
     from .base import Draft, SearchRequest
+    from .http import Endpoint
 
 NAME = "hindsight"
 TYPES = ("world", "experience", "observation")
@@ -102,7 +104,7 @@ class HindsightBackend:
         url = required_text(settings, NAME, "url")
         api_key = setting_text(settings, NAME, "api_key")
         headers = {"authorization": f"Bearer {api_key}"} if api_key else {}
-        return cls(Endpoint(NAME, url, headers), settings)
+        return cls(endpoint(settings, NAME, "url", url, headers), settings)
 
     def close(self) -> None:
         """Nothing to release: every call opens and closes its own connection."""

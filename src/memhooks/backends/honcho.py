@@ -36,14 +36,15 @@ import time
 
 from ..errors import BackendError
 from .base import Health, Hit
-from .http import Endpoint, segment
-from .settings import choice, hints, number, setting_choice, setting_text
+from .http import segment
+from .settings import choice, endpoint, hints, number, setting_choice, setting_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, ClassVar
 
     from .base import Draft, SearchRequest
+    from .http import Endpoint
 
 NAME = "honcho"
 DEFAULT_URL = "https://api.honcho.dev"
@@ -70,6 +71,7 @@ class HonchoBackend:
     #: ``memhooks[honcho]`` installs the SDK ``remember`` writes with.
     EXTRA = "honcho"
     REQUIRES = ("honcho",)
+    EXTRA_FOR = "remember"  # recall needs no SDK
     ENV: ClassVar[dict[str, tuple[str, ...]]] = {
         "url": ("HONCHO_URL",),
         "api_key": ("HONCHO_API_KEY",),
@@ -99,7 +101,7 @@ class HonchoBackend:
         url = setting_text(settings, NAME, "url", DEFAULT_URL) or DEFAULT_URL
         api_key = setting_text(settings, NAME, "api_key")
         headers = {"authorization": f"Bearer {api_key}"} if api_key else {}
-        return cls(Endpoint(NAME, url, headers), settings)
+        return cls(endpoint(settings, NAME, "url", url, headers), settings)
 
     def close(self) -> None:
         if self._calls is not None:

@@ -35,8 +35,8 @@ import time
 
 from ..errors import BackendError
 from .base import Health, Hit
-from .http import Endpoint
 from .settings import (
+    endpoint,
     choice,
     hints,
     invalid_setting,
@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from typing import Any, ClassVar
 
     from .base import Draft, SearchRequest
+    from .http import Endpoint
 
 NAME = "openviking"
 STRATEGIES = ("find", "search", "context")
@@ -95,6 +96,7 @@ class OpenVikingBackend:
     #: ``memhooks[openviking]`` installs the SDK ``remember`` writes with.
     EXTRA = "openviking"
     REQUIRES = ("openviking_sdk",)
+    EXTRA_FOR = "remember"  # recall needs no SDK
     ENV: ClassVar[dict[str, tuple[str, ...]]] = {
         "url": ("OPENVIKING_URL",),
         "api_key": ("OPENVIKING_API_KEY",),
@@ -129,7 +131,7 @@ class OpenVikingBackend:
             for key, (header, _) in IDENTITY.items()
             if (value := setting_text(settings, NAME, key))
         }
-        return cls(Endpoint(NAME, url, headers), settings)
+        return cls(endpoint(settings, NAME, "url", url, headers), settings)
 
     def close(self) -> None:
         if self._calls is not None:

@@ -10,6 +10,7 @@ a dict. Optional class attributes, read when present:
 * ``ENV`` — ``{setting key: (vendor variable, ...)}``, e.g. ``{"api_key": ("MEM0_API_KEY",)}``;
 * ``EXTRA`` — the ``memhooks[...]`` extra that installs its SDK;
 * ``REQUIRES`` — modules that extra provides (``backends list`` tells whether they import).
+* ``EXTRA_FOR`` — what the extra is needed for when it is not everything (``"remember"``).
 
 Modules are imported only when their backend is opened or listed.
 """

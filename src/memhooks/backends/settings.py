@@ -108,3 +108,16 @@ def hints(text: str, **cues: list[str]) -> str:
         if values:
             lines.append(f"{name}: {', '.join(values)}")
     return "\n".join(lines)
+
+
+def endpoint(settings: Any, backend: str, key: str, url: str, headers: dict[str, str]) -> Any:
+    """The :class:`~memhooks.backends.http.Endpoint` at setting ``key``'s ``url``; an
+    URL that is not ``http(s)://host[:port][/path]`` is reported at the setting."""
+    from .http import Endpoint
+
+    try:
+        return Endpoint(backend, url, headers)
+    except BackendError:
+        raise invalid_setting(
+            settings, backend, key, f"must be an http:// or https:// URL (got {url!r})"
+        ) from None

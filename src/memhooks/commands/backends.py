@@ -34,7 +34,8 @@ def run(args: argparse.Namespace) -> int:
 
 def listing(env: Mapping[str, str] | None = None) -> dict[str, Any]:
     """``{"config": {"path", "exists"}, "active", "why", "error", "backends": [{"name",
-    "active", "extra", "missing", "settings", "sources"}]}`` — secrets masked."""
+    "active", "extra", "extra_for", "missing", "settings", "sources"}]}`` — secrets
+    masked; ``extra_for`` says what the extra is needed for when not everything."""
     import importlib.util
 
     from ..backends import config as configuration
@@ -69,6 +70,7 @@ def listing(env: Mapping[str, str] | None = None) -> dict[str, Any]:
             report["backends"].append(entry)
             continue
         entry["extra"] = getattr(cls, "EXTRA", None)
+        entry["extra_for"] = getattr(cls, "EXTRA_FOR", None)
         entry["missing"] = [
             m for m in getattr(cls, "REQUIRES", ()) if importlib.util.find_spec(m) is None
         ]
@@ -96,8 +98,10 @@ def render_list(report: dict[str, Any]) -> str:
         if entry.get("error"):
             state = entry["error"]
         elif entry["missing"]:
+            needed = f" (for {entry['extra_for']} only)" if entry.get("extra_for") else ""
             state = (
-                f"missing {', '.join(entry['missing'])}: pip install 'memhooks[{entry['extra']}]'"
+                f"missing {', '.join(entry['missing'])}{needed}: "
+                f"pip install 'memhooks[{entry['extra']}]'"
             )
         else:
             state = "installed" + (f" (memhooks[{entry['extra']}])" if entry["extra"] else "")
