@@ -16,18 +16,18 @@
    reverted commit is the one git's ``This reverts commit <hash>`` line names; when git
    does not know that hash (the reverted commit was rebased before it landed — it
    happens), or the message names none, a ``Revert "<subject>"`` subject names the newest
-   earlier memory whose first paragraph is that subject. A memory already obsolete is
+   earlier commit of the scanned range with that subject (found during the scan, so it
+   costs a dictionary lookup). A memory already obsolete is
    left as it is; a revert of a revert makes the first revert obsolete (the reapplying
    commit is the live memory). Reverts are applied oldest first.
 """
 
 from __future__ import annotations
 
-from ..store.memory import format_timestamp
 from . import gitlog
 from .conventions import may_revert
 from .mapping import change_id, to_memory
-from .message import first_paragraph, memory_text, reverted, reverted_subject
+from .message import reverted, reverted_subject
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -93,11 +93,13 @@ def import_history(
     stops after the scan and writes nothing. Raises DiagnosticError MH032 when git
     fails, StoreError when the store does."""
     report = ImportReport(dry_run=dry_run)
-    todo, recheck = _scan(store, project, repo, revisions, since, max_count, report, progress)
+    todo, recheck, by_subject = _scan(
+        store, project, repo, revisions, since, max_count, report, progress
+    )
     if dry_run:
         report.added = len(todo)
         return report
-    reverts = _read(store, project, repo, todo, recheck, report, progress)
+    reverts = _read(store, project, repo, todo, recheck, by_subject, report, progress)
     _apply_reverts(store, project, repo, reverts, report)
     return report
 
@@ -111,12 +113,18 @@ def _scan(
     max_count: int | None,
     report: ImportReport,
     progress: Progress | None,
-) -> tuple[list[str], set[str]]:
-    """Hashes of the commits to read (oldest first) and of stored reverts to check again."""
+) -> tuple[list[str], set[str], dict[str, str]]:
+    """Hashes of the commits to read (oldest first), of stored reverts to check again, and
+    ``{revert hash: memory id}`` of what each ``Revert "<subject>"`` names by subject."""
     todo: list[str] = []
     recheck: set[str] = set()
     queued: set[str] = set()
     pending: list[tuple[str, gitlog.Header]] = []
+    # hash(subject) -> the change id of the newest commit so far with that subject. The
+    # str hash stays in the process; a collision (about 2**-64 a pair) would only point a
+    # hashless revert at the wrong commit.
+    latest: dict[int, str] = {}
+    by_subject: dict[str, str] = {}
 
     def flush() -> None:
         stored = store.existing_ids(project, [memory_id for memory_id, _ in pending])
@@ -136,11 +144,16 @@ def _scan(
 
     for header in gitlog.scan(repo, revisions, since=since, max_count=max_count):
         report.commits += 1
-        pending.append((change_id(header), header))
+        memory_id = change_id(header)
+        named = reverted_subject(header.subject)
+        if named is not None and hash(named) in latest:
+            by_subject[header.hash] = latest[hash(named)]
+        latest[hash(header.subject)] = memory_id
+        pending.append((memory_id, header))
         if len(pending) >= LOOKUP:
             flush()
     flush()
-    return todo, recheck
+    return todo, recheck, by_subject
 
 
 def _read(
@@ -149,6 +162,7 @@ def _read(
     repo: gitlog.Repository,
     todo: list[str],
     recheck: set[str],
+    by_subject: dict[str, str],
     report: ImportReport,
     progress: Progress | None,
 ) -> list[Revert]:
@@ -168,8 +182,8 @@ def _read(
     for commit in gitlog.read(repo, [*todo, *sorted(recheck)]):
         targets = reverted(commit.subject, commit.message)
         if commit.hash in recheck:
-            if targets or reverted_subject(commit.subject):
-                reverts.append(Revert(commit, change_id(commit), targets))
+            if targets or commit.hash in by_subject:
+                reverts.append(Revert(commit, change_id(commit), targets, by_subject))
             continue
         done += 1
         boundary = commit.hash in repo.shallow
@@ -178,8 +192,8 @@ def _read(
             report.empty += 1
             continue
         report.boundary += boundary
-        if targets or reverted_subject(commit.subject):
-            reverts.append(Revert(commit, memory.id, targets))
+        if targets or commit.hash in by_subject:
+            reverts.append(Revert(commit, memory.id, targets, by_subject))
         batch.append(memory)
         if len(batch) >= BATCH:
             write()
@@ -188,16 +202,19 @@ def _read(
 
 
 class Revert:
-    """A revert read: its commit ``time`` (seconds) and ``subject``, its memory ``id``
-    and the ``names`` (hashes as written) of the commits it says it reverts."""
+    """A revert read: its commit ``time`` (seconds), its memory ``id``, the ``names``
+    (hashes as written) of the commits it says it reverts, and ``by_subject``: the
+    memory id its ``Revert "<subject>"`` subject names, or None."""
 
-    __slots__ = ("id", "names", "subject", "time")
+    __slots__ = ("by_subject", "id", "names", "time")
 
-    def __init__(self, commit: gitlog.Commit, memory_id: str, names: list[str]) -> None:
+    def __init__(
+        self, commit: gitlog.Commit, memory_id: str, names: list[str], by_subject: dict[str, str]
+    ) -> None:
         self.time = commit.commit_time
-        self.subject = commit.subject
         self.id = memory_id
         self.names = names
+        self.by_subject = by_subject.get(commit.hash)
 
 
 def _apply_reverts(
@@ -215,7 +232,7 @@ def _apply_reverts(
     for revert in sorted(reverts, key=lambda revert: (revert.time, revert.id)):
         targets = [_known(known, name) for name in revert.names]
         if not any(targets):
-            targets = [_by_subject(store, project, revert)]
+            targets = [revert.by_subject]
         for target in targets:
             if target == revert.id:
                 continue
@@ -229,22 +246,3 @@ def _apply_reverts(
 
 def _known(known: dict[str, str], name: str) -> str | None:
     return next((known[full] for full in known if full.startswith(name)), None)
-
-
-def _by_subject(store: MemoryStore, project: str, revert: Revert) -> str | None:
-    """The newest memory before ``revert`` whose first paragraph is the subject its
-    ``Revert "<subject>"`` names, or None."""
-    subject = reverted_subject(revert.subject)
-    if subject is None:
-        return None
-    wanted = first_paragraph(memory_text(subject))
-    before = format_timestamp(revert.time)
-    hits = store.search(project, wanted, limit=50, include_obsolete=True)
-    same = [
-        memory
-        for memory, _ in hits
-        if memory.id != revert.id
-        and memory.created_at <= before
-        and first_paragraph(memory.text) == wanted
-    ]
-    return max(same, key=lambda memory: (memory.created_at, memory.id)).id if same else None

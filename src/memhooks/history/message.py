@@ -75,8 +75,3 @@ def reverted_subject(subject: str) -> str | None:
     "<subject>"``), else None."""
     match = _GIT_REVERT_SUBJECT.match(subject.strip())
     return match.group(1) if match else None
-
-
-def first_paragraph(text: str) -> str:
-    """The first paragraph of ``text`` on one line (as git's ``%s`` shows a subject)."""
-    return " ".join(line.strip() for line in text.strip().split("\n\n", 1)[0].split("\n"))

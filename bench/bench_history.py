@@ -1,0 +1,159 @@
+"""How fast ``memhooks history import`` fills the embedded store, and how much memory it takes.
+
+    python bench/bench_history.py [--commits N] [--repo PATH] [--json OUT]
+
+Without ``--repo``, a synthetic history of ``--commits`` commits (default 50,000) is
+written with ``git fast-import`` into a temporary folder: messages of 1-6 lines drawn from
+a fixed vocabulary (some with trailers; 1 in 100 reverting the commit five back, by a hash git does not
+know and by its subject), 1-6 files per
+commit in a tree of 4,000 paths over 200 folders, one 300-file commit per 5,000. With
+``--repo`` (a clone, e.g. of ``shared/repos/requests.bundle``) that history is imported
+instead. Each import runs in a fresh process, as a user runs it, into a new store:
+
+1. the full import (commits per second over the wall time of the process, its peak RSS,
+   and the peak RSS of the git processes it ran);
+2. a re-run on the same store (nothing new: the scan alone);
+3. a bare interpreter (``python -c pass``) of the same venv, for scale.
+
+The targets (issue 15): at least 2,000 commits per second, and at most 60 MB RSS for the
+import process of a 50,000-commit history.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+
+WORDS = (
+    "cache session redirect header proxy timeout retry pool adapter cookie encoding chunked "
+    "stream certificate hostname verify auth token refresh upload body json charset url "
+    "query param socket keepalive connection response request hook error exception test "
+    "docs build release fallback default legacy config parse decode buffer limit slow"
+).split()
+
+CHILD = r"""
+import json, resource, sys, time
+from memhooks.cli import main
+started = time.perf_counter()
+code = main(sys.argv[1:])
+seconds = time.perf_counter() - started
+print(json.dumps({"code": code, "main_s": seconds,
+    "rss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+    "git_rss_kb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}), file=sys.stderr)
+"""
+
+
+def synthesize(repo: str, commits: int, seed: int = 15) -> None:
+    """Write a history of ``commits`` commits on ``main`` with git fast-import."""
+    rng = random.Random(seed)
+    folders = [f"pkg{n // 20}/mod{n % 20}" for n in range(200)]
+    paths = [f"{rng.choice(folders)}/file{n}.py" for n in range(4000)]
+    subprocess.run(["git", "init", "-q", "-b", "main", repo], check=True)
+    proc = subprocess.Popen(["git", "-C", repo, "fast-import", "--quiet"], stdin=subprocess.PIPE)
+    assert proc.stdin is not None
+    when = 1_400_000_000
+    subjects: list[str] = []
+    for number in range(1, commits + 1):
+        when += rng.randint(60, 4000)
+        words = " ".join(rng.choice(WORDS) for _ in range(rng.randint(4, 9)))
+        lines = [f"{rng.choice(('Fix', 'Add', 'Use', 'fix:', 'feat(api):', 'Update'))} {words}"]
+        if number > 10 and rng.random() < 0.01:
+            # The hash is one git does not know (as after a rebase): the subject names it.
+            lines = [f'Revert "{subjects[-5]}"', "", f"This reverts commit {number:040x}."]
+        subjects.append(lines[0])
+        lines.append("")  # the body is a paragraph of its own, or git folds it into %s
+        for _ in range(rng.randint(0, 5)):
+            lines.append(" ".join(rng.choice(WORDS) for _ in range(rng.randint(6, 14))))
+        if rng.random() < 0.3:
+            lines += ["", f"Signed-off-by: Dev {number % 50} <dev{number % 50}@example.com>"]
+        message = ("\n".join(lines) + "\n").encode()
+        count = 300 if number % 5000 == 0 else rng.randint(1, 6)
+        chunk = [
+            b"commit refs/heads/main",
+            f"author Dev <dev{number % 50}@example.com> {when} +0000".encode(),
+            f"committer Dev <dev{number % 50}@example.com> {when} +0000".encode(),
+            b"data %d" % len(message),
+            message,
+        ]
+        for path in rng.sample(paths, count):
+            body = f"{number}\n".encode()
+            chunk += [f"M 100644 inline {path}".encode(), b"data %d" % len(body), body]
+        proc.stdin.write(b"\n".join(chunk) + b"\n\n")
+    proc.stdin.close()
+    if proc.wait() != 0:
+        raise SystemExit("git fast-import failed")
+    subprocess.run(["git", "-C", repo, "reset", "-q", "--hard", "main"], check=True)
+
+
+def run_import(repo: str, store: str) -> dict[str, float]:
+    env = {**os.environ, "MEMHOOKS_ROOT": repo}
+    started = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, "history", "import", repo, "--store", store, "--format", "json"],
+        capture_output=True, text=True, env=env, check=False,
+    )  # fmt: skip
+    wall = time.perf_counter() - started
+    if done.returncode != 0:
+        raise SystemExit(f"import failed:\n{done.stdout}\n{done.stderr}")
+    stats = json.loads(done.stderr.strip().splitlines()[-1])
+    report = json.loads(done.stdout)
+    return {
+        "commits": report["commits"],
+        "added": report["added"],
+        "obsoleted": report["obsoleted"],
+        "wall_s": round(wall, 3),
+        "commits_per_s": round(report["commits"] / wall, 1),
+        "rss_mb": round(stats["rss_kb"] / 1024, 1),
+        "git_rss_mb": round(stats["git_rss_kb"] / 1024, 1),
+    }
+
+
+def bare_ms() -> float:
+    best = float("inf")
+    for _ in range(5):
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "pass"], check=True)
+        best = min(best, (time.perf_counter() - started) * 1000)
+    return round(best, 1)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--commits", type=int, default=50_000, help="synthetic history size")
+    parser.add_argument("--repo", help="import this clone instead of a synthetic history")
+    parser.add_argument("--json", metavar="OUT")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        repo = os.path.realpath(args.repo) if args.repo else os.path.join(tmp, "repo")
+        build_s = 0.0
+        if not args.repo:
+            started = time.perf_counter()
+            synthesize(repo, args.commits)
+            build_s = time.perf_counter() - started
+            print(f"synthetic history: {args.commits} commits in {build_s:.1f} s", file=sys.stderr)
+        store = os.path.join(tmp, "memories.sqlite3")
+        first = run_import(repo, store)
+        again = run_import(repo, store)
+        result = {
+            "repo": args.repo or f"synthetic ({args.commits} commits)",
+            "import": first,
+            "rerun": again,
+            "bare_python_ms": bare_ms(),
+            "store_mb": round(os.path.getsize(store) / 2**20, 1),
+            "load": os.getloadavg()[0],
+        }
+    print(json.dumps(result, indent=2))
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as fp:
+            json.dump(result, fp, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
