@@ -7,8 +7,9 @@ written with ``git fast-import`` into a temporary folder: messages of 1-6 lines 
 a fixed vocabulary (some with trailers; 1 in 100 reverting the commit five back, by a hash git does not
 know and by its subject), 1-6 files per
 commit in a tree of 4,000 paths over 200 folders, one 300-file commit per 5,000. With
-``--repo`` (a clone, e.g. of ``shared/repos/requests.bundle``) that history is imported
-instead. Each import runs in a fresh process, as a user runs it, into a new store:
+``--repo`` (a repository, e.g. ``shared/repos/requests.bundle``) a clone of it is imported
+instead. The project is enabled first (a root ``MEMHOOKS.md``, as ``memhooks init``
+writes). Each import runs in a fresh process, as a user runs it, into a new store:
 
 1. the full import (commits per second over the wall time of the process, its peak RSS,
    and the peak RSS of the git processes it ran);
@@ -130,13 +131,16 @@ def main() -> int:
     parser.add_argument("--json", metavar="OUT")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        repo = os.path.realpath(args.repo) if args.repo else os.path.join(tmp, "repo")
-        build_s = 0.0
-        if not args.repo:
+        repo = os.path.join(tmp, "repo")
+        if args.repo:  # a clone, so that enabling the project leaves the user's alone
+            subprocess.run(["git", "clone", "-q", os.path.realpath(args.repo), repo], check=True)
+        else:
             started = time.perf_counter()
             synthesize(repo, args.commits)
             build_s = time.perf_counter() - started
             print(f"synthetic history: {args.commits} commits in {build_s:.1f} s", file=sys.stderr)
+        with open(os.path.join(repo, "MEMHOOKS.md"), "w", encoding="utf-8") as fp:
+            fp.write("---\nschema: memhooks/v2\n---\n")  # what `memhooks init` writes
         store = os.path.join(tmp, "memories.sqlite3")
         first = run_import(repo, store)
         again = run_import(repo, store)

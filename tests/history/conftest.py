@@ -10,6 +10,9 @@ import pytest
 from gitrepo import build, recorded
 
 
+ROOT_HOOK = "---\nschema: memhooks/v2\n---\n"
+
+
 @pytest.fixture(scope="session")
 def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
     repo = tmp_path_factory.mktemp("history") / "repo"
@@ -18,9 +21,11 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str
 
 @pytest.fixture
 def repo(built: tuple[Path, dict[str, str]], tmp_path: Path) -> Path:
-    """A copy of the fixture repository (its own ``.git``), canonical path."""
+    """A copy of the fixture repository (its own ``.git``), canonical path, enabled: its
+    root hook is an untracked file, as ``memhooks init`` leaves it."""
     copy = tmp_path / "repo"
     shutil.copytree(built[0], copy, symlinks=True)
+    (copy / "MEMHOOKS.md").write_text(ROOT_HOOK, encoding="utf-8")
     return copy.resolve()
 
 

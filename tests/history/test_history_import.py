@@ -203,6 +203,7 @@ def test_a_shallow_clone_imports_its_edge_without_files(
 ) -> None:
     shallow = tmp_path / "shallow"
     subprocess.run(["git", "clone", "-q", "--depth", "4", f"file://{repo}", str(shallow)], check=True)
+    (shallow / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n", encoding="utf-8")
     report = imported(capsys, shallow.resolve(), store_path)
     assert report["boundary"] >= 1
     memories = stored(store_path, project_id(str(shallow)))
@@ -214,6 +215,7 @@ def test_a_root_below_the_work_tree_reads_only_its_history(
     capsys: pytest.CaptureFixture[str], repo: Path, store_path: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("MEMHOOKS_ROOT", str(repo / "docs"))
+    (repo / "docs" / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n", encoding="utf-8")
     report = imported(capsys, repo / "docs", store_path)
     memories = stored(store_path, project_id(str(repo / "docs")))
     assert report["added"] == len(memories) > 0
@@ -225,8 +227,6 @@ def test_the_project_is_the_one_remember_uses(
     capsys: pytest.CaptureFixture[str], repo: Path, store_path: str
 ) -> None:
     git(repo, "remote", "add", "origin", "git@github.com:psf/requests.git")
-    (repo / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n", encoding="utf-8")
-    # remember writes only in an enabled project (issue 13 item 14)
     assert run(capsys, "remember", "x", "--cwd", str(repo / "docs"), "--store", store_path)[0] == 0
     report = imported(capsys, repo / "requests", store_path)
     assert report["project"] == "github.com/psf/requests"
@@ -236,9 +236,11 @@ def test_the_project_is_the_one_remember_uses(
 def test_no_files_are_written_into_the_repository(
     capsys: pytest.CaptureFixture[str], repo: Path, store_path: str
 ) -> None:
+    before = git(repo, "status", "--porcelain", "--ignored")
+    assert before == "?? MEMHOOKS.md\n"  # the root hook `memhooks init` writes
     imported(capsys, repo, store_path)
-    assert git(repo, "status", "--porcelain", "--ignored") == ""
-    assert not list(repo.rglob("MEMHOOKS.md"))
+    assert git(repo, "status", "--porcelain", "--ignored") == before
+    assert list(repo.rglob("MEMHOOKS.md")) == [repo / "MEMHOOKS.md"]
 
 
 def test_the_human_summary_and_no_progress_without_a_terminal(
@@ -265,11 +267,23 @@ def test_progress_reaches_the_callback(repo: Path, store_path: str) -> None:
     assert calls[-1] == ("import", 69, 69)
 
 
+def test_only_an_enabled_project_gets_memories_but_a_dry_run_reads_anywhere(
+    capsys: pytest.CaptureFixture[str], repo: Path, store_path: str
+) -> None:
+    (repo / "MEMHOOKS.md").unlink()
+    code, out, err = run(capsys, "history", "import", str(repo), "--store", store_path)
+    assert (code, out) == (1, "")
+    assert err.startswith(f"error[MH013]: MemHooks is not enabled at the project root `{repo}`")
+    assert not os.path.exists(store_path)
+    assert imported(capsys, repo, store_path, "--dry-run")["added"] == 69
+
+
 def test_an_empty_repository_imports_nothing(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, store_path: str
 ) -> None:
     empty = tmp_path / "empty"
     subprocess.run(["git", "init", "-q", str(empty)], check=True)
+    (empty / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n", encoding="utf-8")
     code, out, _ = run(capsys, "history", "import", str(empty), "--store", store_path)
     assert code == 0
     assert out.splitlines()[-1] == (

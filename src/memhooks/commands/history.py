@@ -2,7 +2,9 @@
 [--backend NAME] [--store FILE] [--format human|json]``: one memory per non-merge commit
 of the project's git history, in the embedded store (:mod:`memhooks.history`). Re-runs
 add only commits not imported before. A progress bar goes to stderr when it is a
-terminal and the import takes a while; nothing is written into the repository."""
+terminal and the import takes a while; nothing is written into the repository. Like
+``remember``, it writes only in an enabled project (``memhooks init`` first); a dry run
+reads anywhere."""
 
 from __future__ import annotations
 
@@ -65,6 +67,12 @@ def run(args: argparse.Namespace) -> int:
     from ..workspace import locate
 
     where = locate(args.path)
+    if not args.dry_run:
+        from ..maintain.targets import root_hook
+
+        # One enablement rule for every write (as remember): no memories for a project
+        # whose root hook is missing, unsafe or invalid (MH013 / MH029 / its finding).
+        root_hook(where.root)
     name = selected(args.backend)
     if name != DEFAULT:
         if args.store:
