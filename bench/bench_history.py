@@ -31,12 +31,55 @@ import sys
 import tempfile
 import time
 
-WORDS = (
-    "cache session redirect header proxy timeout retry pool adapter cookie encoding chunked "
-    "stream certificate hostname verify auth token refresh upload body json charset url "
-    "query param socket keepalive connection response request hook error exception test "
-    "docs build release fallback default legacy config parse decode buffer limit slow"
-).split()
+WORDS = [
+    "cache",
+    "session",
+    "redirect",
+    "header",
+    "proxy",
+    "timeout",
+    "retry",
+    "pool",
+    "adapter",
+    "cookie",
+    "encoding",
+    "chunked",
+    "stream",
+    "certificate",
+    "hostname",
+    "verify",
+    "auth",
+    "token",
+    "refresh",
+    "upload",
+    "body",
+    "json",
+    "charset",
+    "url",
+    "query",
+    "param",
+    "socket",
+    "keepalive",
+    "connection",
+    "response",
+    "request",
+    "hook",
+    "error",
+    "exception",
+    "test",
+    "docs",
+    "build",
+    "release",
+    "fallback",
+    "default",
+    "legacy",
+    "config",
+    "parse",
+    "decode",
+    "buffer",
+    "limit",
+    "slow",
+]
 
 CHILD = r"""
 import json, resource, sys, time

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from gitrepo import build, recorded
 
-
 ROOT_HOOK = "---\nschema: memhooks/v2\n---\n"
 
 

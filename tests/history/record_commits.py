@@ -21,9 +21,20 @@ EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 
 def main(repo: str, first: int, last: int) -> int:
     out = subprocess.run(
-        ["git", "-C", repo, "log", "--no-merges", "--reverse", "-z", "--name-only",
-         "--no-renames", "--format=%x1e%H%x1f%ae%x1f%at%x1f%ct%x1f%B"],
-        capture_output=True, check=True,
+        [
+            "git",
+            "-C",
+            repo,
+            "log",
+            "--no-merges",
+            "--reverse",
+            "-z",
+            "--name-only",
+            "--no-renames",
+            "--format=%x1e%H%x1f%ae%x1f%at%x1f%ct%x1f%B",
+        ],
+        capture_output=True,
+        check=True,
     ).stdout.decode("utf-8", "replace")
     records = out.split("\x1e")[1:][first - 1 : last]
     commits, labels, emails = [], {}, {}
@@ -41,14 +52,16 @@ def main(repo: str, first: int, last: int) -> int:
     for sha, email, author_time, commit_time, message, files in commits:
         for full, label in labels.items():
             message = re.sub(rf"\b{full[:7]}[0-9a-f]{{0,33}}\b", "{commit:" + label + "}", message)
-        rows.append({
-            "label": labels[sha],
-            "author_email": EMAIL.sub(anonymous, email),
-            "author_time": author_time,
-            "commit_time": commit_time,
-            "message": EMAIL.sub(anonymous, message),
-            "files": files,
-        })
+        rows.append(
+            {
+                "label": labels[sha],
+                "author_email": EMAIL.sub(anonymous, email),
+                "author_time": author_time,
+                "commit_time": commit_time,
+                "message": EMAIL.sub(anonymous, message),
+                "files": files,
+            }
+        )
     json.dump(rows, sys.stdout, indent=1, ensure_ascii=False)
     return 0
 

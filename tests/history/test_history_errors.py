@@ -34,7 +34,9 @@ def test_without_git_on_path_the_error_says_so(
 def test_an_unknown_revision_quotes_git(
     capsys: pytest.CaptureFixture[str], repo: Path, store_path: str
 ) -> None:
-    code, out, err = run(capsys, "history", "import", str(repo), "--store", store_path, "--rev", "no-such-branch")
+    code, out, err = run(
+        capsys, "history", "import", str(repo), "--store", store_path, "--rev", "no-such-branch"
+    )
     assert (code, out) == (1, "")
     assert err.splitlines()[0] == (
         "error[MH032]: cannot read the git history: git log failed: ambiguous argument "

@@ -34,8 +34,12 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def imported(capsys: pytest.CaptureFixture[str], repo: Path, store: str, *extra: str) -> dict[str, Any]:
-    code, out, err = run(capsys, "history", "import", str(repo), "--store", store, "--format", "json", *extra)
+def imported(
+    capsys: pytest.CaptureFixture[str], repo: Path, store: str, *extra: str
+) -> dict[str, Any]:
+    code, out, err = run(
+        capsys, "history", "import", str(repo), "--store", store, "--format", "json", *extra
+    )
     assert (code, err) == (0, "")
     return json.loads(out)
 
@@ -168,7 +172,12 @@ def test_importing_in_steps_gives_what_one_import_gives(
     imported(capsys, repo, whole)
     # The newest three first: the Conventional revert comes before the commit it reverts.
     first = imported(capsys, repo, store_path, "--max", "3")
-    assert (first["commits"], first["added"], first["obsoleted"], first["unresolved"]) == (3, 3, 0, 1)
+    assert (first["commits"], first["added"], first["obsoleted"], first["unresolved"]) == (
+        3,
+        3,
+        0,
+        1,
+    )
     rest = imported(capsys, repo, store_path)
     assert (rest["added"], rest["obsoleted"]) == (65, 3)
     assert stored(store_path, str(repo)) == stored(whole, str(repo))
@@ -202,7 +211,9 @@ def test_a_shallow_clone_imports_its_edge_without_files(
     capsys: pytest.CaptureFixture[str], repo: Path, store_path: str, tmp_path: Path
 ) -> None:
     shallow = tmp_path / "shallow"
-    subprocess.run(["git", "clone", "-q", "--depth", "4", f"file://{repo}", str(shallow)], check=True)
+    subprocess.run(
+        ["git", "clone", "-q", "--depth", "4", f"file://{repo}", str(shallow)], check=True
+    )
     (shallow / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n", encoding="utf-8")
     report = imported(capsys, shallow.resolve(), store_path)
     assert report["boundary"] >= 1
@@ -219,7 +230,9 @@ def test_a_root_below_the_work_tree_reads_only_its_history(
     report = imported(capsys, repo / "docs", store_path)
     memories = stored(store_path, project_id(str(repo / "docs")))
     assert report["added"] == len(memories) > 0
-    in_docs = {p[len("docs/") :] for c in COMMITS.values() for p in c["files"] if p.startswith("docs/")}
+    in_docs = {
+        p[len("docs/") :] for c in COMMITS.values() for p in c["files"] if p.startswith("docs/")
+    }
     assert {path for m in memories.values() for path in m["files"]} == in_docs
 
 
@@ -251,17 +264,23 @@ def test_the_human_summary_and_no_progress_without_a_terminal(
     lines = out.splitlines()
     assert lines[0].startswith(f"Imported the git history of {repo} into project {repo} (")
     assert lines[1:] == [
-        "  70 commits read: 68 added, 0 already imported, 1 repeated changes (cherry-picks) "
-        "skipped, 1 with an empty message skipped",
-        "  reverts: 3 earlier memories marked obsolete; 0 reverted commits not in the store "
-        "(merges, or outside the imported range)",
+        (
+            "  70 commits read: 68 added, 0 already imported, 1 repeated changes (cherry-picks) "
+            "skipped, 1 with an empty message skipped"
+        ),
+        (
+            "  reverts: 3 earlier memories marked obsolete; 0 reverted commits not in the store "
+            "(merges, or outside the imported range)"
+        ),
     ]
 
 
 def test_progress_reaches_the_callback(repo: Path, store_path: str) -> None:
     calls: list[tuple[str, int, int | None]] = []
     with MemoryStore(store_path) as store:
-        import_history(store, "p", open_repository(str(repo), str(repo)), progress=lambda *a: calls.append(a))
+        import_history(
+            store, "p", open_repository(str(repo), str(repo)), progress=lambda *a: calls.append(a)
+        )
     assert calls[0] == ("scan", 70, None)
     assert calls[1] == ("import", 0, 69)
     assert calls[-1] == ("import", 69, 69)

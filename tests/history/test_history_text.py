@@ -12,7 +12,9 @@ from memhooks.history.conventions import classify, may_revert
 from memhooks.history.mapping import common_folder
 from memhooks.history.message import MAX_TEXT_CHARS, bound, memory_text, reverted
 
-CASES = json.loads((Path(__file__).parent / "data" / "conventions.json").read_text("utf-8"))["cases"]
+CASES = json.loads((Path(__file__).parent / "data" / "conventions.json").read_text("utf-8"))[
+    "cases"
+]
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["subject"][:40] for c in CASES])
@@ -57,7 +59,7 @@ def test_long_text_is_cut_at_a_line_end_with_a_mark() -> None:
 
 
 def test_reverted_hashes_from_git_and_from_conventional_refs() -> None:
-    assert reverted("Revert \"x\"", "Revert \"x\"\n\nThis reverts commit 805C4DB55413.\n") == [
+    assert reverted('Revert "x"', 'Revert "x"\n\nThis reverts commit 805C4DB55413.\n') == [
         "805c4db55413"
     ]
     assert reverted("revert: x", "revert: x\n\nRefs: 676104e, a215868\n") == ["676104e", "a215868"]
@@ -65,7 +67,9 @@ def test_reverted_hashes_from_git_and_from_conventional_refs() -> None:
 
 
 def test_which_subjects_may_name_a_reverted_commit() -> None:
-    assert [may_revert(s) for s in ("Revert \"x\"", "reverted hooks", "revert(ci): x", "Reapply \"x\"")] == [True] * 4
+    assert [
+        may_revert(s) for s in ('Revert "x"', "reverted hooks", "revert(ci): x", 'Reapply "x"')
+    ] == [True] * 4
     assert [may_revert(s) for s in ("Reverse the order", "Don't revert", "fix: x")] == [False] * 3
 
 

@@ -29,7 +29,9 @@ def test_new_ids_are_added_in_one_go_and_known_ones_left_alone(store: MemoryStor
 
 
 def test_one_bad_memory_writes_nothing(store: MemoryStore) -> None:
-    with pytest.raises(StoreError, match=r"cannot record the memory 'bad': `created_at` 'yesterday'"):
+    with pytest.raises(
+        StoreError, match=r"cannot record the memory 'bad': `created_at` 'yesterday'"
+    ):
         store.add_many("p", [memory("ok"), memory("bad", created_at="yesterday")])
     assert store.count("p") == 0
 
