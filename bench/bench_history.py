@@ -14,7 +14,11 @@ writes). Each import runs in a fresh process, as a user runs it, into a new stor
 1. the full import (commits per second over the wall time of the process, its peak RSS,
    and the peak RSS of the git processes it ran);
 2. a re-run on the same store (nothing new: the scan alone);
-3. a bare interpreter (``python -c pass``) of the same venv, for scale.
+3. the prompt hook (``memhooks hook --agent claude-code``, a fresh process per prompt, as
+   Claude Code runs it) in the repository's busiest folder, for 15 prompts (the subjects
+   of the newest commits), with the imported store and with a store holding one memory of the project: medians of wall
+   and CPU time — a large imported store must not slow every prompt;
+4. a bare interpreter (``python -c pass``) of the same venv, for scale.
 
 The targets (issue 15): at least 2,000 commits per second, and at most 60 MB RSS for the
 import process of a 50,000-commit history.
@@ -158,6 +162,64 @@ def run_import(repo: str, store: str) -> dict[str, float]:
     }
 
 
+def hook_ms(repo: str, store: str, tmp: str, prompts: list[str], folder: str) -> dict[str, float]:
+    """Median wall and CPU milliseconds of one prompt hook call per prompt (after one
+    warm-up call that fills the search cache and writes bytecode)."""
+    import statistics
+
+    env = {
+        **os.environ,
+        "MEMHOOKS_STORE": store,
+        "XDG_CACHE_HOME": os.path.join(tmp, "cache"),
+        "MEMHOOKS_STATE_DIR": os.path.join(tmp, "state"),
+    }
+    walls, cpus = [], []
+    for number, prompt in enumerate(["warm up", *prompts]):
+        payload = json.dumps({
+            "hook_event_name": "UserPromptSubmit", "cwd": os.path.join(repo, folder),
+            "prompt": prompt, "session_id": f"bench-{number}",
+        })  # fmt: skip
+        before = _children_cpu()
+        started = time.perf_counter()
+        subprocess.run(
+            [sys.executable, "-m", "memhooks", "hook", "--agent", "claude-code"],
+            input=payload, capture_output=True, text=True, env=env, check=True,
+        )  # fmt: skip
+        wall = (time.perf_counter() - started) * 1000
+        cpu = (_children_cpu() - before) * 1000
+        if number:
+            walls.append(wall)
+            cpus.append(cpu)
+    return {
+        "wall_ms": round(statistics.median(walls), 1),
+        "cpu_ms": round(statistics.median(cpus), 1),
+    }
+
+
+def _children_cpu() -> float:
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def busiest_folder(repo: str) -> str:
+    """The folder below the root, not hidden (``.github``), whose files the last 500
+    commits touched most (``""`` when there is none)."""
+    import collections
+
+    out = subprocess.run(
+        ["git", "-C", repo, "log", "-500", "--no-merges", "--name-only", "--format="],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    counts = collections.Counter(path.rpartition("/")[0] for path in out.splitlines() if path)
+    for folder, _ in counts.most_common():
+        hidden = any(part.startswith(".") for part in folder.split("/"))
+        if folder and not hidden and os.path.isdir(os.path.join(repo, folder)):
+            return folder
+    return ""
+
+
 def bare_ms() -> float:
     best = float("inf")
     for _ in range(5):
@@ -187,10 +249,26 @@ def main() -> int:
         store = os.path.join(tmp, "memories.sqlite3")
         first = run_import(repo, store)
         again = run_import(repo, store)
+        prompts = subprocess.run(
+            ["git", "-C", repo, "log", "-15", "--no-merges", "--format=%s"],
+            capture_output=True, text=True, check=True,
+        ).stdout.splitlines()  # fmt: skip
+        folder = busiest_folder(repo)
+        empty = os.path.join(tmp, "one.sqlite3")  # the same project with one memory
+        subprocess.run(
+            [sys.executable, "-m", "memhooks", "history", "import", repo, "--store", empty, "--max", "1"],
+            capture_output=True, check=True, env={**os.environ, "MEMHOOKS_ROOT": repo},
+        )  # fmt: skip
+        hook = {
+            "folder": folder,
+            "imported": hook_ms(repo, store, os.path.join(tmp, "a"), prompts, folder),
+            "one_memory": hook_ms(repo, empty, os.path.join(tmp, "b"), prompts, folder),
+        }
         result = {
             "repo": args.repo or f"synthetic ({args.commits} commits)",
             "import": first,
             "rerun": again,
+            "hook": hook,
             "bare_python_ms": bare_ms(),
             "store_mb": round(os.path.getsize(store) / 2**20, 1),
             "load": os.getloadavg()[0],
