@@ -43,8 +43,8 @@ HERE = Path(__file__).resolve().parent
 TESTS = HERE.parent / "tests" / "backends"
 sys.path.insert(0, str(TESTS))
 
-from backend_scenario import SCENARIO, drafts, make_project  # noqa: E402
-from http_stub import Stub, recorded  # noqa: E402
+from backend_scenario import SCENARIO, drafts, make_project
+from http_stub import Stub, recorded
 
 PROMPT = "How long do auth tokens live before the gateway rotates them?"
 FIRST = next(m["text"] for m in SCENARIO["memories"] if m["key"] == SCENARIO["expect"]["first"])
@@ -63,17 +63,14 @@ IMPORTS = {
 }
 
 
-def child(argv: list[str], env: dict[str, str], stdin: bytes = b"") -> tuple[float, int, bytes]:
-    """``(milliseconds, peak RSS KiB, stdout)`` of one fresh process."""
+def child(argv: list[str], env: dict[str, str], stdin: bytes = b"") -> tuple[float, bytes]:
+    """``(milliseconds, stdout)`` of one fresh process, spawn to exit."""
     started = time.perf_counter()
-    proc = subprocess.Popen(argv, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)  # fmt: skip
-    out, err = proc.communicate(stdin)
-    _, status, usage = os.wait4(proc.pid, 0) if proc.returncode is None else (0, 0, None)
+    proc = subprocess.run(argv, env=env, input=stdin, capture_output=True, check=False)
     elapsed = (time.perf_counter() - started) * 1000
     if proc.returncode:
-        raise SystemExit(f"{argv} -> {proc.returncode}: {err.decode(errors='replace')}")
-    return elapsed, getattr(usage, "ru_maxrss", 0), out
+        raise SystemExit(f"{argv} -> {proc.returncode}: {proc.stderr.decode(errors='replace')}")
+    return elapsed, proc.stdout
 
 
 def rss_of(argv: list[str], env: dict[str, str], stdin: bytes) -> int:
@@ -89,8 +86,16 @@ def rss_of(argv: list[str], env: dict[str, str], stdin: bytes) -> int:
 
 def settings_env(name: str, url: str, where: str) -> dict[str, str]:
     if name == "hindsight":
-        return {"MEMHOOKS_BACKEND": name, "MEMHOOKS_HINDSIGHT_URL": url, "MEMHOOKS_HINDSIGHT_BANK": where}
-    return {"MEMHOOKS_BACKEND": name, "MEMHOOKS_OPENVIKING_URL": url, "MEMHOOKS_OPENVIKING_MEMORY_URI": where}
+        return {
+            "MEMHOOKS_BACKEND": name,
+            "MEMHOOKS_HINDSIGHT_URL": url,
+            "MEMHOOKS_HINDSIGHT_BANK": where,
+        }
+    return {
+        "MEMHOOKS_BACKEND": name,
+        "MEMHOOKS_OPENVIKING_URL": url,
+        "MEMHOOKS_OPENVIKING_MEMORY_URI": where,
+    }
 
 
 def real_target(name: str, url: str, root: Path) -> str:
@@ -113,7 +118,9 @@ def real_target(name: str, url: str, root: Path) -> str:
     return where
 
 
-def measure(cases: dict[str, dict[str, str]], base: dict[str, str], target: Path, runs: int) -> dict[str, Any]:
+def measure(
+    cases: dict[str, dict[str, str]], base: dict[str, str], target: Path, runs: int
+) -> dict[str, Any]:
     exe = os.path.join(os.path.dirname(sys.executable), "memhooks")
     bare = [sys.executable, "-c", "pass"]
     recall = [exe, "recall", str(target), "--prompt", PROMPT, "--format", "json"]
@@ -123,9 +130,15 @@ def measure(cases: dict[str, dict[str, str]], base: dict[str, str], target: Path
     times: dict[str, list[float]] = {"bare": []}
     for case, extra in cases.items():  # warm-up: bytecode, parsed-hook cache; check results
         env = {**base, **extra}
-        out = json.loads(child(recall, env)[2])
-        assert out["memories"] and out["memories"][0]["text"] == FIRST, (case, out["status"], out["queries"])
-        context = json.loads(child(hook, env, payload)[2])["hookSpecificOutput"]["additionalContext"]
+        out = json.loads(child(recall, env)[1])
+        assert out["memories"] and out["memories"][0]["text"] == FIRST, (
+            case,
+            out["status"],
+            out["queries"],
+        )
+        context = json.loads(child(hook, env, payload)[1])["hookSpecificOutput"][
+            "additionalContext"
+        ]
         assert FIRST in context, (case, context[:200])
         times[f"{case} recall"], times[f"{case} hook"] = [], []
     for _ in range(runs):
@@ -135,7 +148,11 @@ def measure(cases: dict[str, dict[str, str]], base: dict[str, str], target: Path
             times[f"{case} recall"].append(child(recall, env)[0])
             times[f"{case} hook"].append(child(hook, env, payload)[0])
     bare_median, bare_min = statistics.median(times["bare"]), min(times["bare"])
-    report: dict[str, Any] = {"bare_ms": round(bare_median, 1), "bare_min_ms": round(bare_min, 1), "cases": {}}
+    report: dict[str, Any] = {
+        "bare_ms": round(bare_median, 1),
+        "bare_min_ms": round(bare_min, 1),
+        "cases": {},
+    }
     for name, samples in times.items():
         if name == "bare":
             continue
@@ -156,7 +173,11 @@ def imports(runs: int, env: dict[str, str]) -> dict[str, Any]:
     import importlib.util
 
     bare = [sys.executable, "-c", "pass"]
-    cases = {k: c for k, c in IMPORTS.items() if importlib.util.find_spec(c.split()[1].split(",")[0]) is not None}
+    cases = {
+        k: c
+        for k, c in IMPORTS.items()
+        if importlib.util.find_spec(c.split()[1].split(",")[0]) is not None
+    }
     times: dict[str, list[float]] = {"bare": [], **{k: [] for k in cases}}
     for _ in range(runs):
         times["bare"].append(child(bare, env)[0])
@@ -190,7 +211,9 @@ def main() -> int:
             stubs.append(stub)
             cases[f"{name} stub"] = settings_env(name, stub.url, default)
             if real[name]:
-                cases[f"{name} real"] = settings_env(name, str(real[name]), real_target(name, str(real[name]), root))
+                cases[f"{name} real"] = settings_env(
+                    name, str(real[name]), real_target(name, str(real[name]), root)
+                )
         try:
             report = measure(cases, env, root / SCENARIO["target"], args.runs)
             if args.imports:

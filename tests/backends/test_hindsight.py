@@ -39,10 +39,15 @@ def recalls(stub: Stub) -> list[dict[str, Any]]:
 
 def as_bank(bank: str) -> list[dict[str, Any]]:
     """The recorded exchanges as answered by another bank."""
-    return [{**e, "path": e["path"].replace("/banks/proj/", f"/banks/{bank}/")} for e in recorded("hindsight")]
+    return [
+        {**e, "path": e["path"].replace("/banks/proj/", f"/banks/{bank}/")}
+        for e in recorded("hindsight")
+    ]
 
 
-def test_scenario_replayed_from_a_real_server_keeps_exclusions_out(stub: Stub, tmp_path: Path) -> None:
+def test_scenario_replayed_from_a_real_server_keeps_exclusions_out(
+    stub: Stub, tmp_path: Path
+) -> None:
     root = make_project(tmp_path)
     result = recall(str(root / SCENARIO["target"]), backend=backend(stub))
     check(result)
@@ -151,7 +156,9 @@ def test_results_of_several_banks_are_merged_by_score(stub: Stub) -> None:
         return {"id": i, "text": f"memory {i}", "scores": {"final": score}}
 
     answer = {"results": [result("a", 0.2), result("b", 0.9)]}
-    stub.exchanges = [{"method": "POST", "path": RECALL.format(b), "response": answer} for b in ("proj", "team")]
+    stub.exchanges = [
+        {"method": "POST", "path": RECALL.format(b), "response": answer} for b in ("proj", "team")
+    ]
     hits = backend(stub, banks=["team"]).search(SearchRequest("q", limit=3))
     assert [h.id for h in hits] == ["proj/b", "team/b", "proj/a"]  # banks in configured order
     assert not isinstance(hits, PartialHits)
@@ -162,7 +169,9 @@ QUERY = "How are auth tokens rotated and stored?"
 
 @pytest.mark.parametrize("fault", [500, RESET, HANG])
 @pytest.mark.parametrize("order", [("shared", "proj"), ("proj", "shared")])
-def test_a_failing_bank_keeps_what_the_healthy_one_found(fault: Any, order: tuple[str, str]) -> None:
+def test_a_failing_bank_keeps_what_the_healthy_one_found(
+    fault: Any, order: tuple[str, str]
+) -> None:
     """Issue 14: `bank = "shared"`, `banks = ["proj"]`; `proj` answers 500, resets or hangs.
     `shared`'s memory is kept in either order, and a hanging bank costs no more than the
     query's cap."""
@@ -195,18 +204,24 @@ def test_recall_reports_the_failed_bank_and_keeps_the_memory(tmp_path: Path) -> 
     assert result["status"] == "ok"
     assert keys(result)[0] == SCENARIO["expect"]["first"]
     partial = [q for q in result["queries"] if q["status"] == "partial"]
-    assert partial and all("bank 'proj'" in q["error"] and "HTTP 500" in q["error"] for q in partial)
+    assert partial and all(
+        "bank 'proj'" in q["error"] and "HTTP 500" in q["error"] for q in partial
+    )
     from importlib import resources
 
     from jsonschema import Draft202012Validator
 
-    schema = json.loads(resources.files("memhooks").joinpath("schemas/recall-v1.schema.json").read_text())
+    schema = json.loads(
+        resources.files("memhooks").joinpath("schemas/recall-v1.schema.json").read_text()
+    )
     Draft202012Validator(schema).validate(result)  # "partial" is a declared query status
 
 
 def test_every_bank_failing_fails_the_query_naming_each(stub: Stub) -> None:
     stub.faults["/v1/default/banks/"] = 503
-    with pytest.raises(BackendError, match=r"every source of recall failed: .*bank 'proj'.*HTTP 503.*bank 'team'"):
+    with pytest.raises(
+        BackendError, match=r"every source of recall failed: .*bank 'proj'.*HTTP 503.*bank 'team'"
+    ):
         backend(stub, banks=["team"]).search(SearchRequest("q"))
     with pytest.raises(BackendError, match=r"^hindsight: recall from bank 'proj' failed: HTTP 503"):
         backend(stub).search(SearchRequest("q"))
@@ -221,7 +236,9 @@ def test_every_bank_failing_fails_the_query_naming_each(stub: Stub) -> None:
         ({"max_tokens": 0}, "max_tokens must be a positive integer"),
     ],
 )
-def test_invalid_hook_options_fail_the_query(stub: Stub, options: dict[str, Any], message: str) -> None:
+def test_invalid_hook_options_fail_the_query(
+    stub: Stub, options: dict[str, Any], message: str
+) -> None:
     with pytest.raises(BackendError, match=message):
         backend(stub).search(SearchRequest("q", options=options))
     assert not stub.seen
@@ -232,7 +249,9 @@ def test_malformed_answers_are_backend_errors(stub: Stub) -> None:
         to_hits("proj", {"items": []})
     with pytest.raises(BackendError, match="malformed recall result"):
         to_hits("proj", {"results": [{"id": "x"}]})
-    stub.exchanges = [{"method": "POST", "path": RECALL.format("proj"), "response": ["not", "an", "object"]}]
+    stub.exchanges = [
+        {"method": "POST", "path": RECALL.format("proj"), "response": ["not", "an", "object"]}
+    ]
     with pytest.raises(BackendError, match="malformed answer to recall from bank 'proj'"):
         backend(stub).search(SearchRequest("q"))
 
@@ -246,7 +265,9 @@ def test_remember_retains_verbatim_with_provenance(stub: Stub) -> None:
     assert (seen.method, seen.path) == ("POST", "/v1/default/banks/proj/memories")
     (item,) = seen.body["items"]
     assert seen.body["async"] is False
-    assert memory_id == f"proj/{item['document_id']}" and item["document_id"].startswith("memhooks-")
+    assert memory_id == f"proj/{item['document_id']}" and item["document_id"].startswith(
+        "memhooks-"
+    )
     assert item["content"] == "Tokens rotate daily."
     assert item["entities"] == [{"text": "Gateway"}]  # no guessed type
     assert item["tags"] == ["security", "team:core"]
@@ -257,7 +278,11 @@ def test_remember_retains_verbatim_with_provenance(stub: Stub) -> None:
 
 def test_reflect_and_mental_models_only_where_the_user_configured_them(stub: Stub) -> None:
     stub.empty["/reflect"] = {"text": "Because."}
-    stub.empty["/mental-models/mm1"] = {"id": "mm1", "name": "auth architecture", "content": "Gateway first."}
+    stub.empty["/mental-models/mm1"] = {
+        "id": "mm1",
+        "name": "auth architecture",
+        "content": "Gateway first.",
+    }
     request = SearchRequest("Why?", options={"strategy": "reflect", "mental_models": ["auth architecture"],
                                              "memory_types": ["world"]})  # fmt: skip
     assert backend(stub).synthesize(request) is None
@@ -284,7 +309,9 @@ def test_settings_are_checked_when_opened() -> None:
         HindsightBackend.open({"bank": "b"})
     with pytest.raises(BackendError, match=r"backends.hindsight.budget: must be one of"):
         HindsightBackend.open({"url": "http://127.0.0.1:9", "bank": "b", "budget": "all"})
-    with pytest.raises(BackendError, match=r"backends.hindsight.url: must be an http:// or https:// URL"):
+    with pytest.raises(
+        BackendError, match=r"backends.hindsight.url: must be an http:// or https:// URL"
+    ):
         HindsightBackend.open({"url": "127.0.0.1:8888", "bank": "b"})
 
 

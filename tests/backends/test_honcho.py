@@ -191,7 +191,9 @@ def test_auth_errors_and_unreachable_servers_are_backend_errors(stub: Stub, honc
         honcho().search(SearchRequest("q"))
     health = honcho().health()
     assert not health.ok and "HTTP 401" in health.detail
-    with pytest.raises(BackendError, match=r"honcho: search failed: cannot reach http://127.0.0.1:9"):
+    with pytest.raises(
+        BackendError, match=r"honcho: search failed: cannot reach http://127.0.0.1:9"
+    ):
         honcho(url="http://127.0.0.1:9").search(SearchRequest("q", timeout_s=2))
     with pytest.raises(BackendError, match="strategy must be one of"):
         honcho().search(SearchRequest("q", options={"strategy": "browse"}))
@@ -219,7 +221,9 @@ def test_strategies_that_need_a_peer_say_so(stub: Stub) -> None:
         anonymous.remember(Draft("x", project="p"))
     with pytest.raises(BackendError, match="cannot name observer_id"):
         HonchoBackend.open({"url": stub.url, "peer": "a"}).search(
-            SearchRequest("q", options={"strategy": "conclusions", "filters": {"observer_id": "bob"}})
+            SearchRequest(
+                "q", options={"strategy": "conclusions", "filters": {"observer_id": "bob"}}
+            )
         )
     assert not stub.seen
 
@@ -229,6 +233,8 @@ def test_settings_are_checked(monkeypatch: pytest.MonkeyPatch) -> None:
         HonchoBackend.open({"url": "http://127.0.0.1:9", "remember": "everything"})
     assert HonchoBackend.open({}).endpoint.shown == "https://api.honcho.dev:443"
     monkeypatch.setitem(sys.modules, "honcho", None)
-    backend = HonchoBackend.open({"url": "http://127.0.0.1:9", "peer": "alice"})  # reads need no SDK
+    backend = HonchoBackend.open(
+        {"url": "http://127.0.0.1:9", "peer": "alice"}
+    )  # reads need no SDK
     with pytest.raises(BackendError, match=r"pip install 'memhooks\[honcho\]'"):
         backend.remember(Draft("x", project="p"))

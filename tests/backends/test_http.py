@@ -46,8 +46,12 @@ def raw_server(answer: bytes) -> tuple[str, threading.Thread]:
 
 def test_json_in_json_out_with_headers_and_params(stub: Stub) -> None:
     endpoint = Endpoint("demo", stub.url + "/", {"authorization": "Bearer k"})
-    assert endpoint.call("POST", "/api/find", {"query": "q", "n": "é"}, timeout_s=5, what="find") == {"results": [1, 2]}
-    assert endpoint.call("GET", "/ping", params={"detail": "a b/c"}, timeout_s=5, what="ping") == {"ok": True}
+    assert endpoint.call(
+        "POST", "/api/find", {"query": "q", "n": "é"}, timeout_s=5, what="find"
+    ) == {"results": [1, 2]}
+    assert endpoint.call("GET", "/ping", params={"detail": "a b/c"}, timeout_s=5, what="ping") == {
+        "ok": True
+    }
     post, get = stub.seen
     assert post.body == {"query": "q", "n": "é"} and post.headers["authorization"] == "Bearer k"
     assert post.headers["content-type"] == "application/json"
@@ -56,7 +60,12 @@ def test_json_in_json_out_with_headers_and_params(stub: Stub) -> None:
 
 def test_base_path_and_path_segments_are_kept_apart() -> None:
     endpoint = Endpoint("demo", "https://user:pw@example.org:8443/base/?x=1")
-    assert (endpoint.scheme, endpoint.host, endpoint.port, endpoint.base) == ("https", "example.org", 8443, "/base")
+    assert (endpoint.scheme, endpoint.host, endpoint.port, endpoint.base) == (
+        "https",
+        "example.org",
+        8443,
+        "/base",
+    )
     assert endpoint.shown == "https://example.org:8443/base"  # no credentials in messages
     assert segment("a b/ü") == "a%20b%2F%C3%BC"
     for bad in ("ftp://x", "http://", "127.0.0.1:80", "http://h:99999"):
@@ -76,7 +85,9 @@ def test_base_path_and_path_segments_are_kept_apart() -> None:
 def test_failures_say_what_kind_they_are(stub: Stub, fault: Any, kind: str, message: str) -> None:
     stub.faults["/api"] = fault
     with pytest.raises(HTTPFailure, match=message) as info:
-        Endpoint("demo", stub.url).call("POST", "/api/find", {"query": "q"}, timeout_s=5, what="find")
+        Endpoint("demo", stub.url).call(
+            "POST", "/api/find", {"query": "q"}, timeout_s=5, what="find"
+        )
     assert info.value.kind == kind
     assert info.value.status == (fault if isinstance(fault, int) else None)
 
@@ -85,7 +96,9 @@ def test_failures_say_what_kind_they_are(stub: Stub, fault: Any, kind: str, mess
 def test_a_server_that_hangs_or_trickles_is_cut_at_the_deadline(stub: Stub, fault: str) -> None:
     stub.faults["/api"] = fault  # trickle: one byte per 0.1 s, ~3 s for the whole answer
     elapsed, error = timed(
-        lambda: Endpoint("demo", stub.url).call("POST", "/api/find", {"query": "q"}, timeout_s=0.5, what="find")
+        lambda: Endpoint("demo", stub.url).call(
+            "POST", "/api/find", {"query": "q"}, timeout_s=0.5, what="find"
+        )
     )
     assert isinstance(error, HTTPFailure) and error.kind == "timeout", error
     assert "find took longer than 0.50 s" in str(error)
@@ -95,7 +108,9 @@ def test_a_server_that_hangs_or_trickles_is_cut_at_the_deadline(stub: Stub, faul
 def test_a_server_that_accepts_and_never_answers_is_cut_at_the_deadline() -> None:
     listener, url = silent_server()
     try:
-        elapsed, error = timed(lambda: Endpoint("demo", url).call("GET", "/x", timeout_s=0.3, what="x"))
+        elapsed, error = timed(
+            lambda: Endpoint("demo", url).call("GET", "/x", timeout_s=0.3, what="x")
+        )
     finally:
         listener.close()
     assert isinstance(error, HTTPFailure) and error.kind == "timeout"
@@ -126,7 +141,10 @@ def test_chunked_and_unsized_answers_are_read_whole() -> None:
     [
         (b"SSH-2.0-OpenSSH_9.2\r\n\r\n", "sent no valid HTTP answer"),
         (b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n<html>", "the answer is not JSON: <h"),
-        (b"HTTP/1.1 200 OK\r\nContent-Length: 99\r\n\r\n{}", "closed the connection before answering"),
+        (
+            b"HTTP/1.1 200 OK\r\nContent-Length: 99\r\n\r\n{}",
+            "closed the connection before answering",
+        ),
     ],
 )
 def test_malformed_answers(answer: bytes, message: str) -> None:

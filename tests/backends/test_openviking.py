@@ -40,18 +40,24 @@ def bodies(stub: Stub, path: str = FIND) -> list[dict[str, Any]]:
     return stub.bodies(path)
 
 
-def test_scenario_replayed_from_a_real_server_keeps_exclusions_out(stub: Stub, tmp_path: Path) -> None:
+def test_scenario_replayed_from_a_real_server_keeps_exclusions_out(
+    stub: Stub, tmp_path: Path
+) -> None:
     root = make_project(tmp_path)
     result = recall(str(root / SCENARIO["target"]), backend=backend(stub))
     check(result)
-    returned = [i["content"] for e in recorded("openviking") for i in e["response"]["result"]["resources"]]
+    returned = [
+        i["content"] for e in recorded("openviking") for i in e["response"]["result"]["resources"]
+    ]
     assert any("obsolete OAuth prototype" in text for text in returned)
     assert "oauth" not in keys(result)
     rotate = result["memories"][0]
     assert rotate["scope"] == "src/auth" and rotate["kind"] == "decision"
     assert "tag=security" in rotate["tags"] and rotate["entities"] == ["gateway"]
     assert rotate["id"].startswith(ROOT + "/")
-    assert bodies(stub) == [e["request"] for e in recorded("openviking")]  # what the real server got
+    assert bodies(stub) == [
+        e["request"] for e in recorded("openviking")
+    ]  # what the real server got
 
 
 def test_find_is_scoped_to_the_users_root_and_reads_content(stub: Stub) -> None:
@@ -103,7 +109,9 @@ def test_context_strategy_uses_a_prefix_filter_and_full_detail(stub: Stub) -> No
         {"uri": f"{ROOT}/a.md", "category": "resources", "score": 0.8, "text": "A."},
         {"uri": f"{ROOT}/b.md", "category": "resources", "score": 0.7, "text": ""}]}}  # fmt: skip
     stub.exchanges = [{"method": "POST", "path": SEARCH, "response": answer}]
-    hits = backend(stub).search(SearchRequest("q", options={"strategy": "context", "max_tokens": 300}))
+    hits = backend(stub).search(
+        SearchRequest("q", options={"strategy": "context", "max_tokens": 300})
+    )
     (call,) = bodies(stub, SEARCH)
     assert call == {"query": "q", "mode": "context", "target_uri": "", "limit": 10, "detail": "full",
                     "max_tokens": 300, "filter": {"op": "prefix", "field": "uri", "prefix": ROOT}}  # fmt: skip
@@ -212,6 +220,12 @@ def test_missing_sdk_names_the_extra_when_remembering(monkeypatch: pytest.Monkey
 def test_hits_outside_the_roots_are_dropped_whatever_the_server_did(stub: Stub) -> None:
     inside = {"uri": f"{ROOT}/a.md", "score": 0.5, "content": "Inside."}
     outside = {"uri": "viking://agent/.abstract.md", "score": 0.9, "content": "Outside."}
-    stub.exchanges = [{"method": "POST", "path": FIND, "response": {"status": "ok", "result": {"resources": [outside, inside]}}}]
+    stub.exchanges = [
+        {
+            "method": "POST",
+            "path": FIND,
+            "response": {"status": "ok", "result": {"resources": [outside, inside]}},
+        }
+    ]
     hits = backend(stub).search(SearchRequest("q", options={"filter": {"op": "nonsense"}}))
     assert [h.id for h in hits] == [f"{ROOT}/a.md"]

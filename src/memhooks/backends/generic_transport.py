@@ -34,7 +34,9 @@ def http(
         )  # fmt: skip
     except HTTPFailure as exc:
         if exc.kind == "timeout":
-            raise BackendError(f"generic: {where} did not answer within {timeout_s:.2f} s") from None
+            raise BackendError(
+                f"generic: {where} did not answer within {timeout_s:.2f} s"
+            ) from None
         if exc.kind == "unreachable":
             reason = str(exc).rsplit(": ", 1)[-1]
             raise BackendError(f"generic: {where} is unreachable: {reason}") from None
@@ -42,9 +44,7 @@ def http(
     if status >= 400:
         said = detail(body[:4096])
         kind = "refused the credentials" if status in (401, 403) else "answered"
-        raise BackendError(
-            f"generic: {where} {kind} HTTP {status}" + (f": {said}" if said else "")
-        )
+        raise BackendError(f"generic: {where} {kind} HTTP {status}" + (f": {said}" if said else ""))
     return status, body
 
 

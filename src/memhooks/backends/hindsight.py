@@ -39,8 +39,8 @@ from ..errors import BackendError
 from .base import Health, Hit, PartialHits
 from .http import segment
 from .settings import (
-    endpoint,
     choice,
+    endpoint,
     hints,
     number,
     required_text,
@@ -229,7 +229,11 @@ class HindsightBackend:
         if draft.source:
             metadata["memhooks_source"] = draft.source
         tags = list(dict.fromkeys([*draft.tags, *self.required_tags]))
-        item: dict[str, Any] = {"content": draft.text, "document_id": document, "metadata": metadata}
+        item: dict[str, Any] = {
+            "content": draft.text,
+            "document_id": document,
+            "metadata": metadata,
+        }
         if draft.created_at:
             item["timestamp"] = draft.created_at
         if draft.entities:
@@ -272,9 +276,12 @@ class HindsightBackend:
             what = f"mental model {model_id!r}"
             model = _dict(
                 self.endpoint.call(
-                    "GET", self._bank_path(self.bank, f"/mental-models/{segment(model_id)}"),
-                    params={"detail": "content"}, timeout_s=deadline - time.monotonic(), what=what,
-                ),  # fmt: skip
+                    "GET",
+                    self._bank_path(self.bank, f"/mental-models/{segment(model_id)}"),
+                    params={"detail": "content"},
+                    timeout_s=deadline - time.monotonic(),
+                    what=what,
+                ),
                 what,
             )
             if {model_id, model.get("name")} & named and model.get("content"):

@@ -174,18 +174,18 @@ class HonchoBackend:
             return self._context(options, query, request)
         if strategy == "representation":
             peer = self._peer(options)
-            body = {k: options[k] for k in REPRESENTATION if k in options}
+            fields: dict[str, Any] = {k: options[k] for k in REPRESENTATION if k in options}
             if "session" in options:
-                body["session_id"] = _name(options["session"], "backends.honcho.session")
-            target = _name(options.get("target"), "backends.honcho.target")
-            if target:
-                body["target"] = target
-            body = {"search_query": query, **body}
-            answer = self._post(f"/peers/{segment(peer)}/representation", body, timeout_s,
+                fields["session_id"] = _name(options["session"], "backends.honcho.session")
+            about = _name(options.get("target"), "backends.honcho.target")
+            if about:
+                fields["target"] = about
+            fields = {"search_query": query, **fields}
+            answer = self._post(f"/peers/{segment(peer)}/representation", fields, timeout_s,
                                 "representation")  # fmt: skip
             text = _object(answer, "representation").get("representation")
             return (
-                [Hit(f"{peer}/representation/{target or peer}", text.strip(), 1.0)]
+                [Hit(f"{peer}/representation/{about or peer}", text.strip(), 1.0)]
                 if isinstance(text, str) and text.strip()
                 else []
             )
@@ -205,10 +205,12 @@ class HonchoBackend:
             raise BackendError("honcho: peer_perspective needs a peer_target")
         context = _object(
             self.endpoint.call(
-                "GET", self._path(f"/sessions/{segment(session)}/context"),
+                "GET",
+                self._path(f"/sessions/{segment(session)}/context"),
                 params={k: _param(v) for k, v in params.items()},
-                timeout_s=request.timeout_s, what="session context",
-            ),  # fmt: skip
+                timeout_s=request.timeout_s,
+                what="session context",
+            ),
             "session context",
         )
         hits = []
@@ -256,7 +258,11 @@ class HonchoBackend:
                     "entities": draft.entities, "files": draft.files, "kind": draft.kind, "source": draft.source}  # fmt: skip
         metadata = {k: v for k, v in metadata.items() if v or k == "memhooks_scope"}
         client = self._writer()
-        peer_id, session_id, as_conclusion = self.peer, self.session, self.remember_as == "conclusions"
+        peer_id, session_id, as_conclusion = (
+            self.peer,
+            self.session,
+            self.remember_as == "conclusions",
+        )
 
         async def write() -> Any:
             peer = await client.aio.peer(peer_id)
@@ -302,7 +308,8 @@ def message_hit(message: Any, score: float) -> Hit:
     the metadata ``remember`` wrote; the author peer as an entity."""
     if not isinstance(message, dict) or not isinstance(message.get("content"), str):
         raise BackendError(f"honcho: malformed message: {str(message)[:200]}")
-    metadata = message.get("metadata") if isinstance(message.get("metadata"), dict) else {}
+    found = message.get("metadata")
+    metadata: dict[str, Any] = found if isinstance(found, dict) else {}
     scope = metadata.get("memhooks_scope")
     peer = message.get("peer_id")
     return Hit(

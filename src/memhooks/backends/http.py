@@ -55,7 +55,9 @@ class HTTPFailure(BackendError):
     ``status``, ``malformed``), ``status`` (the HTTP status for ``status``, else
     ``None``) and ``body`` (the server's answer for ``status``, at most 4 KiB)."""
 
-    def __init__(self, message: str, kind: str, status: int | None = None, body: bytes = b"") -> None:
+    def __init__(
+        self, message: str, kind: str, status: int | None = None, body: bytes = b""
+    ) -> None:
         super().__init__(message)
         self.kind = kind
         self.status = status
@@ -134,7 +136,6 @@ class Endpoint:
                 "malformed",
             ) from None
 
-
     def exchange(
         self,
         method: str,
@@ -185,8 +186,7 @@ class Endpoint:
             ) from None
         except OSError as exc:
             raise HTTPFailure(
-                f"{self.backend}: {what} failed: cannot reach {self.shown}: "
-                f"{exc.strerror or exc}",
+                f"{self.backend}: {what} failed: cannot reach {self.shown}: {exc.strerror or exc}",
                 "unreachable",
             ) from None
 
@@ -230,7 +230,9 @@ def _host_port(authority: str, default: int) -> tuple[str, int | None]:
     return host, int(port) if port.isdigit() and 0 < int(port) < 65536 else None
 
 
-def _exchange(host: str, port: int, tls: bool, request: bytes, deadline: float) -> tuple[int, bytes]:
+def _exchange(
+    host: str, port: int, tls: bool, request: bytes, deadline: float
+) -> tuple[int, bytes]:
     """Send ``request`` and read the whole answer before ``deadline`` (a monotonic
     time): ``(status, body)``, the body de-chunked. Raises TimeoutError, OSError (incl.
     resets), :class:`_Closed` or :class:`_Malformed`."""
@@ -347,7 +349,7 @@ class _Reader:
         return found
 
     def chunked(self) -> bytes:
-        parts = []
+        parts: list[bytes] = []
         while True:
             size_line = self.until(b"\r\n", 1024).split(b";", 1)[0].strip()
             try:

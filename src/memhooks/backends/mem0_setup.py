@@ -130,11 +130,13 @@ def platform_endpoint(settings: dict[str, Any]) -> Any:
 
     api_key = _api_key(settings)
     host = text(settings, "host") or DEFAULT_HOST
-    user = hashlib.md5(api_key.encode()).hexdigest()  # noqa: S324 - an id, not a secret hash
+    user = hashlib.md5(api_key.encode()).hexdigest()
     try:
         return Endpoint("mem0", host, {"authorization": f"Token {api_key}", "mem0-user-id": user})
     except BackendError:
-        raise invalid(settings, "host", f"must be an http:// or https:// URL (got {host!r})") from None
+        raise invalid(
+            settings, "host", f"must be an http:// or https:// URL (got {host!r})"
+        ) from None
 
 
 def _api_key(settings: dict[str, Any]) -> str:

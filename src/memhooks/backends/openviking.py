@@ -36,8 +36,8 @@ import time
 from ..errors import BackendError
 from .base import Health, Hit
 from .settings import (
-    endpoint,
     choice,
+    endpoint,
     hints,
     invalid_setting,
     number,
@@ -142,7 +142,9 @@ class OpenVikingBackend:
     def health(self) -> Health:
         started = time.perf_counter()
         try:
-            answer = self.endpoint.call("GET", "/health", timeout_s=self.timeout, what="health check")
+            answer = self.endpoint.call(
+                "GET", "/health", timeout_s=self.timeout, what="health check"
+            )
         except BackendError as exc:
             return Health(False, str(exc), (time.perf_counter() - started) * 1000)
         ok = isinstance(answer, dict) and answer.get("status") == "ok"
@@ -243,7 +245,9 @@ class OpenVikingBackend:
         if self.writer is None:
             sdk = import_sdk(NAME, "openviking_sdk", "openviking")
             identity = {IDENTITY[k][1]: v for k, v in self.identity.items() if v}
-            self.writer = sdk.AsyncHTTPClient(url=self.endpoint.url, timeout=self.timeout, **identity)
+            self.writer = sdk.AsyncHTTPClient(
+                url=self.endpoint.url, timeout=self.timeout, **identity
+            )
         if self._calls is None:
             self._calls = Calls(NAME)
         writer = self.writer
@@ -349,7 +353,8 @@ def _result(answer: Any, what: str) -> dict[str, Any]:
     """The ``result`` of an OpenViking answer ``{"status": "ok", "result": {...}}``;
     BackendError for ``{"status": "error", "error": {code, message}}`` or anything else."""
     if isinstance(answer, dict) and answer.get("status") == "error":
-        error = answer.get("error") if isinstance(answer.get("error"), dict) else {}
+        found = answer.get("error")
+        error: dict[str, Any] = found if isinstance(found, dict) else {}
         raise BackendError(
             f"openviking: {what} failed: {error.get('code', 'UNKNOWN')}: "
             f"{str(error.get('message', 'unknown error'))[:300]}"

@@ -45,7 +45,9 @@ def proxy(upstream: str, log: list[dict[str, Any]]) -> ThreadingHTTPServer:
         def _forward(self) -> None:
             length = int(self.headers.get("content-length") or 0)
             raw = self.rfile.read(length) if length else None
-            headers = {k: v for k, v in self.headers.items() if k.lower() in ("content-type", "accept")}
+            headers = {
+                k: v for k, v in self.headers.items() if k.lower() in ("content-type", "accept")
+            }
             request = urllib.request.Request(upstream + self.path, data=raw, method=self.command,
                                              headers=headers)  # fmt: skip
             try:
@@ -93,7 +95,9 @@ def main(name: str) -> None:
             writer.remember(draft)
         writer.close()
         reader = Backend.open({"url": f"http://127.0.0.1:{server.server_address[1]}", **settings})
-        result = recall(str(root / SCENARIO["target"]), backend=reader, query_timeout_s=30, deadline_s=60)
+        result = recall(
+            str(root / SCENARIO["target"]), backend=reader, query_timeout_s=30, deadline_s=60
+        )
         reader.close()
     server.shutdown()
     text = json.dumps(log, ensure_ascii=False).replace(fresh, default).replace(tmp, "/tmp/recorded")
@@ -102,7 +106,9 @@ def main(name: str) -> None:
            "recall_status": result["status"]}  # fmt: skip
     path = DATA / f"{name}_http.json"
     path.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"{path}: {len(log)} exchanges, recall {result['status']}, {len(result['memories'])} memories")
+    print(
+        f"{path}: {len(log)} exchanges, recall {result['status']}, {len(result['memories'])} memories"
+    )
 
 
 if __name__ == "__main__":
