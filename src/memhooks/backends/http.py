@@ -270,7 +270,9 @@ def _exchange(
 def _connect(host: str, port: int, deadline: float) -> Any:
     """A connected TCP socket to the first address of ``host`` that answers in time."""
     error: OSError | None = None
-    for family, kind, proto, _, address in sockets.getaddrinfo(host, port, 0, sockets.SOCK_STREAM):
+    # An ASCII name goes as bytes: a str is encoded with the idna codec, an import per hook.
+    name: str | bytes = host.encode("ascii") if host.isascii() else host
+    for family, kind, proto, _, address in sockets.getaddrinfo(name, port, 0, sockets.SOCK_STREAM):
         sock = sockets.socket(family, kind, proto)
         try:
             _left(sock, deadline)
