@@ -23,16 +23,17 @@ def test_hint_only_while_installed_hooks_lack_the_capture_events(
     where = ("--cwd", str(project))
     assert len(run(capsys, "capture", "on", *where)) == 1, "no hooks installed: no hint"
 
-    run(capsys, "agents", "install", "--agent", "claude-code", *where)
-    run(capsys, "agents", "install", "--agent", "gemini-cli", "--user", *where)
+    run(capsys, "agents", "install", "--agent", "claude-code", "--project", *where)
+    run(capsys, "agents", "install", "--agent", "gemini-cli", *where)  # user level: the default
     *_, hint = run(capsys, "capture", "on", *where)
+    # each command names its level: the hosts' default is user, these are two levels
     assert hint == (
         "hint: the installed hooks do not send capture command outcomes, turn ends, compaction"
-        " or session ends; run `memhooks agents install --capture --agent claude-code` and"
-        " `memhooks agents install --capture --agent gemini-cli --user`"
+        " or session ends; run `memhooks agents install --capture --agent claude-code --project`"
+        " and `memhooks agents install --capture --agent gemini-cli --user`"
     )
     assert len(run(capsys, "capture", "off", *where)) == 1, "no hint when turning it off"
 
-    run(capsys, "agents", "install", "--capture", "--agent", "claude-code", *where)
+    run(capsys, "agents", "install", "--capture", "--agent", "claude-code", "--project", *where)
     run(capsys, "agents", "install", "--capture", "--agent", "gemini-cli", "--user", *where)
     assert len(run(capsys, "capture", "on", *where)) == 1

@@ -24,8 +24,10 @@ def exe(tmp_path: Path) -> list[str]:
     return [str(program)]
 
 
-def context(tmp_path: Path, agent: str, exe: list[str], **kwargs: object) -> Context:
-    level = INSTALLERS[agent].LEVELS[0]
+def context(tmp_path: Path, agent: str, exe: list[str], level: str | None = None, **kwargs: object) -> Context:
+    """Project level unless the host has none (Hermes), or ``level``."""
+    levels = INSTALLERS[agent].LEVELS
+    level = level or ("project" if "project" in levels else levels[0])
     return Context(str(tmp_path / "proj"), level, home=str(tmp_path / "home"), exe=exe, env={}, **kwargs)  # type: ignore[arg-type]
 
 
@@ -33,10 +35,10 @@ def tree(base: Path) -> dict[str, str]:
     return {str(p.relative_to(base)): p.read_text() for p in sorted(base.rglob("*")) if p.is_file() and "bin" not in p.parts}
 
 
-@pytest.mark.parametrize("agent", list(INSTALLERS))
-def test_install_status_uninstall(agent: str, tmp_path: Path, exe: list[str]) -> None:
+@pytest.mark.parametrize(("agent", "level"), [(a, lv) for a in INSTALLERS for lv in INSTALLERS[a].LEVELS])
+def test_install_status_uninstall(agent: str, level: str, tmp_path: Path, exe: list[str]) -> None:
     (tmp_path / "proj").mkdir()
-    ctx = context(tmp_path, agent, exe)
+    ctx = context(tmp_path, agent, exe, level)
     edits = plan("install", agent, ctx)
     assert edits and all(e.action == "create" for e in edits)
     apply(edits)
@@ -44,7 +46,7 @@ def test_install_status_uninstall(agent: str, tmp_path: Path, exe: list[str]) ->
     found = status(agent, ctx)
     assert found.installed and found.events and found.files
     assert found.fires is not False, found.problems
-    assert set(found.events) <= set(INSTALLERS[agent].EVENTS) | {"pre_llm_call", "post_tool_call"}
+    assert set(found.events) == set(INSTALLERS[agent].EVENTS)
     written = tree(tmp_path)
     assert any(exe[0] in text for text in written.values())
     apply(plan("uninstall", agent, ctx))
@@ -66,7 +68,7 @@ def test_a_moved_memhooks_replaces_the_old_command(tmp_path: Path, exe: list[str
     apply(plan("install", "cursor", old))
     apply(plan("install", "cursor", context(tmp_path, "cursor", exe)))
     text = (tmp_path / "proj/.cursor/hooks.json").read_text()
-    assert "/old/bin" not in text and text.count(exe[0]) == 2
+    assert "/old/bin" not in text and text.count(exe[0]) == len(INSTALLERS["cursor"].events)
 
 
 @pytest.mark.parametrize(("agent", "name"), [("cline", ".clinerules/hooks/UserPromptSubmit"), ("opencode", ".opencode/plugins/memhooks.js")])
@@ -88,9 +90,30 @@ def test_invalid_config_is_an_error_not_a_rewrite(tmp_path: Path, exe: list[str]
     broken = tmp_path / "proj/.claude/settings.local.json"
     broken.parent.mkdir(parents=True)
     broken.write_text('{"hooks": [oops')
-    with pytest.raises(InstallError, match="line 1"):
+    with pytest.raises(InstallError) as caught:
         plan("install", "claude-code", context(tmp_path, "claude-code", exe))
+    found = caught.value.diagnostic
+    assert (found.code, found.path, found.line, found.column) == ("MH028", str(broken), 1, 12)
+    assert found.message == f"claude-code: {broken}: not valid JSON: invalid value"
     assert broken.read_text() == '{"hooks": [oops'
+
+
+def test_a_broken_user_settings_file_is_named_with_its_line_and_column(tmp_path: Path) -> None:
+    # issue 13 item 16: `error: claude-code: expected ',' ...` named no file
+    home = tmp_path / "home"
+    settings = home / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text('{\n  "model": "opus"\n  "hooks": {}\n}\n')
+    (tmp_path / "proj").mkdir()
+    env = {**os.environ, "HOME": str(home)}
+    done = subprocess.run([sys.executable, "-m", "memhooks", "agents", "install", "--agent", "claude-code", "--cwd", str(tmp_path / "proj")], env=env, capture_output=True, text=True)
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        f"error[MH028]: claude-code: {settings}: not valid JSON: expected ',' or '}}'",
+        f"  --> {settings}:3:3",
+        "  help: fix the file at that place (memhooks changed nothing), then run the command again",
+    ]
+    assert settings.read_text() == '{\n  "model": "opus"\n  "hooks": {}\n}\n'
 
 
 def test_missing_program_means_it_would_not_fire(tmp_path: Path) -> None:
@@ -140,5 +163,26 @@ def test_cli_dry_run_writes_nothing_and_json_reports(tmp_path: Path) -> None:
     assert {a["agent"] for a in report["agents"]} == set(INSTALLERS)
     assert all(c["action"] == "create" for a in report["agents"] for c in a.get("changes", []))
     assert list(tmp_path.rglob("*")) == [proj]
-    usage = subprocess.run([sys.executable, "-m", "memhooks", "agents", "install", "--cwd", str(proj)], env=env, capture_output=True, text=True)
-    assert usage.returncode == 2 and "--agent" in usage.stderr
+    # no --agent, and no host on this machine (HOME is empty, PATH has none of them)
+    alone = {**env, "PATH": str(tmp_path / "nothing")}
+    done = subprocess.run([sys.executable, "-m", "memhooks", "agents", "install", "--cwd", str(proj)], env=alone, capture_output=True, text=True)
+    assert done.returncode == 1 and "found: no agent host on this machine" in done.stdout
+    assert "claude-code: skipped: not found (looked for claude on PATH, ~/.claude)" in done.stdout
+    assert list(tmp_path.rglob("*")) == [proj]
+
+
+@pytest.mark.parametrize("level", ["user", "project"])
+def test_every_command_status_suggests_stays_at_the_installed_level(level: str, tmp_path: Path) -> None:
+    # issue 13 item 16: after a --user install, status suggested project-level commands
+    import re
+
+    proj = tmp_path / "proj"
+    (proj / ".git").mkdir(parents=True)
+    done = subprocess.run([sys.executable, "-m", "memhooks", "agents", "install", "--all", f"--{level}", "--cwd", str(proj)], capture_output=True, text=True, check=True)
+    # (a note that proposes the user level on purpose is not a repeat of this install)
+    kept = "\n".join(line for line in done.stdout.splitlines() if "install at user level" not in line)
+    suggested = re.findall(r"`?(memhooks agents \w+ [^`\n)]*)", kept)
+    assert suggested
+    for command in suggested:
+        assert ("--project" in command) == (level == "project"), command
+        assert "--user" not in command, command  # user is every host's default level

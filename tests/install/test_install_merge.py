@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from memhooks.install import Context, apply, plan
-from memhooks.install.registry import INSTALLERS
+from memhooks.install import INSTALLERS
 
 DATA = Path(__file__).parent / "data" / "merge"
 EXE = ["/opt/memhooks/bin/memhooks"]
@@ -23,8 +23,7 @@ LEVEL = {"hermes": ("user", "shell")}
 
 
 def config_path(agent: str, ctx: Context) -> str:
-    module = INSTALLERS[agent]
-    return str(module.config_path(ctx))  # type: ignore[attr-defined]
+    return INSTALLERS[agent].config_path(ctx)
 
 
 def expect(path: Path, text: str) -> None:

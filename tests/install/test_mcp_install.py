@@ -26,7 +26,7 @@ CASES = sorted(p.name.split(".before.")[0] for p in DATA.glob("*.before.json"))
 LEVELS = [
     (agent, level)
     for agent in CASES
-    for level, rel in zip(("project", "user"), mcp_servers.LOCATIONS[agent][:2])
+    for level, rel in zip(("project", "user"), mcp_servers.locations()[agent][:2])
     if rel is not None
 ]
 
@@ -48,8 +48,8 @@ def registered(agent: str, ctx: Context) -> bool:
 
 
 def test_cases_cover_every_supported_host() -> None:
-    assert set(CASES) == set(mcp_servers.LOCATIONS)
-    assert set(mcp_servers.LOCATIONS) <= set(INSTALLERS)
+    assert set(CASES) == set(mcp_servers.locations())
+    assert set(mcp_servers.locations()) <= set(INSTALLERS)
 
 
 @pytest.mark.parametrize(("agent", "level"), LEVELS)
@@ -90,7 +90,7 @@ def test_from_nothing_and_back(agent: str, level: str, tmp_path: Path) -> None:
     apply(plan("install", agent, ctx, mcp=True))
     path = mcp_servers.location(agent, ctx)[0]  # type: ignore[index]
     servers = json.loads(Path(path).read_text(encoding="utf-8"))
-    key = mcp_servers.LOCATIONS[agent][2]
+    key = mcp_servers.locations()[agent][2]
     assert servers[key]["memhooks"]["command"] == EXE[0]
     apply(plan("uninstall", agent, ctx))
     assert not [p for p in tmp_path.rglob("*") if p.is_file()]
@@ -102,7 +102,7 @@ def test_uninstall_mcp_keeps_the_hooks_and_uninstall_capture_keeps_the_server(
     ctx = context(tmp_path)
     (tmp_path / "proj").mkdir()
     apply(plan("install", "cursor", ctx, capture=True, mcp=True))
-    hooks = Path(INSTALLERS["cursor"].config_path(ctx)).read_text()  # type: ignore[attr-defined]
+    hooks = Path(INSTALLERS["cursor"].config_path(ctx)).read_text()
     apply(plan("uninstall", "cursor", ctx, mcp=True))
     assert not registered("cursor", ctx)
     assert Path(INSTALLERS["cursor"].config_path(ctx)).read_text() == hooks  # type: ignore[attr-defined]
@@ -174,21 +174,22 @@ def test_cli_status_says_whether_the_server_is_registered(tmp_path: Path) -> Non
 
     exe = mcp_servers.entry("gemini-cli", Context(proj))["command"]
     settings = os.path.join(proj, ".gemini", "settings.json")
+    # a project-level install: the suggested command keeps the level
     assert (
-        "gemini-cli:   mcp server: not registered (memhooks agents install --agent gemini-cli --mcp)"
-        in cli("status")
+        "gemini-cli:   mcp server: not registered (memhooks agents install --agent gemini-cli --project --mcp)"
+        in cli("status", "--project")
     )
-    cli("install", "--mcp")
+    cli("install", "--project", "--mcp")
     assert f"gemini-cli:   mcp server: registered in {settings}" in cli("status")
     report = json.loads(cli("status", "--format", "json"))
     assert report["agents"][0]["mcp_server"] == {"path": settings, "registered": True}
     assert json.loads(Path(settings).read_text())["mcpServers"]["memhooks"]["command"] == exe
-    cli("uninstall", "--mcp")
+    cli("uninstall", "--mcp")  # every level where memhooks is installed
     assert "gemini-cli: installed (project)" in cli("status")
     assert "mcp server: not registered" in cli("status")
     out = cli("status", agents=("opencode", "hermes"))
     assert (
-        "opencode:   mcp server: not supported by memhooks yet (project level; see docs/mcp.md)"
+        "opencode:   mcp server: not supported by memhooks yet (user level; see docs/mcp.md)"
         in out
     )
     assert (

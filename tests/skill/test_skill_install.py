@@ -117,7 +117,8 @@ def test_dry_run_lists_the_skill_as_one_change(
 
     _, base = _setup(tmp_path, "project")
     assert (
-        main(["agents", "install", "--agent", "claude-code", "--cwd", str(base), "--dry-run"]) == 0
+        main(["agents", "install", "--agent", "claude-code", "--project", "--cwd", str(base), "--dry-run"])
+            == 0
     )
     out = capsys.readouterr().out.splitlines()
     folder = base / ".claude" / "skills" / "memhooks"

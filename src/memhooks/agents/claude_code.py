@@ -78,3 +78,41 @@ def detect(payload: dict[str, object]) -> bool:
 
 def normalize(payload: dict[str, object], native_event: str | None) -> NormalizedEvent:
     return claude_shape.normalize(NAME, payload, native_event, EVENTS, TOOLS)
+
+
+# Install side: how `memhooks agents install` wires this host (keys: ``wiring.py``).
+# A dict literal, so the hook, which imports this module on every call, pays nothing for it.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .wiring import Wiring
+
+INSTALL: Wiring = {
+    "title": "Claude Code",
+    # settings.local.json, not settings.json: the command holds this machine's path
+    "project": ".claude/settings.local.json",
+    "user": ".claude/settings.json",
+    "events": (
+        ("UserPromptSubmit", None),
+        ("PostToolUse", "Read|Grep|Glob|Edit|Write|MultiEdit|NotebookEdit"),
+    ),
+    "capture": (
+        ("PostToolUse", "Bash|PowerShell"),
+        ("PostToolUseFailure", "Bash|PowerShell"),
+        ("Stop", None),
+        ("PreCompact", None),
+        ("PostCompact", None),
+        ("SessionEnd", None),
+    ),
+    "hook": {"type": "command", "command": "$COMMAND", "timeout": 10},
+    "groups": True,
+    # started in billing/, Claude Code reads billing/.claude/ only (run: 2.1.197;
+    # anthropics/claude-code#86187); identical handlers in several files run once
+    "launch": "start-folder",
+    "dedups": True,
+    "mcp": (".mcp.json", ".claude.json", "mcpServers", {"command": None, "args": None}),
+    "skills": (".claude/skills", ".claude/skills"),
+    "programs": ("claude",),
+    "dirs": (".claude",),
+    "todo": ("restart running Claude Code sessions: hooks are read at session start",),
+    "source": "https://code.claude.com/docs/en/hooks; run: Claude Code 2.1.197",
+}

@@ -108,3 +108,28 @@ def normalize(payload: dict[str, object], native_event: str | None) -> Normalize
 
 def _data_key(hook_name: str) -> str:
     return hook_name[:1].lower() + hook_name[1:]
+
+
+# Install side: how `memhooks agents install` wires this host (keys: ``wiring.py``).
+# A dict literal, so the hook, which imports this module on every call, pays nothing for it.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .wiring import Wiring
+
+INSTALL: Wiring = {
+    "title": "Cline",
+    # folders: one executable per event, named after it
+    "project": ".clinerules/hooks",
+    "user": "Documents/Cline/Hooks",
+    "events": (("UserPromptSubmit", None), ("PostToolUse", None)),
+    "installer": "cline",
+    "launch": "workspace",
+    "skills": (".cline/skills", ".cline/skills"),
+    "skills_todo": "Cline uses skills only with Settings → Features → Enable Skills (experimental)",
+    "programs": ("cline",),
+    "dirs": ("Documents/Cline", ".cline", ".vscode/extensions/saoudrizwan.claude-dev-*"),
+    "approval": (
+        "enable hooks in Cline: Settings, Features, Hooks (CLI: `cline config set hooks-enabled=true`)"
+    ),
+    "source": "https://docs.cline.bot/features/hooks/hook-reference (not run here)",
+}

@@ -78,3 +78,34 @@ def normalize(payload: dict[str, object], native_event: str | None) -> Normalize
     return claude_shape.normalize(
         NAME, payload, native_event, EVENTS, TOOLS, read=outcome.codex_shell
     )
+
+
+# Install side: how `memhooks agents install` wires this host (keys: ``wiring.py``).
+# A dict literal, so the hook, which imports this module on every call, pays nothing for it.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .wiring import Wiring
+
+INSTALL: Wiring = {
+    "title": "Codex",
+    "project": ".codex/hooks.json",
+    "user": "{CODEX_HOME:.codex}/hooks.json",
+    # Codex reads files through its shell tool (Bash in hook payloads): the working set
+    # and tool-time recall need it as much as apply_patch
+    "events": (("UserPromptSubmit", None), ("PostToolUse", "apply_patch|Edit|Write|Bash")),
+    # no SessionEnd: unconfirmed for Codex; `capture process` records idle sessions
+    "capture": (("Stop", None), ("PreCompact", None), ("PostCompact", None)),
+    "hook": {"type": "command", "command": "$COMMAND", "timeout": 10},
+    "groups": True,
+    "installer": "codex",  # status reads config.toml: trust and the hooks feature flag
+    # a project's .codex/ is read from anywhere in its git work tree (run: 0.171.0)
+    "launch": "git-root",
+    "skills": (".agents/skills", ".agents/skills"),
+    "programs": ("codex",),
+    "dirs": ("{CODEX_HOME:.codex}",),
+    "approval": (
+        "Codex skips new hooks until they are reviewed: start `codex`, open /hooks and approve "
+        "memhooks' hooks (`codex exec` cannot ask: pass --dangerously-bypass-hook-trust)"
+    ),
+    "source": "https://developers.openai.com/codex/hooks; run: Codex 0.171.0",
+}

@@ -151,3 +151,42 @@ def normalize(payload: dict[str, object], native_event: str | None) -> Normalize
         transcript_path=text(payload.get("transcriptPath")),
         raw=payload,
     )
+
+
+# Install side: how `memhooks agents install` wires this host (keys: ``wiring.py``).
+# A dict literal, so the hook, which imports this module on every call, pays nothing for it.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .wiring import Wiring
+
+INSTALL: Wiring = {
+    "title": "Copilot CLI",
+    "project": ".github/hooks/memhooks.json",
+    "user": "{COPILOT_HOME:.copilot}/hooks/memhooks.json",
+    "events": (("userPromptSubmitted", None), ("postToolUse", None)),
+    "capture": (
+        ("postToolUseFailure", None),
+        ("agentStop", None),
+        ("preCompact", None),
+        ("sessionEnd", None),
+    ),
+    "hook": {"type": "command", "bash": "$COMMAND", "timeoutSec": 10},
+    "event_arg": True,  # camelCase payloads name no event
+    "skeleton": {"version": 1, "hooks": {}},
+    "launch": "git-root",  # run: 1.0.102
+    # it reads every file in its hooks folders, and a project's .claude/settings*.json
+    "reads": ("copilot-vscode", "claude-code@project"),
+    "mcp": (
+        None,
+        ".copilot/mcp-config.json",
+        "mcpServers",
+        {"type": "local", "command": None, "args": None, "tools": ["*"]},
+    ),
+    "skills": (".github/skills", ".copilot/skills"),
+    "project_todo": (
+        "Copilot CLI loads a repository's hooks only in a trusted folder: accept the folder-trust prompt once",
+    ),
+    "programs": ("copilot",),
+    "dirs": ("{COPILOT_HOME:.copilot}",),
+    "source": "https://docs.github.com/en/copilot/reference/hooks-reference; run: Copilot CLI 1.0.102",
+}

@@ -67,3 +67,30 @@ def detect(payload: dict[str, object]) -> bool:
 
 def normalize(payload: dict[str, object], native_event: str | None) -> NormalizedEvent:
     return claude_shape.normalize(NAME, payload, native_event, EVENTS, TOOLS)
+
+
+# Install side: how `memhooks agents install` wires this host (keys: ``wiring.py``).
+# A dict literal, so the hook, which imports this module on every call, pays nothing for it.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .wiring import Wiring
+
+INSTALL: Wiring = {
+    "title": "VS Code",
+    "project": ".github/hooks/memhooks-vscode.json",
+    "user": "{COPILOT_HOME:.copilot}/hooks/memhooks-vscode.json",
+    # no matcher: VS Code ignores them for Claude-format files; the hook filters tools
+    "events": (("SessionStart", None), ("PostToolUse", None)),
+    "capture": (("Stop", None), ("PreCompact", None)),
+    "hook": {"type": "command", "command": "$COMMAND", "timeout": 10},
+    "skeleton": {"hooks": {}},
+    "launch": "workspace",
+    "reads": ("copilot-cli", "claude-code"),
+    "mcp": (".vscode/mcp.json", None, "servers", {"type": "stdio", "command": None, "args": None}),
+    "skills": (".github/skills", ".copilot/skills"),
+    "dirs": (
+        ".vscode/extensions/github.copilot-chat-*",
+        ".vscode-server/extensions/github.copilot-chat-*",
+    ),
+    "source": "https://code.visualstudio.com/docs/agent-customization/hooks (not run here)",
+}

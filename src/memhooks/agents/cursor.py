@@ -133,3 +133,35 @@ def attachments(value: object, cwd: str | None) -> list[FileChange]:
         if isinstance(item, dict):
             add(found, item.get("file_path"), READ, cwd)
     return found
+
+
+# Install side: how `memhooks agents install` wires this host (keys: ``wiring.py``).
+# A dict literal, so the hook, which imports this module on every call, pays nothing for it.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .wiring import Wiring
+
+INSTALL: Wiring = {
+    "title": "Cursor",
+    "project": ".cursor/hooks.json",
+    "user": ".cursor/hooks.json",
+    # postToolUse carries context for the tool just run; edits keep afterFileEdit (the
+    # documented place of the written file), so a Write is not handled twice
+    "events": (("sessionStart", None), ("postToolUse", "Read|Grep"), ("afterFileEdit", None)),
+    "capture": (
+        ("afterShellExecution", None),
+        ("postToolUseFailure", None),
+        ("stop", None),
+        ("preCompact", None),
+        ("sessionEnd", None),
+    ),
+    "hook": {"command": "$COMMAND", "timeout": 10},
+    "skeleton": {"version": 1, "hooks": {}},
+    "launch": "workspace",
+    "reads": ("claude-code",),  # with its third-party hooks setting on
+    "mcp": (".cursor/mcp.json", ".cursor/mcp.json", "mcpServers", {"command": None, "args": None}),
+    "skills": (".cursor/skills", ".cursor/skills"),
+    "programs": ("cursor", "cursor-agent"),
+    "dirs": (".cursor",),
+    "source": "https://cursor.com/docs/hooks (not run here)",
+}

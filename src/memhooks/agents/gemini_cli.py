@@ -94,3 +94,52 @@ def strip_hook_context(prompt: str | None) -> str | None:
             break
         prompt = prompt[:start] + prompt[end + len(_CLOSE) :]
     return text(prompt.strip())
+
+
+# Install side: how `memhooks agents install` wires this host (keys: ``wiring.py``).
+# A dict literal, so the hook, which imports this module on every call, pays nothing for it.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .wiring import Wiring
+
+#: Tools whose AfterTool reaches the model (0.61.0 names; search_file_content before it).
+_TOOL_MATCHER = (
+    "read_file|read_many_files|write_file|replace|glob|grep_search|search_file_content"
+    "|list_directory"
+)
+INSTALL: Wiring = {
+    "title": "Gemini CLI",
+    "project": ".gemini/settings.json",
+    "user": ".gemini/settings.json",
+    "events": (
+        ("BeforeAgent", None),
+        ("AfterTool", _TOOL_MATCHER),
+    ),
+    "capture": (
+        ("AfterTool", "run_shell_command"),
+        ("AfterAgent", None),
+        ("PreCompress", None),
+        ("SessionEnd", None),
+    ),
+    "hook": {"type": "command", "name": "memhooks", "command": "$COMMAND", "timeout": 10000},
+    "groups": True,
+    "launch": "start-folder",  # run: 0.61.0
+    "mcp": (
+        ".gemini/settings.json",
+        ".gemini/settings.json",
+        "mcpServers",
+        {"command": None, "args": None},
+    ),
+    "skills": (".gemini/skills", ".gemini/skills"),
+    "programs": ("gemini",),
+    "dirs": (".gemini",),
+    "off_switch": (
+        ("hooksConfig", "enabled"),
+        False,
+        "hooks are disabled (hooksConfig.enabled = false)",
+    ),
+    "project_todo": (
+        "headless runs need a trusted folder: GEMINI_CLI_TRUST_WORKSPACE=true or --skip-trust",
+    ),
+    "source": "https://geminicli.com/docs/hooks/reference; run: Gemini CLI 0.61.0",
+}

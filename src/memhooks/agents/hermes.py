@@ -129,3 +129,32 @@ def _event(payload: dict[str, object], hint: str | None) -> str | None:
 def _unwrap(payload: dict[str, object]) -> dict[str, object]:
     kwargs = child(child(payload, "payload"), "kwargs")
     return payload if kwargs is None else {**payload, **kwargs}
+
+
+# Install side: how `memhooks agents install` wires this host (keys: ``wiring.py``).
+# A dict literal, so the hook, which imports this module on every call, pays nothing for it.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .wiring import Wiring
+
+INSTALL: Wiring = {
+    "title": "Hermes",
+    "project": "",  # no per-project config
+    "user": "{HERMES_HOME:.hermes}/config.yaml",
+    # post_tool_call is an observer (its output is ignored): it feeds the session's
+    # working set, which pre_llm_call delivers from
+    "events": (
+        ("pre_llm_call", None),
+        ("post_tool_call", "read_file|write_file|patch|search_files"),
+    ),
+    "installer": "hermes",  # an in-process plugin, or shell hooks in config.yaml
+    "levels": ("user",),
+    "skills": (None, "{HERMES_HOME:.hermes}/skills"),
+    "programs": ("hermes",),
+    "dirs": ("{HERMES_HOME:.hermes}",),
+    "approval": (
+        "approve the shell hooks once in an interactive `hermes` session, or run with --accept-hooks / "
+        "HERMES_ACCEPT_HOOKS=1 / `hooks_auto_accept: true`"
+    ),
+    "source": "https://hermes-agent.nousresearch.com/docs/user-guide/features/hooks; run: Hermes 0.19.0",
+}

@@ -97,3 +97,26 @@ def created_path(response: object, cwd: str | None) -> str | None:
     if not (sentence.startswith(head) and sentence.endswith(tail)):
         return None
     return clean_path(sentence[len(head) : -len(tail)], cwd)
+
+
+# Install side: how `memhooks agents install` wires this host (keys: ``wiring.py``).
+# A dict literal, so the hook, which imports this module on every call, pays nothing for it.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .wiring import Wiring
+
+INSTALL: Wiring = {
+    "title": "Kiro",
+    "project": ".kiro/hooks/memhooks.json",
+    "user": ".kiro/hooks/memhooks.json",
+    # PostToolUse output never reaches the agent: reads feed the session's working set
+    # (prompt-time routing), writes hook maintenance
+    "events": (("UserPromptSubmit", None), ("PostToolUse", "fs_write|fs_append|fs_read")),
+    "installer": "kiro",  # a list of hooks, not an event map
+    "launch": "workspace",
+    "mcp": (".kiro/settings/mcp.json", None, "mcpServers", {"command": None, "args": None}),
+    "skills": (".kiro/skills", ".kiro/skills"),
+    "programs": ("kiro", "kiro-cli"),
+    "dirs": (".kiro",),
+    "source": "https://kiro.dev/docs/hooks/ (not run here)",
+}

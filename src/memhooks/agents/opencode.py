@@ -184,3 +184,26 @@ def prompt_text(parts: object) -> str | None:
             if found is not None:
                 texts.append(found)
     return "\n".join(texts) if texts else None
+
+
+# Install side: how `memhooks agents install` wires this host (keys: ``wiring.py``).
+# A dict literal, so the hook, which imports this module on every call, pays nothing for it.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .wiring import Wiring
+
+INSTALL: Wiring = {
+    "title": "OpenCode",
+    "project": ".opencode/plugins/memhooks.js",
+    "user": "{XDG_CONFIG_HOME:.config}/opencode/plugins/memhooks.js",
+    "events": (("chat.message", None), ("tool.execute.after", None)),
+    "installer": "opencode",  # a JS plugin of our own
+    "launch": "walk-up",  # run: 1.18.33, also outside git
+    "skills": (".opencode/skills", "{XDG_CONFIG_HOME:.config}/opencode/skills"),
+    "programs": ("opencode",),
+    "dirs": ("{XDG_CONFIG_HOME:.config}/opencode",),
+    "todo": (
+        "OpenCode installs @opencode-ai/plugin on its first run with a plugin (needs the npm registry)",
+    ),
+    "source": "https://opencode.ai/docs/plugins; run: OpenCode 1.18.33",
+}

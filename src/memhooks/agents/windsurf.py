@@ -86,3 +86,32 @@ def normalize(payload: dict[str, object], native_event: str | None) -> Normalize
         response=text(info.get("response")),
         raw=payload,
     )
+
+
+# Install side: how `memhooks agents install` wires this host (keys: ``wiring.py``).
+# A dict literal, so the hook, which imports this module on every call, pays nothing for it.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .wiring import Wiring
+
+INSTALL: Wiring = {
+    "title": "Windsurf",
+    "project": ".windsurf/hooks.json",
+    "user": ".codeium/windsurf/hooks.json",
+    # no hook output reaches the model here: edits only, for hook maintenance
+    "events": (("post_write_code", None),),
+    "capture": (("post_run_command", None), ("post_cascade_response", None)),
+    "hook": {"command": "$COMMAND", "show_output": False},
+    "skeleton": {"hooks": {}},
+    "launch": "workspace",
+    "mcp": (
+        None,
+        ".codeium/windsurf/mcp_config.json",
+        "mcpServers",
+        {"command": None, "args": None},
+    ),
+    "skills": (".windsurf/skills", ".codeium/windsurf/skills"),
+    "programs": ("windsurf",),
+    "dirs": (".codeium/windsurf",),
+    "source": "https://docs.windsurf.com/windsurf/cascade/hooks (not run here)",
+}

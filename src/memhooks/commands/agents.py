@@ -2,19 +2,27 @@
 [--cwd DIR] [--role R]... [--via plugin|shell] [--capture] [--mcp] [--dry-run]
 [--format human|json]``.
 
+Which hosts: ``--agent`` (repeatable) or ``--all``; without either, ``install`` wires the
+hosts found on this machine (their programs on ``PATH``, their folders in the home
+directory; :mod:`memhooks.install.detect`) and says which it found and which it skipped,
+``uninstall`` takes memhooks out of every host that has it, and ``status`` reports every
+host.
+
+Which level: ``--project`` or ``--user``; without either each host uses its default,
+user level (Hermes has no other), because a user-level hook fires wherever the host
+starts and does nothing outside a project with a root ``MEMHOOKS.md``, while hosts read
+project config only from the folder they start in (or its git work tree, or the folder
+an editor opens; :mod:`memhooks.install.reach`). ``status`` and ``uninstall`` without a
+level look at every level where memhooks is installed. The project is the memhooks root
+of ``--cwd`` (its git work tree).
+
 ``--capture`` also wires the events opt-in capture learns from (command outcomes, turn
 ends, compaction, session end; :mod:`memhooks.install.capture_events`); with
-``uninstall`` it removes only those. ``status`` says whether they are wired. ``--mcp``
-likewise registers the MCP server ``memhooks mcp`` (:mod:`memhooks.install.mcp_servers`);
-``status`` says whether it is registered, or that memhooks does not know where yet.
-
-Without ``--agent``/``--all``: every agent for ``status``, a usage error otherwise.
-Without ``--project``/``--user`` each agent uses its first level (project, except Hermes,
-which only has a user config); with ``--all`` an install or uninstall stays at project
-level (Hermes is then skipped, saying so) so it never writes into the home directory
-unasked. After an install the status is printed, with what the
-user still has to do (approve hooks, trust a folder). Exit 0 on success, 1 when a
-config could not be merged, 2 for usage errors.
+``uninstall`` it removes only those. ``--mcp`` likewise registers the MCP server
+``memhooks mcp`` (:mod:`memhooks.install.mcp_servers`). After an install the status is
+printed: where the hook fires, which channel carries context to the model at prompt
+time and at tool time, and what the user still has to do. Exit 0 on success, 1 when a
+config could not be merged or no host was found, 2 for usage errors.
 """
 
 from __future__ import annotations
@@ -25,113 +33,208 @@ import os
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Mapping
     from typing import Any
+
+    from ..install import Context, Host
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..errors import UsageError
-    from ..install import INSTALLERS, Context, apply, capture_events, mcp_servers, plan, status
+    from ..install import INSTALLERS, USER, Context, host
 
-    agents = (
-        list(INSTALLERS) if args.all or (args.action == "status" and not args.agent) else args.agent
-    )
-    if not agents:
-        raise UsageError("name an agent with --agent NAME (repeatable) or use --all")
-    for name in agents:
-        if name not in INSTALLERS:
-            raise UsageError(f"unknown agent {name!r}; expected one of: {', '.join(INSTALLERS)}")
-    report: list[dict[str, object]] = []
-    for name in agents:
-        levels = INSTALLERS[name].LEVELS
-        # --all alone means this project: it must not write into the home directory
-        level = args.level or ("project" if args.all and args.action != "status" else levels[0])
-        entry: dict[str, object] = {"agent": name, "level": level}
-        report.append(entry)
-        if level not in levels:
-            entry["skipped"] = f"{name} has no {level}-level config (use --{levels[0]})"
-            continue
-        ctx = Context(os.path.abspath(args.cwd), level, roles=args.role, via=args.via)
-        if args.action != "status":
-            edits = plan(
-                args.action,
-                name,
-                ctx,
-                capture=getattr(args, "capture", False),
-                mcp=getattr(args, "mcp", False),
-            )
-            entry["changes"] = [{"action": e.action, "path": e.path} for e in edits]
-            if not args.dry_run:
-                apply(edits)
-        if not (args.action == "status" or not args.dry_run):
-            continue
-        state = status(name, ctx)
-        entry.update(state.to_dict())
-        entry["capture_events"] = capture_events.report(INSTALLERS[name], ctx)
-        entry["mcp_server"] = mcp_servers.report(name, ctx)
-    if args.format == "json":
-        print(
-            json.dumps({"action": args.action, "dry_run": args.dry_run, "agents": report}, indent=2)
-        )
+    root, enabled = project(args.cwd)
+    base = Context(root, USER, roles=args.role, via=args.via)
+    for name in args.agent:
+        host(name)  # UsageError for an unknown name, before anything is written
+    out: dict[str, Any] = {"action": args.action, "dry_run": args.dry_run}
+    out["project"] = {"root": root, "enabled": enabled}
+    if args.agent:
+        names = list(dict.fromkeys(args.agent))
+    elif args.all or args.action == "status":
+        names = list(INSTALLERS)
+    elif args.action == "install":
+        found = _detect(base)
+        out["detected"] = found
+        names = [f["agent"] for f in found if f["found"]]
     else:
-        print(render(args.action, args.dry_run, report, INSTALLERS))
+        names = [n for n in INSTALLERS if _installed_levels(INSTALLERS[n], base, args.level)]
+    report: list[dict[str, Any]] = []
+    for name in names:
+        report += _host_report(args, INSTALLERS[name], base)
+    out["agents"] = report
+    if args.format == "json":
+        print(json.dumps(out, indent=2))
+    else:
+        print(render(out))
+    if "detected" in out and not names:
+        return 1
     return 0
 
 
-def render(
-    action: str, dry_run: bool, report: list[dict[str, Any]], installers: Mapping[str, object]
-) -> str:
-    lines = []
-    for entry in report:
-        name = entry["agent"]
-        if "skipped" in entry:
-            lines.append(f"{name}: skipped: {entry['skipped']}")
-            continue
-        for verb, path in _changes(entry.get("changes", [])):
-            lines.append(f"{name}: {'would ' if dry_run else ''}{verb} {path}")
-        if action != "status" and not entry.get("changes"):
-            lines.append(f"{name}: nothing to change")
-        if "installed" not in entry:
-            continue
-        if entry["installed"]:
-            fires = {True: "yes", False: "no", None: "after the steps below"}[entry["fires"]]
-            lines.append(
-                f"{name}: installed ({entry['level']}) in {', '.join(entry['files'])}; events: {', '.join(entry['events'])}; fires: {fires}"
+def project(cwd: str) -> tuple[str, bool]:
+    """(the memhooks root of ``cwd``, whether it has a root MEMHOOKS.md)."""
+    from ..protocol.root import canonical, find_root
+
+    root, _ = find_root(canonical(os.path.abspath(cwd), "--cwd"))
+    return root, os.path.isfile(os.path.join(root, "MEMHOOKS.md"))
+
+
+def _detect(base: Context) -> list[dict[str, Any]]:
+    from ..install import present
+
+    return [
+        {
+            "agent": f.host.name,
+            "found": f.present,
+            "why": f.reasons,
+            "looked_for": f.looked_for(base),
+        }
+        for f in present(base)
+    ]
+
+
+def _installed_levels(host: Host, base: Context, level: str | None) -> list[str]:
+    from ..install import status
+
+    levels = [level] if level else list(host.LEVELS)
+    return [lv for lv in levels if lv in host.LEVELS and status(host.name, base.at(lv)).installed]
+
+
+def _host_report(args: argparse.Namespace, host: Host, base: Context) -> list[dict[str, Any]]:
+    """One entry per level acted on or reported for ``host``."""
+    from ..install import apply, capture_events, mcp_servers, plan, status
+    from ..install.gitexclude import tracked
+
+    if args.level:
+        levels = [args.level]
+    elif args.action == "install":
+        levels = [host.default_level]
+    else:
+        levels = _installed_levels(host, base, None) or [host.default_level]
+    entries = []
+    for level in levels:
+        entry: dict[str, Any] = {"agent": host.name, "level": level}
+        entries.append(entry)
+        if level not in host.LEVELS:
+            entry["skipped"] = (
+                f"{host.name} has no {level}-level config (use --{host.default_level})"
             )
-            lines.append(f"{name}:   context reaches the model via {getattr(installers[name], 'CHANNEL', '?')}")
-        elif action == "status":
-            lines.append(f"{name}: not installed ({entry['level']})")
-        if entry["installed"]:
-            found = _capture_line(name, entry.get("capture_events"))
-            lines.append(f"{name}:   capture events: {found}")
-        server = entry.get("mcp_server")
-        if action == "status" or entry["installed"] or (server and server["registered"]):
-            lines.append(f"{name}:   mcp server: {_mcp_line(name, entry['level'], server)}")
-        skill = entry.get("skill")
-        if skill and (entry["installed"] or skill["state"] != "missing"):
-            lines.append(f"{name}:   skill: {skill['path']} ({SKILL_STATES[skill['state']]})")
-        for problem in entry.get("problems", []):
-            lines.append(f"{name}:   problem: {problem}")
-        for todo in entry.get("todo", []):
-            lines.append(f"{name}:   to do: {todo}")
+            continue
+        ctx = base.at(level)
+        if args.action != "status":
+            capture = getattr(args, "capture", False)
+            edits = plan(
+                args.action, host.name, ctx, capture=capture, mcp=getattr(args, "mcp", False)
+            )
+            entry["changes"] = [{"action": e.action, "path": e.path, "why": e.why} for e in edits]
+            if level == "project" and args.action == "install":
+                entry["tracked"] = tracked(ctx, edits)
+            if not args.dry_run:
+                apply(edits)
+            else:
+                continue
+        state = status(host.name, ctx)
+        entry.update(state.to_dict())
+        entry["default_level"] = host.default_level
+        entry["title"] = host.wiring.get("title", host.name)
+        entry["capture_events"] = capture_events.report(host, ctx)
+        entry["mcp_server"] = mcp_servers.report(host.name, ctx)
+    return entries
+
+
+def render(out: dict[str, Any]) -> str:
+    """The human form of a report (see :func:`run`)."""
+    lines = []
+    action, dry_run = out["action"], out["dry_run"]
+    detected = out.get("detected")
+    if detected is not None:
+        found = [f"{f['agent']} ({', '.join(f['why'])})" for f in detected if f["found"]]
+        lines.append(
+            f"found: {', '.join(found)}" if found else "found: no agent host on this machine"
+        )
+        for f in detected:
+            if not f["found"]:
+                lines.append(f"{f['agent']}: skipped: not found (looked for {f['looked_for']})")
+        if not found:
+            lines.append(
+                "nothing installed: name a host with --agent NAME, or use --all for every host"
+            )
+    for entry in out["agents"]:
+        lines += _entry_lines(action, dry_run, entry)
+    if action == "uninstall" and not out["agents"]:
+        lines.append("memhooks is not installed in any agent host: nothing to change")
+    if out["agents"] and not out["project"]["enabled"] and action != "uninstall":
+        lines.append(
+            f"note: {out['project']['root']} has no root MEMHOOKS.md: the hooks do nothing there "
+            "until you run `memhooks init`"
+        )
     return "\n".join(lines)
 
 
-def _capture_line(name: str, found: dict[str, Any] | None) -> str:
+def _entry_lines(action: str, dry_run: bool, entry: dict[str, Any]) -> list[str]:
+    name = entry["agent"]
+    if "skipped" in entry:
+        return [f"{name}: skipped: {entry['skipped']}"]
+    lines = [
+        f"{name}: {'would ' if dry_run else ''}{verb} {path}"
+        for verb, path in _changes(entry.get("changes", []))
+    ]
+    if action != "status" and not entry.get("changes"):
+        lines.append(f"{name}: nothing to change")
+    for rel in entry.get("tracked", []):
+        lines.append(
+            f"{name}:   note: {rel} is tracked by git and now holds this machine's path to "
+            "memhooks: do not commit that change (or install at user level)"
+        )
+    if "installed" not in entry:
+        return lines
+    level = entry["level"]
+    if entry["installed"]:
+        fires = {True: "yes", False: "no", None: "after the steps below"}[entry["fires"]]
+        lines.append(
+            f"{name}: installed ({level}) in {', '.join(entry['files'])}; events: {', '.join(entry['events'])}; fires: {fires}"
+        )
+        if entry.get("fires_when"):
+            lines.append(f"{name}:   fires {entry['fires_when']}")
+        lines.append(f"{name}:   prompt time: {entry.get('prompt_channel') or 'none'}")
+        tool = entry.get("tool_channel")
+        lines.append(
+            f"{name}:   tool time: {tool or 'none: no hook output reaches the model on tool events here'}"
+        )
+        lines.append(f"{name}:   capture events: {_capture_line(entry)}")
+    elif action == "status":
+        lines.append(f"{name}: not installed ({level})")
+    server = entry.get("mcp_server")
+    if action == "status" or entry["installed"] or (server and server["registered"]):
+        lines.append(f"{name}:   mcp server: {_mcp_line(entry, server)}")
+    skill = entry.get("skill")
+    if skill and (entry["installed"] or skill["state"] != "missing"):
+        lines.append(f"{name}:   skill: {skill['path']} ({SKILL_STATES[skill['state']]})")
+    for key, label in (("problems", "problem"), ("notes", "note"), ("todo", "to do")):
+        lines += [f"{name}:   {label}: {text}" for text in entry.get(key, [])]
+    return lines
+
+
+def _suggest(entry: dict[str, Any], *flags: str) -> str:
+    from ..install.command import suggest
+
+    return suggest("install", entry["agent"], entry["level"], entry["default_level"], *flags)
+
+
+def _capture_line(entry: dict[str, Any]) -> str:
+    found = entry.get("capture_events")
     if found is None:
         return "not handled for this host yet (capture sees the events above only)"
     if found["wired"]:
         return "wired"
-    return f"not wired ({', '.join(found['missing'])}): memhooks agents install --agent {name} --capture"
+    return f"not wired ({', '.join(found['missing'])}): {_suggest(entry, '--capture')}"
 
 
-def _mcp_line(name: str, level: str, server: dict[str, Any] | None) -> str:
+def _mcp_line(entry: dict[str, Any], server: dict[str, Any] | None) -> str:
     if server is None:
-        return f"not supported by memhooks yet ({level} level; see docs/mcp.md)"
+        return f"not supported by memhooks yet ({entry['level']} level; see docs/mcp.md)"
     if server["registered"]:
         return f"registered in {server['path']}"
-    user = " --user" if level == "user" else ""
-    return f"not registered (memhooks agents install --agent {name}{user} --mcp)"
+    return f"not registered ({_suggest(entry, '--mcp')})"
 
 
 SKILL_STATES = {
@@ -142,7 +245,7 @@ SKILL_STATES = {
 }
 
 
-def _changes(changes: list[dict[str, str]]) -> list[tuple[str, str]]:
+def _changes(changes: list[dict[str, Any]]) -> list[tuple[str, str]]:
     """``(verb, path)`` per change; the skill's files as one line per verb."""
     marker = f"{os.sep}skills{os.sep}memhooks{os.sep}"
     out: list[tuple[str, str]] = []
@@ -152,7 +255,8 @@ def _changes(changes: list[dict[str, str]]) -> list[tuple[str, str]]:
         if marker in path:
             skill.setdefault(change["action"], []).append(path)
         else:
-            out.append((change["action"], path))
+            why = change.get("why")
+            out.append((change["action"], f"{path} ({why})" if why else path))
     for verb, paths in skill.items():
         folder = paths[0][: paths[0].index(marker) + len(marker)]
         out.append((verb, f"{folder} (the memhooks skill: {len(paths)} files)"))

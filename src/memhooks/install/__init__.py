@@ -2,27 +2,36 @@
 
 Public API::
 
-    INSTALLERS                          agent name -> installer module (registry.py)
+    INSTALLERS                          agent name -> Host (hosts.py; rows in memhooks.agents)
     Context(root, level, ...)           where and how (base.py)
     plan(action, agent, ctx, capture=, mcp=) -> list[Edit]     "install" / "uninstall", computed, not written
     apply(edits)                        write them atomically
-    status(agent, ctx) -> Status
+    status(agent, ctx) -> Status        one level, with where it fires (reach.py)
+    present(ctx) -> list[Found]         which hosts are on this machine (detect.py)
 
-Hosts that read Agent Skills also get the memhooks skill (``skill.py``), installed and
-removed with the hooks and reported in ``Status.skill``. ``mcp=True`` also registers
-the MCP server ``memhooks mcp`` where the host's MCP config is known (``mcp_servers.py``).
+What one host needs is data in its ``INSTALL`` row (``memhooks.agents.<host>``, keys in
+``memhooks.agents.wiring``); the behaviour modules here turn rows into edits. Hosts that
+read Agent Skills also get the memhooks skill (``skill.py``), installed and removed with
+the hooks and reported in ``Status.skill``. ``mcp=True`` also registers the MCP server
+``memhooks mcp`` where the host's MCP config is known (``mcp_servers.py``). At project
+level, files an install creates that hold this machine's path to memhooks are kept out of
+git (``gitexclude.py``).
 
 Only our own entries are ever added or removed: other tools' hooks, comments (JSONC,
 YAML), key order and indentation survive (see ``jsonc.py``, ``eventmap.py``,
 ``yamlconf.py``). Raises ``memhooks.errors.UsageError`` for an unknown agent or a level
-the host does not have, ``InstallError`` for a config file that cannot be read or merged.
+the host does not have, :class:`InstallError` (MH028, naming the file, line and column)
+for a config file that cannot be read or merged.
 """
 
 from __future__ import annotations
 
-from ..errors import MemhooksError, UsageError
-from .base import PROJECT, USER, Context, Edit, Status
-from .registry import INSTALLERS
+from .base import PROJECT, USER, Context, Edit, InstallError, Status
+from .hosts import INSTALLERS, Host, host
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .detect import Found
 
 __all__ = [
     "INSTALLERS",
@@ -30,25 +39,21 @@ __all__ = [
     "USER",
     "Context",
     "Edit",
+    "Host",
     "InstallError",
     "Status",
     "apply",
+    "host",
     "plan",
+    "present",
     "status",
 ]
 
 
-class InstallError(MemhooksError):
-    """An agent's config file could not be read, parsed or merged."""
-
-
-def _installer(agent: str, ctx: Context) -> object:
-    installer = INSTALLERS.get(agent)
-    if installer is None:
-        raise UsageError(f"unknown agent {agent!r}; expected one of: {', '.join(INSTALLERS)}")
-    if ctx.level not in installer.LEVELS:
-        raise UsageError(f"{agent} has no {ctx.level}-level config; use --{installer.LEVELS[0]}")
-    return installer
+def _host(agent: str, ctx: Context) -> Host:
+    found = host(agent)
+    found.config_path(ctx)  # UsageError for a level the host does not have
+    return found
 
 
 def plan(
@@ -58,24 +63,30 @@ def plan(
     ``capture``: also wire (or, uninstalling, only remove) the events opt-in capture
     uses (``capture_events.py``); ``mcp``: also register (or, uninstalling, only
     remove) the MCP server (``mcp_servers.py``). A plain uninstall removes everything."""
-    from . import capture_events, mcp_servers, skill
+    from . import capture_events, gitexclude, mcp_servers, skill
 
-    installer = _installer(agent, ctx)
+    found = _host(agent, ctx)
     try:
-        extra = capture_events.plan(action, installer, ctx, capture)
+        extra = capture_events.plan(action, found, ctx, capture)
         if action == "uninstall" and (capture or mcp):
             # only what was named goes; the hooks and skill stay
             edits: list[Edit] = (extra or []) if capture else []
         else:
-            edits = getattr(installer, action)(ctx) if extra is None else extra
-            edits += getattr(skill, action)(installer, ctx)
+            behaviour = found.behaviour
+            edits = getattr(behaviour, action)(found, ctx) if extra is None else extra
+            edits += getattr(skill, action)(found, ctx)
         if action == "install":
             want = True if mcp else None  # a plain install leaves a registered server be
         else:
             want = False if mcp or not capture else None
-        return mcp_servers.plan(agent, ctx, want, edits)
+        edits = mcp_servers.plan(agent, ctx, want, edits)
+        if ctx.level == PROJECT:
+            edits += gitexclude.plan(ctx, edits)
+        return edits
+    except InstallError:
+        raise
     except (ValueError, OSError) as exc:
-        raise InstallError(f"{agent}: {exc}") from exc
+        raise InstallError.at(agent, found.config_path(ctx), exc) from exc
 
 
 def apply(edits: list[Edit]) -> None:
@@ -90,9 +101,46 @@ def apply(edits: list[Edit]) -> None:
 
 
 def status(agent: str, ctx: Context) -> Status:
-    from . import skill
+    """``agent``'s installation at ``ctx.level``: files, events, whether and where it
+    fires (``fires_when``; notes when a way of starting the host gets nothing), the
+    channels that carry context to the model, the skill."""
+    from . import reach, skill
 
-    installer = _installer(agent, ctx)
-    found: Status = installer.status(ctx)  # type: ignore[attr-defined]
-    skill.report(installer, ctx, found)
+    found_host = _host(agent, ctx)
+    found = _level_status(found_host, ctx)
+    skill.report(found_host, ctx, found)
+    delivery = found_host.delivery
+    if delivery is not None:
+        found.prompt_channel = delivery.prompt_channel
+        found.tool_channel = delivery.tool_channel
+    others = [level for level in found_host.LEVELS if level != ctx.level]
+    other = None
+    if others:
+        other = _level_status(found_host, ctx.at(others[0]))
+    reach.annotate(found_host, ctx, found, other)
+    if found.installed and found_host.wiring.get("reads"):
+        reach.overlaps(found_host, ctx, found, _others(found_host, ctx))
     return found
+
+
+def _others(found: Host, ctx: Context) -> dict[tuple[str, str], Status]:
+    """The installs of the hosts ``found`` reads (``reads`` in its row), every level."""
+    names = {spec.partition("@")[0] for spec in found.wiring.get("reads", ())}
+    out = {}
+    for name in sorted(names):
+        other = host(name)
+        for level in other.LEVELS:
+            out[(name, level)] = _level_status(other, ctx.at(level))
+    return out
+
+
+def _level_status(found: Host, ctx: Context) -> Status:
+    state: Status = found.behaviour.status(found, ctx)
+    return state
+
+
+def present(ctx: Context) -> list[Found]:
+    """Every host, with why it counts as present on this machine (``PATH``, home)."""
+    from .detect import find
+
+    return [find(h, ctx) for h in INSTALLERS.values()]

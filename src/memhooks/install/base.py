@@ -9,11 +9,14 @@ and idempotence means "the second install returns no edits".
 
 from __future__ import annotations
 
+import contextlib
 import os
+
+from ..errors import Diagnostic, DiagnosticError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterator, Mapping
     from typing import Protocol
 
 PROJECT = "project"
@@ -51,11 +54,34 @@ class Context:
         self.exe = exe
         self.via = via
 
+    def at(self, level: str) -> Context:
+        """This context at another level."""
+        return Context(
+            self.root,
+            level,
+            home=self.home,
+            roles=self.roles,
+            exe=self.exe,
+            env=self.env,
+            via=self.via,
+        )
+
     def path(self, project_rel: str, user_rel: str) -> str:
-        """``root/project_rel`` at project level, ``home/user_rel`` at user level."""
+        """``root/project_rel`` at project level, else :meth:`user_path` of ``user_rel``."""
         if self.level == PROJECT:
-            return os.path.join(self.root, project_rel)
-        return os.path.join(self.home, user_rel)
+            return os.path.join(self.root, *project_rel.split("/"))
+        return self.user_path(user_rel)
+
+    def user_path(self, spec: str) -> str:
+        """A user-level path (``memhooks.agents.wiring``): ``{VAR:default}/rest`` is
+        ``$VAR/rest`` when ``VAR`` is set to an absolute path, else ``home/default/rest``;
+        anything else is relative to ``home``."""
+        base, rest = self.home, spec
+        if spec.startswith("{") and "}" in spec:
+            var, _, default = spec[1 : spec.index("}")].partition(":")
+            rest = spec[spec.index("}") + 1 :].lstrip("/")
+            base = self.env_dir(var, default)
+        return os.path.join(base, *rest.split("/")) if rest else base
 
     def env_dir(self, var: str, default_rel: str) -> str:
         """A directory named by ``var`` (e.g. ``CODEX_HOME``), else ``home/default_rel``."""
@@ -63,10 +89,58 @@ class Context:
         return value if value and os.path.isabs(value) else os.path.join(self.home, default_rel)
 
 
-class Edit:
-    """Write ``text`` to ``path`` (``None``: delete it); ``mode`` for new files."""
+#: What to do about a config file memhooks could not read or merge (MH028's help).
+CONFIG_HELP = "fix the file at that place (memhooks changed nothing), then run the command again"
 
-    __slots__ = ("before", "mode", "path", "text")
+
+class InstallError(DiagnosticError):
+    """An agent's config file could not be read, parsed or merged: MH028 naming the
+    file, and the line and column when the parser gave them."""
+
+    @classmethod
+    def at(cls, agent: str, path: str, exc: BaseException) -> InstallError:
+        """The error for ``exc`` met while reading or merging ``path``: JSON(C) errors,
+        ``json.JSONDecodeError``, ruamel.yaml's marked errors and ``OSError``."""
+        line, column = _place(exc)
+        detail = getattr(exc, "reason", None) or getattr(exc, "msg", None) or str(exc)
+        if isinstance(exc, OSError):
+            reason = f"cannot read or write it: {exc.strerror or exc}"
+        elif line is not None:
+            kind = "YAML" if path.endswith((".yaml", ".yml")) else "JSON"
+            reason = f"not valid {kind}: {detail}"
+        else:
+            reason = str(detail)
+        return cls(
+            Diagnostic("MH028", f"{agent}: {path}: {reason}", path, line, column, help=CONFIG_HELP)
+        )
+
+
+def _place(exc: BaseException) -> tuple[int | None, int | None]:
+    """1-based (line, column) of a parse error, (None, None) when it has none."""
+    line = getattr(exc, "line", None)
+    if isinstance(line, int):  # jsonc.JsoncError, yamlconf.YamlError
+        return line, getattr(exc, "column", None)
+    if isinstance(getattr(exc, "lineno", None), int):  # json.JSONDecodeError
+        return exc.lineno, getattr(exc, "colno", None)  # type: ignore[attr-defined]
+    return None, None
+
+
+@contextlib.contextmanager
+def reading(agent: str, path: str) -> Iterator[None]:
+    """Turn a parse or I/O failure inside the block into :class:`InstallError` at ``path``."""
+    try:
+        yield
+    except InstallError:
+        raise
+    except (ValueError, OSError) as exc:
+        raise InstallError.at(agent, path, exc) from exc
+
+
+class Edit:
+    """Write ``text`` to ``path`` (``None``: delete it); ``mode`` for new files; ``why``
+    (shown with the change) when the reason is not plain from the path."""
+
+    __slots__ = ("before", "mode", "path", "text", "why")
 
     def __init__(
         self, path: str, text: str | None, before: str | None, mode: int | None = None
@@ -75,6 +149,7 @@ class Edit:
         self.text = text
         self.before = before
         self.mode = mode
+        self.why: str | None = None
 
     @property
     def action(self) -> str:
@@ -87,13 +162,30 @@ class Edit:
 
 
 class Status:
-    """One agent's installation: ``files`` where our entries are, ``events`` wired,
-    ``fires`` (True / False / None when it cannot be known from here), ``problems``
-    (why it would not fire), ``todo`` (what the user must do, e.g. approve hooks),
-    ``skill`` (``{"path", "state"}`` of the memhooks Agent Skill; None when the host
-    reads no skills; see ``skill.py``)."""
+    """One agent's installation at one level: ``files`` where our entries are,
+    ``events`` wired, ``fires`` (True / False / None when it cannot be known from here),
+    ``fires_when`` (where the host must be started for it to fire, in words),
+    ``problems`` (why it would not fire), ``notes`` (what the user should know: a
+    launch-folder limit, a second registration), ``todo`` (what the user must do, e.g.
+    approve hooks), ``skill`` (``{"path", "state"}`` of the memhooks Agent Skill; None
+    when the host reads no skills; see ``skill.py``), ``prompt_channel`` and
+    ``tool_channel`` (how recalled context reaches the model, from the host's
+    ``DELIVERY`` row; None: no such channel)."""
 
-    __slots__ = ("agent", "events", "files", "fires", "level", "problems", "skill", "todo")
+    __slots__ = (
+        "agent",
+        "events",
+        "files",
+        "fires",
+        "fires_when",
+        "level",
+        "notes",
+        "problems",
+        "prompt_channel",
+        "skill",
+        "todo",
+        "tool_channel",
+    )
 
     def __init__(self, agent: str, level: str) -> None:
         self.agent = agent
@@ -101,9 +193,13 @@ class Status:
         self.files: list[str] = []
         self.events: list[str] = []
         self.fires: bool | None = False
+        self.fires_when: str | None = None
         self.problems: list[str] = []
+        self.notes: list[str] = []
         self.todo: list[str] = []
         self.skill: dict[str, str] | None = None
+        self.prompt_channel: str | None = None
+        self.tool_channel: str | None = None
 
     @property
     def installed(self) -> bool:
@@ -117,7 +213,11 @@ class Status:
             "files": self.files,
             "events": self.events,
             "fires": self.fires,
+            "fires_when": self.fires_when,
+            "prompt_channel": self.prompt_channel,
+            "tool_channel": self.tool_channel,
             "problems": self.problems,
+            "notes": self.notes,
             "todo": self.todo,
             "skill": self.skill,
         }
@@ -134,28 +234,16 @@ def edit(path: str, new: str | None, mode: int | None = None) -> list[Edit]:
 
 
 if TYPE_CHECKING:
+    from .hosts import Host
 
     class Installer(Protocol):
-        """An agent host's installer: a module listed in ``registry.INSTALLERS``.
+        """A behaviour module (``memhooks.install.jsonhooks`` unless the host's row names
+        another): turns a host's ``INSTALL`` row into edits and reads its state back.
+        ``status`` fills ``files``, ``events``, ``fires`` and ``problems``; the level,
+        channel and launch-folder verdicts are added by ``memhooks.install.status``."""
 
-        ``NAME`` is the ``--agent`` name; ``LEVELS`` the levels it supports;
-        ``EVENTS`` the host events it wires and ``CHANNEL`` where context reaches the
-        model (documentation and ``status``); ``APPROVAL`` what the user must do before
-        hooks run (None: nothing).
+        def install(self, host: Host, ctx: Context) -> list[Edit]: ...
 
-        Hosts that read Agent Skills also define ``skills_dir(ctx) -> str``, the folder
-        the memhooks skill goes into at ``ctx.level`` (``skill.py``), and may define
-        ``SKILLS_TODO``, what the user must do before the host uses skills.
-        """
+        def uninstall(self, host: Host, ctx: Context) -> list[Edit]: ...
 
-        NAME: str
-        LEVELS: tuple[str, ...]
-        EVENTS: tuple[str, ...]
-        CHANNEL: str
-        APPROVAL: str | None
-
-        def install(self, ctx: Context) -> list[Edit]: ...
-
-        def uninstall(self, ctx: Context) -> list[Edit]: ...
-
-        def status(self, ctx: Context) -> Status: ...
+        def status(self, host: Host, ctx: Context) -> Status: ...

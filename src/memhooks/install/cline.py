@@ -1,11 +1,10 @@
-"""Cline: one executable per event, ``.clinerules/hooks/<Event>`` (project) or
-``~/Documents/Cline/Hooks/<Event>`` (user); each a two-line script of our own.
+"""Cline: one executable per event, named after it, in the host's hooks folder
+(``.clinerules/hooks/`` or ``~/Documents/Cline/Hooks/``); each a two-line script of our
+own that runs ``memhooks hook --agent cline <Event>``.
 
-Events: ``UserPromptSubmit`` (recall; ``{"cancel": false, "contextModification"}`` is
-wrapped in ``<hook_context>`` in the next request; Cline 4.x's SDK engine drops it for
-TaskStart/UserPromptSubmit, cline/cline#13554: a known gap) and ``PostToolUse`` (hook
-maintenance). A hook file someone else wrote is never replaced. Hooks must be enabled in
-Cline (Settings, Features, Hooks) and the files executable.
+Cline has no matchers: ``PostToolUse`` runs for every tool and the hook filters. A hook
+file someone else wrote is never replaced. Hooks must be enabled in Cline (Settings,
+Features, Hooks) and the files executable. Both folders run, the user's first.
 """
 
 from __future__ import annotations
@@ -13,53 +12,48 @@ from __future__ import annotations
 import os
 
 from . import command
-from .base import PROJECT, USER, Context, Edit, Status, edit
+from .base import Context, Edit, Status, edit
 from .files import read
 
-NAME = "cline"
-LEVELS: tuple[str, ...] = (PROJECT, USER)
-EVENTS: tuple[str, ...] = ("UserPromptSubmit", "PostToolUse")
-CHANNEL: str = "UserPromptSubmit contextModification (dropped by Cline 4.x, cline/cline#13554)"
-APPROVAL: str | None = (
-    "enable hooks in Cline: Settings, Features, Hooks (CLI: `cline config set hooks-enabled=true`)"
-)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .hosts import Host
 
 
-def folder(ctx: Context) -> str:
-    return ctx.path(".clinerules/hooks", "Documents/Cline/Hooks")
-
-
-def script(ctx: Context, event: str) -> str:
-    return f"#!/bin/sh\n# {command.MARKER}: `memhooks agents uninstall --agent cline` removes this file\nexec {command.shell(NAME, event, ctx.roles, ctx.exe)}\n"
+def script(host: Host, ctx: Context, event: str) -> str:
+    return (
+        f"#!/bin/sh\n# {command.MARKER}: `memhooks agents uninstall --agent cline` removes this file\n"
+        f"exec {command.shell(host.name, event, ctx.roles, ctx.exe)}\n"
+    )
 
 
 def _ours(text: str | None) -> bool:
     return text is not None and command.MARKER in text
 
 
-def install(ctx: Context) -> list[Edit]:
+def install(host: Host, ctx: Context) -> list[Edit]:
     edits: list[Edit] = []
-    for event in EVENTS:
-        path = os.path.join(folder(ctx), event)
+    for event in host.EVENTS:
+        path = os.path.join(host.config_path(ctx), event)
         current = read(path)
         if current is None or _ours(current):
-            edits += edit(path, script(ctx, event), mode=0o755)
+            edits += edit(path, script(host, ctx, event), mode=0o755)
     return edits
 
 
-def uninstall(ctx: Context) -> list[Edit]:
+def uninstall(host: Host, ctx: Context) -> list[Edit]:
     edits: list[Edit] = []
-    for event in EVENTS:
-        path = os.path.join(folder(ctx), event)
+    for event in host.EVENTS:
+        path = os.path.join(host.config_path(ctx), event)
         if _ours(read(path)):
             edits += edit(path, None)
     return edits
 
 
-def status(ctx: Context) -> Status:
-    found = Status(NAME, ctx.level)
-    for event in EVENTS:
-        path = os.path.join(folder(ctx), event)
+def status(host: Host, ctx: Context) -> Status:
+    found = Status(host.name, ctx.level)
+    for event in host.EVENTS:
+        path = os.path.join(host.config_path(ctx), event)
         text = read(path)
         if _ours(text):
             found.files.append(path)
@@ -72,13 +66,5 @@ def status(ctx: Context) -> Status:
             found.problems.append(f"{path} belongs to another tool; memhooks left it alone")
     if found.events:
         found.fires = None if not found.problems else False
-        found.todo.append(str(APPROVAL))
+        found.todo.append(str(host.wiring.get("approval")))
     return found
-
-
-SKILLS_TODO = "Cline uses skills only with Settings → Features → Enable Skills (experimental)"
-
-
-def skills_dir(ctx: Context) -> str:
-    """Where the memhooks Agent Skill goes (Cline's docs, not run here; skills are an experimental Cline feature)."""
-    return ctx.path(".cline/skills", ".cline/skills")

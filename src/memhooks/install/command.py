@@ -58,6 +58,15 @@ def shell(
     return shlex.join(argv(agent, event, roles, exe))
 
 
+def suggest(action: str, agent: str, level: str, default_level: str, *flags: str) -> str:
+    """The ``memhooks agents`` command line that repeats ``action`` for ``agent`` at
+    ``level`` (a level flag only when it is not the host's default)."""
+    words = ["memhooks", "agents", action, "--agent", agent]
+    if level != default_level:
+        words.append(f"--{level}")
+    return " ".join([*words, *flags])
+
+
 def is_ours(command: object) -> bool:
     """Whether a config entry's command string runs ``memhooks hook``."""
     return isinstance(command, str) and _OURS.search(command) is not None

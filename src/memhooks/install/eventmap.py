@@ -96,7 +96,7 @@ def merge(
     text = strip(text, hooks_key)
     root = jsonc.parse(text)
     if root.kind != "object":
-        raise jsonc.JsoncError("the file's top level is not a JSON object")
+        raise jsonc.error_at(text, root, "the file's top level is not a JSON object")
     if root.get(hooks_key) is None:
         text = jsonc.add_member(text, root, hooks_key, {})
     for event, wanted in entries.items():
@@ -104,12 +104,12 @@ def merge(
             hooks = jsonc.parse(text).get(hooks_key)
             assert hooks is not None
             if hooks.kind != "object":
-                raise jsonc.JsoncError(f"{hooks_key!r} is not a JSON object")
+                raise jsonc.error_at(text, hooks, f"{hooks_key!r} is not a JSON object")
             array = hooks.get(event)
             if array is None:
                 text = jsonc.add_member(text, hooks, event, [entry])
             elif array.kind != "array":
-                raise jsonc.JsoncError(f"{hooks_key}.{event} is not a list")
+                raise jsonc.error_at(text, array, f"{hooks_key}.{event} is not a list")
             else:
                 text = jsonc.append_item(text, array, entry)
     return text
@@ -207,7 +207,7 @@ def status_of(agent: str, level: str, path: str, hooks_key: str = "hooks") -> An
         if text is not None:
             jsonc.parse(text)
     except jsonc.JsoncError as exc:
-        status.problems.append(f"{path}: not valid JSON: {exc}")
+        status.problems.append(f"{path}:{exc.line}:{exc.column}: not valid JSON: {exc.reason}")
         return status
     found = installed(text, hooks_key)
     if found:

@@ -3,9 +3,10 @@
 * ``--via plugin`` (default): an in-process plugin ``plugins/memhooks/`` that calls the
   memhooks library directly (no process per turn; :mod:`memhooks.integrations.hermes`),
   enabled by adding ``memhooks`` to ``plugins.enabled`` in ``config.yaml``.
-* ``--via shell``: shell hooks in ``config.yaml``: ``pre_llm_call`` (recall) and
-  ``post_tool_call`` on ``write_file|patch`` (hook maintenance). Hermes asks once per
-  command for consent; non-interactive runs need ``--accept-hooks``,
+* ``--via shell``: shell hooks in ``config.yaml`` for the events of the host's row:
+  ``pre_llm_call`` (recall, before every model call) and ``post_tool_call`` on the file
+  tools (an observer: it feeds the session's working set and hook maintenance). Hermes
+  asks once per command for consent; non-interactive runs need ``--accept-hooks``,
   ``HERMES_ACCEPT_HOOKS=1`` or ``hooks_auto_accept: true``, else the hooks are silently
   skipped.
 
@@ -22,54 +23,46 @@ if TYPE_CHECKING:
     from typing import Any
 
 from . import command, yamlconf
-from .base import USER, Context, Edit, Status, edit
+from .base import USER, Context, Edit, Status, edit, reading
 from .files import read
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .hosts import Host
+
 NAME = "hermes"
-LEVELS: tuple[str, ...] = (USER,)
-EVENTS: tuple[str, ...] = ("pre_llm_call", "post_tool_call")
-CHANNEL: str = 'pre_llm_call {"context"}: appended to the current user message'
-APPROVAL: str | None = (
-    "approve the shell hooks once in an interactive `hermes` session, or run with --accept-hooks / "
-    "HERMES_ACCEPT_HOOKS=1 / `hooks_auto_accept: true`"
-)
 PLUGIN = "memhooks"
-MATCHER = "write_file|patch"
 
 
 def home(ctx: Context) -> str:
-    return ctx.env_dir("HERMES_HOME", ".hermes")
-
-
-def config_path(ctx: Context) -> str:
-    return os.path.join(home(ctx), "config.yaml")
+    return ctx.user_path("{HERMES_HOME:.hermes}")
 
 
 def plugin_dir(ctx: Context) -> str:
     return os.path.join(home(ctx), "plugins", PLUGIN)
 
 
-def shell_entries(ctx: Context) -> dict[str, dict[str, object]]:
-    return {
-        "pre_llm_call": {
-            "command": command.shell(NAME, "pre_llm_call", ctx.roles, ctx.exe),
-            "timeout": 10,
-        },
-        "post_tool_call": {
-            "command": command.shell(NAME, "post_tool_call", ctx.roles, ctx.exe),
-            "matcher": MATCHER,
-            "timeout": 10,
-        },
-    }
+def shell_entries(host: Host, ctx: Context) -> dict[str, dict[str, object]]:
+    """Event -> our shell hook entry, for the events of the host's row."""
+    out: dict[str, dict[str, object]] = {}
+    for event, matcher in host.events:
+        entry: dict[str, object] = {"command": command.shell(NAME, event, ctx.roles, ctx.exe)}
+        if matcher:
+            entry["matcher"] = matcher
+        entry["timeout"] = 10
+        out[event] = entry
+    return out
 
 
-def install(ctx: Context) -> list[Edit]:
-    text = read(config_path(ctx))
-    data, yaml = yamlconf.load(text)
+def install(host: Host, ctx: Context) -> list[Edit]:
+    path = host.config_path(ctx)
+    text = read(path)
+    with reading(NAME, path):
+        data, yaml = yamlconf.load(text)
     _strip(data)
     if ctx.via == "shell":
         hooks = data.setdefault("hooks", yamlconf.mapping())
-        for event, entry in shell_entries(ctx).items():
+        for event, entry in shell_entries(host, ctx).items():
             hooks.setdefault(event, []).append(entry)
         edits = _remove_plugin(ctx)
     else:
@@ -80,22 +73,21 @@ def install(ctx: Context) -> list[Edit]:
         edits = plugin_files(ctx)
     new = yamlconf.dump(data, yaml)
     return (
-        edit(
-            config_path(ctx),
-            new if new != yamlconf.dump(*yamlconf.load(text)) or text is None else text,
-        )
+        edit(path, new if new != yamlconf.dump(*yamlconf.load(text)) or text is None else text)
         + edits
     )
 
 
-def uninstall(ctx: Context) -> list[Edit]:
-    text = read(config_path(ctx))
+def uninstall(host: Host, ctx: Context) -> list[Edit]:
+    path = host.config_path(ctx)
+    text = read(path)
     edits = _remove_plugin(ctx)
     if text is None:
         return edits
-    data, yaml = yamlconf.load(text)
+    with reading(NAME, path):
+        data, yaml = yamlconf.load(text)
     if _strip(data):
-        edits = edit(config_path(ctx), yamlconf.dump(data, yaml)) + edits
+        edits = edit(path, yamlconf.dump(data, yaml)) + edits
     return edits
 
 
@@ -150,15 +142,17 @@ def _remove_plugin(ctx: Context) -> list[Edit]:
     )
 
 
-def status(ctx: Context) -> Status:
+def status(host: Host, ctx: Context) -> Status:
     found = Status(NAME, ctx.level)
     if ctx.level != USER:
         found.problems.append("Hermes has no per-project config: use --user")
         return found
+    path = host.config_path(ctx)
     try:
-        data, _ = yamlconf.load(read(config_path(ctx)))
-    except Exception as exc:  # noqa: BLE001  a broken config is reported, not fatal for status
-        found.problems.append(f"{config_path(ctx)}: {exc}")
+        data, _ = yamlconf.load(read(path))
+    except yamlconf.YamlError as exc:  # a broken config is reported, not fatal for status
+        where = f":{exc.line}:{exc.column}" if exc.line is not None else ""
+        found.problems.append(f"{path}{where}: not valid YAML: {exc.reason}")
         return found
     hooks = data.get("hooks") if isinstance(data.get("hooks"), dict) else {}
     ours = {
@@ -172,19 +166,19 @@ def status(ctx: Context) -> Status:
     enabled = PLUGIN in (plugins.get("enabled") or [])
     init = read(os.path.join(plugin_dir(ctx), "__init__.py"))
     if ours:
-        found.files.append(config_path(ctx))
+        found.files.append(path)
         found.events = list(ours)
         approved = _approved(ctx)
         auto = data.get("hooks_auto_accept") is True or ctx.env.get("HERMES_ACCEPT_HOOKS") == "1"
         missing = [event for event, cmd in ours.items() if (event, cmd) not in approved]
         if missing and not auto:
-            found.todo.append(str(APPROVAL))
+            found.todo.append(str(host.wiring.get("approval")))
             found.fires = None
         else:
             found.fires = True
     if init is not None and command.MARKER in init:
         found.files.append(plugin_dir(ctx))
-        found.events += [e for e in EVENTS if e not in found.events]
+        found.events += [e for e in host.EVENTS if e not in found.events]
         if not enabled:
             found.problems.append("plugin present but not in plugins.enabled of config.yaml")
         found.fires = enabled if found.fires is not None else None
@@ -201,9 +195,3 @@ def _approved(ctx: Context) -> set[tuple[object, object]]:
         return set()
     approvals = data.get("approvals") if isinstance(data, dict) else None
     return {(a.get("event"), a.get("command")) for a in approvals or [] if isinstance(a, dict)}
-
-
-def skills_dir(ctx: Context) -> str:
-    """Where the memhooks Agent Skill goes: ``$HERMES_HOME/skills`` (Hermes 0.19.0 reads
-    it and offers the skill as ``/memhooks``; verified)."""
-    return os.path.join(home(ctx), "skills")

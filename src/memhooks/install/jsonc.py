@@ -20,7 +20,15 @@ if TYPE_CHECKING:
 
 
 class JsoncError(ValueError):
-    pass
+    """Text that is not JSON(C), or not the shape an installer needs. ``reason`` is the
+    message without a place; ``line``/``column`` (1-based) say where, when known."""
+
+    def __init__(self, reason: str, line: int | None = None, column: int | None = None) -> None:
+        self.reason = reason
+        self.line = line
+        self.column = column
+        where = f" at line {line}, column {column}" if line is not None else ""
+        super().__init__(reason + where)
 
 
 class Node:
@@ -52,7 +60,7 @@ class _Parser:
     def fail(self, message: str) -> JsoncError:
         line = self.text.count("\n", 0, self.pos) + 1
         column = self.pos - (self.text.rfind("\n", 0, self.pos) + 1) + 1
-        return JsoncError(f"{message} at line {line}, column {column}")
+        return JsoncError(message, line, column)
 
     def skip(self) -> None:
         text, n = self.text, len(self.text)
@@ -122,6 +130,13 @@ class _Parser:
         else:
             node.value = [item.value for item in node.items]
         return node
+
+
+def error_at(text: str, node: Node, reason: str) -> JsoncError:
+    """A :class:`JsoncError` placed at ``node`` (a value of the wrong shape)."""
+    line = text.count("\n", 0, node.start) + 1
+    column = node.start - (text.rfind("\n", 0, node.start) + 1) + 1
+    return JsoncError(reason, line, column)
 
 
 def parse(text: str) -> Node:

@@ -1,9 +1,9 @@
-"""Kiro IDE (>= 1.0) and Kiro CLI v3 file hooks: ``.kiro/hooks/memhooks.json`` (project) or
-``~/.kiro/hooks/memhooks.json`` (user), a file of our own in Kiro's list format.
+"""Kiro IDE (>= 1.0) and Kiro CLI v3 file hooks: a file of our own in Kiro's list format
+(``{"version": "v1", "hooks": [{"name", "trigger", "matcher", "action", ...}]}``), one
+hook per ``(event, matcher)`` of the host's row.
 
-Events: ``UserPromptSubmit`` (recall; plain stdout at exit 0 reaches the agent) and
-``PostToolUse`` on ``fs_write|fs_append`` (hook maintenance). Kiro CLI's agent-config
-hooks (``.kiro/agents/*.json``) and the legacy ``*.kiro.hook`` files are not written.
+Kiro CLI's agent-config hooks (``.kiro/agents/*.json``) and the legacy ``*.kiro.hook``
+files are not written. A hook in the file that does not run ``memhooks hook`` is kept.
 """
 
 from __future__ import annotations
@@ -11,44 +11,30 @@ from __future__ import annotations
 import json
 import os
 
+from . import command
+from .base import Context, Edit, Status, edit, reading
+from .files import read
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-from . import command
-from .base import PROJECT, USER, Context, Edit, Status, edit
-from .files import read
+    from .hosts import Host
 
-NAME = "kiro"
-LEVELS: tuple[str, ...] = (PROJECT, USER)
-EVENTS: tuple[str, ...] = ("UserPromptSubmit", "PostToolUse")
-CHANNEL: str = "UserPromptSubmit plain stdout"
-APPROVAL: str | None = None
+#: Kiro shows hook names in its UI.
+NAMES = {"UserPromptSubmit": "memhooks-recall", "PostToolUse": "memhooks-maintain"}
 
 
-def config_path(ctx: Context) -> str:
-    return ctx.path(".kiro/hooks/memhooks.json", ".kiro/hooks/memhooks.json")
-
-
-def entries(ctx: Context) -> list[dict[str, object]]:
-    cmd = command.shell(NAME, roles=ctx.roles, exe=ctx.exe)
-    return [
-        {
-            "name": "memhooks-recall",
-            "trigger": "UserPromptSubmit",
-            "action": {"type": "command", "command": cmd},
-            "timeout": 10,
-            "enabled": True,
-        },
-        {
-            "name": "memhooks-maintain",
-            "trigger": "PostToolUse",
-            "matcher": "fs_write|fs_append",
-            "action": {"type": "command", "command": cmd},
-            "timeout": 10,
-            "enabled": True,
-        },
-    ]
+def entries(host: Host, ctx: Context) -> list[dict[str, object]]:
+    cmd = host.command(ctx)
+    out: list[dict[str, object]] = []
+    for event, matcher in host.events:
+        hook: dict[str, object] = {"name": NAMES.get(event, f"memhooks-{event}"), "trigger": event}
+        if matcher:
+            hook["matcher"] = matcher
+        hook.update(action={"type": "command", "command": cmd}, timeout=10, enabled=True)
+        out.append(hook)
+    return out
 
 
 def _ours(hook: object) -> bool:
@@ -63,32 +49,36 @@ def _load(text: str | None) -> dict[str, Any]:
     return data
 
 
-def install(ctx: Context) -> list[Edit]:
-    data = _load(read(config_path(ctx)))
-    hooks = [h for h in data.get("hooks", []) if not _ours(h)]
-    data["hooks"] = hooks + entries(ctx)
-    return edit(config_path(ctx), json.dumps(data, indent=2) + "\n")
+def install(host: Host, ctx: Context) -> list[Edit]:
+    path = host.config_path(ctx)
+    with reading(host.name, path):
+        data = _load(read(path))
+    data["hooks"] = [h for h in data.get("hooks", []) if not _ours(h)] + entries(host, ctx)
+    return edit(path, json.dumps(data, indent=2) + "\n")
 
 
-def uninstall(ctx: Context) -> list[Edit]:
-    text = read(config_path(ctx))
+def uninstall(host: Host, ctx: Context) -> list[Edit]:
+    path = host.config_path(ctx)
+    text = read(path)
     if text is None:
         return []
-    data = _load(text)
+    with reading(host.name, path):
+        data = _load(text)
     hooks = [h for h in data.get("hooks", []) if not _ours(h)]
     if len(hooks) == len(data.get("hooks", [])):
         return []
     data["hooks"] = hooks
-    return edit(config_path(ctx), json.dumps(data, indent=2) + "\n" if hooks else None)
+    return edit(path, json.dumps(data, indent=2) + "\n" if hooks else None)
 
 
-def status(ctx: Context) -> Status:
-    found = Status(NAME, ctx.level)
-    path = config_path(ctx)
+def status(host: Host, ctx: Context) -> Status:
+    found = Status(host.name, ctx.level)
+    path = host.config_path(ctx)
     try:
         data = _load(read(path))
     except ValueError as exc:
-        found.problems.append(f"{path}: {exc}")
+        where = f":{exc.lineno}:{exc.colno}" if isinstance(exc, json.JSONDecodeError) else ""
+        found.problems.append(f"{path}{where}: {getattr(exc, 'msg', exc)}")
         return found
     for hook in data.get("hooks", []):
         if _ours(hook) and hook.get("enabled", True):
@@ -99,8 +89,3 @@ def status(ctx: Context) -> Status:
         found.files.append(os.path.abspath(path))
         found.fires = not found.problems
     return found
-
-
-def skills_dir(ctx: Context) -> str:
-    """Where the memhooks Agent Skill goes (Kiro's docs (not run here))."""
-    return ctx.path(".kiro/skills", ".kiro/skills")

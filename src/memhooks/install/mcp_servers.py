@@ -1,9 +1,9 @@
 """Registering the MCP server ``memhooks mcp`` with agent hosts (``agents install --mcp``).
 
 Hooks inject recall; the MCP server (``docs/mcp.md``) also lets the agent remember,
-forget and add cues itself. :data:`LOCATIONS` lists, per host and level, the file and
-the key under which the host reads its MCP servers — only locations ``docs/mcp.md``
-gives; a host or level missing here is "not supported by memhooks yet".
+forget and add cues itself. Each host's ``INSTALL`` row gives in ``mcp`` the file per
+level and the key under which the host reads its MCP servers — only locations
+``docs/mcp.md`` gives; a host or level without one is "not supported by memhooks yet".
 
 Merge-only: we add, update or remove the one member named ``memhooks`` (:data:`NAME`)
 with :mod:`.jsonc` splices, so other servers, comments and key order stay byte for
@@ -29,32 +29,22 @@ if TYPE_CHECKING:
     from .base import Context, Edit
 
 NAME = "memhooks"
-_PLAIN = {"command": None, "args": None}
 
-#: agent -> (project file, user file (relative to home), servers key, entry template);
-#: None: no location memhooks knows. The template's None values are filled in.
-LOCATIONS: dict[str, tuple[str | None, str | None, str, dict[str, Any]]] = {
-    "claude-code": (".mcp.json", ".claude.json", "mcpServers", _PLAIN),
-    "cursor": (".cursor/mcp.json", ".cursor/mcp.json", "mcpServers", _PLAIN),
-    "gemini-cli": (".gemini/settings.json", ".gemini/settings.json", "mcpServers", _PLAIN),
-    "kiro": (".kiro/settings/mcp.json", None, "mcpServers", _PLAIN),
-    "windsurf": (None, ".codeium/windsurf/mcp_config.json", "mcpServers", _PLAIN),
-    "copilot-cli": (
-        None,
-        ".copilot/mcp-config.json",
-        "mcpServers",
-        {"type": "local", "command": None, "args": None, "tools": ["*"]},
-    ),
-    # VS Code: `servers`, not `mcpServers`.
-    "copilot-vscode": (".vscode/mcp.json", None, "servers", {"type": "stdio", **_PLAIN}),
-}
+
+def locations() -> dict[str, tuple[str | None, str | None, str, dict[str, Any]]]:
+    """Agent -> (project file, user file (relative to home), servers key, entry
+    template), for every host that has an MCP config memhooks knows."""
+    from .hosts import INSTALLERS
+
+    return {name: h.wiring["mcp"] for name, h in INSTALLERS.items() if "mcp" in h.wiring}
+
 
 _PROGRAM = re.compile(r"(?:^|[\\/])memhooks(?:\.exe|\.cmd)?$")
 
 
 def location(agent: str, ctx: Context) -> tuple[str, str] | None:
     """``(file, servers key)`` for ``agent`` at ``ctx.level``; None when unsupported."""
-    found = LOCATIONS.get(agent)
+    found = locations().get(agent)
     if found is None:
         return None
     project, user, key, _ = found
@@ -66,7 +56,7 @@ def location(agent: str, ctx: Context) -> tuple[str, str] | None:
 
 def entry(agent: str, ctx: Context) -> dict[str, Any]:
     """The ``memhooks`` server entry for ``agent``: ``ctx.exe`` plus ``mcp``."""
-    template = LOCATIONS[agent][3]
+    template = locations()[agent][3]
     fill = {"command": ctx.exe[0], "args": [*ctx.exe[1:], "mcp"]}
     return {k: fill[k] if v is None else v for k, v in template.items()}
 
@@ -86,10 +76,10 @@ def is_ours(value: object) -> bool:
 def _servers(text: str, key: str) -> tuple[jsonc.Node, jsonc.Node | None]:
     root = jsonc.parse(text)
     if root.kind != "object":
-        raise jsonc.JsoncError("the file's top level is not a JSON object")
+        raise jsonc.error_at(text, root, "the file's top level is not a JSON object")
     servers = root.get(key)
     if servers is not None and servers.kind != "object":
-        raise jsonc.JsoncError(f"{key!r} is not a JSON object")
+        raise jsonc.error_at(text, servers, f"{key!r} is not a JSON object")
     return root, servers
 
 
@@ -145,7 +135,10 @@ def plan(agent: str, ctx: Context, want: bool | None, edits: list[Edit]) -> list
     path, key = found
     pending = next((e for e in edits if e.path == path), None)
     before = pending.text if pending is not None else read(path)
-    after = register(before, key, entry(agent, ctx), path) if want else unregister(before, key)
+    from .base import reading
+
+    with reading(agent, path):
+        after = register(before, key, entry(agent, ctx), path) if want else unregister(before, key)
     if after == before:
         return edits
     if pending is not None:

@@ -1,11 +1,14 @@
-"""OpenCode (V1 plugins): ``.opencode/plugins/memhooks.js`` (project) or
-``$XDG_CONFIG_HOME/opencode/plugins/memhooks.js`` (user), a small plugin of our own.
+"""OpenCode (V1 plugins): a small JS plugin of our own (``.opencode/plugins/memhooks.js``
+or ``$XDG_CONFIG_HOME/opencode/plugins/memhooks.js``), one handler per event of the
+host's row.
 
-OpenCode has no shell hooks: the plugin runs ``memhooks hook --agent opencode`` without
-blocking OpenCode's event loop (``spawn``, not ``spawnSync``) and sends
-``{"hook_event_name", "directory", "input", "output"}``. ``chat.message`` (recall):
-the reply's ``context`` becomes a synthetic text part of the user's message.
-``tool.execute.after`` (hook maintenance) is not awaited.
+OpenCode has no shell hooks: each handler runs ``memhooks hook --agent opencode EVENT``
+without blocking OpenCode's event loop (``spawn``, not ``spawnSync``), sends
+``{"hook_event_name", "directory", "input", "output"}`` and folds the reply's
+``context`` into the hook's ``output`` where that event lets it reach the model
+(``shared/spec/real-agents.md`` §5): ``chat.message`` adds a text part to the user's
+message, ``tool.execute.after`` appends to the tool's output, and
+``experimental.chat.system.transform`` (before every model call) adds a system string.
 """
 
 from __future__ import annotations
@@ -14,16 +17,14 @@ import json
 import os
 
 from . import command
-from .base import PROJECT, USER, Context, Edit, Status, edit
+from .base import Context, Edit, Status, edit
 from .files import read
 
-NAME = "opencode"
-LEVELS: tuple[str, ...] = (PROJECT, USER)
-EVENTS: tuple[str, ...] = ("chat.message", "tool.execute.after")
-CHANNEL: str = "chat.message: a text part added to the user's message"
-APPROVAL: str | None = None
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .hosts import Host
 
-TEMPLATE = """// {marker}: written by `memhooks agents install --agent opencode`; `memhooks agents uninstall --agent opencode` removes it.
+HEAD = """// {marker}: written by `memhooks agents install --agent opencode`; `memhooks agents uninstall --agent opencode` removes it.
 import {{ spawn }} from "node:child_process";
 
 const COMMAND = {command};
@@ -51,55 +52,68 @@ function memhooks(event, input, output, directory) {{
   }});
 }}
 
+// The reply's context, or null when memhooks has nothing to add.
+function context(reply) {{
+  return reply && typeof reply.context === "string" && reply.context ? reply.context : null;
+}}
+
 export const MemHooks = async (ctx) => ({{
-  "chat.message": async (input, output) => {{
-    const reply = await memhooks("chat.message", input, {{ parts: output.parts }}, ctx.directory);
-    if (!reply || typeof reply.context !== "string" || !reply.context) return;
-    const first = output.parts[0] || {{}};
-    output.parts.push({{
+{handlers}}});
+"""
+
+#: event -> its handler (JS, inside the object the plugin returns).
+HANDLERS = {
+    "chat.message": """  "chat.message": async (input, output) => {
+    const text = context(await memhooks("chat.message", input, { parts: output.parts }, ctx.directory));
+    if (!text) return;
+    const first = output.parts[0] || {};
+    output.parts.push({
       id: (first.id || "prt_memhooks") + "m",
       sessionID: first.sessionID || input.sessionID,
       messageID: first.messageID || input.messageID,
       type: "text",
-      text: reply.context,
+      text,
       synthetic: true,
-    }});
-  }},
-  "tool.execute.after": async (input, output) => {{
-    memhooks("tool.execute.after", input, {{ title: output.title, metadata: {{}} }}, ctx.directory);
-  }},
-}});
-"""
+    });
+  },
+""",
+    "experimental.chat.system.transform": """  "experimental.chat.system.transform": async (input, output) => {
+    const text = context(await memhooks("experimental.chat.system.transform", input, {}, ctx.directory));
+    if (text && Array.isArray(output.system)) output.system.push(text);
+  },
+""",
+    "tool.execute.after": """  "tool.execute.after": async (input, output) => {
+    const text = context(await memhooks("tool.execute.after", input, { title: output.title, metadata: {} }, ctx.directory));
+    if (text) output.output = (typeof output.output === "string" && output.output ? output.output + "\\n\\n" : "") + text;
+  },
+""",
+}
 
 
-def plugin_path(ctx: Context) -> str:
-    if ctx.level == PROJECT:
-        return os.path.join(ctx.root, ".opencode", "plugins", "memhooks.js")
-    return os.path.join(
-        ctx.env_dir("XDG_CONFIG_HOME", ".config"), "opencode", "plugins", "memhooks.js"
-    )
+def plugin(host: Host, ctx: Context) -> str:
+    """The plugin's text: a handler for each event of the host's row."""
+    argv = command.argv(host.name, roles=ctx.roles, exe=ctx.exe)
+    handlers = "".join(HANDLERS[event] for event in host.EVENTS)
+    return HEAD.format(marker=command.MARKER, command=json.dumps(argv), handlers=handlers)
 
 
-def plugin(ctx: Context) -> str:
-    argv = command.argv(NAME, roles=ctx.roles, exe=ctx.exe)
-    return TEMPLATE.format(marker=command.MARKER, command=json.dumps(argv))
-
-
-def install(ctx: Context) -> list[Edit]:
-    current = read(plugin_path(ctx))
+def install(host: Host, ctx: Context) -> list[Edit]:
+    path = host.config_path(ctx)
+    current = read(path)
     if current is not None and command.MARKER not in current:
         return []  # someone else's file: status reports it
-    return edit(plugin_path(ctx), plugin(ctx))
+    return edit(path, plugin(host, ctx))
 
 
-def uninstall(ctx: Context) -> list[Edit]:
-    current = read(plugin_path(ctx))
-    return edit(plugin_path(ctx), None) if current is not None and command.MARKER in current else []
+def uninstall(host: Host, ctx: Context) -> list[Edit]:
+    path = host.config_path(ctx)
+    current = read(path)
+    return edit(path, None) if current is not None and command.MARKER in current else []
 
 
-def status(ctx: Context) -> Status:
-    found = Status(NAME, ctx.level)
-    path = plugin_path(ctx)
+def status(host: Host, ctx: Context) -> Status:
+    found = Status(host.name, ctx.level)
+    path = host.config_path(ctx)
     text = read(path)
     if text is None:
         return found
@@ -107,7 +121,7 @@ def status(ctx: Context) -> Status:
         found.problems.append(f"{path} belongs to another tool; memhooks left it alone")
         return found
     found.files.append(path)
-    found.events = list(EVENTS)
+    found.events = [event for event in HANDLERS if f'  "{event}": async' in text]
     start = text.find("const COMMAND = ")
     try:
         argv = json.loads(text[start + len("const COMMAND = ") : text.index(";", start)])
@@ -120,14 +134,5 @@ def status(ctx: Context) -> Status:
         )
     found.fires = not found.problems
     if found.fires:
-        found.todo.append(
-            "OpenCode installs @opencode-ai/plugin on its first run with a plugin (needs the npm registry)"
-        )
+        found.todo += host.wiring.get("todo", ())
     return found
-
-
-def skills_dir(ctx: Context) -> str:
-    """Where the memhooks Agent Skill goes (OpenCode 1.18.33 reads both; verified)."""
-    if ctx.level == PROJECT:
-        return os.path.join(ctx.root, ".opencode", "skills")
-    return os.path.join(ctx.env_dir("XDG_CONFIG_HOME", ".config"), "opencode", "skills")

@@ -1,7 +1,7 @@
 """The memhooks Agent Skill, placed where each host that reads Agent Skills looks.
 
-A host module that supports skills defines ``skills_dir(ctx) -> str``: its skill folder
-at ``ctx.level`` (for example ``<root>/.claude/skills`` or ``~/.claude/skills``). The skill
+A host whose ``INSTALL`` row has ``skills`` (``(project folder, user folder)``, for example
+``(".claude/skills", ".claude/skills")``) reads Agent Skills there. The skill
 shipped in the package (``memhooks/skill/``: ``SKILL.md`` and ``references/``) goes to
 ``<skills_dir>/memhooks/``, next to the hooks and with the same rules:
 
@@ -21,12 +21,14 @@ import os
 from importlib import resources
 
 from . import command
-from .base import Context, Edit, Status, edit
+from .base import PROJECT, Context, Edit, Status, edit
 from .files import read
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from importlib.abc import Traversable
+
+    from .hosts import Host
 
 NAME = "memhooks"
 
@@ -49,10 +51,16 @@ def files() -> dict[str, str]:
     return {rel: found[rel] for rel in order}
 
 
-def folder(installer: object, ctx: Context) -> str | None:
-    """``<skills_dir>/memhooks`` for hosts that read skills, else None."""
-    skills_dir = getattr(installer, "skills_dir", None)
-    return os.path.join(skills_dir(ctx), NAME) if skills_dir else None
+def folder(host: Host, ctx: Context) -> str | None:
+    """``<skills folder>/memhooks`` at ``ctx.level`` for hosts that read skills there,
+    else None."""
+    where = host.wiring.get("skills")
+    if where is None:
+        return None
+    project, user = where
+    if ctx.level == PROJECT:
+        return None if project is None else os.path.join(ctx.root, *project.split("/"), NAME)
+    return os.path.join(ctx.user_path(user), NAME)
 
 
 def _owner(where: str) -> str:
@@ -62,23 +70,23 @@ def _owner(where: str) -> str:
     return "ours" if command.MARKER in text else "foreign"
 
 
-def install(installer: object, ctx: Context) -> list[Edit]:
-    where = folder(installer, ctx)
+def install(host: Host, ctx: Context) -> list[Edit]:
+    where = folder(host, ctx)
     if where is None or _owner(where) == "foreign":
         return []
     return [e for rel, text in files().items() for e in edit(_path(where, rel), text)]
 
 
-def uninstall(installer: object, ctx: Context) -> list[Edit]:
-    where = folder(installer, ctx)
+def uninstall(host: Host, ctx: Context) -> list[Edit]:
+    where = folder(host, ctx)
     if where is None or _owner(where) != "ours":
         return []
     return [e for rel in files() for e in edit(_path(where, rel), None)]
 
 
-def report(installer: object, ctx: Context, found: Status) -> None:
+def report(host: Host, ctx: Context, found: Status) -> None:
     """Set ``found.skill`` (None for hosts without skills) and add what to do."""
-    where = folder(installer, ctx)
+    where = folder(host, ctx)
     if where is None:
         return
     state = _owner(where)
@@ -89,11 +97,10 @@ def report(installer: object, ctx: Context, found: Status) -> None:
     if state == "foreign":
         found.todo.append(f"{where} holds another skill named {NAME}; memhooks left it alone")
     elif state == "outdated":
-        found.todo.append(
-            "the skill is from another memhooks version: run `memhooks agents install` again"
-        )
-    elif state == "installed" and getattr(installer, "SKILLS_TODO", None):
-        found.todo.append(installer.SKILLS_TODO)  # type: ignore[attr-defined]
+        again = command.suggest("install", host.name, ctx.level, host.default_level)
+        found.todo.append(f"the skill is from another memhooks version: run `{again}`")
+    elif state == "installed" and host.wiring.get("skills_todo"):
+        found.todo.append(host.wiring["skills_todo"])
 
 
 def _path(where: str, rel: str) -> str:

@@ -10,10 +10,22 @@ if TYPE_CHECKING:
     from typing import Any
 
 
+class YamlError(ValueError):
+    """Text that is not YAML, or not a mapping: ``reason``, 1-based ``line``/``column``
+    when known."""
+
+    def __init__(self, reason: str, line: int | None = None, column: int | None = None) -> None:
+        self.reason = reason
+        self.line = line
+        self.column = column
+        super().__init__(reason if line is None else f"{reason} at line {line}, column {column}")
+
+
 def load(text: str | None) -> tuple[Any, Any]:
-    """(document, dumper) for ``text`` (None: an empty mapping)."""
+    """(document, dumper) for ``text`` (None: an empty mapping). Raises YamlError."""
     from ruamel.yaml import YAML
     from ruamel.yaml.comments import CommentedMap
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
     from ruamel.yaml.util import load_yaml_guess_indent
 
     yaml = YAML(typ="rt")
@@ -24,11 +36,18 @@ def load(text: str | None) -> tuple[Any, Any]:
         return CommentedMap(), yaml
     _, sequence, offset = load_yaml_guess_indent(text)  # the sequences' indent and dash offset
     yaml.indent(mapping=mapping_indent(text), sequence=sequence or 2, offset=offset or 0)
-    data = yaml.load(text)
+    try:
+        data = yaml.load(text)
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark
+        where = (mark.line + 1, mark.column + 1) if mark is not None else (None, None)
+        raise YamlError(str(exc.problem or exc), *where) from None
+    except YAMLError as exc:
+        raise YamlError(str(exc)) from None
     if data is None:
         data = CommentedMap()
     if not isinstance(data, dict):
-        raise ValueError("the YAML document is not a mapping")  # noqa: TRY004  reported as a config error
+        raise YamlError("the YAML document is not a mapping", 1, 1)
     return data, yaml
 
 
