@@ -17,7 +17,9 @@ from memhooks.install.gitexclude import HEADER
 
 
 def git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, check=False)
+    return subprocess.run(
+        ["git", "-C", str(root), *args], capture_output=True, text=True, check=False
+    )
 
 
 @pytest.fixture
@@ -37,7 +39,9 @@ def untracked(root: Path) -> set[str]:
     return {line[3:] for line in out.splitlines()}
 
 
-def test_created_files_with_our_path_are_excluded_and_uninstall_takes_the_lines_back(repo: Path) -> None:
+def test_created_files_with_our_path_are_excluded_and_uninstall_takes_the_lines_back(
+    repo: Path,
+) -> None:
     exclude = repo / ".git/info/exclude"
     before = exclude.read_text()
     ctx = context(repo)
@@ -50,12 +54,16 @@ def test_created_files_with_our_path_are_excluded_and_uninstall_takes_the_lines_
     assert exclude.read_text() == f"{before}\n{HEADER}\n/.claude/settings.local.json\n"
     assert git(repo, "check-ignore", "-q", ".claude/settings.local.json").returncode == 0
     assert not any(p.startswith(".claude/settings") for p in untracked(repo))
-    assert any(p.startswith(".claude/skills/memhooks/") for p in untracked(repo)), "the skill holds no path"
+    assert any(p.startswith(".claude/skills/memhooks/") for p in untracked(repo)), (
+        "the skill holds no path"
+    )
     assert plan("install", "claude-code", ctx) == []
 
     ctx2 = context(repo)
     apply(plan("install", "copilot-cli", ctx2))
-    assert exclude.read_text().endswith(f"{HEADER}\n/.claude/settings.local.json\n/.github/hooks/memhooks.json\n")
+    assert exclude.read_text().endswith(
+        f"{HEADER}\n/.claude/settings.local.json\n/.github/hooks/memhooks.json\n"
+    )
 
     apply(plan("uninstall", "copilot-cli", ctx2))
     apply(plan("uninstall", "claude-code", ctx))

@@ -106,7 +106,7 @@ def test_a_broken_user_settings_file_is_named_with_its_line_and_column(tmp_path:
     settings.write_text('{\n  "model": "opus"\n  "hooks": {}\n}\n')
     (tmp_path / "proj").mkdir()
     env = {**os.environ, "HOME": str(home)}
-    done = subprocess.run([sys.executable, "-m", "memhooks", "agents", "install", "--agent", "claude-code", "--cwd", str(tmp_path / "proj")], env=env, capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "memhooks", "agents", "install", "--agent", "claude-code", "--cwd", str(tmp_path / "proj")], env=env, capture_output=True, text=True, check=False)
     assert done.returncode == 1
     assert done.stderr.splitlines() == [
         f"error[MH028]: claude-code: {settings}: not valid JSON: expected ',' or '}}'",
@@ -165,7 +165,7 @@ def test_cli_dry_run_writes_nothing_and_json_reports(tmp_path: Path) -> None:
     assert list(tmp_path.rglob("*")) == [proj]
     # no --agent, and no host on this machine (HOME is empty, PATH has none of them)
     alone = {**env, "PATH": str(tmp_path / "nothing")}
-    done = subprocess.run([sys.executable, "-m", "memhooks", "agents", "install", "--cwd", str(proj)], env=alone, capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "memhooks", "agents", "install", "--cwd", str(proj)], env=alone, capture_output=True, text=True, check=False)
     assert done.returncode == 1 and "found: no agent host on this machine" in done.stdout
     assert "claude-code: skipped: not found (looked for claude on PATH, ~/.claude)" in done.stdout
     assert list(tmp_path.rglob("*")) == [proj]

@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from memhooks.install import Context, apply, plan
-from memhooks.install import INSTALLERS
+from memhooks.install import INSTALLERS, Context, apply, plan
 
 DATA = Path(__file__).parent / "data" / "merge"
 EXE = ["/opt/memhooks/bin/memhooks"]

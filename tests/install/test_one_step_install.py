@@ -35,7 +35,11 @@ def machine(tmp_path: Path) -> dict[str, str]:
     project = tmp_path / "proj"
     (project / ".git").mkdir(parents=True)
     (project / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n")
-    return {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{Path(sys.executable).parent}", "PROJ": str(project)}
+    return {
+        **os.environ,
+        "PATH": f"{bin_dir}{os.pathsep}{Path(sys.executable).parent}",
+        "PROJ": str(project),
+    }
 
 
 def agents(env: dict[str, str], *args: str, code: int = 0) -> str:
@@ -44,6 +48,7 @@ def agents(env: dict[str, str], *args: str, code: int = 0) -> str:
         env=env,
         capture_output=True,
         text=True,
+        check=False,
     )
     assert done.returncode == code, done.stderr
     return done.stdout
@@ -60,7 +65,10 @@ def test_it_wires_the_hosts_it_finds_and_says_which_it_skipped(machine: dict[str
     assert "gemini-cli: skipped: not found (looked for gemini on PATH, ~/.gemini)" in lines
     assert "codex: skipped: not found (looked for codex on PATH, ~/.codex)" in lines
     # user level: fires wherever the host starts
-    assert f"claude-code: installed (user) in {home}/.claude/settings.json; events: UserPromptSubmit, PostToolUse; fires: yes" in lines
+    assert (
+        f"claude-code: installed (user) in {home}/.claude/settings.json; events: UserPromptSubmit, PostToolUse; fires: yes"
+        in lines
+    )
     assert (home / ".copilot/hooks/memhooks.json").exists()
     assert (home / ".copilot/hooks/memhooks-vscode.json").exists()
     assert (home / ".cursor/hooks.json").exists()
@@ -68,7 +76,10 @@ def test_it_wires_the_hosts_it_finds_and_says_which_it_skipped(machine: dict[str
     assert not (Path(machine["PROJ"]) / ".claude").exists(), "nothing goes into the project"
     settings = json.loads((home / ".claude/settings.json").read_text())
     assert settings["hooks"]["Stop"][0]["hooks"][0]["command"] == "notify-send done"
-    assert settings["hooks"]["PostToolUse"][0]["matcher"] == "Read|Grep|Glob|Edit|Write|MultiEdit|NotebookEdit"
+    assert (
+        settings["hooks"]["PostToolUse"][0]["matcher"]
+        == "Read|Grep|Glob|Edit|Write|MultiEdit|NotebookEdit"
+    )
 
     again = agents(machine, "install")
     changed = [line for line in again.splitlines() if line.endswith("nothing to change")]
@@ -76,10 +87,19 @@ def test_it_wires_the_hosts_it_finds_and_says_which_it_skipped(machine: dict[str
 
     report = json.loads(agents(machine, "install", "--dry-run", "--format", "json"))
     found = {d["agent"]: d["found"] for d in report["detected"]}
-    assert [name for name, yes in found.items() if yes] == ["claude-code", "copilot-cli", "copilot-vscode", "cursor"]
+    assert [name for name, yes in found.items() if yes] == [
+        "claude-code",
+        "copilot-cli",
+        "copilot-vscode",
+        "cursor",
+    ]
 
     out = agents(machine, "uninstall")
-    assert {line.split(":")[0] for line in out.splitlines() if ": delete " in line or ": update " in line} == {
+    assert {
+        line.split(":")[0]
+        for line in out.splitlines()
+        if ": delete " in line or ": update " in line
+    } == {
         "claude-code",
         "copilot-cli",
         "copilot-vscode",
@@ -89,7 +109,10 @@ def test_it_wires_the_hosts_it_finds_and_says_which_it_skipped(machine: dict[str
         "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}]}
     }
     assert not (home / ".copilot").exists() and not (home / ".cursor/hooks.json").exists()
-    assert agents(machine, "uninstall") == "memhooks is not installed in any agent host: nothing to change\n"
+    assert (
+        agents(machine, "uninstall")
+        == "memhooks is not installed in any agent host: nothing to change\n"
+    )
 
 
 def test_nothing_found_is_said_and_changes_nothing(tmp_path: Path) -> None:
@@ -98,5 +121,8 @@ def test_nothing_found_is_said_and_changes_nothing(tmp_path: Path) -> None:
     env = {**os.environ, "PATH": str(tmp_path / "empty"), "PROJ": str(project)}
     out = agents(env, "install", code=1)
     assert out.splitlines()[0] == "found: no agent host on this machine"
-    assert out.splitlines()[-1] == "nothing installed: name a host with --agent NAME, or use --all for every host"
+    assert (
+        out.splitlines()[-1]
+        == "nothing installed: name a host with --agent NAME, or use --all for every host"
+    )
     assert not any(Path(os.environ["HOME"]).iterdir())

@@ -163,8 +163,10 @@ INSTALL: Wiring = {
     "title": "Copilot CLI",
     "project": ".github/hooks/memhooks.json",
     "user": "{COPILOT_HOME:.copilot}/hooks/memhooks.json",
-    "events": (("userPromptSubmitted", None), ("postToolUse", None)),
+    # matchers are honoured on postToolUse (run: 1.0.102, "view" left "create" out)
+    "events": (("userPromptSubmitted", None), ("postToolUse", "view|create|edit|grep|glob")),
     "capture": (
+        ("postToolUse", "bash"),
         ("postToolUseFailure", None),
         ("agentStop", None),
         ("preCompact", None),
