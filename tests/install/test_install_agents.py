@@ -15,15 +15,6 @@ from memhooks.install import INSTALLERS, Context, apply, plan, status
 from memhooks.install.command import is_ours
 
 
-@pytest.fixture
-def exe(tmp_path: Path) -> list[str]:
-    program = tmp_path / "bin" / "memhooks"
-    program.parent.mkdir()
-    program.write_text("#!/bin/sh\nexit 0\n")
-    program.chmod(0o755)
-    return [str(program)]
-
-
 def context(tmp_path: Path, agent: str, exe: list[str], level: str | None = None, **kwargs: object) -> Context:
     """Project level unless the host has none (Hermes), or ``level``."""
     levels = INSTALLERS[agent].LEVELS

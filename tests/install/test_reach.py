@@ -15,15 +15,6 @@ from memhooks.install import Context, apply, plan, status
 
 
 @pytest.fixture
-def exe(tmp_path: Path) -> list[str]:
-    program = tmp_path / "bin" / "memhooks"
-    program.parent.mkdir()
-    program.write_text("#!/bin/sh\nexit 0\n")
-    program.chmod(0o755)
-    return [str(program)]
-
-
-@pytest.fixture
 def root(tmp_path: Path) -> Path:
     project = tmp_path / "proj"
     (project / "billing").mkdir(parents=True)
@@ -33,7 +24,7 @@ def root(tmp_path: Path) -> Path:
 
 
 def install(agent: str, root: Path, level: str) -> Context:
-    ctx = Context(str(root), level, exe=[str(root.parent / "bin" / "memhooks")])
+    ctx = Context(str(root), level, exe=[str(root.parent / "bin" / "memhooks")])  # exe fixture
     apply(plan("install", agent, ctx))
     return ctx
 
