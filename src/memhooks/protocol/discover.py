@@ -5,14 +5,22 @@ Inside a git work tree the list comes from git itself
 git's and huge trees cost one fast git call. Outside git (or when git is unavailable) a
 walker that never follows symlinks and skips ``.git`` directories is used; it does
 descend into other hidden directories. Entries of any type named ``MEMHOOKS.md`` are
-returned (a symlink or directory with that name then fails MH029 when read); in git, a
-directory with that name is found through the files it holds (git lists no empty
-directory).
+returned (a symlink, directory or FIFO with that name then fails MH029 when read, as the
+runtime refuses it: issue 13 item 9).
+
+git lists no empty directory and no FIFO, so in git every folder it shows (each folder
+on the way to a listed entry) is also checked with one ``lstat`` for a ``MEMHOOKS.md``
+that is not a regular file, and a wholly untracked folder that holds no listed file is
+walked (nested repositories excepted). Left unseen: a special entry in a folder that holds
+no visible file, inside an untracked folder that has visible files elsewhere (git shows
+that folder only as a whole; finding its empty subfolders would take one more git call
+per level).
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import subprocess
 
 from ..errors import fail
@@ -45,25 +53,58 @@ def find_hooks(
 
 
 def _git_list(directory: str, meanwhile: Callable[[], None] | None) -> list[str] | None:
+    listed = _git_files(directory, ["--cached", "--directory"], meanwhile)
+    if listed is None:
+        return None
+    # wholly untracked folders come back collapsed ("new/"); list the files inside them
+    collapsed = [name for name in listed if name.endswith("/")]
+    if collapsed:
+        listed += _git_files(directory, ["--", *collapsed], None) or []
+    found = set()
+    shown: set[str] = set()  # folders (relative, "/"-separated) git shows a file in
+    for name in listed:
+        if HOOK_NAME in name:
+            parts = name.split("/")
+            if HOOK_NAME in parts:
+                # The first component named like a hook: the hook itself, or a directory
+                # that holds the listed file (it then fails MH029 when read, as outside git).
+                path = os.path.join(directory, *parts[: parts.index(HOOK_NAME) + 1])
+                if os.path.lexists(path):  # tracked but deleted in the work tree: nothing to check
+                    found.add(os.path.normpath(path))
+        if name[-1] != "/":
+            shown.add(name.rpartition("/")[0])
+    folders = set()
+    for rel in shown:  # every folder on the way to a shown file
+        while rel not in folders:
+            folders.add(rel)
+            rel = rel.rpartition("/")[0]
+    folders.add("")
+    for name in collapsed:
+        rel = "/".join(part for part in name.split("/") if part not in ("", "."))
+        if rel not in folders:  # nothing git shows inside: empty dirs, FIFOs
+            folder = os.path.join(directory, rel) if rel else directory
+            found.update(_walk(folder, repositories=False))
+    for rel in folders:
+        path = os.path.join(directory, rel, HOOK_NAME)
+        if path not in found and _special(path):
+            found.add(path)
+    return sorted(found)
+
+
+def _git_files(
+    directory: str, args: list[str], meanwhile: Callable[[], None] | None
+) -> list[str] | None:
+    """Non-ignored paths ``git ls-files --others --exclude-standard`` lists (plus ``args``),
+    relative to ``directory``, calling ``meanwhile`` while git runs; None when git
+    cannot answer."""
     try:
         process = subprocess.Popen(
-            [
-                "git",
-                "-c",
-                "core.quotepath=off",
-                "ls-files",
-                "-z",
-                "--cached",
-                "--others",
-                "--exclude-standard",
-                "--",
-                f"*{HOOK_NAME}",
-                f"*{HOOK_NAME}/*",  # files inside a directory wrongly named like a hook
-            ],
+            ["git", "-c", "core.quotepath=off", "ls-files", "-z", "--others",
+             "--exclude-standard", *args],
             cwd=directory,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
-        )
+        )  # fmt: skip
     except (OSError, subprocess.SubprocessError):
         return None
     try:
@@ -80,24 +121,31 @@ def _git_list(directory: str, meanwhile: Callable[[], None] | None) -> list[str]
             process.wait()
     if process.returncode != 0:
         return None
-    found = set()
-    for name in stdout.decode("utf-8", "surrogateescape").split("\0"):
-        parts = name.split("/")
-        if HOOK_NAME not in parts:
-            continue
-        # The first component named like a hook: the hook itself, or a directory that
-        # holds the listed file (it then fails MH029 when read, as outside git).
-        path = os.path.join(directory, *parts[: parts.index(HOOK_NAME) + 1])
-        if os.path.lexists(path):  # tracked but deleted in the work tree: nothing to check
-            found.add(os.path.normpath(path))
-    return sorted(found)
+    return [n for n in stdout.decode("utf-8", "surrogateescape").split("\0") if n]
 
 
-def _walk(directory: str) -> list[str]:
+def _special(path: str) -> bool:
+    """True when something that is not a regular file is at ``path`` (never followed)."""
+    try:
+        return not stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _walk(directory: str, *, repositories: bool = True) -> list[str]:
+    """Hook entries below ``directory``; without ``repositories``, folders holding a
+    ``.git`` entry (nested repositories, submodules: other projects) are skipped."""
     problems: list[OSError] = []
     found = []
+    if not repositories and os.path.lexists(os.path.join(directory, ".git")):
+        return []
     for current, dirs, files in os.walk(directory, onerror=problems.append, followlinks=False):
-        dirs[:] = sorted(d for d in dirs if d != ".git")
+        dirs[:] = sorted(
+            d
+            for d in dirs
+            if d != ".git"
+            and (repositories or not os.path.lexists(os.path.join(current, d, ".git")))
+        )
         if HOOK_NAME in files or HOOK_NAME in dirs:
             found.append(os.path.join(current, HOOK_NAME))
     if problems:
