@@ -13,10 +13,10 @@ Public API::
     import_history(store, project, repo, *, revisions=(), since=None, max_count=None,
                    dry_run=False, progress=None) -> ImportReport
 
-Modules: ``gitlog`` (running and parsing ``git log``), ``message`` (message -> text,
-reverted hashes), ``conventions`` (subject -> kind, tags), ``mapping`` (commit ->
-memory, change ids), ``importer`` (the import itself). The library never prints:
-progress goes to a callback.
+Modules: ``gitlog`` (the three reads of ``git log``), ``process`` (running git),
+``message`` (message -> text, reverted hashes), ``conventions`` (subject -> kind, tags),
+``mapping`` (commit -> memory, change ids), ``importer`` (the import itself). The
+library never prints: progress goes to a callback.
 """
 
 from __future__ import annotations

@@ -12,35 +12,24 @@ Three reads, each one ``git`` process:
   git does not know left out (the commits a revert names).
 
 Output is NUL-separated (``-z``), so any message or path parses; text is decoded as UTF-8
-(``i18n.logOutputEncoding``), undecodable bytes replaced. Settings from the user's git
-configuration that would change the output are overridden on the command line.
+(``i18n.logOutputEncoding``), undecodable bytes replaced. Running git: :mod:`.process`.
 """
 
 from __future__ import annotations
 
 import os
-import subprocess
 
-from ..errors import fail
+from .process import output, run, tokens
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Sequence
-    from typing import IO
 
-#: Options that pin down what ``git log`` prints whatever the user configured.
-_CONFIG = (
-    "-c", "log.showSignature=false",
-    "-c", "i18n.logOutputEncoding=UTF-8",
-    "-c", "diff.relative=false",
-    "-c", "log.showRoot=true",
-)  # fmt: skip
 #: Header of :func:`scan` and :func:`resolve`: hash, author e-mail, author time, subject.
 _HEADER = "%H%x1f%ae%x1f%at%x1f%s"
 #: :func:`read`: a record mark, the header plus commit time, NUL, the raw message; then
 #: ``--name-only -z`` adds the paths, each NUL-terminated.
 _RECORD = "%x1e%H%x1f%ae%x1f%at%x1f%ct%x1f%s%x00%B"
-_CHUNK = 1 << 16
 
 
 class Repository:
@@ -117,7 +106,7 @@ def open_repository(directory: str, root: str) -> Repository:
     """The work tree holding ``directory``, seen from the project ``root`` (canonical
     paths). Raises DiagnosticError MH032 when git is missing or ``directory`` is not in
     a git work tree."""
-    lines = _output(directory, ["rev-parse", "--show-toplevel", "--git-path", "shallow"])
+    lines = output(directory, ["rev-parse", "--show-toplevel", "--git-path", "shallow"])
     top, shallow_file = os.path.realpath(lines[0]), os.path.join(directory, lines[1])
     below = above = ""
     if root != top:
@@ -130,7 +119,7 @@ def open_repository(directory: str, root: str) -> Repository:
             shallow = frozenset(line.strip() for line in fp if line.strip())
     except OSError:
         shallow = frozenset()
-    head = _run(top, ["rev-parse", "-q", "--verify", "HEAD^{commit}"], check=False)
+    head = run(top, ["rev-parse", "-q", "--verify", "HEAD^{commit}"], check=False)
     return Repository(
         top, root, below=below, above=above, shallow=shallow, empty=head.returncode != 0
     )
@@ -154,7 +143,7 @@ def scan(
     if max_count is not None:
         args.append(f"--max-count={max_count}")
     args += ["--end-of-options", *(revisions or ["HEAD"]), *_only(repo)]
-    for token in _tokens(repo.top, args):
+    for token in tokens(repo.top, args):
         yield Header(*token.decode("utf-8", "replace").split("\x1f", 3))
 
 
@@ -168,7 +157,7 @@ def read(repo: Repository, hashes: Sequence[str]) -> Iterator[Commit]:
     message = ""
     files: list[str] = []
     expect_message = False
-    for token in _tokens(repo.top, args, stdin=hashes):
+    for token in tokens(repo.top, args, stdin=hashes):
         if expect_message:
             message, expect_message = token.decode("utf-8", "replace"), False
         elif token[:1] == b"\x1e":
@@ -189,7 +178,7 @@ def resolve(repo: Repository, names: Iterable[str]) -> Iterator[Header]:
     wanted = list(dict.fromkeys(names))
     if not wanted:
         return
-    found = _run(
+    found = run(
         repo.top,
         ["cat-file", "--batch-check=%(objectname) %(objecttype)"],
         stdin="".join(f"{name}\n" for name in wanted),
@@ -198,7 +187,7 @@ def resolve(repo: Repository, names: Iterable[str]) -> Iterator[Header]:
     if not commits:
         return
     args = ["log", "--no-walk=unsorted", "--stdin", "-z", f"--format={_HEADER}"]
-    for token in _tokens(repo.top, args, stdin=commits):
+    for token in tokens(repo.top, args, stdin=commits):
         yield Header(*token.decode("utf-8", "replace").split("\x1f", 3))
 
 
@@ -213,129 +202,3 @@ def _header(token: bytes) -> list[str]:
 def _commit(header: list[str], message: str, files: list[str]) -> Commit:
     hash_, email, author_time, commit_time, subject = header
     return Commit((hash_, email, author_time, subject), int(commit_time), message, files)
-
-
-def _tokens(cwd: str, args: list[str], stdin: Iterable[str] | None = None) -> Iterator[bytes]:
-    """Run ``git ARGS`` in ``cwd`` and yield its NUL-separated output as it streams.
-
-    ``stdin`` lines are written first (git reads them all before it prints). Raises
-    DiagnosticError MH032 when git is missing or exits non-zero (git's first error line
-    in the message). Stopping early kills the process."""
-    import tempfile
-
-    with tempfile.TemporaryFile() as errors:
-        proc = _start(cwd, args, errors, stdin is not None)
-        try:
-            if stdin is not None:
-                assert proc.stdin is not None
-                _feed(proc.stdin, stdin)
-            assert proc.stdout is not None
-            rest = b""
-            while True:
-                chunk = proc.stdout.read1(_CHUNK)  # type: ignore[attr-defined]
-                if not chunk:
-                    break
-                parts = (rest + chunk).split(b"\0")
-                rest = parts.pop()
-                for part in parts:
-                    if part:
-                        yield part
-            if rest:
-                yield rest
-            code = proc.wait()
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
-            if proc.stdout is not None:
-                proc.stdout.close()
-        if code != 0:
-            errors.seek(0)
-            raise _git_failed(cwd, args, errors.read().decode("utf-8", "replace"), code)
-
-
-def _feed(pipe: IO[bytes], lines: Iterable[str]) -> None:
-    try:
-        buffer: list[str] = []
-        for line in lines:
-            buffer.append(line)
-            if len(buffer) >= 4096:
-                pipe.write(("\n".join(buffer) + "\n").encode("ascii", "replace"))
-                buffer.clear()
-        if buffer:
-            pipe.write(("\n".join(buffer) + "\n").encode("ascii", "replace"))
-    except BrokenPipeError:
-        pass  # git stopped reading: its exit status says why
-    finally:
-        try:
-            pipe.close()
-        except BrokenPipeError:
-            pass
-
-
-def _start(cwd: str, args: list[str], errors: IO[bytes], stdin: bool) -> subprocess.Popen[bytes]:
-    try:
-        return subprocess.Popen(
-            ["git", *_CONFIG, *args],
-            cwd=cwd,
-            stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=errors,
-            env=_environment(),
-        )
-    except OSError as exc:
-        raise _no_git(cwd, exc) from None
-
-
-def _run(
-    cwd: str, args: list[str], *, stdin: str | None = None, check: bool = True
-) -> subprocess.CompletedProcess[str]:
-    try:
-        done = subprocess.run(
-            ["git", *_CONFIG, *args],
-            cwd=cwd,
-            input=stdin,
-            stdin=None if stdin is not None else subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            encoding="utf-8",
-            errors="replace",
-            env=_environment(),
-            check=False,
-        )
-    except OSError as exc:
-        raise _no_git(cwd, exc) from None
-    if check and done.returncode != 0:
-        raise _git_failed(cwd, args, done.stderr, done.returncode)
-    return done
-
-
-def _output(cwd: str, args: list[str]) -> list[str]:
-    return _run(cwd, args).stdout.splitlines()
-
-
-def _environment() -> dict[str, str]:
-    # No pager, no prompt for credentials (nothing here talks to a remote), and git's own
-    # messages in English, so the one quoted in an error reads the same for everyone.
-    return {**os.environ, "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"}
-
-
-def _no_git(cwd: str, exc: OSError) -> Exception:
-    if isinstance(exc, FileNotFoundError) and not os.path.isdir(cwd):
-        return fail("MH032", f"cannot read the git history: no folder {cwd}", cwd)
-    return fail(
-        "MH032",
-        f"cannot read the git history: git could not be run ({exc.strerror or exc})",
-        cwd,
-        help="install git and put it on PATH",
-    )
-
-
-def _git_failed(cwd: str, args: list[str], stderr: str, code: int) -> Exception:
-    said = next((line.strip() for line in stderr.splitlines() if line.strip()), "")
-    said = said.removeprefix("fatal: ").removeprefix("error: ")
-    return fail(
-        "MH032",
-        f"cannot read the git history: git {args[0]} failed: {said or f'exit status {code}'}",
-        cwd,
-    )
