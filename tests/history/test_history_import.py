@@ -308,3 +308,20 @@ def test_an_empty_repository_imports_nothing(
     assert out.splitlines()[-1] == (
         "  the range holds no commits (an empty branch, or --since/--rev leave none)"
     )
+
+
+def test_a_file_name_the_store_cannot_hold_is_left_out_not_fatal(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, store_path: str
+) -> None:
+    odd = tmp_path / "odd"
+    subprocess.run(["git", "init", "-q", str(odd)], check=True)
+    (odd / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n", encoding="utf-8")
+    (odd / "ok.py").write_text("x\n", encoding="utf-8")
+    (odd / "bad\x01name.py").write_text("x\n", encoding="utf-8")
+    git(odd, "add", "ok.py", "bad\x01name.py")
+    git(
+        odd, "-c", "user.name=a", "-c", "user.email=a@example.com", "commit", "-q", "-m", "Add both"
+    )
+    assert imported(capsys, odd, store_path)["added"] == 1
+    (memory,) = stored(store_path, project_id(str(odd))).values()
+    assert memory["files"] == ["ok.py"]
