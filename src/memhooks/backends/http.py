@@ -6,7 +6,7 @@ Why not the vendors' SDKs: a hook is a fresh interpreter on every prompt, and im
 ``openviking_sdk`` and ``honcho`` pull in ``httpx`` and ``pydantic``. Why not
 :mod:`http.client` or :mod:`urllib.request`: importing them costs more than a bare
 interpreter's whole start (``http.client`` loads the ``email`` parser and ``ssl``:
-+21 ms against 7.8 ms for ``python -c pass``, measured with ``bench/bench_backends.py
++25 ms against 9.8 ms for ``python -c pass``, measured with ``bench/bench_backends.py
 --imports``). What the backends need of HTTP is small — one request, ``Connection:
 close``, a JSON body back, sized by ``Content-Length``, chunked, or read to the end — so
 it is written here on the C ``_socket`` module (0.3 ms to import; :mod:`socket` itself

