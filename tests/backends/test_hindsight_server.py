@@ -98,8 +98,12 @@ def test_native_filters_on_a_real_bank(tmp_path: Path, opened: Any) -> None:
 
 def test_failures_on_a_real_server(opened: Any) -> None:
     assert opened().health().ok
+    # A bank nothing was retained into does not exist yet: the server says so.
+    with pytest.raises(BackendError, match=r"HTTP 404: Bank 'memhooks-test-\w+' not found"):
+        opened().search(SearchRequest("anything"))
+    # On loopback a whole recall can take less than a millisecond: a microsecond cannot.
     with pytest.raises(BackendError, match="took longer than"):
-        opened().search(SearchRequest("anything", timeout_s=0.001))
+        opened().search(SearchRequest("anything", timeout_s=0.000001))
     # Reflect needs an LLM; with none the server answers 400 and we say so.
     with pytest.raises(BackendError, match="HTTP 400"):
         opened(reflect=True).synthesize(SearchRequest("why?", options={"strategy": "reflect"}))
