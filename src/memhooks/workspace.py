@@ -8,15 +8,19 @@ import os
 class Workspace:
     """``root`` (canonical project root), ``directory`` (canonical folder of the path),
     ``scope`` (root-relative folder, ``""`` for the root, ``/`` separators) and
-    ``project`` (the store's project id for the root)."""
+    ``project`` (the store's project id for the root) and ``aliases`` (ids the project
+    had before: :attr:`memhooks.store.Identity.aliases`; pass them to ``MemoryStore.adopt``)."""
 
-    __slots__ = ("directory", "project", "root", "scope")
+    __slots__ = ("aliases", "directory", "project", "root", "scope")
 
-    def __init__(self, root: str, directory: str, scope: str, project: str) -> None:
+    def __init__(
+        self, root: str, directory: str, scope: str, project: str, aliases: tuple[str, ...] = ()
+    ) -> None:
         self.root = root
         self.directory = directory
         self.scope = scope
         self.project = project
+        self.aliases = aliases
 
     def relative(self, path: str) -> str:
         """``path`` (absolute, or relative to the process directory) relative to the
@@ -31,10 +35,11 @@ def locate(path: str = ".") -> Workspace:
     """The workspace of ``path`` (file or folder). Raises DiagnosticError MH024/MH029 as
     :func:`memhooks.protocol.root.resolve_target` does."""
     from .protocol.root import resolve_target
-    from .store import project_id
+    from .store import identify
 
     target = resolve_target(path)
     rel = os.path.relpath(target.directory, target.root).replace(os.sep, "/")
+    identity = identify(target.root)
     return Workspace(
-        target.root, target.directory, "" if rel == "." else rel, project_id(target.root)
+        target.root, target.directory, "" if rel == "." else rel, identity.id, identity.aliases
     )

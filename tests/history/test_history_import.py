@@ -59,7 +59,7 @@ def test_one_memory_per_commit_with_the_counts_a_user_reads(
 ) -> None:
     report = imported(capsys, repo, store_path)
     assert {k: v for k, v in report.items() if k not in ("seconds", "store")} == {
-        "project": str(repo),
+        "project": project_id(str(repo)),
         "root": str(repo),
         "commits": 70,  # 71 recorded, one of them a merge
         "added": 68,
@@ -71,7 +71,7 @@ def test_one_memory_per_commit_with_the_counts_a_user_reads(
         "boundary": 0,
         "dry_run": False,
     }
-    memories = stored(store_path, str(repo))
+    memories = stored(store_path, project_id(str(repo)))
     assert len(memories) == 68
     assert "Merge branch" not in json.dumps(list(memories.values()))
 
@@ -80,11 +80,11 @@ def test_text_drops_trailers_and_scrubs_emails_and_secrets(
     capsys: pytest.CaptureFixture[str], repo: Path, store_path: str, hashes: dict[str, str]
 ) -> None:
     imported(capsys, repo, store_path)
-    memories = stored(store_path, str(repo))
+    memories = stored(store_path, project_id(str(repo)))
     auth = memories[memory_id("auth")]
     assert auth == {
         "id": memory_id("auth"),
-        "project": str(repo),
+        "project": project_id(str(repo)),
         "scope": "",
         "files": ["requests/auth.py", "tests/test_auth.py"],
         "text": "feat(auth)!: rotate refresh tokens in two stages\n\n"
@@ -110,7 +110,7 @@ def test_a_huge_commit_keeps_100_files_and_says_how_many(
     capsys: pytest.CaptureFixture[str], repo: Path, store_path: str
 ) -> None:
     imported(capsys, repo, store_path)
-    vendor = stored(store_path, str(repo))[memory_id("vendor")]
+    vendor = stored(store_path, project_id(str(repo)))[memory_id("vendor")]
     assert len(vendor["files"]) == 100
     assert vendor["scope"] == "requests/packages/chardet"
     assert vendor["text"].endswith("[120 files changed; the first 100 are listed]")
@@ -120,7 +120,7 @@ def test_reverts_mark_what_they_revert_obsolete(
     capsys: pytest.CaptureFixture[str], repo: Path, store_path: str
 ) -> None:
     imported(capsys, repo, store_path)
-    memories = stored(store_path, str(repo))
+    memories = stored(store_path, project_id(str(repo)))
     marks = {
         label: (memories[memory_id(label)]["obsolete"], memories[memory_id(label)]["superseded_by"])
         for label in ("perf", "undo-perf", "r1074", "r1075", "r1076")
@@ -158,10 +158,10 @@ def test_a_rerun_adds_nothing_and_changes_nothing(
     capsys: pytest.CaptureFixture[str], repo: Path, store_path: str
 ) -> None:
     imported(capsys, repo, store_path)
-    before, state = stored(store_path, str(repo)), generation(store_path)
+    before, state = stored(store_path, project_id(str(repo))), generation(store_path)
     again = imported(capsys, repo, store_path)
     assert (again["added"], again["present"], again["obsoleted"]) == (0, 69, 0)
-    assert stored(store_path, str(repo)) == before
+    assert stored(store_path, project_id(str(repo))) == before
     assert generation(store_path) == state  # not one row was written
 
 
@@ -180,21 +180,21 @@ def test_importing_in_steps_gives_what_one_import_gives(
     )
     rest = imported(capsys, repo, store_path)
     assert (rest["added"], rest["obsoleted"]) == (65, 3)
-    assert stored(store_path, str(repo)) == stored(whole, str(repo))
+    assert stored(store_path, project_id(str(repo))) == stored(whole, project_id(str(repo)))
 
 
 def test_a_rebased_history_does_not_duplicate_memories(
     capsys: pytest.CaptureFixture[str], repo: Path, store_path: str
 ) -> None:
     imported(capsys, repo, store_path)
-    before = stored(store_path, str(repo))
+    before = stored(store_path, project_id(str(repo)))
     old_head = git(repo, "rev-parse", "HEAD").strip()
     later = {"GIT_COMMITTER_DATE": "2030-01-01T00:00:00Z"}
     git(repo, "rebase", "-q", "--force-rebase", "HEAD~3", env=later)
     assert git(repo, "rev-parse", "HEAD").strip() != old_head  # new hashes
     again = imported(capsys, repo, store_path)
     assert (again["added"], again["present"]) == (0, 69)
-    assert stored(store_path, str(repo)) == before
+    assert stored(store_path, project_id(str(repo))) == before
 
 
 def test_since_and_rev_narrow_the_range(
@@ -242,8 +242,8 @@ def test_the_project_is_the_one_remember_uses(
     git(repo, "remote", "add", "origin", "git@github.com:psf/requests.git")
     assert run(capsys, "remember", "x", "--cwd", str(repo / "docs"), "--store", store_path)[0] == 0
     report = imported(capsys, repo / "requests", store_path)
-    assert report["project"] == "github.com/psf/requests"
-    assert len(stored(store_path, "github.com/psf/requests")) == 69
+    assert report["project"] == project_id(str(repo)).split("//")[0]  # the root commit's id
+    assert len(stored(store_path, report["project"])) == 69
 
 
 def test_no_files_are_written_into_the_repository(
@@ -262,7 +262,8 @@ def test_the_human_summary_and_no_progress_without_a_terminal(
     code, out, err = run(capsys, "history", "import", str(repo), "--store", store_path)
     assert (code, err) == (0, "")
     lines = out.splitlines()
-    assert lines[0].startswith(f"Imported the git history of {repo} into project {repo} (")
+    project = project_id(str(repo))
+    assert lines[0].startswith(f"Imported the git history of {repo} into project {project} (")
     assert lines[1:] == [
         (
             "  70 commits read: 68 added, 0 already imported, 1 repeated changes (cherry-picks) "

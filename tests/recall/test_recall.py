@@ -178,7 +178,7 @@ def test_empty_store_says_so(tmp_path: Path) -> None:
     assert result["status"] == "empty_store" and result["memories"] == []
     assert context(result) is None
     assert text(result).startswith(
-        "memhooks recall: no memories for this project (the store is empty or does not exist yet)"
+        "memhooks recall: no memories recorded for this project yet (in this store)"
     )
 
 

@@ -66,10 +66,12 @@ def test_public_api() -> None:
     assert all(hasattr(memhooks.store, name) for name in memhooks.store.__all__)
     assert set(memhooks.store.__all__) == {
         "SCHEMA_VERSION",
+        "Identity",
         "Memory",
         "MemoryStore",
         "ancestor_scopes",
         "default_path",
+        "identify",
         "normalize_file",
         "normalize_remote",
         "normalize_scope",

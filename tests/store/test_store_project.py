@@ -1,4 +1,6 @@
-"""Project ids: every clone of a repository gets the same one, and no credentials ever get in."""
+"""Remote URLs as earlier project ids: every clone of a repository had the same one, and no
+credentials ever get in. (These repositories have no commit: the id is the path, the
+normalized ``origin`` URL the alias that older stores used; see test_store_identity.py.)"""
 
 from __future__ import annotations
 
@@ -11,10 +13,17 @@ from pathlib import Path
 import pytest
 from store_fakes import DATA
 
-from memhooks.store import normalize_remote, project_id
+from memhooks.store import identify, normalize_remote, project_id
 
 REMOTES = json.loads((DATA / "remotes.json").read_text(encoding="utf-8"))
 ORIGIN = "https://github.com/acme/app.git"
+
+
+def remote_id(root: Path) -> str:
+    """The id memhooks used for ``root`` before root commits: the ``origin`` alias."""
+    identity = identify(str(root))
+    assert identity.id == os.path.realpath(root)  # no commit yet: the path
+    return identity.aliases[0]
 
 
 def make_repo(root: Path, config: str) -> Path:
@@ -40,20 +49,20 @@ def test_credentials_never_reach_the_id(tmp_path: Path) -> None:
     root = make_repo(
         tmp_path / "app", origin_config("https://bot:ghp_SECRET123@github.com/acme/app")
     )
-    assert project_id(str(root)) == "github.com/acme/app"
+    assert remote_id(root) == "github.com/acme/app"
 
 
 def test_ssh_and_https_clones_share_one_id(tmp_path: Path) -> None:
     ssh = make_repo(tmp_path / "one", origin_config("git@github.com:acme/app.git"))
     https = make_repo(tmp_path / "two", origin_config(ORIGIN))
-    assert project_id(str(ssh)) == project_id(str(https)) == "github.com/acme/app"
+    assert remote_id(ssh) == remote_id(https) == "github.com/acme/app"
 
 
 def test_a_root_below_the_work_tree_top_gets_its_own_id(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "mono", origin_config(ORIGIN))
     (repo / "packages" / "api").mkdir(parents=True)
-    assert project_id(str(repo / "packages" / "api")) == "github.com/acme/app//packages/api"
-    assert project_id(str(repo / "packages" / ".." / "packages" / "api")) == (
+    assert remote_id(repo / "packages" / "api") == "github.com/acme/app//packages/api"
+    assert remote_id(repo / "packages" / ".." / "packages" / "api") == (
         "github.com/acme/app//packages/api"
     )
 
@@ -78,7 +87,7 @@ def test_git_config_syntax(tmp_path: Path) -> None:
         '\tURL = "git@github.com:acme/app.git" # trailing comment\n'
         '[remote "upstream"]\n\turl = https://wrong.example/two\n'
     )
-    assert project_id(str(make_repo(tmp_path / "a", config))) == "github.com/acme/app"
+    assert remote_id(make_repo(tmp_path / "a", config)) == "github.com/acme/app"
 
 
 def test_linked_worktree_reads_the_common_config(tmp_path: Path) -> None:
@@ -89,7 +98,7 @@ def test_linked_worktree_reads_the_common_config(tmp_path: Path) -> None:
     feature = tmp_path / "feature"
     feature.mkdir()
     (feature / ".git").write_text(f"gitdir: {private}\n", encoding="utf-8")
-    assert project_id(str(feature)) == "github.com/acme/app"
+    assert remote_id(feature) == "github.com/acme/app"
 
 
 def test_submodule_reads_its_own_config(tmp_path: Path) -> None:
@@ -99,7 +108,7 @@ def test_submodule_reads_its_own_config(tmp_path: Path) -> None:
     (module_dir / "config").write_text(origin_config("git@github.com:acme/lib.git"), "utf-8")
     (outer / "lib").mkdir()
     (outer / "lib" / ".git").write_text("gitdir: ../.git/modules/lib\n", encoding="utf-8")
-    assert project_id(str(outer / "lib")) == "github.com/acme/lib"
+    assert remote_id(outer / "lib") == "github.com/acme/lib"
 
 
 def test_a_broken_git_file_falls_back_to_the_path(tmp_path: Path) -> None:
@@ -125,4 +134,6 @@ def test_agrees_with_real_git_worktrees(tmp_path: Path) -> None:
     git("remote", "add", "origin", "git@github.com:Acme/App.git", cwd=main)
     git("commit", "-q", "--allow-empty", "-m", "start", cwd=main)
     git("worktree", "add", "-q", str(tmp_path / "wt"), cwd=main)
-    assert project_id(str(tmp_path / "wt")) == project_id(str(main)) == "github.com/Acme/App"
+    worktree, checkout = identify(str(tmp_path / "wt")), identify(str(main))
+    assert worktree.id == checkout.id and worktree.id.startswith("git:")
+    assert worktree.aliases[0] == checkout.aliases[0] == "github.com/Acme/App"

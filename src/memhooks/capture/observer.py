@@ -116,7 +116,7 @@ def record(
     if not settings.anything_on(config):
         return outcome
     where = _workspace(event, cwd)
-    if where is None or not settings.effective(config, where.project)[0]:
+    if where is None or not settings.effective(config, where.project, where.aliases)[0]:
         return outcome
     outcome.project = where.project
     started = time.monotonic()

@@ -27,7 +27,7 @@ from ..errors import MemhooksError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterable, Mapping
 
 FILENAME = "capture.json"
 VERSION = 1
@@ -93,11 +93,19 @@ def anything_on(settings: Mapping[str, object]) -> bool:
     )
 
 
-def effective(settings: Mapping[str, object], project: str) -> tuple[bool, str]:
-    """(on, where it was decided: ``project``, ``user`` or ``default``) for ``project``."""
+def effective(
+    settings: Mapping[str, object], project: str, aliases: Iterable[str] = ()
+) -> tuple[bool, str]:
+    """(on, where it was decided: ``project``, ``user`` or ``default``) for ``project``.
+
+    A setting saved under one of the project's earlier ids (``aliases``: the ``origin``
+    URL or path ids of :class:`memhooks.store.Identity`) still decides, so a project that
+    turned capture off stays off when its id moved to the root commit."""
     projects = settings.get("projects")
-    if isinstance(projects, dict) and project in projects:
-        return bool(projects[project]), PROJECT
+    if isinstance(projects, dict):
+        for name in (project, *aliases):
+            if name in projects:
+                return bool(projects[name]), PROJECT
     user = settings.get("user")
     if isinstance(user, bool):
         return user, USER

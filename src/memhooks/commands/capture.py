@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
         path = settings.switch(args.action == "on", level, project)
         whom = "every project of this user" if level == settings.USER else f"project {project}"
         print(f"Capture {args.action} for {whom} ({path})")
-        on, why = settings.effective(settings.load(path, strict=True), project)
+        on, why = settings.effective(settings.load(path, strict=True), project, workspace.aliases)
         if level == settings.USER and why == settings.PROJECT:
             print(f"note: this project's own setting keeps capture {'on' if on else 'off'} here")
         if on:
@@ -51,15 +51,15 @@ def run(args: argparse.Namespace) -> int:
             if line:
                 print(line)
         return 0
-    return _status(args, project)
+    return _status(args, project, workspace.aliases)
 
 
-def _status(args: argparse.Namespace, project: str) -> int:
+def _status(args: argparse.Namespace, project: str, aliases: tuple[str, ...] = ()) -> int:
     from ..capture import settings
 
     path = settings.config_path()
     config = settings.load(path, strict=True)
-    on, why = settings.effective(config, project)
+    on, why = settings.effective(config, project, aliases)
     report = {
         "project": project,
         "capture": "on" if on else "off",

@@ -87,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
     started = time.monotonic()
     bar = _Bar(sys.stderr) if args.format == "human" and sys.stderr.isatty() else None
     with _open_store(args.store, args.dry_run) as store:
+        if not args.dry_run:
+            store.adopt(where.project, where.aliases)  # the project's memories under older ids
         try:
             report = import_history(
                 store,

@@ -45,6 +45,7 @@ def run(args: argparse.Namespace) -> int:
         return _import(args, where)
     # Only an import creates the store: reading a mistyped path must not create one.
     with MemoryStore(args.store, create=False) as store:
+        store.adopt(where.project, where.aliases)  # memories kept under the project's older ids
         if args.action == "list":
             limit = None if args.limit == 0 else args.limit
             found = store.list(
@@ -115,6 +116,7 @@ def _import(args: argparse.Namespace, where: Workspace) -> int:
                 lines, name = binary.readlines(), args.file
         parse(lines, name)
         with MemoryStore(args.store) as store:
+            store.adopt(where.project, where.aliases)
             counts = store.import_jsonl(where.project, lines, default_scope=where.scope)
     except CommittedInterrupt:
         raise KeyboardInterrupt("the import was complete") from None

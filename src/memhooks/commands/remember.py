@@ -39,6 +39,7 @@ def run(args: argparse.Namespace) -> int:
     from ..store import MemoryStore
 
     with MemoryStore(args.store) as store:
+        store.adopt(where.project, where.aliases)  # memories kept under the project's older ids
         memory = store.add(
             where.project,
             args.text,

@@ -79,7 +79,7 @@ STATUS_TEXT = {
     "ok": "recalled {n} memor{ies}",
     "nothing_found": "searched, nothing relevant found",
     "over_budget": "found {dropped} memor{dies}, but none fits the budget; raise --budget",
-    "empty_store": "no memories for this project (the store is empty or does not exist yet)",
+    "empty_store": "no memories recorded for this project yet (in this store)",
     "no_cues": "no recall queries in the hooks here and no prompt: nothing to recall",
     "no_backend": "no memory backend is available",
     "failed": "every recall query failed",

@@ -32,10 +32,12 @@ if TYPE_CHECKING:
 class Resolved:
     """Stage 1: ``plans`` (plan-v1 dicts), ``root``, ``project``, ``active`` (root-relative
     active files), ``exclude``, ``guidance``, ``notes``, ``tasks`` (in priority order),
-    ``routing`` (False: the prompt alone, hooks ignored)."""
+    ``routing`` (False: the prompt alone, hooks ignored), ``aliases`` (the project's
+    earlier ids: :attr:`memhooks.store.Identity.aliases`)."""
 
     __slots__ = (
         "active",
+        "aliases",
         "exclude",
         "guidance",
         "notes",
@@ -57,7 +59,9 @@ class Resolved:
         notes: list[str],
         tasks: list[Task],
         routing: bool,
+        aliases: tuple[str, ...] = (),
     ) -> None:
+        self.aliases = aliases
         self.routing = routing
         self.plans = plans
         self.root = root
@@ -82,7 +86,7 @@ def resolve(
     Raises DiagnosticError when a target or a hook in its chain is invalid (with
     ``strict``; otherwise the failing scope is dropped with a note)."""
     from ..protocol.resolve import resolve_scopes
-    from ..store import project_id
+    from ..store import identify
 
     files = list(files)
     scopes = resolve_scopes(targets, roles, files, strict=strict)
@@ -97,8 +101,23 @@ def resolve(
         if routing:
             guidance += [g for g in plan["guidance"] if g not in guidance]
     tasks = build_tasks(plans, prompt, routing)
-    project = project_id(root)
-    return Resolved(plans, root, project, active, exclude, guidance, notes, tasks, routing)
+    identity = identify(root)
+    return Resolved(
+        plans, root, identity.id, active, exclude, guidance, notes, tasks, routing, identity.aliases
+    )
+
+
+def _adopt(backend: Backend, resolved: Resolved, notes: list[str]) -> None:
+    """The embedded store moves what it kept under the project's earlier ids (a remote
+    added, the first commit made; :meth:`memhooks.store.MemoryStore.adopt`)."""
+    from ..errors import MemhooksError
+
+    adopt = getattr(getattr(backend, "store", None), "adopt", None)
+    if resolved.aliases and adopt is not None:
+        try:
+            adopt(resolved.project, resolved.aliases)
+        except MemhooksError as exc:  # searching still works on what the id finds
+            notes.append(f"could not move the memories kept under earlier project ids: {exc}")
 
 
 def _active_files(files: Iterable[str], root: str, notes: list[str]) -> list[str]:
@@ -171,6 +190,7 @@ def search(
     out = Searched(backend.name)
     root, exclude = resolved.root, resolved.exclude
     try:
+        _adopt(backend, resolved, out.notes)
         plan_of = {str(i): p for i, p in enumerate(resolved.plans)} if resolved.routing else {}
         named_of = {cid: named_in_folder(plan, root, prompt) for cid, plan in plan_of.items()}
         for task in resolved.tasks:

@@ -5,7 +5,7 @@ modules: the agent hook imports it on every prompt.
 
 Modules: ``store`` (the :class:`MemoryStore` class), ``memory`` (the record and
 its field rules), ``scope`` (root-relative paths), ``project`` (project ids from
-git remotes), ``location`` (default file path), ``connection`` (WAL, locking,
+root commits; ``gitrepo`` reads ``.git``; ``adoption`` moves memories kept under earlier ids), ``location`` (default file path), ``connection`` (WAL, locking,
 error translation), ``schema`` (migrations), ``rows`` (record <-> row),
 ``search`` (full-text and folder-cue queries), ``jsonl`` (import/export), ``batch``
 (many new memories with caller-chosen ids, for importers).
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from .location import default_path
 from .memory import Memory
-from .project import normalize_remote, project_id
+from .project import Identity, identify, normalize_remote, project_id
 from .schema import MIGRATIONS
 from .scope import ancestor_scopes, normalize_file, normalize_scope
 from .store import MemoryStore
@@ -25,10 +25,12 @@ SCHEMA_VERSION = len(MIGRATIONS)
 
 __all__ = [
     "SCHEMA_VERSION",
+    "Identity",
     "Memory",
     "MemoryStore",
     "ancestor_scopes",
     "default_path",
+    "identify",
     "normalize_file",
     "normalize_remote",
     "normalize_scope",

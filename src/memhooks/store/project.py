@@ -1,40 +1,63 @@
-"""Stable project ids, so that every clone of a repository shares one set of memories.
+"""Project ids: one per project, stable for as long as the project's history is.
 
-Read straight from ``.git`` (never by running ``git``: this runs on every prompt).
-Not followed: ``include``/``includeIf`` files and ``url.<base>.insteadOf`` rewrites.
+A git project is named by its root commit, ``git:<sha>`` (``//sub/dir`` appended when
+the root is below the top of the work tree, e.g. a ``MEMHOOKS_ROOT`` sub-project), so
+adding, changing or removing a remote, re-cloning, moving the checkout or opening a
+worktree keeps its memories (issue 13 item 1). Every clone of a history shares them,
+forks included. Without a root commit (no git, no commit yet, a shallow clone, no
+``git`` program) the id is the folder's real path, as it always was.
+
+Ids used before (the ``origin`` URL normalized, or the path) are the identity's
+``aliases``: :meth:`memhooks.store.MemoryStore.adopt` moves what a store kept under them.
+Read from ``.git`` without running ``git`` but the first time (:mod:`.gitrepo`).
 """
 
 from __future__ import annotations
 
 import os
 
+from .gitrepo import find_repository, origin_url, root_commit
 
-def project_id(root: str) -> str:
-    """The id under which memories of the project at ``root`` are stored.
 
-    If ``root`` is inside a git work tree whose ``origin`` remote has a URL, the id
-    is that URL normalized (:func:`normalize_remote`, e.g. ``github.com/owner/repo``)
-    followed by ``//sub/dir`` when ``root`` is below the top of the work tree.
-    Otherwise it is ``os.path.realpath(root)``. Linked worktrees and submodules
-    (``.git`` is a file) are followed. Never contains credentials; never raises
-    for an unreadable or odd ``.git`` (falls back to the path).
+class Identity:
+    """``id``: the project id memories are stored under; ``aliases``: ids the same
+    project had before (legacy remote-URL and path ids), never containing ``id``."""
+
+    __slots__ = ("aliases", "id")
+
+    def __init__(self, id: str, aliases: tuple[str, ...] = ()) -> None:
+        self.id = id
+        self.aliases = aliases
+
+    def __repr__(self) -> str:
+        return f"Identity({self.id!r}, aliases={self.aliases!r})"
+
+
+def identify(root: str) -> Identity:
+    """The :class:`Identity` of the project at ``root``. Never raises for an unreadable
+    or odd ``.git`` (falls back to the path); never contains credentials.
+
+    Cost: a walk up to ``.git`` and two small file reads; the first call in a repository
+    runs ``git rev-list`` once (at most ``gitrepo.ROOT_TIMEOUT_S`` seconds).
     """
     real = os.path.realpath(root)
-    top = real
-    while True:
-        marker = os.path.join(top, ".git")
-        if os.path.lexists(marker):
-            break
-        parent = os.path.dirname(top)
-        if parent == top:
-            return real
-        top = parent
-    url = _origin_url(marker)
-    if url is None:
-        return real
-    remote = normalize_remote(url, top)
-    below = os.path.relpath(real, top)
-    return remote if below == os.curdir else f"{remote}//{below.replace(os.sep, '/')}"
+    repo = find_repository(real)
+    if repo is None:
+        return Identity(real)
+    below = os.path.relpath(real, repo.top)
+    suffix = "" if below == os.curdir else "//" + below.replace(os.sep, "/")
+    url = origin_url(repo)
+    legacy = [normalize_remote(url, repo.top) + suffix] if url else []
+    commit = root_commit(repo)
+    if commit is None:
+        return Identity(real, tuple(a for a in legacy if a != real))
+    return Identity(f"git:{commit}{suffix}", tuple(dict.fromkeys([*legacy, real])))
+
+
+def project_id(root: str) -> str:
+    """The id under which memories of the project at ``root`` are stored
+    (:func:`identify`): ``git:<root commit>[//sub/dir]``, else ``os.path.realpath(root)``."""
+    return identify(root).id
 
 
 def normalize_remote(url: str, worktree: str = "") -> str:
@@ -81,61 +104,3 @@ def _local(path: str, worktree: str) -> str:
 
 def _is_drive(url: str) -> bool:
     return len(url) > 2 and url[1] == ":" and url[0].isalpha() and url[2] in "/\\"
-
-
-def _origin_url(marker: str) -> str | None:
-    """The ``url`` of ``[remote "origin"]`` in the repository config behind ``marker``."""
-    try:
-        gitdir = marker
-        if os.path.isfile(marker):
-            # Linked worktree or submodule: ".git" is a file "gitdir: <path>".
-            with open(marker, encoding="utf-8") as fp:
-                line = fp.readline().strip()
-            if not line.startswith("gitdir:"):
-                return None
-            gitdir = os.path.join(os.path.dirname(marker), line[len("gitdir:") :].strip())
-        common = os.path.join(gitdir, "commondir")
-        if os.path.isfile(common):
-            # A worktree's own gitdir holds HEAD and index; config lives in the common dir.
-            with open(common, encoding="utf-8") as fp:
-                gitdir = os.path.join(gitdir, fp.read().strip())
-        with open(os.path.join(gitdir, "config"), encoding="utf-8", errors="replace") as fp:
-            return _find_origin(fp.read())
-    except OSError:
-        return None
-
-
-def _find_origin(config: str) -> str | None:
-    """The last ``url`` in the ``remote "origin"`` section (git's "last one wins")."""
-    in_origin = False
-    url = None
-    for raw in config.splitlines():
-        line = raw.strip()
-        if line.startswith("["):
-            header = line[1 : line.find("]")] if "]" in line else ""
-            name, _, sub = header.partition(" ")
-            sub = sub.strip()
-            if sub:
-                in_origin = name.lower() == "remote" and sub == '"origin"'
-            else:  # deprecated "[remote.origin]" form
-                in_origin = name.lower() == "remote.origin"
-            continue
-        if in_origin:
-            key, eq, value = line.partition("=")
-            if eq and key.strip().lower() == "url":
-                url = _value(value)
-    return url or None
-
-
-def _value(raw: str) -> str:
-    """A git config value: quotes removed, comment after ``#``/``;`` outside quotes cut."""
-    out: list[str] = []
-    quoted = False
-    for ch in raw.strip():
-        if ch == '"':
-            quoted = not quoted
-        elif ch in "#;" and not quoted:
-            break
-        else:
-            out.append(ch)
-    return "".join(out).strip()

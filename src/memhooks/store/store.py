@@ -180,6 +180,23 @@ class MemoryStore:
         with Translated(self.path):
             return batch.existing(self._conn, project, ids)
 
+    def adopt(self, project: str, aliases: Iterable[str]) -> int:
+        """Move every memory (and capture's state) kept under ``aliases`` — ids the same
+        project had before, :attr:`memhooks.store.project.Identity.aliases` — to
+        ``project``; return how many memories moved. Costs one index lookup when there
+        is nothing to move. An id that ``project`` already uses for another memory is
+        replaced by a fresh one (:func:`memhooks.store.adoption.move`)."""
+        from . import adoption
+
+        earlier = [a for a in dict.fromkeys(aliases) if a and a != project]
+        if not earlier or self.vacant:
+            return 0
+        with Translated(self.path):
+            if not adoption.pending(self._conn, earlier):
+                return 0
+        now = self._clock()
+        return self._write(lambda conn: adoption.move(conn, earlier, _project(project), now))
+
     def get(self, id: str, *, project: str | None = None) -> Memory | None:
         """The memory with this id (in ``project`` when given), or None.
 
