@@ -94,6 +94,9 @@ INSTALL: Wiring = {
     "events": (
         ("UserPromptSubmit", None),
         ("PostToolUse", "Read|Grep|Glob|Edit|Write|MultiEdit|NotebookEdit"),
+        # after a compaction or /clear the model lost what memhooks gave it: the session's
+        # ledger is emptied and recall runs again (starting sessions are left alone)
+        ("SessionStart", "compact|clear"),
     ),
     "capture": (
         ("PostToolUse", "Bash|PowerShell"),

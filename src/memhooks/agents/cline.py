@@ -121,7 +121,7 @@ INSTALL: Wiring = {
     # folders: one executable per event, named after it
     "project": ".clinerules/hooks",
     "user": "Documents/Cline/Hooks",
-    "events": (("UserPromptSubmit", None), ("PostToolUse", None)),
+    "events": (("UserPromptSubmit", None), ("PostToolUse", None), ("PreCompact", None)),
     "installer": "cline",
     "launch": "workspace",
     "skills": (".cline/skills", ".cline/skills"),

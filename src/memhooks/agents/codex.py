@@ -92,7 +92,11 @@ INSTALL: Wiring = {
     "user": "{CODEX_HOME:.codex}/hooks.json",
     # Codex reads files through its shell tool (Bash in hook payloads): the working set
     # and tool-time recall need it as much as apply_patch
-    "events": (("UserPromptSubmit", None), ("PostToolUse", "apply_patch|Edit|Write|Bash")),
+    "events": (
+        ("UserPromptSubmit", None),
+        ("PostToolUse", "apply_patch|Edit|Write|Bash"),
+        ("SessionStart", "compact|clear"),  # the model lost what it was given: recall anew
+    ),
     # no SessionEnd: unconfirmed for Codex; `capture process` records idle sessions
     "capture": (("Stop", None), ("PreCompact", None), ("PostCompact", None)),
     "hook": {"type": "command", "command": "$COMMAND", "timeout": 10},

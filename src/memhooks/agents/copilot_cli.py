@@ -164,12 +164,15 @@ INSTALL: Wiring = {
     "project": ".github/hooks/memhooks.json",
     "user": "{COPILOT_HOME:.copilot}/hooks/memhooks.json",
     # matchers are honoured on postToolUse (run: 1.0.102, "view" left "create" out)
-    "events": (("userPromptSubmitted", None), ("postToolUse", "view|create|edit|grep|glob")),
+    "events": (
+        ("userPromptSubmitted", None),
+        ("postToolUse", "view|create|edit|grep|glob"),
+        ("preCompact", None),  # compaction: the session's ledger starts over
+    ),
     "capture": (
         ("postToolUse", "bash"),
         ("postToolUseFailure", None),
         ("agentStop", None),
-        ("preCompact", None),
         ("sessionEnd", None),
     ),
     "hook": {"type": "command", "bash": "$COMMAND", "timeoutSec": 10},

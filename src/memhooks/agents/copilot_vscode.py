@@ -80,8 +80,8 @@ INSTALL: Wiring = {
     "project": ".github/hooks/memhooks-vscode.json",
     "user": "{COPILOT_HOME:.copilot}/hooks/memhooks-vscode.json",
     # no matcher: VS Code ignores them for Claude-format files; the hook filters tools
-    "events": (("SessionStart", None), ("PostToolUse", None)),
-    "capture": (("Stop", None), ("PreCompact", None)),
+    "events": (("SessionStart", None), ("PostToolUse", None), ("PreCompact", None)),
+    "capture": (("Stop", None),),
     "hook": {"type": "command", "command": "$COMMAND", "timeout": 10},
     "skeleton": {"hooks": {}},
     "launch": "workspace",

@@ -147,12 +147,16 @@ INSTALL: Wiring = {
     "user": ".cursor/hooks.json",
     # postToolUse carries context for the tool just run; edits keep afterFileEdit (the
     # documented place of the written file), so a Write is not handled twice
-    "events": (("sessionStart", None), ("postToolUse", "Read|Grep"), ("afterFileEdit", None)),
+    "events": (
+        ("sessionStart", None),
+        ("postToolUse", "Read|Grep"),
+        ("afterFileEdit", None),
+        ("preCompact", None),  # compaction: the session's ledger starts over
+    ),
     "capture": (
         ("afterShellExecution", None),
         ("postToolUseFailure", None),
         ("stop", None),
-        ("preCompact", None),
         ("sessionEnd", None),
     ),
     "hook": {"command": "$COMMAND", "timeout": 10},

@@ -114,13 +114,9 @@ INSTALL: Wiring = {
     "events": (
         ("BeforeAgent", None),
         ("AfterTool", _TOOL_MATCHER),
+        ("PreCompress", None),  # compaction: the session's ledger starts over
     ),
-    "capture": (
-        ("AfterTool", "run_shell_command"),
-        ("AfterAgent", None),
-        ("PreCompress", None),
-        ("SessionEnd", None),
-    ),
+    "capture": (("AfterTool", "run_shell_command"), ("AfterAgent", None), ("SessionEnd", None)),
     "hook": {"type": "command", "name": "memhooks", "command": "$COMMAND", "timeout": 10000},
     "groups": True,
     "launch": "start-folder",  # run: 0.61.0

@@ -196,7 +196,11 @@ INSTALL: Wiring = {
     "title": "OpenCode",
     "project": ".opencode/plugins/memhooks.js",
     "user": "{XDG_CONFIG_HOME:.config}/opencode/plugins/memhooks.js",
-    "events": (("chat.message", None), ("tool.execute.after", None)),
+    "events": (
+        ("chat.message", None),
+        ("tool.execute.after", None),
+        ("experimental.session.compacting", None),  # the session's ledger starts over
+    ),
     "installer": "opencode",  # a JS plugin of our own
     "launch": "walk-up",  # run: 1.18.33, also outside git
     "skills": (".opencode/skills", "{XDG_CONFIG_HOME:.config}/opencode/skills"),

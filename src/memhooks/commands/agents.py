@@ -195,11 +195,12 @@ def _entry_lines(action: str, dry_run: bool, entry: dict[str, Any]) -> list[str]
         )
         if entry.get("fires_when"):
             lines.append(f"{name}:   fires {entry['fires_when']}")
-        lines.append(f"{name}:   prompt time: {entry.get('prompt_channel') or 'none'}")
+        title = entry.get("title", name)
+        prompt = entry.get("prompt_channel")
         tool = entry.get("tool_channel")
-        lines.append(
-            f"{name}:   tool time: {tool or 'none: no hook output reaches the model on tool events here'}"
-        )
+        none = f"none: no hook output of {title} reaches the model"
+        lines.append(f"{name}:   prompt time: {prompt or none + ' at prompt time'}")
+        lines.append(f"{name}:   tool time: {tool or none + ' on tool events'}")
         lines.append(f"{name}:   capture events: {_capture_line(entry)}")
     elif action == "status":
         lines.append(f"{name}: not installed ({level})")

@@ -8,7 +8,8 @@ without blocking OpenCode's event loop (``spawn``, not ``spawnSync``), sends
 ``context`` into the hook's ``output`` where that event lets it reach the model
 (``shared/spec/real-agents.md`` §5): ``chat.message`` adds a text part to the user's
 message, ``tool.execute.after`` appends to the tool's output, and
-``experimental.chat.system.transform`` (before every model call) adds a system string.
+``experimental.chat.system.transform`` (before every model call) adds a system string;
+``experimental.session.compacting`` only tells memhooks the conversation is compacted.
 """
 
 from __future__ import annotations
@@ -80,6 +81,10 @@ HANDLERS = {
     "experimental.chat.system.transform": """  "experimental.chat.system.transform": async (input, output) => {
     const text = context(await memhooks("experimental.chat.system.transform", input, {}, ctx.directory));
     if (text && Array.isArray(output.system)) output.system.push(text);
+  },
+""",
+    "experimental.session.compacting": """  "experimental.session.compacting": async (input, output) => {
+    await memhooks("experimental.session.compacting", input, {}, ctx.directory);
   },
 """,
     "tool.execute.after": """  "tool.execute.after": async (input, output) => {
