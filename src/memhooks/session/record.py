@@ -1,0 +1,292 @@
+"""One host session's working set and delivery ledger, read from and written to the state
+file (:mod:`.state`).
+
+A session is the host's own session id (``session_id``, Cursor ``conversation_id``,
+Cline ``taskId``, Windsurf ``trajectory_id``, OpenCode ``sessionID`` …, normalized into
+``NormalizedEvent.session_id``) together with the host's name. A host that sends none
+(Kiro CLI v2, a bare ``memhooks hook`` call) gets one *anonymous* session per host and
+project root, which ends after :data:`ANONYMOUS_IDLE_S` without a hook call.
+
+The ledger is per *epoch*: a compaction (the host dropped earlier context) starts a new
+epoch, so what the model no longer has can be delivered again.
+"""
+
+from __future__ import annotations
+
+import json
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import sqlite3
+    from collections.abc import Callable, Iterable
+
+    from .state import State
+
+#: Seconds without a hook call after which an anonymous session ends: 30 minutes.
+ANONYMOUS_IDLE_S = 1800.0
+#: Characters of the latest prompt kept (it becomes the query of tool-time recall).
+MAX_PROMPT = 4000
+#: Characters of a memory's text kept in the delivery log (``memhooks sessions show``).
+WORDS_CHARS = 80
+
+FILE = "file"
+FOLDER = "folder"
+
+
+class Session:
+    """One session's row; the working set and ledger are read when first asked for."""
+
+    __slots__ = (
+        "_ledger",
+        "_served",
+        "anonymous",
+        "epoch",
+        "host",
+        "id",
+        "key",
+        "prompt",
+        "root",
+        "state",
+        "tool_chars",
+    )
+
+    def __init__(self, state: State, key: str, host: str, session_id: str, root: str) -> None:
+        self.state = state
+        self.key = key
+        self.host = host
+        self.id = session_id
+        self.root = root
+        self.anonymous = False
+        self.epoch = 0
+        self.prompt: str | None = None
+        self.tool_chars = 0
+        self._ledger: set[str] | None = None
+        self._served: set[str] | None = None
+
+    # -- the working set -------------------------------------------------------------
+
+    def remember_prompt(self, prompt: str | None) -> None:
+        """Keep ``prompt`` (bounded) as the session's latest prompt."""
+        if not prompt or not prompt.strip():
+            return
+        self.prompt = prompt[:MAX_PROMPT]
+        now = self.state.clock()
+        self.state.write(
+            lambda conn: conn.execute(
+                "UPDATE sessions SET prompt = ?, prompt_at = ?, updated = ? WHERE key = ?",
+                (self.prompt, now, now, self.key),
+            )
+        )
+
+    def touch(self, entries: Iterable[tuple[str, str, str]]) -> None:
+        """Record ``(root-relative path, kind, how)`` entries (``kind``: :data:`FILE` or
+        :data:`FOLDER`; ``how``: read, edit, search, command, prompt) as touched now; the
+        oldest beyond :data:`~.state.MAX_TOUCHES` are dropped."""
+        from .state import MAX_TOUCHES
+
+        rows = list(dict.fromkeys(entries))
+        if not rows:
+            return
+        now = self.state.clock()
+
+        def work(conn: sqlite3.Connection) -> None:
+            # Later entries of one event count as more recent (a read order is kept).
+            conn.executemany(
+                "INSERT OR REPLACE INTO touches (key, path, kind, how, at) VALUES (?, ?, ?, ?, ?)",
+                [(self.key, p, k, h, now + i * 1e-6) for i, (p, k, h) in enumerate(rows)],
+            )
+            conn.execute(
+                "DELETE FROM touches WHERE key = ? AND path NOT IN (SELECT path FROM touches"
+                " WHERE key = ? ORDER BY at DESC LIMIT ?)",
+                (self.key, self.key, MAX_TOUCHES),
+            )
+
+        self.state.write(work)
+
+    def recent(self, limit: int = 16) -> list[tuple[str, str]]:
+        """``(path, kind)`` of the working set, most recent first."""
+        rows = self.state.read(
+            "SELECT path, kind FROM touches WHERE key = ? ORDER BY at DESC LIMIT ?",
+            (self.key, limit),
+        )
+        return [(str(p), str(k)) for p, k in rows]
+
+    def recent_folders(self, limit: int = 4) -> list[str]:
+        """Root-relative folders the session touched (a file counts for its folder), most
+        recent first, at most ``limit``."""
+        out: list[str] = []
+        for path, kind in self.recent(limit=64):
+            folder = path if kind == FOLDER else path.rpartition("/")[0]
+            if folder not in out:
+                out.append(folder)
+            if len(out) >= limit:
+                break
+        return out
+
+    # -- the ledger --------------------------------------------------------------------
+
+    def delivered(self) -> set[str]:
+        """Items (memory ids, ``guidance:<source>`` keys) delivered in this epoch."""
+        if self._ledger is None:
+            rows = self.state.read(
+                "SELECT item FROM delivered WHERE key = ? AND epoch = ?", (self.key, self.epoch)
+            )
+            self._ledger = {str(item) for (item,) in rows}
+        return self._ledger
+
+    def served(self) -> set[str]:
+        """Targets (root-relative folders, ``file:<path>`` for files) given tool-time
+        recall in this epoch."""
+        if self._served is None:
+            rows = self.state.read(
+                "SELECT target FROM served WHERE key = ? AND epoch = ?", (self.key, self.epoch)
+            )
+            self._served = {str(t) for (t,) in rows}
+        return self._served
+
+    def claim(self, targets: Iterable[str]) -> list[str]:
+        """Mark ``targets`` served in this epoch; returns those no other hook call of the
+        session claimed first (hosts run hooks for parallel tool calls at once: only one
+        of two parallel reads in a new folder gives its recall)."""
+        now = self.state.clock()
+        wanted = list(dict.fromkeys(targets))
+
+        def work(conn: sqlite3.Connection) -> list[str]:
+            won = []
+            for target in wanted:
+                cursor = conn.execute(
+                    "INSERT OR IGNORE INTO served (key, epoch, target, at) VALUES (?, ?, ?, ?)",
+                    (self.key, self.epoch, target, now),
+                )
+                if cursor.rowcount:
+                    won.append(target)
+            return won
+
+        won = self.state.write(work) if wanted else []
+        self.served().update(wanted)
+        return won
+
+    def record(
+        self,
+        native_event: str,
+        target: str,
+        items: list[dict[str, object]],
+        size: Callable[[set[str]], int],
+        *,
+        tool_time: bool = False,
+    ) -> set[str]:
+        """Claim ``items`` (``{"item": memory id or guidance key, "words": first words,
+        "cue": the recall query}``) in the ledger and log one delivery for ``target``
+        through ``native_event``. Returns the items claimed: those no other hook call of
+        the session delivered first. ``size(claimed)`` gives the characters of what is
+        then delivered (counted against the tool-time ceiling when ``tool_time``)."""
+        from .state import MAX_DELIVERIES
+
+        now = self.state.clock()
+
+        def work(conn: sqlite3.Connection) -> tuple[set[str], int]:
+            claimed: set[str] = set()
+            taken = {
+                str(i)
+                for (i,) in conn.execute(
+                    "SELECT item FROM delivered WHERE key = ? AND epoch = ?", (self.key, self.epoch)
+                )
+            }
+            claimed = {str(i["item"]) for i in items} - taken
+            if not claimed:
+                return claimed, 0
+            chars = size(claimed)
+            logged = [i for i in items if str(i["item"]) in claimed]
+            cursor = conn.execute(
+                "INSERT INTO deliveries (key, epoch, at, native_event, target, chars, items)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (self.key, self.epoch, now, native_event, target, chars, json.dumps(logged)),
+            )
+            conn.executemany(
+                "INSERT INTO delivered (key, epoch, item, delivery) VALUES (?, ?, ?, ?)",
+                [(self.key, self.epoch, item, cursor.lastrowid) for item in sorted(claimed)],
+            )
+            conn.execute(
+                "DELETE FROM deliveries WHERE key = ? AND id NOT IN (SELECT id FROM deliveries"
+                " WHERE key = ? ORDER BY id DESC LIMIT ?)",
+                (self.key, self.key, MAX_DELIVERIES),
+            )
+            if tool_time:
+                conn.execute(
+                    "UPDATE sessions SET tool_chars = tool_chars + ?, updated = ? WHERE key = ?",
+                    (chars, now, self.key),
+                )
+            return claimed, chars
+
+        if not items:
+            return set()
+        claimed, chars = self.state.write(work)
+        self.delivered().update(str(i["item"]) for i in items)
+        if tool_time:
+            self.tool_chars += chars
+        return claimed
+
+    def compacted(self) -> None:
+        """The host compacted its context: a new epoch, an empty ledger."""
+        now = self.state.clock()
+        self.state.write(
+            lambda conn: conn.execute(
+                "UPDATE sessions SET epoch = epoch + 1, tool_chars = 0, updated = ? WHERE key = ?",
+                (now, self.key),
+            )
+        )
+        self.epoch += 1
+        self.tool_chars = 0
+        self._ledger, self._served = set(), set()
+
+    def ended(self) -> None:
+        """The host ended the session (its rows stay for ``memhooks sessions`` until they
+        expire)."""
+        now = self.state.clock()
+        self.state.write(
+            lambda conn: conn.execute(
+                "UPDATE sessions SET ended = ?, updated = ? WHERE key = ?", (now, now, self.key)
+            )
+        )
+
+
+def open_session(state: State, host: str, session_id: str | None, root: str) -> Session:
+    """The session ``session_id`` of ``host`` (created on first use, its ``updated``
+    time refreshed); with no id, the anonymous session of ``host`` in ``root``."""
+    now = state.clock()
+
+    def work(conn: sqlite3.Connection) -> tuple[object, ...]:
+        state.sweep(conn)
+        if session_id:
+            key, anonymous, shown = f"{host}\x1f{session_id}", 0, session_id
+        else:
+            found = conn.execute(
+                "SELECT key, session FROM sessions WHERE host = ? AND root = ? AND anonymous = 1"
+                " AND updated >= ? ORDER BY updated DESC LIMIT 1",
+                (host, root, now - ANONYMOUS_IDLE_S),
+            ).fetchone()
+            if found is not None:
+                key, shown = str(found[0]), str(found[1])
+            else:
+                shown = f"anonymous-{int(now)}"
+                key = f"{host}\x1f{shown}\x1f{root}"
+            anonymous = 1
+        conn.execute(
+            "INSERT INTO sessions (key, host, session, anonymous, root, started, updated)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (key) DO UPDATE SET updated = excluded.updated, root = excluded.root",
+            (key, host, shown, anonymous, root, now, now),
+        )
+        row = conn.execute(
+            "SELECT key, session, anonymous, epoch, prompt, tool_chars FROM sessions WHERE key = ?",
+            (key,),
+        ).fetchone()
+        return tuple(row)
+
+    key, shown, anonymous, epoch, prompt, tool_chars = state.write(work)
+    session = Session(state, str(key), host, str(shown), root)
+    session.anonymous = bool(anonymous)
+    session.epoch = int(epoch)  # type: ignore[call-overload]
+    session.prompt = None if prompt is None else str(prompt)
+    session.tool_chars = int(tool_chars)  # type: ignore[call-overload]
+    return session

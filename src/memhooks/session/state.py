@@ -1,0 +1,251 @@
+"""The state file: one SQLite database of working state that hook processes share.
+
+Every hook call is a fresh process, so what a session did so far (the folders and files
+it touched, what it was given, maintenance not yet applied) lives here between calls::
+
+    $MEMHOOKS_STATE_DIR/state.sqlite3          (when set; an absolute directory)
+    $XDG_STATE_HOME/memhooks/state.sqlite3     (else; ~/.local/state/memhooks/ when unset)
+
+Never in the repository, and never next to a store the user pointed into a checkout.
+WAL mode, ``synchronous=NORMAL``, writers queue on ``BEGIN IMMEDIATE``
+(:mod:`memhooks.store.connection`). Tables (layout :data:`VERSION`):
+
+============ =================================================================
+``sessions`` one row per host session: host, id, root, epoch (compactions so far),
+             latest prompt, characters delivered at tool time this epoch
+``touches``  the session's working set: root-relative files and folders, how they
+             were touched (read, edit, search, command, prompt), when
+``served``   folders and files given tool-time recall, per epoch
+``deliveries`` each context the hook delivered (event, target, characters, memories)
+``delivered`` the ledger: memory ids (and guidance keys) delivered, per epoch
+``journal``  maintenance the hook accepted and has not applied yet (issue 13 item 3)
+============ =================================================================
+
+It is disposable working state, not memories: a file of another layout version, or one
+SQLite cannot read, is moved aside (``state.sqlite3.old``) and a new one started —
+losing at most the sessions' ledgers, never a memory. Rows expire (:data:`IDLE_S`) and
+are bounded per session (:data:`MAX_TOUCHES`, :data:`MAX_DELIVERIES`).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import sys
+import time
+
+from ..errors import StoreError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import TypeVar
+
+    T = TypeVar("T")
+
+FILENAME = "state.sqlite3"
+ENV_VAR = "MEMHOOKS_STATE_DIR"
+VERSION = 1
+#: A session untouched this long (seconds) is forgotten with its ledger: 7 days.
+IDLE_S = 7 * 24 * 3600.0
+#: Per session: working-set entries and deliveries kept (oldest dropped first).
+MAX_TOUCHES = 512
+MAX_DELIVERIES = 256
+#: Seconds between two sweeps of expired rows (any writer may sweep).
+SWEEP_S = 3600.0
+#: Seconds a writer waits for the state file's write lock.
+BUSY_S = 2.0
+
+_DDL = (
+    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
+    """CREATE TABLE sessions (
+        key TEXT PRIMARY KEY,
+        host TEXT NOT NULL,
+        session TEXT NOT NULL,
+        anonymous INTEGER NOT NULL,
+        root TEXT NOT NULL,
+        started REAL NOT NULL,
+        updated REAL NOT NULL,
+        epoch INTEGER NOT NULL DEFAULT 0,
+        prompt TEXT,
+        prompt_at REAL,
+        tool_chars INTEGER NOT NULL DEFAULT 0,
+        ended REAL
+    ) WITHOUT ROWID""",
+    "CREATE INDEX sessions_recent ON sessions (updated)",
+    "CREATE INDEX sessions_anonymous ON sessions (host, root, anonymous, updated)",
+    """CREATE TABLE touches (
+        key TEXT NOT NULL,
+        path TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        how TEXT NOT NULL,
+        at REAL NOT NULL,
+        PRIMARY KEY (key, path)
+    ) WITHOUT ROWID""",
+    "CREATE INDEX touches_recent ON touches (key, at)",
+    """CREATE TABLE served (
+        key TEXT NOT NULL,
+        epoch INTEGER NOT NULL,
+        target TEXT NOT NULL,
+        at REAL NOT NULL,
+        PRIMARY KEY (key, epoch, target)
+    ) WITHOUT ROWID""",
+    """CREATE TABLE deliveries (
+        id INTEGER PRIMARY KEY,
+        key TEXT NOT NULL,
+        epoch INTEGER NOT NULL,
+        at REAL NOT NULL,
+        native_event TEXT NOT NULL,
+        target TEXT NOT NULL,
+        chars INTEGER NOT NULL,
+        items TEXT NOT NULL
+    )""",
+    "CREATE INDEX deliveries_session ON deliveries (key, id)",
+    """CREATE TABLE delivered (
+        key TEXT NOT NULL,
+        epoch INTEGER NOT NULL,
+        item TEXT NOT NULL,
+        delivery INTEGER NOT NULL,
+        PRIMARY KEY (key, epoch, item)
+    ) WITHOUT ROWID""",
+    """CREATE TABLE journal (
+        id INTEGER PRIMARY KEY,
+        root TEXT NOT NULL,
+        at REAL NOT NULL,
+        work TEXT NOT NULL
+    )""",
+    "CREATE INDEX journal_root ON journal (root, id)",
+)
+
+
+def state_dir(env: Mapping[str, str] | None = None) -> str:
+    """The directory of the state file (see the module docstring); nothing is created.
+    A relative ``MEMHOOKS_STATE_DIR`` or ``XDG_STATE_HOME`` is ignored (the XDG rule)."""
+    env = os.environ if env is None else env
+    override = os.path.expanduser(env.get(ENV_VAR, ""))
+    if override and os.path.isabs(override):
+        return override
+    xdg = env.get("XDG_STATE_HOME", "")
+    if sys.platform == "win32" or (sys.platform == "darwin" and not os.path.isabs(xdg)):
+        import platformdirs  # only off Linux: the hook path must not pay for it
+
+        return platformdirs.user_state_dir("memhooks", appauthor=False)
+    home = env.get("HOME") or os.path.expanduser("~")
+    base = xdg if os.path.isabs(xdg) else os.path.join(home, ".local", "state")
+    return os.path.join(base, "memhooks")
+
+
+def state_path(env: Mapping[str, str] | None = None) -> str:
+    """Absolute path of the state file."""
+    return os.path.join(state_dir(env), FILENAME)
+
+
+class State:
+    """An open state file. ``clock`` (seconds, wall time) is replaceable for tests.
+
+    Raises :class:`~memhooks.errors.StoreError` (naming the file) when it cannot be
+    opened or created at all; a damaged one is replaced (module docstring)."""
+
+    def __init__(self, path: str, *, clock: Callable[[], float] = time.time) -> None:
+        self.path = path
+        self.clock = clock
+        self.conn = _open(path)
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def read(self, sql: str, params: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+        """Rows of one read-only statement."""
+        from ..store.connection import retry
+
+        return retry(self.path, BUSY_S, lambda: self.conn.execute(sql, params).fetchall())
+
+    def write(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """``work(conn)`` in one write transaction (retried while the file is busy; it
+        must have no effect outside the database)."""
+        from ..store.connection import write
+
+        return write(self.conn, self.path, BUSY_S, work)
+
+    def sweep(self, conn: sqlite3.Connection) -> None:
+        """Forget sessions idle for :data:`IDLE_S`, at most once per :data:`SWEEP_S`
+        (call inside :meth:`write`)."""
+        now = self.clock()
+        row = conn.execute("SELECT value FROM meta WHERE key = 'swept'").fetchone()
+        if row is not None and now - float(row[0]) < SWEEP_S:
+            return
+        conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('swept', ?)", (str(now),))
+        stale = [k for (k,) in conn.execute("SELECT key FROM sessions WHERE updated < ?", (now - IDLE_S,))]
+        for table in ("touches", "served", "deliveries", "delivered", "sessions"):
+            conn.executemany(f"DELETE FROM {table} WHERE key = ?", [(k,) for k in stale])
+
+
+def _open(path: str) -> sqlite3.Connection:
+    from ..store.connection import connect
+
+    for attempt in (1, 2):
+        conn = None
+        try:
+            conn = connect(path, create=True, timeout=BUSY_S)
+            if _ready(conn):
+                return conn
+        except (StoreError, sqlite3.DatabaseError) as exc:
+            if conn is not None:
+                conn.close()
+            if attempt == 2 or not _damaged(exc):
+                raise _state_error(path, exc) from None
+            _move_aside(path)
+            continue
+        conn.close()
+        _move_aside(path)  # another layout: working state only, start again
+    raise StoreError(f"the memhooks state file {path} could not be set up; remove it (it holds no memories)")
+
+
+def _damaged(exc: Exception) -> bool:
+    """Whether ``exc`` says the file is not (or no longer) a database SQLite can read."""
+    text = str(exc).lower()
+    return any(m in text for m in ("not a sqlite database", "not a database", "damaged", "malformed"))
+
+
+def _state_error(path: str, exc: Exception) -> StoreError:
+    if isinstance(exc, StoreError) and "memhooks state file" in str(exc):
+        return exc
+    return StoreError(f"the memhooks state file {path} cannot be used ({exc}); check the permissions of {os.path.dirname(path)} or set MEMHOOKS_STATE_DIR")
+
+
+def _ready(conn: sqlite3.Connection) -> bool:
+    """True when the tables are at :data:`VERSION` (creating them in an empty file)."""
+    (version,) = conn.execute("PRAGMA user_version").fetchone()
+    if version == VERSION:
+        return True
+    if version != 0:
+        return False
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        (version,) = conn.execute("PRAGMA user_version").fetchone()  # another process won
+        if version == 0:
+            if conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+                conn.execute("ROLLBACK")
+                return False
+            for statement in _DDL:
+                conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {VERSION}")
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return True
+
+
+def _move_aside(path: str) -> None:
+    for suffix in ("", "-wal", "-shm"):
+        try:
+            os.replace(path + suffix, path + ".old" + suffix)
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            raise StoreError(
+                f"the memhooks state file {path} is damaged and cannot be moved aside "
+                f"({exc.strerror}); remove it (it holds no memories)"
+            ) from exc

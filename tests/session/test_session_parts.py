@@ -1,0 +1,108 @@
+"""The session's parts: paths in prompts and commands, the prompt gate, the state file."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from memhooks.session import State, gate, mentions, open_session, state_dir
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    for rel in ("billing/invoice.py", "billing/tax.py", "docs/guide.md", "README.md"):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text("x\n")
+    (tmp_path / "outside.py").write_text("x\n")
+    os.symlink(tmp_path / "outside.py", root / "billing" / "escape.py")
+    return root
+
+
+@pytest.mark.parametrize(
+    ("prompt", "found"),
+    [
+        ("Make the totals in billing/invoice.py use two decimals", [("billing/invoice.py", "file")]),
+        ("fix @billing/invoice.py, then docs/.", [("billing/invoice.py", "file"), ("docs", "folder")]),
+        ("see `README.md` and (billing/tax.py)", [("README.md", "file"), ("billing/tax.py", "file")]),
+        ("https://example.com/billing/invoice.py is not a path here", []),
+        ("billing/missing.py does not exist", []),
+        ("../outside.py and billing/escape.py lead out of the project", []),
+        ("no paths at all", []),
+    ],
+)
+def test_paths_named_in_a_prompt(tree: Path, prompt: str, found: list[tuple[str, str]]) -> None:
+    assert mentions.in_prompt(prompt, str(tree), str(tree)) == found
+
+
+def test_prompt_paths_are_taken_from_the_folder_first_then_the_root(tree: Path) -> None:
+    assert mentions.in_prompt("look at tax.py", str(tree / "billing"), str(tree)) == [("billing/tax.py", "file")]
+    assert mentions.in_prompt("docs/guide.md please", str(tree / "billing"), str(tree)) == [("docs/guide.md", "file")]
+
+
+@pytest.mark.parametrize(
+    ("command", "found"),
+    [
+        ("sed -n 1,80p billing/invoice.py", [("billing/invoice.py", "file")]),
+        ("cat billing/invoice.py billing/tax.py | head", [("billing/invoice.py", "file"), ("billing/tax.py", "file")]),
+        ("rg -n total billing/", [("billing", "folder")]),
+        ("cd billing && cat tax.py", [("billing/tax.py", "file")]),
+        ("grep --file=billing/tax.py -r docs", [("billing/tax.py", "file"), ("docs", "folder")]),
+        ("cat /etc/passwd ../outside.py billing/escape.py", []),
+        ("echo 'unbalanced quote billing/tax.py", [("billing/tax.py", "file")]),
+        ("ls $HOME/*.py", []),
+    ],
+)
+def test_existing_paths_in_a_shell_command(tree: Path, command: str, found: list[tuple[str, str]]) -> None:
+    assert mentions.in_command(command, str(tree), str(tree)) == found
+
+
+@pytest.mark.parametrize("prompt", ["continue", "Thanks!", "yes", "ok, go ahead", "LGTM", "  ", "👍", "sounds good, do it"])
+def test_acknowledgements_do_not_call_for_recall(prompt: str) -> None:
+    assert gate.calls_for_recall(prompt) is False
+
+
+@pytest.mark.parametrize("prompt", ["continue with the billing totals", "why?", "fix it", "yes but use cents", "retry the migration"])
+def test_a_prompt_with_a_cue_calls_for_recall(prompt: str) -> None:
+    assert gate.calls_for_recall(prompt) is True
+
+
+def test_the_state_file_lives_in_the_state_directory_never_in_the_project(tmp_path: Path) -> None:
+    assert state_dir({"MEMHOOKS_STATE_DIR": str(tmp_path)}) == str(tmp_path)
+    assert state_dir({"XDG_STATE_HOME": str(tmp_path / "s"), "HOME": "/h"}) == str(tmp_path / "s" / "memhooks")
+    assert state_dir({"XDG_STATE_HOME": "relative", "HOME": "/h"}) == "/h/.local/state/memhooks"
+    assert state_dir({"MEMHOOKS_STATE_DIR": "relative", "HOME": "/h"}) == "/h/.local/state/memhooks"
+
+
+def test_a_damaged_state_file_is_replaced(tmp_path: Path) -> None:
+    path = tmp_path / "state.sqlite3"
+    path.write_bytes(b"this is not a database" * 100)
+    state = State(str(path))
+    session = open_session(state, "claude-code", "s", str(tmp_path))
+    session.claim(["billing"])
+    state.close()
+    assert (tmp_path / "state.sqlite3.old").read_bytes().startswith(b"this is not")
+    assert "billing" in open_session(State(str(path)), "claude-code", "s", str(tmp_path)).served()
+
+
+def test_idle_sessions_expire(tmp_path: Path) -> None:
+    now = [1_000_000.0]
+    state = State(str(tmp_path / "state.sqlite3"), clock=lambda: now[0])
+    open_session(state, "claude-code", "old", "/p").claim(["billing"])
+    now[0] += 8 * 24 * 3600
+    open_session(state, "claude-code", "new", "/p")
+    assert state.read("SELECT session FROM sessions") == [("new",)]
+    assert state.read("SELECT count(*) FROM served") == [(0,)]
+
+
+def test_the_working_set_is_bounded_and_most_recent_first(tmp_path: Path) -> None:
+    from memhooks.session.state import MAX_TOUCHES
+
+    session = open_session(State(str(tmp_path / "s.sqlite3")), "codex", "s", "/p")
+    session.touch([(f"a/f{i}.py", "file", "read") for i in range(MAX_TOUCHES + 10)])
+    session.touch([("b/x.py", "file", "edit")])
+    assert session.recent(2) == [("b/x.py", "file"), (f"a/f{MAX_TOUCHES + 9}.py", "file")]
+    assert session.recent_folders() == ["b", "a"]
+    assert len(session.recent(10_000)) == MAX_TOUCHES
