@@ -108,7 +108,8 @@ def test_hot_path_imports_neither_argparse_nor_yaml(project: Path, env: dict[str
         "print(sorted({m.split('.')[0] for m in sys.modules} & {'argparse', 'ruamel', 'platformdirs', 'typing'}), file=sys.stderr)\n"
     )
     text = payload("real/claude-code-UserPromptSubmit.json", project)
-    for _ in range(2):  # the first run may fill the parsed-hook cache (and import the YAML loader)
-        done = subprocess.run([sys.executable, "-c", probe], input=text, env=env, cwd=project, capture_output=True, text=True, timeout=60)
+    for run in range(2):  # the first run may fill the parsed-hook cache (and import the YAML loader)
+        fresh = {**env, "MEMHOOKS_STATE_DIR": str(project.parent / f"state-{run}")}  # a new session each time
+        done = subprocess.run([sys.executable, "-c", probe], input=text, env=fresh, cwd=project, capture_output=True, text=True, timeout=60)
     assert done.stderr.strip().splitlines()[-1] == "[]"
     assert MARKER in done.stdout

@@ -1,6 +1,7 @@
 """Every recorded payload (real, docs, another product's) through the handler, against
 ``data/golden.json``: what the host gets on stdout, the note for stderr, and whether
-hook maintenance is called. Context responses are checked against the host's shape."""
+hook maintenance is called. Context responses are checked against the host's shape.
+Each call starts a new session (its own state directory): no ledger carries over."""
 
 from __future__ import annotations
 
@@ -10,22 +11,25 @@ from pathlib import Path
 import pytest
 from hook_support import MARKER, load_golden, payload
 
-from memhooks.hook import handler, output
+from memhooks.agents import delivery
+from memhooks.hook import handler
+from memhooks.hook.call import PROMPT_BUDGET
+from memhooks.maintain import events
 
 GOLDEN = load_golden()
 
 
 def _context_of(host: str, native: str, stdout: str) -> str:
     """The context text a host would take from ``stdout`` (asserting its shape)."""
-    kind = output.shape_for(host, native).kind
-    if kind == output.PLAIN:
+    kind = delivery.delivery_of(host).for_event(native).kind
+    if kind == delivery.PLAIN:
         return stdout
     body = json.loads(stdout)
-    if kind == output.HOOK_SPECIFIC:
+    if kind == delivery.HOOK_SPECIFIC:
         assert list(body) == ["hookSpecificOutput"]
         assert body["hookSpecificOutput"]["hookEventName"] == native
         return str(body["hookSpecificOutput"]["additionalContext"])
-    if kind == output.CLINE:
+    if kind == delivery.CLINE:
         assert body["cancel"] is False
         return str(body["contextModification"])
     assert list(body) == [kind]
@@ -36,7 +40,7 @@ def _context_of(host: str, native: str, stdout: str) -> str:
 def test_recorded_payload(name: str, project: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
     case = GOLDEN[name]
     maintained: list[object] = []
-    monkeypatch.setattr(handler, "maintain", lambda event, env: (maintained.append(event), ([], None))[1])
+    monkeypatch.setattr(events, "maintain", lambda event, env, folder=None: maintained.append(event) or [])
     agent = case["agent"]
     raw = payload(name, project)
     reply = handler.handle(raw, agent=agent, native_event=case["event"], env=env)  # type: ignore[arg-type]
@@ -50,8 +54,8 @@ def test_recorded_payload(name: str, project: Path, env: dict[str, str], monkeyp
     context = _context_of(event.host, event.native_event, reply.stdout)
     assert MARKER in context
     assert context.startswith("[MemHooks")
-    cap = output.shape_for(event.host, event.native_event).cap
-    assert len(context) <= (cap or handler.DEFAULT_BUDGET)
+    cap = delivery.delivery_of(event.host).for_event(event.native_event).cap
+    assert len(context) <= (cap or PROMPT_BUDGET)
 
 
 def test_every_payload_sample_has_a_golden_case() -> None:
@@ -61,9 +65,10 @@ def test_every_payload_sample_has_a_golden_case() -> None:
 
 
 @pytest.mark.parametrize("name", sorted(n for n in GOLDEN if n.startswith("real/") and GOLDEN[n]["agent"] != "copilot-cli"))
-def test_real_payloads_need_no_agent_flag(name: str, project: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_real_payloads_need_no_agent_flag(name: str, project: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Detection from the payload alone answers exactly as with ``--agent``."""
-    monkeypatch.setattr(handler, "maintain", lambda event, env: ([], None))
+    monkeypatch.setattr(events, "maintain", lambda event, env, folder=None: [])
     raw = payload(name, project)
-    flagged = handler.handle(raw, agent=GOLDEN[name]["agent"], env=env)  # type: ignore[arg-type]
-    assert handler.handle(raw, env=env).stdout == flagged.stdout
+    flagged = handler.handle(raw, agent=GOLDEN[name]["agent"], env={**env, "MEMHOOKS_STATE_DIR": str(tmp_path / "a")})  # type: ignore[arg-type]
+    detected = handler.handle(raw, env={**env, "MEMHOOKS_STATE_DIR": str(tmp_path / "b")})
+    assert detected.stdout == flagged.stdout

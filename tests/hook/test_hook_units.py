@@ -1,4 +1,4 @@
-"""The handler's parts: argument parsing, folder and roles, shapes, budget, deadline."""
+"""The hook's parts: argument parsing, folder and roles, budget, deadline, fail-open."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ import pytest
 from memhooks.agents import FileChange, NormalizedEvent
 from memhooks.commands.hook import parse_argv, serve
 from memhooks.errors import UsageError
-from memhooks.hook import handler, output, scope
+from memhooks.agents.folder import working_folder
+from memhooks.hook import handler, reactions, scope
+from memhooks.hook.call import PROMPT_BUDGET, HookCall
 from memhooks.hook.deadline import Watchdog, budget_ms
 
 
@@ -39,7 +41,7 @@ def test_working_dir_prefers_the_payload(tmp_path: Path, monkeypatch: pytest.Mon
     other.mkdir()
     monkeypatch.chdir(other)
     event = NormalizedEvent("claude-code", "user_prompt", cwd=str(tmp_path))
-    assert scope.working_dir(event, {"CLAUDE_PROJECT_DIR": str(other)}) == str(tmp_path)
+    assert working_folder(event, {"CLAUDE_PROJECT_DIR": str(other)}) == str(tmp_path)
 
 
 def test_working_dir_falls_back_to_roots_then_host_variables_then_process(
@@ -49,24 +51,15 @@ def test_working_dir_falls_back_to_roots_then_host_variables_then_process(
     roots = NormalizedEvent(
         "cursor", "session_start", workspace_roots=[str(tmp_path / "missing"), str(tmp_path)]
     )
-    assert scope.working_dir(roots, {}) == str(tmp_path)
+    assert working_folder(roots, {}) == str(tmp_path)
     (tmp_path / "proj").mkdir()
     bare = NormalizedEvent("claude-code", "user_prompt", cwd="relative/dir")
-    assert scope.working_dir(bare, {"CLAUDE_PROJECT_DIR": str(tmp_path / "proj")}) == str(
+    assert working_folder(bare, {"CLAUDE_PROJECT_DIR": str(tmp_path / "proj")}) == str(
         tmp_path / "proj"
     )
     with pytest.raises(UsageError, match="'relative/dir' is not an existing absolute directory"):
-        scope.working_dir(bare, {})  # never the process folder when the host named another
-    assert scope.working_dir(NormalizedEvent("claude-code", "user_prompt"), {}) == str(tmp_path)
-
-
-def test_active_files_are_absolute_unique_and_bounded() -> None:
-    files = [FileChange(f"/p/f{i % 70}.py", "read") for i in range(200)] + [
-        FileChange("rel.py", "read")
-    ]
-    event = NormalizedEvent("cline", "user_prompt", files=files)
-    found = scope.active_files(event)
-    assert len(found) == scope.MAX_FILES and found[0] == "/p/f0.py" and "rel.py" not in found
+        working_folder(bare, {})  # never the process folder when the host named another
+    assert working_folder(NormalizedEvent("claude-code", "user_prompt"), {}) == str(tmp_path)
 
 
 def test_roles_only_from_explicit_settings() -> None:
@@ -85,45 +78,17 @@ def test_roles_only_from_explicit_settings() -> None:
     ]
 
 
-@pytest.mark.parametrize(
-    ("host", "native", "injects"),
-    [
-        ("claude-code", "UserPromptSubmit", True),
-        ("claude-code", "PostToolUse", False),
-        ("copilot-vscode", "UserPromptSubmit", False),
-        ("cursor", "beforeSubmitPrompt", False),
-        ("cursor", "sessionStart", True),
-        ("windsurf", "pre_user_prompt", False),
-        ("copilot-cli", "UserPromptSubmit", True),
-        ("hermes", "on_session_start", False),
-        ("unknown", "UserPromptSubmit", False),
-    ],
-)
-def test_injection_only_where_the_host_shows_the_model(
-    host: str, native: str, injects: bool
-) -> None:
-    assert output.can_inject(host, native) is injects
-
-
-def test_render_shapes() -> None:
-    assert (
-        output.render("copilot-cli", "UserPromptSubmit", "x")
-        == '{"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "x"}}'
-    )
-    assert (
-        output.render("cline", "TaskStart", "x") == '{"cancel": false, "contextModification": "x"}'
-    )
-    assert output.render("kiro", "agentSpawn", "plain") == "plain"
-    assert output.render("cursor", "sessionStart", "é") == '{"additional_context": "é"}'
-
-
 def test_budget_respects_setting_and_host_cap() -> None:
-    claude = NormalizedEvent("claude-code", "user_prompt", native_event="UserPromptSubmit")
-    hermes = NormalizedEvent("hermes", "user_prompt", native_event="pre_llm_call")
-    assert handler.budget(claude, {}) == handler.DEFAULT_BUDGET
-    assert handler.budget(claude, {"MEMHOOKS_MAX_CHARS": "50000"}) == 9500
-    assert handler.budget(hermes, {"MEMHOOKS_MAX_CHARS": "50000"}) == 50000
-    assert handler.budget(hermes, {"MEMHOOKS_MAX_CHARS": "700"}) == 700
+    def budget(host: str, native: str, env: dict[str, str]) -> int:
+        return HookCall(NormalizedEvent(host, "user_prompt", native_event=native), env).prompt_budget()
+
+    assert budget("claude-code", "UserPromptSubmit", {}) == PROMPT_BUDGET
+    assert budget("claude-code", "UserPromptSubmit", {"MEMHOOKS_MAX_CHARS": "50000"}) == 9500
+    assert budget("hermes", "pre_llm_call", {"MEMHOOKS_MAX_CHARS": "50000"}) == 50000
+    assert budget("hermes", "pre_llm_call", {"MEMHOOKS_MAX_CHARS": "700"}) == 700
+    bad = HookCall(NormalizedEvent("hermes", "user_prompt", native_event="pre_llm_call"), {"MEMHOOKS_MAX_CHARS": "lots"})
+    assert bad.prompt_budget() == PROMPT_BUDGET
+    assert bad.notes == ["MEMHOOKS_MAX_CHARS must be an integer from 1 to 1000000 (got 'lots'); using 8000"]
 
 
 def test_budget_ms_setting() -> None:
@@ -150,11 +115,11 @@ def test_watchdog_fires_once_unless_claimed() -> None:
 
 
 def test_stray_prints_never_reach_stdout(monkeypatch: pytest.MonkeyPatch) -> None:
-    def noisy(event: object, roles: object, env: object, time_s: float) -> handler.Reply:
+    def noisy(call: object) -> handler.Reply:
         print("debug output from a library")
         return handler.Reply('{"context":"ok"}')
 
-    monkeypatch.setattr(handler, "respond", noisy)
+    monkeypatch.setattr(reactions, "react", noisy)
     stdout, stderr = io.StringIO(), io.StringIO()
     monkeypatch.setattr("sys.stderr", stderr)
     assert (
@@ -177,7 +142,7 @@ def test_a_crash_anywhere_is_the_hosts_noop(monkeypatch: pytest.MonkeyPatch) -> 
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(handler, "recall_context", broken)
+    monkeypatch.setattr(reactions, "react", broken)
     reply = handler.handle(
         b'{"hook_event_name": "BeforeAgent", "prompt": "hi", "cwd": "/", "timestamp": "2026-01-01T00:00:00Z"}',
         agent="gemini-cli",

@@ -4,16 +4,30 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memhooks.hook.handler import store_available
+from memhooks.agents import NormalizedEvent
+from memhooks.hook.call import HookCall
+from memhooks.hook.store import store_ready
+
+
+def _call(env: dict[str, str]) -> HookCall:
+    return HookCall(NormalizedEvent("claude-code", "user_prompt", native_event="UserPromptSubmit"), env)
 
 
 def test_missing_embedded_store_means_nothing_to_recall(tmp_path: Path) -> None:
     env = {"MEMHOOKS_STORE": str(tmp_path / "none.sqlite3"), "MEMHOOKS_CONFIG": str(tmp_path / "absent.toml")}
-    assert store_available(env) is False
+    call = _call(env)
+    assert store_ready(call) is False
+    assert call.notes == []  # no store yet is normal: nothing remembered
 
 
 def test_config_file_choosing_another_backend_keeps_recall_on(tmp_path: Path) -> None:
     config = tmp_path / "config.toml"
     config.write_text('backend = "generic"\n[backends.generic]\nurl = "http://127.0.0.1:9/search"\n', encoding="utf-8")
     env = {"MEMHOOKS_STORE": str(tmp_path / "none.sqlite3"), "MEMHOOKS_CONFIG": str(config)}
-    assert store_available(env) is True
+    assert store_ready(_call(env)) is True
+
+
+def test_a_store_path_that_cannot_be_a_store_is_noted(tmp_path: Path) -> None:
+    call = _call({"MEMHOOKS_STORE": str(tmp_path)})
+    assert store_ready(call) is False
+    assert call.notes == [f"MEMHOOKS_STORE {str(tmp_path)!r} is a directory; point it at a file"]

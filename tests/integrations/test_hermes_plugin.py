@@ -1,5 +1,5 @@
 """The in-process Hermes plugin: callbacks registered on a fake plugin context, recall
-for the working folder with the session's files, maintenance after writes, and the
+for the working folder and the folders the session worked in, maintenance after writes, and the
 generated shim loading memhooks the way Hermes loads a plugin folder."""
 
 from __future__ import annotations
@@ -54,36 +54,26 @@ def test_pre_llm_call_recalls_for_the_terminal_folder(project: Path, monkeypatch
     assert reply is not None and MARKER in reply["context"]
 
 
-def test_files_touched_in_the_session_become_active_files(project: Path) -> None:
+def test_folders_the_session_worked_in_join_recall_once(project: Path) -> None:
     plugin = hermes.Plugin()
     assert plugin.pre_llm_call(session_id="s1", user_message="hello") is None  # at the root: no cue, no match
     plugin.post_tool_call(tool_name="read_file", args={"path": "api/keys.py"}, result="{}", status="ok", session_id="s1")
-    assert plugin.activity.files("s1") == [str(project / "api" / "keys.py")]
     reply = plugin.pre_llm_call(session_id="s1", user_message="hello")
     assert reply is not None and MARKER in reply["context"]
-    plugin.end_session(session_id="s1")
-    assert plugin.activity.files("s1") == []
+    # The session has it now: the next turn does not send it again.
+    assert plugin.pre_llm_call(session_id="s1", user_message="and the tests?") is None
+    # Another session starts with nothing.
+    assert plugin.pre_llm_call(session_id="s2", user_message="hello") is None
 
 
 def test_callbacks_never_raise(monkeypatch: pytest.MonkeyPatch) -> None:
-    from memhooks.hook import handler
+    from memhooks.hook import reactions
 
-    monkeypatch.setattr(handler, "recall_context", lambda *a: 1 / 0)
+    monkeypatch.setattr(reactions, "react", lambda call: 1 / 0)
     plugin = hermes.Plugin()
     assert plugin.pre_llm_call(session_id="s", user_message="x") is None
     plugin.post_tool_call(tool_name=object(), args=None)
-
-
-def test_activity_is_bounded_and_expires() -> None:
-    now = [0.0]
-    activity = hermes.Activity(clock=lambda: now[0])
-    activity.add("s", [f"/f{i}" for i in range(100)])
-    assert len(activity.files("s")) == hermes.MAX_FILES and activity.files("s")[0] == "/f99"
-    for i in range(hermes.MAX_SESSIONS + 5):
-        activity.add(f"t{i}", ["/x"])
-    assert len(activity.sessions) == hermes.MAX_SESSIONS
-    now[0] = hermes.IDLE_S + 1
-    assert activity.files(f"t{hermes.MAX_SESSIONS}") == []
+    plugin.end_session(session_id="s")
 
 
 def test_generated_shim_registers_like_a_hermes_plugin_folder(tmp_path: Path) -> None:

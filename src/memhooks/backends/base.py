@@ -33,11 +33,15 @@ class SearchRequest:
     resources, whatever their kind (a ``viking://`` URI, a document name, …);
     ``active_files``: the host's active files alone (root-relative, also in ``files``);
     ``named_files``: ``{root-relative file: share 0.5..1}``, the target folder's files the
-    prompt names by file name (:mod:`memhooks.recall.filenames`; empty without a prompt).
+    prompt names by file name (:mod:`memhooks.recall.filenames`; empty without a prompt);
+    ``anchored``: tool time — only memories anchored to the target folder (``scopes[0]``)
+    or to ``active_files`` are wanted, ranked by ``prompt`` and the query (a backend that
+    cannot restrict its search may ignore it: recall filters the hits).
     """
 
     __slots__ = (
         "active_files",
+        "anchored",
         "auto",
         "entities",
         "files",
@@ -72,7 +76,9 @@ class SearchRequest:
         resources: list[str] | None = None,
         active_files: list[str] | None = None,
         named_files: dict[str, float] | None = None,
+        anchored: bool = False,
     ) -> None:
+        self.anchored = anchored
         self.text = text
         self.prompt = prompt
         self.entities = entities or []

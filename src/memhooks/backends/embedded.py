@@ -63,6 +63,8 @@ DEPTH = 50
 #: the name's share, 0.5..1), touching an active file. Chosen on a coarse grid on
 #: shared/bench/git (0.25..1 all within a point of each other); see docs/recall.md.
 BOOST = {"folder": 0.5, "named": 0.5, "active": 1.0}
+#: Tool time: most memories anchored to a folder or file that are ranked.
+ANCHORED = 200
 
 
 class EmbeddedBackend:
@@ -111,7 +113,9 @@ class EmbeddedBackend:
             self._sync(request.project)
             deadline = time.monotonic() + request.timeout_s
             depth = max(DEPTH, request.limit)
-            if request.prompt:
+            if request.anchored:
+                ranked = self._anchored(request)[: request.limit]
+            elif request.prompt:
                 ranked = self._routed(request, depth)[: request.limit]
             else:
                 ranked = self._cued(request, depth)
@@ -155,6 +159,32 @@ class EmbeddedBackend:
             )
         routed: list[tuple[int, float]] = objects[key]
         return routed
+
+    def _anchored(self, request: SearchRequest) -> list[tuple[int, float]]:
+        """Tool time: the memories anchored to the target folder or the active files
+        (:func:`memhooks.store.ranking.anchored`), those about an active file first, then
+        by relevance to the prompt and the query's own words, then newest."""
+        from ..store import ranking
+
+        folder = request.scopes[0] if request.scopes else ""
+        found = self._read(
+            lambda conn: ranking.anchored(
+                conn, request.project, folder, request.active_files, limit=ANCHORED
+            )
+        )
+        text = " ".join(
+            part for part in (request.prompt, "" if request.auto else query_words(request)) if part
+        )
+        scores = self._read(
+            lambda conn: ranking.relevance(conn, request.project, text, [pk for pk, _ in found])
+        )
+        top = max(scores.values(), default=0.0) or 1.0
+        ranked = [
+            (pk, BOOST["active"] * active + scores.get(pk, 0.0) / top, -position)
+            for position, (pk, active) in enumerate(found)
+        ]
+        ranked.sort(key=lambda item: (-item[1], -item[2]))  # ties: the newest first
+        return [(pk, score) for pk, score, _ in ranked]
 
     def _boosted(
         self,

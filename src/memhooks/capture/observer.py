@@ -137,7 +137,7 @@ def _workspace(event: NormalizedEvent, cwd: str | None) -> Workspace | None:
     from ..workspace import locate
 
     folder = next(
-        (p for p in (event.cwd, *event.workspace_roots, cwd) if p and os.path.isabs(p)), None
+        (p for p in (cwd, event.cwd, *event.workspace_roots) if p and os.path.isabs(p)), None
     )
     try:
         return locate(folder or os.getcwd())

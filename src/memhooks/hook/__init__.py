@@ -4,11 +4,12 @@ Public API::
 
     handle(raw, agent=None, native_event=None, roles=(), env=None, time_s=3.0) -> Reply
     parse(raw, agent=None, native_event=None) -> NormalizedEvent
-    respond(event, roles=(), env=None, time_s=3.0) -> Reply
 
 ``Reply.stdout`` is exactly what the host must read on stdout, ``Reply.note`` at most
-one line for stderr. Modules: ``handler`` (dispatch), ``output`` (per-host response
-shapes), ``scope`` (folder, active files, roles), ``deadline`` (the watchdog).
+one line for stderr. Modules: ``handler`` (the one fail-open path), ``call`` (one hook
+call's resolved state), ``reactions`` (what each lifecycle event does), ``payload``
+(reading stdin), ``store`` (is there a store to read), ``scope`` (roles), ``reply``,
+``deadline`` (the watchdog).
 Nothing is imported until used: this package runs in a fresh process per prompt.
 """
 
@@ -18,7 +19,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["Reply", "handle", "parse", "respond"]
+__all__ = ["Reply", "handle", "parse"]
 
 
 def __getattr__(name: str) -> Any:

@@ -6,24 +6,26 @@ edits, inside Hermes' own process (no ``memhooks hook`` process per turn).
 in its own environment) and calls :func:`register`. If memhooks cannot be imported there
 the shim falls back to running the ``memhooks hook`` command.
 
-Callbacks (Hermes ``ctx.register_hook``):
+Callbacks (Hermes ``ctx.register_hook``) build the payload Hermes' shell hooks would
+send and take the one hook path (:func:`memhooks.hook.handle`), so the plugin and
+``memhooks hook --agent hermes`` share sessions, ledger and working set:
 
 * ``pre_llm_call(session_id, user_message, ...)`` -> ``{"context": text}`` or None:
-  recall for the working folder (``TERMINAL_CWD``, else Hermes' directory) with the
-  user's message as the prompt and the files this session touched as active files
-  (at most 64, newest first; forgotten after an hour idle or when the session ends);
-* ``post_tool_call(tool_name, args, result, status, session_id, ...)``: records the files
-  the tool named and maintains hooks for the ones it wrote, deleted or renamed;
-* ``on_session_finalize`` / ``on_session_reset``: forget the session's files.
+  recall for the working folder (``TERMINAL_CWD``, else Hermes' directory), the folders
+  this session worked in and the paths the message names, leaving out what the session
+  was already given;
+* ``post_tool_call(tool_name, args, result, status, session_id, ...)``: the files the tool
+  named join the session's working set; hook maintenance for the ones it wrote;
+* ``on_session_finalize`` / ``on_session_reset``: the session ends (a reset empties its
+  ledger: the model starts over).
 
 Callbacks never raise: a failure is logged and the turn goes on without context.
 """
 
 from __future__ import annotations
 
+import json
 import logging
-import os
-import time
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -32,39 +34,8 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger("memhooks.hermes")
 
-#: Seconds one recall may take (Hermes' own callback timeout is 30 s).
+#: Seconds one callback may take (Hermes' own callback timeout is 30 s).
 TIME_S = 3.0
-MAX_FILES = 64
-MAX_SESSIONS = 128
-IDLE_S = 3600.0
-
-
-class Activity:
-    """Files each session touched, newest first, bounded in files, sessions and time."""
-
-    def __init__(self, clock: Any = time.monotonic) -> None:
-        self.clock = clock
-        self.sessions: dict[str, tuple[float, list[str]]] = {}
-
-    def add(self, session: str, paths: Iterable[str]) -> None:
-        _, files = self.sessions.pop(session, (0.0, []))
-        for path in paths:
-            if path in files:
-                files.remove(path)
-            files.insert(0, path)
-        self.sessions[session] = (self.clock(), files[:MAX_FILES])
-        while len(self.sessions) > MAX_SESSIONS:
-            self.sessions.pop(next(iter(self.sessions)))
-
-    def files(self, session: str) -> list[str]:
-        seen, files = self.sessions.get(session, (0.0, []))
-        if files and self.clock() - seen > IDLE_S:
-            self.sessions.pop(session, None)
-            return []
-        return list(files)
-
-    def forget(self, session: str) -> None:
-        self.sessions.pop(session, None)
 
 
 class Plugin:
@@ -72,72 +43,49 @@ class Plugin:
 
     def __init__(self, roles: Iterable[str] = ()) -> None:
         self.roles = list(roles)
-        self.activity = Activity()
 
     def pre_llm_call(self, **kwargs: Any) -> dict[str, str] | None:
+        reply = self._hook(
+            "pre_llm_call",
+            session_id=kwargs.get("session_id"),
+            extra={"user_message": kwargs.get("user_message")},
+        )
         try:
-            return self._recall(kwargs)
-        except Exception as exc:  # noqa: BLE001  never break the turn
-            logger.warning("memhooks: no context added: %s", exc)
-            return None
+            context = json.loads(reply).get("context") if reply else None
+        except (ValueError, AttributeError):
+            context = None
+        return {"context": context} if isinstance(context, str) and context else None
 
     def post_tool_call(self, **kwargs: Any) -> None:
-        try:
-            self._maintain(kwargs)
-        except Exception as exc:  # noqa: BLE001  never break the turn
-            logger.warning("memhooks: hook maintenance skipped: %s", exc)
+        self._hook(
+            "post_tool_call",
+            session_id=kwargs.get("session_id"),
+            tool_name=kwargs.get("tool_name"),
+            tool_input=kwargs.get("args"),
+            extra={"result": kwargs.get("result"), "status": kwargs.get("status")},
+        )
 
     def end_session(self, **kwargs: Any) -> None:
         for key in ("session_id", "old_session_id"):
             if isinstance(kwargs.get(key), str):
-                self.activity.forget(kwargs[key])
+                self._hook("on_session_finalize", session_id=kwargs[key])
 
-    def _recall(self, kwargs: dict[str, Any]) -> dict[str, str] | None:
-        from ..agents import FileChange, normalize
-        from ..hook import scope
-        from ..hook.handler import recall_context
+    def _hook(self, event: str, **payload: Any) -> str:
+        """The hook's stdout for ``event`` (``""`` on any failure, which is logged)."""
+        from ..hook import handle
 
-        payload = {
-            "hook_event_name": "pre_llm_call",
-            "cwd": working_dir(),
-            "session_id": kwargs.get("session_id"),
-            "extra": {"user_message": kwargs.get("user_message")},
-        }
-        event = normalize(payload, "hermes")
-        session = event.session_id or ""
-        event.files = [FileChange(path, "read") for path in self.activity.files(session)]
-        text, note = recall_context(
-            event, scope.roles(self.roles, payload, os.environ), os.environ, TIME_S
-        )
-        if note:
-            logger.warning("memhooks: %s", note)
-        return {"context": text} if text else None
+        import os
 
-    def _maintain(self, kwargs: dict[str, Any]) -> None:
-        from ..agents import normalize
-        from ..hook.handler import changes_files, maintain
-
-        payload = {
-            "hook_event_name": "post_tool_call",
-            "cwd": working_dir(),
-            "session_id": kwargs.get("session_id"),
-            "tool_name": kwargs.get("tool_name"),
-            "tool_input": kwargs.get("args"),
-            "extra": {"result": kwargs.get("result"), "status": kwargs.get("status")},
-        }
-        event = normalize(payload, "hermes")
-        if event.session_id:
-            self.activity.add(event.session_id, [f.path for f in event.files])
-        if changes_files(event):
-            _, note = maintain(event, os.environ)
-            if note:
-                logger.warning("memhooks: %s", note)
-
-
-def working_dir() -> str:
-    """Hermes' working folder: its terminal's (``TERMINAL_CWD``), else its own."""
-    value = os.environ.get("TERMINAL_CWD", "")
-    return value if os.path.isabs(value) and os.path.isdir(value) else os.getcwd()
+        cwd = os.environ.get("TERMINAL_CWD") or os.getcwd()  # what Hermes' shell hooks send
+        try:
+            raw = json.dumps({"hook_event_name": event, "cwd": cwd, **payload}, default=str)
+        except (TypeError, ValueError) as exc:
+            logger.warning("memhooks: %s skipped: %s", event, exc)
+            return ""
+        reply = handle(raw, agent="hermes", roles=self.roles, time_s=TIME_S)
+        if reply.note:
+            logger.warning("memhooks: %s", reply.note)
+        return reply.stdout
 
 
 def register(ctx: Any, roles: Iterable[str] = ()) -> Plugin:
@@ -164,7 +112,7 @@ def manifest() -> str:
 
 def shim(roles: Iterable[str] = (), exe: list[str] | None = None) -> str:
     """The plugin's ``__init__.py``: find memhooks, register, or fall back to the CLI."""
-    import json
+    import os
 
     import memhooks
 

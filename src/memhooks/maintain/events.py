@@ -52,14 +52,21 @@ _VALID_ROOTS: dict[str, tuple[int, int, int, int]] = {}
 
 
 def maintain(
-    event: NormalizedEvent, *, env: Mapping[str, str] | None = None, strict: bool = False
+    event: NormalizedEvent,
+    *,
+    env: Mapping[str, str] | None = None,
+    strict: bool = False,
+    folder: str | None = None,
 ) -> list[str]:
     """Update the hooks for the files ``event`` reports written, deleted or renamed.
 
     ``env`` (default ``os.environ``) supplies ``MEMHOOKS_ROOT``, ``MEMHOOKS_AUTO_PATHS``
     (1–256, default 12) and ``MEMHOOKS_ANCHOR`` (``directory`` | ``nearest``, default
     :data:`DEFAULT_ANCHOR`); the last two are read only once some path survived the
-    filter, so a bad value never breaks an event with nothing to do.
+    filter, so a bad value never breaks an event with nothing to do. ``folder`` is the
+    working folder the caller already decided (:func:`memhooks.agents.folder.working_folder`);
+    without it the event's own ``cwd`` (else its first workspace root, else the process
+    directory) is used.
 
     ``strict`` is the ``memhooks event`` contract (spec (f)), for a caller that is not
     fail-open: the explicit path fields of a reference ``post_tool_call`` payload count
@@ -85,7 +92,7 @@ def maintain(
         paths += [p for p in explicit_paths(event.raw) if p not in paths]
     elif not paths:
         return []
-    where = resolve_target(_base_directory(event), env, "event cwd")
+    where = resolve_target(_base_directory(event, folder), env, "event cwd")
     root = where.root
     if not enabled(root):
         return []
@@ -140,10 +147,12 @@ def anchor_setting(env: Mapping[str, str]) -> str:
     return value
 
 
-def _base_directory(event: NormalizedEvent) -> str:
-    """The working folder as the host named it (absolute, not canonicalized: the root
-    is found from the path as given, :func:`memhooks.protocol.root.resolve_target`)."""
-    base = event.cwd or (event.workspace_roots[0] if event.workspace_roots else None)
+def _base_directory(event: NormalizedEvent, folder: str | None = None) -> str:
+    """The working folder: ``folder`` when the caller decided it
+    (:func:`memhooks.agents.folder.working_folder`), else as the host named it (absolute,
+    not canonicalized: the root is found from the path as given,
+    :func:`memhooks.protocol.root.resolve_target`)."""
+    base = folder or event.cwd or (event.workspace_roots[0] if event.workspace_roots else None)
     return os.path.abspath(base) if base else os.getcwd()
 
 

@@ -49,6 +49,7 @@ def recall_result(
     deadline_s: float = DEADLINE_S,
     delivered: Collection[str] = (),
     keep: Callable[[dict[str, Any]], bool] | None = None,
+    anchored: bool = False,
 ) -> Recall:
     """Recall what matters for ``target`` (a folder or file) and ``targets`` (more
     folders of the same project, e.g. the ones a session worked in).
@@ -63,7 +64,9 @@ def recall_result(
     search may take (default 2); ``deadline_s``: seconds all searches together may take
     (default 5; opening the backend is not counted — hosts bound the whole call);
     ``delivered``: memory ids and ``guidance:<source>`` keys the agent already has (a
-    session's ledger), left out; ``keep``: a test each memory must pass to be recalled.
+    session's ledger), left out; ``keep``: a test each memory must pass to be recalled;
+    ``anchored``: tool time — ask the backend for memories anchored to the target folder
+    and the active files only (:attr:`~memhooks.backends.base.SearchRequest.anchored`).
 
     Raises DiagnosticError when a target or a hook in its chain is invalid (with
     ``strict``; otherwise the failing scope is dropped with a note).
@@ -88,6 +91,7 @@ def recall_result(
         per_query=per_query,
         query_timeout_s=query_timeout_s,
         deadline_s=deadline_s,
+        anchored=anchored,
     )
     out.backend = searched.backend
     out.notes += searched.notes

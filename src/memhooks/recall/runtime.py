@@ -32,7 +32,7 @@ from .exclusion import Exclusions
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Collection, Iterable
     from typing import Any
 
     from ..backends.base import Backend, Hit
@@ -158,6 +158,7 @@ def request_for(
     project: str,
     timeout_s: float,
     named: dict[str, float] | None = None,
+    anchored: bool = False,
 ) -> Any:
     """The :class:`~memhooks.backends.base.SearchRequest` for ``task``: ``plan`` is its
     context's plan (``None`` without routing), ``active`` the host's active files and
@@ -186,6 +187,7 @@ def request_for(
         timeout_s=timeout_s,
         priority=task.priority,
         resources=_names(query.get("resources", [])),
+        anchored=anchored,
     )
 
 
@@ -295,9 +297,12 @@ def _with_synthesis(task: Task, backend: Backend, hits: list[Hit]) -> list[Hit]:
     return [HitClass(ident, text.strip(), top, kind="synthesis"), *hits]
 
 
-def rank(tasks: list[Task], per_query: int) -> list[tuple[Hit, list[Task]]]:
+def rank(
+    tasks: list[Task], per_query: int, skip: Collection[str] = ()
+) -> list[tuple[Hit, list[Task]]]:
     """Priority groups in order; within a group, reciprocal-rank fusion of the tasks'
-    top ``per_query`` hits. Returns (hit, tasks that recalled it) best first."""
+    top ``per_query`` hits, not counting those in ``skip`` (what the session already has:
+    the next ones move up). Returns (hit, tasks that recalled it) best first."""
     groups: list[list[Task]] = []
     for task in tasks:
         if groups and groups[-1][0].sort_key()[:2] == task.sort_key()[:2]:
@@ -309,7 +314,8 @@ def rank(tasks: list[Task], per_query: int) -> list[tuple[Hit, list[Task]]]:
         scores: dict[str, float] = {}
         found: dict[str, tuple[Hit, list[Task], int]] = {}
         for task in group:
-            for position, hit in enumerate(task.hits[:per_query]):
+            fresh = [hit for hit in task.hits if hit.id not in skip] if skip else task.hits
+            for position, hit in enumerate(fresh[:per_query]):
                 scores[hit.id] = scores.get(hit.id, 0.0) + 1.0 / (RRF_K + position + 1)
                 if hit.id in found:
                     found[hit.id][1].append(task)

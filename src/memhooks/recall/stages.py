@@ -159,13 +159,15 @@ def search(
     per_query: int,
     query_timeout_s: float,
     deadline_s: float,
+    anchored: bool = False,
 ) -> Searched:
     """Stage 2: run ``resolved.tasks`` (their hits and statuses are set on them).
 
     ``backend``: an open :class:`~memhooks.backends.base.Backend` (left open), a name,
     or None for the configured one (opened here without creating a store, and closed).
     ``query_timeout_s`` caps each backend call, ``deadline_s`` all of them together
-    (opening the backend is not counted: an in-process model loads once)."""
+    (opening the backend is not counted: an in-process model loads once); ``anchored``
+    asks the backend for tool-time anchored memories only (``SearchRequest.anchored``)."""
     from ..errors import MemhooksError, MissingStoreError
     from .exclusion import Exclusions
 
@@ -205,6 +207,7 @@ def search(
                 project=resolved.project,
                 timeout_s=query_timeout_s,
                 named=named_of.get(task.context),
+                anchored=anchored,
             )
         counters = run_tasks(
             resolved.tasks, backend, Exclusions(exclude), time.monotonic() + deadline_s
@@ -253,7 +256,8 @@ def merge(
     seen = Seen()
     kept: dict[str, dict[str, Any]] = {}
     left_out: dict[str, str] = {}  # id -> why, counted once per memory
-    for hit, by in rank(tasks, per_query):
+    # Delivered memories do not take a query's places: the next ones move up.
+    for hit, by in rank(tasks, per_query, skip=delivered):
         if hit.id in kept:
             kept[hit.id]["recalled_by"] += memory_of(hit, by)["recalled_by"]
             continue

@@ -186,3 +186,83 @@ def memories(conn: sqlite3.Connection, pks: Iterable[int]) -> dict[int, Memory]:
         (json.dumps(list(pks)),),
     )
     return {row[0]: from_row(row[1:]) for row in found}
+
+
+def anchored(
+    conn: sqlite3.Connection,
+    project: str,
+    folder: str,
+    files: Iterable[str],
+    *,
+    limit: int,
+    include_obsolete: bool = False,
+) -> list[tuple[int, int]]:
+    """Memories anchored to ``folder`` (root-relative, ``""`` = root) or to ``files``:
+    ``[(pk, touches one of files)]``, those touching ``files`` first, then those touching
+    a file directly in ``folder``, then those scoped exactly to ``folder``; newest first
+    within each, at most ``limit``. Root-scoped memories count only through files
+    (a change that spans folders is scoped at the root: the root says little)."""
+    wanted = []
+    for path in files:
+        try:
+            wanted.append(normalize_file(path))
+        except (TypeError, ValueError):
+            continue
+    if limit <= 0:
+        return []
+    live = "" if include_obsolete else " AND m.obsolete = 0"
+    prefix = f"{folder}/" if folder else ""
+    # memory_files is keyed by (path, memory): a prefix range reads one folder's rows.
+    # chr(0x10FFFF) bounds the range above every path starting with the prefix.
+    sql = (
+        "WITH hit (pk, active) AS ("
+        "  SELECT memory, 1 FROM memory_files WHERE path IN (SELECT value FROM json_each(?))"
+        "  UNION ALL SELECT memory, 0 FROM memory_files WHERE path >= ? AND path < ?"
+        "   AND instr(substr(path, ?), '/') = 0"
+        "  UNION ALL SELECT pk, 0 FROM memories WHERE project = ? AND scope = ? AND scope != ''),"
+        " best (pk, active) AS (SELECT pk, max(active) FROM hit GROUP BY pk)"
+        " SELECT m.pk, b.active FROM best b JOIN memories m ON m.pk = b.pk"
+        f" WHERE m.project = ?{live}"
+        " ORDER BY b.active DESC, m.created_at DESC, m.id DESC LIMIT ?"
+    )
+    params = (
+        json.dumps(list(dict.fromkeys(wanted))),
+        prefix,
+        prefix + "\U0010ffff",
+        len(prefix) + 1,
+        project,
+        folder,
+        project,
+        limit,
+    )
+    return [(pk, active) for pk, active in conn.execute(sql, params)]
+
+
+def relevance(
+    conn: sqlite3.Connection, project: str, text: str, pks: Iterable[int]
+) -> dict[int, float]:
+    """BM25 of ``text``'s words for the memories ``pks`` (higher is better; a memory
+    sharing no word with ``text`` is absent)."""
+    terms = words(text)
+    chosen = list(pks)
+    if not terms or not chosen:
+        return {}
+    sql = (
+        f"SELECT rowid, bm25(memories_fts, {_WEIGHTS}) FROM memories_fts"
+        " WHERE memories_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))"
+    )
+    rows = conn.execute(sql, (in_project(project, any_of(terms)), json.dumps(chosen)))
+    return {pk: -score for pk, score in rows}
+
+
+def anchored_files(conn: sqlite3.Connection, project: str, folder: str, *, limit: int) -> list[str]:
+    """The files directly in ``folder`` (root-relative) that live memories of ``project``
+    touched, at most ``limit``, in path order."""
+    prefix = f"{folder}/" if folder else ""
+    sql = (
+        "SELECT DISTINCT f.path FROM memory_files f JOIN memories m ON m.pk = f.memory"
+        " WHERE f.path >= ? AND f.path < ? AND instr(substr(f.path, ?), '/') = 0"
+        " AND m.project = ? AND m.obsolete = 0 ORDER BY f.path LIMIT ?"
+    )
+    rows = conn.execute(sql, (prefix, prefix + "\U0010ffff", len(prefix) + 1, project, limit))
+    return [str(path) for (path,) in rows]

@@ -1,0 +1,177 @@
+"""One hook call: the host, the normalized event, the folder, root and files resolved once,
+the session, the settings and the deadline — passed to every reaction.
+
+Everything here is computed on first use and then kept, so a reaction that needs the
+project root pays for finding it once and a reaction that needs nothing pays nothing.
+Nothing here prints; a problem worth telling the user is added to :attr:`HookCall.notes`
+(one stderr line in the end).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+
+    from ..agents.base import NormalizedEvent
+    from ..agents.delivery import Delivery
+    from ..session import Session, State
+
+#: Characters of context at prompt time when ``MEMHOOKS_MAX_CHARS`` is unset (before the
+#: host's cap).
+PROMPT_BUDGET = 8000
+#: Characters of one tool-time delivery (``MEMHOOKS_TOOL_MAX_CHARS``) and of all of a
+#: session's tool-time deliveries between compactions (``MEMHOOKS_SESSION_MAX_CHARS``).
+TOOL_BUDGET = 2000
+SESSION_BUDGET = 8000
+#: Time kept back from the work for rendering and writing the response.
+MARGIN_S = 0.25
+
+
+class HookCall:
+    """The state of one hook call (see the module docstring).
+
+    ``event`` (:class:`~memhooks.agents.base.NormalizedEvent`), ``host``, ``native``
+    (the host's event name), ``delivery`` (the host's reply row for it), ``env``,
+    ``roles`` (explicit roles only), ``deadline`` (monotonic seconds), ``notes``.
+    """
+
+    __slots__ = (
+        "_folder",
+        "_root",
+        "_session",
+        "_state",
+        "deadline",
+        "delivery",
+        "env",
+        "event",
+        "host",
+        "native",
+        "notes",
+        "roles",
+    )
+
+    def __init__(
+        self,
+        event: NormalizedEvent,
+        env: Mapping[str, str],
+        *,
+        roles: Iterable[str] = (),
+        time_s: float = 3.0,
+    ) -> None:
+        from ..agents.delivery import delivery_of
+        from .scope import roles as all_roles
+
+        self.event = event
+        self.host = event.host
+        self.native = event.native_event
+        self.delivery: Delivery = delivery_of(event.host).for_event(event.native_event)
+        self.env = env
+        self.roles = all_roles(roles, event.raw, env)
+        self.deadline = time.monotonic() + time_s
+        self.notes: list[str] = []
+        self._folder: str | None = None
+        self._root: str | None | bool = False  # False: not looked for yet
+        self._state: State | None = None
+        self._session: Session | None = None
+
+    def remaining(self) -> float:
+        """Seconds left for work, the margin for the response kept back."""
+        return self.deadline - MARGIN_S - time.monotonic()
+
+    @property
+    def folder(self) -> str:
+        """The working folder (:func:`memhooks.agents.folder.working_folder`). Raises
+        UsageError when the host named a folder that does not exist."""
+        if self._folder is None:
+            from ..agents.folder import working_folder
+
+            self._folder = working_folder(self.event, self.env)
+        return self._folder
+
+    @property
+    def root(self) -> str | None:
+        """The canonical root of the enabled project the folder is in, or None when the
+        folder is in no project with a root ``MEMHOOKS.md`` (then the hook does nothing:
+        a user-level install fires in every folder)."""
+        if self._root is False:
+            self._root = _enabled_root(self.folder, self.env)
+        return self._root  # type: ignore[return-value]
+
+    def inside(self, path: str) -> str | None:
+        """``path`` relative to the root (``/`` separators, ``""`` for the root) when it
+        is inside the canonical root, else None."""
+        root = self.root
+        if root is None:
+            return None
+        real = os.path.realpath(path)
+        if real == root:
+            return ""
+        if real.startswith(root.rstrip(os.sep) + os.sep):
+            return os.path.relpath(real, root).replace(os.sep, "/")
+        return None
+
+    @property
+    def state(self) -> State:
+        """The open state file (:mod:`memhooks.session.state`)."""
+        if self._state is None:
+            from ..session import State, state_path
+
+            self._state = State(state_path(self.env))
+        return self._state
+
+    @property
+    def session(self) -> Session:
+        """This call's session (opened, and its ``updated`` time refreshed, on first use).
+        Call only when :attr:`root` is not None."""
+        if self._session is None:
+            from ..session import open_session
+
+            assert self.root is not None
+            self._session = open_session(self.state, self.host, self.event.session_id, self.root)
+        return self._session
+
+    def setting(self, name: str, default: int, low: int, high: int) -> int:
+        """An integer setting from the environment; an invalid value is noted and the
+        default used (a hook never fails on a setting)."""
+        raw = self.env.get(name, "").strip()
+        if not raw:
+            return default
+        try:
+            value = int(raw)
+        except ValueError:
+            value = low - 1
+        if not low <= value <= high:
+            self.notes.append(f"{name} must be an integer from {low} to {high} (got {raw!r}); using {default}")
+            return default
+        return value
+
+    def prompt_budget(self) -> int:
+        """Characters of prompt-time context: ``MEMHOOKS_MAX_CHARS`` (else
+        :data:`PROMPT_BUDGET`), within the host's cap."""
+        chars = self.setting("MEMHOOKS_MAX_CHARS", PROMPT_BUDGET, 1, 1_000_000)
+        cap = self.delivery.cap
+        return min(chars, cap) if cap else chars
+
+    def close(self) -> None:
+        if self._state is not None:
+            self._state.close()
+            self._state = None
+
+
+def _enabled_root(folder: str, env: Mapping[str, str]) -> str | None:
+    """The project root of ``folder`` when it holds a root hook that is a regular file."""
+    import stat
+
+    from ..protocol.hookfile import HOOK_NAME
+    from ..protocol.root import canonical, find_root
+
+    root, _reason = find_root(canonical(folder, "the host's working folder"), env)
+    try:
+        st = os.lstat(os.path.join(root, HOOK_NAME))
+    except OSError:
+        return None
+    return root if stat.S_ISREG(st.st_mode) else None

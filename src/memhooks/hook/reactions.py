@@ -1,0 +1,388 @@
+"""What the hook does for each lifecycle event: one reaction per normalized event.
+
+=================== ==========================================================
+``session_start``   a compaction (``source: compact``) or ``clear`` empties the
+                    ledger; then recall for the folder where the host injects
+``user_prompt``     the prompt and the paths it names join the working set; if the
+                    host injects here and the prompt calls for recall
+                    (:mod:`memhooks.session.gate`): recall for the folder, the
+                    session's recent folders and the named paths, leaving out what
+                    the session was already given
+``post_tool``       reads and searches join the working set; tool-time recall for a
+                    folder (or file) this session has not been given recall for
+``post_edit``       hook maintenance through the journal, then as ``post_tool``
+``post_command``    the existing paths the command names, then as ``post_tool``
+``pre_compact``,    the host dropped earlier context: the ledger is emptied
+``post_compact``
+``session_end``     the session is marked ended
+=================== ==========================================================
+
+Every reaction returns a :class:`~memhooks.hook.reply.Reply`; nothing here catches
+exceptions (:func:`memhooks.hook.handler.handle` is the one fail-open loop). Outside a
+project with a root ``MEMHOOKS.md`` no reaction runs: a user-level install fires in
+every folder and must cost nothing there.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ..agents.base import (
+    POST_COMMAND,
+    POST_COMPACT,
+    POST_EDIT,
+    POST_TOOL,
+    PRE_COMPACT,
+    READ,
+    SESSION_END,
+    SESSION_START,
+    USER_PROMPT,
+)
+from .call import SESSION_BUDGET, TOOL_BUDGET
+from .reply import Reply
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from ..recall.outcome import Recall
+    from .call import HookCall
+
+#: Folders of the working set that join prompt-time recall, most recent first.
+RECENT_FOLDERS = 3
+#: Most folders (or files) one tool event is given recall for.
+TOOL_TARGETS = 2
+#: Seconds one backend search may take (``memhooks recall``'s cap; the hook's deadline
+#: may be shorter, never longer).
+QUERY_CAP_S = 2.0
+#: Session start ``source`` / ``reason`` values after which the model has lost the
+#: context memhooks gave it.
+RESET_SOURCES = frozenset({"compact", "clear"})
+
+
+def react(call: HookCall) -> Reply:
+    """The reply to ``call``'s event (the host's no-op when there is nothing to do)."""
+    reaction = REACTIONS.get(call.event.event or "")
+    if reaction is None or call.root is None:
+        return noop(call)
+    return reaction(call)
+
+
+def noop(call: HookCall) -> Reply:
+    return Reply(call.delivery.noop)
+
+
+# -- prompt time ----------------------------------------------------------------------
+
+
+def on_session_start(call: HookCall) -> Reply:
+    if (call.event.reason or "").lower() in RESET_SOURCES:
+        call.session.compacted()
+    if not call.delivery.injects(call.native):
+        return noop(call)
+    return _prompt_recall(call, None, [])
+
+
+def on_prompt(call: HookCall) -> Reply:
+    from ..session import gate, mentions
+
+    session = call.session
+    prompt = call.event.prompt
+    session.remember_prompt(prompt)
+    assert call.root is not None
+    named = mentions.in_prompt(prompt, call.folder, call.root) if prompt else []
+    attached = [(rel, "file") for rel in _files(call, reads_only=False)]
+    session.touch([(rel, kind, "prompt") for rel, kind in [*named, *attached]])
+    if not call.delivery.injects(call.native) or not gate.calls_for_recall(prompt):
+        return noop(call)
+    return _prompt_recall(call, prompt, [*named, *attached])
+
+
+def _prompt_recall(call: HookCall, prompt: str | None, named: list[tuple[str, str]]) -> Reply:
+    """Recall for the working folder, the session's recent folders and ``named`` paths."""
+    assert call.root is not None
+    session = call.session
+    here = call.inside(call.folder) or ""
+    folders = [f for f in session.recent_folders(RECENT_FOLDERS) if f != here]
+    targets = [_absolute(call, f) for f in folders]
+    files = [_absolute(call, rel) for rel, kind in named if kind == "file"]
+    targets += [_absolute(call, rel) for rel, kind in named if kind == "folder"]
+    result = _recall(
+        call,
+        call.folder,
+        targets=[t for t in targets if os.path.isdir(t)],
+        prompt=prompt,
+        files=[f for f in files if os.path.isfile(f)],
+        budget=call.prompt_budget(),
+    )
+    call.session.claim([here])  # the launch folder is routed here, not again at tool time
+    return _deliver(call, result, target=here, tool_time=False)
+
+
+# -- tool time ------------------------------------------------------------------------
+
+
+def on_tool(call: HookCall) -> Reply:
+    touched = [(rel, _kind(call, rel), "read") for rel in _files(call, reads_only=True)]
+    return _after_tool(call, touched)
+
+
+def on_edit(call: HookCall) -> Reply:
+    changed, note = _maintain(call)
+    touched = [(rel, "file", "edit") for rel in _files(call, reads_only=False)]
+    reply = _after_tool(call, touched)
+    reply.changed = changed
+    reply.add_note(note)
+    return reply
+
+
+def on_command(call: HookCall) -> Reply:
+    from ..session import mentions
+
+    assert call.root is not None
+    changed, note = _maintain(call)  # a shell tool that reported files it wrote
+    found = mentions.in_command(call.event.command or "", call.folder, call.root)
+    reply = _after_tool(call, [(rel, kind, "command") for rel, kind in found])
+    reply.changed = changed
+    reply.add_note(note)
+    return reply
+
+
+def _after_tool(call: HookCall, touched: list[tuple[str, str, str]]) -> Reply:
+    """Record ``touched`` in the working set, then tool-time recall for what of it this
+    session has not been given recall for (:func:`_unserved`)."""
+    session = call.session
+    session.touch(touched)
+    if not touched or not call.delivery.at_tool_time(call.native) or not _tool_recall_on(call):
+        return noop(call)
+    ceiling = call.setting("MEMHOOKS_SESSION_MAX_CHARS", SESSION_BUDGET, 0, 1_000_000)
+    left = ceiling - session.tool_chars
+    if left <= 0:
+        return noop(call)
+    folders, files = _unserved(session.served(), touched)
+    won = session.claim([*folders, *(f"file:{rel}" for rel in files)])
+    folders = [f for f in folders if f in won]
+    files = [f for f in files if f"file:{f}" in won]
+    if not folders and not files:
+        return noop(call)  # nothing new, or a parallel hook call is serving it
+    from ..protocol.hookfile import HOOK_NAME
+    from ..recall.anchoring import Anchor
+
+    anchors = folders or sorted({f.rpartition("/")[0] for f in files})
+    hooks = [os.path.join(_absolute(call, f), HOOK_NAME) for f in folders]
+    # A file served on its own (its folder was served earlier) is anchored by itself.
+    keep = Anchor(folders, files, hooks)
+    budget = min(call.setting("MEMHOOKS_TOOL_MAX_CHARS", TOOL_BUDGET, 1, 1_000_000), left)
+    if call.delivery.cap:
+        budget = min(budget, call.delivery.cap)
+    targets = [_absolute(call, f) for f in anchors]
+    result = _recall(
+        call,
+        targets[0],
+        targets=targets[1:],
+        prompt=session.prompt,
+        files=[_absolute(call, f) for f in files],
+        budget=budget,
+        keep=keep,
+        anchored=True,
+    )
+    if result is not None and folders:
+        from .store import anchored_files
+
+        # Files of a newly served folder that memories touched: reading one of them
+        # later gives that file's own recall; any other file there costs nothing.
+        marks = [f"anchor:{rel}" for folder in folders for rel in anchored_files(call, result.project, folder)]
+        session.claim(marks)
+    target = folders[0] if folders else files[0]
+    return _deliver(call, result, target=target, tool_time=True)
+
+
+def _unserved(served: set[str], touched: list[tuple[str, str, str]]) -> tuple[list[str], list[str]]:
+    """The folders (at most :data:`TOOL_TARGETS`) and files ``touched`` names that were
+    not served: a folder not served yet; a file of a served folder that has anchored
+    memories (``anchor:<path>``) and was not served itself. A file read in a folder
+    served now counts as served with it."""
+    folders: list[str] = []
+    files: list[str] = []
+    for rel, kind, _how in touched:
+        folder = rel if kind == "folder" else rel.rpartition("/")[0]
+        if folder not in served:
+            if folder not in folders and len(folders) < TOOL_TARGETS:
+                folders.append(folder)
+            if kind == "file" and folder in folders:
+                files.append(rel)
+        elif kind == "file" and f"anchor:{rel}" in served and f"file:{rel}" not in served:
+            files.append(rel)
+    return folders, files
+
+
+def _tool_recall_on(call: HookCall) -> bool:
+    value = call.env.get("MEMHOOKS_TOOL_RECALL", "").strip().lower()
+    if value in ("", "on", "1", "true", "yes"):
+        return True
+    if value not in ("off", "0", "false", "no"):
+        call.notes.append(f"MEMHOOKS_TOOL_RECALL must be `on` or `off` (got {value!r}); using on")
+        return True
+    return False
+
+
+# -- compaction, end ------------------------------------------------------------------
+
+
+def on_compact(call: HookCall) -> Reply:
+    call.session.compacted()
+    return noop(call)
+
+
+def on_end(call: HookCall) -> Reply:
+    call.session.ended()
+    return noop(call)
+
+
+# -- shared ---------------------------------------------------------------------------
+
+
+def _recall(call: HookCall, target: str, **options: Any) -> Recall | None:
+    """One bounded recall for the hook: the per-query cap of ``memhooks recall``
+    (:data:`QUERY_CAP_S`) within the time left, and the session's ledger. None when the
+    embedded store does not exist yet (nothing to recall; a hook never creates it)."""
+    from ..recall import recall_result
+    from .store import store_ready
+
+    if not store_ready(call):
+        return None
+
+    remaining = max(0.05, call.remaining())
+    return recall_result(
+        target,
+        roles=call.roles,
+        store_path=call.env.get("MEMHOOKS_STORE") or None,
+        query_timeout_s=min(QUERY_CAP_S, remaining),
+        deadline_s=remaining,
+        delivered=call.session.delivered(),
+        strict=True,
+        **options,
+    )
+
+
+def _deliver(call: HookCall, result: Recall | None, *, target: str, tool_time: bool) -> Reply:
+    """Claim what ``result`` found in the session's ledger and render what was claimed
+    (a parallel hook call of the session may have delivered some of it first)."""
+    from ..recall import guidance_key
+
+    if result is None or result.context() is None:
+        return _failed(call, result)
+    items: list[dict[str, object]] = [
+        {"item": m["id"], "words": " ".join(m["text"].split())[:80], "cue": m["recalled_by"][0]["query"]}
+        for m in result.memories
+    ]
+    items += [{"item": guidance_key(g), "words": "guidance", "cue": g.get("source")} for g in result.guidance]
+
+    def size(claimed: set[str]) -> int:
+        result.memories = [m for m in result.memories if m["id"] in claimed]
+        result.guidance = [g for g in result.guidance if guidance_key(g) in claimed]
+        text = result.context()
+        return len(text) if text else 0
+
+    claimed = call.session.record(call.native or "", target, items, size, tool_time=tool_time)
+    text = result.context() if claimed else None
+    if not text:
+        return _failed(call, result)
+    reply = Reply(call.delivery.render(call.native or "", text))
+    return reply
+
+
+def _failed(call: HookCall, result: Recall | None) -> Reply:
+    """The no-op, with one short line when memory was unavailable (not an empty store)."""
+    reply = noop(call)
+    if result is not None and result.failed:
+        from ..recall.result import headline
+
+        reply.add_note(headline(result.to_dict())[0])
+    return reply
+
+
+def _files(call: HookCall, *, reads_only: bool) -> list[str]:
+    """Root-relative paths of the event's existing files (and searched folders) inside the
+    root: reads only, or all."""
+    out: list[str] = []
+    for change in call.event.files:
+        if reads_only and change.action != READ:
+            continue
+        # A host that named no folder in its payload gave paths relative to the call's.
+        path = change.path if os.path.isabs(change.path) else os.path.join(call.folder, change.path)
+        rel = call.inside(path)
+        if rel is not None and rel not in out and os.path.exists(path):
+            out.append(rel)
+    return out
+
+
+def _kind(call: HookCall, rel: str) -> str:
+    return "folder" if os.path.isdir(_absolute(call, rel)) else "file"
+
+
+def _absolute(call: HookCall, rel: str) -> str:
+    assert call.root is not None
+    return os.path.join(call.root, *rel.split("/")) if rel else call.root
+
+
+def _maintain(call: HookCall) -> tuple[list[str], str | None]:
+    """Hook maintenance for the files the event wrote, deleted or renamed, through the
+    journal (:mod:`memhooks.session.journal`): recorded first, then applied."""
+    from ..maintain.events import changed_paths
+
+    if not changed_paths(call.event):
+        return [], None
+    from ..session import journal
+
+    assert call.root is not None
+    work = {
+        "folder": call.folder,
+        "files": [f.as_list() for f in call.event.files],
+        "settings": {k: call.env[k] for k in _MAINTAIN_SETTINGS if k in call.env},
+    }
+    journal.accept(call.state, call.root, work)
+    written, notes = journal.drain(call.state, call.root, _apply, call.deadline - 0.1)
+    return written, "; ".join(notes) or None
+
+
+#: Settings maintenance reads, kept with an accepted update so that a later call
+#: applies it as this one would have.
+_MAINTAIN_SETTINGS = ("MEMHOOKS_ROOT", "MEMHOOKS_AUTO_PATHS", "MEMHOOKS_ANCHOR", "HOME")
+
+
+def _apply(works: list[dict[str, object]]) -> list[str]:
+    """Apply journal entries (:func:`memhooks.maintain.events.maintain`), one pass per
+    distinct folder and settings."""
+    from ..agents.base import POST_EDIT as EDIT
+    from ..agents.base import FileChange, NormalizedEvent
+    from ..maintain.events import maintain
+
+    groups: dict[str, tuple[str, dict[str, str], list[FileChange]]] = {}
+    for work in works:
+        settings = dict(work.get("settings") or {})  # type: ignore[call-overload]
+        folder = str(work["folder"])
+        key = repr((folder, sorted(settings.items())))
+        group = groups.setdefault(key, (folder, settings, []))
+        for action, path, *old in work.get("files") or ():  # type: ignore[attr-defined]
+            group[2].append(FileChange(path, action, *old))
+    written: list[str] = []
+    for folder, settings, files in groups.values():
+        event = NormalizedEvent("journal", EDIT, cwd=folder, files=files)
+        for path in maintain(event, env=settings, folder=folder):
+            if path not in written:
+                written.append(path)
+    return written
+
+
+REACTIONS: dict[str, Callable[[HookCall], Reply]] = {
+    SESSION_START: on_session_start,
+    USER_PROMPT: on_prompt,
+    POST_TOOL: on_tool,
+    POST_EDIT: on_edit,
+    POST_COMMAND: on_command,
+    PRE_COMPACT: on_compact,
+    POST_COMPACT: on_compact,
+    SESSION_END: on_end,
+}

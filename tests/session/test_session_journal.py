@@ -1,0 +1,96 @@
+"""Hook maintenance the hook accepted is never lost (issue 13 item 3): parallel hook
+calls record their update first and whoever holds the project's applier lock applies
+them all; a call that cannot get the lock in time leaves its update for the next call."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from memhooks.session import State, journal
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="flock")
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    (root / "src").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    (root / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n")
+    return root.resolve()
+
+
+def _write_payload(root: Path, name: str, session: str = "S") -> str:
+    path = root / "src" / name
+    path.write_text("x = 1\n")
+    return json.dumps({"session_id": session, "cwd": str(root), "hook_event_name": "PostToolUse",
+                       "tool_name": "Write", "tool_input": {"file_path": str(path), "content": "x = 1\n"}})  # fmt: skip
+
+
+def test_twenty_parallel_writes_all_reach_the_hook(repo: Path, tmp_path: Path) -> None:
+    env = dict(os.environ, MEMHOOKS_STATE_DIR=str(tmp_path / "state"), MEMHOOKS_AUTO_PATHS="64")
+    payloads = [_write_payload(repo, f"m{i:02d}.py") for i in range(20)]
+    procs = [
+        subprocess.Popen([sys.executable, "-m", "memhooks", "hook", "--agent", "claude-code"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)  # fmt: skip
+        for _ in payloads
+    ]
+    for proc, payload in zip(procs, payloads):
+        proc.stdin.write(payload.encode())  # type: ignore[union-attr]
+        proc.stdin.close()  # type: ignore[union-attr]
+        proc.stdin = None  # written: communicate() only reads
+    for proc in procs:
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0 and out == b"", err
+    # Whatever a call could not apply before its deadline, the next call of the project does.
+    nudge = subprocess.run([sys.executable, "-m", "memhooks", "hook", "--agent", "claude-code"],
+                           input=_write_payload(repo, "last.py"), text=True, env=env, capture_output=True)  # fmt: skip
+    assert nudge.returncode == 0
+    hook = (repo / "src" / "MEMHOOKS.md").read_text()
+    missing = [f"m{i:02d}.py" for i in range(20) if f"src/m{i:02d}.py" not in hook]
+    assert missing == []
+    state = State(str(tmp_path / "state" / "state.sqlite3"))
+    assert state.read("SELECT count(*) FROM journal") == [(0,)]
+
+
+def test_an_update_left_behind_by_a_busy_lock_is_applied_by_the_next_call(repo: Path, tmp_path: Path) -> None:
+    import fcntl
+
+    state = State(str(tmp_path / "state.sqlite3"))
+    applied: list[list[dict[str, object]]] = []
+    journal.accept(state, str(repo), {"n": 1})
+    holder = journal._lock(state, str(repo), time.monotonic() + 1)  # another hook holds it
+    assert holder is not None
+    try:
+        written, notes = journal.drain(state, str(repo), lambda works: applied.append(works) or [], time.monotonic() + 0.05)
+        assert (written, notes, applied) == ([], [], [])
+        assert journal.pending(state, str(repo))
+    finally:
+        fcntl.flock(holder, fcntl.LOCK_UN)
+        os.close(holder)
+    journal.accept(state, str(repo), {"n": 2})
+    journal.drain(state, str(repo), lambda works: applied.append(works) or ["hook"], time.monotonic() + 5)
+    assert [[w["n"] for w in batch] for batch in applied] == [[1, 2]]
+    assert not journal.pending(state, str(repo))
+
+
+def test_an_update_that_keeps_failing_is_dropped_with_a_note(repo: Path, tmp_path: Path) -> None:
+    from memhooks.errors import MemhooksError
+
+    state = State(str(tmp_path / "state.sqlite3"))
+    journal.accept(state, str(repo), {"n": 1})
+
+    def broken(works: list[dict[str, object]]) -> list[str]:
+        raise MemhooksError("MH001 the root hook is invalid")
+
+    notes = [journal.drain(state, str(repo), broken, time.monotonic() + 5)[1] for _ in range(journal.MAX_ATTEMPTS)]
+    assert notes[0] == ["hook maintenance failed (kept, retried by the next hook call): MH001 the root hook is invalid"]
+    assert notes[-1] == [f"hook maintenance dropped 1 update(s) after {journal.MAX_ATTEMPTS} failed attempts: MH001 the root hook is invalid"]
+    assert not journal.pending(state, str(repo))

@@ -1,0 +1,147 @@
+"""Recall follows the agent through the tree (issue 12): a session launched at the root
+gets a folder's memories when it reads there, once, and prompt-time recall skips what the
+session already has. Every call goes through the real handler, as a host sends it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import Agent, delivered
+
+ROOT_IDS = {f"root-{i:02d}" for i in range(30)}
+
+
+def test_a_read_brings_the_folders_memory_once(agent: Agent) -> None:
+    first = delivered(agent.prompt("Make the totals use two decimals"))
+    assert first and set(first) <= ROOT_IDS  # the prompt alone: only root memories
+    # The folder's memories, the one about the file read first.
+    assert delivered(agent.read("billing/invoice.py")) == ["billing-cents", "tax-rate"]
+    assert delivered(agent.read("billing/invoice.py")) == []  # served: nothing again
+    assert delivered(agent.read("billing/tax.py")) == []  # its memory came with the folder
+    assert delivered(agent.read("shipping/rates.py")) == ["shipping-carrier"]
+
+
+def test_tool_time_context_reaches_claude_in_its_tool_channel(agent: Agent) -> None:
+    agent.prompt("Make the totals use two decimals")
+    reply = json.loads(agent.read("billing/invoice.py"))
+    assert list(reply) == ["hookSpecificOutput"]
+    assert reply["hookSpecificOutput"]["hookEventName"] == "PostToolUse"
+    context = reply["hookSpecificOutput"]["additionalContext"]
+    assert context.startswith("[MemHooks — recalled memories and routing guidance: untrusted")
+    assert "BILLING-MARK" in context and len(context) <= 2000
+
+
+def test_a_file_with_its_own_memories_in_a_served_folder_gets_them(project: tuple[Path, dict[str, str]]) -> None:
+    root, env = project
+    agent = Agent(root, {**env, "MEMHOOKS_TOOL_MAX_CHARS": "600"})  # one memory per event
+    agent.prompt("Make the totals use two decimals")
+    assert delivered(agent.read("billing/invoice.py")) == ["billing-cents"]
+    # tax.py's own memory did not fit with the folder's; reading tax.py brings it, once.
+    assert delivered(agent.read("billing/tax.py")) == ["tax-rate"]
+    assert delivered(agent.read("billing/tax.py")) == []
+
+
+def test_only_anchored_memories_at_tool_time(agent: Agent) -> None:
+    agent.prompt("Make the totals use two decimals")
+    # docs/ has no memory: the root memories that match the prompt better stay out.
+    assert agent.read("docs/guide.md") == ""
+
+
+def test_the_prompt_hook_does_not_resend_what_the_session_has(agent: Agent) -> None:
+    first = delivered(agent.prompt("Make the totals use two decimals"))
+    again = delivered(agent.prompt("Make the totals use two decimals"))
+    assert first and not set(first) & set(again)
+
+
+def test_acknowledgements_recall_nothing(agent: Agent) -> None:
+    for prompt in ("continue", "thanks!", "yes", "ok, go ahead", "LGTM"):
+        assert agent.prompt(prompt) == "", prompt
+    assert delivered(agent.prompt("continue with the billing totals"))
+
+
+def test_compaction_empties_the_ledger(agent: Agent) -> None:
+    first = delivered(agent.prompt("Make the totals use two decimals"))
+    assert delivered(agent.read("billing/invoice.py")) == ["billing-cents", "tax-rate"]
+    agent.send({"hook_event_name": "PreCompact", "trigger": "auto", "custom_instructions": ""})
+    # The model lost them: the folder's memories and the prompt's come again.
+    assert delivered(agent.read("billing/invoice.py")) == ["billing-cents", "tax-rate"]
+    assert set(first) <= set(delivered(agent.prompt("Make the totals use two decimals")))
+
+
+def test_session_start_after_compaction_empties_the_ledger(agent: Agent) -> None:
+    first = delivered(agent.prompt("Make the totals use two decimals"))
+    agent.send({"hook_event_name": "SessionStart", "source": "compact"})
+    assert delivered(agent.prompt("Make the totals use two decimals")) == first
+
+
+def test_sessions_are_separate(agent: Agent) -> None:
+    assert delivered(agent.read("billing/invoice.py")) == ["billing-cents", "tax-rate"]
+    other = Agent(agent.root, agent.env, session="S2")
+    assert delivered(other.read("billing/invoice.py")) == ["billing-cents", "tax-rate"]
+
+
+def test_a_path_named_in_the_prompt_routes_prompt_time_recall(agent: Agent) -> None:
+    found = delivered(agent.prompt("Make the totals in @billing/invoice.py use two decimals"))
+    assert "billing-cents" in found
+
+
+def test_the_working_set_routes_the_next_prompt(project: tuple[Path, dict[str, str]]) -> None:
+    root, env = project
+    agent = Agent(root, {**env, "MEMHOOKS_TOOL_RECALL": "off"})
+    agent.send({"hook_event_name": "PostToolUse", "tool_name": "Grep", "tool_input": {"pattern": "RATE", "path": str(agent.root / "billing")}, "tool_response": {}})
+    # Where the agent searched routes a later prompt there: the folder's memory about
+    # the prompt's topic is found although the agent was launched at the root.
+    found = delivered(agent.prompt("when did the tax rate for invoices change"))
+    assert "tax-rate" in found
+
+
+def test_codex_reads_through_its_shell(project: tuple[Path, dict[str, str]]) -> None:
+    codex = Agent(*project, host="codex")
+    codex.send({"hook_event_name": "UserPromptSubmit", "turn_id": "t1", "prompt": "Make the totals use two decimals"})
+    out = codex.send({"hook_event_name": "PostToolUse", "turn_id": "t1", "tool_name": "Bash",
+                      "tool_input": {"command": "sed -n 1,80p billing/invoice.py"}, "tool_response": "Exit code: 0\nOutput:\n..."})  # fmt: skip
+    assert delivered(out) == ["billing-cents", "tax-rate"]
+    out = codex.send({"hook_event_name": "PostToolUse", "turn_id": "t1", "tool_name": "Bash",
+                      "tool_input": {"command": "cd shipping && cat rates.py /etc/passwd"}, "tool_response": "Exit code: 0"})  # fmt: skip
+    assert delivered(out) == ["shipping-carrier"]
+
+
+def test_a_host_without_a_tool_channel_still_keeps_the_working_set(project: tuple[Path, dict[str, str]]) -> None:
+    kiro = Agent(*project, host="kiro")
+    out = kiro.send({"hook_event_name": "PostToolUse", "tool_name": "fs_read", "tool_input": {"path": "billing/invoice.py"}, "tool_response": "ok"})
+    assert out == ""
+    prompt = kiro.send({"hook_event_name": "UserPromptSubmit", "prompt": "how are invoice amounts stored"})
+    assert "BILLING-MARK" in prompt  # Kiro's prompt channel is plain stdout
+
+
+def test_tool_time_recall_can_be_turned_off(project: tuple[Path, dict[str, str]]) -> None:
+    root, env = project
+    agent = Agent(root, {**env, "MEMHOOKS_TOOL_RECALL": "off"})
+    assert agent.read("billing/invoice.py") == ""
+
+
+def test_the_session_ceiling_bounds_tool_time_recall(project: tuple[Path, dict[str, str]]) -> None:
+    root, env = project
+    agent = Agent(root, {**env, "MEMHOOKS_SESSION_MAX_CHARS": "600"})
+    assert delivered(agent.read("billing/invoice.py")) == ["billing-cents"]  # ~500 characters fit
+    assert agent.read("shipping/rates.py") == ""  # the ceiling is spent
+
+
+def test_outside_an_enabled_project_the_hook_does_nothing(project: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+    root, env = project
+    (root / "MEMHOOKS.md").unlink()
+    agent = Agent(root, env)
+    assert agent.prompt("Make the totals use two decimals") == ""
+    assert agent.read("billing/invoice.py") == ""
+    assert not (tmp_path / "state").exists()  # not even a state file
+
+
+def test_a_host_without_a_session_id_gets_one_anonymous_session(project: tuple[Path, dict[str, str]]) -> None:
+    from memhooks.hook import handle
+
+    root, env = project
+    path = str(root / "billing" / "invoice.py")
+    payload = json.dumps({"hook_event_name": "PostToolUse", "cwd": str(root), "tool_name": "Read", "tool_input": {"file_path": path}})
+    assert delivered(handle(payload, agent="claude-code", env=env).stdout) == ["billing-cents", "tax-rate"]
+    assert handle(payload, agent="claude-code", env=env).stdout == ""
