@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import BinaryIO, TextIO
 
-    from ..hook.handler import Reply
+    from ..hook.reply import Reply
 
 PREFIX = "memhooks hook: "
 
@@ -35,9 +35,7 @@ def main(argv: list[str]) -> int:
             from ..cli import build_parser
 
             build_parser().parse_args(["hook", "--help"])
-        sys.stderr.write(
-            f"{PREFIX}bad arguments {argv!r}; usage: memhooks hook [--agent NAME] [--role R]... [EVENT]\n"
-        )
+        sys.stderr.write(f"{PREFIX}bad arguments {argv!r}; {USAGE}\n")
         return 0
     agent, event, roles = parsed
     return serve(agent, event, roles)
@@ -84,8 +82,11 @@ def serve(
     env: Mapping[str, str] | None = None,
 ) -> int:
     """One hook call, start to finish, under the internal deadline. Returns 0."""
+    from ..agents.delivery import noop
     from ..hook.deadline import Watchdog, budget_ms
-    from ..hook.handler import Reply
+    from ..hook.handler import handle
+    from ..hook.payload import read_payload
+    from ..hook.reply import Reply
 
     stdin = sys.stdin.buffer if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
@@ -93,21 +94,28 @@ def serve(
     env = os.environ if env is None else env
     started = time.monotonic()
     ms, warning = budget_ms(env)
-    state = {"noop": _noop(agent, event)}
+    fallback = noop(agent, event) if agent else ""
+    if _is_tty(stdin):
+        _emit(stdout, stderr, Reply(fallback, f"no payload: stdin is a terminal; {USAGE}"))
+        return 0
 
     def expire() -> None:
-        _emit(
-            stdout,
-            stderr,
-            Reply(state["noop"], f"gave up after the {ms} ms deadline; nothing added"),
-        )
+        _emit(stdout, stderr, Reply(fallback, f"gave up after the {ms} ms deadline; nothing added"))
 
     dog = Watchdog(ms / 1000, expire).start()
     saved, sys.stdout = sys.stdout, sys.stderr  # a stray print must never corrupt the response
     try:
-        reply = _answer(
-            stdin, agent, event, roles, env, state, ms / 1000 - (time.monotonic() - started)
+        raw, problem = read_payload(stdin)
+        reply = handle(
+            raw,
+            agent=agent,
+            native_event=event,
+            roles=roles,
+            env=env,
+            time_s=ms / 1000 - (time.monotonic() - started),
         )
+        if problem:
+            reply.add_note(problem)
     finally:
         sys.stdout = saved
     if warning:
@@ -118,34 +126,19 @@ def serve(
     return 0
 
 
-def _answer(
-    stdin: BinaryIO,
-    agent: str | None,
-    event: str | None,
-    roles: list[str],
-    env: Mapping[str, str],
-    state: dict[str, str],
-    time_s: float,
-) -> Reply:
-    from ..hook.handler import Reply, describe, parse, respond
+USAGE = "usage: memhooks hook [--agent NAME] [--role R]... [EVENT] < payload.json"
 
+
+def _is_tty(stdin: BinaryIO) -> bool:
     try:
-        normalized = parse(stdin.read(), agent, event)
-        state["noop"] = _noop(normalized.host, normalized.native_event)
-        return respond(normalized, roles, env, time_s)
-    except Exception as exc:  # noqa: BLE001  fail open, whatever it was
-        return Reply(state["noop"], describe(exc))
+        return stdin.isatty()
+    except (AttributeError, ValueError, OSError):
+        return False
 
 
-def _noop(host: str | None, event: str | None) -> str:
-    from ..hook.output import noop
-
-    return noop(host, event) if host else ""
-
-
-def _emit(stdout: TextIO, stderr: TextIO, reply: object) -> None:
-    text = getattr(reply, "stdout", "")
-    note = getattr(reply, "note", None)
+def _emit(stdout: TextIO, stderr: TextIO, reply: Reply) -> None:
+    text = reply.stdout
+    note = reply.note
     try:
         if text:
             text = text if text.endswith("\n") else text + "\n"
