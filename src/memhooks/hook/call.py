@@ -163,13 +163,15 @@ class HookCall:
 
 
 def _enabled_root(folder: str, env: Mapping[str, str]) -> str | None:
-    """The project root of ``folder`` when it holds a root hook that is a regular file."""
+    """The project root of ``folder`` (:func:`memhooks.protocol.root.resolve_target`: found
+    from the path as given; links out of the project are refused) when it holds a root
+    hook that is a regular file."""
     import stat
 
     from ..protocol.hookfile import HOOK_NAME
-    from ..protocol.root import canonical, find_root
+    from ..protocol.root import resolve_target
 
-    root, _reason = find_root(canonical(folder, "the host's working folder"), env)
+    root = resolve_target(folder, env, "the host's working folder").root
     try:
         st = os.lstat(os.path.join(root, HOOK_NAME))
     except OSError:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import Agent, delivered
+from session_support import Agent, delivered
 
 ROOT_IDS = {f"root-{i:02d}" for i in range(30)}
 
