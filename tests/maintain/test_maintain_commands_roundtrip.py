@@ -64,3 +64,28 @@ def test_round_trip_through_the_commands(name: str, variant: str, tmp_path: Path
     else:
         assert text == original
     assert sorted(os.listdir(root)) == [".git", "MEMHOOKS.md"]
+
+
+@pytest.mark.parametrize("variant", ["lf", "bom-crlf"])
+def test_a_commented_empty_list_survives_note_then_remove(variant: str, tmp_path: Path) -> None:
+    """``recall_queries: []  # none yet``: ``note`` must rewrite that one line (a block
+    list cannot follow ``[]``), keeping the comment; ``remove`` gives the original bytes
+    back (issue 13 item 11). The other samples only ever gain lines."""
+    root = Path(os.path.realpath(tmp_path)) / "proj"
+    (root / ".git").mkdir(parents=True)
+    hook = root / "MEMHOOKS.md"
+    original = VARIANTS[variant](
+        (Path(__file__).parent / "data" / "empty_list_comment.md").read_text("utf-8")
+    )
+    hook.write_bytes(original.encode("utf-8"))
+    code, _out, err = run_in_process(["note", "--query", NOTE], root, {}, b"")
+    assert code == 0, err
+    noted = hook.read_bytes().decode("utf-8")
+    newline = "\r\n" if variant == "bom-crlf" else "\n"
+    assert noted == original.replace(
+        f"recall_queries: []  # none yet{newline}",
+        f"recall_queries:     # none yet{newline}  - query: {NOTE}{newline}",
+    )
+    code, _out, err = run_in_process(["remove", "--query", NOTE], root, {}, b"")
+    assert code == 0, err
+    assert hook.read_bytes().decode("utf-8") == original

@@ -49,7 +49,26 @@ def _end_comments(value: Any) -> str:
 
 def drop_emptied_queries(tree: CommentedMap) -> None:
     """Remove ``recall_queries`` when it is an empty list, keeping its comment lines.
-    Call only after an edit removed items (a hand-written ``[]`` is left alone)."""
+    Call only after an edit removed items (a hand-written ``[]`` is left alone).
+
+    A key whose own line carries a comment (``recall_queries: []  # none yet``, which
+    ``note`` grew into a block list) is kept as ``[]`` instead, comment in its column:
+    a person wrote that line, and ``note`` then ``remove`` gives it back byte for byte
+    (issue 13 item 11). A key without one is removed, as the reference does; a hook that
+    had no ``recall_queries`` before ``note`` gets its bytes back that way."""
     queries = tree.get("recall_queries")
-    if isinstance(queries, CommentedSeq) and not queries:
+    if not (isinstance(queries, CommentedSeq) and not queries):
+        return
+    entry = tree.ca.items.get("recall_queries")
+    eol = entry[2] if entry and len(entry) > 2 else None
+    if eol is None or not eol.value.lstrip(" ").startswith("#"):
         pop_key(tree, "recall_queries")
+        return
+    head, newline, tail = eol.value.partition("\n")
+    tail += _end_comments(queries)
+    queries.fa.set_flow_style()
+    queries.ca.comment = None
+    queries.ca.end = []
+    eol.value = head + newline
+    if tail:
+        nodes.put_tail(tree, "recall_queries", tail)
