@@ -17,6 +17,8 @@ nothing, and still reports exactly what would change (and whether it would be re
 from __future__ import annotations
 
 import contextlib
+import os
+import stat
 from collections.abc import Callable
 
 from ..errors import Diagnostic, DiagnosticError
@@ -83,8 +85,9 @@ def update(
     is None, or when the edit changes nothing: an event never creates an empty hook).
     ``check`` vets the hook as read (default: it must validate). Raises DiagnosticError
     for an unsafe, unreadable or invalid hook, an edit whose result would not validate
-    (nothing is written), and write or lock failures (MH031, also after waiting
-    :data:`LOCK_TIMEOUT_S` seconds for another writer).
+    (nothing is written), a read-only hook that would change (MH031, in a dry run too),
+    and write or lock failures (MH031, also after waiting :data:`LOCK_TIMEOUT_S` seconds
+    for another writer).
     """
     guard = contextlib.nullcontext() if dry_run else hook_lock(path, timeout=LOCK_TIMEOUT_S)
     with guard:
@@ -100,9 +103,30 @@ def update(
         if new == old:
             return Change(path, old, None)
         refuse_invalid(new, path)
+        if old is not None:
+            refuse_read_only(path)
         if not dry_run:
             write_atomic(path, new)
         return Change(path, old, new)
+
+
+def refuse_read_only(path: str) -> None:
+    """Raise MH031 when the hook is read-only: no write bit at all (root included), or
+    not writable by this process. The atomic rename only needs the directory to be
+    writable, so without this check a file someone made read-only would be replaced
+    silently (issue 13 item 12)."""
+    mode = stat.S_IMODE(os.lstat(path).st_mode)
+    if mode & 0o222 and os.access(path, os.W_OK):
+        return
+    raise DiagnosticError(
+        Diagnostic(
+            "MH031",
+            f"the hook is read-only (mode {mode:04o}); memhooks does not replace a file "
+            "made read-only, so nothing was written",
+            path,
+            help="make it writable (`chmod u+w`) to let memhooks maintain it, or leave it as it is",
+        )
+    )
 
 
 def refuse_invalid(text: str, path: str) -> None:
