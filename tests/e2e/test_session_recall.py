@@ -48,10 +48,6 @@ PENDING = pytest.mark.xfail(
     strict=True,
     reason="tool-time recall and the session ledger (#12 items 1-3) are not built yet: a Read delivers no memory",
 )
-PENDING_DEFAULT_INSTALL = pytest.mark.xfail(
-    strict=True,
-    reason="the default install is project-level (#12 item 6): Claude Code started in billing/ runs no memhooks hook",
-)
 
 
 @dataclass
@@ -201,7 +197,6 @@ def test_the_folder_memory_arrives_once_right_after_the_read(name: str, tmp_path
     assert planned and BILLING in json.dumps(planned[-1]["body"]), run.report()
 
 
-@PENDING_DEFAULT_INSTALL
 def test_started_in_a_subfolder_the_default_install_recalls_there(tmp_path_factory: pytest.TempPathFactory) -> None:
     run = session("claude-code-subfolder", tmp_path_factory)
     arrives_once(run, BILLING, transcript.PROMPT, "system message", "billing's memory (the launch folder's)")
