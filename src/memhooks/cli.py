@@ -229,6 +229,7 @@ def _memories_arguments(p: argparse.ArgumentParser) -> None:
     a = acts.add_parser("export", help="write JSON Lines")
     _project_options(a)
     a.add_argument("file", nargs="?", help="output file (default: standard output)")
+    a.add_argument("--salvage", action="store_true", help="from a damaged store: every memory still readable, read row by row")
 
 
 def _history_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

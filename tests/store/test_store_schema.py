@@ -175,7 +175,7 @@ def test_a_damaged_store_raises_store_error_naming_it(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match=pattern) as caught, MemoryStore(path) as store:
         store.search(PROJECT, "caching")
         store.list(PROJECT)
-    assert "move it away" in str(caught.value)
+    assert "memories export --salvage FILE`, move the store away" in str(caught.value)
 
 
 def test_a_directory_or_a_missing_file_is_a_store_error(tmp_path: Path) -> None:
@@ -225,7 +225,8 @@ def test_a_store_whose_schema_text_is_not_utf8_is_a_store_error_not_a_traceback(
     assert main(["memories", "list", "--store", str(path)]) == 1
     err = capsys.readouterr().err.strip()
     assert err.startswith(f"error: {expected}") and err.endswith(
-        "re-import your memories from an export"
+        "`memhooks memories export --salvage FILE`, move the store away, then"
+        " `memhooks memories import FILE` into a new one"
     )
 
 

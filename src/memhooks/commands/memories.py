@@ -8,7 +8,9 @@ memories of the project at ``--cwd`` in the embedded store.
 * ``forget ID`` — delete one memory;
 * ``import FILE|-`` — JSON Lines (a line needs only ``text``); all-or-nothing, Ctrl-C
   included (``interrupted; nothing imported``, exit 130);
-* ``export [FILE|-]`` — JSON Lines, oldest first.
+* ``export [FILE|-] [--salvage]`` — JSON Lines, oldest first; ``--salvage`` reads a
+  damaged store row by row and writes every memory still readable
+  (:mod:`memhooks.store.salvage`), the count of unreadable rows on stderr.
 
 A store file of 0 bytes, or one without a schema (what a killed first import leaves),
 reads as an empty store and is not written by the readers.
@@ -43,6 +45,8 @@ def run(args: argparse.Namespace) -> int:
     where = locate(args.cwd)
     if args.action == "import":
         return _import(args, where)
+    if args.action == "export" and args.salvage:
+        return _salvage(args, where)
     # Only an import creates the store: reading a mistyped path must not create one.
     with MemoryStore(args.store, create=False) as store:
         store.adopt(where.project, where.aliases)  # memories kept under the project's older ids
@@ -96,6 +100,39 @@ def run(args: argparse.Namespace) -> int:
         from ..backends.embedded import refresh
 
         refresh(store.path)  # the hooks' cached searches, ready for the next recall
+    return 0
+
+
+def _salvage(args: argparse.Namespace, where: Workspace) -> int:
+    import io
+    import os
+
+    from ..errors import MissingStoreError
+    from ..store import default_path
+    from ..store.salvage import salvage
+
+    path = default_path() if args.store is None else os.path.abspath(args.store)
+    if not os.path.isfile(path):
+        raise MissingStoreError(f"there is no memory store at {path}; nothing to salvage")
+    out = io.StringIO()  # a store that cannot be read at all leaves no half-written file
+    got = salvage(path, {where.project, *where.aliases}, out)
+    if args.file in (None, "-"):
+        sys.stdout.write(out.getvalue())
+        target = "standard output"
+    else:
+        with open(args.file, "w", encoding="utf-8") as fp:
+            fp.write(out.getvalue())
+        target = args.file
+    lost = (
+        "every row was readable"
+        if not got.unreadable
+        else f"{got.unreadable} rows could not be read (of any project; an older export "
+        "may still have them)"
+    )
+    print(
+        f"Salvaged {got.written} memories of project {where.project} to {target}; {lost}",
+        file=sys.stderr,
+    )
     return 0
 
 

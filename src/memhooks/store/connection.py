@@ -27,6 +27,11 @@ if TYPE_CHECKING:
 #: plus our own retries, which use the same deadline).
 BUSY_TIMEOUT = 5.0
 MEMORY = ":memory:"
+#: What to do with a damaged store (every damage message ends with it).
+SALVAGE = (
+    "save every memory still readable with `memhooks memories export --salvage FILE`, "
+    "move the store away, then `memhooks memories import FILE` into a new one"
+)
 
 
 def connect(path: str, *, create: bool = True, timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
@@ -150,8 +155,8 @@ class Translated:
             raise unencodable(self.path, exc) from exc
         if isinstance(exc, DamagedRow):
             raise StoreError(
-                f"the memory store {self.path} is damaged: {exc}; move it away to start a new "
-                "one and re-import your memories from an export, or forget that memory"
+                f"the memory store {self.path} is damaged: {exc}; forget that memory, or "
+                + SALVAGE
             ) from exc
 
 
@@ -160,8 +165,7 @@ def undecodable(path: str, exc: UnicodeDecodeError) -> StoreError:
     bytes were changed under it (sqlite3 raises UnicodeDecodeError, not sqlite3.Error)."""
     return StoreError(
         f"the memory store {path} is damaged: a stored text is not valid UTF-8 "
-        f"({exc.reason} at byte {exc.start}); move it away to start a new one, then "
-        "re-import your memories from an export"
+        f"({exc.reason} at byte {exc.start}); " + SALVAGE
     )
 
 
@@ -185,8 +189,7 @@ def to_store_error(path: str, exc: sqlite3.Error, timeout: float = BUSY_TIMEOUT)
         )
     if kind == "corrupt":
         return StoreError(
-            f"the memory store {path} is damaged (SQLite: {message}); move it away to start "
-            "a new one, then re-import your memories from an export"
+            f"the memory store {path} is damaged (SQLite: {message}); " + SALVAGE
         )
     if kind == "busy":
         return StoreError(
@@ -200,7 +203,7 @@ def to_store_error(path: str, exc: sqlite3.Error, timeout: float = BUSY_TIMEOUT)
         )
     return StoreError(
         f"the memory store {path} failed: {message}; if this repeats, the file may be "
-        "damaged: move it away and re-import your memories from an export"
+        "damaged: " + SALVAGE
     )
 
 

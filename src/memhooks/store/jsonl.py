@@ -40,11 +40,16 @@ def export(conn: sqlite3.Connection, project: str, fp: IO[str]) -> int:
     )
     count = 0
     for row in cursor:
-        record = rows.from_row(row).to_json()
-        del record["project"]
-        fp.write(json.dumps(record, ensure_ascii=False) + "\n")
+        fp.write(line(rows.from_row(row)))
         count += 1
     return count
+
+
+def line(memory: Memory) -> str:
+    """One exported line: :meth:`Memory.to_json` without ``project``, newline-terminated."""
+    record = memory.to_json()
+    del record["project"]
+    return json.dumps(record, ensure_ascii=False) + "\n"
 
 
 def parse(lines: Iterable[str | bytes], name: str) -> list[tuple[int, Fields]]:
