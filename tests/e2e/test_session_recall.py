@@ -16,7 +16,8 @@ conversation) through :mod:`transcript` and names *where* a memory arrived: afte
 tool call, through which channel (Claude: a ``<system-reminder>`` after the Read's
 ``tool_result``; Codex: a developer message between the shell call and its output;
 Gemini: appended to ``functionResponse.response.output``; Copilot CLI: after
-"Additional guidance from postToolUse hooks:" in the tool message).
+"Additional guidance from postToolUse hooks:" in the tool message; OpenCode, through
+memhooks' plugin: appended to the tool message).
 
 Every agent is installed with plain ``memhooks agents install --agent NAME`` (the default
 level) and launched at the project root, as people do; ``claude-code-subfolder`` is
@@ -99,6 +100,15 @@ def _gemini(p: Project, url: str) -> list[str]:
     return [binary("gemini"), "-p", PROMPT, "--approval-mode", "auto_edit"]
 
 
+def _opencode(p: Project, url: str) -> list[str]:
+    config = {"$schema": "https://opencode.ai/config.json", "autoupdate": False, "share": "disabled", "model": "fake/fake-model", "small_model": "fake/fake-model",
+              "provider": {"fake": {"npm": "@ai-sdk/openai-compatible", "name": "Fake LLM", "options": {"baseURL": f"{url}/v1", "apiKey": "dummy"},
+                                    "models": {"fake-model": {"name": "Fake Model", "tool_call": True, "limit": {"context": 128000, "output": 8192}}}}},
+              "permission": {"edit": "allow", "bash": "allow"}}  # fmt: skip
+    (p.root / "opencode.json").write_text(json.dumps(config))  # before the agent starts; not committed
+    return [binary("opencode"), "run", PROMPT]
+
+
 def _write(p: Project) -> dict[str, str]:
     return {"write": str(p.root / "billing/invoice.py"), "content": (p.root / "billing/invoice.py").read_text().replace(OLD, NEW)}
 
@@ -116,10 +126,13 @@ FLAVOURS = {
                            lambda u: {"COPILOT_OFFLINE": "true", "COPILOT_PROVIDER_BASE_URL": f"{u}/v1", "COPILOT_PROVIDER_API_KEY": "dummy",
                                       "COPILOT_MODEL": "fake-model", "COPILOT_AUTO_UPDATE": "false", "COPILOT_ALLOW_ALL": "true"},
                            "view", _edit(False), "edit"),
+    "opencode": Flavour("opencode", _opencode, lambda u: {"OPENCODE_DISABLE_MODELS_FETCH": "1", "OPENCODE_DISABLE_AUTOUPDATE": "1",
+                                                          "OPENCODE_DISABLE_SHARE": "1", "OPENCODE_DISABLE_LSP_DOWNLOAD": "1"},
+                        "read", _edit(False), "edit"),
     "claude-code-subfolder": Flavour("claude-code", _claude, _claude_env, "Read", _write, "Write", start="billing"),
     "claude-code-parallel": Flavour("claude-code", _claude, _claude_env, "Read", _write, "Write", parallel=True),
 }  # fmt: skip
-ROOT_LAUNCHED = ["claude-code", "codex", "gemini-cli", "copilot-cli"]
+ROOT_LAUNCHED = ["claude-code", "codex", "gemini-cli", "copilot-cli", "opencode"]
 SEQUENTIAL = [*ROOT_LAUNCHED, "claude-code-subfolder"]
 
 

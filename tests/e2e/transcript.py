@@ -25,6 +25,9 @@ gemini-cli  Gemini contents     ``<hook_context>…</hook_context>``: a part of 
 copilot-cli OpenAI chat         ``<system_reminder>`` appended to the prompt (prompt);
                                 after ``Additional guidance from postToolUse hooks:`` in
                                 the ``tool`` message (tool)
+opencode    OpenAI chat         memhooks' own plugin: a text part of the user message
+                                (prompt), appended to the ``tool`` message (tool); both
+                                start with memhooks' ``[MemHooks`` label
 =========== =================== ===========================================================
 
 Text found anywhere else is reported as ``unattributed`` with its JSON path, so an
@@ -253,6 +256,29 @@ def _copilot(body: dict, paths: _Paths, t: Transcript) -> None:
                 t.contexts.append(Context(PROMPT, "<system_reminder> in the prompt message", where, hook))
 
 
-READERS = {"claude-code": _claude, "codex": _codex, "gemini-cli": _gemini, "copilot-cli": _copilot}
+OPENCODE_TOOL = "appended to the tool message"
+LABEL = "[MemHooks"
+
+
+def _opencode(body: dict, paths: _Paths, t: Transcript) -> None:
+    calls: dict[str, str] = {}
+    for i, message in enumerate(body.get("messages") or []):
+        content = message.get("content")
+        if message.get("role") == "assistant":
+            for call in message.get("tool_calls") or []:
+                args = json.loads(call["function"].get("arguments") or "{}")
+                label = f"{call['function']['name']} {paths.rel(args.get('filePath'))}"
+                calls[call["id"]] = label
+                t.calls.append(label)
+        elif message.get("role") == "tool" and isinstance(content, str) and LABEL in content:
+            after = calls.get(message.get("tool_call_id"), "?")
+            t.contexts.append(Context(after, OPENCODE_TOOL, f"body.messages[{i}].content", content[content.index(LABEL) :]))
+        elif message.get("role") == "user" and isinstance(content, list) and not t.calls:
+            for j, part in enumerate(content[1:], 1):  # the first part is the prompt itself
+                if LABEL in (part.get("text") or ""):
+                    t.contexts.append(Context(PROMPT, "text part of the user message", f"body.messages[{i}].content[{j}].text", part["text"]))
+
+
+READERS = {"claude-code": _claude, "codex": _codex, "gemini-cli": _gemini, "copilot-cli": _copilot, "opencode": _opencode}
 #: host -> the channel its tool-time hook context arrives through
-TOOL_CHANNEL = {"claude-code": CLAUDE_TOOL, "codex": CODEX_TOOL, "gemini-cli": GEMINI_TOOL, "copilot-cli": COPILOT_TOOL}
+TOOL_CHANNEL = {"claude-code": CLAUDE_TOOL, "codex": CODEX_TOOL, "gemini-cli": GEMINI_TOOL, "copilot-cli": COPILOT_TOOL, "opencode": OPENCODE_TOOL}
