@@ -49,9 +49,11 @@ def test_twenty_parallel_writes_all_reach_the_hook(repo: Path, tmp_path: Path) -
     for proc in procs:
         out, err = proc.communicate(timeout=120)
         assert proc.returncode == 0 and out == b"", err
-    # Whatever a call could not apply before its deadline, the next call of the project does.
+    # Whatever a call could not apply before its deadline, the next call of the project
+    # does, whatever its event.
+    prompt = json.dumps({"session_id": "S", "cwd": str(repo), "hook_event_name": "UserPromptSubmit", "prompt": "go on with the models"})
     nudge = subprocess.run([sys.executable, "-m", "memhooks", "hook", "--agent", "claude-code"],
-                           input=_write_payload(repo, "last.py"), text=True, env=env, capture_output=True)  # fmt: skip
+                           input=prompt, text=True, env=env, capture_output=True)  # fmt: skip
     assert nudge.returncode == 0
     hook = (repo / "src" / "MEMHOOKS.md").read_text()
     missing = [f"m{i:02d}.py" for i in range(20) if f"src/m{i:02d}.py" not in hook]

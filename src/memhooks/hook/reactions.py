@@ -77,6 +77,7 @@ def noop(call: HookCall) -> Reply:
 
 
 def on_session_start(call: HookCall) -> Reply:
+    _apply_pending(call)
     if (call.event.reason or "").lower() in RESET_SOURCES:
         call.session.compacted()
     if not call.delivery.injects(call.native):
@@ -87,6 +88,7 @@ def on_session_start(call: HookCall) -> Reply:
 def on_prompt(call: HookCall) -> Reply:
     from ..session import gate, mentions
 
+    _apply_pending(call)
     session = call.session
     prompt = call.event.prompt
     session.remember_prompt(prompt)
@@ -268,39 +270,39 @@ def _recall(call: HookCall, target: str, **options: Any) -> Recall | None:
 
 def _deliver(call: HookCall, result: Recall | None, *, target: str, tool_time: bool) -> Reply:
     """Claim what ``result`` found in the session's ledger and render what was claimed
-    (a parallel hook call of the session may have delivered some of it first)."""
+    (a parallel hook call of the session may have delivered some of it first). When
+    memory was unavailable, the model is told so once per session epoch, at prompt time
+    (an outage must not look like an empty store), and stderr gets the reason."""
     from ..recall import guidance_key
 
-    if result is None or result.context() is None:
-        return _failed(call, result)
+    if result is None:
+        return noop(call)
+    down = result.unavailable()
+    notice = down if down and not tool_time and UNAVAILABLE not in call.session.delivered() else None
     items: list[dict[str, object]] = [
         {"item": m["id"], "words": " ".join(m["text"].split())[:80], "cue": m["recalled_by"][0]["query"]}
         for m in result.memories
     ]
     items += [{"item": guidance_key(g), "words": "guidance", "cue": g.get("source")} for g in result.guidance]
+    if notice:
+        items.append({"item": UNAVAILABLE, "words": notice, "cue": None})
 
     def size(claimed: set[str]) -> int:
         result.memories = [m for m in result.memories if m["id"] in claimed]
         result.guidance = [g for g in result.guidance if guidance_key(g) in claimed]
-        text = result.context()
+        text = result.context(notice if UNAVAILABLE in claimed else None)
         return len(text) if text else 0
 
-    claimed = call.session.record(call.native or "", target, items, size, tool_time=tool_time)
-    text = result.context() if claimed else None
-    if not text:
-        return _failed(call, result)
-    reply = Reply(call.delivery.render(call.native or "", text))
+    claimed = call.session.record(call.native or "", target, items, size, tool_time=tool_time) if items else set()
+    text = result.context(notice if UNAVAILABLE in claimed else None) if claimed else None
+    reply = Reply(call.delivery.render(call.native or "", text) if text else call.delivery.noop)
+    if down:
+        reply.add_note(down)
     return reply
 
 
-def _failed(call: HookCall, result: Recall | None) -> Reply:
-    """The no-op, with one short line when memory was unavailable (not an empty store)."""
-    reply = noop(call)
-    if result is not None and result.failed:
-        from ..recall.result import headline
-
-        reply.add_note(headline(result.to_dict())[0])
-    return reply
+#: The ledger key of the "memory unavailable" line (told once per session epoch).
+UNAVAILABLE = "notice:unavailable"
 
 
 def _files(call: HookCall, *, reads_only: bool) -> list[str]:
@@ -345,6 +347,17 @@ def _maintain(call: HookCall) -> tuple[list[str], str | None]:
     journal.accept(call.state, call.root, work)
     written, notes = journal.drain(call.state, call.root, _apply, call.deadline - 0.1)
     return written, "; ".join(notes) or None
+
+
+def _apply_pending(call: HookCall) -> None:
+    """Apply maintenance earlier hook calls accepted but could not finish (their deadline
+    came first): the next call of the project does it."""
+    from ..session import journal
+
+    assert call.root is not None
+    if journal.pending(call.state, call.root):
+        _written, notes = journal.drain(call.state, call.root, _apply, call.deadline - 0.5)
+        call.notes.extend(notes)
 
 
 #: Settings maintenance reads, kept with an accepted update so that a later call

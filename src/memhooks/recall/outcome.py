@@ -66,11 +66,25 @@ class Recall:
         """Whether memory was unavailable (no backend, or every query failed)."""
         return self.status in ("no_backend", "failed")
 
-    def context(self) -> str | None:
-        """The labelled text an agent receives, or None when there is nothing to give."""
+    def unavailable(self) -> str | None:
+        """One short line when memory could not be (fully) searched, else None: every
+        query failed or no backend opened, or some sources failed while others answered."""
+        if self.failed:
+            from .result import headline
+
+            return f"memory unavailable: {headline(self.to_dict())[0]}"
+        errors = [q for q in self.queries if q["status"] in ("error", "timeout", "partial")]
+        if errors:
+            why = next((q["error"] for q in errors if q["error"]), "no answer")
+            return f"some memory sources did not answer ({why}); what they hold is missing here"
+        return None
+
+    def context(self, unavailable: str | None = None) -> str | None:
+        """The labelled text an agent receives, or None when there is nothing to give;
+        ``unavailable`` is added as one line (:meth:`unavailable`)."""
         from .result import context
 
-        return context({"memories": self.memories, "guidance": self.guidance})
+        return context({"memories": self.memories, "guidance": self.guidance}, unavailable)
 
     def to_dict(self) -> dict[str, Any]:
         """The ``memhooks/recall-v1`` dict (``src/memhooks/schemas/recall-v1.schema.json``)."""

@@ -62,16 +62,20 @@ def pack(
     return kept, kept_guidance, dropped
 
 
-def context(result: dict[str, Any]) -> str | None:
-    """The text to inject into an agent, or ``None`` when nothing was recalled and there
-    is no guidance (never an empty shell that suggests continuity)."""
-    if not result["memories"] and not result["guidance"]:
+def context(result: dict[str, Any], unavailable: str | None = None) -> str | None:
+    """The text to inject into an agent, or ``None`` when nothing was recalled, there is
+    no guidance and nothing to say (never an empty shell that suggests continuity).
+    ``unavailable``: one short line saying memory could not be searched, so that an
+    outage does not look like an empty store."""
+    if not result["memories"] and not result["guidance"] and not unavailable:
         return None
-    body = {
+    body: dict[str, Any] = {
         "schema": MEMORIES_SCHEMA,
         "memories": [injected_memory(m) for m in result["memories"]],
         "guidance": result["guidance"],
     }
+    if unavailable:
+        body["unavailable"] = unavailable
     return LABEL + dumps(body)
 
 
