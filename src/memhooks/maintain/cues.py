@@ -23,18 +23,14 @@ from ..errors import UsageError
 from ..protocol.text import normalize
 from . import nodes
 from .edit import QUERY_ORDER, append_query, malformed, queries_of, query_text
-
-AUTO_TAG = "memhooks:auto"
-AUTO_CUE = (
-    "What prior decisions, constraints, failures, fixes, rejected approaches, "
-    "and unresolved issues involve files in this directory?"
+from .generated import (  # noqa: F401  (what a generated cue is: this module's API too)
+    AUTO_CUE,
+    AUTO_TAG,
+    auto_cue_text,
+    file_name,
+    find_auto,
+    is_auto,
 )
-
-
-def auto_cue_text(directory_rel: str) -> str:
-    """The generated cue's text for a root-relative directory (``"."`` for the root)."""
-    return f"{AUTO_CUE} [scope: {directory_rel}]"
-
 
 def prune_auto(tree: CommentedMap, exists: Callable[[str], bool]) -> tuple[int, int]:
     """In every ``memhooks:auto`` query drop ``kind: file`` resources whose name
@@ -111,31 +107,33 @@ def upsert_auto_cue(
     return changed
 
 
+def apply_cues(
+    tree: CommentedMap,
+    cues: Iterable[tuple[str, list[str]]],
+    exists: Callable[[str], bool],
+    max_paths: int,
+) -> bool:
+    """What an event does to one hook: prune stale generated file resources (and the
+    queries left empty), then upsert each ``(directory, files)`` cue that has files, with
+    at most ``max_paths`` file resources per cue. True when the
+    tree changed. :func:`.generated.unchanged` predicts False without YAML."""
+    from .tidy import drop_emptied_queries
+
+    removed, dropped = prune_auto(tree, exists)
+    if dropped:
+        drop_emptied_queries(tree)
+    changed = bool(removed or dropped)
+    for dir_rel, files in cues:
+        if files:
+            changed = upsert_auto_cue(tree, dir_rel, files, max_paths=max_paths) or changed
+    return changed
+
+
 def find_cue(tree: CommentedMap, directory_rel: str) -> CommentedMap | None:
     """The generated cue of ``directory_rel``: the scoped one, else a legacy unscoped one
     (preferring the scoped cue means a half-migrated hook gains no duplicate)."""
     autos = [q for q in queries_of(tree) if is_auto(q)]
-    for text in (normalize(auto_cue_text(directory_rel)), AUTO_CUE):
-        for query in autos:
-            if normalize(query_text(query)) == text:
-                return query  # type: ignore[no-any-return]
-    return None
-
-
-def is_auto(query: Any) -> bool:
-    """True for a mapping-form query tagged ``memhooks:auto``."""
-    tags = query.get("tags") if isinstance(query, CommentedMap) else None
-    return isinstance(tags, list) and any(
-        isinstance(t, str) and t.strip() == AUTO_TAG for t in tags
-    )
-
-
-def file_name(resource: Any) -> str | None:
-    """The name of a ``{name: ..., kind: file}`` resource, else None."""
-    if isinstance(resource, CommentedMap) and resource.get("kind") == "file":
-        name = resource.get("name")
-        return str(name) if isinstance(name, str) else None
-    return None
+    return find_auto(autos, directory_rel)  # type: ignore[no-any-return]
 
 
 def _file_resource(name: str) -> CommentedMap:

@@ -45,6 +45,7 @@ DEFAULT_ANCHOR = "directory"
 
 TYPE_CHECKING = False  # YAML is loaded only once some path survived the filter
 if TYPE_CHECKING:
+    from ..protocol.cache import HookCache
     from ..protocol.hookfile import ParsedHook
 
 _MAINTAINED = (POST_EDIT, POST_TOOL, POST_COMMAND)
@@ -110,9 +111,15 @@ def maintain(
     anchor = anchor_setting(env)
     written = []
     exists = file_exists_in(root)
-    for hook, cues in _plan(touched, anchor).items():
-        if _apply(hook, cues, exists, max_paths, create=anchor == "directory"):
-            written.append(hook)
+    from ..protocol import cache
+
+    store = cache.for_root(root)  # what resolve() and the root check read too
+    try:
+        for hook, cues in _plan(touched, anchor).items():
+            if _apply(hook, cues, exists, max_paths, create=anchor == "directory", store=store):
+                written.append(hook)
+    finally:
+        store.save()
     return written
 
 
@@ -192,25 +199,46 @@ def _apply(
     max_paths: int,
     *,
     create: bool,
+    store: HookCache,
 ) -> bool:
     """Prune ``hook``'s stale auto resources and upsert its cues; True when written.
-    A missing hook is created only when ``create`` and some cue has files to add."""
-    from .cues import prune_auto, upsert_auto_cue
+    A missing hook is created only when ``create`` and some cue has files to add.
+    When the hook's plain data (from the parsed-hook cache) shows nothing would change,
+    nothing else is read, locked or imported (no YAML round trip)."""
+    grows = any(files for _dir, files in cues)
+    if _unchanged(hook, cues, exists, max_paths, create=create and grows, store=store):
+        return False
+    from .cues import apply_cues
     from .roundtrip import new_hook_text
-    from .tidy import drop_emptied_queries
     from .update import update
 
     def edit(parsed: ParsedHook) -> bool:
-        tree = parsed.tree
-        removed, dropped = prune_auto(tree, exists)
-        if dropped:
-            drop_emptied_queries(tree)
-        changed = bool(removed or dropped)
-        for dir_rel, files in cues:
-            if files:
-                changed = upsert_auto_cue(tree, dir_rel, files, max_paths=max_paths) or changed
-        return changed
+        return apply_cues(parsed.tree, cues, exists, max_paths)
 
-    grows = any(files for _dir, files in cues)
     new_text = new_hook_text() if create and grows else None
     return update(hook, edit, new_text=new_text).changed
+
+
+def _unchanged(
+    hook: str,
+    cues: list[tuple[str, list[str]]],
+    exists: Callable[[str], bool],
+    max_paths: int,
+    *,
+    create: bool,
+    store: HookCache,
+) -> bool:
+    """True when :func:`_apply` would certainly write nothing: the hook is missing and
+    would not be created, or it is a valid regular file whose generated cues already say
+    what ``cues`` would make them say (:func:`.generated.unchanged`)."""
+    from .generated import unchanged
+
+    try:
+        st = os.lstat(hook)
+    except (FileNotFoundError, NotADirectoryError):
+        return not create
+    except OSError:
+        return False
+    parsed = store.load(hook, st)
+    data = parsed.data if parsed.valid else None
+    return data is not None and unchanged(data, cues, exists, max_paths)

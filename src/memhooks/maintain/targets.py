@@ -66,9 +66,11 @@ def root_hook(root: str) -> str:
         )
     if status == "unsafe":
         raise fail("MH029", UNSAFE, path)
-    from ..protocol.hookfile import load
+    from ..protocol import cache
 
-    load(path).require_valid()
+    store = cache.for_root(root)  # an unchanged root hook is not parsed again
+    store.load(path).require_valid()
+    store.save()
     return path
 
 

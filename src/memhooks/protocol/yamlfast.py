@@ -201,7 +201,10 @@ def _compose(parser: Any) -> Any:
                 if kind is not ScalarEvent:
                     raise Unsupported("a mapping key that is not a scalar")
                 # a string key is its own JSON key; others go through key_idents
-                idents = (("value", node), ("json", node)) if type(node) is str else key_idents(node)
+                if type(node) is str:
+                    idents: Any = (("value", node), ("json", node))
+                else:
+                    idents = key_idents(node)
                 seen = frame[4]
                 for ident in idents:
                     if ident in seen:
