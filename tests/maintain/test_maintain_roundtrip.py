@@ -111,7 +111,7 @@ def test_nan_in_provider_data_does_not_block_edits() -> None:
 def test_an_edit_that_cannot_be_read_back_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     document, tree = roundtrip.load_hook(sample("commented.md"), "h")
     edit.upsert_query(tree, "q")
-    monkeypatch.setattr(roundtrip, "_reads_as", lambda *args: False)
+    monkeypatch.setattr(roundtrip, "_read_back", lambda *args: None)
     with pytest.raises(DiagnosticError) as caught:
         roundtrip.render(document, tree, "dir/MEMHOOKS.md")
     assert caught.value.diagnostic.render() == (

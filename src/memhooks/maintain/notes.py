@@ -14,7 +14,7 @@ from typing import Any
 from ..errors import fail
 from ..protocol.hookfile import ParsedHook
 from ..protocol.text import normalize
-from .targets import nearest_hook, root_hook, target
+from .targets import nearest_hook, require_enabled, root_hook, target
 from .update import Change, update
 
 
@@ -25,8 +25,12 @@ def note_hook(cwd: str, env: Mapping[str, str] | None = None) -> str:
     :func:`memhooks.maintain.targets.root_hook`; MH029 for an unsafe nearest hook.
     """
     resolved = target(cwd, env)
-    root_hook(resolved.root)
-    return nearest_hook(resolved.directory, resolved.root)
+    root = require_enabled(resolved.root)
+    hook = nearest_hook(resolved.directory, resolved.root)
+    if hook != root:
+        root_hook(resolved.root)
+    # else the edit itself checks the root hook, under its lock, parsing it once
+    return hook
 
 
 def add_note(

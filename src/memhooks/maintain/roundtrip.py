@@ -68,21 +68,51 @@ def load_tree(document: Document, path: str) -> CommentedMap:
     return tree
 
 
-def render(document: Document, tree: CommentedMap, path: str = "MEMHOOKS.md") -> str:
+class Snapshot:
+    """What :func:`render` needs of the frontmatter as it was before an edit: its
+    ``indent`` (see :func:`indentation`) and ``baseline`` (its dump at that indent).
+    Taken before the tree is edited, it spares parsing the original text again."""
+
+    __slots__ = ("baseline", "indent")
+
+    def __init__(self, document: Document, unedited: Any) -> None:
+        self.indent = indentation(document.yaml, unedited)
+        self.baseline = dump(unedited, self.indent)
+
+
+def render(
+    document: Document,
+    tree: CommentedMap,
+    path: str = "MEMHOOKS.md",
+    before: Snapshot | None = None,
+) -> str:
     """The full file text of ``document`` with its frontmatter replaced by ``tree``.
 
     Returns ``document.text`` itself when ``tree`` dumps like the original frontmatter.
     BOM, opening/closing fence lines, line-ending style and body are kept verbatim.
-    Raises DiagnosticError MH000 (with ``path``) if the edit cannot be written back so
-    that it reads as the same data, e.g. a value that would end the frontmatter early.
+    ``before``: the :class:`Snapshot` of the unedited tree (else the original text is
+    parsed again for it). Raises DiagnosticError MH000 (with ``path``) if the edit cannot
+    be written back so that it reads as the same data, e.g. a value that would end the
+    frontmatter early.
     """
+    return render_read_back(document, tree, path, before)[0]
+
+
+def render_read_back(
+    document: Document,
+    tree: CommentedMap,
+    path: str = "MEMHOOKS.md",
+    before: Snapshot | None = None,
+) -> tuple[str, Any]:
+    """:func:`render`, plus the frontmatter tree read back from the rendered text (the
+    check that it reads as ``tree``), or None when the text is ``document.text``."""
     original = document.yaml
-    unedited = yamlio.load(original, path, document.yaml_line)
-    indent = indentation(original, unedited)
-    baseline = dump(unedited, indent)
+    if before is None:
+        before = Snapshot(document, yamlio.load(original, path, document.yaml_line))
+    indent, baseline = before.indent, before.baseline
     edited = dump(tree, indent)
     if edited == baseline:
-        return document.text
+        return document.text, None
     expected = _fingerprint(tree)
     candidates = (
         merge(original, baseline, edited, touching=False),
@@ -90,8 +120,10 @@ def render(document: Document, tree: CommentedMap, path: str = "MEMHOOKS.md") ->
         edited,
     )
     for candidate in candidates:
-        if candidate is not None and _reads_as(document, candidate, edited, expected, indent):
-            return document.with_yaml(candidate)
+        if candidate is not None:
+            again = _read_back(document, candidate, edited, expected, indent)
+            if again is not None:
+                return document.with_yaml(candidate), again
     raise fail(
         "MH000", "the edited frontmatter would not read back as written; nothing was changed", path
     )
@@ -254,19 +286,22 @@ def _map(opcodes: list[Opcode], b: int, *, first: bool) -> int | None:
     return found[0] if first else found[-1]
 
 
-def _reads_as(
+def _read_back(
     document: Document, candidate: str, edited: str, expected: Any, indent: tuple[int, int, int]
-) -> bool:
-    """True when ``candidate`` survives the file split unchanged and loads to data equal
-    to ``expected`` whose dump is ``edited`` (so comments match as well)."""
+) -> Any:
+    """The tree ``candidate`` loads to when it survives the file split unchanged and
+    loads to data equal to ``expected`` whose dump is ``edited`` (so comments match as
+    well); else None."""
     try:
         again = split(document.with_yaml(candidate), "<rendered>")
         if again.yaml != candidate:
-            return False
+            return None
         tree = yamlio.load(candidate, "<rendered>", again.yaml_line)
     except DiagnosticError:
-        return False
-    return _fingerprint(tree) == expected and dump(tree, indent) == edited
+        return None
+    if _fingerprint(tree) == expected and dump(tree, indent) == edited:
+        return tree
+    return None
 
 
 def _fingerprint(tree: Any) -> str:

@@ -52,6 +52,18 @@ def root_hook(root: str) -> str:
     not a regular file: MH029; invalid: the hook's own error diagnostics (MH001 for a
     ``memhooks/v1`` file, whose help points at ``memhooks migrate``).
     """
+    path = require_enabled(root)
+    from ..protocol import cache
+
+    store = cache.for_root(root)  # an unchanged root hook is not parsed again
+    store.load(path).require_valid()
+    store.save()
+    return path
+
+
+def require_enabled(root: str) -> str:
+    """The root hook's path when it exists as a regular file (whether it validates is
+    :func:`root_hook`'s question): MH013 (as an error) when missing, MH029 when unsafe."""
     path = os.path.join(root, HOOK_NAME)
     status = hook_status(path)
     if status is None:
@@ -66,11 +78,6 @@ def root_hook(root: str) -> str:
         )
     if status == "unsafe":
         raise fail("MH029", UNSAFE, path)
-    from ..protocol import cache
-
-    store = cache.for_root(root)  # an unchanged root hook is not parsed again
-    store.load(path).require_valid()
-    store.save()
     return path
 
 

@@ -21,12 +21,16 @@ import os
 import stat
 from collections.abc import Callable
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 from ..errors import Diagnostic, DiagnosticError
 from ..protocol import frontmatter
-from ..protocol.hookfile import ParsedHook, parse_text, read_bytes, validate_text
+from ..protocol.hookfile import ParsedHook, examine, parse_text, read_bytes, validate_text
 from .atomic import write_atomic
 from .lock import hook_lock
-from .roundtrip import render
+from .roundtrip import Snapshot, render_read_back
 from .targets import hook_status
 
 Edit = Callable[[ParsedHook], bool]
@@ -95,14 +99,16 @@ def update(
         text = old if old is not None else new_text
         if text is None:
             return Change(path, None, None)
-        parsed = parse_text(text, path, round_trip=True)
+        parsed = parse_text(text, path, round_trip=True)  # the one parse of the hook as read
         check(parsed)
+        document, tree = parsed.document, parsed.tree
+        before = Snapshot(document, tree) if isinstance(tree, dict) and document else None
         if not edit(parsed):
             return Change(path, old, None)
-        new = render(parsed.document, parsed.tree, path)
+        new, again = render_read_back(parsed.document, parsed.tree, path, before)
         if new == old:
             return Change(path, old, None)
-        refuse_invalid(new, path)
+        refuse_invalid(new, path, again)
         if old is not None:
             refuse_read_only(path)
         if not dry_run:
@@ -129,10 +135,16 @@ def refuse_read_only(path: str) -> None:
     )
 
 
-def refuse_invalid(text: str, path: str) -> None:
+def refuse_invalid(text: str, path: str, tree: Any = None) -> None:
     """Raise DiagnosticError when the text about to be written has errors. Positions
-    would point into a file that was never written, so they are replaced by the key."""
-    errors = [d for d in validate_text(text, path) if d.is_error]
+    would point into a file that was never written, so they are replaced by the key.
+    ``tree``: the text's frontmatter as :func:`.roundtrip.render_read_back` read it back,
+    validated instead of parsing the text once more."""
+    if tree is None:
+        diagnostics = validate_text(text, path)
+    else:
+        diagnostics = examine(tree, path, frontmatter.split(text, path).yaml_line)[1]
+    errors = [d for d in diagnostics if d.is_error]
     if errors:
         raise DiagnosticError([_unwritten(d, path) for d in errors])
 

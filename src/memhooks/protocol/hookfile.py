@@ -124,15 +124,26 @@ def parse_text(text: str, path: str, *, round_trip: bool = False) -> ParsedHook:
     otherwise libyaml reads it when it can (:mod:`.yamlfast`, same values, positions and
     diagnostics, ~50x faster) and ruamel.yaml is not even imported.
     """
-    from .validate import check_tree
-    from .yamlcore import NotJson, to_plain
-
     try:
         document = frontmatter.split(text, path)
         tree = _load_yaml(document, path, round_trip)
     except DiagnosticError as exc:
         return ParsedHook(path, None, "", None, None, exc.diagnostics)
-    diagnostics = check_tree(tree, path, document.yaml_line)
+    data, diagnostics = examine(tree, path, document.yaml_line)
+    # guidance lines are joined with LF whatever the file's line endings (spec (b) Envelope)
+    guidance = frontmatter.to_lf(document.body).strip()
+    return ParsedHook(path, data, guidance, document, tree, diagnostics)
+
+
+def examine(
+    tree: Any, path: str, first_line: int
+) -> tuple[dict[str, Any] | None, list[Diagnostic]]:
+    """(plain data or None, diagnostics) of a loaded frontmatter tree whose first line
+    is file line ``first_line`` (either reader's tree)."""
+    from .validate import check_tree
+    from .yamlcore import NotJson, to_plain
+
+    diagnostics = check_tree(tree, path, first_line)
     data: dict[str, Any] | None = None
     if tree is None or isinstance(tree, dict):
         try:
@@ -145,13 +156,11 @@ def parse_text(text: str, path: str, *, round_trip: bool = False) -> ParsedHook:
                         "MH000",
                         f"routing metadata cannot be represented as JSON: {exc}",
                         path,
-                        document.yaml_line,
+                        first_line,
                         1,
                     )
                 )
-    # guidance lines are joined with LF whatever the file's line endings (spec (b) Envelope)
-    guidance = frontmatter.to_lf(document.body).strip()
-    return ParsedHook(path, data, guidance, document, tree, diagnostics)
+    return data, diagnostics
 
 
 def _load_yaml(document: frontmatter.Document, path: str, round_trip: bool) -> Any:
