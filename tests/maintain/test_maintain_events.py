@@ -168,3 +168,27 @@ def test_an_invalid_root_hook_is_checked_again_after_it_changes(root: Path) -> N
     with pytest.raises(DiagnosticError) as caught:
         maintain(edit(root, "src/a.py"), env={})
     assert caught.value.diagnostic.code == "MH001"
+
+
+def test_the_agent_hook_does_not_edit_a_hook_too_big_for_its_deadline(root: Path) -> None:
+    """Issue 14 item 4: a round-trip edit of a hook near the 256 KiB limit takes seconds,
+    so the agent hook gave up at its deadline on every write in that folder. It now says
+    at once which hook it left alone; `memhooks event` (strict) still edits it, and a
+    write its cue already covers is no edit at all."""
+    from memhooks.maintain.events import MAX_HOOK_EDIT_BYTES
+
+    big = root / "src" / "MEMHOOKS.md"
+    queries = "".join(f"  - what about part {n} of the source tree?\n" for n in range(2000))
+    big.write_text(f"---\nschema: memhooks/v2\nrecall_queries:\n{queries}---\n", encoding="utf-8")
+    size = big.stat().st_size
+    assert MAX_HOOK_EDIT_BYTES < size < 256 * 1024
+    before = big.read_text(encoding="utf-8")
+    with pytest.raises(DiagnosticError) as caught:
+        maintain(edit(root, "src/a.py", "lib/c.py"), env={})
+    assert [d.code for d in caught.value.diagnostics] == ["MH031"]
+    assert caught.value.diagnostic.path == str(big)
+    assert f"hook is {size} bytes" in caught.value.diagnostic.message
+    assert big.read_text(encoding="utf-8") == before
+    assert (root / "lib" / "MEMHOOKS.md").is_file()  # the other folder's cue was written
+    assert maintain(edit(root, "src/a.py"), env={}, strict=True) == [str(big)]
+    assert maintain(edit(root, "src/a.py"), env={}) == []  # already listed: nothing to edit

@@ -31,7 +31,7 @@ import os
 from collections.abc import Callable, Mapping
 
 from ..agents.base import DELETED, POST_COMMAND, POST_EDIT, POST_TOOL, READ, NormalizedEvent
-from ..errors import fail
+from ..errors import Diagnostic, DiagnosticError, fail
 from ..protocol.hookfile import HOOK_NAME
 from ..protocol.root import resolve_target
 from .targets import enabled, file_exists_in, nearest_hook, root_hook
@@ -49,6 +49,12 @@ if TYPE_CHECKING:
     from ..protocol.hookfile import ParsedHook
 
 _MAINTAINED = (POST_EDIT, POST_TOOL, POST_COMMAND)
+#: Largest hook the agent hook (``strict=False``) edits. A round-trip edit costs ~20 µs
+#: per byte on a loaded 2-core machine (two loads, three dumps: 64 KiB ≈ 1.5 s), and the
+#: hook answers within 3 s (``MEMHOOKS_HOOK_TIMEOUT_MS``); ``memhooks event``, ``note``
+#: and ``prune`` edit hooks up to the 256 KiB file limit. Reading is not bounded by
+#: this: a 255 KB hook is read in ~0.1 s.
+MAX_HOOK_EDIT_BYTES = 64 * 1024
 _VALID_ROOTS: dict[str, tuple[int, int, int, int]] = {}
 
 
@@ -114,13 +120,38 @@ def maintain(
     from ..protocol import cache
 
     store = cache.for_root(root)  # what resolve() and the root check read too
+    too_big = []
     try:
         for hook, cues in _plan(touched, anchor).items():
-            if _apply(hook, cues, exists, max_paths, create=anchor == "directory", store=store):
+            if _unchanged(hook, cues, exists, max_paths, create=anchor == "directory", store=store):
+                continue
+            if not strict and _size(hook) > MAX_HOOK_EDIT_BYTES:
+                too_big.append(hook)
+            elif _apply(hook, cues, exists, max_paths, create=anchor == "directory"):
                 written.append(hook)
     finally:
         store.save()
+    if too_big:
+        raise DiagnosticError([_too_big(hook) for hook in too_big])
     return written
+
+
+def _size(path: str) -> int:
+    try:
+        return os.lstat(path).st_size
+    except OSError:
+        return 0
+
+
+def _too_big(hook: str) -> Diagnostic:
+    return Diagnostic(
+        "MH031",
+        f"hook is {_size(hook)} bytes; the agent hook edits hooks of at most "
+        f"{MAX_HOOK_EDIT_BYTES} bytes within its deadline, so its generated cues were not updated",
+        hook,
+        help="split the hook into the folders it is about, or run `memhooks prune --all` "
+        "and `memhooks event` outside the agent",
+    )
 
 
 def changed_paths(event: NormalizedEvent) -> list[str]:
@@ -199,15 +230,10 @@ def _apply(
     max_paths: int,
     *,
     create: bool,
-    store: HookCache,
 ) -> bool:
     """Prune ``hook``'s stale auto resources and upsert its cues; True when written.
-    A missing hook is created only when ``create`` and some cue has files to add.
-    When the hook's plain data (from the parsed-hook cache) shows nothing would change,
-    nothing else is read, locked or imported (no YAML round trip)."""
+    A missing hook is created only when ``create`` and some cue has files to add."""
     grows = any(files for _dir, files in cues)
-    if _unchanged(hook, cues, exists, max_paths, create=create and grows, store=store):
-        return False
     from .cues import apply_cues
     from .roundtrip import new_hook_text
     from .update import update
@@ -230,13 +256,15 @@ def _unchanged(
 ) -> bool:
     """True when :func:`_apply` would certainly write nothing: the hook is missing and
     would not be created, or it is a valid regular file whose generated cues already say
-    what ``cues`` would make them say (:func:`.generated.unchanged`)."""
+    what ``cues`` would make them say (:func:`.generated.unchanged`). Decided from the
+    hook's plain data (parsed-hook cache, else libyaml): nothing is locked, no YAML is
+    round-tripped, and a hook too big to edit in the agent hook is no obstacle."""
     from .generated import unchanged
 
     try:
         st = os.lstat(hook)
     except (FileNotFoundError, NotADirectoryError):
-        return not create
+        return not (create and any(files for _dir, files in cues))
     except OSError:
         return False
     parsed = store.load(hook, st)

@@ -27,6 +27,7 @@ import re
 from collections import Counter
 from itertools import chain
 
+from ..protocol.text import bound_prompt
 from .wording import singular, words
 
 #: Folders with more entries than this name no files: the hook lists and splits the
@@ -80,7 +81,7 @@ def named_files(prompt: str, names: list[str]) -> dict[str, float]:
     """``{name: share}`` for the names in ``names`` (files of one folder) that ``prompt``
     names; ``share`` in [:data:`MIN_SHARE`, 1] is the weight of the name's words the
     prompt holds over the weight of all of them (see the module docstring)."""
-    wanted = tokens(prompt) - _SKIP
+    wanted = tokens(bound_prompt(prompt)) - _SKIP
     if not wanted or not names:
         return {}
     words = _name_words(names)

@@ -49,8 +49,9 @@ def words(text: str) -> list[str]:
     (``" * ( ) - : ^``...) only separates. Stopwords are dropped unless nothing
     else is left; words past :data:`MAX_TERMS` are dropped.
     """
-    found: list[str] = []
+    found: dict[str, None] = {}  # ordered, and a set: a pasted page must not cost n² (issue 14)
     current: list[str] = []
+    kept = 0
     for ch in text + " ":
         if ch.isalnum() or (not ch.isascii() and ch.isprintable() and not ch.isspace()):
             current.append(ch)
@@ -59,9 +60,12 @@ def words(text: str) -> list[str]:
             word = "".join(current).lower()
             current = []
             if any(c.isalnum() for c in word) and word not in found:
-                found.append(word)
-    kept = [word for word in found if word not in STOPWORDS] or found
-    return kept[:MAX_TERMS]
+                found[word] = None
+                kept += word not in STOPWORDS
+                if kept == MAX_TERMS:
+                    break  # what follows could only be dropped
+    listed = list(found)
+    return ([word for word in listed if word not in STOPWORDS] or listed)[:MAX_TERMS]
 
 
 def match_expression(text: str) -> str:
