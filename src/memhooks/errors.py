@@ -146,7 +146,11 @@ CATALOGUE: dict[str, tuple[str, str, str]] = {
         "replace the symlink or special file with a regular file",
     ),
     "MH030": (ERROR, "Hook discovery failed", "check that the project tree is readable"),
-    "MH031": (ERROR, "Hook write failed", "check that the hook's directory is writable and the disk has space, then run the command again"),
+    "MH031": (
+        ERROR,
+        "Hook write failed",
+        "check that the hook's directory is writable and the disk has space, then run the command again",
+    ),
     "MH032": (
         ERROR,
         "Git history unavailable",
@@ -217,13 +221,19 @@ class Diagnostic:
         return out
 
     def render(self) -> str:
-        """Human form: ``error[MH004]: …`` / ``  --> path:line:col`` / ``  help: …``."""
+        """Human form: ``error[MH004]: …`` / ``  --> path:line:col`` / ``  help: …``.
+
+        Control characters in the message, path or help (a folder named with a newline
+        or an escape sequence) are shown as ``\\xNN``, so each diagnostic stays three
+        lines and ``path:line:col`` stays parseable (:func:`memhooks.terminal.visible`)."""
+        from .terminal import visible
+
         lines = [
-            f"{self.severity}[{self.code}]: {self.message}",
-            f"  --> {self.path}:{self.line or 1}:{self.column or 1}",
+            f"{self.severity}[{self.code}]: {visible(self.message)}",
+            f"  --> {visible(self.path)}:{self.line or 1}:{self.column or 1}",
         ]
         if self.help:
-            lines.append(f"  help: {self.help}")
+            lines.append(f"  help: {visible(self.help)}")
         return "\n".join(lines)
 
     def __repr__(self) -> str:

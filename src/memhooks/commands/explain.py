@@ -32,8 +32,10 @@ def run(args: argparse.Namespace) -> int:
             print(plan.to_json() if args.format == "json" else human(plan.data, plan.reason))
             return 0
         scopes = resolve_scopes(targets, args.role, args.file)
+        from ..terminal import visible
+
         for note in scopes.notes:
-            print(f"memhooks: {note}", file=sys.stderr)
+            print(f"memhooks: {visible(note)}", file=sys.stderr)
         if args.budget is not None:
             from ..protocol.budget import bound_context
 
@@ -64,7 +66,10 @@ def _priority(value: Any) -> str:
 
 
 def human(plan: dict[str, Any], reason: str) -> str:
-    """The reference's human rendering, plus the reason the root was chosen."""
+    """The reference's human rendering, plus the reason the root was chosen. Control
+    characters in paths, queries and guidance are shown as escapes, one line each."""
+    from ..terminal import visible
+
     lines = [
         "MemHooks effective context",
         f"root:   {plan['root']} ({reason})",
@@ -93,4 +98,4 @@ def human(plan: dict[str, Any], reason: str) -> str:
     for block in plan["guidance"]:
         lines.append(f"  - source: {block['source']}")
         lines += [f"      {line}" for line in block["value"].splitlines()]
-    return "\n".join(lines)
+    return "\n".join(visible(line) for line in lines)

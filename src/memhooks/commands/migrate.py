@@ -89,16 +89,19 @@ def _print_human(files: list[dict[str, Any]], counts: dict[str, int], dry_run: b
     for entry in files:
         if entry.get("diff"):
             sys.stdout.write(entry["diff"])
+    from ..terminal import visible
+
     verb = "would migrate" if dry_run else "migrated"
     for entry in files:
+        path = visible(entry["path"])
         if entry["status"] == "migrated":
-            print(f"{verb}: {entry['path']} ({'; '.join(entry['changes'])})")
+            print(f"{verb}: {path} ({visible('; '.join(entry['changes']))})")
             for kept in entry["kept"]:
-                print(f"  note: {kept}")
+                print(f"  note: {visible(kept)}")
         elif entry["status"] == "already_v2":
-            print(f"already memhooks/v2: {entry['path']}")
+            print(f"already memhooks/v2: {path}")
         else:
-            print(f"failed: {entry['path']} ({entry['error']})")
+            print(f"failed: {path} ({visible(entry['error'])})")
     lead = "Would migrate" if dry_run else "Migrated"
     print(
         f"{lead} {counts['migrated']} hook file(s); {counts['already_v2']} already memhooks/v2; "

@@ -37,7 +37,9 @@ def run(args: argparse.Namespace) -> int:
         tags=args.tag,
         backends=backends,
     )
-    print(f"Updated {change.path}")
+    from ..terminal import visible
+
+    print(f"Updated {visible(change.path)}")
     return 0
 
 
