@@ -163,6 +163,8 @@ INSTALL: Wiring = {
     "skeleton": {"version": 1, "hooks": {}},
     "launch": "workspace",
     "reads": ("claude-code",),  # with its third-party hooks setting on
+    # user-level commands run in ~/.cursor: the hook takes the folder from the payload
+    "user_notes": ("Cursor's cloud and background agents run project-level hooks only",),
     "mcp": (".cursor/mcp.json", ".cursor/mcp.json", "mcpServers", {"command": None, "args": None}),
     "skills": (".cursor/skills", ".cursor/skills"),
     "programs": ("cursor", "cursor-agent"),

@@ -63,6 +63,8 @@ Keys (optional unless marked):
     ``(key path, value, message)``: the host's config holds a switch that turns hooks off.
 ``approval``
     What the user must do before the hooks run (None: nothing).
+``user_notes``
+    What the user should know about a user-level install (``Status.notes``).
 ``todo`` / ``project_todo``
     Other things the user must do after an install (at every level / at project level).
 ``source``
@@ -101,6 +103,7 @@ if TYPE_CHECKING:
         dirs: tuple[str, ...]
         off_switch: tuple[tuple[str, ...], object, str]
         approval: str
+        user_notes: tuple[str, ...]
         todo: tuple[str, ...]
         project_todo: tuple[str, ...]
         source: str

@@ -45,6 +45,8 @@ def status(host: Host, ctx: Context) -> Status:
     todo = [*host.wiring.get("todo", ())]
     if ctx.level == PROJECT:
         todo += host.wiring.get("project_todo", ())
+    else:
+        found.notes += host.wiring.get("user_notes", ())
     approval = host.wiring.get("approval")
     if approval:
         todo.append(approval)
