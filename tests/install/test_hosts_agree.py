@@ -66,6 +66,8 @@ def test_the_default_install_wires_every_channel_that_reaches_the_model(name: st
     if delivery.prompt_events:
         assert set(delivery.prompt_events) & wired, f"{name}: no prompt-time channel is wired"
     assert (delivery.tool_channel is None) == (not delivery.tool_events)
+    if delivery.tool_channel is None:  # status says what its tool events do instead
+        assert host.wiring.get("without_tool_channel"), name
 
 
 def test_each_opencode_event_has_a_plugin_handler() -> None:

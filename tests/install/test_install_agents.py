@@ -177,3 +177,16 @@ def test_every_command_status_suggests_stays_at_the_installed_level(level: str, 
     for command in suggested:
         assert ("--project" in command) == (level == "project"), command
         assert "--user" not in command, command  # user is every host's default level
+
+
+def test_status_names_each_hosts_prompt_time_and_tool_time_channel(tmp_path: Path) -> None:
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    done = subprocess.run([sys.executable, "-m", "memhooks", "agents", "install", "--all", "--cwd", str(proj)], capture_output=True, text=True, check=True)
+    lines = done.stdout.splitlines()
+    for name, host in INSTALLERS.items():
+        delivery, row = host.delivery, host.wiring
+        prompt = delivery.prompt_channel or f"none: no hook output of {row['title']} reaches the model at prompt time"
+        tool = delivery.tool_channel or f"none: {row['without_tool_channel']}"
+        assert f"{name}:   prompt time: {prompt}" in lines
+        assert f"{name}:   tool time: {tool}" in lines

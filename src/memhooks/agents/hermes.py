@@ -149,6 +149,10 @@ INSTALL: Wiring = {
     ),
     "installer": "hermes",  # an in-process plugin, or shell hooks in config.yaml
     "levels": ("user",),
+    "without_tool_channel": (
+        "post_tool_call is an observer; what the agent read rides on the next pre_llm_call, "
+        "which runs before every model call"
+    ),
     "skills": (None, "{HERMES_HOME:.hermes}/skills"),
     "programs": ("hermes",),
     "dirs": ("{HERMES_HOME:.hermes}",),

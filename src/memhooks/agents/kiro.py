@@ -113,6 +113,9 @@ INSTALL: Wiring = {
     # (prompt-time routing), writes hook maintenance
     "events": (("UserPromptSubmit", None), ("PostToolUse", "fs_write|fs_append|fs_read")),
     "installer": "kiro",  # a list of hooks, not an event map
+    "without_tool_channel": (
+        "PostToolUse output never reaches the agent; the files it reads steer the next prompt's recall"
+    ),
     "launch": "workspace",
     "mcp": (".kiro/settings/mcp.json", None, "mcpServers", {"command": None, "args": None}),
     "skills": (".kiro/skills", ".kiro/skills"),

@@ -100,6 +100,7 @@ INSTALL: Wiring = {
     "user": ".codeium/windsurf/hooks.json",
     # no hook output reaches the model here: edits only, for hook maintenance
     "events": (("post_write_code", None),),
+    "without_tool_channel": "Windsurf hooks cannot add context for the model at all (maintenance only)",
     "capture": (("post_run_command", None), ("post_cascade_response", None)),
     "hook": {"command": "$COMMAND", "show_output": False},
     "skeleton": {"hooks": {}},

@@ -63,6 +63,9 @@ Keys (optional unless marked):
     ``(key path, value, message)``: the host's config holds a switch that turns hooks off.
 ``approval``
     What the user must do before the hooks run (None: nothing).
+``without_tool_channel``
+    For a host with no tool-time channel (``DELIVERY.tool_channel`` is None): what its
+    tool events do instead, for ``status``.
 ``user_notes``
     What the user should know about a user-level install (``Status.notes``).
 ``todo`` / ``project_todo``
@@ -103,6 +106,7 @@ if TYPE_CHECKING:
         dirs: tuple[str, ...]
         off_switch: tuple[tuple[str, ...], object, str]
         approval: str
+        without_tool_channel: str
         user_notes: tuple[str, ...]
         todo: tuple[str, ...]
         project_todo: tuple[str, ...]

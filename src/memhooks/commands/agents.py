@@ -136,6 +136,7 @@ def _host_report(args: argparse.Namespace, host: Host, base: Context) -> list[di
         entry.update(state.to_dict())
         entry["default_level"] = host.default_level
         entry["title"] = host.wiring.get("title", host.name)
+        entry["without_tool_channel"] = host.wiring.get("without_tool_channel")
         entry["capture_events"] = capture_events.report(host, ctx)
         entry["mcp_server"] = mcp_servers.report(host.name, ctx)
     return entries
@@ -200,7 +201,10 @@ def _entry_lines(action: str, dry_run: bool, entry: dict[str, Any]) -> list[str]
         tool = entry.get("tool_channel")
         none = f"none: no hook output of {title} reaches the model"
         lines.append(f"{name}:   prompt time: {prompt or none + ' at prompt time'}")
-        lines.append(f"{name}:   tool time: {tool or none + ' on tool events'}")
+        instead = entry.get("without_tool_channel")
+        lines.append(
+            f"{name}:   tool time: {tool or ('none: ' + instead if instead else none + ' on tool events')}"
+        )
         lines.append(f"{name}:   capture events: {_capture_line(entry)}")
     elif action == "status":
         lines.append(f"{name}: not installed ({level})")
