@@ -281,3 +281,31 @@ def test_validate_strict_fails_on_a_warning(root: Path, capsys: pytest.CaptureFi
     assert "warning[MH002]" in capsys.readouterr().out
     (root / "MEMHOOKS.md").write_text(ROOT_HOOK, "utf-8")
     assert main(["validate", str(root), "--strict"]) == 0
+
+
+def test_the_mcp_remember_tool_follows_the_same_enablement_rule(tmp_path: Path) -> None:
+    from memhooks.errors import MemhooksError
+    from memhooks.mcp import tools
+
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    store = tmp_path / "s.sqlite3"
+    with pytest.raises(MemhooksError, match="MH013 MemHooks is not enabled at the project root"):
+        tools.remember("x", str(plain), store_path=str(store))
+    assert not store.exists()
+
+
+def test_ctrl_c_in_any_command_is_one_line_and_exit_130(
+    root: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from memhooks.protocol import lint
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(lint, "collect", interrupted)
+    from memhooks.commands import validate
+
+    monkeypatch.setattr(validate, "collect", interrupted)
+    assert main(["validate", str(root)]) == 130
+    assert capsys.readouterr() == ("", "interrupted\n")

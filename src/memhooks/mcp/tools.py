@@ -82,9 +82,14 @@ def remember(
     first (``redacted`` counts them). Returns ``id``, ``project``, ``scope``, ``redacted``."""
     from ..backends.embedded import refresh
     from ..capture.scrubber import scrub
+    from ..maintain.targets import root_hook
     from ..store import MemoryStore
 
     where = _locate(path)
+    try:
+        root_hook(where.root)  # one enablement rule for every write, as `memhooks remember`
+    except DiagnosticError as exc:
+        raise MemhooksError(_diagnostics(exc)) from None
     rel = [
         where.relative(f if os.path.isabs(f) else os.path.join(where.directory, f))
         for f in files or ()
@@ -94,6 +99,7 @@ def remember(
         raise UsageError(f"files must be inside the project root {where.root}: {outside[0]}")
     clean, redacted = scrub(text)
     with MemoryStore(store_path) as store:
+        store.adopt(where.project, where.aliases)
         memory = store.add(
             where.project,
             clean,
@@ -114,6 +120,7 @@ def forget(id: str, path: str = ".", store_path: str | None = None) -> dict[str,
 
     where = _locate(path)
     with MemoryStore(store_path) as store:
+        store.adopt(where.project, where.aliases)
         gone = store.forget(id, project=where.project)
     if gone:
         from ..backends.embedded import refresh
