@@ -285,6 +285,12 @@ def _agents_arguments(p: argparse.ArgumentParser) -> None:
 
 #: (name, one-line help, adds its arguments) of every subcommand, in ``--help`` order;
 #: with no help, the function adds the whole subcommand itself.
+def _sessions_arguments(p: argparse.ArgumentParser) -> None:
+    from .commands.sessions import add_arguments
+
+    add_arguments(p)
+
+
 COMMANDS: tuple[tuple[str, str | None, Callable[[Any], None]], ...] = (
     ("validate", "check MEMHOOKS.md files against the memhooks/v2 rules", _validate_arguments),
     ("explain", "resolve the hook chain for folders and print the retrieval plan", _explain_arguments),
@@ -303,6 +309,7 @@ COMMANDS: tuple[tuple[str, str | None, Callable[[Any], None]], ...] = (
     ("capture", "opt in or out of capturing what agents learn; process captured state", _capture_arguments),
     ("mcp", "serve memhooks' tools to an agent over MCP (stdio); needs memhooks[mcp]", _mcp_arguments),
     ("agents", "install, uninstall or inspect memhooks' hooks in agent hosts", _agents_arguments),
+    ("sessions", "what the hook delivered to agents, per session (list, show)", _sessions_arguments),
 )
 
 

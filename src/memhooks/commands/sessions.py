@@ -1,0 +1,120 @@
+"""``memhooks sessions [list] [--cwd DIR] [--limit N]`` and ``memhooks sessions show ID
+[--agent NAME]``, ``--format human|json``: what the hook delivered to agents, per session
+— when, through which host event, for which folder or file, which memories (id, first
+words), recalled by which query, and how many characters (:mod:`memhooks.session.report`).
+
+Memory text is untrusted: control characters are shown as escapes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """``memhooks sessions`` (``p``: its parser)."""
+    from ..cli import _positive
+
+    acts = p.add_subparsers(dest="action", metavar="ACTION")
+    listing = acts.add_parser("list", help="sessions, most recently active first (the default)")
+    show = acts.add_parser("show", help="every delivery of one session")
+    show.add_argument("id", help="the session id, or its first characters")
+    show.add_argument("--agent", metavar="NAME", help="only sessions of this host")
+    for q in (p, listing, show):
+        q.add_argument("--format", choices=("human", "json"), default=argparse.SUPPRESS)
+    for q in (p, listing):
+        q.add_argument("--cwd", metavar="DIR", default=argparse.SUPPRESS, help="only sessions of the project of DIR")
+        q.add_argument("--limit", type=_positive, metavar="N", default=argparse.SUPPRESS, help="at most N sessions (default: 50)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..errors import UsageError
+    from ..session import state_path
+    from ..session.report import open_existing
+
+    fmt = getattr(args, "format", "human")
+    path = state_path()
+    state = open_existing(path)
+    if getattr(args, "action", None) == "show":
+        found = [] if state is None else _find(state, args.id, args.agent)
+        if not found:
+            raise UsageError(f"no session {args.id!r} in {path}; `memhooks sessions` lists them")
+        if len(found) > 1:
+            names = ", ".join(f"{s['host']} {s['session']}" for s in found[:5])
+            raise UsageError(f"{args.id!r} names {len(found)} sessions ({names}); give more of the id or --agent")
+        return _show(state, found[0], fmt)  # type: ignore[arg-type]
+    root = _root(getattr(args, "cwd", None))
+    rows = [] if state is None else _list(state, root, getattr(args, "limit", 50))
+    if fmt == "json":
+        print(json.dumps({"state": path, "sessions": rows}, indent=2, ensure_ascii=False))
+        return 0
+    if not rows:
+        print(f"memhooks sessions: none yet (state file: {path})")
+        return 0
+    from ..terminal import visible
+
+    print(f"memhooks sessions: {len(rows)} (state file: {path})")
+    for s in rows:
+        status = "ended" if s["ended"] else "open"
+        print(visible(
+            f"{s['host']:14} {s['session'][:36]:36}  {_when(s['updated'])}  {status:5}"
+            f"  {s['deliveries']} deliveries, {s['chars']:,} characters  {s['root']}"
+        ))  # fmt: skip
+    return 0
+
+
+def _find(state: Any, ident: str, host: str | None) -> list[dict[str, Any]]:
+    from ..session.report import find
+
+    return find(state, ident, host)
+
+
+def _list(state: Any, root: str | None, limit: int) -> list[dict[str, Any]]:
+    from ..session.report import sessions
+
+    return sessions(state, root=root, limit=limit)
+
+
+def _root(cwd: str | None) -> str | None:
+    if cwd is None:
+        return None
+    from ..protocol.root import resolve_target
+
+    return resolve_target(cwd).root
+
+
+def _show(state: Any, session: dict[str, Any], fmt: str) -> int:
+    from ..session.report import deliveries
+    from ..terminal import visible
+
+    rows = deliveries(state, session["key"])
+    if fmt == "json":
+        print(json.dumps({"session": session, "deliveries": rows}, indent=2, ensure_ascii=False))
+        return 0
+    print(visible(
+        f"session {session['session']} of {session['host']} in {session['root']}:"
+        f" started {_when(session['started'])}, {session['epoch']} compaction(s)"
+        + (f", ended {_when(session['ended'])}" if session["ended"] else "")
+    ))  # fmt: skip
+    if not rows:
+        print("nothing delivered yet")
+    for d in rows:
+        print(visible(f"{_when(d['at'])}  {d['event']}  for {d['target'] or '.'}  {d['chars']:,} characters"))
+        for item in d["items"]:
+            cue = f"  (recalled by: {item['cue']})" if item.get("cue") else ""
+            print(visible(f"    {item['item']}  {item['words']}{cue}"))
+    sys.stdout.flush()
+    return 0
+
+
+def _when(seconds: object) -> str:
+    if not isinstance(seconds, (int, float)):
+        return "-"
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(seconds))

@@ -1,0 +1,86 @@
+"""What reached the agent, per session: the delivery log of the state file as plain data,
+for ``memhooks sessions`` (issue 12 item 10). Bounded and expiring with the sessions
+themselves (:data:`memhooks.session.state.MAX_DELIVERIES`, :data:`~.state.IDLE_S`).
+Reading never creates the state file."""
+
+from __future__ import annotations
+
+import json
+import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from .state import State
+
+_SESSION_COLUMNS = "key, host, session, anonymous, root, started, updated, epoch, ended"
+
+
+def open_existing(path: str) -> State | None:
+    """The state file at ``path``, or None when there is none yet."""
+    if not os.path.isfile(path) or os.path.getsize(path) == 0:
+        return None
+    from .state import State
+
+    return State(path)
+
+
+def sessions(state: State, *, root: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
+    """Sessions, most recently active first (``root``: only that project's), each with
+    ``host``, ``session``, ``anonymous``, ``root``, ``started``/``updated``/``ended``
+    (seconds since the epoch; ``ended`` None while open), ``epoch`` (compactions),
+    ``deliveries`` and ``chars`` (characters delivered in all)."""
+    where, params = ("WHERE s.root = ?", (root,)) if root else ("", ())
+    rows = state.read(
+        f"SELECT {', '.join('s.' + c.strip() for c in _SESSION_COLUMNS.split(','))},"
+        " count(d.id), coalesce(sum(d.chars), 0) FROM sessions s"
+        f" LEFT JOIN deliveries d ON d.key = s.key {where}"
+        " GROUP BY s.key ORDER BY s.updated DESC LIMIT ?",
+        (*params, limit),
+    )
+    return [_session(row[:9]) | {"deliveries": row[9], "chars": row[10]} for row in rows]
+
+
+def find(state: State, ident: str, host: str | None = None) -> list[dict[str, Any]]:
+    """Sessions whose id is ``ident`` or starts with it (of ``host`` only, when given)."""
+    like = ident.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    sql = f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE session LIKE ? ESCAPE '\\'"
+    params: tuple[object, ...] = (like,)
+    if host:
+        sql += " AND host = ?"
+        params += (host,)
+    rows = state.read(sql + " ORDER BY updated DESC LIMIT 20", params)
+    exact = [r for r in rows if r[2] == ident]
+    return [_session(r) for r in (exact or rows)]
+
+
+def deliveries(state: State, key: str) -> list[dict[str, Any]]:
+    """Each delivery of the session ``key``, oldest first: ``at`` (seconds since the
+    epoch), ``epoch``, ``event`` (the host's event), ``target`` (root-relative folder,
+    or file), ``chars`` and ``items`` (``{"item", "words", "cue"}``: a memory id, a
+    ``guidance:<hook>`` key or the unavailability notice, its first words, the query
+    that recalled it)."""
+    rows = state.read(
+        "SELECT at, epoch, native_event, target, chars, items FROM deliveries WHERE key = ? ORDER BY id",
+        (key,),
+    )
+    return [
+        {"at": at, "epoch": epoch, "event": event, "target": target, "chars": chars, "items": json.loads(str(items))}
+        for at, epoch, event, target, chars, items in rows
+    ]
+
+
+def _session(row: tuple[object, ...]) -> dict[str, Any]:
+    key, host, session, anonymous, root, started, updated, epoch, ended = row
+    return {
+        "key": key,
+        "host": host,
+        "session": session,
+        "anonymous": bool(anonymous),
+        "root": root,
+        "started": started,
+        "updated": updated,
+        "ended": ended,
+        "epoch": epoch,
+    }

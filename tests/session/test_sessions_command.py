@@ -1,0 +1,49 @@
+"""``memhooks sessions``: what reached the agent, per session, from the delivery log."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from session_support import Agent
+
+
+def _cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "memhooks", "sessions", *args], env=env, text=True, capture_output=True, timeout=60)
+
+
+def test_no_sessions_yet_creates_nothing(tmp_path: Path, project: tuple[Path, dict[str, str]]) -> None:
+    _root, env = project
+    done = _cli(env)
+    assert done.returncode == 0 and done.stdout.startswith("memhooks sessions: none yet")
+    assert not (tmp_path / "state").exists()
+    assert _cli(env, "show", "S1").returncode == 2
+
+
+def test_list_and_show_say_what_was_delivered(agent: Agent) -> None:
+    agent.prompt("Make the totals use two decimals")
+    agent.read("billing/invoice.py")
+    agent.read("billing/invoice.py")  # nothing new: no delivery
+    listing = json.loads(_cli(agent.env, "--format", "json").stdout)
+    [session] = listing["sessions"]
+    assert (session["host"], session["session"], session["root"], session["deliveries"]) == ("claude-code", "S1", str(agent.root), 2)
+    shown = json.loads(_cli(agent.env, "show", "S", "--format", "json").stdout)
+    first, second = shown["deliveries"]
+    assert (first["event"], first["target"]) == ("UserPromptSubmit", "")
+    assert (second["event"], second["target"]) == ("PostToolUse", "billing")
+    assert [i["item"] for i in second["items"]] == ["billing-cents", "tax-rate"]
+    assert second["items"][0]["words"].startswith("BILLING-MARK: invoice amounts")
+    assert second["items"][0]["cue"] == "How are invoice amounts stored?"
+    assert session["chars"] == first["chars"] + second["chars"] > 0
+    human = _cli(agent.env, "show", "S1").stdout
+    assert "PostToolUse  for billing" in human and "billing-cents  BILLING-MARK" in human
+
+
+def test_untrusted_text_is_shown_with_escapes(agent: Agent) -> None:
+    from memhooks.session import State, open_session, state_path
+
+    session = open_session(State(state_path(agent.env)), "claude-code", "S9", str(agent.root))
+    session.record("PostToolUse", "billing", [{"item": "m", "words": "\x1b[2Jgone", "cue": "q"}], lambda claimed: 5)
+    assert "\\x1b[2Jgone" in _cli(agent.env, "show", "S9").stdout
