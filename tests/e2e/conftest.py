@@ -1,7 +1,7 @@
 """Real-agent end-to-end tests: opt-in, never part of the default test run.
 
     bash tests/e2e/install_agents.sh            # once: the agent programs (npm + PyPI)
-    MEMHOOKS_E2E=1 python -m pytest tests/e2e    # the tests (about a minute)
+    MEMHOOKS_E2E=1 python -m pytest tests/e2e    # the tests (one to two minutes)
 
 ``MEMHOOKS_E2E_AGENTS`` names the folder the agents were installed in (default
 ``/tmp/memhooks-e2e-agents``). An agent that is not installed is skipped, saying so.

@@ -45,11 +45,6 @@ PROMPT = "Make the totals use two decimals"
 BILLING = "E2E-BILLING-4417"
 SHIPPING = "E2E-SHIPPING-5523"
 OLD, NEW = "TOTAL_DECIMALS = 0", "TOTAL_DECIMALS = 2"
-PENDING = pytest.mark.xfail(
-    strict=True,
-    reason="tool-time recall and the session ledger (#12 items 1-3) are not built yet: a Read delivers no memory",
-)
-
 
 @dataclass
 class Flavour:
@@ -134,6 +129,17 @@ FLAVOURS = {
 }  # fmt: skip
 ROOT_LAUNCHED = ["claude-code", "codex", "gemini-cli", "copilot-cli", "opencode"]
 SEQUENTIAL = [*ROOT_LAUNCHED, "claude-code-subfolder"]
+#: Known defects of memhooks these sessions show (strict: a fix makes the suite say so).
+LEDGER_RESETS = pytest.mark.xfail(
+    strict=True,
+    reason="Gemini CLI 0.61 fires PreCompress (trigger auto) before every model call, before it decides "
+    "whether to compress (ChatCompressionService.compress), and memhooks resets the session ledger on it",
+)
+
+
+def known(names: list[str]) -> list[object]:
+    """``names`` as parameters, the ones with a known defect marked."""
+    return [pytest.param(n, marks=LEDGER_RESETS) if n == "gemini-cli" else n for n in names]
 
 
 @dataclass
@@ -200,8 +206,7 @@ def arrives_once(run: Run, marker: str, after: str, channel: str, what: str) -> 
     )
 
 
-@PENDING
-@pytest.mark.parametrize("name", ROOT_LAUNCHED)
+@pytest.mark.parametrize("name", known(ROOT_LAUNCHED))
 def test_the_folder_memory_arrives_once_right_after_the_read(name: str, tmp_path_factory: pytest.TempPathFactory) -> None:
     run = session(name, tmp_path_factory)
     arrives_once(run, BILLING, run.call("billing/invoice.py"), transcript.TOOL_CHANNEL[run.flavour.host], "billing's memory")
@@ -216,7 +221,6 @@ def test_started_in_a_subfolder_the_default_install_recalls_there(tmp_path_facto
     assert run.transcript.after(run.call("billing/invoice.py")) == [], f"the Read in billing/ repeated what the prompt brought\n{run.report()}"
 
 
-@PENDING
 def test_parallel_reads_in_one_folder_bring_its_memory_once(tmp_path_factory: pytest.TempPathFactory) -> None:
     """Claude Code runs the PostToolUse hooks of parallel Reads at once (fresh processes):
     the folder's memory still reaches the model once, after the pair's results."""
@@ -225,21 +229,20 @@ def test_parallel_reads_in_one_folder_bring_its_memory_once(tmp_path_factory: py
     arrives_once(run, BILLING, batch, transcript.CLAUDE_TOOL, "billing's memory")
 
 
-@pytest.mark.parametrize("name", SEQUENTIAL)
+@pytest.mark.parametrize("name", known(SEQUENTIAL))
 def test_a_second_read_in_the_same_folder_adds_nothing(name: str, tmp_path_factory: pytest.TempPathFactory) -> None:
     run = session(name, tmp_path_factory)
     added = run.transcript.after(run.call("billing/tax.py"))
     assert added == [], f"{name}: the read of billing/tax.py (billing/ already served) added context\n{run.report()}"
 
 
-@PENDING
 @pytest.mark.parametrize("name", list(FLAVOURS))
 def test_a_read_in_another_folder_brings_that_folders_memory(name: str, tmp_path_factory: pytest.TempPathFactory) -> None:
     run = session(name, tmp_path_factory)
     arrives_once(run, SHIPPING, run.call("shipping/rates.py"), transcript.TOOL_CHANNEL[run.flavour.host], "shipping's memory")
 
 
-@pytest.mark.parametrize("name", list(FLAVOURS))
+@pytest.mark.parametrize("name", known(list(FLAVOURS)))
 def test_no_memory_reaches_the_model_twice(name: str, tmp_path_factory: pytest.TempPathFactory) -> None:
     run = session(name, tmp_path_factory)
     body = json.dumps(run.transcript.body)

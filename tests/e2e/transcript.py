@@ -4,10 +4,11 @@ A model request carries the whole conversation so far. :func:`read` turns the la
 into a :class:`Transcript`: the tool calls in order (``"Read billing/invoice.py"``: tool
 name and root-relative path), and each piece of hook context the host put into the
 conversation, attached to what it followed — ``"prompt"`` (prompt time, before any tool
-call) or the tool call whose result it rides on (``"Read a.py + Read b.py"`` when the host put
-the context of parallel calls after all their results, as Claude Code does). Only the host's own hook channel counts
-as hook context (``shared/spec/real-agents.md``, verified with a recording hook on the
-read tools):
+call) or the tool call whose result it rides on (``"Read a.py + Read b.py"``, in call
+order, when the host put the context of parallel calls after all their results, as Claude
+Code does: it orders the results as the calls finish). Only the host's own hook channel
+counts as hook context (``shared/spec/real-agents.md``, verified with a recording hook on
+the read tools):
 
 =========== =================== ===========================================================
 host        request             hook context
@@ -168,7 +169,8 @@ def _claude(body: dict, paths: _Paths, t: Transcript) -> None:
                 text = block.get("text") or ""
                 tool = re.match(r"<system-reminder>\nPostToolUse:\w+ hook additional context: (.*)</system-reminder>", text, re.S)
                 if results and tool:
-                    t.contexts.append(Context(" + ".join(results), CLAUDE_TOOL, where, tool.group(1)))
+                    batch = " + ".join(sorted(results, key=t.calls.index))  # call order, not completion order
+                    t.contexts.append(Context(batch, CLAUDE_TOOL, where, tool.group(1)))
                 elif not t.calls and PROMPT_LABEL in text:
                     channel = "system message" if message.get("role") == "system" else "<system-reminder> in the user message"
                     t.contexts.append(Context(PROMPT, channel, where, text.split(PROMPT_LABEL, 1)[1]))
