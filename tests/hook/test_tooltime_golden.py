@@ -104,6 +104,7 @@ def test_recorded_session(host: str, project: tuple[Path, dict[str, str]]) -> No
         for tag in step.get("lacks", []):
             assert tag not in context, f"{where}: {tag} does not belong in this reply {context[:800]!r}"
         assert "untrusted" in context, f"{where}: injected repository text must be labelled untrusted"
+        assert len(context) <= step.get("budget", 8000), f"{where}: {len(context)} characters, over the budget"  # prompt time: MEMHOOKS_MAX_CHARS
         tags = TAG.findall(context)
         assert len(tags) == len(set(tags)), f"{where}: a memory twice in one reply: {tags}"
         for tag in tags:
