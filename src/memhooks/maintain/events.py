@@ -110,16 +110,16 @@ def maintain(
         touched.add(path, where.directory)
     if not touched.groups:
         return []
-    _require_valid_root(root)
+    from ..protocol import cache
+
+    store = cache.for_root(root)  # what resolve() reads too: one read for the whole event
+    _require_valid_root(root, store)
     from ..settings import int_setting
 
     max_paths = int_setting("MEMHOOKS_AUTO_PATHS", env)
     anchor = anchor_setting(env)
     written = []
     exists = file_exists_in(root)
-    from ..protocol import cache
-
-    store = cache.for_root(root)  # what resolve() and the root check read too
     too_big = []
     try:
         for hook, cues in _plan(touched, anchor).items():
@@ -194,7 +194,7 @@ def _base_directory(event: NormalizedEvent, folder: str | None = None) -> str:
     return os.path.abspath(base) if base else os.getcwd()
 
 
-def _require_valid_root(root: str) -> None:
+def _require_valid_root(root: str, store: HookCache | None = None) -> None:
     """:func:`root_hook`, skipped while the root hook is unchanged since it last passed
     (an agent session or a history replay sends thousands of events to one project)."""
     path = os.path.join(root, HOOK_NAME)
@@ -205,7 +205,7 @@ def _require_valid_root(root: str) -> None:
         key = None
     if key is not None and _VALID_ROOTS.get(path) == key:
         return
-    root_hook(root)
+    root_hook(root, store)
     if key is not None:
         _VALID_ROOTS[path] = key
 

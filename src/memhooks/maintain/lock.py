@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import errno
 import os
-import random
 import stat
 import sys
 import time
@@ -102,6 +101,8 @@ def _poll(try_lock: Callable[[], bool], hook_path: PathLike, timeout: float) -> 
         if remaining <= 0:
             raise _timed_out(hook_path, timeout)
         # Randomised, growing sleeps keep many waiting writers from moving in lockstep.
+        import random  # only a writer that waits pays for it
+
         time.sleep(min(remaining, random.uniform(0.5, 1.5) * delay))
         delay = min(delay * 2, 0.05)
 

@@ -24,6 +24,10 @@ from ..errors import Diagnostic, DiagnosticError, fail
 from ..protocol.hookfile import HOOK_NAME, UNSAFE
 from ..protocol.root import Target, chain_directories, is_within, resolve_target
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..protocol.cache import HookCache
+
 NOT_ENABLED_HELP = "run `memhooks init` at the project root to enable MemHooks"
 
 
@@ -45,7 +49,7 @@ def hook_status(path: str) -> str | None:
     return "file" if stat.S_ISREG(st.st_mode) else "unsafe"
 
 
-def root_hook(root: str) -> str:
+def root_hook(root: str, store: HookCache | None = None) -> str:
     """The root hook of an enabled project; raises DiagnosticError otherwise.
 
     Missing: MH013 (as an error) ``MemHooks is not enabled at the project root `<root>```;
@@ -55,9 +59,10 @@ def root_hook(root: str) -> str:
     path = require_enabled(root)
     from ..protocol import cache
 
-    store = cache.for_root(root)  # an unchanged root hook is not parsed again
-    store.load(path).require_valid()
-    store.save()
+    view = cache.for_root(root) if store is None else store  # unchanged: not parsed again
+    view.load(path).require_valid()
+    if store is None:
+        view.save()
     return path
 
 
