@@ -66,6 +66,7 @@ class Checker:
         key_path: str,
         *,
         value: bool = False,
+        help: str | None = None,
     ) -> None:
         from .yamlcore import position, value_position
 
@@ -76,10 +77,26 @@ class Checker:
         )
         line, column = (pos[0] + self.offset + 1, pos[1] + 1) if pos else (None, None)
         # MH000 covers whole-file problems too; a field of the wrong type gets its own help.
-        help = TYPE_HELP if code == "MH000" else None
+        if help is None and code == "MH000":
+            help = TYPE_HELP
         self.diagnostics.append(
             Diagnostic(code, message, self.path, line, column, key=key_path, help=help)
         )
+
+    def unknown(
+        self, code: str, message: str, container: Any, key: Any, key_path: str, level: str
+    ) -> None:
+        """An unknown-field warning, with "did you mean" when a real field is near
+        (:func:`memhooks.protocol.suggest.did_you_mean`)."""
+        from .suggest import did_you_mean
+
+        near = did_you_mean(key, level)
+        if near is None:
+            self.add(code, message, container, key, key_path)
+        else:
+            self.add(
+                code, f"{message}; did you mean {near[0]}?", container, key, key_path, help=near[1]
+            )
 
     # -- top level -------------------------------------------------------------------
 
@@ -143,7 +160,9 @@ class Checker:
                     str(key),
                 )
             else:
-                self.add("MH002", f"unknown top-level field `{key}`", tree, key, str(key))
+                self.unknown(
+                    "MH002", f"unknown top-level field `{key}`", tree, key, str(key), "top"
+                )
         self.duplicate_queries(tree, queries)
 
     def sequence(self, tree: Any, field: str) -> list[Any]:
@@ -244,8 +263,13 @@ class Checker:
                     f"{key_path}.{key}",
                 )
             else:
-                self.add(
-                    "MH005", f"unknown recall-query field `{key}`", item, key, f"{key_path}.{key}"
+                self.unknown(
+                    "MH005",
+                    f"unknown recall-query field `{key}`",
+                    item,
+                    key,
+                    f"{key_path}.{key}",
+                    "query",
                 )
                 self.json_safe_field(item, key, f"{key_path}.{key}")
 
@@ -286,12 +310,13 @@ class Checker:
                         )
         for key in when:
             if key != "roles":
-                self.add(
+                self.unknown(
                     "MH007",
                     f"unknown routing condition `when.{key}` is ignored",
                     when,
                     key,
                     f"{key_path}.{key}",
+                    "when",
                 )
                 self.json_safe_field(when, key, f"{key_path}.{key}")
 
@@ -389,12 +414,13 @@ class Checker:
                         )
                 for key in item:
                     if key not in ("name", kind_key, "salience"):
-                        self.add(
+                        self.unknown(
                             spec["unknown"],
                             f"unknown {noun} field `{key}`",
                             item,
                             key,
                             f"{path}.{key}",
+                            noun,
                         )
                         self.json_safe_field(item, key, f"{path}.{key}")
             else:
