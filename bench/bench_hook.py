@@ -25,7 +25,8 @@ Reported per case: median, p90 and fastest (``min``) wall time of the hook proce
 in the same run, interleaved (on a loaded machine the minimum approximates an idle one
 better than the median); the characters of context the model received (median, max)
 and how many calls delivered any; how many answered the no-op at the hook's own 3 s
-deadline (``deadline_hits``: on a loaded machine, not a failure); the peak RSS (GNU time) of the prompt hook and of
+deadline (``deadline_hits``: on a loaded machine, not a failure) and how many wrote any
+other note on stderr (``notes``, e.g. a search that ran out of time); the peak RSS (GNU time) of the prompt hook and of
 each tool case; ``hermes_plugin_ms`` (the in-process Hermes plugin's ``pre_llm_call``);
 the load average. Today every tool case is the host's no-op.
 
@@ -63,16 +64,16 @@ UNANCHORED = ("vendor", "fonts")
 
 
 #: The stderr line of a hook that answered the no-op at its own deadline.
-DEADLINE_NOTE = b"gave up after the"
+DEADLINE_NOTE = "gave up after the"
 
 
 def child(
-    argv: list[str], env: dict[str, str], stdin: bytes = b"", deadline_ok: bool = False
-) -> tuple[float, int, bytes | None]:
-    """(wall ms, peak RSS KiB by ``wait4``, stdout) of ``argv``; exits on a failure or
-    any stderr (a hook that wrote a note failed open: its figure would mislead), except,
-    with ``deadline_ok``, the hook's deadline note (then stdout is None: the caller counts
-    a deadline hit)."""
+    argv: list[str], env: dict[str, str], stdin: bytes = b"", notes_ok: bool = False
+) -> tuple[float, int, bytes, str]:
+    """(wall ms, peak RSS KiB by ``wait4``, stdout, stderr) of ``argv``. Exits on a
+    failure, and on any stderr unless ``notes_ok`` (a hook's note says it failed open or
+    memory was unavailable: the caller counts it, since the figure it goes with means
+    something else)."""
     started = time.perf_counter()
     proc = subprocess.Popen(
         argv, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
@@ -81,26 +82,24 @@ def child(
     proc.stdin.write(stdin)
     proc.stdin.close()
     out = proc.stdout.read()
-    err = proc.stderr.read()
+    err = proc.stderr.read().decode(errors="replace").strip()
     _pid, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
     elapsed = (time.perf_counter() - started) * 1000
     proc.stdout.close()
     proc.stderr.close()
-    if deadline_ok and proc.returncode == 0 and DEADLINE_NOTE in err:
-        return elapsed, usage.ru_maxrss, None
-    if proc.returncode != 0 or err:
-        raise SystemExit(f"{argv} -> {proc.returncode}: {err.decode(errors='replace')}")
-    return elapsed, usage.ru_maxrss, out
+    if proc.returncode != 0 or (err and not notes_ok):
+        raise SystemExit(f"{argv} -> {proc.returncode}: {err}")
+    return elapsed, usage.ru_maxrss, out, err
 
 
 def peak_rss_kib(argv: list[str], env: dict[str, str], stdin: bytes = b"") -> int:
     """Peak RSS of ``argv`` alone, via GNU time: ``wait4`` on a child forked from this
     (large) benchmark process would count the parent's pages copied before ``exec``."""
     if not os.path.exists(TIME):
-        return child(argv, env, stdin)[1]
+        return child(argv, env, stdin, notes_ok=True)[1]
     with tempfile.NamedTemporaryFile("r") as out:
-        child([TIME, "-f", "%M", "-o", out.name, *argv], env, stdin)
+        child([TIME, "-f", "%M", "-o", out.name, *argv], env, stdin, notes_ok=True)
         return int(out.read().split()[-1])
 
 
@@ -190,10 +189,11 @@ def main() -> int:
         for number in range(3):
             child(hook, unhurried, Session(deepest).prompt(PROMPTS[number % len(PROMPTS)]))
         for raw in cases.setup():
-            child(hook, unhurried, raw)
+            child(hook, unhurried, raw, notes_ok=True)
         times: dict[str, list[float]] = {k: [] for k in ("bare", *PROMPT_CASES, *TOOL_CASES)}
         chars: dict[str, list[int]] = {k: [] for k in (*PROMPT_CASES, *TOOL_CASES)}
         deadline_hits = dict.fromkeys((*PROMPT_CASES, *TOOL_CASES), 0)
+        notes: dict[str, list[str]] = {k: [] for k in (*PROMPT_CASES, *TOOL_CASES)}
         for number in range(args.runs):
             times["bare"].append(child(bare, env)[0])
             for kind in (*PROMPT_CASES, *TOOL_CASES):
@@ -203,12 +203,14 @@ def main() -> int:
                     remember_one(store, project, number)
                 before, raw = cases.next(kind, number)
                 for untimed in before:
-                    child(hook, unhurried, untimed)
-                elapsed, _, out = child(hook, env, raw, deadline_ok=True)
+                    child(hook, unhurried, untimed, notes_ok=True)
+                elapsed, _, out, note = child(hook, env, raw, notes_ok=True)
                 times[kind].append(elapsed)
-                context = model_text((out or b"").decode("utf-8"), event_of(raw)) or ""
-                if out is None:
+                context = model_text(out.decode("utf-8"), event_of(raw)) or ""
+                if DEADLINE_NOTE in note:
                     deadline_hits[kind] += 1
+                elif note:
+                    notes[kind].append(note)
                 elif kind in ("warm", "changed", "cold"):
                     assert context.startswith("[MemHooks"), context[:80]
                 chars[kind].append(len(context))
@@ -223,11 +225,13 @@ def main() -> int:
             for kind in TOOL_CASES:
                 before, raw = cases.next(kind, args.runs + number)
                 for untimed in before:
-                    child(hook, unhurried, untimed)
+                    child(hook, unhurried, untimed, notes_ok=True)
                 rss[kind].append(peak_rss_kib(hook, unhurried, raw))
         plugin_ms = in_process_plugin(deepest, args.runs)
     report = summarize(times, chars, rss, memories, args.runs)
     report["deadline_hits"] = deadline_hits
+    report["notes"] = {kind: len(lines) for kind, lines in notes.items()}
+    report["note_samples"] = sorted({line for lines in notes.values() for line in lines})[:3]
     report["hermes_plugin_ms"] = round(plugin_ms, 2)
     print(json.dumps(report, indent=2))
     if args.json:
