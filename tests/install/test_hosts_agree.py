@@ -82,3 +82,12 @@ def test_hook_templates_carry_the_command(name: str) -> None:
     assert "$COMMAND" in row["hook"].values()
     if name == "gemini-cli":
         assert row["hook"]["timeout"] >= 1000, "Gemini CLI timeouts are milliseconds"
+
+
+def test_gemini_cli_precompress_is_left_to_capture() -> None:
+    # Gemini CLI 0.61.0 fires PreCompress (trigger auto) before every model call: wired by
+    # default it emptied the session ledger each turn and one memory arrived three times
+    # (tests/e2e/test_session_recall.py, gemini-cli)
+    host = INSTALLERS["gemini-cli"]
+    assert "PreCompress" not in host.EVENTS
+    assert ("PreCompress", None) in host.capture

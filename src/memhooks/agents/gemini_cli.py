@@ -114,9 +114,15 @@ INSTALL: Wiring = {
     "events": (
         ("BeforeAgent", None),
         ("AfterTool", _TOOL_MATCHER),
-        ("PreCompress", None),  # compaction: the session's ledger starts over
+        # not PreCompress: 0.61.0 fires it (trigger auto) before every model call, whether
+        # or not it compacts (run here), so it cannot tell the hook the model lost context
     ),
-    "capture": (("AfterTool", "run_shell_command"), ("AfterAgent", None), ("SessionEnd", None)),
+    "capture": (
+        ("AfterTool", "run_shell_command"),
+        ("AfterAgent", None),
+        ("PreCompress", None),
+        ("SessionEnd", None),
+    ),
     "hook": {"type": "command", "name": "memhooks", "command": "$COMMAND", "timeout": 10000},
     "groups": True,
     "launch": "start-folder",  # run: 0.61.0
