@@ -25,7 +25,8 @@ launched in ``billing/`` instead (with ``--add-dir`` of the root, as a user who 
 read the rest of the tree): the default install must fire there too, billing's memory
 then arrives at prompt time, and the Read in ``billing/`` adds nothing.
 ``claude-code-parallel`` reads the two ``billing/`` files as parallel calls of one reply:
-Claude Code runs their hooks at once, and the memory must still arrive once.
+Claude Code runs their hooks at once, and the memory must still arrive once. Last,
+``memhooks sessions show`` must list exactly the deliveries the model received.
 """
 
 from __future__ import annotations
@@ -257,3 +258,16 @@ def test_the_routing_project_holds_better_matches_for_the_prompt(tmp_path: Path)
     recalled = json.loads(project.memhooks("recall", str(project.root), "--prompt", PROMPT, "--format", "json"))
     ids = [m["id"] for m in recalled["memories"]]
     assert ids and all(i.startswith("totals-") for i in ids), ids
+
+
+@pytest.mark.parametrize("name", list(FLAVOURS))
+def test_memhooks_sessions_shows_what_reached_the_model(name: str, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """``memhooks sessions show`` (item 10) lists, delivery by delivery, exactly the
+    memories the model received in the host's hook channels."""
+    run = session(name, tmp_path_factory)
+    listed = json.loads(run.project.memhooks("sessions", "list", "--format", "json"))["sessions"]
+    assert [s["host"] for s in listed] == [run.flavour.host], listed
+    shown = json.loads(run.project.memhooks("sessions", "show", listed[0]["session"], "--format", "json"))
+    recorded = [[i["item"] for i in d["items"] if not i["item"].startswith("guidance:")] for d in shown["deliveries"]]
+    received = [re.findall(r'"id":"([^"]+)"', c.text) for c in run.transcript.contexts if transcript.LABEL in c.text]
+    assert recorded == received, f"{name}: the ledger says {recorded}, the model received {received}\n{run.report()}"
