@@ -130,17 +130,6 @@ FLAVOURS = {
 }  # fmt: skip
 ROOT_LAUNCHED = ["claude-code", "codex", "gemini-cli", "copilot-cli", "opencode"]
 SEQUENTIAL = [*ROOT_LAUNCHED, "claude-code-subfolder"]
-#: Known defects of memhooks these sessions show (strict: a fix makes the suite say so).
-LEDGER_RESETS = pytest.mark.xfail(
-    strict=True,
-    reason="Gemini CLI 0.61 fires PreCompress (trigger auto) before every model call, before it decides "
-    "whether to compress (ChatCompressionService.compress), and memhooks resets the session ledger on it",
-)
-
-
-def known(names: list[str]) -> list[object]:
-    """``names`` as parameters, the ones with a known defect marked."""
-    return [pytest.param(n, marks=LEDGER_RESETS) if n == "gemini-cli" else n for n in names]
 
 
 @dataclass
@@ -207,7 +196,7 @@ def arrives_once(run: Run, marker: str, after: str, channel: str, what: str) -> 
     )
 
 
-@pytest.mark.parametrize("name", known(ROOT_LAUNCHED))
+@pytest.mark.parametrize("name", ROOT_LAUNCHED)
 def test_the_folder_memory_arrives_once_right_after_the_read(name: str, tmp_path_factory: pytest.TempPathFactory) -> None:
     run = session(name, tmp_path_factory)
     arrives_once(run, BILLING, run.call("billing/invoice.py"), transcript.TOOL_CHANNEL[run.flavour.host], "billing's memory")
@@ -230,7 +219,7 @@ def test_parallel_reads_in_one_folder_bring_its_memory_once(tmp_path_factory: py
     arrives_once(run, BILLING, batch, transcript.CLAUDE_TOOL, "billing's memory")
 
 
-@pytest.mark.parametrize("name", known(SEQUENTIAL))
+@pytest.mark.parametrize("name", SEQUENTIAL)
 def test_a_second_read_in_the_same_folder_adds_nothing(name: str, tmp_path_factory: pytest.TempPathFactory) -> None:
     run = session(name, tmp_path_factory)
     added = run.transcript.after(run.call("billing/tax.py"))
@@ -243,7 +232,7 @@ def test_a_read_in_another_folder_brings_that_folders_memory(name: str, tmp_path
     arrives_once(run, SHIPPING, run.call("shipping/rates.py"), transcript.TOOL_CHANNEL[run.flavour.host], "shipping's memory")
 
 
-@pytest.mark.parametrize("name", known(list(FLAVOURS)))
+@pytest.mark.parametrize("name", list(FLAVOURS))
 def test_no_memory_reaches_the_model_twice(name: str, tmp_path_factory: pytest.TempPathFactory) -> None:
     run = session(name, tmp_path_factory)
     body = json.dumps(run.transcript.body)
