@@ -19,7 +19,7 @@ memories that reached the model at any point of the session (mean over tasks);
 all the session's hook outputs, first delivery only); ``recall@5`` / ``recall@10`` over
 the same order; ``chars_mean`` / ``chars_median`` — characters of context delivered per
 session (every delivery counted, repeats included); what the Reads added; repeats of one
-memory in a session; hook calls, their median milliseconds, fail-open notes, and calls
+memory in a session; hook calls, their median and slowest milliseconds, fail-open notes, and calls
 slower than the host-side default deadline.
 """
 
@@ -194,6 +194,7 @@ def summarize(rows: list[dict[str, float]], calls: list[Call]) -> dict[str, obje
         "sessions": len(rows),
         "hook_calls": len(calls),
         "calls_ms_median": round(statistics.median(c.ms for c in calls), 2) if calls else 0,
+        "calls_ms_max": round(max(c.ms for c in calls), 2) if calls else 0,
         "calls_over_host_deadline": sum(1 for c in calls if c.ms > HOST_DEADLINE_S * 1000),
         "calls_at_bench_deadline": sum(1 for c in calls if c.ms >= (TIME_S - 0.25) * 1000),
         "notes": len(notes),
