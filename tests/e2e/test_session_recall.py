@@ -24,6 +24,7 @@ level) and launched at the project root, as people do; ``claude-code-subfolder``
 launched in ``billing/`` instead (with ``--add-dir`` of the root, as a user who lets it
 read the rest of the tree): the default install must fire there too, billing's memory
 then arrives at prompt time, and the Read in ``billing/`` adds nothing.
+``gemini-cli-capture`` is Gemini CLI installed with ``--capture`` (more events wired).
 ``claude-code-parallel`` reads the two ``billing/`` files as parallel calls of one reply:
 Claude Code runs their hooks at once, and the memory must still arrive once. Last,
 ``memhooks sessions show`` must list exactly the deliveries the model received.
@@ -60,6 +61,7 @@ class Flavour:
     relative: bool = False  # paths in the script relative to the root (Codex's shell reads)
     start: str = ""  # launch folder, root-relative
     parallel: bool = False  # the two reads in billing/ as parallel calls of one reply
+    install: tuple[str, ...] = ()  # more `memhooks agents install` flags
 
     def script(self, p: Project) -> list[dict[str, object]]:
         path = (lambda name: name) if self.relative else (lambda name: str(p.root / name))
@@ -105,6 +107,10 @@ def _opencode(p: Project, url: str) -> list[str]:
     return [binary("opencode"), "run", PROMPT]
 
 
+def _gemini_env(url: str) -> dict[str, str]:
+    return {"GEMINI_API_KEY": "dummy", "GOOGLE_GEMINI_BASE_URL": url, "GEMINI_CLI_TRUST_WORKSPACE": "true"}
+
+
 def _write(p: Project) -> dict[str, str]:
     return {"write": str(p.root / "billing/invoice.py"), "content": (p.root / "billing/invoice.py").read_text().replace(OLD, NEW)}
 
@@ -116,8 +122,7 @@ def _edit(relative: bool) -> Callable[[Project], dict[str, str]]:
 FLAVOURS = {
     "claude-code": Flavour("claude-code", _claude, _claude_env, "Read", _write, "Write"),
     "codex": Flavour("codex", _codex, lambda u: {"FAKE_API_KEY": "dummy"}, "exec_command", _edit(True), "apply_patch", relative=True),
-    "gemini-cli": Flavour("gemini-cli", _gemini, lambda u: {"GEMINI_API_KEY": "dummy", "GOOGLE_GEMINI_BASE_URL": u, "GEMINI_CLI_TRUST_WORKSPACE": "true"},
-                          "read_file", _write, "write_file"),
+    "gemini-cli": Flavour("gemini-cli", _gemini, _gemini_env, "read_file", _write, "write_file"),
     "copilot-cli": Flavour("copilot-cli", lambda p, u: [binary("copilot"), "-p", PROMPT, "--allow-all-tools"],
                            lambda u: {"COPILOT_OFFLINE": "true", "COPILOT_PROVIDER_BASE_URL": f"{u}/v1", "COPILOT_PROVIDER_API_KEY": "dummy",
                                       "COPILOT_MODEL": "fake-model", "COPILOT_AUTO_UPDATE": "false", "COPILOT_ALLOW_ALL": "true"},
@@ -127,11 +132,23 @@ FLAVOURS = {
                         "read", _edit(False), "edit"),
     "claude-code-subfolder": Flavour("claude-code", _claude, _claude_env, "Read", _write, "Write", start="billing"),
     "claude-code-parallel": Flavour("claude-code", _claude, _claude_env, "Read", _write, "Write", parallel=True),
+    "gemini-cli-capture": Flavour("gemini-cli", _gemini, _gemini_env, "read_file", _write, "write_file", install=("--capture",)),
 }  # fmt: skip
-ROOT_LAUNCHED = ["claude-code", "codex", "gemini-cli", "copilot-cli", "opencode"]
+ROOT_LAUNCHED = ["claude-code", "codex", "gemini-cli", "copilot-cli", "opencode", "gemini-cli-capture"]
 SEQUENTIAL = [*ROOT_LAUNCHED, "claude-code-subfolder"]
+#: Known defects of memhooks these sessions show (strict: a fix makes the suite say so).
+KNOWN = {
+    "gemini-cli-capture": pytest.mark.xfail(
+        strict=True,
+        reason="with --capture, Gemini CLI's PreCompress is wired, and 0.61 fires it (trigger auto) before every "
+        "model call, compacting or not (ChatCompressionService.compress); the hook empties the session ledger on it",
+    ),
+}
 
 
+def known(names: list[str]) -> list[object]:
+    """``names`` as parameters, those with a known defect marked."""
+    return [pytest.param(n, marks=KNOWN[n]) if n in KNOWN else n for n in names]
 @dataclass
 class Run:
     name: str
@@ -169,7 +186,7 @@ def session(name: str, tmp_path_factory: pytest.TempPathFactory) -> Run:
         server = start_fake_llm(project, script=flavour.script(project))
         try:
             argv = flavour.argv(project, server.base_url)
-            project.memhooks("agents", "install", "--cwd", str(project.root), "--agent", flavour.host)
+            project.memhooks("agents", "install", "--cwd", str(project.root), "--agent", flavour.host, *flavour.install)
             started = time.monotonic()
             done = project.run(argv, flavour.env(server.base_url))
             seconds = time.monotonic() - started
@@ -196,7 +213,7 @@ def arrives_once(run: Run, marker: str, after: str, channel: str, what: str) -> 
     )
 
 
-@pytest.mark.parametrize("name", ROOT_LAUNCHED)
+@pytest.mark.parametrize("name", known(ROOT_LAUNCHED))
 def test_the_folder_memory_arrives_once_right_after_the_read(name: str, tmp_path_factory: pytest.TempPathFactory) -> None:
     run = session(name, tmp_path_factory)
     arrives_once(run, BILLING, run.call("billing/invoice.py"), transcript.TOOL_CHANNEL[run.flavour.host], "billing's memory")
@@ -219,7 +236,7 @@ def test_parallel_reads_in_one_folder_bring_its_memory_once(tmp_path_factory: py
     arrives_once(run, BILLING, batch, transcript.CLAUDE_TOOL, "billing's memory")
 
 
-@pytest.mark.parametrize("name", SEQUENTIAL)
+@pytest.mark.parametrize("name", known(SEQUENTIAL))
 def test_a_second_read_in_the_same_folder_adds_nothing(name: str, tmp_path_factory: pytest.TempPathFactory) -> None:
     run = session(name, tmp_path_factory)
     added = run.transcript.after(run.call("billing/tax.py"))
@@ -232,7 +249,7 @@ def test_a_read_in_another_folder_brings_that_folders_memory(name: str, tmp_path
     arrives_once(run, SHIPPING, run.call("shipping/rates.py"), transcript.TOOL_CHANNEL[run.flavour.host], "shipping's memory")
 
 
-@pytest.mark.parametrize("name", list(FLAVOURS))
+@pytest.mark.parametrize("name", known(list(FLAVOURS)))
 def test_no_memory_reaches_the_model_twice(name: str, tmp_path_factory: pytest.TempPathFactory) -> None:
     run = session(name, tmp_path_factory)
     body = json.dumps(run.transcript.body)
