@@ -145,3 +145,27 @@ def test_a_host_without_a_session_id_gets_one_anonymous_session(project: tuple[P
     payload = json.dumps({"hook_event_name": "PostToolUse", "cwd": str(root), "tool_name": "Read", "tool_input": {"file_path": path}})
     assert delivered(handle(payload, agent="claude-code", env=env).stdout) == ["billing-cents", "tax-rate"]
     assert handle(payload, agent="claude-code", env=env).stdout == ""
+
+
+def test_a_read_in_a_served_folder_never_opens_the_state_file(agent: Agent) -> None:
+    """The fast path (memhooks.session.snapshot): no SQLite, and the touch still reaches
+    the working set."""
+    import os
+    import subprocess
+    import sys
+
+    agent.prompt("Make the totals use two decimals")
+    agent.read("billing/invoice.py")
+    path = str(agent.root / "billing" / "tax.py")
+    payload = json.dumps({"session_id": agent.session, "cwd": str(agent.root), "hook_event_name": "PostToolUse",
+                          "tool_name": "Read", "tool_input": {"file_path": path}})  # fmt: skip
+    probe = "import sys\nfrom memhooks.cli import main\nmain(['hook', '--agent', 'claude-code'])\nprint('sqlite3' in sys.modules, file=sys.stderr)\n"
+    done = subprocess.run([sys.executable, "-c", probe], input=payload, text=True, capture_output=True, env=agent.env, timeout=60)
+    assert (done.stdout, done.stderr) == ("", "False\n")
+    from memhooks.session import State, open_session, state_path
+
+    agent.prompt("and the rounding?")  # the next full call folds the logged touch in
+    session = open_session(State(state_path(agent.env)), "claude-code", agent.session, str(agent.root))
+    assert ("billing/tax.py", "file") in session.recent()
+    assert os.listdir(agent.root / ".git")  # nothing written into the repository
+    assert not list(agent.root.rglob("*.log"))

@@ -132,7 +132,17 @@ class HookCall:
 
             assert self.root is not None
             self._session = open_session(self.state, self.host, self.event.session_id, self.root)
+            if self.event.session_id:
+                from ..session.snapshot import take_touches
+
+                logged = take_touches(self._state_dir(), self.host, self.event.session_id)
+                self._session.touch([(path, kind, "read") for path, kind in logged])
         return self._session
+
+    def _state_dir(self) -> str:
+        from ..session import state_dir
+
+        return state_dir(self.env)
 
     def setting(self, name: str, default: int, low: int, high: int) -> int:
         """An integer setting from the environment; an invalid value is noted and the
@@ -157,6 +167,18 @@ class HookCall:
         return min(chars, cap) if cap else chars
 
     def close(self) -> None:
+        """Leave the session's snapshot for the next tool event's fast path
+        (:mod:`memhooks.session.snapshot`) and close the state file."""
+        session, self._session = self._session, None
+        if session is not None and self.event.session_id:
+            from ..session.snapshot import save
+
+            ceiling = self.setting("MEMHOOKS_SESSION_MAX_CHARS", SESSION_BUDGET, 0, 1_000_000)
+            try:
+                save(self._state_dir(), self.host, self.event.session_id, root=session.root,
+                     epoch=session.epoch, served=session.served(), full=session.tool_chars >= ceiling)  # fmt: skip
+            except OSError:
+                pass  # the next tool event takes the whole way: slower, never wrong
         if self._state is not None:
             self._state.close()
             self._state = None

@@ -85,6 +85,8 @@ def handle(
         refused = _unusable(event)
         if refused is not None:
             return Reply(fallback, refused)
+        if _settled(event, env):
+            return Reply(fallback)  # a tool event in folders this session already has
         from .call import HookCall
         from .reactions import react
 
@@ -99,6 +101,34 @@ def handle(
     finally:
         if call is not None:
             call.close()
+
+
+def _settled(event: NormalizedEvent, env: Mapping[str, str]) -> bool:
+    """The session step's shortcut (:func:`memhooks.session.snapshot.settled`): a read,
+    search or shell command of a known session that touched only what the session was
+    already served needs nothing but a line in its touch log. Not with capture on
+    (capture reads every tool event) nor for anything that wrote files."""
+    from ..agents.base import POST_COMMAND, POST_TOOL, READ
+
+    if event.event not in (POST_TOOL, POST_COMMAND) or not event.session_id:
+        return False
+    if any(f.action != READ for f in event.files):
+        return False
+    touched = [(f.path, "folder" if os.path.isdir(f.path) else "file") for f in event.files]
+    if event.event == POST_COMMAND:
+        from ..session.snapshot import command_paths
+
+        named = command_paths(event.command or "", event.cwd)
+        if named is None:
+            return False
+        touched += named
+    from ..capture import settings
+
+    if settings.anything_on(settings.load(settings.config_path(env))):
+        return False
+    from ..session import snapshot, state_dir
+
+    return snapshot.settled(state_dir(env), event.host, event.session_id, event.cwd, touched, env)
 
 
 def _unusable(event: NormalizedEvent) -> str | None:

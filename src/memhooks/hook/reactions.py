@@ -189,15 +189,18 @@ def _after_tool(call: HookCall, touched: list[tuple[str, str, str]]) -> Reply:
         keep=keep,
         anchored=True,
     )
+    target = folders[0] if folders else files[0]
+    reply = _deliver(call, result, target=target, tool_time=True)
     if result is not None and folders:
         from .store import anchored_files
 
-        # Files of a newly served folder that memories touched: reading one of them
-        # later gives that file's own recall; any other file there costs nothing.
-        marks = [f"anchor:{rel}" for folder in folders for rel in anchored_files(call, result.project, folder)]
+        # Files of a newly served folder with memories the session still lacks (they did
+        # not fit): reading one later gives that file's own recall; any other file
+        # there costs nothing (memhooks.session.snapshot).
+        have = session.delivered()
+        marks = [f"anchor:{rel}" for f in folders for rel in anchored_files(call, result.project, f, have)]
         session.claim(marks)
-    target = folders[0] if folders else files[0]
-    return _deliver(call, result, target=target, tool_time=True)
+    return reply
 
 
 def _unserved(served: set[str], touched: list[tuple[str, str, str]]) -> tuple[list[str], list[str]]:

@@ -52,8 +52,9 @@ def store_ready(call: HookCall) -> bool:
 MAX_ANCHORED_FILES = 500
 
 
-def anchored_files(call: HookCall, project: str, folder: str) -> list[str]:
-    """Root-relative files directly in ``folder`` that memories touched, when the store
+def anchored_files(call: HookCall, project: str, folder: str, besides: set[str]) -> list[str]:
+    """Root-relative files directly in ``folder`` that memories not in ``besides`` (ids
+    the session has) touched, when the store
     is the embedded one (other backends cannot say: then none, and tool-time recall
     works per folder only). Never raises."""
     from ..errors import MemhooksError
@@ -67,7 +68,9 @@ def anchored_files(call: HookCall, project: str, folder: str) -> list[str]:
         store = MemoryStore(call.env.get("MEMHOOKS_STORE") or None, create=False)
         try:
             with Translated(store.path):
-                return ranking.anchored_files(store._conn, project, folder, limit=MAX_ANCHORED_FILES)
+                return ranking.anchored_files(
+                    store._conn, project, folder, limit=MAX_ANCHORED_FILES, besides=besides
+                )
         finally:
             store.close()
     except MemhooksError:

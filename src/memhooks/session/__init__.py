@@ -2,16 +2,39 @@
 the maintenance journal, in one SQLite file of the state directory (:mod:`.state`).
 
 * :mod:`.record` — one host session: what it touched and what it was given;
+* :mod:`.snapshot` — the tool-event fast path: "nothing new" without SQLite;
 * :mod:`.mentions` — paths a prompt or a shell command names;
 * :mod:`.gate` — whether a prompt calls for recall at all;
-* :mod:`.journal` — hook-file updates accepted and not yet applied.
+* :mod:`.journal` — hook-file updates accepted and not yet applied;
+* :mod:`.report` — the delivery log, for ``memhooks sessions``.
 
-Capture (:mod:`memhooks.capture`) and the Hermes plugin use the same sessions.
+Capture (:mod:`memhooks.capture`) and the Hermes plugin use the same sessions. Names are
+imported on first use: the hook's fast path must not load SQLite.
 """
 
 from __future__ import annotations
 
-from .record import Session, open_session
-from .state import State, state_dir, state_path
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .location import state_dir, state_path
+    from .record import Session, open_session
+    from .state import State
 
 __all__ = ["Session", "State", "open_session", "state_dir", "state_path"]
+
+_WHERE = {
+    "Session": "record",
+    "open_session": "record",
+    "State": "state",
+    "state_dir": "location",
+    "state_path": "location",
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(__import__(f"{__name__}.{module}", fromlist=[name]), name)
+    globals()[name] = value
+    return value

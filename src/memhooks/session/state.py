@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import sys
 import time
 
 from ..errors import StoreError
@@ -43,8 +42,10 @@ if TYPE_CHECKING:
 
     T = TypeVar("T")
 
-FILENAME = "state.sqlite3"
-ENV_VAR = "MEMHOOKS_STATE_DIR"
+from .location import FILENAME, state_dir, state_path
+
+__all__ = ["FILENAME", "State", "state_dir", "state_path"]
+
 VERSION = 1
 #: A session untouched this long (seconds) is forgotten with its ledger: 7 days.
 IDLE_S = 7 * 24 * 3600.0
@@ -116,28 +117,6 @@ _DDL = (
     )""",
     "CREATE INDEX journal_root ON journal (root, id)",
 )
-
-
-def state_dir(env: Mapping[str, str] | None = None) -> str:
-    """The directory of the state file (see the module docstring); nothing is created.
-    A relative ``MEMHOOKS_STATE_DIR`` or ``XDG_STATE_HOME`` is ignored (the XDG rule)."""
-    env = os.environ if env is None else env
-    override = os.path.expanduser(env.get(ENV_VAR, ""))
-    if override and os.path.isabs(override):
-        return override
-    xdg = env.get("XDG_STATE_HOME", "")
-    if sys.platform == "win32" or (sys.platform == "darwin" and not os.path.isabs(xdg)):
-        import platformdirs  # only off Linux: the hook path must not pay for it
-
-        return platformdirs.user_state_dir("memhooks", appauthor=False)
-    home = env.get("HOME") or os.path.expanduser("~")
-    base = xdg if os.path.isabs(xdg) else os.path.join(home, ".local", "state")
-    return os.path.join(base, "memhooks")
-
-
-def state_path(env: Mapping[str, str] | None = None) -> str:
-    """Absolute path of the state file."""
-    return os.path.join(state_dir(env), FILENAME)
 
 
 class State:

@@ -255,14 +255,19 @@ def relevance(
     return {pk: -score for pk, score in rows}
 
 
-def anchored_files(conn: sqlite3.Connection, project: str, folder: str, *, limit: int) -> list[str]:
+def anchored_files(
+    conn: sqlite3.Connection, project: str, folder: str, *, limit: int, besides: Iterable[str] = ()
+) -> list[str]:
     """The files directly in ``folder`` (root-relative) that live memories of ``project``
-    touched, at most ``limit``, in path order."""
+    touched, leaving out the memories whose ids are in ``besides``; at most ``limit``, in
+    path order."""
     prefix = f"{folder}/" if folder else ""
     sql = (
         "SELECT DISTINCT f.path FROM memory_files f JOIN memories m ON m.pk = f.memory"
         " WHERE f.path >= ? AND f.path < ? AND instr(substr(f.path, ?), '/') = 0"
-        " AND m.project = ? AND m.obsolete = 0 ORDER BY f.path LIMIT ?"
+        " AND m.project = ? AND m.obsolete = 0"
+        " AND m.id NOT IN (SELECT value FROM json_each(?)) ORDER BY f.path LIMIT ?"
     )
-    rows = conn.execute(sql, (prefix, prefix + "\U0010ffff", len(prefix) + 1, project, limit))
+    args = (prefix, prefix + "\U0010ffff", len(prefix) + 1, project, json.dumps(sorted(besides)), limit)
+    rows = conn.execute(sql, args)
     return [str(path) for (path,) in rows]

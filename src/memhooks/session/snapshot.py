@@ -1,0 +1,159 @@
+"""The hot path of tool events: answer "nothing new here" without SQLite.
+
+A hook process runs on every tool call. Most tool events land in a folder the session
+was already given recall for; for those the answer is the host's no-op, and the only
+work is to note the touch in the working set. Opening the state file for that costs more
+than the whole rest of the call (``import sqlite3`` alone is about a third of a bare
+interpreter's start, measured in ``bench/bench_hook.py``), so every hook call that did
+open the session leaves a *snapshot* next to the state file — the session's root, epoch
+and served targets, a few hundred bytes of JSON written atomically — and a tool event
+first asks it (:func:`settled`). When the snapshot says everything the event touched
+was served, the touches are appended to the session's *touch log* (one line each,
+``O_APPEND``) and the call ends; the next call that opens the session folds the log into
+the working set (:func:`take_touches`). Anything the snapshot cannot vouch for — no
+snapshot, another root, a file with memories of its own not yet served, a path outside
+the root — goes the whole way.
+
+Only ``os`` and ``json`` are imported here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+
+VERSION = 1
+#: Most touch-log lines folded at once (a runaway log is cut, oldest first).
+MAX_LOG_LINES = 4096
+
+
+def _paths(state_dir: str, host: str, session_id: str) -> tuple[str, str]:
+    import hashlib
+
+    digest = hashlib.sha1(f"{host}\x1f{session_id}".encode("utf-8", "surrogateescape")).hexdigest()[:20]
+    base = os.path.join(state_dir, "sessions", digest)
+    return base + ".json", base + ".log"
+
+
+def save(state_dir: str, host: str, session_id: str, *, root: str, epoch: int, served: Iterable[str], full: bool) -> None:
+    """Write the snapshot of a session (``full``: its tool-time ceiling is spent)."""
+    snapshot, _log = _paths(state_dir, host, session_id)
+    body = json.dumps({"v": VERSION, "root": root, "epoch": epoch, "full": full, "served": sorted(served)})
+    os.makedirs(os.path.dirname(snapshot), mode=0o700, exist_ok=True)
+    temp = f"{snapshot}.{os.getpid()}.tmp"
+    with open(temp, "w", encoding="utf-8") as fp:
+        fp.write(body)
+    os.replace(temp, snapshot)
+
+
+def settled(
+    state_dir: str,
+    host: str,
+    session_id: str,
+    cwd: str | None,
+    touched: Iterable[tuple[str, str]],
+    env: Mapping[str, str],
+) -> bool:
+    """True when every ``(path, kind)`` touched (absolute, or relative to ``cwd``; kind
+    ``file`` or ``folder``) lies inside the session's root and was served — then the
+    touches are logged and nothing else is to be done. False sends the call the whole
+    way. Never raises."""
+    if env.get("MEMHOOKS_ROOT"):
+        return False  # an explicit root: let the real resolution decide
+    snapshot, log = _paths(state_dir, host, session_id)
+    try:
+        with open(snapshot, encoding="utf-8") as fp:
+            data = json.load(fp)
+        root = data["root"]
+        served = set(data["served"])
+        full = bool(data["full"])
+        if data.get("v") != VERSION or not isinstance(root, str):
+            return False
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+    prefix = root.rstrip(os.sep) + os.sep
+    lines = []
+    for path, kind in touched:
+        if not os.path.isabs(path):
+            if not cwd or not os.path.isabs(cwd):
+                return False
+            path = os.path.join(cwd, path)
+        real = os.path.realpath(path)
+        if not real.startswith(prefix):
+            return False
+        rel = real[len(prefix) :].replace(os.sep, "/")
+        if kind == "folder":
+            folder = rel
+        else:
+            folder = rel.rpartition("/")[0]
+            if f"anchor:{rel}" in served and f"file:{rel}" not in served and not full:
+                return False
+        if folder not in served and not full:
+            return False
+        lines.append(f"{rel}\t{kind}\n")
+    if not lines:
+        return True  # nothing touched (a shell command naming no path): nothing to do
+    try:
+        fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
+        try:
+            os.write(fd, "".join(lines).encode("utf-8", "surrogateescape"))
+        finally:
+            os.close(fd)
+    except OSError:
+        return False
+    return True
+
+
+#: Characters that make a shell command's words more than whitespace-separated paths.
+_SHELL_SYNTAX = frozenset("'\"\\$`*?[]{}~<>()")
+
+
+def command_paths(command: str, cwd: str | None) -> list[tuple[str, str]] | None:
+    """The existing paths among ``command``'s plain words (``sed -n 1,80p a/b.py``), or
+    None when the command needs a real shell-word reading (quotes, variables, globs,
+    ``cd``: :func:`memhooks.session.mentions.in_command` then)."""
+    if not cwd or not os.path.isabs(cwd) or len(command) > 2000 or _SHELL_SYNTAX.intersection(command):
+        return None
+    out: list[tuple[str, str]] = []
+    for word in command.replace("&&", " ").replace("||", " ").replace(";", " ").replace("|", " ").split()[:64]:
+        if word == "cd":
+            return None
+        if word.startswith("-"):
+            continue
+        path = os.path.join(cwd, word)
+        if os.path.isdir(path):
+            out.append((path, "folder"))
+        elif os.path.isfile(path):
+            out.append((path, "file"))
+    return out
+
+
+def take_touches(state_dir: str, host: str, session_id: str) -> list[tuple[str, str]]:
+    """The ``(root-relative path, kind)`` lines logged since the last call, oldest first;
+    the log is emptied. Never raises."""
+    _snapshot, log = _paths(state_dir, host, session_id)
+    taken = f"{log}.{os.getpid()}"
+    try:
+        os.replace(log, taken)  # appends racing with us land in a new log
+    except OSError:
+        return []
+    try:
+        with open(taken, encoding="utf-8", errors="surrogateescape") as fp:
+            rows = fp.read().splitlines()[-MAX_LOG_LINES:]
+    except OSError:
+        rows = []
+    finally:
+        try:
+            os.unlink(taken)
+        except OSError:
+            pass
+    out = []
+    for row in rows:
+        path, _tab, kind = row.partition("\t")
+        if kind in ("file", "folder"):
+            out.append((path, kind))
+    return out
