@@ -13,7 +13,6 @@ from __future__ import annotations
 from . import claude_shape
 from .base import (
     POST_TOOL,
-    PRE_COMPACT,
     PRE_TOOL,
     SESSION_END,
     SESSION_START,
@@ -33,7 +32,10 @@ EVENTS: dict[str, str | None] = {
     "BeforeTool": PRE_TOOL,
     "AfterTool": POST_TOOL,
     "AfterAgent": STOP,
-    "PreCompress": PRE_COMPACT,
+    # Gemini CLI 0.61 fires PreCompress before every model call, before it decides
+    # whether to compress (ChatCompressionService.compress; seen in the real-agent
+    # runs): it says nothing about what the model still has, so it resets nothing.
+    "PreCompress": None,
     "SessionEnd": SESSION_END,
     # Fire on every model call / selection; the per-turn events above suffice.
     "BeforeModel": None,
@@ -63,6 +65,7 @@ TOOLS = {
     "list_directory": SEARCH,
     "glob": SEARCH,
     "search_file_content": SEARCH,
+    "grep_search": SEARCH,
     "save_memory": OTHER,
     "write_todos": OTHER,
 }
@@ -120,7 +123,6 @@ INSTALL: Wiring = {
     "capture": (
         ("AfterTool", "run_shell_command"),
         ("AfterAgent", None),
-        ("PreCompress", None),
         ("SessionEnd", None),
     ),
     "hook": {"type": "command", "name": "memhooks", "command": "$COMMAND", "timeout": 10000},

@@ -151,7 +151,10 @@ def _emit(stdout: TextIO, stderr: TextIO, reply: Reply) -> None:
                 stdout.write(text)
                 stdout.flush()
         if note:
-            stderr.write(PREFIX + " ".join(str(note).split()) + "\n")
+            from ..terminal import visible
+
+            # One line, whatever a path or a hook in it holds (untrusted text).
+            stderr.write(PREFIX + visible(" ".join(str(note).split())) + "\n")
             stderr.flush()
     except (BrokenPipeError, OSError):
         pass
