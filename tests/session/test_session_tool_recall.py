@@ -169,3 +169,13 @@ def test_a_read_in_a_served_folder_never_opens_the_state_file(agent: Agent) -> N
     assert ("billing/tax.py", "file") in session.recent()
     assert os.listdir(agent.root / ".git")  # nothing written into the repository
     assert not list(agent.root.rglob("*.log"))
+
+
+def test_one_session_seen_through_two_hosts_entries_shares_one_ledger(project: tuple[Path, dict[str, str]]) -> None:
+    # Copilot CLI also runs the entries memhooks wrote for Claude Code (.claude/settings.json):
+    # the same read arrives twice, once per entry, with the same session id.
+    copilot = Agent(*project, session="shared-1", host="copilot-vscode")
+    claude = Agent(*project, session="shared-1", host="claude-code")
+    first = copilot.read("billing/invoice.py")
+    assert "BILLING-MARK" in first
+    assert claude.read("billing/invoice.py") == ""

@@ -3,7 +3,9 @@ file (:mod:`.state`).
 
 A session is the host's own session id (``session_id``, Cursor ``conversation_id``,
 Cline ``taskId``, Windsurf ``trajectory_id``, OpenCode ``sessionID`` …, normalized into
-``NormalizedEvent.session_id``) together with the host's name. A host that sends none
+``NormalizedEvent.session_id``; ids are UUID-like, so the id alone is the key: the same
+session seen through two hosts' hook entries — Copilot CLI runs Claude Code's — shares
+one ledger). A host that sends none
 (Kiro CLI v2, a bare ``memhooks hook`` call) gets one *anonymous* session per host and
 project root, which ends after :data:`ANONYMOUS_IDLE_S` without a hook call.
 
@@ -258,7 +260,9 @@ def open_session(state: State, host: str, session_id: str | None, root: str) -> 
     def work(conn: sqlite3.Connection) -> tuple[object, ...]:
         state.sweep(conn)
         if session_id:
-            key, anonymous, shown = f"{host}\x1f{session_id}", 0, session_id
+            # Keyed by the id alone: a host that also runs another host's entries (Copilot
+            # reads .claude/settings.json) then shares one ledger, so nothing comes twice.
+            key, anonymous, shown = session_id, 0, session_id
         else:
             found = conn.execute(
                 "SELECT key, session FROM sessions WHERE host = ? AND root = ? AND anonymous = 1"

@@ -34,7 +34,8 @@ MAX_LOG_LINES = 4096
 def _paths(state_dir: str, host: str, session_id: str) -> tuple[str, str]:
     import hashlib
 
-    digest = hashlib.sha1(f"{host}\x1f{session_id}".encode("utf-8", "surrogateescape")).hexdigest()[:20]
+    del host  # sessions are keyed by their id alone (memhooks.session.record)
+    digest = hashlib.sha1(session_id.encode("utf-8", "surrogateescape")).hexdigest()[:20]
     base = os.path.join(state_dir, "sessions", digest)
     return base + ".json", base + ".log"
 
