@@ -180,7 +180,10 @@ def main() -> int:
         with MemoryStore(store) as opened:
             opened.import_jsonl(project_id(project), [json.dumps(line) for line in lines])
             memories = opened.count(project_id(project))
-        hook = [exe, "hook", "--agent", "claude-code"]
+        # Exactly the command `memhooks agents install` writes (install/command.py).
+        from memhooks.install.command import argv as hook_argv
+
+        hook = hook_argv("claude-code", exe=[exe])
         bare = [sys.executable, "-c", "pass"]
         cases = Cases(project, deepest, unanchored)
         # Bytecode, parsed-hook cache, search lists: the first calls may outlast the

@@ -163,28 +163,30 @@ class EmbeddedBackend:
     def _anchored(self, request: SearchRequest) -> list[tuple[int, float]]:
         """Tool time: the memories anchored to the target folder or the active files
         (:func:`memhooks.store.ranking.anchored`), those about an active file first, then
-        by relevance to the prompt and the query's own words, then newest."""
+        by relevance to the prompt (:func:`memhooks.store.ranking.relevance`), then
+        newest. One list per recall: every query of the folder shares it."""
         from ..store import ranking
 
         folder = request.scopes[0] if request.scopes else ""
-        found = self._read(
-            lambda conn: ranking.anchored(
-                conn, request.project, folder, request.active_files, limit=ANCHORED
+        objects = self._lists().objects
+        key = _key("~anchored", request.project, folder, *sorted(request.active_files), "\x1e", request.prompt or "")
+        if key not in objects:
+            found = self._read(
+                lambda conn: ranking.anchored(
+                    conn, request.project, folder, request.active_files, limit=ANCHORED
+                )
             )
-        )
-        text = " ".join(
-            part for part in (request.prompt, "" if request.auto else query_words(request)) if part
-        )
-        scores = self._read(
-            lambda conn: ranking.relevance(conn, request.project, text, [pk for pk, _ in found])
-        )
-        top = max(scores.values(), default=0.0) or 1.0
-        ranked = [
-            (pk, BOOST["active"] * active + scores.get(pk, 0.0) / top, -position)
-            for position, (pk, active) in enumerate(found)
-        ]
-        ranked.sort(key=lambda item: (-item[1], -item[2]))  # ties: the newest first
-        return [(pk, score) for pk, score, _ in ranked]
+            rows = self._rows([pk for pk, _ in found])
+            scores = ranking.relevance(request.prompt or "", {pk: m.text for pk, m in rows.items()})
+            top = max(scores.values(), default=0.0) or 1.0
+            ranked = [
+                (pk, BOOST["active"] * active + scores.get(pk, 0.0) / top, -position)
+                for position, (pk, active) in enumerate(found)
+            ]
+            ranked.sort(key=lambda item: (-item[1], -item[2]))  # ties: the newest first
+            objects[key] = [(pk, score) for pk, score, _ in ranked]
+        anchored: list[tuple[int, float]] = objects[key]
+        return anchored
 
     def _boosted(
         self,

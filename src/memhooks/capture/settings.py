@@ -19,7 +19,6 @@ existing file 10 µs; opening the store and reading one row 320 µs).
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
@@ -60,6 +59,8 @@ def load(path: str | None = None, *, strict: bool = False) -> dict[str, object]:
     path = config_path() if path is None else path
     try:
         with open(path, encoding="utf-8") as fp:
+            import json  # only when there is a file: the hook's fast path must not load re
+
             data = json.load(fp)
     except FileNotFoundError:
         return {"user": None, "projects": {}}
@@ -130,6 +131,8 @@ def switch(on: bool, level: str, project: str | None = None, path: str | None = 
         projects[project] = on
         settings["projects"] = dict(sorted(projects.items()))
     body = {"version": VERSION, **{k: v for k, v in settings.items() if v is not None}}
+    import json
+
     _write(path, json.dumps(body, indent=2, ensure_ascii=False) + "\n")
     return path
 

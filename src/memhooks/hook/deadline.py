@@ -13,7 +13,6 @@ Exactly one response is ever written: the main thread and the watchdog both
 from __future__ import annotations
 
 import os
-import threading
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -43,20 +42,28 @@ def budget_ms(env: Mapping[str, str]) -> tuple[int, str | None]:
 
 class Watchdog:
     """Calls ``on_expire()`` then ``os._exit(0)`` after ``seconds`` unless the main
-    thread claimed the output first. ``exit`` is replaceable for tests."""
+    thread claimed the output first. ``exit`` is replaceable for tests.
+
+    Built on :mod:`_thread` (a builtin) rather than :mod:`threading`: the hook's fast path
+    ends in a few milliseconds, and ``import threading`` alone costs about a third of a
+    bare interpreter's start (measured in ``bench/bench_hook.py``'s runs)."""
 
     def __init__(
         self, seconds: float, on_expire: Callable[[], None], exit: Callable[[int], None] = os._exit
     ) -> None:
-        self._lock = threading.Lock()
+        import _thread
+
+        self._lock = _thread.allocate_lock()
         self._claimed = False
+        self._cancelled = False
+        self._seconds = seconds
         self._on_expire = on_expire
         self._exit = exit
-        self._timer = threading.Timer(seconds, self._fire)
-        self._timer.daemon = True
 
     def start(self) -> Watchdog:
-        self._timer.start()
+        import _thread
+
+        _thread.start_new_thread(self._wait, ())
         return self
 
     def claim(self) -> bool:
@@ -68,7 +75,18 @@ class Watchdog:
             return True
 
     def cancel(self) -> None:
-        self._timer.cancel()
+        self._cancelled = True
+
+    def _wait(self) -> None:
+        import time
+
+        end = time.monotonic() + self._seconds
+        while not self._cancelled:
+            left = end - time.monotonic()
+            if left <= 0:
+                self._fire()
+                return
+            time.sleep(min(left, 0.5))
 
     def _fire(self) -> None:
         if not self.claim():

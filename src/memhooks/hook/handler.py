@@ -12,7 +12,6 @@ Loading hooks never writes a memory and never runs a command.
 
 from __future__ import annotations
 
-import json
 import os
 import time
 
@@ -47,18 +46,18 @@ def parse(
 
     if len(raw) > MAX_PAYLOAD:
         raise PayloadError(f"the payload on stdin is larger than {MAX_PAYLOAD} bytes")
+    from ..jsonfast import loads
+
     try:
-        payload = json.loads(raw) if raw.strip() else None
-    except json.JSONDecodeError as exc:
-        if exc.msg == "Extra data":  # a complete value, then more: the first one counts
-            return normalize(json.loads(exc.doc[: exc.pos]), agent, native_event)
-        raise PayloadError(
-            f"the payload on stdin is not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
-        ) from None
-    except UnicodeError:
-        raise PayloadError("the payload on stdin is not UTF-8 JSON") from None
+        payload = loads(raw) if raw.strip() else None
     except RecursionError:
         raise PayloadError("the payload on stdin is nested too deeply to read") from None
+    except ValueError as exc:  # json.JSONDecodeError, or a UnicodeDecodeError
+        if not hasattr(exc, "lineno"):
+            raise PayloadError("the payload on stdin is not UTF-8 JSON") from None
+        raise PayloadError(
+            f"the payload on stdin is not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"  # type: ignore[attr-defined]
+        ) from None
     return normalize(payload, agent, native_event)
 
 

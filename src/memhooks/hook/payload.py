@@ -10,7 +10,6 @@ chunk. Anything after the first value is ignored.
 
 from __future__ import annotations
 
-import json
 import os
 
 TYPE_CHECKING = False
@@ -70,9 +69,10 @@ def _first_value(data: bytes) -> bytes | None:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    stripped = text.lstrip()
     try:
-        _value, end = json.JSONDecoder().raw_decode(stripped)
+        from ..jsonfast import loads
+
+        loads(text)
     except (ValueError, RecursionError):
         return None
-    return stripped[:end].encode("utf-8")
+    return data

@@ -1,12 +1,16 @@
 """The hook command written into agent configs, and how we recognise our own entries.
 
-The command names the ``memhooks`` executable of this installation by absolute path
-(agents run hooks with a reduced PATH, and a virtualenv is rarely on it) and always
-passes ``--agent`` (payloads do not reliably say who sent them) and, for hosts whose
-payload names no event (Copilot CLI), the event.
+The command names this installation by absolute path (agents run hooks with a reduced
+PATH, and a virtualenv is rarely on it) and always passes ``--agent`` (payloads do not
+reliably say who sent them) and, for hosts whose payload names no event (Copilot CLI),
+the event. For this installation's own CLI it runs the interpreter on the package's
+``__main__.py`` (:func:`hook_program`) rather than the ``memhooks`` console script:
+pip's script wrapper imports :mod:`re` before memhooks starts, about half a bare
+interpreter's start on every hook call (``bench/bench_hook.py``).
 
 An entry is ours when its command runs ``memhooks hook`` (any path to the executable,
-or ``python -m memhooks hook``); nothing else is ever touched.
+``python -m memhooks hook``, or ``python …/memhooks/__main__.py hook``); nothing else is
+ever touched.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ MARKER = "memhooks-managed"
 
 _OURS = re.compile(
     r"""(?:^|[\s/\\"'])memhooks(?:\.exe|\.cmd)?["']?\s+hook(?:\s|$)|-m\s+memhooks\s+hook(?:\s|$)"""
+    r"""|[/\\]memhooks[/\\]__main__\.py["']?\s+hook(?:\s|$)"""
 )
 
 
@@ -39,11 +44,26 @@ def executable() -> list[str]:
     return [os.path.abspath(sys.executable), "-m", "memhooks"]
 
 
+def hook_program(exe: list[str] | None = None) -> list[str]:
+    """The argv prefix a hook command starts with: for this installation's own CLI (the
+    default), ``[python, <package>/__main__.py]``, which runs ``memhooks`` without the
+    console-script wrapper; any other ``exe`` unchanged."""
+    exe = exe or executable()
+    here = os.path.join(os.path.dirname(sys.executable), "memhooks")
+    if exe in ([here], [here + ".exe"]) or exe[:2] == [os.path.abspath(sys.executable), "-m"]:
+        import memhooks
+
+        main = os.path.join(os.path.dirname(os.path.abspath(memhooks.__file__)), "__main__.py")
+        if os.path.isfile(main):
+            return [os.path.abspath(sys.executable), main]
+    return exe
+
+
 def argv(
     agent: str, event: str | None = None, roles: Iterable[str] = (), exe: list[str] | None = None
 ) -> list[str]:
     """The hook command as an argument list."""
-    out = [*(exe or executable()), "hook", "--agent", agent]
+    out = [*hook_program(exe), "hook", "--agent", agent]
     for role in roles:
         out += ["--role", role]
     if event:

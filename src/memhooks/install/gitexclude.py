@@ -73,15 +73,18 @@ def _rel(root: str, path: str) -> str | None:
 
 def plan(ctx: Context, edits: Iterable[Edit]) -> list[Edit]:
     """The edit of ``info/exclude`` that keeps out of git the files ``edits`` create
-    holding ``ctx.exe[0]``, and drops the lines of files they delete; [] when nothing
+    holding this machine's path to memhooks (``ctx.exe[0]``, or the ``__main__.py`` hook
+    commands run), and drops the lines of files they delete; [] when nothing
     changes or ``ctx.root`` is not a git work tree."""
-    program = ctx.exe[0] if ctx.exe else None
+    from .command import hook_program
+
+    programs = {ctx.exe[0], hook_program(ctx.exe)[-1]} if ctx.exe else set()
     add, drop = [], []
     for change in edits:
         rel = _rel(ctx.root, change.path)
         if rel is None or rel.startswith(".git/"):
             continue
-        if change.action == "create" and program and program in (change.text or ""):
+        if change.action == "create" and any(p in (change.text or "") for p in programs):
             add.append(rel)
         elif change.action == "delete":
             drop.append(rel)

@@ -238,21 +238,29 @@ def anchored(
     return [(pk, active) for pk, active in conn.execute(sql, params)]
 
 
-def relevance(
-    conn: sqlite3.Connection, project: str, text: str, pks: Iterable[int]
-) -> dict[int, float]:
-    """BM25 of ``text``'s words for the memories ``pks`` (higher is better; a memory
-    sharing no word with ``text`` is absent)."""
-    terms = words(text)
-    chosen = list(pks)
-    if not terms or not chosen:
+def relevance(text: str, texts: dict[int, str]) -> dict[int, float]:
+    """How well each of ``texts`` (pk -> memory text) matches ``text``: the summed
+    inverse document frequency, within ``texts``, of the words of ``text`` it contains
+    (a plural ``s`` dropped on both sides). Pure Python over a few hundred candidates:
+    an FTS5 match of a prompt's words scores every matching row of the store before any
+    ``rowid`` filter applies (210-330 ms on 10,000 memories, measured), this takes well
+    under a millisecond. A text sharing no word is absent."""
+    import math
+
+    def terms(value: str) -> set[str]:
+        return {w[:-1] if len(w) >= 4 and w.endswith("s") and not w.endswith("ss") else w for w in words(value)}
+
+    wanted = terms(text)
+    if not wanted or not texts:
         return {}
-    sql = (
-        f"SELECT rowid, bm25(memories_fts, {_WEIGHTS}) FROM memories_fts"
-        " WHERE memories_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))"
-    )
-    rows = conn.execute(sql, (in_project(project, any_of(terms)), json.dumps(chosen)))
-    return {pk: -score for pk, score in rows}
+    bags = {pk: terms(body) & wanted for pk, body in texts.items()}
+    df: dict[str, int] = {}
+    for bag in bags.values():
+        for term in bag:
+            df[term] = df.get(term, 0) + 1
+    n = len(texts)
+    idf = {term: math.log(1 + (n - count + 0.5) / (count + 0.5)) for term, count in df.items()}
+    return {pk: sum(idf[t] for t in bag) for pk, bag in bags.items() if bag}
 
 
 def anchored_files(
