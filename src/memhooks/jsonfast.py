@@ -66,3 +66,40 @@ def _slow(raw: bytes | str) -> object:
         if exc.msg == "Extra data":  # a complete value, then more: the first one counts
             return json.loads(exc.doc[: exc.pos])
         raise
+
+
+def dumps(
+    value: object,
+    *,
+    ensure_ascii: bool = True,
+    separators: tuple[str, str] | None = None,
+    sort_keys: bool = False,
+    allow_nan: bool = True,
+) -> str:
+    """``json.dumps(value, ...)`` for these options (no ``indent``): the same text, through
+    the same C encoder ``json.dumps`` uses, without importing :mod:`json`."""
+    try:
+        from _json import encode_basestring, encode_basestring_ascii, make_encoder  # type: ignore[import-not-found, unused-ignore]
+    except ImportError:
+        import json
+
+        return json.dumps(
+            value, ensure_ascii=ensure_ascii, separators=separators, sort_keys=sort_keys, allow_nan=allow_nan
+        )
+    item, key = separators or (", ", ": ")
+    encode = make_encoder(
+        {},
+        _unserializable,
+        encode_basestring_ascii if ensure_ascii else encode_basestring,
+        None,
+        key,
+        item,
+        sort_keys,
+        False,
+        allow_nan,
+    )
+    return "".join(encode(value, 0))
+
+
+def _unserializable(value: object) -> object:
+    raise TypeError(f"Object of type {value.__class__.__name__} is not JSON serializable")

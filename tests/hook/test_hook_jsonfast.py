@@ -56,3 +56,20 @@ def test_decoding_a_payload_loads_neither_json_decoder_nor_re() -> None:
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert done.stdout == "[]\n", done.stderr
+
+
+@given(JSON_VALUES, st.booleans(), st.sampled_from([None, (",", ":"), (", ", ": ")]), st.booleans())
+def test_any_value_encodes_as_json_dumps_does(value: object, ascii_only: bool, separators: tuple[str, str] | None, sort: bool) -> None:
+    from memhooks.jsonfast import dumps
+
+    options = {"ensure_ascii": ascii_only, "separators": separators, "sort_keys": sort}
+    assert dumps(value, **options) == json.dumps(value, **options)  # type: ignore[arg-type]
+
+
+def test_encoding_errors_are_json_dumps_errors() -> None:
+    from memhooks.jsonfast import dumps
+
+    with pytest.raises(ValueError, match="Out of range float values are not JSON compliant"):
+        dumps(float("nan"), allow_nan=False)
+    with pytest.raises(TypeError, match="Object of type set is not JSON serializable"):
+        dumps({1})

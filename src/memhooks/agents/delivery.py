@@ -15,6 +15,7 @@ string building; no I/O, nothing imported but :mod:`json` when a reply is render
 
 from __future__ import annotations
 
+from ..jsonfast import dumps
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: see base.py
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -87,7 +88,6 @@ class Delivery:
     def render(self, native_event: str, context: str) -> str:
         """The stdout that delivers ``context`` to the model for ``native_event``.
         Call only when :meth:`injects` is true."""
-        import json
 
         kind = self.for_event(native_event).kind
         if kind == PLAIN:
@@ -100,7 +100,7 @@ class Delivery:
             body = {"cancel": False, CLINE: context}
         else:
             body = {str(kind): context}
-        return json.dumps(body, ensure_ascii=False)
+        return dumps(body, ensure_ascii=False)
 
 
 #: The row of a host that no adapter recognised: nothing reaches the model.

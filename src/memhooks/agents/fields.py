@@ -6,6 +6,7 @@ indexes a payload directly; they all go through these helpers, which never raise
 
 from __future__ import annotations
 
+from ..jsonfast import loads
 #: Upper bound on strings collected from one list-valued field (hostile payloads).
 MAX_ITEMS = 1024
 
@@ -29,11 +30,10 @@ def first_text(mapping: dict[str, object] | None, *keys: str) -> str | None:
 
 
 def decode_json(value: str) -> object:
-    """``json.loads(value)``, or None when it is not JSON (or is nested absurdly deep)."""
-    import json  # already loaded by every caller that parsed stdin; free here
+    """``loads(value)``, or None when it is not JSON (or is nested absurdly deep)."""
 
     try:
-        return json.loads(value)
+        return loads(value)
     except (ValueError, RecursionError):
         return None
 

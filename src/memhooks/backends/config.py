@@ -31,9 +31,7 @@ shows ``set`` for them.
 
 from __future__ import annotations
 
-import json
 import os
-import re
 import sys
 
 from ..errors import fail
@@ -118,6 +116,8 @@ def load(known: Iterable[str], env: Mapping[str, str] | None = None) -> Config:
 
 
 def _parse(text: str, path: str) -> dict[str, Any]:
+    import re
+
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - exercised on Python 3.10 only
@@ -196,6 +196,8 @@ def _bad(config: Config, table: str | None, key: str | None, message: str, help:
 def find_line(text: str, table: str | None, key: str | None) -> int | None:
     """See :meth:`Config.line`. A plain scan: headers ``[backends.NAME]`` (quoted names
     too) and ``key =`` lines; dotted keys and inline tables are not followed."""
+    import re
+
     current: str | None = None
     header = None
     for number, line in enumerate(text.splitlines(), 1):
@@ -254,7 +256,8 @@ class Settings(dict[str, "Any"]):
 
 def env_prefix(name: str) -> str:
     """``MEMHOOKS_<NAME>_`` for backend ``name``."""
-    return "MEMHOOKS_" + re.sub(r"\W", "_", name).upper() + "_"
+    # no re here: this runs on every hook call (a word character is alnum or "_")
+    return "MEMHOOKS_" + "".join(c if c.isalnum() or c == "_" else "_" for c in name).upper() + "_"
 
 
 def settings_for(
@@ -289,6 +292,8 @@ def _env_value(var: str, raw: str) -> Any:
         return text == "true"
     if text[:1] in ("{", "["):
         try:
+            import json
+
             return json.loads(text)
         except ValueError as exc:
             raise fail(
@@ -308,6 +313,8 @@ def is_secret(key: str) -> bool:
 def display(value: Any, key: str = "") -> Any:
     """``value`` safe to print: secrets (by key, at any depth) become ``"set"``,
     credentials inside URLs become ``***``."""
+    import re
+
     if is_secret(key):
         return "set" if value not in (None, "", {}, []) else "not set"
     if isinstance(value, dict):

@@ -34,7 +34,7 @@ changes.
 
 from __future__ import annotations
 
-import json
+from ..jsonfast import dumps
 import os
 import time
 
@@ -230,7 +230,7 @@ class EmbeddedBackend:
                 "SELECT memory, path FROM memory_files"
                 " WHERE memory IN (SELECT value FROM json_each(?))"
             )
-            params = (json.dumps(missing),)
+            params = (dumps(missing),)
             for pk in missing:
                 known[pk] = []
             for pk, path in self._read(lambda conn: conn.execute(sql, params).fetchall()):

@@ -13,9 +13,9 @@ the list a new search would compute. ``MEMHOOKS_CACHE=0`` turns both layers off.
 
 from __future__ import annotations
 
-import json
 import os
 
+from .. import jsonfast
 from ..protocol.cache import cache_dir, disk_enabled
 
 TYPE_CHECKING = False
@@ -102,7 +102,7 @@ class ListCache:
         try:
             os.makedirs(os.path.dirname(target), exist_ok=True)
             with open(tmp, "w", encoding="utf-8") as fp:
-                json.dump(blob, fp, separators=(",", ":"))
+                fp.write(jsonfast.dumps(blob, separators=(",", ":")))
             os.replace(tmp, target)
         except OSError:
             try:
@@ -116,8 +116,8 @@ class ListCache:
         if not self.on_disk:
             return
         try:
-            with open(self.file(), encoding="utf-8") as fp:
-                blob: Any = json.load(fp)
+            with open(self.file(), "rb") as fp:
+                blob: Any = jsonfast.loads(fp.read())
         except (OSError, ValueError):
             return
         if not (

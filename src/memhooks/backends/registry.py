@@ -17,7 +17,6 @@ Modules are imported only when their backend is opened or listed.
 
 from __future__ import annotations
 
-import importlib
 import os
 
 from ..errors import BackendError
@@ -88,7 +87,9 @@ def backend_class(name: str) -> Any:
     be imported."""
     module_name, class_name = BACKENDS[name].split(":")
     try:
-        return getattr(importlib.import_module(module_name), class_name)
+        # __import__, not importlib.import_module: importlib (and warnings) would be one
+        # more import on every hook call
+        return getattr(__import__(module_name, fromlist=[class_name]), class_name)
     except ImportError as exc:
         raise BackendError(f"{name}: cannot load its adapter: {exc}") from exc
 

@@ -131,7 +131,10 @@ class HookCall:
             from ..session import open_session
 
             assert self.root is not None
-            self._session = open_session(self.state, self.host, self.event.session_id, self.root)
+            prompt = self.event.prompt if self.event.event == "user_prompt" else None
+            self._session = open_session(
+                self.state, self.host, self.event.session_id, self.root, prompt=prompt
+            )
             if self.event.session_id:
                 from ..session.snapshot import take_touches
 

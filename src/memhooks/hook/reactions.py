@@ -89,9 +89,8 @@ def on_prompt(call: HookCall) -> Reply:
     from ..session import gate, mentions
 
     _apply_pending(call)
-    session = call.session
+    session = call.session  # opened with the prompt as its latest
     prompt = call.event.prompt
-    session.remember_prompt(prompt)
     assert call.root is not None
     named = mentions.in_prompt(prompt, call.folder, call.root) if prompt else []
     attached = [(rel, "file") for rel in _files(call, reads_only=False)]
@@ -118,8 +117,8 @@ def _prompt_recall(call: HookCall, prompt: str | None, named: list[tuple[str, st
         files=[f for f in files if os.path.isfile(f)],
         budget=call.prompt_budget(),
     )
-    call.session.claim([here])  # the launch folder is routed here, not again at tool time
-    return _deliver(call, result, target=here, tool_time=False)
+    # The launch folder is routed here, not again at tool time.
+    return _deliver(call, result, target=here, tool_time=False, serve=[here])
 
 
 # -- tool time ------------------------------------------------------------------------
@@ -271,7 +270,14 @@ def _recall(call: HookCall, target: str, **options: Any) -> Recall | None:
     )
 
 
-def _deliver(call: HookCall, result: Recall | None, *, target: str, tool_time: bool) -> Reply:
+def _deliver(
+    call: HookCall,
+    result: Recall | None,
+    *,
+    target: str,
+    tool_time: bool,
+    serve: tuple[str, ...] | list[str] = (),
+) -> Reply:
     """Claim what ``result`` found in the session's ledger and render what was claimed
     (a parallel hook call of the session may have delivered some of it first). When
     memory was unavailable, the model is told so once per session epoch, at prompt time
@@ -279,6 +285,8 @@ def _deliver(call: HookCall, result: Recall | None, *, target: str, tool_time: b
     from ..recall import guidance_key
 
     if result is None:
+        if serve:
+            call.session.claim(serve)
         return noop(call)
     down = result.unavailable()
     notice = down if down and not tool_time and UNAVAILABLE not in call.session.delivered() else None
@@ -296,7 +304,7 @@ def _deliver(call: HookCall, result: Recall | None, *, target: str, tool_time: b
         text = result.context(notice if UNAVAILABLE in claimed else None)
         return len(text) if text else 0
 
-    claimed = call.session.record(call.native or "", target, items, size, tool_time=tool_time) if items else set()
+    claimed = call.session.record(call.native or "", target, items, size, tool_time=tool_time, serve=serve)
     text = result.context(notice if UNAVAILABLE in claimed else None) if claimed else None
     reply = Reply(call.delivery.render(call.native or "", text) if text else call.delivery.noop)
     if down:

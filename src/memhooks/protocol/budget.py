@@ -21,8 +21,7 @@ the whole string, wrapper included. Steps:
 
 from __future__ import annotations
 
-import json
-
+from .. import jsonfast
 TYPE_CHECKING = False  # typing costs ~2 ms to import; annotations are strings
 if TYPE_CHECKING:
     from typing import Any
@@ -47,7 +46,7 @@ PLACEHOLDER_MESSAGE = "Routing exceeds budget; inspect with memhooks explain."
 
 def dumps(value: Any) -> str:
     """Compact JSON, non-ASCII kept, NaN refused (ValueError)."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return jsonfast.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 def _weight(item: Any, key: str) -> float:

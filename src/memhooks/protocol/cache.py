@@ -16,11 +16,11 @@ otherwise go unnoticed (git's "racy clean" problem).
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 import time
 
+from .. import jsonfast
 from ..errors import Diagnostic, DiagnosticError
 
 TYPE_CHECKING = False  # typing costs ~2 ms to import; annotations are strings
@@ -68,8 +68,8 @@ class HookCache:
             self.entries = {}
             if self.file:
                 try:
-                    with open(self.file, encoding="utf-8") as fp:
-                        blob = json.load(fp)
+                    with open(self.file, "rb") as fp:
+                        blob = jsonfast.loads(fp.read())
                     if (
                         isinstance(blob, dict)
                         and blob.get("format") == FORMAT
@@ -144,11 +144,8 @@ class HookCache:
         try:
             os.makedirs(os.path.dirname(self.file), exist_ok=True)
             with open(tmp, "w", encoding="utf-8") as fp:
-                json.dump(
-                    {"format": FORMAT, "version": _version(), "entries": self.entries},
-                    fp,
-                    separators=(",", ":"),
-                )
+                body = {"format": FORMAT, "version": _version(), "entries": self.entries}
+                fp.write(jsonfast.dumps(body, separators=(",", ":")))
             os.replace(tmp, self.file)
         except OSError:
             try:

@@ -17,16 +17,24 @@ A :class:`Document` keeps every part verbatim so that
 
 from __future__ import annotations
 
-import re
-
 from ..errors import fail
 
 #: Largest hook file accepted, in bytes (256 KiB). Real hooks are a few hundred bytes.
 MAX_HOOK_BYTES = 256 * 1024
 
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
-_OPEN = re.compile(r"[ \t]*---[ \t]*")
-_CLOSE = re.compile(r"---[ \t]*")
+#: Compiled on first use: a hook read from the parsed-hook cache is never split, and the
+#: agent hook must not load :mod:`re` for nothing.
+_PATTERNS: list[object] = []
+
+
+def _patterns() -> list[object]:
+    if not _PATTERNS:
+        import re
+
+        _PATTERNS.extend(
+            re.compile(p) for p in (r"[^\r\n]*(?:\r\n|\r|\n|$)", r"[ \t]*---[ \t]*", r"---[ \t]*")
+        )
+    return _PATTERNS
 BOM = "\ufeff"
 
 
@@ -116,14 +124,15 @@ def split(text: str, path: str) -> Document:
     bom = text.startswith(BOM)
     if bom:
         text = text[1:]
-    lines = _LINE.findall(text)
+    line_re, open_re, close_re = _patterns()
+    lines = line_re.findall(text)  # type: ignore[attr-defined]
     if lines and lines[-1] == "":
         lines.pop()
-    if not lines or not _OPEN.fullmatch(_strip_eol(lines[0])):
+    if not lines or not open_re.fullmatch(_strip_eol(lines[0])):  # type: ignore[attr-defined]
         raise fail("MH000", "MEMHOOKS.md must begin with YAML frontmatter (`---`)", path, 1, 1)
     newline = _eol(lines[0]) or "\n"
     for index in range(1, len(lines)):
-        if _CLOSE.fullmatch(_strip_eol(lines[index])):
+        if close_re.fullmatch(_strip_eol(lines[index])):  # type: ignore[attr-defined]
             return Document(
                 bom,
                 newline,

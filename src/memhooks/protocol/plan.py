@@ -15,8 +15,7 @@ scope backends with its own merged on top, ``priority`` (or ``None``), ``roles``
 
 from __future__ import annotations
 
-import json
-
+from ..jsonfast import dumps
 from .merge import Resolution, merge_backends, query_text
 
 TYPE_CHECKING = False  # typing costs ~2 ms to import; annotations are strings
@@ -129,7 +128,7 @@ def _constraints(plan: dict[str, Any]) -> str:
 
 
 def _dump(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
 def multi_view(plans: list[dict[str, Any]]) -> dict[str, Any]:

@@ -22,8 +22,6 @@ plan, not recalled material), as in the reference engine.
 
 from __future__ import annotations
 
-import re
-
 from . import wording
 
 TYPE_CHECKING = False
@@ -31,7 +29,16 @@ if TYPE_CHECKING:
     from ..backends.base import Hit
 
 # A possessive at the end of a phrase's word: "PayPal's" excludes what "PayPal" does.
-_POSSESSIVE = re.compile(r"(?<=\w)['\u2019][sS]\b")
+# Compiled only when a hook excludes something (no re on the agent hook's usual path).
+_POSSESSIVE: list[object] = []
+
+
+def _without_possessives(phrase: str) -> str:
+    if not _POSSESSIVE:
+        import re
+
+        _POSSESSIVE.append(re.compile(r"(?<=\w)['\u2019][sS]\b"))
+    return _POSSESSIVE[0].sub("", phrase)  # type: ignore[attr-defined, no-any-return]
 
 
 def words(text: str) -> list[str]:
@@ -81,7 +88,7 @@ class Exclusions:
         self._needles = [
             (phrase, tuple(found))
             for phrase in self.phrases
-            for spelling in _spellings(_POSSESSIVE.sub("", phrase))
+            for spelling in _spellings(_without_possessives(phrase))
             if (found := wording.words(spelling))
         ]
 

@@ -9,8 +9,7 @@ counts every character of that string (Unicode code points), label included.
 
 from __future__ import annotations
 
-import json
-
+from .. import jsonfast
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -23,7 +22,7 @@ MEMORIES_SCHEMA = "memhooks/memories-v1"
 
 
 def dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return jsonfast.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 def injected_memory(memory: dict[str, Any]) -> dict[str, Any]:

@@ -17,7 +17,7 @@ never silently.
 
 from __future__ import annotations
 
-import json
+from ..jsonfast import dumps, loads
 import os
 import time
 
@@ -36,7 +36,7 @@ BATCH = 256
 def accept(state: State, root: str, work: dict[str, object]) -> int:
     """Record ``work`` (JSON-able) for ``root``; returns its row id."""
     now = state.clock()
-    text = json.dumps({"attempts": 0, **work})
+    text = dumps({"attempts": 0, **work})
 
     def insert(conn: sqlite3.Connection) -> int:
         cursor = conn.execute(
@@ -76,7 +76,7 @@ def drain(
             )
             if not rows:
                 break
-            works = [json.loads(str(work)) for _id, work in rows]
+            works = [loads(str(work)) for _id, work in rows]
             ids = [int(i) for i, _work in rows]  # type: ignore[call-overload]
             try:
                 for path in apply(works):
@@ -100,7 +100,7 @@ def _failed(state: State, ids: list[int], works: list[dict[str, object]], exc: E
     for row_id, work in zip(ids, works):
         attempts = _attempts(work) + 1
         if attempts < MAX_ATTEMPTS:
-            keep.append((json.dumps({**work, "attempts": attempts}), row_id))
+            keep.append((dumps({**work, "attempts": attempts}), row_id))
         else:
             drop.append((row_id,))
 

@@ -15,8 +15,7 @@ epoch, so what the model no longer has can be delivered again.
 
 from __future__ import annotations
 
-import json
-
+from ..jsonfast import dumps
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import sqlite3
@@ -66,19 +65,6 @@ class Session:
         self._served: set[str] | None = None
 
     # -- the working set -------------------------------------------------------------
-
-    def remember_prompt(self, prompt: str | None) -> None:
-        """Keep ``prompt`` (bounded) as the session's latest prompt."""
-        if not prompt or not prompt.strip():
-            return
-        self.prompt = prompt[:MAX_PROMPT]
-        now = self.state.clock()
-        self.state.write(
-            lambda conn: conn.execute(
-                "UPDATE sessions SET prompt = ?, prompt_at = ?, updated = ? WHERE key = ?",
-                (self.prompt, now, now, self.key),
-            )
-        )
 
     def touch(self, entries: Iterable[tuple[str, str, str]]) -> None:
         """Record ``(root-relative path, kind, how)`` entries (``kind``: :data:`FILE` or
@@ -176,17 +162,24 @@ class Session:
         size: Callable[[set[str]], int],
         *,
         tool_time: bool = False,
+        serve: Iterable[str] = (),
     ) -> set[str]:
         """Claim ``items`` (``{"item": memory id or guidance key, "words": first words,
         "cue": the recall query}``) in the ledger and log one delivery for ``target``
         through ``native_event``. Returns the items claimed: those no other hook call of
         the session delivered first. ``size(claimed)`` gives the characters of what is
-        then delivered (counted against the tool-time ceiling when ``tool_time``)."""
+        then delivered (counted against the tool-time ceiling when ``tool_time``);
+        ``serve``: targets to mark served in the same write (:meth:`claim`)."""
         from .state import MAX_DELIVERIES
 
         now = self.state.clock()
+        serving = list(dict.fromkeys(serve))
 
         def work(conn: sqlite3.Connection) -> tuple[set[str], int]:
+            conn.executemany(
+                "INSERT OR IGNORE INTO served (key, epoch, target, at) VALUES (?, ?, ?, ?)",
+                [(self.key, self.epoch, t, now) for t in serving],
+            )
             claimed: set[str] = set()
             taken = {
                 str(i)
@@ -202,7 +195,7 @@ class Session:
             cursor = conn.execute(
                 "INSERT INTO deliveries (key, epoch, at, native_event, target, chars, items)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (self.key, self.epoch, now, native_event, target, chars, json.dumps(logged)),
+                (self.key, self.epoch, now, native_event, target, chars, dumps(logged)),
             )
             conn.executemany(
                 "INSERT INTO delivered (key, epoch, item, delivery) VALUES (?, ?, ?, ?)",
@@ -220,9 +213,10 @@ class Session:
                 )
             return claimed, chars
 
-        if not items:
+        if not items and not serving:
             return set()
         claimed, chars = self.state.write(work)
+        self.served().update(serving)
         self.delivered().update(str(i["item"]) for i in items)
         if tool_time:
             self.tool_chars += chars
@@ -252,10 +246,14 @@ class Session:
         )
 
 
-def open_session(state: State, host: str, session_id: str | None, root: str) -> Session:
+def open_session(
+    state: State, host: str, session_id: str | None, root: str, *, prompt: str | None = None
+) -> Session:
     """The session ``session_id`` of ``host`` (created on first use, its ``updated``
-    time refreshed); with no id, the anonymous session of ``host`` in ``root``."""
+    time refreshed); with no id, the anonymous session of ``host`` in ``root``.
+    ``prompt``: the user's new prompt, kept as the session's latest in the same write."""
     now = state.clock()
+    latest = prompt[:MAX_PROMPT] if prompt and prompt.strip() else None
 
     def work(conn: sqlite3.Connection) -> tuple[object, ...]:
         state.sweep(conn)
@@ -281,6 +279,10 @@ def open_session(state: State, host: str, session_id: str | None, root: str) -> 
             " ON CONFLICT (key) DO UPDATE SET updated = excluded.updated, root = excluded.root",
             (key, host, shown, anonymous, root, now, now),
         )
+        if latest is not None:
+            conn.execute(
+                "UPDATE sessions SET prompt = ?, prompt_at = ? WHERE key = ?", (latest, now, key)
+            )
         row = conn.execute(
             "SELECT key, session, anonymous, epoch, prompt, tool_chars FROM sessions WHERE key = ?",
             (key,),

@@ -5,7 +5,7 @@ Reading never creates the state file."""
 
 from __future__ import annotations
 
-import json
+from ..jsonfast import loads
 import os
 
 TYPE_CHECKING = False
@@ -66,7 +66,7 @@ def deliveries(state: State, key: str) -> list[dict[str, Any]]:
         (key,),
     )
     return [
-        {"at": at, "epoch": epoch, "event": event, "target": target, "chars": chars, "items": json.loads(str(items))}
+        {"at": at, "epoch": epoch, "event": event, "target": target, "chars": chars, "items": loads(str(items))}
         for at, epoch, event, target, chars, items in rows
     ]
 

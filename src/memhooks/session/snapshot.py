@@ -19,6 +19,7 @@ Only ``os`` is imported here (and :mod:`memhooks.jsonfast` to read the snapshot)
 
 from __future__ import annotations
 
+from ..jsonfast import dumps
 import os
 
 TYPE_CHECKING = False
@@ -46,10 +47,14 @@ def _paths(state_dir: str, host: str, session_id: str) -> tuple[str, str]:
 def save(state_dir: str, host: str, session_id: str, *, root: str, epoch: int, served: Iterable[str], full: bool) -> None:
     """Write the snapshot of a session (``full``: its tool-time ceiling is spent)."""
     snapshot, _log = _paths(state_dir, host, session_id)
-    import json
 
-    body = json.dumps({"v": VERSION, "root": root, "epoch": epoch, "full": full, "served": sorted(served)})
-    os.makedirs(os.path.dirname(snapshot), mode=0o700, exist_ok=True)
+    body = dumps({"v": VERSION, "root": root, "epoch": epoch, "full": full, "served": sorted(served)})
+    try:
+        with open(snapshot, encoding="utf-8") as fp:
+            if fp.read() == body:
+                return  # unchanged (most prompts): no write
+    except OSError:
+        os.makedirs(os.path.dirname(snapshot), mode=0o700, exist_ok=True)
     temp = f"{snapshot}.{os.getpid()}.tmp"
     with open(temp, "w", encoding="utf-8") as fp:
         fp.write(body)

@@ -30,7 +30,7 @@ are bounded per session (:data:`MAX_TOUCHES`, :data:`MAX_DELIVERIES`).
 from __future__ import annotations
 
 import os
-import sqlite3
+from .. import sqlite as sqlite3
 import time
 
 from ..errors import StoreError

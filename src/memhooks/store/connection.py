@@ -10,7 +10,7 @@ SQLite's busy handler, and are retried here when SQLite gives up early.
 from __future__ import annotations
 
 import os
-import sqlite3
+from memhooks import sqlite as sqlite3
 import time
 
 from memhooks.errors import MissingStoreError, StoreError

@@ -7,11 +7,10 @@ reads only the rows it keeps (:func:`memories`). Scores and tie-breaks are those
 
 from __future__ import annotations
 
-import json
-
+from ..jsonfast import dumps
 from .rows import COLUMNS, from_row
 from .scope import normalize_file
-from .search import _WEIGHTS, any_of, in_project, words
+from .search import _WEIGHTS, STOPWORDS, any_of, in_project, words
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -118,7 +117,7 @@ def _top(
         scores = dict(best)
         ids = conn.execute(
             f"SELECT pk, id FROM memories WHERE pk IN (SELECT value FROM json_each(?)){live}",
-            (json.dumps(list(scores)),),
+            (dumps(list(scores)),),
         ).fetchall()
         ordered = sorted(ids, key=lambda row: (scores[row[0]], row[1]))[:limit]
         exhausted = len(best) < fetch
@@ -175,7 +174,7 @@ def cue(
         f" JOIN memories m ON m.pk = c.pk WHERE m.project = ?{live_m}"
         f" ORDER BY c.n DESC, {depth} DESC, m.created_at DESC, m.id DESC LIMIT ?"
     )
-    params = (json.dumps(list(dict.fromkeys(wanted))), project, scope, limit, project, limit)
+    params = (dumps(list(dict.fromkeys(wanted))), project, scope, limit, project, limit)
     return [pk for (pk,) in conn.execute(sql, params)]
 
 
@@ -183,7 +182,7 @@ def memories(conn: sqlite3.Connection, pks: Iterable[int]) -> dict[int, Memory]:
     """The memories with these pks (one query); a pk deleted meanwhile is left out."""
     found = conn.execute(
         f"SELECT m.pk, {COLUMNS} FROM memories m WHERE m.pk IN (SELECT value FROM json_each(?))",
-        (json.dumps(list(pks)),),
+        (dumps(list(pks)),),
     )
     return {row[0]: from_row(row[1:]) for row in found}
 
@@ -226,7 +225,7 @@ def anchored(
         " ORDER BY b.active DESC, m.created_at DESC, m.id DESC LIMIT ?"
     )
     params = (
-        json.dumps(list(dict.fromkeys(wanted))),
+        dumps(list(dict.fromkeys(wanted))),
         prefix,
         prefix + "\U0010ffff",
         len(prefix) + 1,
@@ -236,6 +235,10 @@ def anchored(
         limit,
     )
     return [(pk, active) for pk, active in conn.execute(sql, params)]
+
+
+#: Every ASCII character that is not a letter or digit, to a space (:func:`relevance`).
+_SEPARATE = {c: " " for c in range(128) if not chr(c).isalnum()}
 
 
 def relevance(text: str, texts: dict[int, str]) -> dict[int, float]:
@@ -248,7 +251,11 @@ def relevance(text: str, texts: dict[int, str]) -> dict[int, float]:
     import math
 
     def terms(value: str) -> set[str]:
-        return {w[:-1] if len(w) >= 4 and w.endswith("s") and not w.endswith("ss") else w for w in words(value)}
+        # ASCII punctuation to spaces, then a C-speed split: a character loop over 200
+        # memories cost 13 ms here (search.words is exact, and built for one prompt).
+        found = value.lower().translate(_SEPARATE).split()
+        return {w[:-1] if len(w) >= 4 and w.endswith("s") and not w.endswith("ss") else w
+                for w in found if w not in STOPWORDS}  # fmt: skip
 
     wanted = terms(text)
     if not wanted or not texts:
@@ -271,11 +278,13 @@ def anchored_files(
     path order."""
     prefix = f"{folder}/" if folder else ""
     sql = (
-        "SELECT DISTINCT f.path FROM memory_files f JOIN memories m ON m.pk = f.memory"
+        # CROSS JOIN keeps SQLite reading the folder's file rows first; left to choose, it
+        # scans the whole project's memories (6 ms on 10,000, against 0.3).
+        "SELECT DISTINCT f.path FROM memory_files f CROSS JOIN memories m ON m.pk = f.memory"
         " WHERE f.path >= ? AND f.path < ? AND instr(substr(f.path, ?), '/') = 0"
         " AND m.project = ? AND m.obsolete = 0"
         " AND m.id NOT IN (SELECT value FROM json_each(?)) ORDER BY f.path LIMIT ?"
     )
-    args = (prefix, prefix + "\U0010ffff", len(prefix) + 1, project, json.dumps(sorted(besides)), limit)
+    args = (prefix, prefix + "\U0010ffff", len(prefix) + 1, project, dumps(sorted(besides)), limit)
     rows = conn.execute(sql, args)
     return [str(path) for (path,) in rows]

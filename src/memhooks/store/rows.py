@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import json
-
+from ..jsonfast import dumps, loads
 from memhooks.errors import StoreError
 
 from .connection import DamagedRow
@@ -66,7 +65,7 @@ _TEXT_FIELDS = (
 def _strings(value: object, memory_id: object, field: str) -> list[str]:
     """A JSON array of strings, as written by :func:`_params`."""
     try:
-        found = json.loads(value) if isinstance(value, str) else None
+        found = loads(value) if isinstance(value, str) else None
     except ValueError:
         found = None
     if not isinstance(found, list) or not all(isinstance(item, str) for item in found):
@@ -149,7 +148,7 @@ def recent(
 def dump_list(values: list[str]) -> str:
     # ensure_ascii=False: the FTS tokenizer reads this column, and "\u00e9" escapes
     # would index as the token "u00e9" instead of the word.
-    return json.dumps(values, ensure_ascii=False)
+    return dumps(values, ensure_ascii=False)
 
 
 def _params(memory: Memory) -> tuple[Any, ...]:

@@ -7,8 +7,7 @@ without touching storage: :mod:`.ranking` (the recall hook's bounded queries) an
 
 from __future__ import annotations
 
-import json
-
+from ..jsonfast import dumps
 from memhooks.errors import StoreError
 
 from .rows import COLUMNS, from_row
@@ -145,7 +144,7 @@ def candidates(
             " JOIN memories m ON m.pk = f.memory"
             f" WHERE f.path IN (SELECT value FROM json_each(?)) AND m.project = ?{live}"
         )
-        for pk, scope, created_at, memory_id in conn.execute(sql, (json.dumps(file_list), project)):
+        for pk, scope, created_at, memory_id in conn.execute(sql, (dumps(file_list), project)):
             keys[pk] = (1, _depth(scope), created_at, memory_id)
     # One query per folder, each reading only the newest `limit` rows off the
     # (project, scope, created_at, id) index: the root folder of a big project
@@ -160,7 +159,7 @@ def candidates(
     chosen = sorted(keys, key=keys.__getitem__, reverse=True)[:limit]
     found = conn.execute(
         f"SELECT m.pk, {COLUMNS} FROM memories m WHERE m.pk IN (SELECT value FROM json_each(?))",
-        (json.dumps(chosen),),
+        (dumps(chosen),),
     )
     memories = {row[0]: from_row(row[1:]) for row in found}
     # A memory deleted by another process between the queries is simply left out.
@@ -187,13 +186,13 @@ def _filters(
         params: list[Any] = []
         if scopes is not None:
             where.append("m.scope IN (SELECT value FROM json_each(?))")
-            params.append(json.dumps(_scopes(scopes)))
+            params.append(dumps(_scopes(scopes)))
         if files is not None:
             where.append(
                 "EXISTS (SELECT 1 FROM memory_files f WHERE f.memory = m.pk"
                 " AND f.path IN (SELECT value FROM json_each(?)))"
             )
-            params.append(json.dumps(_files(files)))
+            params.append(dumps(_files(files)))
         out.append(("(" + " OR ".join(where) + ")", params))
     for column, values in (("tags", tags), ("entities", entities)):
         if values is not None:
@@ -202,7 +201,7 @@ def _filters(
                 f"EXISTS (SELECT 1 FROM json_each(m.{column}) WHERE lower(value)"
                 " IN (SELECT value FROM json_each(?)))"
             )
-            out.append((clause, [json.dumps(wanted)]))
+            out.append((clause, [dumps(wanted)]))
     return out
 
 

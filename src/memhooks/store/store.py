@@ -8,7 +8,7 @@ import time
 
 from memhooks.errors import StoreError
 
-from . import jsonl, rows, search
+from . import rows, search
 from .connection import BUSY_TIMEOUT, MEMORY, Translated, connect, write
 from .location import default_path
 from .memory import (
@@ -327,6 +327,8 @@ class MemoryStore:
         (not ``\\u`` escapes), so exports diff well under version control.
         """
         with Translated(self.path):
+            from . import jsonl
+
             return jsonl.export(self._conn, project, fp)
 
     def import_jsonl(
@@ -357,6 +359,8 @@ class MemoryStore:
             source = _source(source)
         except (TypeError, ValueError) as exc:
             raise StoreError(f"cannot import: {exc}") from None
+        from . import jsonl
+
         records = jsonl.parse(fp, getattr(fp, "name", "<input>"))
         now = self._clock()
 
