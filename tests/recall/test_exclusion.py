@@ -43,3 +43,17 @@ def test_obsolete_marks_exclude_and_blank_phrases_do_not() -> None:
     assert Exclusions([]).matches(gone) == "obsolete"
     blank = Exclusions(["  ", ""])
     assert not blank and blank.matches(hit("text", "anything")) is None
+
+
+def test_possessives_are_dropped_as_the_regular_expression_drops_them() -> None:
+    """The hook path strips possessives without re: the result is re.sub's, exactly."""
+    import random
+    import re
+
+    from memhooks.recall.exclusion import _without_possessives
+
+    pattern = re.compile(r"(?<=\w)['\u2019][sS]\b")
+    rnd = random.Random(7)
+    samples = ["PayPal's", "PayPal\u2019s API", "it's", "'s", "x'sy", "a's b'S c's!", "Bob's's", "_'s", "\u00e4's"]
+    samples += ["".join(rnd.choice("ab'\u2019sS_ !.\u00e41") for _ in range(rnd.randint(0, 8))) for _ in range(5000)]
+    assert [_without_possessives(s) for s in samples] == [pattern.sub("", s) for s in samples]

@@ -157,3 +157,18 @@ def test_a_prompt_in_a_folder_whose_hooks_ask_nothing_is_still_routed(tmp_path: 
     assert request.text == request.prompt == "make sessions last longer"
     assert request.scopes == ["backend/auth", "backend", ""]
     assert request.named_files == {"backend/auth/session.py": 1.0}
+
+
+def test_words_split_as_the_regular_expression_splits() -> None:
+    """recall.wording.words avoids re on the hook path: the split is findall's, exactly."""
+    import random
+    import re
+
+    from memhooks.recall.wording import words
+
+    pattern = re.compile(r"[^\W_]+")
+    rnd = random.Random(11)
+    alphabet = "aZ9_-./ \t\n\u00e9\u2014\u2019\u4e2d\u0663\u00b2\u200b"
+    samples = ["invoice_totals.py", "some\u2014thing", "caf\u00e9 \u4e2d\u6587", ""]
+    samples += ["".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 12))) for _ in range(5000)]
+    assert [words(s) for s in samples] == [pattern.findall(s) for s in samples]

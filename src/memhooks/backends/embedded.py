@@ -114,8 +114,18 @@ class EmbeddedBackend:
             deadline = time.monotonic() + request.timeout_s
             depth = max(DEPTH, request.limit)
             if request.anchored:
-                ranked = self._anchored(request)[: request.limit]
-            elif request.prompt:
+                # Every query of a tool-time recall gets the same anchored list: its hits
+                # are made once (the runtime filters and fuses them per query).
+                key = _key("~anchored-hits", request.project, *request.scopes[:1],
+                           *sorted(request.active_files), "\x1e", request.prompt or "", str(request.limit))  # fmt: skip
+                made: list[Hit] | None = self._lists().objects.get(key)
+                if made is None:
+                    ranked = self._anchored(request)[: request.limit]
+                    rows = self._rows([pk for pk, _ in ranked])
+                    made = [to_hit(rows[pk], score) for pk, score in ranked if pk in rows]
+                    self._lists().objects[key] = made
+                return list(made)
+            if request.prompt:
                 ranked = self._routed(request, depth)[: request.limit]
             else:
                 ranked = self._cued(request, depth)
@@ -176,8 +186,10 @@ class EmbeddedBackend:
                     conn, request.project, folder, request.active_files, limit=ANCHORED
                 )
             )
-            rows = self._rows([pk for pk, _ in found])
-            scores = ranking.relevance(request.prompt or "", {pk: m.text for pk, m in rows.items()})
+            pks = [pk for pk, _ in found]
+            # Only the texts: the rows of the few kept are read afterwards (search()).
+            bodies = self._read(lambda conn: ranking.texts(conn, pks)) if request.prompt else {}
+            scores = ranking.relevance(request.prompt or "", bodies)
             top = max(scores.values(), default=0.0) or 1.0
             ranked = [
                 (pk, BOOST["active"] * active + scores.get(pk, 0.0) / top, -position)

@@ -64,12 +64,11 @@ def selection(
         chosen, why = env[configuration.BACKEND_VAR].strip(), configuration.BACKEND_VAR
     else:
         config = config or read_config(env)
-        line = config.line(None, "backend")
-        chosen, why = (
-            (config.backend, f"{config.path}:{line}" if line else config.path)
-            if config.backend
-            else (DEFAULT, "default")
-        )
+        if config.backend:
+            line = config.line(None, "backend")  # a scan of the file: only when it chose
+            chosen, why = config.backend, f"{config.path}:{line}" if line else config.path
+        else:
+            chosen, why = DEFAULT, "default"
     if chosen not in BACKENDS:
         raise BackendError(
             f"unknown backend {chosen!r} (from {why}); known: {', '.join(sorted(BACKENDS))}"

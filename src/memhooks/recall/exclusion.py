@@ -29,16 +29,33 @@ if TYPE_CHECKING:
     from ..backends.base import Hit
 
 # A possessive at the end of a phrase's word: "PayPal's" excludes what "PayPal" does.
-# Compiled only when a hook excludes something (no re on the agent hook's usual path).
-_POSSESSIVE: list[object] = []
-
-
 def _without_possessives(phrase: str) -> str:
-    if not _POSSESSIVE:
-        import re
+    r"""``phrase`` without ``'s`` / ``’s`` after a word character and before a word end
+    (what ``re.sub(r"(?<=\w)['’][sS]\b", "", phrase)`` does, without loading :mod:`re`
+    in the agent hook)."""
+    if "'" not in phrase and "\u2019" not in phrase:
+        return phrase
+    out: list[str] = []
+    i, n = 0, len(phrase)
+    while i < n:
+        ch = phrase[i]
+        if (
+            ch in "'\u2019"
+            and i > 0
+            and _word(phrase[i - 1])
+            and i + 1 < n
+            and phrase[i + 1] in "sS"
+            and (i + 2 == n or not _word(phrase[i + 2]))
+        ):
+            i += 2
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
 
-        _POSSESSIVE.append(re.compile(r"(?<=\w)['\u2019][sS]\b"))
-    return _POSSESSIVE[0].sub("", phrase)  # type: ignore[attr-defined, no-any-return]
+
+def _word(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
 
 
 def words(text: str) -> list[str]:

@@ -194,7 +194,8 @@ def search(
     try:
         _adopt(backend, resolved, out.notes)
         plan_of = {str(i): p for i, p in enumerate(resolved.plans)} if resolved.routing else {}
-        named_of = {cid: named_in_folder(plan, root, prompt) for cid, plan in plan_of.items()}
+        # Tool time ranks anchored memories only: the prompt-named files play no part.
+        named_of = {} if anchored else {cid: named_in_folder(plan, root, prompt) for cid, plan in plan_of.items()}
         for task in resolved.tasks:
             task.request = request_for(
                 task,

@@ -178,6 +178,15 @@ def cue(
     return [pk for (pk,) in conn.execute(sql, params)]
 
 
+def texts(conn: sqlite3.Connection, pks: Iterable[int]) -> dict[int, str]:
+    """The text of each memory ``pks`` names (one query; no other field is decoded)."""
+    found = conn.execute(
+        "SELECT pk, text FROM memories WHERE pk IN (SELECT value FROM json_each(?))",
+        (dumps(list(pks)),),
+    )
+    return {pk: text for pk, text in found}
+
+
 def memories(conn: sqlite3.Connection, pks: Iterable[int]) -> dict[int, Memory]:
     """The memories with these pks (one query); a pk deleted meanwhile is left out."""
     found = conn.execute(
