@@ -106,6 +106,21 @@ class EmbeddedBackend:
         """How many memories (obsolete included) ``project`` holds."""
         return self.store.count(project)
 
+    def anchored_files(
+        self, project: str, folder: str, *, besides: set[str] = frozenset(), limit: int = 500  # type: ignore[assignment]
+    ) -> list[str]:
+        """Root-relative files directly in ``folder`` that live memories of ``project``
+        touched, leaving out the memories whose ids are in ``besides``
+        (:func:`memhooks.store.ranking.anchored_files`). Raises BackendError."""
+        from ..store import ranking
+
+        try:
+            return self._read(
+                lambda conn: ranking.anchored_files(conn, project, folder, limit=limit, besides=besides)
+            )
+        except MemhooksError as exc:
+            raise BackendError(f"embedded store: {exc}") from exc
+
     def search(self, request: SearchRequest) -> list[Hit]:
         """Hits, best first, at most ``request.limit`` (see the module docstring); raises
         BackendError when the store fails or the call outlives ``request.timeout_s``."""

@@ -154,15 +154,19 @@ def _after_tool(call: HookCall, touched: list[tuple[str, str, str]]) -> Reply:
     """Record ``touched`` in the working set, then tool-time recall for what of it this
     session has not been given recall for (:func:`_unserved`)."""
     session = call.session
-    session.touch(touched)
-    if not touched or not call.delivery.at_tool_time(call.native) or not _tool_recall_on(call):
-        return noop(call)
     ceiling = call.setting("MEMHOOKS_SESSION_MAX_CHARS", SESSION_BUDGET, 0, 1_000_000)
     left = ceiling - session.tool_chars
-    if left <= 0:
+    if (
+        not touched
+        or not call.delivery.at_tool_time(call.native)
+        or not _tool_recall_on(call)
+        or left <= 0
+    ):
+        session.touch(touched)
         return noop(call)
     folders, files = _unserved(session.served(), touched)
-    won = session.claim([*folders, *(f"file:{rel}" for rel in files)])
+    # The touches and the claims in one write.
+    won = session.claim([*folders, *(f"file:{rel}" for rel in files)], touches=touched)
     folders = [f for f in folders if f in won]
     files = [f for f in files if f"file:{f}" in won]
     if not folders and not files:
@@ -178,27 +182,34 @@ def _after_tool(call: HookCall, touched: list[tuple[str, str, str]]) -> Reply:
     if call.delivery.cap:
         budget = min(budget, call.delivery.cap)
     targets = [_absolute(call, f) for f in anchors]
-    result = _recall(
-        call,
-        targets[0],
-        targets=targets[1:],
-        prompt=session.prompt,
-        files=[_absolute(call, f) for f in files],
-        budget=budget,
-        keep=keep,
-        anchored=True,
-    )
-    target = folders[0] if folders else files[0]
-    reply = _deliver(call, result, target=target, tool_time=True)
-    if result is not None and folders:
-        from .store import anchored_files
+    from .store import anchored_files, tool_backend
 
-        # Files of a newly served folder with memories the session still lacks (they did
-        # not fit): reading one later gives that file's own recall; any other file
-        # there costs nothing (memhooks.session.snapshot).
-        have = session.delivered()
-        marks = [f"anchor:{rel}" for f in folders for rel in anchored_files(call, result.project, f, have)]
-        session.claim(marks)
+    backend = tool_backend(call)  # one store opening for the recall and the marks after it
+    try:
+        result = _recall(
+            call,
+            targets[0],
+            targets=targets[1:],
+            prompt=session.prompt,
+            files=[_absolute(call, f) for f in files],
+            budget=budget,
+            keep=keep,
+            anchored=True,
+            **({} if backend is None else {"backend": backend}),
+        )
+        marks: list[str] = []
+        if result is not None and folders and backend is not None:
+            # Files of a newly served folder with memories the session still lacks (they
+            # did not fit): reading one later gives that file's own recall; any other
+            # file there costs nothing (memhooks.session.snapshot). Marked in the write
+            # that records the delivery.
+            have = session.delivered() | {m["id"] for m in result.memories}
+            marks = [f"anchor:{rel}" for f in folders for rel in anchored_files(backend, result.project, f, have)]
+        target = folders[0] if folders else files[0]
+        reply = _deliver(call, result, target=target, tool_time=True, serve=marks)
+    finally:
+        if backend is not None:
+            backend.close()
     return reply
 
 

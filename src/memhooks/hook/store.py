@@ -6,6 +6,8 @@ import os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from .call import HookCall
 
 
@@ -52,26 +54,33 @@ def store_ready(call: HookCall) -> bool:
 MAX_ANCHORED_FILES = 500
 
 
-def anchored_files(call: HookCall, project: str, folder: str, besides: set[str]) -> list[str]:
-    """Root-relative files directly in ``folder`` that memories not in ``besides`` (ids
-    the session has) touched, when the store
-    is the embedded one (other backends cannot say: then none, and tool-time recall
-    works per folder only). Never raises."""
+def tool_backend(call: HookCall) -> Any:
+    """The configured backend, opened once for a tool-time recall and what follows it
+    (:func:`anchored_files`); None when there is no store yet or it cannot be opened
+    (the recall then opens it itself and says why)."""
     from ..errors import MemhooksError
 
-    if not store_ready(call) or call.env.get("MEMHOOKS_BACKEND", "embedded") not in ("", "embedded"):
+    if not store_ready(call):
+        return None
+    from ..backends.registry import open_backend
+
+    try:
+        return open_backend(None, store_path=call.env.get("MEMHOOKS_STORE") or None, create=False)
+    except MemhooksError:
+        return None
+
+
+def anchored_files(backend: Any, project: str, folder: str, besides: set[str]) -> list[str]:
+    """Root-relative files directly in ``folder`` that memories not in ``besides`` (ids
+    the session has) touched, when ``backend`` can say (the embedded store; others
+    cannot: then none, and tool-time recall works per folder only). Never raises."""
+    from ..errors import MemhooksError
+
+    files = getattr(backend, "anchored_files", None)
+    if files is None:
         return []
     try:
-        from ..store import MemoryStore, ranking
-        from ..store.connection import Translated
-
-        store = MemoryStore(call.env.get("MEMHOOKS_STORE") or None, create=False)
-        try:
-            with Translated(store.path):
-                return ranking.anchored_files(
-                    store._conn, project, folder, limit=MAX_ANCHORED_FILES, besides=besides
-                )
-        finally:
-            store.close()
+        found: list[str] = files(project, folder, besides=besides, limit=MAX_ANCHORED_FILES)
     except MemhooksError:
         return []
+    return found

@@ -70,26 +70,25 @@ class Session:
         """Record ``(root-relative path, kind, how)`` entries (``kind``: :data:`FILE` or
         :data:`FOLDER`; ``how``: read, edit, search, command, prompt) as touched now; the
         oldest beyond :data:`~.state.MAX_TOUCHES` are dropped."""
-        from .state import MAX_TOUCHES
-
         rows = list(dict.fromkeys(entries))
         if not rows:
             return
         now = self.state.clock()
+        self.state.write(lambda conn: self._touch(conn, rows, now))
 
-        def work(conn: sqlite3.Connection) -> None:
-            # Later entries of one event count as more recent (a read order is kept).
-            conn.executemany(
-                "INSERT OR REPLACE INTO touches (key, path, kind, how, at) VALUES (?, ?, ?, ?, ?)",
-                [(self.key, p, k, h, now + i * 1e-6) for i, (p, k, h) in enumerate(rows)],
-            )
-            conn.execute(
-                "DELETE FROM touches WHERE key = ? AND path NOT IN (SELECT path FROM touches"
-                " WHERE key = ? ORDER BY at DESC LIMIT ?)",
-                (self.key, self.key, MAX_TOUCHES),
-            )
+    def _touch(self, conn: sqlite3.Connection, rows: list[tuple[str, str, str]], now: float) -> None:
+        from .state import MAX_TOUCHES
 
-        self.state.write(work)
+        # Later entries of one event count as more recent (a read order is kept).
+        conn.executemany(
+            "INSERT OR REPLACE INTO touches (key, path, kind, how, at) VALUES (?, ?, ?, ?, ?)",
+            [(self.key, p, k, h, now + i * 1e-6) for i, (p, k, h) in enumerate(rows)],
+        )
+        conn.execute(
+            "DELETE FROM touches WHERE key = ? AND path NOT IN (SELECT path FROM touches"
+            " WHERE key = ? ORDER BY at DESC LIMIT ?)",
+            (self.key, self.key, MAX_TOUCHES),
+        )
 
     def recent(self, limit: int = 16) -> list[tuple[str, str]]:
         """``(path, kind)`` of the working set, most recent first."""
@@ -132,14 +131,20 @@ class Session:
             self._served = {str(t) for (t,) in rows}
         return self._served
 
-    def claim(self, targets: Iterable[str]) -> list[str]:
+    def claim(
+        self, targets: Iterable[str], *, touches: Iterable[tuple[str, str, str]] = ()
+    ) -> list[str]:
         """Mark ``targets`` served in this epoch; returns those no other hook call of the
         session claimed first (hosts run hooks for parallel tool calls at once: only one
-        of two parallel reads in a new folder gives its recall)."""
+        of two parallel reads in a new folder gives its recall). ``touches`` are recorded
+        in the same write (:meth:`touch`)."""
         now = self.state.clock()
         wanted = list(dict.fromkeys(targets))
+        rows = list(dict.fromkeys(touches))
 
         def work(conn: sqlite3.Connection) -> list[str]:
+            if rows:
+                self._touch(conn, rows, now)
             won = []
             for target in wanted:
                 cursor = conn.execute(
@@ -150,7 +155,7 @@ class Session:
                     won.append(target)
             return won
 
-        won = self.state.write(work) if wanted else []
+        won = self.state.write(work) if wanted or rows else []
         self.served().update(wanted)
         return won
 
