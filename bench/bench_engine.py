@@ -216,7 +216,9 @@ def main() -> int:
         written = os.path.join(deepest, "kept.py")
         with open(written, "w", encoding="utf-8") as fp:
             fp.write("x = 1\n")
-        hook_argv = [exe, "hook", "--agent", "claude-code"]
+        from memhooks.install.command import argv as installed_hook
+
+        hook_argv = installed_hook("claude-code", exe=[exe])  # what `agents install` writes
         child(hook_argv, env, write_payload(base, written))  # writes the cue
         age(os.path.join(deepest, "MEMHOOKS.md"))
         child(hook_argv, env, write_payload(base, written))  # fills the parsed-hook cache

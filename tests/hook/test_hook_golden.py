@@ -40,7 +40,13 @@ def _context_of(host: str, native: str, stdout: str) -> str:
 def test_recorded_payload(name: str, project: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
     case = GOLDEN[name]
     maintained: list[object] = []
-    monkeypatch.setattr(events, "maintain", lambda event, env, folder=None: maintained.append(event) or [])
+    def fake(event: object, env: object, folder: object = None, dry: bool = False) -> list[str]:
+        if dry:
+            return ["would change"]  # so that the hook goes on to record and apply it
+        maintained.append(event)
+        return []
+
+    monkeypatch.setattr(events, "maintain", fake)
     agent = case["agent"]
     raw = payload(name, project)
     reply = handler.handle(raw, agent=agent, native_event=case["event"], env=env)  # type: ignore[arg-type]
@@ -67,7 +73,7 @@ def test_every_payload_sample_has_a_golden_case() -> None:
 @pytest.mark.parametrize("name", sorted(n for n in GOLDEN if n.startswith("real/") and GOLDEN[n]["agent"] != "copilot-cli"))
 def test_real_payloads_need_no_agent_flag(name: str, project: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Detection from the payload alone answers exactly as with ``--agent``."""
-    monkeypatch.setattr(events, "maintain", lambda event, env, folder=None: [])
+    monkeypatch.setattr(events, "maintain", lambda event, env, folder=None, dry=False: [])
     raw = payload(name, project)
     flagged = handler.handle(raw, agent=GOLDEN[name]["agent"], env={**env, "MEMHOOKS_STATE_DIR": str(tmp_path / "a")})  # type: ignore[arg-type]
     detected = handler.handle(raw, env={**env, "MEMHOOKS_STATE_DIR": str(tmp_path / "b")})

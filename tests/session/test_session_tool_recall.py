@@ -179,3 +179,17 @@ def test_one_session_seen_through_two_hosts_entries_shares_one_ledger(project: t
     first = copilot.read("billing/invoice.py")
     assert "BILLING-MARK" in first
     assert claude.read("billing/invoice.py") == ""
+
+
+def test_an_edit_already_in_its_cue_in_a_served_folder_never_opens_the_state_file(agent: Agent) -> None:
+    import subprocess
+    import sys
+
+    path = agent.root / "billing" / "invoice.py"
+    write = {"hook_event_name": "PostToolUse", "tool_name": "Write", "tool_input": {"file_path": str(path), "content": "x"}}
+    agent.send(write)  # the first write anchors the file in billing/MEMHOOKS.md, serves billing
+    assert "billing/invoice.py" in (agent.root / "billing" / "MEMHOOKS.md").read_text()
+    payload = json.dumps({"session_id": agent.session, "cwd": str(agent.root), **write})
+    probe = "import sys\nfrom memhooks.cli import main\nmain(['hook', '--agent', 'claude-code'])\nprint(sorted(m for m in ('sqlite3', '_sqlite3', 'ruamel') if m in sys.modules), file=sys.stderr)\n"
+    done = subprocess.run([sys.executable, "-c", probe], input=payload, text=True, capture_output=True, env=agent.env, timeout=60)
+    assert (done.stdout, done.stderr) == ("", "[]\n")

@@ -104,16 +104,16 @@ def handle(
 
 def _settled(event: NormalizedEvent, env: Mapping[str, str]) -> bool:
     """The session step's shortcut (:func:`memhooks.session.snapshot.settled`): a read,
-    search or shell command of a known session that touched only what the session was
-    already served needs nothing but a line in its touch log. Not with capture on
-    (capture reads every tool event) nor for anything that wrote files."""
-    from ..agents.base import POST_COMMAND, POST_TOOL, READ
+    search, shell command or edit of a known session that touched only what the session
+    was already served needs nothing but a line in its touch log — for an edit, when its
+    generated cue already lists the file (:func:`memhooks.maintain.events.maintain`,
+    ``dry``). Not with capture on (capture reads every tool event)."""
+    from ..agents.base import POST_COMMAND, POST_EDIT, POST_TOOL, READ
 
-    if event.event not in (POST_TOOL, POST_COMMAND) or not event.session_id:
+    if event.event not in (POST_TOOL, POST_COMMAND, POST_EDIT) or not event.session_id:
         return False
-    if any(f.action != READ for f in event.files):
-        return False
-    touched = [(f.path, "folder" if os.path.isdir(f.path) else "file") for f in event.files]
+    wrote = any(f.action != READ for f in event.files)
+    touched = [(f.path, "folder" if os.path.isdir(f.path) else "file") for f in event.files if os.path.exists(f.path)]
     if event.event == POST_COMMAND:
         from ..session.snapshot import command_paths
 
@@ -127,7 +127,15 @@ def _settled(event: NormalizedEvent, env: Mapping[str, str]) -> bool:
         return False
     from ..session import snapshot, state_dir
 
-    return snapshot.settled(state_dir(env), event.host, event.session_id, event.cwd, touched, env)
+    if not snapshot.settled(state_dir(env), event.host, event.session_id, event.cwd, touched, env):
+        return False
+    if wrote:  # an edit in served folders: settled only if its cue already lists the file
+        from ..agents.folder import working_folder
+        from ..maintain.events import SETTINGS, maintain
+
+        settings = {k: env[k] for k in SETTINGS if k in env}
+        return not maintain(event, env=settings, folder=working_folder(event, env), dry=True)
+    return True
 
 
 def _unusable(event: NormalizedEvent) -> str | None:

@@ -354,17 +354,21 @@ def _absolute(call: HookCall, rel: str) -> str:
 def _maintain(call: HookCall) -> tuple[list[str], str | None]:
     """Hook maintenance for the files the event wrote, deleted or renamed, through the
     journal (:mod:`memhooks.session.journal`): recorded first, then applied."""
-    from ..maintain.events import changed_paths
+    from ..maintain.events import SETTINGS as MAINTAIN_SETTINGS
+    from ..maintain.events import changed_paths, maintain
 
     if not changed_paths(call.event):
         return [], None
+    settings = {k: call.env[k] for k in MAINTAIN_SETTINGS if k in call.env}
+    if not maintain(call.event, env=settings, folder=call.folder, dry=True):
+        return [], None  # already in its cue (most edits): nothing to record or lock
     from ..session import journal
 
     assert call.root is not None
     work = {
         "folder": call.folder,
         "files": [f.as_list() for f in call.event.files],
-        "settings": {k: call.env[k] for k in _MAINTAIN_SETTINGS if k in call.env},
+        "settings": settings,
     }
     journal.accept(call.state, call.root, work)
     written, notes = journal.drain(call.state, call.root, _apply, call.deadline - 0.1)
@@ -380,11 +384,6 @@ def _apply_pending(call: HookCall) -> None:
     if journal.pending(call.state, call.root):
         _written, notes = journal.drain(call.state, call.root, _apply, call.deadline - 0.5)
         call.notes.extend(notes)
-
-
-#: Settings maintenance reads, kept with an accepted update so that a later call
-#: applies it as this one would have.
-_MAINTAIN_SETTINGS = ("MEMHOOKS_ROOT", "MEMHOOKS_AUTO_PATHS", "MEMHOOKS_ANCHOR", "HOME")
 
 
 def _apply(works: list[dict[str, object]]) -> list[str]:

@@ -28,7 +28,6 @@ Writes per hook are independent: a failure leaves earlier hooks written.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
 
 from ..agents.base import DELETED, POST_COMMAND, POST_EDIT, POST_TOOL, READ, NormalizedEvent
 from ..errors import Diagnostic, DiagnosticError, fail
@@ -45,10 +44,15 @@ DEFAULT_ANCHOR = "directory"
 
 TYPE_CHECKING = False  # YAML is loaded only once some path survived the filter
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
     from ..protocol.cache import HookCache
     from ..protocol.hookfile import ParsedHook
 
 _MAINTAINED = (POST_EDIT, POST_TOOL, POST_COMMAND)
+#: The environment maintenance reads (root discovery's HOME included): the agent hook
+#: keeps these with an update it accepts, so a later call applies it as this one would.
+SETTINGS = ("MEMHOOKS_ROOT", "MEMHOOKS_AUTO_PATHS", "MEMHOOKS_ANCHOR", "HOME")
 #: Largest hook the agent hook (``strict=False``) edits. A round-trip edit costs ~20 µs
 #: per byte on a loaded 2-core machine (two loads, three dumps: 64 KiB ≈ 1.5 s), and the
 #: hook answers within 3 s (``MEMHOOKS_HOOK_TIMEOUT_MS``); ``memhooks event``, ``note``
@@ -64,8 +68,13 @@ def maintain(
     env: Mapping[str, str] | None = None,
     strict: bool = False,
     folder: str | None = None,
+    dry: bool = False,
 ) -> list[str]:
     """Update the hooks for the files ``event`` reports written, deleted or renamed.
+
+    ``dry``: write nothing; return the hooks that would be written, decided as the real
+    run decides what to skip — from the hooks' plain data, without YAML or a lock (the
+    agent hook asks first, and skips its journal when nothing would change).
 
     ``env`` (default ``os.environ``) supplies ``MEMHOOKS_ROOT``, ``MEMHOOKS_AUTO_PATHS``
     (1–256, default 12) and ``MEMHOOKS_ANCHOR`` (``directory`` | ``nearest``, default
@@ -124,6 +133,9 @@ def maintain(
     try:
         for hook, cues in _plan(touched, anchor).items():
             if _unchanged(hook, cues, exists, max_paths, create=anchor == "directory", store=store):
+                continue
+            if dry:
+                written.append(hook)
                 continue
             if not strict and _size(hook) > MAX_HOOK_EDIT_BYTES:
                 too_big.append(hook)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Callable, Mapping
 
 from ..errors import Diagnostic, DiagnosticError, fail
 from ..protocol.hookfile import HOOK_NAME, UNSAFE
@@ -26,6 +25,8 @@ from ..protocol.root import Target, chain_directories, is_within, resolve_target
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
     from ..protocol.cache import HookCache
 
 NOT_ENABLED_HELP = "run `memhooks init` at the project root to enable MemHooks"
