@@ -6,10 +6,12 @@ import sys
 
 # Run as a file, the package's own folder is sys.path[0]: its modules must not shadow
 # top-level names (errors, settings, ...).
-if sys.path and os.path.abspath(sys.path[0] or os.curdir) == os.path.dirname(os.path.abspath(__file__)):
+if sys.path and os.path.abspath(sys.path[0] or os.curdir) == os.path.dirname(
+    os.path.abspath(__file__)
+):
     del sys.path[0]
 
-from memhooks.cli import main  # noqa: E402
+from memhooks.cli import main
 
 code = main()
 if sys.argv[1:2] == ["hook"]:

@@ -11,6 +11,10 @@ UTF-16 payloads, a Python without ``_json``) to :mod:`json`.
 
 from __future__ import annotations
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import ClassVar
+
 _WHITESPACE = " \t\n\r"
 
 
@@ -22,7 +26,7 @@ class _Context:
     object_pairs_hook = None
     parse_float = float
     parse_int = int
-    memo: dict[str, str] = {}
+    memo: ClassVar[dict[str, str]] = {}  # the scanner empties it after every call
 
     @staticmethod
     def parse_constant(name: str) -> float:
@@ -46,7 +50,7 @@ def loads(raw: bytes | str) -> object:
             from _json import make_scanner  # type: ignore[import-not-found, unused-ignore]
         except ImportError:
             return _slow(raw)
-        _scan = make_scanner(_Context())
+        _scan = make_scanner(_Context())  # type: ignore[arg-type]  # duck-typed JSONDecoder
     start = len(text) - len(text.lstrip(_WHITESPACE))
     try:
         value, _end = _scan(text, start)
@@ -84,7 +88,11 @@ def dumps(
         import json
 
         return json.dumps(
-            value, ensure_ascii=ensure_ascii, separators=separators, sort_keys=sort_keys, allow_nan=allow_nan
+            value,
+            ensure_ascii=ensure_ascii,
+            separators=separators,
+            sort_keys=sort_keys,
+            allow_nan=allow_nan,
         )
     item, key = separators or (", ", ": ")
     encode = make_encoder(

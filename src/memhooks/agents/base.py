@@ -220,6 +220,8 @@ class NormalizedEvent:
 if TYPE_CHECKING:
     from typing import Protocol
 
+    from .delivery import Delivery
+
     class Host(Protocol):
         """An agent host adapter: one module of this package, listed in ``registry.HOSTS``.
 
@@ -227,11 +229,15 @@ if TYPE_CHECKING:
         ``normalize`` never raises on any JSON object; ``native_event`` is a hint
         (e.g. from the command line) used when the payload does not name its event.
         ``NAME`` is the registry key; ``EVENTS`` maps native event names to
-        normalized ones (None: recognised, nothing to do).
+        normalized ones (None: recognised, nothing to do); ``DELIVERY`` is how its
+        replies reach the model (:mod:`.delivery`), ``PROJECT_VARS`` the environment
+        variables it names the project folder in (:mod:`.folder`).
         """
 
         NAME: str
         EVENTS: dict[str, str | None]
+        DELIVERY: Delivery
+        PROJECT_VARS: tuple[str, ...]
 
         def detect(self, payload: dict[str, object]) -> bool: ...
 

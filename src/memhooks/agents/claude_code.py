@@ -19,8 +19,8 @@ from .base import (
     USER_PROMPT,
     NormalizedEvent,
 )
+from .delivery import HOOK_SPECIFIC, Delivery
 from .tools import COMMAND, EDIT, OTHER, READ_KIND, SEARCH
-from .delivery import Delivery, HOOK_SPECIFIC
 
 NAME = "claude-code"
 

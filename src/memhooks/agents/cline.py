@@ -21,10 +21,10 @@ from .base import (
     USER_PROMPT,
     NormalizedEvent,
 )
+from .delivery import CLINE, Delivery
 from .fields import boolean, child, first_text, strings, text
 from .paths import clean_dir
-from .tools import COMMAND, EDIT, OTHER, READ_KIND, SEARCH, ToolCall
-from .delivery import CLINE, Delivery
+from .tools import COMMAND, EDIT, READ_KIND, SEARCH, ToolCall
 
 NAME = "cline"
 

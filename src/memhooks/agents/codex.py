@@ -25,8 +25,8 @@ from .base import (
     USER_PROMPT,
     NormalizedEvent,
 )
+from .delivery import HOOK_SPECIFIC, Delivery
 from .tools import COMMAND, EDIT
-from .delivery import Delivery, HOOK_SPECIFIC
 
 NAME = "codex"
 

@@ -31,10 +31,10 @@ from .base import (
 )
 from .claude_code import EVENTS as CLAUDE_EVENTS
 from .claude_code import TOOLS as CLAUDE_TOOLS
+from .delivery import HOOK_SPECIFIC, TOP_LEVEL, Delivery
 from .fields import first_text, text
 from .paths import clean_dir
 from .tools import COMMAND, EDIT, OTHER, READ_KIND, SEARCH, ToolCall
-from .delivery import Delivery, HOOK_SPECIFIC, TOP_LEVEL
 
 NAME = "copilot-cli"
 

@@ -20,8 +20,8 @@ from .base import (
     NormalizedEvent,
 )
 from .claude_code import TOOLS as CLAUDE_TOOLS
+from .delivery import HOOK_SPECIFIC, Delivery
 from .tools import COMMAND, EDIT, READ_KIND
-from .delivery import Delivery, HOOK_SPECIFIC
 
 NAME = "copilot-vscode"
 

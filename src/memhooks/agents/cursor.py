@@ -28,10 +28,10 @@ from .base import (
     FileChange,
     NormalizedEvent,
 )
+from .delivery import SNAKE, Delivery
 from .fields import MAX_ITEMS, first_text, strings, text
 from .paths import clean_dir
 from .tools import COMMAND, DELETE, EDIT, OTHER, READ_KIND, SEARCH, ToolCall, add, unique
-from .delivery import Delivery, SNAKE
 
 NAME = "cursor"
 

@@ -16,6 +16,7 @@ string building; no I/O, nothing imported but :mod:`json` when a reply is render
 from __future__ import annotations
 
 from ..jsonfast import dumps
+
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: see base.py
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -76,8 +77,10 @@ class Delivery:
     def injects(self, native_event: str | None) -> bool:
         """Whether a reply to ``native_event`` reaches the model (prompt or tool time)."""
         row = self.for_event(native_event)
-        return row.kind is not None and native_event is not None and (
-            native_event in row.prompt_events or native_event in row.tool_events
+        return (
+            row.kind is not None
+            and native_event is not None
+            and (native_event in row.prompt_events or native_event in row.tool_events)
         )
 
     def at_tool_time(self, native_event: str | None) -> bool:

@@ -20,9 +20,9 @@ from .base import (
     USER_PROMPT,
     NormalizedEvent,
 )
+from .delivery import HOOK_SPECIFIC, Delivery
 from .fields import text
 from .tools import COMMAND, EDIT, OTHER, READ_KIND, SEARCH
-from .delivery import Delivery, HOOK_SPECIFIC
 
 NAME = "gemini-cli"
 

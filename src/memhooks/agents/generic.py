@@ -20,10 +20,10 @@ from .base import ACTIONS, POST_EDIT, READ, RENAMED, WRITTEN, FileChange, Normal
 from .base import EVENTS as NORMALIZED
 from .claude_code import EVENTS as CLAUDE_EVENTS
 from .claude_code import TOOLS
+from .delivery import HOOK_SPECIFIC, Delivery
 from .fields import boolean, first_text, integer, strings, text
 from .paths import clean_dir, clean_path
 from .tools import READ_KIND, unique
-from .delivery import Delivery, HOOK_SPECIFIC
 
 NAME = "generic"
 

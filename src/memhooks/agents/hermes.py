@@ -30,10 +30,10 @@ from .base import (
     USER_PROMPT,
     NormalizedEvent,
 )
+from .delivery import CONTEXT, Delivery
 from .fields import child, first_text, mapping, text
 from .paths import clean_dir
-from .tools import COMMAND, EDIT, OTHER, READ_KIND, SEARCH, ToolCall
-from .delivery import CONTEXT, Delivery
+from .tools import COMMAND, EDIT, READ_KIND, SEARCH, ToolCall
 
 NAME = "hermes"
 

@@ -27,10 +27,10 @@ from .base import (
     FileChange,
     NormalizedEvent,
 )
+from .delivery import PLAIN, Delivery
 from .fields import text
 from .paths import clean_path
 from .tools import COMMAND, EDIT, READ_KIND, classify
-from .delivery import Delivery, PLAIN
 
 NAME = "kiro"
 

@@ -36,10 +36,10 @@ from .base import (
     WRITTEN,
     NormalizedEvent,
 )
+from .delivery import CONTEXT, Delivery
 from .fields import MAX_ITEMS, child, first_text, text
 from .paths import clean_dir
 from .tools import COMMAND, EDIT, OTHER, READ_KIND, SEARCH, ToolCall, add, unique
-from .delivery import CONTEXT, Delivery
 
 NAME = "opencode"
 

@@ -24,10 +24,10 @@ from .base import (
     FileChange,
     NormalizedEvent,
 )
+from .delivery import Delivery
 from .fields import child, first_text, mapping, text
 from .paths import clean_dir
 from .tools import add
-from .delivery import Delivery
 
 NAME = "windsurf"
 

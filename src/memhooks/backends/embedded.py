@@ -34,18 +34,18 @@ changes.
 
 from __future__ import annotations
 
-from ..jsonfast import dumps
 import os
 import time
 
 from ..errors import BackendError, MemhooksError
+from ..jsonfast import dumps
 from .base import Hit
 from .embedded_cache import ListCache
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import sqlite3
-    from collections.abc import Callable
+    from collections.abc import Callable, Collection
     from typing import Any, TypeVar
 
     from ..store import Memory, MemoryStore
@@ -107,7 +107,12 @@ class EmbeddedBackend:
         return self.store.count(project)
 
     def anchored_files(
-        self, project: str, folder: str, *, besides: set[str] = frozenset(), limit: int = 500  # type: ignore[assignment]
+        self,
+        project: str,
+        folder: str,
+        *,
+        besides: Collection[str] = (),
+        limit: int = 500,
     ) -> list[str]:
         """Root-relative files directly in ``folder`` that live memories of ``project``
         touched, leaving out the memories whose ids are in ``besides``
@@ -116,7 +121,9 @@ class EmbeddedBackend:
 
         try:
             return self._read(
-                lambda conn: ranking.anchored_files(conn, project, folder, limit=limit, besides=besides)
+                lambda conn: ranking.anchored_files(
+                    conn, project, folder, limit=limit, besides=besides
+                )
             )
         except MemhooksError as exc:
             raise BackendError(f"embedded store: {exc}") from exc
@@ -194,7 +201,14 @@ class EmbeddedBackend:
 
         folder = request.scopes[0] if request.scopes else ""
         objects = self._lists().objects
-        key = _key("~anchored", request.project, folder, *sorted(request.active_files), "\x1e", request.prompt or "")
+        key = _key(
+            "~anchored",
+            request.project,
+            folder,
+            *sorted(request.active_files),
+            "\x1e",
+            request.prompt or "",
+        )
         if key not in objects:
             found = self._read(
                 lambda conn: ranking.anchored(

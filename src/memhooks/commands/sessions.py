@@ -30,8 +30,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     for q in (p, listing, show):
         q.add_argument("--format", choices=("human", "json"), default=argparse.SUPPRESS)
     for q in (p, listing):
-        q.add_argument("--cwd", metavar="DIR", default=argparse.SUPPRESS, help="only sessions of the project of DIR")
-        q.add_argument("--limit", type=_positive, metavar="N", default=argparse.SUPPRESS, help="at most N sessions (default: 50)")
+        q.add_argument(
+            "--cwd",
+            metavar="DIR",
+            default=argparse.SUPPRESS,
+            help="only sessions of the project of DIR",
+        )
+        q.add_argument(
+            "--limit",
+            type=_positive,
+            metavar="N",
+            default=argparse.SUPPRESS,
+            help="at most N sessions (default: 50)",
+        )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -48,8 +59,10 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"no session {args.id!r} in {path}; `memhooks sessions` lists them")
         if len(found) > 1:
             names = ", ".join(f"{s['host']} {s['session']}" for s in found[:5])
-            raise UsageError(f"{args.id!r} names {len(found)} sessions ({names}); give more of the id or --agent")
-        return _show(state, found[0], fmt)  # type: ignore[arg-type]
+            raise UsageError(
+                f"{args.id!r} names {len(found)} sessions ({names}); give more of the id or --agent"
+            )
+        return _show(state, found[0], fmt)
     root = _root(getattr(args, "cwd", None))
     rows = [] if state is None else _list(state, root, getattr(args, "limit", 50))
     if fmt == "json":
@@ -106,7 +119,11 @@ def _show(state: Any, session: dict[str, Any], fmt: str) -> int:
     if not rows:
         print("nothing delivered yet")
     for d in rows:
-        print(visible(f"{_when(d['at'])}  {d['event']}  for {d['target'] or '.'}  {d['chars']:,} characters"))
+        print(
+            visible(
+                f"{_when(d['at'])}  {d['event']}  for {d['target'] or '.'}  {d['chars']:,} characters"
+            )
+        )
         for item in d["items"]:
             cue = f"  (recalled by: {item['cue']})" if item.get("cue") else ""
             print(visible(f"    {item['item']}  {item['words']}{cue}"))

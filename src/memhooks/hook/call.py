@@ -158,7 +158,9 @@ class HookCall:
         except ValueError:
             value = low - 1
         if not low <= value <= high:
-            self.notes.append(f"{name} must be an integer from {low} to {high} (got {raw!r}); using {default}")
+            self.notes.append(
+                f"{name} must be an integer from {low} to {high} (got {raw!r}); using {default}"
+            )
             return default
         return value
 

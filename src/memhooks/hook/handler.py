@@ -113,7 +113,11 @@ def _settled(event: NormalizedEvent, env: Mapping[str, str]) -> bool:
     if event.event not in (POST_TOOL, POST_COMMAND, POST_EDIT) or not event.session_id:
         return False
     wrote = any(f.action != READ for f in event.files)
-    touched = [(f.path, "folder" if os.path.isdir(f.path) else "file") for f in event.files if os.path.exists(f.path)]
+    touched = [
+        (f.path, "folder" if os.path.isdir(f.path) else "file")
+        for f in event.files
+        if os.path.exists(f.path)
+    ]
     if event.event == POST_COMMAND:
         from ..session.snapshot import command_paths
 
@@ -133,8 +137,8 @@ def _settled(event: NormalizedEvent, env: Mapping[str, str]) -> bool:
         from ..agents.folder import working_folder
         from ..maintain.events import SETTINGS, maintain
 
-        settings = {k: env[k] for k in SETTINGS if k in env}
-        return not maintain(event, env=settings, folder=working_folder(event, env), dry=True)
+        kept = {k: env[k] for k in SETTINGS if k in env}
+        return not maintain(event, env=kept, folder=working_folder(event, env), dry=True)
     return True
 
 
@@ -146,7 +150,9 @@ def _unusable(event: NormalizedEvent) -> str | None:
             if event.raw is None
             else f"JSON but not an object ({type(event.raw).__name__})"
         )
-        return f"the payload on stdin is {what}; the agent must send its hook event as one JSON object"
+        return (
+            f"the payload on stdin is {what}; the agent must send its hook event as one JSON object"
+        )
     if event.host == "unknown":
         return "payload not recognised as any agent's hook; pass --agent NAME"
     return None

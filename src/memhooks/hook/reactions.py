@@ -204,7 +204,11 @@ def _after_tool(call: HookCall, touched: list[tuple[str, str, str]]) -> Reply:
             # file there costs nothing (memhooks.session.snapshot). Marked in the write
             # that records the delivery.
             have = session.delivered() | {m["id"] for m in result.memories}
-            marks = [f"anchor:{rel}" for f in folders for rel in anchored_files(backend, result.project, f, have)]
+            marks = [
+                f"anchor:{rel}"
+                for f in folders
+                for rel in anchored_files(backend, result.project, f, have)
+            ]
         target = folders[0] if folders else files[0]
         reply = _deliver(call, result, target=target, tool_time=True, serve=marks)
     finally:
@@ -300,12 +304,21 @@ def _deliver(
             call.session.claim(serve)
         return noop(call)
     down = result.unavailable()
-    notice = down if down and not tool_time and UNAVAILABLE not in call.session.delivered() else None
+    notice = (
+        down if down and not tool_time and UNAVAILABLE not in call.session.delivered() else None
+    )
     items: list[dict[str, object]] = [
-        {"item": m["id"], "words": " ".join(m["text"].split())[:80], "cue": m["recalled_by"][0]["query"]}
+        {
+            "item": m["id"],
+            "words": " ".join(m["text"].split())[:80],
+            "cue": m["recalled_by"][0]["query"],
+        }
         for m in result.memories
     ]
-    items += [{"item": guidance_key(g), "words": "guidance", "cue": g.get("source")} for g in result.guidance]
+    items += [
+        {"item": guidance_key(g), "words": "guidance", "cue": g.get("source")}
+        for g in result.guidance
+    ]
     if notice:
         items.append({"item": UNAVAILABLE, "words": notice, "cue": None})
 
@@ -315,7 +328,9 @@ def _deliver(
         text = result.context(notice if UNAVAILABLE in claimed else None)
         return len(text) if text else 0
 
-    claimed = call.session.record(call.native or "", target, items, size, tool_time=tool_time, serve=serve)
+    claimed = call.session.record(
+        call.native or "", target, items, size, tool_time=tool_time, serve=serve
+    )
     text = result.context(notice if UNAVAILABLE in claimed else None) if claimed else None
     reply = Reply(call.delivery.render(call.native or "", text) if text else call.delivery.noop)
     if down:
@@ -365,7 +380,7 @@ def _maintain(call: HookCall) -> tuple[list[str], str | None]:
     from ..session import journal
 
     assert call.root is not None
-    work = {
+    work: dict[str, object] = {
         "folder": call.folder,
         "files": [f.as_list() for f in call.event.files],
         "settings": settings,

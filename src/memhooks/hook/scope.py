@@ -16,6 +16,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
+
 def roles(cli_roles: Iterable[str], payload: object, env: Mapping[str, str]) -> list[str]:
     """Roles from the command line, ``MEMHOOKS_ROLES`` and ``MEMHOOKS_ROLE_MAP``."""
     out: list[str] = []

@@ -19,7 +19,15 @@ if TYPE_CHECKING:
 
     from ..backends.base import Backend
 
-__all__ = ["DEFAULT_BUDGET", "RECALL_VERSION", "Recall", "context", "recall", "recall_result", "text"]
+__all__ = [
+    "DEFAULT_BUDGET",
+    "RECALL_VERSION",
+    "Recall",
+    "context",
+    "recall",
+    "recall_result",
+    "text",
+]
 
 #: Default seconds for one backend call, and for the whole recall.
 QUERY_TIMEOUT_S = 2.0

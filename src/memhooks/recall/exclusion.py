@@ -28,6 +28,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..backends.base import Hit
 
+
 # A possessive at the end of a phrase's word: "PayPal's" excludes what "PayPal" does.
 def _without_possessives(phrase: str) -> str:
     r"""``phrase`` without ``'s`` / ``’s`` after a word character and before a word end

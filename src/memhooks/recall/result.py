@@ -10,6 +10,7 @@ counts every character of that string (Unicode code points), label included.
 from __future__ import annotations
 
 from .. import jsonfast
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any

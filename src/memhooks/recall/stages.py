@@ -195,7 +195,11 @@ def search(
         _adopt(backend, resolved, out.notes)
         plan_of = {str(i): p for i, p in enumerate(resolved.plans)} if resolved.routing else {}
         # Tool time ranks anchored memories only: the prompt-named files play no part.
-        named_of = {} if anchored else {cid: named_in_folder(plan, root, prompt) for cid, plan in plan_of.items()}
+        named_of = (
+            {}
+            if anchored
+            else {cid: named_in_folder(plan, root, prompt) for cid, plan in plan_of.items()}
+        )
         for task in resolved.tasks:
             task.request = request_for(
                 task,

@@ -15,14 +15,96 @@ MAX_WORDS = 8
 #: Words of acknowledgements and go-aheads (lower case, letters only), in the languages
 #: agents are most often driven in; extend with care: a word here can never be a cue.
 ACKNOWLEDGEMENTS = frozenset(
-    """
-    a again ahead alright all and approve approved awesome but carry cheers cool correct
-    do done exactly excellent fine for forward go good great it just k keep kk lgtm let
-    looks me more much nice no nope now ok okay on perfect please pls proceed right ship
-    so sounds sure thank thanks that the then this thx ty very yeah yep yes yup you
-    continue continuing next going resume retry try same well wonderful agreed confirm
-    confirmed merci danke gracias oui ja si weiter vale bien d'accord
-    """.split()
+    [
+        "a",
+        "again",
+        "ahead",
+        "alright",
+        "all",
+        "and",
+        "approve",
+        "approved",
+        "awesome",
+        "but",
+        "carry",
+        "cheers",
+        "cool",
+        "correct",
+        "do",
+        "done",
+        "exactly",
+        "excellent",
+        "fine",
+        "for",
+        "forward",
+        "go",
+        "good",
+        "great",
+        "it",
+        "just",
+        "k",
+        "keep",
+        "kk",
+        "lgtm",
+        "let",
+        "looks",
+        "me",
+        "more",
+        "much",
+        "nice",
+        "no",
+        "nope",
+        "now",
+        "ok",
+        "okay",
+        "on",
+        "perfect",
+        "please",
+        "pls",
+        "proceed",
+        "right",
+        "ship",
+        "so",
+        "sounds",
+        "sure",
+        "thank",
+        "thanks",
+        "that",
+        "the",
+        "then",
+        "this",
+        "thx",
+        "ty",
+        "very",
+        "yeah",
+        "yep",
+        "yes",
+        "yup",
+        "you",
+        "continue",
+        "continuing",
+        "next",
+        "going",
+        "resume",
+        "retry",
+        "try",
+        "same",
+        "well",
+        "wonderful",
+        "agreed",
+        "confirm",
+        "confirmed",
+        "merci",
+        "danke",
+        "gracias",
+        "oui",
+        "ja",
+        "si",
+        "weiter",
+        "vale",
+        "bien",
+        "d'accord",
+    ]
 )
 
 
@@ -41,9 +123,7 @@ def calls_for_recall(prompt: str | None) -> bool:
 def _words(text: str) -> list[str]:
     out, current = [], []
     for ch in text:
-        if ch.isalpha() or ch == "'":
-            current.append(ch)
-        elif ch.isdigit():
+        if ch.isalpha() or ch == "'" or ch.isdigit():
             current.append(ch)
         else:
             if current:

@@ -17,9 +17,11 @@ never silently.
 
 from __future__ import annotations
 
-from ..jsonfast import dumps, loads
 import os
 import time
+from functools import partial
+
+from ..jsonfast import dumps, loads
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -76,7 +78,7 @@ def drain(
             )
             if not rows:
                 break
-            works = [loads(str(work)) for _id, work in rows]
+            works: list[dict[str, object]] = [loads(str(work)) for _id, work in rows]  # type: ignore[misc]
             ids = [int(i) for i, _work in rows]  # type: ignore[call-overload]
             try:
                 for path in apply(works):
@@ -85,12 +87,14 @@ def drain(
             except MemhooksError as exc:
                 notes.append(_failed(state, ids, works, exc))
                 break
-            state.write(
-                lambda conn: conn.executemany("DELETE FROM journal WHERE id = ?", [(i,) for i in ids])
-            )
+            state.write(partial(_delete, ids=ids))
     finally:
         os.close(lock)
     return written, notes
+
+
+def _delete(conn: sqlite3.Connection, *, ids: list[int]) -> None:
+    conn.executemany("DELETE FROM journal WHERE id = ?", [(i,) for i in ids])
 
 
 def _failed(state: State, ids: list[int], works: list[dict[str, object]], exc: Exception) -> str:

@@ -16,6 +16,7 @@ epoch, so what the model no longer has can be delivered again.
 from __future__ import annotations
 
 from ..jsonfast import dumps
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import sqlite3
@@ -76,7 +77,9 @@ class Session:
         now = self.state.clock()
         self.state.write(lambda conn: self._touch(conn, rows, now))
 
-    def _touch(self, conn: sqlite3.Connection, rows: list[tuple[str, str, str]], now: float) -> None:
+    def _touch(
+        self, conn: sqlite3.Connection, rows: list[tuple[str, str, str]], now: float
+    ) -> None:
         from .state import MAX_TOUCHES
 
         # Later entries of one event count as more recent (a read order is kept).
@@ -294,10 +297,10 @@ def open_session(
         ).fetchone()
         return tuple(row)
 
-    key, shown, anonymous, epoch, prompt, tool_chars = state.write(work)
+    key, shown, anonymous, epoch, kept_prompt, tool_chars = state.write(work)
     session = Session(state, str(key), host, str(shown), root)
     session.anonymous = bool(anonymous)
     session.epoch = int(epoch)  # type: ignore[call-overload]
-    session.prompt = None if prompt is None else str(prompt)
+    session.prompt = kept_prompt if isinstance(kept_prompt, str) else None
     session.tool_chars = int(tool_chars)  # type: ignore[call-overload]
     return session

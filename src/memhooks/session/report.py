@@ -5,8 +5,9 @@ Reading never creates the state file."""
 
 from __future__ import annotations
 
-from ..jsonfast import loads
 import os
+
+from ..jsonfast import loads
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -66,7 +67,14 @@ def deliveries(state: State, key: str) -> list[dict[str, Any]]:
         (key,),
     )
     return [
-        {"at": at, "epoch": epoch, "event": event, "target": target, "chars": chars, "items": loads(str(items))}
+        {
+            "at": at,
+            "epoch": epoch,
+            "event": event,
+            "target": target,
+            "chars": chars,
+            "items": loads(str(items)),
+        }
         for at, epoch, event, target, chars, items in rows
     ]
 

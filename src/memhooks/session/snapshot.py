@@ -19,8 +19,9 @@ Only ``os`` is imported here (and :mod:`memhooks.jsonfast` to read the snapshot)
 
 from __future__ import annotations
 
-from ..jsonfast import dumps
 import os
+
+from ..jsonfast import dumps
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -44,11 +45,22 @@ def _paths(state_dir: str, host: str, session_id: str) -> tuple[str, str]:
     return base + ".json", base + ".log"
 
 
-def save(state_dir: str, host: str, session_id: str, *, root: str, epoch: int, served: Iterable[str], full: bool) -> None:
+def save(
+    state_dir: str,
+    host: str,
+    session_id: str,
+    *,
+    root: str,
+    epoch: int,
+    served: Iterable[str],
+    full: bool,
+) -> None:
     """Write the snapshot of a session (``full``: its tool-time ceiling is spent)."""
     snapshot, _log = _paths(state_dir, host, session_id)
 
-    body = dumps({"v": VERSION, "root": root, "epoch": epoch, "full": full, "served": sorted(served)})
+    body = dumps(
+        {"v": VERSION, "root": root, "epoch": epoch, "full": full, "served": sorted(served)}
+    )
     try:
         with open(snapshot, encoding="utf-8") as fp:
             if fp.read() == body:
@@ -81,6 +93,8 @@ def settled(
 
         with open(snapshot, "rb") as fp:
             data = loads(fp.read())
+        if not isinstance(data, dict):
+            return False
         root = data["root"]
         served = set(data["served"])
         full = bool(data["full"])
@@ -111,7 +125,9 @@ def settled(
     if not lines:
         return True  # nothing touched (a shell command naming no path): nothing to do
     try:
-        fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
+        fd = os.open(
+            log, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600
+        )
         try:
             os.write(fd, "".join(lines).encode("utf-8", "surrogateescape"))
         finally:
@@ -129,10 +145,21 @@ def command_paths(command: str, cwd: str | None) -> list[tuple[str, str]] | None
     """The existing paths among ``command``'s plain words (``sed -n 1,80p a/b.py``), or
     None when the command needs a real shell-word reading (quotes, variables, globs,
     ``cd``: :func:`memhooks.session.mentions.in_command` then)."""
-    if not cwd or not os.path.isabs(cwd) or len(command) > 2000 or _SHELL_SYNTAX.intersection(command):
+    if (
+        not cwd
+        or not os.path.isabs(cwd)
+        or len(command) > 2000
+        or _SHELL_SYNTAX.intersection(command)
+    ):
         return None
     out: list[tuple[str, str]] = []
-    for word in command.replace("&&", " ").replace("||", " ").replace(";", " ").replace("|", " ").split()[:64]:
+    for word in (
+        command.replace("&&", " ")
+        .replace("||", " ")
+        .replace(";", " ")
+        .replace("|", " ")
+        .split()[:64]
+    ):
         if word == "cd":
             return None
         if word.startswith("-"):

@@ -30,14 +30,14 @@ are bounded per session (:data:`MAX_TOUCHES`, :data:`MAX_DELIVERIES`).
 from __future__ import annotations
 
 import os
-from .. import sqlite as sqlite3
 import time
 
+from .. import sqlite as sqlite3
 from ..errors import StoreError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable
     from typing import TypeVar
 
     T = TypeVar("T")
@@ -154,7 +154,10 @@ class State:
         if row is not None and now - float(row[0]) < SWEEP_S:
             return
         conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('swept', ?)", (str(now),))
-        stale = [k for (k,) in conn.execute("SELECT key FROM sessions WHERE updated < ?", (now - IDLE_S,))]
+        stale = [
+            k
+            for (k,) in conn.execute("SELECT key FROM sessions WHERE updated < ?", (now - IDLE_S,))
+        ]
         for table in ("touches", "served", "deliveries", "delivered", "sessions"):
             conn.executemany(f"DELETE FROM {table} WHERE key = ?", [(k,) for k in stale])
 
@@ -177,19 +180,25 @@ def _open(path: str) -> sqlite3.Connection:
             continue
         conn.close()
         _move_aside(path)  # another layout: working state only, start again
-    raise StoreError(f"the memhooks state file {path} could not be set up; remove it (it holds no memories)")
+    raise StoreError(
+        f"the memhooks state file {path} could not be set up; remove it (it holds no memories)"
+    )
 
 
 def _damaged(exc: Exception) -> bool:
     """Whether ``exc`` says the file is not (or no longer) a database SQLite can read."""
     text = str(exc).lower()
-    return any(m in text for m in ("not a sqlite database", "not a database", "damaged", "malformed"))
+    return any(
+        m in text for m in ("not a sqlite database", "not a database", "damaged", "malformed")
+    )
 
 
 def _state_error(path: str, exc: Exception) -> StoreError:
     if isinstance(exc, StoreError) and "memhooks state file" in str(exc):
         return exc
-    return StoreError(f"the memhooks state file {path} cannot be used ({exc}); check the permissions of {os.path.dirname(path)} or set MEMHOOKS_STATE_DIR")
+    return StoreError(
+        f"the memhooks state file {path} cannot be used ({exc}); check the permissions of {os.path.dirname(path)} or set MEMHOOKS_STATE_DIR"
+    )
 
 
 def _ready(conn: sqlite3.Connection) -> bool:
