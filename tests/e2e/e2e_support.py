@@ -47,6 +47,16 @@ AUTH_TREE = {"MEMHOOKS.md": ROOT_HOOK, "backend/auth/MEMHOOKS.md": AUTH_HOOK, "b
 AUTH_MEMORIES = json.dumps({"id": "e2e-1", "scope": "backend/auth", "kind": "decision", "text": f"{MARKER}: refresh tokens rotate every 30 seconds; never log them."}) + "\n"
 
 
+def sandbox_env(home: Path) -> dict[str, str]:
+    """This process's environment with HOME and the XDG folders under ``home``, the
+    installed agents first on PATH, and no memhooks or model-provider settings."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("MEMHOOKS_", "ANTHROPIC", "OPENAI", "GEMINI", "COPILOT", "CLAUDE"))}
+    env.update(HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), XDG_DATA_HOME=str(home / ".local/share"),
+               XDG_CACHE_HOME=str(home / ".cache"), XDG_STATE_HOME=str(home / ".local/state"),
+               GIT_CONFIG_NOSYSTEM="1", PATH=f"{AGENTS / 'npm/bin'}:{os.environ.get('PATH', '')}")  # fmt: skip
+    return env
+
+
 class Project:
     """A git project (files ``tree``: root-relative path -> text; ``memories``: JSONL for
     ``memories import``), with its own HOME, memory store and memhooks state directory.
@@ -74,12 +84,7 @@ class Project:
 
     @property
     def env(self) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("MEMHOOKS_", "ANTHROPIC", "OPENAI", "GEMINI", "COPILOT", "CLAUDE"))}
-        env.update(HOME=str(self.home), XDG_CONFIG_HOME=str(self.home / ".config"), XDG_DATA_HOME=str(self.home / ".local/share"),
-                   XDG_CACHE_HOME=str(self.home / ".cache"), XDG_STATE_HOME=str(self.home / ".local/state"), MEMHOOKS_STORE=str(self.store),
-                   MEMHOOKS_STATE_DIR=str(self.state),
-                   GIT_CONFIG_NOSYSTEM="1", PATH=f"{AGENTS / 'npm/bin'}:{os.environ.get('PATH', '')}")  # fmt: skip
-        return env
+        return {**sandbox_env(self.home), "MEMHOOKS_STORE": str(self.store), "MEMHOOKS_STATE_DIR": str(self.state)}
 
     def memhooks(self, *args: str) -> str:
         done = subprocess.run([memhooks_cli(), *args], env=self.env, cwd=self.root, capture_output=True, text=True, timeout=60)
@@ -109,11 +114,15 @@ def routing_project(base: Path, start: str = "") -> Project:
 
 def start_fake_llm(project: Project, **kwargs: object):  # type: ignore[no-untyped-def]
     """A running fake model server; by default it makes the agent write ``backend/auth/hello.txt``."""
+    kwargs = kwargs or {"scenario": "write", "write_path": str(project.sub / "hello.txt")}
+    return fake_llm(project.root.parent / "requests.jsonl", **kwargs)
+
+
+def fake_llm(log: Path, **kwargs: object):  # type: ignore[no-untyped-def]
+    """A running ``fake_llm.FakeLLM(**kwargs)`` logging every request to ``log`` (JSONL)."""
     sys.path.insert(0, str(HERE))
     try:
         from fake_llm import FakeLLM
     finally:
         sys.path.remove(str(HERE))
-    log = project.root.parent / "requests.jsonl"
-    kwargs = kwargs or {"scenario": "write", "write_path": str(project.sub / "hello.txt")}
     return FakeLLM(log_path=str(log), **kwargs).start()

@@ -136,19 +136,8 @@ FLAVOURS = {
 }  # fmt: skip
 ROOT_LAUNCHED = ["claude-code", "codex", "gemini-cli", "copilot-cli", "opencode", "gemini-cli-capture"]
 SEQUENTIAL = [*ROOT_LAUNCHED, "claude-code-subfolder"]
-#: Known defects of memhooks these sessions show (strict: a fix makes the suite say so).
-KNOWN = {
-    "gemini-cli-capture": pytest.mark.xfail(
-        strict=True,
-        reason="with --capture, Gemini CLI's PreCompress is wired, and 0.61 fires it (trigger auto) before every "
-        "model call, compacting or not (ChatCompressionService.compress); the hook empties the session ledger on it",
-    ),
-}
 
 
-def known(names: list[str]) -> list[object]:
-    """``names`` as parameters, those with a known defect marked."""
-    return [pytest.param(n, marks=KNOWN[n]) if n in KNOWN else n for n in names]
 @dataclass
 class Run:
     name: str
@@ -213,7 +202,7 @@ def arrives_once(run: Run, marker: str, after: str, channel: str, what: str) -> 
     )
 
 
-@pytest.mark.parametrize("name", known(ROOT_LAUNCHED))
+@pytest.mark.parametrize("name", ROOT_LAUNCHED)
 def test_the_folder_memory_arrives_once_right_after_the_read(name: str, tmp_path_factory: pytest.TempPathFactory) -> None:
     run = session(name, tmp_path_factory)
     arrives_once(run, BILLING, run.call("billing/invoice.py"), transcript.TOOL_CHANNEL[run.flavour.host], "billing's memory")
@@ -236,7 +225,7 @@ def test_parallel_reads_in_one_folder_bring_its_memory_once(tmp_path_factory: py
     arrives_once(run, BILLING, batch, transcript.CLAUDE_TOOL, "billing's memory")
 
 
-@pytest.mark.parametrize("name", known(SEQUENTIAL))
+@pytest.mark.parametrize("name", SEQUENTIAL)
 def test_a_second_read_in_the_same_folder_adds_nothing(name: str, tmp_path_factory: pytest.TempPathFactory) -> None:
     run = session(name, tmp_path_factory)
     added = run.transcript.after(run.call("billing/tax.py"))
@@ -249,7 +238,7 @@ def test_a_read_in_another_folder_brings_that_folders_memory(name: str, tmp_path
     arrives_once(run, SHIPPING, run.call("shipping/rates.py"), transcript.TOOL_CHANNEL[run.flavour.host], "shipping's memory")
 
 
-@pytest.mark.parametrize("name", known(list(FLAVOURS)))
+@pytest.mark.parametrize("name", list(FLAVOURS))
 def test_no_memory_reaches_the_model_twice(name: str, tmp_path_factory: pytest.TempPathFactory) -> None:
     run = session(name, tmp_path_factory)
     body = json.dumps(run.transcript.body)
