@@ -1,20 +1,48 @@
-"""``python -m memhooks``, and ``python <this file>``: what agent hook commands run
-(:func:`memhooks.install.command.hook_program`: no console-script wrapper)."""
+"""``python -m memhooks``, and ``python [-S] <this file>``: what agent hook commands run
+(:func:`memhooks.install.command.hook_program`: no console-script wrapper, no site module).
+
+Without the site module (``-S``) this file puts its own package's folder on the path;
+the first top-level import found nowhere on it runs :func:`site.main` then and retries
+(a dependency kept in site-packages, or put there by a ``.pth`` file, as for an editable
+install), so every import works as with site, only later and only when needed.
+"""
 
 import os
 import sys
 
 # Run as a file, the package's own folder is sys.path[0]: its modules must not shadow
 # top-level names (errors, settings, ...).
-if sys.path and os.path.abspath(sys.path[0] or os.curdir) == os.path.dirname(
-    os.path.abspath(__file__)
-):
+_HERE = os.path.dirname(os.path.abspath(__file__))
+if sys.path and os.path.abspath(sys.path[0] or os.curdir) == _HERE:
     del sys.path[0]
 
-from memhooks.cli import main
 
-code = main()
+class _LateSite:
+    """The last meta path finder under ``-S``: on the first top-level import nothing else
+    found, runs the site module's setup (site-packages, ``.pth`` files) and looks again;
+    then it leaves the meta path."""
+
+    @classmethod
+    def find_spec(cls, name, path=None, target=None):  # type: ignore[no-untyped-def]
+        if path is not None:
+            return None  # a submodule: its package's own path decides
+        sys.meta_path.remove(cls)
+        import site
+        from importlib.machinery import PathFinder
+
+        site.main()
+        return PathFinder.find_spec(name, None, target)
+
+
+if sys.flags.no_site:
+    sys.path.append(os.path.dirname(_HERE))
+    sys.meta_path.append(_LateSite)  # type: ignore[arg-type]
+
 if sys.argv[1:2] == ["hook"]:
+    # Straight to the hook command: the CLI module's table of commands is not needed.
+    from memhooks.commands.hook import main as hook_main
+
+    code = hook_main(sys.argv[2:])
     # A hook process has written its reply and committed its state: end it without the
     # interpreter's teardown (closing the state file checkpoints its WAL, ~1 ms; module
     # and object teardown more). SQLite keeps what was committed either way.
@@ -23,4 +51,6 @@ if sys.argv[1:2] == ["hook"]:
         sys.stderr.flush()
     finally:
         os._exit(code)
-raise SystemExit(code)
+from memhooks.cli import main
+
+raise SystemExit(main())

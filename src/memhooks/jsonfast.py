@@ -42,9 +42,12 @@ def loads(raw: bytes | str) -> object:
     "Extra data": the payload is the first value)."""
     global _scan
     try:
-        text = raw if isinstance(raw, str) else raw.decode("utf-8-sig")
+        # "utf-8-sig" by hand: looking that codec up imports a module (~0.15 ms a hook)
+        text = raw if isinstance(raw, str) else raw.decode("utf-8")
     except UnicodeDecodeError:
         return _slow(raw)
+    if text[:1] == "\ufeff" and not isinstance(raw, str):
+        text = text[1:]
     if _scan is None:
         try:
             from _json import make_scanner  # type: ignore[import-not-found, unused-ignore]

@@ -17,7 +17,8 @@ def test_this_installations_cli_becomes_the_interpreter_on_main() -> None:
     script = os.path.join(os.path.dirname(sys.executable), "memhooks")
     program = command.hook_program([script])
     assert program[0] == os.path.abspath(sys.executable)
-    assert program[1].endswith(os.path.join("memhooks", "__main__.py")) and os.path.isfile(program[1])
+    assert program[1] == "-S"  # no site module: __main__.py finds its package itself
+    assert program[2].endswith(os.path.join("memhooks", "__main__.py")) and os.path.isfile(program[2])
     assert command.hook_program(["/opt/bin/memhooks"]) == ["/opt/bin/memhooks"]  # someone else's
 
 
@@ -32,6 +33,49 @@ def test_the_command_is_ours_and_serves_a_hook(tmp_path: Path) -> None:
 
 
 def test_run_as_a_file_the_package_folder_shadows_nothing(tmp_path: Path) -> None:
-    main = command.hook_program()[1]
+    main = command.hook_program()[-1]
     probe = subprocess.run([sys.executable, main, "--version"], capture_output=True, text=True, timeout=60)
     assert probe.returncode == 0 and probe.stdout.startswith("memhooks ")
+
+
+def _project(tmp_path: Path) -> Path:
+    project = tmp_path / "project"
+    (project / "billing").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    (project / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\nrecall_queries:\n  - totals\n---\n")
+    return project
+
+
+def _env(tmp_path: Path) -> dict[str, str]:
+    return {
+        "HOME": str(tmp_path),
+        "PATH": "/usr/bin:/bin",
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+        "MEMHOOKS_STATE_DIR": str(tmp_path / "state"),
+        "MEMHOOKS_STORE": str(tmp_path / "store.sqlite3"),
+    }
+
+
+def test_without_site_a_prompt_hook_imports_no_site_module(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    payload = json.dumps({"hook_event_name": "UserPromptSubmit", "cwd": str(project), "session_id": "s1", "prompt": "why are the totals rounded?"})
+    done = subprocess.run(command.argv("claude-code"), input=payload, text=True, capture_output=True, env={**_env(tmp_path), "PYTHONPROFILEIMPORTTIME": "1"}, cwd="/", timeout=60)
+    assert done.returncode == 0, done.stderr[-500:]
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+    assert {"memhooks.hook.reactions", "memhooks.recall"} <= imported  # the probe saw the recall...
+    assert not imported & {"site", "_distutils_hack", "memhooks.cli"}  # ...and none of these
+
+
+def test_without_site_dependencies_in_site_packages_still_import(tmp_path: Path) -> None:
+    # A cue written by the hook needs ruamel.yaml, which lives in site-packages (for an
+    # editable install, not next to the package): the late site setup must find it.
+    project = _project(tmp_path)
+    written = project / "billing" / "invoice.py"
+    written.write_text("TOTAL = 2\n")
+    payload = json.dumps({
+        "hook_event_name": "PostToolUse", "cwd": str(project), "session_id": "s2", "tool_name": "Write",
+        "tool_input": {"file_path": str(written), "content": "TOTAL = 2\n"}, "tool_response": {"filePath": str(written)},
+    })
+    done = subprocess.run(command.argv("claude-code"), input=payload, text=True, capture_output=True, env=_env(tmp_path), cwd="/", timeout=60)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert "billing/invoice.py" in (project / "billing" / "MEMHOOKS.md").read_text()

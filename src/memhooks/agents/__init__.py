@@ -14,15 +14,19 @@ hook process pays only for what it imports (see ``python -X importtime``).
 from __future__ import annotations
 
 from .base import ACTIONS, EVENTS, UNKNOWN, FileChange, NormalizedEvent
-from .patch import parse_patch
 from .registry import detect_host, normalize
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: see base.py
 if TYPE_CHECKING:
+    from .patch import parse_patch
     from .registry import HOSTS
 
 
 def __getattr__(name: str) -> object:
+    if name == "parse_patch":  # only Codex/OpenCode edits carry patch text
+        from .patch import parse_patch
+
+        return parse_patch
     if name == "HOSTS":  # imports every adapter: built on first use (registry.HOSTS)
         from . import registry
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from .base import DELETED, POST_COMMAND, POST_EDIT, POST_TOOL, READ, RENAMED, WRITTEN, FileChange
 from .fields import MAX_ITEMS, mapping, strings, text
-from .patch import looks_like_patch, parse_patch
 from .paths import clean_path
 
 EDIT = "edit"
@@ -166,6 +165,8 @@ def files_from_input(
                     add(found, item.get("file_path") or item.get("filePath"), WRITTEN, cwd)
             for key in PATCH_KEYS:
                 for value in strings(tool_input.get(key)):
+                    from .patch import looks_like_patch, parse_patch  # Codex and OpenCode edits
+
                     if looks_like_patch(value):
                         found.extend(parse_patch(value, cwd))
     return unique(found)

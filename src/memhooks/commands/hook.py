@@ -38,12 +38,12 @@ def main(argv: list[str]) -> int:
         sys.stderr.write(f"{PREFIX}bad arguments {argv!r}; {USAGE}\n")
         return 0
     agent, event, roles = parsed
-    return serve(agent, event, roles)
+    return serve(agent, event, roles, exiting=True)
 
 
 def run(args: argparse.Namespace) -> int:
     """The argparse path (``python -m memhooks hook`` through the full parser)."""
-    return serve(args.agent, args.event, args.role)
+    return serve(args.agent, args.event, args.role, exiting=True)
 
 
 def parse_argv(argv: list[str]) -> tuple[str | None, str | None, list[str]] | None:
@@ -80,8 +80,11 @@ def serve(
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
     env: Mapping[str, str] | None = None,
+    *,
+    exiting: bool = False,
 ) -> int:
-    """One hook call, start to finish, under the internal deadline. Returns 0."""
+    """One hook call, start to finish, under the internal deadline. Returns 0.
+    ``exiting``: the process ends right after (:func:`memhooks.hook.handle`)."""
     from ..agents.delivery import noop
     from ..hook.deadline import Watchdog, budget_ms
     from ..hook.handler import handle
@@ -113,6 +116,7 @@ def serve(
             roles=roles,
             env=env,
             time_s=ms / 1000 - (time.monotonic() - started),
+            exiting=exiting,
         )
         if problem:
             reply.add_note(problem)

@@ -29,6 +29,8 @@ TOOL_BUDGET = 2000
 SESSION_BUDGET = 8000
 #: Time kept back from the work for rendering and writing the response.
 MARGIN_S = 0.25
+#: State files left open for the process exit (:meth:`HookCall.close` with ``exiting``).
+_LEFT_OPEN: list[State] = []
 
 
 class HookCall:
@@ -36,7 +38,9 @@ class HookCall:
 
     ``event`` (:class:`~memhooks.agents.base.NormalizedEvent`), ``host``, ``native``
     (the host's event name), ``delivery`` (the host's reply row for it), ``env``,
-    ``roles`` (explicit roles only), ``deadline`` (monotonic seconds), ``notes``.
+    ``roles`` (explicit roles only), ``deadline`` (monotonic seconds), ``notes``;
+    ``exiting``: the process ends right after this call (the hook command), so
+    :meth:`close` leaves the state file open for the exit.
     """
 
     __slots__ = (
@@ -45,6 +49,7 @@ class HookCall:
         "_session",
         "_state",
         "deadline",
+        "exiting",
         "delivery",
         "env",
         "event",
@@ -61,6 +66,7 @@ class HookCall:
         *,
         roles: Iterable[str] = (),
         time_s: float = 3.0,
+        exiting: bool = False,
     ) -> None:
         from ..agents.delivery import delivery_of
         from .scope import roles as all_roles
@@ -73,6 +79,7 @@ class HookCall:
         self.roles = all_roles(roles, event.raw, env)
         self.deadline = time.monotonic() + time_s
         self.notes: list[str] = []
+        self.exiting = exiting
         self._folder: str | None = None
         self._root: str | None | bool = False  # False: not looked for yet
         self._state: State | None = None
@@ -173,7 +180,11 @@ class HookCall:
 
     def close(self) -> None:
         """Leave the session's snapshot for the next tool event's fast path
-        (:mod:`memhooks.session.snapshot`) and close the state file."""
+        (:mod:`memhooks.session.snapshot`) and close the state file — or, when
+        :attr:`exiting`, leave it open: closing the last connection to a WAL database
+        checkpoints it (writes and syncs the database file, ~1 ms a call here), while
+        what was committed is durable either way and the next writer's automatic
+        checkpoint folds the log in (https://sqlite.org/wal.html#ckpt)."""
         session, self._session = self._session, None
         if session is not None and self.event.session_id:
             from ..session.snapshot import save
@@ -185,7 +196,10 @@ class HookCall:
             except OSError:
                 pass  # the next tool event takes the whole way: slower, never wrong
         if self._state is not None:
-            self._state.close()
+            if self.exiting:
+                _LEFT_OPEN.append(self._state)  # a reference: deleting it would close it
+            else:
+                self._state.close()
             self._state = None
 
 

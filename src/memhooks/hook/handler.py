@@ -69,9 +69,11 @@ def handle(
     roles: Iterable[str] = (),
     env: Mapping[str, str] | None = None,
     time_s: float = 3.0,
+    exiting: bool = False,
 ) -> Reply:
     """The response to one hook payload within ``time_s`` seconds (see the module
-    docstring). Never raises: any failure gives the host's no-op and a note."""
+    docstring). Never raises: any failure gives the host's no-op and a note.
+    ``exiting``: the process ends right after (:attr:`memhooks.hook.call.HookCall.exiting`)."""
     from ..agents.delivery import noop
 
     env = os.environ if env is None else env
@@ -89,7 +91,9 @@ def handle(
         from .call import HookCall
         from .reactions import react
 
-        call = HookCall(event, env, roles=roles, time_s=time_s - (time.monotonic() - started))
+        call = HookCall(
+            event, env, roles=roles, time_s=time_s - (time.monotonic() - started), exiting=exiting
+        )
         reply = react(call)
         for note in call.notes:
             reply.add_note(note)

@@ -4,12 +4,13 @@ The command names this installation by absolute path (agents run hooks with a re
 PATH, and a virtualenv is rarely on it) and always passes ``--agent`` (payloads do not
 reliably say who sent them) and, for hosts whose payload names no event (Copilot CLI),
 the event. For this installation's own CLI it runs the interpreter on the package's
-``__main__.py`` (:func:`hook_program`) rather than the ``memhooks`` console script:
-pip's script wrapper imports :mod:`re` before memhooks starts, about half a bare
-interpreter's start on every hook call (``bench/bench_hook.py``).
+``__main__.py`` without the site module (:func:`hook_program`) rather than the
+``memhooks`` console script: pip's script wrapper imports :mod:`re` before memhooks
+starts, about half a bare interpreter's start on every hook call, and site another
+tenth (``bench/bench_hook.py``).
 
 An entry is ours when its command runs ``memhooks hook`` (any path to the executable,
-``python -m memhooks hook``, or ``python …/memhooks/__main__.py hook``); nothing else is
+``python -m memhooks hook``, or ``python [-S] …/memhooks/__main__.py hook``); nothing else is
 ever touched.
 """
 
@@ -46,8 +47,10 @@ def executable() -> list[str]:
 
 def hook_program(exe: list[str] | None = None) -> list[str]:
     """The argv prefix a hook command starts with: for this installation's own CLI (the
-    default), ``[python, <package>/__main__.py]``, which runs ``memhooks`` without the
-    console-script wrapper; any other ``exe`` unchanged."""
+    default), ``[python, "-S", <package>/__main__.py]``, which runs ``memhooks`` without
+    the console-script wrapper and without the site module (:mod:`memhooks.__main__`
+    finds its package itself, and runs site only when an import needs it: ~1 ms a hook
+    call, ``bench/bench_hook.py``); any other ``exe`` unchanged."""
     exe = exe or executable()
     here = os.path.join(os.path.dirname(sys.executable), "memhooks")
     if exe in ([here], [here + ".exe"]) or exe[:2] == [os.path.abspath(sys.executable), "-m"]:
@@ -55,7 +58,7 @@ def hook_program(exe: list[str] | None = None) -> list[str]:
 
         main = os.path.join(os.path.dirname(os.path.abspath(memhooks.__file__)), "__main__.py")
         if os.path.isfile(main):
-            return [os.path.abspath(sys.executable), main]
+            return [os.path.abspath(sys.executable), "-S", main]
     return exe
 
 

@@ -120,12 +120,11 @@ class Exclusions:
         fields = [hit.text, *hit.tags, *hit.entities, hit.scope or "", *(hit.files or [])]
         spellings = [spelling for field in fields if field for spelling in _spellings(field)]
         # A needle's words occur in the text as substrings whenever the needle matches:
-        # most memories fail this test without being split into words.
-        if not any(
-            all(word in spelling for word in needle)
-            for _, needle in self._needles
-            for spelling in spellings
-        ):
+        # most memories fail this test without being split into words. (One joined
+        # haystack: it may pass a memory whose fields share the words between them,
+        # which the exact test below then rejects.)
+        blob = "\x00".join(spellings)
+        if not any(all(word in blob for word in needle) for _, needle in self._needles):
             return None
         haystacks = []
         for spelling in spellings:
