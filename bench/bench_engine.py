@@ -27,6 +27,10 @@ ratios; the load average before and after. Use the virtualenv memhooks is instal
 with compiled bytecode (``python -m compileall -q src`` for an editable install)::
 
     .venv/bin/python bench/bench_engine.py [--runs 11] [--reference PATH] [--json OUT]
+        [--cases validate_warm,validate_cold,ref_validate]
+
+``--cases`` times only the named cases (comma-separated; ``bare`` is always timed, the
+tree is built in full either way).
 """
 
 from __future__ import annotations
@@ -181,6 +185,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=11)
     parser.add_argument("--reference", default=REFERENCE, help="the Rust reference binary")
     parser.add_argument("--json", metavar="OUT")
+    parser.add_argument("--cases", help="comma-separated case names to time (default: all)")
     args = parser.parse_args()
 
     import memhooks
@@ -298,6 +303,12 @@ def main() -> int:
                 Case("ref_validate", [reference, "validate", "--all", base], env),
                 Case("ref_explain", [reference, "explain", deepest, "--format", "json"], env),
             ]
+        if args.cases:
+            wanted = {"bare", *args.cases.split(",")}
+            unknown = wanted - {case.name for case in cases}
+            if unknown:
+                parser.error(f"unknown cases: {', '.join(sorted(unknown))}")
+            cases = [case for case in cases if case.name in wanted]
         child([exe, "explain", deepest, "--format", "json"], env)  # fills the disk cache
         child([exe, "validate", "--all", base], env)
         for number in range(args.runs):

@@ -17,7 +17,7 @@ def collect(path: str, *, all_hooks: bool, strict: bool = False) -> tuple[list[D
     SARIF URIs are relative to. Diagnostics are sorted by path, line, column.
     """
     from . import cache
-    from .discover import find_hooks
+    from .listing import find_hooks
     from .root import REASON_ENV, REASON_GIT, resolve_target
 
     try:

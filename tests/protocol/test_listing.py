@@ -1,0 +1,270 @@
+"""The hook listing cache (``memhooks.protocol.listing``): ``validate --all`` reuses what
+git or the walker listed while nothing that decides the listing changed, and lists
+afresh — exactly what :func:`memhooks.protocol.discover.find_hooks` says — when anything
+did (issue 14 item 3)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from memhooks.protocol import cache, discover, listing
+from memhooks.protocol.lint import collect
+
+GOOD = "---\nschema: memhooks/v2\n---\n"
+OLD = "---\nschema: memhooks/v1\n---\n"  # MH001: shows which hooks were listed
+TICK = 0.05  # seconds: longer than any file system timestamp granularity here
+
+
+@pytest.fixture(autouse=True)
+def _short_racy_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Folders made by a test are seconds old at most: with the real 2 s window nothing
+    # would be cached. A 20 ms window keeps the rule (a folder changed within it of the
+    # walk is not trusted) while the tests wait one TICK after each change.
+    monkeypatch.setattr(cache, "RACY_NS", 20_000_000)
+    cache.clear_memory()
+    yield
+    cache.clear_memory()
+
+
+@pytest.fixture
+def git_calls(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """Every git command line run in this process."""
+    calls: list[list[str]] = []
+    real = subprocess.Popen
+
+    def popen(argv, *args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(list(argv))
+        return real(argv, *args, **kwargs)
+
+    monkeypatch.setattr(subprocess, "Popen", popen)
+    return calls
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def _tree(root: Path, files: dict[str, str], *, git: bool = True) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    if git:
+        subprocess.run(["git", "init", "-q", str(root)], check=True)
+    for rel, text in files.items():
+        _write(root / rel, text)
+    time.sleep(TICK)
+    return root.resolve()
+
+
+def _listed(root: Path) -> list[str]:
+    """What validate --all reports, as root-relative paths of MH001 diagnostics."""
+    cache.clear_memory()  # each call stands for a fresh process
+    diagnostics, _ = collect(str(root), all_hooks=True)
+    return sorted(os.path.relpath(d.path, root) for d in diagnostics if d.code == "MH001")
+
+
+def _fresh(root: Path, *, git: bool = True) -> list[str]:
+    return discover.find_hooks(str(root), use_git=git)
+
+
+def _cache_files() -> list[Path]:
+    folder = Path(cache.cache_dir()) / "listings"
+    return sorted(folder.glob("*.json")) if folder.is_dir() else []
+
+
+def test_a_second_validate_asks_git_nothing_and_reports_the_same(tmp_path, git_calls) -> None:
+    root = _tree(tmp_path / "p", {"MEMHOOKS.md": GOOD, "a/MEMHOOKS.md": OLD, "a/b/c/MEMHOOKS.md": OLD})
+    first = _listed(root)
+    assert first == ["a/MEMHOOKS.md", "a/b/c/MEMHOOKS.md"]
+    assert git_calls and len(_cache_files()) == 1
+    git_calls.clear()
+    assert _listed(root) == first
+    assert git_calls == []
+
+
+def test_a_hook_added_to_a_listed_folder_is_found(tmp_path) -> None:
+    root = _tree(tmp_path / "p", {"MEMHOOKS.md": GOOD, "a/b/keep.txt": "x"})
+    assert _listed(root) == []
+    _write(root / "a" / "b" / "MEMHOOKS.md", OLD)
+    assert _listed(root) == ["a/b/MEMHOOKS.md"]
+
+
+def test_a_hook_in_a_new_empty_looking_folder_is_found(tmp_path) -> None:
+    # git shows nothing of an empty folder; the listing must still notice it fill up
+    root = _tree(tmp_path / "p", {"MEMHOOKS.md": GOOD})
+    (root / "empty" / "deeper").mkdir(parents=True)
+    time.sleep(TICK)
+    assert _listed(root) == []
+    time.sleep(TICK)
+    _write(root / "empty" / "deeper" / "MEMHOOKS.md", OLD)
+    assert _listed(root) == ["empty/deeper/MEMHOOKS.md"]
+
+
+def test_a_removed_hook_is_no_longer_listed(tmp_path) -> None:
+    root = _tree(tmp_path / "p", {"MEMHOOKS.md": GOOD, "a/MEMHOOKS.md": OLD})
+    assert _listed(root) == ["a/MEMHOOKS.md"]
+    (root / "a" / "MEMHOOKS.md").unlink()
+    assert _listed(root) == []
+
+
+def test_a_gitignore_edited_in_place_with_the_same_size_is_honoured(tmp_path) -> None:
+    root = _tree(
+        tmp_path / "p",
+        {".gitignore": "vendor/\n", "MEMHOOKS.md": GOOD, "vendor/MEMHOOKS.md": OLD, "lib/MEMHOOKS.md": OLD},
+    )
+    assert _listed(root) == ["lib/MEMHOOKS.md"]
+    before = os.stat(root / ".gitignore")
+    with open(root / ".gitignore", "r+", encoding="utf-8") as fp:  # same inode, same size
+        fp.write("lib/   \n")
+    assert os.stat(root / ".gitignore").st_size == before.st_size
+    assert _listed(root) == ["vendor/MEMHOOKS.md"] == [
+        os.path.relpath(p, root) for p in _fresh(root) if "MEMHOOKS.md" in p and p != str(root / "MEMHOOKS.md")
+    ]
+
+
+def test_info_exclude_and_the_global_excludes_file_are_honoured(tmp_path) -> None:
+    root = _tree(tmp_path / "p", {"MEMHOOKS.md": GOOD, "a/MEMHOOKS.md": OLD, "b/MEMHOOKS.md": OLD})
+    assert _listed(root) == ["a/MEMHOOKS.md", "b/MEMHOOKS.md"]
+    with open(root / ".git" / "info" / "exclude", "a", encoding="utf-8") as fp:
+        fp.write("a/\n")
+    assert _listed(root) == ["b/MEMHOOKS.md"]
+    global_ignore = Path(os.environ["XDG_CONFIG_HOME"]) / "git" / "ignore"  # git's default place
+    _write(global_ignore, "b/\n")
+    assert _listed(root) == []
+
+
+def test_ignore_rules_above_a_memhooks_root_inside_git_are_watched(tmp_path, monkeypatch) -> None:
+    root = _tree(
+        tmp_path / "repo",
+        {".gitignore": "sub/gen/\n", "sub/MEMHOOKS.md": GOOD, "sub/gen/MEMHOOKS.md": OLD},
+    )
+    monkeypatch.setenv("MEMHOOKS_ROOT", str(root / "sub"))
+    assert _listed(root / "sub") == []
+    (root / ".gitignore").write_text("sub/gem/\n", encoding="utf-8")  # same size
+    assert _listed(root / "sub") == ["gen/MEMHOOKS.md"]
+
+
+def test_a_newly_tracked_ignored_hook_is_listed_and_its_deletion_seen(tmp_path) -> None:
+    root = _tree(tmp_path / "p", {".gitignore": "vendor/\n", "MEMHOOKS.md": GOOD, "vendor/x/MEMHOOKS.md": OLD})
+    assert _listed(root) == []
+    subprocess.run(["git", "-C", str(root), "add", "-f", "vendor/x/MEMHOOKS.md"], check=True)
+    time.sleep(TICK)
+    assert _listed(root) == ["vendor/x/MEMHOOKS.md"]  # the index changed: listed afresh
+    time.sleep(TICK)
+    (root / "vendor" / "x" / "MEMHOOKS.md").unlink()  # in an ignored folder, still watched
+    assert _listed(root) == [] == [p for p in _fresh(root) if "vendor" in p]
+
+
+def test_a_fifo_named_like_a_hook_is_reported_after_the_listing_was_cached(tmp_path) -> None:
+    root = _tree(tmp_path / "p", {"MEMHOOKS.md": GOOD, "web/a.js": "x"})
+    assert collect(str(root), all_hooks=True)[0] == []
+    os.mkfifo(root / "web" / "MEMHOOKS.md")
+    cache.clear_memory()
+    diagnostics = collect(str(root), all_hooks=True)[0]
+    assert [(d.code, d.path) for d in diagnostics] == [("MH029", str(root / "web" / "MEMHOOKS.md"))]
+
+
+def test_a_nested_repository_that_appears_is_left_out(tmp_path) -> None:
+    root = _tree(tmp_path / "p", {"MEMHOOKS.md": GOOD, "vendor/lib/MEMHOOKS.md": OLD})
+    assert _listed(root) == ["vendor/lib/MEMHOOKS.md"]
+    subprocess.run(["git", "init", "-q", str(root / "vendor" / "lib")], check=True)
+    assert _listed(root) == [] == [p for p in _fresh(root) if "vendor" in p]
+
+
+def test_outside_git_the_walker_listing_is_reused_and_refreshed(tmp_path, git_calls) -> None:
+    root = _tree(tmp_path / "p", {"MEMHOOKS.md": GOOD, ".hidden/MEMHOOKS.md": OLD}, git=False)
+    os.symlink(root, root / "loop")
+    time.sleep(TICK)
+    assert _listed(root) == [".hidden/MEMHOOKS.md"]
+    assert _listed(root) == [".hidden/MEMHOOKS.md"]
+    _write(root / ".hidden" / "x" / "MEMHOOKS.md", OLD)
+    assert _listed(root) == [".hidden/MEMHOOKS.md", ".hidden/x/MEMHOOKS.md"]
+    assert git_calls == []
+
+
+def test_a_folder_changed_during_the_walk_window_is_not_cached(tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(cache, "RACY_NS", 3_600 * 10**9)  # everything is "just changed"
+    root = _tree(tmp_path / "p", {"MEMHOOKS.md": GOOD, "a/MEMHOOKS.md": OLD})
+    assert _listed(root) == ["a/MEMHOOKS.md"]
+    assert _cache_files() == []
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda text: text[: len(text) // 2],  # truncated
+        lambda text: "not json at all",
+        lambda text: json.dumps({**json.loads(text), "folders": 7}),
+        # a listing whose hooks were altered but whose stats still hold: not trusted
+        lambda text: json.dumps({**json.loads(text), "hooks": json.loads(text)["hooks"] + "\0/etc/x/MEMHOOKS.md"}),
+        lambda text: json.dumps({**json.loads(text), "hooks": ""}),
+    ],
+)
+def test_a_corrupt_or_altered_listing_is_ignored_not_trusted(tmp_path, damage) -> None:
+    root = _tree(tmp_path / "p", {"MEMHOOKS.md": GOOD, "a/MEMHOOKS.md": OLD})
+    first = [d.to_json() for d in collect(str(root), all_hooks=True)[0]]
+    assert [d["code"] for d in first] == ["MH001"]
+    (file,) = _cache_files()
+    file.write_text(damage(file.read_text(encoding="utf-8")), encoding="utf-8")
+    cache.clear_memory()
+    assert [d.to_json() for d in collect(str(root), all_hooks=True)[0]] == first
+
+
+def test_memhooks_cache_0_writes_no_listing(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("MEMHOOKS_CACHE", "0")
+    root = _tree(tmp_path / "p", {"MEMHOOKS.md": GOOD, "a/MEMHOOKS.md": OLD})
+    assert _listed(root) == _listed(root) == ["a/MEMHOOKS.md"]
+    assert _cache_files() == []
+
+
+def test_a_hook_rewritten_with_the_same_size_and_mtime_is_read_again(tmp_path) -> None:
+    # A coarse-timestamp file system gives a second write in the same tick the same
+    # mtime; with the same size the parsed-hook key is unchanged. The racy rule keeps
+    # such a just-written hook out of the cache, so validate reads the new bytes.
+    root = _tree(tmp_path / "p", {"MEMHOOKS.md": GOOD})
+    hook = root / "MEMHOOKS.md"
+    _write(hook, OLD)
+    first = os.stat(hook)
+    cache.clear_memory()
+    assert [d.code for d in collect(str(root), all_hooks=True)[0]] == ["MH001"]
+    _write(hook, OLD.replace("v1", "v2"))
+    os.utime(hook, ns=(first.st_atime_ns, first.st_mtime_ns))
+    after = os.stat(hook)
+    assert (after.st_ino, after.st_size, after.st_mtime_ns) == (first.st_ino, first.st_size, first.st_mtime_ns)
+    cache.clear_memory()
+    assert collect(str(root), all_hooks=True)[0] == []
+
+
+def test_the_cached_listing_equals_a_fresh_one_across_changes(tmp_path) -> None:
+    root = _tree(
+        tmp_path / "p",
+        {
+            ".gitignore": "build/\n*.tmp/\n",
+            "MEMHOOKS.md": GOOD,
+            "src/MEMHOOKS.md": OLD,
+            "src/deep/er/MEMHOOKS.md": OLD,
+            "build/MEMHOOKS.md": OLD,
+            "x.tmp/MEMHOOKS.md": OLD,
+            "docs/readme.txt": "x",
+        },
+    )
+    steps = [
+        lambda: _write(root / "docs" / "MEMHOOKS.md", OLD),
+        lambda: (root / "src" / "deep" / "er" / "MEMHOOKS.md").unlink(),
+        lambda: _write(root / "src" / ".gitignore", "MEMHOOKS.md\n"),
+        lambda: os.rename(root / "docs", root / "documents"),
+        lambda: (root / "src" / ".gitignore").unlink(),
+        lambda: (root / "new" / "MEMHOOKS.md").mkdir(parents=True),
+    ]
+    for step in [lambda: None, *steps]:
+        step()
+        time.sleep(TICK)
+        cache.clear_memory()
+        hooks = listing.find_hooks(str(root), use_git=True)
+        again = listing.find_hooks(str(root), use_git=True)  # from the cache file
+        assert hooks == again == _fresh(root)
