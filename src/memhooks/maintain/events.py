@@ -28,6 +28,7 @@ Writes per hook are independent: a failure leaves earlier hooks written.
 from __future__ import annotations
 
 import os
+import stat
 
 from ..agents.base import DELETED, POST_COMMAND, POST_EDIT, POST_TOOL, READ, NormalizedEvent
 from ..errors import Diagnostic, DiagnosticError, fail
@@ -244,7 +245,14 @@ def _apply(
     create: bool,
 ) -> bool:
     """Prune ``hook``'s stale auto resources and upsert its cues; True when written.
-    A missing hook is created only when ``create`` and some cue has files to add."""
+    A missing hook is created only when ``create`` and some cue has files to add.
+    A hook memhooks generated and nobody edited is written without a YAML library
+    (:mod:`.fastwrite`); any other goes through the round-trip edit (:mod:`.update`)."""
+    from .fastwrite import write_generated
+
+    done = write_generated(hook, cues, exists, max_paths, create=create)
+    if done is not None:
+        return done
     grows = any(files for _dir, files in cues)
     from .cues import apply_cues
     from .roundtrip import new_hook_text
@@ -269,9 +277,10 @@ def _unchanged(
     """True when :func:`_apply` would certainly write nothing: the hook is missing and
     would not be created, or it is a valid regular file whose generated cues already say
     what ``cues`` would make them say (:func:`.generated.unchanged`). Decided from the
-    hook's plain data (parsed-hook cache, else libyaml): nothing is locked, no YAML is
-    round-tripped, and a hook too big to edit in the agent hook is no obstacle."""
-    from .generated import unchanged
+    hook's plain data (:func:`.generated.plain_data`: the parsed-hook cache, a generated
+    hook's canonical text, else libyaml): nothing is locked, no YAML is round-tripped,
+    and a hook too big to edit in the agent hook is no obstacle."""
+    from .generated import plain_data, unchanged
 
     try:
         st = os.lstat(hook)
@@ -279,6 +288,7 @@ def _unchanged(
         return not (create and any(files for _dir, files in cues))
     except OSError:
         return False
-    parsed = store.load(hook, st)
-    data = parsed.data if parsed.valid else None
+    if not stat.S_ISREG(st.st_mode):
+        return False
+    data = plain_data(hook, st, store)
     return data is not None and unchanged(data, cues, exists, max_paths)

@@ -18,8 +18,11 @@ from ..protocol.text import normalize
 
 TYPE_CHECKING = False  # typing costs ~2 ms to import; annotations are strings
 if TYPE_CHECKING:
+    import os
     from collections.abc import Callable, Iterable
     from typing import Any
+
+    from ..protocol.cache import HookCache
 
 AUTO_TAG = "memhooks:auto"
 AUTO_CUE = (
@@ -113,3 +116,30 @@ def unchanged(
         if sum(name is not None for name in names) > max_paths:
             return False
     return True
+
+
+def plain_data(hook: str, st: os.stat_result, store: HookCache) -> dict[str, Any] | None:
+    """The frontmatter data of the regular file ``hook`` (``st``: its ``lstat``) when it
+    is valid, else None: the parsed-hook cache's entry; else, for a hook whose text is a
+    generated hook's canonical form (:mod:`.canonical`), its model — no YAML library —
+    which is also cached (it is exactly what parsing gives: that data, no diagnostics;
+    ``tests/maintain/test_canonical.py``); else the cache's full parse (libyaml)."""
+    from ..protocol.cache import stat_key
+
+    if store.get(hook, stat_key(st)) is None:
+        from ..errors import DiagnosticError
+        from ..protocol.frontmatter import decode, to_lf
+        from ..protocol.hookfile import read_bytes
+        from .canonical import read
+
+        try:
+            raw, fst = read_bytes(hook)
+            model = read(decode(raw, hook))
+        except DiagnosticError:  # the full parse below words what is wrong
+            model = None
+        if model is not None:
+            data = model.data()
+            store.put(hook, stat_key(fst), (data, to_lf(model.body).strip(), []), fst)
+            return data
+    parsed = store.load(hook, st)
+    return parsed.data if parsed.valid else None

@@ -17,8 +17,6 @@ nothing, and still reports exactly what would change (and whether it would be re
 from __future__ import annotations
 
 import contextlib
-import os
-import stat
 from collections.abc import Callable
 
 TYPE_CHECKING = False
@@ -27,18 +25,14 @@ if TYPE_CHECKING:
 
 from ..errors import Diagnostic, DiagnosticError
 from ..protocol import frontmatter
-from ..protocol.hookfile import ParsedHook, examine, parse_text, read_bytes, validate_text
+from ..protocol.hookfile import ParsedHook, examine, parse_text, validate_text
+from .access import LOCK_TIMEOUT_S, read_text, refuse_read_only
 from .atomic import write_atomic
 from .lock import hook_lock
 from .roundtrip import Snapshot, render_read_back
-from .targets import hook_status
 
 Edit = Callable[[ParsedHook], bool]
 
-#: Seconds a writer waits for another writer of the same hook. Generous on purpose: the
-#: reference engine waits forever, and dozens of agents' writes to one hook on a busy
-#: machine queue up for seconds; a writer killed by its host's timeout is harmless.
-LOCK_TIMEOUT_S = 60.0
 Check = Callable[[ParsedHook], None]
 
 
@@ -63,15 +57,6 @@ class Change:
 def require_valid(parsed: ParsedHook) -> None:
     """The default check: no error-severity diagnostic."""
     parsed.require_valid()
-
-
-def read_text(path: str) -> str | None:
-    """The decoded text of the hook at ``path`` (BOM kept), or None when nothing is
-    there. Raises MH029 for a symlink or special file, MH000 for unreadable bytes."""
-    if hook_status(path) is None:
-        return None
-    raw, _st = read_bytes(path)
-    return frontmatter.decode(raw, path)
 
 
 def update(
@@ -114,25 +99,6 @@ def update(
         if not dry_run:
             write_atomic(path, new)
         return Change(path, old, new)
-
-
-def refuse_read_only(path: str) -> None:
-    """Raise MH031 when the hook is read-only: no write bit at all (root included), or
-    not writable by this process. The atomic rename only needs the directory to be
-    writable, so without this check a file someone made read-only would be replaced
-    silently (issue 13 item 12)."""
-    mode = stat.S_IMODE(os.lstat(path).st_mode)
-    if mode & 0o222 and os.access(path, os.W_OK):
-        return
-    raise DiagnosticError(
-        Diagnostic(
-            "MH031",
-            f"the hook is read-only (mode {mode:04o}); memhooks does not replace a file "
-            "made read-only, so nothing was written",
-            path,
-            help="make it writable (`chmod u+w`) to let memhooks maintain it, or leave it as it is",
-        )
-    )
 
 
 def refuse_invalid(text: str, path: str, tree: Any = None) -> None:
