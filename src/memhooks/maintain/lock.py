@@ -30,8 +30,11 @@ import os
 import stat
 import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from types import TracebackType
 
 from ..errors import DiagnosticError, fail
 from .atomic import PathLike, io_error, sweep_stale_temps, unsafe_path
@@ -46,8 +49,7 @@ def legacy_lock_path(hook_path: PathLike) -> str:
     return os.path.join(directory, f".{name}.lock")
 
 
-@contextmanager
-def hook_lock(hook_path: PathLike, *, timeout: float = DEFAULT_TIMEOUT_S) -> Iterator[None]:
+def hook_lock(hook_path: PathLike, *, timeout: float = DEFAULT_TIMEOUT_S) -> HookLock:
     """Hold the exclusive maintenance lock of ``hook_path`` for the ``with`` block.
 
     ``hook_path`` need not exist; its directory must. ``timeout`` is in seconds
@@ -59,16 +61,50 @@ def hook_lock(hook_path: PathLike, *, timeout: float = DEFAULT_TIMEOUT_S) -> Ite
     Once the lock is held, temporary files that killed writers left beside the hook
     are swept (:func:`memhooks.maintain.atomic.sweep_stale_temps`).
     """
-    _refuse_unsafe_legacy_lock(hook_path)
-    directory, name = os.path.split(os.path.abspath(hook_path))
-    if sys.platform == "win32":
-        with _windows_lock(hook_path, timeout):
+    return HookLock(hook_path, timeout)
+
+
+class HookLock:
+    """The context manager :func:`hook_lock` returns (a class, not
+    :func:`contextlib.contextmanager`: the agent hook takes this lock and importing
+    :mod:`contextlib` costs it ~0.5 ms). Not re-entrant; one ``with`` per instance."""
+
+    __slots__ = ("_held", "path", "timeout")
+
+    def __init__(self, hook_path: PathLike, timeout: float) -> None:
+        self.path = hook_path
+        self.timeout = timeout
+        self._held: object = None
+
+    def __enter__(self) -> None:
+        _refuse_unsafe_legacy_lock(self.path)
+        directory, name = os.path.split(os.path.abspath(self.path))
+        if sys.platform == "win32":
+            held = _windows_lock(self.path, self.timeout)
+            held.__enter__()
+        else:
+            held = _directory_lock(self.path, self.timeout)
+        self._held = held
+        try:
             sweep_stale_temps(directory, hook_name=name)
-            yield
-    else:
-        with _directory_lock(hook_path, timeout):
-            sweep_stale_temps(directory, hook_name=name)
-            yield
+        except BaseException:
+            self._release()
+            raise
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self._release()
+
+    def _release(self) -> None:
+        held, self._held = self._held, None
+        if isinstance(held, int):
+            os.close(held)  # closing the last descriptor releases the flock
+        elif held is not None:
+            held.__exit__(None, None, None)  # type: ignore[attr-defined]
 
 
 def _refuse_unsafe_legacy_lock(hook_path: PathLike) -> None:
@@ -110,8 +146,8 @@ def _poll(try_lock: Callable[[], bool], hook_path: PathLike, timeout: float) -> 
 if sys.platform != "win32":
     import fcntl
 
-    @contextmanager
-    def _directory_lock(hook_path: PathLike, timeout: float) -> Iterator[None]:
+    def _directory_lock(hook_path: PathLike, timeout: float) -> int:
+        """An open descriptor of the hook's directory holding its ``flock``."""
         directory = os.path.dirname(os.path.abspath(hook_path))
         flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
         try:
@@ -127,9 +163,10 @@ if sys.platform != "win32":
             raise io_error("open the hook's directory for locking", directory, exc) from exc
         try:
             _poll(lambda: _try_flock(fd, directory), hook_path, timeout)
-            yield
-        finally:
-            os.close(fd)  # closing the last descriptor releases the flock
+        except BaseException:
+            os.close(fd)
+            raise
+        return fd
 
     def _try_flock(fd: int, directory: str) -> bool:
         try:
@@ -143,6 +180,7 @@ if sys.platform != "win32":
 else:  # pragma: no cover - Windows only, not exercised by this test suite
     import hashlib
     import msvcrt
+    from contextlib import contextmanager
 
     @contextmanager
     def _windows_lock(hook_path: PathLike, timeout: float) -> Iterator[None]:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import os
 import time
-from functools import partial
 
 from ..jsonfast import dumps, loads
 
@@ -87,14 +86,19 @@ def drain(
             except MemhooksError as exc:
                 notes.append(_failed(state, ids, works, exc))
                 break
-            state.write(partial(_delete, ids=ids))
+            state.write(_deleter(ids))
     finally:
         os.close(lock)
     return written, notes
 
 
-def _delete(conn: sqlite3.Connection, *, ids: list[int]) -> None:
-    conn.executemany("DELETE FROM journal WHERE id = ?", [(i,) for i in ids])
+def _deleter(ids: list[int]) -> Callable[[sqlite3.Connection], None]:
+    """The write deleting rows ``ids`` (a closure: :mod:`functools` is not loaded here)."""
+
+    def delete(conn: sqlite3.Connection) -> None:
+        conn.executemany("DELETE FROM journal WHERE id = ?", [(i,) for i in ids])
+
+    return delete
 
 
 def _failed(state: State, ids: list[int], works: list[dict[str, object]], exc: Exception) -> str:
@@ -127,9 +131,13 @@ def _lock(state: State, root: str, deadline: float) -> int | None:
     """An open file descriptor holding the exclusive applier lock of ``root`` (released
     by closing it), or None when it could not be had before ``deadline``."""
     import fcntl
-    import hashlib
 
-    name = "journal-" + hashlib.sha1(root.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    try:  # the builtin module: hashlib loads OpenSSL, ~2 ms of every maintaining hook call
+        from _sha1 import sha1  # type: ignore[import-not-found, unused-ignore]
+    except ImportError:
+        from hashlib import sha1
+
+    name = "journal-" + sha1(root.encode("utf-8", "surrogateescape")).hexdigest()[:16]
     path = os.path.join(os.path.dirname(state.path), name + ".lock")
     fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0), 0o600)
     delay = 0.002
