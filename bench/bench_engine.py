@@ -14,7 +14,7 @@ a bare ``python -c pass`` of the same interpreter:
 * ``write_unchanged`` / ``write_changed``: ``memhooks hook --agent claude-code`` with the
   recorded Claude Code ``PostToolUse`` ``Write`` payload (``shared/fixtures/payloads/real``,
   paths moved into the tree), for a file its folder's generated cue already lists / a new
-  file each time (targets <= 1.5x / <= 3x bare); ``hook_noop``: the same host's
+  file each time, in another project and session (targets <= 1.5x / <= 3x bare); ``hook_noop``: the same host's
   ``PreToolUse`` (a no-op), the floor every hook call pays; peak RSS of each (target
   <= 25 MB);
 * ``note_10`` / ``note_400``: ``memhooks note`` into a hook of 10 / 400 queries;
@@ -50,6 +50,8 @@ DEPTH = 8
 DIRS = 5000
 HOOKS = 300
 CHAIN = 6
+#: The session of ``write_changed``, which works in a project of its own.
+SIDE_SESSION = "5ac0a2b4-7c1e-4f0e-9d3a-000000000002"
 HERE = os.path.dirname(os.path.abspath(__file__))
 SHARED = os.path.join(HERE, "..", "..", "shared")
 REFERENCE = os.path.join(SHARED, "tools", "reference", "memhooks-0.6.0")
@@ -133,8 +135,13 @@ def payload(name: str, cwd: str, **fields: object) -> bytes:
     return json.dumps(data).encode("utf-8")
 
 
-def write_payload(cwd: str, path: str) -> bytes:
+def write_payload(cwd: str, path: str, session: str | None = None) -> bytes:
+    """The recorded ``PostToolUse`` ``Write`` of ``path``; ``session``: another session id
+    (one session works in one project: the session's snapshot, which lets a write
+    already in its cue end early, holds one root)."""
     data = json.loads(payload("claude-code-PostToolUse.json", cwd))
+    if session is not None:
+        data["session_id"] = session
     data["tool_input"] = {"file_path": path, "content": "x = 1\n"}
     data["tool_response"].update(filePath=path, content="x = 1\n")
     return json.dumps(data).encode("utf-8")
@@ -291,7 +298,7 @@ def main() -> int:
             Case("validate_cold", [exe, "validate", "--all", base], {**env, "MEMHOOKS_CACHE": "0"}),
             Case("hook_noop", hook_argv, env, payload("claude-code-PreToolUse.json", base)),
             Case("write_unchanged", hook_argv, env, write_payload(base, written)),
-            Case("write_changed", hook_argv, env, lambda n: write_payload(side, new_file(n))),
+            Case("write_changed", hook_argv, env, lambda n: write_payload(side, new_file(n), SIDE_SESSION)),
             Case("note_10", lambda n: [exe, "note", "--cwd", note_dirs[10], "--query", f"q{n}"], env),
             Case("note_400", lambda n: [exe, "note", "--cwd", note_dirs[400], "--query", f"q{n}"], env),
             Case("validate_255k", [exe, "validate", big_path], env),
