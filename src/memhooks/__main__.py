@@ -36,7 +36,7 @@ class _LateSite:
 
 if sys.flags.no_site:
     sys.path.append(os.path.dirname(_HERE))
-    sys.meta_path.append(_LateSite)  # type: ignore[arg-type]
+    sys.meta_path.append(_LateSite)
 
 if sys.argv[1:2] == ["hook"]:
     # Straight to the hook command: the CLI module's table of commands is not needed.

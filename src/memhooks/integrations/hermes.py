@@ -72,9 +72,9 @@ class Plugin:
 
     def _hook(self, event: str, **payload: Any) -> str:
         """The hook's stdout for ``event`` (``""`` on any failure, which is logged)."""
-        from ..hook import handle
-
         import os
+
+        from ..hook import handle
 
         cwd = os.environ.get("TERMINAL_CWD") or os.getcwd()  # what Hermes' shell hooks send
         try:

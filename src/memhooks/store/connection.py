@@ -10,9 +10,9 @@ SQLite's busy handler, and are retried here when SQLite gives up early.
 from __future__ import annotations
 
 import os
-from memhooks import sqlite as sqlite3
 import time
 
+from memhooks import sqlite as sqlite3
 from memhooks.errors import MissingStoreError, StoreError
 
 TYPE_CHECKING = False

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..jsonfast import dumps, loads
 from memhooks.errors import StoreError
 
+from ..jsonfast import dumps, loads
 from .connection import DamagedRow
 from .memory import Memory, new_id
 

@@ -7,9 +7,9 @@ without touching storage: :mod:`.ranking` (the recall hook's bounded queries) an
 
 from __future__ import annotations
 
-from ..jsonfast import dumps
 from memhooks.errors import StoreError
 
+from ..jsonfast import dumps
 from .rows import COLUMNS, from_row
 from .scope import normalize_file, normalize_scope
 
