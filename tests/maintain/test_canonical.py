@@ -5,8 +5,11 @@ readers read, and leave every hook it does not fully understand to the round-tri
 
 from __future__ import annotations
 
+import json
 import os
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -285,3 +288,48 @@ def test_a_symlinked_generated_hook_is_refused(tmp_path: Path) -> None:
     with pytest.raises(DiagnosticError) as caught:
         fastwrite.write_generated(str(hook), [("a", ["a/y.py"])], lambda n: True, 3, create=True)
     assert caught.value.diagnostics[0].code == "MH029"
+
+
+# -- the agent hook: a write that changes a generated cue loads no YAML library ------------
+
+PROBE = (
+    "import sys\nfrom memhooks.cli import main\ncode = main(['hook', '--agent', 'claude-code'])\n"
+    "print(sorted({m.split('.')[0] for m in sys.modules} & {'ruamel', 'yaml'}), file=sys.stderr)\n"
+)
+
+
+def _post_write(root: Path, rel: str, session: str) -> str:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("x = 1\n", encoding="utf-8")
+    return json.dumps({
+        "session_id": session,
+        "cwd": str(root),
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Write",
+        "tool_input": {"file_path": str(path), "content": "x = 1\n"},
+        "tool_response": {"type": "create", "filePath": str(path), "content": "x = 1\n"},
+    })  # fmt: skip
+
+
+def test_the_hook_changes_a_generated_cue_without_a_yaml_library(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    env = {**os.environ, "MEMHOOKS_STATE_DIR": str(tmp_path / "state")}
+    env.pop("MEMHOOKS_ROOT", None)
+    hook = root / "a" / "MEMHOOKS.md"
+    for number in range(3):  # the first creates a/MEMHOOKS.md; the next edit it seconds later
+        done = subprocess.run(
+            [sys.executable, "-c", PROBE],
+            check=False,
+            input=_post_write(root, f"a/f{number}.py", "5ac0a2b4-0000-4000-8000-000000000001"),
+            env=env,
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 0
+        assert done.stderr.strip().splitlines()[-1] == "[]", done.stderr
+        assert f"- name: a/f{number}.py\n" in hook.read_text(encoding="utf-8")
+    # the root hook, canonical too, was validated without a parse as well
+    assert (root / "MEMHOOKS.md").read_text(encoding="utf-8") == "---\nschema: memhooks/v2\n---\n"

@@ -14,10 +14,10 @@ import os
 from collections.abc import Mapping
 
 from ..protocol.hookfile import HOOK_NAME, parse_text
+from .access import LOCK_TIMEOUT_S, read_text
 from .atomic import write_atomic
 from .lock import hook_lock
 from .targets import target
-from .access import LOCK_TIMEOUT_S, read_text
 
 
 def init_project(path: str = ".", env: Mapping[str, str] | None = None) -> tuple[str, bool]:

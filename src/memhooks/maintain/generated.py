@@ -120,26 +120,38 @@ def unchanged(
 
 def plain_data(hook: str, st: os.stat_result, store: HookCache) -> dict[str, Any] | None:
     """The frontmatter data of the regular file ``hook`` (``st``: its ``lstat``) when it
-    is valid, else None: the parsed-hook cache's entry; else, for a hook whose text is a
-    generated hook's canonical form (:mod:`.canonical`), its model — no YAML library —
-    which is also cached (it is exactly what parsing gives: that data, no diagnostics;
-    ``tests/maintain/test_canonical.py``); else the cache's full parse (libyaml)."""
+    is valid, else None: the parsed-hook cache's entry, else :func:`canonical_data`,
+    else the cache's full parse (libyaml)."""
     from ..protocol.cache import stat_key
 
     if store.get(hook, stat_key(st)) is None:
-        from ..errors import DiagnosticError
-        from ..protocol.frontmatter import decode, to_lf
-        from ..protocol.hookfile import read_bytes
-        from .canonical import read
-
-        try:
-            raw, fst = read_bytes(hook)
-            model = read(decode(raw, hook))
-        except DiagnosticError:  # the full parse below words what is wrong
-            model = None
-        if model is not None:
-            data = model.data()
-            store.put(hook, stat_key(fst), (data, to_lf(model.body).strip(), []), fst)
+        data = canonical_data(hook, store)
+        if data is not None:
             return data
     parsed = store.load(hook, st)
     return parsed.data if parsed.valid else None
+
+
+def canonical_data(hook: str, store: HookCache) -> dict[str, Any] | None:
+    """The data of ``hook`` when its text is a generated hook's canonical form
+    (:mod:`.canonical`: valid by construction), read without a YAML library — such as
+    the hook the previous event wrote, within the cache's racy window — and put in
+    ``store`` (it is exactly what parsing gives: that data, no diagnostics;
+    ``tests/maintain/test_canonical.py``). None for any other text, or an unreadable or
+    unsafe file (the caller's full parse words what is wrong)."""
+    from ..errors import DiagnosticError
+    from ..protocol.cache import stat_key
+    from ..protocol.frontmatter import decode, to_lf
+    from ..protocol.hookfile import read_bytes
+    from .canonical import read
+
+    try:
+        raw, st = read_bytes(hook)
+        model = read(decode(raw, hook))
+    except DiagnosticError:
+        return None
+    if model is None:
+        return None
+    data = model.data()
+    store.put(hook, stat_key(st), (data, to_lf(model.body).strip(), []), st)
+    return data

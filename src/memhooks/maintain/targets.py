@@ -59,9 +59,12 @@ def root_hook(root: str, store: HookCache | None = None) -> str:
     """
     path = require_enabled(root)
     from ..protocol import cache
+    from .generated import canonical_data
 
     view = cache.for_root(root) if store is None else store  # unchanged: not parsed again
-    view.load(path).require_valid()
+    key = cache.stat_key(os.lstat(path))
+    if view.get(path, key) is not None or canonical_data(path, view) is None:
+        view.load(path).require_valid()  # a generated hook's canonical text is valid
     if store is None:
         view.save()
     return path
