@@ -268,3 +268,17 @@ def test_the_cached_listing_equals_a_fresh_one_across_changes(tmp_path) -> None:
         hooks = listing.find_hooks(str(root), use_git=True)
         again = listing.find_hooks(str(root), use_git=True)  # from the cache file
         assert hooks == again == _fresh(root)
+
+
+@pytest.mark.parametrize("git", [True, False])
+def test_folders_made_after_a_listing_are_watched_by_the_next_one(tmp_path, git) -> None:
+    # the walk after a change reads only the folders that changed; the new ones must
+    # be recorded, or a hook put in them later would go unseen
+    root = _tree(tmp_path / "p", {"MEMHOOKS.md": GOOD, "a/keep.txt": "x"}, git=git)
+    assert _listed(root) == []
+    (root / "a" / "new" / "sub").mkdir(parents=True)
+    time.sleep(TICK)
+    assert _listed(root) == []
+    time.sleep(TICK)
+    _write(root / "a" / "new" / "sub" / "MEMHOOKS.md", OLD)
+    assert _listed(root) == ["a/new/sub/MEMHOOKS.md"]

@@ -13,20 +13,22 @@ when, since it was made,
 * every file the listing's rules come from is the same or still absent (inode, size,
   mtime, ctime): each ``.gitignore`` in those folders and in the folders from the git
   top level down to the listed directory, the index, ``info/exclude``, the global
-  excludes file, and every git configuration file git reads (as ``git config
+  excludes file, every git configuration file git reads (as ``git config
   --show-origin`` names them, includes too, and the standard places where one could
-  appear);
+  appear), and each nested repository's ``.git`` and ``.git/HEAD``;
 * the environment git reads (``GIT_*``, ``HOME``, ``XDG_CONFIG_HOME``) and the memhooks
   version are the same.
 
-The walk that records folders skips ``.git`` and, in git, the folders git reports as
-ignored (their contents cannot change what git lists while the rules stay the same);
-it descends into everything else, nested repositories included (more folders checked,
-never fewer). A listing in which any recorded entry changed within
-:data:`~memhooks.protocol.cache.RACY_NS` of the walk is not saved (coarse timestamps:
-git's "racy" problem), nor one made when git could not answer, nor one whose git
-configuration came from somewhere other than files. Anything unreadable or unexpected in
-the cache file is a miss: the listing is made afresh, never trusted.
+Otherwise the tree is listed afresh (git or the walker decide, exactly as without the
+cache) and the folders are walked again to record them; a folder unchanged since the
+last listing is not read again (its names are known), only ``lstat``-ed. The walk skips
+``.git`` and descends into everything else, nested repositories and ignored folders
+included (more folders checked, never fewer); in git, past :data:`UNPRUNED_FOLDERS` it
+starts again skipping what git ignores as a whole (``node_modules``). A listing in which
+any recorded entry changed within :data:`~memhooks.protocol.cache.RACY_NS` of the walk
+is not saved (coarse timestamps: git's "racy" problem), nor one made when git could not
+answer. A cache file that is unreadable, altered (its SHA-1 does not match) or made for
+another key is ignored, never trusted.
 
 One JSON file per (directory, git or walker) under ``$XDG_CACHE_HOME/memhooks/listings/``;
 ``MEMHOOKS_CACHE=0`` turns it off with the parsed-hook cache.
@@ -37,6 +39,7 @@ from __future__ import annotations
 import os
 import stat
 import time
+from array import array
 
 from .. import jsonfast
 from . import cache
@@ -47,15 +50,42 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-FORMAT = 1
-#: A walk of more folders than this, in git, is done again without what git ignores
-#: (one more git call): checking 20,000 folders costs about what git's own walk of a
-#: tree does.
+FORMAT = 2
+#: A walk of more folders than this, in git, starts again skipping what git ignores
+#: (one more git call): checking 20,000 folders costs about what git's own walk does.
 UNPRUNED_FOLDERS = 20_000
 #: More folders than this and no listing is saved.
 MAX_FOLDERS = 200_000
 _ABSENT = (-1, -1, -1, -1)
 _MANY = "many"
+
+
+class Listing:
+    """One listing as recorded: the listed directory (``base``), the hooks, the walked
+    folders (relative, ``/``-separated, ``""`` for ``base``), the files watched in them
+    with the index of the folder each lies in (``owners``), the other files the listing
+    depends on (``files``), whether ignored folders were skipped (``pruned``), and
+    ``stats``: each folder's (inode, mtime, ctime) then each watched and other file's
+    (inode, size, mtime, ctime), flattened."""
+
+    __slots__ = ("base", "files", "folders", "hooks", "owners", "pruned", "stats", "watched")
+
+    def __init__(
+        self,
+        base: str,
+        hooks: list[str],
+        folders: list[str],
+        watched: list[str],
+        owners: list[int],
+        files: list[str],
+        pruned: bool,
+        stats: array[int],
+    ) -> None:
+        self.base, self.hooks, self.folders, self.watched = base, hooks, folders, watched
+        self.owners, self.files, self.pruned, self.stats = owners, files, pruned, stats
+
+    def texts(self) -> list[str]:
+        return ["\0".join(part) for part in (self.hooks, self.folders, self.watched, self.files)]
 
 
 def find_hooks(
@@ -70,16 +100,12 @@ def find_hooks(
         return listed(directory, use_git=use_git, meanwhile=meanwhile)
     file = _file(directory, use_git)
     key = _key(directory, use_git)
-    hooks = _cached(file, key)
-    if hooks is not None:
-        return hooks
-    hooks, record = _list(directory, use_git, meanwhile)
-    if record is not None:
-        record["base"] = directory
-        record["hooks"] = "\0".join(hooks)
-        texts = [record["base"], record["hooks"], record["folders"], record["files"]]
-        record["digest"] = _digest(texts, record.pop("folder_stats"), record.pop("file_stats"))
-        _save(file, {"format": FORMAT, "key": key, **record})
+    previous = _load(file, key, directory)
+    if previous is not None and _holds(previous):
+        return previous.hooks
+    hooks, made = _list(directory, use_git, meanwhile, previous)
+    if made is not None:
+        _save(file, key, made)
     return hooks
 
 
@@ -104,46 +130,7 @@ def _key(directory: str, use_git: bool) -> list[Any]:
     return [directory, use_git, __version__, env]
 
 
-def _cached(file: str, key: list[Any]) -> list[str] | None:
-    """The listing in ``file`` when it was made for ``key`` and every recorded stat still
-    holds; None otherwise (a missing, corrupt or stale file is a miss)."""
-    try:
-        with open(file, "rb") as fp:
-            blob = jsonfast.loads(fp.read())
-        if not (isinstance(blob, dict) and blob.get("format") == FORMAT and blob.get("key") == key):
-            return None
-        base, hooks, folders, files = blob["base"], blob["hooks"], blob["folders"], blob["files"]
-        stats = _folder_stats(base, folders.split("\0"))
-        if _digest([base, hooks, folders, files], stats, _files_stats(files.split("\0"))) != blob["digest"]:
-            return None
-    except (OSError, ValueError, TypeError, KeyError, AttributeError):
-        return None
-    return hooks.split("\0") if hooks else []
-
-
-def _folder_stats(base: str, folders: list[str]) -> list[int]:
-    """(inode, mtime, ctime) of each folder (``lstat``), flattened; raises OSError."""
-    prefix = base.rstrip("/") + "/"
-    stats: list[int] = []
-    add = stats.extend
-    for st in map(os.lstat, [prefix + rel if rel else base for rel in folders]):
-        add((st.st_ino, st.st_mtime_ns, st.st_ctime_ns))
-    return stats
-
-
-def _files_stats(files: list[str]) -> list[int]:
-    stats: list[int] = []
-    for path in files:
-        stats.extend(_file_stat(path))
-    return stats
-
-
-def _digest(texts: list[str], folder_stats: list[int], file_stats: list[int]) -> str:
-    """SHA-1 of the listing's texts and of the stats as 64-bit integers: a listing whose
-    text was altered is not trusted either, and a 5,000-folder tree's stats, ~300 KB as
-    JSON numbers, are 20 bytes."""
-    from array import array
-
+def _digest(texts: list[str], stats: bytes) -> str:
     try:
         from _sha1 import sha1  # type: ignore[import-not-found, unused-ignore]
     except ImportError:
@@ -152,8 +139,63 @@ def _digest(texts: list[str], folder_stats: list[int], file_stats: list[int]) ->
     digest = sha1()
     for text in texts:
         digest.update(text.encode("utf-8", "surrogateescape") + b"\0\0")
-    digest.update(array("q", [len(folder_stats), *folder_stats, *file_stats]).tobytes())
+    digest.update(stats)
     return digest.hexdigest()
+
+
+def _load(file: str, key: list[Any], directory: str) -> Listing | None:
+    """The listing in ``file`` when it is intact and was made for ``key``; else None."""
+    from binascii import a2b_base64
+
+    try:
+        with open(file, "rb") as fp:
+            blob = jsonfast.loads(fp.read())
+        if not (isinstance(blob, dict) and blob.get("format") == FORMAT and blob.get("key") == key):
+            return None
+        texts = [blob["hooks"], blob["folders"], blob["watched"], blob["files"]]
+        if not all(isinstance(text, str) for text in texts):
+            return None
+        raw = a2b_base64(blob["stats"])
+        if _digest([repr(key), *texts, repr(blob["owners"]), repr(blob["pruned"])], raw) != blob[
+            "digest"
+        ]:
+            return None
+        hooks, folders, watched, files = (text.split("\0") if text else [] for text in texts)
+        stats = array("q")
+        stats.frombytes(raw)
+        owners = blob["owners"]
+        if not (
+            len(stats) == 3 * len(folders) + 4 * (len(watched) + len(files))
+            and len(owners) == len(watched)
+            and all(isinstance(at, int) and 0 <= at < len(folders) for at in owners)
+        ):
+            return None
+        return Listing(
+            directory, hooks, folders, watched, owners, files, blob["pruned"] is True, stats
+        )
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return None
+
+
+def _holds(listing: Listing) -> bool:
+    """True when no recorded folder or file changed (one ``lstat``/``stat`` each)."""
+    try:
+        now = _folder_stats(listing.base, listing.folders)
+    except OSError:
+        return False
+    if now != listing.stats[: len(now)]:
+        return False
+    return _files_stats(listing.watched + listing.files) == listing.stats[len(now) :]
+
+
+def _folder_stats(base: str, folders: list[str]) -> array[int]:
+    """(inode, mtime, ctime) of each folder (``lstat``), flattened; raises OSError."""
+    prefix = base.rstrip("/") + "/"
+    stats = array("q")
+    add = stats.extend
+    for st in map(os.lstat, [prefix + rel if rel else base for rel in folders]):
+        add((st.st_ino, st.st_mtime_ns, st.st_ctime_ns))
+    return stats
 
 
 def _file_stat(path: str) -> tuple[int, int, int, int]:
@@ -166,211 +208,183 @@ def _file_stat(path: str) -> tuple[int, int, int, int]:
     return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
+def _files_stats(files: list[str]) -> array[int]:
+    stats = array("q")
+    for path in files:
+        stats.extend(_file_stat(path))
+    return stats
+
+
 def _list(
-    directory: str, use_git: bool, meanwhile: Callable[[], None] | None
-) -> tuple[list[str], dict[str, Any] | None]:
-    """(hooks, what to record about them) — the record is None when the listing must not
-    be saved. In git the walk runs in a thread while git lists (it waits in system
-    calls; git runs in its own process), so a miss costs little more than git alone."""
+    directory: str, use_git: bool, meanwhile: Callable[[], None] | None, previous: Listing | None
+) -> tuple[list[str], Listing | None]:
+    """(hooks, the listing to save or None). In git the walk runs in a thread while git
+    lists (it waits in system calls; git runs in its own process)."""
     from . import discover
 
     started = time.time_ns()
     if not use_git:
         if meanwhile is not None:
             meanwhile()
-        walked = _walk(directory, set(), MAX_FOLDERS)
+        walked = _walk(directory, None, MAX_FOLDERS, previous)
         if not isinstance(walked, tuple):  # the walker reports what it cannot read (MH030)
             return discover.find_hooks(directory, use_git=False), None
-        folders, folder_stats, watched, hooks = walked
-        return sorted(hooks), _record(started, folders, folder_stats, watched)
+        folders, folder_stats, watched, owners, hooks = walked
+        hooks.sort()
+        made = Listing(directory, hooks, folders, watched, owners, [], False, folder_stats)
+        return hooks, _checked(made, started)
     import threading
+
+    from .gitstate import GitState
 
     walks: list[Any] = []
     walker = threading.Thread(
-        target=lambda: walks.append(_walk(directory, set(), UNPRUNED_FOLDERS)), daemon=True
+        target=lambda: walks.append(_walk(directory, None, UNPRUNED_FOLDERS, previous)),
+        daemon=True,
     )
     walker.start()
-    context = _GitContext(directory)
+    state = GitState(directory)
     seen: set[str] = set()
     try:
         listed = discover._git_list(directory, meanwhile, seen)
     finally:
         walker.join()
     if listed is None:
+        state.close()
         return discover.find_hooks(directory, use_git=False), None
-    files = context.files()
+    files = state.files()
     walked = walks[0] if walks else None
+    pruned = False
     if files is not None and walked == _MANY:
-        # many folders (or one unreadable): skip what git ignores, e.g. node_modules
-        ignored = context.ignored()
-        walked = None if ignored is None else _walk(directory, ignored, MAX_FOLDERS)
+        ignored = state.ignored()  # many folders: skip what git ignores, e.g. node_modules
+        walked = None if ignored is None else _walk(directory, ignored, MAX_FOLDERS, None)
+        pruned = True
     if files is None or not isinstance(walked, tuple):
         return listed, None
-    folders, folder_stats, watched, _ = walked
+    folders, folder_stats, watched, owners, _ = walked
     # folders git shows a file in that the walk skipped (tracked files in ignored folders)
     visited = {os.path.join(directory, rel) if rel else directory for rel in folders}
     files += [folder for folder in sorted(seen) if folder not in visited]
-    return listed, _record(started, folders, folder_stats, files + watched)
-
-
-def _record(
-    started: int, folders: list[str], folder_stats: list[int], files: list[str]
-) -> dict[str, Any] | None:
     files = list(dict.fromkeys(files))
-    file_stats = _files_stats(files)
+    made = Listing(directory, listed, folders, watched, owners, files, pruned, folder_stats)
+    return listed, _checked(made, started)
+
+
+def _checked(made: Listing, started: int) -> Listing | None:
+    """``made`` with its files' stats appended, or None when anything it records changed
+    within the racy window before ``started`` (or since)."""
+    files = _files_stats(made.watched + made.files)
     recent = started - cache.RACY_NS
-    # folder stats are (inode, mtime, ctime); file stats (inode, size, mtime, ctime)
-    changed = [*folder_stats[1::3], *folder_stats[2::3], *file_stats[2::4], *file_stats[3::4]]
-    if any(value > recent for value in changed) or any("\0" in path for path in files):
+    folders = made.stats
+    changed = [*folders[1::3], *folders[2::3], *files[2::4], *files[3::4]]
+    if any(value > recent for value in changed):
         return None
-    return {
-        "folders": "\0".join(folders),
-        "files": "\0".join(files),
-        "folder_stats": folder_stats,
-        "file_stats": file_stats,
-    }
+    made.stats.extend(files)
+    return made
 
 
 def _walk(
-    directory: str, ignored: set[str], limit: int
-) -> tuple[list[str], list[int], list[str], list[str]] | str | None:
+    directory: str, ignored: set[str] | None, limit: int, previous: Listing | None
+) -> tuple[list[str], array[int], list[str], list[int], list[str]] | str | None:
     """Every folder below ``directory`` (inclusive) except ``.git`` and ``ignored``
     (absolute paths), never through a symlink: (relative names, their stats flattened,
-    files to watch in them, entries named like a hook). Files watched: ``.gitignore``, and
-    a nested repository's ``.git`` and ``.git/HEAD`` (whether git descends there). None
-    when something cannot be read, :data:`_MANY` when there are more than ``limit``
-    folders."""
+    files watched in them, the index of the folder each lies in, entries named like a
+    hook). Watched: ``.gitignore``, and a nested repository's ``.git`` and ``.git/HEAD``
+    (whether git descends there). A folder whose stats equal ``previous``'s (an unpruned
+    walk's) is not read again: its names are what they were. None when something cannot
+    be read, :data:`_MANY` past ``limit`` folders."""
+    known: dict[str, tuple[int, list[str], list[int], list[str]]] = {}
+    if previous is not None and not previous.pruned and ignored is None:
+        known = _known(previous)
     folders: list[str] = []
-    stats: list[int] = []
+    stats = array("q")
     watched: list[str] = []
+    owners: list[int] = []
     hooks: list[str] = []
     pending = [(directory, "")]
     scandir, lstat, isdir = os.scandir, os.lstat, stat.S_ISDIR
+    skip = ignored or ()
     try:
         while pending:
             path, rel = pending.pop()
             st = lstat(path)
             if not isdir(st.st_mode):
                 return None
-            if len(folders) >= limit:
+            at = len(folders)
+            if at >= limit:
                 return _MANY
             folders.append(rel)
-            stats += (st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
+            entry_stats = (st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
+            stats.extend(entry_stats)
+            same = known.get(rel)
+            if same is not None and previous is not None:
+                index, children, names, found = same
+                if previous.stats[3 * index : 3 * index + 3] == array("q", entry_stats):
+                    pending += [(os.path.join(path, child.rpartition("/")[2]), child) for child in children]
+                    watched += names
+                    owners += [at] * len(names)
+                    hooks += found
+                    continue
             with scandir(path) as entries:
                 for entry in entries:
                     name = entry.name
                     if name == ".git":
                         if rel:
                             watched += (entry.path, entry.path + "/HEAD")
+                            owners += (at, at)
                         continue
                     if name == ".gitignore":
                         watched.append(entry.path)
+                        owners.append(at)
                     elif name == HOOK_NAME:
                         hooks.append(entry.path)
-                    if entry.is_dir(follow_symlinks=False) and entry.path not in ignored:
+                    if entry.is_dir(follow_symlinks=False) and entry.path not in skip:
                         pending.append((entry.path, f"{rel}/{name}" if rel else name))
     except OSError:
         return None
-    return folders, stats, watched, hooks
+    return folders, stats, watched, owners, hooks
 
 
-class _GitContext:
-    """The git facts a listing depends on besides the tree: two small git calls started
-    next to the listing, read by :meth:`files`; :meth:`ignored` asks for one more."""
-
-    def __init__(self, directory: str) -> None:
-        self.directory = directory
-        self.calls = [
-            self._start(["rev-parse", "--path-format=absolute", "--show-toplevel",
-                         "--git-dir", "--git-common-dir", "--git-path", "index",
-                         "--git-path", "info/exclude"]),
-            self._start(["config", "-z", "--list", "--show-origin"]),
-        ]  # fmt: skip
-
-    def _start(self, argv: list[str]) -> Any:
-        import subprocess
-
-        try:
-            return subprocess.Popen(
-                ["git", *argv], cwd=self.directory, stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-            )  # fmt: skip
-        except (OSError, subprocess.SubprocessError):
-            return None
-
-    @staticmethod
-    def _output(process: Any) -> str | None:
-        import subprocess
-
-        if process is None:
-            return None
-        try:
-            stdout, _ = process.communicate(timeout=30)
-        except subprocess.SubprocessError:
-            process.kill()
-            process.communicate()
-            return None
-        return stdout.decode("utf-8", "surrogateescape") if process.returncode == 0 else None
-
-    def ignored(self) -> set[str] | None:
-        """Absolute paths of the folders git ignores as a whole, or None."""
-        out = self._output(
-            self._start(["-c", "core.quotepath=off", "ls-files", "-z", "--others",
-                         "--ignored", "--exclude-standard", "--directory"])
-        )  # fmt: skip
-        if out is None:
-            return None
-        return {
-            os.path.normpath(os.path.join(self.directory, name))
-            for name in out.split("\0")
-            if name.endswith("/")
-        }
-
-    def files(self) -> list[str] | None:
-        """The files (and folders above the listed one) whose stats the listing depends
-        on besides the walked folders, or None when that cannot be known."""
-        paths_out, config_out = (self._output(process) for process in self.calls)
-        if paths_out is None or config_out is None:
-            return None
-        paths = paths_out.split("\n")
-        if len(paths) < 5:
-            return None
-        top, git_dir, common_dir, index, exclude = paths[:5]
-        files = [index, exclude]
-        excludes_file = None
-        entries = config_out.split("\0")
-        for origin, entry in zip(entries[0::2], entries[1::2]):
-            if not origin.startswith("file:"):
-                return None  # blobs, stdin, `git -c` in GIT_CONFIG_PARAMETERS: no file to check
-            files.append(os.path.join(self.directory, origin[5:]))
-            name, _, value = entry.partition("\n")
-            if name.lower() == "core.excludesfile":
-                excludes_file = os.path.expanduser(value)
-        home = os.environ.get("HOME") or os.path.expanduser("~")
-        config_home = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
-        if excludes_file is None:
-            excludes_file = os.path.join(config_home, "git", "ignore")
-        files.append(os.path.join(self.directory, excludes_file))
-        # where a configuration file could appear (absent ones are recorded as absent)
-        files += [
-            os.environ.get("GIT_CONFIG_SYSTEM") or "/etc/gitconfig",
-            os.environ.get("GIT_CONFIG_GLOBAL") or os.path.join(home, ".gitconfig"),
-            os.path.join(config_home, "git", "config"),
-            os.path.join(common_dir, "config"),
-            os.path.join(git_dir, "config.worktree"),
-        ]
-        # folders from the top level down to the listed one: their .gitignore files
-        # apply too, and a new one there changes the folder
-        here = os.path.normpath(self.directory)
-        top = os.path.normpath(top)
-        while here != top and here.startswith(top.rstrip("/") + "/"):
-            here = os.path.dirname(here)
-            files += [here, os.path.join(here, ".gitignore")]
-        return files
+def _known(previous: Listing) -> dict[str, tuple[int, list[str], list[int], list[str]]]:
+    """For each folder of ``previous``: (its index, its subfolders, the files watched in
+    it, the entries named like a hook in it)."""
+    known: dict[str, tuple[int, list[str], list[int], list[str]]] = {
+        rel: (index, [], [], []) for index, rel in enumerate(previous.folders)
+    }
+    for rel in previous.folders:
+        if rel:
+            parent = rel.rpartition("/")[0]
+            if parent in known:
+                known[parent][1].append(rel)
+    for path, owner in zip(previous.watched, previous.owners):
+        known[previous.folders[owner]][2].append(path)
+    prefix = previous.base.rstrip("/") + "/"
+    for hook in previous.hooks:
+        folder = os.path.dirname(hook)
+        rel = "" if folder == previous.base else folder[len(prefix) :]
+        if hook == f"{folder}/{HOOK_NAME}" and rel in known:
+            known[rel][3].append(hook)
+    return known
 
 
-def _save(file: str, blob: dict[str, Any]) -> None:
-    """Write ``blob`` atomically; failures are ignored (a cache)."""
+def _save(file: str, key: list[Any], made: Listing) -> None:
+    """Write ``made`` atomically; failures are ignored (a cache)."""
+    from binascii import b2a_base64
+
+    texts = made.texts()
+    raw = made.stats.tobytes()
+    blob = {
+        "format": FORMAT,
+        "key": key,
+        "hooks": texts[0],
+        "folders": texts[1],
+        "watched": texts[2],
+        "files": texts[3],
+        "owners": made.owners,
+        "pruned": made.pruned,
+        "stats": b2a_base64(raw, newline=False).decode("ascii"),
+        "digest": _digest([repr(key), *texts, repr(made.owners), repr(made.pruned)], raw),
+    }
     tmp = f"{file}.{os.getpid()}.tmp"
     try:
         os.makedirs(os.path.dirname(file), exist_ok=True)
@@ -382,4 +396,3 @@ def _save(file: str, blob: dict[str, Any]) -> None:
             os.unlink(tmp)
         except OSError:
             pass
-
