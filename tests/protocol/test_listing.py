@@ -222,10 +222,12 @@ def test_memhooks_cache_0_writes_no_listing(tmp_path, monkeypatch) -> None:
     assert _cache_files() == []
 
 
-def test_a_hook_rewritten_with_the_same_size_and_mtime_is_read_again(tmp_path) -> None:
+def test_a_hook_rewritten_with_the_same_size_and_mtime_is_read_again(tmp_path, monkeypatch) -> None:
     # A coarse-timestamp file system gives a second write in the same tick the same
-    # mtime; with the same size the parsed-hook key is unchanged. The racy rule keeps
-    # such a just-written hook out of the cache, so validate reads the new bytes.
+    # mtime; with the same size the parsed-hook key is unchanged. The racy rule (its
+    # real 2 s window here) keeps such a just-written hook out of the cache, so validate
+    # reads the new bytes.
+    monkeypatch.setattr(cache, "RACY_NS", 2_000_000_000)
     root = _tree(tmp_path / "p", {"MEMHOOKS.md": GOOD})
     hook = root / "MEMHOOKS.md"
     _write(hook, OLD)
@@ -282,3 +284,20 @@ def test_folders_made_after_a_listing_are_watched_by_the_next_one(tmp_path, git)
     time.sleep(TICK)
     _write(root / "a" / "new" / "sub" / "MEMHOOKS.md", OLD)
     assert _listed(root) == ["a/new/sub/MEMHOOKS.md"]
+
+
+def test_a_listing_right_after_a_change_is_made_as_without_the_cache(tmp_path, monkeypatch) -> None:
+    # within the racy window a new listing could not be trusted, so none is recorded
+    # (no second walk); the next validate after the window records it again
+    root = _tree(tmp_path / "p", {"MEMHOOKS.md": GOOD, "a/MEMHOOKS.md": OLD})
+    assert _listed(root) == ["a/MEMHOOKS.md"]
+    (file,) = _cache_files()
+    saved = file.read_bytes()
+    monkeypatch.setattr(cache, "RACY_NS", 600 * 10**9)  # "just now", however slow the machine
+    _write(root / "b" / "MEMHOOKS.md", OLD)
+    assert _listed(root) == ["a/MEMHOOKS.md", "b/MEMHOOKS.md"]
+    assert file.read_bytes() == saved
+    monkeypatch.setattr(cache, "RACY_NS", 20_000_000)
+    time.sleep(TICK)
+    assert _listed(root) == ["a/MEMHOOKS.md", "b/MEMHOOKS.md"]
+    assert file.read_bytes() != saved

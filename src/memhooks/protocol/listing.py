@@ -58,6 +58,7 @@ UNPRUNED_FOLDERS = 20_000
 MAX_FOLDERS = 200_000
 _ABSENT = (-1, -1, -1, -1)
 _MANY = "many"
+_HOLDS, _RECENT, _CHANGED = "holds", "recent", "changed"
 
 
 class Listing:
@@ -101,8 +102,13 @@ def find_hooks(
     file = _file(directory, use_git)
     key = _key(directory, use_git)
     previous = _load(file, key, directory)
-    if previous is not None and _holds(previous):
+    state = _CHANGED if previous is None else _check(previous)
+    if state == _HOLDS and previous is not None:
         return previous.hooks
+    if state == _RECENT:  # a listing made now could not be saved: list as without a cache
+        from .discover import find_hooks as listed
+
+        return listed(directory, use_git=use_git, meanwhile=meanwhile)
     hooks, made = _list(directory, use_git, meanwhile, previous)
     if made is not None:
         _save(file, key, made)
@@ -177,15 +183,28 @@ def _load(file: str, key: list[Any], directory: str) -> Listing | None:
         return None
 
 
-def _holds(listing: Listing) -> bool:
-    """True when no recorded folder or file changed (one ``lstat``/``stat`` each)."""
+def _check(listing: Listing) -> str:
+    """:data:`_HOLDS` when no recorded folder or file changed (one ``lstat``/``stat``
+    each), :data:`_RECENT` when one changed within the racy window (so recently that a
+    new listing could not be saved either: the caller skips making one), else
+    :data:`_CHANGED`."""
     try:
         now = _folder_stats(listing.base, listing.folders)
     except OSError:
-        return False
-    if now != listing.stats[: len(now)]:
-        return False
-    return _files_stats(listing.watched + listing.files) == listing.stats[len(now) :]
+        return _CHANGED
+    count = len(now)
+    now.extend(_files_stats(listing.watched + listing.files))
+    was = listing.stats
+    if now == was:
+        return _HOLDS
+    recent = time.time_ns() - cache.RACY_NS
+    for at in range(0, count, 3):
+        if now[at : at + 3] != was[at : at + 3] and max(now[at + 1], now[at + 2]) > recent:
+            return _RECENT
+    for at in range(count, len(now), 4):
+        if now[at : at + 4] != was[at : at + 4] and max(now[at + 2], now[at + 3]) > recent:
+            return _RECENT
+    return _CHANGED
 
 
 def _folder_stats(base: str, folders: list[str]) -> array[int]:
