@@ -301,3 +301,18 @@ def test_a_listing_right_after_a_change_is_made_as_without_the_cache(tmp_path, m
     time.sleep(TICK)
     assert _listed(root) == ["a/MEMHOOKS.md", "b/MEMHOOKS.md"]
     assert file.read_bytes() != saved
+
+
+def test_a_memhooks_root_outside_git_is_walked_and_not_recorded(tmp_path, monkeypatch) -> None:
+    # git is asked (MEMHOOKS_ROOT may lie inside a work tree) and cannot answer: the
+    # walker's listing is the answer, and is not saved as git's
+    root = _tree(
+        tmp_path / "p",
+        {".gitignore": "ignored/\n", "MEMHOOKS.md": GOOD, "ignored/MEMHOOKS.md": OLD, "a/b/MEMHOOKS.md": OLD},
+        git=False,
+    )
+    monkeypatch.setenv("MEMHOOKS_ROOT", str(root))
+    expected = ["a/b/MEMHOOKS.md", "ignored/MEMHOOKS.md"]
+    assert _listed(root) == _listed(root) == expected
+    assert listing.find_hooks(str(root), use_git=True) == _fresh(root, git=True) == _fresh(root, git=False)
+    assert _cache_files() == []

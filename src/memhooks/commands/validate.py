@@ -8,10 +8,12 @@ can neither pass vacuously nor with findings left. The reference engine has no
 
 from __future__ import annotations
 
-import argparse
-
 from .. import report
 from ..protocol.lint import collect
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
 
 
 def run(args: argparse.Namespace) -> int:

@@ -268,11 +268,13 @@ def _list(
         listed = discover._git_list(directory, meanwhile, seen)
     finally:
         walker.join()
-    if listed is None:
+    walked = walks[0] if walks else None
+    if listed is None:  # not a work tree after all (MEMHOOKS_ROOT), or no git: the walker
         state.close()
+        if isinstance(walked, tuple):  # the same walk: entries named like a hook, sorted
+            return sorted(walked[4]), None
         return discover.find_hooks(directory, use_git=False), None
     files = state.files()
-    walked = walks[0] if walks else None
     pruned = False
     if files is not None and walked == _MANY:
         ignored = state.ignored()  # many folders: skip what git ignores, e.g. node_modules
