@@ -70,7 +70,7 @@ models = st.builds(
         unique_by=lambda cue: cue[0],
     ),
     st.just("---\n"),
-    st.sampled_from(["", "\n# Notes\n\nKeep it short.\n", "body without newline"]),
+    st.sampled_from(["", "\n# Notes\n\nKeep it short.\n", "body without newline", "a\r\nb\r\n"]),
 )
 events = st.lists(
     st.tuples(st.sampled_from(SCOPES), st.lists(st.sampled_from(NAMES[:-1]), max_size=3)),
@@ -106,6 +106,28 @@ def test_a_canonical_text_reads_as_its_model_in_both_readers_and_validates(
         assert parsed.data == model.data()
     read = canonical.read(text)
     assert read is not None and canonical.emit(read) == text
+
+
+def test_what_the_canonical_read_caches_is_what_parsing_caches(tmp_path: Path) -> None:
+    from memhooks.maintain.generated import canonical_data
+    from memhooks.protocol import cache
+
+    model = canonical.Generated(True, [("a", ["a/x.py"])], body="\n# Notes\r\n\nKeep.\n")
+    hook = tmp_path / "MEMHOOKS.md"
+    hook.write_text(canonical.emit(model), encoding="utf-8", newline="")
+    os.utime(hook, (1_000_000_000, 1_000_000_000))  # out of the racy window: cached
+    key = cache.stat_key(hook.lstat())
+    entries = []
+    for read in (
+        lambda store: canonical_data(str(hook), store),
+        lambda store: store.load(str(hook)),
+    ):
+        cache.clear_memory()
+        store = cache.HookCache(None)
+        read(store)
+        entries.append(store.get(str(hook), key))
+    cache.clear_memory()
+    assert entries[0] is not None and entries[0] == entries[1]
 
 
 def test_a_new_generated_hook_starts_from_the_round_trip_paths_text() -> None:
@@ -193,6 +215,13 @@ def _project(tmp_path: Path) -> Path:
     return root
 
 
+def _generated(tmp_path: Path) -> tuple[Path, Path]:
+    """A project whose folder ``a`` has the generated hook a write of ``a/x.py`` made."""
+    root = _project(tmp_path)
+    _write(root, "a/x.py")
+    return root, root / "a" / "MEMHOOKS.md"
+
+
 def _write(root: Path, rel: str, action: str = WRITTEN) -> list[str]:
     path = root / rel
     if action == WRITTEN:
@@ -238,17 +267,12 @@ def test_maintain_writes_generated_hooks_as_the_round_trip_path_does(
 def test_a_hook_people_edited_goes_through_the_round_trip_path_and_keeps_their_lines(
     tmp_path: Path,
 ) -> None:
-    root = _project(tmp_path)
-    _write(root, "a/x.py")
-    hook = root / "a" / "MEMHOOKS.md"
+    root, hook = _generated(tmp_path)
     edited = hook.read_text(encoding="utf-8").replace(
         "inherits: true\n", "inherits: true  # mine\n"
     )
     hook.write_text(edited, encoding="utf-8")
-    assert (
-        fastwrite.write_generated(str(hook), [("a", ["a/y.py"])], lambda n: True, 3, create=True)
-        is None
-    )
+    assert _direct(hook) is None
     assert _write(root, "a/y.py") == [str(hook)]
     text = hook.read_text(encoding="utf-8")
     assert "inherits: true  # mine\n" in text and "- name: a/y.py" in text
@@ -257,9 +281,7 @@ def test_a_hook_people_edited_goes_through_the_round_trip_path_and_keeps_their_l
 def test_the_generated_hook_write_keeps_mode_bits_and_leaves_no_temporary_file(
     tmp_path: Path,
 ) -> None:
-    root = _project(tmp_path)
-    _write(root, "a/x.py")
-    hook = root / "a" / "MEMHOOKS.md"
+    root, hook = _generated(tmp_path)
     hook.chmod(0o640)
     _write(root, "a/y.py")
     assert stat.S_IMODE(hook.stat().st_mode) == 0o640
@@ -267,9 +289,7 @@ def test_the_generated_hook_write_keeps_mode_bits_and_leaves_no_temporary_file(
 
 
 def test_a_read_only_generated_hook_is_refused_not_replaced(tmp_path: Path) -> None:
-    root = _project(tmp_path)
-    _write(root, "a/x.py")
-    hook = root / "a" / "MEMHOOKS.md"
+    root, hook = _generated(tmp_path)
     before = hook.read_bytes()
     hook.chmod(0o444)
     with pytest.raises(DiagnosticError) as caught:
@@ -279,15 +299,18 @@ def test_a_read_only_generated_hook_is_refused_not_replaced(tmp_path: Path) -> N
 
 
 def test_a_symlinked_generated_hook_is_refused(tmp_path: Path) -> None:
-    root = _project(tmp_path)
-    _write(root, "a/x.py")
-    hook = root / "a" / "MEMHOOKS.md"
+    root, hook = _generated(tmp_path)
     real = root / "elsewhere.md"
     hook.rename(real)
     hook.symlink_to(real)
     with pytest.raises(DiagnosticError) as caught:
-        fastwrite.write_generated(str(hook), [("a", ["a/y.py"])], lambda n: True, 3, create=True)
+        _direct(hook)
     assert caught.value.diagnostics[0].code == "MH029"
+
+
+def _direct(hook: Path) -> bool | None:
+    """:func:`fastwrite.write_generated` adding ``a/y.py`` to ``hook``'s cue of ``a``."""
+    return fastwrite.write_generated(str(hook), [("a", ["a/y.py"])], lambda n: True, 3, create=True)
 
 
 # -- the agent hook: a write that changes a generated cue loads no YAML library ------------
