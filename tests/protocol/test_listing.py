@@ -215,6 +215,20 @@ def test_a_corrupt_or_altered_listing_is_ignored_not_trusted(tmp_path, damage) -
     assert [d.to_json() for d in collect(str(root), all_hooks=True)[0]] == first
 
 
+def test_a_listing_naming_a_hook_outside_the_directory_is_not_trusted(tmp_path) -> None:
+    # even with a matching digest (recomputed by whoever altered the file)
+    root = _tree(tmp_path / "p", {"MEMHOOKS.md": GOOD, "a/MEMHOOKS.md": OLD})
+    outside = _tree(tmp_path / "elsewhere", {"MEMHOOKS.md": OLD}, git=False)
+    assert _listed(root) == ["a/MEMHOOKS.md"]
+    key = listing._key(str(root), True)
+    made = listing._load(listing._file(str(root), True), key, str(root))
+    assert made is not None
+    made.hooks = [*made.hooks, str(outside / "MEMHOOKS.md")]
+    listing._save(listing._file(str(root), True), key, made)
+    assert listing.find_hooks(str(root), use_git=True) == _fresh(root)
+    assert str(outside / "MEMHOOKS.md") not in listing.find_hooks(str(root), use_git=True)
+
+
 def test_memhooks_cache_0_writes_no_listing(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("MEMHOOKS_CACHE", "0")
     root = _tree(tmp_path / "p", {"MEMHOOKS.md": GOOD, "a/MEMHOOKS.md": OLD})

@@ -50,6 +50,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
+#: Bump whenever what :func:`memhooks.protocol.discover.find_hooks` lists changes (its
+#: rules, not just its speed), or listings made by the old rules outlive the change.
 FORMAT = 2
 #: A walk of more folders than this, in git, starts again skipping what git ignores
 #: (one more git call): checking 20,000 folders costs about what git's own walk does.
@@ -170,10 +172,13 @@ def _load(file: str, key: list[Any], directory: str) -> Listing | None:
         stats = array("q")
         stats.frombytes(raw)
         owners = blob["owners"]
+        inside = directory.rstrip("/") + "/"
         if not (
             len(stats) == 3 * len(folders) + 4 * (len(watched) + len(files))
             and len(owners) == len(watched)
             and all(isinstance(at, int) and 0 <= at < len(folders) for at in owners)
+            # whatever the file says, nothing outside the listed directory is read
+            and all(hook.startswith(inside) and "/../" not in hook for hook in hooks)
         ):
             return None
         return Listing(
