@@ -78,7 +78,9 @@ def _cache_files() -> list[Path]:
 
 
 def test_a_second_validate_asks_git_nothing_and_reports_the_same(tmp_path, git_calls) -> None:
-    root = _tree(tmp_path / "p", {"MEMHOOKS.md": GOOD, "a/MEMHOOKS.md": OLD, "a/b/c/MEMHOOKS.md": OLD})
+    root = _tree(
+        tmp_path / "p", {"MEMHOOKS.md": GOOD, "a/MEMHOOKS.md": OLD, "a/b/c/MEMHOOKS.md": OLD}
+    )
     first = _listed(root)
     assert first == ["a/MEMHOOKS.md", "a/b/c/MEMHOOKS.md"]
     assert git_calls and len(_cache_files()) == 1
@@ -115,16 +117,27 @@ def test_a_removed_hook_is_no_longer_listed(tmp_path) -> None:
 def test_a_gitignore_edited_in_place_with_the_same_size_is_honoured(tmp_path) -> None:
     root = _tree(
         tmp_path / "p",
-        {".gitignore": "vendor/\n", "MEMHOOKS.md": GOOD, "vendor/MEMHOOKS.md": OLD, "lib/MEMHOOKS.md": OLD},
+        {
+            ".gitignore": "vendor/\n",
+            "MEMHOOKS.md": GOOD,
+            "vendor/MEMHOOKS.md": OLD,
+            "lib/MEMHOOKS.md": OLD,
+        },
     )
     assert _listed(root) == ["lib/MEMHOOKS.md"]
     before = os.stat(root / ".gitignore")
     with open(root / ".gitignore", "r+", encoding="utf-8") as fp:  # same inode, same size
         fp.write("lib/   \n")
     assert os.stat(root / ".gitignore").st_size == before.st_size
-    assert _listed(root) == ["vendor/MEMHOOKS.md"] == [
-        os.path.relpath(p, root) for p in _fresh(root) if "MEMHOOKS.md" in p and p != str(root / "MEMHOOKS.md")
-    ]
+    assert (
+        _listed(root)
+        == ["vendor/MEMHOOKS.md"]
+        == [
+            os.path.relpath(p, root)
+            for p in _fresh(root)
+            if "MEMHOOKS.md" in p and p != str(root / "MEMHOOKS.md")
+        ]
+    )
 
 
 def test_info_exclude_and_the_global_excludes_file_are_honoured(tmp_path) -> None:
@@ -150,7 +163,10 @@ def test_ignore_rules_above_a_memhooks_root_inside_git_are_watched(tmp_path, mon
 
 
 def test_a_newly_tracked_ignored_hook_is_listed_and_its_deletion_seen(tmp_path) -> None:
-    root = _tree(tmp_path / "p", {".gitignore": "vendor/\n", "MEMHOOKS.md": GOOD, "vendor/x/MEMHOOKS.md": OLD})
+    root = _tree(
+        tmp_path / "p",
+        {".gitignore": "vendor/\n", "MEMHOOKS.md": GOOD, "vendor/x/MEMHOOKS.md": OLD},
+    )
     assert _listed(root) == []
     subprocess.run(["git", "-C", str(root), "add", "-f", "vendor/x/MEMHOOKS.md"], check=True)
     time.sleep(TICK)
@@ -201,7 +217,9 @@ def test_a_folder_changed_during_the_walk_window_is_not_cached(tmp_path, monkeyp
         lambda text: "not json at all",
         lambda text: json.dumps({**json.loads(text), "folders": 7}),
         # a listing whose hooks were altered but whose stats still hold: not trusted
-        lambda text: json.dumps({**json.loads(text), "hooks": json.loads(text)["hooks"] + "\0/etc/x/MEMHOOKS.md"}),
+        lambda text: json.dumps(
+            {**json.loads(text), "hooks": json.loads(text)["hooks"] + "\0/etc/x/MEMHOOKS.md"}
+        ),
         lambda text: json.dumps({**json.loads(text), "hooks": ""}),
     ],
 )
@@ -251,7 +269,11 @@ def test_a_hook_rewritten_with_the_same_size_and_mtime_is_read_again(tmp_path, m
     _write(hook, OLD.replace("v1", "v2"))
     os.utime(hook, ns=(first.st_atime_ns, first.st_mtime_ns))
     after = os.stat(hook)
-    assert (after.st_ino, after.st_size, after.st_mtime_ns) == (first.st_ino, first.st_size, first.st_mtime_ns)
+    assert (after.st_ino, after.st_size, after.st_mtime_ns) == (
+        first.st_ino,
+        first.st_size,
+        first.st_mtime_ns,
+    )
     cache.clear_memory()
     assert collect(str(root), all_hooks=True)[0] == []
 
@@ -322,11 +344,20 @@ def test_a_memhooks_root_outside_git_is_walked_and_not_recorded(tmp_path, monkey
     # walker's listing is the answer, and is not saved as git's
     root = _tree(
         tmp_path / "p",
-        {".gitignore": "ignored/\n", "MEMHOOKS.md": GOOD, "ignored/MEMHOOKS.md": OLD, "a/b/MEMHOOKS.md": OLD},
+        {
+            ".gitignore": "ignored/\n",
+            "MEMHOOKS.md": GOOD,
+            "ignored/MEMHOOKS.md": OLD,
+            "a/b/MEMHOOKS.md": OLD,
+        },
         git=False,
     )
     monkeypatch.setenv("MEMHOOKS_ROOT", str(root))
     expected = ["a/b/MEMHOOKS.md", "ignored/MEMHOOKS.md"]
     assert _listed(root) == _listed(root) == expected
-    assert listing.find_hooks(str(root), use_git=True) == _fresh(root, git=True) == _fresh(root, git=False)
+    assert (
+        listing.find_hooks(str(root), use_git=True)
+        == _fresh(root, git=True)
+        == _fresh(root, git=False)
+    )
     assert _cache_files() == []

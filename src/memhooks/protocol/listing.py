@@ -148,7 +148,7 @@ def _digest(texts: list[str], stats: bytes) -> str:
     for text in texts:
         digest.update(text.encode("utf-8", "surrogateescape") + b"\0\0")
     digest.update(stats)
-    return digest.hexdigest()
+    return str(digest.hexdigest())
 
 
 def _load(file: str, key: list[Any], directory: str) -> Listing | None:
@@ -164,9 +164,10 @@ def _load(file: str, key: list[Any], directory: str) -> Listing | None:
         if not all(isinstance(text, str) for text in texts):
             return None
         raw = a2b_base64(blob["stats"])
-        if _digest([repr(key), *texts, repr(blob["owners"]), repr(blob["pruned"])], raw) != blob[
-            "digest"
-        ]:
+        if (
+            _digest([repr(key), *texts, repr(blob["owners"]), repr(blob["pruned"])], raw)
+            != blob["digest"]
+        ):
             return None
         hooks, folders, watched, files = (text.split("\0") if text else [] for text in texts)
         stats = array("q")
@@ -319,7 +320,7 @@ def _walk(
     (whether git descends there). A folder whose stats equal ``previous``'s (an unpruned
     walk's) is not read again: its names are what they were. None when something cannot
     be read, :data:`_MANY` past ``limit`` folders."""
-    known: dict[str, tuple[int, list[str], list[int], list[str]]] = {}
+    known: dict[str, tuple[int, list[str], list[str], list[str]]] = {}
     if previous is not None and not previous.pruned and ignored is None:
         known = _known(previous)
     folders: list[str] = []
@@ -346,7 +347,9 @@ def _walk(
             if same is not None and previous is not None:
                 index, children, names, found = same
                 if previous.stats[3 * index : 3 * index + 3] == array("q", entry_stats):
-                    pending += [(os.path.join(path, child.rpartition("/")[2]), child) for child in children]
+                    pending += [
+                        (os.path.join(path, child.rpartition("/")[2]), child) for child in children
+                    ]
                     watched += names
                     owners += [at] * len(names)
                     hooks += found
@@ -371,10 +374,10 @@ def _walk(
     return folders, stats, watched, owners, hooks
 
 
-def _known(previous: Listing) -> dict[str, tuple[int, list[str], list[int], list[str]]]:
+def _known(previous: Listing) -> dict[str, tuple[int, list[str], list[str], list[str]]]:
     """For each folder of ``previous``: (its index, its subfolders, the files watched in
     it, the entries named like a hook in it)."""
-    known: dict[str, tuple[int, list[str], list[int], list[str]]] = {
+    known: dict[str, tuple[int, list[str], list[str], list[str]]] = {
         rel: (index, [], [], []) for index, rel in enumerate(previous.folders)
     }
     for rel in previous.folders:
