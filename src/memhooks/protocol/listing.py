@@ -20,11 +20,12 @@ when, since it was made,
   version are the same.
 
 Otherwise the tree is listed afresh (git or the walker decide, exactly as without the
-cache) and the folders are walked again to record them; a folder unchanged since the
-last listing is not read again (its names are known), only ``lstat``-ed. The walk skips
-``.git`` and descends into everything else, nested repositories and ignored folders
-included (more folders checked, never fewer); in git, past :data:`UNPRUNED_FOLDERS` it
-starts again skipping what git ignores as a whole (``node_modules``). A listing in which
+cache) and the folders are walked again to record them (:mod:`.folders`); a folder
+unchanged since the last listing is not read again (its names are known), only
+``lstat``-ed. The walk skips ``.git`` and descends into everything else, nested
+repositories and ignored folders included (more folders checked, never fewer); in git,
+past 20,000 folders it starts again skipping what git ignores as a whole
+(``node_modules``). A listing in which
 any recorded entry changed within :data:`~memhooks.protocol.cache.RACY_NS` of the walk
 is not saved (coarse timestamps: git's "racy" problem), nor one made when git could not
 answer. A cache file that is unreadable, altered (its SHA-1 does not match) or made for
@@ -37,13 +38,11 @@ One JSON file per (directory, git or walker) under ``$XDG_CACHE_HOME/memhooks/li
 from __future__ import annotations
 
 import os
-import stat
 import time
 from array import array
 
 from .. import jsonfast
 from . import cache
-from .hookfile import HOOK_NAME
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -53,13 +52,7 @@ if TYPE_CHECKING:
 #: Bump whenever what :func:`memhooks.protocol.discover.find_hooks` lists changes (its
 #: rules, not just its speed), or listings made by the old rules outlive the change.
 FORMAT = 2
-#: A walk of more folders than this, in git, starts again skipping what git ignores
-#: (one more git call): checking 20,000 folders costs about what git's own walk does.
-UNPRUNED_FOLDERS = 20_000
-#: More folders than this and no listing is saved.
-MAX_FOLDERS = 200_000
 _ABSENT = (-1, -1, -1, -1)
-_MANY = "many"
 _HOLDS, _RECENT, _CHANGED = "holds", "recent", "changed"
 
 
@@ -246,12 +239,13 @@ def _list(
     """(hooks, the listing to save or None). In git the walk runs in a thread while git
     lists (it waits in system calls; git runs in its own process)."""
     from . import discover
+    from .folders import MANY, MAX_FOLDERS, UNPRUNED_FOLDERS, walk
 
     started = time.time_ns()
     if not use_git:
         if meanwhile is not None:
             meanwhile()
-        walked = _walk(directory, None, MAX_FOLDERS, previous)
+        walked = walk(directory, None, MAX_FOLDERS, previous)
         if not isinstance(walked, tuple):  # the walker reports what it cannot read (MH030)
             return discover.find_hooks(directory, use_git=False), None
         folders, folder_stats, watched, owners, hooks = walked
@@ -264,7 +258,7 @@ def _list(
 
     walks: list[Any] = []
     walker = threading.Thread(
-        target=lambda: walks.append(_walk(directory, None, UNPRUNED_FOLDERS, previous)),
+        target=lambda: walks.append(walk(directory, None, UNPRUNED_FOLDERS, previous)),
         daemon=True,
     )
     walker.start()
@@ -282,9 +276,9 @@ def _list(
         return discover.find_hooks(directory, use_git=False), None
     files = state.files()
     pruned = False
-    if files is not None and walked == _MANY:
+    if files is not None and walked == MANY:
         ignored = state.ignored()  # many folders: skip what git ignores, e.g. node_modules
-        walked = None if ignored is None else _walk(directory, ignored, MAX_FOLDERS, None)
+        walked = None if ignored is None else walk(directory, ignored, MAX_FOLDERS, None)
         pruned = True
     if files is None or not isinstance(walked, tuple):
         return listed, None
@@ -308,92 +302,6 @@ def _checked(made: Listing, started: int) -> Listing | None:
         return None
     made.stats.extend(files)
     return made
-
-
-def _walk(
-    directory: str, ignored: set[str] | None, limit: int, previous: Listing | None
-) -> tuple[list[str], array[int], list[str], list[int], list[str]] | str | None:
-    """Every folder below ``directory`` (inclusive) except ``.git`` and ``ignored``
-    (absolute paths), never through a symlink: (relative names, their stats flattened,
-    files watched in them, the index of the folder each lies in, entries named like a
-    hook). Watched: ``.gitignore``, and a nested repository's ``.git`` and ``.git/HEAD``
-    (whether git descends there). A folder whose stats equal ``previous``'s (an unpruned
-    walk's) is not read again: its names are what they were. None when something cannot
-    be read, :data:`_MANY` past ``limit`` folders."""
-    known: dict[str, tuple[int, list[str], list[str], list[str]]] = {}
-    if previous is not None and not previous.pruned and ignored is None:
-        known = _known(previous)
-    folders: list[str] = []
-    stats = array("q")
-    watched: list[str] = []
-    owners: list[int] = []
-    hooks: list[str] = []
-    pending = [(directory, "")]
-    scandir, lstat, isdir = os.scandir, os.lstat, stat.S_ISDIR
-    skip = ignored or ()
-    try:
-        while pending:
-            path, rel = pending.pop()
-            st = lstat(path)
-            if not isdir(st.st_mode):
-                return None
-            at = len(folders)
-            if at >= limit:
-                return _MANY
-            folders.append(rel)
-            entry_stats = (st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
-            stats.extend(entry_stats)
-            same = known.get(rel)
-            if same is not None and previous is not None:
-                index, children, names, found = same
-                if previous.stats[3 * index : 3 * index + 3] == array("q", entry_stats):
-                    pending += [
-                        (os.path.join(path, child.rpartition("/")[2]), child) for child in children
-                    ]
-                    watched += names
-                    owners += [at] * len(names)
-                    hooks += found
-                    continue
-            with scandir(path) as entries:
-                for entry in entries:
-                    name = entry.name
-                    if name == ".git":
-                        if rel:
-                            watched += (entry.path, entry.path + "/HEAD")
-                            owners += (at, at)
-                        continue
-                    if name == ".gitignore":
-                        watched.append(entry.path)
-                        owners.append(at)
-                    elif name == HOOK_NAME:
-                        hooks.append(entry.path)
-                    if entry.is_dir(follow_symlinks=False) and entry.path not in skip:
-                        pending.append((entry.path, f"{rel}/{name}" if rel else name))
-    except OSError:
-        return None
-    return folders, stats, watched, owners, hooks
-
-
-def _known(previous: Listing) -> dict[str, tuple[int, list[str], list[str], list[str]]]:
-    """For each folder of ``previous``: (its index, its subfolders, the files watched in
-    it, the entries named like a hook in it)."""
-    known: dict[str, tuple[int, list[str], list[str], list[str]]] = {
-        rel: (index, [], [], []) for index, rel in enumerate(previous.folders)
-    }
-    for rel in previous.folders:
-        if rel:
-            parent = rel.rpartition("/")[0]
-            if parent in known:
-                known[parent][1].append(rel)
-    for path, owner in zip(previous.watched, previous.owners):
-        known[previous.folders[owner]][2].append(path)
-    prefix = previous.base.rstrip("/") + "/"
-    for hook in previous.hooks:
-        folder = os.path.dirname(hook)
-        rel = "" if folder == previous.base else folder[len(prefix) :]
-        if hook == f"{folder}/{HOOK_NAME}" and rel in known:
-            known[rel][3].append(hook)
-    return known
 
 
 def _save(file: str, key: list[Any], made: Listing) -> None:
