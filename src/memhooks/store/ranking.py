@@ -151,12 +151,7 @@ def cue(
 
     Paths that cannot be a root-relative file are ignored (a hook may name anything).
     """
-    wanted = []
-    for path in files:
-        try:
-            wanted.append(normalize_file(path))
-        except (TypeError, ValueError):
-            continue
+    wanted = _files(files)
     if limit <= 0 or not (wanted or scope is not None):
         return []
     live = "" if include_obsolete else " AND obsolete = 0"
@@ -210,12 +205,7 @@ def anchored(
     a file directly in ``folder``, then those scoped exactly to ``folder``; newest first
     within each, at most ``limit``. Root-scoped memories count only through files
     (a change that spans folders is scoped at the root: the root says little)."""
-    wanted = []
-    for path in files:
-        try:
-            wanted.append(normalize_file(path))
-        except (TypeError, ValueError):
-            continue
+    wanted = _files(files)
     if limit <= 0:
         return []
     live = "" if include_obsolete else " AND m.obsolete = 0"
@@ -297,3 +287,15 @@ def anchored_files(
     args = (prefix, prefix + "\U0010ffff", len(prefix) + 1, project, dumps(sorted(besides)), limit)
     rows = conn.execute(sql, args)
     return [str(path) for (path,) in rows]
+
+
+def _files(files: Iterable[str]) -> list[str]:
+    """``files`` as root-relative store paths, leaving out what cannot be one (a hook
+    may name anything)."""
+    wanted = []
+    for path in files:
+        try:
+            wanted.append(normalize_file(path))
+        except (TypeError, ValueError):
+            continue
+    return wanted
