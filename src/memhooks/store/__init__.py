@@ -1,7 +1,7 @@
 """The embedded memory store: one SQLite file, FTS5/BM25 search, memories of many projects.
 
-Importing this package loads only ``sqlite3``, ``json`` and our own small
-modules: the agent hook imports it on every prompt.
+Importing this package loads nothing: its names are imported on first use (the hook
+imports only the modules a call needs).
 
 Modules: ``store`` (the :class:`MemoryStore` class), ``memory`` (the record and
 its field rules), ``scope`` (root-relative paths), ``project`` (project ids from
@@ -13,15 +13,46 @@ error translation), ``schema`` (migrations), ``rows`` (record <-> row),
 
 from __future__ import annotations
 
-from .location import default_path
-from .memory import Memory
-from .project import Identity, identify, normalize_remote, project_id
-from .schema import MIGRATIONS
-from .scope import ancestor_scopes, normalize_file, normalize_scope
-from .store import MemoryStore
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .location import default_path
+    from .memory import Memory
+    from .project import Identity, identify, normalize_remote, project_id
+    from .scope import ancestor_scopes, normalize_file, normalize_scope
+    from .store import MemoryStore
 
-#: The schema version this memhooks writes (``PRAGMA user_version``).
-SCHEMA_VERSION = len(MIGRATIONS)
+    SCHEMA_VERSION: int
+
+#: Where each public name lives: imported on first use, so a module that needs only
+#: ``memhooks.store.connection`` (the session state file) loads no more than that.
+_LAZY = {
+    "Identity": "project",
+    "Memory": "memory",
+    "MemoryStore": "store",
+    "ancestor_scopes": "scope",
+    "default_path": "location",
+    "identify": "project",
+    "normalize_file": "scope",
+    "normalize_remote": "project",
+    "normalize_scope": "scope",
+    "project_id": "project",
+}
+
+
+def __getattr__(name: str) -> object:
+    import importlib
+
+    if name == "SCHEMA_VERSION":  # the schema version this memhooks writes (user_version)
+        from .schema import MIGRATIONS
+
+        value: object = len(MIGRATIONS)
+    elif name in _LAZY:
+        value = getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -36,3 +67,7 @@ __all__ = [
     "normalize_scope",
     "project_id",
 ]
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
