@@ -2,12 +2,14 @@
 
 Public API::
 
-    handle(raw, agent=None, native_event=None, roles=(), env=None, time_s=3.0) -> Reply
+    handle(raw, agent=None, native_event=None, roles=(), env=None, time_s=3.0,
+           exiting=False) -> Reply
     parse(raw, agent=None, native_event=None) -> NormalizedEvent
 
 ``Reply.stdout`` is exactly what the host must read on stdout, ``Reply.note`` at most
 one line for stderr. Modules: ``handler`` (the one fail-open path), ``call`` (one hook
-call's resolved state), ``reactions`` (what each lifecycle event does), ``payload``
+call's resolved state), ``reactions`` (what each lifecycle event does),
+``maintenance`` (cue updates through the journal), ``payload``
 (reading stdin), ``store`` (is there a store to read), ``scope`` (roles), ``reply``,
 ``deadline`` (the watchdog).
 Nothing is imported until used: this package runs in a fresh process per prompt.

@@ -39,6 +39,7 @@ from ..agents.base import (
     USER_PROMPT,
 )
 from .call import SESSION_BUDGET, TOOL_BUDGET
+from .maintenance import apply_pending, maintain_edit
 from .reply import Reply
 
 TYPE_CHECKING = False
@@ -77,7 +78,7 @@ def noop(call: HookCall) -> Reply:
 
 
 def on_session_start(call: HookCall) -> Reply:
-    _apply_pending(call)
+    apply_pending(call)
     if (call.event.reason or "").lower() in RESET_SOURCES:
         call.session.compacted()
     if not call.delivery.injects(call.native):
@@ -88,7 +89,7 @@ def on_session_start(call: HookCall) -> Reply:
 def on_prompt(call: HookCall) -> Reply:
     from ..session import gate, mentions
 
-    _apply_pending(call)
+    apply_pending(call)
     session = call.session  # opened with the prompt as its latest
     prompt = call.event.prompt
     assert call.root is not None
@@ -130,7 +131,7 @@ def on_tool(call: HookCall) -> Reply:
 
 
 def on_edit(call: HookCall) -> Reply:
-    changed, note = _maintain(call)
+    changed, note = maintain_edit(call)
     touched = [(rel, "file", "edit") for rel in _files(call, reads_only=False)]
     reply = _after_tool(call, touched)
     reply.changed = changed
@@ -142,7 +143,7 @@ def on_command(call: HookCall) -> Reply:
     from ..session import mentions
 
     assert call.root is not None
-    changed, note = _maintain(call)  # a shell tool that reported files it wrote
+    changed, note = maintain_edit(call)  # a shell tool that reported files it wrote
     found = mentions.in_command(call.event.command or "", call.folder, call.root)
     reply = _after_tool(call, [(rel, kind, "command") for rel, kind in found])
     reply.changed = changed
@@ -364,65 +365,6 @@ def _kind(call: HookCall, rel: str) -> str:
 def _absolute(call: HookCall, rel: str) -> str:
     assert call.root is not None
     return os.path.join(call.root, *rel.split("/")) if rel else call.root
-
-
-def _maintain(call: HookCall) -> tuple[list[str], str | None]:
-    """Hook maintenance for the files the event wrote, deleted or renamed, through the
-    journal (:mod:`memhooks.session.journal`): recorded first, then applied."""
-    from ..maintain.events import SETTINGS as MAINTAIN_SETTINGS
-    from ..maintain.events import changed_paths, maintain
-
-    if not changed_paths(call.event):
-        return [], None
-    settings = {k: call.env[k] for k in MAINTAIN_SETTINGS if k in call.env}
-    if not maintain(call.event, env=settings, folder=call.folder, dry=True):
-        return [], None  # already in its cue (most edits): nothing to record or lock
-    from ..session import journal
-
-    assert call.root is not None
-    work: dict[str, object] = {
-        "folder": call.folder,
-        "files": [f.as_list() for f in call.event.files],
-        "settings": settings,
-    }
-    journal.accept(call.state, call.root, work)
-    written, notes = journal.drain(call.state, call.root, _apply, call.deadline - 0.1)
-    return written, "; ".join(notes) or None
-
-
-def _apply_pending(call: HookCall) -> None:
-    """Apply maintenance earlier hook calls accepted but could not finish (their deadline
-    came first): the next call of the project does it."""
-    from ..session import journal
-
-    assert call.root is not None
-    if journal.pending(call.state, call.root):
-        _written, notes = journal.drain(call.state, call.root, _apply, call.deadline - 0.5)
-        call.notes.extend(notes)
-
-
-def _apply(works: list[dict[str, object]]) -> list[str]:
-    """Apply journal entries (:func:`memhooks.maintain.events.maintain`), one pass per
-    distinct folder and settings."""
-    from ..agents.base import POST_EDIT as EDIT
-    from ..agents.base import FileChange, NormalizedEvent
-    from ..maintain.events import maintain
-
-    groups: dict[str, tuple[str, dict[str, str], list[FileChange]]] = {}
-    for work in works:
-        settings = dict(work.get("settings") or {})  # type: ignore[call-overload]
-        folder = str(work["folder"])
-        key = repr((folder, sorted(settings.items())))
-        group = groups.setdefault(key, (folder, settings, []))
-        for action, path, *old in work.get("files") or ():  # type: ignore[attr-defined]
-            group[2].append(FileChange(path, action, *old))
-    written: list[str] = []
-    for folder, settings, files in groups.values():
-        event = NormalizedEvent("journal", EDIT, cwd=folder, files=files)
-        for path in maintain(event, env=settings, folder=folder):
-            if path not in written:
-                written.append(path)
-    return written
 
 
 REACTIONS: dict[str, Callable[[HookCall], Reply]] = {

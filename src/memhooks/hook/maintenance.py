@@ -1,0 +1,69 @@
+"""Hook maintenance from the hook: the cue updates an edit calls for, recorded in the
+journal first (:mod:`memhooks.session.journal`), then applied under the hook lock — in
+this call, or by the next call of the project when this one's deadline came first
+(issue 13 item 3: an update the hook accepted is never dropped)."""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .call import HookCall
+
+
+def maintain_edit(call: HookCall) -> tuple[list[str], str | None]:
+    """Hook maintenance for the files the event wrote, deleted or renamed, through the
+    journal (:mod:`memhooks.session.journal`): recorded first, then applied."""
+    from ..maintain.events import SETTINGS as MAINTAIN_SETTINGS
+    from ..maintain.events import changed_paths, maintain
+
+    if not changed_paths(call.event):
+        return [], None
+    settings = {k: call.env[k] for k in MAINTAIN_SETTINGS if k in call.env}
+    if not maintain(call.event, env=settings, folder=call.folder, dry=True):
+        return [], None  # already in its cue (most edits): nothing to record or lock
+    from ..session import journal
+
+    assert call.root is not None
+    work: dict[str, object] = {
+        "folder": call.folder,
+        "files": [f.as_list() for f in call.event.files],
+        "settings": settings,
+    }
+    journal.accept(call.state, call.root, work)
+    written, notes = journal.drain(call.state, call.root, _apply, call.deadline - 0.1)
+    return written, "; ".join(notes) or None
+
+
+def apply_pending(call: HookCall) -> None:
+    """Apply maintenance earlier hook calls accepted but could not finish (their deadline
+    came first): the next call of the project does it."""
+    from ..session import journal
+
+    assert call.root is not None
+    if journal.pending(call.state, call.root):
+        _written, notes = journal.drain(call.state, call.root, _apply, call.deadline - 0.5)
+        call.notes.extend(notes)
+
+
+def _apply(works: list[dict[str, object]]) -> list[str]:
+    """Apply journal entries (:func:`memhooks.maintain.events.maintain`), one pass per
+    distinct folder and settings."""
+    from ..agents.base import POST_EDIT as EDIT
+    from ..agents.base import FileChange, NormalizedEvent
+    from ..maintain.events import maintain
+
+    groups: dict[str, tuple[str, dict[str, str], list[FileChange]]] = {}
+    for work in works:
+        settings = dict(work.get("settings") or {})  # type: ignore[call-overload]
+        folder = str(work["folder"])
+        key = repr((folder, sorted(settings.items())))
+        group = groups.setdefault(key, (folder, settings, []))
+        for action, path, *old in work.get("files") or ():  # type: ignore[attr-defined]
+            group[2].append(FileChange(path, action, *old))
+    written: list[str] = []
+    for folder, settings, files in groups.values():
+        event = NormalizedEvent("journal", EDIT, cwd=folder, files=files)
+        for path in maintain(event, env=settings, folder=folder):
+            if path not in written:
+                written.append(path)
+    return written
