@@ -361,3 +361,35 @@ def test_a_memhooks_root_outside_git_is_walked_and_not_recorded(tmp_path, monkey
         == _fresh(root, git=False)
     )
     assert _cache_files() == []
+
+
+@pytest.mark.parametrize("git", [True, False])
+def test_a_tree_with_too_many_folders_is_listed_without_recording_it(
+    tmp_path, monkeypatch, git
+) -> None:
+    # past the folder limit no listing is kept, and later runs do not walk again to
+    # find that out, until the top folder changes
+    from memhooks.protocol import folders
+
+    monkeypatch.setattr(folders, "UNPRUNED_FOLDERS", 2)
+    monkeypatch.setattr(folders, "MAX_FOLDERS", 3)
+    walks: list[str] = []
+    real = folders.walk
+    monkeypatch.setattr(folders, "walk", lambda *a: walks.append(a[0]) or real(*a))
+    files = {
+        "MEMHOOKS.md": GOOD,
+        "a/MEMHOOKS.md": OLD,
+        "b/MEMHOOKS.md": OLD,
+        "c/d/MEMHOOKS.md": OLD,
+    }
+    root = _tree(tmp_path / "p", files, git=git)
+    expected = ["a/MEMHOOKS.md", "b/MEMHOOKS.md", "c/d/MEMHOOKS.md"]
+    assert _listed(root) == expected
+    assert walks
+    walks.clear()
+    assert _listed(root) == expected
+    assert walks == []  # the marker said so
+    _write(root / "e" / "MEMHOOKS.md", OLD)  # a new folder at the top
+    time.sleep(TICK)
+    assert _listed(root) == [*expected, "e/MEMHOOKS.md"]
+    assert walks

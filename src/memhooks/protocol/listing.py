@@ -53,6 +53,7 @@ if TYPE_CHECKING:
 #: rules, not just its speed), or listings made by the old rules outlive the change.
 FORMAT = 2
 _ABSENT = (-1, -1, -1, -1)
+_TOO_MANY = "too many"
 _HOLDS, _RECENT, _CHANGED = "holds", "recent", "changed"
 
 
@@ -97,6 +98,12 @@ def find_hooks(
     file = _file(directory, use_git)
     key = _key(directory, use_git)
     previous = _load(file, key, directory)
+    if isinstance(previous, tuple):  # too many folders to list, and the top is unchanged
+        if previous == _top_stat(directory):
+            from .discover import find_hooks as listed
+
+            return listed(directory, use_git=use_git, meanwhile=meanwhile)
+        previous = None
     state = _CHANGED if previous is None else _check(previous)
     if state == _HOLDS and previous is not None:
         return previous.hooks
@@ -105,9 +112,21 @@ def find_hooks(
 
         return listed(directory, use_git=use_git, meanwhile=meanwhile)
     hooks, made = _list(directory, use_git, meanwhile, previous)
-    if made is not None:
+    if made == _TOO_MANY:  # do not try again while the top folder stays the same
+        top = _top_stat(directory)
+        if top is not None:
+            _write(file, {"format": FORMAT, "key": key, "too_many": list(top)})
+    elif isinstance(made, Listing):
         _save(file, key, made)
     return hooks
+
+
+def _top_stat(directory: str) -> tuple[int, int, int] | None:
+    try:
+        st = os.lstat(directory)
+    except OSError:
+        return None
+    return (st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
 
 
 def _file(directory: str, use_git: bool) -> str:
@@ -144,14 +163,20 @@ def _digest(texts: list[str], stats: bytes) -> str:
     return str(digest.hexdigest())
 
 
-def _load(file: str, key: list[Any], directory: str) -> Listing | None:
-    """The listing in ``file`` when it is intact and was made for ``key``; else None."""
+def _load(file: str, key: list[Any], directory: str) -> Listing | tuple[int, ...] | None:
+    """The listing in ``file`` when it is intact and was made for ``key``, or the stats
+    of the top folder when the tree had too many folders to record; else None."""
     from binascii import a2b_base64
 
     try:
         with open(file, "rb") as fp:
             blob = jsonfast.loads(fp.read())
         if not (isinstance(blob, dict) and blob.get("format") == FORMAT and blob.get("key") == key):
+            return None
+        if "too_many" in blob:
+            top = blob["too_many"]
+            if isinstance(top, list) and len(top) == 3 and all(type(v) is int for v in top):
+                return tuple(top)
             return None
         texts = [blob["hooks"], blob["folders"], blob["watched"], blob["files"]]
         if not all(isinstance(text, str) for text in texts):
@@ -235,9 +260,10 @@ def _files_stats(files: list[str]) -> array[int]:
 
 def _list(
     directory: str, use_git: bool, meanwhile: Callable[[], None] | None, previous: Listing | None
-) -> tuple[list[str], Listing | None]:
-    """(hooks, the listing to save or None). In git the walk runs in a thread while git
-    lists (it waits in system calls; git runs in its own process)."""
+) -> tuple[list[str], Listing | str | None]:
+    """(hooks, the listing to save, :data:`_TOO_MANY`, or None when nothing is to be
+    saved). In git the walk runs in a thread while git lists (it waits in system calls;
+    git runs in its own process)."""
     from . import discover
     from .folders import MANY, MAX_FOLDERS, UNPRUNED_FOLDERS, walk
 
@@ -247,7 +273,9 @@ def _list(
             meanwhile()
         walked = walk(directory, None, MAX_FOLDERS, previous)
         if not isinstance(walked, tuple):  # the walker reports what it cannot read (MH030)
-            return discover.find_hooks(directory, use_git=False), None
+            return discover.find_hooks(directory, use_git=False), (
+                _TOO_MANY if walked == MANY else None
+            )
         folders, folder_stats, watched, owners, hooks = walked
         hooks.sort()
         made = Listing(directory, hooks, folders, watched, owners, [], False, folder_stats)
@@ -281,7 +309,7 @@ def _list(
         walked = None if ignored is None else walk(directory, ignored, MAX_FOLDERS, None)
         pruned = True
     if files is None or not isinstance(walked, tuple):
-        return listed, None
+        return listed, (_TOO_MANY if walked == MANY else None)
     folders, folder_stats, watched, owners, _ = walked
     # folders git shows a file in that the walk skipped (tracked files in ignored folders)
     visited = {os.path.join(directory, rel) if rel else directory for rel in folders}
@@ -322,6 +350,11 @@ def _save(file: str, key: list[Any], made: Listing) -> None:
         "stats": b2a_base64(raw, newline=False).decode("ascii"),
         "digest": _digest([repr(key), *texts, repr(made.owners), repr(made.pruned)], raw),
     }
+    _write(file, blob)
+
+
+def _write(file: str, blob: dict[str, Any]) -> None:
+    """Write ``blob`` to ``file`` atomically; failures are ignored (a cache)."""
     tmp = f"{file}.{os.getpid()}.tmp"
     try:
         os.makedirs(os.path.dirname(file), exist_ok=True)
