@@ -19,6 +19,8 @@ from .hookfile import HOOK_NAME
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from .listing import Listing
 
 #: A walk of more folders than this, in git, starts again skipping what git ignores
@@ -39,11 +41,14 @@ def walk(
     files watched in them, the index of the folder each lies in, entries named like a
     hook). Watched: ``.gitignore``, and a nested repository's ``.git`` and ``.git/HEAD``
     (whether git descends there). A folder whose stats equal ``previous``'s (an unpruned
-    walk's) is not read again: its names are what they were. None when something cannot
-    be read, :data:`MANY` past ``limit`` folders."""
+    walk's) is not read again: its names are what they were; nor ``lstat``-ed again when
+    ``previous.current`` holds its stats of a moment ago. None when something cannot be
+    read, :data:`MANY` past ``limit`` folders."""
     known: dict[str, tuple[int, list[str], list[str], list[str]]] = {}
+    current = None
     if previous is not None and not previous.pruned and ignored is None:
         known = _known(previous)
+        current = previous.current
     folders: list[str] = []
     stats = array("q")
     watched: list[str] = []
@@ -55,19 +60,25 @@ def walk(
     try:
         while pending:
             path, rel = pending.pop()
-            st = lstat(path)
-            if not isdir(st.st_mode):
-                return None
+            same = known.get(rel)
+            entry_stats: Any = None
+            if same is not None and current is not None and previous is not None:
+                at = 3 * same[0]
+                if current[at] == previous.stats[at]:  # the same folder (inode): its stats
+                    entry_stats = current[at : at + 3]
+            if entry_stats is None:
+                st = lstat(path)
+                if not isdir(st.st_mode):
+                    return None
+                entry_stats = array("q", (st.st_ino, st.st_mtime_ns, st.st_ctime_ns))
             at = len(folders)
             if at >= limit:
                 return MANY
             folders.append(rel)
-            entry_stats = (st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
             stats.extend(entry_stats)
-            same = known.get(rel)
             if same is not None and previous is not None:
                 index, children, names, found = same
-                if previous.stats[3 * index : 3 * index + 3] == array("q", entry_stats):
+                if previous.stats[3 * index : 3 * index + 3] == entry_stats:
                     pending += [
                         (os.path.join(path, child.rpartition("/")[2]), child) for child in children
                     ]

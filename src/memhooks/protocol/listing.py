@@ -65,7 +65,9 @@ class Listing:
     ``stats``: each folder's (inode, mtime, ctime) then each watched and other file's
     (inode, size, mtime, ctime), flattened."""
 
-    __slots__ = ("base", "files", "folders", "hooks", "owners", "pruned", "stats", "watched")
+    __slots__ = (
+        "base", "current", "files", "folders", "hooks", "owners", "pruned", "stats", "watched"
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -80,6 +82,9 @@ class Listing:
     ) -> None:
         self.base, self.hooks, self.folders, self.watched = base, hooks, folders, watched
         self.owners, self.files, self.pruned, self.stats = owners, files, pruned, stats
+        #: the folders' stats as :func:`_check` found them (taken before git lists, so a
+        #: walk may record them: a later change still shows as a difference)
+        self.current: array[int] | None = None
 
     def texts(self) -> list[str]:
         return ["\0".join(part) for part in (self.hooks, self.folders, self.watched, self.files)]
@@ -217,6 +222,7 @@ def _check(listing: Listing) -> str:
     except OSError:
         return _CHANGED
     count = len(now)
+    listing.current = now[:]
     now.extend(_files_stats(listing.watched + listing.files))
     was = listing.stats
     if now == was:
@@ -321,7 +327,8 @@ def _list(
 
 def _checked(made: Listing, started: int) -> Listing | None:
     """``made`` with its files' stats appended, or None when anything it records changed
-    within the racy window before ``started`` (or since)."""
+    within the racy window before ``started`` (or since). Stats taken before ``started``
+    are safe to record: a change after them differs from them."""
     files = _files_stats(made.watched + made.files)
     recent = started - cache.RACY_NS
     folders = made.stats
