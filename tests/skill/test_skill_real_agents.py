@@ -50,3 +50,32 @@ def test_the_agent_offers_the_skill(name: str, tmp_path: Path) -> None:
     assert PHRASE in bodies, (
         f"{name}: the skill was not offered\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
     )
+
+
+def test_gemini_cli_sees_one_skill_when_codex_shares_it(tmp_path: Path) -> None:
+    """Installed for Codex and Gemini CLI (the default install where both are found),
+    Gemini CLI gets the skill without its "Skill conflict detected" warning (it reads
+    ~/.agents/skills as well as ~/.gemini/skills), and keeps it when Codex is uninstalled."""
+    sys.path.insert(0, str(E2E))
+    try:
+        import test_real_agents as e2e
+        from e2e_support import Project, start_fake_llm
+    finally:
+        sys.path.remove(str(E2E))
+    _, build, extra = e2e.AGENTS["gemini-cli"]
+    project = Project(tmp_path)
+    server = start_fake_llm(project)
+    try:
+        argv = build(project, server.base_url)
+        project.memhooks("agents", "install", "--cwd", str(project.root), "--agent", "codex", "--agent", "gemini-cli")
+        runs = [project.run(argv, extra(server.base_url))]
+        offered = [PHRASE in json.dumps([r["body"] for r in server.requests()])]
+        project.memhooks("agents", "uninstall", "--cwd", str(project.root), "--agent", "codex")
+        seen = len(server.requests())
+        runs.append(project.run(argv, extra(server.base_url)))
+        offered.append(PHRASE in json.dumps([r["body"] for r in server.requests()[seen:]]))
+    finally:
+        server.stop()
+    for done in runs:
+        assert "Skill conflict" not in done.stdout + done.stderr, done.stderr[-2000:]
+    assert offered == [True, True]

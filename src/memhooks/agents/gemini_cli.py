@@ -134,7 +134,14 @@ INSTALL: Wiring = {
         "mcpServers",
         {"command": None, "args": None},
     ),
-    "skills": (".gemini/skills", ".gemini/skills"),
+    # Gemini CLI 0.61 reads user skills from ~/.gemini/skills, then ~/.agents/skills, and
+    # (in a trusted folder) .gemini/skills, then .agents/skills of the folder it starts in;
+    # a later folder's skill of the same name wins, with a "Skill conflict detected"
+    # warning on every run (SkillManager.discoverSkills; "Discovery tiers" of
+    # https://geminicli.com/docs/cli/using-agent-skills/). Codex reads .agents/skills, so
+    # the two share one copy there.
+    "skills": (".agents/skills", ".agents/skills"),
+    "skills_also_read": (".gemini/skills", ".gemini/skills"),
     "programs": ("gemini",),
     "dirs": (".gemini",),
     "off_switch": (

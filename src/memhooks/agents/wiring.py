@@ -53,7 +53,11 @@ Keys (optional unless marked):
     ``(project file, user file, servers key, entry template)`` of the host's MCP
     config; ``None`` entries are filled in (``memhooks.install.mcp_servers``).
 ``skills``
-    ``(project folder, user folder)`` the memhooks Agent Skill goes into.
+    ``(project folder, user folder)`` the memhooks Agent Skill goes into; hosts that name
+    the same folder share one copy (``memhooks.install.skill``).
+``skills_also_read``
+    ``(project folder, user folder)`` the host also reads skills from, where a second
+    copy of the skill would clash: install and uninstall remove ours from there.
 ``skills_todo``
     What the user must do before the host uses skills.
 ``programs`` / ``dirs``
@@ -101,6 +105,7 @@ if TYPE_CHECKING:
         reads: tuple[str, ...]
         mcp: tuple[str | None, str | None, str, dict[str, Any]]
         skills: tuple[str | None, str]
+        skills_also_read: tuple[str | None, str]
         skills_todo: str
         programs: tuple[str, ...]
         dirs: tuple[str, ...]

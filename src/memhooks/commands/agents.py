@@ -213,7 +213,7 @@ def _entry_lines(action: str, dry_run: bool, entry: dict[str, Any]) -> list[str]
         lines.append(f"{name}:   mcp server: {_mcp_line(entry, server)}")
     skill = entry.get("skill")
     if skill and (entry["installed"] or skill["state"] != "missing"):
-        lines.append(f"{name}:   skill: {skill['path']} ({SKILL_STATES[skill['state']]})")
+        lines.append(f"{name}:   skill: {skill['path']} ({_skill_state(entry, skill)})")
     for key, label in (("problems", "problem"), ("notes", "note"), ("todo", "to do")):
         lines += [f"{name}:   {label}: {text}" for text in entry.get(key, [])]
     return lines
@@ -250,19 +250,31 @@ SKILL_STATES = {
 }
 
 
+def _skill_state(entry: dict[str, Any], skill: dict[str, Any]) -> str:
+    """The skill's state in words; a shared folder names the other hosts using it."""
+    state = SKILL_STATES[skill["state"]]
+    users = skill.get("shared_with") or []
+    if not users or skill["state"] == "missing":
+        return state
+    which = f"{', '.join(users)}, which read{'s' if len(users) == 1 else ''} the same folder"
+    if entry["installed"]:
+        return f"{state}; shared with {which}"
+    return f"{state}, kept for {which}"
+
+
 def _changes(changes: list[dict[str, Any]]) -> list[tuple[str, str]]:
-    """``(verb, path)`` per change; the skill's files as one line per verb."""
+    """``(verb, path)`` per change; the skill's files as one line per verb and folder."""
     marker = f"{os.sep}skills{os.sep}memhooks{os.sep}"
     out: list[tuple[str, str]] = []
-    skill: dict[str, list[str]] = {}
+    skill: dict[tuple[str, str], int] = {}
     for change in changes:
         path = change["path"]
         if marker in path:
-            skill.setdefault(change["action"], []).append(path)
+            key = (change["action"], path[: path.index(marker) + len(marker)])
+            skill[key] = skill.get(key, 0) + 1
         else:
             why = change.get("why")
             out.append((change["action"], f"{path} ({why})" if why else path))
-    for verb, paths in skill.items():
-        folder = paths[0][: paths[0].index(marker) + len(marker)]
-        out.append((verb, f"{folder} (the memhooks skill: {len(paths)} files)"))
+    for (verb, folder), count in skill.items():
+        out.append((verb, f"{folder} (the memhooks skill: {count} files)"))
     return out
