@@ -114,3 +114,14 @@ def dumps(
 
 def _unserializable(value: object) -> object:
     raise TypeError(f"Object of type {value.__class__.__name__} is not JSON serializable")
+
+
+def dumps_inert(value: object) -> str:
+    """Compact JSON for text an agent receives (non-ASCII kept, NaN refused: ValueError),
+    with every ``<`` and ``>`` written as ``\\u003c`` / ``\\u003e``: the same JSON value,
+    but repository text inside it cannot close or open a tag of the host's wrapper
+    (Claude Code frames hook context in ``<system-reminder>`` … ``</system-reminder>``)
+    and pass for the host's own words. ``<`` and ``>`` occur only inside JSON strings,
+    so replacing them in the encoded text is exact."""
+    text = dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e")

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from memhooks.agents.paths import clean_dir, clean_path
@@ -35,6 +35,7 @@ def test_no_filesystem_access(monkeypatch: pytest.MonkeyPatch) -> None:
     assert clean_path("x/../y.txt", "/r") == "/r/x/../y.txt"
 
 
+@example("0 \\", None)  # the separator at the end was all that kept the space there
 @given(st.text(), st.one_of(st.none(), st.text()))
 def test_result_is_clean_or_none(value: str, raw_cwd: str | None) -> None:
     cwd = clean_dir(raw_cwd)  # callers always pass a cleaned cwd

@@ -50,7 +50,9 @@ def _clean(value: object) -> str | None:
         return _from_file_uri(path)
     if path[:4].lower() == "git@" or _has_scheme(path):
         return None
-    return _tidy(path.replace("\\", "/"))
+    # strip again: a trailing backslash or slash may have been all that kept a space
+    # at the end ("0 \\" -> "0 ")
+    return _tidy(path.replace("\\", "/")).strip() or None
 
 
 def _has_scheme(path: str) -> bool:

@@ -45,8 +45,9 @@ PLACEHOLDER_MESSAGE = "Routing exceeds budget; inspect with memhooks explain."
 
 
 def dumps(value: Any) -> str:
-    """Compact JSON, non-ASCII kept, NaN refused (ValueError)."""
-    return jsonfast.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    """Compact JSON, non-ASCII kept, NaN refused (ValueError), ``<``/``>`` escaped
+    (:func:`memhooks.jsonfast.dumps_inert`: the context goes to an agent)."""
+    return jsonfast.dumps_inert(value)
 
 
 def _weight(item: Any, key: str) -> float:

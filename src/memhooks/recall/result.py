@@ -23,7 +23,9 @@ MEMORIES_SCHEMA = "memhooks/memories-v1"
 
 
 def dumps(value: Any) -> str:
-    return jsonfast.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    """The injected JSON (:func:`memhooks.jsonfast.dumps_inert`: no ``<`` or ``>`` a
+    host's wrapper could mistake for its own tags)."""
+    return jsonfast.dumps_inert(value)
 
 
 def injected_memory(memory: dict[str, Any]) -> dict[str, Any]:
