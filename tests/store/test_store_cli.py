@@ -70,6 +70,10 @@ def test_sigint_while_reading_the_input_is_one_line_and_exit_130(
         [sys.executable, "-m", "memhooks", "memories", "import", "-", "--cwd", str(root),
          "--store", str(store)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        # A test run started in the background by a shell without job control ignores
+        # SIGINT, and a child inherits that (Python then installs no handler): restore
+        # the default so the child is interrupted as in a terminal.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )  # fmt: skip
     assert proc.stdin is not None
     proc.stdin.write(b'{"text": "half of the input"}\n')
