@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from session_support import Agent, delivered
 
 ROOT_IDS = {f"root-{i:02d}" for i in range(30)}
@@ -193,3 +195,33 @@ def test_an_edit_already_in_its_cue_in_a_served_folder_never_opens_the_state_fil
     probe = "import sys\nfrom memhooks.cli import main\nmain(['hook', '--agent', 'claude-code'])\nprint(sorted(m for m in ('sqlite3', '_sqlite3', 'ruamel') if m in sys.modules), file=sys.stderr)\n"
     done = subprocess.run([sys.executable, "-c", probe], input=payload, text=True, capture_output=True, env=agent.env, timeout=60)
     assert (done.stdout, done.stderr) == ("", "[]\n")
+
+
+def test_launched_in_a_folder_its_files_memories_come_at_the_first_read(agent: Agent) -> None:
+    # Prompt-time recall follows the prompt's words: a memory about a file of the launch
+    # folder that the prompt does not name must still come, when the agent reads there.
+    launched = str(agent.root / "shipping")
+    first = agent.send({"hook_event_name": "UserPromptSubmit", "prompt": "Make the totals use two decimals", "cwd": launched})
+    assert "shipping-carrier" not in delivered(first)
+    path = str(agent.root / "shipping" / "rates.py")
+    read = agent.send({"hook_event_name": "PostToolUse", "tool_name": "Read", "cwd": launched, "tool_input": {"file_path": path}})
+    assert delivered(read) == ["shipping-carrier"]
+    body = json.loads(json.loads(read)["hookSpecificOutput"]["additionalContext"].split("\n", 2)[2])
+    # credited to what anchored it, not to a prompt that never mentioned it
+    assert body["memories"][0]["recalled_by"] == "touched shipping/rates.py"
+
+
+def test_a_read_before_any_prompt_and_without_any_hook_query_recalls_the_folder(agent: Agent) -> None:
+    # shipping/ has no hook and the root hook asks nothing: the anchored recall still runs.
+    assert delivered(agent.read("shipping/rates.py")) == ["shipping-carrier"]
+
+
+def test_the_cli_reproduces_a_tool_time_recall(agent: Agent, capsys: pytest.CaptureFixture[str]) -> None:
+    from memhooks.cli import main
+
+    # the memory a Read of billing/invoice.py gets, which the prompt alone does not find
+    prompt = "Make the totals use two decimals"
+    assert main(["recall", str(agent.root / "billing"), "--prompt", prompt, "--file", str(agent.root / "billing" / "invoice.py"), "--tool-time", "--format", "json", "--store", agent.env["MEMHOOKS_STORE"]]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert [m["id"] for m in result["memories"]] == ["billing-cents", "tax-rate"] == delivered(agent.read("billing/invoice.py"))
+    assert result["memories"][0]["anchored_by"] == "touched billing/invoice.py"

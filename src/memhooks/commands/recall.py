@@ -1,5 +1,10 @@
 """``memhooks recall [PATH] [--prompt TEXT] [--file F]... [--role R]... [--budget CHARS]
-[--backend NAME] [--store FILE] [--format human|json|context]``.
+[--tool-time] [--backend NAME] [--store FILE] [--format human|json|context]``.
+
+``--tool-time`` recalls as the agent hook does right after a tool touched PATH: only the
+memories anchored to that folder or the ``--file`` files (:mod:`memhooks.recall.anchoring`),
+within 2,000 characters unless ``--budget`` says otherwise — what ``memhooks sessions
+show`` lists for a ``PostToolUse`` delivery, short of the session's ledger.
 
 ``human`` (also spelled ``text``) is for people, ``json`` the versioned ``memhooks/recall-v1`` result, ``context``
 the exact labelled text an agent would be given (nothing when nothing was recalled).
@@ -18,7 +23,8 @@ def run(args: argparse.Namespace) -> int:
     import json
     import sys
 
-    from ..recall import context, recall, text
+    from ..hook.call import TOOL_BUDGET
+    from ..recall import DEFAULT_BUDGET, context, recall, text
     from ..recall.result import headline
 
     result = recall(
@@ -26,9 +32,10 @@ def run(args: argparse.Namespace) -> int:
         prompt=args.prompt,
         files=args.file,
         roles=args.role,
-        budget=args.budget,
+        budget=args.budget or (TOOL_BUDGET if args.tool_time else DEFAULT_BUDGET),
         backend=args.backend,
         store_path=args.store,
+        anchored=args.tool_time,
     )
     failed = result["status"] in ("no_backend", "failed")
     if args.format == "json":

@@ -118,8 +118,10 @@ def _prompt_recall(call: HookCall, prompt: str | None, named: list[tuple[str, st
         files=[f for f in files if os.path.isfile(f)],
         budget=call.prompt_budget(),
     )
-    # The launch folder is routed here, not again at tool time.
-    return _deliver(call, result, target=here, tool_time=False, serve=[here])
+    # Nothing is marked served here: prompt-time recall follows the prompt's words, so a
+    # memory about a file of the launch folder that the prompt does not name comes at the
+    # first tool event there (the ledger keeps what came now from coming again).
+    return _deliver(call, result, target=here, tool_time=False)
 
 
 # -- tool time ------------------------------------------------------------------------
@@ -299,6 +301,7 @@ def _deliver(
     memory was unavailable, the model is told so once per session epoch, at prompt time
     (an outage must not look like an empty store), and stderr gets the reason."""
     from ..recall import guidance_key
+    from ..recall.result import cue_of
 
     if result is None:
         if serve:
@@ -312,7 +315,7 @@ def _deliver(
         {
             "item": m["id"],
             "words": " ".join(m["text"].split())[:80],
-            "cue": m["recalled_by"][0]["query"],
+            "cue": cue_of(m),
         }
         for m in result.memories
     ]

@@ -74,7 +74,9 @@ def recall_result(
     ``delivered``: memory ids and ``guidance:<source>`` keys the agent already has (a
     session's ledger), left out; ``keep``: a test each memory must pass to be recalled;
     ``anchored``: tool time — ask the backend for memories anchored to the target folder
-    and the active files only (:attr:`~memhooks.backends.base.SearchRequest.anchored`).
+    and the active files only (:attr:`~memhooks.backends.base.SearchRequest.anchored`),
+    and, unless ``keep`` says otherwise, keep only those
+    (:meth:`memhooks.recall.anchoring.Anchor.for_target`).
 
     Raises DiagnosticError when a target or a hook in its chain is invalid (with
     ``strict``; otherwise the failing scope is dropped with a note).
@@ -83,8 +85,18 @@ def recall_result(
     from .stages import merge, query_report, resolve, search
 
     resolved = resolve(
-        [target, *targets], prompt=prompt, files=files, roles=roles, routing=routing, strict=strict
+        [target, *targets],
+        prompt=prompt,
+        files=files,
+        roles=roles,
+        routing=routing,
+        strict=strict,
+        anchored=anchored,
     )
+    if anchored and keep is None:
+        from .anchoring import Anchor
+
+        keep = Anchor.for_target(resolved.root, target, resolved.active)
     out = Recall(resolved, budget)
     guidance = [g for g in resolved.guidance if guidance_key(g) not in delivered]
     out.dropped["delivered"] = len(resolved.guidance) - len(guidance)

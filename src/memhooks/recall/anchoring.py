@@ -20,7 +20,9 @@ if TYPE_CHECKING:
 class Anchor:
     """A ``keep`` test for :func:`memhooks.recall.recall_result`: ``folders`` and
     ``files`` root-relative (``""`` is the root), ``hooks`` the absolute paths of the
-    target folders' own hook files."""
+    target folders' own hook files. A memory kept for a file it touched or for its scope
+    gets ``anchored_by`` (``"touched billing/invoice.py"``, ``"scoped to billing"``):
+    what brought it, rather than the query that happened to rank it."""
 
     __slots__ = ("files", "folders", "hooks")
 
@@ -30,10 +32,33 @@ class Anchor:
         self.hooks = frozenset(hooks)
 
     def __call__(self, memory: dict[str, Any]) -> bool:
-        for path in memory.get("files") or ():
-            if path in self.files or path.rpartition("/")[0] in self.folders:
-                return True
+        paths = memory.get("files") or ()
+        touched = [p for p in paths if p in self.files] or [
+            p for p in paths if p.rpartition("/")[0] in self.folders
+        ]
+        if touched:
+            memory["anchored_by"] = f"touched {touched[0]}"
+            return True
         scope = memory.get("scope")
         if scope is not None and scope in self.folders and scope != "":
+            memory["anchored_by"] = f"scoped to {scope}"
             return True
         return any(by.get("source") in self.hooks for by in memory.get("recalled_by", ()))
+
+    @classmethod
+    def for_target(cls, root: str, target: str, active: Iterable[str] = ()) -> Anchor:
+        """The anchor of one tool event at ``target`` (a folder or file under the
+        canonical ``root``) with the root-relative ``active`` files: what
+        ``memhooks recall --tool-time`` keeps."""
+        import os
+
+        from ..protocol.hookfile import HOOK_NAME
+
+        real = os.path.realpath(target)
+        folder = real if os.path.isdir(real) else os.path.dirname(real)
+        rel = os.path.relpath(folder, root).replace(os.sep, "/")
+        rel = "" if rel == "." else rel
+        files = list(active)
+        if not os.path.isdir(real):
+            files.append(os.path.relpath(real, root).replace(os.sep, "/"))
+        return cls([rel], files, [os.path.join(folder, HOOK_NAME)])

@@ -34,8 +34,18 @@ def injected_memory(memory: dict[str, Any]) -> dict[str, Any]:
     for key in ("kind", "scope", "created_at"):
         if memory.get(key) not in (None, ""):
             out[key] = memory[key]
-    out["recalled_by"] = memory["recalled_by"][0]["query"]
+    out["recalled_by"] = cue_of(memory)
     return out
+
+
+def cue_of(memory: dict[str, Any]) -> str:
+    """What recalled ``memory``, in words: its first recall query — unless that is only
+    the prompt (no hook asked) and the memory was kept for what it is anchored to at
+    tool time (``anchored_by``: the prompt did not find it, the file did)."""
+    first = memory["recalled_by"][0]
+    if first.get("source") is None and memory.get("anchored_by"):
+        return str(memory["anchored_by"])
+    return str(first["query"])
 
 
 def pack(

@@ -117,21 +117,25 @@ def _scopes(directory_rel: str) -> list[str]:
     return out
 
 
-def build_tasks(view_plans: list[dict[str, Any]], prompt: str | None, routing: bool) -> list[Task]:
-    """Tasks in execution order (see module docstring). With no routed query and a
-    prompt, one prompt-only task."""
+def build_tasks(
+    view_plans: list[dict[str, Any]], prompt: str | None, routing: bool, anchor: str | None = None
+) -> list[Task]:
+    """Tasks in execution order (see module docstring). With no routed query, one
+    prompt-only task: the prompt as its text, else ``anchor`` (an anchored recall's
+    target, root-relative: its memories are found by folder and files, not by words)."""
     tasks: list[Task] = []
     if routing:
         for cid, plan in enumerate(view_plans):
             for query in plan["effective_queries"]:
                 tasks.append(Task(str(cid), query, len(tasks)))
-    if not tasks and prompt and prompt.strip():
+    text = prompt if prompt and prompt.strip() else anchor
+    if not tasks and text:
         tasks.append(
             Task(
                 "0",
                 {
                     "source": None,
-                    "query": prompt,
+                    "query": text,
                     "priority": None,
                     "roles": [],
                     "entities": [],

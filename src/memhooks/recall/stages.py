@@ -81,10 +81,13 @@ def resolve(
     roles: Iterable[str],
     routing: bool,
     strict: bool,
+    anchored: bool = False,
 ) -> Resolved:
     """Stage 1 for ``targets`` (folders or files of one project; the first is the base).
-    Raises DiagnosticError when a target or a hook in its chain is invalid (with
-    ``strict``; otherwise the failing scope is dropped with a note)."""
+    ``anchored``: a tool-time recall, which searches its target even when no hook asks
+    anything and there is no prompt. Raises DiagnosticError when a target or a hook in
+    its chain is invalid (with ``strict``; otherwise the failing scope is dropped with
+    a note)."""
     from ..protocol.resolve import resolve_scopes
     from ..store import identify
 
@@ -100,7 +103,11 @@ def resolve(
         exclude += [e for e in plan["exclude"] if e not in exclude]
         if routing:
             guidance += [g for g in plan["guidance"] if g not in guidance]
-    tasks = build_tasks(plans, prompt, routing)
+    anchor = None
+    if anchored:
+        base = os.path.realpath(targets[0])
+        anchor = os.path.relpath(base, root).replace(os.sep, "/") if base != root else "."
+    tasks = build_tasks(plans, prompt, routing, anchor)
     identity = identify(root)
     return Resolved(
         plans, root, identity.id, active, exclude, guidance, notes, tasks, routing, identity.aliases
