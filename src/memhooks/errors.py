@@ -293,3 +293,23 @@ def fail(
 ) -> DiagnosticError:
     """Build a :class:`DiagnosticError` for one diagnostic (``raise fail(...)``)."""
     return DiagnosticError(Diagnostic(code, message, path, line, column, **kw))
+
+
+def one_line(exc: BaseException) -> str:
+    """``exc`` as one line for a hook's stderr: a diagnostic's code, message, place
+    (``path:line:col``, or the path alone when no line is known) and what to do; our own
+    errors' text (they say what is wrong and what to do); else the exception's type and
+    text. Whitespace runs (newlines) become one space."""
+    diagnostic = getattr(exc, "diagnostic", None)
+    if isinstance(diagnostic, Diagnostic):
+        where = diagnostic.path
+        if diagnostic.line is not None:
+            where += f":{diagnostic.line}:{diagnostic.column or 1}"
+        text = f"{diagnostic.code} {diagnostic.message} ({where})"
+        if diagnostic.help:
+            text += f"; {diagnostic.help}"
+    elif isinstance(exc, MemhooksError):
+        text = str(exc)
+    else:
+        text = f"{type(exc).__name__}: {exc}"
+    return " ".join(text.split())

@@ -96,3 +96,16 @@ def test_an_update_that_keeps_failing_is_dropped_with_a_note(repo: Path, tmp_pat
     assert notes[0] == ["hook maintenance failed (kept, retried by the next hook call): MH001 the root hook is invalid"]
     assert notes[-1] == [f"hook maintenance dropped 1 update(s) after {journal.MAX_ATTEMPTS} failed attempts: MH001 the root hook is invalid"]
     assert not journal.pending(state, str(repo))
+
+
+def test_a_refused_update_names_its_code_and_hook_file(repo: Path, tmp_path: Path) -> None:
+    from memhooks.hook import handle
+
+    hook = repo / "src" / "MEMHOOKS.md"
+    hook.write_text("---\nschema: memhooks/v2\n---\nKept as written.\n")
+    hook.chmod(0o444)
+    env = dict(os.environ, MEMHOOKS_STATE_DIR=str(tmp_path / "state"))
+    reply = handle(_write_payload(repo, "new.py"), agent="claude-code", env=env, time_s=30.0)
+    assert reply.note is not None and reply.note.startswith("hook maintenance failed (kept, retried by the next hook call): MH031")
+    assert str(hook) in reply.note  # which file: the line may come with a later, unrelated call
+    assert hook.read_text() == "---\nschema: memhooks/v2\n---\nKept as written.\n"

@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 import time
 
-from ..errors import MemhooksError
 from .reply import Reply
 
 TYPE_CHECKING = False
@@ -190,14 +189,9 @@ def capture(call: HookCall) -> str | None:
 
 
 def describe(exc: BaseException) -> str:
-    """One line naming what failed (a diagnostic's code when there is one)."""
-    diagnostic = getattr(exc, "diagnostic", None)
-    if diagnostic is not None:
-        text = f"{diagnostic.code} {diagnostic.message} ({diagnostic.path})"
-    elif isinstance(exc, PayloadError):
-        text = f"{exc}; the agent must send its hook event as one JSON object"
-    elif isinstance(exc, MemhooksError):
-        text = str(exc)  # our own errors say what is wrong and what to do
-    else:
-        text = f"{type(exc).__name__}: {exc}"
-    return " ".join(text.split())
+    """One line naming what failed (:func:`memhooks.errors.one_line`)."""
+    from ..errors import one_line
+
+    if isinstance(exc, PayloadError):
+        return " ".join(f"{exc}; the agent must send its hook event as one JSON object".split())
+    return one_line(exc)

@@ -117,9 +117,12 @@ def _failed(state: State, ids: list[int], works: list[dict[str, object]], exc: E
         conn.executemany("DELETE FROM journal WHERE id = ?", drop)
 
     state.write(update)
+    from ..errors import one_line
+
+    why = one_line(exc)  # the code, the hook file and what to do
     if drop:
-        return f"hook maintenance dropped {len(drop)} update(s) after {MAX_ATTEMPTS} failed attempts: {exc}"
-    return f"hook maintenance failed (kept, retried by the next hook call): {exc}"
+        return f"hook maintenance dropped {len(drop)} update(s) after {MAX_ATTEMPTS} failed attempts: {why}"
+    return f"hook maintenance failed (kept, retried by the next hook call): {why}"
 
 
 def _attempts(work: dict[str, object]) -> int:
