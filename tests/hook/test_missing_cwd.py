@@ -63,4 +63,4 @@ def test_a_store_path_that_is_not_a_file_is_reported(
     reply = prompt(str(project), store, tmp_path)
     described = "a directory" if kind == "directory" else "not a regular file"
     assert reply.stdout == ""
-    assert reply.note == f"MEMHOOKS_STORE {store!r} is {described}; point it at a file"
+    assert reply.note == f"MEMHOOKS_STORE {store!r} is {described}; point MEMHOOKS_STORE at a file, or move it away"

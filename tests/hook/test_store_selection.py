@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+
+import pytest
 
 from memhooks.agents import NormalizedEvent
 from memhooks.hook.call import HookCall
@@ -30,4 +33,13 @@ def test_config_file_choosing_another_backend_keeps_recall_on(tmp_path: Path) ->
 def test_a_store_path_that_cannot_be_a_store_is_noted(tmp_path: Path) -> None:
     call = _call({"MEMHOOKS_STORE": str(tmp_path)})
     assert store_ready(call) is False
-    assert call.notes == [f"MEMHOOKS_STORE {str(tmp_path)!r} is a directory; point it at a file"]
+    assert call.notes == [f"MEMHOOKS_STORE {str(tmp_path)!r} is a directory; point MEMHOOKS_STORE at a file, or move it away"]
+
+
+def test_a_default_store_path_that_is_a_directory_is_noted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from memhooks.store.location import default_path
+
+    os.makedirs(default_path())  # the sandboxed data dir: where the store would be
+    call = _call({})
+    assert store_ready(call) is False
+    assert call.notes == [f"the memory store {default_path()!r} is a directory; point MEMHOOKS_STORE at a file, or move it away"]

@@ -80,11 +80,14 @@ def test_a_damaged_state_file_is_replaced(tmp_path: Path) -> None:
     path = tmp_path / "state.sqlite3"
     path.write_bytes(b"this is not a database" * 100)
     state = State(str(path))
+    assert state.replaced is not None and f"moved to {path}.old" in state.replaced  # said, once
     session = open_session(state, "claude-code", "s", str(tmp_path))
     session.claim(["billing"])
     state.close()
     assert (tmp_path / "state.sqlite3.old").read_bytes().startswith(b"this is not")
-    assert "billing" in open_session(State(str(path)), "claude-code", "s", str(tmp_path)).served()
+    again = State(str(path))
+    assert again.replaced is None
+    assert "billing" in open_session(again, "claude-code", "s", str(tmp_path)).served()
 
 
 def test_idle_sessions_expire(tmp_path: Path) -> None:

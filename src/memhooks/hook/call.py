@@ -128,6 +128,8 @@ class HookCall:
             from ..session import State, state_path
 
             self._state = State(state_path(self.env))
+            if self._state.replaced:
+                self.notes.append(self._state.replaced)
         return self._state
 
     @property

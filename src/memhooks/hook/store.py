@@ -34,15 +34,18 @@ def store_ready(call: HookCall) -> bool:
     if not named:
         from ..store.location import default_path
 
-        return os.path.isfile(default_path())
-    given = os.path.expanduser(named)
+        given = default_path()
+        what = f"the memory store {given!r}"
+    else:
+        given = os.path.expanduser(named)
+        what = f"MEMHOOKS_STORE {named!r}"
     if os.path.isfile(given):
         return True
     note = None
     if os.path.lexists(given):
         kind = "a directory" if os.path.isdir(given) else "not a regular file"
-        note = f"MEMHOOKS_STORE {named!r} is {kind}; point it at a file"
-    elif not os.path.isabs(given):
+        note = f"{what} is {kind}; point MEMHOOKS_STORE at a file, or move it away"
+    elif named and not os.path.isabs(given):
         # A relative MEMHOOKS_STORE is read from the agent's folder, not the user's shell.
         note = f"MEMHOOKS_STORE {named!r} is relative and not found from {os.getcwd()}; use an absolute path"
     if note and note not in call.notes:

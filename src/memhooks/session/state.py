@@ -123,12 +123,14 @@ class State:
     """An open state file. ``clock`` (seconds, wall time) is replaceable for tests.
 
     Raises :class:`~memhooks.errors.StoreError` (naming the file) when it cannot be
-    opened or created at all; a damaged one is replaced (module docstring)."""
+    opened or created at all; a damaged one is replaced (module docstring), and
+    ``replaced`` then says so in one line (None otherwise)."""
 
     def __init__(self, path: str, *, clock: Callable[[], float] = time.time) -> None:
         self.path = path
         self.clock = clock
-        self.conn = _open(path)
+        self.replaced: str | None = None
+        self.conn = _open(path, self)
 
     def close(self) -> None:
         self.conn.close()
@@ -162,7 +164,7 @@ class State:
             conn.executemany(f"DELETE FROM {table} WHERE key = ?", [(k,) for k in stale])
 
 
-def _open(path: str) -> sqlite3.Connection:
+def _open(path: str, state: State) -> sqlite3.Connection:
     from ..store.connection import connect
 
     for attempt in (1, 2):
@@ -177,6 +179,10 @@ def _open(path: str) -> sqlite3.Connection:
             if attempt == 2 or not _damaged(exc):
                 raise _state_error(path, exc) from None
             _move_aside(path)
+            state.replaced = (
+                f"the memhooks state file {path} was damaged: moved to {path}.old and started"
+                " afresh (sessions' ledgers are empty: memories may come once more)"
+            )
             continue
         conn.close()
         _move_aside(path)  # another layout: working state only, start again
