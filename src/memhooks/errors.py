@@ -220,18 +220,32 @@ class Diagnostic:
             out["help"] = self.help
         return out
 
+    def place(self) -> tuple[int, int] | None:
+        """1-based (line, column) to show: the diagnostic's own, ``(1, 1)`` for a regular
+        file without a known position (as the reference engine), None when the subject
+        has no lines (a folder, a missing path, a special file, a symlink, a setting, a
+        command-line flag)."""
+        if self.line is None and not _is_file(self.path):
+            return None
+        return (self.line or 1, self.column or 1)
+
     def render(self) -> str:
         """Human form: ``error[MH004]: …`` / ``  --> path:line:col`` / ``  help: …``.
 
-        Control characters in the message, path or help (a folder named with a newline
-        or an escape sequence) are shown as ``\\xNN``, so each diagnostic stays three
-        lines and ``path:line:col`` stays parseable (:func:`memhooks.terminal.visible`)."""
+        A diagnostic without a line whose path is not a regular file (a folder, a missing
+        path, a FIFO, a symlink, a setting or a command-line flag: nothing with lines)
+        shows ``  --> path`` alone, where the reference engine prints ``:1:1``; a file
+        without a known position keeps ``:1:1``. Control characters in the message, path or help
+        (a folder named with a newline or an escape sequence) are shown as ``\\xNN``, so
+        each diagnostic stays three lines and ``path:line:col`` stays parseable
+        (:func:`memhooks.terminal.visible`)."""
         from .terminal import visible
 
-        lines = [
-            f"{self.severity}[{self.code}]: {visible(self.message)}",
-            f"  --> {visible(self.path)}:{self.line or 1}:{self.column or 1}",
-        ]
+        where = visible(self.path)
+        place = self.place()
+        if place is not None:
+            where += f":{place[0]}:{place[1]}"
+        lines = [f"{self.severity}[{self.code}]: {visible(self.message)}", f"  --> {where}"]
         if self.help:
             lines.append(f"  help: {visible(self.help)}")
         return "\n".join(lines)
@@ -244,6 +258,17 @@ class Diagnostic:
 
     def __hash__(self) -> int:
         return hash((self.code, self.path, self.line, self.column, self.message))
+
+
+def _is_file(path: str) -> bool:
+    """Whether ``path`` is a regular file (not followed through a symlink)."""
+    import os
+    import stat
+
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except (OSError, ValueError):
+        return False
 
 
 class MemhooksError(Exception):

@@ -25,7 +25,7 @@ def test_without_git_on_path_the_error_says_so(
     assert err == (
         "error[MH032]: cannot read the git history: git could not be run "
         "(No such file or directory)\n"
-        f"  --> {repo}:1:1\n"
+        f"  --> {repo}\n"  # a folder: no line and column
         "  help: install git and put it on PATH\n"
     )
     assert not os.path.exists(store_path)

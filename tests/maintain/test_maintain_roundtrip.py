@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from pathlib import Path
 
 import pytest
 from maintain_support import DATA, HOOKS, VARIANTS, sample
@@ -108,15 +109,19 @@ def test_nan_in_provider_data_does_not_block_edits() -> None:
     )
 
 
-def test_an_edit_that_cannot_be_read_back_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_edit_that_cannot_be_read_back_is_refused(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    hook = tmp_path / "MEMHOOKS.md"
+    hook.write_text(sample("commented.md"), encoding="utf-8")
     document, tree = roundtrip.load_hook(sample("commented.md"), "h")
     edit.upsert_query(tree, "q")
     monkeypatch.setattr(roundtrip, "_read_back", lambda *args: None)
     with pytest.raises(DiagnosticError) as caught:
-        roundtrip.render(document, tree, "dir/MEMHOOKS.md")
+        roundtrip.render(document, tree, str(hook))
     assert caught.value.diagnostic.render() == (
         "error[MH000]: the edited frontmatter would not read back as written; nothing was changed\n"
-        "  --> dir/MEMHOOKS.md:1:1\n"
+        f"  --> {hook}:1:1\n"
         "  help: fix the file so it is UTF-8 Markdown that starts with a `---` YAML frontmatter block"
     )
 

@@ -49,12 +49,19 @@ def add_note(
 
     ``entities``/``resources`` are names or mappings, ``backends`` a mapping of provider
     namespaces (deep-merged). Raises DiagnosticError: those of :func:`note_hook`; MH003
-    for a blank query; MH006 for a blank role; the hook's own errors when it is invalid; the errors the result
+    for a blank query and MH006 for a blank role, whose path is the flag (``--query``,
+    ``--role``) and which have no line; the hook's own errors when it is invalid; the errors the result
     would have (nothing is then written), e.g. MH026 for ``{"name": []}``; MH031.
     """
     hook = note_hook(cwd, env)
     if not normalize(query):
-        raise fail("MH003", "recall query must not be empty", hook)
+        # the fault is the argument, not a place in the hook: the diagnostic names the flag
+        raise fail(
+            "MH003",
+            f"recall query must not be empty (--query {query!r}); nothing was written",
+            "--query",
+            help="give --query the recall query's text",
+        )
     from .edit import upsert_query
 
     roles, entities, resources, tags = list(roles), list(entities), list(resources), list(tags)
@@ -64,7 +71,7 @@ def add_note(
             raise fail(
                 "MH006",
                 f"role names must not be blank (--role {role!r}); nothing was written",
-                hook,
+                "--role",
                 help="give --role a role name, or leave it out",
             )
 

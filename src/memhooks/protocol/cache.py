@@ -32,8 +32,9 @@ if TYPE_CHECKING:
 RACY_NS = 2_000_000_000
 #: Bump whenever parsing or validation changes what a hook yields, or cached results
 #: outlive the fix. 2: LF guidance, `!!str`, equal-valued duplicate keys, non-finite
-#: numbers in unknown fields. 3: diagnostics cached, invalid hooks too.
-FORMAT = 3
+#: numbers in unknown fields. 3: diagnostics cached, invalid hooks too. 4: a YAML syntax
+#: error is placed where the broken construct starts.
+FORMAT = 4
 
 Key = tuple[int, int, int, int]
 #: (data or None, guidance, diagnostics as :func:`pack` writes them)

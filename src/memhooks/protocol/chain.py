@@ -48,7 +48,7 @@ def hook_paths(root: str, directories: list[str]) -> list[tuple[str, os.stat_res
                 help="check the directory's permissions",
             ) from None
         if not stat.S_ISREG(st.st_mode):
-            raise fail("MH029", UNSAFE, path, 1, 1)
+            raise fail("MH029", UNSAFE, path)
         found.append((path, st))
     return found
 

@@ -88,7 +88,7 @@ def read_bytes(path: str) -> tuple[bytes, os.stat_result]:
         fd = os.open(path, _FLAGS)
     except OSError as exc:
         if exc.errno in (errno.ELOOP, errno.EMLINK, errno.ENXIO):
-            raise fail("MH029", UNSAFE, path, 1, 1) from None
+            raise fail("MH029", UNSAFE, path) from None
         raise fail(
             "MH000",
             f"could not read hook: {exc.strerror}",
@@ -100,7 +100,7 @@ def read_bytes(path: str) -> tuple[bytes, os.stat_result]:
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise fail("MH029", UNSAFE, path, 1, 1)
+            raise fail("MH029", UNSAFE, path)
         frontmatter.check_size(st.st_size, path)
         chunks = []
         while True:

@@ -192,8 +192,7 @@ def load(text: str, path: str, first_line: int) -> Any:
             help=help,
         ) from None
     except MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        problem = exc.problem or exc.context or "syntax error"
+        mark, problem = _where(exc, len(text))
         if "maximum depth" in problem:
             problem = f"nesting deeper than {_MAX_DEPTH} levels"
         elif "another document" in problem:
@@ -207,3 +206,22 @@ def load(text: str, path: str, first_line: int) -> Any:
         raise fail(
             "MH000", f"invalid YAML frontmatter: {exc}", path, first_line, 1, help=help
         ) from None
+
+
+def _where(exc: MarkedYAMLError, size: int) -> tuple[Any, str]:
+    """(0-based mark, problem text) of a syntax error: where the broken construct starts
+    (the error's ``context_mark``: the opening quote, bracket or key) when the problem
+    was only found at the end of the text, or by the scanner on a later line than the
+    construct starts on — the problem's own place (``problem_mark``) is then the closing
+    ``---`` or a line after the mistake; else the problem's place. The problem text is
+    kept, with the construct named (``while scanning a quoted scalar`` → ``a quoted
+    scalar``)."""
+    problem = exc.problem or exc.context or "syntax error"
+    start, found, context = exc.context_mark, exc.problem_mark, exc.context or ""
+    if start is None or found is None or start.index >= found.index:
+        return found or start, problem
+    at_end = found.index >= size or "end of stream" in problem or "<stream end>" in problem
+    if not at_end and not (context.startswith("while scanning") and found.line > start.line):
+        return found, problem
+    what = context.split(" ", 2)[-1] if context.startswith("while ") else context
+    return start, f"{problem} ({what} that starts here{' is not closed' if at_end else ''})"
