@@ -107,7 +107,8 @@ def test_the_hook_fails_open_naming_the_construct(tmp_path: Path) -> None:
         timeout=60,
     )
     assert done.returncode == 0
-    assert f"MH000 invalid YAML frontmatter: {PROBLEM}" in done.stderr
+    hook = root / "docs" / "MEMHOOKS.md"
+    assert f"MH000 invalid YAML frontmatter: {PROBLEM} ({hook}:4:12)" in done.stderr
     assert done.stderr.count("\n") <= 1
 
 
