@@ -75,18 +75,28 @@ def test_install_places_the_skill_and_uninstall_takes_it_back(
     assert status(agent, ctx).skill == {"path": str(folder), "state": "missing", "shared_with": []}
 
 
-def test_a_skill_of_the_same_name_that_is_not_ours_is_left_alone(tmp_path: Path) -> None:
-    ctx, base = _setup(tmp_path, "project")
-    theirs = base / ".claude" / "skills" / "memhooks" / "SKILL.md"
+@pytest.mark.parametrize(
+    ("agent", "level", "where"),
+    [
+        ("claude-code", "project", ".claude/skills"),
+        # Gemini CLI reads .gemini/skills too: ours in .agents/skills would override it
+        ("gemini-cli", "user", ".gemini/skills"),
+    ],
+)
+def test_a_skill_of_the_same_name_that_is_not_ours_is_left_alone(
+    agent: str, level: str, where: str, tmp_path: Path
+) -> None:
+    ctx, base = _setup(tmp_path, level)
+    theirs = base / where / "memhooks" / "SKILL.md"
     theirs.parent.mkdir(parents=True)
     theirs.write_text("---\nname: memhooks\ndescription: the user's own\n---\n")
-    written = _run("install", "claude-code", ctx)
+    written = _run("install", agent, ctx)
     assert not [p for p in written if "skills" in p]
     assert theirs.read_text().endswith("the user's own\n---\n")
-    found = status("claude-code", ctx)
+    found = status(agent, ctx)
     assert found.skill == {"path": str(theirs.parent), "state": "foreign", "shared_with": []}
     assert any("another skill named memhooks" in todo for todo in found.todo)
-    _run("uninstall", "claude-code", ctx)
+    _run("uninstall", agent, ctx)
     assert theirs.exists() and len(list(theirs.parent.rglob("*"))) == 1
 
 
@@ -202,17 +212,3 @@ def test_the_copy_an_older_memhooks_put_in_gemini_skills_is_reported_and_moved(
     assert f"gemini-cli: delete {old}{os.sep} (the memhooks skill: {len(placement.files())} files)" in out
     assert not old.parent.exists()
     assert status("gemini-cli", ctx).skill["state"] == "installed"  # type: ignore[index]
-
-
-def test_a_foreign_skill_gemini_reads_stops_the_install_for_gemini(tmp_path: Path) -> None:
-    ctx, base = _setup(tmp_path, "user")
-    theirs = base / ".gemini" / "skills" / "memhooks" / "SKILL.md"
-    theirs.parent.mkdir(parents=True)
-    theirs.write_text("---\nname: memhooks\ndescription: the user's own\n---\n")
-    written = _run("install", "gemini-cli", ctx)
-    assert not [p for p in written if "skills" in p]  # ours in .agents/skills would override it
-    assert status("gemini-cli", ctx).skill == {
-        "path": str(theirs.parent), "state": "foreign", "shared_with": []
-    }
-    _run("uninstall", "gemini-cli", ctx)
-    assert theirs.is_file()
