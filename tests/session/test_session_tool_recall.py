@@ -225,3 +225,8 @@ def test_the_cli_reproduces_a_tool_time_recall(agent: Agent, capsys: pytest.Capt
     result = json.loads(capsys.readouterr().out)
     assert [m["id"] for m in result["memories"]] == ["billing-cents", "tax-rate"] == delivered(agent.read("billing/invoice.py"))
     assert result["memories"][0]["anchored_by"] == "touched billing/invoice.py"
+
+
+def test_a_prompt_with_a_lone_surrogate_still_recalls(agent: Agent) -> None:
+    # JSON "\ud800": a host that cut an emoji in half. SQLite cannot store it as is.
+    assert delivered(agent.prompt("Make the totals use two decimals \ud800"))

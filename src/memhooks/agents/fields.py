@@ -13,8 +13,14 @@ MAX_ITEMS = 1024
 
 
 def text(value: object) -> str | None:
-    """``value`` if it is a non-blank string, else None."""
+    """``value`` if it is a non-blank string, else None. A lone surrogate (JSON's
+    ``"\\ud800"``: an emoji cut in half by a host) becomes ``?``: SQLite, files and the
+    reply can only hold text that encodes."""
     if isinstance(value, str) and value.strip():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return value.encode("utf-8", "replace").decode("utf-8")
         return value
     return None
 

@@ -39,13 +39,12 @@ def injected_memory(memory: dict[str, Any]) -> dict[str, Any]:
 
 
 def cue_of(memory: dict[str, Any]) -> str:
-    """What recalled ``memory``, in words: its first recall query — unless that is only
-    the prompt (no hook asked) and the memory was kept for what it is anchored to at
-    tool time (``anchored_by``: the prompt did not find it, the file did)."""
-    first = memory["recalled_by"][0]
-    if first.get("source") is None and memory.get("anchored_by"):
+    """What recalled ``memory``, in words: what anchored it at tool time (``anchored_by``:
+    the file it touched or its scope brought it, whichever query ranked it), else its
+    first recall query."""
+    if memory.get("anchored_by"):
         return str(memory["anchored_by"])
-    return str(first["query"])
+    return str(memory["recalled_by"][0]["query"])
 
 
 def pack(
