@@ -42,6 +42,19 @@ def _project(tmp_path: Path, docs_hook: str = UNTERMINATED) -> Path:
             17,
             "expected ',' or ']', but got '<stream end>' (a flow sequence that starts here is not closed)",
         ),
+        # an unclosed [ or { noticed only at a later key: the bracket, not that key
+        (
+            '---\nschema: memhooks/v2\nrecall_queries: [\n  "one",\n  "two"\ntags: [x]\n---\n',
+            3,
+            17,
+            "expected ',' or ']', but got '<scalar>' (a flow sequence that starts here)",
+        ),
+        (
+            "---\nschema: memhooks/v2\nentities: {name: foo\nrecall_queries:\n  - x\n---\n",
+            3,
+            11,
+            "expected ',' or '}', but got ':' (a flow mapping that starts here)",
+        ),
         # a single-quoted scalar: the same rule
         ("---\nschema: memhooks/v2\ntags: 'abc\n---\n", 3, 7, PROBLEM),
         # a mistake in the middle stays at the mistake (not at the mapping it is in)

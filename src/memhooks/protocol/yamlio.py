@@ -211,9 +211,10 @@ def load(text: str, path: str, first_line: int) -> Any:
 def _where(exc: MarkedYAMLError, size: int) -> tuple[Any, str]:
     """(0-based mark, problem text) of a syntax error: where the broken construct starts
     (the error's ``context_mark``: the opening quote, bracket or key) when the problem
-    was only found at the end of the text, or by the scanner on a later line than the
-    construct starts on — the problem's own place (``problem_mark``) is then the closing
-    ``---`` or a line after the mistake; else the problem's place. The problem text is
+    was only found at the end of the text, or on a later line than the construct starts
+    on by the scanner or inside a flow collection (an unclosed ``[``/``{``) — the
+    problem's own place (``problem_mark``) is then the closing ``---`` or a later key;
+    else the problem's place. The problem text is
     kept, with the construct named (``while scanning a quoted scalar`` → ``a quoted
     scalar``)."""
     problem = exc.problem or exc.context or "syntax error"
@@ -221,7 +222,10 @@ def _where(exc: MarkedYAMLError, size: int) -> tuple[Any, str]:
     if start is None or found is None or start.index >= found.index:
         return found or start, problem
     at_end = found.index >= size or "end of stream" in problem or "<stream end>" in problem
-    if not at_end and not (context.startswith("while scanning") and found.line > start.line):
+    # An unclosed [ or { is only noticed at the next key, lines later: the bracket is the
+    # mistake's place (a comma missing inside one is a few lines from it at most).
+    spans = context.startswith(("while scanning", "while parsing a flow"))
+    if not at_end and not (spans and found.line > start.line):
         return found, problem
     what = context.split(" ", 2)[-1] if context.startswith("while ") else context
     return start, f"{problem} ({what} that starts here{' is not closed' if at_end else ''})"
