@@ -97,18 +97,9 @@ class ListCache:
         lists = {key: value for key, value in self.lists.items() if not key.startswith(VOLATILE)}
         blob = {"format": FORMAT, "store": self.path, "signature": self.signature,
                 "state": list(self.state), "lists": lists, "frequencies": self.frequencies}  # fmt: skip
-        target = self.file()
-        tmp = f"{target}.{os.getpid()}.tmp"
-        try:
-            os.makedirs(os.path.dirname(target), exist_ok=True)
-            with open(tmp, "w", encoding="utf-8") as fp:
-                fp.write(jsonfast.dumps(blob, separators=(",", ":")))
-            os.replace(tmp, target)
-        except OSError:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+        from .. import cachefile
+
+        cachefile.write(self.file(), jsonfast.dumps(blob, separators=(",", ":")))
         self._new = False
         self._words = len(self.frequencies)
 

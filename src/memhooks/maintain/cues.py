@@ -15,7 +15,6 @@ is asked of a callback, so nothing here touches the file system.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
 
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
@@ -31,6 +30,7 @@ from .generated import (  # noqa: F401  (what a generated cue is: this module's 
     find_auto,
     is_auto,
 )
+
 
 def prune_auto(tree: CommentedMap, exists: Callable[[str], bool]) -> tuple[int, int]:
     """In every ``memhooks:auto`` query drop ``kind: file`` resources whose name

@@ -22,6 +22,7 @@ the whole string, wrapper included. Steps:
 from __future__ import annotations
 
 from .. import jsonfast
+
 TYPE_CHECKING = False  # typing costs ~2 ms to import; annotations are strings
 if TYPE_CHECKING:
     from typing import Any

@@ -141,18 +141,10 @@ class HookCache:
         if not (self.dirty and self.file and self.entries is not None):
             return
         self.dirty = False
-        tmp = f"{self.file}.{os.getpid()}.tmp"
-        try:
-            os.makedirs(os.path.dirname(self.file), exist_ok=True)
-            with open(tmp, "w", encoding="utf-8") as fp:
-                body = {"format": FORMAT, "version": _version(), "entries": self.entries}
-                fp.write(jsonfast.dumps(body, separators=(",", ":")))
-            os.replace(tmp, self.file)
-        except OSError:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+        from .. import cachefile
+
+        body = {"format": FORMAT, "version": _version(), "entries": self.entries}
+        cachefile.write(self.file, jsonfast.dumps(body, separators=(",", ":")))
 
 
 def for_root(root: str) -> HookCache:

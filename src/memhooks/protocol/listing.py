@@ -362,14 +362,6 @@ def _save(file: str, key: list[Any], made: Listing) -> None:
 
 def _write(file: str, blob: dict[str, Any]) -> None:
     """Write ``blob`` to ``file`` atomically; failures are ignored (a cache)."""
-    tmp = f"{file}.{os.getpid()}.tmp"
-    try:
-        os.makedirs(os.path.dirname(file), exist_ok=True)
-        with open(tmp, "w", encoding="utf-8") as fp:
-            fp.write(jsonfast.dumps(blob, separators=(",", ":")))
-        os.replace(tmp, file)
-    except OSError:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+    from .. import cachefile
+
+    cachefile.write(file, jsonfast.dumps(blob, separators=(",", ":")))

@@ -9,7 +9,6 @@ space. Case is significant.
 
 from __future__ import annotations
 
-
 #: Characters of a prompt that recall reads; the rest is ignored (issue 14: a 1 MB prompt
 #: made recall superlinear). 16,000 characters is a long pasted page; the store searches
 #: the first 32 distinct words of it anyway (``memhooks.store.search.MAX_TERMS``).

@@ -66,11 +66,16 @@ def save(
             if fp.read() == body:
                 return  # unchanged (most prompts): no write
     except OSError:
-        os.makedirs(os.path.dirname(snapshot), mode=0o700, exist_ok=True)
-    temp = f"{snapshot}.{os.getpid()}.tmp"
-    with open(temp, "w", encoding="utf-8") as fp:
-        fp.write(body)
-    os.replace(temp, snapshot)
+        pass
+    from .. import cachefile
+
+    if not cachefile.write(snapshot, body, mode=0o700):
+        # An old snapshot must not outlive this one (it may hold another epoch's served
+        # folders): without one the next tool event takes the whole way, slower, never wrong.
+        try:
+            os.unlink(snapshot)
+        except OSError:
+            pass
 
 
 def settled(

@@ -155,14 +155,9 @@ def _head_is_born(repo: Repository) -> bool:
 
 def _save(path: str, sha: str) -> None:
     """Keep the root commit for the next call; a read-only repository just goes without."""
-    try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        temp = f"{path}.{os.getpid()}.tmp"
-        with open(temp, "w", encoding="ascii") as fp:
-            fp.write(sha + "\n")
-        os.replace(temp, path)
-    except OSError:
-        pass
+    from .. import cachefile
+
+    cachefile.write(path, sha + "\n", encoding="ascii")
 
 
 def find_origin(config: str) -> str | None:

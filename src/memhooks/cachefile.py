@@ -1,0 +1,27 @@
+"""Cache files: small files memhooks can always rebuild (parsed hooks, hook listings,
+search lists, session snapshots, a repository's root commit), written whole or not at
+all."""
+
+from __future__ import annotations
+
+import os
+
+
+def write(path: str, text: str, *, mode: int = 0o777, encoding: str = "utf-8") -> bool:
+    """Write ``text`` to ``path`` through a temporary file in its folder and a rename, so
+    a reader sees the old file or the new one, never part of one; the folder is created
+    first (with ``mode``). Returns False when the file system refused (nothing is left
+    behind): a cache that cannot be written only makes the next call slower."""
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(path), mode=mode, exist_ok=True)
+        with open(tmp, "w", encoding=encoding) as fp:
+            fp.write(text)
+        os.replace(tmp, path)
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        return False
+    return True

@@ -1,0 +1,36 @@
+"""Cache files are written whole or not at all, and a refusal is not an error."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from memhooks import cachefile
+
+
+def test_a_cache_file_is_replaced_whole_and_its_folder_made(tmp_path: Path) -> None:
+    path = tmp_path / "a" / "b" / "c.json"
+    assert cachefile.write(str(path), "one")
+    assert cachefile.write(str(path), "two")
+    assert path.read_text() == "two"
+    assert sorted(os.listdir(path.parent)) == ["c.json"]  # no temporary file left
+
+
+@pytest.mark.skipif(os.geteuid() == 0 if hasattr(os, "geteuid") else True, reason="root writes anywhere")
+def test_a_refused_write_says_so_and_leaves_nothing(tmp_path: Path) -> None:
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o555)
+    try:
+        assert cachefile.write(str(folder / "c.json"), "x") is False
+        assert os.listdir(folder) == []
+    finally:
+        folder.chmod(0o755)
+
+
+def test_a_path_under_a_file_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("")
+    assert cachefile.write(str(tmp_path / "file" / "c.json"), "x") is False
+    assert (tmp_path / "file").read_text() == ""
