@@ -67,15 +67,24 @@ def test_without_site_a_prompt_hook_imports_no_site_module(tmp_path: Path) -> No
 
 
 def test_without_site_dependencies_in_site_packages_still_import(tmp_path: Path) -> None:
-    # A cue written by the hook needs ruamel.yaml, which lives in site-packages (for an
-    # editable install, not next to the package): the late site setup must find it.
+    # A cue written into a hand-written hook (a comment: not the generated form) needs
+    # ruamel.yaml, which lives in site-packages (for an editable install, not next to the
+    # package): the late site setup must find it.
     project = _project(tmp_path)
+    hook = project / "billing" / "MEMHOOKS.md"
+    hook.write_text("---\nschema: memhooks/v2\n# kept by people\nrecall_queries:\n  - totals\n---\n")
+    os.utime(hook, (1, 1))  # outside the parsed-hook cache's racy window
     written = project / "billing" / "invoice.py"
     written.write_text("TOTAL = 2\n")
     payload = json.dumps({
         "hook_event_name": "PostToolUse", "cwd": str(project), "session_id": "s2", "tool_name": "Write",
         "tool_input": {"file_path": str(written), "content": "TOTAL = 2\n"}, "tool_response": {"filePath": str(written)},
     })
-    done = subprocess.run(command.argv("claude-code"), input=payload, text=True, capture_output=True, env=_env(tmp_path), cwd="/", timeout=60)
-    assert (done.returncode, done.stderr) == (0, "")
-    assert "billing/invoice.py" in (project / "billing" / "MEMHOOKS.md").read_text()
+    env = {**_env(tmp_path), "PYTHONPROFILEIMPORTTIME": "1"}
+    done = subprocess.run(command.argv("claude-code"), input=payload, text=True, capture_output=True, env=env, cwd="/", timeout=60)
+    assert done.returncode == 0
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+    assert {"site", "ruamel.yaml"} <= imported  # found through the late site setup
+    assert [line for line in done.stderr.splitlines() if not line.startswith("import time:")] == []
+    text = hook.read_text()
+    assert "billing/invoice.py" in text and "# kept by people" in text
