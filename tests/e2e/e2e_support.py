@@ -126,3 +126,56 @@ def fake_llm(log: Path, **kwargs: object):  # type: ignore[no-untyped-def]
     finally:
         sys.path.remove(str(HERE))
     return FakeLLM(log_path=str(log), **kwargs).start()
+
+
+# -- launching each agent offline against the fake model (shared/spec/real-agents.md) --
+
+
+def codex_argv(p: Project, url: str, prompt: str) -> list[str]:
+    """Codex with a provider pointing at the fake model and the project trusted."""
+    (p.home / ".codex").mkdir(exist_ok=True)
+    (p.home / ".codex" / "config.toml").write_text(
+        'model = "gpt-5.5"\nmodel_provider = "fake"\n\n[model_providers.fake]\nname = "fake"\n'
+        f'base_url = "{url}/v1"\nenv_key = "FAKE_API_KEY"\nwire_api = "responses"\n\n'
+        f'[projects."{p.root}"]\ntrust_level = "trusted"\n'
+    )
+    return [binary("codex"), "exec", "--dangerously-bypass-hook-trust", "-m", "gpt-5.5", "--disable", "plugins", "--disable", "apps",
+            "--disable", "remote_plugin", "--disable", "plugin_sharing", "-c", "analytics.enabled=false", prompt]  # fmt: skip
+
+
+def gemini_argv(p: Project, url: str, prompt: str) -> list[str]:
+    """Gemini CLI with user settings that hold a comment of the user's (the install must keep it)."""
+    (p.home / ".gemini").mkdir(exist_ok=True)
+    (p.home / ".gemini" / "settings.json").write_text(
+        '{"security": {"auth": {"selectedType": "gemini-api-key"}},\n // the user\'s own comment\n'
+        ' "privacy": {"usageStatisticsEnabled": false}, "telemetry": {"enabled": false},\n'
+        ' "general": {"disableAutoUpdate": true, "disableUpdateNag": true}}\n'
+    )
+    return [binary("gemini"), "-p", prompt, "--approval-mode", "auto_edit"]
+
+
+def opencode_argv(p: Project, url: str, prompt: str) -> list[str]:
+    """OpenCode with the fake model as an OpenAI-compatible provider (``opencode.json``, not committed)."""
+    config = {"$schema": "https://opencode.ai/config.json", "autoupdate": False, "share": "disabled", "model": "fake/fake-model", "small_model": "fake/fake-model",
+              "provider": {"fake": {"npm": "@ai-sdk/openai-compatible", "name": "Fake LLM", "options": {"baseURL": f"{url}/v1", "apiKey": "dummy"},
+                                    "models": {"fake-model": {"name": "Fake Model", "tool_call": True, "limit": {"context": 128000, "output": 8192}}}}},
+              "permission": {"edit": "allow", "bash": "allow"}}  # fmt: skip
+    (p.root / "opencode.json").write_text(json.dumps(config))  # before the agent starts
+    return [binary("opencode"), "run", prompt]
+
+
+def copilot_argv(p: Project, url: str, prompt: str) -> list[str]:
+    return [binary("copilot"), "-p", prompt, "--allow-all-tools"]
+
+
+#: The environment each agent needs to talk to the fake model at ``url``, and nothing else.
+AGENT_ENV = {
+    "claude-code": lambda u: {"ANTHROPIC_BASE_URL": u, "ANTHROPIC_API_KEY": "dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+                              "DISABLE_TELEMETRY": "1", "DISABLE_AUTOUPDATER": "1"},
+    "codex": lambda u: {"FAKE_API_KEY": "dummy"},
+    "gemini-cli": lambda u: {"GEMINI_API_KEY": "dummy", "GOOGLE_GEMINI_BASE_URL": u, "GEMINI_CLI_TRUST_WORKSPACE": "true"},
+    "copilot-cli": lambda u: {"COPILOT_OFFLINE": "true", "COPILOT_PROVIDER_BASE_URL": f"{u}/v1", "COPILOT_PROVIDER_API_KEY": "dummy",
+                              "COPILOT_MODEL": "fake-model", "COPILOT_AUTO_UPDATE": "false", "COPILOT_ALLOW_ALL": "true"},
+    "opencode": lambda u: {"OPENCODE_DISABLE_MODELS_FETCH": "1", "OPENCODE_DISABLE_AUTOUPDATE": "1", "OPENCODE_DISABLE_SHARE": "1",
+                           "OPENCODE_DISABLE_LSP_DOWNLOAD": "1"},
+}  # fmt: skip

@@ -110,9 +110,9 @@ import sys
 import threading
 import time
 import uuid
+from collections.abc import Iterable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlsplit
 

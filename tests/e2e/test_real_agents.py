@@ -22,40 +22,20 @@ import json
 from pathlib import Path
 
 import pytest
-from e2e_support import MARKER, Project, binary, start_fake_llm
+from e2e_support import (
+    AGENT_ENV,
+    MARKER,
+    Project,
+    binary,
+    codex_argv,
+    copilot_argv,
+    gemini_argv,
+    opencode_argv,
+    start_fake_llm,
+)
 
+PROMPT = "Create hello.txt"
 RUNS: dict[str, tuple[Project, list[dict[str, object]], str]] = {}
-
-
-def _codex(p: Project, url: str) -> list[str]:
-    codex_home = p.home / ".codex"
-    codex_home.mkdir()
-    (codex_home / "config.toml").write_text(
-        'model = "gpt-5.5"\nmodel_provider = "fake"\n\n[model_providers.fake]\nname = "fake"\n'
-        f'base_url = "{url}/v1"\nenv_key = "FAKE_API_KEY"\nwire_api = "responses"\n\n'
-        f'[projects."{p.root}"]\ntrust_level = "trusted"\n'
-    )
-    return [binary("codex"), "exec", "--dangerously-bypass-hook-trust", "-m", "gpt-5.5", "--disable", "plugins", "--disable", "apps",
-            "--disable", "remote_plugin", "--disable", "plugin_sharing", "-c", "analytics.enabled=false", "Create hello.txt"]  # fmt: skip
-
-
-def _gemini(p: Project, url: str) -> list[str]:
-    (p.home / ".gemini").mkdir()
-    (p.home / ".gemini" / "settings.json").write_text(
-        '{"security": {"auth": {"selectedType": "gemini-api-key"}},\n // the user\'s own comment\n'
-        ' "privacy": {"usageStatisticsEnabled": false}, "telemetry": {"enabled": false},\n'
-        ' "general": {"disableAutoUpdate": true, "disableUpdateNag": true}}\n'
-    )
-    return [binary("gemini"), "-p", "Create hello.txt", "--approval-mode", "auto_edit"]
-
-
-def _opencode(p: Project, url: str) -> list[str]:
-    config = {"$schema": "https://opencode.ai/config.json", "autoupdate": False, "share": "disabled", "model": "fake/fake-model", "small_model": "fake/fake-model",
-              "provider": {"fake": {"npm": "@ai-sdk/openai-compatible", "name": "Fake LLM", "options": {"baseURL": f"{url}/v1", "apiKey": "dummy"},
-                                    "models": {"fake-model": {"name": "Fake Model", "tool_call": True, "limit": {"context": 128000, "output": 8192}}}}},
-              "permission": {"edit": "allow", "bash": "allow"}}  # fmt: skip
-    (p.root / "opencode.json").write_text(json.dumps(config))  # before the agent starts; not committed
-    return [binary("opencode"), "run", "Create hello.txt"]
 
 
 def _hermes(p: Project, url: str) -> list[str]:
@@ -63,21 +43,17 @@ def _hermes(p: Project, url: str) -> list[str]:
     (p.home / ".hermes" / "config.yaml").write_text(
         f"# the user's own comment\nmodel:\n  provider: custom\n  base_url: {url}/v1\n  default: fake-model\n  api_key: dummy\n"
     )
-    return [binary("hermes"), "-z", "Create hello.txt", "--accept-hooks"]
+    return [binary("hermes"), "-z", PROMPT, "--accept-hooks"]
 
 
 #: agent -> (install arguments, command builder, extra environment)
 AGENTS = {
-    "claude-code": (["--agent", "claude-code", "--user"], lambda p, u: [binary("claude"), "-p", "Create hello.txt", "--permission-mode", "acceptEdits"],
-                    lambda u: {"ANTHROPIC_BASE_URL": u, "ANTHROPIC_API_KEY": "dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_TELEMETRY": "1", "DISABLE_AUTOUPDATER": "1"}),
-    "codex": (["--agent", "codex", "--project"], _codex, lambda u: {"FAKE_API_KEY": "dummy"}),
-    "gemini-cli": (["--agent", "gemini-cli", "--user"], _gemini,
-                   lambda u: {"GEMINI_API_KEY": "dummy", "GOOGLE_GEMINI_BASE_URL": u, "GEMINI_CLI_TRUST_WORKSPACE": "true"}),
-    "copilot-cli": (["--agent", "copilot-cli", "--project"], lambda p, u: [binary("copilot"), "-p", "Create hello.txt", "--allow-all-tools"],
-                    lambda u: {"COPILOT_OFFLINE": "true", "COPILOT_PROVIDER_BASE_URL": f"{u}/v1", "COPILOT_PROVIDER_API_KEY": "dummy", "COPILOT_MODEL": "fake-model",
-                               "COPILOT_AUTO_UPDATE": "false", "COPILOT_ALLOW_ALL": "true"}),
-    "opencode": (["--agent", "opencode", "--project"], _opencode,
-                 lambda u: {"OPENCODE_DISABLE_MODELS_FETCH": "1", "OPENCODE_DISABLE_AUTOUPDATE": "1", "OPENCODE_DISABLE_SHARE": "1", "OPENCODE_DISABLE_LSP_DOWNLOAD": "1"}),
+    "claude-code": (["--agent", "claude-code", "--user"], lambda p, u: [binary("claude"), "-p", PROMPT, "--permission-mode", "acceptEdits"],
+                    AGENT_ENV["claude-code"]),
+    "codex": (["--agent", "codex", "--project"], lambda p, u: codex_argv(p, u, PROMPT), AGENT_ENV["codex"]),
+    "gemini-cli": (["--agent", "gemini-cli", "--user"], lambda p, u: gemini_argv(p, u, PROMPT), AGENT_ENV["gemini-cli"]),
+    "copilot-cli": (["--agent", "copilot-cli", "--project"], lambda p, u: copilot_argv(p, u, PROMPT), AGENT_ENV["copilot-cli"]),
+    "opencode": (["--agent", "opencode", "--project"], lambda p, u: opencode_argv(p, u, PROMPT), AGENT_ENV["opencode"]),
     "hermes-plugin": (["--agent", "hermes", "--user", "--via", "plugin"], _hermes, lambda u: {}),
     "hermes-shell": (["--agent", "hermes", "--user", "--via", "shell"], _hermes, lambda u: {}),
 }  # fmt: skip

@@ -41,7 +41,17 @@ from pathlib import Path
 
 import pytest
 import transcript
-from e2e_support import Project, binary, routing_project, start_fake_llm
+from e2e_support import (
+    AGENT_ENV,
+    Project,
+    binary,
+    codex_argv,
+    copilot_argv,
+    gemini_argv,
+    opencode_argv,
+    routing_project,
+    start_fake_llm,
+)
 
 PROMPT = "Make the totals use two decimals"
 BILLING = "E2E-BILLING-4417"
@@ -69,46 +79,9 @@ class Flavour:
         return [*([{"parallel": billing}] if self.parallel else billing), {"read": path("shipping/rates.py")}, self.write(p)]
 
 
-def _claude_env(url: str) -> dict[str, str]:
-    return {"ANTHROPIC_BASE_URL": url, "ANTHROPIC_API_KEY": "dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_TELEMETRY": "1", "DISABLE_AUTOUPDATER": "1"}
-
-
 def _claude(p: Project, url: str) -> list[str]:
     argv = [binary("claude"), "-p", PROMPT, "--permission-mode", "acceptEdits"]
     return argv if p.sub == p.root else [*argv, "--add-dir", str(p.root)]
-
-
-def _codex(p: Project, url: str) -> list[str]:
-    (p.home / ".codex").mkdir(exist_ok=True)
-    (p.home / ".codex" / "config.toml").write_text(
-        'model = "gpt-5.5"\nmodel_provider = "fake"\n\n[model_providers.fake]\nname = "fake"\n'
-        f'base_url = "{url}/v1"\nenv_key = "FAKE_API_KEY"\nwire_api = "responses"\n\n'
-        f'[projects."{p.root}"]\ntrust_level = "trusted"\n'
-    )
-    return [binary("codex"), "exec", "--dangerously-bypass-hook-trust", "-m", "gpt-5.5", "--disable", "plugins", "--disable", "apps",
-            "--disable", "remote_plugin", "--disable", "plugin_sharing", "-c", "analytics.enabled=false", PROMPT]  # fmt: skip
-
-
-def _gemini(p: Project, url: str) -> list[str]:
-    (p.home / ".gemini").mkdir(exist_ok=True)
-    (p.home / ".gemini" / "settings.json").write_text(
-        '{"security": {"auth": {"selectedType": "gemini-api-key"}}, "privacy": {"usageStatisticsEnabled": false},'
-        ' "telemetry": {"enabled": false}, "general": {"disableAutoUpdate": true, "disableUpdateNag": true}}\n'
-    )
-    return [binary("gemini"), "-p", PROMPT, "--approval-mode", "auto_edit"]
-
-
-def _opencode(p: Project, url: str) -> list[str]:
-    config = {"$schema": "https://opencode.ai/config.json", "autoupdate": False, "share": "disabled", "model": "fake/fake-model", "small_model": "fake/fake-model",
-              "provider": {"fake": {"npm": "@ai-sdk/openai-compatible", "name": "Fake LLM", "options": {"baseURL": f"{url}/v1", "apiKey": "dummy"},
-                                    "models": {"fake-model": {"name": "Fake Model", "tool_call": True, "limit": {"context": 128000, "output": 8192}}}}},
-              "permission": {"edit": "allow", "bash": "allow"}}  # fmt: skip
-    (p.root / "opencode.json").write_text(json.dumps(config))  # before the agent starts; not committed
-    return [binary("opencode"), "run", PROMPT]
-
-
-def _gemini_env(url: str) -> dict[str, str]:
-    return {"GEMINI_API_KEY": "dummy", "GOOGLE_GEMINI_BASE_URL": url, "GEMINI_CLI_TRUST_WORKSPACE": "true"}
 
 
 def _write(p: Project) -> dict[str, str]:
@@ -119,20 +92,23 @@ def _edit(relative: bool) -> Callable[[Project], dict[str, str]]:
     return lambda p: {"edit": "billing/invoice.py" if relative else str(p.root / "billing/invoice.py"), "old": OLD, "new": NEW}
 
 
+def _codex(p: Project, url: str) -> list[str]:
+    return codex_argv(p, url, PROMPT)
+
+
+def _gemini(p: Project, url: str) -> list[str]:
+    return gemini_argv(p, url, PROMPT)
+
+
 FLAVOURS = {
-    "claude-code": Flavour("claude-code", _claude, _claude_env, "Read", _write, "Write"),
-    "codex": Flavour("codex", _codex, lambda u: {"FAKE_API_KEY": "dummy"}, "exec_command", _edit(True), "apply_patch", relative=True),
-    "gemini-cli": Flavour("gemini-cli", _gemini, _gemini_env, "read_file", _write, "write_file"),
-    "copilot-cli": Flavour("copilot-cli", lambda p, u: [binary("copilot"), "-p", PROMPT, "--allow-all-tools"],
-                           lambda u: {"COPILOT_OFFLINE": "true", "COPILOT_PROVIDER_BASE_URL": f"{u}/v1", "COPILOT_PROVIDER_API_KEY": "dummy",
-                                      "COPILOT_MODEL": "fake-model", "COPILOT_AUTO_UPDATE": "false", "COPILOT_ALLOW_ALL": "true"},
-                           "view", _edit(False), "edit"),
-    "opencode": Flavour("opencode", _opencode, lambda u: {"OPENCODE_DISABLE_MODELS_FETCH": "1", "OPENCODE_DISABLE_AUTOUPDATE": "1",
-                                                          "OPENCODE_DISABLE_SHARE": "1", "OPENCODE_DISABLE_LSP_DOWNLOAD": "1"},
-                        "read", _edit(False), "edit"),
-    "claude-code-subfolder": Flavour("claude-code", _claude, _claude_env, "Read", _write, "Write", start="billing"),
-    "claude-code-parallel": Flavour("claude-code", _claude, _claude_env, "Read", _write, "Write", parallel=True),
-    "gemini-cli-capture": Flavour("gemini-cli", _gemini, _gemini_env, "read_file", _write, "write_file", install=("--capture",)),
+    "claude-code": Flavour("claude-code", _claude, AGENT_ENV["claude-code"], "Read", _write, "Write"),
+    "codex": Flavour("codex", _codex, AGENT_ENV["codex"], "exec_command", _edit(True), "apply_patch", relative=True),
+    "gemini-cli": Flavour("gemini-cli", _gemini, AGENT_ENV["gemini-cli"], "read_file", _write, "write_file"),
+    "copilot-cli": Flavour("copilot-cli", lambda p, u: copilot_argv(p, u, PROMPT), AGENT_ENV["copilot-cli"], "view", _edit(False), "edit"),
+    "opencode": Flavour("opencode", lambda p, u: opencode_argv(p, u, PROMPT), AGENT_ENV["opencode"], "read", _edit(False), "edit"),
+    "claude-code-subfolder": Flavour("claude-code", _claude, AGENT_ENV["claude-code"], "Read", _write, "Write", start="billing"),
+    "claude-code-parallel": Flavour("claude-code", _claude, AGENT_ENV["claude-code"], "Read", _write, "Write", parallel=True),
+    "gemini-cli-capture": Flavour("gemini-cli", _gemini, AGENT_ENV["gemini-cli"], "read_file", _write, "write_file", install=("--capture",)),
 }  # fmt: skip
 ROOT_LAUNCHED = ["claude-code", "codex", "gemini-cli", "copilot-cli", "opencode", "gemini-cli-capture"]
 SEQUENTIAL = [*ROOT_LAUNCHED, "claude-code-subfolder"]

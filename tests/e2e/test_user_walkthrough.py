@@ -23,7 +23,7 @@ import subprocess
 from pathlib import Path
 
 import transcript
-from e2e_support import binary, fake_llm, memhooks_cli, sandbox_env
+from e2e_support import AGENT_ENV, binary, fake_llm, memhooks_cli, sandbox_env
 
 PROMPT = "Make the totals use two decimals"
 TAG = "E2E-WALK-6208"
@@ -36,9 +36,6 @@ recall_queries:
     priority: 0.9
 ---
 """
-CLAUDE_ENV = {"ANTHROPIC_API_KEY": "dummy", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_TELEMETRY": "1", "DISABLE_AUTOUPDATER": "1"}
-
-
 def test_claude_code_launched_at_the_root_gets_the_billing_memory_once_at_the_read(tmp_path: Path) -> None:
     claude = binary("claude")
     home, root = tmp_path / "home", tmp_path / "proj"
@@ -66,7 +63,7 @@ def test_claude_code_launched_at_the_root_gets_the_billing_memory_once_at_the_re
     server = fake_llm(tmp_path / "requests.jsonl", scenario="read-write", write_path=str(invoice), write_content=INVOICE.replace("= 0", "= 2"))
     try:
         argv = [claude, "-p", PROMPT, "--permission-mode", "acceptEdits", "--output-format", "stream-json", "--verbose", "--include-hook-events"]
-        done = subprocess.run(argv, env={**env, **CLAUDE_ENV, "ANTHROPIC_BASE_URL": server.base_url, "PWD": str(root)}, cwd=root,
+        done = subprocess.run(argv, env={**env, **AGENT_ENV["claude-code"](server.base_url), "PWD": str(root)}, cwd=root,
                               stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=240)  # fmt: skip
     finally:
         server.stop()
