@@ -94,3 +94,16 @@ def test_a_tracked_config_that_now_holds_our_path_is_named(repo: Path) -> None:
         "path to memhooks: do not commit that change (or install at user level)"
     ) in done.stdout.splitlines()
     assert f"gemini-cli: update {repo}/.gemini/settings.json" in done.stdout.splitlines()
+
+
+def test_a_file_that_only_mentions_memhooks_is_not_excluded(repo: Path) -> None:
+    # With another interpreter's `python -m memhooks` as the CLI, the hook command is
+    # that argv itself: its last word ("memhooks") is no machine path to keep out of git.
+    from memhooks.install.base import Edit
+    from memhooks.install.gitexclude import plan as exclude_plan
+
+    ctx = Context(str(repo), "project", exe=["/opt/other/python3", "-m", "memhooks"])
+    notes = Edit(str(repo / "NOTES.md"), "we use memhooks here\n", None)
+    wired = Edit(str(repo / ".claude" / "settings.local.json"), '{"command": "/opt/other/python3 -m memhooks hook"}\n', None)
+    [edit] = exclude_plan(ctx, [notes, wired])
+    assert ".claude/settings.local.json" in (edit.text or "") and "NOTES.md" not in (edit.text or "")

@@ -88,3 +88,21 @@ def test_without_site_dependencies_in_site_packages_still_import(tmp_path: Path)
     assert [line for line in done.stderr.splitlines() if not line.startswith("import time:")] == []
     text = hook.read_text()
     assert "billing/invoice.py" in text and "# kept by people" in text
+
+
+def test_a_hook_command_whose_script_is_gone_is_not_runnable(tmp_path: Path) -> None:
+    # Python exits 2 on a missing script, which Claude Code and Gemini CLI read as "block
+    # this prompt": status must say the hook would not run.
+    main = tmp_path / "memhooks" / "__main__.py"
+    main.parent.mkdir()
+    main.write_text("")
+    line = shlex.join([sys.executable, "-S", str(main), "hook", "--agent", "claude-code"])
+    assert command.runnable(line)
+    main.unlink()
+    assert not command.runnable(line)
+
+
+def test_only_this_installations_own_entry_points_become_main_py() -> None:
+    python = os.path.abspath(sys.executable)
+    assert command.hook_program([python, "-m", "memhooks"])[1:2] == ["-S"]
+    assert command.hook_program([python, "-m", "othertool"]) == [python, "-m", "othertool"]

@@ -78,7 +78,8 @@ def plan(ctx: Context, edits: Iterable[Edit]) -> list[Edit]:
     changes or ``ctx.root`` is not a git work tree."""
     from .command import hook_program
 
-    programs = {ctx.exe[0], hook_program(ctx.exe)[-1]} if ctx.exe else set()
+    # the program, and the __main__.py hook commands start on (when hook_program chose it)
+    programs = {ctx.exe[0], *(w for w in hook_program(ctx.exe)[1:] if w.endswith(".py"))} if ctx.exe else set()
     add, drop = [], []
     for change in edits:
         rel = _rel(ctx.root, change.path)
