@@ -93,3 +93,20 @@ def test_generated_shim_registers_like_a_hermes_plugin_folder(tmp_path: Path) ->
         del sys.modules["hermes_plugins.memhooks"]
     assert "pre_llm_call" in ctx.hooks and module.ROLES == ["reviewer"]
     assert "name: memhooks" in (folder / "plugin.yaml").read_text()
+
+
+def test_a_reset_ends_the_old_session_only(project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from memhooks.session import report, state_path
+
+    monkeypatch.setenv("MEMHOOKS_STATE_DIR", str(tmp_path / "state"))
+    plugin = hermes.Plugin()
+    plugin.pre_llm_call(session_id="old", user_message="rotate the keys")
+    plugin.pre_llm_call(session_id="new", user_message="rotate the keys")
+    plugin.end_session(session_id="new", old_session_id="old")  # Hermes' on_session_reset
+    state = report.open_existing(state_path())
+    assert state is not None
+    ended = {s["session"]: s["ended"] is not None for s in report.sessions(state)}
+    assert ended == {"old": True, "new": False}
+    # a session resumed after it ended (claude --resume keeps its id) is open again
+    plugin.pre_llm_call(session_id="old", user_message="rotate the keys again")
+    assert {s["session"]: s["ended"] is not None for s in report.sessions(state)}["old"] is False

@@ -230,3 +230,29 @@ def test_the_cli_reproduces_a_tool_time_recall(agent: Agent, capsys: pytest.Capt
 def test_a_prompt_with_a_lone_surrogate_still_recalls(agent: Agent) -> None:
     # JSON "\ud800": a host that cut an emoji in half. SQLite cannot store it as is.
     assert delivered(agent.prompt("Make the totals use two decimals \ud800"))
+
+
+def test_a_read_whose_recall_failed_is_not_counted_served(agent: Agent, monkeypatch: pytest.MonkeyPatch) -> None:
+    from memhooks.hook import handle, reactions
+
+    agent.prompt("Make the totals use two decimals")
+    real = reactions._recall
+
+    def broken(*args: object, **kwargs: object) -> object:
+        raise RuntimeError("the store went away")
+
+    monkeypatch.setattr(reactions, "_recall", broken)
+    path = str(agent.root / "billing" / "invoice.py")
+    body = {"session_id": agent.session, "cwd": str(agent.root), "hook_event_name": "PostToolUse", "tool_name": "Read", "tool_input": {"file_path": path}}
+    failed = handle(json.dumps(body), agent="claude-code", env=agent.env, time_s=30.0)
+    assert failed.stdout == "" and failed.note is not None  # failed open
+    monkeypatch.setattr(reactions, "_recall", real)
+    assert delivered(agent.read("billing/invoice.py")) == ["billing-cents", "tax-rate"]  # tried again
+
+
+def test_with_tool_recall_off_the_snapshot_settles_reads(project: tuple[Path, dict[str, str]]) -> None:
+    root, env = project
+    agent = Agent(root, {**env, "MEMHOOKS_TOOL_RECALL": "off"})
+    agent.prompt("Make the totals use two decimals")
+    [snapshot] = (Path(env["MEMHOOKS_STATE_DIR"]) / "sessions").glob("*.json")
+    assert json.loads(snapshot.read_text())["full"] is True  # no tool event can recall: no SQLite

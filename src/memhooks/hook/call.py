@@ -190,13 +190,19 @@ class HookCall:
         session, self._session = self._session, None
         if session is not None and self.event.session_id:
             from ..session.snapshot import save
+            from .reactions import tool_recall_on
 
             ceiling = self.setting("MEMHOOKS_SESSION_MAX_CHARS", SESSION_BUDGET, 0, 1_000_000)
-            try:
-                save(self._state_dir(), self.host, self.event.session_id, root=session.root,
-                     epoch=session.epoch, served=session.served(), full=session.tool_chars >= ceiling)  # fmt: skip
-            except OSError:
-                pass  # the next tool event takes the whole way: slower, never wrong
+            # "full": no tool event of this session can recall now (its ceiling is spent,
+            # tool-time recall is off, or the host has no tool channel): the snapshot
+            # settles every read without SQLite
+            full = (
+                session.tool_chars >= ceiling
+                or not self.delivery.tool_events
+                or not tool_recall_on(self)
+            )
+            save(self._state_dir(), self.host, self.event.session_id, root=session.root,
+                 epoch=session.epoch, served=session.served(), full=full)  # fmt: skip
         if self._state is not None:
             if self.exiting:
                 _LEFT_OPEN.append(self._state)  # a reference: deleting it would close it

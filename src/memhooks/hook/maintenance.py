@@ -36,13 +36,22 @@ def maintain_edit(call: HookCall) -> tuple[list[str], str | None]:
 
 def apply_pending(call: HookCall) -> None:
     """Apply maintenance earlier hook calls accepted but could not finish (their deadline
-    came first): the next call of the project does it."""
+    came first): the next call of the project does it. It waits for the applier lock
+    :data:`PENDING_WAIT_S` at most: whoever holds it applies what is pending, and the
+    prompt's own recall must not wait behind a long edit."""
+    import time
+
     from ..session import journal
 
     assert call.root is not None
     if journal.pending(call.state, call.root):
-        _written, notes = journal.drain(call.state, call.root, _apply, call.deadline - 0.5)
+        wait = time.monotonic() + PENDING_WAIT_S
+        _written, notes = journal.drain(call.state, call.root, _apply, call.deadline - 0.5, wait_until=wait)
         call.notes.extend(notes)
+
+
+#: Most seconds a call waits for another call's applier lock to apply pending updates.
+PENDING_WAIT_S = 0.05
 
 
 def _apply(works: list[dict[str, object]]) -> list[str]:

@@ -94,7 +94,7 @@ def on_prompt(call: HookCall) -> Reply:
     prompt = call.event.prompt
     assert call.root is not None
     named = mentions.in_prompt(prompt, call.folder, call.root) if prompt else []
-    attached = [(rel, "file") for rel in _files(call, reads_only=False)]
+    attached = [(rel, _kind(call, rel)) for rel in _files(call, reads_only=False)]
     session.touch([(rel, kind, "prompt") for rel, kind in [*named, *attached]])
     if not call.delivery.injects(call.native) or not gate.calls_for_recall(prompt):
         return noop(call)
@@ -162,7 +162,7 @@ def _after_tool(call: HookCall, touched: list[tuple[str, str, str]]) -> Reply:
     if (
         not touched
         or not call.delivery.at_tool_time(call.native)
-        or not _tool_recall_on(call)
+        or not tool_recall_on(call)
         or left <= 0
     ):
         session.touch(touched)
@@ -188,6 +188,7 @@ def _after_tool(call: HookCall, touched: list[tuple[str, str, str]]) -> Reply:
     from .store import anchored_files, tool_backend
 
     backend = tool_backend(call)  # one store opening for the recall and the marks after it
+    claimed = [*folders, *(f"file:{rel}" for rel in files)]
     try:
         result = _recall(
             call,
@@ -214,6 +215,11 @@ def _after_tool(call: HookCall, touched: list[tuple[str, str, str]]) -> Reply:
             ]
         target = folders[0] if folders else files[0]
         reply = _deliver(call, result, target=target, tool_time=True, serve=marks)
+        if result is not None and result.unavailable():
+            session.release(claimed)  # nothing could be searched: the next event retries
+    except BaseException:
+        session.release(claimed)  # the recall failed (handle() fails open): not served
+        raise
     finally:
         if backend is not None:
             backend.close()
@@ -239,7 +245,8 @@ def _unserved(served: set[str], touched: list[tuple[str, str, str]]) -> tuple[li
     return folders, files
 
 
-def _tool_recall_on(call: HookCall) -> bool:
+def tool_recall_on(call: HookCall) -> bool:
+    """``MEMHOOKS_TOOL_RECALL`` (default on); an invalid value is noted, and on."""
     value = call.env.get("MEMHOOKS_TOOL_RECALL", "").strip().lower()
     if value in ("", "on", "1", "true", "yes"):
         return True

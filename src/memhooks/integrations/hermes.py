@@ -16,8 +16,8 @@ send and take the one hook path (:func:`memhooks.hook.handle`), so the plugin an
   was already given;
 * ``post_tool_call(tool_name, args, result, status, session_id, ...)``: the files the tool
   named join the session's working set; hook maintenance for the ones it wrote;
-* ``on_session_finalize`` / ``on_session_reset``: the session ends (a reset empties its
-  ledger: the model starts over).
+* ``on_session_finalize`` / ``on_session_reset``: the session ends (a reset ends the old
+  session; the new one starts with an empty ledger, as the model starts over).
 
 Callbacks never raise: a failure is logged and the turn goes on without context.
 """
@@ -66,19 +66,20 @@ class Plugin:
         )
 
     def end_session(self, **kwargs: Any) -> None:
-        for key in ("session_id", "old_session_id"):
-            if isinstance(kwargs.get(key), str):
-                self._hook("on_session_finalize", session_id=kwargs[key])
+        # a reset names the old session and the new, live one: only the old one ends
+        old = kwargs.get("old_session_id")
+        ending = old if isinstance(old, str) else kwargs.get("session_id")
+        if isinstance(ending, str):
+            self._hook("on_session_finalize", session_id=ending)
 
     def _hook(self, event: str, **payload: Any) -> str:
         """The hook's stdout for ``event`` (``""`` on any failure, which is logged)."""
-        import os
-
         from ..hook import handle
 
-        cwd = os.environ.get("TERMINAL_CWD") or os.getcwd()  # what Hermes' shell hooks send
+        # No cwd in the payload: the hook's working-folder rule reads TERMINAL_CWD (Hermes'
+        # PROJECT_VARS) and falls back to this process's folder when it is unusable.
         try:
-            raw = json.dumps({"hook_event_name": event, "cwd": cwd, **payload}, default=str)
+            raw = json.dumps({"hook_event_name": event, **payload}, default=str)
         except (TypeError, ValueError) as exc:
             logger.warning("memhooks: %s skipped: %s", event, exc)
             return ""

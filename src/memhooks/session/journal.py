@@ -58,16 +58,19 @@ def drain(
     root: str,
     apply: Callable[[list[dict[str, object]]], list[str]],
     deadline: float,
+    *,
+    wait_until: float | None = None,
 ) -> tuple[list[str], list[str]]:
     """Apply ``root``'s pending updates with ``apply(works) -> hook files written`` until
     none is left or ``deadline`` (monotonic seconds) passes, holding the project's
-    applier lock. Returns (hook files written, notes). ``apply`` raising a
-    :class:`~memhooks.errors.MemhooksError` counts one failed attempt for the batch."""
+    applier lock, waited for until ``wait_until`` (default: ``deadline``). Returns (hook
+    files written, notes). ``apply`` raising a :class:`~memhooks.errors.MemhooksError`
+    counts one failed attempt for the batch."""
     from ..errors import MemhooksError
 
     written: list[str] = []
     notes: list[str] = []
-    lock = _lock(state, root, deadline)
+    lock = _lock(state, root, deadline if wait_until is None else min(deadline, wait_until))
     if lock is None:
         return written, notes  # the holder applies ours before it lets go
     try:

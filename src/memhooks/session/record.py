@@ -28,9 +28,6 @@ if TYPE_CHECKING:
 ANONYMOUS_IDLE_S = 1800.0
 #: Characters of the latest prompt kept (it becomes the query of tool-time recall).
 MAX_PROMPT = 4000
-#: Characters of a memory's text kept in the delivery log (``memhooks sessions show``).
-WORDS_CHARS = 80
-
 FILE = "file"
 FOLDER = "folder"
 
@@ -162,6 +159,20 @@ class Session:
         self.served().update(wanted)
         return won
 
+    def release(self, targets: Iterable[str]) -> None:
+        """Give back ``targets`` claimed by :meth:`claim` when their recall could not run
+        (an error, an unavailable backend): a later tool event there tries again."""
+        gone = list(dict.fromkeys(targets))
+        if not gone:
+            return
+        self.state.write(
+            lambda conn: conn.executemany(
+                "DELETE FROM served WHERE key = ? AND epoch = ? AND target = ?",
+                [(self.key, self.epoch, t) for t in gone],
+            )
+        )
+        self.served().difference_update(gone)
+
     def record(
         self,
         native_event: str,
@@ -284,7 +295,8 @@ def open_session(
         conn.execute(
             "INSERT INTO sessions (key, host, session, anonymous, root, started, updated)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT (key) DO UPDATE SET updated = excluded.updated, root = excluded.root",
+            " ON CONFLICT (key) DO UPDATE SET updated = excluded.updated, root = excluded.root,"
+            " ended = NULL",  # a resumed session (claude --resume keeps its id) is open again
             (key, host, shown, anonymous, root, now, now),
         )
         if latest is not None:
