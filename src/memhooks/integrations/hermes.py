@@ -74,7 +74,7 @@ class Plugin:
 
     def _hook(self, event: str, **payload: Any) -> str:
         """The hook's stdout for ``event`` (``""`` on any failure, which is logged)."""
-        from ..hook import handle
+        from ..hook.handler import handle
 
         # No cwd in the payload: the hook's working-folder rule reads TERMINAL_CWD (Hermes'
         # PROJECT_VARS) and falls back to this process's folder when it is unusable.
