@@ -393,3 +393,28 @@ def test_a_tree_with_too_many_folders_is_listed_without_recording_it(
     time.sleep(TICK)
     assert _listed(root) == [*expected, "e/MEMHOOKS.md"]
     assert walks
+
+
+def test_no_environment_value_is_written_to_the_cache(tmp_path, monkeypatch) -> None:
+    # GIT_* variables can carry tokens; the listing keys on them by digest only.
+    monkeypatch.setenv("GIT_CONFIG_VALUE_0", "Authorization: Bearer s3cr3t-token-4711")
+    root = _tree(tmp_path / "p", {"MEMHOOKS.md": GOOD, "a/MEMHOOKS.md": OLD})
+    assert _listed(root) == ["a/MEMHOOKS.md"]
+    [saved] = _cache_files()
+    assert "s3cr3t-token-4711" not in saved.read_text()
+    monkeypatch.setenv("GIT_CONFIG_VALUE_0", "Authorization: Bearer other")
+    assert _listed(root) == ["a/MEMHOOKS.md"]
+    assert len(_cache_files()) == 1  # same file, a new key: listed afresh
+
+
+def test_when_git_cannot_answer_the_listing_is_the_uncached_one(tmp_path, monkeypatch) -> None:
+    root = _tree(tmp_path / "p", {"MEMHOOKS.md": GOOD, ".gitignore": "build/\n", "build/MEMHOOKS.md": OLD, "a/MEMHOOKS.md": OLD})
+    assert _listed(root) == ["a/MEMHOOKS.md"]  # git: build/ is ignored
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "git").write_text("#!/bin/sh\nexit 128\n")
+    (fake / "git").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake}:{os.environ['PATH']}")
+    (root / "a" / "MEMHOOKS.md").write_text(OLD + "\n")  # a change: the listing is redone
+    time.sleep(TICK)
+    assert _listed(root) == ["a/MEMHOOKS.md", "build/MEMHOOKS.md"]  # what the walk without git finds

@@ -145,14 +145,24 @@ def _file(directory: str, use_git: bool) -> str:
 
 
 def _key(directory: str, use_git: bool) -> list[Any]:
+    """What a listing depends on besides the files it checks: the directory, the mode,
+    this memhooks, and the environment git reads (``GIT_*``, ``HOME``, ``XDG_CONFIG_HOME``)
+    and finds git by (``PATH``) — as a digest: ``GIT_*`` variables can carry tokens
+    (``GIT_ASKPASS``, ``GIT_CONFIG_VALUE_n``), which a cache file must not hold."""
     from .. import __version__
 
+    try:
+        from _sha1 import sha1  # type: ignore[import-not-found, unused-ignore]
+    except ImportError:
+        from hashlib import sha1
+
     env = sorted(
-        [name, value]
+        f"{name}\0{value}"
         for name, value in os.environ.items()
-        if name.startswith("GIT_") or name in ("HOME", "XDG_CONFIG_HOME")
+        if name.startswith("GIT_") or name in ("HOME", "XDG_CONFIG_HOME", "PATH")
     )
-    return [directory, use_git, __version__, env]
+    digest = sha1("\0\0".join(env).encode("utf-8", "surrogateescape")).hexdigest()
+    return [directory, use_git, __version__, digest]
 
 
 def _digest(texts: list[str], stats: bytes) -> str:
@@ -303,10 +313,8 @@ def _list(
     finally:
         walker.join()
     walked = walks[0] if walks else None
-    if listed is None:  # not a work tree after all (MEMHOOKS_ROOT), or no git: the walker
-        state.close()
-        if isinstance(walked, tuple):  # the same walk: entries named like a hook, sorted
-            return sorted(walked[4]), None
+    if listed is None:  # not a work tree after all (MEMHOOKS_ROOT), or git failed: what
+        state.close()  # the uncached run gives (the walk's own list may reuse a git-filtered one)
         return discover.find_hooks(directory, use_git=False), None
     files = state.files()
     pruned = False
