@@ -86,7 +86,9 @@ def test_without_a_commit_the_path_is_the_id_until_the_first_commit_adopts_it(
     assert identify(str(root)).id == str(root)
     assert main(["remember", "before any commit", "--cwd", str(root), "--store", str(store)]) == 0
     git(root, "remote", "add", "origin", "https://github.com/acme/app.git")
-    assert identify(str(root)).id == str(root)  # a remote does not change it
+    # no root commit yet: the remote's id, as before this round, taking the path's memories
+    assert (identify(str(root)).id, identify(str(root)).aliases) == ("github.com/acme/app", (str(root),))
+    assert listed(root, store, capsys) == ["before any commit"]
     git(root, "add", ".")
     git(root, "commit", "-q", "-m", "first")
     after = identify(str(root))
@@ -120,7 +122,7 @@ def test_a_sub_project_keeps_its_folder_in_the_id(
     assert shop.aliases == ("github.com/acme/mono//examples/shop", str(root / "examples" / "shop"))
 
 
-def test_outside_git_and_in_a_shallow_clone_the_id_is_the_path(tmp_path: Path) -> None:
+def test_outside_git_the_id_is_the_path_and_a_shallow_clone_keeps_its_remotes(tmp_path: Path) -> None:
     plain = tmp_path / "plain"
     plain.mkdir()
     assert (identify(str(plain)).id, identify(str(plain)).aliases) == (str(plain.resolve()), ())
@@ -130,8 +132,8 @@ def test_outside_git_and_in_a_shallow_clone_the_id_is_the_path(tmp_path: Path) -
     git(root, "commit", "-q", "-m", "second")
     shallow = tmp_path / "shallow"
     git(tmp_path, "clone", "-q", "--depth", "1", f"file://{root}", str(shallow))
-    found = identify(str(shallow))
-    assert found.id == str(shallow.resolve()) and found.aliases == (str(root),)
+    found = identify(str(shallow))  # no root commit to be had: its remote's id, as before
+    assert found.id == str(root) and found.aliases == (str(shallow.resolve()),)
     assert not (shallow / ".git" / gitrepo.CACHE).exists()
 
 
@@ -241,3 +243,32 @@ def test_a_capture_setting_saved_under_the_remote_id_still_decides(
     assert main(["capture", "status", "--cwd", str(root), "--format", "json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert (report["capture"], report["decided_by"]) == ("off", "project")
+
+
+def test_a_shallow_clone_leaves_the_remotes_memories_to_the_full_clones(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A shallow clone has no root commit: it keeps the remote's id and adopts nothing
+    # from it, so a full clone of the same remote still finds what was kept under it.
+    full = new_repo(tmp_path / "full")
+    git(full, "remote", "add", "origin", "https://github.com/acme/app.git")
+    store = tmp_path / "s.sqlite3"
+    with MemoryStore(store) as opened:
+        opened.add("github.com/acme/app", "kept under the remote's id", id="m-url")
+    shallow = new_repo(tmp_path / "shallow")
+    git(shallow, "remote", "add", "origin", "https://github.com/acme/app.git")
+    (shallow / ".git" / "shallow").write_text("0" * 40 + "\n")
+    (shallow / ".git" / gitrepo.CACHE).unlink(missing_ok=True)
+    assert identify(str(shallow)).id == "github.com/acme/app"
+    assert listed(shallow, store, capsys) == ["kept under the remote's id"]
+    assert listed(full, store, capsys) == ["kept under the remote's id"]  # adopted by the full clone
+
+
+def test_a_failed_root_commit_lookup_is_not_retried_while_head_stays(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = new_repo(tmp_path / "app")
+    calls: list[object] = []
+    monkeypatch.setattr(gitrepo, "_rev_list", lambda repo, timeout: calls.append(repo) or None)
+    assert identify(str(root)).id == str(root.resolve())
+    assert identify(str(root)).id == str(root.resolve())
+    assert len(calls) == 1  # the failure is remembered
+    git(root, "checkout", "-q", "-b", "other")  # HEAD moved: ask again
+    identify(str(root))
+    assert len(calls) == 2

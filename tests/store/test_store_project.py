@@ -20,10 +20,11 @@ ORIGIN = "https://github.com/acme/app.git"
 
 
 def remote_id(root: Path) -> str:
-    """The id memhooks used for ``root`` before root commits: the ``origin`` alias."""
+    """The id of ``root`` from its ``origin`` remote (no commit yet: the id itself, with
+    the path as the alias whose memories it takes)."""
     identity = identify(str(root))
-    assert identity.id == os.path.realpath(root)  # no commit yet: the path
-    return identity.aliases[0]
+    assert identity.aliases == (os.path.realpath(root),)
+    return identity.id
 
 
 def make_repo(root: Path, config: str) -> Path:

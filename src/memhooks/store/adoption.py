@@ -51,6 +51,11 @@ def move(conn: sqlite3.Connection, aliases: Sequence[str], project: str, now: fl
                     "UPDATE memories SET id = ? WHERE project = ? AND id = ?",
                     (fresh, alias, memory_id),
                 )
+                # what the alias's memories said supersedes it follows the rename
+                conn.execute(
+                    "UPDATE memories SET superseded_by = ? WHERE project = ? AND superseded_by = ?",
+                    (fresh, alias, memory_id),
+                )
         moved += conn.execute(
             "UPDATE memories SET project = ? WHERE project = ?", (project, alias)
         ).rowcount

@@ -14,6 +14,7 @@ files and ``url.<base>.insteadOf`` rewrites.
 from __future__ import annotations
 
 import os
+import time
 
 #: Seconds ``git rev-list`` may take to find the root commit (once per repository).
 ROOT_TIMEOUT_S = 2.0
@@ -90,19 +91,38 @@ def root_commit(repo: Repository, timeout: float = ROOT_TIMEOUT_S) -> str | None
     or ``git`` failing or taking more than ``timeout`` seconds. First parents, so that
     merging an unrelated history (a second root) does not change it."""
     cache = os.path.join(repo.common, CACHE)
+    head = _head_text(repo)
     try:
-        with open(cache, encoding="ascii") as fp:
+        with open(cache, encoding="utf-8") as fp:
             cached = fp.read().strip()
         if _is_sha(cached):
             return cached
-    except (OSError, UnicodeDecodeError):
+        # a failed lookup is not retried while HEAD is the same, for an hour: a hook
+        # process per prompt would run git (or fail to find it) every time
+        word, _, rest = cached.partition(" ")
+        at, _, said = rest.partition(" ")
+        if word == "unknown" and said == head and time.time() - float(at) < RETRY_S:
+            return None
+    except (OSError, UnicodeDecodeError, ValueError):
         pass
     if os.path.exists(os.path.join(repo.common, "shallow")) or not _head_is_born(repo):
         return None
     found = _rev_list(repo, timeout)
-    if found is not None:
-        _save(cache, found)
+    _save(cache, found if found is not None else f"unknown {time.time():.0f} {head}")
     return found
+
+
+#: Seconds a failed root-commit lookup is remembered (while HEAD stays the same).
+RETRY_S = 3600.0
+
+
+def _head_text(repo: Repository) -> str:
+    """HEAD's content on one line ("" when unreadable): a commit or branch moved on."""
+    try:
+        with open(os.path.join(repo.gitdir, "HEAD"), encoding="utf-8", errors="replace") as fp:
+            return " ".join(fp.read().split())
+    except OSError:
+        return ""
 
 
 def _rev_list(repo: Repository, timeout: float) -> str | None:
@@ -153,11 +173,12 @@ def _head_is_born(repo: Repository) -> bool:
         return False
 
 
-def _save(path: str, sha: str) -> None:
-    """Keep the root commit for the next call; a read-only repository just goes without."""
+def _save(path: str, text: str) -> None:
+    """Keep the root commit (or that none could be had) for the next call; a read-only
+    repository just goes without."""
     from .. import cachefile
 
-    cachefile.write(path, sha + "\n", encoding="ascii")
+    cachefile.write(path, text + "\n")
 
 
 def find_origin(config: str) -> str | None:

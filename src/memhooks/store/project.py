@@ -5,7 +5,10 @@ the root is below the top of the work tree, e.g. a ``MEMHOOKS_ROOT`` sub-project
 adding, changing or removing a remote, re-cloning, moving the checkout or opening a
 worktree keeps its memories (issue 13 item 1). Every clone of a history shares them,
 forks included. Without a root commit (no git, no commit yet, a shallow clone, no
-``git`` program) the id is the folder's real path, as it always was.
+``git`` program) the id is the normalized ``origin`` URL when there is one, else the
+folder's real path, as before root commits; such an id adopts only the path's memories,
+never the remote's (a shallow clone must not take them from every full clone). A failed
+lookup is remembered for an hour while HEAD stays the same (no ``git`` run per hook call).
 
 Ids used before (the ``origin`` URL normalized, or the path) are the identity's
 ``aliases``: :meth:`memhooks.store.MemoryStore.adopt` moves what a store kept under them.
@@ -50,7 +53,12 @@ def identify(root: str) -> Identity:
     legacy = [normalize_remote(url, repo.top) + suffix] if url else []
     commit = root_commit(repo)
     if commit is None:
-        return Identity(real, tuple(a for a in legacy if a != real))
+        # No root commit to be had (no commit yet, a shallow clone, no git): the remote's
+        # id as before, or the path. Never adopt the remote's memories under a path id: a
+        # shallow clone would take them from every full clone of the same remote.
+        if legacy:
+            return Identity(legacy[0], (real,))
+        return Identity(real)
     return Identity(f"git:{commit}{suffix}", tuple(dict.fromkeys([*legacy, real])))
 
 
