@@ -256,3 +256,15 @@ def test_with_tool_recall_off_the_snapshot_settles_reads(project: tuple[Path, di
     agent.prompt("Make the totals use two decimals")
     [snapshot] = (Path(env["MEMHOOKS_STATE_DIR"]) / "sessions").glob("*.json")
     assert json.loads(snapshot.read_text())["full"] is True  # no tool event can recall: no SQLite
+
+
+def test_what_the_session_had_is_counted_as_left_out(project: tuple[Path, dict[str, str]]) -> None:
+    from memhooks.recall import recall_result
+
+    root, env = project
+    store = env["MEMHOOKS_STORE"]
+    given = recall_result(str(root / "billing"), prompt="How are invoice amounts stored?", store_path=store)
+    assert "billing-cents" in [m["id"] for m in given.memories]
+    again = recall_result(str(root / "billing"), prompt="How are invoice amounts stored?", store_path=store, delivered={"billing-cents"})
+    assert "billing-cents" not in [m["id"] for m in again.memories]
+    assert again.dropped["delivered"] == 1  # recall-v1: left out because the session had it

@@ -275,9 +275,6 @@ def merge(
             continue
         if hit.id in left_out:
             continue
-        if hit.id in delivered:
-            left_out[hit.id] = "delivered"
-            continue
         memory = memory_of(hit, by)
         if keep is not None and not keep(memory):
             left_out[hit.id] = "refused"
@@ -290,7 +287,8 @@ def merge(
         out.memories.append(memory)
     reasons = list(left_out.values())
     out.duplicates = reasons.count("duplicate")
-    out.delivered = reasons.count("delivered")
+    # rank() skips them (the next ones move up): count the distinct ones it skipped
+    out.delivered = len({h.id for t in tasks for h in t.hits if h.id in delivered})
     out.refused = reasons.count("refused")
     return out
 
