@@ -33,34 +33,23 @@ def test_each_host_module_normalizes_replies_and_is_wired(name: str) -> None:
         assert row["launch"] in (START_FOLDER, GIT_ROOT, WALK_UP, WORKSPACE)
 
 
-def _reactions() -> set[str] | None:
-    """The normalized events the hook reacts to (None before memhooks.hook has a table)."""
-    try:
-        from memhooks.hook.reactions import REACTIONS
-    except ImportError:
-        return None
-    return set(REACTIONS)
-
-
 @pytest.mark.parametrize("name", NAMES)
 def test_every_wired_event_is_one_the_hook_understands(name: str) -> None:
     host = INSTALLERS[name]
     for event, _ in (*host.events, *host.capture):
         assert host.adapter.EVENTS.get(event) is not None, f"{name}: {event} normalizes to nothing"
-    reactions = _reactions()
-    if reactions is None:
-        pytest.skip("memhooks.hook has no reaction table yet")
+    from memhooks.hook.reactions import REACTIONS
+
     for event, _ in host.events:  # capture events feed the capture observer instead
         normalized = host.adapter.EVENTS[event]
-        assert normalized in reactions, f"{name}: the hook does nothing on {event} ({normalized})"
+        assert normalized in REACTIONS, f"{name}: the hook does nothing on {event} ({normalized})"
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_the_default_install_wires_every_channel_that_reaches_the_model(name: str) -> None:
     host = INSTALLERS[name]
     delivery = host.delivery
-    if delivery is None:
-        pytest.skip("DELIVERY rows are not in memhooks.agents yet")
+    assert delivery is not None, f"{name}: no DELIVERY row in memhooks.agents.{name}"
     wired = set(host.EVENTS)
     assert set(delivery.tool_events) <= wired, f"{name}: a tool-time channel is not wired"
     if delivery.prompt_events:
