@@ -91,7 +91,7 @@ def root_commit(repo: Repository, timeout: float = ROOT_TIMEOUT_S) -> str | None
     or ``git`` failing or taking more than ``timeout`` seconds. First parents, so that
     merging an unrelated history (a second root) does not change it."""
     cache = os.path.join(repo.common, CACHE)
-    head = _head_text(repo)
+    head = None
     try:
         with open(cache, encoding="utf-8") as fp:
             cached = fp.read().strip()
@@ -101,6 +101,7 @@ def root_commit(repo: Repository, timeout: float = ROOT_TIMEOUT_S) -> str | None
         # process per prompt would run git (or fail to find it) every time
         word, _, rest = cached.partition(" ")
         at, _, said = rest.partition(" ")
+        head = _head_text(repo)
         if word == "unknown" and said == head and time.time() - float(at) < RETRY_S:
             return None
     except (OSError, UnicodeDecodeError, ValueError):
@@ -108,6 +109,8 @@ def root_commit(repo: Repository, timeout: float = ROOT_TIMEOUT_S) -> str | None
     if os.path.exists(os.path.join(repo.common, "shallow")) or not _head_is_born(repo):
         return None
     found = _rev_list(repo, timeout)
+    if found is None and head is None:
+        head = _head_text(repo)
     _save(cache, found if found is not None else f"unknown {time.time():.0f} {head}")
     return found
 
