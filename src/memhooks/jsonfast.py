@@ -36,7 +36,7 @@ class _Context:
 _scan = None
 
 
-def loads(raw: bytes | str) -> object:
+def loads(raw: bytes | bytearray | str) -> object:
     """``json.loads(raw)``, with the same result and the same errors; the first of several
     values only when a complete value is followed by more (``json.loads`` would raise
     "Extra data": the payload is the first value)."""
@@ -64,7 +64,7 @@ def loads(raw: bytes | str) -> object:
     return value
 
 
-def _slow(raw: bytes | str) -> object:
+def _slow(raw: bytes | bytearray | str) -> object:
     import json
 
     try:

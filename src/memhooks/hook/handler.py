@@ -37,10 +37,14 @@ class PayloadError(ValueError):
 
 
 def parse(
-    raw: bytes | str, agent: str | None = None, native_event: str | None = None
+    raw: bytes | bytearray | str, agent: str | None = None, native_event: str | None = None
 ) -> NormalizedEvent:
-    """Decode stdin and normalize it. Raises PayloadError for a payload that is not
-    JSON or too large, UsageError for an unknown ``agent``."""
+    """Decode stdin and normalize it, the prompt cut to what recall reads
+    (:func:`memhooks.hook.payload.bound_prompt`). A ``bytearray`` (what
+    :func:`~memhooks.hook.payload.read_payload` reads stdin into) is emptied once decoded,
+    so a payload of megabytes is not held twice for the rest of the call. Raises
+    PayloadError for a payload that is not JSON or too large (the buffer left as it
+    was), UsageError for an unknown ``agent``."""
     from ..agents.registry import normalize
 
     if len(raw) > MAX_PAYLOAD:
@@ -48,7 +52,9 @@ def parse(
     from ..jsonfast import loads
 
     try:
-        payload = loads(raw) if raw.strip() else None
+        payload = loads(raw) if raw and not raw.isspace() else None
+        if isinstance(raw, bytearray):
+            raw.clear()
     except RecursionError:
         raise PayloadError("the payload on stdin is nested too deeply to read") from None
     except ValueError as exc:  # json.JSONDecodeError, or a UnicodeDecodeError
@@ -57,11 +63,13 @@ def parse(
         raise PayloadError(
             f"the payload on stdin is not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"  # type: ignore[attr-defined]
         ) from None
-    return normalize(payload, agent, native_event)
+    from .payload import bound_prompt
+
+    return bound_prompt(normalize(payload, agent, native_event))
 
 
 def handle(
-    raw: bytes | str,
+    raw: bytes | bytearray | str,
     *,
     agent: str | None = None,
     native_event: str | None = None,

@@ -6,6 +6,12 @@ for end-of-file then runs into the hook's deadline with a complete payload in ha
 complete JSON value. A parse is attempted only when the pipe has nothing more to give at
 that instant, so a large payload arriving in many chunks is parsed once, not once per
 chunk. Anything after the first value is ignored.
+
+A payload of megabytes (a pasted log as the prompt) is held as little as it can be
+(issue 14: a 1 MB prompt peaked at 29.8 MB RSS, against ~16 MB for a normal one): it is
+read into one growing buffer (no list of chunks joined at the end), and once the event
+is normalized its prompt is cut to what recall reads (:func:`bound_prompt`), so nothing
+after the decode holds the full prompt.
 """
 
 from __future__ import annotations
@@ -16,15 +22,18 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import BinaryIO
 
+    from ..agents.base import NormalizedEvent
+
 #: Largest payload read (Hermes sends the whole conversation history); one byte more
 #: is read so that the handler can say it was too large.
 LIMIT = 16 * 1024 * 1024
 CHUNK = 1 << 16
 
 
-def read_payload(stdin: BinaryIO) -> tuple[bytes, str | None]:
-    """(the bytes of the payload, a note or None). Never raises: an unreadable stdin is an
-    empty payload with a note."""
+def read_payload(stdin: BinaryIO) -> tuple[bytes | bytearray, str | None]:
+    """(the bytes of the payload, a note or None): a ``bytearray`` when read from a file
+    descriptor (:func:`memhooks.hook.handler.parse` empties it once decoded). Never
+    raises: an unreadable stdin is an empty payload with a note."""
     try:
         fd = stdin.fileno()
     except (AttributeError, OSError, ValueError):
@@ -37,17 +46,15 @@ def read_payload(stdin: BinaryIO) -> tuple[bytes, str | None]:
         return b"", f"could not read the payload on stdin: {exc.strerror or exc}"
 
 
-def _read_fd(fd: int) -> bytes:
+def _read_fd(fd: int) -> bytearray:
     import select
 
-    parts: list[bytes] = []
-    size = 0
-    while size <= LIMIT:
+    buf = bytearray()
+    while len(buf) <= LIMIT:
         chunk = os.read(fd, CHUNK)
         if not chunk:
             break
-        parts.append(chunk)
-        size += len(chunk)
+        buf += chunk
         if chunk.rstrip()[-1:] not in (b"}", b"]"):
             continue
         try:
@@ -56,13 +63,12 @@ def _read_fd(fd: int) -> bytes:
             ready = [fd]
         if ready:
             continue  # more is waiting: read it before trying to parse
-        first = _first_value(b"".join(parts))
-        if first is not None:
-            return first
-    return b"".join(parts)  # at end-of-file the handler takes the first value itself
+        if _first_value(buf) is not None:
+            return buf
+    return buf  # at end-of-file the handler takes the first value itself
 
 
-def _first_value(data: bytes) -> bytes | None:
+def _first_value(data: bytearray) -> bytearray | None:
     """``data`` up to the end of its first complete JSON value, or None while it is not
     complete yet (or not UTF-8 JSON at all: then end-of-file decides)."""
     try:
@@ -76,3 +82,45 @@ def _first_value(data: bytes) -> bytes | None:
     except (ValueError, RecursionError):
         return None
     return data
+
+
+def bound_prompt(event: NormalizedEvent) -> NormalizedEvent:
+    """``event`` with its prompt cut to :data:`memhooks.protocol.text.MAX_PROMPT_CHARS`
+    characters (:func:`memhooks.protocol.text.bound_prompt`: before a split word), the
+    payload's own copy of the prompt (``event.raw``) replaced by the cut too, so the
+    full prompt is freed right after the decode. Every reader of the prompt reads less
+    than that bound already or is recall, which reads no more than it: the session's
+    mentions (:data:`memhooks.session.mentions.MAX_TEXT`), the gate (its first 400
+    characters), the session's latest prompt (:data:`memhooks.session.record.MAX_PROMPT`),
+    capture's excerpts. A prompt within the bound is left as it is (the same object)."""
+    full = event.prompt
+    if full is None:
+        return event  # a tool event: nothing imported
+    from ..protocol.text import MAX_PROMPT_CHARS
+    from ..protocol.text import bound_prompt as cut
+
+    if len(full) <= MAX_PROMPT_CHARS:
+        return event
+    event.prompt = cut(full)
+    _replace(event.raw, full, event.prompt, 4)
+    return event
+
+
+def _replace(value: object, old: str, new: str, depth: int) -> None:
+    """Every value of the dicts (and lists) in ``value``, ``depth`` levels down, that is
+    the very string ``old`` becomes ``new``. The hosts' adapters take the prompt out of
+    the payload as it is (Hermes: ``extra.user_message``; OpenCode: ``output.parts[i].text``)."""
+    if depth <= 0:
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if item is old:
+                value[key] = new
+            elif isinstance(item, (dict, list)):
+                _replace(item, old, new, depth - 1)
+    elif isinstance(value, list):
+        for index, item in enumerate(value[:64]):
+            if item is old:
+                value[index] = new
+            elif isinstance(item, (dict, list)):
+                _replace(item, old, new, depth - 1)
