@@ -7,6 +7,18 @@ from __future__ import annotations
 import os
 
 
+def key_name(key: str) -> str:
+    """A file name for the cache file of ``key`` (e.g. a store's path): 16 hex digits, the
+    64-bit FNV-1a hash of its UTF-8 bytes (http://www.isthe.com/chongo/tech/comp/fnv/).
+    Pure Python on purpose: a hook process would otherwise load a hashing extension
+    module (binascii, _sha1: ~0.2-0.3 ms each) for one short key. A cache file names
+    what it caches, so a collision only costs a miss."""
+    value = 0xCBF29CE484222325
+    for byte in key.encode("utf-8", "surrogateescape"):
+        value = ((value ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return f"{value:016x}"
+
+
 def write(path: str, text: str, *, mode: int = 0o777, encoding: str = "utf-8") -> bool:
     """Write ``text`` to ``path`` through a temporary file in its folder and a rename, so
     a reader sees the old file or the new one, never part of one; the folder is created

@@ -62,6 +62,27 @@ def test_importing_the_store_stays_cheap() -> None:
     assert (out.returncode, out.stdout.strip()) == (0, "[]"), out.stderr
 
 
+def test_the_hook_s_sqlite_leaves_functools_alone_and_caches_statements() -> None:
+    # memhooks.sqlite imports the C module with a stand-in functools (2 ms of every hook
+    # process): afterwards the real functools and the sqlite3 package import as usual,
+    # and a connection runs many statements through its cache correctly.
+    code = (
+        "import sys, memhooks.sqlite as s\n"
+        "before = 'functools' in sys.modules\n"
+        "conn = s.connect(':memory:')\n"
+        "rows = [conn.execute('SELECT ?', (i % 200,)).fetchone()[0] for i in range(1000)]\n"
+        "import functools, sqlite3\n"
+        "print(before, sum(rows), functools.lru_cache.__module__, sqlite3.Connection is s.Connection)"
+    )
+    src = os.path.dirname(os.path.dirname(os.path.abspath(memhooks.__file__)))
+    env = {**os.environ, "PYTHONPATH": src}
+    out = subprocess.run(
+        [sys.executable, "-S", "-c", code], env=env, capture_output=True, text=True, check=False
+    )
+    expected = f"False {sum(i % 200 for i in range(1000))} functools True"
+    assert (out.returncode, out.stdout.strip()) == (0, expected), out.stderr
+
+
 def test_public_api() -> None:
     assert all(hasattr(memhooks.store, name) for name in memhooks.store.__all__)
     assert set(memhooks.store.__all__) == {

@@ -90,6 +90,9 @@ class EmbeddedBackend:
         with ``create=False`` a missing file raises MissingStoreError instead."""
         from ..store import MemoryStore
 
+        prefetched = _prefetched(path)
+        if prefetched is not None:
+            return prefetched
         return cls(MemoryStore(path, create=create), owns_store=True)
 
     def close(self) -> None:
@@ -433,6 +436,87 @@ class EmbeddedBackend:
         # one it opened for us (one thread, one recall).
         with Translated(self.store.path):
             return query(self.store._conn)
+
+
+#: Prompt rankings started by :func:`prefetch_prompt`, by store file: (backend, a lock
+#: held until its ranking is done, seconds to wait for it).
+_PREFETCHES: dict[str, tuple[EmbeddedBackend, Any, float]] = {}
+
+
+def prefetch_prompt(path: str | None, root: str, prompt: str, *, timeout_s: float) -> None:
+    """Open the store at ``path`` (default ``MEMHOOKS_STORE`` or the user data dir) and
+    start ranking ``prompt`` for the project of ``root`` (what :meth:`_prompt` computes)
+    on a thread, so that SQLite's work overlaps the hook's own imports and hook
+    resolution; the next :meth:`EmbeddedBackend.open` of that file in this process waits
+    for it (at most ``timeout_s`` seconds) and is handed that backend, its list ready.
+
+    Why: the prompt hook's one big query is ~4–6 ms of a ~30 ms process on a
+    10,000-memory store (bench/bench_hook.py), and SQLite releases the GIL while it
+    steps. The store is opened here, on the calling thread, so the thread holds the GIL
+    only between statements. Without the store file, in hybrid mode, with caching off or
+    on any error nothing is started and recall goes as without it. Never raises."""
+    from ..protocol.cache import disk_enabled
+
+    if _hybrid_requested() or not prompt.strip() or not disk_enabled():
+        return
+    import _thread  # a builtin: threading costs ~1 ms to import (hook/deadline.py)
+
+    from ..store import identify
+
+    file = _store_file(path)
+    if file in _PREFETCHES or not os.path.isfile(file):
+        return
+    try:
+        backend = EmbeddedBackend.open(file, create=False)
+    except MemhooksError:
+        return
+    try:
+        backend._sync("")
+        project = identify(root).id
+    except MemhooksError:
+        backend.close()
+        return
+    done = _thread.allocate_lock()
+    done.acquire()
+    _PREFETCHES[file] = (backend, done, timeout_s)
+
+    def rank() -> None:
+        try:
+            backend._prompt(project, prompt, DEPTH)
+        except BaseException:  # noqa: BLE001, S110 - a prefetch only ever saves time
+            pass
+        finally:
+            done.release()
+
+    _thread.start_new_thread(rank, ())
+
+
+def _prefetched(path: str | None) -> EmbeddedBackend | None:
+    """The backend :func:`prefetch_prompt` opened on the store at ``path``, once its
+    ranking is done (waiting for it, bounded); None when there is none or it is late."""
+    if not _PREFETCHES:
+        return None
+    pending = _PREFETCHES.pop(_store_file(path), None)
+    if pending is None:
+        return None
+    backend, done, timeout_s = pending
+    if not done.acquire(timeout=timeout_s):
+        return None  # still ranking: its connection stays its own until the process ends
+    return backend
+
+
+def drop_prefetches() -> None:
+    """Close the backends of prefetches nobody opened (a process that goes on living)."""
+    while _PREFETCHES:
+        _, (backend, done, timeout_s) = _PREFETCHES.popitem()
+        if done.acquire(timeout=timeout_s):
+            backend.close()
+
+
+def _store_file(path: str | None) -> str:
+    from ..store.location import default_path
+
+    return os.path.realpath(os.path.expanduser(path) if path else default_path())
 
 
 #: Most seconds a writer spends recomputing the cached lists after a change (:func:`refresh`).

@@ -63,12 +63,9 @@ class ListCache:
         self._words = len(self.frequencies)
 
     def file(self) -> str:
-        # crc32 rather than hashlib (2 ms to import in a hook process); the file names its
-        # store, so a collision only costs a miss.
-        import binascii
+        from ..cachefile import key_name
 
-        name = binascii.crc32(self.path.encode("utf-8", "surrogateescape"))
-        return os.path.join(cache_dir(), "search", f"{name:08x}.json")
+        return os.path.join(cache_dir(), "search", f"{key_name(self.path)}.json")
 
     def get(self, key: str) -> list[int] | None:
         found = self.lists.get(key)

@@ -21,7 +21,6 @@ Pure functions plus one directory listing; nothing here reads a file's contents.
 
 from __future__ import annotations
 
-import math
 import os
 
 from ..protocol.text import bound_prompt
@@ -92,6 +91,8 @@ def named_files(prompt: str, names: list[str]) -> dict[str, float]:
     for name, found in zip(names, words):
         if found.isdisjoint(wanted):
             continue
+        import math  # here: most prompts name no file of the folder (a hook's imports)
+
         for token in found:
             if token not in weight:
                 weight[token] = math.log(1 + total / frequency[token])
