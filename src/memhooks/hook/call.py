@@ -30,6 +30,8 @@ TOOL_BUDGET = 2000
 SESSION_BUDGET = 8000
 #: Time kept back from the work for rendering and writing the response.
 MARGIN_S = 0.25
+#: The state of a call whose state file cannot be used (:attr:`HookCall.state`).
+EPHEMERAL = ":memory:"
 #: State files left open for the process exit (:meth:`HookCall.close` with ``exiting``).
 _LEFT_OPEN: list[State] = []
 
@@ -126,12 +128,26 @@ class HookCall:
     def state(self) -> State:
         """The open state file (:mod:`memhooks.session.state`)."""
         if self._state is None:
+            from ..errors import StoreError
             from ..session import State, state_path
 
-            self._state = State(state_path(self.env))
+            try:
+                self._state = State(state_path(self.env))
+            except StoreError as exc:
+                # Fail open with less rather than not at all: this call's session lives in
+                # memory and ends with it, so the model still gets its recall (the ledger
+                # cannot keep a memory from coming again).
+                self._state = State(EPHEMERAL)
+                self.notes.append(f"{exc}; this call went on without the session's ledger")
             if self._state.replaced:
                 self.notes.append(self._state.replaced)
         return self._state
+
+    @property
+    def ledgerless(self) -> bool:
+        """The state file could not be used: this call's session lives in memory only
+        (:attr:`state`), so nothing it delivers is remembered for the next call."""
+        return self.state.path == EPHEMERAL
 
     @property
     def session(self) -> Session:

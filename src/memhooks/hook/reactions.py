@@ -272,7 +272,11 @@ def _unserved(served: set[str], touched: list[tuple[str, str, str]]) -> tuple[li
 
 
 def tool_recall_on(call: HookCall) -> bool:
-    """``MEMHOOKS_TOOL_RECALL`` (default on); an invalid value is noted, and on."""
+    """``MEMHOOKS_TOOL_RECALL`` (default on); an invalid value is noted, and on. Off
+    without a usable state file: no ledger would keep each tool event from recalling
+    the same memories again (:attr:`HookCall.ledgerless`)."""
+    if call.ledgerless:
+        return False
     value = call.env.get("MEMHOOKS_TOOL_RECALL", "").strip().lower()
     if value in ("", "on", "1", "true", "yes"):
         return True

@@ -202,8 +202,11 @@ def _damaged(exc: Exception) -> bool:
 def _state_error(path: str, exc: Exception) -> StoreError:
     if isinstance(exc, StoreError) and "memhooks state file" in str(exc):
         return exc
+    # The store's own wording names the memory store and MEMHOOKS_STORE: give its cause.
+    cause = exc.__cause__ if isinstance(exc, StoreError) and exc.__cause__ is not None else exc
+    reason = getattr(cause, "strerror", None) or str(cause)
     return StoreError(
-        f"the memhooks state file {path} cannot be used ({exc}); check the permissions of {os.path.dirname(path)} or set MEMHOOKS_STATE_DIR"
+        f"the memhooks state file {path} cannot be used ({reason}); check the permissions of {os.path.dirname(path)} or set MEMHOOKS_STATE_DIR"
     )
 
 
