@@ -116,9 +116,21 @@ def test_the_hook_imports_no_yaml_when_a_write_changes_nothing(tmp_path) -> None
     past = time.time() - 60  # outside the parsed-hook cache's racy window
     for path in (root / "MEMHOOKS.md", cue_hook):
         os.utime(path, (past, past))
+
+    def imported() -> set[str]:
+        run = hook("-X", "importtime")
+        assert run.returncode == 0 and "|" in run.stderr
+        return {line.rsplit("|", 1)[-1].strip() for line in run.stderr.splitlines()}
+
     assert hook().returncode == 0  # parses once more, into the cache
-    run = hook("-X", "importtime")
-    imported = {line.rsplit("|", 1)[-1].strip() for line in run.stderr.splitlines()}
-    assert "memhooks.maintain.events" in imported
-    assert not {name for name in imported if "yaml" in name}
+    from memhooks.session import snapshot, state_dir
+
+    record = snapshot.cues_path(state_dir(env), "claude-code", "s")
+    os.unlink(record)  # that call recorded its answer: ask maintenance again
+    asked = imported()  # maintenance decides, from the cache's JSON
+    assert "memhooks.maintain.events" in asked
+    assert not {name for name in asked if "yaml" in name}
+    settled = imported()  # the next one rests on what that answer was (maintain.settled)
+    assert "memhooks.maintain.settled" in settled and "memhooks.maintain.events" not in settled
+    assert not {name for name in settled if "yaml" in name}
     assert cue_hook.read_text(encoding="utf-8") == before

@@ -117,18 +117,24 @@ def _settled(event: NormalizedEvent, env: Mapping[str, str]) -> bool:
     """The session step's shortcut (:func:`memhooks.session.snapshot.settled`): a read,
     search, shell command or edit of a known session that touched only what the session
     was already served needs nothing but a line in its touch log — for an edit, when its
-    generated cue already lists the file (:func:`memhooks.maintain.events.maintain`,
-    ``dry``). Not with capture on (capture reads every tool event)."""
-    from ..agents.base import POST_COMMAND, POST_EDIT, POST_TOOL, READ
+    generated cue already lists the file: decided by a few ``lstat`` calls against what
+    the last such answer rested on (:func:`memhooks.maintain.settled.covers`), else by
+    :func:`memhooks.maintain.events.maintain` (``dry``), whose "nothing to change" is
+    then recorded for the next edit. Relative paths are the event's, joined to its
+    ``cwd``. Not with capture on (capture reads every tool event)."""
+    from ..agents.base import DELETED, POST_COMMAND, POST_EDIT, POST_TOOL, READ
 
     if event.event not in (POST_TOOL, POST_COMMAND, POST_EDIT) or not event.session_id:
         return False
-    wrote = any(f.action != READ for f in event.files)
-    touched = [
-        (f.path, "folder" if os.path.isdir(f.path) else "file")
-        for f in event.files
-        if os.path.exists(f.path)
-    ]
+    cwd = event.cwd if event.cwd and os.path.isabs(event.cwd) else None
+    written = [f for f in event.files if f.action != READ]
+    touched = []
+    for change in event.files:
+        path = change.path if os.path.isabs(change.path) else cwd and os.path.join(cwd, change.path)
+        if not path:
+            return False  # a relative path and no folder to read it from
+        if os.path.exists(path):
+            touched.append((path, "folder" if os.path.isdir(path) else "file"))
     if event.event == POST_COMMAND:
         from ..session.snapshot import command_paths
 
@@ -142,14 +148,27 @@ def _settled(event: NormalizedEvent, env: Mapping[str, str]) -> bool:
         return False
     from ..session import snapshot, state_dir
 
-    if not snapshot.settled(state_dir(env), event.host, event.session_id, event.cwd, touched, env):
+    where = state_dir(env)
+    if not snapshot.settled(where, event.host, event.session_id, event.cwd, touched, env):
         return False
-    if wrote:  # an edit in served folders: settled only if its cue already lists the file
-        from ..agents.folder import working_folder
-        from ..maintain.events import SETTINGS, maintain
+    if not written:
+        return True
+    # an edit in served folders: settled only if its cue already lists the file
+    from ..maintain import settled
 
-        kept = {k: env[k] for k in SETTINGS if k in env}
-        return not maintain(event, env=kept, folder=working_folder(event, env), dry=True)
+    record = snapshot.cues_path(where, event.host, event.session_id)
+    simple = all(f.action != DELETED and f.old_path is None for f in written)
+    if simple and settled.covers(record, [f.path for f in written], cwd, env):
+        return True
+    from ..agents.folder import working_folder
+    from ..maintain.events import SETTINGS, maintain
+
+    kept = {k: env[k] for k in SETTINGS if k in env}
+    learned: dict[str, object] = {}
+    if maintain(event, env=kept, folder=working_folder(event, env), dry=True, learned=learned):
+        return False
+    if simple:
+        settled.save(record, learned)
     return True
 
 

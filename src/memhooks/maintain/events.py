@@ -33,7 +33,7 @@ import stat
 from ..agents.base import DELETED, POST_COMMAND, POST_EDIT, POST_TOOL, READ, NormalizedEvent
 from ..errors import Diagnostic, DiagnosticError, fail
 from ..protocol.hookfile import HOOK_NAME
-from ..protocol.root import resolve_target
+from ..protocol.root import REASON_GIT, Target, resolve_target
 from .targets import enabled, file_exists_in, nearest_hook, root_hook
 from .touched import Touched, directory_rel
 
@@ -46,6 +46,7 @@ DEFAULT_ANCHOR = "directory"
 TYPE_CHECKING = False  # YAML is loaded only once some path survived the filter
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
+    from typing import Any
 
     from ..protocol.cache import HookCache
     from ..protocol.hookfile import ParsedHook
@@ -70,12 +71,17 @@ def maintain(
     strict: bool = False,
     folder: str | None = None,
     dry: bool = False,
+    learned: dict[str, Any] | None = None,
 ) -> list[str]:
     """Update the hooks for the files ``event`` reports written, deleted or renamed.
 
     ``dry``: write nothing; return the hooks that would be written, decided as the real
     run decides what to skip — from the hooks' plain data, without YAML or a lock (the
     agent hook asks first, and skips its journal when nothing would change).
+    ``learned`` (with ``dry``): filled with what a "nothing would change" answer rested
+    on, so the next write in the folder is decided by stat alone (:mod:`.settled`); left
+    empty when that cannot be re-checked so (another anchor, a root not found by git, a
+    racy hook, a hook that would change).
 
     ``env`` (default ``os.environ``) supplies ``MEMHOOKS_ROOT``, ``MEMHOOKS_AUTO_PATHS``
     (1–256, default 12) and ``MEMHOOKS_ANCHOR`` (``directory`` | ``nearest``, default
@@ -109,7 +115,8 @@ def maintain(
         paths += [p for p in explicit_paths(event.raw) if p not in paths]
     elif not paths:
         return []
-    where = resolve_target(_base_directory(event, folder), env, "event cwd")
+    base = _base_directory(event, folder)
+    where = resolve_target(base, env, "event cwd")
     root = where.root
     if not enabled(root):
         return []
@@ -123,30 +130,69 @@ def maintain(
     from ..protocol import cache
 
     store = cache.for_root(root)  # what resolve() reads too: one read for the whole event
+    root_st = _lstat(os.path.join(root, HOOK_NAME)) if learned is not None else None
     _require_valid_root(root, store)
     from ..settings import int_setting
 
     max_paths = int_setting("MEMHOOKS_AUTO_PATHS", env)
     anchor = anchor_setting(env)
+    if learned is not None and not _learning(learned, where, base, anchor, root_st, env, dry):
+        learned = None
     written = []
     exists = file_exists_in(root)
     too_big = []
     try:
         for hook, cues in _plan(touched, anchor).items():
-            if _unchanged(hook, cues, exists, max_paths, create=anchor == "directory", store=store):
+            create = anchor == "directory"
+            if _unchanged(
+                hook, cues, exists, max_paths, create=create, store=store, learned=learned
+            ):
                 continue
             if dry:
                 written.append(hook)
                 continue
             if not strict and _size(hook) > MAX_HOOK_EDIT_BYTES:
                 too_big.append(hook)
-            elif _apply(hook, cues, exists, max_paths, create=anchor == "directory"):
+            elif _apply(hook, cues, exists, max_paths, create=create):
                 written.append(hook)
     finally:
         store.save()
     if too_big:
         raise DiagnosticError([_too_big(hook) for hook in too_big])
     return written
+
+
+def _learning(
+    learned: dict[str, Any],
+    where: Target,
+    base: str,
+    anchor: str,
+    root_st: os.stat_result | None,
+    env: Mapping[str, str],
+    dry: bool,
+) -> bool:
+    """Start ``learned`` (:func:`.settled.learn_root`) when a "nothing would change" answer
+    of this run can be re-checked by stat alone: a dry run, the ``directory`` anchor, and
+    a root found by git from a canonical working folder."""
+    if not dry or anchor != "directory" or where.reason != REASON_GIT or base != where.directory:
+        return False
+    from .settled import learn_root
+
+    return learn_root(
+        learned,
+        work=base,
+        root=where.root,
+        root_hook=os.path.join(where.root, HOOK_NAME),
+        root_st=root_st,
+        settings={k: env.get(k) for k in SETTINGS},
+    )
+
+
+def _lstat(path: str) -> os.stat_result | None:
+    try:
+        return os.lstat(path)
+    except (OSError, ValueError):
+        return None
 
 
 def _size(path: str) -> int:
@@ -273,13 +319,15 @@ def _unchanged(
     *,
     create: bool,
     store: HookCache,
+    learned: dict[str, Any] | None = None,
 ) -> bool:
     """True when :func:`_apply` would certainly write nothing: the hook is missing and
     would not be created, or it is a valid regular file whose generated cues already say
     what ``cues`` would make them say (:func:`.generated.unchanged`). Decided from the
     hook's plain data (:func:`.generated.plain_data`: the parsed-hook cache, a generated
     hook's canonical text, else libyaml): nothing is locked, no YAML is round-tripped,
-    and a hook too big to edit in the agent hook is no obstacle."""
+    and a hook too big to edit in the agent hook is no obstacle. ``learned``: a record
+    to add this hook's folder to when it is unchanged (:func:`.settled.learn_folder`)."""
     from .generated import plain_data, unchanged
 
     try:
@@ -291,4 +339,10 @@ def _unchanged(
     if not stat.S_ISREG(st.st_mode):
         return False
     data = plain_data(hook, st, store)
-    return data is not None and unchanged(data, cues, exists, max_paths)
+    if data is None or not unchanged(data, cues, exists, max_paths):
+        return False
+    if learned is not None:
+        from .settled import learn_folder
+
+        learn_folder(learned, hook, st, data, cues, max_paths)
+    return True

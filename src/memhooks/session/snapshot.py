@@ -45,6 +45,13 @@ def _paths(state_dir: str, host: str, session_id: str) -> tuple[str, str]:
     return base + ".json", base + ".log"
 
 
+def cues_path(state_dir: str, host: str, session_id: str) -> str:
+    """Where the session keeps what its settled writes rest on
+    (:mod:`memhooks.maintain.settled`): next to its snapshot, ``<session>.cues``."""
+    snapshot, _log = _paths(state_dir, host, session_id)
+    return snapshot[: -len(".json")] + ".cues"
+
+
 def save(
     state_dir: str,
     host: str,

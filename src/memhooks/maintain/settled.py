@@ -1,0 +1,235 @@
+"""Settled writes: a Write its folder's generated cue already lists, decided by a few
+``lstat`` calls and a lookup instead of a maintenance run (issue 14).
+
+The agent hook asks :func:`memhooks.maintain.events.maintain` (``dry``) whether a write
+in a served folder changes a hook. When the answer is "no", that run also writes down
+what the answer rested on (its ``learned`` record, filled by :func:`learn_root` and
+:func:`learn_folder`), and the hook keeps it next to the session snapshot
+(:func:`save`). A later write in that folder is settled by :func:`covers` alone while
+all of it still holds:
+
+* the settings maintenance reads (``MEMHOOKS_AUTO_PATHS``, ``MEMHOOKS_ANCHOR``, ``HOME``,
+  an unset ``MEMHOOKS_ROOT``) are what they were, and the working folder is the same;
+* the root is still that working folder's git root (:func:`memhooks.protocol.root.find_root`'s
+  first rule: no ``.git`` entry from the working folder up to below the root, one at
+  the root), and the root hook's ``lstat`` (mode, device, inode, size, mtime, ctime) is
+  the one that was validated;
+* the folder's hook has the ``lstat`` it had when its data was read, so its text is the
+  text that was judged;
+* every file its generated cues name is still a regular file in the folder, and the file
+  written (canonicalized) is one the folder's cue lists.
+
+Then pruning and upserting would leave the hook as it is (:func:`.generated.unchanged`),
+so nothing is written, locked or journalled. Anything else — another folder, a hook or
+root hook touched in any way (even ``touch``), a listed file gone or turned into a
+symlink, a cue naming files elsewhere, the ``nearest`` anchor, a root found another way
+than by git, a hook modified within the parsed-hook cache's racy window — gets no record
+or fails the check, and the write takes the whole way. A record can only be stale in a
+way these checks see, so it is never trusted past a change.
+
+Only ``os`` and ``stat`` are imported here: this is the hook's hot path.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+    from typing import Any
+
+#: The record's format. Bump it with :data:`CACHE_FORMAT` whenever what a hook yields
+#: (its validity, its generated cues) changes: a record outlives the process.
+VERSION = 1
+#: :data:`memhooks.protocol.cache.FORMAT` when :data:`VERSION` was last bumped (a test
+#: holds them equal, so a parser change that re-reads hooks also drops every record).
+CACHE_FORMAT = 4
+#: Most folders kept per session (the oldest are dropped first).
+MAX_FOLDERS = 256
+
+Key = list[int]
+
+
+def stat_key(st: os.stat_result) -> Key:
+    """What an ``lstat`` must still say for a record to hold: mode, device, inode, size,
+    mtime and ctime (in nanoseconds; a rewrite that keeps size and mtime changes ctime)."""
+    return [st.st_mode, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
+
+
+def _key(path: str) -> Key | None:
+    try:
+        return stat_key(os.lstat(path))
+    except (OSError, ValueError):
+        return None
+
+
+def covers(record_path: str, paths: Iterable[str], cwd: str | None, env: Mapping[str, str]) -> bool:
+    """True when the record at ``record_path`` vouches that writing ``paths`` (absolute,
+    or relative to ``cwd``: the event's working folder, which must be the record's)
+    changes no hook — see the module docstring. False means "ask maintenance", never
+    "something is wrong". Never raises."""
+    from .. import __version__
+    from ..jsonfast import loads
+
+    try:
+        with open(record_path, "rb") as fp:
+            record = loads(fp.read())
+        if record.get("v") != VERSION or record.get("memhooks") != __version__:
+            return False
+        work, root, folders = record["work"], record["root"], record["folders"]
+        if cwd != work or any(env.get(k) != v for k, v in record["settings"].items()):
+            return False
+        if not _git_root(work, root) or _key(record["root_hook"]) != record["root_key"]:
+            return False
+        checked: set[str] = set()
+        count = 0
+        for path in paths:
+            count += 1
+            real = os.path.realpath(os.path.join(work, path), strict=True)
+            if not stat.S_ISREG(os.lstat(real).st_mode):
+                return False
+            folder, name = os.path.split(real)
+            fact = folders.get(folder)
+            if fact is None or name not in fact["listed"]:
+                return False
+            if folder in checked:
+                continue
+            if _key(fact["hook"]) != fact["key"]:
+                return False
+            for named in fact["named"]:
+                if not stat.S_ISREG(os.lstat(os.path.join(folder, named)).st_mode):
+                    return False
+            checked.add(folder)
+        return count > 0
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return False
+
+
+def _git_root(work: str, root: str) -> bool:
+    """``root`` is still the git root found from ``work`` (``find_root``'s first rule,
+    for a ``work`` at or below ``root`` whose names were canonical when recorded)."""
+    if not (work == root or work.startswith(root.rstrip(os.sep) + os.sep)):
+        return False
+    folder = work
+    while True:
+        git = os.path.join(folder, ".git")
+        try:
+            entry: os.stat_result | None = os.lstat(git)
+        except (FileNotFoundError, NotADirectoryError):
+            entry = None
+        if folder == root:
+            return entry is not None and (not stat.S_ISLNK(entry.st_mode) or os.path.exists(git))
+        if entry is not None:
+            return False
+        folder = os.path.dirname(folder)
+
+
+def learn_root(
+    learned: dict[str, Any],
+    *,
+    work: str,
+    root: str,
+    root_hook: str,
+    root_st: os.stat_result | None,
+    settings: Mapping[str, str | None],
+) -> bool:
+    """Start a record: ``work`` (the working folder, canonical) found ``root`` by git,
+    whose hook ``root_hook`` had ``root_st`` before it was validated. False (nothing
+    recorded) when the root hook was missing or modified within the racy window."""
+    if root_st is None or _racy(root_st):
+        return False
+    from .. import __version__
+
+    learned.update(
+        v=VERSION,
+        memhooks=__version__,
+        work=work,
+        root=root,
+        root_hook=root_hook,
+        root_key=stat_key(root_st),
+        settings=dict(settings),
+        folders={},
+    )
+    return True
+
+
+def learn_folder(
+    learned: dict[str, Any],
+    hook: str,
+    st: os.stat_result,
+    data: Mapping[str, Any],
+    cues: list[tuple[str, list[str]]],
+    max_paths: int,
+) -> None:
+    """Add the folder of ``hook`` to a record :func:`learn_root` started, once
+    maintenance found that ``cues`` (its one folder as the cue names it, the files to
+    add) would not change the hook (``st``: its ``lstat`` before ``data``, its plain
+    data, was read). Nothing is added when the record was not started, the hook is
+    racy, its generated cues name a file outside the folder (checking those would take
+    more than a stat), or a write of some file its cue lists would still change it."""
+    if "folders" not in learned or len(cues) != 1 or not cues[0][1] or _racy(st):
+        return
+    from .generated import file_name, find_auto, is_auto, unchanged
+
+    directory_rel = cues[0][0]
+    prefix = "" if directory_rel == "." else directory_rel + "/"
+    queries = data.get("recall_queries") or []
+    autos = [query for query in queries if isinstance(query, dict) and is_auto(query)]
+    named = set()
+    for query in autos:
+        for resource in query.get("resources") or []:
+            name = file_name(resource)
+            if name is None:
+                continue
+            if not name.startswith(prefix) or "/" in name[len(prefix) :]:
+                return
+            named.add(name[len(prefix) :])
+    cue = find_auto(autos, directory_rel)
+    if cue is None:
+        return
+    listed = sorted({name for name in map(file_name, cue.get("resources") or []) if name})
+    # the caller's run saw every named file exist; what is left to hold for any listed file
+    if not unchanged(data, [(directory_rel, listed)], lambda _name: True, max_paths):
+        return
+    learned["folders"][os.path.dirname(hook)] = {
+        "hook": hook,
+        "key": stat_key(st),
+        "listed": [name[len(prefix) :] for name in listed],
+        "named": sorted(named),
+    }
+
+
+def _racy(st: os.stat_result) -> bool:
+    import time
+
+    from ..protocol.cache import RACY_NS
+
+    return time.time_ns() - st.st_mtime_ns < RACY_NS
+
+
+def save(record_path: str, learned: Mapping[str, Any]) -> None:
+    """Keep the folders of ``learned`` in the record at ``record_path``, with the ones
+    already there that rest on the same working folder, root, root hook and settings
+    (written whole: :mod:`memhooks.cachefile`). Never raises: a record that cannot be
+    written only makes the next write slower."""
+    if not learned.get("folders"):
+        return
+    from .. import cachefile
+    from ..jsonfast import dumps, loads
+
+    folders: dict[str, Any] = {}
+    try:
+        with open(record_path, "rb") as fp:
+            old = loads(fp.read())
+        header = ("v", "memhooks", "work", "root", "root_hook", "root_key", "settings")
+        if all(old.get(k) == learned.get(k) for k in header):
+            folders.update(old["folders"])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        pass
+    for folder, fact in learned["folders"].items():
+        folders.pop(folder, None)  # the newest last: the oldest are dropped first
+        folders[folder] = fact
+    kept = list(folders.items())[-MAX_FOLDERS:]
+    cachefile.write(record_path, dumps({**learned, "folders": dict(kept)}), mode=0o700)
