@@ -130,9 +130,11 @@ def _settled(event: NormalizedEvent, env: Mapping[str, str]) -> bool:
     written = [f for f in event.files if f.action != READ]
     touched = []
     for change in event.files:
-        path = change.path if os.path.isabs(change.path) else cwd and os.path.join(cwd, change.path)
-        if not path:
-            return False  # a relative path and no folder to read it from
+        path = change.path
+        if not os.path.isabs(path):
+            if cwd is None:
+                return False  # a relative path and no folder to read it from
+            path = os.path.join(cwd, path)
         if os.path.exists(path):
             touched.append((path, "folder" if os.path.isdir(path) else "file"))
     if event.event == POST_COMMAND:
