@@ -33,7 +33,7 @@ import stat
 from ..agents.base import DELETED, POST_COMMAND, POST_EDIT, POST_TOOL, READ, NormalizedEvent
 from ..errors import Diagnostic, DiagnosticError, fail
 from ..protocol.hookfile import HOOK_NAME
-from ..protocol.root import REASON_GIT, Target, resolve_target
+from ..protocol.root import resolve_target
 from .targets import enabled, file_exists_in, nearest_hook, root_hook
 from .touched import Touched, directory_rel
 
@@ -136,8 +136,15 @@ def maintain(
 
     max_paths = int_setting("MEMHOOKS_AUTO_PATHS", env)
     anchor = anchor_setting(env)
-    if learned is not None and not _learning(learned, where, base, anchor, root_st, env, dry):
-        learned = None
+    if learned is not None:
+        from .settled import learn_root
+
+        # only a dry run with the `directory` anchor is re-checked by stat (.settled)
+        settings = {k: env.get(k) for k in SETTINGS}
+        if not (dry and anchor == "directory"):
+            learned = None
+        elif not learn_root(learned, where, base, root_st, settings):
+            learned = None
     written = []
     exists = file_exists_in(root)
     too_big = []
@@ -160,32 +167,6 @@ def maintain(
     if too_big:
         raise DiagnosticError([_too_big(hook) for hook in too_big])
     return written
-
-
-def _learning(
-    learned: dict[str, Any],
-    where: Target,
-    base: str,
-    anchor: str,
-    root_st: os.stat_result | None,
-    env: Mapping[str, str],
-    dry: bool,
-) -> bool:
-    """Start ``learned`` (:func:`.settled.learn_root`) when a "nothing would change" answer
-    of this run can be re-checked by stat alone: a dry run, the ``directory`` anchor, and
-    a root found by git from a canonical working folder."""
-    if not dry or anchor != "directory" or where.reason != REASON_GIT or base != where.directory:
-        return False
-    from .settled import learn_root
-
-    return learn_root(
-        learned,
-        work=base,
-        root=where.root,
-        root_hook=os.path.join(where.root, HOOK_NAME),
-        root_st=root_st,
-        settings={k: env.get(k) for k in SETTINGS},
-    )
 
 
 def _lstat(path: str) -> os.stat_result | None:

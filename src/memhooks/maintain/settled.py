@@ -40,6 +40,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
     from typing import Any
 
+    from ..protocol.root import Target
+
 #: The record's format. Bump it with :data:`CACHE_FORMAT` whenever what a hook yields
 #: (its validity, its generated cues) changes: a record outlives the process.
 VERSION = 1
@@ -128,16 +130,21 @@ def _git_root(work: str, root: str) -> bool:
 
 def learn_root(
     learned: dict[str, Any],
-    *,
+    where: Target,
     work: str,
-    root: str,
-    root_hook: str,
     root_st: os.stat_result | None,
     settings: Mapping[str, str | None],
 ) -> bool:
-    """Start a record: ``work`` (the working folder, canonical) found ``root`` by git,
-    whose hook ``root_hook`` had ``root_st`` before it was validated. False (nothing
-    recorded) when the root hook was missing or modified within the racy window."""
+    """Start a record for the working folder ``work`` whose root ``where`` maintenance
+    resolved (``root_st``: the root hook's ``lstat`` before it was validated;
+    ``settings``: the environment maintenance read). False, and nothing recorded, unless
+    the root was found by git from a canonical ``work`` and its hook is there and not
+    modified within the racy window: nothing else is re-checked by stat alone."""
+    from ..protocol.hookfile import HOOK_NAME
+    from ..protocol.root import REASON_GIT
+
+    if where.reason != REASON_GIT or work != where.directory:
+        return False
     if root_st is None or _racy(root_st):
         return False
     from .. import __version__
@@ -146,8 +153,8 @@ def learn_root(
         v=VERSION,
         memhooks=__version__,
         work=work,
-        root=root,
-        root_hook=root_hook,
+        root=where.root,
+        root_hook=os.path.join(where.root, HOOK_NAME),
         root_key=stat_key(root_st),
         settings=dict(settings),
         folders={},
