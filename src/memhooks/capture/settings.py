@@ -22,11 +22,11 @@ from __future__ import annotations
 import os
 import sys
 
-from ..errors import MemhooksError
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
+
+    from ..errors import MemhooksError
 
 FILENAME = "capture.json"
 VERSION = 1
@@ -66,13 +66,13 @@ def load(path: str | None = None, *, strict: bool = False) -> dict[str, object]:
         return {"user": None, "projects": {}}
     except (OSError, ValueError) as exc:
         if strict:
-            raise MemhooksError(
+            raise _error(
                 f"cannot read the capture settings {path}: {exc}; fix or delete the file"
             ) from None
         return {"user": None, "projects": {}}
     if not isinstance(data, dict):
         if strict:
-            raise MemhooksError(f"the capture settings {path} must hold a JSON object")
+            raise _error(f"the capture settings {path} must hold a JSON object")
         data = {}
     user = data.get("user")
     projects = data.get("projects")
@@ -126,7 +126,7 @@ def switch(on: bool, level: str, project: str | None = None, path: str | None = 
         settings["user"] = on
     else:
         if not project:
-            raise MemhooksError("turning capture on for a project needs the project's id")
+            raise _error("turning capture on for a project needs the project's id")
         projects = dict(settings["projects"])  # type: ignore[call-overload]
         projects[project] = on
         settings["projects"] = dict(sorted(projects.items()))
@@ -152,6 +152,12 @@ def _write(path: str, text: str) -> None:
             os.unlink(temp)
         except OSError:
             pass
-        raise MemhooksError(
-            f"cannot write the capture settings {path}: {exc.strerror or exc}"
-        ) from None
+        raise _error(f"cannot write the capture settings {path}: {exc.strerror or exc}") from None
+
+
+def _error(message: str) -> MemhooksError:
+    # memhooks.errors is imported only to raise: every hook call reads these settings
+    # (a tool event that changes nothing need not load it; ~0.2 ms of a ~10 ms start)
+    from ..errors import MemhooksError
+
+    return MemhooksError(message)
