@@ -17,7 +17,17 @@ if TYPE_CHECKING:
 
 
 def run(args: argparse.Namespace) -> int:
-    diagnostics, base = collect(args.path, all_hooks=args.all, strict=args.strict)
+    # Parsed hooks hold no reference cycles worth collecting: without the collector's
+    # ~50 passes, `validate --all` of 300 hooks spends ~4 ms less (bench_engine.py).
+    import gc
+
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        diagnostics, base = collect(args.path, all_hooks=args.all, strict=args.strict)
+    finally:
+        if was:
+            gc.enable()
     if args.format == "json":
         print(report.json_text([d.to_json() for d in diagnostics]))
     elif args.format == "sarif":

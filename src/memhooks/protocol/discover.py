@@ -33,16 +33,32 @@ GIT_TIMEOUT_S = 30.0
 
 
 def find_hooks(
-    directory: str, *, use_git: bool, meanwhile: Callable[[], None] | None = None
+    directory: str,
+    *,
+    use_git: bool,
+    meanwhile: Callable[[], None] | None = None,
+    speculate: Callable[[str], None] | None = None,
 ) -> list[str]:
     """Sorted absolute paths of hook entries below ``directory`` (inclusive).
 
     ``meanwhile`` is called once while git lists the tree (walking 5,000 folders takes it
-    ~40 ms, as long as the rest of ``validate --all``), so the caller's own start-up
-    work overlaps it; without git it is called before the walk.
+    ~50 ms, as long as the rest of ``validate --all``), so the caller's own start-up
+    work overlaps it; without git it is called before the walk. ``speculate``, when
+    given, is called (after ``meanwhile``) with the absolute path of each regular file
+    named like a hook that a walk in a child process finds while git lists, so the
+    caller can read it meanwhile; some of those paths may not be in the result (git
+    ignores them), and the result is git's either way
+    (:mod:`memhooks.protocol.candidates`).
     Raises DiagnosticError MH030 when the tree cannot be walked.
     """
     if use_git:
+        if speculate is not None:
+            from .candidates import git_list
+
+            listed = git_list(directory, meanwhile, speculate)
+            if listed is not None:
+                return listed
+            meanwhile = None  # called already
         listed = _git_list(directory, meanwhile)
         if listed is not None:
             return listed
@@ -64,6 +80,21 @@ def _git_list(
     collapsed = [name for name in listed if name.endswith("/")]
     if collapsed:
         listed += _git_files(directory, ["--", *collapsed], None) or []
+    return hooks_in(directory, listed, collapsed, seen)
+
+
+def hooks_in(
+    directory: str,
+    listed: list[str],
+    collapsed: list[str],
+    seen: set[str] | None = None,
+    plain: set[str] | frozenset[str] = frozenset(),
+) -> list[str]:
+    """The hook entries of git's listing: ``listed``, the paths git lists (relative,
+    ``/``-separated; folders end in ``/``), of which ``collapsed`` are the wholly
+    untracked folders ``--directory`` showed; ``seen`` as for :func:`_git_list`;
+    ``plain``: folders (relative) just read and found to hold nothing named like a hook
+    but a regular file, so not checked again."""
     found = set()
     shown: set[str] = set()  # folders (relative, "/"-separated) git shows a file in
     for name in listed:
@@ -90,7 +121,7 @@ def _git_list(
         if rel not in folders:  # nothing git shows inside: empty dirs, FIFOs
             folder = os.path.join(directory, rel) if rel else directory
             found.update(_walk(folder, repositories=False))
-    for rel in folders:
+    for rel in folders - plain if plain else folders:
         path = os.path.join(directory, rel, HOOK_NAME)
         if path not in found and _special(path):
             found.add(path)

@@ -7,6 +7,10 @@ import os
 from ..errors import Diagnostic, DiagnosticError
 from .hookfile import HOOK_NAME
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .hookfile import ParsedHook
+
 
 def collect(path: str, *, all_hooks: bool, strict: bool = False) -> tuple[list[Diagnostic], str]:
     """(diagnostics, validation root) for one target (spec (a) ``validate``).
@@ -20,6 +24,7 @@ def collect(path: str, *, all_hooks: bool, strict: bool = False) -> tuple[list[D
     from .listing import find_hooks
     from .root import REASON_ENV, REASON_GIT, resolve_target
 
+    early: dict[str, ParsedHook] = {}  # hooks read while git listed the tree
     try:
         where = resolve_target(path)
         if all_hooks or where.target == where.directory:
@@ -28,7 +33,10 @@ def collect(path: str, *, all_hooks: bool, strict: bool = False) -> tuple[list[D
             # what is ignored there (find_hooks falls back to the walker outside git)
             store = cache.for_root(where.root)  # the one explain and recall read through
             hooks = find_hooks(
-                base, use_git=where.reason in (REASON_GIT, REASON_ENV), meanwhile=store.prepare
+                base,
+                use_git=where.reason in (REASON_GIT, REASON_ENV),
+                meanwhile=store.prepare,
+                speculate=lambda hook: early.__setitem__(hook, store.load(hook)),
             )
         else:
             base, hooks, store = where.directory, [where.target], cache.HookCache(None)
@@ -39,7 +47,8 @@ def collect(path: str, *, all_hooks: bool, strict: bool = False) -> tuple[list[D
         return [Diagnostic("MH013", f"no {HOOK_NAME} files found", path, severity=severity)], base
     diagnostics: list[Diagnostic] = []
     for hook in hooks:
-        diagnostics.extend(store.load(hook).diagnostics)
+        parsed = early.get(hook)
+        diagnostics.extend((store.load(hook) if parsed is None else parsed).diagnostics)
     store.save()
     diagnostics.sort(key=Diagnostic.sort_key)
     return diagnostics, base

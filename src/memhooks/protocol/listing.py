@@ -91,15 +91,21 @@ class Listing:
 
 
 def find_hooks(
-    directory: str, *, use_git: bool, meanwhile: Callable[[], None] | None = None
+    directory: str,
+    *,
+    use_git: bool,
+    meanwhile: Callable[[], None] | None = None,
+    speculate: Callable[[str], None] | None = None,
 ) -> list[str]:
     """:func:`memhooks.protocol.discover.find_hooks` through the listing cache: the same
     sorted absolute paths, from the cache file when it still holds (``meanwhile`` is not
-    called then: nothing is waited for). Raises DiagnosticError MH030 as the walk does."""
+    called then: nothing is waited for). ``speculate`` is passed on when the cache is
+    off (see :mod:`memhooks.protocol.candidates`). Raises DiagnosticError MH030 as the
+    walk does."""
     if not cache.disk_enabled():
         from .discover import find_hooks as listed
 
-        return listed(directory, use_git=use_git, meanwhile=meanwhile)
+        return listed(directory, use_git=use_git, meanwhile=meanwhile, speculate=speculate)
     file = _file(directory, use_git)
     key = _key(directory, use_git)
     previous = _load(file, key, directory)

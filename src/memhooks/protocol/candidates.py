@@ -1,0 +1,308 @@
+"""Hook candidates read while git lists (issue 14 item 3: ``validate --all`` with the
+caches disabled).
+
+git's listing of a tree (:func:`memhooks.protocol.discover.find_hooks`) costs a walk of
+every folder (~50 ms for 5,000 folders; git prints nothing until its walk ends), and
+reading the hooks it names costs about as much again (~0.1 ms each for 300 hooks, plus
+importing the YAML reader). Here the two overlap without walking the tree twice:
+
+1. A child — this process forked (no other thread runs: nothing to start), else a
+   fresh ``python -I -S`` — walks the tree with ``os.scandir`` (four system calls a
+   folder against git's seven) and streams every entry named like a hook as it finds
+   it. It never follows a symlink and skips ``.git``, as the walker does; it stops at
+   :data:`LIMIT` folders. git reads the index meanwhile (``ls-files --cached``: no walk).
+2. This process reads each regular file the child names (the caller's ``speculate``)
+   while the child walks on; when the walk ends, the child becomes git (exec) listing
+   the untracked, not ignored files among those paths only (``ls-files --others
+   --exclude-standard --literal-pathspecs -- …``), which reads only the folders on the
+   way to them.
+3. The result is what :func:`memhooks.protocol.discover.hooks_in` makes of the index and
+   that listing: exactly git's full listing as far as hooks go, because every entry
+   named like a hook that git could list without the index is among the child's (git
+   never lists through a symlink either). Folders git would show only as a whole
+   (``--directory``) matter only for hooks git does not list, and there are none on this
+   path.
+
+Whenever that reasoning does not hold, None is returned and the caller lists the tree
+as before (what was read meanwhile is reused, nothing else): a candidate that git does
+not list (ignored, or in a nested repository: the old listing decides whether a wholly
+untracked folder's ignored hook is still checked), an entry named like a hook that is not
+a regular file (a symlink, a directory, a FIFO), a folder the child cannot read, more
+than :data:`LIMIT` folders (git skips what it ignores, e.g. ``node_modules``; the child
+cannot), more than :data:`MAX_CANDIDATES` candidates (one command line), no ``posix_spawn``,
+or git or the child failing or exceeding :data:`TIMEOUT_S`.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from .hookfile import HOOK_NAME
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+#: Folders the child walks before it gives up (~60 ms at ~6 µs a folder here).
+LIMIT = 10_000
+#: Candidates passed to git on one command line at most.
+MAX_CANDIDATES = 5_000
+TIMEOUT_S = 30.0
+
+# The walk, as source: the child is either this process forked (no other thread runs:
+# nothing to start) or a fresh ``python -I -S -c`` calling ``walk`` with its argv. It
+# writes to ``fd`` records, each ending in NUL: "R" + a regular hook file's path relative
+# to ``top`` ("/"-separated) as it finds one; then "E" when the walk is complete and
+# found nothing, or "G" and becomes git (exec) listing the candidates' untracked, not
+# ignored paths on the same pipe; or a verdict that ends it early: "S" (an entry named
+# like a hook that is not a regular file), "M" (past the folder or candidate limit), "X"
+# (a folder could not be read).
+WALKER = """
+import os
+
+def walk(top, limit, hook, most, git, fd):
+    def write(data):
+        while data:
+            data = data[os.write(fd, data):]
+    stack, found, candidates, count = [""], [], [], 0
+    def flush():
+        if found:
+            write(b"".join(b"R" + os.fsencode(rel) + b"\\0" for rel in found))
+            found.clear()
+    while stack:
+        rel = stack.pop()
+        count += 1
+        if count > limit:
+            write(b"M\\0")
+            return
+        try:
+            with os.scandir(os.path.join(top, rel) if rel else top) as entries:
+                for entry in entries:
+                    name = entry.name
+                    if entry.is_dir(follow_symlinks=False):
+                        if name == hook:
+                            write(b"S\\0")
+                            return
+                        if name != ".git":
+                            stack.append(rel + "/" + name if rel else name)
+                    elif name == hook:
+                        if not entry.is_file(follow_symlinks=False):
+                            write(b"S\\0")
+                            return
+                        path = rel + "/" + name if rel else name
+                        found.append(path)
+                        candidates.append(path)
+        except OSError:
+            write(b"X\\0")
+            return
+        if len(found) >= 16:
+            flush()
+    flush()
+    if not candidates:
+        write(b"E\\0")
+    elif len(candidates) > most:
+        write(b"M\\0")
+    else:
+        write(b"G\\0")
+        if fd != 1:
+            os.dup2(fd, 1)
+            null = os.open(os.devnull, os.O_RDWR)
+            os.dup2(null, 0)
+            os.dup2(null, 2)
+        os.execvp(git[0], [*git, "--", *candidates])
+"""
+_CALL = "\nimport sys\nwalk(sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), sys.argv[5:], 1)\n"
+
+
+def git_list(
+    directory: str, meanwhile: Callable[[], None] | None, speculate: Callable[[str], None]
+) -> list[str] | None:
+    """:func:`memhooks.protocol.discover.find_hooks`'s git listing of ``directory``, with
+    ``meanwhile`` called once and ``speculate`` with every candidate's absolute path
+    while git and the child work; None when this path cannot decide (see the module
+    docstring: the caller then lists as before, ``meanwhile`` already called)."""
+    if not (sys.executable and hasattr(os, "posix_spawnp")):
+        return None
+    git = ["git", "-C", directory, "--literal-pathspecs", "-c", "core.quotepath=off",
+           "ls-files", "-z"]  # fmt: skip
+    children: list[Child] = []
+    listing = [*git, "--others", "--exclude-standard"]
+    try:
+        if len(sys._current_frames()) == 1 and hasattr(os, "fork"):
+            children.append(Child(None, (directory, LIMIT, HOOK_NAME, MAX_CANDIDATES, listing)))
+        else:  # forking a process where other threads run is unsafe: a fresh interpreter
+            children.append(
+                Child([sys.executable, "-I", "-S", "-c", WALKER + _CALL, directory, str(LIMIT),
+                       HOOK_NAME, str(MAX_CANDIDATES), *listing])
+            )  # fmt: skip
+        children.append(Child([*git, "--cached"]))
+    except OSError:
+        _end(children)
+        if meanwhile is not None:
+            meanwhile()
+        return None
+    walker, index = children
+    try:
+        if meanwhile is not None:
+            meanwhile()
+        candidates = _candidates(walker, directory, speculate)
+        if candidates is None:
+            return None
+        others = walker.names() if candidates else []
+        tracked = index.names()
+        if others is None or tracked is None:
+            return None
+        listed = set(others)
+        listed.update(tracked)
+        if any(rel not in listed for rel in candidates):
+            return None  # git ignores one: the old listing decides (see the docstring)
+        from .discover import hooks_in
+
+        # Every candidate is a hook git lists. What else git's listing gives comes from
+        # the index (tracked hooks the walker did not see, e.g. behind a symlink, and
+        # entries named like a hook that are not files in folders on the way to tracked
+        # files); folders on the way to a candidate need no check: the walker read them
+        # and found nothing named like a hook but regular files (else it said "S").
+        plain = {""}
+        for rel in candidates:
+            rel = rel.rpartition("/")[0]
+            while rel not in plain:
+                plain.add(rel)
+                rel = rel.rpartition("/")[0]
+        found = {os.path.normpath(os.path.join(directory, rel)) for rel in candidates}
+        found.update(hooks_in(directory, tracked, [], plain=plain))
+        return sorted(found)
+    except OSError:
+        return None
+    finally:
+        _end(children)
+
+
+class Child:
+    """A process started with ``posix_spawnp`` (no ``subprocess``: importing it costs
+    more than the spawn), its standard output a pipe, its input and errors
+    ``/dev/null``; or, with ``argv`` None, this process forked to run the walker's
+    ``walk`` with ``call``'s arguments (it never returns into the caller's code)."""
+
+    def __init__(self, argv: list[str] | None, call: tuple[Any, ...] = ()) -> None:
+        import time
+
+        self.deadline = time.monotonic() + TIMEOUT_S
+        self.rest = b""  # what was read but not yet taken
+        self.status: int | None = None
+        read, write = os.pipe()
+        if argv is None:
+            try:
+                self.pid = os.fork()
+            except BaseException:
+                os.close(read)
+                os.close(write)
+                raise
+            if self.pid == 0:  # the child: walk, then exec git or exit, whatever happens
+                code = 1
+                try:
+                    os.close(read)
+                    namespace: dict[str, Any] = {}
+                    exec(WALKER, namespace)  # our own constant, not repository text
+                    namespace["walk"](*call, write)
+                    code = 0
+                finally:
+                    os._exit(code)
+            os.close(write)
+            self.fd: int | None = read
+            return
+        null = os.open(os.devnull, os.O_RDWR)
+        try:
+            self.pid = os.posix_spawnp(
+                argv[0], argv, os.environ,
+                file_actions=[(os.POSIX_SPAWN_DUP2, null, 0), (os.POSIX_SPAWN_DUP2, write, 1),
+                              (os.POSIX_SPAWN_DUP2, null, 2)],
+            )  # fmt: skip
+        except BaseException:
+            os.close(read)
+            raise
+        finally:
+            os.close(write)
+            os.close(null)
+        self.fd = read
+
+    def read(self) -> bytes:
+        """The next bytes of the output (b"" at its end); raises OSError past the deadline."""
+        import select
+        import time
+
+        if self.fd is None:
+            return b""
+        left = self.deadline - time.monotonic()
+        if left <= 0 or not select.select([self.fd], [], [], left)[0]:
+            raise OSError("timed out")
+        return os.read(self.fd, 1 << 16)
+
+    def names(self) -> list[str] | None:
+        """The NUL-separated names printed from here on, or None when the process failed."""
+        chunks = [self.rest]
+        while data := self.read():
+            chunks.append(data)
+        if self.wait() != 0:
+            return None
+        text = b"".join(chunks).decode("utf-8", "surrogateescape")
+        return [name for name in text.split("\0") if name]
+
+    def wait(self) -> int:
+        """The exit code (negative: killed by that signal)."""
+        if self.status is None:
+            self.status = os.waitstatus_to_exitcode(os.waitpid(self.pid, 0)[1])
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+        return self.status
+
+    def end(self) -> None:
+        """Kill the process if it still runs and reap it."""
+        if self.status is None and os.waitpid(self.pid, os.WNOHANG)[0] == 0:
+            os.kill(self.pid, 9)  # SIGKILL
+        self.wait()
+
+
+def _candidates(
+    walker: Child, directory: str, speculate: Callable[[str], None]
+) -> list[str] | None:
+    """The candidates the walker names (relative paths), calling ``speculate`` for each
+    as it arrives; None when its walk cannot decide. After a non-empty list, what the
+    walker prints is git's listing of them."""
+    candidates: list[str] = []
+    pending = b""
+    while True:
+        data = walker.read()
+        if not data:
+            return None  # ended without a verdict
+        *records, pending = (pending + data).split(b"\0")
+        fresh = []
+        verdict = None
+        for at, record in enumerate(records):
+            kind = record[:1]
+            if kind == b"R":
+                fresh.append(os.fsdecode(record[1:]))
+            elif kind in (b"E", b"G"):
+                verdict = kind
+                # git's names follow on the same pipe
+                walker.rest = b"\0".join([*records[at + 1 :], pending])
+                break
+            else:  # S, M, X or garbage
+                return None
+        candidates += fresh
+        for rel in fresh:
+            speculate(os.path.normpath(os.path.join(directory, *rel.split("/"))))
+        if verdict is not None:
+            return candidates if verdict == b"G" or not candidates else None
+
+
+def _end(children: list[Child]) -> None:
+    """Stop and reap every child still running (nothing is left behind)."""
+    for child in children:
+        try:
+            child.end()
+        except OSError:
+            pass
