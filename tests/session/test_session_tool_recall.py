@@ -268,3 +268,12 @@ def test_what_the_session_had_is_counted_as_left_out(project: tuple[Path, dict[s
     again = recall_result(str(root / "billing"), prompt="How are invoice amounts stored?", store_path=store, delivered={"billing-cents"})
     assert "billing-cents" not in [m["id"] for m in again.memories]
     assert again.dropped["delivered"] == 1  # recall-v1: left out because the session had it
+
+
+def test_one_event_in_two_folders_brings_both_folders_memories(agent: Agent) -> None:
+    # Neither docs/ nor shipping/ has a hook of its own and the root hook asks nothing:
+    # both folders are claimed as served by this one event, so both must be searched.
+    agent.prompt("Make the totals use two decimals")
+    command = {"hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_input": {"command": "cat docs/guide.md shipping/rates.py"}, "tool_response": {"stdout": "", "stderr": "", "interrupted": False}}
+    got = delivered(agent.send(command))
+    assert got == ["shipping-carrier"]
