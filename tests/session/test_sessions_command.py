@@ -39,6 +39,8 @@ def test_list_and_show_say_what_was_delivered(agent: Agent) -> None:
     assert session["chars"] == first["chars"] + second["chars"] > 0
     human = _cli(agent.env, "show", "S1").stdout
     assert "PostToolUse  for billing" in human and "billing-cents  BILLING-MARK" in human
+    blank = _cli(agent.env, "show", " ")  # every id starts with "": not a way to name one
+    assert blank.returncode == 2 and "give a session id" in blank.stderr and not blank.stdout
 
 
 def test_untrusted_text_is_shown_with_escapes(agent: Agent) -> None:

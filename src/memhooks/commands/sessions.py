@@ -54,6 +54,8 @@ def run(args: argparse.Namespace) -> int:
     path = state_path()
     state = open_existing(path)
     if getattr(args, "action", None) == "show":
+        if not args.id.strip():  # a blank id would name every session by its first characters
+            raise UsageError("give a session id, or its first characters; `memhooks sessions` lists them")
         found = [] if state is None else _find(state, args.id, args.agent)
         if not found:
             raise UsageError(f"no session {args.id!r} in {path}; `memhooks sessions` lists them")
