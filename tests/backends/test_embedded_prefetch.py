@@ -15,7 +15,15 @@ from memhooks.backends.embedded import EmbeddedBackend, drop_prefetches, prefetc
 from memhooks.errors import MissingStoreError
 from memhooks.store import MemoryStore, project_id
 
-pytestmark = pytest.mark.usefixtures("fresh_search_cache")
+pytestmark = pytest.mark.usefixtures("fresh_search_cache", "idle_machine")
+
+
+@pytest.fixture
+def idle_machine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A core to spare, whatever the machine running the tests is doing."""
+    monkeypatch.setattr(embedded.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    monkeypatch.setattr(embedded.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+
 
 DATA = Path(__file__).parent / "data"
 PROMPT = "users get logged out in parallel tabs after the token change"
@@ -97,3 +105,17 @@ def embedded_cache_clear() -> None:
     from memhooks.backends import embedded_cache
 
     embedded_cache.clear_memory()
+
+
+def test_with_every_core_busy_nothing_is_started(
+    project: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The thread would only compete with the hook's own for the cores.
+    path, root = project
+    monkeypatch.setattr(embedded.os, "getloadavg", lambda: (1.5, 1.0, 1.0))  # 2 cores
+    prefetch_prompt(path, root, PROMPT, timeout_s=60)
+    assert not embedded._PREFETCHES
+    monkeypatch.setattr(embedded.os, "getloadavg", lambda: (0.2, 1.0, 1.0))
+    monkeypatch.setattr(embedded.os, "sched_getaffinity", lambda pid: {0}, raising=False)
+    prefetch_prompt(path, root, PROMPT, timeout_s=60)  # one core: nothing to overlap on
+    assert not embedded._PREFETCHES
