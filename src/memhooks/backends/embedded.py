@@ -446,8 +446,9 @@ _PREFETCHES: dict[str, tuple[EmbeddedBackend, Any, float]] = {}
 def prefetch_prompt(path: str | None, root: str, prompt: str, *, timeout_s: float) -> None:
     """Open the store at ``path`` (default ``MEMHOOKS_STORE`` or the user data dir) and
     start ranking ``prompt`` for the project of ``root`` (what :meth:`_prompt` computes;
-    then the files its candidates touched, :meth:`_paths`) on a thread, so that SQLite's work overlaps the hook's own imports and hook
-    resolution; the next :meth:`EmbeddedBackend.open` of that file in this process waits
+    then the files its candidates touched, :meth:`_paths`) on a thread when a core is
+    free (:func:`_idle_core`), so that SQLite's work overlaps the hook's own imports and
+    hook resolution; the next :meth:`EmbeddedBackend.open` of that file in this process waits
     for it (at most ``timeout_s`` seconds) and is handed that backend, its list ready.
 
     Why: the prompt hook's one big query is ~4–6 ms of a ~30 ms process on a
