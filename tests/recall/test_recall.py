@@ -544,3 +544,39 @@ def test_command_line_bytes_that_are_not_utf8_are_an_error_not_a_traceback(
     assert main([*argv, "--cwd", str(root), "--store", store]) == 1
     err = capsys.readouterr().err
     assert err.startswith("error: ") and error in err and "Traceback" not in err
+
+
+class Prompted:
+    """Records the prompt every search is asked with."""
+
+    name = "prompted"
+
+    def __init__(self) -> None:
+        self.prompts: list[str | None] = []
+
+    def search(self, request: object) -> list[Hit]:
+        self.prompts.append(request.prompt)  # type: ignore[attr-defined]
+        return []
+
+    def close(self) -> None:
+        pass
+
+
+def test_recall_searches_only_the_bounded_start_of_a_huge_prompt(tmp_path: Path) -> None:
+    # The CLI's --prompt and the MCP tool pass a prompt straight in: a pasted megabyte is
+    # cut as the hook cuts it (protocol.text.bound_prompt), so time and memory stay bounded.
+    from memhooks.protocol.text import MAX_PROMPT_CHARS, bound_prompt
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "MEMHOOKS.md").write_text(
+        "---\nschema: memhooks/v2\nrecall_queries: [Which deploys failed?]\n---\n", encoding="utf-8"
+    )
+    backend = Prompted()
+    huge = "why did the deploy fail " * 50_000
+    recall(str(tmp_path), prompt=huge, backend=backend)
+    cut = bound_prompt(huge)
+    assert MAX_PROMPT_CHARS - 30 < len(cut) <= MAX_PROMPT_CHARS and huge.startswith(cut)
+    assert backend.prompts and set(backend.prompts) == {cut}
+    small = Prompted()
+    recall(str(tmp_path), prompt="why did the deploy fail", backend=small)
+    assert small.prompts == ["why did the deploy fail"]

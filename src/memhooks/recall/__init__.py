@@ -62,7 +62,9 @@ def recall_result(
     """Recall what matters for ``target`` (a folder or file) and ``targets`` (more
     folders of the same project, e.g. the ones a session worked in).
 
-    ``prompt``: the user's request, searched alongside every query; ``files``: active
+    ``prompt``: the user's request, searched alongside every query (at most its first
+    :data:`~memhooks.protocol.text.MAX_PROMPT_CHARS` characters:
+    :func:`~memhooks.protocol.text.bound_prompt`); ``files``: active
     files (their folders join the plan, their paths become file cues); ``roles``: active
     roles; ``budget``: characters the injected context may use (label included);
     ``backend``: a :class:`~memhooks.backends.base.Backend`, a backend name, or ``None``
@@ -81,8 +83,12 @@ def recall_result(
     Raises DiagnosticError when a target or a hook in its chain is invalid (with
     ``strict``; otherwise the failing scope is dropped with a note).
     """
+    from ..protocol.text import bound_prompt
     from .result import pack
     from .stages import merge, query_report, resolve, search
+
+    # What recall reads of a prompt (the hook cuts it on arrival; the CLI and MCP here).
+    prompt = bound_prompt(prompt) if prompt else prompt
 
     resolved = resolve(
         [target, *targets],
