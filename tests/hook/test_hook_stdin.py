@@ -70,3 +70,26 @@ def test_an_idle_terminal_gets_the_usage_at_once() -> None:
     assert done.returncode == 0
     assert done.stdout == "{}\n"  # Gemini CLI's no-op
     assert done.stderr.startswith("memhooks hook: no payload: stdin is a terminal; usage: memhooks hook")
+
+
+def test_a_payload_of_exactly_one_read_on_an_open_pipe_is_read_at_once() -> None:
+    # A payload as long as one read (CHUNK bytes) fills the read: nothing says whether
+    # more is coming, so it is tried as a whole document rather than waiting for more.
+    import threading
+
+    from memhooks.hook.payload import CHUNK
+
+    head = b'{"hook_event_name": "x", "pad": "'
+    body = head + b"y" * (CHUNK - len(head) - 2) + b'"}'
+    assert len(body) == CHUNK
+    read_end, write_end = os.pipe()
+    got: list[tuple[bytes, str | None]] = []
+    with open(read_end, "rb") as stdin:
+        reader = threading.Thread(target=lambda: got.append(read_payload(stdin)), daemon=True)
+        reader.start()
+        os.write(write_end, body)  # the pipe stays open
+        reader.join(timeout=30)
+        served = list(got)  # before end-of-file
+        os.close(write_end)
+        reader.join(timeout=30)
+    assert served == [(body, None)]
