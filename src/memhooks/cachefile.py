@@ -8,11 +8,12 @@ import os
 
 
 def key_name(key: str) -> str:
-    """A file name for the cache file of ``key`` (e.g. a store's path): 16 hex digits, the
-    64-bit FNV-1a hash of its UTF-8 bytes (http://www.isthe.com/chongo/tech/comp/fnv/).
-    Pure Python on purpose: a hook process would otherwise load a hashing extension
-    module (binascii, _sha1: ~0.2-0.3 ms each) for one short key. A cache file names
-    what it caches, so a collision only costs a miss."""
+    """A file name for the cache or lock file of ``key`` (a store's path, a project
+    root): 16 hex digits, the 64-bit FNV-1a hash of its UTF-8 bytes
+    (http://www.isthe.com/chongo/tech/comp/fnv/). Pure Python on purpose: a hook process
+    would otherwise load a hashing extension module (binascii, _sha1: ~0.2-0.3 ms each)
+    for one short key. Not for anything a collision could harm: a cache file names what
+    it caches (a collision costs a miss), a shared lock only serializes two keys."""
     value = 0xCBF29CE484222325
     for byte in key.encode("utf-8", "surrogateescape"):
         value = ((value ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF

@@ -138,12 +138,9 @@ def _lock(state: State, root: str, deadline: float) -> int | None:
     by closing it), or None when it could not be had before ``deadline``."""
     import fcntl
 
-    try:  # the builtin module: hashlib loads OpenSSL, ~2 ms of every maintaining hook call
-        from _sha1 import sha1  # type: ignore[import-not-found, unused-ignore]
-    except ImportError:
-        from hashlib import sha1
+    from ..cachefile import key_name
 
-    name = "journal-" + sha1(root.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    name = "journal-" + key_name(root)
     path = os.path.join(os.path.dirname(state.path), name + ".lock")
     fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0), 0o600)
     delay = 0.002
