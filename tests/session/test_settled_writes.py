@@ -167,3 +167,20 @@ def test_a_relative_path_is_never_looked_up_in_the_process_directory(
     monkeypatch.chdir(tmp_path)  # the hook process runs somewhere else
     read = {"hook_event_name": "PostToolUse", "cwd": None, "tool_name": "Read", "tool_input": {"file_path": "shipping/rates.py"}}
     assert delivered(agent.send(read)) == ["shipping-carrier"]
+
+
+def test_each_folder_keeps_its_record_and_a_damaged_record_only_costs_time(settled: Agent) -> None:
+    from memhooks.maintain.settled import covers
+
+    rates = settled.root / "shipping" / "rates.py"
+    _write(settled, str(rates))  # creates shipping/MEMHOOKS.md with its cue
+    _age(settled.root / "shipping" / "MEMHOOKS.md")
+    _write(settled, str(rates))  # maintenance: nothing to change; recorded beside billing
+    record, root = _record(settled), str(settled.root)
+    assert covers(str(record), [str(rates), str(settled.root / "billing" / "tax.py")], root, settled.env)
+    record.write_text("{not json", encoding="utf-8")
+    assert not covers(str(record), [str(rates)], root, settled.env)
+    before = (settled.root / "shipping" / "MEMHOOKS.md").read_bytes()
+    _write(settled, str(rates))  # asks maintenance again, and records again
+    assert (settled.root / "shipping" / "MEMHOOKS.md").read_bytes() == before
+    assert covers(str(record), [str(rates)], root, settled.env)

@@ -78,6 +78,8 @@ def covers(record_path: str, paths: Iterable[str], cwd: str | None, env: Mapping
     try:
         with open(record_path, "rb") as fp:
             record = loads(fp.read())
+        if not isinstance(record, dict):
+            return False
         if record.get("v") != VERSION or record.get("memhooks") != __version__:
             return False
         work, root, folders = record["work"], record["root"], record["folders"]
@@ -166,7 +168,7 @@ def learn_folder(
     learned: dict[str, Any],
     hook: str,
     st: os.stat_result,
-    data: Mapping[str, Any],
+    data: dict[str, Any],
     cues: list[tuple[str, list[str]]],
     max_paths: int,
 ) -> None:
@@ -231,7 +233,7 @@ def save(record_path: str, learned: Mapping[str, Any]) -> None:
         with open(record_path, "rb") as fp:
             old = loads(fp.read())
         header = ("v", "memhooks", "work", "root", "root_hook", "root_key", "settings")
-        if all(old.get(k) == learned.get(k) for k in header):
+        if isinstance(old, dict) and all(old.get(k) == learned.get(k) for k in header):
             folders.update(old["folders"])
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         pass
