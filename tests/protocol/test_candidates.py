@@ -115,6 +115,48 @@ def test_every_ignore_rule_git_applies_is_applied(tmp_path, rules) -> None:
     assert _checked(root) == full
 
 
+@pytest.mark.parametrize(
+    ("ignore", "fast"),
+    [
+        ("*.md\n!MEMHOOKS.md\n", True),  # excluded, then re-included: listed
+        ("a/\n!a/MEMHOOKS.md\n", False),  # nothing is re-included below an excluded folder
+        ("/a/b\n", False),
+        ("**/c/\n", False),
+        ("b/MEMHOOKS.md/\n", True),  # a folder-only rule does not match a file
+        ("", True),
+    ],
+)
+def test_git_decides_what_is_ignored_whatever_the_rule(tmp_path, ignore, fast) -> None:
+    root = _tree(
+        tmp_path / "p",
+        {
+            ".gitignore": ignore,
+            "MEMHOOKS.md": OLD,
+            "a/MEMHOOKS.md": OLD,
+            "a/b/MEMHOOKS.md": OLD,
+            "b/MEMHOOKS.md": OLD,
+            "x/c/MEMHOOKS.md": OLD,
+            "notes.md": "",
+        },
+    )
+    early, _, full = _listings(root)
+    assert early == (full if fast else None)
+    assert _checked(root) == full
+
+
+def test_a_hook_in_a_submodule_folder_or_behind_pathspec_magic_is_left_to_git(tmp_path) -> None:
+    root = _tree(tmp_path / "p", {"MEMHOOKS.md": OLD, ":odd/MEMHOOKS.md": OLD})
+    early, _, full = _listings(root)
+    assert early is None and full == [":odd/MEMHOOKS.md", "MEMHOOKS.md"]
+    sub = _tree(tmp_path / "sub", {"MEMHOOKS.md": OLD})
+    _git(sub, "add", ".")
+    _git(sub, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x")
+    root = _tree(tmp_path / "q", {"MEMHOOKS.md": OLD})
+    _git(root, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(sub), "mod")
+    early, _, full = _listings(root)
+    assert early is None and full == ["MEMHOOKS.md"] == _checked(root)
+
+
 def test_a_tracked_hook_in_an_ignored_folder_is_checked(tmp_path) -> None:
     root = _tree(tmp_path / "p", {"vendor/MEMHOOKS.md": OLD, "MEMHOOKS.md": OLD})
     _git(root, "add", "vendor/MEMHOOKS.md")
@@ -126,8 +168,8 @@ def test_a_tracked_hook_in_an_ignored_folder_is_checked(tmp_path) -> None:
 def test_a_nested_repository_is_left_out(tmp_path) -> None:
     root = _tree(tmp_path / "p", {"MEMHOOKS.md": OLD})
     _tree(root / "other", {"MEMHOOKS.md": OLD})
-    early, read, full = _listings(root)
-    assert "other/MEMHOOKS.md" in read and early is None
+    early, _, full = _listings(root)
+    assert early is None  # a hook in a folder holding .git: the listing as before decides
     assert full == ["MEMHOOKS.md"] == _checked(root)
 
 
