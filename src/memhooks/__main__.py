@@ -39,6 +39,12 @@ if sys.flags.no_site:
     sys.meta_path.append(_LateSite)
 
 if sys.argv[1:2] == ["hook"]:
+    import gc
+
+    # A hook process lives at most its deadline with a bounded payload: what cycles it
+    # leaves go at its exit. The cyclic collector's passes over the objects its imports
+    # create cost ~1 ms of CPU per call (bench A/B, 31 rounds: 27.0 vs 28.0 ms).
+    gc.disable()
     # Straight to the hook command: the CLI module's table of commands is not needed.
     from memhooks.commands.hook import main as hook_main
 
