@@ -21,7 +21,7 @@ pytestmark = pytest.mark.usefixtures("fresh_search_cache", "idle_machine")
 @pytest.fixture
 def idle_machine(monkeypatch: pytest.MonkeyPatch) -> None:
     """A core to spare, whatever the machine running the tests is doing."""
-    monkeypatch.setattr(embedded.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    monkeypatch.setattr(embedded, "_running", lambda: 1)
     monkeypatch.setattr(embedded.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
 
 
@@ -112,10 +112,22 @@ def test_with_every_core_busy_nothing_is_started(
 ) -> None:
     # The thread would only compete with the hook's own for the cores.
     path, root = project
-    monkeypatch.setattr(embedded.os, "getloadavg", lambda: (1.5, 1.0, 1.0))  # 2 cores
+    monkeypatch.setattr(embedded, "_running", lambda: 2)  # this process and one more, 2 cores
     prefetch_prompt(path, root, PROMPT, timeout_s=60)
     assert not embedded._PREFETCHES
-    monkeypatch.setattr(embedded.os, "getloadavg", lambda: (0.2, 1.0, 1.0))
+    monkeypatch.setattr(embedded, "_running", lambda: None)  # no /proc: the load average
+    monkeypatch.setattr(embedded.os, "getloadavg", lambda: (1.5, 1.0, 1.0))
+    prefetch_prompt(path, root, PROMPT, timeout_s=60)
+    assert not embedded._PREFETCHES
+    monkeypatch.setattr(embedded, "_running", lambda: 1)
     monkeypatch.setattr(embedded.os, "sched_getaffinity", lambda pid: {0}, raising=False)
     prefetch_prompt(path, root, PROMPT, timeout_s=60)  # one core: nothing to overlap on
     assert not embedded._PREFETCHES
+
+
+def test_the_running_count_is_read_from_the_kernel() -> None:
+    running = embedded._running()
+    if os.path.exists("/proc/loadavg"):
+        assert isinstance(running, int) and running >= 1  # this test, at least
+    else:
+        assert running is None

@@ -497,19 +497,34 @@ def prefetch_prompt(path: str | None, root: str, prompt: str, *, timeout_s: floa
 
 
 def _idle_core() -> bool:
-    """Whether a core is likely free for the prefetch thread: two or more usable, and the
-    1-minute load average below one less than their number. With every core busy the
-    thread only competes with the hook's own (measured on 2 cores at load 4: 2-4 %
-    slower than without it; at load 0.4, 5 % faster)."""
+    """Whether a core is likely free for the prefetch thread right now: two or more
+    usable, and fewer tasks runnable than cores (Linux: ``/proc/loadavg``'s running
+    count, this process included; elsewhere the 1-minute load average below cores - 1).
+    With every core busy the thread only competes with the hook's own (measured on 2
+    cores at load 4: 2-4 % slower than without it; with a core idle, 5 % faster)."""
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         cores = os.cpu_count() or 1
+    if cores < 2:
+        return False
+    running = _running()
+    if running is not None:
+        return running < cores
     try:
-        load = os.getloadavg()[0]
+        return os.getloadavg()[0] < cores - 1
     except OSError:
         return False
-    return cores >= 2 and load < cores - 1
+
+
+def _running() -> int | None:
+    """Tasks runnable at this instant, this process included (``/proc/loadavg``'s fourth
+    field, https://docs.kernel.org/filesystems/proc.html), or None where there is none."""
+    try:
+        with open("/proc/loadavg", "rb") as fp:  # "0.52 0.61 0.70 2/345 12345"
+            return int(fp.read().split()[3].split(b"/")[0])
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _prefetched(path: str | None) -> EmbeddedBackend | None:
