@@ -100,6 +100,24 @@ def test_idle_sessions_expire(tmp_path: Path) -> None:
     assert state.read("SELECT count(*) FROM served") == [(0,)]
 
 
+def test_an_expired_session_s_files_go_with_it(tmp_path: Path) -> None:
+    # Snapshots, touch logs and settled-cue records are one set per session: without a
+    # sweep the state directory would grow with every session ever run.
+    import os
+
+    now = [2_000_000_000.0]
+    state = State(str(tmp_path / "state.sqlite3"), clock=lambda: now[0])
+    sessions = tmp_path / "sessions"
+    sessions.mkdir()
+    old, fresh = sessions / "old.json", sessions / "fresh.cues"
+    old.write_text("{}")
+    fresh.write_text("{}")
+    os.utime(old, (now[0] - 8 * 24 * 3600,) * 2)
+    os.utime(fresh, (now[0] - 3600,) * 2)
+    open_session(state, "claude-code", "s", "/p")
+    assert sorted(p.name for p in sessions.iterdir()) == ["fresh.cues"]
+
+
 def test_the_working_set_is_bounded_and_most_recent_first(tmp_path: Path) -> None:
     from memhooks.session.state import MAX_TOUCHES
 

@@ -162,6 +162,29 @@ class State:
         ]
         for table in ("touches", "served", "deliveries", "delivered", "sessions"):
             conn.executemany(f"DELETE FROM {table} WHERE key = ?", [(k,) for k in stale])
+        self._sweep_files(now - IDLE_S)
+
+    def _sweep_files(self, before: float) -> None:
+        """Remove the per-session files next to the state file (snapshots, touch logs,
+        settled-cue records: ``sessions/``) last written before ``before`` (seconds since
+        the epoch): their sessions are forgotten. Idempotent, so a sweep whose write is
+        retried may run it twice; a file that cannot be removed is left for next time."""
+        if self.path == ":memory:":
+            return
+        folder = os.path.join(os.path.dirname(self.path), "sessions")
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            return
+        for entry in entries:
+            try:
+                if (
+                    entry.is_file(follow_symlinks=False)
+                    and entry.stat(follow_symlinks=False).st_mtime < before
+                ):
+                    os.unlink(entry.path)
+            except OSError:
+                continue
 
 
 def _open(path: str, state: State) -> sqlite3.Connection:
