@@ -287,7 +287,7 @@ def test_disk_cache_from_another_release_is_not_trusted(tmp_path: Path, monkeypa
     assert store.file is not None
     blob = json.loads(Path(store.file).read_text(encoding="utf-8"))
     for entry in blob["entries"].values():
-        entry[4]["scope"] = "poisoned"
+        entry[5]["scope"] = "poisoned"  # after the 5-part key
     blob["version"] = "0.0.0-old"
     Path(store.file).write_text(json.dumps(blob), encoding="utf-8")
     cache.clear_memory()

@@ -90,3 +90,22 @@ def test_cached_diagnostics_print_byte_identical(tmp_path) -> None:
         assert runs[0].stdout == runs[1].stdout and runs[0].stderr == runs[1].stderr
     blob = json.loads(Path(cache.for_root(str(root)).file or "").read_text(encoding="utf-8"))
     assert len(blob["entries"]) == 3  # the invalid hook is cached too
+
+
+def test_an_edit_that_keeps_size_and_mtime_is_read_again(tmp_path, parses) -> None:
+    # `cp -p`, a checkout or an editor restoring the mtime: size and mtime alone would
+    # serve the old parse (its inode change time says the file was written).
+    root = _project(tmp_path)
+    hook = root / "a" / "MEMHOOKS.md"
+    before = resolve(str(root / "a"))
+    st = os.stat(hook)
+    edited = GOOD.replace("  - q\n  - q\n", "  - r\n  - r\n")
+    assert len(edited) == len(GOOD)
+    time.sleep(0.01)  # a later ctime on coarse clocks too
+    hook.write_text(edited, encoding="utf-8")
+    os.utime(hook, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert os.stat(hook).st_size == st.st_size and os.stat(hook).st_mtime_ns == st.st_mtime_ns
+    cache.clear_memory()
+    after = resolve(str(root / "a"))
+    queries = [q["query"] for q in after.data["effective_queries"]]
+    assert "r" in queries and queries != [q["query"] for q in before.data["effective_queries"]]

@@ -1,4 +1,4 @@
-"""Parsed-hook cache keyed by (device, inode, size, mtime_ns).
+"""Parsed-hook cache keyed by (device, inode, size, mtime_ns, ctime_ns).
 
 Two layers: a process-wide dict (repeated ``resolve()`` calls in one host process cost
 only a few ``lstat`` calls) and one JSON file per project root under
@@ -33,17 +33,18 @@ RACY_NS = 2_000_000_000
 #: Bump whenever parsing or validation changes what a hook yields, or cached results
 #: outlive the fix. 2: LF guidance, `!!str`, equal-valued duplicate keys, non-finite
 #: numbers in unknown fields. 3: diagnostics cached, invalid hooks too. 4: a YAML syntax
-#: error is placed where the broken construct starts.
-FORMAT = 4
+#: error is placed where the broken construct starts. 5: the key holds the ctime (an
+#: edit that keeps size and mtime, ``cp -p`` or a checkout, was missed).
+FORMAT = 5
 
-Key = tuple[int, int, int, int]
+Key = tuple[int, int, int, int, int]
 #: (data or None, guidance, diagnostics as :func:`pack` writes them)
 Value = tuple["dict[str, Any] | None", str, "list[list[Any]]"]
 _MEMORY: dict[str, tuple[Key, Value]] = {}
 
 
 def stat_key(st: os.stat_result) -> Key:
-    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
 def cache_dir() -> str:
@@ -98,8 +99,8 @@ class HookCache:
         if not self.file:
             return None
         entry = self._disk().get(path)
-        if isinstance(entry, list) and len(entry) == 7 and tuple(entry[:4]) == key:
-            value = (entry[4], entry[5], entry[6])
+        if isinstance(entry, list) and len(entry) == 8 and tuple(entry[:5]) == key:
+            value = (entry[5], entry[6], entry[7])
             _MEMORY[path] = (key, value)
             return value
         return None
