@@ -7,10 +7,6 @@ import os
 from ..errors import Diagnostic, DiagnosticError
 from .hookfile import HOOK_NAME
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from .hookfile import ParsedHook
-
 
 def collect(path: str, *, all_hooks: bool, strict: bool = False) -> tuple[list[Diagnostic], str]:
     """(diagnostics, validation root) for one target (spec (a) ``validate``).
@@ -24,7 +20,7 @@ def collect(path: str, *, all_hooks: bool, strict: bool = False) -> tuple[list[D
     from .listing import find_hooks
     from .root import REASON_ENV, REASON_GIT, resolve_target
 
-    early: dict[str, ParsedHook] = {}  # hooks read while git listed the tree
+    early: dict[str, list[Diagnostic]] = {}  # hooks read while git listed the tree
     try:
         where = resolve_target(path)
         if all_hooks or where.target == where.directory:
@@ -36,7 +32,7 @@ def collect(path: str, *, all_hooks: bool, strict: bool = False) -> tuple[list[D
                 base,
                 use_git=where.reason in (REASON_GIT, REASON_ENV),
                 meanwhile=store.prepare,
-                speculate=lambda hook: early.__setitem__(hook, store.load(hook)),
+                speculate=lambda hook: early.__setitem__(hook, store.load(hook).diagnostics),
             )
         else:
             base, hooks, store = where.directory, [where.target], cache.HookCache(None)
@@ -47,8 +43,8 @@ def collect(path: str, *, all_hooks: bool, strict: bool = False) -> tuple[list[D
         return [Diagnostic("MH013", f"no {HOOK_NAME} files found", path, severity=severity)], base
     diagnostics: list[Diagnostic] = []
     for hook in hooks:
-        parsed = early.get(hook)
-        diagnostics.extend((store.load(hook) if parsed is None else parsed).diagnostics)
+        found = early.get(hook)
+        diagnostics.extend(store.load(hook).diagnostics if found is None else found)
     store.save()
     diagnostics.sort(key=Diagnostic.sort_key)
     return diagnostics, base
