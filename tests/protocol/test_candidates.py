@@ -247,3 +247,31 @@ def test_with_another_thread_running_a_fresh_interpreter_walks(tmp_path, monkeyp
         other.join()
     assert forks == []
     assert early == read == full == ["MEMHOOKS.md", "a/MEMHOOKS.md"]
+
+
+def test_a_wildcard_in_a_folder_name_is_left_to_the_listing(tmp_path) -> None:
+    # check-ignore reads its paths as pathspecs: "a*" would match the tracked "ab/…"
+    # and leave the ignored "a*/MEMHOOKS.md" unchecked
+    root = _tree(
+        tmp_path / "p", {".gitignore": "a[*]/\n", "ab/MEMHOOKS.md": OLD, "a*/MEMHOOKS.md": OLD}
+    )
+    _git(root, "add", "ab/MEMHOOKS.md")
+    early, _, full = _listings(root)
+    assert early is None and full == ["ab/MEMHOOKS.md"] == _checked(root)
+
+
+def test_ignore_rules_above_a_directory_inside_the_work_tree_apply(tmp_path) -> None:
+    root = _tree(
+        tmp_path / "p",
+        {".gitignore": "sub/gen/\n", "sub/MEMHOOKS.md": OLD, "sub/gen/MEMHOOKS.md": OLD,
+         "sub/ok/MEMHOOKS.md": OLD},
+    )  # fmt: skip
+    read: list[str] = []
+    sub = str(root / "sub")
+    early = candidates.git_list(sub, None, read.append)
+    assert early is None  # gen/MEMHOOKS.md is ignored from above: listed as before
+    assert discover._git_list(sub, None) == [
+        str(root / "sub" / "MEMHOOKS.md"), str(root / "sub" / "ok" / "MEMHOOKS.md")
+    ]  # fmt: skip
+    (root / "sub" / "gen" / "MEMHOOKS.md").unlink()
+    assert candidates.git_list(sub, None, read.append) == discover._git_list(sub, None)

@@ -65,7 +65,7 @@ TIMEOUT_S = 30.0
 # ignore rules, its answer on the same pipe; or a verdict that ends it early: "S" (an
 # entry named like a hook that is not a regular file), "N" (a hook in a folder holding
 # ``.git``), "M" (past the folder or candidate limit, more than a pipe holds, or a path git
-# would read as pathspec magic), "X" (a folder could not be read).
+# would read as pathspec magic or a wildcard), "X" (a folder could not be read).
 WALKER = """
 import os
 
@@ -120,8 +120,14 @@ def walk(top, limit, hook, most, git, fd):
         write(b"E\\0")
         return
     data = b"".join(os.fsencode(rel) + b"\\0" for rel in candidates)
-    # a leading ":" is pathspec magic to check-ignore (which takes no --literal-pathspecs)
-    if len(candidates) > most or len(data) > 1 << 20 or any(rel[0] == ":" for rel in candidates):
+    # check-ignore takes its paths as pathspecs (no --literal-pathspecs): a leading ":" is
+    # magic, and a wildcard could match a tracked path, which it then does not check
+    if (
+        len(candidates) > most
+        or len(data) > 1 << 20
+        or any(rel[0] == ":" or "*" in rel or "?" in rel or "[" in rel or "\\\\" in rel
+               for rel in candidates)
+    ):
         write(b"M\\0")
         return
     # git reads the candidates on its standard input: a pipe filled before the exec
