@@ -275,3 +275,12 @@ def test_ignore_rules_above_a_directory_inside_the_work_tree_apply(tmp_path) -> 
     ]  # fmt: skip
     (root / "sub" / "gen" / "MEMHOOKS.md").unlink()
     assert candidates.git_list(sub, None, read.append) == discover._git_list(sub, None)
+
+
+def test_a_tracked_hook_spelt_in_another_case_is_left_to_the_listing(tmp_path) -> None:
+    # on a case-insensitive file system the two are one file and git shows the index's
+    # spelling; check-ignore would not check it: the listing as before decides
+    root = _tree(tmp_path / "p", {"sub/memhooks.md": OLD, "sub/MEMHOOKS.md": OLD})
+    _git(root, "add", "sub/memhooks.md")
+    early, _, full = _listings(root)
+    assert early is None and full == ["sub/MEMHOOKS.md"] == _checked(root)

@@ -202,6 +202,7 @@ def git_list(
                 plain.add(rel)
                 rel = rel.rpartition("/")[0]
         listed = set(tracked)
+        tracked_set = frozenset(listed)
         if not listed.isdisjoint(plain):
             return None  # a folder that is a submodule in the index: git decides as before
         for at in range(0, len(verdicts), 4):
@@ -210,6 +211,12 @@ def git_list(
                 listed.add(verdicts[at + 3])
         if any(rel not in listed for rel in candidates):
             return None  # git ignores one: the old listing decides (see the docstring)
+        # A tracked hook spelt in another case (core.ignoreCase): check-ignore does not
+        # check a path the index matches, and the listing shows the index's spelling.
+        folded = HOOK_NAME.casefold()
+        spelt = {n.casefold() for n in tracked if n[-len(HOOK_NAME) :].casefold() == folded}
+        if any(rel not in tracked_set and rel.casefold() in spelt for rel in candidates):
+            return None
         from .discover import hooks_in
 
         # Every candidate is a hook git lists: untracked outside a nested repository
