@@ -7,7 +7,8 @@ reading the hooks it names costs about as much again (~0.1 ms each for 300 hooks
 importing the YAML reader). Here the two overlap without walking the tree twice:
 
 1. A child — this process forked (no other thread runs: nothing to start), else a
-   fresh ``python -I -S`` — walks the tree with ``os.scandir`` (four system calls a
+   fresh ``python -I -S`` running the file — walks the tree with ``os.scandir``
+   (:mod:`memhooks.protocol.walker`) (four system calls a
    folder against git's seven) and streams every entry named like a hook as it finds
    it. It never follows a symlink and skips ``.git``, as the walker does; it stops at
    :data:`LIMIT` folders. git reads the index meanwhile (``ls-files --cached``: no walk).
@@ -44,6 +45,7 @@ from __future__ import annotations
 import os
 import sys
 
+from . import walker
 from .hookfile import HOOK_NAME
 
 TYPE_CHECKING = False
@@ -57,105 +59,6 @@ LIMIT = 10_000
 MAX_CANDIDATES = 5_000
 TIMEOUT_S = 30.0
 
-# The walk, as source: the child is either this process forked (no other thread runs:
-# nothing to start) or a fresh ``python -I -S -c`` calling ``walk`` with its argv. It
-# writes to ``fd`` records, each ending in NUL: "R" + a regular hook file's path relative
-# to ``top`` ("/"-separated) as it finds one; then "E" when the walk is complete and
-# found nothing, or "G" and becomes git (exec) checking the candidates against the
-# ignore rules, its answer on the same pipe; or a verdict that ends it early: "S" (an
-# entry named like a hook that is not a regular file), "N" (a hook in a folder holding
-# ``.git``), "M" (past the folder or candidate limit, more than a pipe holds, or a path git
-# would read as pathspec magic or a wildcard), "X" (a folder could not be read).
-WALKER = """
-import os
-
-def walk(top, limit, hook, most, git, fd):
-    def write(data):
-        while data:
-            data = data[os.write(fd, data):]
-    stack, found, candidates, count = [("", False)], [], [], 0
-    def flush():
-        if found:
-            write(b"".join(b"R" + os.fsencode(rel) + b"\\0" for rel in found))
-            found.clear()
-    while stack:
-        rel, nested = stack.pop()
-        count += 1
-        if count > limit:
-            write(b"M\\0")
-            return
-        here, below = [], []
-        try:
-            with os.scandir(os.path.join(top, rel) if rel else top) as entries:
-                for entry in entries:
-                    name = entry.name
-                    if entry.is_dir(follow_symlinks=False):
-                        if name == hook:
-                            write(b"S\\0")
-                            return
-                        if name != ".git":
-                            below.append(rel + "/" + name if rel else name)
-                        elif rel:
-                            nested = True
-                    elif name == hook:
-                        if not entry.is_file(follow_symlinks=False):
-                            write(b"S\\0")
-                            return
-                        here.append(rel + "/" + name if rel else name)
-                    elif name == ".git" and rel:
-                        nested = True
-        except OSError:
-            write(b"X\\0")
-            return
-        if here and nested:  # a hook in a nested repository: git decides as before
-            write(b"N\\0")
-            return
-        stack += [(path, nested) for path in below]
-        found += here
-        candidates += here
-        if len(found) >= 16:
-            flush()
-    flush()
-    if not candidates:
-        write(b"E\\0")
-        return
-    data = b"".join(os.fsencode(rel) + b"\\0" for rel in candidates)
-    # check-ignore takes its paths as pathspecs (no --literal-pathspecs): a leading ":" is
-    # magic, and a wildcard could match a tracked path, which it then does not check
-    if (
-        len(candidates) > most
-        or len(data) > 1 << 20
-        or any(rel[0] == ":" or "*" in rel or "?" in rel or "[" in rel or "\\\\" in rel
-               for rel in candidates)
-    ):
-        write(b"M\\0")
-        return
-    # git reads the candidates on its standard input: a pipe filled before the exec
-    into, out = os.pipe()
-    if len(data) > 1 << 16:
-        try:
-            import fcntl
-            fcntl.fcntl(out, fcntl.F_SETPIPE_SZ, 1 << 20)
-        except (ImportError, AttributeError, OSError):
-            pass
-    os.set_blocking(out, False)
-    try:
-        while data:
-            data = data[os.write(out, data):]
-    except BlockingIOError:  # more than the pipe holds
-        write(b"M\\0")
-        return
-    os.close(out)
-    write(b"G\\0")
-    os.dup2(into, 0)
-    if fd != 1:
-        os.dup2(fd, 1)
-        os.dup2(os.open(os.devnull, os.O_RDWR), 2)
-    os.execvp(git[0], git)
-"""
-_CALL = "\nimport sys\nwalk(sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), sys.argv[5:], 1)\n"
-
-
 def git_list(
     directory: str, meanwhile: Callable[[], None] | None, speculate: Callable[[str], None]
 ) -> list[str] | None:
@@ -164,6 +67,8 @@ def git_list(
     while git and the child work; None when this path cannot decide (see the module
     docstring: the caller then lists as before, ``meanwhile`` already called)."""
     if not (sys.executable and hasattr(os, "posix_spawnp")):
+        if meanwhile is not None:
+            meanwhile()
         return None
     git = ["git", "-C", directory, "-c", "core.quotepath=off"]
     children: list[Child] = []
@@ -173,9 +78,12 @@ def git_list(
         if len(sys._current_frames()) == 1 and hasattr(os, "fork"):
             children.append(Child(None, (directory, LIMIT, HOOK_NAME, MAX_CANDIDATES, listing)))
         else:  # forking a process where other threads run is unsafe: a fresh interpreter
+            script = walker.__file__
+            if not (script and script.endswith(".py") and os.path.isfile(script)):
+                raise OSError("no walker file")  # not run from a source file: as before
             children.append(
-                Child([sys.executable, "-I", "-S", "-c", WALKER + _CALL, directory, str(LIMIT),
-                       HOOK_NAME, str(MAX_CANDIDATES), *listing])
+                Child([sys.executable, "-I", "-S", script, directory, str(LIMIT), HOOK_NAME,
+                       str(MAX_CANDIDATES), *listing])
             )  # fmt: skip
         children.append(Child([*git, "ls-files", "-z", "--cached"]))
     except OSError:
@@ -183,14 +91,14 @@ def git_list(
         if meanwhile is not None:
             meanwhile()
         return None
-    walker, index = children
+    walking, index = children
     try:
         if meanwhile is not None:
             meanwhile()
-        candidates = _candidates(walker, directory, speculate)
+        candidates = _candidates(walking, directory, speculate)
         if candidates is None:
             return None
-        verdicts = walker.fields((0, 1)) if candidates else []  # 1: nothing ignored
+        verdicts = walking.fields((0, 1)) if candidates else []  # 1: nothing ignored
         tracked = index.fields((0,))
         if verdicts is None or tracked is None or len(verdicts) % 4:
             return None
@@ -238,8 +146,8 @@ def git_list(
 class Child:
     """A process started with ``posix_spawnp`` (no ``subprocess``: importing it costs
     more than the spawn), its standard output a pipe, its input and errors
-    ``/dev/null``; or, with ``argv`` None, this process forked to run the walker's
-    ``walk`` with ``call``'s arguments (it never returns into the caller's code)."""
+    ``/dev/null``; or, with ``argv`` None, this process forked to run
+    :func:`memhooks.protocol.walker.walk` with ``call``'s arguments (it never returns into the caller's code)."""
 
     def __init__(self, argv: list[str] | None, call: tuple[Any, ...] = ()) -> None:
         import time
@@ -259,9 +167,7 @@ class Child:
                 code = 1
                 try:
                     os.close(read)
-                    namespace: dict[str, Any] = {}
-                    exec(WALKER, namespace)  # our own constant, not repository text
-                    namespace["walk"](*call, write)
+                    walker.walk(*call, write)
                     code = 0
                 finally:
                     os._exit(code)
