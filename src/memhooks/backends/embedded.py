@@ -90,9 +90,6 @@ class EmbeddedBackend:
         with ``create=False`` a missing file raises MissingStoreError instead."""
         from ..store import MemoryStore
 
-        prefetched = _prefetched(path)
-        if prefetched is not None:
-            return prefetched
         return cls(MemoryStore(path, create=create), owns_store=True)
 
     def close(self) -> None:
@@ -436,123 +433,6 @@ class EmbeddedBackend:
         # one it opened for us (one thread, one recall).
         with Translated(self.store.path):
             return query(self.store._conn)
-
-
-#: Prompt rankings started by :func:`prefetch_prompt`, by store file: (backend, a lock
-#: held until its ranking is done, seconds to wait for it).
-_PREFETCHES: dict[str, tuple[EmbeddedBackend, Any, float]] = {}
-
-
-def prefetch_prompt(path: str | None, root: str, prompt: str, *, timeout_s: float) -> None:
-    """Open the store at ``path`` (default ``MEMHOOKS_STORE`` or the user data dir) and
-    start ranking ``prompt`` for the project of ``root`` (what :meth:`_prompt` computes;
-    then the files its candidates touched, :meth:`_paths`) on a thread when a core is
-    free (:func:`_idle_core`), so that SQLite's work overlaps the hook's own imports and
-    hook resolution; the next :meth:`EmbeddedBackend.open` of that file in this process waits
-    for it (at most ``timeout_s`` seconds) and is handed that backend, its list ready.
-
-    Why: the prompt hook's one big query is ~4–6 ms of a ~30 ms process on a
-    10,000-memory store (bench/bench_hook.py), and SQLite releases the GIL while it
-    steps. The store is opened here, on the calling thread, so the thread holds the GIL
-    only between statements. Without the store file, in hybrid mode, with caching off or
-    on any error nothing is started and recall goes as without it. Never raises."""
-    from ..protocol.cache import disk_enabled
-
-    if _hybrid_requested() or not prompt.strip() or not disk_enabled() or not _idle_core():
-        return
-    import _thread  # a builtin: threading costs ~1 ms to import (hook/deadline.py)
-
-    from ..store import identify
-
-    file = _store_file(path)
-    if file in _PREFETCHES or not os.path.isfile(file):
-        return
-    try:
-        backend = EmbeddedBackend.open(file, create=False)
-    except MemhooksError:
-        return
-    try:
-        backend._sync("")
-        project = identify(root).id
-    except MemhooksError:
-        backend.close()
-        return
-    done = _thread.allocate_lock()
-    done.acquire()
-    _PREFETCHES[file] = (backend, done, timeout_s)
-
-    def rank() -> None:
-        try:
-            ranked = [pk for pk, _ in backend._prompt(project, prompt, DEPTH)]
-            # What every routed query of the recall reads next about these candidates:
-            # the files they touched (the folder factors). Mostly SQLite's work, as the
-            # ranking: Python work here would only hold the GIL the hook's thread needs.
-            backend._paths(ranked)
-        except BaseException:  # noqa: BLE001, S110 - a prefetch only ever saves time
-            pass
-        finally:
-            done.release()
-
-    _thread.start_new_thread(rank, ())
-
-
-def _idle_core() -> bool:
-    """Whether a core is likely free for the prefetch thread right now: two or more
-    usable, and fewer tasks runnable than cores (Linux: ``/proc/loadavg``'s running
-    count, this process included; elsewhere the 1-minute load average below cores - 1).
-    With every core busy the thread only competes with the hook's own (measured on 2
-    cores at load 4: 2-4 % slower than without it; with a core idle, 5 % faster)."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cores = os.cpu_count() or 1
-    if cores < 2:
-        return False
-    running = _running()
-    if running is not None:
-        return running < cores
-    try:
-        return os.getloadavg()[0] < cores - 1
-    except OSError:
-        return False
-
-
-def _running() -> int | None:
-    """Tasks runnable at this instant, this process included (``/proc/loadavg``'s fourth
-    field, https://docs.kernel.org/filesystems/proc.html), or None where there is none."""
-    try:
-        with open("/proc/loadavg", "rb") as fp:  # "0.52 0.61 0.70 2/345 12345"
-            return int(fp.read().split()[3].split(b"/")[0])
-    except (OSError, ValueError, IndexError):
-        return None
-
-
-def _prefetched(path: str | None) -> EmbeddedBackend | None:
-    """The backend :func:`prefetch_prompt` opened on the store at ``path``, once its
-    ranking is done (waiting for it, bounded); None when there is none or it is late."""
-    if not _PREFETCHES:
-        return None
-    pending = _PREFETCHES.pop(_store_file(path), None)
-    if pending is None:
-        return None
-    backend, done, timeout_s = pending
-    if not done.acquire(timeout=timeout_s):
-        return None  # still ranking: its connection stays its own until the process ends
-    return backend
-
-
-def drop_prefetches() -> None:
-    """Close the backends of prefetches nobody opened (a process that goes on living)."""
-    while _PREFETCHES:
-        _, (backend, done, timeout_s) = _PREFETCHES.popitem()
-        if done.acquire(timeout=timeout_s):
-            backend.close()
-
-
-def _store_file(path: str | None) -> str:
-    from ..store.location import default_path
-
-    return os.path.realpath(os.path.expanduser(path) if path else default_path())
 
 
 #: Most seconds a writer spends recomputing the cached lists after a change (:func:`refresh`).

@@ -10,7 +10,6 @@ Nothing here prints; a problem worth telling the user is added to :attr:`HookCal
 from __future__ import annotations
 
 import os
-import sys
 import time
 
 TYPE_CHECKING = False
@@ -220,11 +219,6 @@ class HookCall:
             )
             save(self._state_dir(), self.host, self.event.session_id, root=session.root,
                  epoch=session.epoch, served=session.served(), full=full)  # fmt: skip
-        if not self.exiting and "memhooks.backends.embedded" in sys.modules:
-            # A prompt ranking started early that recall never took (reactions._prefetch).
-            from ..backends.embedded import drop_prefetches
-
-            drop_prefetches()
         if self._state is not None:
             if self.exiting:
                 _LEFT_OPEN.append(self._state)  # a reference: deleting it would close it

@@ -91,7 +91,8 @@ def bound_prompt(event: NormalizedEvent) -> NormalizedEvent:
     full = event.prompt
     if full is None:
         return event  # a tool event: nothing imported
-    from ..protocol.text import MAX_PROMPT_CHARS, bound_prompt as cut
+    from ..protocol.text import MAX_PROMPT_CHARS
+    from ..protocol.text import bound_prompt as cut
 
     if len(full) <= MAX_PROMPT_CHARS:
         return event

@@ -89,42 +89,16 @@ def on_session_start(call: HookCall) -> Reply:
 def on_prompt(call: HookCall) -> Reply:
     from ..session import gate, mentions
 
-    prompt = call.event.prompt
-    assert call.root is not None
-    wanted = bool(prompt) and call.delivery.injects(call.native) and gate.calls_for_recall(prompt)
-    if wanted:
-        _prefetch(call, str(prompt))
     apply_pending(call)
     session = call.session  # opened with the prompt as its latest
+    prompt = call.event.prompt
+    assert call.root is not None
     named = mentions.in_prompt(prompt, call.folder, call.root) if prompt else []
     attached = [(rel, _kind(call, rel)) for rel in _files(call, reads_only=False)]
     session.touch([(rel, kind, "prompt") for rel, kind in [*named, *attached]])
-    if not wanted:
+    if not call.delivery.injects(call.native) or not gate.calls_for_recall(prompt):
         return noop(call)
     return _prompt_recall(call, prompt, [*named, *attached])
-
-
-def _prefetch(call: HookCall, prompt: str) -> None:
-    """Start the embedded store's ranking of ``prompt`` now, while the rest of the call
-    resolves the chain (:func:`memhooks.backends.embedded.prefetch_prompt`). Only when the
-    embedded store is selected without a configuration file, which could name another
-    backend or store file."""
-    env = call.env
-    if env.get("MEMHOOKS_BACKEND", "") not in ("", "embedded"):
-        return
-    from ..backends.config import config_path
-
-    if os.path.isfile(config_path(env)):
-        return
-    from ..backends.embedded import prefetch_prompt
-
-    assert call.root is not None
-    prefetch_prompt(
-        env.get("MEMHOOKS_STORE") or None,
-        call.root,
-        prompt,
-        timeout_s=min(QUERY_CAP_S, max(0.05, call.remaining())),
-    )
 
 
 def _prompt_recall(call: HookCall, prompt: str | None, named: list[tuple[str, str]]) -> Reply:
