@@ -127,3 +127,21 @@ def test_the_working_set_is_bounded_and_most_recent_first(tmp_path: Path) -> Non
     assert session.recent(2) == [("b/x.py", "file"), (f"a/f{MAX_TOUCHES + 9}.py", "file")]
     assert session.recent_folders() == ["b", "a"]
     assert len(session.recent(10_000)) == MAX_TOUCHES
+
+
+def test_the_state_file_s_log_stays_small_however_many_calls_write(tmp_path: Path) -> None:
+    # Each hook process opens the state file first and SQLite then reads its whole WAL:
+    # the log is checkpointed every WAL_PAGES pages, not at SQLite's 4 MB default.
+    import os
+
+    from memhooks.session.state import WAL_PAGES
+
+    path = tmp_path / "state.sqlite3"
+    left_open = []  # as many hook processes, none closing the file (closing checkpoints)
+    for number in range(300):
+        state = State(str(path))
+        left_open.append(state)
+        session = open_session(state, "claude-code", f"s{number}", "/p")
+        session.touch([(f"src/f{number}_{i}.py", "file", "read") for i in range(20)])
+    wal = os.path.getsize(f"{path}-wal")
+    assert wal <= 2 * (WAL_PAGES + 8) * 4096, wal
