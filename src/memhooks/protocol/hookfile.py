@@ -14,11 +14,12 @@ import os
 import stat
 
 from ..errors import Diagnostic, DiagnosticError, fail
-from . import frontmatter
 
 TYPE_CHECKING = False  # typing costs ~2 ms to import; annotations are strings
 if TYPE_CHECKING:
     from typing import Any
+
+    from . import frontmatter
 
 HOOK_NAME = "MEMHOOKS.md"
 UNSAFE = "hook and lock paths must be regular files, not symlinks or special files"
@@ -84,6 +85,8 @@ def read_bytes(path: str) -> tuple[bytes, os.stat_result]:
     Raises DiagnosticError: MH029 for a symlink or special file, MH000 for an unreadable
     file or one over the size cap.
     """
+    from . import frontmatter
+
     try:
         fd = os.open(path, _FLAGS)
     except OSError as exc:
@@ -124,6 +127,8 @@ def parse_text(text: str, path: str, *, round_trip: bool = False) -> ParsedHook:
     otherwise libyaml reads it when it can (:mod:`.yamlfast`, same values, positions and
     diagnostics, ~50x faster) and ruamel.yaml is not even imported.
     """
+    from . import frontmatter
+
     try:
         document = frontmatter.split(text, path)
         tree = _load_yaml(document, path, round_trip)
@@ -178,6 +183,8 @@ def _load_yaml(document: frontmatter.Document, path: str, round_trip: bool) -> A
 
 def parse_bytes(data: bytes, path: str) -> ParsedHook:
     """Decode (UTF-8, BOM tolerated, size cap) and parse; bad bytes become diagnostics."""
+    from . import frontmatter
+
     try:
         text = frontmatter.decode(data, path)
     except DiagnosticError as exc:
