@@ -152,13 +152,10 @@ def for_root(root: str) -> HookCache:
     """The cache for one project root (disk layer only when enabled)."""
     if not disk_enabled():
         return HookCache(None)
-    try:  # the builtin module: hashlib would load OpenSSL, milliseconds on every agent hook
-        from _sha1 import sha1  # type: ignore[import-not-found, unused-ignore]
-    except ImportError:
-        from hashlib import sha1
+    from ..cachefile import key_name  # no hashing module loaded on every agent hook
 
-    name = sha1(root.encode("utf-8", "surrogateescape")).hexdigest()[:20]
-    return HookCache(os.path.join(cache_dir(), "hooks", f"{name}.json"))
+    # Entries are keyed by the hook's absolute path: roots sharing a name share a file.
+    return HookCache(os.path.join(cache_dir(), "hooks", f"{key_name(root)}.json"))
 
 
 def pack(diagnostics: list[Diagnostic]) -> list[list[Any]]:
