@@ -12,7 +12,9 @@ interpreter (a timed process that fails or writes to stderr stops the bench):
 * ``validate_warm`` / ``validate_cold``: ``memhooks validate --all`` with the parsed-hook
   cache filled / disabled (``MEMHOOKS_CACHE=0``), and ``ref_validate`` / ``ref_explain``:
   the reference's ``validate --all`` / ``explain --format json`` (target: validate no
-  slower than the reference);
+  slower than the reference); ``validate_first``: the caches on but empty (a user's
+  first ``validate --all``, every CI run: its own ``XDG_CACHE_HOME``, removed before
+  each run, untimed);
 * ``write_unchanged`` / ``write_changed``: ``memhooks hook --agent claude-code`` with the
   recorded Claude Code ``PostToolUse`` ``Write`` payload (``shared/fixtures/payloads/real``,
   paths moved into the tree), for a file its folder's generated cue already lists / a new
@@ -29,7 +31,7 @@ ratios; the load average before and after. Use the virtualenv memhooks is instal
 with compiled bytecode (``python -m compileall -q src`` for an editable install)::
 
     .venv/bin/python bench/bench_engine.py [--runs 11] [--reference PATH] [--json OUT]
-        [--cases validate_warm,validate_cold,ref_validate]
+        [--cases validate_warm,validate_cold,validate_first,ref_validate]
 
 ``--cases`` times only the named cases (comma-separated; ``bare`` is always timed, the
 tree is built in full either way).
@@ -180,14 +182,17 @@ class Case:
     """One timed command; ``argv`` and ``stdin`` may be functions of the run number (for
     commands that must differ from run to run)."""
 
-    def __init__(self, name, argv, env, stdin=b""):
+    def __init__(self, name, argv, env, stdin=b"", before=None):
         self.name, self.argv, self.env, self.stdin = name, argv, env, stdin
+        self.before = before  # run untimed before each run
         self.ms: list[float] = []
         self.rss: float | None = None
 
     def run(self, number: int, *, rss: bool = False) -> None:
         argv = self.argv(number) if callable(self.argv) else self.argv
         stdin = self.stdin(number) if callable(self.stdin) else self.stdin
+        if self.before is not None:
+            self.before()
         if rss:
             self.rss = peak_rss_mb(argv, self.env, stdin)
         else:
@@ -298,11 +303,18 @@ def main() -> int:
         huge = huge[: 1024 * 1024]
         prompt = "claude-code-UserPromptSubmit.json"
 
+        first_cache = os.path.join(tmp, "cache-first")  # emptied before each run
         cases = [
             Case("bare", [sys.executable, "-c", "pass"], env),
             Case("explain", [exe, "explain", deepest, "--format", "json"], env),
             Case("validate_warm", [exe, "validate", "--all", base], env),
             Case("validate_cold", [exe, "validate", "--all", base], {**env, "MEMHOOKS_CACHE": "0"}),
+            Case(
+                "validate_first",
+                [exe, "validate", "--all", base],
+                {**env, "XDG_CACHE_HOME": first_cache},
+                before=lambda: shutil.rmtree(first_cache, ignore_errors=True),
+            ),
             Case("hook_noop", hook_argv, env, payload("claude-code-PreToolUse.json", base)),
             Case("write_unchanged", hook_argv, env, write_payload(base, written)),
             Case("write_changed", hook_argv, env, lambda n: write_payload(side, new_file(n), SIDE_SESSION)),

@@ -34,15 +34,33 @@ def _short_racy_window(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def git_calls(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
-    """Every git command line run in this process."""
+    """Every git command line run in this process (through subprocess or
+    ``posix_spawn``), and ``["fork"]`` for each fork (the candidates' walk, which
+    becomes git)."""
     calls: list[list[str]] = []
     real = subprocess.Popen
+    spawns = {name: getattr(os, name) for name in ("posix_spawn", "posix_spawnp")}
+    fork = os.fork
 
     def popen(argv, *args, **kwargs):  # type: ignore[no-untyped-def]
         calls.append(list(argv))
         return real(argv, *args, **kwargs)
 
+    def spawner(name: str):  # type: ignore[no-untyped-def]
+        def spawned(path, argv, *args, **kwargs):  # type: ignore[no-untyped-def]
+            calls.append(list(argv))
+            return spawns[name](path, argv, *args, **kwargs)
+
+        return spawned
+
+    def forked() -> int:
+        calls.append(["fork"])
+        return fork()
+
     monkeypatch.setattr(subprocess, "Popen", popen)
+    for name in spawns:
+        monkeypatch.setattr(os, name, spawner(name))
+    monkeypatch.setattr(os, "fork", forked)
     return calls
 
 
@@ -408,7 +426,15 @@ def test_no_environment_value_is_written_to_the_cache(tmp_path, monkeypatch) -> 
 
 
 def test_when_git_cannot_answer_the_listing_is_the_uncached_one(tmp_path, monkeypatch) -> None:
-    root = _tree(tmp_path / "p", {"MEMHOOKS.md": GOOD, ".gitignore": "build/\n", "build/MEMHOOKS.md": OLD, "a/MEMHOOKS.md": OLD})
+    root = _tree(
+        tmp_path / "p",
+        {
+            "MEMHOOKS.md": GOOD,
+            ".gitignore": "build/\n",
+            "build/MEMHOOKS.md": OLD,
+            "a/MEMHOOKS.md": OLD,
+        },
+    )
     assert _listed(root) == ["a/MEMHOOKS.md"]  # git: build/ is ignored
     fake = tmp_path / "bin"
     fake.mkdir()
@@ -417,4 +443,7 @@ def test_when_git_cannot_answer_the_listing_is_the_uncached_one(tmp_path, monkey
     monkeypatch.setenv("PATH", f"{fake}:{os.environ['PATH']}")
     (root / "a" / "MEMHOOKS.md").write_text(OLD + "\n")  # a change: the listing is redone
     time.sleep(TICK)
-    assert _listed(root) == ["a/MEMHOOKS.md", "build/MEMHOOKS.md"]  # what the walk without git finds
+    assert _listed(root) == [
+        "a/MEMHOOKS.md",
+        "build/MEMHOOKS.md",
+    ]  # what the walk without git finds

@@ -50,8 +50,11 @@ from .hookfile import HOOK_NAME
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from array import array
     from collections.abc import Callable
-    from typing import Any
+
+    #: (folders, their stats, watched files, the folder of each): see :func:`git_list`
+    Walked = tuple[list[str], array[int], list[str], list[int]]
 
 #: Folders the child walks before it gives up (~60 ms at ~6 µs a folder here).
 LIMIT = 10_000
@@ -59,31 +62,52 @@ LIMIT = 10_000
 MAX_CANDIDATES = 5_000
 TIMEOUT_S = 30.0
 
+
 def git_list(
-    directory: str, meanwhile: Callable[[], None] | None, speculate: Callable[[str], None]
+    directory: str,
+    meanwhile: Callable[[], None] | None,
+    speculate: Callable[[str], None],
+    walked: list[Walked] | None = None,
+    seen: set[str] | None = None,
 ) -> list[str] | None:
     """:func:`memhooks.protocol.discover.find_hooks`'s git listing of ``directory``, with
     ``meanwhile`` called once and ``speculate`` with every candidate's absolute path
     while git and the child work; None when this path cannot decide (see the module
-    docstring: the caller then lists as before, ``meanwhile`` already called)."""
-    if not (sys.executable and hasattr(os, "posix_spawnp")):
+    docstring: the caller then lists as before, ``meanwhile`` already called).
+
+    With ``walked`` given, the child also records what the listing cache needs of the
+    folders it read (:mod:`memhooks.protocol.listing`): when its walk completes, even if
+    None is returned, ``walked`` receives (folders relative to ``directory``, their
+    (inode, mtime, ctime) flattened, the files watched in them, the index of the folder
+    each lies in), as :func:`memhooks.protocol.folders.walk` gives them; ``seen``
+    receives, with a listing, what :func:`memhooks.protocol.discover._git_list`'s
+    does."""
+    if not (sys.executable and hasattr(os, "posix_spawn")):
         if meanwhile is not None:
             meanwhile()
         return None
     git = ["git", "-C", directory, "-c", "core.quotepath=off"]
     children: list[Child] = []
-    # which of the candidates git's ignore rules exclude (with the rule, or empty fields)
-    listing = [*git, "check-ignore", "--stdin", "-z", "--verbose", "--non-matching"]
+    record = walked is not None
     try:
+        # which of the candidates git's ignore rules exclude (with the rule, or empty
+        # fields); the child runs git by its path (no search of PATH there)
+        listing = [program("git"), *git[1:], "check-ignore", "--stdin", "-z", "--verbose",
+                   "--non-matching"]  # fmt: skip
         if len(sys._current_frames()) == 1 and hasattr(os, "fork"):
-            children.append(Child(None, (directory, LIMIT, HOOK_NAME, MAX_CANDIDATES, listing)))
+            limits = (LIMIT, HOOK_NAME, MAX_CANDIDATES)  # as they are now, in the child
+
+            def run(fd: int) -> None:
+                walker.walk(directory, *limits, record, listing, fd)
+
+            children.append(Child(None, run))
         else:  # forking a process where other threads run is unsafe: a fresh interpreter
             script = walker.__file__
             if not (script and script.endswith(".py") and os.path.isfile(script)):
                 raise OSError("no walker file")  # not run from a source file: as before
             children.append(
                 Child([sys.executable, "-I", "-S", script, directory, str(LIMIT), HOOK_NAME,
-                       str(MAX_CANDIDATES), *listing])
+                       str(MAX_CANDIDATES), "1" if record else "0", *listing])
             )  # fmt: skip
         children.append(Child([*git, "ls-files", "-z", "--cached"]))
     except OSError:
@@ -95,7 +119,7 @@ def git_list(
     try:
         if meanwhile is not None:
             meanwhile()
-        candidates = _candidates(walking, directory, speculate)
+        candidates = _candidates(walking, directory, speculate, walked)
         if candidates is None:
             return None
         verdicts = walking.fields((0, 1)) if candidates else []  # 1: nothing ignored
@@ -135,7 +159,7 @@ def git_list(
         # check: the walker read them and found nothing named like a hook but regular
         # files (else it said "S").
         found = {os.path.normpath(os.path.join(directory, rel)) for rel in candidates}
-        found.update(hooks_in(directory, tracked, [], plain=plain))
+        found.update(hooks_in(directory, tracked, [], seen, plain=plain))
         return sorted(found)
     except OSError:
         return None
@@ -144,12 +168,13 @@ def git_list(
 
 
 class Child:
-    """A process started with ``posix_spawnp`` (no ``subprocess``: importing it costs
+    """A process started with ``posix_spawn`` (no ``subprocess``: importing it costs
     more than the spawn), its standard output a pipe, its input and errors
     ``/dev/null``; or, with ``argv`` None, this process forked to run
-    :func:`memhooks.protocol.walker.walk` with ``call``'s arguments (it never returns into the caller's code)."""
+    ``run`` (:func:`memhooks.protocol.walker.walk`) with the pipe's end (it never
+    returns into the caller's code)."""
 
-    def __init__(self, argv: list[str] | None, call: tuple[Any, ...] = ()) -> None:
+    def __init__(self, argv: list[str] | None, run: Callable[[int], None] | None = None) -> None:
         import time
 
         self.deadline = time.monotonic() + TIMEOUT_S
@@ -167,7 +192,8 @@ class Child:
                 code = 1
                 try:
                     os.close(read)
-                    walker.walk(*call, write)
+                    if run is not None:
+                        run(write)
                     code = 0
                 finally:
                     os._exit(code)
@@ -176,8 +202,8 @@ class Child:
             return
         null = os.open(os.devnull, os.O_RDWR)
         try:
-            self.pid = os.posix_spawnp(
-                argv[0], argv, os.environ,
+            self.pid = os.posix_spawn(
+                program(argv[0]), argv, os.environ,
                 file_actions=[(os.POSIX_SPAWN_DUP2, null, 0), (os.POSIX_SPAWN_DUP2, write, 1),
                               (os.POSIX_SPAWN_DUP2, null, 2)],
             )  # fmt: skip
@@ -201,16 +227,22 @@ class Child:
             raise OSError("timed out")
         return os.read(self.fd, 1 << 16)
 
-    def fields(self, success: tuple[int, ...]) -> list[str] | None:
-        """The NUL-terminated fields printed from here on, or None when the process
-        failed (exited with a code not in ``success``) or the last field is unended."""
+    def output(self, success: tuple[int, ...]) -> str | None:
+        """What the process prints from here on (decoded as git's paths are), or None
+        when it failed (exited with a code not in ``success``); raises OSError past the
+        deadline."""
         chunks = [self.rest]
         while data := self.read():
             chunks.append(data)
         if self.wait() not in success:
             return None
-        text = b"".join(chunks).decode("utf-8", "surrogateescape")
-        if text and not text.endswith("\0"):
+        return b"".join(chunks).decode("utf-8", "surrogateescape")
+
+    def fields(self, success: tuple[int, ...]) -> list[str] | None:
+        """The NUL-terminated fields printed from here on, or None when the process
+        failed (see :meth:`output`) or the last field is unended."""
+        text = self.output(success)
+        if text is None or (text and not text.endswith("\0")):
             return None
         return text.split("\0")[:-1]
 
@@ -230,37 +262,105 @@ class Child:
         self.wait()
 
 
+def program(name: str) -> str:
+    """The file ``execvp`` runs for ``name``: ``name`` itself when it holds a ``/``,
+    else the first executable file of that name in a folder of ``PATH`` (an empty entry
+    is the current folder), remembered for that ``PATH`` while it stays executable;
+    raises FileNotFoundError.
+
+    Each spawn would search ``PATH`` again, one failed ``execve`` a folder before it
+    (nine here, for git), while this process waits (``posix_spawnp`` runs it in a ``vfork``)."""
+    if "/" in name:
+        return name
+    path = os.environ.get("PATH", os.defpath)
+    found = _PROGRAMS.get((name, path))
+    if found is None or not os.access(found, os.X_OK):
+        for folder in path.split(os.pathsep):
+            candidate = os.path.join(folder or ".", name)
+            if os.access(candidate, os.X_OK) and not os.path.isdir(candidate):
+                found = _PROGRAMS[(name, path)] = candidate
+                break
+        else:
+            raise FileNotFoundError(2, "not found on PATH", name)
+    return found
+
+
+_PROGRAMS: dict[tuple[str, str], str] = {}
+
+
 def _candidates(
-    walker: Child, directory: str, speculate: Callable[[str], None]
+    walker: Child,
+    directory: str,
+    speculate: Callable[[str], None],
+    walked: list[Walked] | None,
 ) -> list[str] | None:
     """The candidates the walker names (relative paths), calling ``speculate`` for each
-    as it arrives; None when its walk cannot decide. After a non-empty list, what the
-    walker prints is git's listing of them."""
+    as it arrives, and its folders into ``walked``; None when its walk cannot decide.
+    After a non-empty list, what the walker prints is git's listing of them."""
     candidates: list[str] = []
-    pending = b""
+    buffer = b""
     while True:
         data = walker.read()
         if not data:
             return None  # ended without a verdict
-        *records, pending = (pending + data).split(b"\0")
+        buffer += data
+        at = 0
         fresh = []
         verdict = None
-        for at, record in enumerate(records):
-            kind = record[:1]
+        while (end := buffer.find(b"\0", at)) >= 0:
+            kind = buffer[at : at + 1]
             if kind == b"R":
-                fresh.append(os.fsdecode(record[1:]))
+                fresh.append(os.fsdecode(buffer[at + 1 : end]))
+                at = end + 1
+            elif kind == b"F":  # the folders, then so many bytes (see memhooks.protocol.walker)
+                try:
+                    count, size, raw = map(int, buffer[at + 1 : end].split(b" "))
+                except ValueError:
+                    return None
+                stop = end + 1 + size + raw
+                if stop > len(buffer):
+                    break  # the rest is on its way
+                if walked is not None:
+                    folders = _folders(directory, count, buffer[end + 1 : stop - raw],
+                                       buffer[stop - raw : stop])  # fmt: skip
+                    if folders is None:
+                        return None
+                    walked.append(folders)
+                at = stop
             elif kind in (b"E", b"G"):
                 verdict = kind
-                # git's names follow on the same pipe
-                walker.rest = b"\0".join([*records[at + 1 :], pending])
+                walker.rest = buffer[end + 1 :]  # git's names follow on the same pipe
                 break
             else:  # S, M, X or garbage
                 return None
+        buffer = buffer[at:]
         candidates += fresh
         for rel in fresh:
             speculate(os.path.normpath(os.path.join(directory, *rel.split("/"))))
         if verdict is not None:
             return candidates if verdict == b"G" or not candidates else None
+
+
+def _folders(directory: str, count: int, text: bytes, raw: bytes) -> Walked | None:
+    """The walker's "F" record as :data:`Walked`, or None when it does not add up."""
+    from array import array
+
+    items = os.fsdecode(text).split("\0")
+    stats = array("q")
+    if len(items) < count or len(raw) != 24 * count:
+        return None
+    stats.frombytes(raw)
+    if sys.byteorder != "little":
+        stats.byteswap()
+    watched: list[str] = []
+    owners: list[int] = []
+    for item in items[count:]:
+        owner, _, rel = item.partition(":")
+        if not (owner.isdigit() and int(owner) < count and rel):
+            return None
+        owners.append(int(owner))
+        watched.append(os.path.join(directory, rel))
+    return items[:count], stats, watched, owners
 
 
 def _end(children: list[Child]) -> None:

@@ -20,12 +20,17 @@ when, since it was made,
   version are the same.
 
 Otherwise the tree is listed afresh (git or the walker decide, exactly as without the
-cache) and the folders are walked again to record them (:mod:`.folders`); a folder
-unchanged since the last listing is not read again (its names are known), only
-``lstat``-ed. The walk skips ``.git`` and descends into everything else, nested
-repositories and ignored folders included (more folders checked, never fewer); in git,
-past 20,000 folders it starts again skipping what git ignores as a whole
-(``node_modules``). A listing in which
+cache) and the folders are recorded. In git the child that walks the tree for the hook
+candidates (:mod:`.candidates`, :mod:`.walker`) also sends each folder's stats, taken
+just before it read the folder, and the files watched in it, so the tree is walked once
+(the first ``validate --all`` with empty caches costs what one with the caches disabled
+does, plus ~10 ms of ``lstat`` in the child); when its walk does not complete, the
+folders are walked again to record them (:mod:`.folders`), and a folder unchanged since
+the last listing is then not read again (its names are known), only ``lstat``-ed. Both
+walks skip ``.git`` and descend into everything else, nested repositories and ignored
+folders included (more folders checked, never fewer); in git, past 20,000 folders the
+second starts again skipping what git ignores as a whole (``node_modules``). A listing
+in which
 any recorded entry changed within :data:`~memhooks.protocol.cache.RACY_NS` of the walk
 is not saved (coarse timestamps: git's "racy" problem), nor one made when git could not
 answer. A cache file that is unreadable, altered (its SHA-1 does not match) or made for
@@ -122,7 +127,7 @@ def find_hooks(
         from .discover import find_hooks as listed
 
         return listed(directory, use_git=use_git, meanwhile=meanwhile)
-    hooks, made = _list(directory, use_git, meanwhile, previous)
+    hooks, made = _list(directory, use_git, meanwhile, previous, speculate)
     if made == _TOO_MANY:  # do not try again while the top folder stays the same
         top = _top_stat(directory)
         if top is not None:
@@ -281,11 +286,18 @@ def _files_stats(files: list[str]) -> array[int]:
 
 
 def _list(
-    directory: str, use_git: bool, meanwhile: Callable[[], None] | None, previous: Listing | None
+    directory: str,
+    use_git: bool,
+    meanwhile: Callable[[], None] | None,
+    previous: Listing | None,
+    speculate: Callable[[str], None] | None = None,
 ) -> tuple[list[str], Listing | str | None]:
     """(hooks, the listing to save, :data:`_TOO_MANY`, or None when nothing is to be
-    saved). In git the walk runs in a thread while git lists (it waits in system calls;
-    git runs in its own process)."""
+    saved). In git the candidates' child walks the folders and records them while this
+    process reads the hooks it finds (``speculate``: see
+    :func:`memhooks.protocol.candidates.git_list`); when that path cannot decide, git
+    lists as before, and the walk runs in a thread meanwhile (it waits in system calls;
+    git runs in its own process) unless the child's walk completed."""
     from . import discover
     from .folders import MANY, MAX_FOLDERS, UNPRUNED_FOLDERS, walk
 
@@ -302,23 +314,48 @@ def _list(
         hooks.sort()
         made = Listing(directory, hooks, folders, watched, owners, [], False, folder_stats)
         return hooks, _checked(made, started)
-    import threading
-
+    from .candidates import git_list
     from .gitstate import GitState
 
+    # The candidates' child walks the tree once for both: it streams the hooks (read
+    # meanwhile) and then the folders with their stats, as the walk below records them.
+    states: list[GitState] = []
+
+    def start() -> None:  # git's own state, asked while the child walks
+        states.append(GitState(directory))
+        if meanwhile is not None:
+            meanwhile()
+
     walks: list[Any] = []
-    walker = threading.Thread(
-        target=lambda: walks.append(walk(directory, None, UNPRUNED_FOLDERS, previous)),
-        daemon=True,
-    )
-    walker.start()
-    state = GitState(directory)
     seen: set[str] = set()
     try:
-        listed = discover._git_list(directory, meanwhile, seen)
-    finally:
-        walker.join()
+        listed = git_list(directory, start, speculate or _ignore, walks, seen)
+    except BaseException:  # the caller's speculate failed: leave no git behind
+        for state in states:
+            state.close()
+        raise
+    if not states:
+        states.append(GitState(directory))
+    state = states[0]
+    walker = None
+    if listed is None:  # as before: git lists, and the walk runs meanwhile unless done
+        seen = set()
+        if not walks:
+            import threading
+
+            walker = threading.Thread(
+                target=lambda: walks.append(walk(directory, None, UNPRUNED_FOLDERS, previous)),
+                daemon=True,
+            )
+            walker.start()
+        try:
+            listed = discover._git_list(directory, None, seen)
+        finally:
+            if walker is not None:
+                walker.join()
     walked = walks[0] if walks else None
+    if isinstance(walked, tuple) and len(walked[0]) > UNPRUNED_FOLDERS:
+        walked = MANY  # as the walk below would have said
     if listed is None:  # not a work tree after all (MEMHOOKS_ROOT), or git failed: what
         state.close()  # the uncached run gives (the walk's own list may reuse a git-filtered one)
         return discover.find_hooks(directory, use_git=False), None
@@ -330,13 +367,22 @@ def _list(
         pruned = True
     if files is None or not isinstance(walked, tuple):
         return listed, (_TOO_MANY if walked == MANY else None)
-    folders, folder_stats, watched, owners, _ = walked
+    folders, folder_stats, watched, owners = walked[:4]
     # folders git shows a file in that the walk skipped (tracked files in ignored folders)
-    visited = {os.path.join(directory, rel) if rel else directory for rel in folders}
-    files += [folder for folder in sorted(seen) if folder not in visited]
+    visited = set(folders)
+    inside = directory.rstrip("/") + "/"
+    for folder in sorted(seen):
+        if folder != directory and not (
+            folder.startswith(inside) and folder[len(inside) :] in visited
+        ):
+            files.append(folder)
     files = list(dict.fromkeys(files))
     made = Listing(directory, listed, folders, watched, owners, files, pruned, folder_stats)
     return listed, _checked(made, started)
+
+
+def _ignore(path: str) -> None:
+    """A ``speculate`` that reads nothing."""
 
 
 def _checked(made: Listing, started: int) -> Listing | None:
