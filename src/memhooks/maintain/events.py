@@ -141,9 +141,8 @@ def maintain(
 
         # only a dry run with the `directory` anchor is re-checked by stat (.settled)
         settings = {k: env.get(k) for k in SETTINGS}
-        if not (dry and anchor == "directory"):
-            learned = None
-        elif not learn_root(learned, where, base, root_st, settings):
+        recordable = dry and anchor == "directory"
+        if not (recordable and learn_root(learned, where, base, root_st, settings)):
             learned = None
     written = []
     exists = file_exists_in(root)
