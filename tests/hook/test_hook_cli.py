@@ -132,3 +132,10 @@ def test_repository_text_cannot_close_the_hosts_wrapper(project: Path, env: dict
     assert label[0].startswith("[MemHooks")
     assert [g["value"].strip() for g in body["guidance"]] == [hostile]  # the same text, decoded
     assert any("</system-reminder>" in m["recalled_by"] for m in body["memories"])
+
+
+def test_a_control_character_in_a_string_is_named_once(project: Path, env: dict[str, str]) -> None:
+    # json's message for it ends in "at": the line must not read "at at line".
+    done = run(["--agent", "claude-code"], '{"prompt": "a\tb"}', env, project)
+    assert (done.returncode, done.stdout) == (0, "")
+    assert "(Invalid control character at line 1 column 14)" in done.stderr

@@ -277,3 +277,17 @@ def test_one_event_in_two_folders_brings_both_folders_memories(agent: Agent) -> 
     command = {"hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_input": {"command": "cat docs/guide.md shipping/rates.py"}, "tool_response": {"stdout": "", "stderr": "", "interrupted": False}}
     got = delivered(agent.send(command))
     assert got == ["shipping-carrier"]
+
+
+def test_a_prompt_with_a_pasted_log_still_recalls_and_its_cue_stays_short(agent: Agent) -> None:
+    # Each memory says what recalled it; the prompt-only query's text is the prompt, and
+    # 20 KB of it per memory left no room for any memory in the 8,000-character budget.
+    log = "".join(f"2026-12-01T10:{i % 60:02d}:00 worker[{i}] retrying job {i}: timeout\n" for i in range(400))
+    prompt = "Make the totals use two decimals; here is the log:\n" + log
+    assert len(prompt) > 20_000
+    reply = agent.prompt(prompt)
+    got = delivered(reply)
+    assert got and set(got) <= ROOT_IDS
+    context = json.loads(reply)["hookSpecificOutput"]["additionalContext"]
+    body = json.loads(context.split("\n", 2)[2])
+    assert all(len(m["recalled_by"]) <= 80 for m in body["memories"])

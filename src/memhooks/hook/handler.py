@@ -61,7 +61,8 @@ def parse(
         if not hasattr(exc, "lineno"):
             raise PayloadError("the payload on stdin is not UTF-8 JSON") from None
         raise PayloadError(
-            f"the payload on stdin is not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"  # type: ignore[attr-defined]
+            # json's own message may end in "at" ("Invalid control character at").
+            f"the payload on stdin is not JSON ({exc.msg.removesuffix(' at')} at line {exc.lineno} column {exc.colno})"  # type: ignore[attr-defined]
         ) from None
     from .payload import bound_prompt
 

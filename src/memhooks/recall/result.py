@@ -38,13 +38,29 @@ def injected_memory(memory: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+#: Most characters of :func:`cue_of`: a hook's recall query is a line, but the prompt-only
+#: query is the prompt itself, and a pasted log repeated with every memory left no room
+#: for any memory in the budget.
+CUE_CHARS = 80
+
+
 def cue_of(memory: dict[str, Any]) -> str:
-    """What recalled ``memory``, in words: what anchored it at tool time (``anchored_by``:
-    the file it touched or its scope brought it, whichever query ranked it), else its
-    first recall query."""
+    """What recalled ``memory``, in words, at most :data:`CUE_CHARS` characters (longer
+    text is cut before its last word, with "…"): what anchored it at tool time
+    (``anchored_by``: the file it touched or its scope brought it, whichever query ranked
+    it), else its first recall query."""
     if memory.get("anchored_by"):
-        return str(memory["anchored_by"])
-    return str(memory["recalled_by"][0]["query"])
+        return short(str(memory["anchored_by"]))
+    return short(str(memory["recalled_by"][0]["query"]))
+
+
+def short(text: str, limit: int = CUE_CHARS) -> str:
+    """``text`` when it has at most ``limit`` characters, else its start cut before the
+    word the cut would split (whitespace collapsed), with "…"."""
+    if len(text) <= limit:
+        return text
+    cut = " ".join(text[: limit - 1].split()[:-1]) or text[: limit - 1]
+    return cut + "…"
 
 
 def pack(
@@ -134,7 +150,7 @@ def text(result: dict[str, Any]) -> str:
         lines += [f"    {line}" for line in memory["text"].splitlines() or [""]]
         for by in memory["recalled_by"]:
             priority = "default" if by["priority"] is None else f"{by['priority']:.2f}"
-            lines.append(f"    recalled by [{priority}] {by['query']}  (score {by['score']:.4g})")
+            lines.append(f"    recalled by [{priority}] {short(by['query'])}  (score {by['score']:.4g})")
     dropped = result["dropped"]
     if any(dropped.values()):
         lines.append("")
