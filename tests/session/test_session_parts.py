@@ -145,3 +145,26 @@ def test_the_state_file_s_log_stays_small_however_many_calls_write(tmp_path: Pat
         session.touch([(f"src/f{number}_{i}.py", "file", "read") for i in range(20)])
     wal = os.path.getsize(f"{path}-wal")
     assert wal <= 2 * (WAL_PAGES + 8) * 4096, wal
+
+
+def test_long_session_ids_that_share_a_start_keep_separate_snapshots(tmp_path: Path) -> None:
+    from memhooks.session.snapshot import _paths
+
+    one, two = "s/" + "a" * 300 + "1", "s/" + "a" * 300 + "2"
+    first, second = _paths(str(tmp_path), "claude-code", one), _paths(str(tmp_path), "claude-code", two)
+    assert first != second
+    assert all(len(Path(p).name) < 255 and "/" not in Path(p).name for p in (*first, *second))
+    assert _paths(str(tmp_path), "x", one) == first  # the same id, the same files
+
+
+def test_a_new_state_file_is_private(tmp_path: Path) -> None:
+    # It holds prompts and what each session was given: not for other users' eyes.
+    import os
+    import stat
+
+    folder = tmp_path / "state"
+    state = State(str(folder / "state.sqlite3"))
+    open_session(state, "claude-code", "s", "/p", prompt="a private prompt")
+    assert stat.S_IMODE(os.stat(folder).st_mode) == 0o700
+    for name in ("state.sqlite3", "state.sqlite3-wal", "state.sqlite3-shm"):
+        assert stat.S_IMODE(os.stat(folder / name).st_mode) == 0o600, name

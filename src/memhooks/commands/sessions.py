@@ -61,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"no session {args.id!r} in {path}; `memhooks sessions` lists them")
         if len(found) > 1:
             names = ", ".join(f"{s['host']} {s['session']}" for s in found[:5])
+            names += ", …" if len(found) > 5 else ""
             raise UsageError(
                 f"{args.id!r} names {len(found)} sessions ({names}); give more of the id or --agent"
             )

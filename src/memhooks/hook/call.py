@@ -137,7 +137,10 @@ class HookCall:
                 # memory and ends with it, so the model still gets its recall (the ledger
                 # cannot keep a memory from coming again).
                 self._state = State(EPHEMERAL)
-                self.notes.append(f"{exc}; this call went on without the session's ledger")
+                self.notes.append(
+                    f"{exc}; this call went on without the session's ledger"
+                    " (and tool-time recall is off until the state file can be used)"
+                )
             if self._state.replaced:
                 self.notes.append(self._state.replaced)
         return self._state

@@ -40,7 +40,11 @@ def _paths(state_dir: str, host: str, session_id: str) -> tuple[str, str]:
     if session_id.replace("-", "").isalnum() and session_id.isascii() and len(session_id) <= 80:
         name = session_id
     else:
-        name = "x" + "".join(f"{ord(c):x}." for c in session_id[:200])
+        name = "x" + "".join(f"{ord(c):x}." for c in session_id[:40])
+        if len(session_id) > 40:  # a file name has room for so much; the rest, hashed
+            from ..cachefile import key_name
+
+            name += key_name(session_id)
     base = os.path.join(state_dir, "sessions", name)
     return base + ".json", base + ".log"
 

@@ -200,6 +200,8 @@ def _open(path: str, state: State) -> sqlite3.Connection:
 
     for attempt in (1, 2):
         conn = None
+        if path != ":memory:" and not os.path.exists(path):
+            _create_private(path)  # also after a damaged file was moved aside
         try:
             conn = connect(path, create=True, timeout=BUSY_S)
             if _ready(conn):
@@ -223,6 +225,17 @@ def _open(path: str, state: State) -> sqlite3.Connection:
     )
 
 
+def _create_private(path: str) -> None:
+    """Create the state file empty, readable by its owner only (it holds prompts and what
+    each session was given), in a folder only its owner can enter; SQLite gives its log
+    files the database file's permissions. Failures are left to the open that follows."""
+    try:
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600))
+    except OSError:
+        pass
+
+
 def _damaged(exc: Exception) -> bool:
     """Whether ``exc`` says the file is not (or no longer) a database SQLite can read."""
     text = str(exc).lower()
@@ -238,7 +251,7 @@ def _state_error(path: str, exc: Exception) -> StoreError:
     cause = exc.__cause__ if isinstance(exc, StoreError) and exc.__cause__ is not None else exc
     reason = getattr(cause, "strerror", None) or str(cause)
     return StoreError(
-        f"the memhooks state file {path} cannot be used ({reason}); check the permissions of {os.path.dirname(path)} or set MEMHOOKS_STATE_DIR"
+        f"the memhooks state file {path} cannot be used ({reason}); make {os.path.dirname(path)} a writable folder, or point MEMHOOKS_STATE_DIR at one"
     )
 
 
