@@ -33,8 +33,9 @@ second starts again skipping what git ignores as a whole (``node_modules``). A l
 in which
 any recorded entry changed within :data:`~memhooks.protocol.cache.RACY_NS` of the walk
 is not saved (coarse timestamps: git's "racy" problem), nor one made when git could not
-answer. A cache file that is unreadable, altered (its SHA-1 does not match) or made for
-another key is ignored, never trusted.
+answer. A cache file that is unreadable, damaged (its CRC-32 does not match) or made for
+another key is ignored, never trusted; nor one naming a hook outside the listed
+directory.
 
 One JSON file per (directory, git or walker) under ``$XDG_CACHE_HOME/memhooks/listings/``;
 ``MEMHOOKS_CACHE=0`` turns it off with the parsed-hook cache.
@@ -56,7 +57,7 @@ if TYPE_CHECKING:
 
 #: Bump whenever what :func:`memhooks.protocol.discover.find_hooks` lists changes (its
 #: rules, not just its speed), or listings made by the old rules outlive the change.
-FORMAT = 2
+FORMAT = 3  # 3: names as base64, CRC-32 digest
 _ABSENT = (-1, -1, -1, -1)
 _TOO_MANY = "too many"
 _HOLDS, _RECENT, _CHANGED = "holds", "recent", "changed"
@@ -177,16 +178,30 @@ def _key(directory: str, use_git: bool) -> list[Any]:
 
 
 def _digest(texts: list[str], stats: bytes) -> str:
-    try:
-        from _sha1 import sha1  # type: ignore[import-not-found, unused-ignore]
-    except ImportError:
-        from hashlib import sha1
+    """CRC-32 of ``texts`` and ``stats``: a check against a truncated or damaged file
+    (~0.1 ms for 5,000 folders, against SHA-1's ~1.5 ms). No digest could keep out a file
+    someone rewrote on purpose: whatever it says, :func:`_load` reads nothing outside
+    the listed directory, and a stale listing only lists afresh."""
+    from binascii import crc32
 
-    digest = sha1()
+    value = 0
     for text in texts:
-        digest.update(text.encode("utf-8", "surrogateescape") + b"\0\0")
-    digest.update(stats)
-    return str(digest.hexdigest())
+        value = crc32(text.encode("utf-8", "surrogateescape") + b"\0\0", value)
+    return f"{crc32(stats, value):08x}"
+
+
+def _pack(text: str) -> str:
+    """``text`` as it is written: base64 of its bytes (NUL-separated names would
+    otherwise be escaped one by one, ~1 ms to write and to read for 5,000 folders)."""
+    from binascii import b2a_base64
+
+    return b2a_base64(text.encode("utf-8", "surrogateescape"), newline=False).decode("ascii")
+
+
+def _unpack(packed: str) -> str:
+    from binascii import a2b_base64
+
+    return a2b_base64(packed).decode("utf-8", "surrogateescape")
 
 
 def _load(file: str, key: list[Any], directory: str) -> Listing | tuple[int, ...] | None:
@@ -204,15 +219,16 @@ def _load(file: str, key: list[Any], directory: str) -> Listing | tuple[int, ...
             if isinstance(top, list) and len(top) == 3 and all(type(v) is int for v in top):
                 return tuple(top)
             return None
-        texts = [blob["hooks"], blob["folders"], blob["watched"], blob["files"]]
-        if not all(isinstance(text, str) for text in texts):
+        packed = [blob["hooks"], blob["folders"], blob["watched"], blob["files"]]
+        if not all(isinstance(text, str) for text in packed):
             return None
         raw = a2b_base64(blob["stats"])
         if (
-            _digest([repr(key), *texts, repr(blob["owners"]), repr(blob["pruned"])], raw)
+            _digest([repr(key), *packed, repr(blob["owners"]), repr(blob["pruned"])], raw)
             != blob["digest"]
         ):
             return None
+        texts = [_unpack(text) for text in packed]
         hooks, folders, watched, files = (text.split("\0") if text else [] for text in texts)
         stats = array("q")
         stats.frombytes(raw)
@@ -403,19 +419,19 @@ def _save(file: str, key: list[Any], made: Listing) -> None:
     """Write ``made`` atomically; failures are ignored (a cache)."""
     from binascii import b2a_base64
 
-    texts = made.texts()
+    packed = [_pack(text) for text in made.texts()]
     raw = made.stats.tobytes()
     blob = {
         "format": FORMAT,
         "key": key,
-        "hooks": texts[0],
-        "folders": texts[1],
-        "watched": texts[2],
-        "files": texts[3],
+        "hooks": packed[0],
+        "folders": packed[1],
+        "watched": packed[2],
+        "files": packed[3],
         "owners": made.owners,
         "pruned": made.pruned,
         "stats": b2a_base64(raw, newline=False).decode("ascii"),
-        "digest": _digest([repr(key), *texts, repr(made.owners), repr(made.pruned)], raw),
+        "digest": _digest([repr(key), *packed, repr(made.owners), repr(made.pruned)], raw),
     }
     _write(file, blob)
 
