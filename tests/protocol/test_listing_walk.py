@@ -95,7 +95,7 @@ def _recorded(root: Path) -> listing.Listing:
 def _as_before(monkeypatch: pytest.MonkeyPatch) -> None:
     """The listing as it was made before: the candidates' path declines."""
 
-    def declined(directory, meanwhile, speculate, walked=None, seen=None):  # type: ignore[no-untyped-def]
+    def declined(directory, meanwhile, speculate, *rest):  # type: ignore[no-untyped-def]
         if meanwhile is not None:
             meanwhile()
 
@@ -206,3 +206,27 @@ def test_when_the_walk_does_not_complete_the_tree_is_walked_as_before(
     monkeypatch.setattr(candidates, "LIMIT", 10)  # the child gives up: no record
     made = _recorded(root)
     assert walks == [str(root)] and "many/f7/g7" in made.folders
+
+
+def test_validate_saves_the_parsed_hooks_while_git_checks_them(tmp_path, monkeypatch) -> None:
+    from memhooks.protocol.lint import collect
+
+    root = _project(tmp_path / "p")
+    order: list[str] = []
+    real_save = cache.HookCache.save
+    monkeypatch.setattr(
+        cache.HookCache, "save", lambda self: order.append("save") or real_save(self)
+    )
+    real_fields = candidates.Child.fields
+    monkeypatch.setattr(
+        candidates.Child, "fields", lambda self, ok: order.append("git") or real_fields(self, ok)
+    )
+    diagnostics, _ = collect(str(root), all_hooks=True)
+    assert {os.path.relpath(d.path, root) for d in diagnostics} == {
+        "src/MEMHOOKS.md", "src/deep/er/MEMHOOKS.md", "vendor/lib/MEMHOOKS.md"
+    }  # fmt: skip
+    assert order[:2] == ["save", "git"]  # saved before git's answer was read
+    cache.clear_memory()
+    parsed = cache.for_root(str(root))
+    assert all(parsed.load(str(root / rel)).document is None  # from the cache file: no tree
+               for rel in ("MEMHOOKS.md", "src/MEMHOOKS.md"))  # fmt: skip

@@ -69,6 +69,7 @@ def git_list(
     speculate: Callable[[str], None],
     walked: list[Walked] | None = None,
     seen: set[str] | None = None,
+    settle: Callable[[], None] | None = None,
 ) -> list[str] | None:
     """:func:`memhooks.protocol.discover.find_hooks`'s git listing of ``directory``, with
     ``meanwhile`` called once and ``speculate`` with every candidate's absolute path
@@ -81,7 +82,9 @@ def git_list(
     (inode, mtime, ctime) flattened, the files watched in them, the index of the folder
     each lies in), as :func:`memhooks.protocol.folders.walk` gives them; ``seen``
     receives, with a listing, what :func:`memhooks.protocol.discover._git_list`'s
-    does."""
+    does. ``settle`` is called once every candidate has been read (the walk complete),
+    while git checks them: the caller's work that needs the hooks read but not git's
+    answer (saving the parsed-hook cache) is then off the path to the answer."""
     if not (sys.executable and hasattr(os, "posix_spawn")):
         if meanwhile is not None:
             meanwhile()
@@ -122,6 +125,8 @@ def git_list(
         candidates = _candidates(walking, directory, speculate, walked)
         if candidates is None:
             return None
+        if settle is not None:
+            settle()
         verdicts = walking.fields((0, 1)) if candidates else []  # 1: nothing ignored
         tracked = index.fields((0,))
         if verdicts is None or tracked is None or len(verdicts) % 4:

@@ -38,6 +38,7 @@ def find_hooks(
     use_git: bool,
     meanwhile: Callable[[], None] | None = None,
     speculate: Callable[[str], None] | None = None,
+    settle: Callable[[], None] | None = None,
 ) -> list[str]:
     """Sorted absolute paths of hook entries below ``directory`` (inclusive).
 
@@ -48,14 +49,15 @@ def find_hooks(
     named like a hook that a walk in a child process finds while git lists, so the
     caller can read it meanwhile; some of those paths may not be in the result (git
     ignores them), and the result is git's either way
-    (:mod:`memhooks.protocol.candidates`).
-    Raises DiagnosticError MH030 when the tree cannot be walked.
+    (:mod:`memhooks.protocol.candidates`); ``settle`` then once they are all read
+    (while git checks them), when they are. Raises DiagnosticError MH030 when the tree
+    cannot be walked.
     """
     if use_git:
         if speculate is not None:
             from .candidates import git_list
 
-            listed = git_list(directory, meanwhile, speculate)
+            listed = git_list(directory, meanwhile, speculate, settle=settle)
             if listed is not None:
                 return listed
             meanwhile = None  # called already

@@ -33,6 +33,7 @@ def collect(path: str, *, all_hooks: bool, strict: bool = False) -> tuple[list[D
                 use_git=where.reason in (REASON_GIT, REASON_ENV),
                 meanwhile=store.prepare,
                 speculate=lambda hook: early.__setitem__(hook, store.load(hook).diagnostics),
+                settle=store.save,  # while git checks what was read; again below if need be
             )
         else:
             base, hooks, store = where.directory, [where.target], cache.HookCache(None)

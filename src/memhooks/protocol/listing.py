@@ -102,6 +102,7 @@ def find_hooks(
     use_git: bool,
     meanwhile: Callable[[], None] | None = None,
     speculate: Callable[[str], None] | None = None,
+    settle: Callable[[], None] | None = None,
 ) -> list[str]:
     """:func:`memhooks.protocol.discover.find_hooks` through the listing cache: the same
     sorted absolute paths, from the cache file when it still holds (``meanwhile`` is not
@@ -111,7 +112,9 @@ def find_hooks(
     if not cache.disk_enabled():
         from .discover import find_hooks as listed
 
-        return listed(directory, use_git=use_git, meanwhile=meanwhile, speculate=speculate)
+        return listed(
+            directory, use_git=use_git, meanwhile=meanwhile, speculate=speculate, settle=settle
+        )
     file = _file(directory, use_git)
     key = _key(directory, use_git)
     previous = _load(file, key, directory)
@@ -128,7 +131,7 @@ def find_hooks(
         from .discover import find_hooks as listed
 
         return listed(directory, use_git=use_git, meanwhile=meanwhile)
-    hooks, made = _list(directory, use_git, meanwhile, previous, speculate)
+    hooks, made = _list(directory, use_git, meanwhile, previous, speculate, settle)
     if made == _TOO_MANY:  # do not try again while the top folder stays the same
         top = _top_stat(directory)
         if top is not None:
@@ -307,6 +310,7 @@ def _list(
     meanwhile: Callable[[], None] | None,
     previous: Listing | None,
     speculate: Callable[[str], None] | None = None,
+    settle: Callable[[], None] | None = None,
 ) -> tuple[list[str], Listing | str | None]:
     """(hooks, the listing to save, :data:`_TOO_MANY`, or None when nothing is to be
     saved). In git the candidates' child walks the folders and records them while this
@@ -344,8 +348,16 @@ def _list(
 
     walks: list[Any] = []
     seen: set[str] = set()
+    files: list[str] | None = None
+    early: list[list[str] | None] = []
+
+    def then() -> None:  # while git checks the candidates
+        early.append(states[0].files() if states else None)
+        if settle is not None:
+            settle()
+
     try:
-        listed = git_list(directory, start, speculate or _ignore, walks, seen)
+        listed = git_list(directory, start, speculate or _ignore, walks, seen, then)
     except BaseException:  # the caller's speculate failed: leave no git behind
         for state in states:
             state.close()
@@ -375,7 +387,7 @@ def _list(
     if listed is None:  # not a work tree after all (MEMHOOKS_ROOT), or git failed: what
         state.close()  # the uncached run gives (the walk's own list may reuse a git-filtered one)
         return discover.find_hooks(directory, use_git=False), None
-    files = state.files()
+    files = early[0] if early else state.files()
     pruned = False
     if files is not None and walked == MANY:
         ignored = state.ignored()  # many folders: skip what git ignores, e.g. node_modules
