@@ -37,7 +37,7 @@ def test_export_then_import_reproduces_every_memory(tmp_path: Path, store: Memor
     assert all("project" not in json.loads(line) for line in text.splitlines())
 
     with MemoryStore(tmp_path / "copy.sqlite3") as copy:
-        assert copy.import_jsonl("moved/project", io.StringIO(text)) == {"added": 3, "updated": 0}
+        assert copy.import_jsonl("moved/project", io.StringIO(text)) == {"added": 3, "updated": 0, "unchanged": 0}
         assert export(copy, "moved/project") == text
         assert copy.get(old.id, project="moved/project").to_json() == {  # type: ignore[union-attr]
             **old.to_json(),
@@ -47,15 +47,27 @@ def test_export_then_import_reproduces_every_memory(tmp_path: Path, store: Memor
         }
 
 
+def test_reimporting_the_same_lines_writes_nothing(store: MemoryStore) -> None:
+    # A re-run of the same import must not move the store's generation: every cached
+    # search list would be dropped and the next prompt would pay for all of them.
+    lines = ['{"id": "a", "text": "first version", "tags": ["x"]}', '{"id": "b", "text": "b"}']
+    assert store.import_jsonl(PROJECT, lines) == {"added": 2, "updated": 0, "unchanged": 0}
+    generation = store._conn.execute("SELECT generation FROM store_state").fetchone()
+    assert store.import_jsonl(PROJECT, lines) == {"added": 0, "updated": 0, "unchanged": 2}
+    assert store._conn.execute("SELECT generation FROM store_state").fetchone() == generation
+    lines[1] = '{"id": "b", "text": "b, changed"}'
+    assert store.import_jsonl(PROJECT, lines) == {"added": 0, "updated": 1, "unchanged": 1}
+
+
 def test_reimporting_updates_instead_of_duplicating(store: MemoryStore) -> None:
     lines = [
         '{"id": "a", "text": "first version", "tags": ["x"]}',
         '{"text": "no id, so always new"}',
     ]
-    assert store.import_jsonl(PROJECT, lines) == {"added": 2, "updated": 0}
+    assert store.import_jsonl(PROJECT, lines) == {"added": 2, "updated": 0, "unchanged": 0}
     store.mark_obsolete("a")
     lines[0] = '{"id": "a", "text": "second version"}'
-    assert store.import_jsonl(PROJECT, lines) == {"added": 1, "updated": 1}
+    assert store.import_jsonl(PROJECT, lines) == {"added": 1, "updated": 1, "unchanged": 0}
     updated = store.get("a")
     assert updated is not None
     # Fields on the line replace, fields left out are kept.
@@ -86,7 +98,7 @@ def test_import_reads_bytes_with_a_bom_and_blank_lines(tmp_path: Path, store: Me
     path = tmp_path / "memories.jsonl"
     path.write_bytes('\ufeff{"text": "é"}\n\n   \n{"text": "ß"}\r\n'.encode())
     with path.open("rb") as fp:
-        assert store.import_jsonl(PROJECT, fp) == {"added": 2, "updated": 0}
+        assert store.import_jsonl(PROJECT, fp) == {"added": 2, "updated": 0, "unchanged": 0}
 
 
 @pytest.mark.parametrize("case", ERRORS, ids=[case["error"][:50] for case in ERRORS])

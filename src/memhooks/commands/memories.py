@@ -162,7 +162,9 @@ def _import(args: argparse.Namespace, where: Workspace) -> int:
         # in a transaction too).
         raise KeyboardInterrupt("nothing imported") from None
     print(
-        f"Imported {counts['added']} new and {counts['updated']} updated memories into {store.path}"
+        f"Imported {counts['added']} new and {counts['updated']} updated memories"
+        + (f" ({counts['unchanged']} already as given)" if counts["unchanged"] else "")
+        + f" into {store.path}"
         f" (project id {where.project})"
     )
     refresh(store.path)  # the hooks' cached searches, ready for the next recall

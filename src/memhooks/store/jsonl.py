@@ -108,19 +108,26 @@ def store(
     source: str,
     now: float,
 ) -> dict[str, int]:
-    """Write parsed records in the caller's transaction; return ``{"added": n, "updated": n}``.
+    """Write parsed records in the caller's transaction; return ``{"added": n, "updated":
+    n, "unchanged": n}`` (a line that would change nothing is not written).
 
     A record whose ``id`` exists in ``project`` updates that memory: fields on the
     line replace stored ones, fields left out keep their stored value. New records
     get ``default_scope``, ``source``, a fresh id and ``now`` (seconds since the
     epoch) as ``created_at`` for whatever the line leaves out.
     """
-    counts = {"added": 0, "updated": 0}
+    counts = {"added": 0, "updated": 0, "unchanged": 0}
     for _number, fields in records:
         existing = rows.find(conn, project, fields["id"]) if "id" in fields else None
         if existing is not None:
+            stored = {key: getattr(existing, key) for key in fields}
             for key, value in fields.items():
                 setattr(existing, key, value)
+            if all(getattr(existing, key) == value for key, value in stored.items()):
+                # Not written: a write would move the store's generation, and every
+                # cached search list with it, for nothing.
+                counts["unchanged"] += 1
+                continue
             rows.update(conn, existing)
             counts["updated"] += 1
             continue

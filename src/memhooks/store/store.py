@@ -339,7 +339,8 @@ class MemoryStore:
         default_scope: str = "",
         source: str = "import",
     ) -> dict[str, int]:
-        """Load JSON Lines into ``project``; return ``{"added": n, "updated": n}``.
+        """Load JSON Lines into ``project``; return ``{"added": n, "updated": n,
+        "unchanged": n}`` (a line that would change nothing is not written).
 
         Every line is validated before anything is written, then all are written
         in one transaction: a bad line raises StoreError ``"<file>:<line>: <what
