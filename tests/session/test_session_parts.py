@@ -168,3 +168,20 @@ def test_a_new_state_file_is_private(tmp_path: Path) -> None:
     assert stat.S_IMODE(os.stat(folder).st_mode) == 0o700
     for name in ("state.sqlite3", "state.sqlite3-wal", "state.sqlite3-shm"):
         assert stat.S_IMODE(os.stat(folder / name).st_mode) == 0o600, name
+
+
+def test_a_state_file_of_another_layout_says_what_pending_updates_it_held(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "state.sqlite3"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE journal (id INTEGER PRIMARY KEY, work TEXT)")
+    conn.executemany("INSERT INTO journal (work) VALUES (?)", [("{}",), ("{}",)])
+    conn.execute("PRAGMA user_version = 99")
+    conn.commit()
+    conn.close()
+    state = State(str(path))
+    assert state.replaced is not None and "another version" in state.replaced
+    assert "2 accepted hook update(s)" in state.replaced
+    assert (tmp_path / "state.sqlite3.old").exists()
+    assert state.read("SELECT count(*) FROM journal") == [(0,)]

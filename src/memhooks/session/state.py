@@ -218,11 +218,30 @@ def _open(path: str, state: State) -> sqlite3.Connection:
                 " afresh (sessions' ledgers are empty: memories may come once more)"
             )
             continue
+        pending = _journal_rows(conn)
         conn.close()
         _move_aside(path)  # another layout: working state only, start again
+        state.replaced = (
+            f"the memhooks state file {path} was written by another version of memhooks:"
+            f" moved to {path}.old and started afresh"
+            + (
+                f"; {pending} accepted hook update(s) it held were not applied (run"
+                " `memhooks event` or edit the files again)"
+                if pending
+                else ""
+            )
+        )
     raise StoreError(
         f"the memhooks state file {path} could not be set up; remove it (it holds no memories)"
     )
+
+
+def _journal_rows(conn: sqlite3.Connection) -> int:
+    """Rows of a journal table in a state file of any layout (0 when it has none)."""
+    try:
+        return int(conn.execute("SELECT count(*) FROM journal").fetchone()[0])
+    except sqlite3.Error:
+        return 0
 
 
 def _create_private(path: str) -> None:
