@@ -12,6 +12,8 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
+
 from memhooks.protocol import candidates, walker
 
 OLD = "---\nschema: memhooks/v1\n---\n"
@@ -74,7 +76,8 @@ def test_the_spawned_walker_imports_nothing_but_os(tmp_path) -> None:
     assert walk - bare <= {"fcntl"}  # for a large pipe
 
 
-def test_the_walk_ends_with_its_verdict_when_it_does_not_exec(tmp_path) -> None:
+def test_the_walk_ends_with_its_verdict_when_it_does_not_exec(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)  # the walk makes the top its working folder
     empty = _tree(tmp_path / "e", {"a/x.py": ""})
     special = _tree(tmp_path / "s", {"MEMHOOKS.md": OLD})
     (special / "sub").mkdir()
@@ -105,3 +108,21 @@ def test_without_the_walker_file_a_threaded_process_lists_as_before(tmp_path, mo
         stop.set()
         other.join()
     assert calls == [1]  # the caller's work still done, once
+
+
+def test_git_is_found_on_path_once_as_execvp_finds_it(tmp_path, monkeypatch) -> None:
+    assert candidates.program("git") == shutil.which("git")
+    tool = tmp_path / "bin" / "tool"
+    tool.parent.mkdir()
+    tool.write_text("#!/bin/sh\n")
+    (tmp_path / "first").mkdir()
+    (tmp_path / "first" / "tool").mkdir()  # a folder of that name is not it
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PATH", "first:bin")  # relative entries: from this folder
+    with pytest.raises(FileNotFoundError):
+        candidates.program("tool")  # not executable
+    tool.chmod(0o755)
+    assert candidates.program("tool") == str(tool)  # absolute: the walker moves away
+    tool.unlink()
+    with pytest.raises(FileNotFoundError):
+        candidates.program("tool")  # what was found is checked again

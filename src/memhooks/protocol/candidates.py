@@ -270,7 +270,8 @@ class Child:
 def program(name: str) -> str:
     """The file ``execvp`` runs for ``name``: ``name`` itself when it holds a ``/``,
     else the first executable file of that name in a folder of ``PATH`` (an empty entry
-    is the current folder), remembered for that ``PATH`` while it stays executable;
+    is the current folder), as an absolute path (the walker changes its working
+    folder), remembered for that ``PATH`` while it stays executable;
     raises FileNotFoundError.
 
     Each spawn would search ``PATH`` again, one failed ``execve`` a folder before it
@@ -281,7 +282,7 @@ def program(name: str) -> str:
     found = _PROGRAMS.get((name, path))
     if found is None or not os.access(found, os.X_OK):
         for folder in path.split(os.pathsep):
-            candidate = os.path.join(folder or ".", name)
+            candidate = os.path.abspath(os.path.join(folder or ".", name))
             if os.access(candidate, os.X_OK) and not os.path.isdir(candidate):
                 found = _PROGRAMS[(name, path)] = candidate
                 break

@@ -38,13 +38,15 @@ def walk(top: str, limit: int, hook: str, most: int, record: bool, git: list[str
     ``.git``) writing the records above to ``fd``; with candidates found, exec ``git``
     (an argv reading paths on its standard input) with its output on ``fd``. With
     ``record``, a complete walk also writes the folders it read (the record "F").
+    It makes ``top`` the working folder (run it in a process of its own, as the fork and
+    the spawned file do; ``git`` must then be a path that does not depend on it).
     Returns only when it does not exec."""
 
     def write(data: bytes) -> None:
         while data:
             data = data[os.write(fd, data) :]
 
-    stack = [(top, "")]  # (the path to read, relative to top)
+    stack = [(".", "")]  # (the path to read, relative to top: the working folder)
     nested: set[str] = set()  # folders below top holding a ".git" entry
     found: list[str] = []
     candidates: list[str] = []
@@ -59,75 +61,71 @@ def walk(top: str, limit: int, hook: str, most: int, record: bool, git: list[str
             write(b"".join(b"R" + os.fsencode(rel) + b"\0" for rel in found))
             found.clear()
 
-    top_fd = -1
-    if stats is not None:  # lstat relative to the top: shorter lookups (~1 µs each)
-        try:
-            top_fd = os.open(top, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-        except OSError:
-            stats = None
-    try:
-        while stack:
-            path, rel = stack.pop()
-            count += 1
-            if count > limit:
-                write(b"M\0")
-                return
-            if stats is not None:  # its stats before its names (a later change shows)
-                try:
-                    st = os.lstat(rel, dir_fd=top_fd) if rel else os.lstat(top)
-                except OSError:
-                    st = None
-                if st is None or st.st_mode & 0o170000 != 0o040000:  # not a folder: no record
-                    stats = None
-                else:
-                    stats += (st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
-                    owner = str(len(folders))
-                    folders.append(rel)
-            here = None
+    try:  # paths relative to the top from here on: shorter lookups (~2 ms for 5,000)
+        os.chdir(top)
+    except OSError:
+        write(b"X\0")
+        return
+    while stack:
+        path, rel = stack.pop()
+        count += 1
+        if count > limit:
+            write(b"M\0")
+            return
+        if stats is not None:  # its stats before its names (a later change shows)
             try:
-                with os.scandir(path) as entries:
-                    for entry in entries:
-                        name = entry.name
-                        if entry.is_dir(follow_symlinks=False):
-                            if name == hook:
-                                write(b"S\0")
-                                return
-                            if name != ".git":  # in the order folders.walk reads them
-                                stack.append((entry.path, rel + "/" + name if rel else name))
-                                if name != ".gitignore":
-                                    continue
-                        elif name == hook:
-                            if not entry.is_file(follow_symlinks=False):
-                                write(b"S\0")
-                                return
-                            here = rel + "/" + name if rel else name
-                            continue
-                        if name == ".git" and rel:
-                            nested.add(rel)
-                        elif name != ".gitignore":
-                            continue
-                        if stats is not None:  # the files whose change changes git's listing
-                            at = rel + "/" + name if rel else name
-                            watched.append(owner + ":" + at)
-                            if name == ".git":  # a nested repository's HEAD: whether git enters
-                                watched.append(owner + ":" + at + "/HEAD")
+                st = os.lstat(rel or top)
             except OSError:
-                write(b"X\0")
-                return
-            if here is not None:
-                up = rel
-                while up:
-                    if up in nested:  # a hook in a nested repository: git decides as before
-                        write(b"N\0")
-                        return
-                    up = up.rpartition("/")[0]
-                found.append(here)
-                candidates.append(here)
-                if len(found) >= 16:
-                    flush()
-    finally:
-        if top_fd >= 0:
-            os.close(top_fd)
+                st = None
+            if st is None or st.st_mode & 0o170000 != 0o040000:  # not a folder: no record
+                stats = None
+            else:
+                stats += (st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
+                owner = str(len(folders))
+                folders.append(rel)
+        here = None
+        try:
+            with os.scandir(path) as entries:
+                for entry in entries:
+                    name = entry.name
+                    if entry.is_dir(follow_symlinks=False):
+                        if name == hook:
+                            write(b"S\0")
+                            return
+                        if name != ".git":  # in the order folders.walk reads them
+                            below = rel + "/" + name if rel else name
+                            stack.append((below, below))
+                            if name != ".gitignore":
+                                continue
+                    elif name == hook:
+                        if not entry.is_file(follow_symlinks=False):
+                            write(b"S\0")
+                            return
+                        here = rel + "/" + name if rel else name
+                        continue
+                    if name == ".git" and rel:
+                        nested.add(rel)
+                    elif name != ".gitignore":
+                        continue
+                    if stats is not None:  # the files whose change changes git's listing
+                        at = rel + "/" + name if rel else name
+                        watched.append(owner + ":" + at)
+                        if name == ".git":  # a nested repository's HEAD: whether git enters
+                            watched.append(owner + ":" + at + "/HEAD")
+        except OSError:
+            write(b"X\0")
+            return
+        if here is not None:
+            up = rel
+            while up:
+                if up in nested:  # a hook in a nested repository: git decides as before
+                    write(b"N\0")
+                    return
+                up = up.rpartition("/")[0]
+            found.append(here)
+            candidates.append(here)
+            if len(found) >= 16:
+                flush()
     flush()
     if stats is not None:
         # array, when the fork has it loaded already (~1 ms less for 5,000 folders;
