@@ -12,24 +12,10 @@ import time
 from pathlib import Path
 
 import pytest
+from listing_support import GOOD, OLD, TICK, _short_racy_window, listed_after_each  # noqa: F401 (an autouse fixture)
 
 from memhooks.protocol import cache, discover, listing
 from memhooks.protocol.lint import collect
-
-GOOD = "---\nschema: memhooks/v2\n---\n"
-OLD = "---\nschema: memhooks/v1\n---\n"  # MH001: shows which hooks were listed
-TICK = 0.05  # seconds: longer than any file system timestamp granularity here
-
-
-@pytest.fixture(autouse=True)
-def _short_racy_window(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Folders made by a test are seconds old at most: with the real 2 s window nothing
-    # would be cached. A 20 ms window keeps the rule (a folder changed within it of the
-    # walk is not trusted) while the tests wait one TICK after each change.
-    monkeypatch.setattr(cache, "RACY_NS", 20_000_000)
-    cache.clear_memory()
-    yield
-    cache.clear_memory()
 
 
 @pytest.fixture
@@ -317,13 +303,7 @@ def test_the_cached_listing_equals_a_fresh_one_across_changes(tmp_path) -> None:
         lambda: (root / "src" / ".gitignore").unlink(),
         lambda: (root / "new" / "MEMHOOKS.md").mkdir(parents=True),
     ]
-    for step in [lambda: None, *steps]:
-        step()
-        time.sleep(TICK)
-        cache.clear_memory()
-        hooks = listing.find_hooks(str(root), use_git=True)
-        again = listing.find_hooks(str(root), use_git=True)  # from the cache file
-        assert hooks == again == _fresh(root)
+    listed_after_each(root, steps, _fresh)
 
 
 @pytest.mark.parametrize("git", [True, False])

@@ -14,21 +14,9 @@ import time
 from pathlib import Path
 
 import pytest
+from listing_support import GOOD, OLD, TICK, _short_racy_window, listed_after_each  # noqa: F401 (an autouse fixture)
 
 from memhooks.protocol import cache, candidates, discover, folders, listing, walker
-
-GOOD = "---\nschema: memhooks/v2\n---\n"
-OLD = "---\nschema: memhooks/v1\n---\n"
-TICK = 0.05  # seconds: longer than any file system timestamp granularity here
-
-
-@pytest.fixture(autouse=True)
-def _short_racy_window(monkeypatch: pytest.MonkeyPatch) -> None:
-    # a 20 ms window, as in test_listing: the rule holds, the tests wait a TICK
-    monkeypatch.setattr(cache, "RACY_NS", 20_000_000)
-    cache.clear_memory()
-    yield
-    cache.clear_memory()
 
 
 @pytest.fixture
@@ -149,13 +137,7 @@ def test_a_listing_recorded_from_the_walk_equals_a_fresh_one_across_changes(
         lambda: _write(root / "many" / "f44" / "g4" / "MEMHOOKS.md", OLD),
         lambda: (root / "new" / "MEMHOOKS.md").mkdir(parents=True),  # not a file
     ]
-    for step in [lambda: None, *steps]:
-        step()
-        time.sleep(TICK)
-        cache.clear_memory()
-        hooks = listing.find_hooks(str(root), use_git=True)
-        again = listing.find_hooks(str(root), use_git=True)  # from the cache file
-        assert hooks == again == discover.find_hooks(str(root), use_git=True)
+    hooks = listed_after_each(root, steps, lambda top: discover.find_hooks(str(top), use_git=True))
     assert str(root / "new" / "MEMHOOKS.md") in hooks
     assert walks.count(str(root)) < len(steps)  # most listings came from the child
 
