@@ -26,7 +26,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from ..errors import DiagnosticError, fail
 from ..protocol.text import normalize
-from ..protocol.yamlio import to_plain
+from ..protocol.yamlcore import to_plain
 from . import nodes
 
 TOP_ORDER = (

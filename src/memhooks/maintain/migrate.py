@@ -33,7 +33,7 @@ from ruamel.yaml.scalarstring import ScalarString
 from ..errors import DiagnosticError, fail
 from ..protocol.hookfile import ParsedHook
 from ..protocol.validate import SCHEMA, V1_PROVIDER_KEYS
-from ..protocol.yamlio import to_plain
+from ..protocol.yamlcore import to_plain
 from . import legacy, nodes
 from .cues import upsert_auto_cue
 from .edit import QUERY_ORDER, TOP_ORDER, queries_of, query_text, upsert_query

@@ -32,7 +32,7 @@ from typing import Any
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from ..errors import DiagnosticError, fail
-from ..protocol import yamlio
+from ..protocol import yamlcore, yamlio
 from ..protocol.frontmatter import Document, split
 
 #: (mapping, sequence, offset) used when the file shows no block nesting: the style of
@@ -308,8 +308,8 @@ def _fingerprint(tree: Any) -> str:
     """The data of a tree as comparable text (``repr`` keeps int/bool/float apart and
     makes NaN equal to itself)."""
     try:
-        return repr(yamlio.to_plain(tree))
-    except yamlio.NotJson:
+        return repr(yamlcore.to_plain(tree))
+    except yamlcore.NotJson:
         return repr(tree)
 
 
