@@ -150,12 +150,9 @@ def _top_stat(directory: str) -> tuple[int, int, int] | None:
 
 
 def _file(directory: str, use_git: bool) -> str:
-    try:  # the builtin module, as cache.for_root: hashlib loads OpenSSL
-        from _sha1 import sha1  # type: ignore[import-not-found, unused-ignore]
-    except ImportError:
-        from hashlib import sha1
+    from ..cachefile import key_name  # as cache.for_root: the file names what it lists
 
-    name = sha1(f"{directory}\0{use_git}".encode("utf-8", "surrogateescape")).hexdigest()[:20]
+    name = key_name(f"{directory}\0{use_git}")
     return os.path.join(cache.cache_dir(), "listings", f"{name}.json")
 
 
