@@ -312,7 +312,7 @@ def _deliver(
     memory was unavailable, the model is told so once per session epoch, at prompt time
     (an outage must not look like an empty store), and stderr gets the reason."""
     from ..recall import guidance_key
-    from ..recall.result import cue_of
+    from ..recall.result import cue_of, short
 
     if result is None:
         if serve:
@@ -325,7 +325,7 @@ def _deliver(
     items: list[dict[str, object]] = [
         {
             "item": m["id"],
-            "words": " ".join(m["text"].split())[:80],
+            "words": short(" ".join(m["text"].split())),
             "cue": cue_of(m),
         }
         for m in result.memories
