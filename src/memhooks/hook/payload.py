@@ -64,8 +64,9 @@ def _read_fd(fd: int) -> bytearray:
 
 
 def _first_value(data: bytearray) -> bytearray | None:
-    """``data`` up to the end of its first complete JSON value, or None while it is not
-    complete yet (or not UTF-8 JSON at all: then end-of-file decides)."""
+    """``data`` (all of it: the handler takes its first value) once it holds a complete
+    JSON value, or None while it does not yet (or is not UTF-8 JSON at all: then
+    end-of-file decides)."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
