@@ -279,11 +279,12 @@ def on_end(call: HookCall) -> Reply:
 def _recall(call: HookCall, target: str, **options: Any) -> Recall | None:
     """One bounded recall for the hook: the per-query cap of ``memhooks recall``
     (:data:`QUERY_CAP_S`) within the time left, and the session's ledger. None when the
-    embedded store does not exist yet (nothing to recall; a hook never creates it)."""
+    embedded store does not exist yet (nothing to recall; a hook never creates it). A
+    ``backend`` in ``options`` is open already (:func:`.store.tool_backend` checked)."""
     from ..recall import recall_result
     from .store import store_ready
 
-    if not store_ready(call):
+    if "backend" not in options and not store_ready(call):
         return None
 
     remaining = max(0.05, call.remaining())
