@@ -49,3 +49,11 @@ def test_untrusted_text_is_shown_with_escapes(agent: Agent) -> None:
     session = open_session(State(state_path(agent.env)), "claude-code", "S9", str(agent.root))
     session.record("PostToolUse", "billing", [{"item": "m", "words": "\x1b[2Jgone", "cue": "q"}], lambda claimed: 5)
     assert "\\x1b[2Jgone" in _cli(agent.env, "show", "S9").stdout
+
+
+def test_an_unusable_state_folder_is_an_error_not_none_yet(tmp_path: Path, project: tuple[Path, dict[str, str]]) -> None:
+    _root, env = project
+    (tmp_path / "afile").write_text("")
+    done = _cli(dict(env, MEMHOOKS_STATE_DIR=str(tmp_path / "afile" / "state")))
+    assert done.returncode == 1 and "none yet" not in done.stdout
+    assert "cannot be used (Not a directory)" in done.stderr and "MEMHOOKS_STATE_DIR" in done.stderr

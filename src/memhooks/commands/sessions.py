@@ -45,6 +45,29 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         )
 
 
+def _check_folder(path: str) -> None:
+    """Raise StoreError (:func:`memhooks.session.state.unusable`) when the state file's folder cannot hold it (a file on its way,
+    no permission): "none yet" would hide why the hook keeps no sessions."""
+    import os
+
+    from ..session.state import unusable
+
+    folder = os.path.dirname(path)
+    try:
+        found = os.stat(folder)
+    except FileNotFoundError:
+        return  # nothing recorded yet
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+    else:
+        import stat
+
+        if stat.S_ISDIR(found.st_mode):
+            return
+        reason = "not a folder"
+    raise unusable(path, reason)
+
+
 def run(args: argparse.Namespace) -> int:
     from ..errors import UsageError
     from ..session import state_path
@@ -52,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
 
     fmt = getattr(args, "format", "human")
     path = state_path()
+    _check_folder(path)
     state = open_existing(path)
     if getattr(args, "action", None) == "show":
         if not args.id.strip():  # a blank id would name every session by its first characters

@@ -268,7 +268,11 @@ def _state_error(path: str, exc: Exception) -> StoreError:
         return exc
     # The store's own wording names the memory store and MEMHOOKS_STORE: give its cause.
     cause = exc.__cause__ if isinstance(exc, StoreError) and exc.__cause__ is not None else exc
-    reason = getattr(cause, "strerror", None) or str(cause)
+    return unusable(path, getattr(cause, "strerror", None) or str(cause))
+
+
+def unusable(path: str, reason: str) -> StoreError:
+    """The error for a state file at ``path`` that cannot be used, for ``reason``."""
     return StoreError(
         f"the memhooks state file {path} cannot be used ({reason}); make {os.path.dirname(path)} a writable folder, or point MEMHOOKS_STATE_DIR at one"
     )
