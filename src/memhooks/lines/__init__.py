@@ -1,0 +1,34 @@
+"""Line ownership: which commits own given lines of a file in the working tree, and
+which commits owned what those commits replaced (issue 20, "why these lines are the way
+they are").
+
+Public API::
+
+    owners(top, path, ranges=(), *, state_dir, deadline=None, since=None) -> Ownership
+    previous_owners(top, owner, *, state_dir, file_path, deadline=None) -> list[Before]
+    edit_lines(text, old_string, *, replace_all=False) -> list[(first, last)]
+    changed_lines(old_text, new_text) -> list[(first, last)]
+
+Modules: ``porcelain`` (parsing ``git blame --incremental``), ``blame`` (running it
+under a deadline; a commit's old side), ``cache`` (one file version's blame in the state
+directory), ``head`` (HEAD without a process), ``owners`` (the answer), ``ranges`` (the
+lines an edit replaces). Nothing here writes into the repository.
+"""
+
+from __future__ import annotations
+
+from .blame import BlameError
+from .owners import Before, Owner, Ownership, owners, previous_owners
+from .ranges import CONTEXT, changed_lines, edit_lines
+
+__all__ = [
+    "CONTEXT",
+    "Before",
+    "BlameError",
+    "Owner",
+    "Ownership",
+    "changed_lines",
+    "edit_lines",
+    "owners",
+    "previous_owners",
+]

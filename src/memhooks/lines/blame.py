@@ -1,0 +1,160 @@
+"""Running ``git blame --incremental`` under a deadline, and the old side of a commit's
+diff (where the lines a commit changed came from).
+
+A blame cut short by its deadline is not an error: the groups git settled by then are
+kept (:attr:`Run.complete` is False), the process is killed. Git's own failures (a path
+it does not track, no git) raise :class:`BlameError`; the caller decides what a user
+sees. Options that would change what blame prints whatever the user configured are set
+on the command line; the user's ``blame.ignoreRevsFile`` is honoured (it is their word
+on which commits do not own lines).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+
+from .porcelain import Group, Parser
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+#: Pinned whatever the user configured: paths printed as git's C-quoting, English.
+_CONFIG = ("-c", "core.quotePath=true", "-c", "i18n.logOutputEncoding=UTF-8")
+# Variables that would point git at another repository than the work tree named.
+_REPOSITORY_VARS = frozenset(
+    ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
+     "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_NAMESPACE", "GIT_CEILING_DIRECTORIES")
+)  # fmt: skip
+
+
+class BlameError(Exception):
+    """Git could not blame: ``str(error)`` is git's first error line, or why it could
+    not run; ``ran`` is False when git could not be started at all."""
+
+    def __init__(self, message: str, *, ran: bool = True) -> None:
+        super().__init__(message)
+        self.ran = ran
+
+
+class Run:
+    """The groups one blame settled (``groups``, in the order git settled them) and
+    whether it finished (``complete``; False when the deadline cut it short)."""
+
+    __slots__ = ("complete", "groups")
+
+    def __init__(self) -> None:
+        self.groups: list[Group] = []
+        self.complete = False
+
+
+def blame(
+    top: str,
+    path: str,
+    ranges: Sequence[tuple[int, int]] = (),
+    *,
+    rev: str | None = None,
+    since: str | None = None,
+    deadline: float | None = None,
+) -> Run:
+    """Blame ``path`` (relative to the work tree ``top``, ``/`` separators) as it is in
+    the working tree, or at ``rev``; only the 1-based inclusive line ``ranges`` when
+    given (git merges overlapping ones). ``since``: a date git understands; older lines
+    are owned by a boundary commit. ``deadline``: a :func:`time.monotonic` instant after
+    which git is stopped and what it settled is returned. Raises :class:`BlameError`."""
+    args = ["blame", "--incremental"]
+    args += [f"-L{start},{end}" for start, end in ranges]
+    if since:
+        args.append(f"--since={since}")
+    args += [*([rev] if rev else []), "--", path]
+    run = Run()
+    if deadline is not None and deadline <= time.monotonic():
+        return run  # no time left: nothing settled, nothing started
+    parser = Parser()
+    for line in _lines(top, args, deadline, run):
+        group = parser.feed(line)
+        if group is not None:
+            run.groups.append(group)
+    return run
+
+
+def old_side(
+    top: str, before: tuple[str, str], after: tuple[str, str], lines: tuple[int, int]
+) -> list[tuple[int, int]]:
+    """The line ranges of ``before`` (``(commit, path)``) that the diff to ``after``
+    replaced with, or removed next to, lines ``lines`` (1-based, inclusive) of ``after``:
+    where those lines came from. Lines that were only added map to nothing. Raises
+    :class:`BlameError`."""
+    args = ["diff", "--no-ext-diff", "--no-color", "--no-renames", "-U0"]
+    args += [f"{before[0]}:{before[1]}", f"{after[0]}:{after[1]}"]
+    first, last = lines
+    found: list[tuple[int, int]] = []
+    for line in _lines(top, args, None, Run(), ok=(0, 1)):
+        if not line.startswith("@@ "):
+            continue
+        old, new = line.split(" ")[1:3]
+        old_start, old_count = _span(old[1:])
+        new_start, new_count = _span(new[1:])
+        # a removal (new_count 0) sits between new_start and new_start + 1
+        new_end = new_start + max(new_count, 1) - 1
+        if old_count and new_start <= last and new_end >= first:
+            found.append((old_start, old_start + old_count - 1))
+    return found
+
+
+def _span(text: str) -> tuple[int, int]:
+    start, _, count = text.partition(",")
+    return int(start), int(count) if count else 1
+
+
+def _lines(
+    top: str, args: list[str], deadline: float | None, run: Run, ok: tuple[int, ...] = (0,)
+) -> list[str]:
+    """The lines ``git ARGS`` prints in ``top`` until it exits (``run.complete``) or
+    ``deadline`` passes (the process is killed)."""
+    try:
+        proc = subprocess.Popen(
+            ["git", *_CONFIG, *args],
+            cwd=top,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=_environment(),
+        )
+    except OSError as exc:
+        raise BlameError(f"git could not be run ({exc.strerror or exc})", ran=False) from None
+    out, err, finished = _collect(proc, deadline)
+    if finished and proc.returncode not in ok:
+        said = next((x.strip() for x in err.decode("utf-8", "replace").splitlines() if x), "")
+        raise BlameError(said.removeprefix("fatal: ") or f"git exited {proc.returncode}")
+    run.complete = finished
+    text = out.decode("utf-8", "surrogateescape")
+    lines = text.split("\n")
+    if not finished:
+        lines.pop()  # a line cut mid-way
+    elif lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def _collect(proc: subprocess.Popen[bytes], deadline: float | None) -> tuple[bytes, bytes, bool]:
+    """(stdout, stderr, finished) of ``proc``, killed at ``deadline``."""
+    timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+    try:
+        out, err = proc.communicate(timeout=timeout)
+        return out, err, True
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        # communicate after a timeout loses nothing: it returns all git printed
+        out, err = proc.communicate()
+        return out or b"", err or b"", False
+
+
+def _environment() -> dict[str, str]:
+    # No pager, no credential prompt, English messages; the variables that would point
+    # git at another repository than the work tree named are dropped.
+    env = {k: v for k, v in os.environ.items() if k not in _REPOSITORY_VARS}
+    env.update(GIT_PAGER="cat", GIT_TERMINAL_PROMPT="0", LC_ALL="C", GIT_OPTIONAL_LOCKS="0")
+    return env

@@ -1,0 +1,360 @@
+"""Which commits own given lines of a file in the working tree.
+
+:func:`owners` answers from the cache (:mod:`.cache`) and blames only lines it does not
+know yet, within a deadline; :func:`previous_owners` says, for one owner, which commits
+owned the lines it replaced. Uncommitted lines own nothing; lines older than a history
+window (``since``) are owned by a boundary commit, reported as such.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from . import cache
+from .blame import BlameError, blame, old_side
+from .porcelain import UNCOMMITTED
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
+    from .porcelain import Group
+
+    Ranges = Sequence[tuple[int, int]]
+
+
+class Owner:
+    """One commit owning some of the lines asked about: ``hash``, ``summary`` (its
+    message's first line, as the commit said it: untrusted text), ``author_time``
+    (seconds), ``boundary`` (older than the history window: the true owner is older),
+    ``path`` (the file's path in that commit), ``previous`` (``(hash, path)`` before
+    it, or None), ``lines`` (1-based inclusive ranges of the working file it owns,
+    ascending), ``origin_lines`` (the same lines' numbers in that commit's version)."""
+
+    __slots__ = (
+        "author_time", "boundary", "hash", "lines", "origin_lines", "path", "previous", "summary",
+    )  # fmt: skip
+
+    def __init__(self, hash: str, summary: str, author_time: int, boundary: bool) -> None:
+        self.hash = hash
+        self.summary = summary
+        self.author_time = author_time
+        self.boundary = boundary
+        self.path = ""
+        self.previous: tuple[str, str] | None = None
+        self.lines: list[tuple[int, int]] = []
+        self.origin_lines: list[tuple[int, int]] = []
+
+    @property
+    def count(self) -> int:
+        """How many of the lines asked about it owns."""
+        return sum(last - first + 1 for first, last in self.lines)
+
+
+class Ownership:
+    """The answer for ``path`` (relative to the work tree): ``owners`` (most lines
+    first, then newest), ``lines`` (how many lines were asked about, within the file),
+    ``uncommitted`` and ``unknown`` (lines the deadline left unblamed) counts, and
+    ``cached`` (no git process was needed)."""
+
+    __slots__ = ("cached", "lines", "owners", "path", "uncommitted", "unknown")
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.owners: list[Owner] = []
+        self.lines = 0
+        self.uncommitted = 0
+        self.unknown = 0
+        self.cached = True
+
+    @property
+    def complete(self) -> bool:
+        """Every line asked about was blamed."""
+        return self.unknown == 0
+
+
+def owners(
+    top: str,
+    path: str,
+    ranges: Ranges = (),
+    *,
+    state_dir: str,
+    deadline: float | None = None,
+    since: str | None = None,
+) -> Ownership:
+    """The owners of lines ``ranges`` (1-based, inclusive; the whole file when empty) of
+    ``path`` (relative to the work tree ``top``, ``/`` separators) as the working tree
+    has it. Known lines come from the cache in ``state_dir``; the others are blamed
+    until ``deadline`` (:func:`time.monotonic`), and what was settled is saved. A path
+    that is not a file, or that git does not track, owns nothing. Raises
+    :class:`~memhooks.lines.blame.BlameError` only when git cannot run at all."""
+    answer = Ownership(path)
+    entry = _entry(top, path, state_dir, since)
+    if entry is None:
+        return answer
+    file, item, dirty = entry
+    wanted = _clip(ranges, len(item.text))
+    missing = _ranges(n for n in _numbers(wanted) if item.lines[n - 1] is None)
+    if missing:
+        answer.cached = False
+        whole = len(missing) == 1 and missing[0] == (1, len(item.text))
+        try:
+            run = blame(top, path, () if whole else missing, since=since, deadline=deadline)
+        except BlameError as exc:
+            if not exc.ran:
+                raise
+            run = None  # a file git does not track: nothing owns its lines
+            for n in _numbers(missing):
+                item.lines[n - 1] = cache.UNCOMMITTED
+        if run is not None:
+            _fill(item, run.groups)
+        dirty = True
+    if dirty:
+        cache.save(file, item)
+    return _answer(answer, item, wanted)
+
+
+def previous_owners(
+    top: str,
+    owner: Owner,
+    *,
+    state_dir: str,
+    file_path: str,
+    deadline: float | None = None,
+) -> list[Before]:
+    """The commits that owned what ``owner`` replaced in its lines: the old side of its
+    diff to the version before it, blamed there (most lines first). Lines it only added
+    have no previous owner. ``file_path``: the working path ``owner`` was found for (its
+    cache entry keeps the answer: what a commit replaced never changes). A blame the
+    deadline cuts short gives nothing for that range (a part would mislead)."""
+    if owner.previous is None or owner.boundary:
+        return []
+    file = cache.path_of(state_dir, top, file_path)
+    item = cache.load(file) or cache.Entry("", [], [])
+    found: dict[str, Before] = {}
+    saved = False
+    for first, last in owner.origin_lines:
+        key = f"{owner.hash} {owner.path} {first}-{last}"
+        known = item.before.get(key)
+        if known is None:
+            known = _blame_before(top, owner, (first, last), deadline, item)
+            if known is None:
+                continue
+            item.before[key] = known
+            saved = True
+        for hash_, count in known:
+            prior = found.get(str(hash_))
+            if prior is None:
+                prior = found[str(hash_)] = Before(str(hash_), *_commit_info(item, str(hash_)))
+            prior.count += int(count)
+    if saved and item.text:
+        cache.save(file, item)
+    return sorted(found.values(), key=lambda o: (-o.count, -o.author_time))
+
+
+class Before:
+    """A previous owner: ``hash``, ``summary`` (untrusted, as the commit said it),
+    ``author_time`` (seconds), ``boundary``, and ``count``: how many of the replaced
+    lines it owned."""
+
+    __slots__ = ("author_time", "boundary", "count", "hash", "summary")
+
+    def __init__(self, hash: str, summary: str, author_time: int, boundary: bool) -> None:
+        self.hash = hash
+        self.summary = summary
+        self.author_time = author_time
+        self.boundary = boundary
+        self.count = 0
+
+
+def _blame_before(
+    top: str,
+    owner: Owner,
+    lines: tuple[int, int],
+    deadline: float | None,
+    item: cache.Entry,
+) -> list[list[str | int]] | None:
+    assert owner.previous is not None
+    try:
+        old = old_side(top, owner.previous, (owner.hash, owner.path), lines)
+        if not old:
+            return []
+        run = blame(top, owner.previous[1], old, rev=owner.previous[0], deadline=deadline)
+    except BlameError:
+        return None
+    if not run.complete:
+        return None  # not kept: the next call may finish it
+    counts: dict[str, int] = {}
+    for group in run.groups:
+        commit = group.commit
+        counts[commit.hash] = counts.get(commit.hash, 0) + group.count
+        item.commits[commit.hash] = [commit.summary, commit.author_time, commit.boundary]
+    return [[hash_, count] for hash_, count in counts.items()]
+
+
+def _commit_info(item: cache.Entry | None, hash_: str) -> tuple[str, int, bool]:
+    info = None if item is None else item.commits.get(hash_)
+    if not info:
+        return "", 0, False
+    summary, author_time, boundary = info
+    return str(summary), int(author_time), bool(boundary)
+
+
+def _entry(
+    top: str, path: str, state_dir: str, since: str | None
+) -> tuple[str, cache.Entry, bool] | None:
+    """(cache file, entry valid for the working file, whether it needs saving)."""
+    from .head import head_commit
+
+    full = os.path.join(top, *path.split("/"))
+    try:
+        st = os.stat(full)
+        if not os.path.isfile(full):
+            return None
+    except OSError:
+        return None
+    head = head_commit(top) or ""
+    if since:
+        head += f" since={since}"
+    file = cache.path_of(state_dir, top, path)
+    item = cache.load(file)
+    if item is not None and item.head != head and not _same_file(top, path, item.head, head):
+        item = None
+    if item is not None and item.head == head and cache.unchanged(item, st):
+        return file, item, False
+    text = _read_lines(full)
+    if text is None:
+        return None
+    if item is None:
+        return file, cache.Entry(head, cache.stat_key(st), text), True
+    item.head = head
+    item.stat = cache.stat_key(st)
+    cache.follow_edit(item, text)
+    return file, item, True
+
+
+def _same_file(top: str, path: str, before: str, after: str) -> bool:
+    """Whether ``path`` is the same at two HEADs (both plain hashes, the same window)."""
+    old, _, old_window = before.partition(" ")
+    new, _, new_window = after.partition(" ")
+    if not old or not new or old_window != new_window:
+        return False
+    import subprocess
+
+    try:
+        done = subprocess.run(
+            ["git", "diff", "--quiet", "--no-ext-diff", old, new, "--", path],
+            cwd=top,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            check=False,
+        )
+    except OSError:
+        return False
+    return done.returncode == 0
+
+
+def _read_lines(full: str) -> list[str] | None:
+    """The file's lines as git counts them (a last line without a newline counts)."""
+    try:
+        with open(full, "rb") as fp:
+            raw = fp.read()
+    except OSError:
+        return None
+    if b"\0" in raw[:8000]:
+        return None  # binary: git blames no lines of it we could show
+    lines = raw.decode("utf-8", "surrogateescape").split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def _fill(item: cache.Entry, groups: Iterable[Group]) -> None:
+    index: dict[tuple[str, str], int] = {}
+    for number, known in enumerate(item.origins):
+        index[(str(known[0]), str(known[1]))] = number
+    for group in groups:
+        commit = group.commit
+        if commit.hash == UNCOMMITTED:
+            for n in range(group.final, group.final + group.count):
+                if n <= len(item.lines):
+                    item.lines[n - 1] = cache.UNCOMMITTED
+            continue
+        key = (commit.hash, group.filename)
+        origin = index.get(key)
+        if origin is None:
+            origin = index[key] = len(item.origins)
+            previous = group.previous or (None, None)
+            item.origins.append([commit.hash, group.filename, *previous])
+        item.commits[commit.hash] = [commit.summary, commit.author_time, commit.boundary]
+        for offset in range(group.count):
+            n = group.final + offset
+            if n <= len(item.lines):
+                item.lines[n - 1] = [origin, group.orig + offset]
+
+
+def _answer(answer: Ownership, item: cache.Entry, wanted: Ranges) -> Ownership:
+    by_hash: dict[str, Owner] = {}
+    for n in _numbers(wanted):
+        answer.lines += 1
+        known = item.lines[n - 1]
+        if known is None:
+            answer.unknown += 1
+            continue
+        if not isinstance(known, list):
+            answer.uncommitted += 1
+            continue
+        hash_, path, prev_hash, prev_path = item.origins[known[0]]
+        assert isinstance(hash_, str) and isinstance(path, str)
+        owner = by_hash.get(hash_)
+        if owner is None:
+            owner = by_hash[hash_] = Owner(hash_, *_commit_info(item, hash_))
+            owner.path = path
+            if prev_hash and prev_path:
+                owner.previous = (prev_hash, prev_path)
+        _extend(owner.lines, n)
+        _extend(owner.origin_lines, known[1])
+    answer.owners = sorted(by_hash.values(), key=lambda o: (-o.count, -o.author_time))
+    return answer
+
+
+def _extend(ranges: list[tuple[int, int]], n: int) -> None:
+    """Add line ``n`` to ``ranges`` (kept sorted, adjacent lines merged)."""
+    for i, (first, last) in enumerate(ranges):
+        if first - 1 <= n <= last + 1:
+            ranges[i] = (min(first, n), max(last, n))
+            if i + 1 < len(ranges) and ranges[i + 1][0] <= ranges[i][1] + 1:
+                ranges[i] = (ranges[i][0], ranges.pop(i + 1)[1])
+            return
+        if n < first:
+            ranges.insert(i, (n, n))
+            return
+    ranges.append((n, n))
+
+
+def _clip(ranges: Ranges, size: int) -> list[tuple[int, int]]:
+    if not ranges:
+        return [(1, size)] if size else []
+    out = [(max(1, a), min(size, b)) for a, b in ranges if a <= size and b >= 1 and a <= b]
+    return _ranges(_numbers(out))
+
+
+def _numbers(ranges: Ranges) -> list[int]:
+    return sorted({n for first, last in ranges for n in range(first, last + 1)})
+
+
+def _ranges(numbers: Iterable[int]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for n in numbers:
+        if out and out[-1][1] + 1 == n:
+            out[-1] = (out[-1][0], n)
+        else:
+            out.append((n, n))
+    return out
+
+
+def deadline_in(seconds: float) -> float:
+    """A deadline ``seconds`` from now, for :func:`owners`."""
+    return time.monotonic() + seconds

@@ -1,0 +1,67 @@
+"""Build a real git repository from a story (``data/*.json``): commits with the whole
+content of each file they write, dated, in order, on ``main``. Shared by the line-level
+recall tests (and the real-agent test): decision commit -> unrelated commit -> a
+misleading "perf: simplify" on the same lines."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+from typing import Any
+
+DATA = Path(__file__).parent / "data"
+
+
+def story(name: str = "retry_story.json") -> list[dict[str, Any]]:
+    commits: list[dict[str, Any]] = json.loads((DATA / name).read_text(encoding="utf-8"))["commits"]
+    return commits
+
+
+def git(repo: Path, *args: str, env: dict[str, str] | None = None) -> str:
+    done = subprocess.run(
+        ["git", "-C", str(repo), *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, **(env or {})},
+    )
+    return done.stdout
+
+
+def build(repo: Path, commits: list[dict[str, Any]] | None = None) -> dict[str, str]:
+    """Make ``repo`` a repository holding the story's commits; ``{label: hash}``."""
+    repo.mkdir(parents=True, exist_ok=True)
+    git(repo, "init", "-q", "-b", "main")
+    for key, value in (("user.name", "Story"), ("user.email", "story@example.com"),
+                       ("commit.gpgsign", "false")):  # fmt: skip
+        git(repo, "config", key, value)
+    hashes: dict[str, str] = {}
+    for commit in commits if commits is not None else story():
+        hashes[commit["label"]] = commit_files(
+            repo, commit["files"], commit["message"], commit["author_time"]
+        )
+    return hashes
+
+
+def commit_files(repo: Path, files: dict[str, str | None], message: str, when: int) -> str:
+    """Write (or with None remove) ``files`` and commit them at ``when``; the hash."""
+    for path, content in files.items():
+        target = repo / path
+        if content is None:
+            git(repo, "rm", "-q", path)
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(content, encoding="utf-8")
+        git(repo, "add", path)
+    date = f"@{when} +0000"
+    git(
+        repo,
+        "commit",
+        "-q",
+        "-m",
+        message,
+        env={"GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date},
+    )
+    return git(repo, "rev-parse", "HEAD").strip()

@@ -1,0 +1,155 @@
+"""Line ownership on a real repository: the owners of lines in the working tree, their
+previous owners, and the cache that answers the next call without git."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from storyrepo import commit_files, git
+
+from memhooks.lines import BlameError, owners, previous_owners
+from memhooks.lines import cache as blame_cache
+
+PATH = "retryx/retry.py"
+#: ``def __init__`` and ``self.attempts = attempts``: the lines "perf: simplify retry"
+#: put back in place of the cap.
+SIMPLIFIED = (9, 10)
+
+
+def by_hash(answer: object) -> dict[str, list[tuple[int, int]]]:
+    return {o.hash: o.lines for o in answer.owners}  # type: ignore[attr-defined]
+
+
+def test_the_misleading_commit_owns_the_lines_it_simplified(
+    repo: Path, hashes: dict[str, str], state: str
+) -> None:
+    answer = owners(str(repo), PATH, [(8, 11)], state_dir=state)
+    assert by_hash(answer) == {
+        hashes["regression"]: [SIMPLIFIED],
+        hashes["add"]: [(8, 8), (11, 11)],
+    }
+    regression = answer.owners[0]
+    assert regression.summary == "perf: simplify retry"
+    assert regression.previous == (hashes["unrelated"], PATH)  # the version before it
+    assert answer.complete and answer.uncommitted == 0 and not answer.cached
+
+
+def test_the_decision_is_the_previous_owner_of_what_the_simplification_replaced(
+    repo: Path, hashes: dict[str, str], state: str
+) -> None:
+    regression = owners(str(repo), PATH, [SIMPLIFIED], state_dir=state).owners[0]
+    before = previous_owners(str(repo), regression, state_dir=state, file_path=PATH)
+    assert [(b.hash, b.summary) for b in before] == [
+        (hashes["decision"], "fix: cap Retrier at the measured attempt budget")
+    ]
+    assert before[0].count == 3  # the signature, the comment and the cap it replaced
+
+
+def test_lines_only_added_have_no_previous_owner(
+    repo: Path, hashes: dict[str, str], state: str
+) -> None:
+    decision = owners(str(repo), PATH, [(5, 5)], state_dir=state).owners[0]
+    assert decision.hash == hashes["decision"]
+    assert previous_owners(str(repo), decision, state_dir=state, file_path=PATH) == []
+
+
+def test_the_next_call_answers_from_the_cache_without_git(
+    repo: Path, hashes: dict[str, str], state: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    owners(str(repo), PATH, state_dir=state)
+    monkeypatch.setenv("PATH", "")  # no git to be found
+    answer = owners(str(repo), PATH, [SIMPLIFIED], state_dir=state)
+    assert answer.cached and by_hash(answer) == {hashes["regression"]: [SIMPLIFIED]}
+
+
+def test_uncommitted_lines_own_nothing_and_an_edit_keeps_the_other_lines_owners(
+    repo: Path, hashes: dict[str, str], state: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    owners(str(repo), PATH, state_dir=state)
+    file = repo / PATH
+    text = file.read_text(encoding="utf-8").replace("attempts=8", "attempts=3")
+    file.write_text("# header\n" + text, encoding="utf-8")
+    monkeypatch.setenv("PATH", "")  # the edit is followed without blaming again
+    answer = owners(str(repo), PATH, [(10, 11)], state_dir=state)
+    assert answer.cached and answer.uncommitted == 1
+    assert by_hash(answer) == {hashes["regression"]: [(11, 11)]}
+    assert owners(str(repo), PATH, [(1, 1)], state_dir=state).owners == []
+
+
+def test_an_edit_agrees_with_git_blame_of_the_working_tree(
+    repo: Path, hashes: dict[str, str], state: str, tmp_path: Path
+) -> None:
+    owners(str(repo), PATH, state_dir=state)
+    file = repo / PATH
+    lines = file.read_text(encoding="utf-8").splitlines(keepends=True)
+    del lines[4]  # MAX_ATTEMPTS
+    lines.insert(12, "        # retried calls are idempotent\n")
+    file.write_text("".join(lines), encoding="utf-8")
+    followed = owners(str(repo), PATH, state_dir=state)
+    fresh = owners(str(repo), PATH, state_dir=str(tmp_path / "fresh"))
+    assert followed.cached and not fresh.cached
+    assert by_hash(followed) == by_hash(fresh)
+    assert followed.uncommitted == fresh.uncommitted == 1
+
+
+def test_a_commit_elsewhere_keeps_the_entry_and_a_commit_of_the_file_replaces_it(
+    repo: Path, hashes: dict[str, str], state: str
+) -> None:
+    owners(str(repo), PATH, state_dir=state)
+    commit_files(repo, {"NOTES.md": "notes\n"}, "docs: notes", int(time.time()))
+    assert owners(str(repo), PATH, [SIMPLIFIED], state_dir=state).cached
+    file = repo / PATH
+    file.write_text(file.read_text(encoding="utf-8").replace("attempts=8", "attempts=3"))
+    newest = commit_files(repo, {PATH: file.read_text()}, "tune: three attempts", int(time.time()))
+    answer = owners(str(repo), PATH, [SIMPLIFIED], state_dir=state)
+    assert not answer.cached
+    assert by_hash(answer) == {newest: [(9, 9)], hashes["regression"]: [(10, 10)]}
+
+
+def test_a_deadline_already_past_answers_with_what_is_ready(
+    repo: Path, hashes: dict[str, str], state: str
+) -> None:
+    owners(str(repo), PATH, [SIMPLIFIED], state_dir=state)
+    answer = owners(str(repo), PATH, [(1, 12)], state_dir=state, deadline=time.monotonic() - 1)
+    assert not answer.complete and answer.unknown == 10
+    assert by_hash(answer) == {hashes["regression"]: [SIMPLIFIED]}
+    assert owners(str(repo), PATH, [(1, 12)], state_dir=state).complete  # the next call fills in
+
+
+def test_a_history_window_leaves_older_lines_to_a_boundary_commit(
+    repo: Path, hashes: dict[str, str], state: str
+) -> None:
+    answer = owners(str(repo), PATH, [(1, 12)], state_dir=state, since="2026-02-15")
+    old = [o for o in answer.owners if o.boundary]
+    assert old and all(o.hash != hashes["regression"] for o in old)
+    assert [o.hash for o in answer.owners if not o.boundary] == [hashes["regression"]]
+
+
+def test_an_untracked_or_missing_file_owns_nothing(repo: Path, state: str) -> None:
+    (repo / "scratch.py").write_text("x = 1\n", encoding="utf-8")
+    untracked = owners(str(repo), "scratch.py", state_dir=state)
+    assert untracked.owners == [] and untracked.uncommitted == 1
+    assert owners(str(repo), "gone.py", state_dir=state).lines == 0
+
+
+def test_no_git_at_all_is_an_error(repo: Path, state: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", "")
+    with pytest.raises(BlameError, match="git could not be run"):
+        owners(str(repo), PATH, state_dir=state)
+
+
+def test_a_damaged_cache_file_is_a_miss(repo: Path, hashes: dict[str, str], state: str) -> None:
+    owners(str(repo), PATH, state_dir=state)
+    Path(blame_cache.path_of(state, str(repo), PATH)).write_text("{not json", encoding="utf-8")
+    answer = owners(str(repo), PATH, [SIMPLIFIED], state_dir=state)
+    assert not answer.cached and by_hash(answer) == {hashes["regression"]: [SIMPLIFIED]}
+
+
+def test_paths_git_quotes_are_read_back(repo: Path, state: str) -> None:
+    name = "naïve\tname.py"
+    commit_files(repo, {name: "a = 1\n"}, "add a file with a tab in its name", int(time.time()))
+    answer = owners(str(repo), name, state_dir=state)
+    assert [o.path for o in answer.owners] == [name]
+    assert git(repo, "status", "--porcelain") == ""  # nothing written into the repository

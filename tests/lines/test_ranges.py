@@ -1,0 +1,65 @@
+"""The lines an edit replaces: Edit's old_string (every occurrence with replace_all) and
+a Write over an existing file, each widened by three lines of context."""
+
+from __future__ import annotations
+
+from memhooks.lines import changed_lines, edit_lines
+from memhooks.lines.porcelain import Parser, unquote
+
+TEXT = "".join(f"line {n}\n" for n in range(1, 21))
+
+
+def test_an_edit_replaces_the_lines_of_old_string_with_three_lines_around() -> None:
+    assert edit_lines(TEXT, "line 10\nline 11\n") == [(7, 14)]
+    assert edit_lines(TEXT, "ne 10\nli") == [(7, 14)]
+
+
+def test_context_stops_at_the_ends_of_the_file() -> None:
+    assert edit_lines(TEXT, "line 1\n") == [(1, 4)]
+    assert edit_lines(TEXT, "line 20") == [(17, 20)]
+
+
+def test_replace_all_takes_every_occurrence_and_merges_what_touches() -> None:
+    text = "x = 1\n" + "pass\n" * 10 + "x = 1\n" + "pass\n" * 3 + "x = 1\n"
+    assert edit_lines(text, "x = 1") == [(1, 4)]
+    assert edit_lines(text, "x = 1", replace_all=True) == [(1, 4), (9, 16)]
+
+
+def test_an_edit_that_matches_nothing_replaces_nothing() -> None:
+    assert edit_lines(TEXT, "absent") == [] and edit_lines(TEXT, "") == []
+
+
+def test_a_write_replaces_the_lines_that_change() -> None:
+    new = TEXT.replace("line 10\n", "line ten\n").replace("line 15\n", "")
+    assert changed_lines(TEXT, new) == [(7, 18)]
+    assert changed_lines(TEXT, TEXT.replace("line 3\n", "line three\n"), context=0) == [(3, 3)]
+
+
+def test_an_insertion_counts_the_lines_it_lands_between() -> None:
+    new = TEXT.replace("line 10\n", "line 10\ninserted\n")
+    assert changed_lines(TEXT, new, context=0) == [(10, 11)]
+    assert changed_lines(TEXT, TEXT) == []
+
+
+def test_blame_output_parses_in_groups_with_previous_and_boundary() -> None:
+    parser = Parser()
+    raw = [
+        "a" * 40 + " 3 5 2", "author A", "author-time 1700000000", "summary perf: simplify",
+        "previous " + "b" * 40 + ' "old\\tname.py"', "filename new.py",
+        "c" * 40 + " 1 1 1", "summary root", "boundary", "filename new.py",
+        "a" * 40 + " 9 9 1", "filename new.py",
+    ]  # fmt: skip
+    groups = [g for g in map(parser.feed, raw) if g is not None]
+    assert [(g.commit.hash[0], g.orig, g.final, g.count) for g in groups] == [
+        ("a", 3, 5, 2), ("c", 1, 1, 1), ("a", 9, 9, 1)
+    ]  # fmt: skip
+    assert groups[0].previous == ("b" * 40, "old\tname.py")
+    assert (
+        groups[0].commit.summary == "perf: simplify" and groups[0].commit.author_time == 1700000000
+    )
+    assert groups[1].commit.boundary and groups[2].commit is groups[0].commit
+
+
+def test_git_quoted_paths_are_unquoted() -> None:
+    assert unquote('"na\\303\\257ve\\tx.py"') == "naïve\tx.py"
+    assert unquote("plain.py") == "plain.py"
