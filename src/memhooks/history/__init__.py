@@ -15,7 +15,9 @@ Public API::
 
 Modules: ``gitlog`` (the three reads of ``git log``), ``process`` (running git),
 ``message`` (message -> text, reverted hashes), ``conventions`` (subject -> kind, tags),
-``mapping`` (commit -> memory, change ids), ``importer`` (the import itself). The
+``mapping`` (commit -> memory, change ids), ``signal`` (the low-signal rule: merges,
+bots, dependency and version bumps, formatting, one-line chores), ``importer`` (the
+import itself). The
 library never prints: progress goes to a callback.
 """
 

@@ -1,0 +1,89 @@
+"""The low-signal rule (memhooks.history.signal) on real commits of the shared bundles."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memhooks.history.signal import REASONS, low_signal, reshapes
+
+CASES: list[dict[str, Any]] = json.loads(
+    (Path(__file__).parent / "data" / "signal.json").read_text(encoding="utf-8")
+)["commits"]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: f"{case['repo']}-{case['commit'][:10]}")
+def test_real_commits_get_their_reason(case: dict[str, Any]) -> None:
+    found = low_signal(
+        case["subject"],
+        case["body"],
+        author=case["author"],
+        email=case["email"],
+        parents=case["parents"],
+        blame_ignored=case["blame_ignored"],
+    )
+    assert found == case["low_signal"]
+
+
+def test_the_cases_cover_every_reason_and_decisions() -> None:
+    assert {case["low_signal"] for case in CASES} == {*REASONS, None}
+    assert sum(case["low_signal"] is None for case in CASES) >= 10
+
+
+@pytest.mark.parametrize(
+    ("subject", "body", "expected"),
+    [
+        # GitHub's web editor: the file name alone is the subject.
+        ("Update README.md", "", "trivial"),
+        ("Update src/requests/models.py (#6001)", "", "trivial"),
+        ("Add files via upload", "", "trivial"),
+        # ...but a body that says why makes it a change worth reading.
+        ("Update README.md", "Explain that proxies are read from the environment.", None),
+        ("Update README.md", "Signed-off-by: A <a@example.com>", "trivial"),
+        # A one-word message says nothing; a short subject naming code may.
+        ("cleanup", "", "trivial"),
+        ("Use NLMSG_TAIL", "", None),
+        ("Merge branch 'main' into feature", "", "merge"),
+        ("Bump urllib3 from 1.26.4 to 1.26.5", "Bumps [urllib3](https://…)", "dependency"),
+        ("chore(deps): update actions/checkout action to v4", "", "dependency"),
+        ("style: run ruff format", "", "formatting"),
+        ("Release 2.31.0", "", "version"),
+        ("Bump version to 2.31.0", "", "version"),
+        ("fix: cap Retrier at the measured attempt budget", "", None),
+        ("perf: simplify retry", "", None),
+    ],
+)
+def test_rules_on_subjects(subject: str, body: str, expected: str | None) -> None:
+    assert low_signal(subject, body) == expected
+
+
+def test_a_bot_author_is_low_signal_whatever_it_says() -> None:
+    assert low_signal("Update the changelog for 2.3", author="github-actions[bot]") == "bot"
+    assert (
+        low_signal("Fix the build", email="49699333+dependabot[bot]@users.noreply.github.com")
+        == "bot"
+    )
+    assert low_signal("Fix the build", author="Dependabot") == "bot"
+
+
+def test_a_second_parent_makes_a_merge_whatever_its_subject() -> None:
+    assert low_signal("Land the retry budget", parents=2) == "merge"
+
+
+@pytest.mark.parametrize(
+    ("subject", "expected"),
+    [
+        ("perf: simplify retry", True),
+        ("refactor: simplify strutils", True),
+        ("Simplify tox.ini", True),
+        ("ip: move print helpers to a new file", True),
+        ("Rename delay to netsim", True),
+        ("fix: cap Retrier at the measured attempt budget", False),
+        ("ss: add AF_XDP support", False),
+    ],
+)
+def test_reshaping_subjects(subject: str, expected: bool) -> None:
+    assert reshapes(subject) is expected
