@@ -9,7 +9,6 @@ import pytest
 
 from memhooks.agents import NormalizedEvent
 from memhooks.hook.call import HookCall
-from memhooks.hook.store import store_ready
 
 
 def _call(env: dict[str, str]) -> HookCall:
@@ -19,7 +18,7 @@ def _call(env: dict[str, str]) -> HookCall:
 def test_missing_embedded_store_means_nothing_to_recall(tmp_path: Path) -> None:
     env = {"MEMHOOKS_STORE": str(tmp_path / "none.sqlite3"), "MEMHOOKS_CONFIG": str(tmp_path / "absent.toml")}
     call = _call(env)
-    assert store_ready(call) is False
+    assert call.store_ready is False
     assert call.notes == []  # no store yet is normal: nothing remembered
 
 
@@ -27,12 +26,12 @@ def test_config_file_choosing_another_backend_keeps_recall_on(tmp_path: Path) ->
     config = tmp_path / "config.toml"
     config.write_text('backend = "generic"\n[backends.generic]\nurl = "http://127.0.0.1:9/search"\n', encoding="utf-8")
     env = {"MEMHOOKS_STORE": str(tmp_path / "none.sqlite3"), "MEMHOOKS_CONFIG": str(config)}
-    assert store_ready(_call(env)) is True
+    assert _call(env).store_ready is True
 
 
 def test_a_store_path_that_cannot_be_a_store_is_noted(tmp_path: Path) -> None:
     call = _call({"MEMHOOKS_STORE": str(tmp_path)})
-    assert store_ready(call) is False
+    assert call.store_ready is False
     assert call.notes == [f"MEMHOOKS_STORE {str(tmp_path)!r} is a directory; point MEMHOOKS_STORE at a file, or move it away"]
 
 
@@ -41,5 +40,5 @@ def test_a_default_store_path_that_is_a_directory_is_noted(tmp_path: Path, monke
 
     os.makedirs(default_path())  # the sandboxed data dir: where the store would be
     call = _call({})
-    assert store_ready(call) is False
+    assert call.store_ready is False
     assert call.notes == [f"the memory store {default_path()!r} is a directory; point MEMHOOKS_STORE at a file, or move it away"]

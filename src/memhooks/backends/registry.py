@@ -128,3 +128,41 @@ def open_backend(
         # The embedded store's open() takes its file path (MEMHOOKS_STORE by default).
         return cls.open(store_path or found.get("path"), create=create)  # type: ignore[no-any-return]
     return cls.open(found)  # type: ignore[no-any-return]
+
+
+def store_ready(env: Mapping[str, str]) -> tuple[bool, str | None]:
+    """``(ready, note)``: ``ready`` is False when the embedded store is the active backend
+    and its file does not exist yet — there is nothing to recall, and a hook must not
+    create a store as a side effect; ``note`` says why a ``MEMHOOKS_STORE`` (or the
+    default path) cannot be a store, or that a relative one is not found from the
+    process folder, else None. A configuration file is read only when it may select
+    another backend; a broken one counts as ready (recall reports it)."""
+    if env.get(configuration.BACKEND_VAR, DEFAULT) not in ("", DEFAULT):
+        return True, None
+    if not env.get(configuration.BACKEND_VAR) and os.path.isfile(configuration.config_path(env)):
+        try:
+            if selected(env=env) != DEFAULT:
+                return True, None
+        except Exception:  # noqa: BLE001 - a broken config is reported by recall itself
+            return True, None
+    named = env.get("MEMHOOKS_STORE") or ""
+    if not named:
+        from ..store.location import default_path
+
+        given = default_path()
+        what = f"the memory store {given!r}"
+    else:
+        given = os.path.expanduser(named)
+        what = f"MEMHOOKS_STORE {named!r}"
+    if os.path.isfile(given):
+        return True, None
+    if os.path.lexists(given):
+        kind = "a directory" if os.path.isdir(given) else "not a regular file"
+        return False, f"{what} is {kind}; point MEMHOOKS_STORE at a file, or move it away"
+    if named and not os.path.isabs(given):
+        # A relative MEMHOOKS_STORE is read from the agent's folder, not the user's shell.
+        return False, (
+            f"MEMHOOKS_STORE {named!r} is relative and not found from {os.getcwd()};"
+            " use an absolute path"
+        )
+    return False, None

@@ -7,11 +7,11 @@ Public API::
     parse(raw, agent=None, native_event=None) -> NormalizedEvent
 
 ``Reply.stdout`` is exactly what the host must read on stdout, ``Reply.note`` at most
-one line for stderr. Modules: ``handler`` (the one fail-open path), ``call`` (one hook
-call's resolved state), ``reactions`` (what each lifecycle event does),
-``maintenance`` (cue updates through the journal), ``payload``
-(reading stdin), ``store`` (is there a store to read), ``scope`` (roles), ``reply``,
-``deadline`` (the watchdog).
+one line for stderr. Modules: ``handler`` (the one fail-open door: parse → call →
+react → capture → close), ``call`` (one hook call's facts, each worked out once),
+``reactions`` (what each lifecycle event does), ``maintenance`` (cue updates through
+the journal), ``payload`` (reading stdin), ``scope`` (roles), ``reply``, ``deadline``
+(the watchdog).
 Nothing is imported until used: this package runs in a fresh process per prompt.
 """
 

@@ -1,10 +1,13 @@
-"""One hook call: the host, the normalized event, the folder, root and files resolved once,
-the session, the settings and the deadline — passed to every reaction.
+"""One hook call: the host, the normalized event, and every per-call fact — folder, root,
+files, settings, capture switch, session, backend, deadline — worked out once and passed
+to every reaction.
 
 Everything here is computed on first use and then kept, so a reaction that needs the
-project root pays for finding it once and a reaction that needs nothing pays nothing.
-Nothing here prints; a problem worth telling the user is added to :attr:`HookCall.notes`
-(one stderr line in the end).
+project root pays for finding it once and a reaction that needs nothing pays nothing
+(the tool-event shortcut, :mod:`memhooks.session.fastpath`, reads a few attributes and
+no more). Nothing here prints; a problem worth telling the user is added to
+:attr:`HookCall.notes` (one stderr line in the end). :meth:`HookCall.close` closes what
+the call opened: the backend, the state file.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ if TYPE_CHECKING:
 
     from ..agents.base import NormalizedEvent
     from ..agents.delivery import Delivery
+    from ..backends.base import Backend
+    from ..errors import MemhooksError
     from ..session import Session, State
 
 #: Characters of context at prompt time when ``MEMHOOKS_MAX_CHARS`` is unset (before the
@@ -40,16 +45,22 @@ class HookCall:
 
     ``event`` (:class:`~memhooks.agents.base.NormalizedEvent`), ``host``, ``native``
     (the host's event name), ``delivery`` (the host's reply row for it), ``env``,
-    ``roles`` (explicit roles only), ``deadline`` (monotonic seconds), ``notes``;
-    ``exiting``: the process ends right after this call (the hook command), so
-    :meth:`close` leaves the state file open for the exit.
+    ``deadline`` (monotonic seconds), ``notes``; ``exiting``: the process ends right
+    after this call (the hook command), so :meth:`close` leaves the state file open for
+    the exit. The rest are worked out on first use.
     """
 
     __slots__ = (
+        "_backend",
+        "_backend_opened",
+        "_capture",
+        "_cli_roles",
         "_folder",
         "_root",
         "_session",
         "_state",
+        "_state_dir",
+        "_store_ready",
         "deadline",
         "delivery",
         "env",
@@ -58,7 +69,6 @@ class HookCall:
         "host",
         "native",
         "notes",
-        "roles",
     )
 
     def __init__(
@@ -71,25 +81,31 @@ class HookCall:
         exiting: bool = False,
     ) -> None:
         from ..agents.delivery import delivery_of
-        from .scope import roles as all_roles
 
         self.event = event
         self.host = event.host
         self.native = event.native_event
         self.delivery: Delivery = delivery_of(event.host).for_event(event.native_event)
         self.env = env
-        self.roles = all_roles(roles, event.raw, env)
         self.deadline = time.monotonic() + time_s
         self.notes: list[str] = []
         self.exiting = exiting
+        self._cli_roles = tuple(roles)
         self._folder: str | None = None
         self._root: str | None | bool = False  # False: not looked for yet
         self._state: State | None = None
+        self._state_dir: str | None = None
         self._session: Session | None = None
+        self._capture: tuple[str, bool] | None = None
+        self._store_ready: bool | None = None
+        self._backend: Backend | MemhooksError | None = None
+        self._backend_opened = False
 
     def remaining(self) -> float:
         """Seconds left for work, the margin for the response kept back."""
         return self.deadline - MARGIN_S - time.monotonic()
+
+    # -- where ----------------------------------------------------------------------
 
     @property
     def folder(self) -> str:
@@ -110,6 +126,11 @@ class HookCall:
             self._root = _enabled_root(self.folder, self.env)
         return self._root  # type: ignore[return-value]
 
+    def absolute(self, path: str) -> str:
+        """``path`` as the event gave it, made absolute: a host that named no folder in
+        its payload gave paths relative to the call's :attr:`folder`."""
+        return path if os.path.isabs(path) else os.path.join(self.folder, path)
+
     def inside(self, path: str) -> str | None:
         """``path`` relative to the root (``/`` separators, ``""`` for the root) when it
         is inside the canonical root, else None."""
@@ -123,15 +144,101 @@ class HookCall:
             return os.path.relpath(real, root).replace(os.sep, "/")
         return None
 
+    def files(self, *, reads_only: bool) -> list[str]:
+        """Root-relative paths of the event's existing files (and searched folders)
+        inside the root: its reads only, or all."""
+        from ..agents.base import READ
+
+        out: list[str] = []
+        for change in self.event.files:
+            if reads_only and change.action != READ:
+                continue
+            path = self.absolute(change.path)
+            rel = self.inside(path)
+            if rel is not None and rel not in out and os.path.exists(path):
+                out.append(rel)
+        return out
+
+    # -- settings -------------------------------------------------------------------
+
+    @property
+    def roles(self) -> list[str]:
+        """The explicit roles (:func:`memhooks.hook.roles.roles`)."""
+        from .scope import roles
+
+        return roles(self._cli_roles, self.event.raw, self.env)
+
+    def setting(self, name: str, default: int, low: int, high: int) -> int:
+        """An integer setting from the environment; an invalid value is noted and the
+        default used (a hook never fails on a setting)."""
+        raw = self.env.get(name, "").strip()
+        if not raw:
+            return default
+        try:
+            value = int(raw)
+        except ValueError:
+            value = low - 1
+        if not low <= value <= high:
+            self.notes.append(
+                f"{name} must be an integer from {low} to {high} (got {raw!r}); using {default}"
+            )
+            return default
+        return value
+
+    def prompt_budget(self) -> int:
+        """Characters of prompt-time context: ``MEMHOOKS_MAX_CHARS`` (else
+        :data:`PROMPT_BUDGET`), within the host's cap."""
+        chars = self.setting("MEMHOOKS_MAX_CHARS", PROMPT_BUDGET, 1, 1_000_000)
+        cap = self.delivery.cap
+        return min(chars, cap) if cap else chars
+
+    @property
+    def maintain_settings(self) -> dict[str, str]:
+        """The environment hook maintenance reads
+        (:data:`memhooks.maintain.events.SETTINGS`), as a journal entry keeps it."""
+        from ..maintain.events import SETTINGS
+
+        return {k: self.env[k] for k in SETTINGS if k in self.env}
+
+    @property
+    def capture_path(self) -> str:
+        """The capture switch's file (:func:`memhooks.capture.settings.config_path`)."""
+        return self._capture_switch()[0]
+
+    @property
+    def capture_on(self) -> bool:
+        """Whether the user turned capture on anywhere (the switch file, read once)."""
+        return self._capture_switch()[1]
+
+    def _capture_switch(self) -> tuple[str, bool]:
+        if self._capture is None:
+            from ..capture import settings
+
+            path = settings.config_path(self.env)
+            self._capture = (path, settings.anything_on(settings.load(path)))
+        return self._capture
+
+    # -- session --------------------------------------------------------------------
+
+    @property
+    def state_dir(self) -> str:
+        """The state folder (:func:`memhooks.session.location.state_dir`)."""
+        if self._state_dir is None:
+            from ..session.location import state_dir
+
+            self._state_dir = state_dir(self.env)
+        return self._state_dir
+
     @property
     def state(self) -> State:
         """The open state file (:mod:`memhooks.session.state`)."""
         if self._state is None:
             from ..errors import StoreError
-            from ..session import State, state_path
+            from ..session import State
+            from ..session.location import FILENAME
 
             try:
-                self._state = State(state_path(self.env))
+                self._state = State(os.path.join(self.state_dir, FILENAME))
             except StoreError as exc:
                 # Fail open with less rather than not at all: this call's session lives in
                 # memory and ends with it, so the model still gets its recall (the ledger
@@ -166,46 +273,56 @@ class HookCall:
             if self.event.session_id:
                 from ..session.snapshot import take_touches
 
-                logged = take_touches(self._state_dir(), self.host, self.event.session_id)
+                logged = take_touches(self.state_dir, self.host, self.event.session_id)
                 self._session.touch([(path, kind, "read") for path, kind in logged])
         return self._session
 
-    def _state_dir(self) -> str:
-        from ..session import state_dir
+    # -- memory ---------------------------------------------------------------------
 
-        return state_dir(self.env)
+    @property
+    def store_ready(self) -> bool:
+        """False when the embedded store is selected and its file does not exist yet
+        (:func:`memhooks.backends.registry.store_ready`): nothing to recall, and a hook
+        never creates a store. A store path that cannot be one is noted (once)."""
+        if self._store_ready is None:
+            from ..backends.registry import store_ready
 
-    def setting(self, name: str, default: int, low: int, high: int) -> int:
-        """An integer setting from the environment; an invalid value is noted and the
-        default used (a hook never fails on a setting)."""
-        raw = self.env.get(name, "").strip()
-        if not raw:
-            return default
-        try:
-            value = int(raw)
-        except ValueError:
-            value = low - 1
-        if not low <= value <= high:
-            self.notes.append(
-                f"{name} must be an integer from {low} to {high} (got {raw!r}); using {default}"
-            )
-            return default
-        return value
+            self._store_ready, note = store_ready(self.env)
+            if note and note not in self.notes:
+                self.notes.append(note)
+        return self._store_ready
 
-    def prompt_budget(self) -> int:
-        """Characters of prompt-time context: ``MEMHOOKS_MAX_CHARS`` (else
-        :data:`PROMPT_BUDGET`), within the host's cap."""
-        chars = self.setting("MEMHOOKS_MAX_CHARS", PROMPT_BUDGET, 1, 1_000_000)
-        cap = self.delivery.cap
-        return min(chars, cap) if cap else chars
+    @property
+    def backend(self) -> Backend | MemhooksError | None:
+        """The configured backend, opened on first use without creating a store and
+        closed with the call: None when there is no store to read (:attr:`store_ready`);
+        the MemhooksError that kept it from opening (recall reports memory as
+        unavailable, and why)."""
+        if not self._backend_opened:
+            self._backend_opened = True
+            if self.store_ready:
+                from ..backends.registry import open_backend
+                from ..errors import MemhooksError
+
+                try:
+                    self._backend = open_backend(
+                        None, store_path=self.env.get("MEMHOOKS_STORE") or None, create=False
+                    )
+                except MemhooksError as exc:
+                    self._backend = exc
+        return self._backend
 
     def close(self) -> None:
-        """Leave the session's snapshot for the next tool event's fast path
-        (:mod:`memhooks.session.snapshot`) and close the state file — or, when
-        :attr:`exiting`, leave it open: closing the last connection to a WAL database
-        checkpoints it (writes and syncs the database file, ~1 ms a call here), while
-        what was committed is durable either way and the next writer's automatic
-        checkpoint folds the log in (https://sqlite.org/wal.html#ckpt)."""
+        """Close what the call opened: the backend; the session's snapshot is left for
+        the next tool event's shortcut (:mod:`memhooks.session.snapshot`) and the state
+        file closed — or, when :attr:`exiting`, left open: closing the last connection
+        to a WAL database checkpoints it (writes and syncs the database file, ~1 ms a
+        call here), while what was committed is durable either way and the next
+        writer's automatic checkpoint folds the log in
+        (https://sqlite.org/wal.html#ckpt)."""
+        backend, self._backend = self._backend, None
+        if backend is not None and not isinstance(backend, Exception):
+            backend.close()
         session, self._session = self._session, None
         if session is not None and self.event.session_id:
             from ..session.snapshot import save
@@ -220,7 +337,7 @@ class HookCall:
                 or not self.delivery.tool_events
                 or not tool_recall_on(self)
             )
-            save(self._state_dir(), self.host, self.event.session_id, root=session.root,
+            save(self.state_dir, self.host, self.event.session_id, root=session.root,
                  epoch=session.epoch, served=session.served(), full=full)  # fmt: skip
         if self._state is not None:
             if self.exiting:

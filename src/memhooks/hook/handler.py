@@ -1,8 +1,10 @@
-"""One hook payload in, one host-valid response out — the one path every hook call takes:
+"""One hook payload in, one host-valid response out — the one door every hook call takes:
 
-    payload → normalize (:mod:`memhooks.agents`) → :class:`~memhooks.hook.call.HookCall`
-    (folder, root, session, deadline) → reaction (:mod:`memhooks.hook.reactions`: plan →
-    recall → render, maintenance, the working set) → opt-in capture
+    parse (payload → :mod:`memhooks.agents` normalized event) → call
+    (:class:`~memhooks.hook.call.HookCall`: folder, root, files, settings, capture switch,
+    session, backend, deadline — each worked out once, on first use) → react
+    (:mod:`memhooks.hook.reactions`: the already-served shortcut, then plan → recall →
+    render, maintenance, the working set) → opt-in capture → close
 
 :func:`handle` is the one fail-open loop: ``memhooks hook``, the Hermes plugin, the
 tests and the benchmarks all call it. Every failure becomes the host's no-op plus a
@@ -94,8 +96,6 @@ def handle(
         refused = _unusable(event)
         if refused is not None:
             return Reply(fallback, refused)
-        if _settled(event, env):
-            return Reply(fallback)  # a tool event in folders this session already has
         from .call import HookCall
         from .reactions import react
 
@@ -112,67 +112,6 @@ def handle(
     finally:
         if call is not None:
             call.close()
-
-
-def _settled(event: NormalizedEvent, env: Mapping[str, str]) -> bool:
-    """The session step's shortcut (:func:`memhooks.session.snapshot.settled`): a read,
-    search, shell command or edit of a known session that touched only what the session
-    was already served needs nothing but a line in its touch log — for an edit, when its
-    generated cue already lists the file: decided by a few ``lstat`` calls against what
-    the last such answer rested on (:func:`memhooks.maintain.settled.covers`), else by
-    :func:`memhooks.maintain.events.maintain` (``dry``), whose "nothing to change" is
-    then recorded for the next edit. Relative paths are the event's, joined to its
-    ``cwd``. Not with capture on (capture reads every tool event)."""
-    from ..agents.base import DELETED, POST_COMMAND, POST_EDIT, POST_TOOL, READ
-
-    if event.event not in (POST_TOOL, POST_COMMAND, POST_EDIT) or not event.session_id:
-        return False
-    cwd = event.cwd if event.cwd and os.path.isabs(event.cwd) else None
-    written = [f for f in event.files if f.action != READ]
-    touched = []
-    for change in event.files:
-        path = change.path
-        if not os.path.isabs(path):
-            if cwd is None:
-                return False  # a relative path and no folder to read it from
-            path = os.path.join(cwd, path)
-        if os.path.exists(path):
-            touched.append((path, "folder" if os.path.isdir(path) else "file"))
-    if event.event == POST_COMMAND:
-        from ..session.snapshot import command_paths
-
-        named = command_paths(event.command or "", event.cwd)
-        if named is None:
-            return False
-        touched += named
-    from ..capture import settings
-
-    if settings.anything_on(settings.load(settings.config_path(env))):
-        return False
-    from ..session import snapshot, state_dir
-
-    where = state_dir(env)
-    if not snapshot.settled(where, event.host, event.session_id, event.cwd, touched, env):
-        return False
-    if not written:
-        return True
-    # an edit in served folders: settled only if its cue already lists the file
-    from ..maintain import settled
-
-    record = snapshot.cues_path(where, event.host, event.session_id)
-    simple = all(f.action != DELETED and f.old_path is None for f in written)
-    if simple and settled.covers(record, [f.path for f in written], cwd, env):
-        return True
-    from ..agents.folder import working_folder
-    from ..maintain.events import SETTINGS, maintain
-
-    kept = {k: env[k] for k in SETTINGS if k in env}
-    learned: dict[str, object] = {}
-    if maintain(event, env=kept, folder=working_folder(event, env), dry=True, learned=learned):
-        return False
-    if simple:
-        settled.save(record, learned)
-    return True
 
 
 def _unusable(event: NormalizedEvent) -> str | None:
@@ -199,10 +138,7 @@ def capture(call: HookCall) -> str | None:
     if call.event.event is None or left < CAPTURE_MIN_S:
         return None
     try:
-        from ..capture import settings
-
-        path = settings.config_path(call.env)
-        if not settings.anything_on(settings.load(path)):
+        if not call.capture_on:
             return None  # off everywhere (the default): the observer is not even imported
         from ..capture.observer import observe
 
@@ -211,7 +147,7 @@ def capture(call: HookCall) -> str | None:
             store_path=call.env.get("MEMHOOKS_STORE") or None,
             cwd=call.folder,
             timeout_s=left,
-            settings_path=path,
+            settings_path=call.capture_path,
         )
     except Exception as exc:  # noqa: BLE001  capture must never break the agent
         return f"capture failed: {describe(exc)}"

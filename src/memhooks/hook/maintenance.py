@@ -13,12 +13,11 @@ if TYPE_CHECKING:
 def maintain_edit(call: HookCall) -> tuple[list[str], str | None]:
     """Hook maintenance for the files the event wrote, deleted or renamed, through the
     journal (:mod:`memhooks.session.journal`): recorded first, then applied."""
-    from ..maintain.events import SETTINGS as MAINTAIN_SETTINGS
     from ..maintain.events import changed_paths, maintain
 
     if not changed_paths(call.event):
         return [], None
-    settings = {k: call.env[k] for k in MAINTAIN_SETTINGS if k in call.env}
+    settings = call.maintain_settings
     if not maintain(call.event, env=settings, folder=call.folder, dry=True):
         return [], None  # already in its cue (most edits): nothing to record or lock
     from ..session import journal
@@ -50,7 +49,9 @@ def apply_pending(call: HookCall) -> None:
     assert call.root is not None
     if journal.pending(call.state, call.root):
         wait = time.monotonic() + PENDING_WAIT_S
-        _written, notes = journal.drain(call.state, call.root, _apply, call.deadline - 0.5, wait_until=wait)
+        _written, notes = journal.drain(
+            call.state, call.root, _apply, call.deadline - 0.5, wait_until=wait
+        )
         call.notes.extend(notes)
 
 

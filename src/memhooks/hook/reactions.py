@@ -33,13 +33,12 @@ from ..agents.base import (
     POST_EDIT,
     POST_TOOL,
     PRE_COMPACT,
-    READ,
     SESSION_END,
     SESSION_START,
     USER_PROMPT,
 )
+from ..session.fastpath import settled
 from .call import SESSION_BUDGET, TOOL_BUDGET
-from .maintenance import apply_pending, maintain_edit
 from .reply import Reply
 
 TYPE_CHECKING = False
@@ -63,9 +62,11 @@ RESET_SOURCES = frozenset({"compact", "clear"})
 
 
 def react(call: HookCall) -> Reply:
-    """The reply to ``call``'s event (the host's no-op when there is nothing to do)."""
+    """The reply to ``call``'s event (the host's no-op when there is nothing to do): a
+    tool event the session was already served is settled first
+    (:func:`memhooks.session.fastpath.settled`), before the root is looked for."""
     reaction = REACTIONS.get(call.event.event or "")
-    if reaction is None or call.root is None:
+    if reaction is None or settled(call) or call.root is None:
         return noop(call)
     return reaction(call)
 
@@ -78,6 +79,8 @@ def noop(call: HookCall) -> Reply:
 
 
 def on_session_start(call: HookCall) -> Reply:
+    from .maintenance import apply_pending
+
     apply_pending(call)
     if (call.event.reason or "").lower() in RESET_SOURCES:
         call.session.compacted()
@@ -88,13 +91,14 @@ def on_session_start(call: HookCall) -> Reply:
 
 def on_prompt(call: HookCall) -> Reply:
     from ..session import gate, mentions
+    from .maintenance import apply_pending
 
     apply_pending(call)
     session = call.session  # opened with the prompt as its latest
     prompt = call.event.prompt
     assert call.root is not None
     named = mentions.in_prompt(prompt, call.folder, call.root) if prompt else []
-    attached = [(rel, _kind(call, rel)) for rel in _files(call, reads_only=False)]
+    attached = [(rel, _kind(call, rel)) for rel in call.files(reads_only=False)]
     session.touch([(rel, kind, "prompt") for rel, kind in [*named, *attached]])
     if not call.delivery.injects(call.native) or not gate.calls_for_recall(prompt):
         return noop(call)
@@ -128,13 +132,15 @@ def _prompt_recall(call: HookCall, prompt: str | None, named: list[tuple[str, st
 
 
 def on_tool(call: HookCall) -> Reply:
-    touched = [(rel, _kind(call, rel), "read") for rel in _files(call, reads_only=True)]
+    touched = [(rel, _kind(call, rel), "read") for rel in call.files(reads_only=True)]
     return _after_tool(call, touched)
 
 
 def on_edit(call: HookCall) -> Reply:
+    from .maintenance import maintain_edit
+
     changed, note = maintain_edit(call)
-    touched = [(rel, "file", "edit") for rel in _files(call, reads_only=False)]
+    touched = [(rel, "file", "edit") for rel in call.files(reads_only=False)]
     reply = _after_tool(call, touched)
     reply.changed = changed
     reply.add_note(note)
@@ -143,6 +149,7 @@ def on_edit(call: HookCall) -> Reply:
 
 def on_command(call: HookCall) -> Reply:
     from ..session import mentions
+    from .maintenance import maintain_edit
 
     assert call.root is not None
     changed, note = maintain_edit(call)  # a shell tool that reported files it wrote
@@ -175,7 +182,7 @@ def _after_tool(call: HookCall, touched: list[tuple[str, str, str]]) -> Reply:
     if not folders and not files:
         return noop(call)  # nothing new, or a parallel hook call is serving it
     from ..protocol.hookfile import HOOK_NAME
-    from ..recall.anchoring import Anchor
+    from ..recall.anchoring import Anchor, anchored_files
 
     anchors = folders or sorted({f.rpartition("/")[0] for f in files})
     hooks = [os.path.join(_absolute(call, f), HOOK_NAME) for f in folders]
@@ -185,9 +192,6 @@ def _after_tool(call: HookCall, touched: list[tuple[str, str, str]]) -> Reply:
     if call.delivery.cap:
         budget = min(budget, call.delivery.cap)
     targets = [_absolute(call, f) for f in anchors]
-    from .store import anchored_files, tool_backend
-
-    backend = tool_backend(call)  # one store opening for the recall and the marks after it
     claimed = [*folders, *(f"file:{rel}" for rel in files)]
     try:
         result = _recall(
@@ -199,10 +203,9 @@ def _after_tool(call: HookCall, touched: list[tuple[str, str, str]]) -> Reply:
             budget=budget,
             keep=keep,
             anchored=True,
-            **({} if backend is None else {"backend": backend}),
         )
         marks: list[str] = []
-        if result is not None and folders and backend is not None:
+        if result is not None and folders:
             # Files of a newly served folder with memories the session still lacks (they
             # did not fit): reading one later gives that file's own recall; any other
             # file there costs nothing (memhooks.session.snapshot). Marked in the write
@@ -211,7 +214,7 @@ def _after_tool(call: HookCall, touched: list[tuple[str, str, str]]) -> Reply:
             marks = [
                 f"anchor:{rel}"
                 for f in folders
-                for rel in anchored_files(backend, result.project, f, have)
+                for rel in anchored_files(call.backend, result.project, f, have)
             ]
         target = folders[0] if folders else files[0]
         reply = _deliver(call, result, target=target, tool_time=True, serve=marks)
@@ -220,9 +223,6 @@ def _after_tool(call: HookCall, touched: list[tuple[str, str, str]]) -> Reply:
     except BaseException:
         session.release(claimed)  # the recall failed (handle() fails open): not served
         raise
-    finally:
-        if backend is not None:
-            backend.close()
     return reply
 
 
@@ -277,21 +277,20 @@ def on_end(call: HookCall) -> Reply:
 
 
 def _recall(call: HookCall, target: str, **options: Any) -> Recall | None:
-    """One bounded recall for the hook: the per-query cap of ``memhooks recall``
-    (:data:`QUERY_CAP_S`) within the time left, and the session's ledger. None when the
-    embedded store does not exist yet (nothing to recall; a hook never creates it). A
-    ``backend`` in ``options`` is open already (:func:`.store.tool_backend` checked)."""
+    """One bounded recall for the hook on the call's backend (:attr:`HookCall.backend`):
+    the per-query cap of ``memhooks recall`` (:data:`QUERY_CAP_S`) within the time left,
+    and the session's ledger. None when the embedded store does not exist yet (nothing
+    to recall; a hook never creates it)."""
     from ..recall import recall_result
-    from .store import store_ready
 
-    if "backend" not in options and not store_ready(call):
+    backend = call.backend
+    if backend is None:
         return None
-
     remaining = max(0.05, call.remaining())
     return recall_result(
         target,
         roles=call.roles,
-        store_path=call.env.get("MEMHOOKS_STORE") or None,
+        backend=backend,
         query_timeout_s=min(QUERY_CAP_S, remaining),
         deadline_s=remaining,
         delivered=call.session.delivered(),
@@ -356,21 +355,6 @@ def _deliver(
 
 #: The ledger key of the "memory unavailable" line (told once per session epoch).
 UNAVAILABLE = "notice:unavailable"
-
-
-def _files(call: HookCall, *, reads_only: bool) -> list[str]:
-    """Root-relative paths of the event's existing files (and searched folders) inside the
-    root: reads only, or all."""
-    out: list[str] = []
-    for change in call.event.files:
-        if reads_only and change.action != READ:
-            continue
-        # A host that named no folder in its payload gave paths relative to the call's.
-        path = change.path if os.path.isabs(change.path) else os.path.join(call.folder, change.path)
-        rel = call.inside(path)
-        if rel is not None and rel not in out and os.path.exists(path):
-            out.append(rel)
-    return out
 
 
 def _kind(call: HookCall, rel: str) -> str:

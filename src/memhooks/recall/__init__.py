@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ..backends.base import Backend
+    from ..errors import MemhooksError
 
 __all__ = [
     "DEFAULT_BUDGET",
@@ -48,7 +49,7 @@ def recall_result(
     files: Iterable[str] = (),
     roles: Iterable[str] = (),
     budget: int = DEFAULT_BUDGET,
-    backend: Backend | str | None = None,
+    backend: Backend | MemhooksError | str | None = None,
     store_path: str | None = None,
     per_query: int = PER_QUERY,
     routing: bool = True,
@@ -67,8 +68,10 @@ def recall_result(
     :func:`~memhooks.protocol.text.bound_prompt`); ``files``: active
     files (their folders join the plan, their paths become file cues); ``roles``: active
     roles; ``budget``: characters the injected context may use (label included);
-    ``backend``: a :class:`~memhooks.backends.base.Backend`, a backend name, or ``None``
-    for the configured one (default: the embedded store at ``store_path``);
+    ``backend``: an open :class:`~memhooks.backends.base.Backend` (left open), the
+    MemhooksError that kept the caller's from opening (memory is then unavailable), a
+    backend name, or ``None`` for the configured one (default: the embedded store at
+    ``store_path``);
     ``per_query``: hits taken from each query; ``routing=False`` ignores the hooks and
     searches the prompt alone (for comparisons); ``query_timeout_s``: seconds one backend
     search may take (default 2); ``deadline_s``: seconds all searches together may take

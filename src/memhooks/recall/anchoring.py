@@ -62,3 +62,24 @@ class Anchor:
         if not os.path.isdir(real):
             files.append(os.path.relpath(real, root).replace(os.sep, "/"))
         return cls([rel], files, [os.path.join(folder, HOOK_NAME)])
+
+
+#: Most files of one folder remembered as having anchored memories.
+MAX_ANCHORED_FILES = 500
+
+
+def anchored_files(backend: object, project: str, folder: str, besides: set[str]) -> list[str]:
+    """Root-relative files directly in ``folder`` that memories not in ``besides`` (ids
+    the session has) touched, when ``backend`` can say (the embedded store; others
+    cannot, nor a backend that did not open: then none, and tool-time recall works per
+    folder only). Never raises."""
+    from ..errors import MemhooksError
+
+    files = getattr(backend, "anchored_files", None)
+    if files is None:
+        return []
+    try:
+        found: list[str] = files(project, folder, besides=besides, limit=MAX_ANCHORED_FILES)
+    except MemhooksError:
+        return []
+    return found

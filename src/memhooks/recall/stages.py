@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ..backends.base import Backend, Hit
+    from ..errors import MemhooksError
     from .runtime import Task
 
 
@@ -159,7 +160,7 @@ class Searched:
 
 def search(
     resolved: Resolved,
-    backend: Backend | str | None,
+    backend: Backend | MemhooksError | str | None,
     *,
     store_path: str | None,
     prompt: str | None,
@@ -170,30 +171,31 @@ def search(
 ) -> Searched:
     """Stage 2: run ``resolved.tasks`` (their hits and statuses are set on them).
 
-    ``backend``: an open :class:`~memhooks.backends.base.Backend` (left open), a name,
-    or None for the configured one (opened here without creating a store, and closed).
+    ``backend``: an open :class:`~memhooks.backends.base.Backend` (left open), the
+    MemhooksError that kept the caller's from opening, a name, or None for the
+    configured one (opened here without creating a store, and closed). An open failure
+    is the status: ``empty_store`` (MissingStoreError), else ``no_backend``.
     ``query_timeout_s`` caps each backend call, ``deadline_s`` all of them together
     (opening the backend is not counted: an in-process model loads once); ``anchored``
     asks the backend for tool-time anchored memories only (``SearchRequest.anchored``)."""
     from ..errors import MemhooksError, MissingStoreError
     from .exclusion import Exclusions
 
-    owned = not hasattr(backend, "search")
-    try:
-        if owned:
-            from ..backends.registry import open_backend
+    owned = backend is None or isinstance(backend, str)
+    if owned:
+        from ..backends.registry import open_backend
 
+        try:
             # A reader never creates the store: a mistyped --store must not look empty.
             backend = open_backend(
                 backend if isinstance(backend, str) else None, store_path=store_path, create=False
             )
-    except MissingStoreError as exc:
-        out = Searched("embedded", "empty_store")
-        out.notes.append(str(exc))
-        return out
-    except MemhooksError as exc:
-        out = Searched(None, "no_backend")
-        out.notes.append(str(exc))
+        except MemhooksError as exc:
+            backend = exc
+    if isinstance(backend, MemhooksError):
+        missing = isinstance(backend, MissingStoreError)
+        out = Searched("embedded", "empty_store") if missing else Searched(None, "no_backend")
+        out.notes.append(str(backend))
         return out
     assert backend is not None and not isinstance(backend, str)
     out = Searched(backend.name)
