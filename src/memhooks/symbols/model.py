@@ -1,0 +1,47 @@
+"""The records: one definition, and the symbols of some lines."""
+
+from __future__ import annotations
+
+
+class Definition:
+    """A named definition: ``name`` (as written), ``kind`` (``function``, ``class``,
+    ``constant``, ``type`` or ``macro``), ``first`` and ``last`` (its lines, 1-based,
+    inclusive; ``last`` is where the next definition at its level starts, less one, when
+    no parser says), ``parent`` (the enclosing definition's ``name``, or None) and
+    ``qualname`` (``Parent.name`` for a nested one)."""
+
+    __slots__ = ("first", "kind", "last", "name", "parent")
+
+    def __init__(
+        self, name: str, kind: str, first: int, last: int, parent: str | None = None
+    ) -> None:
+        self.name = name
+        self.kind = kind
+        self.first = first
+        self.last = last
+        self.parent = parent
+
+    @property
+    def qualname(self) -> str:
+        return f"{self.parent}.{self.name}" if self.parent else self.name
+
+    def __repr__(self) -> str:
+        return f"Definition({self.qualname!r}, {self.kind!r}, {self.first}-{self.last})"
+
+
+class Symbols:
+    """The symbols of some lines: ``enclosing`` (definitions holding them, innermost
+    first) and ``defined`` (definitions that start in them), each a list of
+    :class:`Definition`; :attr:`names` is the cue: every distinct name, enclosing
+    first, without Python's special ``__dunder__`` names (every class has them)."""
+
+    __slots__ = ("defined", "enclosing")
+
+    def __init__(self, enclosing: list[Definition], defined: list[Definition]) -> None:
+        self.enclosing = enclosing
+        self.defined = defined
+
+    @property
+    def names(self) -> list[str]:
+        names = (d.name for d in (*self.enclosing, *self.defined))
+        return list(dict.fromkeys(n for n in names if not (n[:2] == n[-2:] == "__")))

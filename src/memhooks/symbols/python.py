@@ -1,0 +1,48 @@
+"""Python definitions from :mod:`ast`: functions, classes (nested ones too) and
+constants (an ``UPPER_CASE`` name assigned at module or class level — PEP 8's naming
+convention for constants)."""
+
+from __future__ import annotations
+
+import ast
+
+from .model import Definition
+
+_CONSTANT_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+
+
+def definitions(text: str) -> list[Definition] | None:
+    """The definitions of Python source ``text`` in source order, or None when it does
+    not parse (a file in the middle of an edit)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    found: list[Definition] = []
+    _walk(tree.body, None, found, top=True)
+    found.sort(key=lambda d: (d.first, -d.last))
+    return found
+
+
+def _walk(body: list[ast.stmt], parent: str | None, found: list[Definition], top: bool) -> None:
+    for node in body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            kind = "class" if isinstance(node, ast.ClassDef) else "function"
+            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            found.append(Definition(node.name, kind, first, node.end_lineno or node.lineno, parent))
+            _walk(node.body, node.name, found, top=kind == "class")
+        elif top and isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if isinstance(target, ast.Name) and is_constant(target.id):
+                    end = node.end_lineno or node.lineno
+                    found.append(Definition(target.id, "constant", node.lineno, end, parent))
+        elif isinstance(node, (ast.If, ast.Try, ast.With)) and top:
+            # definitions under `if TYPE_CHECKING:`, `try: import …` and the like
+            for block in (node.body, getattr(node, "orelse", []), getattr(node, "finalbody", [])):
+                _walk(block, parent, found, top)
+
+
+def is_constant(name: str) -> bool:
+    """An ``UPPER_CASE`` name of two characters or more with a letter in it."""
+    return len(name) > 1 and not set(name) - _CONSTANT_CHARS and any(c.isalpha() for c in name)
