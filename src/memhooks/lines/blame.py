@@ -15,6 +15,7 @@ import os
 import subprocess
 import time
 
+from ..errors import MemhooksError
 from .porcelain import Group, Parser
 
 TYPE_CHECKING = False
@@ -30,7 +31,7 @@ _REPOSITORY_VARS = frozenset(
 )  # fmt: skip
 
 
-class BlameError(Exception):
+class BlameError(MemhooksError):
     """Git could not blame: ``str(error)`` is git's first error line, or why it could
     not run; ``ran`` is False when git could not be started at all."""
 
@@ -64,7 +65,7 @@ def blame(
     given (git merges overlapping ones). ``since``: a date git understands; older lines
     are owned by a boundary commit. ``deadline``: a :func:`time.monotonic` instant after
     which git is stopped and what it settled is returned. Raises :class:`BlameError`."""
-    args = ["blame", "--incremental"]
+    args = ["blame", "--incremental", "--root"]  # a root commit owns its lines: no boundary
     args += [f"-L{start},{end}" for start, end in ranges]
     if since:
         args.append(f"--since={since}")
