@@ -88,6 +88,8 @@ if TYPE_CHECKING:
 
 INSTALL: Wiring = {
     "title": "Claude Code",
+    # a JSON reply key whose text the host shows the user (the launcher's "memhooks is gone")
+    "notice": "systemMessage",
     # settings.local.json, not settings.json: the command holds this machine's path
     "project": ".claude/settings.local.json",
     "user": ".claude/settings.json",

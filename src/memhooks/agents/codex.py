@@ -88,6 +88,8 @@ if TYPE_CHECKING:
 
 INSTALL: Wiring = {
     "title": "Codex",
+    # a JSON reply key whose text the host shows the user (the launcher's "memhooks is gone")
+    "notice": "systemMessage",
     "project": ".codex/hooks.json",
     "user": "{CODEX_HOME:.codex}/hooks.json",
     # Codex reads files through its shell tool (Bash in hook payloads): the working set

@@ -112,6 +112,8 @@ _TOOL_MATCHER = (
 )
 INSTALL: Wiring = {
     "title": "Gemini CLI",
+    # a JSON reply key whose text the host shows the user (the launcher's "memhooks is gone")
+    "notice": "systemMessage",
     "project": ".gemini/settings.json",
     "user": ".gemini/settings.json",
     "events": (

@@ -72,6 +72,9 @@ Keys (optional unless marked):
     tool events do instead, for ``status``.
 ``user_notes``
     What the user should know about a user-level install (``Status.notes``).
+``notice``
+    A key of the host's JSON hook reply whose text the host shows the user, not the
+    model (``systemMessage``): where the launcher says memhooks is gone.
 ``todo`` / ``project_todo``
     Other things the user must do after an install (at every level / at project level).
 ``source``
@@ -93,6 +96,7 @@ if TYPE_CHECKING:
 
     class Wiring(_Required, total=False):
         title: str
+        notice: str
         capture: Events
         hook: dict[str, Any]
         groups: bool

@@ -216,6 +216,8 @@ def _entry_lines(action: str, dry_run: bool, entry: dict[str, Any]) -> list[str]
         lines.append(f"{name}:   skill: {skill['path']} ({_skill_state(entry, skill)})")
     for key, label in (("problems", "problem"), ("notes", "note"), ("todo", "to do")):
         lines += [f"{name}:   {label}: {text}" for text in entry.get(key, [])]
+    if entry.get("repair"):
+        lines.append(f"{name}:   repair: run `{entry['repair']}`")
     return lines
 
 

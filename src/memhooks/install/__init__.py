@@ -6,7 +6,8 @@ Public API::
     Context(root, level, ...)           where and how (base.py)
     plan(action, agent, ctx, capture=, mcp=) -> list[Edit]     "install" / "uninstall", computed, not written
     apply(edits)                        write them atomically
-    status(agent, ctx) -> Status        one level, with where it fires (reach.py)
+    status(agent, ctx) -> Status        one level, with where it fires (reach.py) and the repair
+                                        command when it no longer reaches memhooks
     present(ctx) -> list[Found]         which hosts are on this machine (detect.py)
 
 What one host needs is data in its ``INSTALL`` row (``memhooks.agents.<host>``, keys in
@@ -15,7 +16,8 @@ read Agent Skills also get the memhooks skill (``skill.py``), installed and remo
 the hooks and reported in ``Status.skill``. ``mcp=True`` also registers the MCP server
 ``memhooks mcp`` where the host's MCP config is known (``mcp_servers.py``). At project
 level, files an install creates that hold this machine's path to memhooks are kept out of
-git (``gitexclude.py``).
+git (``gitexclude.py``). Commands run the launcher (``launcher.py``), one path per user
+that the install writes and that survives upgrades.
 
 Only our own entries are ever added or removed: other tools' hooks, comments (JSONC,
 YAML), key order and indentation survive (see ``jsonc.py``, ``eventmap.py``,
@@ -25,6 +27,8 @@ for a config file that cannot be read or merged.
 """
 
 from __future__ import annotations
+
+import os
 
 from .base import PROJECT, USER, Context, Edit, InstallError, Status
 from .hosts import INSTALLERS, Host, host
@@ -63,7 +67,7 @@ def plan(
     ``capture``: also wire (or, uninstalling, only remove) the events opt-in capture
     uses (``capture_events.py``); ``mcp``: also register (or, uninstalling, only
     remove) the MCP server (``mcp_servers.py``). A plain uninstall removes everything."""
-    from . import capture_events, gitexclude, mcp_servers, skill
+    from . import capture_events, gitexclude, launcher, mcp_servers, skill
 
     found = _host(agent, ctx)
     try:
@@ -80,6 +84,8 @@ def plan(
         else:
             want = False if mcp or not capture else None
         edits = mcp_servers.plan(agent, ctx, want, edits)
+        if action == "install":
+            edits = launcher.plan(ctx) + edits
         if ctx.level == PROJECT:
             edits += gitexclude.plan(ctx, edits)
         return edits
@@ -118,9 +124,42 @@ def status(agent: str, ctx: Context) -> Status:
     if others:
         other = _level_status(found_host, ctx.at(others[0]))
     reach.annotate(found_host, ctx, found, other)
+    _repair(found_host, ctx, found)
     if found.installed and found_host.wiring.get("reads"):
         reach.overlaps(found_host, ctx, found, _others(found_host, ctx))
     return found
+
+
+def _repair(host: Host, ctx: Context, found: Status) -> None:
+    """Say how to repair an install whose commands no longer reach memhooks, or whose
+    launcher runs another memhooks than the one it names."""
+    from . import launcher
+    from .command import suggest
+    from .files import read
+
+    again = suggest("install", host.name, ctx.level, host.default_level)
+    if found.stale:
+        found.repair = again
+        return
+    uses = ctx.launcher is not None and any(
+        ctx.launcher in (read(path) or "") for path in found.files if os.path.isfile(path)
+    )
+    if not found.installed or not uses:
+        return
+    assert ctx.launcher is not None
+    now = launcher.state(ctx.launcher)
+    names = launcher.points_at(ctx.launcher)
+    if now == launcher.MOVED and names is not None:
+        found.notes.append(
+            f"the launcher {ctx.launcher} names a memhooks that is gone ({names[0]}); "
+            f"it runs {launcher.fallback()} instead, a little slower"
+        )
+        found.repair = again
+    elif now == launcher.OK and names is not None and names != launcher.target():
+        found.notes.append(
+            f"the launcher {ctx.launcher} starts the memhooks of {names[0]}, not this one: "
+            f"`{again}` switches it to this one"
+        )
 
 
 def _others(found: Host, ctx: Context) -> dict[tuple[str, str], Status]:

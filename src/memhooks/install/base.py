@@ -26,10 +26,14 @@ USER = "user"
 class Context:
     """Where and how to install: ``root`` (the project folder, absolute), ``home``,
     ``level`` (``project`` or ``user``), ``roles`` to pass on, ``exe`` (argv prefix of
-    the memhooks CLI), ``env`` (for ``CODEX_HOME``, ``HERMES_HOME``...), ``via``
-    (Hermes: ``plugin`` or ``shell``)."""
+    the memhooks CLI that hook commands and the MCP entry run), ``env`` (for
+    ``CODEX_HOME``, ``HERMES_HOME``...), ``via`` (Hermes: ``plugin`` or ``shell``).
 
-    __slots__ = ("env", "exe", "home", "level", "roles", "root", "via")
+    Without ``exe``, commands run ``launcher`` (:mod:`.launcher`: one path per user that
+    survives upgrades, written by the install), or this installation's CLI where there
+    is no launcher (Windows). An explicit ``exe`` has no launcher."""
+
+    __slots__ = ("env", "exe", "home", "launcher", "level", "roles", "root", "via")
 
     def __init__(
         self,
@@ -47,16 +51,19 @@ class Context:
         self.env = os.environ if env is None else env
         self.home = home or self.env.get("HOME") or os.path.expanduser("~")
         self.roles = roles or []
+        self.launcher: str | None = None
         if exe is None:
+            from . import launcher
             from .command import executable
 
-            exe = executable()
+            self.launcher = launcher.path(self) if launcher.target() is not None else None
+            exe = [self.launcher] if self.launcher else executable()
         self.exe = exe
         self.via = via
 
     def at(self, level: str) -> Context:
         """This context at another level."""
-        return Context(
+        other = Context(
             self.root,
             level,
             home=self.home,
@@ -65,6 +72,8 @@ class Context:
             env=self.env,
             via=self.via,
         )
+        other.launcher = self.launcher
+        return other
 
     def path(self, project_rel: str, user_rel: str) -> str:
         """``root/project_rel`` at project level, else :meth:`user_path` of ``user_rel``."""
@@ -170,7 +179,9 @@ class Status:
     approve hooks), ``skill`` (``{"path", "state"}`` of the memhooks Agent Skill; None
     when the host reads no skills; see ``skill.py``), ``prompt_channel`` and
     ``tool_channel`` (how recalled context reaches the model, from the host's
-    ``DELIVERY`` row; None: no such channel)."""
+    ``DELIVERY`` row; None: no such channel), ``stale`` (a command's program is gone,
+    or the launcher has no memhooks left to start: installing again repairs it) and
+    ``repair`` (that command line, set by ``memhooks.install.status``)."""
 
     __slots__ = (
         "agent",
@@ -182,7 +193,9 @@ class Status:
         "notes",
         "problems",
         "prompt_channel",
+        "repair",
         "skill",
+        "stale",
         "todo",
         "tool_channel",
     )
@@ -197,9 +210,11 @@ class Status:
         self.problems: list[str] = []
         self.notes: list[str] = []
         self.todo: list[str] = []
-        self.skill: dict[str, str] | None = None
+        self.skill: dict[str, object] | None = None
         self.prompt_channel: str | None = None
         self.tool_channel: str | None = None
+        self.stale = False
+        self.repair: str | None = None
 
     @property
     def installed(self) -> bool:
@@ -219,6 +234,7 @@ class Status:
             "problems": self.problems,
             "notes": self.notes,
             "todo": self.todo,
+            "repair": self.repair,
             "skill": self.skill,
         }
 

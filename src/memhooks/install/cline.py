@@ -62,6 +62,11 @@ def status(host: Host, ctx: Context) -> Status:
                 found.problems.append(
                     f"{path} is not executable (Cline treats that as switched off)"
                 )
+            runs = [line[5:] for line in (text or "").splitlines() if line.startswith("exec ")]
+            why = command.problem(runs[0]) if runs else None
+            if why is not None:
+                found.problems.append(why)
+                found.stale = True
         elif text is not None:
             found.problems.append(f"{path} belongs to another tool; memhooks left it alone")
     if found.events:

@@ -1,7 +1,8 @@
 """The hook command written into agent configs, and how we recognise our own entries.
 
-The command names this installation by absolute path (agents run hooks with a reduced
-PATH, and a virtualenv is rarely on it) and always passes ``--agent`` (payloads do not
+The command names the launcher (:mod:`.launcher`), or where there is none this
+installation, by absolute path (agents run hooks with a reduced PATH, and a virtualenv
+is rarely on it) and always passes ``--agent`` (payloads do not
 reliably say who sent them) and, for hosts whose payload names no event (Copilot CLI),
 the event. For this installation's own CLI it runs the interpreter on the package's
 ``__main__.py`` without the site module (:func:`hook_program`) rather than the
@@ -109,6 +110,18 @@ def program_of(command: str) -> str | None:
     except ValueError:
         return None
     return words[0] if words else None
+
+
+def problem(command: str) -> str | None:
+    """Why a hook command would not reach memhooks (None: it would): its program is
+    missing or not executable, or it is the launcher (:mod:`.launcher`) and no
+    memhooks is left for it to start."""
+    if not runnable(command):
+        return f"program not found or not executable: {command}"
+    from .launcher import problem as launcher_problem
+
+    program = program_of(command)
+    return launcher_problem(program) if program and os.path.isabs(program) else None
 
 
 def runnable(command: str) -> bool:

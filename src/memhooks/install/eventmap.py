@@ -13,7 +13,7 @@ nothing and a changed command (new path, roles) replaces the old one.
 from __future__ import annotations
 
 from . import jsonc
-from .command import is_ours, runnable
+from .command import is_ours, problem
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -160,13 +160,15 @@ def installed(text: str | None, hooks_key: str = "hooks") -> dict[str, list[str]
 
 
 def broken_commands(found: dict[str, list[str]]) -> list[str]:
-    """Problems: our commands whose program is missing or not executable."""
-    return [
-        f"{event}: program not found or not executable: {cmd}"
-        for event, cmds in found.items()
-        for cmd in cmds
-        if not runnable(cmd)
-    ]
+    """Problems: our commands that would not reach memhooks (:func:`.command.problem`),
+    one line per reason, naming its events."""
+    events: dict[str, list[str]] = {}
+    for event, cmds in found.items():
+        for cmd in cmds:
+            why = problem(cmd)
+            if why is not None and event not in events.setdefault(why, []):
+                events[why].append(event)
+    return [f"{', '.join(names)}: {why}" for why, names in events.items()]
 
 
 def install_edits(
@@ -214,5 +216,6 @@ def status_of(agent: str, level: str, path: str, hooks_key: str = "hooks") -> An
         status.files.append(path)
         status.events = list(found)
         status.problems += broken_commands(found)
+        status.stale = bool(status.problems)
         status.fires = not status.problems
     return status

@@ -79,7 +79,11 @@ def plan(ctx: Context, edits: Iterable[Edit]) -> list[Edit]:
     from .command import hook_program
 
     # the program, and the __main__.py hook commands start on (when hook_program chose it)
-    programs = {ctx.exe[0], *(w for w in hook_program(ctx.exe)[1:] if w.endswith(".py"))} if ctx.exe else set()
+    programs = (
+        {ctx.exe[0], *(w for w in hook_program(ctx.exe)[1:] if w.endswith(".py"))}
+        if ctx.exe
+        else set()
+    )
     add, drop = [], []
     for change in edits:
         rel = _rel(ctx.root, change.path)

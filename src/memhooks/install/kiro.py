@@ -83,8 +83,10 @@ def status(host: Host, ctx: Context) -> Status:
     for hook in data.get("hooks", []):
         if _ours(hook) and hook.get("enabled", True):
             found.events.append(str(hook.get("trigger")))
-            if not command.runnable(hook["action"]["command"]):
-                found.problems.append(f"program not found: {hook['action']['command']}")
+            why = command.problem(hook["action"]["command"])
+            if why is not None:
+                found.problems.append(why)
+                found.stale = True
     if found.events:
         found.files.append(os.path.abspath(path))
         found.fires = not found.problems

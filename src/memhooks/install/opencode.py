@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import os
 
-from . import command
+from . import command, launcher
 from .base import Context, Edit, Status, edit
 from .files import read
 
@@ -137,6 +137,10 @@ def status(host: Host, ctx: Context) -> Status:
         found.problems.append(
             f"program not found or not executable: {program or '(unreadable plugin)'}"
         )
+        found.stale = True
+    elif (why := launcher.problem(program)) is not None:
+        found.problems.append(why)
+        found.stale = True
     found.fires = not found.problems
     if found.fires:
         found.todo += host.wiring.get("todo", ())

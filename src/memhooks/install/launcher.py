@@ -1,0 +1,200 @@
+"""The launcher: one file per user that agent hosts run for memhooks, at a path that
+never changes.
+
+Codex and Gemini CLI trust a hook by its command (a hash of it, its ``name:command``),
+so a command naming a virtualenv's interpreter (``/…/venv/bin/python3 -S
+/…/site-packages/memhooks/__main__.py hook …``) would change with every new
+virtualenv, Python version or install method, and switch the hooks off until someone
+approved them again. Hook commands and the MCP server entry therefore run
+:func:`path` (``$XDG_DATA_HOME/memhooks/bin/memhooks``, ``~/.local/share/…`` when unset),
+a POSIX shell script that ``memhooks agents install`` writes and re-points:
+
+* it ``exec``\\ s the installation it names the way :func:`.command.hook_program`
+  does (the interpreter with ``-S`` on the package's ``__main__.py``), so a hook costs
+  what the direct command costs plus one ``/bin/sh`` start (``bench/bench_hook.py``
+  measures both, ``docs/performance.md``);
+* when that installation is gone it runs the ``memhooks`` on ``PATH``, or the one pipx
+  and uv put in ``~/.local/bin``, until the next install re-points it (:func:`state`
+  says so, and ``agents status`` prints the repair command);
+* when there is no memhooks at all, a hook gets the host's "nothing to add" reply, and
+  one line naming the fix: shown to the user where the host has a channel for it (the
+  ``notice`` key of its ``INSTALL`` row, e.g. Claude Code's ``systemMessage``), on
+  stderr everywhere; exit 0.
+
+Windows has no ``/bin/sh`` to run it: there :func:`path` is None and commands name the
+installation directly, as before.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import sys
+
+from . import command
+from .base import Edit, edit
+from .files import read
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .base import Context
+
+#: Set by the launcher before it hands over to another memhooks, so a ``memhooks`` on
+#: ``PATH`` that is this launcher again (a symlink) is not run in a loop.
+FALLBACK_VAR = "MEMHOOKS_LAUNCHER_FALLBACK"
+
+#: :func:`state` values.
+OK = "ok"
+MOVED = "moved"
+GONE = "gone"
+MISSING = "missing"
+FOREIGN = "foreign"
+
+
+def path(ctx: Context) -> str | None:
+    """The launcher's path for the user of ``ctx`` (its ``env`` and ``home``): the
+    memhooks data folder's ``bin/memhooks``; None on Windows."""
+    if os.name == "nt":
+        return None
+    xdg = ctx.env.get("XDG_DATA_HOME", "")
+    base = xdg if os.path.isabs(xdg) else os.path.join(ctx.home, ".local", "share")
+    return os.path.join(base, "memhooks", "bin", "memhooks")
+
+
+def target() -> tuple[str, str] | None:
+    """``(interpreter, __main__.py)`` of the running installation, as hook commands
+    start it; None when it cannot be started that way (no ``__main__.py`` file)."""
+    program = command.hook_program([os.path.abspath(sys.executable), "-m", "memhooks"])
+    if len(program) == 3 and program[1] == "-S":
+        return program[0], program[2]
+    return None
+
+
+def text(launcher: str, python: str, main: str) -> str:
+    """The launcher script at ``launcher`` that starts ``python -S main``."""
+    gone = (
+        f"memhooks: the memhooks installation this hook runs ({python}) is gone: install "
+        f"memhooks again, then run `memhooks agents install` (it re-points {launcher})"
+    )
+    lines = [
+        "#!/bin/sh",
+        f"# {command.MARKER}: the launcher agent hosts run for memhooks' hooks and MCP server.",
+        "# Its path never changes, so a host that trusted the command keeps trusting it;",
+        "# `memhooks agents install` points the two lines below at the memhooks it runs.",
+        f"python={shlex.quote(python)}",
+        f"main={shlex.quote(main)}",
+        'if [ -f "$main" ] && [ -x "$python" ]; then exec "$python" -S "$main" "$@"; fi',
+        "# That installation is gone (another virtualenv, another Python): the memhooks on",
+        "# PATH, or the one pipx and uv put in ~/.local/bin, runs until the next install.",
+        f'if [ -z "${FALLBACK_VAR}" ]; then',
+        f"  {FALLBACK_VAR}=1; export {FALLBACK_VAR}",
+        '  for found in "$(command -v memhooks 2>/dev/null)" "$HOME/.local/bin/memhooks"; do',
+        '    case $found in /*) if [ -x "$found" ]; then exec "$found" "$@"; fi ;; esac',
+        "  done",
+        "fi",
+        "# No memhooks at all: the host's no-op and one line naming the fix, where the user",
+        "# sees it when the host has a way to show it; a hook never fails the host.",
+        f"echo {shlex.quote(gone)} >&2",
+        'case " $* " in',
+        *_replies(gone),
+        "  *) exit 1 ;;",
+        "esac",
+        "exit 0",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _replies(gone: str) -> list[str]:
+    """``case`` arms: per host, what its hook prints when memhooks is gone."""
+    from .hosts import INSTALLERS
+
+    arms = []
+    for name, host in INSTALLERS.items():
+        notice = host.wiring.get("notice")
+        delivery = host.delivery
+        if notice:
+            reply = json.dumps({notice: gone})
+        else:
+            reply = delivery.noop if delivery is not None else ""
+        say = f"echo {shlex.quote(reply)}" if reply else ":"
+        arms.append(f'  *" hook "*"--agent {name} "*) {say} ;;')
+    arms.append('  *" hook "*) : ;;')
+    return arms
+
+
+def plan(ctx: Context) -> list[Edit]:
+    """The edit that writes (or re-points) the launcher at ``ctx.launcher`` to the
+    running installation; [] when it is current or there is none to write."""
+    where = ctx.launcher
+    found = target()
+    if where is None or found is None:
+        return []
+    edits = edit(where, text(where, *found), mode=0o755)
+    for change in edits:
+        change.why = "the launcher hook commands run; it starts this memhooks"
+    return edits
+
+
+def points_at(launcher: str) -> tuple[str, str] | None:
+    """``(interpreter, __main__.py)`` the launcher file names; None when it is missing
+    or not ours."""
+    body = read(launcher)
+    if body is None or command.MARKER not in body:
+        return None
+    values: dict[str, str] = {}
+    for line in body.splitlines():
+        key, sep, value = line.partition("=")
+        if sep and key in ("python", "main"):
+            try:
+                words = shlex.split(value)
+            except ValueError:
+                return None
+            values[key] = words[0] if words else ""
+    if set(values) != {"python", "main"}:
+        return None
+    return values["python"], values["main"]
+
+
+def state(launcher: str, env: dict[str, str] | None = None) -> str:
+    """What running ``launcher`` does now: :data:`OK` (starts the installation it names),
+    :data:`MOVED` (that one is gone; a ``memhooks`` on ``PATH`` or in ``~/.local/bin``
+    runs instead), :data:`GONE` (no memhooks at all: hooks answer nothing),
+    :data:`MISSING` (no such file) or :data:`FOREIGN` (a file that is not ours)."""
+    if not os.path.exists(launcher):
+        return MISSING
+    names = points_at(launcher)
+    if names is None:
+        return FOREIGN
+    python, main = names
+    if os.path.isfile(main) and os.access(python, os.X_OK):
+        return OK
+    return MOVED if fallback(env) else GONE
+
+
+def fallback(env: dict[str, str] | None = None) -> str | None:
+    """The ``memhooks`` a launcher whose installation is gone runs instead, or None."""
+    env = dict(os.environ) if env is None else env
+    found = shutil.which("memhooks", path=env.get("PATH", ""))
+    home = env.get("HOME", "")
+    for candidate in (found, os.path.join(home, ".local", "bin", "memhooks") if home else None):
+        if candidate and os.path.isabs(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def is_launcher(program: str) -> bool:
+    """Whether ``program`` is a launcher file of ours (at any path)."""
+    return points_at(program) is not None
+
+
+def problem(program: str, env: dict[str, str] | None = None) -> str | None:
+    """Why hook commands that run the launcher ``program`` would not reach memhooks
+    (None: they do, directly or through the fallback)."""
+    now = state(program, env)
+    if now == GONE:
+        names = points_at(program)
+        gone = names[0] if names else program
+        return f"the memhooks installation the launcher {program} starts is gone ({gone})"
+    return None

@@ -1,0 +1,164 @@
+"""The launcher: one path per user that hook commands run, so an upgrade, a new
+virtualenv or another Python never changes the command a host trusted; when the
+installation it names is gone it runs another memhooks, or fails open saying how to
+repair, and ``agents status`` prints the repair command."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from memhooks.install import Context, apply, launcher, plan, status
+from memhooks.install.command import hook_program, is_ours
+
+pytestmark = pytest.mark.skipif(os.name == "nt", reason="the launcher is a POSIX shell script")
+
+MAIN = hook_program([sys.executable, "-m", "memhooks"])
+
+
+def _project(base: Path) -> Path:
+    root = base / "proj"
+    (root / "billing").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    (root / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n")
+    return root
+
+
+def _env(base: Path, path: str = "/usr/bin:/bin") -> dict[str, str]:
+    """A host's environment: no virtualenv on PATH, the sandbox's home and state."""
+    return {
+        "HOME": str(base / "home"),
+        "XDG_DATA_HOME": str(base / "home/.local/share"),
+        "PATH": path,
+        "MEMHOOKS_STATE_DIR": str(base / "state"),
+        "MEMHOOKS_STORE": str(base / "store.sqlite3"),
+        "XDG_CACHE_HOME": str(base / "cache"),
+    }
+
+
+def _installed(base: Path, agent: str = "claude-code") -> tuple[Context, str]:
+    """A user-level install of ``agent`` in a sandbox home: (context, the hook command)."""
+    env = _env(base)
+    ctx = Context(str(_project(base)), "user", home=env["HOME"], env=env)
+    apply(plan("install", agent, ctx))
+    settings = json.loads((base / "home/.claude/settings.json").read_text())
+    return ctx, settings["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"]
+
+
+def _hook(command: str, payload: dict[str, object], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(shlex.split(command), input=json.dumps(payload), text=True, capture_output=True, env=env, cwd="/", timeout=60, check=False)
+
+
+def _remember(base: Path, root: Path) -> None:
+    done = subprocess.run([*MAIN, "remember", "Totals are rounded half-even: an auditor's finding", "--cwd", str(root / "billing")],
+                          capture_output=True, text=True, env=_env(base), timeout=60, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+
+
+def _point(where: str, python: str, main: str) -> None:
+    """Re-point a launcher file, as another installation's install would."""
+    with open(where, "w", encoding="utf-8") as handle:
+        handle.write(launcher.text(where, python, main))
+
+
+def test_the_command_runs_the_launcher_which_answers_as_the_direct_command_does(tmp_path: Path) -> None:
+    ctx, command = _installed(tmp_path)
+    where = tmp_path / "home/.local/share/memhooks/bin/memhooks"
+    assert ctx.launcher == str(where) and shlex.split(command) == [str(where), "hook", "--agent", "claude-code"]
+    assert is_ours(command) and os.access(where, os.X_OK)
+    assert launcher.points_at(str(where)) == (MAIN[0], MAIN[2])
+    root = tmp_path / "proj"
+    _remember(tmp_path, root)
+    payload = {"hook_event_name": "UserPromptSubmit", "cwd": str(root / "billing"), "session_id": "s1", "prompt": "how are totals rounded?"}
+    through = _hook(command, payload, _env(tmp_path))
+    direct = _hook(shlex.join([*MAIN, "hook", "--agent", "claude-code"]), {**payload, "session_id": "s2"}, _env(tmp_path))
+    assert through.returncode == 0 and through.stderr == ""
+    assert "half-even" in through.stdout and through.stdout == direct.stdout
+
+
+def test_an_install_from_another_installation_repoints_the_launcher_and_keeps_the_command(tmp_path: Path) -> None:
+    ctx, _ = _installed(tmp_path)
+    settings = (tmp_path / "home/.claude/settings.json").read_text()
+    old = tmp_path / "old-venv"
+    (old / "bin").mkdir(parents=True)
+    _point(str(ctx.launcher), str(old / "bin/python3"), str(old / "memhooks/__main__.py"))
+    edits = plan("install", "claude-code", ctx)
+    assert [e.path for e in edits] == [ctx.launcher]  # nothing in the host's config changes
+    apply(edits)
+    assert (tmp_path / "home/.claude/settings.json").read_text() == settings
+    assert launcher.points_at(str(ctx.launcher)) == (MAIN[0], MAIN[2])
+    assert plan("install", "claude-code", ctx) == []
+
+
+def test_a_gone_installation_fails_open_in_the_hosts_visible_way(tmp_path: Path) -> None:
+    ctx, command = _installed(tmp_path)
+    _point(str(ctx.launcher), "/gone/venv/bin/python3", "/gone/venv/lib/memhooks/__main__.py")
+    payload = {"hook_event_name": "UserPromptSubmit", "cwd": str(tmp_path / "proj"), "session_id": "s", "prompt": "x"}
+    done = _hook(command, payload, _env(tmp_path))  # no memhooks on PATH nor in ~/.local/bin
+    assert done.returncode == 0
+    shown = json.loads(done.stdout)["systemMessage"]  # Claude Code shows it to the user
+    assert "/gone/venv/bin/python3" in shown and "`memhooks agents install`" in shown
+    assert done.stderr.strip() == shown and len(done.stderr.splitlines()) == 1
+    kiro = _hook(f"{ctx.launcher} hook --agent kiro", payload, _env(tmp_path))  # no such channel
+    assert (kiro.returncode, kiro.stdout, kiro.stderr.strip()) == (0, "", shown)
+    cline = _hook(f"{ctx.launcher} hook --agent cline UserPromptSubmit", payload, _env(tmp_path))
+    assert (cline.returncode, cline.stdout.strip()) == (0, '{"cancel":false}')  # Cline's no-op
+    mcp = _hook(f"{ctx.launcher} mcp", {}, _env(tmp_path))
+    assert mcp.returncode == 1  # not a hook: no reply to fake
+
+
+def test_status_prints_the_repair_command_for_a_gone_installation(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ctx, _ = _installed(tmp_path)
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    _point(str(ctx.launcher), "/gone/venv/bin/python3", "/gone/venv/lib/memhooks/__main__.py")
+    found = status("claude-code", ctx)
+    assert found.fires is False and found.repair == "memhooks agents install --agent claude-code"
+    gone = f"the memhooks installation the launcher {ctx.launcher} starts is gone (/gone/venv/bin/python3)"
+    assert found.problems == [f"UserPromptSubmit, PostToolUse, SessionStart: {gone}"]
+    apply(plan("install", "claude-code", ctx))  # the repair
+    repaired = status("claude-code", ctx)
+    assert (repaired.fires, repaired.repair, repaired.problems) == (True, None, [])
+
+
+def test_a_moved_installation_runs_the_memhooks_on_path_until_repointed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ctx, command = _installed(tmp_path)
+    root = tmp_path / "proj"
+    _remember(tmp_path, root)
+    _point(str(ctx.launcher), "/gone/venv/bin/python3", "/gone/venv/lib/memhooks/__main__.py")
+    on_path = _env(tmp_path, f"{os.path.dirname(sys.executable)}:/usr/bin:/bin")  # e.g. ~/.local/bin of pipx
+    payload = {"hook_event_name": "UserPromptSubmit", "cwd": str(root / "billing"), "session_id": "s", "prompt": "how are totals rounded?"}
+    done = _hook(command, payload, on_path)
+    assert done.returncode == 0 and "half-even" in done.stdout, done.stderr
+    monkeypatch.setenv("PATH", on_path["PATH"])  # status looks where the user's shell does
+    found = status("claude-code", ctx)
+    assert found.fires is True and found.repair == "memhooks agents install --agent claude-code"
+    assert any("names a memhooks that is gone" in note for note in found.notes)
+
+
+def test_a_memhooks_on_path_that_is_the_launcher_itself_is_not_run_again(tmp_path: Path) -> None:
+    ctx, command = _installed(tmp_path)
+    _point(str(ctx.launcher), "/gone/venv/bin/python3", "/gone/venv/lib/memhooks/__main__.py")
+    (tmp_path / "loop").mkdir()
+    os.symlink(str(ctx.launcher), tmp_path / "loop/memhooks")
+    payload = {"hook_event_name": "UserPromptSubmit", "cwd": str(tmp_path), "session_id": "s", "prompt": "x"}
+    done = _hook(command, payload, _env(tmp_path, f"{tmp_path / 'loop'}:/usr/bin:/bin"))
+    assert done.returncode == 0 and "systemMessage" in done.stdout
+
+
+def test_an_old_direct_command_whose_program_is_gone_gets_the_repair_command(tmp_path: Path, exe: list[str]) -> None:
+    root = _project(tmp_path)
+    ctx = Context(str(root), "project", home=str(tmp_path / "home"), exe=exe, env={})
+    apply(plan("install", "cursor", ctx))
+    os.unlink(exe[0])  # the virtualenv it named was removed
+    found = status("cursor", ctx)
+    assert found.fires is False and found.repair == "memhooks agents install --agent cursor --project"
+    cli = subprocess.run([*MAIN, "agents", "status", "--agent", "cursor", "--project", "--cwd", str(root)],
+                         capture_output=True, text=True, env={**os.environ, "HOME": str(tmp_path / "home")}, timeout=60, check=False)  # fmt: skip
+    assert cli.returncode == 0
+    assert "cursor:   repair: run `memhooks agents install --agent cursor --project`" in cli.stdout.splitlines()
