@@ -292,6 +292,12 @@ def _sessions_arguments(p: argparse.ArgumentParser) -> None:
     add_arguments(p)
 
 
+def _why_arguments(p: argparse.ArgumentParser) -> None:
+    from .commands.why import add_arguments
+
+    add_arguments(p)
+
+
 COMMANDS: tuple[tuple[str, str | None, Callable[[Any], None]], ...] = (
     ("validate", "check MEMHOOKS.md files against the memhooks/v2 rules", _validate_arguments),
     ("explain", "resolve the hook chain for folders and print the retrieval plan", _explain_arguments),
@@ -311,6 +317,7 @@ COMMANDS: tuple[tuple[str, str | None, Callable[[Any], None]], ...] = (
     ("mcp", "serve memhooks' tools to an agent over MCP (stdio); needs memhooks[mcp]", _mcp_arguments),
     ("agents", "install, uninstall or inspect memhooks' hooks in agent hosts", _agents_arguments),
     ("sessions", "what the hook delivered to agents, per session (list, show)", _sessions_arguments),
+    ("why", "the commits that explain lines of a file, and what they replaced", _why_arguments),
 )
 
 

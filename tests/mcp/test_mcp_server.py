@@ -21,7 +21,7 @@ from mcp import Client, StdioServerParameters
 
 from memhooks.mcp.server import build
 
-TOOLS = {"explain", "recall", "remember", "note", "forget"}
+TOOLS = {"explain", "recall", "remember", "note", "forget", "why"}
 TEXT = "The limiter keeps its buckets in Redis because deploys reset process memory."
 
 
@@ -56,6 +56,7 @@ def _check(result: dict[str, Any]) -> None:
     assert set(result["schemas"]) == TOOLS
     assert result["schemas"]["remember"]["required"] == ["text"]
     assert result["schemas"]["forget"]["required"] == ["id"]
+    assert result["schemas"]["why"]["required"] == ["path"]
     assert result["schemas"]["recall"]["properties"]["budget"]["minimum"] == 1
     assert result["recalled"] == [result["memory_id"]]
     assert TEXT in result["context"]

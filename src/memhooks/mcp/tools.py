@@ -69,6 +69,38 @@ def recall(
     }
 
 
+def why(
+    path: str,
+    first_line: int | None = None,
+    last_line: int | None = None,
+    store_path: str | None = None,
+    timeout: float = 10.0,
+) -> dict[str, Any]:
+    """Why lines ``first_line``..``last_line`` of the file ``path`` (the whole file
+    without them) are as they are: the owning commits, their previous owners where an
+    owner only reshaped the code, exclusions applied (``memhooks why``'s JSON), plus
+    ``context``: the labelled text. Blaming stops after ``timeout`` seconds."""
+    import time
+
+    from ..recall.why import why as explain
+    from ..recall.why_text import render, to_json
+
+    ranges: list[tuple[int, int]] = []
+    if first_line is not None or last_line is not None:
+        first = first_line or last_line or 1
+        last = last_line or first
+        if first < 1 or last < first:
+            raise UsageError("lines must run forwards from 1 (first_line <= last_line)")
+        ranges = [(first, last)]
+    try:
+        answer = explain(
+            path, ranges, store_path=store_path, deadline=time.monotonic() + timeout
+        )
+    except DiagnosticError as exc:
+        raise MemhooksError(_diagnostics(exc)) from None
+    return {**to_json(answer), "context": render(answer)}
+
+
 def remember(
     text: str,
     path: str = ".",

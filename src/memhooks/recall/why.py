@@ -1,0 +1,260 @@
+"""Why these lines are the way they are: the commits that own them, and where an owner
+only reshaped them, the commits before it (issue 20 items 3 and 9).
+
+:func:`explain_lines` is the one answer behind ``memhooks why``, the MCP tool and the
+edit-time delivery: owners from :mod:`memhooks.lines`, each commit's message from git
+(scrubbed as ``history import`` scrubs it), the hook chain's ``exclude`` phrases and the
+embedded store's reverted/superseded marks applied. A commit that is low-signal or
+reshapes code (``memhooks.history.signal``) brings its lines' previous owners. Commit
+text is untrusted data: it is carried as what each commit said, never as instructions.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ..errors import MemhooksError, UsageError
+from ..history import signal
+from ..history.gitlog import Header
+from ..history.mapping import change_id
+from ..history.message import bound, memory_text
+from ..history.process import tokens
+from ..lines import Before, BlameError, Owner, Ownership, owners, previous_owners
+from .exclusion import Exclusions
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..store import MemoryStore
+
+#: Longest commit message carried per commit (characters; the id says where the rest is).
+MESSAGE_CHARS = 2000
+#: Most previous owners shown per owner.
+MAX_BEFORE = 2
+
+
+class Commit:
+    """What a commit said: ``hash``, ``subject``, ``time`` (author time, seconds),
+    ``message`` (its text as ``history import`` keeps it: trailers naming people
+    dropped, e-mails and secrets scrubbed, bounded), ``low_signal`` (the reason from
+    :func:`memhooks.history.signal.low_signal`, ``"reshapes"`` for a refactor-like
+    subject, else None)."""
+
+    __slots__ = ("email", "hash", "low_signal", "message", "subject", "time")
+
+    def __init__(self, hash: str, subject: str, time: int, message: str) -> None:
+        self.hash = hash
+        self.email = ""  # what the change id is made of; never shown
+        self.subject = subject
+        self.time = time
+        self.message = message
+        self.low_signal: str | None = None
+
+
+class Explanation:
+    """One owner: ``commit``, ``lines`` (ranges of the working file it owns),
+    ``before`` (``[(commit, lines it owned of what it replaced)]``, most first; empty
+    unless it is low-signal)."""
+
+    __slots__ = ("before", "commit", "lines")
+
+    def __init__(self, commit: Commit, lines: list[tuple[int, int]]) -> None:
+        self.commit = commit
+        self.lines = lines
+        self.before: list[tuple[Commit, int]] = []
+
+
+class Why:
+    """The answer for ``path`` (root-relative) at ``lines`` (the ranges asked, empty
+    for the whole file): ``explanations`` (most lines first), ``excluded`` (``[(hash,
+    reason)]``: an exclude phrase, ``reverted`` or ``superseded``), ``uncommitted``
+    and ``unknown`` line counts (unknown: the deadline came first)."""
+
+    __slots__ = ("excluded", "explanations", "lines", "path", "uncommitted", "unknown")
+
+    def __init__(self, path: str, lines: Sequence[tuple[int, int]]) -> None:
+        self.path = path
+        self.lines = list(lines)
+        self.explanations: list[Explanation] = []
+        self.excluded: list[tuple[str, str]] = []
+        self.uncommitted = 0
+        self.unknown = 0
+
+
+def why(
+    path: str,
+    ranges: Sequence[tuple[int, int]] = (),
+    *,
+    store_path: str | None = None,
+    deadline: float | None = None,
+) -> Why:
+    """Why lines ``ranges`` of the file ``path`` (absolute, or relative to the process
+    directory) are as they are, in its project: the chain's exclusions of its folder,
+    the revert marks of the embedded store at ``store_path`` (default store; none when
+    the file does not exist), the blame cache in the state directory. Raises UsageError
+    (not a file), MemhooksError (not in a git work tree, git cannot blame it),
+    DiagnosticError (the hook chain or root is invalid)."""
+    from ..protocol.resolve import resolve
+    from ..session.location import state_dir
+    from ..store import MemoryStore, default_path
+    from ..store.gitrepo import find_repository
+    from ..workspace import locate
+
+    if not os.path.isfile(path):
+        raise UsageError(f"{path}: not a file")
+    real = os.path.realpath(path)
+    where = locate(real)
+    repo = find_repository(os.path.dirname(real))
+    if repo is None:
+        raise MemhooksError(f"{path}: not in a git work tree, so no commit owns its lines")
+    top = os.path.realpath(repo.top)
+    exclude = list(resolve(os.path.dirname(real)).exclude)
+    store_file = store_path or default_path()
+    store = MemoryStore(store_file) if os.path.isfile(store_file) else None
+    try:
+        return explain_lines(
+            top,
+            os.path.relpath(real, top).replace(os.sep, "/"),
+            ranges,
+            state_dir=state_dir(),
+            exclude=exclude,
+            store=store,
+            project=where.project,
+            shown_path=where.relative(real),
+            deadline=deadline,
+        )
+    except BlameError as exc:
+        raise MemhooksError(f"{path}: git cannot blame it: {exc}") from None
+    finally:
+        if store is not None:
+            store.close()
+
+
+def explain_lines(
+    top: str,
+    path: str,
+    ranges: Sequence[tuple[int, int]] = (),
+    *,
+    state_dir: str,
+    exclude: Sequence[str] = (),
+    store: MemoryStore | None = None,
+    project: str | None = None,
+    shown_path: str | None = None,
+    deadline: float | None = None,
+    max_owners: int | None = None,
+) -> Why:
+    """Why lines ``ranges`` of ``path`` (relative to the work tree ``top``) are as they
+    are. ``exclude``: the chain's exclusion phrases; ``store``/``project``: the embedded
+    store whose revert marks apply; ``shown_path``: the path as the answer names it
+    (root-relative; default ``path``); ``max_owners``: keep the owners of most lines.
+    Raises :class:`memhooks.lines.BlameError` when git cannot run,
+    :class:`~memhooks.errors.DiagnosticError` MH032 when git cannot read a commit."""
+    own = owners(top, path, ranges, state_dir=state_dir, deadline=deadline)
+    answer = Why(shown_path or path, ranges)
+    answer.uncommitted, answer.unknown = own.uncommitted, own.unknown
+    found = _owners(own, max_owners)
+    commits = _read(top, [o.hash for o in found])
+    left_out = _Filter(Exclusions(list(exclude)), store, project)
+    for owner in found:
+        commit = commits.get(owner.hash)
+        if commit is None:
+            continue
+        reason = left_out.reason(commit, answer.path)
+        if reason:
+            answer.excluded.append((owner.hash, reason))
+            continue
+        explanation = Explanation(commit, owner.lines)
+        if commit.low_signal:
+            explanation.before = _before(top, owner, path, state_dir, deadline, left_out)
+        answer.explanations.append(explanation)
+    return answer
+
+
+class _Filter:
+    """What leaves a commit out: an exclusion phrase of the chain, or the store's mark
+    on its memory (obsolete: ``reverted`` when a revert superseded it)."""
+
+    def __init__(self, rules: Exclusions, store: MemoryStore | None, project: str | None):
+        self.rules = rules
+        self.store = store
+        self.project = project
+
+    def reason(self, commit: Commit, path: str) -> str | None:
+        if self.store is not None and self.project is not None:
+            header = Header(commit.hash, commit.email, str(commit.time), commit.subject)
+            memory = self.store.get(change_id(header), project=self.project)
+            if memory is not None and memory.obsolete:
+                return "reverted" if memory.superseded_by else "obsolete"
+        if not self.rules:
+            return None
+        from ..backends.base import Hit
+
+        hit = Hit(commit.hash, commit.message, 0.0, files=[path] if path else [])
+        return self.rules.matches(hit)
+
+
+def _owners(own: Ownership, limit: int | None) -> list[Owner]:
+    kept = [o for o in own.owners if not o.boundary]
+    return kept if limit is None else kept[:limit]
+
+
+def _before(
+    top: str,
+    owner: Owner,
+    path: str,
+    state_dir: str,
+    deadline: float | None,
+    left_out: _Filter,
+) -> list[tuple[Commit, int]]:
+    found = previous_owners(top, owner, state_dir=state_dir, file_path=path, deadline=deadline)
+    kept: list[Before] = [b for b in found if not b.boundary][:MAX_BEFORE]
+    commits = _read(top, [b.hash for b in kept])
+    out: list[tuple[Commit, int]] = []
+    for before in kept:
+        commit = commits.get(before.hash)
+        if commit is None or left_out.reason(commit, ""):
+            continue
+        out.append((commit, before.count))
+    return out
+
+
+#: ``git log`` format: hash, author name, e-mail, author time, parents, subject, message.
+_FORMAT = "%H%x1f%an%x1f%ae%x1f%at%x1f%P%x1f%s%x1f%B"
+
+
+def _read(top: str, hashes: list[str]) -> dict[str, Commit]:
+    """The commits named by full ``hashes``, with their messages and low-signal reason."""
+    if not hashes:
+        return {}
+    args = ["log", "--no-walk=unsorted", "-z", f"--format={_FORMAT}", *dict.fromkeys(hashes)]
+    found: dict[str, Commit] = {}
+    ignored = _ignored_revs(top)
+    for token in tokens(top, args):
+        hash_, author, email, when, parents, subject, message = token.decode(
+            "utf-8", "replace"
+        ).split("\x1f", 6)
+        body = message.partition("\n")[2].strip()
+        commit = Commit(hash_, subject, int(when), bound(memory_text(message), MESSAGE_CHARS))
+        commit.low_signal = signal.low_signal(
+            subject,
+            body,
+            author=author,
+            email=email,
+            parents=len(parents.split()),
+            blame_ignored=hash_ in ignored,
+        ) or ("reshapes" if signal.reshapes(subject) else None)
+        commit.email = email
+        found[hash_] = commit
+    return found
+
+
+def _ignored_revs(top: str) -> frozenset[str]:
+    """The commits the project's ``.git-blame-ignore-revs`` lists (formatting commits by
+    the project's own word; git-blame(1) ``--ignore-revs-file``), full hashes only."""
+    try:
+        with open(os.path.join(top, ".git-blame-ignore-revs"), encoding="utf-8") as fp:
+            words = (line.split("#", 1)[0].strip() for line in fp)
+            return frozenset(w for w in words if len(w) in (40, 64))
+    except (OSError, UnicodeDecodeError):
+        return frozenset()
