@@ -225,12 +225,10 @@ def import_at(root: str, store: str, commit: str) -> dict:
 
 def memory_ids(root: str, head: str) -> dict[str, str]:
     """``{commit hash: memory id}`` for the history of ``head``, as the import names them."""
+    from memhooks.history import memory_ids as named
     from memhooks.history import open_repository
-    from memhooks.history.gitlog import scan
-    from memhooks.history.mapping import change_id
 
-    repo = open_repository(root, root)
-    return {header.hash: change_id(header) for header in scan(repo, [head])}
+    return named(open_repository(root, root), [head])
 
 
 def combine(parts: list[dict]) -> dict:

@@ -73,6 +73,8 @@ def _commit(number: int, commit: dict[str, Any], message: str, mark_of: dict[str
         lines.append(b"from :%d" % (number - 1))
     if commit.get("merge_of"):
         lines.append(b"merge :%d" % mark_of[commit["merge_of"]])
+    for old, new in commit.get("renames", []):
+        lines.append(f"R {old} {new}".encode())
     for path in commit["files"]:
         content = f"{commit['label']} {path}\n".encode()
         lines += [f"M 100644 inline {path}".encode(), b"data %d" % len(content), content]

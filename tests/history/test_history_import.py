@@ -61,18 +61,24 @@ def test_one_memory_per_commit_with_the_counts_a_user_reads(
     assert {k: v for k, v in report.items() if k not in ("seconds", "store")} == {
         "project": project_id(str(repo)),
         "root": str(repo),
-        "commits": 70,  # 71 recorded, one of them a merge
-        "added": 68,
+        "commits": 77,  # 78 recorded, one of them a merge
+        "merges": 1,
+        "added": 75,
+        "updated": 0,
         "present": 0,
         "duplicates": 1,  # the cherry-pick of the auth change
         "empty": 1,  # a message that is nothing but a trailer
-        "obsoleted": 3,
+        "low_signal": 23,
+        "obsoleted": 4,
         "unresolved": 0,
         "boundary": 0,
         "dry_run": False,
     }
+    assert report["commits"] == sum(
+        report[k] for k in ("added", "updated", "present", "duplicates", "empty")
+    )
     memories = stored(store_path, project_id(str(repo)))
-    assert len(memories) == 68
+    assert len(memories) == 75
     assert "Merge branch" not in json.dumps(list(memories.values()))
 
 
@@ -86,7 +92,8 @@ def test_text_drops_trailers_and_scrubs_emails_and_secrets(
         "id": memory_id("auth"),
         "project": project_id(str(repo)),
         "scope": "",
-        "files": ["requests/auth.py", "tests/test_auth.py"],
+        # the package moved to src/ later: the memory answers for both paths
+        "files": ["requests/auth.py", "src/requests/auth.py", "tests/test_auth.py"],
         "text": "feat(auth)!: rotate refresh tokens in two stages\n\n"
         "The old token stays valid for 30 seconds so that parallel tabs do not log\n"
         "each other out. Ask <email> before shortening the window.\n\n"
@@ -160,7 +167,7 @@ def test_a_rerun_adds_nothing_and_changes_nothing(
     imported(capsys, repo, store_path)
     before, state = stored(store_path, project_id(str(repo))), generation(store_path)
     again = imported(capsys, repo, store_path)
-    assert (again["added"], again["present"], again["obsoleted"]) == (0, 69, 0)
+    assert (again["added"], again["updated"], again["present"], again["obsoleted"]) == (0, 0, 75, 0)
     assert stored(store_path, project_id(str(repo))) == before
     assert generation(store_path) == state  # not one row was written
 
@@ -170,12 +177,13 @@ def test_importing_in_steps_gives_what_one_import_gives(
 ) -> None:
     whole = str(tmp_path / "whole.sqlite3")
     imported(capsys, repo, whole)
-    # The newest three first: the Conventional revert comes before the commit it reverts.
-    first = imported(capsys, repo, store_path, "--max", "3")
+    # The newest ten first: the Conventional revert comes before the commit it reverts
+    # (unresolved); the reverted and re-landed change is all inside.
+    first = imported(capsys, repo, store_path, "--max", "10")
     assert (first["commits"], first["added"], first["obsoleted"], first["unresolved"]) == (
-        3,
-        3,
-        0,
+        10,
+        10,
+        1,
         1,
     )
     rest = imported(capsys, repo, store_path)
@@ -193,15 +201,29 @@ def test_a_rebased_history_does_not_duplicate_memories(
     git(repo, "rebase", "-q", "--force-rebase", "HEAD~3", env=later)
     assert git(repo, "rev-parse", "HEAD").strip() != old_head  # new hashes
     again = imported(capsys, repo, store_path)
-    assert (again["added"], again["present"]) == (0, 69)
-    assert stored(store_path, project_id(str(repo))) == before
+    # the three rebased memories now name the commits that are in the history
+    assert (again["added"], again["updated"], again["present"]) == (0, 3, 72)
+    after = stored(store_path, project_id(str(repo)))
+    moved = {k for k in after if after[k]["source"] != before[k]["source"]}
+    assert len(moved) == 3
+    new_hashes = set(git(repo, "log", "--format=git:%H", "-3").split())
+    assert {after[k]["source"] for k in moved} == new_hashes
+    assert {k: {**m, "source": ""} for k, m in after.items()} == {
+        k: {**m, "source": ""} for k, m in before.items()
+    }
 
 
 def test_since_and_rev_narrow_the_range(
     capsys: pytest.CaptureFixture[str], repo: Path, store_path: str, hashes: dict[str, str]
 ) -> None:
     dry = imported(capsys, repo, store_path, "--since", "2011-12-29T00:00:00Z", "--dry-run")
-    assert (dry["commits"], dry["added"], dry["duplicates"], dry["dry_run"]) == (9, 8, 1, True)
+    assert (dry["commits"], dry["added"], dry["duplicates"], dry["empty"], dry["dry_run"]) == (
+        16,
+        14,
+        1,
+        1,
+        True,
+    )
     assert not os.path.exists(store_path)  # a dry run writes nothing, not even a store
     ranged = imported(capsys, repo, store_path, "--rev", f"{hashes['r1098']}..{hashes['secret']}")
     assert (ranged["commits"], ranged["added"]) == (4, 4)
@@ -219,7 +241,7 @@ def test_a_shallow_clone_imports_its_edge_without_files(
     assert report["boundary"] >= 1
     memories = stored(store_path, project_id(str(shallow)))
     assert sum(1 for m in memories.values() if not m["files"]) == report["boundary"]
-    assert memories[memory_id("followup")]["files"] == ["requests/auth.py"]
+    assert memories[memory_id("long")]["files"] == ["src/requests/auth.py", "tests/test_auth.py"]
 
 
 def test_a_root_below_the_work_tree_reads_only_its_history(
@@ -243,7 +265,7 @@ def test_the_project_is_the_one_remember_uses(
     assert run(capsys, "remember", "x", "--cwd", str(repo / "docs"), "--store", store_path)[0] == 0
     report = imported(capsys, repo / "requests", store_path)
     assert report["project"] == project_id(str(repo)).split("//")[0]  # the root commit's id
-    assert len(stored(store_path, report["project"])) == 69
+    assert len(stored(store_path, report["project"])) == 76
 
 
 def test_no_files_are_written_into_the_repository(
@@ -266,11 +288,16 @@ def test_the_human_summary_and_no_progress_without_a_terminal(
     assert lines[0].startswith(f"Imported the git history of {repo} into project {project} (")
     assert lines[1:] == [
         (
-            "  70 commits read: 68 added, 0 already imported, 1 repeated changes (cherry-picks) "
-            "skipped, 1 with an empty message skipped"
+            "  77 commits read: 75 added, 0 already imported, 1 repeated changes (cherry-picks) "
+            "skipped, 1 with an empty message skipped; 1 merge commit skipped (their changes are "
+            "their parents')"
         ),
         (
-            "  reverts: 3 earlier memories marked obsolete; 0 reverted commits not in the store "
+            "  23 low-signal (merges, bots, version and dependency bumps, formatting, one-line "
+            "chores): searchable, never delivered at tool time"
+        ),
+        (
+            "  reverts: 4 earlier memories marked obsolete; 0 reverted commits not in the store "
             "(merges, or outside the imported range)"
         ),
     ]
@@ -282,9 +309,9 @@ def test_progress_reaches_the_callback(repo: Path, store_path: str) -> None:
         import_history(
             store, "p", open_repository(str(repo), str(repo)), progress=lambda *a: calls.append(a)
         )
-    assert calls[0] == ("scan", 70, None)
-    assert calls[1] == ("import", 0, 69)
-    assert calls[-1] == ("import", 69, 69)
+    assert calls[0] == ("scan", 77, None)
+    assert calls[1] == ("import", 0, 77)
+    assert calls[-1] == ("import", 77, 77)
 
 
 def test_only_an_enabled_project_gets_memories_but_a_dry_run_reads_anywhere(
@@ -295,7 +322,7 @@ def test_only_an_enabled_project_gets_memories_but_a_dry_run_reads_anywhere(
     assert (code, out) == (1, "")
     assert err.startswith(f"error[MH013]: MemHooks is not enabled at the project root `{repo}`")
     assert not os.path.exists(store_path)
-    assert imported(capsys, repo, store_path, "--dry-run")["added"] == 69
+    assert imported(capsys, repo, store_path, "--dry-run")["added"] == 75
 
 
 def test_an_empty_repository_imports_nothing(

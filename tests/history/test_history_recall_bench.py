@@ -28,13 +28,14 @@ def test_replay_recalls_each_cited_commit_after_an_incremental_import(
     report = bench.run(str(built[0]))
     assert report["mode"] == "replay"
     assert report["funnel"] == {
-        "later commits": 70,
+        "later commits": 77,
         # the follow-up cites the auth change; the Conventional revert cites the perf
-        # change in `Refs:`; the revert of a revert is left out, its prompt being the
-        # cited subject; a cherry-pick line is no citation
-        "cite a commit": 3,
-        "cite a memory": 3,
-        "dropped: prompt mostly the cited subject": 1,
+        # change in `Refs:`; the revert of a revert and the revert before a re-land are
+        # left out, their prompts being the cited subject; a cherry-pick line is no
+        # citation
+        "cite a commit": 4,
+        "cite a memory": 4,
+        "dropped: prompt mostly the cited subject": 2,
         "dropped: prompt still names the cited commit": 0,
         "tasks": 2,
         "tasks whose cited commit was imported before them": 2,
@@ -52,5 +53,5 @@ def test_a_split_imports_once_and_scores_the_later_commits(
     assert (
         report["memories"] == 65
     )  # 67 commits up to the vendored tables: an empty one, a cherry-pick
-    assert report["funnel"]["later commits"] == 3  # and a merge, left out
+    assert report["funnel"]["later commits"] == 10  # and a merge, left out
     assert sys.modules["recall_history"].library.__module__ == "recall_quality"

@@ -100,9 +100,11 @@ class Hit:
     """One memory a backend returned: ``id``, ``text``, ``score`` (the backend's own
     relevance, higher is better, not comparable across backends), and what it knows of
     ``scope`` (root-relative folder), ``files``, ``created_at`` (ISO 8601), ``kind``,
-    ``tags``, ``entities`` and ``obsolete``."""
+    ``tags``, ``entities``, ``obsolete`` and ``commit`` (the full hash of the git commit
+    the memory was made of, :mod:`memhooks.store.commits`)."""
 
     __slots__ = (
+        "commit",
         "created_at",
         "entities",
         "files",
@@ -128,6 +130,7 @@ class Hit:
         tags: list[str] | None = None,
         entities: list[str] | None = None,
         obsolete: bool = False,
+        commit: str | None = None,
     ) -> None:
         self.id = id
         self.text = text
@@ -139,6 +142,7 @@ class Hit:
         self.tags = tags or []
         self.entities = entities or []
         self.obsolete = obsolete
+        self.commit = commit
 
     def __repr__(self) -> str:
         return f"Hit({self.id!r}, score={self.score:.4f})"

@@ -39,6 +39,7 @@ import time
 
 from ..errors import BackendError, MemhooksError
 from ..jsonfast import dumps
+from ..store.commits import commit_of
 from .base import Hit
 from .embedded_cache import ListCache
 
@@ -528,4 +529,5 @@ def to_hit(memory: Memory, score: float) -> Hit:
         tags=memory.tags,
         entities=memory.entities,
         obsolete=memory.obsolete,
+        commit=commit_of(memory.source),
     )

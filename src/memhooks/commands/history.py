@@ -104,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
             if bar is not None:
                 bar.clear()
         path = store.path
-    if report.added or report.obsoleted:
+    if report.added or report.updated or report.obsoleted:
         from ..backends.embedded import refresh
 
         refresh(path)  # the next prompt's hook finds its lists ready
@@ -134,15 +134,23 @@ def _open_store(path: str | None, dry_run: bool) -> MemoryStore:
 def _summary(report: ImportReport, project: str, root: str, seconds: float) -> str:
     verb = "Would import" if report.dry_run else "Imported"
     lines = [f"{verb} the git history of {root} into project {project} ({seconds:.1f} s):"]
-    parts = [
-        f"{report.added} {'to add' if report.dry_run else 'added'}",
-        f"{report.present} already imported",
-    ]
+    parts = [f"{report.added} {'to add' if report.dry_run else 'added'}"]
+    if report.updated:
+        parts.append(f"{report.updated} {'to update' if report.dry_run else 'updated'}")
+    parts.append(f"{report.present} already imported")
     if report.duplicates:
         parts.append(f"{report.duplicates} repeated changes (cherry-picks) skipped")
     if report.empty:
         parts.append(f"{report.empty} with an empty message skipped")
-    lines.append(f"  {_n(report.commits, 'commit')} read: " + ", ".join(parts))
+    read = f"  {_n(report.commits, 'commit')} read: " + ", ".join(parts)
+    if report.merges:
+        read += f"; {_n(report.merges, 'merge commit')} skipped (their changes are their parents')"
+    lines.append(read)
+    if report.low_signal:
+        lines.append(
+            f"  {report.low_signal} low-signal (merges, bots, version and dependency bumps, "
+            "formatting, one-line chores): searchable, never delivered at tool time"
+        )
     if report.obsoleted or (report.unresolved and report.added):
         lines.append(
             f"  reverts: {_n(report.obsoleted, 'earlier memory', 'earlier memories')} marked "

@@ -24,6 +24,6 @@ library never prints: progress goes to a callback.
 from __future__ import annotations
 
 from .gitlog import Repository, open_repository
-from .importer import ImportReport, import_history
+from .importer import ImportReport, import_history, memory_ids
 
-__all__ = ["ImportReport", "Repository", "import_history", "open_repository"]
+__all__ = ["ImportReport", "Repository", "import_history", "memory_ids", "open_repository"]

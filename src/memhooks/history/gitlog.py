@@ -3,11 +3,11 @@
 
 Three reads, each one ``git`` process:
 
-* :func:`scan` — every non-merge commit of the range, oldest first, with just what
-  identifies the change (:class:`Header`: hash, author e-mail, author time, subject);
-  cheap, because no tree is compared;
-* :func:`read` — the commits an import still needs, by hash, with their messages and the
-  paths they touched (:class:`Commit`; ``--name-only``: trees compared, no blob diffed);
+* :func:`walk` — every commit of the range, newest first (:class:`Walked`: hash, how
+  many parents, and for a non-merge commit the paths it changed with git's rename
+  detection, ``-M --name-status``); no message is read;
+* :func:`read` — the commits an import reads, by hash, in the order given, with author,
+  times, subject and raw message (:class:`Commit`);
 * :func:`resolve` — the headers of commits named by (possibly abbreviated) hashes, those
   git does not know left out (the commits a revert names).
 
@@ -25,11 +25,14 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Sequence
 
-#: Header of :func:`scan` and :func:`resolve`: hash, author e-mail, author time, subject.
+#: Header of :func:`resolve`: hash, author e-mail, author time, subject.
 _HEADER = "%H%x1f%ae%x1f%at%x1f%s"
-#: :func:`read`: a record mark, the header plus commit time, NUL, the raw message; then
-#: ``--name-only -z`` adds the paths, each NUL-terminated.
-_RECORD = "%x1e%H%x1f%ae%x1f%at%x1f%ct%x1f%s%x00%B"
+#: :func:`walk`: a record mark, the hash and the parents; ``--name-status -z`` then adds
+#: each change as its status and its path(s), NUL-terminated.
+_WALKED = "%x1e%H%x1f%P"
+#: :func:`read`: a record mark, hash, author name, e-mail and time, commit time, subject,
+#: then the raw message.
+_RECORD = "%x1e%H%x1f%an%x1f%ae%x1f%at%x1f%ct%x1f%s%x1f%B"
 
 
 class Repository:
@@ -62,12 +65,6 @@ class Repository:
         self.shallow = shallow
         self.empty = empty
 
-    def pathspec(self) -> list[str]:
-        """``git log`` arguments that keep the history to the project root."""
-        if not self.below:
-            return []
-        return [f"--relative={self.below}", "--", f":(literal){self.below}"]
-
 
 class Header:
     """What identifies one commit's change: ``hash`` (hex), ``author_email``,
@@ -84,22 +81,29 @@ class Header:
 
 
 class Commit(Header):
-    """A :class:`Header` plus ``commit_time`` (seconds since the epoch), ``message`` (the
-    raw message, ``%B``) and ``files`` (root-relative paths it touched, in git's order)."""
+    """A :class:`Header` plus ``author`` (the author's name), ``commit_time`` (seconds
+    since the epoch) and ``message`` (the raw message, ``%B``)."""
 
-    __slots__ = ("commit_time", "files", "message")
+    __slots__ = ("author", "commit_time", "message")
 
-    def __init__(
-        self,
-        header: Sequence[str],
-        commit_time: int,
-        message: str,
-        files: list[str],
-    ) -> None:
+    def __init__(self, header: Sequence[str], author: str, commit_time: int, message: str) -> None:
         super().__init__(*header)
+        self.author = author
         self.commit_time = commit_time
         self.message = message
-        self.files = files
+
+
+class Walked:
+    """One commit as :func:`walk` sees it: ``hash``, ``parents`` (how many) and
+    ``changes`` (``(status letter, path, old path or None)``, root-relative; empty for a
+    merge, whose changes are its parents')."""
+
+    __slots__ = ("changes", "hash", "parents")
+
+    def __init__(self, hash: str, parents: int, changes: list[tuple[str, str, str | None]]) -> None:
+        self.hash = hash
+        self.parents = parents
+        self.changes = changes
 
 
 def open_repository(directory: str, root: str) -> Repository:
@@ -125,51 +129,68 @@ def open_repository(directory: str, root: str) -> Repository:
     )
 
 
-def scan(
+def walk(
     repo: Repository,
     revisions: Sequence[str] = (),
     *,
     since: str | None = None,
-    max_count: int | None = None,
-) -> Iterator[Header]:
-    """Every non-merge commit of ``revisions`` (default ``HEAD``), oldest first: the
-    newest ``max_count`` of those committed at or after ``since`` (ISO 8601). Raises
-    DiagnosticError MH032 naming what git said for a revision it does not know."""
+) -> Iterator[Walked]:
+    """Every commit of ``revisions`` (default ``HEAD``) committed at or after ``since``
+    (ISO 8601), merges included, newest first. Raises DiagnosticError MH032 naming what
+    git said for a revision it does not know. Stopping early stops git."""
     if repo.empty and not revisions:
         return
-    args = ["log", "--no-merges", "--reverse", "-z", f"--format={_HEADER}"]
+    args = ["log", "-z", "-M", "--name-status", f"--format={_WALKED}"]
     if since is not None:
         args.append(f"--since={since}")
-    if max_count is not None:
-        args.append(f"--max-count={max_count}")
-    args += ["--end-of-options", *(revisions or ["HEAD"]), *_only(repo)]
+    if repo.below:  # paths relative to the root, and only the history under it
+        args.append(f"--relative={repo.below}")
+    args += ["--end-of-options", *(revisions or ["HEAD"])]
+    if repo.below:
+        args += ["--", f":(literal){repo.below}"]
+    current: Walked | None = None
+    status = ""
+    old: str | None = None
     for token in tokens(repo.top, args):
-        yield Header(*token.decode("utf-8", "replace").split("\x1f", 3))
+        if token[:1] == b"\x1e":
+            if current is not None:
+                yield current
+            hash_, _, parents = token[1:].decode("ascii", "replace").partition("\x1f")
+            current, status = Walked(hash_, len(parents.split()), []), ""
+        elif current is None:
+            continue
+        elif not status:
+            status = token.lstrip(b"\n").decode("ascii", "replace")[:1]
+            old = None
+        else:
+            path = token.decode("utf-8", "replace")
+            if repo.above:
+                path = f"{repo.above}/{path}"
+            if status in ("R", "C") and old is None:
+                old = path  # the new path comes next
+                continue
+            if current.parents < 2:
+                current.changes.append((status, path, old))
+            status = ""
+    if current is not None:
+        yield current
 
 
 def read(repo: Repository, hashes: Sequence[str]) -> Iterator[Commit]:
-    """The commits named by full ``hashes``, in that order, with message and files."""
+    """The commits named by full ``hashes``, in that order, with their messages."""
     if not hashes:
         return  # git log --stdin with no input would read HEAD
-    args = ["log", "--no-walk=unsorted", "--stdin", "-z", "--no-renames", "--name-only"]
-    args += [f"--format={_RECORD}", *repo.pathspec()]
-    header: list[str] | None = None
-    message = ""
-    files: list[str] = []
-    expect_message = False
+    args = ["log", "--no-walk=unsorted", "--stdin", "-z", f"--format={_RECORD}"]
+    record: list[str] | None = None
     for token in tokens(repo.top, args, stdin=hashes):
-        if expect_message:
-            message, expect_message = token.decode("utf-8", "replace"), False
-        elif token[:1] == b"\x1e":
-            if header is not None:
-                yield _commit(header, message, files)
-            header, files, expect_message = _header(token), [], True
-        elif header is not None:
-            path = token.decode("utf-8", "replace").lstrip("\n")
-            if path:
-                files.append(f"{repo.above}/{path}" if repo.above else path)
-    if header is not None:
-        yield _commit(header, message, files)
+        if token[:1] == b"\x1e":
+            if record is not None:
+                yield _commit(record)
+            record = token[1:].decode("utf-8", "replace").split("\x1f", 6)
+        elif record is not None:  # a NUL inside a message: the rest of it
+            record[-1] += "\n" + token.decode("utf-8", "replace")
+    if record is not None:
+        yield _commit(record)
 
 
 def resolve(repo: Repository, names: Iterable[str]) -> Iterator[Header]:
@@ -191,14 +212,6 @@ def resolve(repo: Repository, names: Iterable[str]) -> Iterator[Header]:
         yield Header(*token.decode("utf-8", "replace").split("\x1f", 3))
 
 
-def _only(repo: Repository) -> list[str]:
-    return ["--", f":(literal){repo.below}"] if repo.below else []
-
-
-def _header(token: bytes) -> list[str]:
-    return token[1:].decode("utf-8", "replace").split("\x1f", 4)
-
-
-def _commit(header: list[str], message: str, files: list[str]) -> Commit:
-    hash_, email, author_time, commit_time, subject = header
-    return Commit((hash_, email, author_time, subject), int(commit_time), message, files)
+def _commit(record: list[str]) -> Commit:
+    hash_, author, email, author_time, commit_time, subject, message = record
+    return Commit((hash_, email, author_time, subject), author, int(commit_time), message)

@@ -10,9 +10,16 @@ the listing of paths this import reads, and changes when a rebase resolves a con
 Not recognised as the same change: a reworded subject, ``rebase --ignore-date`` or
 ``--reset-author``; those import once more, as new memories. Two commits with the same
 author, second and subject — a change cherry-picked to another branch — are one memory.
-The id holds nothing readable of the author.
+A change reverted and then landed again (a *re-land*: same author, time and subject) is
+another memory: its id hashes the number of earlier landings too, so the re-land is live
+while the reverted landing stays obsolete. The id holds nothing readable of the author.
 
-The commit hash is the provenance: ``source`` is ``git:<hash>`` (of the commit imported).
+The commit hash is the provenance: ``source`` is ``git:<hash>``
+(:data:`memhooks.store.commits.SOURCE_PREFIX`, of the first commit of the range that
+carries the change); the store keeps every commit of the change beside the memory
+(:mod:`memhooks.store.commits`). ``files`` are the paths the commit touched, each followed
+by the path its file has now when it moved since (:mod:`.lineage`); ``scope`` is the
+common folder of where those files are now.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from __future__ import annotations
 import hashlib
 
 from ..store import Memory, normalize_file
+from ..store.commits import SOURCE_PREFIX
 from ..store.memory import format_timestamp
 from .conventions import classify
 from .message import memory_text
@@ -31,31 +39,60 @@ if TYPE_CHECKING:
 #: Most paths kept per memory (in git's order); the text then says how many there were.
 MAX_FILES = 100
 ID_PREFIX = "git-"
-SOURCE_PREFIX = "git:"
+#: The version of this mapping, kept with each commit in the store: a re-import rewrites
+#: the memories an older one wrote (0: before the store kept commits, schema version 6).
+FORMAT = 1
 
 
-def change_id(header: Header) -> str:
-    """The memory id of a commit's change (see the module docstring)."""
+def change_id(header: Header, landing: int = 0) -> str:
+    """The memory id of a commit's change (see the module docstring); ``landing``: how
+    many times the change landed and was reverted before this commit."""
     key = f"{header.author_email}\0{header.author_time}\0{header.subject}"
+    if landing:
+        key += f"\0{landing}"
     return ID_PREFIX + hashlib.sha256(key.encode("utf-8", "replace")).hexdigest()[:16]
 
 
-def to_memory(commit: Commit, project: str, *, boundary: bool = False) -> Memory | None:
-    """The memory for ``commit`` in ``project``, or None when its message is empty once
-    trailers are dropped. ``boundary``: the commit is at a shallow clone's edge, where git
-    shows the whole tree as added, so its files are unknown and left out."""
+class Paths:
+    """Where a commit's memory is, from ``(touched path, path now or None)`` pairs
+    (:meth:`memhooks.history.lineage.Lineage.files`): ``files`` (each touched path, then
+    where its file is now when it moved since; at most :data:`MAX_FILES`), ``scope`` (the
+    common folder of where the files are now, or were when gone) and ``changed`` (how many
+    paths the commit touched)."""
+
+    __slots__ = ("changed", "files", "scope")
+
+    def __init__(self, pairs: list[tuple[str, str | None]]) -> None:
+        files: list[str] = []
+        places: list[str] = []
+        changed = 0
+        for touched, now in pairs:
+            path = _valid_path(touched)
+            if path is None:
+                continue
+            changed += 1
+            here = path if now is None else _valid_path(now) or path
+            files += [path] if here == path else [path, here]
+            places.append(here)
+        self.changed = changed
+        self.files = list(dict.fromkeys(files))[:MAX_FILES]
+        self.scope = common_folder(list(dict.fromkeys(places)))
+
+
+def to_memory(commit: Commit, project: str, memory_id: str, paths: Paths) -> Memory | None:
+    """The memory ``memory_id`` for ``commit`` in ``project`` at ``paths``, or None when
+    its message is empty once trailers are dropped."""
     text = memory_text(commit.message)
     if not text:
         return None
-    files = [] if boundary else _valid(commit.files)
-    if len(files) > MAX_FILES:
-        text += f"\n\n[{len(files)} files changed; the first {MAX_FILES} are listed]"
+    if paths.changed > MAX_FILES:
+        text += f"\n\n[{paths.changed} files changed; the first {MAX_FILES} are listed]"
     kind, tags = classify(commit.subject, commit.message)
     return Memory(
-        id=change_id(commit),
+        id=memory_id,
         project=project,
-        scope=common_folder(files),
-        files=files[:MAX_FILES],
+        scope=paths.scope,
+        files=paths.files,
         text=text,
         kind=kind,
         tags=tags,
@@ -84,17 +121,14 @@ def common_folder(files: list[str]) -> str:
     return "/".join(common)
 
 
-def _valid(paths: list[str]) -> list[str]:
-    """``paths`` in canonical form, those the store cannot hold (control characters in a
-    file name) left out, duplicates dropped."""
-    out: list[str] = []
-    seen: set[str] = set()
-    for path in paths:
-        try:
-            path = normalize_file(path)
-        except ValueError:
-            continue
-        if path not in seen:
-            seen.add(path)
-            out.append(path)
-    return out
+def _valid_path(path: str) -> str | None:
+    """``path`` in canonical form, or None when the store cannot hold it (control
+    characters in a file name)."""
+    try:
+        return normalize_file(path)
+    except ValueError:
+        return None
+
+
+#: The paths of a commit whose files are unknown (at a shallow clone's edge).
+NO_PATHS = Paths([])

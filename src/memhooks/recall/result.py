@@ -29,13 +29,34 @@ def dumps(value: Any) -> str:
 
 
 def injected_memory(memory: dict[str, Any]) -> dict[str, Any]:
-    """The part of a recalled memory an agent sees."""
-    out = {"id": memory["id"], "text": memory["text"]}
+    """The part of a recalled memory an agent sees. A memory made of a git commit names
+    it — ``commit`` (:data:`memhooks.store.commits.SHORT` hex digits) and ``files`` (the
+    first :data:`FILES_SHOWN`, then how many more) — so the agent can ``git show`` it."""
+    out = {"id": memory["id"]}
+    if memory.get("commit"):
+        out["commit"] = memory["commit"][:SHORT]
+        if memory.get("files"):
+            out["files"] = files_shown(memory["files"])
+    out["text"] = memory["text"]
     for key in ("kind", "scope", "created_at"):
         if memory.get(key) not in (None, ""):
             out[key] = memory[key]
     out["recalled_by"] = cue_of(memory)
     return out
+
+
+#: Hex digits of a commit id shown (``memhooks.store.commits.SHORT``, written out: the
+#: hook renders without importing the store).
+SHORT = 12
+#: Paths of a commit memory's files shown before "(+N more)".
+FILES_SHOWN = 3
+
+
+def files_shown(files: list[str]) -> str:
+    """The first :data:`FILES_SHOWN` of ``files``, comma-separated, then ``(+N more)``."""
+    shown = ", ".join(files[:FILES_SHOWN])
+    more = len(files) - FILES_SHOWN
+    return f"{shown} (+{more} more)" if more > 0 else shown
 
 
 #: Most characters of :func:`cue_of`: a hook's recall query is a line, but the prompt-only
@@ -67,7 +88,9 @@ def pack(
     memories: list[dict[str, Any]], guidance: list[dict[str, Any]], budget: int
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
     """Whole items in order — memories first, then guidance — while the injected context
-    stays within ``budget`` characters. Returns (kept memories, kept guidance, dropped
+    stays within ``budget`` characters. A commit memory longer than the room left, or than
+    half the budget, arrives cut to that (:func:`cut_to`): not left out, and not crowding
+    out the memories ranked after it. Returns (kept memories, kept guidance, dropped
     memories)."""
     body: dict[str, Any] = {"schema": MEMORIES_SCHEMA, "memories": [], "guidance": []}
     used = len(LABEL) + len(dumps(body))
@@ -75,7 +98,12 @@ def pack(
     kept_guidance: list[dict[str, Any]] = []
     dropped: list[dict[str, Any]] = []
     for memory in memories:
-        size = len(dumps(injected_memory(memory))) + (1 if kept else 0)
+        comma = 1 if kept else 0
+        size = len(dumps(injected_memory(memory))) + comma
+        room = min(budget - used, budget // 2) - comma
+        if size - comma > room and memory.get("commit"):
+            memory = cut_to(memory, room) or memory
+            size = len(dumps(injected_memory(memory))) + comma
         if used + size <= budget:
             kept.append(memory)
             used += size
@@ -87,6 +115,35 @@ def pack(
             kept_guidance.append(item)
             used += size
     return kept, kept_guidance, dropped
+
+
+def cut_to(memory: dict[str, Any], room: int) -> dict[str, Any] | None:
+    """A copy of the commit ``memory`` whose injected form takes at most ``room``
+    characters: its text cut after whole lines (or words) with a last line saying
+    ``git show <commit>`` has the whole message; None when not even the first line of
+    the text (the subject) fits. The commit id and files are kept whole: they are how
+    the agent reads the rest (issue 20: 15 % of the commits cited in a verification set
+    were longer than a whole tool-time reply)."""
+    text = memory["text"]
+    note = f"…\n[cut: `git show {memory['commit'][:SHORT]}` has the whole message]"
+    subject = len(text.split("\n", 1)[0])
+
+    def size(length: int) -> int:
+        return len(dumps(injected_memory({**memory, "text": text[:length] + note})))
+
+    if size(subject) > room:
+        return None
+    low, high = subject, len(text)  # the longest prefix that fits: size grows with it
+    while low < high:
+        middle = (low + high + 1) // 2
+        low, high = (middle, high) if size(middle) <= room else (low, middle - 1)
+    end = low
+    for mark in ("\n", " "):  # end at a line, else a word, when one is near
+        at = text.rfind(mark, subject, end + 1)
+        if at >= max(subject, end * 4 // 5):
+            end = at
+            break
+    return {**memory, "text": text[:end].rstrip() + note}
 
 
 def context(result: dict[str, Any], unavailable: str | None = None) -> str | None:
@@ -150,7 +207,9 @@ def text(result: dict[str, Any]) -> str:
         lines += [f"    {line}" for line in memory["text"].splitlines() or [""]]
         for by in memory["recalled_by"]:
             priority = "default" if by["priority"] is None else f"{by['priority']:.2f}"
-            lines.append(f"    recalled by [{priority}] {short(by['query'])}  (score {by['score']:.4g})")
+            lines.append(
+                f"    recalled by [{priority}] {short(by['query'])}  (score {by['score']:.4g})"
+            )
     dropped = result["dropped"]
     if any(dropped.values()):
         lines.append("")

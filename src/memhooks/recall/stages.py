@@ -306,6 +306,7 @@ def memory_of(hit: Hit, by: list[Task]) -> dict[str, Any]:
         "tags": hit.tags,
         "entities": hit.entities,
         "created_at": hit.created_at,
+        "commit": hit.commit,
         "recalled_by": [
             {
                 "query": t.query["query"],

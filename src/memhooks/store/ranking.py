@@ -8,6 +8,7 @@ reads only the rows it keeps (:func:`memories`). Scores and tie-breaks are those
 from __future__ import annotations
 
 from ..jsonfast import dumps
+from .commits import HIGH_SIGNAL
 from .rows import COLUMNS, from_row
 from .scope import normalize_file
 from .search import _WEIGHTS, STOPWORDS, any_of, in_project, words
@@ -208,7 +209,9 @@ def anchored(
     ``[(pk, touches one of files)]``, those touching ``files`` first, then those touching
     a file directly in ``folder``, then those scoped exactly to ``folder``; newest first
     within each, at most ``limit``. Root-scoped memories count only through files
-    (a change that spans folders is scoped at the root: the root says little)."""
+    (a change that spans folders is scoped at the root: the root says little). Memories
+    of low-signal commits are left out (:data:`memhooks.store.commits.HIGH_SIGNAL`,
+    issue 20: they never fill a tool-time delivery)."""
     wanted = _files(files)
     if limit <= 0:
         return []
@@ -224,7 +227,7 @@ def anchored(
         "  UNION ALL SELECT pk, 0 FROM memories WHERE project = ? AND scope = ? AND scope != ''),"
         " best (pk, active) AS (SELECT pk, max(active) FROM hit GROUP BY pk)"
         " SELECT m.pk, b.active FROM best b JOIN memories m ON m.pk = b.pk"
-        f" WHERE m.project = ?{live}"
+        f" WHERE m.project = ?{live} AND {HIGH_SIGNAL}"
         " ORDER BY b.active DESC, m.created_at DESC, m.id DESC LIMIT ?"
     )
     params = (
@@ -277,15 +280,16 @@ def anchored_files(
     conn: sqlite3.Connection, project: str, folder: str, *, limit: int, besides: Iterable[str] = ()
 ) -> list[str]:
     """The files directly in ``folder`` (root-relative) that live memories of ``project``
-    touched, leaving out the memories whose ids are in ``besides``; at most ``limit``, in
-    path order."""
+    touched, leaving out the memories whose ids are in ``besides`` and those of
+    low-signal commits (never delivered at tool time); at most ``limit``, in path
+    order."""
     prefix = f"{folder}/" if folder else ""
     sql = (
         # CROSS JOIN keeps SQLite reading the folder's file rows first; left to choose, it
         # scans the whole project's memories (6 ms on 10,000, against 0.3).
         "SELECT DISTINCT f.path FROM memory_files f CROSS JOIN memories m ON m.pk = f.memory"
         " WHERE f.path >= ? AND f.path < ? AND instr(substr(f.path, ?), '/') = 0"
-        " AND m.project = ? AND m.obsolete = 0"
+        f" AND m.project = ? AND m.obsolete = 0 AND {HIGH_SIGNAL}"
         " AND m.id NOT IN (SELECT value FROM json_each(?)) ORDER BY f.path LIMIT ?"
     )
     args = (prefix, prefix + "\U0010ffff", len(prefix) + 1, project, dumps(sorted(besides)), limit)

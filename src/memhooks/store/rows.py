@@ -40,11 +40,11 @@ def from_row(row: Sequence[Any]) -> Memory:
         id=memory_id,
         project=row[1],
         scope=row[2],
-        files=_strings(row[3], memory_id, "files"),
+        files=strings(row[3], memory_id, "files"),
         text=row[4],
         kind=row[5],
-        tags=_strings(row[6], memory_id, "tags"),
-        entities=_strings(row[7], memory_id, "entities"),
+        tags=strings(row[6], memory_id, "tags"),
+        entities=strings(row[7], memory_id, "entities"),
         created_at=row[8],
         source=row[9],
         obsolete=bool(row[10]),
@@ -62,7 +62,7 @@ _TEXT_FIELDS = (
 )
 
 
-def _strings(value: object, memory_id: object, field: str) -> list[str]:
+def strings(value: object, memory_id: object, field: str) -> list[str]:
     """A JSON array of strings, as written by :func:`_params`."""
     try:
         found = loads(value) if isinstance(value, str) else None

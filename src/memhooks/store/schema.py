@@ -21,7 +21,8 @@ memory for the optional semantic search (float32 blob), dropped with its memory 
 when the memory's text changes. Version 4 indexes the project as one token
 (``memories.project_key``, a generated column, and a sixth ``memories_fts`` column).
 Version 5 makes every change set ``generation`` to a new random value (a restored
-backup that is then written to cannot reach a generation seen before).
+backup that is then written to cannot reach a generation seen before). Version 6 adds
+``commits``: the git commits ``history import`` made a memory of (:mod:`.commits`).
 """
 
 from __future__ import annotations
@@ -200,8 +201,36 @@ _V5: tuple[str, ...] = tuple(
     )
 )
 
+# Version 6: the commits a history memory was made of (memhooks.store.commits): one row
+# per (memory, commit hash) — a change cherry-picked to another branch is one memory with
+# two commits — holding the author, the author date, why the commit is low-signal (NULL
+# when it is not; memhooks.history.signal) and the version of the mapping that wrote the
+# memory (a re-import rewrites memories of an older one). Dropped with its memory;
+# a change moves the generation (the tool-time lists leave low-signal memories out).
+_V6: tuple[str, ...] = (
+    """CREATE TABLE commits (
+        memory INTEGER NOT NULL,
+        hash TEXT NOT NULL,
+        author TEXT NOT NULL,
+        authored_at TEXT NOT NULL,
+        low_signal TEXT,
+        format INTEGER NOT NULL,
+        PRIMARY KEY (memory, hash)
+    ) WITHOUT ROWID""",
+    "CREATE INDEX commits_hash ON commits (hash)",
+    """CREATE TRIGGER commits_forget AFTER DELETE ON memories BEGIN
+        DELETE FROM commits WHERE memory = old.pk;
+    END""",
+    *(
+        f"""CREATE TRIGGER commits_generation_{event.lower()} AFTER {event} ON commits BEGIN
+        UPDATE store_state SET generation = random();
+    END"""
+        for event in ("INSERT", "UPDATE", "DELETE")
+    ),
+)
+
 #: Append-only. Each entry is a sequence of SQL statements or a function of the connection.
-MIGRATIONS: list[Migration] = [_V1, _V2, _V3, _V4, _V5]
+MIGRATIONS: list[Migration] = [_V1, _V2, _V3, _V4, _V5, _V6]
 
 
 def migrate(conn: sqlite3.Connection, path: str, timeout: float, *, create: bool = True) -> int:

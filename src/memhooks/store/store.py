@@ -8,7 +8,7 @@ import time
 
 from memhooks.errors import StoreError
 
-from . import rows, search
+from . import commits, rows, search
 from .connection import BUSY_TIMEOUT, MEMORY, Translated, connect, write
 from .location import default_path
 from .memory import (
@@ -26,7 +26,7 @@ from .scope import normalize_files, normalize_scope
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import sqlite3
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Iterable, Sequence
     from types import TracebackType
     from typing import IO, TypeVar
 
@@ -179,6 +179,50 @@ class MemoryStore:
 
         with Translated(self.path):
             return batch.existing(self._conn, project, ids)
+
+    def stored_changes(
+        self, project: str, ids: Iterable[str]
+    ) -> builtins.dict[str, commits.Stored]:
+        """What ``project`` holds of the history memories ``ids``
+        (:func:`memhooks.store.commits.stored`): a cheap read before deciding which
+        memories an import must build."""
+        with Translated(self.path):
+            return commits.stored(self._conn, _project(project), ids)
+
+    def store_changes(
+        self, project: str, wanted: Sequence[commits.Wanted]
+    ) -> builtins.dict[str, str]:
+        """Add, rewrite or update the history memories ``wanted`` in one write
+        transaction; ``{id: "added" | "updated" | "present"}`` as decided under the write
+        lock (:func:`memhooks.store.commits.apply`). Raises StoreError naming a memory
+        that cannot be stored; nothing is written then."""
+        project = _project(project)
+
+        def work(conn: sqlite3.Connection) -> builtins.dict[str, str]:
+            try:
+                return commits.apply(conn, project, wanted)
+            except (TypeError, ValueError) as exc:
+                raise StoreError(f"cannot record the memory of a commit: {exc}") from None
+
+        return self._write(work)
+
+    def mark_reverted(
+        self, project: str, marks: Sequence[tuple[str, str]]
+    ) -> tuple[builtins.list[tuple[str, str]], int]:
+        """Mark each live memory a revert undid obsolete, superseded by the revert, in one
+        write transaction (:func:`memhooks.store.commits.mark_reverted`); return the
+        ``(reverted, revert)`` marks made and how many reverted memories the project
+        does not hold."""
+        project = _project(project)
+        if not marks:
+            return [], 0
+        return self._write(lambda conn: commits.mark_reverted(conn, project, marks))
+
+    def by_commit(self, project: str, names: Iterable[str]) -> builtins.dict[str, Memory]:
+        """``{name: memory}`` for the commits ``names`` (full or abbreviated hashes) that
+        ``history import`` made memories of (:func:`memhooks.store.commits.by_hash`)."""
+        with Translated(self.path):
+            return commits.by_hash(self._conn, project, names)
 
     def adopt(self, project: str, aliases: Iterable[str]) -> int:
         """Move every memory (and capture's state) kept under ``aliases`` — ids the same

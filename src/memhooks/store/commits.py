@@ -1,0 +1,271 @@
+"""The git commits a history memory was made of (schema version 6, table ``commits``).
+
+Beside each memory ``memhooks history import`` makes of a commit, one row per commit
+that carries its change (a change cherry-picked to another branch is one memory with two
+rows): the full ``hash``, the ``author`` name, ``authored_at`` (ISO 8601 UTC),
+``low_signal`` (why the commit says little — :func:`memhooks.history.signal.low_signal`
+— or None) and the ``format`` of the mapping that wrote the memory (a re-import rewrites
+the memories of an older one; memories imported before version 6 have no row at all).
+
+Readers: tool-time recall leaves low-signal memories out (:data:`HIGH_SIGNAL`, a
+condition on ``m``); line-level recall finds the memory of a blamed commit
+(:func:`by_hash`); recall shows the commit a memory came from (:func:`commit_of`,
+:func:`short`). The importer writes through :func:`apply` and :func:`mark_reverted`,
+each in the caller's write transaction, so that what it decides is decided against the
+store as it is under the write lock (two imports at once each count what they really
+wrote).
+"""
+
+from __future__ import annotations
+
+from . import rows
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import sqlite3
+    from collections.abc import Callable, Iterable, Sequence
+
+    from .memory import Memory
+
+#: A history memory's ``source``: this prefix, then the full hash of its commit.
+SOURCE_PREFIX = "git:"
+#: Hex digits of a commit hash shown to the model: enough for ``git show`` in a history
+#: of millions of objects (git's own abbreviation grows to 12 at about 16 million).
+SHORT = 12
+#: SQL condition on a memory row aliased ``m``: not a low-signal commit.
+HIGH_SIGNAL = (
+    "NOT EXISTS (SELECT 1 FROM commits c WHERE c.memory = m.pk AND c.low_signal IS NOT NULL)"
+)
+#: Ids read per statement (SQLite's default limit on bound variables is 999).
+CHUNK = 500
+
+ADDED, UPDATED, PRESENT, EMPTY = "added", "updated", "present", "empty"
+
+
+def commit_of(source: str) -> str | None:
+    """The full hash a memory's ``source`` names (``git:<hash>``), else None."""
+    if source.startswith(SOURCE_PREFIX) and len(source) > len(SOURCE_PREFIX):
+        return source[len(SOURCE_PREFIX) :]
+    return None
+
+
+def short(hash: str) -> str:
+    """The first :data:`SHORT` hex digits of a commit ``hash``."""
+    return hash[:SHORT]
+
+
+class CommitRow:
+    """One commit of a change: ``hash`` (full hex), ``author`` (name), ``authored_at``
+    (ISO 8601 UTC), ``low_signal`` (a reason, or None)."""
+
+    __slots__ = ("author", "authored_at", "hash", "low_signal")
+
+    def __init__(self, hash: str, author: str, authored_at: str, low_signal: str | None) -> None:
+        self.hash = hash
+        self.author = author
+        self.authored_at = authored_at
+        self.low_signal = low_signal
+
+
+class Stored:
+    """What the store holds of one imported change: its row's ``pk``, ``scope``,
+    ``files``, ``source``, and ``format`` (the lowest format of its commit rows; 0 when
+    it has none: imported before schema version 6)."""
+
+    __slots__ = ("files", "format", "pk", "scope", "source")
+
+    def __init__(self, pk: int, scope: str, files: list[str], source: str, format: int) -> None:
+        self.pk = pk
+        self.scope = scope
+        self.files = files
+        self.source = source
+        self.format = format
+
+
+class Wanted:
+    """One change as the importer wants it stored: memory ``id``, ``scope``, ``files``,
+    ``source``, its commit ``rows`` and the ``format`` of the mapping; ``build`` makes the
+    whole memory (text, kind, tags, created_at; None when the message is empty) when it
+    has to be written — called only then, since reading the message is the costly part.
+    Without ``build``, the rows are another commit of a change stored already (a
+    cherry-pick): they are added to its memory, which is left as it is."""
+
+    __slots__ = ("build", "files", "format", "id", "rows", "scope", "source")
+
+    def __init__(
+        self,
+        id: str,
+        *,
+        rows: list[CommitRow],
+        format: int,
+        scope: str = "",
+        files: list[str] | None = None,
+        source: str = "",
+        build: Callable[[], Memory | None] | None = None,
+    ) -> None:
+        self.id = id
+        self.scope = scope
+        self.files = files or []
+        self.source = source
+        self.rows = rows
+        self.format = format
+        self.build = build
+
+
+def stored(conn: sqlite3.Connection, project: str, ids: Iterable[str]) -> dict[str, Stored]:
+    """What ``project`` holds of the changes ``ids`` (those it has)."""
+    wanted = list(dict.fromkeys(ids))
+    found: dict[str, Stored] = {}
+    for start in range(0, len(wanted), CHUNK):
+        chunk = wanted[start : start + CHUNK]
+        marks = ",".join("?" * len(chunk))
+        sql = (
+            "SELECT m.id, m.pk, m.scope, m.files, m.source,"
+            " coalesce((SELECT min(format) FROM commits c WHERE c.memory = m.pk), 0)"
+            f" FROM memories m WHERE m.project = ? AND m.id IN ({marks})"
+        )
+        for memory_id, pk, scope, files, source, format in conn.execute(sql, (project, *chunk)):
+            found[memory_id] = Stored(
+                pk, scope, rows.strings(files, memory_id, "files"), source, format
+            )
+    return found
+
+
+def apply(conn: sqlite3.Connection, project: str, wanted: Sequence[Wanted]) -> dict[str, str]:
+    """Store ``wanted`` in ``project`` (in the caller's transaction): a change the store
+    lacks is added (unless its message is empty); one written by an older format is
+    rewritten (its id, obsolete mark, successor, entities and creation time kept; tags
+    and files joined with the new ones); one of the current format gets the ``scope``,
+    ``files`` and ``source`` wanted when they differ (a rename since, a rebase); commit
+    rows are added or refreshed. Returns ``{id: "added" | "updated" | "present" |
+    "empty"}`` for the wanted with ``build``. Raises ValueError/TypeError from
+    :func:`memhooks.store.batch.clean` for a memory that cannot be stored."""
+    from . import batch  # importers only: the hook, which reads this module, never pays
+
+    now = stored(conn, project, [w.id for w in wanted])
+    pks = {memory_id: have.pk for memory_id, have in now.items()}
+    outcome: dict[str, str] = {}
+    for want in wanted:
+        if want.build is None or want.id in outcome:  # another commit of a stored change
+            if want.id in pks:
+                _write_rows(conn, pks[want.id], want, refresh=False)
+            continue
+        have = now.get(want.id)
+        if have is None:
+            memory = want.build()
+            if memory is None:
+                outcome[want.id] = EMPTY
+                continue
+            rows.insert(conn, batch.clean(project, memory))
+            pks[want.id] = _pk(conn, project, want.id)
+            outcome[want.id] = ADDED
+        elif have.format < want.format and _rewrite(conn, project, want):
+            outcome[want.id] = UPDATED
+        else:
+            changed = (have.scope, have.files, have.source) != (want.scope, want.files, want.source)
+            if changed:
+                conn.execute(
+                    "UPDATE memories SET scope = ?, files = ?, source = ? WHERE pk = ?",
+                    (want.scope, rows.dump_list(want.files), want.source, have.pk),
+                )
+            outcome[want.id] = UPDATED if changed else PRESENT
+        _write_rows(conn, pks[want.id], want, refresh=outcome[want.id] != PRESENT)
+    return outcome
+
+
+def _rewrite(conn: sqlite3.Connection, project: str, want: Wanted) -> bool:
+    """Rewrite the memory ``want`` names from its commit; False when the commit's message
+    now gives no text (the memory is left as it is)."""
+    from . import batch
+
+    assert want.build is not None
+    memory = want.build()
+    old = rows.find(conn, project, want.id)
+    if memory is None or old is None:
+        return False
+    new = batch.clean(project, memory)
+    new.obsolete, new.superseded_by = old.obsolete, old.superseded_by
+    new.entities = old.entities
+    new.created_at = old.created_at
+    new.tags = list(dict.fromkeys([*new.tags, *old.tags]))
+    new.files = list(dict.fromkeys([*new.files, *old.files]))
+    rows.update(conn, new)
+    return True
+
+
+def _write_rows(conn: sqlite3.Connection, pk: int, want: Wanted, *, refresh: bool) -> None:
+    verb = "INSERT OR REPLACE" if refresh else "INSERT OR IGNORE"
+    conn.executemany(
+        f"{verb} INTO commits (memory, hash, author, authored_at, low_signal, format)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        [
+            (pk, row.hash, row.author, row.authored_at, row.low_signal, want.format)
+            for row in want.rows
+        ],
+    )
+
+
+def _pk(conn: sqlite3.Connection, project: str, memory_id: str) -> int:
+    found: int = conn.execute(
+        "SELECT pk FROM memories WHERE project = ? AND id = ?", (project, memory_id)
+    ).fetchone()[0]
+    return found
+
+
+def mark_reverted(
+    conn: sqlite3.Connection, project: str, marks: Sequence[tuple[str, str]]
+) -> tuple[list[tuple[str, str]], int]:
+    """Mark each ``(reverted id, revert id)`` of ``marks``, in order, obsolete and
+    superseded by the revert (in the caller's transaction) where both memories are in
+    ``project`` and the reverted one is live. Returns the marks made and how many named a
+    reverted memory ``project`` does not hold. A memory already obsolete keeps its mark,
+    so the first revert that names it is its successor."""
+    made: list[tuple[str, str]] = []
+    missing = 0
+    for target, revert in marks:
+        if target == revert or rows.find(conn, project, revert) is None:
+            continue
+        done = conn.execute(
+            "UPDATE memories SET obsolete = 1, superseded_by = ?"
+            " WHERE project = ? AND id = ? AND obsolete = 0",
+            (revert, project, target),
+        )
+        if done.rowcount:
+            made.append((target, revert))
+        elif rows.find(conn, project, target) is None:
+            missing += 1
+    return made, missing
+
+
+def by_hash(conn: sqlite3.Connection, project: str, names: Iterable[str]) -> dict[str, Memory]:
+    """The memories of ``project`` made of the commits ``names`` (full hashes, or
+    abbreviations of at least 4 hex digits): ``{name: memory}``; a name that matches no
+    imported commit, or abbreviates commits of two memories, is left out."""
+    found: dict[str, Memory] = {}
+    for name in dict.fromkeys(names):
+        key = name.strip().lower()
+        if len(key) < 4 or any(ch not in "0123456789abcdef" for ch in key):
+            continue
+        hits = conn.execute(
+            f"SELECT DISTINCT {rows.COLUMNS} FROM commits c JOIN memories m ON m.pk = c.memory"
+            " WHERE c.hash >= ? AND c.hash < ? AND m.project = ? LIMIT 2",
+            (key, key + "g", project),
+        ).fetchall()
+        if len(hits) == 1:
+            found[name] = rows.from_row(hits[0])
+    return found
+
+
+def low_signal_ids(conn: sqlite3.Connection, project: str, ids: Iterable[str]) -> set[str]:
+    """Which of ``ids`` are memories of ``project`` made of a low-signal commit."""
+    wanted = list(dict.fromkeys(ids))
+    found: set[str] = set()
+    for start in range(0, len(wanted), CHUNK):
+        chunk = wanted[start : start + CHUNK]
+        marks = ",".join("?" * len(chunk))
+        sql = (
+            f"SELECT m.id FROM memories m WHERE m.project = ? AND m.id IN ({marks})"
+            f" AND NOT {HIGH_SIGNAL}"
+        )
+        found.update(row[0] for row in conn.execute(sql, (project, *chunk)))
+    return found
