@@ -7,9 +7,13 @@ Payloads start from the fixtures captured from Claude Code 2.1.197
 ``transcript_path``, ``cwd``, ``prompt_id``, ``permission_mode``, ``effort``,
 ``tool_use_id``, ``duration_ms`` ...), only the values change. No Read was recorded, so
 a Read's ``PostToolUse`` is the recorded ``PostToolUse`` envelope (a Write's) with
-``tool_name: "Read"``, ``tool_input: {"file_path": ABS}`` and Claude Code's Read result
-``{"type": "text", "file": {"filePath", "content", "numLines", "startLine",
-"totalLines"}}``.
+``tool_name: "Read"``, ``tool_input: {"file_path": ABS, "offset"?, "limit"?}`` and
+Claude Code's Read result ``{"type": "text", "file": {"filePath", "content",
+"numLines", "startLine", "totalLines"}}`` (at most 2,000 lines unless ``limit`` says).
+An Edit is the recorded ``PreToolUse`` / ``PostToolUse`` envelope with Claude Code's Edit input ``{file_path, old_string, new_string, replace_all}``
+(code.claude.com/docs/en/hooks) and, after the tool ran, its result ``{filePath,
+oldString, newString, originalFile, structuredPatch, userModified, replaceAll}``
+(anthropics/claude-code#3671); a Write of a new file is the recorded Write.
 
 Replies are read as Claude Code reads them (code.claude.com/docs/en/hooks,
 ``shared/spec/real-agents.md``): JSON on stdout with
@@ -29,6 +33,9 @@ import uuid
 HERE = os.path.dirname(os.path.abspath(__file__))
 REAL = os.path.join(os.path.dirname(HERE), "tests", "agents", "data", "payloads", "real")
 MEMORIES_SCHEMA = "memhooks/memories-v1"
+#: Lines a Read without ``limit`` returns (Claude Code's Read tool: "reads up to 2000
+#: lines starting from the beginning of the file" by default).
+READ_LINES = 2000
 #: Events whose plain (non-JSON) stdout Claude Code adds to the model's context.
 PLAIN_EVENTS = ("SessionStart", "UserPromptSubmit")
 _SCHEMA_AT = re.compile(r'\{\s*"schema"\s*:\s*"' + re.escape(MEMORIES_SCHEMA) + '"')
@@ -48,16 +55,33 @@ class Session:
     (a new ``prompt_id``); tool events carry the current turn's ``prompt_id``.
     """
 
-    def __init__(self, cwd: str, session_id: str | None = None, home: str = "/home/user") -> None:
+    def __init__(
+        self, cwd: str, session_id: str | None = None, home: str = "/home/user",
+        *, seeded: bool = False,
+    ) -> None:  # fmt: skip
         self.cwd = cwd
         self.session_id = session_id or str(uuid.uuid4())
         slug = re.sub(r"[^A-Za-z0-9]", "-", cwd)
         self.transcript = os.path.join(
             home, ".claude", "projects", slug, f"{self.session_id}.jsonl"
         )
-        self.prompt_id = str(uuid.uuid4())
+        # seeded: every prompt and tool-use id derives from the session id, so a replay
+        # sends the same bytes each time (a benchmark that resumes or re-runs a task)
+        self._seeded = seeded
+        self._count = 0
+        self.prompt_id = self._uuid()
         self._prompt = recorded("UserPromptSubmit")
         self._tool = recorded("PostToolUse")
+        self._pre = recorded("PreToolUse")
+
+    def _uuid(self) -> str:
+        if not self._seeded:
+            return str(uuid.uuid4())
+        self._count += 1
+        return str(uuid.uuid5(uuid.NAMESPACE_OID, f"{self.session_id}/{self._count}"))
+
+    def _tool_use_id(self) -> str:
+        return "toolu_" + self._uuid().replace("-", "")[:24]
 
     def _envelope(self, template: dict) -> dict:
         payload = dict(template)
@@ -68,37 +92,82 @@ class Session:
 
     def prompt(self, text: str) -> bytes:
         """``UserPromptSubmit`` with ``text`` as the prompt (starts a turn)."""
-        self.prompt_id = str(uuid.uuid4())
+        self.prompt_id = self._uuid()
         payload = self._envelope(self._prompt)
         payload["prompt"] = text
         return encode(payload)
 
-    def read(self, path: str) -> bytes:
+    def read(self, path: str, offset: int | None = None, limit: int | None = None) -> bytes:
         """``PostToolUse`` of a Read of the absolute file ``path`` (its content is read
-        from disk, as the tool would return it)."""
+        from disk, as the tool would return it): from line ``offset`` (1-based; default
+        the first), ``limit`` lines (default :data:`READ_LINES`, the tool's own)."""
         try:
             with open(path, encoding="utf-8", errors="replace") as fp:
-                content = fp.read()
+                lines = fp.read().splitlines(keepends=True)
         except OSError:
-            content = ""
-        lines = content.count("\n") + (1 if content and not content.endswith("\n") else 0)
+            lines = []
+        start = offset or 1
+        shown = lines[start - 1 : start - 1 + (limit or READ_LINES)]
+        tool_input: dict[str, object] = {"file_path": path}
+        if offset is not None:
+            tool_input["offset"] = offset
+        if limit is not None:
+            tool_input["limit"] = limit
         payload = self._envelope(self._tool)
         payload.update(
             tool_name="Read",
-            tool_input={"file_path": path},
+            tool_input=tool_input,
             tool_response={
                 "type": "text",
                 "file": {
                     "filePath": path,
-                    "content": content,
-                    "numLines": lines,
-                    "startLine": 1,
-                    "totalLines": lines,
+                    "content": "".join(shown),
+                    "numLines": len(shown),
+                    "startLine": start,
+                    "totalLines": len(lines),
                 },
             },
-            tool_use_id="toolu_" + uuid.uuid4().hex[:24],
+            tool_use_id=self._tool_use_id(),
         )
         return encode(payload)
+
+    def edit(
+        self, path: str, old: str, new: str, original: str, patch: list[dict]
+    ) -> tuple[bytes, bytes]:
+        """(``PreToolUse``, ``PostToolUse``) of one Edit of the absolute file ``path``
+        replacing ``old`` by ``new``; ``original`` is the file before the edit and
+        ``patch`` the tool's ``structuredPatch`` (``[{oldStart, oldLines, newStart,
+        newLines, lines}]``)."""
+        tool_input = {"file_path": path, "old_string": old, "new_string": new, "replace_all": False}
+        pre = self._envelope(self._pre)
+        pre.update(tool_name="Edit", tool_input=tool_input, tool_use_id=self._tool_use_id())
+        post = self._envelope(self._tool)
+        post.update(
+            tool_name="Edit",
+            tool_input=tool_input,
+            tool_response={
+                "filePath": path, "oldString": old, "newString": new, "originalFile": original,
+                "structuredPatch": patch, "userModified": False, "replaceAll": False,
+            },
+            tool_use_id=pre["tool_use_id"],
+        )  # fmt: skip
+        return encode(pre), encode(post)
+
+    def write(self, path: str, content: str) -> tuple[bytes, bytes]:
+        """(``PreToolUse``, ``PostToolUse``) of a Write creating the absolute file
+        ``path`` with ``content``."""
+        pre = self._envelope(self._pre)
+        pre.update(
+            tool_input={"file_path": path, "content": content}, tool_use_id=self._tool_use_id()
+        )
+        post = self._envelope(self._tool)
+        post.update(
+            tool_input=pre["tool_input"],
+            tool_response={"type": "create", "filePath": path, "content": content,
+                           "structuredPatch": [], "originalFile": None, "userModified": False},
+            tool_use_id=pre["tool_use_id"],
+        )  # fmt: skip
+        return encode(pre), encode(post)
 
 
 def encode(payload: dict) -> bytes:
@@ -131,10 +200,16 @@ def model_text(stdout: str, event: str) -> str | None:
 def memory_ids(context: str | None) -> list[str]:
     """Ids of the memories in ``context``, in the order the model reads them: every
     ``memhooks/memories-v1`` JSON object in the text, first to last."""
+    return [memory["id"] for memory in memories(context)]
+
+
+def memories(context: str | None) -> list[dict]:
+    """The memories (``{"id", "text", ...}``) of every ``memhooks/memories-v1`` JSON
+    object in ``context``, in the order the model reads them."""
     if not context:
         return []
     decoder = json.JSONDecoder()
-    ids: list[str] = []
+    out: list[dict] = []
     for match in _SCHEMA_AT.finditer(context):
         try:
             body, _end = decoder.raw_decode(context, match.start())
@@ -142,5 +217,5 @@ def memory_ids(context: str | None) -> list[str]:
             continue
         for memory in body.get("memories") or ():
             if isinstance(memory, dict) and isinstance(memory.get("id"), str):
-                ids.append(memory["id"])
-    return ids
+                out.append(memory)
+    return out
