@@ -90,6 +90,8 @@ INSTALL: Wiring = {
     "title": "Codex",
     # a JSON reply key whose text the host shows the user (the launcher's "memhooks is gone")
     "notice": "systemMessage",
+    # packaged as a plugin too (memhooks.install.plugins; run: see docs/agents.md)
+    "plugin": {"kind": "codex-plugin", "manifest": ".codex-plugin/plugin.json", "root_var": "PLUGIN_ROOT"},
     "project": ".codex/hooks.json",
     "user": "{CODEX_HOME:.codex}/hooks.json",
     # Codex reads files through its shell tool (Bash in hook payloads): the working set

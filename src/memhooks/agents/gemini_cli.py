@@ -114,6 +114,8 @@ INSTALL: Wiring = {
     "title": "Gemini CLI",
     # a JSON reply key whose text the host shows the user (the launcher's "memhooks is gone")
     "notice": "systemMessage",
+    # packaged as a plugin too (memhooks.install.plugins; run: see docs/agents.md)
+    "plugin": {"kind": "gemini-extension", "manifest": "gemini-extension.json", "root_var": "extensionPath"},
     "project": ".gemini/settings.json",
     "user": ".gemini/settings.json",
     "events": (

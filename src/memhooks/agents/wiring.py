@@ -75,6 +75,11 @@ Keys (optional unless marked):
 ``notice``
     A key of the host's JSON hook reply whose text the host shows the user, not the
     model (``systemMessage``): where the launcher says memhooks is gone.
+``plugin``
+    The host installs plugins or extensions: ``kind`` (``claude-plugin``,
+    ``codex-plugin``, ``gemini-extension``), ``manifest`` (its path in the plugin folder)
+    and ``root_var`` (the variable the host sets to the installed plugin's folder);
+    ``memhooks.install.plugins`` generates the plugin from this row.
 ``todo`` / ``project_todo``
     Other things the user must do after an install (at every level / at project level).
 ``source``
@@ -97,6 +102,7 @@ if TYPE_CHECKING:
     class Wiring(_Required, total=False):
         title: str
         notice: str
+        plugin: dict[str, str]
         capture: Events
         hook: dict[str, Any]
         groups: bool

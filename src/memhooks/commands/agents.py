@@ -194,6 +194,9 @@ def _entry_lines(action: str, dry_run: bool, entry: dict[str, Any]) -> list[str]
         lines.append(
             f"{name}: installed ({level}) in {', '.join(entry['files'])}; events: {', '.join(entry['events'])}; fires: {fires}"
         )
+        if _through_plugin(entry):
+            plugin = entry["plugin"]
+            lines.append(f"{name}:   through the plugin {plugin['ref']} ({plugin['path']})")
         if entry.get("fires_when"):
             lines.append(f"{name}:   fires {entry['fires_when']}")
         title = entry.get("title", name)
@@ -227,7 +230,16 @@ def _suggest(entry: dict[str, Any], *flags: str) -> str:
     return suggest("install", entry["agent"], entry["level"], entry["default_level"], *flags)
 
 
+def _through_plugin(entry: dict[str, Any]) -> bool:
+    plugin = entry.get("plugin")
+    return bool(
+        plugin and plugin["enabled"] and entry.get("files", [""])[0].startswith(plugin["path"])
+    )
+
+
 def _capture_line(entry: dict[str, Any]) -> str:
+    if _through_plugin(entry):
+        return "not with the plugin yet (it wires the events above; see docs/agents.md)"
     found = entry.get("capture_events")
     if found is None:
         return "not handled for this host yet (capture sees the events above only)"
@@ -237,6 +249,8 @@ def _capture_line(entry: dict[str, Any]) -> str:
 
 
 def _mcp_line(entry: dict[str, Any], server: dict[str, Any] | None) -> str:
+    if _through_plugin(entry):
+        return "in the plugin (`memhooks mcp`; needs the mcp extra: docs/mcp.md)"
     if server is None:
         return f"not supported by memhooks yet ({entry['level']} level; see docs/mcp.md)"
     if server["registered"]:

@@ -67,11 +67,14 @@ def plan(
     ``capture``: also wire (or, uninstalling, only remove) the events opt-in capture
     uses (``capture_events.py``); ``mcp``: also register (or, uninstalling, only
     remove) the MCP server (``mcp_servers.py``). A plain uninstall removes everything."""
-    from . import capture_events, gitexclude, launcher, mcp_servers, skill
+    from . import capture_events, gitexclude, launcher, mcp_servers, plugins, skill
 
     found = _host(agent, ctx)
     try:
         extra = capture_events.plan(action, found, ctx, capture)
+        carried = plugins.active(found, ctx) if action == "install" else None
+        if carried is not None and carried.enabled:
+            return _carried(found, ctx, carried.ref)
         if action == "uninstall" and (capture or mcp):
             # only what was named goes; the hooks and skill stay
             edits: list[Edit] = (extra or []) if capture else []
@@ -95,6 +98,20 @@ def plan(
         raise InstallError.at(agent, found.config_path(ctx), exc) from exc
 
 
+def _carried(found: Host, ctx: Context, ref: str) -> list[Edit]:
+    """An install for a host that has memhooks' plugin ``ref``: the plugin wires the
+    hooks, the skill and the MCP server, so ours go from the host's config (never
+    twice); the launcher, which the plugin runs first, is written."""
+    from . import gitexclude, launcher, mcp_servers, skill
+
+    edits = found.behaviour.uninstall(found, ctx) + skill.uninstall(found, ctx)
+    edits = mcp_servers.plan(found.name, ctx, False, edits)
+    for change in edits:
+        change.why = change.why or f"the memhooks plugin {ref} carries it"
+    edits = launcher.plan(ctx) + edits
+    return edits + (gitexclude.plan(ctx, edits) if ctx.level == PROJECT else [])
+
+
 def apply(edits: list[Edit]) -> None:
     """Write (or delete) every edit's file, each atomically."""
     from .files import remove, write
@@ -114,7 +131,8 @@ def status(agent: str, ctx: Context) -> Status:
 
     found_host = _host(agent, ctx)
     found = _level_status(found_host, ctx)
-    skill.report(found_host, ctx, found)
+    if not _plugin(found_host, ctx, found):
+        skill.report(found_host, ctx, found)
     delivery = found_host.delivery
     if delivery is not None:
         found.prompt_channel = delivery.prompt_channel
@@ -128,6 +146,51 @@ def status(agent: str, ctx: Context) -> Status:
     if found.installed and found_host.wiring.get("reads"):
         reach.overlaps(found_host, ctx, found, _others(found_host, ctx))
     return found
+
+
+def _plugin(host: Host, ctx: Context, found: Status) -> bool:
+    """Report memhooks' plugin for ``host`` (user level): the hooks it wires, or the
+    same events wired twice; True when the plugin is what fires (it carries the skill)."""
+    from . import launcher, plugins
+    from .command import suggest
+
+    carried = plugins.active(host, ctx) if ctx.level == USER else None
+    if carried is None:
+        return False
+    found.plugin = {"ref": carried.ref, "path": carried.path, "enabled": carried.enabled}
+    title = host.wiring.get("title", host.name)
+    again = suggest("install", host.name, ctx.level, host.default_level)
+    if not carried.enabled:
+        found.notes.append(
+            f"the memhooks plugin {carried.ref} is installed in {title} but disabled"
+        )
+        return False
+    if found.installed:
+        found.notes.append(
+            f"wired twice: by the plugin {carried.ref} and in {', '.join(found.files)}: "
+            f"{title} handles every event twice; `{again}` takes memhooks out of "
+            f"{', '.join(found.files)} (the plugin keeps it)"
+        )
+        return False
+    hooks = os.path.join(carried.path, "hooks", "hooks.json")
+    found.files, found.events, found.fires = [hooks], list(carried.hooks()), True
+    where = os.path.join(carried.path, "skills", "memhooks")
+    found.skill = {"path": where, "state": "installed", "shared_with": []}
+    now = launcher.state(ctx.launcher) if ctx.launcher else launcher.MISSING
+    if now != launcher.OK and launcher.fallback() is None:
+        found.problems.append(f"no memhooks for the plugin to run (the launcher: {now})")
+        found.fires, found.repair = False, again
+    elif now != launcher.OK:
+        found.notes.append(
+            "the plugin runs the memhooks on PATH (slower): "
+            f"`{again}` writes the launcher it runs first"
+        )
+        found.repair = again
+    approval = host.wiring.get("approval")
+    if approval:
+        found.todo.append(approval)
+        found.fires = None if found.fires else found.fires
+    return True
 
 
 def _repair(host: Host, ctx: Context, found: Status) -> None:

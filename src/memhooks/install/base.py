@@ -181,7 +181,9 @@ class Status:
     ``tool_channel`` (how recalled context reaches the model, from the host's
     ``DELIVERY`` row; None: no such channel), ``stale`` (a command's program is gone,
     or the launcher has no memhooks left to start: installing again repairs it) and
-    ``repair`` (that command line, set by ``memhooks.install.status``)."""
+    ``repair`` (that command line, set by ``memhooks.install.status``), ``plugin``
+    (``{"ref", "path", "enabled"}`` of memhooks' plugin in the host, user level; None
+    when it has none: ``memhooks.install.plugins``)."""
 
     __slots__ = (
         "agent",
@@ -191,6 +193,7 @@ class Status:
         "fires_when",
         "level",
         "notes",
+        "plugin",
         "problems",
         "prompt_channel",
         "repair",
@@ -215,6 +218,7 @@ class Status:
         self.tool_channel: str | None = None
         self.stale = False
         self.repair: str | None = None
+        self.plugin: dict[str, object] | None = None
 
     @property
     def installed(self) -> bool:
@@ -235,6 +239,7 @@ class Status:
             "notes": self.notes,
             "todo": self.todo,
             "repair": self.repair,
+            "plugin": self.plugin,
             "skill": self.skill,
         }
 

@@ -40,6 +40,7 @@ from .files import read
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .base import Context
+    from .hosts import Host
 
 #: Set by the launcher before it hands over to another memhooks, so a ``memhooks`` on
 #: ``PATH`` that is this launcher again (a symlink) is not run in a loop.
@@ -88,6 +89,39 @@ def text(launcher: str, python: str, main: str) -> str:
         'if [ -f "$main" ] && [ -x "$python" ]; then exec "$python" -S "$main" "$@"; fi',
         "# That installation is gone (another virtualenv, another Python): the memhooks on",
         "# PATH, or the one pipx and uv put in ~/.local/bin, runs until the next install.",
+        *_elsewhere(gone, _replies(gone)),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def plugin_script(host: Host) -> str:
+    """The ``bin/memhooks`` of ``host``'s plugin (:mod:`.plugins`): it runs the per-user
+    launcher in its own shell (``.``: no second process) when ``agents install`` wrote
+    one, else what the launcher falls back to."""
+    title = host.wiring.get("title", host.name)
+    gone = (
+        f"memhooks: the memhooks {title} plugin needs the memhooks command: install it "
+        "(`pipx install memhooks` or `uv tool install memhooks`), then run "
+        "`memhooks agents install`"
+    )
+    lines = [
+        "#!/bin/sh",
+        f"# {command.MARKER}: what memhooks' {title} plugin runs for its hooks and MCP server.",
+        "# The per-user launcher that `memhooks agents install` writes starts memhooks",
+        "# fastest; it runs in this shell (it ends by exec, or by exit).",
+        "case ${XDG_DATA_HOME:-} in /*) data=$XDG_DATA_HOME ;; *) data=$HOME/.local/share ;; esac",
+        f'if [ -f "$data/memhooks/bin/memhooks" ] && [ -z "${FALLBACK_VAR}" ]; then',
+        '  . "$data/memhooks/bin/memhooks"',
+        "fi",
+        "# No launcher: the memhooks on PATH, or the one pipx and uv put in ~/.local/bin.",
+        *_elsewhere(gone, [_reply(host, gone, '  *" hook "*)')]),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _elsewhere(gone: str, replies: list[str]) -> list[str]:
+    """Shell lines: run another memhooks, else fail open with ``gone``."""
+    return [
         f'if [ -z "${FALLBACK_VAR}" ]; then',
         f"  {FALLBACK_VAR}=1; export {FALLBACK_VAR}",
         '  for found in "$(command -v memhooks 2>/dev/null)" "$HOME/.local/bin/memhooks"; do',
@@ -98,30 +132,31 @@ def text(launcher: str, python: str, main: str) -> str:
         "# sees it when the host has a way to show it; a hook never fails the host.",
         f"echo {shlex.quote(gone)} >&2",
         'case " $* " in',
-        *_replies(gone),
+        *replies,
         "  *) exit 1 ;;",
         "esac",
         "exit 0",
     ]
-    return "\n".join(lines) + "\n"
+
+
+def _reply(host: Host, gone: str, pattern: str) -> str:
+    """A ``case`` arm: what ``host``'s hook prints when memhooks is gone."""
+    notice = host.wiring.get("notice")
+    delivery = host.delivery
+    if notice:
+        reply = json.dumps({notice: gone})
+    else:
+        reply = delivery.noop if delivery is not None else ""
+    say = f"echo {shlex.quote(reply)}" if reply else ":"
+    return f"{pattern} {say} ;;"
 
 
 def _replies(gone: str) -> list[str]:
     """``case`` arms: per host, what its hook prints when memhooks is gone."""
     from .hosts import INSTALLERS
 
-    arms = []
-    for name, host in INSTALLERS.items():
-        notice = host.wiring.get("notice")
-        delivery = host.delivery
-        if notice:
-            reply = json.dumps({notice: gone})
-        else:
-            reply = delivery.noop if delivery is not None else ""
-        say = f"echo {shlex.quote(reply)}" if reply else ":"
-        arms.append(f'  *" hook "*"--agent {name} "*) {say} ;;')
-    arms.append('  *" hook "*) : ;;')
-    return arms
+    arms = [_reply(h, gone, f'  *" hook "*"--agent {n} "*)') for n, h in INSTALLERS.items()]
+    return [*arms, '  *" hook "*) : ;;']
 
 
 def plan(ctx: Context) -> list[Edit]:

@@ -1,0 +1,212 @@
+"""Plugins and extensions (Claude Code, Codex, Gemini CLI): the committed files are what
+memhooks generates, wire exactly what ``agents install`` wires, carry the skill, the MCP
+server and memhooks' version, and pass each host's published manifest rules (the real
+CLIs' own validate commands run in the opt-in e2e suite); ``agents install`` never wires
+a host twice when our plugin is there, and ``agents status`` says which path is active."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+import memhooks
+from memhooks.install import Context, apply, plan, plugins, status
+from memhooks.install.command import is_ours
+from memhooks.install.hosts import INSTALLERS
+
+try:
+    import tomllib
+except ImportError:  # Python 3.10
+    import tomli as tomllib
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = Path(__file__).parent / "data" / "plugins"
+HOSTS = ("claude-code", "codex", "gemini-cli")
+
+
+def test_the_hosts_with_a_plugin_mechanism_have_one() -> None:
+    assert tuple(plugins.hosts()) == HOSTS
+
+
+def test_the_committed_plugins_are_what_memhooks_generates() -> None:
+    done = subprocess.run([sys.executable, str(ROOT / "scripts/gen_plugins.py"), "--check"], capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, f"run `python scripts/gen_plugins.py`:\n{done.stdout}"
+
+
+@pytest.mark.parametrize("agent", HOSTS)
+def test_a_plugin_wires_what_agents_install_wires(agent: str) -> None:
+    host = INSTALLERS[agent]
+    hooks = json.loads((ROOT / plugins.IN_REPO / agent / "hooks/hooks.json").read_text())["hooks"]
+    installed = host.entries(Context("/", "user", home="/", env={}, exe=["/x/memhooks"]))
+    assert list(hooks) == list(installed)  # the same events, from the same row
+    root = host.wiring["plugin"]["root_var"]
+    for event, entries in hooks.items():
+        for got, want in zip(entries, installed[event], strict=True):
+            assert got.get("matcher") == want.get("matcher")
+            command = got["hooks"][0]["command"]
+            assert is_ours(command)
+            assert command == want["hooks"][0]["command"].replace("/x/memhooks", f'sh "${{{root}}}/bin/memhooks"', 1)
+
+
+@pytest.mark.parametrize("agent", HOSTS)
+def test_a_plugin_carries_the_skill_the_mcp_server_and_this_version(agent: str) -> None:
+    folder = ROOT / plugins.IN_REPO / agent
+    skill = ROOT / "src/memhooks/skill"
+    for path in skill.rglob("*.md"):
+        assert (folder / "skills/memhooks" / path.relative_to(skill)).read_text() == path.read_text()
+    manifest = json.loads((folder / INSTALLERS[agent].wiring["plugin"]["manifest"]).read_text())
+    assert manifest["name"] == "memhooks" and manifest["version"] == memhooks.__version__
+    servers = manifest["mcpServers"] if agent == "gemini-cli" else json.loads((folder / ".mcp.json").read_text())["mcpServers"]
+    assert servers["memhooks"]["args"][-1] == "mcp"
+    assert os.access(folder / "bin/memhooks", os.X_OK)
+
+
+def test_one_home_for_the_version() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert "version" not in project["project"] and "version" in project["project"]["dynamic"]
+    assert project["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "memhooks.__version__"}
+    claude = json.loads((ROOT / plugins.CLAUDE_MARKETPLACE).read_text())
+    assert [p["version"] for p in claude["plugins"]] == [memhooks.__version__]
+
+
+@pytest.mark.parametrize(
+    ("schema", "manifest"),
+    [
+        ("claude-plugin.schema.json", "src/memhooks/plugins/claude-code/.claude-plugin/plugin.json"),
+        ("claude-marketplace.schema.json", ".claude-plugin/marketplace.json"),
+        ("claude-marketplace.schema.json", "src/memhooks/plugins/.claude-plugin/marketplace.json"),
+        ("command-hooks.schema.json", "src/memhooks/plugins/claude-code/hooks/hooks.json"),
+        ("codex-plugin.schema.json", "src/memhooks/plugins/codex/.codex-plugin/plugin.json"),
+        ("codex-marketplace.schema.json", ".agents/plugins/marketplace.json"),
+        ("codex-marketplace.schema.json", "src/memhooks/plugins/.agents/plugins/marketplace.json"),
+        ("command-hooks.schema.json", "src/memhooks/plugins/codex/hooks/hooks.json"),
+        ("gemini-extension.schema.json", "src/memhooks/plugins/gemini-cli/gemini-extension.json"),
+        ("gemini-hooks.schema.json", "src/memhooks/plugins/gemini-cli/hooks/hooks.json"),
+    ],
+)
+def test_the_committed_manifests_follow_the_hosts_rules(schema: str, manifest: str) -> None:
+    rules = json.loads((DATA / "schemas" / schema).read_text())
+    jsonschema.validate(json.loads((ROOT / manifest).read_text()), rules)
+
+
+def test_a_marketplace_points_at_its_plugin() -> None:
+    for market, base in ((plugins.CLAUDE_MARKETPLACE, ROOT), (f"{plugins.IN_REPO}/{plugins.CLAUDE_MARKETPLACE}", ROOT / plugins.IN_REPO)):
+        (entry,) = json.loads((ROOT / market).read_text())["plugins"]
+        assert (base / entry["source"] / ".claude-plugin/plugin.json").is_file()
+    for market, base in ((plugins.CODEX_MARKETPLACE, ROOT), (f"{plugins.IN_REPO}/{plugins.CODEX_MARKETPLACE}", ROOT / plugins.IN_REPO)):
+        (entry,) = json.loads((ROOT / market).read_text())["plugins"]
+        assert (base / entry["source"]["path"] / ".codex-plugin/plugin.json").is_file()
+
+
+# -- the plugin's bin/memhooks ------------------------------------------------------------
+
+
+def _run(agent: str, env: dict[str, str], payload: dict[str, object]) -> subprocess.CompletedProcess[str]:
+    script = ROOT / plugins.IN_REPO / agent / "bin/memhooks"
+    command = json.loads((ROOT / plugins.IN_REPO / agent / "hooks/hooks.json").read_text())
+    first = next(iter(command["hooks"].values()))[0]["hooks"][0]["command"]
+    root = INSTALLERS[agent].wiring["plugin"]["root_var"]
+    line = first.replace(f"${{{root}}}", str(script.parent.parent))
+    return subprocess.run(shlex.split(line), input=json.dumps(payload), text=True, capture_output=True, env=env, cwd="/", timeout=60, check=False)
+
+
+def _home_env(tmp_path: Path, path: str = "/usr/bin:/bin") -> dict[str, str]:
+    return {"HOME": str(tmp_path / "home"), "PATH": path, "MEMHOOKS_STATE_DIR": str(tmp_path / "state"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+
+
+def test_the_plugin_runs_the_launcher_agents_install_wrote(tmp_path: Path) -> None:
+    env = _home_env(tmp_path)
+    ctx = Context(str(tmp_path), "user", home=env["HOME"], env=env)
+    from memhooks.install import launcher
+
+    apply(launcher.plan(ctx))
+    payload = {"hook_event_name": "UserPromptSubmit", "cwd": str(tmp_path), "session_id": "s", "prompt": "x"}
+    done = _run("claude-code", env, payload)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")  # no project here: the no-op
+
+
+def test_without_a_launcher_the_plugin_runs_the_memhooks_on_path(tmp_path: Path) -> None:
+    env = _home_env(tmp_path, f"{os.path.dirname(sys.executable)}:/usr/bin:/bin")
+    done = _run("gemini-cli", env, {"hook_event_name": "BeforeAgent", "cwd": str(tmp_path), "session_id": "s", "prompt": "x"})
+    assert (done.returncode, done.stdout.strip(), done.stderr) == (0, "{}", "")  # Gemini's no-op, from memhooks
+
+
+@pytest.mark.parametrize("agent", HOSTS)
+def test_without_any_memhooks_the_plugin_fails_open_saying_what_to_install(agent: str, tmp_path: Path) -> None:
+    done = _run(agent, _home_env(tmp_path), {"hook_event_name": "UserPromptSubmit", "cwd": str(tmp_path), "session_id": "s"})
+    assert done.returncode == 0
+    shown = json.loads(done.stdout)["systemMessage"]
+    assert "pipx install memhooks" in shown and done.stderr.strip() == shown
+
+
+# -- which path is active -----------------------------------------------------------------
+
+
+def _plugin_home(tmp_path: Path, agent: str, enabled: bool = True) -> Path:
+    """A home where ``agent`` installed our plugin: the files the real CLI wrote (recorded
+    shapes in data/plugins/), pointing at a copy of the committed plugin."""
+    home = tmp_path / "home"
+    source = ROOT / plugins.IN_REPO / agent
+    if agent == "claude-code":
+        cache = home / ".claude/plugins/cache/memhooks/memhooks" / memhooks.__version__
+        record = json.loads((DATA / "claude-installed_plugins.json").read_text())
+        record["plugins"]["memhooks@memhooks"][0]["installPath"] = str(cache)
+        (home / ".claude/plugins").mkdir(parents=True, exist_ok=True)
+        (home / ".claude/plugins/installed_plugins.json").write_text(json.dumps(record))
+        settings = home / ".claude/settings.json"
+        kept = json.loads(settings.read_text()) if settings.exists() else {}
+        settings.write_text(json.dumps({**kept, "enabledPlugins": {"memhooks@memhooks": enabled}}))
+    elif agent == "codex":
+        cache = home / ".codex/plugins/cache/memhooks/memhooks" / memhooks.__version__
+        (home / ".codex").mkdir(parents=True, exist_ok=True)
+        (home / ".codex/config.toml").write_text(f'[plugins."memhooks@memhooks"]\nenabled = {str(enabled).lower()}\n')
+    else:
+        cache = home / ".gemini/extensions/memhooks"
+        (home / ".gemini/extensions").mkdir(parents=True, exist_ok=True)
+        rule = str(tmp_path) + "/*"
+        (home / ".gemini/extensions/extension-enablement.json").write_text(json.dumps({"memhooks": {"overrides": [rule if enabled else "!" + rule]}}))
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copytree(source, cache)
+    return home
+
+
+@pytest.mark.parametrize("agent", HOSTS)
+@pytest.mark.parametrize("enabled", [True, False])
+def test_active_reads_whether_the_host_has_our_plugin(agent: str, enabled: bool, tmp_path: Path) -> None:
+    home = _plugin_home(tmp_path, agent, enabled)
+    found = plugins.active(INSTALLERS[agent], Context(str(tmp_path / "proj"), "user", home=str(home), env={}))
+    assert found is not None and found.enabled is enabled
+    assert set(found.hooks()) == set(INSTALLERS[agent].EVENTS)
+    assert plugins.active(INSTALLERS[agent], Context(str(tmp_path), "user", home=str(tmp_path / "other"), env={})) is None
+
+
+@pytest.mark.parametrize("agent", HOSTS)
+def test_with_the_plugin_agents_install_wires_nothing_twice(agent: str, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    ctx = Context(str(tmp_path / "proj"), "user", home=str(home), env={"XDG_DATA_HOME": str(home / ".local/share")})
+    apply(plan("install", agent, ctx))  # the settings path first
+    assert status(agent, ctx).installed and status(agent, ctx).plugin is None
+    _plugin_home(tmp_path, agent)
+    both = status(agent, ctx)
+    assert any("wired twice" in note for note in both.notes), both.notes
+    edits = plan("install", agent, ctx)
+    apply(edits)
+    assert plan("install", agent, ctx) == []
+    found = status(agent, ctx)
+    assert found.plugin is not None and found.installed
+    assert found.fires is (None if agent == "codex" else True)  # Codex: after its approval
+    assert found.files == [os.path.join(found.plugin["path"], "hooks", "hooks.json")]
+    assert not any("wired twice" in note for note in found.notes)
+    host = INSTALLERS[agent]
+    settings = (home / ".claude/settings.json") if agent == "claude-code" else Path(host.config_path(ctx))
+    assert "hook --agent" not in (settings.read_text() if settings.exists() else "")
+    assert os.path.isfile(str(ctx.launcher))  # the plugin's script runs it
