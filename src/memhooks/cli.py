@@ -268,7 +268,7 @@ def _mcp_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _agents_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("action", choices=("install", "uninstall", "status"))
+    p.add_argument("action", choices=("install", "uninstall", "status", "check"))
     which = p.add_mutually_exclusive_group()
     which.add_argument("--agent", action="append", default=[], metavar="NAME", help="an agent host (repeatable; default for install: the hosts found on this machine)")
     which.add_argument("--all", action="store_true", help="every supported agent host")
@@ -315,7 +315,7 @@ COMMANDS: tuple[tuple[str, str | None, Callable[[Any], None]], ...] = (
     ("hook", "serve one agent hook call: payload on stdin, the host's response on stdout", _hook_arguments),
     ("capture", "opt in or out of capturing what agents learn; process captured state", _capture_arguments),
     ("mcp", "serve memhooks' tools to an agent over MCP (stdio); needs memhooks[mcp]", _mcp_arguments),
-    ("agents", "install, uninstall or inspect memhooks' hooks in agent hosts", _agents_arguments),
+    ("agents", "install, uninstall, inspect or check memhooks' hooks in agent hosts", _agents_arguments),
     ("sessions", "what the hook delivered to agents, per session (list, show)", _sessions_arguments),
     ("why", "the commits that explain lines of a file, and what they replaced", _why_arguments),
 )

@@ -41,6 +41,10 @@ if TYPE_CHECKING:
 def run(args: argparse.Namespace) -> int:
     from ..install import INSTALLERS, USER, Context, host
 
+    if args.action == "check":
+        from .agents_check import run as check
+
+        return check(args)
     root, enabled = project(args.cwd)
     base = Context(root, USER, roles=args.role, via=args.via)
     for name in args.agent:

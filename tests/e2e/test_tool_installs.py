@@ -1,0 +1,83 @@
+"""memhooks installed the way people install a Python CLI, and a change of install method
+that keeps the hook command a host trusted (opt-in: MEMHOOKS_E2E=1; pipx and uv reach
+the package index for memhooks' dependencies).
+
+From the wheel built off this checkout: ``pipx install`` gives a ``memhooks`` whose
+version is the package's; ``memhooks agents install`` writes the launcher into the pipx
+virtualenv and ``agents check`` passes. Then pipx's copy goes and ``uv tool install``
+brings another (a new virtualenv): the hook keeps working before anything is re-run
+(the launcher falls back to ``~/.local/bin/memhooks``), ``agents status`` says so with
+the repair, and ``agents install`` re-points only the launcher — the host's settings,
+and so what it trusted, are byte for byte what they were.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import memhooks
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+
+
+def _tool(name: str) -> str:
+    found = shutil.which(name, path=str(BIN)) or shutil.which(name)
+    if found is None:
+        pytest.skip(f"{name} is not installed (pip install {name})")
+    return found
+
+
+@pytest.fixture
+def sandbox(tmp_path: Path) -> dict[str, str]:
+    home = tmp_path / "home"
+    (home / "project").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(home / "project")], check=True)
+    (home / "project" / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("MEMHOOKS_", "XDG_", "PIPX_", "UV_", "VIRTUAL_ENV"))}
+    env.update(HOME=str(home), PIPX_HOME=str(tmp_path / "pipx"), PIPX_BIN_DIR=str(home / ".local/bin"),
+               UV_TOOL_DIR=str(tmp_path / "uv-tools"), UV_TOOL_BIN_DIR=str(home / ".local/bin"),
+               UV_CACHE_DIR=str(tmp_path / "uv-cache"), PATH=f"{home / '.local/bin'}:/usr/bin:/bin")  # fmt: skip
+    return env
+
+
+def _run(env: dict[str, str] | None, *argv: str) -> str:
+    """Run ``argv`` in the sandbox's project (``env`` None: this process's, in the checkout)."""
+    cwd = ROOT if env is None else Path(env["HOME"]) / "project"
+    done = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, f"{argv}: exit {done.returncode}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
+    return done.stdout
+
+
+def test_pipx_then_uv_keep_the_command_the_host_trusted(sandbox: dict[str, str], tmp_path: Path) -> None:
+    pipx, uv = _tool("pipx"), _tool("uv")
+    _run(None, sys.executable, "-m", "build", "--no-isolation", "--wheel", "--outdir", str(tmp_path / "dist"), str(ROOT))
+    (wheel,) = (tmp_path / "dist").glob("*.whl")
+    home = Path(sandbox["HOME"])
+    _run(sandbox, pipx, "install", str(wheel))
+    assert _run(sandbox, "memhooks", "--version").strip() == f"memhooks {memhooks.__version__}"
+    _run(sandbox, "memhooks", "agents", "install", "--agent", "claude-code")
+    launcher = home / ".local/share/memhooks/bin/memhooks"
+    assert f"python={sandbox['PIPX_HOME']}/venvs/memhooks/bin/python" in launcher.read_text()
+    assert "1 of 1 checks passed" in _run(sandbox, "memhooks", "agents", "check")
+    trusted = (home / ".claude/settings.json").read_bytes()
+
+    _run(sandbox, pipx, "uninstall", "memhooks")
+    _run(sandbox, uv, "tool", "install", str(wheel))  # another install method, another virtualenv
+    assert "1 of 1 checks passed" in _run(sandbox, "memhooks", "agents", "check")  # through ~/.local/bin
+    state = json.loads(_run(sandbox, "memhooks", "agents", "status", "--agent", "claude-code", "--format", "json"))
+    (entry,) = state["agents"]
+    assert entry["repair"] == "memhooks agents install --agent claude-code"
+    assert any("names a memhooks that is gone" in note for note in entry["notes"])
+    changed = _run(sandbox, "memhooks", "agents", "install", "--agent", "claude-code")
+    assert f"update {launcher}" in changed and "settings.json" not in changed.split("installed")[0]
+    assert f"python={sandbox['UV_TOOL_DIR']}/memhooks/bin/python" in launcher.read_text()
+    assert (home / ".claude/settings.json").read_bytes() == trusted  # the command the host trusted
+    assert "1 of 1 checks passed" in _run(sandbox, "memhooks", "agents", "check")
