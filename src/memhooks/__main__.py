@@ -1,5 +1,6 @@
 """``python -m memhooks``, and ``python [-S] <this file>``: what agent hook commands run
-(:func:`memhooks.install.command.hook_program`: no console-script wrapper, no site module).
+through the launcher (:mod:`memhooks.install.launcher`, which starts
+:func:`memhooks.install.command.hook_program`: no console-script wrapper, no site module).
 
 Without the site module (``-S``) this file puts its own package's folder on the path;
 the first top-level import found nowhere on it runs :func:`site.main` then and retries

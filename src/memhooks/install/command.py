@@ -1,11 +1,12 @@
 """The hook command written into agent configs, and how we recognise our own entries.
 
-The command names the launcher (:mod:`.launcher`), or where there is none this
-installation, by absolute path (agents run hooks with a reduced PATH, and a virtualenv
-is rarely on it) and always passes ``--agent`` (payloads do not
-reliably say who sent them) and, for hosts whose payload names no event (Copilot CLI),
-the event. For this installation's own CLI it runs the interpreter on the package's
-``__main__.py`` without the site module (:func:`hook_program`) rather than the
+The command names the launcher (:mod:`.launcher`), or where there is none (Windows)
+this installation, by absolute path (agents run hooks with a reduced PATH, and a
+virtualenv is rarely on it) and always passes ``--agent`` (payloads do not reliably say
+who sent them) and, for hosts whose payload names no event (Copilot CLI), the event.
+The launcher, like a command naming this installation's own CLI, runs the interpreter
+on the package's ``__main__.py`` without the site module (:func:`hook_program`) rather
+than the
 ``memhooks`` console script: pip's script wrapper imports :mod:`re` before memhooks
 starts, about half a bare interpreter's start on every hook call, and site another
 tenth (``bench/bench_hook.py``).
