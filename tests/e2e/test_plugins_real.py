@@ -21,6 +21,7 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
 from e2e_support import AGENT_ENV, MARKER, Project, binary, codex_argv, gemini_argv, start_fake_llm
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -155,3 +156,24 @@ def test_a_removed_installation_is_shown_to_the_claude_code_user(tmp_path: Path)
     assert "`memhooks agents install`" in shown and reply["stderr"].strip() == shown
     assert server.requests(), "the prompt went on to the model"
     assert os.access(launcher, os.X_OK)
+
+
+@pytest.mark.parametrize("agent", ["codex", "gemini-cli"])
+def test_a_removed_installation_fails_open_in_codex_and_gemini(agent: str, tmp_path: Path) -> None:
+    # Their headless modes (codex exec --json, gemini -p --output-format stream-json) show
+    # no hook systemMessage, which their TUIs display: what is proven here is that the
+    # reply is accepted and the session goes on.
+    p = Project(tmp_path)
+    p.memhooks("agents", "install", "--agent", agent)
+    launcher = p.home / ".local/share/memhooks/bin/memhooks"
+    launcher.write_text(launcher.read_text().replace("python=", "python=/gone", 1))
+    server = start_fake_llm(p)
+    try:
+        argv = (codex_argv if agent == "codex" else gemini_argv)(p, server.base_url, PROMPT)
+        path = f"{binary('codex' if agent == 'codex' else 'gemini').rsplit('/', 1)[0]}:/usr/bin:/bin"
+        done = p.run(argv, {**AGENT_ENV[agent](server.base_url), "PATH": path})  # no memhooks to fall back to
+    finally:
+        server.stop()
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "hook returned invalid" not in done.stderr and "blocked" not in done.stderr.lower(), done.stderr[-2000:]
+    assert (p.sub / "hello.txt").exists() and not _delivered(server.requests()), done.stderr[-2000:]
