@@ -149,6 +149,17 @@ def parse(text: str) -> Node:
     return node
 
 
+def value_of(path: str) -> Any:
+    """The JSON (with comments) value of the file at ``path``; ``{}`` when the file is
+    missing, unreadable or not JSON (for reading another program's state, never ours)."""
+    from .files import read
+
+    try:
+        return parse(read(path) or "{}").value
+    except (JsoncError, OSError):
+        return {}
+
+
 def indent_unit(text: str) -> str:
     """The file's indentation step (the first indented line's), default two spaces."""
     for line in text.splitlines()[1:]:

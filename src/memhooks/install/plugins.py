@@ -33,7 +33,7 @@ import shlex
 from importlib import resources
 
 from .. import __version__
-from . import command, launcher, skill
+from . import command, jsonc, launcher, skill
 from .base import USER, Context
 from .files import read
 
@@ -197,21 +197,12 @@ def active(host: Host, ctx: Context) -> Active | None:
     return None
 
 
-def _json(path: str) -> Any:
-    from . import jsonc
-
-    try:
-        return jsonc.parse(read(path) or "{}").value
-    except (jsonc.JsoncError, OSError):
-        return {}
-
-
 def _claude(ctx: Context) -> Active | None:
     """``~/.claude/plugins/installed_plugins.json`` (run: 2.1.197) lists installs by
     ``name@marketplace``; ``enabledPlugins`` in the user's or the project's settings
     switches them (code.claude.com/docs/en/plugins-reference)."""
     base = os.path.join(ctx.home, ".claude")
-    listed = _json(os.path.join(base, "plugins", "installed_plugins.json")).get("plugins")
+    listed = jsonc.value_of(os.path.join(base, "plugins", "installed_plugins.json")).get("plugins")
     for ref, installs in (listed or {}).items() if isinstance(listed, dict) else ():
         if not ref.startswith(NAME + "@") or not isinstance(installs, list) or not installs:
             continue
@@ -224,7 +215,7 @@ def _claude(ctx: Context) -> Active | None:
             os.path.join(ctx.root, ".claude", "settings.json"),
             os.path.join(ctx.root, ".claude", "settings.local.json"),
         ):
-            switch = _json(settings).get("enabledPlugins")
+            switch = jsonc.value_of(settings).get("enabledPlugins")
             if isinstance(switch, dict) and ref in switch:
                 enabled = switch[ref] is True
         return Active(ref, path, enabled)
@@ -257,7 +248,7 @@ def _gemini(ctx: Context) -> Active | None:
     path = os.path.join(base, NAME)
     if not _ours(path):
         return None
-    overrides = _json(os.path.join(base, "extension-enablement.json")).get(NAME, {})
+    overrides = jsonc.value_of(os.path.join(base, "extension-enablement.json")).get(NAME, {})
     rules = overrides.get("overrides", []) if isinstance(overrides, dict) else []
     enabled = True
     for rule in rules if isinstance(rules, list) else ():

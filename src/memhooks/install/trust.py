@@ -23,7 +23,6 @@ import re
 
 from . import jsonc
 from .base import PROJECT
-from .files import read
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -44,13 +43,6 @@ def state(host: Host, ctx: Context, event: str, line: str) -> tuple[bool, str] |
     return None
 
 
-def _json(path: str) -> Any:
-    try:
-        return jsonc.parse(read(path) or "{}").value
-    except (jsonc.JsoncError, OSError):
-        return {}
-
-
 def _claude(ctx: Context) -> tuple[bool, str]:
     for path in (
         os.path.join(ctx.home, ".claude", "settings.json"),
@@ -58,7 +50,7 @@ def _claude(ctx: Context) -> tuple[bool, str]:
         os.path.join(ctx.root, ".claude", "settings.local.json"),
         "/etc/claude-code/managed-settings.json",
     ):
-        data = _json(path)
+        data = jsonc.value_of(path)
         if isinstance(data, dict) and data.get("disableAllHooks") is True:
             return False, f"hooks are off: disableAllHooks is true in {path}"
     return True, "hooks on (no disableAllHooks in the settings)"
@@ -99,13 +91,13 @@ def _gemini(ctx: Context, line: str) -> tuple[bool, str]:
         os.path.join(ctx.home, ".gemini", "settings.json"),
         os.path.join(ctx.root, ".gemini", "settings.json"),
     ):
-        data = _json(path)
+        data = jsonc.value_of(path)
         switch = data.get("hooksConfig") if isinstance(data, dict) else None
         if isinstance(switch, dict) and switch.get("enabled") is False:
             return False, f"hooks are off: hooksConfig.enabled is false in {path}"
     if ctx.level != PROJECT:
         return True, "hooks on (user-level hooks need no approval)"
-    trusted = json.dumps(_json(os.path.join(ctx.home, ".gemini", "trusted_hooks.json")))
+    trusted = json.dumps(jsonc.value_of(os.path.join(ctx.home, ".gemini", "trusted_hooks.json")))
     if json.dumps(f"memhooks:{line}")[1:-1] in trusted:
         return True, "accepted (~/.gemini/trusted_hooks.json)"
     return (
