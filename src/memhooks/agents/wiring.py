@@ -78,7 +78,8 @@ Keys (optional unless marked):
 ``plugin``
     The host installs plugins or extensions: ``kind`` (``claude-plugin``,
     ``codex-plugin``, ``gemini-extension``), ``manifest`` (its path in the plugin folder)
-    and ``root_var`` (the variable the host sets to the installed plugin's folder);
+    ``root_var`` (the variable the host sets to the installed plugin's folder) and
+    ``remove`` (the host's command that uninstalls it; ``{ref}``: its id in the host);
     ``memhooks.install.plugins`` generates the plugin from this row.
 ``todo`` / ``project_todo``
     Other things the user must do after an install (at every level / at project level).

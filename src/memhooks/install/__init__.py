@@ -190,6 +190,8 @@ def _plugin(host: Host, ctx: Context, found: Status) -> bool:
     if approval:
         found.todo.append(approval)
         found.fires = None if found.fires else found.fires
+    remove = host.wiring["plugin"]["remove"].format(ref=carried.ref)
+    found.notes.append(f"`memhooks agents uninstall` leaves the plugin: remove it with `{remove}`")
     return True
 
 
