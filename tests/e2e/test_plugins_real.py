@@ -85,6 +85,8 @@ def test_claude_code_plugin_from_a_local_marketplace_delivers_recall(tmp_path: P
     entry = _status(p, "claude-code")
     assert entry["plugin"]["ref"] == "memhooks@memhooks" and entry["fires"] is True  # type: ignore[index]
     assert set(entry["events"]) == {"UserPromptSubmit", "PostToolUse", "SessionStart"}  # type: ignore[arg-type]
+    checked = p.memhooks("agents", "check", "--agent", "claude-code")  # exit 0, or memhooks() fails
+    assert 'sh "' + str(p.home / ".claude/plugins/cache/memhooks/memhooks") in checked
 
 
 def test_claude_code_plugin_takes_over_from_settings_hooks(tmp_path: Path) -> None:
@@ -130,6 +132,7 @@ def test_gemini_cli_extension_delivers_recall(tmp_path: Path) -> None:
     assert "hook --agent" not in settings.read_text(), installed
     assert _delivered(requests), "the extension's recall never reached the model"
     assert _status(p, "gemini-cli")["plugin"]["path"].endswith("extensions/memhooks")  # type: ignore[index]
+    assert "1 of 1 checks passed" in p.memhooks("agents", "check", "--agent", "gemini-cli")
 
 
 def test_a_removed_installation_is_shown_to_the_claude_code_user(tmp_path: Path) -> None:
