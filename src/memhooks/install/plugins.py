@@ -29,8 +29,6 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
-from importlib import resources
 
 from .. import __version__
 from . import command, jsonc, launcher, skill
@@ -51,8 +49,6 @@ DESCRIPTION = (
 AUTHOR = {"name": "memhooks contributors"}
 LICENSE = "MIT"
 KEYWORDS = ["memory", "recall", "hooks", "context"]
-#: The package folder that holds one folder per host.
-FOLDER = "plugins"
 #: Repository-relative marketplace manifests, and the package folder's own (for a wheel).
 CLAUDE_MARKETPLACE = ".claude-plugin/marketplace.json"
 CODEX_MARKETPLACE = ".agents/plugins/marketplace.json"
@@ -159,11 +155,6 @@ def tree() -> dict[str, tuple[str, int]]:
     return dict(sorted(out.items()))
 
 
-def folder(host: Host) -> str:
-    """The host's plugin folder in this installation."""
-    return str(resources.files("memhooks") / FOLDER / host.name)
-
-
 # -- whether a host has our plugin -------------------------------------------------------
 
 
@@ -264,7 +255,3 @@ def _ours(path: str) -> bool:
     """Whether ``path`` is a folder of one of our plugins (its ``bin/memhooks`` has the
     marker)."""
     return command.MARKER in (read(os.path.join(path, "bin", NAME)) or "")
-
-
-def quoted_path(host: Host) -> str:
-    return shlex.quote(folder(host))
