@@ -22,7 +22,16 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from e2e_support import AGENT_ENV, MARKER, Project, binary, codex_argv, gemini_argv, start_fake_llm
+from e2e_support import (
+    AGENT_ENV,
+    MARKER,
+    Project,
+    binary,
+    codex_argv,
+    copilot_argv,
+    gemini_argv,
+    start_fake_llm,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 PLUGINS = ROOT / "src" / "memhooks" / "plugins"
@@ -133,6 +142,19 @@ def test_gemini_cli_extension_delivers_recall(tmp_path: Path) -> None:
     assert _delivered(requests), "the extension's recall never reached the model"
     assert _status(p, "gemini-cli")["plugin"]["path"].endswith("extensions/memhooks")  # type: ignore[index]
     assert "1 of 1 checks passed" in p.memhooks("agents", "check", "--agent", "gemini-cli")
+
+
+def test_copilot_cli_plugin_from_a_local_marketplace_delivers_recall(tmp_path: Path) -> None:
+    p = Project(tmp_path)
+    copilot = binary("copilot")
+    _host(p, [copilot, "plugin", "marketplace", "add", str(ROOT)])  # reads .github/plugin/marketplace.json
+    _host(p, [copilot, "plugin", "install", "memhooks@memhooks"])
+    installed, requests = _after_plugin(p, "copilot-cli", lambda u: copilot_argv(p, u, PROMPT), AGENT_ENV["copilot-cli"])
+    assert not (p.home / ".copilot/hooks/memhooks.json").exists(), installed
+    assert _delivered(requests), "the plugin's recall never reached the model"
+    entry = _status(p, "copilot-cli")
+    assert entry["plugin"]["ref"] == "memhooks@memhooks" and entry["fires"] is True  # type: ignore[index]
+    assert "1 of 1 checks passed" in p.memhooks("agents", "check", "--agent", "copilot-cli")
 
 
 def test_a_removed_installation_is_shown_to_the_claude_code_user(tmp_path: Path) -> None:

@@ -29,7 +29,7 @@ except ImportError:  # Python 3.10
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = Path(__file__).parent / "data" / "plugins"
-HOSTS = ("claude-code", "codex", "gemini-cli")
+HOSTS = ("claude-code", "codex", "copilot-cli", "gemini-cli")
 
 
 def test_the_hosts_with_a_plugin_mechanism_have_one() -> None:
@@ -44,16 +44,18 @@ def test_the_committed_plugins_are_what_memhooks_generates() -> None:
 @pytest.mark.parametrize("agent", HOSTS)
 def test_a_plugin_wires_what_agents_install_wires(agent: str) -> None:
     host = INSTALLERS[agent]
-    hooks = json.loads((ROOT / plugins.IN_REPO / agent / "hooks/hooks.json").read_text())["hooks"]
+    hooks = json.loads((ROOT / plugins.IN_REPO / agent / host.wiring["plugin"]["hooks"]).read_text())["hooks"]
     installed = host.entries(Context("/", "user", home="/", env={}, exe=["/x/memhooks"]))
     assert list(hooks) == list(installed)  # the same events, from the same row
     root = host.wiring["plugin"]["root_var"]
     for event, entries in hooks.items():
         for got, want in zip(entries, installed[event], strict=True):
             assert got.get("matcher") == want.get("matcher")
-            command = got["hooks"][0]["command"]
+            key = "bash" if agent == "copilot-cli" else "command"
+            command = got[key] if agent == "copilot-cli" else got["hooks"][0][key]
+            wanted = want[key] if agent == "copilot-cli" else want["hooks"][0][key]
             assert is_ours(command)
-            assert command == want["hooks"][0]["command"].replace("/x/memhooks", f'sh "${{{root}}}/bin/memhooks"', 1)
+            assert command == wanted.replace("/x/memhooks", f'sh "${{{root}}}/bin/memhooks"', 1)
 
 
 @pytest.mark.parametrize("agent", HOSTS)
@@ -65,6 +67,7 @@ def test_a_plugin_carries_the_skill_the_mcp_server_and_this_version(agent: str) 
     manifest = json.loads((folder / INSTALLERS[agent].wiring["plugin"]["manifest"]).read_text())
     assert manifest["name"] == "memhooks" and manifest["version"] == memhooks.__version__
     servers = manifest["mcpServers"] if agent == "gemini-cli" else json.loads((folder / ".mcp.json").read_text())["mcpServers"]
+    assert servers["memhooks"]["command"] == "sh"
     assert servers["memhooks"]["args"][-1] == "mcp"
     assert os.access(folder / "bin/memhooks", os.X_OK)
 
@@ -89,6 +92,10 @@ def test_one_home_for_the_version() -> None:
         ("codex-marketplace.schema.json", "src/memhooks/plugins/.agents/plugins/marketplace.json"),
         ("command-hooks.schema.json", "src/memhooks/plugins/codex/hooks/hooks.json"),
         ("gemini-extension.schema.json", "src/memhooks/plugins/gemini-cli/gemini-extension.json"),
+        ("copilot-plugin.schema.json", "src/memhooks/plugins/copilot-cli/plugin.json"),
+        ("copilot-hooks.schema.json", "src/memhooks/plugins/copilot-cli/hooks.json"),
+        ("claude-marketplace.schema.json", ".github/plugin/marketplace.json"),
+        ("claude-marketplace.schema.json", "src/memhooks/plugins/.github/plugin/marketplace.json"),
         ("gemini-hooks.schema.json", "src/memhooks/plugins/gemini-cli/hooks/hooks.json"),
     ],
 )
@@ -101,6 +108,9 @@ def test_a_marketplace_points_at_its_plugin() -> None:
     for market, base in ((plugins.CLAUDE_MARKETPLACE, ROOT), (f"{plugins.IN_REPO}/{plugins.CLAUDE_MARKETPLACE}", ROOT / plugins.IN_REPO)):
         (entry,) = json.loads((ROOT / market).read_text())["plugins"]
         assert (base / entry["source"] / ".claude-plugin/plugin.json").is_file()
+    for market, base in ((plugins.COPILOT_MARKETPLACE, ROOT), (f"{plugins.IN_REPO}/{plugins.COPILOT_MARKETPLACE}", ROOT / plugins.IN_REPO)):
+        (entry,) = json.loads((ROOT / market).read_text())["plugins"]
+        assert (base / entry["source"] / "plugin.json").is_file()
     for market, base in ((plugins.CODEX_MARKETPLACE, ROOT), (f"{plugins.IN_REPO}/{plugins.CODEX_MARKETPLACE}", ROOT / plugins.IN_REPO)):
         (entry,) = json.loads((ROOT / market).read_text())["plugins"]
         assert (base / entry["source"]["path"] / ".codex-plugin/plugin.json").is_file()
@@ -111,8 +121,9 @@ def test_a_marketplace_points_at_its_plugin() -> None:
 
 def _run(agent: str, env: dict[str, str], payload: dict[str, object]) -> subprocess.CompletedProcess[str]:
     script = ROOT / plugins.IN_REPO / agent / "bin/memhooks"
-    command = json.loads((ROOT / plugins.IN_REPO / agent / "hooks/hooks.json").read_text())
-    first = next(iter(command["hooks"].values()))[0]["hooks"][0]["command"]
+    command = json.loads((ROOT / plugins.IN_REPO / agent / INSTALLERS[agent].wiring["plugin"]["hooks"]).read_text())
+    entry = next(iter(command["hooks"].values()))[0]
+    first = entry["bash"] if agent == "copilot-cli" else entry["hooks"][0]["command"]
     root = INSTALLERS[agent].wiring["plugin"]["root_var"]
     line = first.replace(f"${{{root}}}", str(script.parent.parent))
     return subprocess.run(shlex.split(line), input=json.dumps(payload), text=True, capture_output=True, env=env, cwd="/", timeout=60, check=False)
@@ -143,11 +154,17 @@ def test_without_a_launcher_the_plugin_runs_the_memhooks_on_path(tmp_path: Path)
 def test_without_any_memhooks_the_plugin_fails_open_saying_what_to_install(agent: str, tmp_path: Path) -> None:
     done = _run(agent, _home_env(tmp_path), {"hook_event_name": "UserPromptSubmit", "cwd": str(tmp_path), "session_id": "s"})
     assert done.returncode == 0
-    shown = json.loads(done.stdout)["systemMessage"]
-    assert "pipx install memhooks" in shown and done.stderr.strip() == shown
+    said = done.stderr.strip()
+    assert "pipx install memhooks" in said and len(said.splitlines()) == 1
+    reply = json.loads(done.stdout)  # Copilot CLI shows no hook message: its no-op
+    assert reply == ({} if agent == "copilot-cli" else {"systemMessage": said})
 
 
 # -- which path is active -----------------------------------------------------------------
+
+
+def host_hooks(agent: str) -> list[str]:
+    return INSTALLERS[agent].wiring["plugin"]["hooks"].split("/")
 
 
 def _plugin_home(tmp_path: Path, agent: str, enabled: bool = True) -> Path:
@@ -168,6 +185,11 @@ def _plugin_home(tmp_path: Path, agent: str, enabled: bool = True) -> Path:
         cache = home / ".codex/plugins/cache/memhooks/memhooks" / memhooks.__version__
         (home / ".codex").mkdir(parents=True, exist_ok=True)
         (home / ".codex/config.toml").write_text(f'[plugins."memhooks@memhooks"]\nenabled = {str(enabled).lower()}\n')
+    elif agent == "copilot-cli":
+        cache = home / ".copilot/installed-plugins/memhooks/memhooks"
+        (home / ".copilot").mkdir(parents=True, exist_ok=True)
+        record = (DATA / "copilot-config.json").read_text().replace("/home/user", str(home))
+        (home / ".copilot/config.json").write_text(record.replace('"enabled": true', f'"enabled": {str(enabled).lower()}'))
     else:
         cache = home / ".gemini/extensions/memhooks"
         (home / ".gemini/extensions").mkdir(parents=True, exist_ok=True)
@@ -204,9 +226,23 @@ def test_with_the_plugin_agents_install_wires_nothing_twice(agent: str, tmp_path
     found = status(agent, ctx)
     assert found.plugin is not None and found.installed
     assert found.fires is (None if agent == "codex" else True)  # Codex: after its approval
-    assert found.files == [os.path.join(found.plugin["path"], "hooks", "hooks.json")]
+    assert found.files == [os.path.join(str(found.plugin["path"]), *host_hooks(agent))]
     assert not any("wired twice" in note for note in found.notes)
     host = INSTALLERS[agent]
     settings = (home / ".claude/settings.json") if agent == "claude-code" else Path(host.config_path(ctx))
+    assert not (agent == "copilot-cli" and settings.exists())  # its own file went
     assert "hook --agent" not in (settings.read_text() if settings.exists() else "")
     assert os.path.isfile(str(ctx.launcher))  # the plugin's script runs it
+
+
+def test_copilot_cli_loads_a_folder_marketplaces_plugin_in_place(tmp_path: Path) -> None:
+    # what `copilot plugin marketplace add <clone>` then `copilot plugin install
+    # memhooks@memhooks` wrote (run: 1.0.102): nothing copied, the clone's folder is used
+    (tmp_path / ".copilot").mkdir()
+    (tmp_path / ".copilot/settings.json").write_text(json.dumps({
+        "extraKnownMarketplaces": {"memhooks": {"source": {"source": "directory", "path": str(ROOT)}}},
+        "enabledPlugins": {"memhooks@memhooks": True}}))  # fmt: skip
+    found = plugins.active(INSTALLERS["copilot-cli"], Context(str(tmp_path), "user", home=str(tmp_path), env={}))
+    assert found is not None and found.enabled and found.ref == "memhooks@memhooks"
+    assert found.path == str(ROOT / plugins.IN_REPO / "copilot-cli")
+    assert set(found.hooks()) == set(INSTALLERS["copilot-cli"].EVENTS)

@@ -91,7 +91,7 @@ INSTALL: Wiring = {
     # a JSON reply key whose text the host shows the user (the launcher's "memhooks is gone")
     "notice": "systemMessage",
     # packaged as a plugin too (memhooks.install.plugins; run: see docs/agents.md)
-    "plugin": {"kind": "claude-plugin", "manifest": ".claude-plugin/plugin.json", "root_var": "CLAUDE_PLUGIN_ROOT", "remove": "claude plugin uninstall {ref}"},
+    "plugin": {"kind": "claude-plugin", "manifest": ".claude-plugin/plugin.json", "hooks": "hooks/hooks.json", "root_var": "CLAUDE_PLUGIN_ROOT", "remove": "claude plugin uninstall {ref}"},
     # settings.local.json, not settings.json: the command holds this machine's path
     "project": ".claude/settings.local.json",
     "user": ".claude/settings.json",

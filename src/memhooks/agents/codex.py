@@ -91,7 +91,7 @@ INSTALL: Wiring = {
     # a JSON reply key whose text the host shows the user (the launcher's "memhooks is gone")
     "notice": "systemMessage",
     # packaged as a plugin too (memhooks.install.plugins; run: see docs/agents.md)
-    "plugin": {"kind": "codex-plugin", "manifest": ".codex-plugin/plugin.json", "root_var": "PLUGIN_ROOT", "remove": "codex plugin remove {ref}"},
+    "plugin": {"kind": "codex-plugin", "manifest": ".codex-plugin/plugin.json", "hooks": "hooks/hooks.json", "root_var": "PLUGIN_ROOT", "remove": "codex plugin remove {ref}"},
     "project": ".codex/hooks.json",
     "user": "{CODEX_HOME:.codex}/hooks.json",
     # Codex reads files through its shell tool (Bash in hook payloads): the working set

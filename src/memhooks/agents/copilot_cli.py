@@ -161,6 +161,10 @@ if TYPE_CHECKING:
 
 INSTALL: Wiring = {
     "title": "Copilot CLI",
+    # packaged as a plugin too (memhooks.install.plugins): plugin.json and hooks.json at its
+    # root; hooks get COPILOT_PLUGIN_ROOT and run in the plugin's folder (run: 1.0.102)
+    "plugin": {"kind": "copilot-plugin", "manifest": "plugin.json", "hooks": "hooks.json",
+               "root_var": "COPILOT_PLUGIN_ROOT", "remove": "copilot plugin uninstall memhooks"},
     "project": ".github/hooks/memhooks.json",
     "user": "{COPILOT_HOME:.copilot}/hooks/memhooks.json",
     # matchers are honoured on postToolUse (run: 1.0.102, "view" left "create" out)

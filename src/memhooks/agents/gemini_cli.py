@@ -115,7 +115,7 @@ INSTALL: Wiring = {
     # a JSON reply key whose text the host shows the user (the launcher's "memhooks is gone")
     "notice": "systemMessage",
     # packaged as a plugin too (memhooks.install.plugins; run: see docs/agents.md)
-    "plugin": {"kind": "gemini-extension", "manifest": "gemini-extension.json", "root_var": "extensionPath", "remove": "gemini extensions uninstall memhooks"},
+    "plugin": {"kind": "gemini-extension", "manifest": "gemini-extension.json", "hooks": "hooks/hooks.json", "root_var": "extensionPath", "remove": "gemini extensions uninstall memhooks"},
     "project": ".gemini/settings.json",
     "user": ".gemini/settings.json",
     "events": (

@@ -77,7 +77,8 @@ Keys (optional unless marked):
     model (``systemMessage``): where the launcher says memhooks is gone.
 ``plugin``
     The host installs plugins or extensions: ``kind`` (``claude-plugin``,
-    ``codex-plugin``, ``gemini-extension``), ``manifest`` (its path in the plugin folder)
+    ``codex-plugin``, ``gemini-extension``, ``copilot-plugin``), ``manifest`` and
+    ``hooks`` (their paths in the plugin folder)
     ``root_var`` (the variable the host sets to the installed plugin's folder) and
     ``remove`` (the host's command that uninstalls it; ``{ref}``: its id in the host);
     ``memhooks.install.plugins`` generates the plugin from this row.

@@ -172,8 +172,7 @@ def _plugin(host: Host, ctx: Context, found: Status) -> bool:
             f"{', '.join(found.files)} (the plugin keeps it)"
         )
         return False
-    hooks = os.path.join(carried.path, "hooks", "hooks.json")
-    found.files, found.events, found.fires = [hooks], list(carried.hooks()), True
+    found.files, found.events, found.fires = [carried.hooks_file], list(carried.hooks()), True
     where = os.path.join(carried.path, "skills", "memhooks")
     found.skill = {"path": where, "state": "installed", "shared_with": []}
     now = launcher.state(ctx.launcher) if ctx.launcher else launcher.MISSING

@@ -1,8 +1,9 @@
 """Plugins and extensions: memhooks packaged the way each host installs things.
 
-Claude Code and Codex install plugins from a marketplace (``claude plugin marketplace
-add <repo>``, ``claude plugin install memhooks``; ``codex plugin marketplace add``,
-``codex plugin add memhooks@memhooks``), Gemini CLI installs extensions (``gemini
+Claude Code, Codex and Copilot CLI install plugins from a marketplace (``claude plugin
+marketplace add <repo>``, ``claude plugin install memhooks``; ``codex plugin marketplace
+add``, ``codex plugin add memhooks@memhooks``; ``copilot plugin marketplace add``,
+``copilot plugin install memhooks@memhooks``), Gemini CLI installs extensions (``gemini
 extensions install <folder>``). A host whose ``INSTALL`` row has ``plugin`` gets one,
 generated here into the package's ``plugins/<host>/`` folder (so the wheel carries it)
 and committed; ``scripts/gen_plugins.py`` writes them and a test holds the committed
@@ -21,7 +22,8 @@ the per-user launcher when ``agents install`` wrote one, else the ``memhooks`` o
 
 :func:`active` reads whether the host has our plugin installed and enabled (Claude
 Code's ``installed_plugins.json`` and ``enabledPlugins``, Codex's ``config.toml``,
-Gemini CLI's extension folder and ``extension-enablement.json``), so ``agents install``
+Copilot CLI's ``settings.json`` and ``config.json``, Gemini CLI's extension folder and
+``extension-enablement.json``), so ``agents install``
 never wires the host a second time and ``agents status`` says which path is active.
 """
 
@@ -52,6 +54,7 @@ KEYWORDS = ["memory", "recall", "hooks", "context"]
 #: Repository-relative marketplace manifests, and the package folder's own (for a wheel).
 CLAUDE_MARKETPLACE = ".claude-plugin/marketplace.json"
 CODEX_MARKETPLACE = ".agents/plugins/marketplace.json"
+COPILOT_MARKETPLACE = ".github/plugin/marketplace.json"
 #: Where the package's plugins are, relative to the repository root.
 IN_REPO = "src/memhooks/plugins"
 
@@ -90,7 +93,11 @@ def hook_entries(host: Host) -> dict[str, list[Any]]:
 
 
 def mcp_server(host: Host) -> dict[str, Any]:
-    return {"command": "sh", "args": [program(host), "mcp"]}
+    """The MCP server entry: the plugin's program with ``mcp``, in the shape of the host's
+    MCP config (its ``INSTALL`` row's ``mcp`` template, where it has one)."""
+    fill = {"command": "sh", "args": [program(host), "mcp"]}
+    template = host.wiring.get("mcp", (None, None, "", {"command": None, "args": None}))[3]
+    return {key: fill[key] if value is None else value for key, value in template.items()}
 
 
 def manifest(host: Host) -> dict[str, Any]:
@@ -105,6 +112,12 @@ def manifest(host: Host) -> dict[str, Any]:
     return out
 
 
+def hooks_file(host: Host) -> dict[str, Any]:
+    """The plugin's hooks file: the host's own config shape (its row's ``skeleton``)."""
+    skeleton = {k: v for k, v in host.wiring.get("skeleton", {}).items() if k != "hooks"}
+    return {**skeleton, "hooks": hook_entries(host)}
+
+
 def _dump(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
 
@@ -113,7 +126,7 @@ def files(host: Host) -> dict[str, tuple[str, int]]:
     """Relative path (``/``-separated) -> (text, mode) of the host's plugin folder."""
     row = host.wiring["plugin"]
     out = {row["manifest"]: (_dump(manifest(host)), 0o644)}
-    out["hooks/hooks.json"] = (_dump({"hooks": hook_entries(host)}), 0o644)
+    out[row["hooks"]] = (_dump(hooks_file(host)), 0o644)
     if row["kind"] != "gemini-extension":
         out[".mcp.json"] = (_dump({"mcpServers": {NAME: mcp_server(host)}}), 0o644)
     out[f"bin/{NAME}"] = (launcher.plugin_script(host), 0o755)
@@ -134,6 +147,11 @@ def marketplaces() -> dict[str, str]:
                      "version": __version__, "author": AUTHOR}  # fmt: skip
             body = {"name": NAME, "owner": AUTHOR, "description": DESCRIPTION, "plugins": [entry]}
             out[prefix + CLAUDE_MARKETPLACE] = _dump(body)
+        if "copilot-cli" in found:  # Copilot CLI reads .github/plugin/ before .claude-plugin/
+            entry = {"name": NAME, "source": base + "copilot-cli", "description": DESCRIPTION,
+                     "version": __version__, "author": AUTHOR}  # fmt: skip
+            body = {"name": NAME, "owner": AUTHOR, "description": DESCRIPTION, "plugins": [entry]}
+            out[prefix + COPILOT_MARKETPLACE] = _dump(body)
         if "codex" in found:
             entry = {
                 "name": NAME,
@@ -162,18 +180,21 @@ class Active:
     """Our plugin as a host has it: ``ref`` (what the host calls it, e.g.
     ``memhooks@memhooks``), ``path`` (its installed folder), ``enabled``."""
 
-    __slots__ = ("enabled", "path", "ref")
+    __slots__ = ("enabled", "hooks_file", "path", "ref")
 
-    def __init__(self, ref: str, path: str, enabled: bool) -> None:
+    def __init__(
+        self, ref: str, path: str, enabled: bool, hooks_file: str = "hooks/hooks.json"
+    ) -> None:
         self.ref = ref
         self.path = path
         self.enabled = enabled
+        self.hooks_file = os.path.join(path, *hooks_file.split("/"))
 
     def hooks(self) -> dict[str, list[str]]:
-        """Event -> our commands in the installed plugin's ``hooks/hooks.json``."""
+        """Event -> our commands in the installed plugin's hooks file."""
         from .eventmap import installed
 
-        return installed(read(os.path.join(self.path, "hooks", "hooks.json")))
+        return installed(read(self.hooks_file))
 
 
 def active(host: Host, ctx: Context) -> Active | None:
@@ -185,6 +206,8 @@ def active(host: Host, ctx: Context) -> Active | None:
         return _codex(ctx)
     if kind == "gemini-extension":
         return _gemini(ctx)
+    if kind == "copilot-plugin":
+        return _copilot(ctx)
     return None
 
 
@@ -249,6 +272,51 @@ def _gemini(ctx: Context) -> Active | None:
         if ctx.root == glob or ctx.root.startswith(glob + os.sep) or not glob:
             enabled = not negated
     return Active("memhooks (extension)", path, enabled)
+
+
+def _copilot(ctx: Context) -> Active | None:
+    """Copilot CLI 1.0.102 keeps a plugin from a folder marketplace where it is, switched
+    by ``enabledPlugins`` in ``$COPILOT_HOME/settings.json`` (the folder from
+    ``extraKnownMarketplaces``); others it copies, listed in ``installedPlugins`` of
+    ``config.json`` (JSONC: ``name``, ``marketplace``, ``cache_path``, ``enabled``)."""
+    home = ctx.user_path("{COPILOT_HOME:.copilot}")
+    live = _copilot_live(jsonc.value_of(os.path.join(home, "settings.json")))
+    if live is not None:
+        return live
+    config = jsonc.value_of(os.path.join(home, "config.json"))
+    listed = config.get("installedPlugins") if isinstance(config, dict) else None
+    for entry in listed if isinstance(listed, list) else ():
+        if not isinstance(entry, dict) or entry.get("name") != NAME:
+            continue
+        path = str(entry.get("cache_path", ""))
+        if _ours(path):
+            ref = f"{NAME}@{entry.get('marketplace')}" if entry.get("marketplace") else NAME
+            return Active(ref, path, entry.get("enabled", True) is True, "hooks.json")
+    return None
+
+
+def _copilot_live(settings: Any) -> Active | None:
+    """Our plugin in a folder marketplace Copilot CLI loads in place, or None."""
+    switch = settings.get("enabledPlugins") if isinstance(settings, dict) else None
+    markets = settings.get("extraKnownMarketplaces") if isinstance(settings, dict) else None
+    for ref, enabled in switch.items() if isinstance(switch, dict) else ():
+        name, _, market = ref.partition("@")
+        source = (
+            (markets or {}).get(market, {}).get("source", {}) if isinstance(markets, dict) else {}
+        )
+        folder = source.get("path") if isinstance(source, dict) else None
+        if name != NAME or not isinstance(folder, str):
+            continue
+        for manifest in (COPILOT_MARKETPLACE, CLAUDE_MARKETPLACE):
+            listed = jsonc.value_of(os.path.join(folder, *manifest.split("/"))).get("plugins")
+            for entry in listed if isinstance(listed, list) else ():
+                where = entry.get("source") if isinstance(entry, dict) else None
+                path = (
+                    os.path.normpath(os.path.join(folder, where)) if isinstance(where, str) else ""
+                )
+                if entry.get("name") == NAME and _ours(path):
+                    return Active(ref, path, enabled is True, "hooks.json")
+    return None
 
 
 def _ours(path: str) -> bool:
