@@ -39,8 +39,8 @@ def test_the_misleading_commit_owns_the_lines_it_simplified(
 def test_the_decision_is_the_previous_owner_of_what_the_simplification_replaced(
     repo: Path, hashes: dict[str, str], state: str
 ) -> None:
-    regression = owners(str(repo), PATH, [SIMPLIFIED], state_dir=state).owners[0]
-    before = previous_owners(str(repo), regression, state_dir=state, file_path=PATH)
+    answer = owners(str(repo), PATH, [SIMPLIFIED], state_dir=state)
+    before = previous_owners(str(repo), answer.owners[0], answer)
     assert [(b.hash, b.summary) for b in before] == [
         (hashes["decision"], "fix: cap Retrier at the measured attempt budget")
     ]
@@ -50,9 +50,9 @@ def test_the_decision_is_the_previous_owner_of_what_the_simplification_replaced(
 def test_lines_only_added_have_no_previous_owner(
     repo: Path, hashes: dict[str, str], state: str
 ) -> None:
-    decision = owners(str(repo), PATH, [(5, 5)], state_dir=state).owners[0]
-    assert decision.hash == hashes["decision"]
-    assert previous_owners(str(repo), decision, state_dir=state, file_path=PATH) == []
+    answer = owners(str(repo), PATH, [(5, 5)], state_dir=state)
+    assert answer.owners[0].hash == hashes["decision"]
+    assert previous_owners(str(repo), answer.owners[0], answer) == []
 
 
 def test_the_next_call_answers_from_the_cache_without_git(

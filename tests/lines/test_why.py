@@ -146,3 +146,16 @@ def test_the_mcp_tool_gives_the_same_answer_with_its_context(
     assert answer["context"].startswith("[memhooks: why these lines")
     with pytest.raises(UsageError):
         tools.why("retryx/retry.py", 10, 9)
+
+
+def test_a_second_answer_for_the_same_file_version_needs_no_git(
+    repo: Path, hashes: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memhooks.recall.why import explain_lines
+    from memhooks.recall.why_text import render
+
+    state = str(tmp_path / "state")
+    first = render(explain_lines(str(repo), "retryx/retry.py", [(9, 10)], state_dir=state))
+    monkeypatch.setenv("PATH", "")  # no git to be found: texts and owners from the cache
+    again = render(explain_lines(str(repo), "retryx/retry.py", [(9, 10)], state_dir=state))
+    assert again == first and DECISION in again

@@ -5,7 +5,7 @@ they are").
 Public API::
 
     owners(top, path, ranges=(), *, state_dir, deadline=None, since=None) -> Ownership
-    previous_owners(top, owner, *, state_dir, file_path, deadline=None) -> list[Before]
+    previous_owners(top, owner, within: Ownership, *, deadline=None) -> list[Before]
     edit_lines(text, old_string, *, replace_all=False) -> list[(first, last)]
     changed_lines(old_text, new_text) -> list[(first, last)]
 

@@ -25,7 +25,7 @@ import time
 
 from .. import cachefile
 
-FORMAT = 1
+FORMAT = 2
 #: A file modified this close to the save (ns) may have changed within the same mtime
 #: tick (git's "racy" case): its lines are compared even when its stat is the same.
 RACY_NS = 2_000_000_000
@@ -42,9 +42,12 @@ class Entry:
     ``lines`` (per line, see :data:`Known`), ``origins`` (``[hash, path, previous hash
     or None, previous path or None]``), ``commits`` (hash -> ``[summary, author time,
     boundary]``) and ``before`` (previous owners already found: ``"<origin> <first>-
-    <last>"`` -> ``[[hash, lines], ...]``)."""
+    <last>"`` -> ``[[hash, lines], ...]``) and ``notes`` (what callers keep with this
+    file version: :attr:`memhooks.lines.Ownership.notes`)."""
 
-    __slots__ = ("before", "commits", "head", "lines", "origins", "saved_ns", "stat", "text")
+    __slots__ = (
+        "before", "commits", "head", "lines", "notes", "origins", "saved_ns", "stat", "text",
+    )  # fmt: skip
 
     def __init__(self, head: str, stat: list[int], text: list[str]) -> None:
         self.head = head
@@ -55,6 +58,7 @@ class Entry:
         self.origins: list[list[str | None]] = []
         self.commits: dict[str, list[str | int | bool]] = {}
         self.before: dict[str, list[list[str | int]]] = {}
+        self.notes: dict[str, object] = {}
 
 
 def path_of(state_dir: str, top: str, path: str) -> str:
@@ -77,6 +81,7 @@ def load(file: str) -> Entry | None:
         entry.origins = data["origins"]
         entry.commits = data["commits"]
         entry.before = data["before"]
+        entry.notes = data["notes"]
     except (OSError, ValueError, KeyError, TypeError):
         return None
     if len(entry.lines) != len(entry.text):
@@ -99,6 +104,7 @@ def save(file: str, entry: Entry) -> bool:
         "origins": entry.origins,
         "commits": entry.commits,
         "before": entry.before,
+        "notes": entry.notes,
     }
     return cachefile.write(file, json.dumps(data, separators=(",", ":")), mode=0o700)
 

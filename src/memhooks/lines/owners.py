@@ -56,9 +56,10 @@ class Ownership:
     """The answer for ``path`` (relative to the work tree): ``owners`` (most lines
     first, then newest), ``lines`` (how many lines were asked about, within the file),
     ``uncommitted`` and ``unknown`` (lines the deadline left unblamed) counts, and
-    ``cached`` (no git process was needed)."""
+    ``cached`` (no git process was needed). ``notes``: what a caller keeps with this
+    file version (saved by :meth:`keep`; gone when the version changes)."""
 
-    __slots__ = ("cached", "lines", "owners", "path", "uncommitted", "unknown")
+    __slots__ = ("_entry", "_file", "cached", "lines", "owners", "path", "uncommitted", "unknown")
 
     def __init__(self, path: str) -> None:
         self.path = path
@@ -67,6 +68,17 @@ class Ownership:
         self.uncommitted = 0
         self.unknown = 0
         self.cached = True
+        self._file = ""
+        self._entry: cache.Entry | None = None
+
+    @property
+    def notes(self) -> dict[str, object]:
+        return {} if self._entry is None else self._entry.notes
+
+    def keep(self) -> None:
+        """Save :attr:`notes` (and what else was learnt of this file version)."""
+        if self._entry is not None:
+            cache.save(self._file, self._entry)
 
     @property
     def complete(self) -> bool:
@@ -94,6 +106,7 @@ def owners(
     if entry is None:
         return answer
     file, item, dirty = entry
+    answer._file, answer._entry = file, item
     wanted = _clip(ranges, len(item.text))
     missing = _ranges(n for n in _numbers(wanted) if item.lines[n - 1] is None)
     if missing:
@@ -116,22 +129,16 @@ def owners(
 
 
 def previous_owners(
-    top: str,
-    owner: Owner,
-    *,
-    state_dir: str,
-    file_path: str,
-    deadline: float | None = None,
+    top: str, owner: Owner, within: Ownership, *, deadline: float | None = None
 ) -> list[Before]:
-    """The commits that owned what ``owner`` replaced in its lines: the old side of its
-    diff to the version before it, blamed there (most lines first). Lines it only added
-    have no previous owner. ``file_path``: the working path ``owner`` was found for (its
-    cache entry keeps the answer: what a commit replaced never changes). A blame the
-    deadline cuts short gives nothing for that range (a part would mislead)."""
-    if owner.previous is None or owner.boundary:
+    """The commits that owned what ``owner`` (one of ``within.owners``) replaced in its
+    lines: the old side of its diff to the version before it, blamed there (most lines
+    first). Lines it only added have no previous owner. The answer is kept with the file
+    version (what a commit replaced never changes). A blame the deadline cuts short
+    gives nothing for that range (a part would mislead)."""
+    if owner.previous is None or owner.boundary or within._entry is None:
         return []
-    file = cache.path_of(state_dir, top, file_path)
-    item = cache.load(file) or cache.Entry("", [], [])
+    item = within._entry
     found: dict[str, Before] = {}
     saved = False
     for first, last in owner.origin_lines:
@@ -148,8 +155,8 @@ def previous_owners(
             if prior is None:
                 prior = found[str(hash_)] = Before(str(hash_), *_commit_info(item, str(hash_)))
             prior.count += int(count)
-    if saved and item.text:
-        cache.save(file, item)
+    if saved:
+        within.keep()
     return sorted(found.values(), key=lambda o: (-o.count, -o.author_time))
 
 

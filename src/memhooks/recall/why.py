@@ -154,7 +154,7 @@ def explain_lines(
     answer = Why(shown_path or path, ranges)
     answer.uncommitted, answer.unknown = own.uncommitted, own.unknown
     found = _owners(own, max_owners)
-    commits = _read(top, [o.hash for o in found])
+    commits = _texts(top, [o.hash for o in found], own)
     left_out = _Filter(Exclusions(list(exclude)), store, project)
     for owner in found:
         commit = commits.get(owner.hash)
@@ -166,7 +166,7 @@ def explain_lines(
             continue
         explanation = Explanation(commit, owner.lines)
         if commit.low_signal:
-            explanation.before = _before(top, owner, path, state_dir, deadline, left_out)
+            explanation.before = _before(top, owner, own, deadline, left_out)
         answer.explanations.append(explanation)
     return answer
 
@@ -200,16 +200,11 @@ def _owners(own: Ownership, limit: int | None) -> list[Owner]:
 
 
 def _before(
-    top: str,
-    owner: Owner,
-    path: str,
-    state_dir: str,
-    deadline: float | None,
-    left_out: _Filter,
+    top: str, owner: Owner, own: Ownership, deadline: float | None, left_out: _Filter
 ) -> list[tuple[Commit, int]]:
-    found = previous_owners(top, owner, state_dir=state_dir, file_path=path, deadline=deadline)
+    found = previous_owners(top, owner, own, deadline=deadline)
     kept: list[Before] = [b for b in found if not b.boundary][:MAX_BEFORE]
-    commits = _read(top, [b.hash for b in kept])
+    commits = _texts(top, [b.hash for b in kept], own)
     out: list[tuple[Commit, int]] = []
     for before in kept:
         commit = commits.get(before.hash)
@@ -221,6 +216,26 @@ def _before(
 
 #: ``git log`` format: hash, author name, e-mail, author time, parents, subject, message.
 _FORMAT = "%H%x1f%an%x1f%ae%x1f%at%x1f%P%x1f%s%x1f%B"
+
+
+def _texts(top: str, hashes: list[str], own: Ownership) -> dict[str, Commit]:
+    """The commits named by ``hashes``: from the notes of the file version when they
+    were read before (no process), else from git (kept in those notes)."""
+    known = own.notes.setdefault("commits", {})
+    assert isinstance(known, dict)
+    missing = [h for h in hashes if h not in known]
+    if missing:
+        for commit in _read(top, missing).values():
+            known[commit.hash] = [commit.subject, commit.time, commit.email, commit.message,
+                                  commit.low_signal]  # fmt: skip
+        own.keep()
+    found: dict[str, Commit] = {}
+    for hash_ in hashes:
+        if hash_ in known:
+            subject, when, email, message, low = known[hash_]
+            found[hash_] = commit = Commit(hash_, subject, when, message)
+            commit.email, commit.low_signal = email, low
+    return found
 
 
 def _read(top: str, hashes: list[str]) -> dict[str, Commit]:
