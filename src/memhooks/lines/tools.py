@@ -1,0 +1,324 @@
+"""Which lines of which files a tool call reads or is about to replace, from its input —
+one table per kind of tool, every host's names in it (pure: nothing read from disk).
+
+Reads (issue 20 item 2) give ``(path, ranges)``; an empty ``ranges`` is the whole file.
+Sources: Claude Code ``Read {file_path, offset, limit}`` (offset: the 1-based line to
+start at; 2,000 lines by default — code.claude.com/docs/en/tools-reference); Gemini CLI
+``read_file {file_path, offset (0-based), limit}`` or ``{start_line, end_line}``;
+OpenCode ``read {filePath, offset (0-based), limit}``; Hermes ``read_file {path, offset
+(1-based), limit}``; Copilot CLI ``view {path, view_range: [first, last]}`` (``-1``: to
+the end); Cline ``read_file``, Kiro ``fs_read``: whole files. Shell reads (Codex has no
+read tool): ``sed -n 'A,Bp' FILE``, ``nl -ba FILE | sed -n 'A,Bp'``, ``head -n N FILE``,
+``cat FILE`` — the commands agents use to page through a file.
+
+Edits (issue 20 item 3) give :class:`Change` records: the text an edit replaces (Claude
+Code ``Edit``/``MultiEdit``, Gemini ``replace``, Copilot and Kiro ``str_replace``,
+Hermes ``patch``, OpenCode ``edit``, Cline ``replace_in_file`` SEARCH blocks, the old
+side of an ``apply_patch`` hunk), or the new content of a whole-file write (Claude
+``Write``, Gemini ``write_file``, Copilot ``create``, Cline ``write_to_file``, …).
+"""
+
+from __future__ import annotations
+
+#: The default number of lines a Read without ``limit`` returns (Claude Code).
+READ_LINES = 2000
+#: The tools that read a file: name -> (path keys, offset key, offset base, limit key).
+READ_TOOLS: dict[str, tuple[tuple[str, ...], str, int, str]] = {
+    "Read": (("file_path",), "offset", 1, "limit"),
+    "read_file": (("file_path", "path", "absolute_path"), "offset", 0, "limit"),
+    "read": (("filePath", "file_path", "path"), "offset", 0, "limit"),
+    "view": (("path",), "", 0, ""),
+    "fs_read": (("path",), "", 0, ""),
+}
+#: Hosts whose ``read_file`` counts lines from 1 (the others count from 0).
+ONE_BASED_READ = frozenset({"hermes"})
+#: Shell tools: name -> the key of the command.
+SHELL_TOOLS = {
+    "Bash": "command",
+    "run_shell_command": "command",
+    "terminal": "command",
+    "execute_command": "command",
+    "execute_bash": "command",
+    "bash": "command",
+    "shell": "command",
+}
+#: Edit tools replacing one text: name -> (path keys, old keys, all-occurrences key).
+REPLACE_TOOLS: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
+    "Edit": (("file_path",), ("old_string",), "replace_all"),
+    "replace": (("file_path",), ("old_string",), "allow_multiple"),
+    "edit": (("filePath", "path", "file_path"), ("oldString", "old_str", "old_string"), "replaceAll"),
+    "str_replace": (("path",), ("old_str",), ""),
+    "str_replace_editor": (("path",), ("old_str",), ""),
+    "patch": (("path",), ("old_string",), "replace_all"),
+    "fs_write": (("path",), ("old_str",), ""),
+    "replace_string_in_file": (("filePath",), ("oldString",), ""),
+}  # fmt: skip
+#: Whole-file writes: name -> (path keys, content keys).
+WRITE_TOOLS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "Write": (("file_path",), ("content",)),
+    "write_file": (("file_path", "path"), ("content",)),
+    "write": (("filePath", "file_path"), ("content",)),
+    "create": (("path",), ("file_text",)),
+    "write_to_file": (("path",), ("content",)),
+    "createFile": (("filePath",), ("content",)),
+}
+
+
+class Change:
+    """What one edit replaces in ``path`` (as the tool named it): ``olds`` (texts it
+    replaces, in order; ``replace_all``: every occurrence) or ``content`` (a whole-file
+    write: the lines that differ are replaced)."""
+
+    __slots__ = ("content", "olds", "path", "replace_all")
+
+    def __init__(
+        self,
+        path: str,
+        olds: list[str] | None = None,
+        content: str | None = None,
+        replace_all: bool = False,
+    ) -> None:
+        self.path = path
+        self.olds = olds or []
+        self.content = content
+        self.replace_all = replace_all
+
+    def ranges(self, text: str) -> list[tuple[int, int]]:
+        """The lines of the current file ``text`` this change replaces, ±3 lines."""
+        from .ranges import _widen, changed_lines, edit_lines
+
+        if self.content is not None:
+            return changed_lines(text, self.content)
+        found: list[tuple[int, int]] = []
+        for old in self.olds:
+            found += edit_lines(text, old, replace_all=self.replace_all)
+        return _widen(found, 0, text.count("\n") + 1)
+
+    def __repr__(self) -> str:
+        what = f"content={len(self.content)} chars" if self.content is not None else self.olds
+        return f"Change({self.path!r}, {what})"
+
+
+def reads(
+    tool: str, args: dict[str, object], host: str = ""
+) -> list[tuple[str, list[tuple[int, int]]]]:
+    """``(path, ranges)`` for each file the tool call ``tool`` with ``args`` reads."""
+    spec = READ_TOOLS.get(tool)
+    if spec is not None:
+        path = _first(args, spec[0])
+        if not path:
+            return []
+        return [(path, _read_range(tool, args, spec, host))]
+    key = SHELL_TOOLS.get(tool)
+    command = args.get(key) if key else None
+    return shell_reads(command) if isinstance(command, str) else []
+
+
+def _read_range(
+    tool: str, args: dict[str, object], spec: tuple[tuple[str, ...], str, int, str], host: str
+) -> list[tuple[int, int]]:
+    if tool == "view":
+        window = args.get("view_range")
+        if (
+            isinstance(window, list)
+            and len(window) == 2
+            and all(isinstance(n, int) for n in window)
+        ):
+            first, last = window
+            return [(max(1, first), last if last >= first else 10**9)]
+        return []
+    start_line, end_line = _int(args.get("start_line")), _int(args.get("end_line"))
+    if start_line is not None:
+        return [(max(1, start_line), end_line if end_line is not None else 10**9)]
+    offset, limit = _int(args.get(spec[1])), _int(args.get(spec[3]))
+    if offset is None and limit is None:
+        return [] if tool != "Read" else [(1, READ_LINES)]
+    base = 1 if host in ONE_BASED_READ else spec[2]
+    first = max(1, (offset or base) - base + 1)
+    return [(first, first + (limit or READ_LINES) - 1)]
+
+
+def changes(tool: str, args: dict[str, object]) -> list[Change]:
+    """What the edit tool call ``tool`` with ``args`` is about to replace."""
+    spec = REPLACE_TOOLS.get(tool)
+    if spec is not None:
+        path, old = _first(args, spec[0]), _first(args, spec[1])
+        if path and old:
+            return [Change(path, [old], replace_all=args.get(spec[2]) is True)]
+    if tool == "MultiEdit":
+        path, edits = _first(args, ("file_path",)), args.get("edits")
+        if path and isinstance(edits, list):
+            olds = [e.get("old_string") for e in edits if isinstance(e, dict)]
+            return [Change(path, [o for o in olds if isinstance(o, str) and o])]
+    if tool == "replace_in_file":
+        path, diff = _first(args, ("path",)), _first(args, ("diff",))
+        return [Change(path, search_blocks(diff))] if path and diff else []
+    if tool == "apply_patch":
+        patch = _first(args, ("command", "patchText", "input", "patch"))
+        return patch_changes(patch) if patch else []
+    spec_w = WRITE_TOOLS.get(tool)
+    if spec_w is not None:
+        path = _first(args, spec_w[0])
+        content = args.get(spec_w[1][0])
+        if path and isinstance(content, str):
+            return [Change(path, content=content)]
+    return []
+
+
+def shell_reads(command: str) -> list[tuple[str, list[tuple[int, int]]]]:
+    """The files a shell command pages through: ``sed -n 'A,Bp' F`` (also after ``nl
+    -ba F |``), ``head -n N F``, ``cat F``; anything else reads nothing known."""
+    import shlex
+
+    found: list[tuple[str, list[tuple[int, int]]]] = []
+    for part in _statements(command):
+        try:
+            words = shlex.split(part)
+        except ValueError:
+            continue
+        piped = [p for p in _split(words, "|") if p]
+        if not piped:
+            continue
+        first = piped[0]
+        name = first[0].rsplit("/", 1)[-1]
+        if name == "sed":
+            found += _sed(first)
+        elif name in ("cat", "nl") and len(piped) == 1:
+            found += [(f, []) for f in _operands(first[1:])]
+        elif name == "nl" and len(piped) == 2 and piped[1][0] == "sed":
+            files = _operands(first[1:])
+            window = _sed_window(piped[1][1:])
+            if len(files) == 1 and window:
+                found.append((files[0], [window]))
+        elif name == "head":
+            found += _head(first)
+    return found
+
+
+def _sed(words: list[str]) -> list[tuple[str, list[tuple[int, int]]]]:
+    window = _sed_window(words[1:])
+    if window is None:
+        return []
+    files = [w for w in words[1:] if not w.startswith("-") and not _is_script(w)]
+    return [(f, [window]) for f in files]
+
+
+def _sed_window(args: list[str]) -> tuple[int, int] | None:
+    if "-n" not in args:
+        return None
+    scripts = [a for a in args if _is_script(a)]
+    if len(scripts) != 1:
+        return None
+    body = scripts[0][:-1]
+    first, _, last = body.partition(",")
+    if not first.isdigit() or (last and not (last.isdigit() or last == "$")):
+        return None
+    end = int(last) if last.isdigit() else (10**9 if last == "$" else int(first))
+    return (max(1, int(first)), end)
+
+
+def _is_script(word: str) -> bool:
+    return word.endswith("p") and word[:-1].replace(",", "").replace("$", "").isdigit()
+
+
+def _head(words: list[str]) -> list[tuple[str, list[tuple[int, int]]]]:
+    count = 10
+    files: list[str] = []
+    rest = iter(words[1:])
+    for word in rest:
+        if word == "-n":
+            count = _int(next(rest, "")) or count
+        elif word.startswith("-n") and word[2:].isdigit():
+            count = int(word[2:])
+        elif word.startswith("-") and word[1:].isdigit():
+            count = int(word[1:])
+        elif not word.startswith("-"):
+            files.append(word)
+    return [(f, [(1, count)]) for f in files]
+
+
+def _operands(words: list[str]) -> list[str]:
+    return [w for w in words if not w.startswith("-") and w not in (">", "<")]
+
+
+def _statements(command: str) -> list[str]:
+    out = [command]
+    for mark in ("&&", "||", ";", "\n"):
+        out = [piece for part in out for piece in part.split(mark)]
+    return [p.strip() for p in out if p.strip()]
+
+
+def _split(words: list[str], mark: str) -> list[list[str]]:
+    groups: list[list[str]] = [[]]
+    for word in words:
+        if word == mark:
+            groups.append([])
+        else:
+            groups[-1].append(word)
+    return groups
+
+
+def search_blocks(diff: str) -> list[str]:
+    """The SEARCH sides of Cline's ``replace_in_file`` blocks (``------- SEARCH`` …
+    ``=======`` … ``+++++++ REPLACE``; older ``<<<<<<< SEARCH`` markers too)."""
+    olds: list[str] = []
+    block: list[str] | None = None
+    for line in diff.split("\n"):
+        mark = line.strip()
+        if mark.endswith("SEARCH") and mark[:1] in "-<":
+            block = []
+        elif mark == "=======" and block is not None:
+            if block:
+                olds.append("\n".join(block) + "\n")
+            block = None
+        elif block is not None:
+            block.append(line)
+    return olds
+
+
+def patch_changes(patch: str) -> list[Change]:
+    """The old sides of an ``apply_patch`` envelope's hunks, per updated file (``***
+    Update File: p``; ``@@`` starts a hunk; `` `` and ``-`` lines are the old side)."""
+    out: list[Change] = []
+    current: Change | None = None
+    hunk: list[str] = []
+
+    def close() -> None:
+        if current is not None and hunk:
+            current.olds.append("\n".join(hunk) + "\n")
+        hunk.clear()
+
+    for line in patch.split("\n"):
+        if line.startswith("*** "):
+            close()
+            current = None
+            if line.startswith("*** Update File:"):
+                current = Change(line[len("*** Update File:") :].strip())
+                out.append(current)
+        elif current is not None:
+            if line.startswith("@@"):
+                close()
+            elif line[:1] in (" ", "-"):
+                hunk.append(line[1:])
+            elif line == "":
+                hunk.append("")
+    close()
+    return [c for c in out if c.olds]
+
+
+def _first(args: dict[str, object], keys: tuple[str, ...]) -> str:
+    for key in keys:
+        value = args.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return ""
+
+
+def _int(value: object) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value)
+    return None

@@ -1,0 +1,61 @@
+"""Which lines a tool call reads (data/tool_reads.json: every host's read tools and the
+shell commands agents page with) or is about to replace (each host's edit tools)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memhooks.lines.tools import changes, reads
+
+DATA = Path(__file__).parent / "data"
+CASES = json.loads((DATA / "tool_reads.json").read_text(encoding="utf-8"))["cases"]
+TEXT = "".join(f"line {n}\n" for n in range(1, 31))
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["why"] for c in CASES])
+def test_reads(case: dict[str, Any]) -> None:
+    found = reads(case["tool"], case["args"], case.get("host", ""))
+    assert [[path, [list(r) for r in ranges]] for path, ranges in found] == case["reads"]
+
+
+@pytest.mark.parametrize(
+    ("tool", "args"),
+    [
+        ("Edit", {"file_path": "/p/a.py", "old_string": "line 12\nline 13\n", "new_string": "x"}),
+        ("replace", {"file_path": "/p/a.py", "old_string": "line 12\nline 13", "new_string": ""}),
+        ("edit", {"filePath": "/p/a.py", "oldString": "line 12\nline 13\n", "newString": "x"}),
+        ("str_replace_editor", {"path": "/p/a.py", "old_str": "line 12\nline 13\n"}),
+        ("patch", {"path": "/p/a.py", "old_string": "line 12\nline 13\n", "new_string": "x"}),
+        ("MultiEdit", {"file_path": "/p/a.py", "edits": [{"old_string": "line 12\n"}, {"old_string": "line 13\n"}]}),
+        ("replace_in_file", {"path": "/p/a.py", "diff": "------- SEARCH\nline 12\nline 13\n=======\nx\n+++++++ REPLACE\n"}),
+        ("apply_patch", {"command": "*** Begin Patch\n*** Update File: /p/a.py\n@@\n line 12\n-line 13\n+x\n*** End Patch\n"}),
+    ],
+)  # fmt: skip
+def test_every_host_s_edit_replaces_lines_12_and_13_with_context(
+    tool: str, args: dict[str, Any]
+) -> None:
+    found = changes(tool, args)
+    assert [c.path for c in found] == ["/p/a.py"]
+    assert found[0].ranges(TEXT) == [(9, 16)]
+
+
+def test_a_write_over_a_file_replaces_the_lines_that_change() -> None:
+    new = TEXT.replace("line 20\n", "line twenty\n")
+    (change,) = changes("Write", {"file_path": "/p/a.py", "content": new})
+    assert change.ranges(TEXT) == [(17, 23)]
+    assert changes("create", {"path": "/p/b.py", "file_text": "x\n"})[0].content == "x\n"
+
+
+def test_a_patch_that_adds_a_file_replaces_nothing() -> None:
+    patch = "*** Begin Patch\n*** Add File: new.py\n+x = 1\n*** End Patch\n"
+    assert changes("apply_patch", {"command": patch}) == []
+
+
+def test_replace_all_takes_every_occurrence() -> None:
+    text = "a\n" + "b\n" * 10 + "a\n"
+    (change,) = changes("Edit", {"file_path": "f", "old_string": "a\n", "replace_all": True})
+    assert change.ranges(text) == [(1, 4), (9, 12)]
