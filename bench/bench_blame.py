@@ -1,7 +1,8 @@
 """What line ownership costs (issue 20 item 7): ``memhooks.lines.owners`` on real and
 large histories, cold (nothing cached) and warm (the cache of the file version).
 
-    python bench/bench_blame.py [--repo BUNDLE_OR_PATH]... [--synthetic N] [--samples 15] [--json OUT]
+    python bench/bench_blame.py [--repo BUNDLE_OR_PATH]... [--no-repo] [--synthetic N]
+                                [--samples 15] [--json OUT]
 
 Histories (each cloned or written into a temporary folder; the user's repositories are
 never touched):
@@ -12,7 +13,8 @@ never touched):
   in 20, and 200 small files the other commits change — a long history where most
   commits do not touch the files blamed, the case git's changed-path filters are for.
 
-For each history, on its 5 largest files (by lines) among those with the most commits:
+For each history, on its 5 largest files (by lines, 500 or more) among the 40 changed
+most often:
 
 1. ``cold_range``: the owners of 10 lines at a random place (``-L``), nothing cached;
 2. ``cold_edit``: the same with the ±3 lines of context an edit is given (16 lines);
@@ -107,8 +109,9 @@ def synthetic(into: str, commits: int, seed: int = 7) -> str:
     return into
 
 
-def busiest_large_files(repo: str, count: int = 5) -> list[tuple[str, int]]:
-    """(path, lines) of the largest files among the 40 most often changed."""
+def busiest_large_files(repo: str, count: int = 5, least: int = 500) -> list[tuple[str, int]]:
+    """(path, lines) of the largest files among the 40 most often changed, of at least
+    ``least`` lines."""
     log = git(repo, "log", "--format=", "--name-only", "--no-renames", "-n", "3000")
     changes: dict[str, int] = {}
     for path in log.split("\n"):
@@ -121,7 +124,7 @@ def busiest_large_files(repo: str, count: int = 5) -> list[tuple[str, int]]:
             with open(full, "rb") as fp:
                 sized.append((path, fp.read().count(b"\n")))
     sized.sort(key=lambda item: -item[1])
-    return sized[:count]
+    return [item for item in sized if item[1] >= least][:count]
 
 
 def summary(samples: list[float]) -> dict[str, float]:
@@ -174,13 +177,14 @@ def run_history(name: str, repo: str, samples: int) -> dict:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repo", action="append", help="a bundle or repository to clone")
+    parser.add_argument("--no-repo", action="store_true", help="only the synthetic history")
     parser.add_argument("--synthetic", type=int, default=30_000, metavar="N")
     parser.add_argument("--samples", type=int, default=15)
     parser.add_argument("--json", metavar="OUT")
     args = parser.parse_args()
     report: dict = {"load_before": os.getloadavg(), "histories": []}
     with tempfile.TemporaryDirectory() as tmp:
-        for number, source in enumerate(args.repo or [DEFAULT_REPO]):
+        for number, source in enumerate([] if args.no_repo else args.repo or [DEFAULT_REPO]):
             repo = clone(source, os.path.join(tmp, f"repo{number}"))
             report["histories"].append(run_history(os.path.basename(source), repo, args.samples))
             print(json.dumps(report["histories"][-1]), file=sys.stderr)
