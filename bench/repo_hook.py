@@ -46,7 +46,7 @@ def call(handlers: list[dict], step: str, raw: bytes, env: dict[str, str], cwd: 
          unwired: bool = False) -> dict:  # fmt: skip
     """One step of the session as the host plays it: every matching handler runs, what
     reached the model is kept (``text``: its context; ``ids``: the memories in it, in
-    order). A step no handler matches is not sent (``wired`` False) unless
+    order; ``commits``: the commit each names, or ``""``). A step no handler matches is not sent (``wired`` False) unless
     ``unwired``, then through the prompt handler's command, and marked so."""
     payload = json.loads(raw)
     event, tool = payload["hook_event_name"], payload.get("tool_name")
@@ -55,7 +55,7 @@ def call(handlers: list[dict], step: str, raw: bytes, env: dict[str, str], cwd: 
     if not fired and unwired:
         fired = [h for h in handlers if h["event"] == "UserPromptSubmit"][:1]
     row: dict = {"step": step, "event": event, "tool": tool, "wired": wired, "calls": 0,
-                 "ms": None, "notes": [], "chars": 0, "ids": [], "text": ""}  # fmt: skip
+                 "ms": None, "notes": [], "chars": 0, "ids": [], "commits": [], "text": ""}  # fmt: skip
     texts = []
     for handler in fired:
         out = run(handler["command"], raw, env, cwd, float(handler["timeout"]))
@@ -69,11 +69,14 @@ def call(handlers: list[dict], step: str, raw: bytes, env: dict[str, str], cwd: 
                 texts.append(text)
     row["text"] = "\n".join(texts)
     row["chars"] = sum(len(t) for t in texts)
-    row["ids"] = claude_host.memory_ids(row["text"])
+    memories = claude_host.memories(row["text"])
+    row["ids"] = [m["id"] for m in memories]
+    row["commits"] = [m["commit"] if isinstance(m.get("commit"), str) else "" for m in memories]
     return row
 
 
 def bare(python: str, env: dict[str, str], cwd: str) -> float:
-    """Milliseconds of a bare interpreter of the hook's environment (``python -S -c
-    pass`` through the same shell): the floor a hook process cannot go below."""
+    """Milliseconds of a bare interpreter (``python -S -c pass``, ``python`` the
+    memhooks venv's) started through the same shell: the floor a hook process cannot go
+    below."""
     return run(f"{python} -S -c pass", b"", env, cwd, 30.0)["ms"]

@@ -218,6 +218,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", metavar="OUT", help="write the report here too")
     parser.add_argument("--analyze", action="store_true",
                         help="say where git alone places each cited commit (blame; cached in WORK)")  # fmt: skip
+    parser.add_argument("--report", action="store_true",
+                        help="score the run's results again without replaying (its settings as they were)")  # fmt: skip
     parser.add_argument("--show", metavar="TASK", help="print one replayed task's session and stop")
     parser.add_argument("--compare", metavar="RUN.json", help="a report to show beside this one")
     args = parser.parse_args(argv)
@@ -259,18 +261,47 @@ def show(args: argparse.Namespace, work: str) -> str:
 
 
 def run(args: argparse.Namespace, work: str) -> dict:
-    """The run :func:`main` describes, resumed where it stopped; its report."""
+    """The run :func:`main` describes, resumed where it stopped (``--report``: not
+    replayed, its results scored again); its report."""
     tasks = read_jsonl(os.path.join(args.tasks, "tasks.jsonl"))
     tasks = tasks[: args.limit] if args.limit else tasks
     root = repo_clone.clone(work, args.repo)
+    run_dir = os.path.join(work, "runs", args.label)
+    if args.report:
+        with open(os.path.join(run_dir, "meta.json"), encoding="utf-8") as fp:
+            meta = json.load(fp)
+        done = read_jsonl(os.path.join(run_dir, "results.jsonl"))
+        report_import = meta.get("import", {})
+    else:
+        meta, done = start(args, work, root, run_dir, tasks)
+        report_import = meta["import"]
+    home = os.path.join(run_dir, "home")
+    env = repo_clone.sandbox_env(home, {"CLAUDE_PROJECT_DIR": root, **meta["env"]})
+    user_store = os.path.join(home, ".local", "share", "memhooks", "memories.sqlite3")
+    order = {task["id"]: i for i, task in enumerate(tasks)}
+    rows = sorted((r for r in done if r["id"] in order), key=lambda r: order[r["id"]])
+    relevant = relevant_ids(root, meta["split"], user_store, env, tasks)
+    report = repo_report.report(rows, relevant, meta, report_import, meta.get("handlers", []))
+    if args.analyze:
+        repo_report.add_analysis(report, repo_blame.cached(work, root, rows, relevant))
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    report["date"] = max((r.get("at", "") for r in rows), default="") or now  # last task's end
+    report["load_end"] = [round(x, 2) for x in os.getloadavg()]
+    report["load_during"] = round(statistics.mean(r["load"] for r in rows), 2) if rows else None
+    return report
+
+
+def start(args: argparse.Namespace, work: str, root: str, run_dir: str,
+          tasks: list[dict]) -> tuple[dict, list[dict]]:  # fmt: skip
+    """Replay the tasks of the run not replayed yet; (its meta, every result)."""
     split = split_of(root, args.tasks, args.split)
     store, report_import = repo_clone.imported(work, root, split)
     extra = dict(item.split("=", 1) for item in args.env)
-    run_dir = os.path.join(work, "runs", args.label)
     meta = {"split": split, "code": repo_clone.code_hash(), "harness": harness_hash(),
             "env": extra, "unwired": args.unwired,
             "tasks_file": os.path.abspath(os.path.join(args.tasks, "tasks.jsonl")),
-            "store": store, "memhooks": memhooks_commit(), "repo": args.repo}  # fmt: skip
+            "store": store, "memhooks": memhooks_commit(), "repo": args.repo,
+            "import": {k: report_import.get(k) for k in ("commits", "added", "obsoleted", "future_commits")}}  # fmt: skip
     done = open_run(run_dir, meta, args.fresh)
     home = os.path.join(run_dir, "home")
     env = repo_clone.sandbox_env(home, {"CLAUDE_PROJECT_DIR": root, **extra})
@@ -279,9 +310,13 @@ def run(args: argparse.Namespace, work: str) -> dict:
         os.makedirs(os.path.dirname(user_store), exist_ok=True)
         shutil.copyfile(store, user_store)
     handlers = repo_hook_handlers(root, env)
+    meta["handlers"] = handlers
+    with open(os.path.join(run_dir, "meta.json"), "w", encoding="utf-8") as fp:
+        json.dump(meta, fp, indent=2)
     with open(os.path.join(root, "MEMHOOKS.md"), encoding="utf-8") as fp:
         hook = fp.read()
-    python = shlex.split(handlers[0]["command"])[0]
+    # the venv's own interpreter: the installed command may be a launcher script
+    python = shlex.quote(sys.executable)
     seen = {row["id"] for row in done}
     with open(os.path.join(run_dir, "results.jsonl"), "a", encoding="utf-8") as out:
         for n, task in enumerate(tasks, 1):
@@ -290,20 +325,12 @@ def run(args: argparse.Namespace, work: str) -> dict:
             row = replay_task(task, root, hook, handlers, env, args.unwired)
             row["bare_ms"] = repo_hook.bare(python, env, root)
             row["load"] = os.getloadavg()[0]
+            row["at"] = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
             out.write(json.dumps(row) + "\n")
             out.flush()
             done.append(row)
             print(f"{n}/{len(tasks)} {task['id']}: {len(row['calls'])} steps", file=sys.stderr)
-    order = {task["id"]: i for i, task in enumerate(tasks)}
-    rows = sorted((r for r in done if r["id"] in order), key=lambda r: order[r["id"]])
-    relevant = relevant_ids(root, split, user_store, env, tasks)
-    report = repo_report.report(rows, relevant, meta, report_import, handlers)
-    if args.analyze:
-        repo_report.add_analysis(report, repo_blame.cached(work, root, rows, relevant))
-    report["date"] = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    report["load_end"] = [round(x, 2) for x in os.getloadavg()]
-    report["load_during"] = round(statistics.mean(r["load"] for r in rows), 2) if rows else None
-    return report
+    return meta, done
 
 
 def repo_hook_handlers(root: str, env: dict[str, str]) -> list[dict]:

@@ -44,28 +44,37 @@ def percentile(values: list[float], share: float) -> float | None:
     return round(ordered[max(0, math.ceil(share * len(ordered)) - 1)], 1)
 
 
-def deliveries(row: dict, steps: tuple[str, ...], unwired: bool = False) -> list[tuple[str, str]]:
-    """``[(memory id, step)]`` in the order the model first got each, over the calls of
-    ``steps`` (wired ones; ``unwired`` adds the others)."""
-    order: dict[str, str] = {}
+def deliveries(
+    row: dict, steps: tuple[str, ...], unwired: bool = False
+) -> list[tuple[str, str, str]]:
+    """``[(memory id, step, commit)]`` in the order the model first got each, over the
+    calls of ``steps`` (wired ones; ``unwired`` adds the others); ``commit`` is the
+    abbreviated hash the memory names (``""`` when it names none)."""
+    order: dict[str, tuple[str, str]] = {}
     for call in row["calls"]:
         if call["step"] in steps and (call["wired"] or unwired):
-            for memory in call["ids"]:
-                order.setdefault(memory, call["step"])
-    return list(order.items())
+            commits = call.get("commits") or [""] * len(call["ids"])
+            for memory, commit in zip(call["ids"], commits):
+                order.setdefault(memory, (call["step"], commit))
+    return [(memory, step, commit) for memory, (step, commit) in order.items()]
 
 
 def score(row: dict, cited: dict[str, list[str]], steps: tuple[str, ...],
           unwired: bool = False) -> dict:  # fmt: skip
-    """One session's figures in one view."""
+    """One session's figures in one view. A cited commit is delivered by a memory
+    imported from it (``cited``'s ids) or by one naming it (its ``commit``)."""
     order = deliveries(row, steps, unwired)
-    rank = {memory: i for i, (memory, _step) in enumerate(order)}
-    step_of = dict(order)
+    rank = {memory: i for i, (memory, _step, _commit) in enumerate(order)}
+    step_of = {memory: step for memory, step, _commit in order}
+    matched = {
+        sha: set(ids) | {m for m, _s, c in order if len(c) >= 7 and sha.startswith(c)}
+        for sha, ids in cited.items()
+    }
     got: dict[str, str | None] = {}
-    for sha, ids in cited.items():
+    for sha, ids in matched.items():
         hits = [m for m in ids if m in rank]
         got[sha] = step_of[min(hits, key=rank.__getitem__)] if hits else None
-    wanted = {m for ids in cited.values() for m in ids}
+    wanted = set().union(*matched.values()) if matched else set()
     first = min((rank[m] for m in wanted if m in rank), default=None)
     calls = [c for c in row["calls"] if c["step"] in steps and (c["wired"] or unwired)]
     return {
@@ -73,7 +82,7 @@ def score(row: dict, cited: dict[str, list[str]], steps: tuple[str, ...],
         "hit": any(got.values()),
         "mrr": 0.0 if first is None else 1.0 / (first + 1),
         "commits": len(order),
-        "relevant_delivered": sum(1 for m, _ in order if m in wanted),
+        "relevant_delivered": sum(1 for m, _s, _c in order if m in wanted),
         "chars": sum(c["chars"] for c in calls),
         "got": got,
     }
@@ -140,6 +149,7 @@ def tasks(rows: list[dict], relevant: dict[str, dict]) -> list[dict]:
 def report(rows: list[dict], relevant: dict[str, dict], meta: dict, imported: dict,
            handlers: list[dict]) -> dict:  # fmt: skip
     """The run's report (JSON-ready)."""
+    meta = {k: v for k, v in meta.items() if k != "handlers"}
     out: dict = {"meta": meta, "tasks": len(rows),
                  "import": {k: imported.get(k) for k in ("commits", "added", "obsoleted", "future_commits")},
                  "wired": sorted({f"{h['event']}[{h['matcher']}]" if h["matcher"] else h["event"]

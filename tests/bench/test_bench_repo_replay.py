@@ -19,6 +19,7 @@ sys.path.insert(0, str(BENCH))
 import claude_host
 import repo_hook
 import repo_replay
+import repo_report
 import repo_session
 
 CALC = "".join(f"int step_{n}(void) {{ return {n}; }}\n" for n in range(1, 13))
@@ -139,6 +140,11 @@ def test_a_run_replays_through_the_installed_hook_scores_and_resumes(history, tm
     clone = work / "repo" / "clone"
     assert git(clone, "status", "--porcelain", "--untracked-files=no") == ""
 
+    # scored again without replaying: the same answer
+    again = tmp_path / "again.json"
+    assert repo_replay.main([*args, "--report", "--json", str(again)]) == 0
+    assert json.loads(again.read_text())["edits"] == report["edits"]
+
     with pytest.raises(SystemExit, match="other env"):
         repo_replay.main([*args, "--env", "MEMHOOKS_X=1"])
 
@@ -176,6 +182,26 @@ def test_a_replayed_session_sends_the_same_bytes_every_time() -> None:
     assert json.loads(pre)["hook_event_name"] == "PreToolUse"
     assert json.loads(post)["tool_response"]["oldString"] == "x\n"
     assert json.loads(pre)["tool_use_id"] == json.loads(post)["tool_use_id"]
+
+
+def test_a_cited_commit_counts_once_whether_named_by_its_memory_or_its_hash() -> None:
+    cited = {"abcdef1234567890" * 2 + "abcdefab": ["git-1"], "1234567" + "0" * 33: ["git-2"]}
+    calls = [{"step": "prompt", "wired": True, "ids": ["git-9", "git-1"], "commits": ["", ""], "chars": 10},
+             {"step": "pre-edit", "wired": True, "ids": ["line-x", "git-1"], "commits": ["1234567", ""], "chars": 5},
+             {"step": "post-edit", "wired": False, "ids": ["git-2"], "commits": [""], "chars": 7}]  # fmt: skip
+    whole = repo_report.score({"calls": calls}, cited, repo_report.STEPS)
+    assert whole["got"] == {
+        "abcdef1234567890" * 2 + "abcdefab": "prompt",
+        "1234567" + "0" * 33: "pre-edit",
+    }
+    assert (whole["commits"], whole["relevant_delivered"], whole["chars"], whole["mrr"]) == (
+        3,
+        2,
+        15,
+        0.5,
+    )
+    session = repo_report.score({"calls": calls}, cited, ("prompt", "read"))
+    assert (session["cited"], session["commits"]) == (0.5, 2)
 
 
 def test_a_step_goes_to_the_hook_only_where_the_install_wired_it() -> None:
