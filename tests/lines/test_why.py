@@ -159,3 +159,23 @@ def test_a_second_answer_for_the_same_file_version_needs_no_git(
     monkeypatch.setenv("PATH", "")  # no git to be found: texts and owners from the cache
     again = render(explain_lines(str(repo), "retryx/retry.py", [(9, 10)], state_dir=state))
     assert again == first and DECISION in again
+
+
+def test_a_commit_history_import_stored_and_a_revert_marked_is_left_out(
+    repo: Path, hashes: dict[str, str], tmp_path: Path
+) -> None:
+    store_file = str(tmp_path / "imported.sqlite3")
+    (repo / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n", encoding="utf-8")
+    env_store = ["--store", store_file]
+    imported = subprocess.run(
+        [sys.executable, "-m", "memhooks", "history", "import", *env_store],
+        cwd=repo, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert imported.returncode == 0, imported.stderr
+    with MemoryStore(store_file) as store:
+        project = project_id(str(repo))
+        found = store.by_commit(project, [hashes["decision"], hashes["add"]])
+        store.mark_obsolete(found[hashes["decision"]].id, found[hashes["add"]].id, project=project)
+    answer = json.loads(why(repo, "retryx/retry.py:5", "--format", "json", *env_store).stdout)
+    assert answer["owners"] == []
+    assert answer["excluded"] == [{"commit": hashes["decision"], "reason": "reverted"}]

@@ -68,16 +68,18 @@ class Explanation:
 class Why:
     """The answer for ``path`` (root-relative) at ``lines`` (the ranges asked, empty
     for the whole file): ``explanations`` (most lines first), ``excluded`` (``[(hash,
-    reason)]``: an exclude phrase, ``reverted`` or ``superseded``), ``uncommitted``
-    and ``unknown`` line counts (unknown: the deadline came first)."""
+    reason)]``: an exclude phrase, ``reverted`` or ``obsolete``), ``total`` (lines asked
+    about, within the file), ``uncommitted`` and ``unknown`` line counts (unknown: the
+    deadline came first)."""
 
-    __slots__ = ("excluded", "explanations", "lines", "path", "uncommitted", "unknown")
+    __slots__ = ("excluded", "explanations", "lines", "path", "total", "uncommitted", "unknown")
 
     def __init__(self, path: str, lines: Sequence[tuple[int, int]]) -> None:
         self.path = path
         self.lines = list(lines)
         self.explanations: list[Explanation] = []
         self.excluded: list[tuple[str, str]] = []
+        self.total = 0
         self.uncommitted = 0
         self.unknown = 0
 
@@ -152,10 +154,11 @@ def explain_lines(
     :class:`~memhooks.errors.DiagnosticError` MH032 when git cannot read a commit."""
     own = owners(top, path, ranges, state_dir=state_dir, deadline=deadline)
     answer = Why(shown_path or path, ranges)
-    answer.uncommitted, answer.unknown = own.uncommitted, own.unknown
+    answer.total, answer.uncommitted, answer.unknown = own.lines, own.uncommitted, own.unknown
     found = _owners(own, max_owners)
     commits = _texts(top, [o.hash for o in found], own)
     left_out = _Filter(Exclusions(list(exclude)), store, project)
+    left_out.look_up(commits)
     for owner in found:
         commit = commits.get(owner.hash)
         if commit is None:
@@ -172,20 +175,31 @@ def explain_lines(
 
 
 class _Filter:
-    """What leaves a commit out: an exclusion phrase of the chain, or the store's mark
-    on its memory (obsolete: ``reverted`` when a revert superseded it)."""
+    """What leaves a commit out: the store's mark on its memory (obsolete: ``reverted``
+    when a revert superseded it), or an exclusion phrase of the chain."""
 
     def __init__(self, rules: Exclusions, store: MemoryStore | None, project: str | None):
         self.rules = rules
         self.store = store
         self.project = project
+        self.marks: dict[str, str] = {}
+
+    def look_up(self, commits: dict[str, Commit]) -> None:
+        """Read the store's marks of ``commits`` (one query)."""
+        if self.store is None or self.project is None or not commits:
+            return
+        found = self.store.by_commit(self.project, list(commits))
+        for hash_, commit in commits.items():
+            memory = found.get(hash_)
+            if memory is None:  # imported before commits were indexed: by its change
+                header = Header(hash_, commit.email, str(commit.time), commit.subject)
+                memory = self.store.get(change_id(header), project=self.project)
+            if memory is not None and memory.obsolete:
+                self.marks[hash_] = "reverted" if memory.superseded_by else "obsolete"
 
     def reason(self, commit: Commit, path: str) -> str | None:
-        if self.store is not None and self.project is not None:
-            header = Header(commit.hash, commit.email, str(commit.time), commit.subject)
-            memory = self.store.get(change_id(header), project=self.project)
-            if memory is not None and memory.obsolete:
-                return "reverted" if memory.superseded_by else "obsolete"
+        if commit.hash in self.marks:
+            return self.marks[commit.hash]
         if not self.rules:
             return None
         from ..backends.base import Hit
@@ -205,6 +219,7 @@ def _before(
     found = previous_owners(top, owner, own, deadline=deadline)
     kept: list[Before] = [b for b in found if not b.boundary][:MAX_BEFORE]
     commits = _texts(top, [b.hash for b in kept], own)
+    left_out.look_up(commits)
     out: list[tuple[Commit, int]] = []
     for before in kept:
         commit = commits.get(before.hash)

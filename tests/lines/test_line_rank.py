@@ -1,0 +1,52 @@
+"""Read-time ranking of line owners: by lines owned and by the prompt, above a floor,
+a few per file; a low-signal owner only with what it replaced."""
+
+from __future__ import annotations
+
+from memhooks.recall.line_rank import rank
+from memhooks.recall.why import Commit, Explanation, Why
+
+
+def owner(name: str, lines: list[tuple[int, int]], message: str, *, low: bool = False,
+          before: bool = False, when: int = 0) -> Explanation:  # fmt: skip
+    commit = Commit(name * 40, message.split("\n")[0], when, message)
+    commit.low_signal = "reshapes" if low else None
+    explanation = Explanation(commit, lines)
+    if before:
+        explanation.before = [(Commit("f" * 40, "fix: the reason", 0, "fix: the reason"), 3)]
+    return explanation
+
+
+def read_of(total: int, *explanations: Explanation) -> Why:
+    why = Why("a.py", [(1, total)])
+    why.total = total
+    why.explanations = list(explanations)
+    return why
+
+
+def names(found: list[Explanation]) -> list[str]:
+    return [e.commit.hash[0] for e in found]
+
+
+def test_owners_rank_by_lines_owned_and_three_at_most() -> None:
+    why = read_of(100, owner("a", [(1, 10)], "a"), owner("b", [(11, 50)], "b"),
+                  owner("c", [(51, 70)], "c"), owner("d", [(71, 100)], "d"))  # fmt: skip
+    assert names(rank(why)) == ["b", "d", "c"]
+
+
+def test_a_sliver_of_a_large_read_is_noise_unless_the_prompt_names_its_subject() -> None:
+    sliver = owner("s", [(5, 6)], "cap the retry budget of the gateway")
+    why = read_of(1000, owner("a", [(1, 900)], "initial import"), sliver)
+    assert names(rank(why)) == ["a"]
+    assert names(rank(why, "why is the retry budget capped?")) == ["s", "a"]
+
+
+def test_a_low_signal_owner_comes_only_with_what_it_replaced() -> None:
+    why = read_of(20, owner("p", [(1, 10)], "perf: simplify", low=True),
+                  owner("q", [(11, 20)], "style: reformat", low=True, before=True))  # fmt: skip
+    assert names(rank(why)) == ["q"]
+
+
+def test_ties_go_to_the_newer_commit() -> None:
+    why = read_of(20, owner("o", [(1, 10)], "x", when=1), owner("n", [(11, 20)], "y", when=2))
+    assert names(rank(why)) == ["n", "o"]
