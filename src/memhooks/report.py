@@ -9,6 +9,7 @@ import os
 
 from . import __version__
 from .errors import CATALOGUE, Diagnostic
+from .paths import is_within, relative
 
 #: SARIF ``tool.driver.informationUri``: where code hosts send people who ask what the
 #: tool is (SARIF 2.1.0 §3.19.17; the reference engine fills it with its repository).
@@ -36,12 +37,8 @@ def human(diagnostics: list[Diagnostic]) -> str:
 
 def _uri(path: str, base: str) -> str:
     absolute = os.path.abspath(path)
-    rel = (
-        os.path.relpath(absolute, base)
-        if absolute.startswith(base.rstrip(os.sep) + os.sep)
-        else None
-    )
-    return (rel or absolute).replace(os.sep, "/")
+    rel = relative(absolute, base) if is_within(absolute, base) else None
+    return rel or absolute.replace(os.sep, "/")
 
 
 def sarif(diagnostics: list[Diagnostic], base: str) -> str:

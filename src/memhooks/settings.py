@@ -1,49 +1,154 @@
-"""Environment settings with documented ranges; an invalid value is MH028.
+"""Every ``MEMHOOKS_*`` environment variable: its default, range and policy, in one table.
 
-| variable | default | range |
-|---|---|---|
-| ``MEMHOOKS_MAX_CHARS`` | 24000 | 1–1,000,000 characters, the whole injected context |
-| ``MEMHOOKS_MAX_GUIDANCE_CHARS`` | 6000 | 1–100,000 characters, one guidance item |
-| ``MEMHOOKS_AUTO_PATHS`` | 12 | 1–256 file resources per generated cue |
+=============================== ========= ============================================
+variable                        default   range and meaning
+=============================== ========= ============================================
+``MEMHOOKS_MAX_CHARS``          8000      1–1,000,000: characters of context injected at
+                                          prompt time (within the host's cap), and of
+                                          :func:`memhooks.bound_context`
+``MEMHOOKS_MAX_GUIDANCE_CHARS`` 6000      1–100,000: characters of one guidance item
+``MEMHOOKS_AUTO_PATHS``         12        1–256: file resources per generated cue
+``MEMHOOKS_TOOL_MAX_CHARS``     2000      1–1,000,000: characters of one tool-time
+                                          delivery
+``MEMHOOKS_SESSION_MAX_CHARS``  8000      0–1,000,000: characters of all of a session's
+                                          tool-time deliveries between compactions
+``MEMHOOKS_HOOK_TIMEOUT_MS``    3000      100–60,000: the hook's internal deadline
+``MEMHOOKS_TOOL_RECALL``        on        ``on``/``off`` (``1``/``0``, ``true``/``false``,
+                                          ``yes``/``no``): tool-time recall
+``MEMHOOKS_CACHE``              on        ``0``/``false``/``no``/``off`` turn the caches
+                                          off; any other value is on
+``MEMHOOKS_ANCHOR``             directory ``directory`` or ``nearest``: which hook a
+                                          generated cue goes in
+``MEMHOOKS_SEARCH``             bm25      ``bm25`` or ``hybrid``: the embedded store's
+                                          search (read by :mod:`memhooks.store.semantic`,
+                                          which loads the model: an invalid value is a
+                                          store error there)
+``MEMHOOKS_ROOT``               —         an existing folder: the project root
+``MEMHOOKS_STORE``              —         the embedded store's file
+``MEMHOOKS_STATE_DIR``          —         an absolute folder: the session state
+``MEMHOOKS_CONFIG``             —         the backend configuration file
+``MEMHOOKS_BACKEND``            —         the active backend
+``MEMHOOKS_ROLES``              —         comma-separated roles
+``MEMHOOKS_ROLE_MAP``           —         ``FIELD:VALUE=ROLE[,ROLE];...``
+``MEMHOOKS_<BACKEND>_<KEY>``    —         one backend setting (``backends/config.py``)
+=============================== ========= ============================================
 
-Ranges and defaults are the reference engine's (``shared/spec/reference-engine.md``
-(a) and (e)).
+**Policy for an invalid value** (one rule, DEVELOPERS.md): a command raises
+DiagnosticError MH028 naming the variable; the agent hook fails open — it notes the
+variable on stderr and uses the default (:func:`integer` and :func:`switch` with
+``notes``). ``MEMHOOKS_CACHE`` has no invalid value.
+
+The numeric ranges and the guidance default are the reference engine's
+(``shared/spec/reference-engine.md`` (a) and (e)); its 24,000-character default for the
+whole plan context is not ours: what memhooks injects is recall, 8,000 characters by
+default, the same in the hook, ``memhooks recall`` and :func:`memhooks.bound_context`.
+
+Only ``os`` is imported (``memhooks.errors`` only to raise): the hook reads these.
 """
 
 from __future__ import annotations
 
 import os
 
-from .errors import fail
-
 TYPE_CHECKING = False  # typing costs ~2 ms to import; annotations are strings
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-SETTINGS = {
-    "MEMHOOKS_MAX_CHARS": (24000, 1, 1_000_000),
+#: name -> (default, lowest, highest) of every integer setting.
+INTEGERS = {
+    "MEMHOOKS_MAX_CHARS": (8000, 1, 1_000_000),
     "MEMHOOKS_MAX_GUIDANCE_CHARS": (6000, 1, 100_000),
     "MEMHOOKS_AUTO_PATHS": (12, 1, 256),
+    "MEMHOOKS_TOOL_MAX_CHARS": (2000, 1, 1_000_000),
+    "MEMHOOKS_SESSION_MAX_CHARS": (8000, 0, 1_000_000),
+    "MEMHOOKS_HOOK_TIMEOUT_MS": (3000, 100, 60_000),
 }
+#: name -> default of every on/off setting.
+SWITCHES = {"MEMHOOKS_TOOL_RECALL": True, "MEMHOOKS_CACHE": True}
+#: name -> (default, choices) of every setting with named values.
+CHOICES = {
+    "MEMHOOKS_ANCHOR": ("directory", ("directory", "nearest")),
+}
+#: Settings that name a place or a list, read where they are used.
+PATHS = ("MEMHOOKS_ROOT", "MEMHOOKS_STORE", "MEMHOOKS_STATE_DIR", "MEMHOOKS_CONFIG")
+TEXTS = ("MEMHOOKS_BACKEND", "MEMHOOKS_ROLES", "MEMHOOKS_ROLE_MAP")
+#: Words of a switch.
+ON = ("on", "1", "true", "yes")
+OFF = ("off", "0", "false", "no")
+#: Switches any value but an :data:`OFF` word turns on (no invalid value).
+LENIENT = frozenset({"MEMHOOKS_CACHE"})
 
 
-def int_setting(name: str, env: Mapping[str, str] | None = None) -> int:
-    """The integer value of setting ``name`` (see table). Raises DiagnosticError MH028
-    naming the variable when it is not an integer within range."""
+def default(name: str) -> int:
+    """The default of integer setting ``name``."""
+    return INTEGERS[name][0]
+
+
+def integer(name: str, env: Mapping[str, str] | None = None, notes: list[str] | None = None) -> int:
+    """The integer value of setting ``name`` (see the table; unset or blank: its default).
+    Invalid: with ``notes`` (the hook), a line is added and the default used; else
+    DiagnosticError MH028 naming the variable is raised."""
     env = os.environ if env is None else env
-    default, low, high = SETTINGS[name]
-    raw = env.get(name)
-    if raw is None or raw.strip() == "":
+    default, low, high = INTEGERS[name]
+    raw = (env.get(name) or "").strip()
+    if not raw:
         return default
     try:
-        value = int(raw.strip())
+        value = int(raw)
     except ValueError:
         value = low - 1
-    if not low <= value <= high:
-        raise fail(
-            "MH028",
-            f"{name} must be an integer from {low} to {high} (got {raw!r})",
-            name,
-            help=f"unset {name} or set it within range",
-        )
-    return value
+    if low <= value <= high:
+        return value
+    _invalid(name, f"an integer from {low} to {high}", env[name], default, notes, "set it within range")
+    return default
+
+
+def switch(name: str, env: Mapping[str, str] | None = None, notes: list[str] | None = None) -> bool:
+    """Whether on/off setting ``name`` is on (see the table); invalid as :func:`integer`."""
+    env = os.environ if env is None else env
+    value = (env.get(name) or "").strip().lower()
+    if not value:
+        return SWITCHES[name]
+    if value in OFF:
+        return False
+    if value in ON or name in LENIENT:
+        return True
+    _invalid(name, "`on` or `off`", value, SWITCHES[name], notes, "set it to `on` or `off`")
+    return SWITCHES[name]
+
+
+def choice(name: str, env: Mapping[str, str] | None = None, notes: list[str] | None = None) -> str:
+    """The named value of setting ``name`` (see the table); invalid as :func:`integer`."""
+    env = os.environ if env is None else env
+    default, choices = CHOICES[name]
+    value = (env.get(name) or "").strip().lower()
+    if not value:
+        return default
+    if value in choices:
+        return value
+    named = " or ".join(f"`{c}`" for c in choices)
+    _invalid(name, f"one of {', '.join(choices)}", env[name], default, notes, f"set it to {named}")
+    return default
+
+
+def _invalid(
+    name: str, what: str, raw: str, default: object, notes: list[str] | None, fix: str
+) -> None:
+    """Note the invalid value in ``notes`` (the default is used), or raise MH028."""
+    if notes is not None:
+        note = f"{name} must be {what} (got {raw!r}); using {_said(default)}"
+        if note not in notes:
+            notes.append(note)
+        return
+    from .errors import fail
+
+    raise fail(
+        "MH028",
+        f"{name} must be {what} (got {raw!r})",
+        name,
+        help=f"unset {name} or {fix}",
+    )
+
+
+def _said(value: object) -> str:
+    return ("on" if value else "off") if isinstance(value, bool) else str(value)

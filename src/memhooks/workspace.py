@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 
+from .paths import is_within, relative
+
 
 class Workspace:
     """``root`` (canonical project root), ``directory`` (canonical folder of the path),
@@ -26,9 +28,7 @@ class Workspace:
         """``path`` (absolute, or relative to the process directory) relative to the
         root with ``/`` separators; a path outside the root is returned absolute."""
         real = os.path.realpath(path)
-        if real == self.root or real.startswith(self.root.rstrip(os.sep) + os.sep):
-            return os.path.relpath(real, self.root).replace(os.sep, "/")
-        return real
+        return (relative(real, self.root) or ".") if is_within(real, self.root) else real
 
 
 def locate(path: str = ".") -> Workspace:
@@ -38,8 +38,6 @@ def locate(path: str = ".") -> Workspace:
     from .store import identify
 
     target = resolve_target(path)
-    rel = os.path.relpath(target.directory, target.root).replace(os.sep, "/")
     identity = identify(target.root)
-    return Workspace(
-        target.root, target.directory, "" if rel == "." else rel, identity.id, identity.aliases
-    )
+    scope = relative(target.directory, target.root)
+    return Workspace(target.root, target.directory, scope, identity.id, identity.aliases)

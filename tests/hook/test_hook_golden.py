@@ -13,7 +13,7 @@ from hook_support import MARKER, load_golden, payload
 
 from memhooks.agents import delivery
 from memhooks.hook import handler
-from memhooks.hook.call import PROMPT_BUDGET
+from memhooks.settings import default
 from memhooks.maintain import events
 
 GOLDEN = load_golden()
@@ -40,7 +40,7 @@ def _context_of(host: str, native: str, stdout: str) -> str:
 def test_recorded_payload(name: str, project: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
     case = GOLDEN[name]
     maintained: list[object] = []
-    def fake(event: object, env: object, folder: object = None, dry: bool = False) -> list[str]:
+    def fake(event: object, folder: object, env: object, dry: bool = False) -> list[str]:
         if dry:
             return ["would change"]  # so that the hook goes on to record and apply it
         maintained.append(event)
@@ -61,7 +61,7 @@ def test_recorded_payload(name: str, project: Path, env: dict[str, str], monkeyp
     assert MARKER in context
     assert context.startswith("[MemHooks")
     cap = delivery.delivery_of(event.host).for_event(event.native_event).cap
-    assert len(context) <= (cap or PROMPT_BUDGET)
+    assert len(context) <= (cap or default("MEMHOOKS_MAX_CHARS"))
 
 
 def test_every_payload_sample_has_a_golden_case() -> None:
@@ -73,7 +73,7 @@ def test_every_payload_sample_has_a_golden_case() -> None:
 @pytest.mark.parametrize("name", sorted(n for n in GOLDEN if n.startswith("real/") and GOLDEN[n]["agent"] != "copilot-cli"))
 def test_real_payloads_need_no_agent_flag(name: str, project: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Detection from the payload alone answers exactly as with ``--agent``."""
-    monkeypatch.setattr(events, "maintain", lambda event, env, folder=None, dry=False: [])
+    monkeypatch.setattr(events, "maintain", lambda event, folder, env, dry=False: [])
     raw = payload(name, project)
     flagged = handler.handle(raw, agent=GOLDEN[name]["agent"], env={**env, "MEMHOOKS_STATE_DIR": str(tmp_path / "a")})  # type: ignore[arg-type]
     detected = handler.handle(raw, env={**env, "MEMHOOKS_STATE_DIR": str(tmp_path / "b")})

@@ -13,7 +13,8 @@ from memhooks.commands.hook import parse_argv, serve
 from memhooks.errors import UsageError
 from memhooks.agents.folder import working_folder
 from memhooks.hook import handler, reactions, scope
-from memhooks.hook.call import PROMPT_BUDGET, HookCall
+from memhooks.hook.call import HookCall
+from memhooks.settings import default
 from memhooks.hook.deadline import Watchdog, budget_ms
 
 
@@ -82,12 +83,12 @@ def test_budget_respects_setting_and_host_cap() -> None:
     def budget(host: str, native: str, env: dict[str, str]) -> int:
         return HookCall(NormalizedEvent(host, "user_prompt", native_event=native), env).prompt_budget()
 
-    assert budget("claude-code", "UserPromptSubmit", {}) == PROMPT_BUDGET
+    assert budget("claude-code", "UserPromptSubmit", {}) == default("MEMHOOKS_MAX_CHARS")
     assert budget("claude-code", "UserPromptSubmit", {"MEMHOOKS_MAX_CHARS": "50000"}) == 9500
     assert budget("hermes", "pre_llm_call", {"MEMHOOKS_MAX_CHARS": "50000"}) == 50000
     assert budget("hermes", "pre_llm_call", {"MEMHOOKS_MAX_CHARS": "700"}) == 700
     bad = HookCall(NormalizedEvent("hermes", "user_prompt", native_event="pre_llm_call"), {"MEMHOOKS_MAX_CHARS": "lots"})
-    assert bad.prompt_budget() == PROMPT_BUDGET
+    assert bad.prompt_budget() == default("MEMHOOKS_MAX_CHARS")
     assert bad.notes == ["MEMHOOKS_MAX_CHARS must be an integer from 1 to 1000000 (got 'lots'); using 8000"]
 
 

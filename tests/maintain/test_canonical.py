@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from memhooks import filestate
 from memhooks.agents.base import DELETED, POST_EDIT, WRITTEN, FileChange, NormalizedEvent
 from memhooks.errors import DiagnosticError
 from memhooks.maintain import canonical, fastwrite
@@ -116,7 +117,7 @@ def test_what_the_canonical_read_caches_is_what_parsing_caches(tmp_path: Path) -
     hook = tmp_path / "MEMHOOKS.md"
     hook.write_text(canonical.emit(model), encoding="utf-8", newline="")
     os.utime(hook, (1_000_000_000, 1_000_000_000))  # out of the racy window: cached
-    key = cache.stat_key(hook.lstat())
+    key = filestate.key(hook.lstat())
     entries = []
     for read in (
         lambda store: canonical_data(str(hook), store),
@@ -230,7 +231,7 @@ def _write(root: Path, rel: str, action: str = WRITTEN) -> list[str]:
     else:
         path.unlink()
     event = NormalizedEvent("test", POST_EDIT, cwd=str(root), files=[FileChange(str(path), action)])
-    return maintain(event, env={"MEMHOOKS_AUTO_PATHS": "3"}, folder=str(root))
+    return maintain(event, str(root), env={"MEMHOOKS_AUTO_PATHS": "3"})
 
 
 def _sequence(root: Path) -> list[bytes]:

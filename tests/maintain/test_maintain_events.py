@@ -10,7 +10,10 @@ import pytest
 from memhooks.agents.base import FileChange, NormalizedEvent
 from memhooks.errors import DiagnosticError
 from memhooks.maintain.cues import auto_cue_text
-from memhooks.maintain.events import anchor_setting, changed_paths, maintain
+from memhooks.agents.folder import named_folder
+from memhooks.maintain.events import changed_paths
+from memhooks.maintain.events import maintain as maintain_in
+from memhooks.settings import choice
 
 ROOT_HOOK = "---\nschema: memhooks/v2\ninherits: true\n---\n"
 
@@ -24,6 +27,11 @@ def root(tmp_path: Path) -> Path:
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text("x\n", encoding="utf-8")
     return root
+
+
+def maintain(event: NormalizedEvent, **kw: object) -> list[str]:
+    """Maintenance in the folder the event names, as ``memhooks event`` runs it."""
+    return maintain_in(event, named_folder(event), **kw)  # type: ignore[arg-type]
 
 
 def edit(
@@ -141,10 +149,10 @@ def test_memhooks_root_not_containing_the_event_cwd_is_refused(root: Path) -> No
 
 
 def test_anchor_setting() -> None:
-    assert anchor_setting({}) == "directory"
-    assert anchor_setting({"MEMHOOKS_ANCHOR": " Nearest "}) == "nearest"
+    assert choice("MEMHOOKS_ANCHOR", {}) == "directory"
+    assert choice("MEMHOOKS_ANCHOR", {"MEMHOOKS_ANCHOR": " Nearest "}) == "nearest"
     with pytest.raises(DiagnosticError) as caught:
-        anchor_setting({"MEMHOOKS_ANCHOR": "root"})
+        choice("MEMHOOKS_ANCHOR", {"MEMHOOKS_ANCHOR": "root"})
     assert caught.value.diagnostic.code == "MH028"
 
 

@@ -13,7 +13,7 @@ from maintain_support import worker
 
 from memhooks.errors import DiagnosticError
 from memhooks.maintain import roundtrip
-from memhooks.maintain.atomic import temp_name
+from memhooks.atomicfile import temp_name
 from memhooks.maintain.lock import hook_lock
 
 pytestmark = pytest.mark.skipif(

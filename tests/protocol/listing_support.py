@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from memhooks import filestate
 from memhooks.protocol import cache, listing
 
 GOOD = "---\nschema: memhooks/v2\n---\n"
@@ -20,7 +21,7 @@ def _short_racy_window(monkeypatch: pytest.MonkeyPatch) -> None:
     # Folders made by a test are seconds old at most: with the real 2 s window nothing
     # would be cached. A 20 ms window keeps the rule (a folder changed within it of the
     # walk is not trusted) while the tests wait one TICK after each change.
-    monkeypatch.setattr(cache, "RACY_NS", 20_000_000)
+    monkeypatch.setattr(filestate, "RACY_NS", 20_000_000)
     cache.clear_memory()
     yield
     cache.clear_memory()

@@ -17,7 +17,7 @@ from memhooks.protocol.budget import (
     dumps,
     shorten_guidance,
 )
-from memhooks.settings import int_setting
+from memhooks.settings import integer
 
 
 def view(**fields: Any) -> dict[str, Any]:
@@ -129,7 +129,7 @@ def test_entities_go_by_salience_after_queries() -> None:
 @pytest.mark.parametrize("raw", ["0", "100001", "1e3", "lots", "-5"])
 def test_guidance_cap_setting_out_of_range_is_mh028(raw: str) -> None:
     with pytest.raises(DiagnosticError) as caught:
-        int_setting("MEMHOOKS_MAX_GUIDANCE_CHARS", {"MEMHOOKS_MAX_GUIDANCE_CHARS": raw})
+        integer("MEMHOOKS_MAX_GUIDANCE_CHARS", {"MEMHOOKS_MAX_GUIDANCE_CHARS": raw})
     assert caught.value.diagnostic.render() == (
         f"error[MH028]: MEMHOOKS_MAX_GUIDANCE_CHARS must be an integer from 1 to 100000 (got {raw!r})\n"
         "  --> MEMHOOKS_MAX_GUIDANCE_CHARS\n"  # a setting: no line and column
@@ -140,11 +140,11 @@ def test_guidance_cap_setting_out_of_range_is_mh028(raw: str) -> None:
 @pytest.mark.parametrize(
     ("env", "value"),
     [
-        ({}, 24000),
-        ({"MEMHOOKS_MAX_CHARS": ""}, 24000),
+        ({}, 8000),
+        ({"MEMHOOKS_MAX_CHARS": ""}, 8000),
         ({"MEMHOOKS_MAX_CHARS": " 350 "}, 350),
         ({"MEMHOOKS_MAX_CHARS": "1000000"}, 1_000_000),
     ],
 )
 def test_max_chars_setting(env: dict[str, str], value: int) -> None:
-    assert int_setting("MEMHOOKS_MAX_CHARS", env) == value
+    assert integer("MEMHOOKS_MAX_CHARS", env) == value

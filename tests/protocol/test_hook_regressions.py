@@ -179,6 +179,7 @@ def test_disk_cache_from_before_the_parser_fixes_is_not_reused(tmp_path, monkeyp
     import json
     import os
 
+    from memhooks import filestate
     from memhooks.protocol import cache
     from memhooks.protocol.resolve import resolve
 
@@ -191,7 +192,7 @@ def test_disk_cache_from_before_the_parser_fixes_is_not_reused(tmp_path, monkeyp
     st = os.stat(hook)
     stale = {
         "format": 1,
-        "entries": {str(hook): [*cache.stat_key(st), {"schema": "memhooks/v2"}, "First\r\nsecond"]},
+        "entries": {str(hook): [*filestate.key(st), {"schema": "memhooks/v2"}, "First\r\nsecond"]},
     }
     store = cache.for_root(str(project))
     assert store.file is not None
@@ -287,7 +288,7 @@ def test_disk_cache_from_another_release_is_not_trusted(tmp_path: Path, monkeypa
     assert store.file is not None
     blob = json.loads(Path(store.file).read_text(encoding="utf-8"))
     for entry in blob["entries"].values():
-        entry[5]["scope"] = "poisoned"  # after the 5-part key
+        entry[-3]["scope"] = "poisoned"  # after the key: the data
     blob["version"] = "0.0.0-old"
     Path(store.file).write_text(json.dumps(blob), encoding="utf-8")
     cache.clear_memory()

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from listing_support import GOOD, OLD, TICK, _short_racy_window, listed_after_each  # noqa: F401 (an autouse fixture)
 
+from memhooks import dirs, filestate
 from memhooks.protocol import cache, discover, listing
 from memhooks.protocol.lint import collect
 
@@ -77,7 +78,7 @@ def _fresh(root: Path, *, git: bool = True) -> list[str]:
 
 
 def _cache_files() -> list[Path]:
-    folder = Path(cache.cache_dir()) / "listings"
+    folder = Path(dirs.cache_dir()) / "listings"
     return sorted(folder.glob("*.json")) if folder.is_dir() else []
 
 
@@ -208,7 +209,7 @@ def test_outside_git_the_walker_listing_is_reused_and_refreshed(tmp_path, git_ca
 
 
 def test_a_folder_changed_during_the_walk_window_is_not_cached(tmp_path, monkeypatch) -> None:
-    monkeypatch.setattr(cache, "RACY_NS", 3_600 * 10**9)  # everything is "just changed"
+    monkeypatch.setattr(filestate, "RACY_NS", 3_600 * 10**9)  # everything is "just changed"
     root = _tree(tmp_path / "p", {"MEMHOOKS.md": GOOD, "a/MEMHOOKS.md": OLD})
     assert _listed(root) == ["a/MEMHOOKS.md"]
     assert _cache_files() == []
@@ -263,7 +264,7 @@ def test_a_hook_rewritten_with_the_same_size_and_mtime_is_read_again(tmp_path, m
     # mtime; with the same size the parsed-hook key is unchanged. The racy rule (its
     # real 2 s window here) keeps such a just-written hook out of the cache, so validate
     # reads the new bytes.
-    monkeypatch.setattr(cache, "RACY_NS", 2_000_000_000)
+    monkeypatch.setattr(filestate, "RACY_NS", 2_000_000_000)
     root = _tree(tmp_path / "p", {"MEMHOOKS.md": GOOD})
     hook = root / "MEMHOOKS.md"
     _write(hook, OLD)
@@ -327,11 +328,11 @@ def test_a_listing_right_after_a_change_is_made_as_without_the_cache(tmp_path, m
     assert _listed(root) == ["a/MEMHOOKS.md"]
     (file,) = _cache_files()
     saved = file.read_bytes()
-    monkeypatch.setattr(cache, "RACY_NS", 600 * 10**9)  # "just now", however slow the machine
+    monkeypatch.setattr(filestate, "RACY_NS", 600 * 10**9)  # "just now", however slow the machine
     _write(root / "b" / "MEMHOOKS.md", OLD)
     assert _listed(root) == ["a/MEMHOOKS.md", "b/MEMHOOKS.md"]
     assert file.read_bytes() == saved
-    monkeypatch.setattr(cache, "RACY_NS", 20_000_000)
+    monkeypatch.setattr(filestate, "RACY_NS", 20_000_000)
     time.sleep(TICK)
     assert _listed(root) == ["a/MEMHOOKS.md", "b/MEMHOOKS.md"]
     assert file.read_bytes() != saved

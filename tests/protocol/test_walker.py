@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from memhooks import child
 from memhooks.protocol import candidates, walker
 
 OLD = "---\nschema: memhooks/v1\n---\n"
@@ -111,7 +112,7 @@ def test_without_the_walker_file_a_threaded_process_lists_as_before(tmp_path, mo
 
 
 def test_git_is_found_on_path_once_as_execvp_finds_it(tmp_path, monkeypatch) -> None:
-    assert candidates.program("git") == shutil.which("git")
+    assert child.program("git") == shutil.which("git")
     tool = tmp_path / "bin" / "tool"
     tool.parent.mkdir()
     tool.write_text("#!/bin/sh\n")
@@ -120,9 +121,9 @@ def test_git_is_found_on_path_once_as_execvp_finds_it(tmp_path, monkeypatch) -> 
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("PATH", "first:bin")  # relative entries: from this folder
     with pytest.raises(FileNotFoundError):
-        candidates.program("tool")  # not executable
+        child.program("tool")  # not executable
     tool.chmod(0o755)
-    assert candidates.program("tool") == str(tool)  # absolute: the walker moves away
+    assert child.program("tool") == str(tool)  # absolute: the walker moves away
     tool.unlink()
     with pytest.raises(FileNotFoundError):
-        candidates.program("tool")  # what was found is checked again
+        child.program("tool")  # what was found is checked again

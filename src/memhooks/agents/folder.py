@@ -43,6 +43,16 @@ def working_folder(event: NormalizedEvent, env: Mapping[str, str]) -> str:
     return os.getcwd()
 
 
+def named_folder(event: NormalizedEvent) -> str:
+    """The folder ``event`` names itself — its ``cwd``, else its first workspace root —
+    made absolute as given (not canonicalized: the root is found from the path as given,
+    :func:`memhooks.protocol.root.resolve_target`), else the process folder. What
+    ``memhooks event`` and capture outside the hook work in (the reference's contract: a
+    named folder that does not exist is MH024 when resolved, not a UsageError)."""
+    base = event.cwd or (event.workspace_roots[0] if event.workspace_roots else None)
+    return os.path.abspath(base) if base else os.getcwd()
+
+
 def project_vars(host: str) -> tuple[str, ...]:
     """The environment variables ``host`` sets to name the project (its module's
     ``PROJECT_VARS``; none for an unknown host)."""

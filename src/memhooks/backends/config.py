@@ -34,6 +34,7 @@ from __future__ import annotations
 import os
 import sys
 
+from .. import dirs
 from ..errors import fail
 
 TYPE_CHECKING = False
@@ -55,20 +56,11 @@ SECRET_SUFFIXES = ("_key", "_token", "_password", "_secret")
 
 def config_path(env: Mapping[str, str] | None = None) -> str:
     """Absolute path of the configuration file (it may not exist): ``$MEMHOOKS_CONFIG``,
-    else ``$XDG_CONFIG_HOME/memhooks/config.toml`` (``~/.config`` when unset) on Linux,
-    other Unixes and macOS with ``XDG_CONFIG_HOME`` set, else ``platformdirs``'
-    ``user_config_dir`` (Windows, plain macOS)."""
+    else ``config.toml`` in :func:`memhooks.dirs.config_dir`."""
     env = os.environ if env is None else env
     if env.get(CONFIG_VAR):
         return os.path.abspath(os.path.expanduser(env[CONFIG_VAR]))
-    xdg = env.get("XDG_CONFIG_HOME", "")
-    xdg = xdg if os.path.isabs(xdg) else ""  # the XDG spec: a relative value is ignored
-    if sys.platform == "win32" or (sys.platform == "darwin" and not xdg):
-        import platformdirs
-
-        return os.path.join(platformdirs.user_config_dir("memhooks", appauthor=False), FILENAME)
-    base = xdg or os.path.join(env.get("HOME") or os.path.expanduser("~"), ".config")
-    return os.path.join(base, "memhooks", FILENAME)
+    return os.path.join(dirs.config_dir(env), FILENAME)
 
 
 class Config:

@@ -16,7 +16,8 @@ from __future__ import annotations
 import os
 
 from .. import jsonfast
-from ..protocol.cache import cache_dir, disk_enabled
+from ..dirs import cache_dir
+from ..settings import switch
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -39,7 +40,7 @@ class ListCache:
     ``frequencies`` (word -> document count) freely, then :meth:`save`."""
 
     def __init__(self, path: str, state: State, signature: str) -> None:
-        self.enabled = disk_enabled()
+        self.enabled = switch("MEMHOOKS_CACHE")
         self.on_disk = self.enabled and path != ":memory:"
         self.path = path if path == ":memory:" else os.path.realpath(path)
         self.state = state

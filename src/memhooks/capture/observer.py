@@ -17,7 +17,6 @@ Order of work, cheapest first, so that an agent pays for capture only when it is
 
 from __future__ import annotations
 
-import os
 import time
 
 TYPE_CHECKING = False
@@ -77,8 +76,8 @@ def observe(
 
     ``store_path``: the embedded store (default: ``MEMHOOKS_STORE``, else the user data
     directory); ``now``: seconds since the epoch (default: the clock); ``cwd``: the
-    folder when the event names none (default: the event's ``cwd``, first workspace
-    root, else the process's directory); ``timeout_s``: longest wait for the store's
+    working folder the caller decided (the hook: its call's folder; default: the folder
+    the event names, :func:`memhooks.agents.folder.named_folder`); ``timeout_s``: longest wait for the store's
     write lock; ``policy``: filter values (default :data:`.filters.DEFAULT`);
     ``settings_path``: the on/off file (default :func:`.settings.config_path`).
 
@@ -133,14 +132,12 @@ def record(
 
 
 def _workspace(event: NormalizedEvent, cwd: str | None) -> Workspace | None:
+    from ..agents.folder import named_folder
     from ..errors import DiagnosticError
     from ..workspace import locate
 
-    folder = next(
-        (p for p in (cwd, event.cwd, *event.workspace_roots) if p and os.path.isabs(p)), None
-    )
     try:
-        return locate(folder or os.getcwd())
+        return locate(cwd if cwd else named_folder(event))
     except (DiagnosticError, OSError):
         return None
 

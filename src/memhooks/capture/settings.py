@@ -7,9 +7,7 @@ hook never writes memories")::
     <config dir>/memhooks/capture.json
     {"version": 1, "user": true, "projects": {"github.com/acme/api": false}}
 
-``<config dir>`` is ``$XDG_CONFIG_HOME`` (``~/.config`` when unset) on Linux and other
-Unixes, and on macOS when ``XDG_CONFIG_HOME`` is set; else ``platformdirs``'
-``user_config_dir``. A project's own entry wins over the user-wide one; with neither,
+``<config dir>/memhooks`` is :func:`memhooks.dirs.config_dir`. A project's own entry wins over the user-wide one; with neither,
 capture is off.
 
 Why a file and not a row in the store: when capture was never turned on — the common
@@ -20,7 +18,8 @@ existing file 10 µs; opening the store and reading one row 320 µs).
 from __future__ import annotations
 
 import os
-import sys
+
+from .. import atomicfile, dirs
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -36,17 +35,9 @@ DEFAULT = "default"
 
 
 def config_path(env: Mapping[str, str] | None = None) -> str:
-    """Absolute path of the settings file (it may not exist)."""
-    env = os.environ if env is None else env
-    xdg = env.get("XDG_CONFIG_HOME", "")
-    xdg = xdg if os.path.isabs(xdg) else ""  # the XDG spec: a relative value is ignored
-    if sys.platform == "win32" or (sys.platform == "darwin" and not xdg):
-        import platformdirs  # only off Linux: the hook path must not pay for it
-
-        return os.path.join(platformdirs.user_config_dir("memhooks", appauthor=False), FILENAME)
-    home = env.get("HOME") or os.path.expanduser("~")
-    base = xdg or os.path.join(home, ".config")
-    return os.path.join(base, "memhooks", FILENAME)
+    """Absolute path of the settings file (it may not exist): ``capture.json`` in
+    :func:`memhooks.dirs.config_dir`."""
+    return os.path.join(dirs.config_dir(env), FILENAME)
 
 
 def load(path: str | None = None, *, strict: bool = False) -> dict[str, object]:
@@ -138,20 +129,10 @@ def switch(on: bool, level: str, project: str | None = None, path: str | None = 
 
 
 def _write(path: str, text: str) -> None:
-    directory = os.path.dirname(path)
-    temp = f"{path}.{os.getpid()}.tmp"
     try:
-        os.makedirs(directory, exist_ok=True)
-        with open(temp, "w", encoding="utf-8") as fp:
-            fp.write(text)
-            fp.flush()
-            os.fsync(fp.fileno())
-        os.replace(temp, path)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        atomicfile.write(path, text)
     except OSError as exc:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
         raise _error(f"cannot write the capture settings {path}: {exc.strerror or exc}") from None
 
 

@@ -38,9 +38,10 @@ def run(args: argparse.Namespace) -> int:
     env = dict(os.environ)
     if args.anchor:
         env["MEMHOOKS_ANCHOR"] = args.anchor
+    from ..agents.folder import named_folder
     from ..maintain.events import maintain
 
-    changed = maintain(event, env=env, strict=True)
+    changed = maintain(event, named_folder(event), env=env, strict=True)
     if changed:
         print(f"MemHooks maintained {len(changed)} hook file(s).", file=sys.stderr)
     return 0

@@ -26,9 +26,9 @@ def run(args: argparse.Namespace) -> int:
     from ..maintain.migrate import migrate_hook
     from ..maintain.targets import hook_set
     from ..maintain.touched import directory_rel
-    from ..settings import int_setting
+    from ..settings import integer
 
-    max_paths = int_setting("MEMHOOKS_AUTO_PATHS")
+    max_paths = integer("MEMHOOKS_AUTO_PATHS")
     root, hooks = hook_set(args.path, all_hooks=args.all)
     files: list[dict[str, Any]] = []
     failures: list[Diagnostic] = []

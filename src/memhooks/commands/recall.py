@@ -23,16 +23,16 @@ def run(args: argparse.Namespace) -> int:
     import json
     import sys
 
-    from ..hook.call import TOOL_BUDGET
     from ..recall import DEFAULT_BUDGET, context, recall, text
     from ..recall.result import headline
+    from ..settings import default
 
     result = recall(
         args.path,
         prompt=args.prompt,
         files=args.file,
         roles=args.role,
-        budget=args.budget or (TOOL_BUDGET if args.tool_time else DEFAULT_BUDGET),
+        budget=args.budget or (default("MEMHOOKS_TOOL_MAX_CHARS") if args.tool_time else DEFAULT_BUDGET),
         backend=args.backend,
         store_path=args.store,
         anchored=args.tool_time,

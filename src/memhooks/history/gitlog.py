@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 
+from ..paths import is_within, relative
 from .process import output, run, tokens
 
 TYPE_CHECKING = False
@@ -114,10 +115,10 @@ def open_repository(directory: str, root: str) -> Repository:
     top, shallow_file = os.path.realpath(lines[0]), os.path.join(directory, lines[1])
     below = above = ""
     if root != top:
-        if root.startswith(top.rstrip(os.sep) + os.sep):
-            below = os.path.relpath(root, top).replace(os.sep, "/")
+        if is_within(root, top):
+            below = relative(root, top)
         else:
-            above = os.path.relpath(top, root).replace(os.sep, "/")
+            above = relative(top, root)
     try:
         with open(shallow_file, encoding="ascii", errors="replace") as fp:
             shallow = frozenset(line.strip() for line in fp if line.strip())

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import subprocess
 
+from .. import git
 from ..errors import fail
 
 TYPE_CHECKING = False
@@ -129,9 +130,7 @@ def output(cwd: str, args: list[str]) -> list[str]:
 
 
 def _environment() -> dict[str, str]:
-    # No pager, no prompt for credentials (nothing here talks to a remote), and git's own
-    # messages in English, so the one quoted in an error reads the same for everyone.
-    return {**os.environ, "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"}
+    return git.environment()  # no pager, no credential prompt, git's messages in English
 
 
 def _no_git(cwd: str, exc: OSError) -> Exception:

@@ -25,13 +25,6 @@ if TYPE_CHECKING:
     from ..errors import MemhooksError
     from ..session import Session, State
 
-#: Characters of context at prompt time when ``MEMHOOKS_MAX_CHARS`` is unset (before the
-#: host's cap).
-PROMPT_BUDGET = 8000
-#: Characters of one tool-time delivery (``MEMHOOKS_TOOL_MAX_CHARS``) and of all of a
-#: session's tool-time deliveries between compactions (``MEMHOOKS_SESSION_MAX_CHARS``).
-TOOL_BUDGET = 2000
-SESSION_BUDGET = 8000
 #: Time kept back from the work for rendering and writing the response.
 MARGIN_S = 0.25
 #: The state of a call whose state file cannot be used (:attr:`HookCall.state`).
@@ -134,15 +127,10 @@ class HookCall:
     def inside(self, path: str) -> str | None:
         """``path`` relative to the root (``/`` separators, ``""`` for the root) when it
         is inside the canonical root, else None."""
+        from ..paths import inside
+
         root = self.root
-        if root is None:
-            return None
-        real = os.path.realpath(path)
-        if real == root:
-            return ""
-        if real.startswith(root.rstrip(os.sep) + os.sep):
-            return os.path.relpath(real, root).replace(os.sep, "/")
-        return None
+        return None if root is None else inside(path, root)
 
     def files(self, *, reads_only: bool) -> list[str]:
         """Root-relative paths of the event's existing files (and searched folders)
@@ -168,27 +156,17 @@ class HookCall:
 
         return roles(self._cli_roles, self.event.raw, self.env)
 
-    def setting(self, name: str, default: int, low: int, high: int) -> int:
-        """An integer setting from the environment; an invalid value is noted and the
-        default used (a hook never fails on a setting)."""
-        raw = self.env.get(name, "").strip()
-        if not raw:
-            return default
-        try:
-            value = int(raw)
-        except ValueError:
-            value = low - 1
-        if not low <= value <= high:
-            self.notes.append(
-                f"{name} must be an integer from {low} to {high} (got {raw!r}); using {default}"
-            )
-            return default
-        return value
+    def setting(self, name: str) -> int:
+        """Integer setting ``name`` (:mod:`memhooks.settings`): an invalid value is noted
+        and the default used (a hook never fails on a setting)."""
+        from ..settings import integer
+
+        return integer(name, self.env, self.notes)
 
     def prompt_budget(self) -> int:
-        """Characters of prompt-time context: ``MEMHOOKS_MAX_CHARS`` (else
-        :data:`PROMPT_BUDGET`), within the host's cap."""
-        chars = self.setting("MEMHOOKS_MAX_CHARS", PROMPT_BUDGET, 1, 1_000_000)
+        """Characters of prompt-time context: ``MEMHOOKS_MAX_CHARS``, within the host's
+        cap."""
+        chars = self.setting("MEMHOOKS_MAX_CHARS")
         cap = self.delivery.cap
         return min(chars, cap) if cap else chars
 
@@ -328,7 +306,7 @@ class HookCall:
             from ..session.snapshot import save
             from .reactions import tool_recall_on
 
-            ceiling = self.setting("MEMHOOKS_SESSION_MAX_CHARS", SESSION_BUDGET, 0, 1_000_000)
+            ceiling = self.setting("MEMHOOKS_SESSION_MAX_CHARS")
             # "full": no tool event of this session can recall now (its ceiling is spent,
             # tool-time recall is off, or the host has no tool channel): the snapshot
             # settles every read without SQLite

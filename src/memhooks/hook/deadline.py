@@ -18,26 +18,13 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
-#: Default internal deadline, and its allowed range (``MEMHOOKS_HOOK_TIMEOUT_MS``).
-DEFAULT_MS = 3000
-MIN_MS, MAX_MS = 100, 60_000
-
-
 def budget_ms(env: Mapping[str, str]) -> tuple[int, str | None]:
-    """The deadline in milliseconds and, if the setting was invalid, why (then the default)."""
-    raw = env.get("MEMHOOKS_HOOK_TIMEOUT_MS", "").strip()
-    if not raw:
-        return DEFAULT_MS, None
-    try:
-        value = int(raw)
-    except ValueError:
-        value = -1
-    if not MIN_MS <= value <= MAX_MS:
-        return (
-            DEFAULT_MS,
-            f"MEMHOOKS_HOOK_TIMEOUT_MS must be an integer from {MIN_MS} to {MAX_MS} (got {raw!r}); using {DEFAULT_MS}",
-        )
-    return value, None
+    """The deadline in milliseconds (``MEMHOOKS_HOOK_TIMEOUT_MS``,
+    :mod:`memhooks.settings`) and, if the setting was invalid, why (then the default)."""
+    from ..settings import integer
+
+    notes: list[str] = []
+    return integer("MEMHOOKS_HOOK_TIMEOUT_MS", env, notes), (notes[0] if notes else None)
 
 
 class Watchdog:

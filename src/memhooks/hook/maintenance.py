@@ -18,7 +18,7 @@ def maintain_edit(call: HookCall) -> tuple[list[str], str | None]:
     if not changed_paths(call.event):
         return [], None
     settings = call.maintain_settings
-    if not maintain(call.event, env=settings, folder=call.folder, dry=True):
+    if not maintain(call.event, call.folder, env=settings, dry=True):
         return [], None  # already in its cue (most edits): nothing to record or lock
     from ..session import journal
 
@@ -77,7 +77,7 @@ def _apply(works: list[dict[str, object]]) -> list[str]:
     written: list[str] = []
     for folder, settings, files in groups.values():
         event = NormalizedEvent("journal", EDIT, cwd=folder, files=files)
-        for path in maintain(event, env=settings, folder=folder):
+        for path in maintain(event, folder, env=settings):
             if path not in written:
                 written.append(path)
     return written

@@ -38,7 +38,6 @@ from ..agents.base import (
     USER_PROMPT,
 )
 from ..session.fastpath import settled
-from .call import SESSION_BUDGET, TOOL_BUDGET
 from .reply import Reply
 
 TYPE_CHECKING = False
@@ -164,7 +163,7 @@ def _after_tool(call: HookCall, touched: list[tuple[str, str, str]]) -> Reply:
     """Record ``touched`` in the working set, then tool-time recall for what of it this
     session has not been given recall for (:func:`_unserved`)."""
     session = call.session
-    ceiling = call.setting("MEMHOOKS_SESSION_MAX_CHARS", SESSION_BUDGET, 0, 1_000_000)
+    ceiling = call.setting("MEMHOOKS_SESSION_MAX_CHARS")
     left = ceiling - session.tool_chars
     if (
         not touched
@@ -188,7 +187,7 @@ def _after_tool(call: HookCall, touched: list[tuple[str, str, str]]) -> Reply:
     hooks = [os.path.join(_absolute(call, f), HOOK_NAME) for f in folders]
     # A file served on its own (its folder was served earlier) is anchored by itself.
     keep = Anchor(folders, files, hooks)
-    budget = min(call.setting("MEMHOOKS_TOOL_MAX_CHARS", TOOL_BUDGET, 1, 1_000_000), left)
+    budget = min(call.setting("MEMHOOKS_TOOL_MAX_CHARS"), left)
     if call.delivery.cap:
         budget = min(budget, call.delivery.cap)
     targets = [_absolute(call, f) for f in anchors]
@@ -246,18 +245,12 @@ def _unserved(served: set[str], touched: list[tuple[str, str, str]]) -> tuple[li
 
 
 def tool_recall_on(call: HookCall) -> bool:
-    """``MEMHOOKS_TOOL_RECALL`` (default on); an invalid value is noted, and on. Off
-    without a usable state file: no ledger would keep each tool event from recalling
-    the same memories again (:attr:`HookCall.ledgerless`)."""
-    if call.ledgerless:
-        return False
-    value = call.env.get("MEMHOOKS_TOOL_RECALL", "").strip().lower()
-    if value in ("", "on", "1", "true", "yes"):
-        return True
-    if value not in ("off", "0", "false", "no"):
-        call.notes.append(f"MEMHOOKS_TOOL_RECALL must be `on` or `off` (got {value!r}); using on")
-        return True
-    return False
+    """``MEMHOOKS_TOOL_RECALL`` (:mod:`memhooks.settings`; an invalid value is noted, and
+    on). Off without a usable state file: no ledger would keep each tool event from
+    recalling the same memories again (:attr:`HookCall.ledgerless`)."""
+    from ..settings import switch
+
+    return not call.ledgerless and switch("MEMHOOKS_TOOL_RECALL", call.env, call.notes)
 
 
 # -- compaction, end ------------------------------------------------------------------

@@ -13,6 +13,8 @@ import glob
 import os
 import shutil
 
+from ..paths import is_within
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .base import Context
@@ -58,6 +60,6 @@ def find(host: Host, ctx: Context) -> Found:
 
 def _shown(path: str, home: str) -> str:
     """``~/rest`` for a path under ``home``."""
-    if path == home or path.startswith(home.rstrip(os.sep) + os.sep):
+    if is_within(path, home):
         return "~" + path[len(home.rstrip(os.sep)) :]
     return path

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-import tempfile
+
+from .. import atomicfile
 
 
 def read(path: str) -> str | None:
@@ -16,37 +17,15 @@ def read(path: str) -> str | None:
 
 
 def write(path: str, text: str, mode: int | None = None) -> None:
-    """Replace ``path`` with ``text`` atomically: a temp file in the same folder,
-    fsync, rename. Keeps an existing file's permission bits (else ``mode``, else 0644
-    less the umask). Creates missing parent folders."""
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
+    """Replace ``path`` with ``text`` durably and atomically
+    (:func:`memhooks.atomicfile.write`). Keeps an existing file's permission bits (else
+    ``mode``, else 0644 less the umask). Creates missing parent folders."""
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     try:
-        keep: int | None = os.stat(path).st_mode & 0o7777
+        old: os.stat_result | None = os.stat(path)
     except FileNotFoundError:
-        keep = None
-    fd, temp = tempfile.mkstemp(
-        prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=folder
-    )
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if keep is not None:
-            os.chmod(temp, keep)
-        else:
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(temp, (mode if mode is not None else 0o644) & ~umask)
-        os.replace(temp, path)
-    except BaseException:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
-        raise
-    _fsync_dir(folder)
+        old = None
+    atomicfile.write(path, text, old=old, new_mode=0o644 if mode is None else mode)
 
 
 def remove(path: str, levels: int = 3) -> None:
@@ -61,19 +40,6 @@ def remove(path: str, levels: int = 3) -> None:
         try:
             os.rmdir(folder)
         except OSError:  # not empty, or not ours to judge
-            _fsync_dir(folder)
+            atomicfile.fsync_directory(folder)
             return
         folder = os.path.dirname(folder)
-
-
-def _fsync_dir(folder: str) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)

@@ -20,6 +20,8 @@ from __future__ import annotations
 import os
 import subprocess
 
+from .. import git
+from ..paths import is_within, relative
 from .base import Edit, edit
 from .files import read
 
@@ -36,21 +38,14 @@ def _git(
     root: str, *args: str, stdin: str | None = None
 ) -> subprocess.CompletedProcess[str] | None:
     try:
-        return subprocess.run(
-            ["git", "-C", root, *args],
-            input=stdin,
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=False,
-        )
+        return git.run(root, *args, input=stdin, timeout=10)
     except (OSError, subprocess.SubprocessError):
         return None
 
 
 def exclude_file(root: str) -> str | None:
     """The ``info/exclude`` file of the git work tree at ``root``; None outside git."""
-    if not os.path.exists(os.path.join(root, ".git")):
+    if not git.marker(root):
         return None
     done = _git(root, "rev-parse", "--git-path", "info/exclude")
     if done is None or done.returncode != 0 or not done.stdout.strip():
@@ -67,8 +62,8 @@ def _ignored(root: str, rels: list[str]) -> set[str]:
 
 
 def _rel(root: str, path: str) -> str | None:
-    rel = os.path.relpath(path, root)
-    return None if rel.startswith("..") or os.path.isabs(rel) else rel.replace(os.sep, "/")
+    path = os.path.normpath(path)
+    return relative(path, root) if is_within(path, root) else None
 
 
 def plan(ctx: Context, edits: Iterable[Edit]) -> list[Edit]:
@@ -150,7 +145,7 @@ def tracked(ctx: Context, edits: Iterable[Edit]) -> list[str]:
     """Files ``edits`` update that git tracks (they cannot be excluded): relative paths."""
     rels = [r for e in edits if e.action == "update" and (r := _rel(ctx.root, e.path))]
     rels = [r for r in rels if not r.startswith(".git/")]
-    if not rels or not os.path.exists(os.path.join(ctx.root, ".git")):
+    if not rels or not git.marker(ctx.root):
         return []
     done = _git(ctx.root, "ls-files", "--", *rels)
     return [r for r in (done.stdout.split("\n") if done else []) if r]

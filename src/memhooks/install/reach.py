@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 
 from ..agents.wiring import GIT_ROOT, START_FOLDER, WALK_UP, WORKSPACE
+from ..git import marker
 from .base import PROJECT, USER
 from .command import suggest
 
@@ -74,7 +75,7 @@ def _project_reach(host: Host, title: str, root: str) -> tuple[str, str | None]:
     sub = example(root)
     if launch == WALK_UP:
         return f"when {title} starts in {root} or a folder below it", None
-    if launch == GIT_ROOT and os.path.exists(os.path.join(root, ".git")):
+    if launch == GIT_ROOT and marker(root):
         return f"when {title} starts anywhere in the git work tree {root}", None
     if launch == WORKSPACE:
         limit = (

@@ -1,11 +1,6 @@
-"""Replace hook files so that a crash never leaves a damaged one.
-
-A hook is replaced, never rewritten in place: the new text goes to a temporary file in
-the same directory (``O_CREAT|O_EXCL|O_NOFOLLOW``), is flushed and ``fsync``-ed, gets the
-old file's permission bits, and is renamed over the hook with :func:`os.replace`; the
-directory is then ``fsync``-ed (best effort). ``rename`` is atomic, so a writer killed
-between any two system calls leaves the old file or the new one, never a torn or empty
-one. The only debris a killed writer can leave is its temporary file, named
+"""Replace hook files so that a crash never leaves a damaged one: the durable atomic
+writer (:func:`memhooks.atomicfile.write`) with a hook's own rules and errors. The only
+debris a killed writer can leave is its temporary file, named
 ``.<hook name>.<16 hex digits>.tmp``: hidden, never called ``MEMHOOKS.md`` (so no
 discovery walk picks it up), and removed by :func:`sweep_stale_temps`, which
 :func:`memhooks.maintain.lock.hook_lock` runs as soon as it holds the lock.
@@ -31,6 +26,7 @@ import os
 import stat
 import time
 
+from .. import atomicfile
 from ..errors import DiagnosticError, fail
 from ..protocol.hookfile import UNSAFE
 
@@ -38,10 +34,6 @@ PathLike = str | os.PathLike[str]
 
 #: Default age (seconds) below which :func:`sweep_stale_temps` leaves a temp file alone.
 STALE_AFTER_S = 30.0
-
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
-_BINARY = getattr(os, "O_BINARY", 0)
 
 _EDQUOT = getattr(errno, "EDQUOT", -1)  # not defined on every platform
 _ADVICE = {
@@ -53,27 +45,9 @@ _ADVICE = {
 }
 
 
-def temp_name(hook_name: str) -> str:
-    """A fresh temporary file name for ``hook_name``: ``.<hook_name>.<16 hex>.tmp``."""
-    # os.urandom is what `secrets` uses; importing `secrets` costs the agent hook ~10 ms
-    return f".{hook_name}.{os.urandom(8).hex()}.tmp"
-
-
 def is_temp_name(name: str, hook_name: str = "MEMHOOKS.md") -> bool:
-    """True when ``name`` is exactly the shape :func:`temp_name` produces for ``hook_name``.
-    (String tests, not a regular expression: the agent hook's lock runs this and must
-    not import :mod:`re`, ~4 ms.)"""
-    head, tail = f".{hook_name}.", ".tmp"
-    digits = name[len(head) : -len(tail)]
-    return (
-        len(name) == len(head) + 16 + len(tail)
-        and name.startswith(head)
-        and name.endswith(tail)
-        and _HEX.issuperset(digits)
-    )
-
-
-_HEX = frozenset("0123456789abcdef")
+    """True when ``name`` is a temporary file of the writer for ``hook_name``."""
+    return atomicfile.is_temp_name(name, hook_name)
 
 
 def unsafe_path(path: PathLike) -> DiagnosticError:
@@ -97,34 +71,13 @@ def write_atomic(path: PathLike, data: str | bytes, *, mode: int | None = None) 
     MH031 when the file system refuses.
     """
     path = os.fspath(path)
-    payload = data.encode("utf-8") if isinstance(data, str) else data
-    directory, name = os.path.split(os.path.abspath(path))
     old = _lstat_regular(path)
-    tmp = os.path.join(directory, temp_name(name))
-    # A new file is created with the umask's bits, which it keeps. A replacement starts
-    # at 0600 and gets the old bits just before the rename, so text written to a private
-    # hook never sits in a more open file.
-    create_mode = 0o666 if old is None and mode is None else 0o600
     try:
-        fd = os.open(
-            tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC | _BINARY, create_mode
-        )
-    except OSError as exc:
+        atomicfile.write(path, data, mode=mode, old=old)
+    except atomicfile.TempFileError as exc:
         raise io_error("create a temporary file next to the hook", path, exc) from exc
-    try:
-        try:
-            _write_all(fd, payload)
-            _set_metadata(fd, old, mode)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, path)
-    except BaseException as exc:
-        _remove_quietly(tmp)
-        if isinstance(exc, OSError):
-            raise io_error("write the hook", path, exc) from exc
-        raise
-    _fsync_directory(directory)
+    except OSError as exc:
+        raise io_error("write the hook", path, exc) from exc
 
 
 def sweep_stale_temps(
@@ -167,44 +120,3 @@ def _lstat_regular(path: str) -> os.stat_result | None:
     if not stat.S_ISREG(st.st_mode):
         raise unsafe_path(path)
     return st
-
-
-def _write_all(fd: int, payload: bytes) -> None:
-    view = memoryview(payload)
-    while view:
-        written = os.write(fd, view)
-        view = view[written:]
-
-
-def _set_metadata(fd: int, old: os.stat_result | None, mode: int | None) -> None:
-    if old is not None and hasattr(os, "fchown"):
-        # Keep owner and group where allowed (e.g. a setgid project directory);
-        # an unprivileged writer usually cannot change the owner, which is fine.
-        try:
-            os.fchown(fd, old.st_uid, old.st_gid)
-        except OSError:
-            pass
-    bits = mode if mode is not None else (stat.S_IMODE(old.st_mode) if old is not None else None)
-    if bits is not None and hasattr(os, "fchmod"):
-        os.fchmod(fd, bits)
-
-
-def _fsync_directory(directory: str) -> None:
-    # Makes the rename durable on POSIX; Windows cannot open directories this way.
-    try:
-        fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _CLOEXEC)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def _remove_quietly(path: str) -> None:
-    try:
-        os.unlink(path)
-    except OSError:
-        pass

@@ -19,7 +19,7 @@ not only the reference's literal ``post_tool_call``):
    loaded at all;
 4. each group's generated cue (``[scope: <dir>]``, tagged ``memhooks:auto``, at most
    ``MEMHOOKS_AUTO_PATHS`` file resources) goes to the group's **anchor** hook — per
-   ``MEMHOOKS_ANCHOR`` (see :data:`ANCHORS`) — after that hook's stale auto resources are
+   ``MEMHOOKS_ANCHOR`` (:data:`memhooks.settings.CHOICES`) — after that hook's stale auto resources are
    pruned; groups sharing an anchor are written together, under one lock.
 
 Writes per hook are independent: a failure leaves earlier hooks written.
@@ -30,8 +30,9 @@ from __future__ import annotations
 import os
 import stat
 
+from .. import filestate
 from ..agents.base import DELETED, POST_COMMAND, POST_EDIT, POST_TOOL, READ, NormalizedEvent
-from ..errors import Diagnostic, DiagnosticError, fail
+from ..errors import Diagnostic, DiagnosticError
 from ..protocol.hookfile import HOOK_NAME
 from ..protocol.root import resolve_target
 from .targets import enabled, file_exists_in, nearest_hook, root_hook
@@ -40,8 +41,6 @@ from .touched import Touched, directory_rel
 #: ``MEMHOOKS_ANCHOR`` values. ``directory``: the cue of directory D lives in
 #: ``D/MEMHOOKS.md``, created when needed (the reference's behaviour).
 #: ``nearest``: it goes into the nearest existing hook at or above D; no hook is created.
-ANCHORS = ("directory", "nearest")
-DEFAULT_ANCHOR = "directory"
 
 TYPE_CHECKING = False  # YAML is loaded only once some path survived the filter
 if TYPE_CHECKING:
@@ -61,15 +60,15 @@ SETTINGS = ("MEMHOOKS_ROOT", "MEMHOOKS_AUTO_PATHS", "MEMHOOKS_ANCHOR", "HOME")
 #: and ``prune`` edit hooks up to the 256 KiB file limit. Reading is not bounded by
 #: this: a 255 KB hook is read in ~0.1 s.
 MAX_HOOK_EDIT_BYTES = 64 * 1024
-_VALID_ROOTS: dict[str, tuple[int, int, int, int]] = {}
+_VALID_ROOTS: dict[str, filestate.Key] = {}
 
 
 def maintain(
     event: NormalizedEvent,
+    folder: str,
     *,
     env: Mapping[str, str] | None = None,
     strict: bool = False,
-    folder: str | None = None,
     dry: bool = False,
     learned: dict[str, Any] | None = None,
 ) -> list[str]:
@@ -85,11 +84,11 @@ def maintain(
 
     ``env`` (default ``os.environ``) supplies ``MEMHOOKS_ROOT``, ``MEMHOOKS_AUTO_PATHS``
     (1–256, default 12) and ``MEMHOOKS_ANCHOR`` (``directory`` | ``nearest``, default
-    :data:`DEFAULT_ANCHOR`); the last two are read only once some path survived the
+    :mod:`memhooks.settings`); the last two are read only once some path survived the
     filter, so a bad value never breaks an event with nothing to do. ``folder`` is the
-    working folder the caller already decided (:func:`memhooks.agents.folder.working_folder`);
-    without it the event's own ``cwd`` (else its first workspace root, else the process
-    directory) is used.
+    working folder the caller decided (the hook: :attr:`memhooks.hook.call.HookCall.folder`;
+    ``memhooks event``: :func:`memhooks.agents.folder.named_folder`); relative paths of the
+    event are joined to it.
 
     ``strict`` is the ``memhooks event`` contract (spec (f)), for a caller that is not
     fail-open: the explicit path fields of a reference ``post_tool_call`` payload count
@@ -115,7 +114,7 @@ def maintain(
         paths += [p for p in explicit_paths(event.raw) if p not in paths]
     elif not paths:
         return []
-    base = _base_directory(event, folder)
+    base = os.path.abspath(folder)
     where = resolve_target(base, env, "event cwd")
     root = where.root
     if not enabled(root):
@@ -132,10 +131,10 @@ def maintain(
     store = cache.for_root(root)  # what resolve() reads too: one read for the whole event
     root_st = _lstat(os.path.join(root, HOOK_NAME)) if learned is not None else None
     _require_valid_root(root, store)
-    from ..settings import int_setting
+    from ..settings import choice, integer
 
-    max_paths = int_setting("MEMHOOKS_AUTO_PATHS", env)
-    anchor = anchor_setting(env)
+    max_paths = integer("MEMHOOKS_AUTO_PATHS", env)
+    anchor = choice("MEMHOOKS_ANCHOR", env)
     if learned is not None:
         from .settled import learn_root
 
@@ -208,38 +207,13 @@ def changed_paths(event: NormalizedEvent) -> list[str]:
     return out
 
 
-def anchor_setting(env: Mapping[str, str]) -> str:
-    """``MEMHOOKS_ANCHOR`` (blank or unset: :data:`DEFAULT_ANCHOR`); MH028 otherwise."""
-    raw = env.get("MEMHOOKS_ANCHOR", "")
-    value = raw.strip().lower()
-    if not value:
-        return DEFAULT_ANCHOR
-    if value not in ANCHORS:
-        raise fail(
-            "MH028",
-            f"MEMHOOKS_ANCHOR must be one of {', '.join(ANCHORS)} (got {raw!r})",
-            "MEMHOOKS_ANCHOR",
-            help="unset MEMHOOKS_ANCHOR or set it to `directory` or `nearest`",
-        )
-    return value
-
-
-def _base_directory(event: NormalizedEvent, folder: str | None = None) -> str:
-    """The working folder: ``folder`` when the caller decided it
-    (:func:`memhooks.agents.folder.working_folder`), else as the host named it (absolute,
-    not canonicalized: the root is found from the path as given,
-    :func:`memhooks.protocol.root.resolve_target`)."""
-    base = folder or event.cwd or (event.workspace_roots[0] if event.workspace_roots else None)
-    return os.path.abspath(base) if base else os.getcwd()
-
-
 def _require_valid_root(root: str, store: HookCache | None = None) -> None:
     """:func:`root_hook`, skipped while the root hook is unchanged since it last passed
     (an agent session or a history replay sends thousands of events to one project)."""
     path = os.path.join(root, HOOK_NAME)
     try:
         st = os.lstat(path)
-        key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+        key: filestate.Key | None = filestate.key(st)
     except OSError:
         key = None
     if key is not None and _VALID_ROOTS.get(path) == key:

@@ -122,7 +122,7 @@ def plain_data(hook: str, st: os.stat_result, store: HookCache) -> dict[str, Any
     """The frontmatter data of the regular file ``hook`` (``st``: its ``lstat``) when it
     is valid, else None: the parsed-hook cache's entry, else :func:`canonical_data`,
     else the cache's full parse (libyaml)."""
-    from ..protocol.cache import stat_key
+    from ..filestate import key as stat_key
 
     if store.get(hook, stat_key(st)) is None:
         data = canonical_data(hook, store)
@@ -140,7 +140,7 @@ def canonical_data(hook: str, store: HookCache) -> dict[str, Any] | None:
     ``tests/maintain/test_canonical.py``). None for any other text, or an unreadable or
     unsafe file (the caller's full parse words what is wrong)."""
     from ..errors import DiagnosticError
-    from ..protocol.cache import stat_key
+    from ..filestate import key as stat_key
     from ..protocol.frontmatter import decode, to_lf
     from ..protocol.hookfile import read_bytes
     from .canonical import read

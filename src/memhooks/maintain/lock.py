@@ -184,10 +184,10 @@ else:  # pragma: no cover - Windows only, not exercised by this test suite
 
     @contextmanager
     def _windows_lock(hook_path: PathLike, timeout: float) -> Iterator[None]:
-        import platformdirs
+        from ..dirs import cache_dir
 
         key = os.path.normcase(os.path.abspath(hook_path)).encode("utf-8")
-        locks = os.path.join(platformdirs.user_cache_dir("memhooks"), "locks")
+        locks = os.path.join(cache_dir(), "locks")
         lock = os.path.join(locks, hashlib.sha256(key).hexdigest()[:32] + ".lock")
         try:
             os.makedirs(locks, exist_ok=True)

@@ -27,13 +27,16 @@ than by git, a hook modified within the parsed-hook cache's racy window — gets
 or fails the check, and the write takes the whole way. A record can only be stale in a
 way these checks see, so it is never trusted past a change.
 
-Only ``os`` and ``stat`` are imported here: this is the hook's hot path.
+Only ``os``, ``stat`` and :mod:`memhooks.filestate` are imported here: this is the hook's
+hot path.
 """
 
 from __future__ import annotations
 
 import os
 import stat
+
+from ..filestate import key, racy, unchanged
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -44,28 +47,12 @@ if TYPE_CHECKING:
 
 #: The record's format. Bump it with :data:`CACHE_FORMAT` whenever what a hook yields
 #: (its validity, its generated cues) changes: a record outlives the process.
-VERSION = 2
+VERSION = 3
 #: :data:`memhooks.protocol.cache.FORMAT` when :data:`VERSION` was last bumped (a test
 #: holds them equal, so a parser change that re-reads hooks also drops every record).
-CACHE_FORMAT = 5
+CACHE_FORMAT = 6
 #: Most folders kept per session (the oldest are dropped first).
 MAX_FOLDERS = 256
-
-Key = list[int]
-
-
-def stat_key(st: os.stat_result) -> Key:
-    """What an ``lstat`` must still say for a record to hold: mode, device, inode, size,
-    mtime and ctime (in nanoseconds; a rewrite that keeps size and mtime changes ctime)."""
-    return [st.st_mode, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
-
-
-def _key(path: str) -> Key | None:
-    try:
-        return stat_key(os.lstat(path))
-    except (OSError, ValueError):
-        return None
-
 
 def covers(record_path: str, paths: Iterable[str], cwd: str | None, env: Mapping[str, str]) -> bool:
     """True when the record at ``record_path`` vouches that writing ``paths`` (absolute,
@@ -85,7 +72,7 @@ def covers(record_path: str, paths: Iterable[str], cwd: str | None, env: Mapping
         work, root, folders = record["work"], record["root"], record["folders"]
         if cwd != work or any(env.get(k) != v for k, v in record["settings"].items()):
             return False
-        if not _git_root(work, root) or _key(record["root_hook"]) != record["root_key"]:
+        if not _git_root(work, root) or not unchanged(record["root_hook"], record["root_key"]):
             return False
         checked: set[str] = set()
         count = 0
@@ -100,7 +87,7 @@ def covers(record_path: str, paths: Iterable[str], cwd: str | None, env: Mapping
                 return False
             if folder in checked:
                 continue
-            if _key(fact["hook"]) != fact["key"]:
+            if not unchanged(fact["hook"], fact["key"]):
                 return False
             for named in fact["named"]:
                 if not stat.S_ISREG(os.lstat(os.path.join(folder, named)).st_mode):
@@ -113,23 +100,11 @@ def covers(record_path: str, paths: Iterable[str], cwd: str | None, env: Mapping
 
 def _git_root(work: str, root: str) -> bool:
     """``root`` is still the git root found from ``work`` (``find_root``'s first rule,
-    for a ``work`` at or below ``root`` whose names were canonical when recorded).
-    Written out here rather than called (``protocol.root.is_within``, ``find_root``):
-    importing :mod:`memhooks.protocol.root` is ~0.4 ms of the fast path this serves."""
-    if not (work == root or work.startswith(root.rstrip(os.sep) + os.sep)):
-        return False
-    folder = work
-    while True:
-        git = os.path.join(folder, ".git")
-        try:
-            entry: os.stat_result | None = os.lstat(git)
-        except (FileNotFoundError, NotADirectoryError):
-            entry = None
-        if folder == root:
-            return entry is not None and (not stat.S_ISLNK(entry.st_mode) or os.path.exists(git))
-        if entry is not None:
-            return False
-        folder = os.path.dirname(folder)
+    for a ``work`` at or below ``root`` whose names were canonical when recorded)."""
+    from ..git import is_top
+    from ..paths import is_within
+
+    return is_within(work, root) and is_top(root, work)
 
 
 def learn_root(
@@ -149,7 +124,7 @@ def learn_root(
 
     if where.reason != REASON_GIT or work != where.directory:
         return False
-    if root_st is None or _racy(root_st):
+    if root_st is None or racy(root_st):
         return False
     from .. import __version__
 
@@ -159,7 +134,7 @@ def learn_root(
         work=work,
         root=where.root,
         root_hook=os.path.join(where.root, HOOK_NAME),
-        root_key=stat_key(root_st),
+        root_key=list(key(root_st)),  # as JSON gives it back (save compares them)
         settings=dict(settings),
         folders={},
     )
@@ -180,7 +155,7 @@ def learn_folder(
     data, was read). Nothing is added when the record was not started, the hook is
     racy, its generated cues name a file outside the folder (checking those would take
     more than a stat), or a write of some file its cue lists would still change it."""
-    if "folders" not in learned or len(cues) != 1 or not cues[0][1] or _racy(st):
+    if "folders" not in learned or len(cues) != 1 or not cues[0][1] or racy(st):
         return
     from .generated import file_name, find_auto, is_auto, unchanged
 
@@ -206,18 +181,10 @@ def learn_folder(
         return
     learned["folders"][os.path.dirname(hook)] = {
         "hook": hook,
-        "key": stat_key(st),
+        "key": list(key(st)),
         "listed": [name[len(prefix) :] for name in listed],
         "named": sorted(named),
     }
-
-
-def _racy(st: os.stat_result) -> bool:
-    import time
-
-    from ..protocol.cache import RACY_NS
-
-    return time.time_ns() - st.st_mtime_ns < RACY_NS
 
 
 def save(record_path: str, learned: Mapping[str, Any]) -> None:

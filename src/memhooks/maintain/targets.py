@@ -19,9 +19,11 @@ from __future__ import annotations
 import os
 import stat
 
+from .. import filestate
 from ..errors import Diagnostic, DiagnosticError, fail
+from ..paths import is_within
 from ..protocol.hookfile import HOOK_NAME, UNSAFE
-from ..protocol.root import Target, chain_directories, is_within, resolve_target
+from ..protocol.root import Target, chain_directories, resolve_target
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -62,7 +64,7 @@ def root_hook(root: str, store: HookCache | None = None) -> str:
     from .generated import canonical_data
 
     view = cache.for_root(root) if store is None else store  # unchanged: not parsed again
-    key = cache.stat_key(os.lstat(path))
+    key = filestate.key(os.lstat(path))
     if view.get(path, key) is not None or canonical_data(path, view) is None:
         view.load(path).require_valid()  # a generated hook's canonical text is valid
     if store is None:

@@ -21,8 +21,9 @@ from __future__ import annotations
 import os
 import stat
 
+from ..git import marker
+from ..paths import is_within, relative
 from ..protocol.hookfile import HOOK_NAME
-from ..protocol.root import is_within
 
 #: Directory names never anchored (the reference engine's list).
 SKIP_PARTS = frozenset(
@@ -77,12 +78,12 @@ class Touched:
         directory, name = os.path.split(real)
         if name == HOOK_NAME or _is_our_temp(name) or not is_within(real, self.root):
             return None
-        rel = os.path.relpath(real, self.root)
-        if rel == "." or any(part in SKIP_PARTS for part in rel.split(os.sep)):
+        rel = relative(real, self.root)
+        if not rel or any(part in SKIP_PARTS for part in rel.split("/")):
             return None
         if self._in_nested_repository(directory):
             return None
-        return directory, rel.replace(os.sep, "/"), st is not None
+        return directory, rel, st is not None
 
     def _in_nested_repository(self, directory: str) -> bool:
         """True when a directory strictly below the root, at or above ``directory``,
@@ -90,7 +91,7 @@ class Touched:
         if directory == self.root:
             return False
         if directory not in self._nested:
-            here = os.path.lexists(os.path.join(directory, ".git"))
+            here = bool(marker(directory))
             self._nested[directory] = here or self._in_nested_repository(os.path.dirname(directory))
         return self._nested[directory]
 
@@ -107,5 +108,4 @@ def _is_our_temp(name: str) -> bool:
 def directory_rel(root: str, directory: str) -> str:
     """A canonical directory inside ``root`` as the generated cue names it: root-relative
     with ``/`` separators, ``.`` for the root itself."""
-    rel = os.path.relpath(directory, root)
-    return "." if rel == "." else rel.replace(os.sep, "/")
+    return relative(directory, root) or "."

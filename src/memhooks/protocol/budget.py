@@ -136,16 +136,16 @@ def bound_context(
     """The text to inject: ``WRAPPER + compact JSON`` of at most ``max_chars`` code points,
     or ``None`` when nothing useful fits (also when the view has no sources).
 
-    ``None`` limits come from ``MEMHOOKS_MAX_CHARS`` (default 24,000) and
+    ``None`` limits come from ``MEMHOOKS_MAX_CHARS`` (default 8,000: :mod:`memhooks.settings`) and
     ``MEMHOOKS_MAX_GUIDANCE_CHARS`` (default 6,000); an invalid setting raises
     DiagnosticError MH028 naming the variable.
     """
     if max_chars is None or max_guidance_chars is None:
-        from ..settings import int_setting
+        from ..settings import integer
 
-        max_chars = int_setting("MEMHOOKS_MAX_CHARS") if max_chars is None else max_chars
+        max_chars = integer("MEMHOOKS_MAX_CHARS") if max_chars is None else max_chars
         if max_guidance_chars is None:
-            max_guidance_chars = int_setting("MEMHOOKS_MAX_GUIDANCE_CHARS")
+            max_guidance_chars = integer("MEMHOOKS_MAX_GUIDANCE_CHARS")
     if not view.get("sources"):
         return None
     budget = max_chars - len(WRAPPER)

@@ -1,27 +1,26 @@
-"""Parsed-hook cache keyed by (device, inode, size, mtime_ns, ctime_ns).
+"""Parsed-hook cache keyed by each file's state (:func:`memhooks.filestate.key`).
 
 Two layers: a process-wide dict (repeated ``resolve()`` calls in one host process cost
 only a few ``lstat`` calls) and one JSON file per project root under
-``$XDG_CACHE_HOME/memhooks/hooks/`` (a fresh CLI process skips YAML entirely when the
+``hooks/`` of :func:`memhooks.dirs.cache_dir` (a fresh CLI process skips YAML entirely when the
 chain is unchanged). An entry is what parsing the file's bytes gave: its plain data
 (``None`` when it could not be parsed), guidance and diagnostics, so ``resolve()`` and
 ``validate`` share it and an unchanged invalid hook is not parsed again either. What
 depends on the file system rather than the bytes (an unsafe or unreadable file) is never
 cached.
 
-A file modified within :data:`RACY_NS` of the moment it was read is not cached: on file
-systems with coarse timestamps a second write in the same tick with the same size would
-otherwise go unnoticed (git's "racy clean" problem).
+A file modified within the racy window (:data:`memhooks.filestate.RACY_NS`) of the moment
+it was read is not cached.
 """
 
 from __future__ import annotations
 
 import os
 import stat
-import time
 
-from .. import jsonfast
+from .. import dirs, filestate, jsonfast
 from ..errors import Diagnostic, DiagnosticError
+from ..settings import switch
 
 TYPE_CHECKING = False  # typing costs ~2 ms to import; annotations are strings
 if TYPE_CHECKING:
@@ -29,32 +28,20 @@ if TYPE_CHECKING:
 
     from .hookfile import ParsedHook
 
-RACY_NS = 2_000_000_000
 #: Bump whenever parsing or validation changes what a hook yields, or cached results
 #: outlive the fix. 2: LF guidance, `!!str`, equal-valued duplicate keys, non-finite
 #: numbers in unknown fields. 3: diagnostics cached, invalid hooks too. 4: a YAML syntax
 #: error is placed where the broken construct starts. 5: the key holds the ctime (an
-#: edit that keeps size and mtime, ``cp -p`` or a checkout, was missed).
-FORMAT = 5
+#: edit that keeps size and mtime, ``cp -p`` or a checkout, was missed). 6: the key is
+#: :func:`memhooks.filestate.key` (the mode too).
+FORMAT = 6
+#: Fields of a key in an entry.
+_KEY_FIELDS = 6
 
-Key = tuple[int, int, int, int, int]
+Key = filestate.Key
 #: (data or None, guidance, diagnostics as :func:`pack` writes them)
 Value = tuple["dict[str, Any] | None", str, "list[list[Any]]"]
 _MEMORY: dict[str, tuple[Key, Value]] = {}
-
-
-def stat_key(st: os.stat_result) -> Key:
-    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-
-
-def cache_dir() -> str:
-    """``$XDG_CACHE_HOME/memhooks`` (default ``~/.cache/memhooks``)."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "memhooks")
-
-
-def disk_enabled() -> bool:
-    return os.environ.get("MEMHOOKS_CACHE", "1") not in ("0", "false", "no", "off")
 
 
 class HookCache:
@@ -99,14 +86,18 @@ class HookCache:
         if not self.file:
             return None
         entry = self._disk().get(path)
-        if isinstance(entry, list) and len(entry) == 8 and tuple(entry[:5]) == key:
-            value = (entry[5], entry[6], entry[7])
+        if (
+            isinstance(entry, list)
+            and len(entry) == _KEY_FIELDS + 3
+            and tuple(entry[:_KEY_FIELDS]) == key
+        ):
+            value = (entry[-3], entry[-2], entry[-1])
             _MEMORY[path] = (key, value)
             return value
         return None
 
     def put(self, path: str, key: Key, value: Value, st: os.stat_result) -> None:
-        if time.time_ns() - st.st_mtime_ns < RACY_NS:
+        if filestate.racy(st):
             return
         _MEMORY[path] = (key, value)
         if self.file:
@@ -125,7 +116,7 @@ class HookCache:
             return load(path)
         if not stat.S_ISREG(st.st_mode):
             return load(path)
-        hit = self.get(path, stat_key(st))
+        hit = self.get(path, filestate.key(st))
         if hit is not None:
             return ParsedHook(path, hit[0], hit[1], None, None, unpack(path, hit[2]))
         try:
@@ -134,7 +125,7 @@ class HookCache:
             return ParsedHook(path, None, "", None, None, exc.diagnostics)
         parsed = parse_bytes(raw, path)
         value = (parsed.data, parsed.guidance, pack(parsed.diagnostics))
-        self.put(path, stat_key(fst), value, fst)
+        self.put(path, filestate.key(fst), value, fst)
         return parsed
 
     def save(self) -> None:
@@ -150,12 +141,12 @@ class HookCache:
 
 def for_root(root: str) -> HookCache:
     """The cache for one project root (disk layer only when enabled)."""
-    if not disk_enabled():
+    if not switch("MEMHOOKS_CACHE"):
         return HookCache(None)
     from ..cachefile import key_name  # no hashing module loaded on every agent hook
 
     # Entries are keyed by the hook's absolute path: roots sharing a name share a file.
-    return HookCache(os.path.join(cache_dir(), "hooks", f"{key_name(root)}.json"))
+    return HookCache(os.path.join(dirs.cache_dir(), "hooks", f"{key_name(root)}.json"))
 
 
 def pack(diagnostics: list[Diagnostic]) -> list[list[Any]]:

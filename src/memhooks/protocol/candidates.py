@@ -37,7 +37,7 @@ named like a hook that is not
 a regular file (a symlink, a directory, a FIFO), a folder the child cannot read, more
 than :data:`LIMIT` folders (git skips what it ignores, e.g. ``node_modules``; the child
 cannot), more than :data:`MAX_CANDIDATES` candidates (one command line), no ``posix_spawn``,
-or git or the child failing or exceeding :data:`TIMEOUT_S`.
+or git or the child failing or exceeding :data:`memhooks.child.TIMEOUT_S`.
 """
 
 from __future__ import annotations
@@ -45,6 +45,8 @@ from __future__ import annotations
 import os
 import sys
 
+from .. import git
+from ..child import Child, program
 from . import walker
 from .hookfile import HOOK_NAME
 
@@ -60,7 +62,6 @@ if TYPE_CHECKING:
 LIMIT = 10_000
 #: Candidates passed to git on one command line at most.
 MAX_CANDIDATES = 5_000
-TIMEOUT_S = 30.0
 
 
 def git_list(
@@ -89,14 +90,14 @@ def git_list(
         if meanwhile is not None:
             meanwhile()
         return None
-    git = ["git", "-C", directory, "-c", "core.quotepath=off"]
     children: list[Child] = []
     record = walked is not None
     try:
         # which of the candidates git's ignore rules exclude (with the rule, or empty
         # fields); the child runs git by its path (no search of PATH there)
-        listing = [program("git"), *git[1:], "check-ignore", "--stdin", "-z", "--verbose",
-                   "--non-matching"]  # fmt: skip
+        listing = git.command(directory, *git.QUOTEPATH, "check-ignore", "--stdin", "-z",
+                              "--verbose", "--non-matching")  # fmt: skip
+        listing[0] = program(listing[0])
         if len(sys._current_frames()) == 1 and hasattr(os, "fork"):
             limits = (LIMIT, HOOK_NAME, MAX_CANDIDATES)  # as they are now, in the child
 
@@ -112,7 +113,7 @@ def git_list(
                 Child([sys.executable, "-I", "-S", script, directory, str(LIMIT), HOOK_NAME,
                        str(MAX_CANDIDATES), "1" if record else "0", *listing])
             )  # fmt: skip
-        children.append(Child([*git, "ls-files", "-z", "--cached"]))
+        children.append(git.spawn(directory, *git.QUOTEPATH, "ls-files", "-z", "--cached"))
     except OSError:
         _end(children)
         if meanwhile is not None:
@@ -170,128 +171,6 @@ def git_list(
         return None
     finally:
         _end(children)
-
-
-class Child:
-    """A process started with ``posix_spawn`` (no ``subprocess``: importing it costs
-    more than the spawn), its standard output a pipe, its input and errors
-    ``/dev/null``; or, with ``argv`` None, this process forked to run
-    ``run`` (:func:`memhooks.protocol.walker.walk`) with the pipe's end (it never
-    returns into the caller's code)."""
-
-    def __init__(self, argv: list[str] | None, run: Callable[[int], None] | None = None) -> None:
-        import time
-
-        self.deadline = time.monotonic() + TIMEOUT_S
-        self.rest = b""  # what was read but not yet taken
-        self.status: int | None = None
-        read, write = os.pipe()
-        if argv is None:
-            try:
-                self.pid = os.fork()
-            except BaseException:
-                os.close(read)
-                os.close(write)
-                raise
-            if self.pid == 0:  # the child: walk, then exec git or exit, whatever happens
-                code = 1
-                try:
-                    os.close(read)
-                    if run is not None:
-                        run(write)
-                    code = 0
-                finally:
-                    os._exit(code)
-            os.close(write)
-            self.fd: int | None = read
-            return
-        null = os.open(os.devnull, os.O_RDWR)
-        try:
-            self.pid = os.posix_spawn(
-                program(argv[0]), argv, os.environ,
-                file_actions=[(os.POSIX_SPAWN_DUP2, null, 0), (os.POSIX_SPAWN_DUP2, write, 1),
-                              (os.POSIX_SPAWN_DUP2, null, 2)],
-            )  # fmt: skip
-        except BaseException:
-            os.close(read)
-            raise
-        finally:
-            os.close(write)
-            os.close(null)
-        self.fd = read
-
-    def read(self) -> bytes:
-        """The next bytes of the output (b"" at its end); raises OSError past the deadline."""
-        import select
-        import time
-
-        if self.fd is None:
-            return b""
-        left = self.deadline - time.monotonic()
-        if left <= 0 or not select.select([self.fd], [], [], left)[0]:
-            raise OSError("timed out")
-        return os.read(self.fd, 1 << 16)
-
-    def output(self, success: tuple[int, ...]) -> str | None:
-        """What the process prints from here on (decoded as git's paths are), or None
-        when it failed (exited with a code not in ``success``); raises OSError past the
-        deadline."""
-        chunks = [self.rest]
-        while data := self.read():
-            chunks.append(data)
-        if self.wait() not in success:
-            return None
-        return b"".join(chunks).decode("utf-8", "surrogateescape")
-
-    def fields(self, success: tuple[int, ...]) -> list[str] | None:
-        """The NUL-terminated fields printed from here on, or None when the process
-        failed (see :meth:`output`) or the last field is unended."""
-        text = self.output(success)
-        if text is None or (text and not text.endswith("\0")):
-            return None
-        return text.split("\0")[:-1]
-
-    def wait(self) -> int:
-        """The exit code (negative: killed by that signal)."""
-        if self.status is None:
-            self.status = os.waitstatus_to_exitcode(os.waitpid(self.pid, 0)[1])
-        if self.fd is not None:
-            os.close(self.fd)
-            self.fd = None
-        return self.status
-
-    def end(self) -> None:
-        """Kill the process if it still runs and reap it."""
-        if self.status is None and os.waitpid(self.pid, os.WNOHANG)[0] == 0:
-            os.kill(self.pid, 9)  # SIGKILL
-        self.wait()
-
-
-def program(name: str) -> str:
-    """The file ``execvp`` runs for ``name``: ``name`` itself when it holds a ``/``,
-    else the first executable file of that name in a folder of ``PATH`` (an empty entry
-    is the current folder), as an absolute path (the walker changes its working
-    folder), remembered for that ``PATH`` while it stays executable;
-    raises FileNotFoundError.
-
-    Each spawn would search ``PATH`` again, one failed ``execve`` a folder before it
-    (nine here, for git), while this process waits (``posix_spawnp`` runs it in a ``vfork``)."""
-    if "/" in name:
-        return name
-    path = os.environ.get("PATH", os.defpath)
-    found = _PROGRAMS.get((name, path))
-    if found is None or not os.access(found, os.X_OK):
-        for folder in path.split(os.pathsep):
-            candidate = os.path.abspath(os.path.join(folder or ".", name))
-            if os.access(candidate, os.X_OK) and not os.path.isdir(candidate):
-                found = _PROGRAMS[(name, path)] = candidate
-                break
-        else:
-            raise FileNotFoundError(2, "not found on PATH", name)
-    return found
-
-
-_PROGRAMS: dict[tuple[str, str], str] = {}
 
 
 def _candidates(

@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import stat
 
+from .. import git
 from ..errors import fail
 from .hookfile import HOOK_NAME
 
@@ -140,12 +141,13 @@ def _git_files(
 
     try:
         process = subprocess.Popen(
-            ["git", "-c", "core.quotepath=off", "ls-files", "-z", "--others",
-             "--exclude-standard", *args],
-            cwd=directory,
+            git.command(
+                directory, *git.QUOTEPATH, "ls-files", "-z", "--others", "--exclude-standard", *args
+            ),
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
-        )  # fmt: skip
+            env=git.environment(),
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     try:

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import os
 
+from .. import git
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .candidates import Child
+    from ..child import Child
 
 
 class GitState:
@@ -30,12 +32,8 @@ class GitState:
         ]  # fmt: skip
 
     def _start(self, argv: list[str]) -> Child | None:
-        # posix_spawn, as the candidates' git calls: importing subprocess and its fork
-        # cost ~8 ms on the first validate's critical path
-        from .candidates import Child
-
         try:
-            return Child(["git", "-C", self.directory, *argv])
+            return git.spawn(self.directory, *argv)
         except OSError:
             return None
 

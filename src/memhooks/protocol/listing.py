@@ -31,13 +31,13 @@ walks skip ``.git`` and descend into everything else, nested repositories and ig
 folders included (more folders checked, never fewer); in git, past 20,000 folders the
 second starts again skipping what git ignores as a whole (``node_modules``). A listing
 in which
-any recorded entry changed within :data:`~memhooks.protocol.cache.RACY_NS` of the walk
+any recorded entry changed within :data:`memhooks.filestate.RACY_NS` of the walk
 is not saved (coarse timestamps: git's "racy" problem), nor one made when git could not
 answer. A cache file that is unreadable, damaged (its CRC-32 does not match) or made for
 another key is ignored, never trusted; nor one naming a hook outside the listed
 directory.
 
-One JSON file per (directory, git or walker) under ``$XDG_CACHE_HOME/memhooks/listings/``;
+One JSON file per (directory, git or walker) under ``listings/`` of :func:`memhooks.dirs.cache_dir`;
 ``MEMHOOKS_CACHE=0`` turns it off with the parsed-hook cache.
 """
 
@@ -47,8 +47,8 @@ import os
 import time
 from array import array
 
-from .. import jsonfast
-from . import cache
+from .. import dirs, filestate, jsonfast
+from ..settings import switch
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -109,7 +109,7 @@ def find_hooks(
     called then: nothing is waited for). ``speculate`` is passed on when the cache is
     off (see :mod:`memhooks.protocol.candidates`). Raises DiagnosticError MH030 as the
     walk does."""
-    if not cache.disk_enabled():
+    if not switch("MEMHOOKS_CACHE"):
         from .discover import find_hooks as listed
 
         return listed(
@@ -153,7 +153,7 @@ def _file(directory: str, use_git: bool) -> str:
     from ..cachefile import key_name  # as cache.for_root: the file names what it lists
 
     name = key_name(f"{directory}\0{use_git}")
-    return os.path.join(cache.cache_dir(), "listings", f"{name}.json")
+    return os.path.join(dirs.cache_dir(), "listings", f"{name}.json")
 
 
 def _key(directory: str, use_git: bool) -> list[Any]:
@@ -264,7 +264,7 @@ def _check(listing: Listing) -> str:
     was = listing.stats
     if now == was:
         return _HOLDS
-    recent = time.time_ns() - cache.RACY_NS
+    recent = time.time_ns() - filestate.RACY_NS
     for at in range(0, count, 3):
         if now[at : at + 3] != was[at : at + 3] and max(now[at + 1], now[at + 2]) > recent:
             return _RECENT
@@ -415,7 +415,7 @@ def _checked(made: Listing, started: int) -> Listing | None:
     within the racy window before ``started`` (or since). Stats taken before ``started``
     are safe to record: a change after them differs from them."""
     files = _files_stats(made.watched + made.files)
-    recent = started - cache.RACY_NS
+    recent = started - filestate.RACY_NS
     folders = made.stats
     changed = [*folders[1::3], *folders[2::3], *files[2::4], *files[3::4]]
     if any(value > recent for value in changed):

@@ -11,10 +11,11 @@ from __future__ import annotations
 import os
 
 from ..errors import DiagnosticError, UsageError, fail
+from ..paths import is_within
 from . import plan as plan_mod
 from .chain import load_chain
 from .merge import resolve_chain
-from .root import REASON_GIT, Target, chain_directories, find_root, is_within, resolve_target
+from .root import REASON_GIT, Target, chain_directories, find_root, resolve_target
 
 TYPE_CHECKING = False  # typing costs ~2 ms to import; annotations are strings
 if TYPE_CHECKING:

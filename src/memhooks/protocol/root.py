@@ -32,6 +32,8 @@ import os
 import stat
 
 from ..errors import fail
+from ..git import marker
+from ..paths import is_within, relative
 from .hookfile import HOOK_NAME, UNSAFE
 
 TYPE_CHECKING = False  # typing costs ~2 ms to import; annotations are strings
@@ -173,11 +175,6 @@ def env_root(env: Mapping[str, str]) -> str | None:
     return root
 
 
-def is_within(path: str, root: str) -> bool:
-    """True when ``path`` is ``root`` or below it (component-wise, no filesystem access)."""
-    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
-
-
 def ancestors(directory: str) -> list[str]:
     """``directory`` and each parent up to the filesystem root, nearest first."""
     out = [directory]
@@ -201,15 +198,10 @@ def find_root(directory: str, env: Mapping[str, str] | None = None) -> tuple[str
         return explicit, REASON_ENV
     visible = []
     for candidate in ancestors(directory):
-        try:
-            entry = os.lstat(os.path.join(candidate, ".git"))
-        except (FileNotFoundError, NotADirectoryError):
-            entry = None
-        except OSError:
+        found = marker(candidate)
+        if found is None:
             break  # cannot look inside: nothing above here is ours to read
-        if entry is not None and (
-            not stat.S_ISLNK(entry.st_mode) or os.path.exists(os.path.join(candidate, ".git"))
-        ):
+        if found:
             return os.path.realpath(candidate), REASON_GIT
         visible.append(candidate)
     homes = _homes(env)
@@ -237,9 +229,9 @@ def chain_directories(root: str, directory: str) -> list[str]:
     """Directories from ``root`` down to ``directory`` inclusive (root first)."""
     if not is_within(directory, root):
         return [directory]
-    rel = os.path.relpath(directory, root)
+    rel = relative(directory, root)
     dirs = [root]
-    if rel != ".":
-        for part in rel.split(os.sep):
+    if rel:
+        for part in rel.split("/"):
             dirs.append(os.path.join(dirs[-1], part))
     return dirs

@@ -52,16 +52,15 @@ class Anchor:
         ``memhooks recall --tool-time`` keeps."""
         import os
 
+        from ..paths import relative
         from ..protocol.hookfile import HOOK_NAME
 
         real = os.path.realpath(target)
         folder = real if os.path.isdir(real) else os.path.dirname(real)
-        rel = os.path.relpath(folder, root).replace(os.sep, "/")
-        rel = "" if rel == "." else rel
         files = list(active)
         if not os.path.isdir(real):
-            files.append(os.path.relpath(real, root).replace(os.sep, "/"))
-        return cls([rel], files, [os.path.join(folder, HOOK_NAME)])
+            files.append(relative(real, root))
+        return cls([relative(folder, root)], files, [os.path.join(folder, HOOK_NAME)])
 
 
 #: Most files of one folder remembered as having anchored memories.

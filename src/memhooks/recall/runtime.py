@@ -28,6 +28,8 @@ import os
 import time
 
 from ..errors import MemhooksError
+from ..paths import relative
+from ..settings import default
 from .exclusion import Exclusions
 
 TYPE_CHECKING = False
@@ -38,7 +40,8 @@ if TYPE_CHECKING:
     from ..backends.base import Backend, Hit
 
 RECALL_VERSION = "memhooks/recall-v1"
-DEFAULT_BUDGET = 8000
+#: Characters of context when the caller names no budget (``MEMHOOKS_MAX_CHARS``'s default).
+DEFAULT_BUDGET = default("MEMHOOKS_MAX_CHARS")
 PER_QUERY = 5
 RRF_K = 60
 AUTO_TAG = "memhooks:auto"
@@ -103,11 +106,6 @@ def _file_cues(resources: Iterable[Any]) -> list[str]:
         and value.get("kind") == "file"
         and isinstance(value.get("name"), str)
     ]
-
-
-def _relative(path: str, root: str) -> str:
-    rel = os.path.relpath(path, root).replace(os.sep, "/")
-    return "" if rel == "." else rel
 
 
 def _scopes(directory_rel: str) -> list[str]:
@@ -183,7 +181,7 @@ def request_for(
         files=_file_cues(query.get("resources", [])) + active,
         active_files=list(active),
         named_files=dict(named or {}) if plan else {},
-        scopes=_scopes(_relative(folder_of(plan, root), root)) if plan else [],
+        scopes=_scopes(relative(folder_of(plan, root), root)) if plan else [],
         auto=auto,
         limit=limit,
         options=(query.get("backends") or {}).get(backend.name) or {},
@@ -211,7 +209,7 @@ def named_in_folder(plan: dict[str, Any], root: str, prompt: str | None) -> dict
     from .filenames import listing, named_files
 
     directory = folder_of(plan, root)
-    rel = _relative(directory, root)
+    rel = relative(directory, root)
     prefix = f"{rel}/" if rel else ""
     return {prefix + name: share for name, share in named_files(prompt, listing(directory)).items()}
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import time
 
+from ..paths import inside, relative
 from .runtime import build_tasks, named_in_folder, rank, request_for, run_tasks
 
 TYPE_CHECKING = False
@@ -107,7 +108,7 @@ def resolve(
     anchor = None
     if anchored:
         base = os.path.realpath(targets[0])
-        anchor = os.path.relpath(base, root).replace(os.sep, "/") if base != root else "."
+        anchor = relative(base, root) or "."
     tasks = build_tasks(plans, prompt, routing, anchor)
     identity = identify(root)
     return Resolved(
@@ -133,9 +134,9 @@ def _active_files(files: Iterable[str], root: str, notes: list[str]) -> list[str
     note in ``notes`` for each one that is not (it is not used as a cue)."""
     out = []
     for name in files:
-        real = os.path.realpath(name)
-        if real.startswith(root.rstrip(os.sep) + os.sep) and os.path.isfile(real):
-            out.append(os.path.relpath(real, root).replace(os.sep, "/"))
+        rel = inside(name, root)
+        if rel and os.path.isfile(os.path.join(root, rel)):
+            out.append(rel)
         else:
             note = f"active file {name!r} ignored: not a file inside the project root {root}"
             if note not in notes:

@@ -97,7 +97,7 @@ def _written_settled(call: Call, where: str, written: list[FileChange]) -> bool:
     from ..maintain.events import maintain
 
     learned: dict[str, object] = {}
-    if maintain(event, env=call.maintain_settings, folder=folder, dry=True, learned=learned):
+    if maintain(event, folder, env=call.maintain_settings, dry=True, learned=learned):
         return False
     if simple:
         settled.save(record, learned)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import os
 
+from ..paths import inside
+
 MAX_TEXT = 4000
 MAX_WORDS = 64
 MAX_FOUND = 16
@@ -103,16 +105,16 @@ def _has_extension(word: str) -> bool:
 def _inside(path: str, root: str) -> tuple[str, str] | None:
     """``(root-relative path, kind)`` when ``path`` exists inside canonical ``root``."""
     try:
-        real = os.path.realpath(path)
+        rel = inside(path, root)
     except (OSError, ValueError):
         return None
-    if real != root and not real.startswith(root.rstrip(os.sep) + os.sep):
+    if rel is None:
         return None
+    real = os.path.join(root, rel)
     if os.path.isfile(real):
         kind = "file"
     elif os.path.isdir(real):
         kind = "folder"
     else:
         return None
-    rel = os.path.relpath(real, root).replace(os.sep, "/")
-    return ("" if rel == "." else rel), kind
+    return rel, kind

@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 
 from ..jsonfast import dumps
+from ..paths import inside
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -118,17 +119,15 @@ def settled(
             return False
     except (OSError, ValueError, KeyError, TypeError):
         return False
-    prefix = root.rstrip(os.sep) + os.sep
     lines = []
     for path, kind in touched:
         if not os.path.isabs(path):
             if not cwd or not os.path.isabs(cwd):
                 return False
             path = os.path.join(cwd, path)
-        real = os.path.realpath(path)
-        if not real.startswith(prefix):
-            return False
-        rel = real[len(prefix) :].replace(os.sep, "/")
+        rel = inside(path, root)
+        if not rel:
+            return False  # outside the root, or the root itself: the whole way
         if kind == "folder":
             folder = rel
         else:

@@ -1,5 +1,6 @@
-"""What a project id needs from git: where the repository's files are, the ``origin``
-URL, and the root commit — read straight from ``.git`` on every call.
+"""What a project id needs from git besides where the work tree is
+(:func:`memhooks.git.find_repository`): the ``origin`` URL and the root commit — read
+straight from ``.git`` on every call.
 
 The root commit is the one fact that survives adding, changing or removing a remote, a
 re-clone, a move of the checkout and a worktree. Finding it means walking the history,
@@ -16,64 +17,11 @@ from __future__ import annotations
 import os
 import time
 
+from ..git import Repository, run
+
 #: Seconds ``git rev-list`` may take to find the root commit (once per repository).
 ROOT_TIMEOUT_S = 2.0
 CACHE = os.path.join("memhooks", "root-commit")
-# Variables that would point git at another repository than the one we name.
-_REPOSITORY_VARS = (
-    "GIT_DIR",
-    "GIT_WORK_TREE",
-    "GIT_COMMON_DIR",
-    "GIT_INDEX_FILE",
-    "GIT_OBJECT_DIRECTORY",
-    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-    "GIT_NAMESPACE",
-    "GIT_CEILING_DIRECTORIES",
-    "GIT_DISCOVERY_ACROSS_FILESYSTEM",
-)
-
-
-class Repository:
-    """A git work tree: ``top`` (its top folder), ``gitdir`` (this work tree's git
-    directory: HEAD, index) and ``common`` (config, objects and branches; the same
-    as ``gitdir`` but in linked worktrees)."""
-
-    __slots__ = ("common", "gitdir", "top")
-
-    def __init__(self, top: str, gitdir: str, common: str) -> None:
-        self.top = top
-        self.gitdir = gitdir
-        self.common = common
-
-
-def find_repository(real: str) -> Repository | None:
-    """The git work tree that canonical folder ``real`` is in, or None (no ``.git`` above
-    it, or one that cannot be read). Linked worktrees and submodules (``.git`` is a file
-    ``gitdir: <path>``) are followed."""
-    top = real
-    while not os.path.lexists(os.path.join(top, ".git")):
-        parent = os.path.dirname(top)
-        if parent == top:
-            return None
-        top = parent
-    marker = os.path.join(top, ".git")
-    try:
-        gitdir = marker
-        if os.path.isfile(marker):
-            with open(marker, encoding="utf-8") as fp:
-                line = fp.readline().strip()
-            if not line.startswith("gitdir:"):
-                return None
-            gitdir = os.path.join(top, line[len("gitdir:") :].strip())
-        common = gitdir
-        commondir = os.path.join(gitdir, "commondir")
-        if os.path.isfile(commondir):
-            # A worktree's own gitdir holds HEAD and index; config lives in the common dir.
-            with open(commondir, encoding="utf-8") as fp:
-                common = os.path.normpath(os.path.join(gitdir, fp.read().strip()))
-    except (OSError, UnicodeDecodeError):
-        return None
-    return Repository(top, os.path.normpath(gitdir), common) if os.path.isdir(gitdir) else None
 
 
 def origin_url(repo: Repository) -> str | None:
@@ -131,21 +79,12 @@ def _head_text(repo: Repository) -> str:
 def _rev_list(repo: Repository, timeout: float) -> str | None:
     import subprocess
 
-    env = {k: v for k, v in os.environ.items() if k not in _REPOSITORY_VARS}
-    argv = ["git", "--no-replace-objects", f"--git-dir={repo.gitdir}", "rev-list",
-            "--first-parent", "--max-parents=0", "HEAD"]  # fmt: skip
     try:
-        done = subprocess.run(
-            argv,
-            capture_output=True,
-            env=env,
-            timeout=timeout,
-            stdin=subprocess.DEVNULL,
-            check=False,
-        )
+        done = run(repo.top, "--no-replace-objects", f"--git-dir={repo.gitdir}", "rev-list",
+                   "--first-parent", "--max-parents=0", "HEAD", timeout=timeout)  # fmt: skip
     except (OSError, subprocess.SubprocessError):
         return None
-    lines = done.stdout.decode("ascii", "replace").split()
+    lines = done.stdout.split()
     return lines[-1] if done.returncode == 0 and lines and _is_sha(lines[-1]) else None
 
 

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import os
 
-from .gitrepo import find_repository, origin_url, root_commit
+from ..git import find_repository
+from .gitrepo import origin_url, root_commit
 
 
 class Identity:
