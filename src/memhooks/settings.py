@@ -99,7 +99,9 @@ def integer(name: str, env: Mapping[str, str] | None = None, notes: list[str] | 
         value = low - 1
     if low <= value <= high:
         return value
-    _invalid(name, f"an integer from {low} to {high}", env[name], default, notes, "set it within range")
+    _invalid(
+        name, f"an integer from {low} to {high}", env[name], default, notes, "set it within range"
+    )
     return default
 
 

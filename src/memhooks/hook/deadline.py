@@ -18,6 +18,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
+
 def budget_ms(env: Mapping[str, str]) -> tuple[int, str | None]:
     """The deadline in milliseconds (``MEMHOOKS_HOOK_TIMEOUT_MS``,
     :mod:`memhooks.settings`) and, if the setting was invalid, why (then the default)."""

@@ -54,6 +54,7 @@ CACHE_FORMAT = 6
 #: Most folders kept per session (the oldest are dropped first).
 MAX_FOLDERS = 256
 
+
 def covers(record_path: str, paths: Iterable[str], cwd: str | None, env: Mapping[str, str]) -> bool:
     """True when the record at ``record_path`` vouches that writing ``paths`` (absolute,
     or relative to ``cwd``: the event's working folder, which must be the record's)
