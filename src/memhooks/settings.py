@@ -31,6 +31,8 @@ variable                        default   range and meaning
 ``MEMHOOKS_ROLES``              —         comma-separated roles
 ``MEMHOOKS_ROLE_MAP``           —         ``FIELD:VALUE=ROLE[,ROLE];...``
 ``MEMHOOKS_<BACKEND>_<KEY>``    —         one backend setting (``backends/config.py``)
+``MEMHOOKS_LAUNCHER_FALLBACK``  —         set by the launcher for the memhooks it hands
+                                          over to (``install/launcher.py``), not by users
 =============================== ========= ============================================
 
 **Policy for an invalid value** (one rule, DEVELOPERS.md): a command raises
@@ -72,6 +74,8 @@ CHOICES = {
 #: Settings that name a place or a list, read where they are used.
 PATHS = ("MEMHOOKS_ROOT", "MEMHOOKS_STORE", "MEMHOOKS_STATE_DIR", "MEMHOOKS_CONFIG")
 TEXTS = ("MEMHOOKS_BACKEND", "MEMHOOKS_ROLES", "MEMHOOKS_ROLE_MAP")
+#: Variables memhooks sets for itself, never a user setting.
+INTERNAL = ("MEMHOOKS_LAUNCHER_FALLBACK",)
 #: Words of a switch.
 ON = ("on", "1", "true", "yes")
 OFF = ("off", "0", "false", "no")
