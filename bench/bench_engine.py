@@ -336,7 +336,7 @@ def main() -> int:
                 parser.error(f"unknown cases: {', '.join(sorted(unknown))}")
             cases = [case for case in cases if case.name in wanted]
         # the parsed-hook and listing caches trust nothing changed within the last 2 s
-        # (memhooks.protocol.cache.RACY_NS): "warm" is a tree left alone that long
+        # (memhooks.filestate.RACY_NS): "warm" is a tree left alone that long
         time.sleep(2.1)
         child([exe, "explain", deepest, "--format", "json"], env)  # fills the disk cache
         child([exe, "validate", "--all", base], env)

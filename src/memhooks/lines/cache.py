@@ -23,12 +23,9 @@ from __future__ import annotations
 import os
 import time
 
-from .. import cachefile
+from .. import cachefile, filestate
 
-FORMAT = 2
-#: A file modified this close to the save (ns) may have changed within the same mtime
-#: tick (git's "racy" case): its lines are compared even when its stat is the same.
-RACY_NS = 2_000_000_000
+FORMAT = 3  # 3: the stat key is memhooks.filestate.key
 
 #: What is known of a line's owner: None (not blamed yet), UNCOMMITTED, or
 #: ``[origin index, line number in that origin]``.
@@ -110,13 +107,13 @@ def save(file: str, entry: Entry) -> bool:
 
 
 def stat_key(st: os.stat_result) -> list[int]:
-    """What says a file may have changed: device, inode, size, mtime and ctime (ns)."""
-    return [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
+    """What says a file may have changed (:func:`memhooks.filestate.key`), as JSON keeps it."""
+    return list(filestate.key(st))
 
 
 def unchanged(entry: Entry, st: os.stat_result) -> bool:
     """Whether the file is surely as ``entry`` saw it, from its stat alone."""
-    return entry.stat == stat_key(st) and st.st_mtime_ns < entry.saved_ns - RACY_NS
+    return entry.stat == stat_key(st) and st.st_mtime_ns < entry.saved_ns - filestate.RACY_NS
 
 
 def follow_edit(entry: Entry, text: list[str]) -> bool:

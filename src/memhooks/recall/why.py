@@ -97,10 +97,10 @@ def why(
     the file does not exist), the blame cache in the state directory. Raises UsageError
     (not a file), MemhooksError (not in a git work tree, git cannot blame it),
     DiagnosticError (the hook chain or root is invalid)."""
+    from ..git import find_repository
     from ..protocol.resolve import resolve
     from ..session.location import state_dir
     from ..store import MemoryStore, default_path
-    from ..store.gitrepo import find_repository
     from ..workspace import locate
 
     if not os.path.isfile(path):
