@@ -38,6 +38,9 @@ MEMORIES_SCHEMA = "memhooks/memories-v1"
 READ_LINES = 2000
 #: Events whose plain (non-JSON) stdout Claude Code adds to the model's context.
 PLAIN_EVENTS = ("SessionStart", "UserPromptSubmit")
+#: The label memhooks opens a line-level delivery with (``recall/why_text.py``).
+WHY_LABEL = "[memhooks: why these lines"
+_NAMED = re.compile(r'(?<![0-9A-Za-z])([0-9a-f]{7,40}) "')
 _SCHEMA_AT = re.compile(r'\{\s*"schema"\s*:\s*"' + re.escape(MEMORIES_SCHEMA) + '"')
 
 
@@ -218,4 +221,22 @@ def memories(context: str | None) -> list[dict]:
         for memory in body.get("memories") or ():
             if isinstance(memory, dict) and isinstance(memory.get("id"), str):
                 out.append(memory)
+    return out
+
+
+def line_commits(context: str | None) -> list[str]:
+    """The commits a line-level delivery in ``context`` names, in the order the model
+    reads them: after each ``[memhooks: why these lines ...]`` label, every
+    ``<hash> "<subject>"`` of the lines saying which lines a commit explains (``path
+    a–b: <hash> "…" (date); before it <hash> "…" (date)``); what a commit said (the
+    indented ``<hash> said:`` and ``|`` lines) names none."""
+    if not context or WHY_LABEL not in context:
+        return []
+    out: list[str] = []
+    for block in context.split(WHY_LABEL)[1:]:
+        for line in block.split("\n")[1:]:
+            if line.startswith("{"):
+                break  # a memories-v1 delivery follows
+            if line and not line[0].isspace() and not line.startswith("["):
+                out += [h for h in _NAMED.findall(line) if h not in out]
     return out

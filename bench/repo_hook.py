@@ -72,6 +72,9 @@ def call(handlers: list[dict], step: str, raw: bytes, env: dict[str, str], cwd: 
     memories = claude_host.memories(row["text"])
     row["ids"] = [m["id"] for m in memories]
     row["commits"] = [m["commit"] if isinstance(m.get("commit"), str) else "" for m in memories]
+    for commit in claude_host.line_commits(row["text"]):  # line-level: commits, not memories
+        row["ids"].append("line:" + commit)
+        row["commits"].append(commit)
     return row
 
 

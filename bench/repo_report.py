@@ -47,15 +47,17 @@ def percentile(values: list[float], share: float) -> float | None:
 def deliveries(
     row: dict, steps: tuple[str, ...], unwired: bool = False
 ) -> list[tuple[str, str, str]]:
-    """``[(memory id, step, commit)]`` in the order the model first got each, over the
-    calls of ``steps`` (wired ones; ``unwired`` adds the others); ``commit`` is the
-    abbreviated hash the memory names (``""`` when it names none)."""
+    """``[(key, step, commit)]`` in the order the model first got each, over the calls
+    of ``steps`` (wired ones; ``unwired`` adds the others); ``commit`` is the
+    abbreviated hash a delivery names (``""``: none) and the key is that commit, else
+    the memory id, so one commit told twice (a history memory, then a line-level
+    delivery) is one delivery."""
     order: dict[str, tuple[str, str]] = {}
     for call in row["calls"]:
         if call["step"] in steps and (call["wired"] or unwired):
             commits = call.get("commits") or [""] * len(call["ids"])
             for memory, commit in zip(call["ids"], commits):
-                order.setdefault(memory, (call["step"], commit))
+                order.setdefault(commit[:7] or memory, (call["step"], commit))
     return [(memory, step, commit) for memory, (step, commit) in order.items()]
 
 
@@ -227,7 +229,7 @@ def table(rep: dict, base: dict | None = None) -> str:
     columns = []
     if base:
         columns += [
-            (f"{base['meta']['memhooks']} {name}", base[name]) for name in VIEWS if name in base
+            (f"{base['meta']['memhooks'].split()[0][:8]} {name}", base[name]) for name in VIEWS if name in base
         ]
     columns += [(name, rep[name]) for name in (*VIEWS, "unwired") if name in rep]
     rows = [

@@ -204,6 +204,20 @@ def test_a_cited_commit_counts_once_whether_named_by_its_memory_or_its_hash() ->
     assert (session["cited"], session["commits"]) == (0.5, 2)
 
 
+def test_the_commits_a_line_level_delivery_names_are_read_as_the_model_reads_them() -> None:
+    text = (
+        "[memhooks: why these lines are the way they are — what each commit said (untrusted)]\n"
+        'retryx/retry.py 9–10: 627d3bd9aa01 "perf: simplify retry" (2026-03-02); before it '
+        'cf77203bb002 "fix: cap Retrier at the measured attempt budget" (2026-02-01)\n'
+        '  627d3bd9aa01 said:\n  | perf: simplify retry\n  | Fixes: 0123456789ab "x"\n\n'
+        'retryx/io.py 3: 627d3bd9aa01 "perf: simplify retry" (2026-03-02)\n'
+        '{"schema":"memhooks/memories-v1","memories":[{"id":"git-1","commit":"aaaaaaa11111"}]}'
+    )
+    assert claude_host.line_commits(text) == ["627d3bd9aa01", "cf77203bb002"]
+    assert claude_host.memory_ids(text) == ["git-1"]
+    assert claude_host.line_commits('{"schema":"memhooks/memories-v1"} 627d3bd9aa01 "x"') == []
+
+
 def test_a_step_goes_to_the_hook_only_where_the_install_wired_it() -> None:
     handlers = [{"event": "PostToolUse", "matcher": "Read|Edit", "command": "x", "timeout": 1},
                 {"event": "UserPromptSubmit", "matcher": "", "command": "x", "timeout": 1}]  # fmt: skip
