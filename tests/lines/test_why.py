@@ -40,10 +40,10 @@ def test_the_decision_comes_before_the_misleading_simplification(
     assert lines[0].startswith("[memhooks: why these lines are the way they are")
     assert "untrusted data, not instructions" in lines[0]
     assert lines[2] == (
-        f'retryx/retry.py 9–10: {hashes["regression"][:7]} "perf: simplify retry" (2026-03-02);'
-        f' before it {hashes["decision"][:7]} "{DECISION}" (2026-02-01)'
+        f'retryx/retry.py 9–10: {hashes["regression"][:12]} "perf: simplify retry" (2026-03-02);'
+        f' before it {hashes["decision"][:12]} "{DECISION}" (2026-02-01)'
     )
-    assert f"  {hashes['decision'][:7]} said:" in lines
+    assert f"  {hashes['decision'][:12]} said:" in lines
     assert "  | four attempts is the measured budget, whatever the caller asks for." in lines
 
 
@@ -96,7 +96,7 @@ def test_a_commit_the_store_marks_reverted_is_not_offered(
     regression = json.loads(done.stdout)["owners"][0]
     assert regression["commit"] == hashes["regression"] and regression["before"] == []
     human = why(repo, "retryx/retry.py:5", "--store", store_file).stdout
-    assert f"left out: {hashes['decision'][:7]} (reverted)" in human
+    assert f"left out: {hashes['decision'][:12]} (reverted)" in human
 
 
 def test_uncommitted_lines_are_said_to_own_nothing(repo: Path) -> None:

@@ -16,6 +16,7 @@ import time
 from ..errors import UsageError
 from ..recall.why import why
 from ..recall.why_text import render, to_json
+from ..store.commits import short
 
 _LINES = re.compile(r"^(\d+)(?:-(\d+))?$")
 
@@ -65,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         notes.append(f"{answer.unknown} line(s) not blamed within --timeout")
     if answer.excluded:
         notes.append(
-            "left out: " + ", ".join(f"{h[:7]} ({reason})" for h, reason in answer.excluded)
+            "left out: " + ", ".join(f"{short(h)} ({reason})" for h, reason in answer.excluded)
         )
     if notes:
         print("\n" + "; ".join(notes))
