@@ -22,6 +22,15 @@ writes). Each import runs in a fresh process, as a user runs it, into a new stor
 
 The targets (issue 15): at least 2,000 commits per second, and at most 60 MB RSS for the
 import process of a 50,000-commit history.
+
+Side by side with another version (``--baseline SRC``: the ``src`` folder of another
+checkout, e.g. ``git archive <commit> src | tar -x -C /tmp/base``)::
+
+    python bench/bench_history.py --baseline /tmp/base/src --repo A.bundle --repo B.bundle
+
+imports each repository with both versions in one run, alternating them for ``--rounds``
+rounds (default 3), each import a fresh process into a new store, then a re-run on it:
+the medians of each, and the ratio current / baseline (steps 3 and 4 are left out).
 """
 
 from __future__ import annotations
@@ -91,7 +100,8 @@ from memhooks.cli import main
 started = time.perf_counter()
 code = main(sys.argv[1:])
 seconds = time.perf_counter() - started
-print(json.dumps({"code": code, "main_s": seconds,
+import memhooks
+print(json.dumps({"code": code, "main_s": seconds, "module": memhooks.__file__,
     "rss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
     "git_rss_kb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}), file=sys.stderr)
 """
@@ -139,8 +149,11 @@ def synthesize(repo: str, commits: int, seed: int = 15) -> None:
     subprocess.run(["git", "-C", repo, "reset", "-q", "--hard", "main"], check=True)
 
 
-def run_import(repo: str, store: str) -> dict[str, float]:
+def run_import(repo: str, store: str, src: str | None = None) -> dict[str, float]:
+    """One import in a fresh process (``src``: import memhooks from that folder)."""
     env = {**os.environ, "MEMHOOKS_ROOT": repo}
+    if src:
+        env["PYTHONPATH"] = src
     started = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-c", CHILD, "history", "import", repo, "--store", store, "--format", "json"],
@@ -151,6 +164,8 @@ def run_import(repo: str, store: str) -> dict[str, float]:
         raise SystemExit(f"import failed:\n{done.stdout}\n{done.stderr}")
     stats = json.loads(done.stderr.strip().splitlines()[-1])
     report = json.loads(done.stdout)
+    if src and not stats["module"].startswith(os.path.realpath(src)):
+        raise SystemExit(f"the baseline ran memhooks from {stats['module']}, not {src}")
     return {
         "commits": report["commits"],
         "added": report["added"],
@@ -229,12 +244,67 @@ def bare_ms() -> float:
     return round(best, 1)
 
 
+def side_by_side(repo: str, baseline: str, rounds: int) -> dict[str, object]:
+    """Imports of ``repo`` (a clone of it, enabled) by this version and ``baseline`` (a
+    ``src`` folder), alternating, ``rounds`` times: medians and the ratio."""
+    import statistics
+
+    with tempfile.TemporaryDirectory() as tmp:
+        clone = os.path.join(tmp, "repo")
+        subprocess.run(["git", "clone", "-q", os.path.realpath(repo), clone], check=True)
+        with open(os.path.join(clone, "MEMHOOKS.md"), "w", encoding="utf-8") as fp:
+            fp.write("---\nschema: memhooks/v2\n---\n")
+        runs: dict[str, list[dict[str, float]]] = {"baseline": [], "current": []}
+        reruns: dict[str, list[dict[str, float]]] = {"baseline": [], "current": []}
+        loads = [os.getloadavg()[0]]
+        for number in range(rounds):
+            for name, src in (("baseline", baseline), ("current", None)):
+                store = os.path.join(tmp, f"{name}-{number}.sqlite3")
+                runs[name].append(run_import(clone, store, src))
+                reruns[name].append(run_import(clone, store, src))
+            loads.append(os.getloadavg()[0])
+    out: dict[str, object] = {"repo": repo, "rounds": rounds, "load": loads}
+    for name in ("baseline", "current"):
+        out[name] = {
+            "commits": runs[name][0]["commits"],
+            "added": runs[name][0]["added"],
+            "obsoleted": runs[name][0]["obsoleted"],
+            "import_s": statistics.median(r["wall_s"] for r in runs[name]),
+            "rerun_s": statistics.median(r["wall_s"] for r in reruns[name]),
+            "rss_mb": max(r["rss_mb"] for r in runs[name]),
+        }
+    base, now = out["baseline"], out["current"]
+    assert isinstance(base, dict) and isinstance(now, dict)
+    out["ratio"] = {
+        "import": round(now["import_s"] / base["import_s"], 2),
+        "rerun": round(now["rerun_s"] / base["rerun_s"], 2),
+    }
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--commits", type=int, default=50_000, help="synthetic history size")
-    parser.add_argument("--repo", help="import this clone instead of a synthetic history")
+    parser.add_argument(
+        "--repo", action="append", help="import this clone instead of a synthetic history"
+    )
+    parser.add_argument("--baseline", metavar="SRC", help="compare with memhooks from SRC")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of a --baseline run")
     parser.add_argument("--json", metavar="OUT")
     args = parser.parse_args()
+    if args.baseline:
+        compared = {
+            "runs": [side_by_side(repo, args.baseline, args.rounds) for repo in args.repo or []],
+            "bare_python_ms": bare_ms(),
+        }
+        print(json.dumps(compared, indent=2))
+        if args.json:
+            with open(args.json, "w", encoding="utf-8") as fp:
+                json.dump(compared, fp, indent=2)
+        return 0
+    if args.repo and len(args.repo) > 1:
+        parser.error("one --repo at a time without --baseline")
+    args.repo = args.repo[0] if args.repo else None
     with tempfile.TemporaryDirectory() as tmp:
         repo = os.path.join(tmp, "repo")
         if args.repo:  # a clone, so that enabling the project leaves the user's alone

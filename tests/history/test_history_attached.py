@@ -199,3 +199,27 @@ def test_a_commit_the_project_tells_blame_to_ignore_is_formatting(
         reasons = dict(conn.execute("SELECT hash, low_signal FROM commits").fetchall())
     assert reasons[styled] == "formatting"
     assert list(reasons.values()).count(None) == 1
+
+
+def test_a_rename_pulled_later_moves_the_memories_imported_before_it(
+    capsys: pytest.CaptureFixture[str], repo: Path, store_path: str, hashes: dict[str, str]
+) -> None:
+    project = project_id(str(repo))
+    imported(capsys, repo, store_path, "--rev", hashes["utf8"])
+    assert stored(store_path, project)[memory_id("followup")]["files"] == ["requests/auth.py"]
+    later = imported(capsys, repo, store_path)
+    memories = stored(store_path, project)
+    assert memories[memory_id("followup")]["files"] == ["requests/auth.py", "src/requests/auth.py"]
+    assert memories[memory_id("followup")]["scope"] == "src/requests"
+    # every memory of a commit that touched the two moved files, and nothing else
+    moved = {
+        memory_id(label)
+        for label, commit in COMMITS.items()
+        if {"requests/auth.py", "requests/models.py"} & set(commit["files"])
+        and memory_id(label) in memories
+        and label not in ("move", "after-move", "long", "land", "unland", "reland", "bot")
+    }
+    assert later["updated"] == len(moved)
+    fresh = str(Path(store_path).with_name("fresh.sqlite3"))
+    imported(capsys, repo, fresh)
+    assert memories == stored(fresh, project)

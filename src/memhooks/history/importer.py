@@ -8,12 +8,11 @@
    :class:`.changes.Changes` gives each its memory id (a cherry-pick carries the memory
    of the change it repeats; a re-land gets its own) and reads what it reverts;
    :func:`.signal.low_signal` says whether it is low-signal. :data:`BATCH` at a time, a
-   cheap read of the store says which memories it lacks or holds in an older format —
-   only their messages become memory text (:func:`.mapping.to_memory`) — then one write
-   transaction adds those, rewrites the old ones, and moves the files, scope and source of
-   the others where a rename or a rebase changed them
-   (:meth:`MemoryStore.store_changes`, which decides under the write lock: two imports
-   at once each count what they wrote).
+   write transaction adds the memories the store lacks (only their messages become
+   memory text: :func:`.mapping.to_memory`), rewrites those an older format wrote, and
+   moves the files, scope and source of the others where a rename or a rebase changed
+   them (:meth:`MemoryStore.store_changes`, which decides under the write lock: two
+   imports at once each count what they wrote).
 3. **Reverts**: every revert read marks what it names obsolete, superseded by the
    revert, oldest first, in one write transaction (:meth:`MemoryStore.mark_reverted`); a
    memory already obsolete keeps its mark, so recall leaves the reverted approach out
@@ -41,7 +40,7 @@ from .signal import low_signal
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Generator, Sequence
 
     from ..store import Memory, MemoryStore
 
@@ -112,22 +111,23 @@ def import_history(
     writes nothing. Raises DiagnosticError MH032 when git fails, StoreError when the
     store does."""
     report = ImportReport(dry_run=dry_run)
-    order, paths = _walk(repo, revisions, since, max_count, report, progress)
-    changes = Changes()
+    order, paths = _walk(store, project, repo, revisions, since, max_count, report, progress)
+    changes = Changes(order)
     batch = _Batch(store, project, report, dry_run)
     ignored = _blame_ignored(repo)
     if progress is not None:
         progress("import", 0, len(order))
     for done, commit in enumerate(gitlog.read(repo, order), 1):
+        if commit.hash == order[done - 1]:
+            commit.hash = order[done - 1]  # one string per hash held, not two
         memory_id, first = changes.identify(commit)
         if not first:
             report.duplicates += 1
-            batch.add(Wanted(memory_id, rows=[_row(commit, ignored)], format=FORMAT))
+            batch.add(Wanted(memory_id, commit.hash, row=_row(commit, ignored), format=FORMAT))
         else:
             changes.note(commit, memory_id)
-            batch.add(
-                _wanted(commit, memory_id, paths.get(commit.hash, NO_PATHS), project, ignored)
-            )
+            where = None if paths is None else paths.get(commit.hash, NO_PATHS)
+            batch.add(_wanted(commit, memory_id, where, project, ignored))
         if len(batch) >= BATCH:
             batch.flush()
             if progress is not None:
@@ -149,7 +149,7 @@ def memory_ids(repo: gitlog.Repository, revisions: Sequence[str] = ()) -> dict[s
     memory of the change it repeats). Raises DiagnosticError MH032 when git fails."""
     order = [w.hash for w in gitlog.walk(repo, revisions) if w.parents < 2]
     order.reverse()
-    changes = Changes()
+    changes = Changes(order)
     ids: dict[str, str] = {}
     for commit in gitlog.read(repo, order):
         ids[commit.hash], first = changes.identify(commit)
@@ -159,76 +159,120 @@ def memory_ids(repo: gitlog.Repository, revisions: Sequence[str] = ()) -> dict[s
 
 
 def _walk(
+    store: MemoryStore,
+    project: str,
     repo: gitlog.Repository,
     revisions: Sequence[str],
     since: str | None,
     max_count: int | None,
     report: ImportReport,
     progress: Progress | None,
-) -> tuple[list[str], dict[str, Paths]]:
-    """The non-merge commits of the range, oldest first, and the paths of each."""
-    lineage = Lineage()
-    order: list[str] = []
-    paths: dict[str, Paths] = {}
-    for walked in gitlog.walk(repo, revisions, since=since):
-        if walked.parents > 1:
-            report.merges += 1
-            continue
-        order.append(walked.hash)
-        if walked.hash in repo.shallow:
-            # git shows a shallow clone's edge adding its whole tree: its files are unknown
-            report.boundary += 1
-        else:
-            paths[walked.hash] = Paths(lineage.files(walked.changes))
-            lineage.step(walked.changes)
-        if progress is not None and len(order) % BATCH == 0:
-            progress("scan", len(order), None)
-        if max_count is not None and len(order) >= max_count:
-            break
+) -> tuple[list[str], dict[str, Paths] | None]:
+    """The non-merge commits of the range, oldest first, and the paths of each — or None
+    when the store holds every one of them already, in this format: then no tree is
+    compared (a re-run with nothing new; on 50,000 commits the comparing is most of the
+    walk). A commit with an empty message has no memory, so a range holding one is
+    always walked with its paths."""
+    plain = _non_merges(repo, revisions, since, max_count, report, False)
+    newest = next(plain, None)
+    order = [] if newest is None else [newest.hash]
+    known = newest is not None and store.imported_commits(project, order, FORMAT) == set(order)
+    if known:  # the newest commit was imported: perhaps all were
+        order += (walked.hash for walked in plain)
+        known = store.imported_commits(project, order, FORMAT) >= set(order)
+    plain.close()  # stops git when the newest commit is new
+    paths: dict[str, Paths] | None = None
+    if not known:
+        paths, order, lineage = {}, [], Lineage()
+        for walked in _non_merges(repo, revisions, since, max_count, report, True):
+            order.append(walked.hash)  # newest first: renames are followed forward
+            if walked.hash not in repo.shallow:  # an edge of a shallow clone adds its tree
+                paths[walked.hash] = Paths(lineage.files(walked.changes))
+                lineage.step(walked.changes)
+            if progress is not None and len(order) % BATCH == 0:
+                progress("scan", len(order), None)
+    order.reverse()
+    report.boundary = sum(1 for commit in order if commit in repo.shallow)
+    report.commits = len(order)
     if progress is not None:
         progress("scan", len(order), None)
-    order.reverse()
-    report.commits = len(order)
     return order, paths
 
 
-def _row(commit: gitlog.Commit, ignored: frozenset[str]) -> CommitRow:
-    body = commit.message.strip().partition("\n\n")[2]
-    reason = low_signal(
-        commit.subject,
-        body,
-        author=commit.author,
-        email=commit.author_email,
-        blame_ignored=bool(ignored) and _listed(commit.hash, ignored),
-    )
-    authored = format_timestamp(int(commit.author_time))
-    return CommitRow(commit.hash, commit.author, authored, reason)
+def _non_merges(
+    repo: gitlog.Repository,
+    revisions: Sequence[str],
+    since: str | None,
+    max_count: int | None,
+    report: ImportReport,
+    changes: bool,
+) -> Generator[gitlog.Walked, None, None]:
+    """The non-merge commits of the range, newest first (at most ``max_count``), with
+    their ``changes`` or not; the merges met are counted in ``report``."""
+    report.merges = count = 0
+    for walked in gitlog.walk(repo, revisions, since=since, changes=changes):
+        if walked.parents > 1:
+            report.merges += 1
+            continue
+        yield walked
+        count += 1
+        if max_count is not None and count >= max_count:
+            return
+
+
+def _row(commit: gitlog.Commit, ignored: frozenset[str]) -> Callable[[], CommitRow]:
+    """What the store keeps of ``commit`` beside its memory, made when first asked for (a
+    re-run asks for the rows of new commits only)."""
+    made: list[CommitRow] = []
+
+    def row() -> CommitRow:
+        if not made:
+            body = commit.message.strip().partition("\n\n")[2]
+            reason = low_signal(
+                commit.subject,
+                body,
+                author=commit.author,
+                email=commit.author_email,
+                blame_ignored=bool(ignored) and _listed(commit.hash, ignored),
+            )
+            authored = format_timestamp(int(commit.author_time))
+            made.append(CommitRow(commit.hash, commit.author, authored, reason))
+        return made[0]
+
+    return row
 
 
 def _wanted(
-    commit: gitlog.Commit, memory_id: str, paths: Paths, project: str, ignored: frozenset[str]
+    commit: gitlog.Commit,
+    memory_id: str,
+    paths: Paths | None,
+    project: str,
+    ignored: frozenset[str],
 ) -> Wanted:
+    """``commit`` as :meth:`MemoryStore.store_changes` takes it; ``paths`` None: not read
+    (the store holds the commit already: its place is kept)."""
     made: list[Memory | None] = []
 
     def build() -> Memory | None:
         if not made:
-            made.append(to_memory(commit, project, memory_id, paths))
+            made.append(to_memory(commit, project, memory_id, paths or NO_PATHS))
         return made[0]
 
     return Wanted(
         memory_id,
-        scope=paths.scope,
-        files=paths.files,
-        source=SOURCE_PREFIX + commit.hash,
-        rows=[_row(commit, ignored)],
+        commit.hash,
+        row=_row(commit, ignored),
         format=FORMAT,
+        scope=paths.scope if paths else "",
+        files=None if paths is None else list(paths.files),
+        source=SOURCE_PREFIX + commit.hash,
         build=build,
     )
 
 
 class _Batch:
-    """Commits waiting to be written: a cheap read first, messages turned into text only
-    for the memories to write, then one transaction (nothing written on a dry run)."""
+    """Commits waiting to be written, :data:`BATCH` per write transaction (a dry run only
+    reads what the store holds of them)."""
 
     def __init__(
         self, store: MemoryStore, project: str, report: ImportReport, dry_run: bool
@@ -250,34 +294,32 @@ class _Batch:
         if not self.wanted:
             return
         first = [w for w in self.wanted if w.build is not None]
-        have = self.store.stored_changes(self.project, [w.id for w in first])
-        for want in first:
-            stored = have.get(want.id)
-            if want.build is not None and (stored is None or stored.format < want.format):
-                want.build()  # outside the write lock; apply() reuses it
         if self.dry_run:
+            have = self.store.stored_changes(self.project, [w.id for w in first])
             outcome = {w.id: _would(w, have.get(w.id)) for w in first}
         else:
+            # Decided and written under the write lock; messages become memory text only
+            # for what the store lacks.
             outcome = self.store.store_changes(self.project, self.wanted)
         report = self.report
-        for want in first:
-            setattr(report, outcome[want.id], getattr(report, outcome[want.id]) + 1)
-            if outcome[want.id] != "empty" and any(row.low_signal for row in want.rows):
-                report.low_signal += 1
+        for done, low in outcome.values():
+            setattr(report, done, getattr(report, done) + 1)
+            report.low_signal += done != "empty" and low
         self.wanted = []
         self.flushed += 1
         _fault_point(self.flushed)
 
 
-def _would(want: Wanted, stored: Stored | None) -> str:
+def _would(want: Wanted, stored: Stored | None) -> tuple[str, bool]:
     """What :func:`memhooks.store.commits.apply` would do with ``want`` (a dry run)."""
     assert want.build is not None
     if stored is None:
-        return "added" if want.build() is not None else "empty"
-    if stored.format < want.format:
-        return "updated"
-    same = (stored.scope, stored.files, stored.source) == (want.scope, want.files, want.source)
-    return "present" if same else "updated"
+        if want.build() is None:
+            return "empty", False
+        return "added", want.row().low_signal is not None
+    if stored.format < want.format or not stored.same_place(want):
+        return "updated", want.row().low_signal is not None
+    return "present", stored.low
 
 
 def _fault_point(batches: int) -> None:

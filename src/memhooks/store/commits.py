@@ -69,34 +69,57 @@ class CommitRow:
 
 class Stored:
     """What the store holds of one imported change: its row's ``pk``, ``scope``,
-    ``files``, ``source``, and ``format`` (the lowest format of its commit rows; 0 when
-    it has none: imported before schema version 6)."""
+    ``files`` (the stored JSON text: compared, never parsed), ``source``, ``format`` (the
+    lowest format of its commit rows; 0 when it has none: imported before schema version
+    6), ``hashes`` (its commits) and ``low`` (one of them is low-signal)."""
 
-    __slots__ = ("files", "format", "pk", "scope", "source")
+    __slots__ = ("files", "format", "hashes", "low", "pk", "scope", "source")
 
-    def __init__(self, pk: int, scope: str, files: list[str], source: str, format: int) -> None:
+    def __init__(
+        self,
+        pk: int,
+        scope: str,
+        files: str,
+        source: str,
+        format: int,
+        hashes: set[str],
+        low: bool,
+    ) -> None:
         self.pk = pk
         self.scope = scope
         self.files = files
         self.source = source
         self.format = format
+        self.hashes = hashes
+        self.low = low
+
+    def same_place(self, want: Wanted) -> bool:
+        """Whether ``want`` has this scope, files and source (or did not read them)."""
+        if want.files is None:
+            return True
+        return (self.scope, self.source) == (want.scope, want.source) and self.files == (
+            rows.dump_list(want.files)
+        )
 
 
 class Wanted:
-    """One change as the importer wants it stored: memory ``id``, ``scope``, ``files``,
-    ``source``, its commit ``rows`` and the ``format`` of the mapping; ``build`` makes the
-    whole memory (text, kind, tags, created_at; None when the message is empty) when it
-    has to be written — called only then, since reading the message is the costly part.
-    Without ``build``, the rows are another commit of a change stored already (a
-    cherry-pick): they are added to its memory, which is left as it is."""
+    """One commit of a change, as the importer wants it stored: the memory ``id``, the
+    commit ``hash``, ``row`` (makes its :class:`CommitRow`), the ``format`` of the
+    mapping, and where the memory is (``scope``, ``files``, ``source``; ``files`` None: the
+    import did not read them, a stored memory keeps its own); ``build`` makes
+    the whole memory (text, kind, tags, created_at; None when the message is empty) —
+    called only when it has to be written, since reading the message is the costly part.
+    Without ``build``, the commit is another commit of a change stored already (a
+    cherry-pick): its row is added to that memory, which is left as it is."""
 
-    __slots__ = ("build", "files", "format", "id", "rows", "scope", "source")
+    __slots__ = ("build", "files", "format", "hash", "id", "row", "scope", "source")
 
     def __init__(
         self,
         id: str,
+        hash: str,
         *,
-        rows: list[CommitRow],
+        row: Callable[[], CommitRow],
         format: int,
         scope: str = "",
         files: list[str] | None = None,
@@ -104,11 +127,12 @@ class Wanted:
         build: Callable[[], Memory | None] | None = None,
     ) -> None:
         self.id = id
-        self.scope = scope
-        self.files = files or []
-        self.source = source
-        self.rows = rows
+        self.hash = hash
+        self.row = row
         self.format = format
+        self.scope = scope
+        self.files = files
+        self.source = source
         self.build = build
 
 
@@ -120,56 +144,91 @@ def stored(conn: sqlite3.Connection, project: str, ids: Iterable[str]) -> dict[s
         chunk = wanted[start : start + CHUNK]
         marks = ",".join("?" * len(chunk))
         sql = (
-            "SELECT m.id, m.pk, m.scope, m.files, m.source,"
-            " coalesce((SELECT min(format) FROM commits c WHERE c.memory = m.pk), 0)"
-            f" FROM memories m WHERE m.project = ? AND m.id IN ({marks})"
+            "SELECT m.id, m.pk, m.scope, m.files, m.source, coalesce(min(c.format), 0),"
+            " group_concat(c.hash), count(c.low_signal)"
+            " FROM memories m LEFT JOIN commits c ON c.memory = m.pk"
+            f" WHERE m.project = ? AND m.id IN ({marks}) GROUP BY m.pk"
         )
-        for memory_id, pk, scope, files, source, format in conn.execute(sql, (project, *chunk)):
-            found[memory_id] = Stored(
-                pk, scope, rows.strings(files, memory_id, "files"), source, format
-            )
+        for memory_id, pk, scope, files, source, format, hashes, low in conn.execute(
+            sql, (project, *chunk)
+        ):
+            commits = set(hashes.split(",")) if hashes else set()
+            found[memory_id] = Stored(pk, scope, files, source, format, commits, low > 0)
     return found
 
 
-def apply(conn: sqlite3.Connection, project: str, wanted: Sequence[Wanted]) -> dict[str, str]:
+def apply(
+    conn: sqlite3.Connection, project: str, wanted: Sequence[Wanted]
+) -> dict[str, tuple[str, bool]]:
     """Store ``wanted`` in ``project`` (in the caller's transaction): a change the store
     lacks is added (unless its message is empty); one written by an older format is
     rewritten (its id, obsolete mark, successor, entities and creation time kept; tags
     and files joined with the new ones); one of the current format gets the ``scope``,
-    ``files`` and ``source`` wanted when they differ (a rename since, a rebase); commit
-    rows are added or refreshed. Returns ``{id: "added" | "updated" | "present" |
-    "empty"}`` for the wanted with ``build``. Raises ValueError/TypeError from
+    ``files`` and ``source`` wanted when they differ (a rename since, a rebase); a commit
+    the store lacks gets its row. Returns ``{id: (what was done, low-signal)}`` for the
+    wanted with ``build`` — done is ``"added"``, ``"updated"``, ``"present"`` or
+    ``"empty"``; low-signal says whether one of its commits is. Raises ValueError/TypeError from
     :func:`memhooks.store.batch.clean` for a memory that cannot be stored."""
     from . import batch  # importers only: the hook, which reads this module, never pays
 
     now = stored(conn, project, [w.id for w in wanted])
     pks = {memory_id: have.pk for memory_id, have in now.items()}
-    outcome: dict[str, str] = {}
+    known = {memory_id: have.hashes for memory_id, have in now.items()}
+    outcome: dict[str, tuple[str, bool]] = {}
+    new_rows: dict[str, list[tuple[object, ...]]] = {
+        "INSERT OR IGNORE": [],
+        "INSERT OR REPLACE": [],
+    }
+
+    def add_row(pk: int, want: Wanted, verb: str) -> None:
+        row = want.row()
+        values = (pk, row.hash, row.author, row.authored_at, row.low_signal, want.format)
+        new_rows[verb].append(values)
+
     for want in wanted:
         if want.build is None or want.id in outcome:  # another commit of a stored change
-            if want.id in pks:
-                _write_rows(conn, pks[want.id], want, refresh=False)
+            if want.id in pks and want.hash not in known[want.id]:
+                add_row(pks[want.id], want, "INSERT OR IGNORE")
+                known[want.id].add(want.hash)
             continue
         have = now.get(want.id)
         if have is None:
             memory = want.build()
             if memory is None:
-                outcome[want.id] = EMPTY
+                outcome[want.id] = (EMPTY, False)
                 continue
-            rows.insert(conn, batch.clean(project, memory))
-            pks[want.id] = _pk(conn, project, want.id)
-            outcome[want.id] = ADDED
-        elif have.format < want.format and _rewrite(conn, project, want):
-            outcome[want.id] = UPDATED
+            pks[want.id] = rows.insert(conn, batch.clean(project, memory))
+            add_row(pks[want.id], want, "INSERT OR IGNORE")
+            known[want.id] = {want.hash}
+            outcome[want.id] = (ADDED, want.row().low_signal is not None)
+            continue
+        if have.format < want.format and _rewrite(conn, project, want):
+            done = UPDATED
+        elif not have.same_place(want):
+            conn.execute(
+                "UPDATE memories SET scope = ?, files = ?, source = ? WHERE pk = ?",
+                (want.scope, rows.dump_list(want.files or []), want.source, have.pk),
+            )
+            done = UPDATED
         else:
-            changed = (have.scope, have.files, have.source) != (want.scope, want.files, want.source)
-            if changed:
-                conn.execute(
-                    "UPDATE memories SET scope = ?, files = ?, source = ? WHERE pk = ?",
-                    (want.scope, rows.dump_list(want.files), want.source, have.pk),
-                )
-            outcome[want.id] = UPDATED if changed else PRESENT
-        _write_rows(conn, pks[want.id], want, refresh=outcome[want.id] != PRESENT)
+            if want.hash not in have.hashes:  # a commit rebased since: its row
+                add_row(have.pk, want, "INSERT OR IGNORE")
+                have.hashes.add(want.hash)
+            outcome[want.id] = (PRESENT, have.low)
+            continue
+        add_row(have.pk, want, "INSERT OR REPLACE")
+        conn.execute(  # the change's other commits (cherry-picks) are of this format too
+            "UPDATE commits SET format = ? WHERE memory = ? AND format < ?",
+            (want.format, have.pk, want.format),
+        )
+        have.hashes.add(want.hash)
+        outcome[want.id] = (done, want.row().low_signal is not None)
+    for verb, values in new_rows.items():  # one statement for the batch's commits
+        conn.executemany(
+            f"{verb} INTO commits (memory, hash, author, authored_at, low_signal, format)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            values,
+        )
     return outcome
 
 
@@ -193,22 +252,22 @@ def _rewrite(conn: sqlite3.Connection, project: str, want: Wanted) -> bool:
     return True
 
 
-def _write_rows(conn: sqlite3.Connection, pk: int, want: Wanted, *, refresh: bool) -> None:
-    verb = "INSERT OR REPLACE" if refresh else "INSERT OR IGNORE"
-    conn.executemany(
-        f"{verb} INTO commits (memory, hash, author, authored_at, low_signal, format)"
-        " VALUES (?, ?, ?, ?, ?, ?)",
-        [
-            (pk, row.hash, row.author, row.authored_at, row.low_signal, want.format)
-            for row in want.rows
-        ],
-    )
-
-
-def _pk(conn: sqlite3.Connection, project: str, memory_id: str) -> int:
-    found: int = conn.execute(
-        "SELECT pk FROM memories WHERE project = ? AND id = ?", (project, memory_id)
-    ).fetchone()[0]
+def imported(
+    conn: sqlite3.Connection, project: str, hashes: Sequence[str], format: int
+) -> set[str]:
+    """Which of ``hashes`` are commits of memories of ``project`` written by ``format``
+    or a later one."""
+    found: set[str] = set()
+    for start in range(0, len(hashes), CHUNK):
+        chunk = hashes[start : start + CHUNK]
+        marks = ",".join("?" * len(chunk))
+        sql = (
+            # CROSS JOIN: commits first, by hash (left to choose, SQLite walked every
+            # memory of the project: minutes for 50,000)
+            "SELECT c.hash FROM commits c CROSS JOIN memories m ON m.pk = c.memory"
+            f" WHERE c.hash IN ({marks}) AND c.format >= ? AND m.project = ?"
+        )
+        found.update(row[0] for row in conn.execute(sql, (*chunk, format, project)))
     return found
 
 
@@ -247,25 +306,11 @@ def by_hash(conn: sqlite3.Connection, project: str, names: Iterable[str]) -> dic
         if len(key) < 4 or any(ch not in "0123456789abcdef" for ch in key):
             continue
         hits = conn.execute(
-            f"SELECT DISTINCT {rows.COLUMNS} FROM commits c JOIN memories m ON m.pk = c.memory"
+            f"SELECT DISTINCT {rows.COLUMNS} FROM commits c CROSS JOIN memories m"
+            " ON m.pk = c.memory"
             " WHERE c.hash >= ? AND c.hash < ? AND m.project = ? LIMIT 2",
             (key, key + "g", project),
         ).fetchall()
         if len(hits) == 1:
             found[name] = rows.from_row(hits[0])
-    return found
-
-
-def low_signal_ids(conn: sqlite3.Connection, project: str, ids: Iterable[str]) -> set[str]:
-    """Which of ``ids`` are memories of ``project`` made of a low-signal commit."""
-    wanted = list(dict.fromkeys(ids))
-    found: set[str] = set()
-    for start in range(0, len(wanted), CHUNK):
-        chunk = wanted[start : start + CHUNK]
-        marks = ",".join("?" * len(chunk))
-        sql = (
-            f"SELECT m.id FROM memories m WHERE m.project = ? AND m.id IN ({marks})"
-            f" AND NOT {HIGH_SIGNAL}"
-        )
-        found.update(row[0] for row in conn.execute(sql, (project, *chunk)))
     return found

@@ -40,11 +40,11 @@ def from_row(row: Sequence[Any]) -> Memory:
         id=memory_id,
         project=row[1],
         scope=row[2],
-        files=strings(row[3], memory_id, "files"),
+        files=_strings(row[3], memory_id, "files"),
         text=row[4],
         kind=row[5],
-        tags=strings(row[6], memory_id, "tags"),
-        entities=strings(row[7], memory_id, "entities"),
+        tags=_strings(row[6], memory_id, "tags"),
+        entities=_strings(row[7], memory_id, "entities"),
         created_at=row[8],
         source=row[9],
         obsolete=bool(row[10]),
@@ -62,7 +62,7 @@ _TEXT_FIELDS = (
 )
 
 
-def strings(value: object, memory_id: object, field: str) -> list[str]:
+def _strings(value: object, memory_id: object, field: str) -> list[str]:
     """A JSON array of strings, as written by :func:`_params`."""
     try:
         found = loads(value) if isinstance(value, str) else None
@@ -73,14 +73,17 @@ def strings(value: object, memory_id: object, field: str) -> list[str]:
     return found
 
 
-def insert(conn: sqlite3.Connection, memory: Memory) -> None:
-    """Insert a new row (the caller has checked that ``(project, id)`` is free)."""
-    conn.execute(
+def insert(conn: sqlite3.Connection, memory: Memory) -> int:
+    """Insert a new row (the caller has checked that ``(project, id)`` is free); return
+    its ``pk``."""
+    cursor = conn.execute(
         "INSERT INTO memories (id, project, scope, files, text, kind, tags, entities,"
         " created_at, source, obsolete, superseded_by)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         _params(memory),
     )
+    assert cursor.lastrowid is not None  # an INSERT that succeeded
+    return cursor.lastrowid
 
 
 def update(conn: sqlite3.Connection, memory: Memory) -> None:

@@ -189,16 +189,24 @@ class MemoryStore:
         with Translated(self.path):
             return commits.stored(self._conn, _project(project), ids)
 
+    def imported_commits(
+        self, project: str, hashes: Sequence[str], format: int
+    ) -> builtins.set[str]:
+        """Which commit ``hashes`` ``history import`` stored in ``project`` with mapping
+        ``format`` or a later one (:func:`memhooks.store.commits.imported`)."""
+        with Translated(self.path):
+            return commits.imported(self._conn, project, hashes, format)
+
     def store_changes(
         self, project: str, wanted: Sequence[commits.Wanted]
-    ) -> builtins.dict[str, str]:
+    ) -> builtins.dict[str, tuple[str, bool]]:
         """Add, rewrite or update the history memories ``wanted`` in one write
-        transaction; ``{id: "added" | "updated" | "present"}`` as decided under the write
+        transaction; ``{id: (what was done, low-signal)}`` as decided under the write
         lock (:func:`memhooks.store.commits.apply`). Raises StoreError naming a memory
         that cannot be stored; nothing is written then."""
         project = _project(project)
 
-        def work(conn: sqlite3.Connection) -> builtins.dict[str, str]:
+        def work(conn: sqlite3.Connection) -> builtins.dict[str, tuple[str, bool]]:
             try:
                 return commits.apply(conn, project, wanted)
             except (TypeError, ValueError) as exc:
