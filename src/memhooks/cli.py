@@ -400,17 +400,39 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+def _warning_line(python: Callable[..., None]) -> Callable[..., None]:
+    """A ``warnings.showwarning`` that prints a :class:`~memhooks.errors.MemhooksWarning`
+    as ``warning: <text>`` on stderr and hands any other warning to ``python``."""
+    from .errors import MemhooksWarning
+
+    def show(message: Warning | str, category: type[Warning], *args: Any, **kw: Any) -> None:
+        if issubclass(category, MemhooksWarning):
+            from .terminal import visible
+
+            print(f"warning: {visible(str(message))}", file=sys.stderr)
+        else:
+            python(message, category, *args, **kw)
+
+    return show
+
+
 def _dispatch(argv: list[str]) -> int:
     args = _plain_arguments(argv)
     if args is None:
         # `memhooks COMMAND ...` builds only that subcommand (help and typos get them all)
         only = argv[0] if argv and any(argv[0] == name for name, _, _ in COMMANDS) else None
         args = build_parser(only).parse_args(argv)
-    from .errors import DiagnosticError, MemhooksError, UsageError
+    import warnings
+
+    from .errors import DiagnosticError, MemhooksError, MemhooksWarning, UsageError
 
     module = __import__(f"memhooks.commands.{args.command}", fromlist=["run"])
     try:
-        return int(module.run(args))
+        with warnings.catch_warnings():
+            # each of our warnings once, as one line; any other keeps Python's form
+            warnings.simplefilter("default", MemhooksWarning)
+            warnings.showwarning = _warning_line(warnings.showwarning)
+            return int(module.run(args))
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -8,7 +8,10 @@ Exception tree::
     ├── StoreError                the embedded memory store cannot be opened or written
     └── BackendError              a memory backend failed or timed out
 
-Library code never prints and never exits; the CLI maps these to exit codes.
+    MemhooksWarning (a UserWarning) a setting was ignored, and why; work went on
+
+Library code never prints and never exits; the CLI maps these to exit codes and prints
+each warning once on stderr as ``warning: …``; the agent hook leaves warnings out.
 Diagnostic codes and titles are the reference engine's catalogue
 (``shared/spec/reference-engine.md`` section (j)); MH023 is unused there and here.
 MH031 (a maintenance write or lock failed) is ours: the reference reports those as
@@ -306,6 +309,12 @@ class MissingStoreError(StoreError):
 
 class BackendError(MemhooksError):
     """A memory backend failed, refused, or did not answer within its timeout."""
+
+
+class MemhooksWarning(UserWarning):
+    """Something was not as asked and memhooks went on without it (issued with
+    :func:`warnings.warn`): e.g. a ``MEMHOOKS_ROOT`` that does not contain the target is
+    ignored in favour of the git root. The text says what and why, in one line."""
 
 
 def fail(

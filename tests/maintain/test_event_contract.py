@@ -44,7 +44,7 @@ def _run(
             V2,
             "nope",
             {},
-            "error[MH024]: could not canonicalize event cwd: No such file or directory",
+            "error[MH024]: the event cwd does not exist",
         ),
         (
             V2,

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from memhooks.agents.base import FileChange, NormalizedEvent
-from memhooks.errors import DiagnosticError
+from memhooks.errors import DiagnosticError, MemhooksWarning
 from memhooks.maintain.cues import auto_cue_text
 from memhooks.agents.folder import named_folder
 from memhooks.maintain.events import changed_paths
@@ -134,18 +134,21 @@ def test_memhooks_root_env_is_honoured(root: Path) -> None:
     assert maintain(event, env=env) == [str(inner / "MEMHOOKS.md")]
 
 
-def test_memhooks_root_not_containing_the_event_cwd_is_refused(root: Path) -> None:
-    """An explicit root is honoured or refused, never silently replaced (issue 13 item 10)."""
+def test_memhooks_root_not_containing_the_event_cwd_gives_way_to_git(root: Path) -> None:
+    """An explicit root wins when it contains the target, else the git root applies and
+    a warning says so (seed 000; issue 22 item 6: one exported variable must not switch
+    maintenance off in every other project)."""
     inner = root / "src"
     (inner / "MEMHOOKS.md").write_text(ROOT_HOOK, encoding="utf-8")
-    with pytest.raises(DiagnosticError) as caught:
-        maintain(edit(root, "src/a.py", "lib/c.py"), env={"MEMHOOKS_ROOT": str(inner)})
-    assert caught.value.diagnostic.render() == (
-        f"error[MH024]: MEMHOOKS_ROOT `{inner}` does not contain the event cwd `{root}`\n"
-        f"  --> {inner}\n"  # a folder: no line and column
-        "  help: unset MEMHOOKS_ROOT, or set it to the root of the project you are working in"
-    )
-    assert not (root / "lib" / "MEMHOOKS.md").exists()
+    with pytest.warns(MemhooksWarning) as caught:
+        written = maintain(edit(root, "src/a.py", "lib/c.py"), env={"MEMHOOKS_ROOT": str(inner)})
+    assert [str(w.message) for w in caught] == [
+        (
+            f"MEMHOOKS_ROOT ignored: `{inner}` does not contain the event cwd `{root}`; "
+            f"the project root is `{root}` (git)"
+        )
+    ]
+    assert written == [str(root / "lib/MEMHOOKS.md"), str(inner / "MEMHOOKS.md")]
 
 
 def test_anchor_setting() -> None:

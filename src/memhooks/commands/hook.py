@@ -95,6 +95,12 @@ def serve(
     stdout = sys.stdout if stdout is None else stdout
     stderr = sys.stderr if stderr is None else stderr
     env = os.environ if env is None else env
+    if env.get("MEMHOOKS_ROOT"):  # one that is ignored says so to the CLI, not to hosts
+        import warnings
+
+        from ..errors import MemhooksWarning
+
+        warnings.filterwarnings("ignore", category=MemhooksWarning)
     started = time.monotonic()
     ms, warning = budget_ms(env)
     fallback = noop(agent, event) if agent else ""

@@ -12,9 +12,12 @@ where it really is, so a link from outside into a checkout keeps working.
 
 Root selection, first match wins:
 
-1. ``MEMHOOKS_ROOT``, when set: it must be an existing, readable directory that contains
-   the target, otherwise MH024 (it is an explicit setting: honoured or refused, never
-   silently replaced by another root); it may lie above a git root or below one;
+1. ``MEMHOOKS_ROOT``, when it names a readable directory that contains the target (seed
+   000, "canonical root semantics": it wins *when it contains the target*); it may lie
+   above a git root or below one. Otherwise it is ignored and the rules below apply: a
+   variable exported for one project must not switch memory off in every other (issue
+   22 item 6). Ignoring it is never silent: a :class:`~memhooks.errors.MemhooksWarning`
+   says why, which the CLI prints on stderr and the agent hook leaves out;
 2. the nearest ancestor-or-self holding a ``.git`` entry — a directory, or a file as in
    worktrees and submodules — which is a hard boundary for reading and writing;
 3. outside git, the highest ancestor-or-self holding any ``MEMHOOKS.md`` entry, never the
@@ -31,7 +34,7 @@ from __future__ import annotations
 import os
 import stat
 
-from ..errors import fail
+from ..errors import MemhooksWarning, fail
 from ..git import marker
 from ..paths import is_within, relative
 from .hookfile import HOOK_NAME, UNSAFE
@@ -65,11 +68,26 @@ class Target:
 
 
 def canonical(path: str, what: str = "target") -> str:
-    """``realpath`` that must succeed; MH024 ``could not canonicalize <what>`` otherwise."""
+    """``path`` with every symlink followed (``realpath``), which must exist; MH024
+    in plain words otherwise: ``the <what> does not exist``, ``… is a symlink to a path
+    that does not exist``, or ``… cannot be reached: <why>`` (a folder on the way that
+    may not be searched, a symlink loop)."""
     try:
         return os.path.realpath(path, strict=True)
     except OSError as exc:
-        raise fail("MH024", f"could not canonicalize {what}: {exc.strerror or exc}", path) from None
+        named = what if what.startswith(("the ", "-")) else f"the {what}"
+        raise fail("MH024", f"{named} {_unreachable(path, exc)}", path) from None
+
+
+def _unreachable(path: str, exc: OSError) -> str:
+    """Why ``realpath(path, strict=True)`` failed, as the end of a sentence."""
+    import errno
+
+    if exc.errno == errno.ENOENT:
+        if os.path.islink(path):
+            return "is a symlink to a path that does not exist"
+        return "does not exist"
+    return f"cannot be reached: {exc.strerror or exc}"
 
 
 def _lstat(path: str) -> os.stat_result | None:
@@ -91,8 +109,7 @@ def resolve_target(
     (``target``, ``event cwd``). This is the function every command, the agent hook and
     hook maintenance call; nothing else should pick a root.
 
-    Raises DiagnosticError: MH024 for a missing target or an unusable ``MEMHOOKS_ROOT``
-    (missing, not a directory, unreadable, or not containing the target); MH029 for a
+    Raises DiagnosticError: MH024 for a missing target; MH029 for a
     ``MEMHOOKS.md`` target that is not a regular file, a target that is neither a regular
     file nor a directory, or a target whose symlinks lead out of its project root.
     """
@@ -114,23 +131,29 @@ def resolve_target(
     if explicit is not None:
         if is_within(directory, explicit):
             return Target(real, directory, explicit, REASON_ENV)
-        value = env["MEMHOOKS_ROOT"]
-        if is_within(given_dir, explicit) or is_within(given_dir, os.path.abspath(value)):
+        if is_within(given_dir, explicit) or is_within(
+            given_dir, os.path.abspath(env["MEMHOOKS_ROOT"])
+        ):
             raise _outside(target, real, explicit)
-        raise fail(
-            "MH024",
-            f"MEMHOOKS_ROOT `{explicit}` does not contain the {what} `{real}`",
-            value,
-            help="unset MEMHOOKS_ROOT, or set it to the root of the project you are working in",
-        )
-    root, reason = find_root(given_dir)
+    root, reason = _discover(given_dir, env)
     if reason == REASON_TARGET and given_dir != directory:
         # the path as named lies in no project: nothing to escape from, so the project
         # is wherever it really is (a link from outside into a checkout keeps working)
-        root, reason = find_root(directory)
+        root, reason = _discover(directory, env)
     if not is_within(directory, root):
         raise _outside(target, real, root)
+    if explicit is not None:
+        _ignored(f"`{explicit}` does not contain the {what} `{real}`", root, reason)
     return Target(real, directory, root, reason)
+
+
+def _ignored(why: str, root: str | None = None, reason: str | None = None) -> None:
+    """Say that ``MEMHOOKS_ROOT`` was ignored, and why (a
+    :class:`~memhooks.errors.MemhooksWarning`; the CLI prints it once)."""
+    import warnings
+
+    instead = f"; the project root is `{root}` ({reason})" if root else ""
+    warnings.warn(MemhooksWarning(f"MEMHOOKS_ROOT ignored: {why}{instead}"), stacklevel=3)
 
 
 def _outside(target: str, real: str, root: str) -> DiagnosticError:
@@ -144,34 +167,24 @@ def _outside(target: str, real: str, root: str) -> DiagnosticError:
 
 
 def env_root(env: Mapping[str, str]) -> str | None:
-    """The canonical ``MEMHOOKS_ROOT`` or ``None`` when unset or empty; MH024 when it
-    names nothing, something that is not a directory, or a directory we cannot read."""
+    """The canonical ``MEMHOOKS_ROOT``; ``None`` when it is unset or empty, and when it
+    cannot be a root — it names nothing, something that is not a directory, or a
+    directory we may not read — with a :class:`~memhooks.errors.MemhooksWarning` saying
+    which (it contains no target then, so the other rules apply)."""
     value = env.get("MEMHOOKS_ROOT")
     if not value:
         return None
     try:
         root = os.path.realpath(value, strict=True)
     except OSError as exc:
-        raise fail(
-            "MH024",
-            f"invalid MEMHOOKS_ROOT: {exc.strerror or exc}",
-            value,
-            help="unset MEMHOOKS_ROOT or point it at the project root",
-        ) from None
+        _ignored(f"`{value}` {_unreachable(value, exc)}")
+        return None
     if not os.path.isdir(root):
-        raise fail(
-            "MH024",
-            "MEMHOOKS_ROOT must be a directory",
-            value,
-            help="point MEMHOOKS_ROOT at the project root directory",
-        )
+        _ignored(f"`{value}` is not a directory")
+        return None
     if not os.access(root, os.R_OK | os.X_OK):
-        raise fail(
-            "MH024",
-            "MEMHOOKS_ROOT is not readable: Permission denied",
-            value,
-            help="give yourself read access to MEMHOOKS_ROOT, or unset it",
-        )
+        _ignored(f"`{value}` may not be read (Permission denied)")
+        return None
     return root
 
 
@@ -196,6 +209,11 @@ def find_root(directory: str, env: Mapping[str, str] | None = None) -> tuple[str
     explicit = env_root(env)
     if explicit is not None and is_within(os.path.realpath(directory), explicit):
         return explicit, REASON_ENV
+    return _discover(directory, env)
+
+
+def _discover(directory: str, env: Mapping[str, str]) -> tuple[str, str]:
+    """:func:`find_root` without ``MEMHOOKS_ROOT``: git, the highest hook, the target."""
     visible = []
     for candidate in ancestors(directory):
         found = marker(candidate)
