@@ -16,7 +16,8 @@ Diagnostic codes and titles are the reference engine's catalogue
 (``shared/spec/reference-engine.md`` section (j)); MH023 is unused there and here.
 MH031 (a maintenance write or lock failed) is ours: the reference reports those as
 plain ``error:`` text without a code. MH032 (``memhooks history import`` cannot read the
-git history) is ours too.
+git history) and MH033 (an invisible or control character in a recall query or an
+exclusion) are ours too.
 """
 
 from __future__ import annotations
@@ -158,6 +159,11 @@ CATALOGUE: dict[str, tuple[str, str, str]] = {
         ERROR,
         "Git history unavailable",
         "run it in a git work tree with commits, with git installed and on PATH",
+    ),
+    "MH033": (
+        ERROR,
+        "Hidden character in a query",
+        "delete the character: a reader does not see it, the model and the search do",
     ),
 }
 

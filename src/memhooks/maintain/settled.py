@@ -47,10 +47,10 @@ if TYPE_CHECKING:
 
 #: The record's format. Bump it with :data:`CACHE_FORMAT` whenever what a hook yields
 #: (its validity, its generated cues) changes: a record outlives the process.
-VERSION = 3
+VERSION = 4
 #: :data:`memhooks.protocol.cache.FORMAT` when :data:`VERSION` was last bumped (a test
 #: holds them equal, so a parser change that re-reads hooks also drops every record).
-CACHE_FORMAT = 6
+CACHE_FORMAT = 7
 #: Most folders kept per session (the oldest are dropped first).
 MAX_FOLDERS = 256
 

@@ -33,8 +33,9 @@ if TYPE_CHECKING:
 #: numbers in unknown fields. 3: diagnostics cached, invalid hooks too. 4: a YAML syntax
 #: error is placed where the broken construct starts. 5: the key holds the ctime (an
 #: edit that keeps size and mtime, ``cp -p`` or a checkout, was missed). 6: the key is
-#: :func:`memhooks.filestate.key` (the mode too).
-FORMAT = 6
+#: :func:`memhooks.filestate.key` (the mode too). 7: MH033, a hidden character in a
+#: recall query or an exclusion.
+FORMAT = 7
 #: Fields of a key in an entry.
 _KEY_FIELDS = 6
 

@@ -30,6 +30,32 @@ def bound_prompt(prompt: str, limit: int = MAX_PROMPT_CHARS) -> str:
     return cut
 
 
+#: Characters a reader of the text does not see but a model and a search do: C0/C1
+#: controls but tab, newline and carriage return (whitespace, which :func:`normalize`
+#: folds); the soft hyphen; bidirectional embeddings, overrides, isolates and marks
+#: (they reorder what is shown: "Trojan Source", CVE-2021-42574); zero-width space, word
+#: joiner and the invisible operators; the byte-order mark inside text; interlinear
+#: annotation; and the tag characters U+E0000-U+E007F, which spell hidden ASCII ("ASCII
+#: smuggling").
+#: Zero-width joiner and non-joiner (U+200C, U+200D) are left alone: Persian, Indic
+#: scripts and emoji need them.
+HIDDEN = (
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\xad\u061c\u180e\u200b\u200e\u200f"
+    "\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb\U000e0000-\U000e007f]"
+)
+
+
+def hidden_character(text: str) -> tuple[int, str] | None:
+    """``(index, character)`` of the first :data:`HIDDEN` character in ``text``, or None.
+    Plain printable text (the common case) costs one ``str.isprintable`` call."""
+    if text.isprintable():
+        return None
+    import re
+
+    found = re.search(HIDDEN, text)
+    return None if found is None else (found.start(), found.group())
+
+
 def normalize(text: str) -> str:
     """``"  Why  did\\tauth\\nchange? "`` → ``"Why did auth change?"``."""
     return " ".join(text.split())

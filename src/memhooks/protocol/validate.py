@@ -15,7 +15,7 @@ import math
 from collections.abc import Mapping
 
 from ..errors import Diagnostic
-from .text import normalize
+from .text import hidden_character, normalize
 
 TYPE_CHECKING = False  # typing costs ~2 ms to import (validate --all imports this module)
 if TYPE_CHECKING:
@@ -149,6 +149,8 @@ class Checker:
                         index,
                         f"{field}[{index}]",
                     )
+                elif field == "exclude":
+                    self.hidden(item, "an exclusion", items, index, f"{field}[{index}]")
         if "backends" in tree:
             self.backends(tree, "backends", "backends", malformed="MH000")
         for key in tree:
@@ -177,12 +179,36 @@ class Checker:
             return []
         return value
 
+    def hidden(
+        self, text: str, what: str, container: Any, key: Any, key_path: str, value: bool = False
+    ) -> None:
+        """MH033 for the first character of ``text`` a reader cannot see
+        (:data:`memhooks.protocol.text.HIDDEN`): it would reach the model and the search
+        unseen, and an exclusion written without it would not match."""
+        found = hidden_character(text)
+        if found is None:
+            return
+        import unicodedata
+
+        index, char = found
+        name = unicodedata.name(char, "a control character")
+        self.add(
+            "MH033",
+            f"{what} holds an invisible or control character, U+{ord(char):04X} ({name}), "
+            f"at character {index + 1}",
+            container,
+            key,
+            key_path,
+            value=value,
+        )
+
     # -- recall queries ------------------------------------------------------------------
 
     def query(self, items: Any, index: int, item: Any, key_path: str) -> None:
         if isinstance(item, str):
             if not item.strip():
                 self.add("MH003", "recall query text must not be blank", items, index, key_path)
+            self.hidden(item, "recall query text", items, index, key_path)
             return
         if not isinstance(item, dict):
             self.add("MH003", "recall query text must not be blank", items, index, key_path)
@@ -205,6 +231,8 @@ class Checker:
             self.add(
                 "MH003", "recall query text must not be blank", where, key, f"{key_path}.query"
             )
+        else:
+            self.hidden(text, "recall query text", item, "query", f"{key_path}.query", value=True)
         if item.get("priority") is not None:  # null is "no priority", as for every optional field
             priority = item["priority"]
             if not is_number(priority):
