@@ -199,6 +199,7 @@ def _remember_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tag", action="append", default=[], help="a tag (repeatable)")
     p.add_argument("--entity", action="append", default=[], help="an entity name (repeatable)")
     p.add_argument("--file", action="append", default=[], type=_nonblank, help="a related file, relative to the current directory (repeatable)")
+    p.add_argument("--replaces", metavar="ID", help="the id of an older memory this one replaces: it is kept, marked superseded, and left out of recall")
     p.add_argument("--backend", metavar="NAME", help="write to this backend (default: the configured one, else the embedded store)")
     _store_option(p)
 

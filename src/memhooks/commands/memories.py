@@ -32,6 +32,10 @@ def _line(memory: Memory, score: float | None = None) -> str:
     from ..terminal import visible
 
     first = memory.text.splitlines()[0] if memory.text else ""
+    if memory.obsolete:  # only listed with --all: say why recall leaves it out
+        first += (
+            f"  (superseded by {memory.superseded_by})" if memory.superseded_by else "  (obsolete)"
+        )
     meta = " ".join(x for x in (memory.kind or "", memory.created_at) if x)
     prefix = f"{score:10.4g}  " if score is not None else ""
     return visible(f"{prefix}{memory.id}  [{memory.scope or '.'}] {meta}  {first}")

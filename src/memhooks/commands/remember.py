@@ -1,9 +1,15 @@
 """``memhooks remember TEXT [--cwd PATH] [--kind K] [--tag T]... [--entity E]... [--file F]...
-[--backend NAME] [--store FILE]``: record one memory, scoped to the folder of ``--cwd``
-(default: the current folder), in the active backend — the embedded store unless the
-user configured another (``memhooks backends list``) — so the same scenario runs on
-every backend. A backend that does not support writes is an error, never a silent
+[--replaces ID] [--backend NAME] [--store FILE]``: record one memory, scoped to the folder
+of ``--cwd`` (default: the current folder), in the active backend — the embedded store
+unless the user configured another (``memhooks backends list``) — so the same scenario
+runs on every backend. A backend that does not support writes is an error, never a silent
 fallback to another store. Prints the new memory's id.
+
+In the embedded store the same text said again in the same folder is the same memory
+(its id is printed, with what the new flags added to it), and ``--replaces ID`` marks an
+older memory superseded by this one: it stays in the store, out of recall
+(:meth:`memhooks.store.MemoryStore.remember`). Other backends have no such mark:
+``--replaces`` is refused there.
 
 Like ``note``, it writes only in an enabled project (its root ``MEMHOOKS.md`` exists, is a
 regular file and validates; :func:`memhooks.maintain.targets.root_hook`): otherwise the
@@ -34,13 +40,15 @@ def run(args: argparse.Namespace) -> int:
     if name != DEFAULT:
         if args.store:
             raise UsageError(f"--store names an embedded store file, but the backend is {name}")
+        if args.replaces:
+            raise UsageError(f"--replaces needs the embedded store; the backend is {name}")
         return _remember_in(name, args, where.project, where.scope, files)
     from ..backends.embedded import refresh
     from ..store import MemoryStore
 
     with MemoryStore(args.store) as store:
         store.adopt(where.project, where.aliases)  # memories kept under the project's older ids
-        memory = store.add(
+        memory, added = store.remember(
             where.project,
             args.text,
             scope=where.scope,
@@ -49,9 +57,14 @@ def run(args: argparse.Namespace) -> int:
             tags=args.tag,
             entities=args.entity,
             source="cli",
+            replaces=args.replaces,
         )
     refresh(store.path)
-    print(f"Remembered {memory.id} in project {memory.project} (scope {memory.scope or '.'})")
+    said = "Remembered" if added else "Already remembered as"
+    line = f"{said} {memory.id} in project {memory.project} (scope {memory.scope or '.'})"
+    if args.replaces:
+        line += f"; it replaces {args.replaces}, which recall now leaves out"
+    print(line)
     return 0
 
 

@@ -111,7 +111,9 @@ def remember(
     store_path: str | None = None,
 ) -> dict[str, Any]:
     """Store a memory scoped to the folder of ``path``; secrets in ``text`` are scrubbed
-    first (``redacted`` counts them). Returns ``id``, ``project``, ``scope``, ``redacted``."""
+    first (``redacted`` counts them). The same text said again in the same folder is the
+    same memory (:meth:`memhooks.store.MemoryStore.remember`; ``added`` is false then).
+    Returns ``id``, ``project``, ``scope``, ``redacted``, ``added``."""
     from ..backends.embedded import refresh
     from ..capture.scrubber import scrub
     from ..maintain.targets import root_hook
@@ -132,7 +134,7 @@ def remember(
     clean, redacted = scrub(text)
     with MemoryStore(store_path) as store:
         store.adopt(where.project, where.aliases)
-        memory = store.add(
+        memory, added = store.remember(
             where.project,
             clean,
             scope=where.scope,
@@ -143,7 +145,13 @@ def remember(
             source="mcp",
         )
     refresh(store.path)
-    return {"id": memory.id, "project": memory.project, "scope": memory.scope, "redacted": redacted}
+    return {
+        "id": memory.id,
+        "project": memory.project,
+        "scope": memory.scope,
+        "redacted": redacted,
+        "added": added,
+    }
 
 
 def forget(id: str, path: str = ".", store_path: str | None = None) -> dict[str, Any]:

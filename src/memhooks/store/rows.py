@@ -106,6 +106,17 @@ def find(conn: sqlite3.Connection, project: str, memory_id: str) -> Memory | Non
     return None if row is None else from_row(row)
 
 
+def same_text(conn: sqlite3.Connection, project: str, scope: str, text: str) -> Memory | None:
+    """The oldest live memory of ``project`` scoped exactly to ``scope`` whose text is
+    ``text``, or None (``memories_scope`` narrows the scan to the folder's memories)."""
+    row = conn.execute(
+        f"SELECT {COLUMNS} FROM memories m WHERE m.project = ? AND m.scope = ?"
+        " AND m.obsolete = 0 AND m.text = ? ORDER BY m.created_at, m.id LIMIT 1",
+        (project, scope, text),
+    ).fetchone()
+    return None if row is None else from_row(row)
+
+
 def lookup(conn: sqlite3.Connection, memory_id: str, project: str | None) -> Memory | None:
     """Like :func:`find`, but any project when ``project`` is None (StoreError if several)."""
     if project is not None:

@@ -119,23 +119,14 @@ class MemoryStore:
         defaults to a fresh time-ordered id and must not exist in ``project`` yet.
         """
         now = self._clock()
-        try:
-            memory = Memory(
-                id="" if id is None else clean_id(id),
-                project=_project(project),
-                scope=normalize_scope(scope),
-                files=normalize_files(files if isinstance(files, str) else builtins.list(files)),
-                text=clean_text(text),
-                kind=clean_optional("kind", kind),
-                tags=clean_labels("tags", tags),
-                entities=clean_labels("entities", entities),
-                created_at=format_timestamp(now)
-                if created_at is None
-                else parse_timestamp(created_at),
-                source=_source(source),
-            )
-        except (TypeError, ValueError) as exc:
-            raise StoreError(f"cannot record the memory: {exc}") from None
+        memory = _draft(project, text, scope, files, kind, tags, entities, source, now)
+        if created_at is not None or id is not None:
+            try:
+                memory.id = "" if id is None else clean_id(id)
+                if created_at is not None:
+                    memory.created_at = parse_timestamp(created_at)
+            except (TypeError, ValueError) as exc:
+                raise StoreError(f"cannot record the memory: {exc}") from None
 
         def work(conn: sqlite3.Connection) -> None:
             if id is None:
@@ -149,6 +140,50 @@ class MemoryStore:
 
         self._write(work)
         return memory
+
+    def remember(
+        self,
+        project: str,
+        text: str,
+        *,
+        scope: str = "",
+        files: Iterable[str] = (),
+        kind: str | None = None,
+        tags: Iterable[str] = (),
+        entities: Iterable[str] = (),
+        source: str = "",
+        replaces: str | None = None,
+    ) -> tuple[Memory, bool]:
+        """Record ``text`` once per folder: ``(memory, added)``.
+
+        When a live memory of ``project`` scoped to ``scope`` already says exactly
+        ``text`` (surrounding whitespace aside), that memory is the answer (``added``
+        False) and the ``files``, ``tags`` and ``entities`` given are merged into it (its
+        ``kind`` is kept, or set when it had none); otherwise a new memory is recorded as
+        :meth:`add` does. ``replaces`` names a memory of ``project`` that the answer
+        supersedes: it is marked obsolete with ``superseded_by`` the answer's id
+        (:meth:`mark_obsolete`'s rule, in the same transaction), so recall leaves it out
+        as it leaves out a reverted commit. Raises StoreError when ``replaces`` names no
+        memory of ``project`` or the answer itself, or as :meth:`add` does.
+        """
+        from . import supersede
+
+        now = self._clock()
+        memory = _draft(project, text, scope, files, kind, tags, entities, source, now)
+
+        def work(conn: sqlite3.Connection) -> tuple[Memory, bool]:
+            found = rows.same_text(conn, memory.project, memory.scope, memory.text)
+            if found is None:
+                memory.id = rows.fresh_id(conn, memory.project, now)
+                rows.insert(conn, memory)
+            elif supersede.merge(found, memory):
+                rows.update(conn, found)
+            answer = memory if found is None else found
+            if replaces is not None:
+                supersede.mark(conn, memory.project, replaces, answer.id)
+            return answer, found is None
+
+        return self._write(work)
 
     def add_many(self, project: str, memories: Iterable[Memory]) -> builtins.list[str]:
         """Record new memories with caller-chosen ids in one write transaction; return
@@ -274,28 +309,14 @@ class MemoryStore:
     ) -> Memory:
         """Mark a memory obsolete (recall leaves it out), optionally naming its replacement.
 
-        Raises StoreError if either id is unknown (the replacement must be in the
-        same project) or a memory would supersede itself.
+        The one way a memory is superseded — reverted commits (``history import``),
+        ``memhooks remember --replaces`` (:meth:`remember`) — see
+        :mod:`memhooks.store.supersede`. Raises StoreError if either id is unknown (the
+        replacement must be in the same project) or a memory would supersede itself.
         """
+        from . import supersede
 
-        def work(conn: sqlite3.Connection) -> Memory:
-            memory = rows.lookup(conn, id, project)
-            if memory is None:
-                raise StoreError(f"there is no memory {id!r}; list memories to find its id")
-            if superseded_by is not None:
-                if superseded_by == id:
-                    raise StoreError(f"memory {id!r} cannot supersede itself")
-                if rows.find(conn, memory.project, superseded_by) is None:
-                    raise StoreError(
-                        f"there is no memory {superseded_by!r} in project {memory.project!r} "
-                        f"to supersede {id!r}; record the replacement first"
-                    )
-            memory.obsolete = True
-            memory.superseded_by = superseded_by
-            rows.update(conn, memory)
-            return memory
-
-        return self._write(work)
+        return self._write(lambda conn: supersede.mark(conn, project, id, superseded_by))
 
     def count(
         self, project: str, *, scope: str | None = None, include_obsolete: bool = True
@@ -451,6 +472,35 @@ class MemoryStore:
             self._conn.close()
             self._conn, self.vacant = conn, False
         return write(self._conn, self.path, self.timeout, work)
+
+
+def _draft(
+    project: str,
+    text: str,
+    scope: str,
+    files: Iterable[str],
+    kind: str | None,
+    tags: Iterable[str],
+    entities: Iterable[str],
+    source: str,
+    now: float,
+) -> Memory:
+    """A new memory's fields, normalized (its id is chosen when it is written)."""
+    try:
+        return Memory(
+            id="",
+            project=_project(project),
+            scope=normalize_scope(scope),
+            files=normalize_files(files if isinstance(files, str) else builtins.list(files)),
+            text=clean_text(text),
+            kind=clean_optional("kind", kind),
+            tags=clean_labels("tags", tags),
+            entities=clean_labels("entities", entities),
+            created_at=format_timestamp(now),
+            source=_source(source),
+        )
+    except (TypeError, ValueError) as exc:
+        raise StoreError(f"cannot record the memory: {exc}") from None
 
 
 def _blank(path: str) -> bool:

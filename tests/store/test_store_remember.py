@@ -1,0 +1,80 @@
+"""Memories that can be corrected (issue 22 item 7): the same text said again in the same
+folder is one memory, and ``remember --replaces ID`` supersedes an older one, which then
+stays out of recall as a reverted commit does."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memhooks.cli import main
+from memhooks.errors import StoreError
+from memhooks.recall import recall
+from memhooks.store import MemoryStore, project_id
+
+ROOT_HOOK = "---\nschema: memhooks/v2\n---\n"
+
+
+def test_the_same_text_in_the_same_folder_is_one_memory(store: MemoryStore) -> None:
+    first, added = store.remember("p", "Tokens expire after 15 min", scope="auth", tags=["a"])
+    again, added_again = store.remember(
+        "p", "  Tokens expire after 15 min\n", scope="auth", tags=["b"], files=["auth/t.py"]
+    )
+    assert (added, added_again) == (True, False)
+    assert again.id == first.id
+    stored = store.get(first.id, project="p")
+    assert stored is not None
+    assert (stored.tags, stored.files) == (["a", "b"], ["auth/t.py"])  # what was said again adds
+    assert store.count("p") == 1
+    # another folder, or other words, is another memory
+    assert store.remember("p", "Tokens expire after 15 min", scope="")[1] is True
+    assert store.remember("p", "tokens expire after 15 min", scope="auth")[1] is True
+
+
+def test_replaces_supersedes_the_older_memory(store: MemoryStore) -> None:
+    old, _ = store.remember("p", "Sessions time out after 15 min")
+    new, added = store.remember("p", "Sessions time out after 30 min", replaces=old.id)
+    assert added
+    stored = store.get(old.id, project="p")
+    assert stored is not None and stored.obsolete and stored.superseded_by == new.id
+    assert [m.id for m, _ in store.search("p", "sessions time out")] == [new.id]
+    # saying the old text again is a new, live memory: it was superseded, not forgotten
+    assert store.remember("p", "Sessions time out after 15 min")[1] is True
+
+
+def test_replaces_an_unknown_or_the_same_memory_records_nothing(store: MemoryStore) -> None:
+    kept, _ = store.remember("p", "Keep this")
+    with pytest.raises(StoreError, match="there is no memory 'nope'"):
+        store.remember("p", "New text", replaces="nope")
+    with pytest.raises(StoreError, match="cannot supersede itself"):
+        store.remember("p", "Keep this", replaces=kept.id)
+    assert [m.text for m in store.list("p", include_obsolete=True)] == ["Keep this"]
+    with pytest.raises(StoreError, match="there is no memory"):  # another project's id
+        store.remember("q", "Other", replaces=kept.id)
+
+
+def test_the_cli_says_what_happened_and_recall_leaves_the_replaced_rule_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "MEMHOOKS.md").write_text(ROOT_HOOK, encoding="utf-8")
+    store = str(tmp_path / "s.sqlite3")
+    base = ["--cwd", str(root), "--store", store]
+    assert main(["remember", "Access tokens live 15 min", *base]) == 0
+    old = capsys.readouterr().out.split()[1]
+    assert main(["remember", "Access tokens live 15 min", *base]) == 0
+    assert capsys.readouterr().out == (
+        f"Already remembered as {old} in project {project_id(str(root))} (scope .)\n"
+    )
+    assert main(["remember", "Access tokens live 30 min", "--replaces", old, *base]) == 0
+    out = capsys.readouterr().out
+    new = out.split()[1]
+    assert out.endswith(f"; it replaces {old}, which recall now leaves out\n")
+    result = recall(str(root), prompt="how long do access tokens live", store_path=store)
+    assert [m["id"] for m in result["memories"]] == [new]
+    assert main(["memories", "list", "--all", *base]) == 0
+    assert f"Access tokens live 15 min  (superseded by {new})" in capsys.readouterr().out
+    with MemoryStore(store) as opened:
+        assert opened.count(project_id(str(root))) == 2
