@@ -389,7 +389,7 @@ class EmbeddedBackend:
         if self._hybrid is None:
             self._hybrid = _hybrid()
         self._refresh()
-        if self._hybrid and project not in self._caught_up:
+        if self._hybrid and project not in self._caught_up and not self.store.read_only:
             from ..store import semantic
 
             semantic.load()  # seconds, once per process: not a query's cost

@@ -40,6 +40,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import TypeVar
 
+    from ..store.failures import Role
+
     T = TypeVar("T")
 
 from .location import FILENAME, state_dir, state_path
@@ -56,6 +58,9 @@ MAX_DELIVERIES = 256
 SWEEP_S = 3600.0
 #: Seconds a writer waits for the state file's write lock.
 BUSY_S = 2.0
+#: How errors name this file and what they advise (:mod:`memhooks.store.failures`): it is
+#: working state, never memories, and MEMHOOKS_STATE_DIR moves it (issue 22 item 4).
+ROLE_NAME = "the memhooks state file"
 #: WAL pages after which a commit checkpoints the log (SQLite's default is 1,000: 4 MB).
 #: Hook processes exit without closing the file (:meth:`memhooks.hook.call.HookCall.close`),
 #: so each one opens it as its first connection and SQLite rebuilds the WAL index by
@@ -147,14 +152,15 @@ class State:
         """Rows of one read-only statement."""
         from ..store.connection import retry
 
-        return retry(self.path, BUSY_S, lambda: self.conn.execute(sql, params).fetchall())
+        return retry(self.path, BUSY_S, lambda: self.conn.execute(sql, params).fetchall(), role())
 
     def write(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """``work(conn)`` in one write transaction (retried while the file is busy; it
-        must have no effect outside the database)."""
+        must have no effect outside the database). Raises StoreError naming the state
+        file and ``MEMHOOKS_STATE_DIR``."""
         from ..store.connection import write
 
-        return write(self.conn, self.path, BUSY_S, work)
+        return write(self.conn, self.path, BUSY_S, work, role())
 
     def sweep(self, conn: sqlite3.Connection) -> None:
         """Forget sessions idle for :data:`IDLE_S`, at most once per :data:`SWEEP_S`
@@ -195,6 +201,18 @@ class State:
                 continue
 
 
+def role() -> Role:
+    """How errors name the state file (:class:`memhooks.store.failures.Role`)."""
+    from ..store.failures import Role
+
+    return Role(
+        ROLE_NAME,
+        "MEMHOOKS_STATE_DIR",
+        "remove it (it holds no memories; the sessions' ledgers start afresh)",
+        "point MEMHOOKS_STATE_DIR at another folder",
+    )
+
+
 def _open(path: str, state: State) -> sqlite3.Connection:
     from ..store.connection import connect
 
@@ -203,7 +221,7 @@ def _open(path: str, state: State) -> sqlite3.Connection:
         if path != ":memory:" and not os.path.exists(path):
             _create_private(path)  # also after a damaged file was moved aside
         try:
-            conn = connect(path, create=True, timeout=BUSY_S)
+            conn = connect(path, create=True, timeout=BUSY_S, role=role())
             if _ready(conn):
                 conn.execute(f"PRAGMA wal_autocheckpoint = {WAL_PAGES}")
                 return conn
@@ -264,11 +282,9 @@ def _damaged(exc: Exception) -> bool:
 
 
 def _state_error(path: str, exc: Exception) -> StoreError:
-    if isinstance(exc, StoreError) and "memhooks state file" in str(exc):
+    if isinstance(exc, StoreError) and ROLE_NAME in str(exc):
         return exc
-    # The store's own wording names the memory store and MEMHOOKS_STORE: give its cause.
-    cause = exc.__cause__ if isinstance(exc, StoreError) and exc.__cause__ is not None else exc
-    return unusable(path, getattr(cause, "strerror", None) or str(cause))
+    return unusable(path, getattr(exc, "strerror", None) or str(exc))
 
 
 def unusable(path: str, reason: str) -> StoreError:

@@ -15,6 +15,18 @@ import time
 from memhooks import sqlite as sqlite3
 from memhooks.errors import MissingStoreError, StoreError
 
+from .failures import (
+    SALVAGE,
+    STORE,
+    Role,
+    kind,
+    repair_side_files,
+    to_store_error,
+    undecodable,
+    unencodable,
+    unwritable,
+)
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -27,33 +39,47 @@ if TYPE_CHECKING:
 #: plus our own retries, which use the same deadline).
 BUSY_TIMEOUT = 5.0
 MEMORY = ":memory:"
-#: What to do with a damaged store (every damage message ends with it).
-SALVAGE = (
-    "save every memory still readable with `memhooks memories export --salvage FILE`, "
-    "move the store away, then `memhooks memories import FILE` into a new one"
-)
+__all__ = [
+    "SALVAGE",
+    "STORE",
+    "CommittedInterrupt",
+    "DamagedRow",
+    "Role",
+    "Translated",
+    "connect",
+    "connect_reader",
+    "retry",
+    "to_store_error",
+    "write",
+]
 
 
-def connect(path: str, *, create: bool = True, timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
-    """Open ``path`` (creating its directory when ``create``) in WAL mode.
+def connect(
+    path: str, *, create: bool = True, timeout: float = BUSY_TIMEOUT, role: Role = STORE
+) -> sqlite3.Connection:
+    """Open ``path`` (creating its directory when ``create``) in WAL mode; ``role`` says
+    how errors name the file (:mod:`memhooks.store.failures`).
 
     Raises :class:`StoreError` when the path is a directory, is missing and
     ``create`` is false, cannot be created, or is not a SQLite database.
     """
     if path != MEMORY:
-        _prepare(path, create)
+        _prepare(path, create, role)
+        repair_side_files(path)
     try:
         # isolation_level=None: we issue BEGIN/COMMIT ourselves. check_same_thread=False
         # lets a caller run a query in a worker thread to enforce a deadline.
         conn = sqlite3.connect(path, timeout=timeout, isolation_level=None, check_same_thread=False)
     except sqlite3.Error as exc:
-        raise to_store_error(path, exc) from exc
+        raise to_store_error(path, exc, timeout, role) from exc
     try:
-        with Translated(path):
+        with Translated(path, role):
             # Reading the journal mode is the first read of the file: a non-SQLite
             # file fails here, before anything is written to it.
             if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal" and path != MEMORY:
-                retry(path, timeout, lambda: conn.execute("PRAGMA journal_mode=WAL").fetchone())
+                retry(
+                    path, timeout, lambda: conn.execute("PRAGMA journal_mode=WAL").fetchone(), role
+                )
             # NORMAL is durable across application crashes in WAL mode and skips an
             # fsync per commit, which matters when every prompt writes.
             conn.execute("PRAGMA synchronous=NORMAL")
@@ -63,8 +89,66 @@ def connect(path: str, *, create: bool = True, timeout: float = BUSY_TIMEOUT) ->
     return conn
 
 
+def connect_reader(
+    path: str, *, timeout: float = BUSY_TIMEOUT
+) -> tuple[sqlite3.Connection, str | None]:
+    """Open an existing store to read it: ``(connection, None)`` as :func:`connect` does
+    when the file can be written, else ``(read-only connection, why)`` — a read-only
+    file system, folder or file, or a side file another user left (issue 22 item 2: a
+    store on a read-only mount could not even be read). A write on a read-only
+    connection fails with the error naming the file at fault.
+
+    Raises :class:`StoreError` as :func:`connect` (``create=False``) does, and when the
+    file cannot be read either.
+    """
+    try:
+        return connect(path, create=False, timeout=timeout), None
+    except StoreError as exc:
+        cause = exc.__cause__
+        if not (isinstance(cause, sqlite3.Error) and kind(cause) == "access"):
+            raise
+        opened = _read_only(path, timeout)
+        if opened is None:
+            raise
+    why = unwritable(path)
+    return opened, (why[0] if why else "SQLite could not open it for writing")
+
+
+def _read_only(path: str, timeout: float) -> sqlite3.Connection | None:
+    """A read-only connection to ``path``, or None. A WAL database with no ``-shm`` that
+    can be made is opened as immutable — only when it has no log with pages in it, whose
+    commits an immutable reader would miss."""
+    from urllib.parse import quote
+
+    uri = f"file:{quote(path)}?mode=ro"
+    for immutable in (False, True):
+        if immutable and os.path.exists(path + "-wal") and os.path.getsize(path + "-wal") > 0:
+            return None
+        try:
+            conn = sqlite3.connect(
+                uri + ("&immutable=1" if immutable else ""),
+                uri=True,
+                timeout=timeout,
+                isolation_level=None,
+                check_same_thread=False,
+            )
+        except sqlite3.Error:
+            continue
+        try:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.Error:
+            conn.close()
+            continue
+        return conn
+    return None
+
+
 def write(
-    conn: sqlite3.Connection, path: str, timeout: float, work: Callable[[sqlite3.Connection], T]
+    conn: sqlite3.Connection,
+    path: str,
+    timeout: float,
+    work: Callable[[sqlite3.Connection], T],
+    role: Role = STORE,
 ) -> T:
     """Run ``work(conn)`` inside ``BEGIN IMMEDIATE`` ... ``COMMIT``; roll back on any error.
 
@@ -90,11 +174,12 @@ def write(
             raise
         return result
 
-    return retry(path, timeout, attempt)
+    return retry(path, timeout, attempt, role)
 
 
-def retry(path: str, timeout: float, attempt: Callable[[], T]) -> T:
-    """Call ``attempt`` until it does not fail with SQLITE_BUSY/LOCKED or ``timeout`` passes."""
+def retry(path: str, timeout: float, attempt: Callable[[], T], role: Role = STORE) -> T:
+    """Call ``attempt`` until it does not fail with SQLITE_BUSY/LOCKED or ``timeout``
+    passes; other failures raise :class:`StoreError` naming the file as ``role`` does."""
     deadline = time.monotonic() + timeout
     delay = 0.002
     while True:
@@ -102,13 +187,13 @@ def retry(path: str, timeout: float, attempt: Callable[[], T]) -> T:
             return attempt()
         except sqlite3.OperationalError as exc:
             if not _is_busy(exc) or time.monotonic() >= deadline:
-                raise to_store_error(path, exc, timeout) from exc
+                raise to_store_error(path, exc, timeout, role) from exc
         except sqlite3.Error as exc:
-            raise to_store_error(path, exc, timeout) from exc
+            raise to_store_error(path, exc, timeout, role) from exc
         except UnicodeDecodeError as exc:
-            raise undecodable(path, exc) from exc
+            raise undecodable(path, exc, role) from exc
         except UnicodeEncodeError as exc:
-            raise unencodable(path, exc) from exc
+            raise unencodable(path, exc, role) from exc
         # Jitter so that processes woken together do not collide again together.
         time.sleep(delay * (0.5 + os.urandom(1)[0] / 255))
         delay = min(delay * 2, 0.05)
@@ -131,12 +216,13 @@ class DamagedRow(ValueError):
 class Translated:
     """``with Translated(path):`` turns any ``sqlite3.Error`` raised inside — and the
     ``UnicodeDecodeError`` sqlite3 raises for a damaged text value, and a
-    :class:`DamagedRow` — into a StoreError."""
+    :class:`DamagedRow` — into a StoreError naming the file as ``role`` does."""
 
-    __slots__ = ("path",)
+    __slots__ = ("path", "role")
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, role: Role = STORE) -> None:
         self.path = path
+        self.role = role
 
     def __enter__(self) -> None:
         return None
@@ -148,103 +234,34 @@ class Translated:
         tb: TracebackType | None,
     ) -> None:
         if isinstance(exc, sqlite3.Error):
-            raise to_store_error(self.path, exc) from exc
+            raise to_store_error(self.path, exc, role=self.role) from exc
         if isinstance(exc, UnicodeDecodeError):
-            raise undecodable(self.path, exc) from exc
+            raise undecodable(self.path, exc, self.role) from exc
         if isinstance(exc, UnicodeEncodeError):
-            raise unencodable(self.path, exc) from exc
+            raise unencodable(self.path, exc, self.role) from exc
         if isinstance(exc, DamagedRow):
             raise StoreError(
-                f"the memory store {self.path} is damaged: {exc}; forget that memory, or "
-                + SALVAGE
+                f"{self.role.name} {self.path} is damaged: {exc}; forget that memory, or "
+                + self.role.damaged
             ) from exc
 
 
-def undecodable(path: str, exc: UnicodeDecodeError) -> StoreError:
-    """A text value read back is not UTF-8: memhooks only writes UTF-8, so the file's
-    bytes were changed under it (sqlite3 raises UnicodeDecodeError, not sqlite3.Error)."""
-    return StoreError(
-        f"the memory store {path} is damaged: a stored text is not valid UTF-8 "
-        f"({exc.reason} at byte {exc.start}); " + SALVAGE
-    )
-
-
-def unencodable(path: str, exc: UnicodeEncodeError) -> StoreError:
-    """A value handed to the store cannot be written as UTF-8 (a lone surrogate, or
-    command-line bytes that were not UTF-8): the caller's input, not the file."""
-    return StoreError(
-        f"a value given to the memory store {path} is not valid Unicode at character "
-        f"{exc.start + 1} (a lone surrogate, or bytes that were not UTF-8); write it as UTF-8"
-    )
-
-
-def to_store_error(path: str, exc: sqlite3.Error, timeout: float = BUSY_TIMEOUT) -> StoreError:
-    """A StoreError that names the store file and says what the user can do."""
-    message = str(exc)
-    kind = _kind(exc)
-    if kind == "notadb":
-        return StoreError(
-            f"{path} is not a SQLite database (SQLite: {message}); move the file away "
-            "or point MEMHOOKS_STORE / --store at another path"
-        )
-    if kind == "corrupt":
-        return StoreError(
-            f"the memory store {path} is damaged (SQLite: {message}); " + SALVAGE
-        )
-    if kind == "busy":
-        return StoreError(
-            f"the memory store {path} stayed locked by another process for over {timeout:g} s "
-            f"(SQLite: {message}); try again, and check for a stuck memhooks process"
-        )
-    if kind == "access":
-        return StoreError(
-            f"cannot open the memory store {path} for writing (SQLite: {message}); check the "
-            "permissions of the file and its directory, or set MEMHOOKS_STORE"
-        )
-    return StoreError(
-        f"the memory store {path} failed: {message}; if this repeats, the file may be "
-        "damaged: " + SALVAGE
-    )
-
-
-# Primary SQLite result codes -> what we tell the user.
-_KINDS = {5: "busy", 6: "busy", 8: "access", 11: "corrupt", 14: "access", 26: "notadb"}
-
-
-def _kind(exc: sqlite3.Error) -> str:
-    code = getattr(exc, "sqlite_errorcode", None)  # Python 3.11+
-    if isinstance(code, int):
-        return _KINDS.get(code & 0xFF, "other")
-    message = str(exc).lower()
-    for needle, kind in (
-        ("not a database", "notadb"),
-        ("malformed", "corrupt"),
-        ("locked", "busy"),
-        ("busy", "busy"),
-        ("readonly", "access"),
-        ("unable to open", "access"),
-    ):
-        if needle in message:
-            return kind
-    return "other"
-
-
 def _is_busy(exc: sqlite3.Error) -> bool:
-    return _kind(exc) == "busy"
+    return kind(exc) == "busy"
 
 
-def _prepare(path: str, create: bool) -> None:
+def _prepare(path: str, create: bool, role: Role = STORE) -> None:
     if os.path.isdir(path):
-        raise StoreError(f"the memory store path {path} is a directory; give the path of a file")
+        raise StoreError(f"{role.name} path {path} is a directory; give the path of a file")
     if os.path.exists(path):
         if not os.path.isfile(path):
             raise StoreError(
-                f"the memory store path {path} is not a regular file (a device, a pipe or a "
+                f"{role.name} path {path} is not a regular file (a device, a pipe or a "
                 "socket); give the path of a file"
             )
         if not create and os.path.getsize(path) == 0:  # SQLite would write a schema into it
             raise MissingStoreError(
-                f"the memory store {path} is an empty file; record a memory or import some first"
+                f"{role.name} {path} is an empty file; record a memory or import some first"
             )
         return
     if not create:
@@ -255,6 +272,5 @@ def _prepare(path: str, create: bool) -> None:
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     except OSError as exc:
         raise StoreError(
-            f"cannot create the directory for the memory store {path}: {exc.strerror}; "
-            "set MEMHOOKS_STORE to a writable location"
+            f"cannot create the folder for {role.name} {path}: {exc.strerror}; " + role.elsewhere
         ) from exc

@@ -9,7 +9,7 @@ import time
 from memhooks.errors import StoreError
 
 from . import commits, rows, search
-from .connection import BUSY_TIMEOUT, MEMORY, Translated, connect, write
+from .connection import BUSY_TIMEOUT, MEMORY, Translated, connect, connect_reader, write
 from .location import default_path
 from .memory import (
     Memory,
@@ -65,10 +65,17 @@ class MemoryStore:
         #: schema: what a killed first write leaves) reads an empty in-memory store and
         #: leaves the file as it is; its first write makes the file a store.
         self.vacant = False
+        #: Why a reader could only open the file read-only (a read-only file system,
+        #: folder or file, or a side file of another user), or None. Its memories are
+        #: read; a write fails with an error naming what is at fault.
+        self.read_only: str | None = None
         if not create and _blank(self.path):
             self._conn, self.vacant = self._empty(), True
             return
-        self._conn = connect(self.path, create=create, timeout=timeout)
+        if create:
+            self._conn = connect(self.path, create=True, timeout=timeout)
+        else:
+            self._conn, self.read_only = connect_reader(self.path, timeout=timeout)
         try:
             with Translated(self.path):
                 if migrate(self._conn, self.path, timeout, create=create) == 0 and not create:
@@ -272,11 +279,12 @@ class MemoryStore:
         project had before, :attr:`memhooks.store.project.Identity.aliases` — to
         ``project``; return how many memories moved. Costs one index lookup when there
         is nothing to move. An id that ``project`` already uses for another memory is
-        replaced by a fresh one (:func:`memhooks.store.adoption.move`)."""
+        replaced by a fresh one (:func:`memhooks.store.adoption.move`). A store opened
+        read-only moves nothing (0)."""
         from . import adoption
 
         earlier = [a for a in dict.fromkeys(aliases) if a and a != project]
-        if not earlier or self.vacant:
+        if not earlier or self.vacant or self.read_only:
             return 0
         with Translated(self.path):
             if not adoption.pending(self._conn, earlier):
