@@ -57,3 +57,36 @@ def test_an_unusable_state_folder_is_an_error_not_none_yet(tmp_path: Path, proje
     done = _cli(dict(env, MEMHOOKS_STATE_DIR=str(tmp_path / "afile" / "state")))
     assert done.returncode == 1 and "none yet" not in done.stdout
     assert "cannot be used (Not a directory)" in done.stderr and "MEMHOOKS_STATE_DIR" in done.stderr
+
+
+def test_a_read_only_state_folder_is_an_error_not_none_yet(tmp_path: Path, project: tuple[Path, dict[str, str]]) -> None:
+    from permissions import read_only_folder
+
+    _root, env = project
+    folder = tmp_path / "ro-state"
+    folder.mkdir()
+    with read_only_folder(folder):
+        done = _cli(dict(env, MEMHOOKS_STATE_DIR=str(folder)))
+    assert done.returncode == 1 and "none yet" not in done.stdout
+    assert done.stderr.startswith(f"error: the memhooks state file {folder / 'state.sqlite3'} cannot be used (")
+    assert "read-only" in done.stderr and "MEMHOOKS_STATE_DIR" in done.stderr
+
+
+def test_a_session_without_hook_calls_is_shown_idle_not_open(agent: Agent) -> None:
+    """Sessions end: the host's end is "ended"; 30 minutes without a hook call is "idle"
+    (issue 22 item 4: sessions stayed "open" forever)."""
+    import time
+
+    from memhooks.session import State, open_session, state_path
+
+    hour_ago = time.time() - 3600
+    state = State(state_path(agent.env), clock=lambda: hour_ago)
+    open_session(state, "claude-code", "OLD1", str(agent.root)).record("UserPromptSubmit", "", [{"item": "m", "words": "w", "cue": "q"}], lambda claimed: 5)
+    state.close()
+    agent.prompt("Make the totals use two decimals")  # session S1, now
+    listing = json.loads(_cli(agent.env, "--format", "json").stdout)["sessions"]
+    assert [(s["session"], s["status"]) for s in listing] == [("S1", "open"), ("OLD1", "idle")]
+    human = _cli(agent.env).stdout.splitlines()
+    assert "  idle " in human[2] and "  open " in human[1]
+    shown = _cli(agent.env, "show", "OLD1").stdout.splitlines()[0]
+    assert "compaction(s), idle: no hook call since " in shown and "(open again if it resumes; forgotten after " in shown

@@ -46,11 +46,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _check_folder(path: str) -> None:
-    """Raise StoreError (:func:`memhooks.session.state.unusable`) when the state file's folder cannot hold it (a file on its way,
-    no permission): "none yet" would hide why the hook keeps no sessions."""
+    """Raise StoreError (:func:`memhooks.session.state.unusable`) when the state file's
+    folder cannot hold it (a file on its way, no permission, a read-only folder or file
+    system): "none yet" would hide why the hook keeps no sessions. When a state file is
+    there to read all the same, say on stderr that no new session can be recorded."""
     import os
+    import stat
 
     from ..session.state import unusable
+    from ..store.failures import unwritable
 
     folder = os.path.dirname(path)
     try:
@@ -58,14 +62,18 @@ def _check_folder(path: str) -> None:
     except FileNotFoundError:
         return  # nothing recorded yet
     except OSError as exc:
-        reason = exc.strerror or str(exc)
-    else:
-        import stat
-
-        if stat.S_ISDIR(found.st_mode):
-            return
-        reason = "not a folder"
-    raise unusable(path, reason)
+        raise unusable(path, exc.strerror or str(exc)) from None
+    if not stat.S_ISDIR(found.st_mode):
+        raise unusable(path, "not a folder")
+    why = unwritable(path)
+    if why is None:
+        return
+    if not os.path.isfile(path):
+        raise unusable(path, why[0])
+    print(
+        f"memhooks sessions: the hook cannot record sessions: {why[0]}; {why[1]}",
+        file=sys.stderr,
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -102,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
 
     print(f"memhooks sessions: {len(rows)} (state file: {path})")
     for s in rows:
-        status = "ended" if s["ended"] else "open"
+        status = s["status"]
         print(visible(
             f"{s['host']:14} {s['session'][:36]:36}  {_when(s['updated'])}  {status:5}"
             f"  {s['deliveries']} deliveries, {s['chars']:,} characters  {s['root']}"
@@ -140,8 +148,8 @@ def _show(state: Any, session: dict[str, Any], fmt: str) -> int:
         return 0
     print(visible(
         f"session {session['session']} of {session['host']} in {session['root']}:"
-        f" started {_when(session['started'])}, {session['epoch']} compaction(s)"
-        + (f", ended {_when(session['ended'])}" if session["ended"] else "")
+        f" started {_when(session['started'])}, {session['epoch']} compaction(s), "
+        + _standing(session)
     ))  # fmt: skip
     if not rows:
         print("nothing delivered yet")
@@ -156,6 +164,19 @@ def _show(state: Any, session: dict[str, Any], fmt: str) -> int:
             print(visible(f"    {item['item']}  {item['words']}{cue}"))
     sys.stdout.flush()
     return 0
+
+
+def _standing(session: dict[str, Any]) -> str:
+    """How the session stands: ended, idle or open, and when it is forgotten."""
+    forgotten = f"forgotten after {_when(session['expires'])}"
+    if session["status"] == "ended":
+        return f"ended {_when(session['ended'])} ({forgotten})"
+    if session["status"] == "idle":
+        return (
+            f"idle: no hook call since {_when(session['updated'])}"
+            f" (open again if it resumes; {forgotten})"
+        )
+    return f"open, last hook call {_when(session['updated'])}"
 
 
 def _when(seconds: object) -> str:

@@ -6,8 +6,10 @@ Reading never creates the state file."""
 from __future__ import annotations
 
 import os
+import time
 
 from ..jsonfast import loads
+from .record import ANONYMOUS_IDLE_S
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -16,6 +18,12 @@ if TYPE_CHECKING:
     from .state import State
 
 _SESSION_COLUMNS = "key, host, session, anonymous, root, started, updated, epoch, ended"
+#: Seconds without a hook call after which a session that the host did not end is shown
+#: as ``idle`` rather than ``open`` (issue 22 item 4: sessions stayed "open" forever). The
+#: anonymous sessions' rule (:data:`memhooks.session.record.ANONYMOUS_IDLE_S`): a host that
+#: names no session starts a new one then. A named session that calls again (``claude
+#: --resume``) is open again; one idle for :data:`memhooks.session.state.IDLE_S` is forgotten.
+IDLE_AFTER_S = ANONYMOUS_IDLE_S
 
 
 def open_existing(path: str) -> State | None:
@@ -27,11 +35,14 @@ def open_existing(path: str) -> State | None:
     return State(path)
 
 
-def sessions(state: State, *, root: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
+def sessions(
+    state: State, *, root: str | None = None, limit: int = 50, now: float | None = None
+) -> list[dict[str, Any]]:
     """Sessions, most recently active first (``root``: only that project's), each with
     ``host``, ``session``, ``anonymous``, ``root``, ``started``/``updated``/``ended``
-    (seconds since the epoch; ``ended`` None while open), ``epoch`` (compactions),
-    ``deliveries`` and ``chars`` (characters delivered in all)."""
+    (seconds since the epoch; ``ended`` None unless the host ended it), ``status``
+    (:func:`status` at ``now``, default the clock), ``expires`` (when it is forgotten),
+    ``epoch`` (compactions), ``deliveries`` and ``chars`` (characters delivered in all)."""
     where, params = ("WHERE s.root = ?", (root,)) if root else ("", ())
     rows = state.read(
         f"SELECT {', '.join('s.' + c.strip() for c in _SESSION_COLUMNS.split(','))},"
@@ -40,11 +51,14 @@ def sessions(state: State, *, root: str | None = None, limit: int = 50) -> list[
         " GROUP BY s.key ORDER BY s.updated DESC LIMIT ?",
         (*params, limit),
     )
-    return [_session(row[:9]) | {"deliveries": row[9], "chars": row[10]} for row in rows]
+    return [_session(row[:9], now) | {"deliveries": row[9], "chars": row[10]} for row in rows]
 
 
-def find(state: State, ident: str, host: str | None = None) -> list[dict[str, Any]]:
-    """Sessions whose id is ``ident`` or starts with it (of ``host`` only, when given)."""
+def find(
+    state: State, ident: str, host: str | None = None, now: float | None = None
+) -> list[dict[str, Any]]:
+    """Sessions whose id is ``ident`` or starts with it (of ``host`` only, when given),
+    shaped as :func:`sessions` gives them (without the delivery totals)."""
     like = ident.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
     sql = f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE session LIKE ? ESCAPE '\\'"
     params: tuple[object, ...] = (like,)
@@ -53,7 +67,7 @@ def find(state: State, ident: str, host: str | None = None) -> list[dict[str, An
         params += (host,)
     rows = state.read(sql + " ORDER BY updated DESC LIMIT 20", params)
     exact = [r for r in rows if r[2] == ident]
-    return [_session(r) for r in (exact or rows)]
+    return [_session(r, now) for r in (exact or rows)]
 
 
 def deliveries(state: State, key: str) -> list[dict[str, Any]]:
@@ -79,8 +93,21 @@ def deliveries(state: State, key: str) -> list[dict[str, Any]]:
     ]
 
 
-def _session(row: tuple[object, ...]) -> dict[str, Any]:
+def status(ended: object, updated: object, now: float) -> str:
+    """``ended`` (the host said so), ``idle`` (no hook call for :data:`IDLE_AFTER_S`) or
+    ``open``."""
+    if ended is not None:
+        return "ended"
+    if isinstance(updated, (int, float)) and now - updated >= IDLE_AFTER_S:
+        return "idle"
+    return "open"
+
+
+def _session(row: tuple[object, ...], now: float | None) -> dict[str, Any]:
+    from .state import IDLE_S
+
     key, host, session, anonymous, root, started, updated, epoch, ended = row
+    now = time.time() if now is None else now
     return {
         "key": key,
         "host": host,
@@ -90,5 +117,7 @@ def _session(row: tuple[object, ...]) -> dict[str, Any]:
         "started": started,
         "updated": updated,
         "ended": ended,
+        "status": status(ended, updated, now),
+        "expires": updated + IDLE_S if isinstance(updated, (int, float)) else None,
         "epoch": epoch,
     }
