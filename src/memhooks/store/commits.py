@@ -18,7 +18,7 @@ wrote).
 
 from __future__ import annotations
 
-from . import rows
+from . import rows, supersede
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -284,12 +284,7 @@ def mark_reverted(
     for target, revert in marks:
         if target == revert or rows.find(conn, project, revert) is None:
             continue
-        done = conn.execute(
-            "UPDATE memories SET obsolete = 1, superseded_by = ?"
-            " WHERE project = ? AND id = ? AND obsolete = 0",
-            (revert, project, target),
-        )
-        if done.rowcount:
+        if supersede.mark_live(conn, project, target, revert):
             made.append((target, revert))
         elif rows.find(conn, project, target) is None:
             missing += 1

@@ -3,10 +3,10 @@
 A superseded memory stays in the store (``memhooks memories list --all`` shows it, an
 export keeps it) but is *obsolete*: recall, search and listings leave it out unless asked
 for obsolete memories. ``superseded_by`` names the memory that replaced it, in the same
-project. Used by :meth:`memhooks.store.MemoryStore.mark_obsolete` (a revert in ``history
-import`` supersedes the commit it reverts) and :meth:`~memhooks.store.MemoryStore.remember`
-(``memhooks remember TEXT --replaces ID``). Each function runs inside the caller's write
-transaction.
+project. Used by :meth:`memhooks.store.MemoryStore.mark_obsolete` (capture's newer checkpoint),
+:func:`memhooks.store.commits.mark_reverted` (a revert in ``history import`` supersedes the
+commit it reverts) and :meth:`~memhooks.store.MemoryStore.remember` (``memhooks remember
+TEXT --replaces ID``). Each function runs inside the caller's write transaction.
 """
 
 from __future__ import annotations
@@ -44,6 +44,18 @@ def mark(
     memory.superseded_by = superseded_by
     rows.update(conn, memory)
     return memory
+
+
+def mark_live(conn: sqlite3.Connection, project: str, memory_id: str, superseded_by: str) -> bool:
+    """Mark ``memory_id`` of ``project`` obsolete, superseded by ``superseded_by``, when it
+    is live; return whether it was (a memory already obsolete keeps its first successor).
+    The caller has checked that ``superseded_by`` is another memory of ``project``."""
+    done = conn.execute(
+        "UPDATE memories SET obsolete = 1, superseded_by = ?"
+        " WHERE project = ? AND id = ? AND obsolete = 0",
+        (superseded_by, project, memory_id),
+    )
+    return bool(done.rowcount)
 
 
 def merge(kept: Memory, again: Memory) -> bool:
