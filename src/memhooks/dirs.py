@@ -6,13 +6,17 @@ cache folders (the XDG Base Directory rule, as ``platformdirs`` applies it).
 ``~/.local/state``, ``~/.config`` or ``~/.cache`` + ``/memhooks`` on Linux and other
 Unixes — and on macOS when the variable is set; on Windows and plain macOS,
 ``platformdirs``' ``user_<kind>_dir("memhooks")``. ``HOME`` is read from the given
-environment. Nothing is created here. What each folder holds: the memory store
+environment; it must name an existing folder (unset, the password database's entry
+does): a missing or unusable home is :class:`~memhooks.errors.HomeError`, naming the
+variable and the setting that moves the folder elsewhere, never a folder made where the
+user has none (issue 22 item 4: as root with ``HOME=/nonexistent``, ``/nonexistent/.local``
+was created). Nothing is created here. What each folder holds: the memory store
 (:mod:`memhooks.store.location`, data), the session state file
 (:mod:`memhooks.session.location`, state), the backend configuration and the capture
 switch (config), the parsed-hook, listing and search caches (cache).
 
-Only ``os`` and ``sys`` are imported: the hook path finds its files here
-(``platformdirs`` only off Linux).
+Only ``os``, ``sys`` and :mod:`memhooks.errors` are imported: the hook path finds its
+files here (``platformdirs`` only off Linux).
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+from .errors import HomeError
+
 APP = "memhooks"
 #: kind -> (the XDG variable, the default below the home folder)
 KINDS = {
@@ -31,6 +37,13 @@ KINDS = {
     "state": ("XDG_STATE_HOME", (".local", "state")),
     "config": ("XDG_CONFIG_HOME", (".config",)),
     "cache": ("XDG_CACHE_HOME", (".cache",)),
+}
+#: kind -> (what memhooks keeps there, the settings that put it elsewhere)
+HOLDS = {
+    "data": ("its memory store", "XDG_DATA_HOME to a folder, or MEMHOOKS_STORE to a file"),
+    "state": ("the hook's state file", "XDG_STATE_HOME or MEMHOOKS_STATE_DIR to a folder"),
+    "config": ("its configuration", "XDG_CONFIG_HOME to a folder"),
+    "cache": ("its caches", "XDG_CACHE_HOME to a folder"),
 }
 
 
@@ -45,8 +58,43 @@ def user_dir(kind: str, env: Mapping[str, str] | None = None) -> str:
 
         found: str = getattr(platformdirs, f"user_{kind}_dir")(APP, appauthor=False)
         return found
-    base = xdg or os.path.join(env.get("HOME") or os.path.expanduser("~"), *default)
-    return os.path.join(base, APP)
+    if not xdg:
+        try:
+            xdg = os.path.join(home(env), *default)
+        except HomeError as exc:
+            what, elsewhere = HOLDS[kind]
+            where = "~/" + "/".join((*default, APP))
+            raise HomeError(
+                f"{exc}, and memhooks keeps {what} under it ({where}); set HOME to your home "
+                f"folder, or set {elsewhere}"
+            ) from None
+    return os.path.join(xdg, APP)
+
+
+def home(env: Mapping[str, str] | None = None) -> str:
+    """The user's home folder: ``HOME``, or when it is unset or empty the password
+    database's entry (as :func:`os.path.expanduser` finds it). Raises HomeError (the
+    message names the variable) when that is not an absolute path to an existing
+    folder."""
+    env = os.environ if env is None else env
+    value = env.get("HOME") or ""
+    named = f"HOME `{value}`"
+    if not value:
+        named = "HOME is not set, and the home folder of your user account"
+        try:
+            import pwd  # not on Windows (whose branch above never gets here)
+
+            value = pwd.getpwuid(os.getuid()).pw_dir
+        except (ImportError, KeyError):
+            raise HomeError("HOME is not set") from None
+        named += f" `{value}`"
+    if not os.path.isabs(value):
+        raise HomeError(f"{named} is not an absolute path")
+    if not os.path.isdir(value):
+        raise HomeError(
+            f"{named} does not exist" if not os.path.lexists(value) else f"{named} is not a folder"
+        )
+    return value
 
 
 def data_dir(env: Mapping[str, str] | None = None) -> str:

@@ -6,7 +6,9 @@ Exception tree::
     ├── DiagnosticError           carries one or more Diagnostics (file, line, column, MH code)
     ├── UsageError                a caller's argument is out of range (CLI exit 2)
     ├── StoreError                the embedded memory store cannot be opened or written
-    └── BackendError              a memory backend failed or timed out
+    ├── BackendError              a memory backend failed or timed out
+    └── HomeError (an OSError)    the home folder memhooks' own folders default to is
+                                  missing or unusable (HOME); a cache treats it as off
 
     MemhooksWarning (a UserWarning) a setting was ignored, and why; work went on
 
@@ -315,6 +317,14 @@ class MissingStoreError(StoreError):
 
 class BackendError(MemhooksError):
     """A memory backend failed, refused, or did not answer within its timeout."""
+
+
+class HomeError(MemhooksError, OSError):
+    """The user's home folder cannot hold memhooks' own folders: ``HOME`` names nothing,
+    a file or a relative path, or is unset with no home in the password database. The
+    message names the variable and the setting that moves the folder. An ``OSError`` too,
+    so a cache that cannot be written because of it counts as off, as for any other file
+    system refusal (:func:`memhooks.dirs.home`)."""
 
 
 class MemhooksWarning(UserWarning):

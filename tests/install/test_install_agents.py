@@ -148,18 +148,20 @@ def test_is_ours() -> None:
 def test_cli_dry_run_writes_nothing_and_json_reports(tmp_path: Path) -> None:
     proj = tmp_path / "proj"
     proj.mkdir()
-    env = {**os.environ, "HOME": str(tmp_path / "home")}
+    home = tmp_path / "home"  # an empty home folder (a missing one is an error: test_home)
+    home.mkdir()
+    env = {**os.environ, "HOME": str(home)}
     done = subprocess.run([sys.executable, "-m", "memhooks", "agents", "install", "--all", "--dry-run", "--cwd", str(proj), "--format", "json"], env=env, capture_output=True, text=True, check=True)
     report = json.loads(done.stdout)
     assert {a["agent"] for a in report["agents"]} == set(INSTALLERS)
     assert all(c["action"] == "create" for a in report["agents"] for c in a.get("changes", []))
-    assert list(tmp_path.rglob("*")) == [proj]
+    assert sorted(tmp_path.rglob("*")) == [home, proj]
     # no --agent, and no host on this machine (HOME is empty, PATH has none of them)
     alone = {**env, "PATH": str(tmp_path / "nothing")}
     done = subprocess.run([sys.executable, "-m", "memhooks", "agents", "install", "--cwd", str(proj)], env=alone, capture_output=True, text=True, check=False)
     assert done.returncode == 1 and "found: no agent host on this machine" in done.stdout
     assert "claude-code: skipped: not found (looked for claude on PATH, ~/.claude)" in done.stdout
-    assert list(tmp_path.rglob("*")) == [proj]
+    assert sorted(tmp_path.rglob("*")) == [home, proj]
 
 
 @pytest.mark.parametrize("level", ["user", "project"])

@@ -153,6 +153,7 @@ def test_a_memhooks_on_path_that_is_the_launcher_itself_is_not_run_again(tmp_pat
 
 def test_an_old_direct_command_whose_program_is_gone_gets_the_repair_command(tmp_path: Path, exe: list[str]) -> None:
     root = _project(tmp_path)
+    (tmp_path / "home").mkdir()
     ctx = Context(str(root), "project", home=str(tmp_path / "home"), exe=exe, env={})
     apply(plan("install", "cursor", ctx))
     os.unlink(exe[0])  # the virtualenv it named was removed

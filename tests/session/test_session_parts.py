@@ -71,9 +71,11 @@ def test_a_prompt_with_a_cue_calls_for_recall(prompt: str) -> None:
 
 def test_the_state_file_lives_in_the_state_directory_never_in_the_project(tmp_path: Path) -> None:
     assert state_dir({"MEMHOOKS_STATE_DIR": str(tmp_path)}) == str(tmp_path)
-    assert state_dir({"XDG_STATE_HOME": str(tmp_path / "s"), "HOME": "/h"}) == str(tmp_path / "s" / "memhooks")
-    assert state_dir({"XDG_STATE_HOME": "relative", "HOME": "/h"}) == "/h/.local/state/memhooks"
-    assert state_dir({"MEMHOOKS_STATE_DIR": "relative", "HOME": "/h"}) == "/h/.local/state/memhooks"
+    home = str(tmp_path / "h")
+    os.mkdir(home)  # a home that exists (a missing one is an error: tests/test_home.py)
+    assert state_dir({"XDG_STATE_HOME": str(tmp_path / "s"), "HOME": home}) == str(tmp_path / "s" / "memhooks")
+    assert state_dir({"XDG_STATE_HOME": "relative", "HOME": home}) == f"{home}/.local/state/memhooks"
+    assert state_dir({"MEMHOOKS_STATE_DIR": "relative", "HOME": home}) == f"{home}/.local/state/memhooks"
 
 
 def test_a_damaged_state_file_is_replaced(tmp_path: Path) -> None:

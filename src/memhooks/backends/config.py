@@ -35,7 +35,7 @@ import os
 import sys
 
 from .. import dirs
-from ..errors import fail
+from ..errors import HomeError, fail
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -87,7 +87,10 @@ def load(known: Iterable[str], env: Mapping[str, str] | None = None) -> Config:
     A missing file is an empty configuration. Raises DiagnosticError MH028 for a file
     that cannot be read or parsed, an unknown key or backend, or a value of the wrong
     type."""
-    path = config_path(env)
+    try:
+        path = config_path(env)
+    except HomeError:  # no home folder: no configuration file in it
+        return Config("", None, {})
     try:
         with open(path, "rb") as fp:
             raw = fp.read()

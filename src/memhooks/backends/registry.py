@@ -137,9 +137,15 @@ def store_ready(env: Mapping[str, str]) -> tuple[bool, str | None]:
     default path) cannot be a store, or that a relative one is not found from the
     process folder, else None. A configuration file is read only when it may select
     another backend; a broken one counts as ready (recall reports it)."""
+    from ..errors import HomeError
+
     if env.get(configuration.BACKEND_VAR, DEFAULT) not in ("", DEFAULT):
         return True, None
-    if not env.get(configuration.BACKEND_VAR) and os.path.isfile(configuration.config_path(env)):
+    try:
+        configured = os.path.isfile(configuration.config_path(env))
+    except HomeError:
+        configured = False  # no home folder: no configuration file in it
+    if not env.get(configuration.BACKEND_VAR) and configured:
         try:
             if selected(env=env) != DEFAULT:
                 return True, None
@@ -149,7 +155,10 @@ def store_ready(env: Mapping[str, str]) -> tuple[bool, str | None]:
     if not named:
         from ..store.location import default_path
 
-        given = default_path()
+        try:
+            given = default_path()
+        except HomeError as exc:
+            return False, str(exc)
         what = f"the memory store {given!r}"
     else:
         given = os.path.expanduser(named)

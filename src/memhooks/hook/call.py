@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 MARGIN_S = 0.25
 #: The state of a call whose state file cannot be used (:attr:`HookCall.state`).
 EPHEMERAL = ":memory:"
+#: The folder of this call's state when there is no home to find it in: no file or
+#: folder can ever be made below it (every path there fails with ENOTDIR).
+NO_FOLDER = os.devnull
 #: State files left open for the process exit (:meth:`HookCall.close` with ``exiting``).
 _LEFT_OPEN: list[State] = []
 
@@ -191,20 +194,35 @@ class HookCall:
     def _capture_switch(self) -> tuple[str, bool]:
         if self._capture is None:
             from ..capture import settings
+            from ..errors import HomeError
 
-            path = settings.config_path(self.env)
-            self._capture = (path, settings.anything_on(settings.load(path)))
+            try:
+                path = settings.config_path(self.env)
+            except HomeError:  # no home: no switch file, so capture is off (the default)
+                self._capture = (NO_FOLDER, False)
+            else:
+                self._capture = (path, settings.anything_on(settings.load(path)))
         return self._capture
 
     # -- session --------------------------------------------------------------------
 
     @property
     def state_dir(self) -> str:
-        """The state folder (:func:`memhooks.session.location.state_dir`)."""
+        """The state folder (:func:`memhooks.session.location.state_dir`); with no usable
+        home to find it in (:class:`~memhooks.errors.HomeError`, noted), :data:`NO_FOLDER`:
+        nothing can be created below it, and the call goes on without a state file."""
         if self._state_dir is None:
+            from ..errors import HomeError
             from ..session.location import state_dir
 
-            self._state_dir = state_dir(self.env)
+            try:
+                self._state_dir = state_dir(self.env)
+            except HomeError as exc:
+                self._state_dir = NO_FOLDER
+                self.notes.append(
+                    f"{exc}; this call went on without the session's ledger"
+                    " (and tool-time recall is off until the state file can be used)"
+                )
         return self._state_dir
 
     @property
@@ -216,7 +234,10 @@ class HookCall:
             from ..session.location import FILENAME
 
             try:
-                self._state = State(os.path.join(self.state_dir, FILENAME))
+                if self.state_dir == NO_FOLDER:  # said by state_dir
+                    self._state = State(EPHEMERAL)
+                else:
+                    self._state = State(os.path.join(self.state_dir, FILENAME))
             except StoreError as exc:
                 # Fail open with less rather than not at all: this call's session lives in
                 # memory and ends with it, so the model still gets its recall (the ledger

@@ -49,7 +49,18 @@ class Context:
         self.root = os.path.abspath(root)
         self.level = level
         self.env = os.environ if env is None else env
-        self.home = home or self.env.get("HOME") or os.path.expanduser("~")
+        if home is None:
+            from ..dirs import home as home_folder
+            from ..errors import HomeError
+
+            try:
+                home = home_folder(self.env)
+            except HomeError as exc:  # never an agent's config written where no home is
+                raise HomeError(
+                    f"{exc}: user-level agent configs and the hook launcher go there; set "
+                    "HOME to your home folder"
+                ) from None
+        self.home = home
         self.roles = roles or []
         self.launcher: str | None = None
         if exe is None:

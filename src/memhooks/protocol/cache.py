@@ -146,8 +146,12 @@ def for_root(root: str) -> HookCache:
         return HookCache(None)
     from ..cachefile import key_name  # no hashing module loaded on every agent hook
 
+    try:
+        folder = dirs.cache_dir()
+    except OSError:  # no home folder to keep it in (HomeError): in memory only
+        return HookCache(None)
     # Entries are keyed by the hook's absolute path: roots sharing a name share a file.
-    return HookCache(os.path.join(dirs.cache_dir(), "hooks", f"{key_name(root)}.json"))
+    return HookCache(os.path.join(folder, "hooks", f"{key_name(root)}.json"))
 
 
 def pack(diagnostics: list[Diagnostic]) -> list[list[Any]]:

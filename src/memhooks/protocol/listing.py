@@ -109,13 +109,16 @@ def find_hooks(
     called then: nothing is waited for). ``speculate`` is passed on when the cache is
     off (see :mod:`memhooks.protocol.candidates`). Raises DiagnosticError MH030 as the
     walk does."""
-    if not switch("MEMHOOKS_CACHE"):
+    try:
+        file = _file(directory, use_git) if switch("MEMHOOKS_CACHE") else None
+    except OSError:  # no home folder to keep the cache in (HomeError): as without a cache
+        file = None
+    if file is None:
         from .discover import find_hooks as listed
 
         return listed(
             directory, use_git=use_git, meanwhile=meanwhile, speculate=speculate, settle=settle
         )
-    file = _file(directory, use_git)
     key = _key(directory, use_git)
     previous = _load(file, key, directory)
     if isinstance(previous, tuple):  # too many folders to list, and the top is unchanged

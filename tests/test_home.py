@@ -1,0 +1,83 @@
+"""A missing or unusable HOME is a clear error naming the variable — never folders made
+where the user has no home (issue 22 item 4: as root, ``HOME=/nonexistent`` created
+``/nonexistent/.local/...``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from memhooks import dirs
+from memhooks.errors import HomeError
+
+ROOT_HOOK = '---\nschema: memhooks/v2\nrecall_queries: ["What matters here?"]\n---\n'
+
+
+def _env(home: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("XDG_", "MEMHOOKS_"))}
+    return {**env, "HOME": str(home), **extra}
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    (root / "MEMHOOKS.md").write_text(ROOT_HOOK, encoding="utf-8")
+    return root
+
+
+def test_each_folder_names_home_and_the_settings_that_move_it(tmp_path: Path) -> None:
+    gone = tmp_path / "gone"
+    with pytest.raises(HomeError) as caught:
+        dirs.state_dir({"HOME": str(gone)})
+    assert str(caught.value) == (
+        f"HOME `{gone}` does not exist, and memhooks keeps the hook's state file under it"
+        " (~/.local/state/memhooks); set HOME to your home folder, or set XDG_STATE_HOME or"
+        " MEMHOOKS_STATE_DIR to a folder"
+    )
+    with pytest.raises(HomeError, match="HOME `relative/home` is not an absolute path"):
+        dirs.data_dir({"HOME": "relative/home"})
+    (tmp_path / "a-file").write_text("")
+    with pytest.raises(HomeError, match="is not a folder, and memhooks keeps its caches"):
+        dirs.cache_dir({"HOME": str(tmp_path / "a-file")})
+    # an XDG folder does not need the home folder
+    assert dirs.cache_dir({"HOME": str(gone), "XDG_CACHE_HOME": str(tmp_path)}) == str(
+        tmp_path / "memhooks"
+    )
+    assert dirs.home({"HOME": str(tmp_path)}) == str(tmp_path)
+
+
+def test_commands_fail_naming_home_and_create_nothing(project: Path, tmp_path: Path) -> None:
+    gone = tmp_path / "gone"
+    for argv in (["remember", "x", "--cwd", str(project)], ["sessions"],
+                 ["agents", "install", "--agent", "claude-code", "--cwd", str(project)]):  # fmt: skip
+        done = subprocess.run([sys.executable, "-m", "memhooks", *argv], env=_env(gone),
+                              capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
+        assert done.returncode == 1, argv
+        assert done.stderr.startswith(f"error: HOME `{gone}` does not exist"), done.stderr
+        assert not gone.exists(), argv
+
+
+def test_the_hook_recalls_and_says_why_it_keeps_no_session(project: Path, tmp_path: Path) -> None:
+    from memhooks.store import MemoryStore, project_id
+
+    store = tmp_path / "store.sqlite3"
+    with MemoryStore(str(store)) as s:
+        s.add(project_id(str(project)), "What matters here: the secret-sauce constraint")
+    gone = tmp_path / "gone"
+    payload = {"hook_event_name": "UserPromptSubmit", "session_id": "s", "cwd": str(project),
+               "prompt": "what matters here"}  # fmt: skip
+    done = subprocess.run([sys.executable, "-m", "memhooks", "hook", "--agent", "claude-code"],
+                          input=json.dumps(payload), env=_env(gone, MEMHOOKS_STORE=str(store)),
+                          capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
+    assert done.returncode == 0
+    assert "secret-sauce" in done.stdout
+    assert done.stderr.startswith(
+        f"memhooks hook: HOME `{gone}` does not exist, and memhooks keeps the hook's state file"
+    )
+    assert not gone.exists()
