@@ -114,6 +114,7 @@ def import_history(
     order, paths = _walk(store, project, repo, revisions, since, max_count, report, progress)
     changes = Changes(order)
     batch = _Batch(store, project, report, dry_run)
+    batch.settled = paths is None
     ignored = _blame_ignored(repo)
     if progress is not None:
         progress("import", 0, len(order))
@@ -281,6 +282,9 @@ class _Batch:
         self.project = project
         self.report = report
         self.dry_run = dry_run
+        #: Every commit is stored already, in this format (the walk said so): a read
+        #: confirms it, and nothing is written unless the store changed since.
+        self.settled = False
         self.wanted: list[Wanted] = []
         self.flushed = 0
 
@@ -294,9 +298,11 @@ class _Batch:
         if not self.wanted:
             return
         first = [w for w in self.wanted if w.build is not None]
-        if self.dry_run:
+        if self.dry_run or self.settled:
             have = self.store.stored_changes(self.project, [w.id for w in first])
             outcome = {w.id: _would(w, have.get(w.id)) for w in first}
+            if not self.dry_run and any(done != "present" for done, _ in outcome.values()):
+                outcome = self.store.store_changes(self.project, self.wanted)  # changed since
         else:
             # Decided and written under the write lock; messages become memory text only
             # for what the store lacks.
