@@ -72,6 +72,10 @@ Scenarios (--scenario):
          moves the script on. After the last step, plain text (--reply).
          PATH is sent as given (Claude Code's Read/Write want it absolute).
          A step whose tool the request does not offer gets plain text.
+         With --resume the script counts only the tool results added after
+         the first request that offers tools: one server per turn of a
+         resumed session (`claude -p --resume ID`, `codex exec resume`),
+         whose conversation carries the earlier turns' results.
 
 Internal "side" requests (title generation, JSON-mode classifiers of Gemini CLI)
 get a plain-text or schema-shaped JSON reply and do not consume the scenario.
@@ -337,8 +341,9 @@ class Config:
     def __init__(self, flavor="auto", scenario="text", reply="FAKE-LLM-OK: done.",
                  write_path="hello.txt", write_content="hello from fake_llm\n",
                  log_path=None, model="fake-model", latency=0.0, reject_system_role=False,
-                 script=None):
+                 script=None, resume=False):
         self.flavor = flavor
+        self.resume = resume
         self.scenario = "script" if script is not None else scenario
         self.script = list(script or [])
         self.reply = reply
@@ -361,6 +366,7 @@ class State:
         self.lock = threading.Lock()
         self.seq = 0
         self.records: list[dict] = []
+        self.base: int | None = None  # --resume: tool results already there at the first request
 
 
 # --------------------------------------------------------------------------- #
@@ -452,6 +458,11 @@ class Handler(BaseHTTPRequestHandler):
         if self.cfg.scenario == "write":
             call = None if results else plan_tool_call(tools, self.cfg)
             return [call] if call else []
+        if self.cfg.resume and tools:
+            with self.state.lock:
+                if self.state.base is None:
+                    self.state.base = results
+                results -= self.state.base
         played = 0
         for step in self.cfg.steps():  # a parallel step's calls bring as many results
             if played == results:
@@ -801,6 +812,9 @@ def main(argv=None) -> int:
     ap.add_argument("--script", metavar="STEPS",
                     help="scripted tool session: a JSON list of steps or @FILE (see the module docstring); "
                          "implies --scenario script")
+    ap.add_argument("--resume", action="store_true",
+                    help="--script counts only tool results added after the first request that offers tools "
+                         "(one server per turn of a resumed session)")
     ap.add_argument("--model", default="fake-model", help="model id used when the request has none")
     ap.add_argument("--latency", type=float, default=0.0, help="seconds to sleep before each reply")
     ap.add_argument("--reject-system-role", action="store_true",
@@ -824,7 +838,7 @@ def main(argv=None) -> int:
     srv = FakeLLM(host=a.host, port=a.port, flavor=a.flavor, scenario=a.scenario, reply=a.reply,
                   write_path=a.write_path, write_content=a.write_content, log_path=a.log,
                   model=a.model, latency=a.latency, reject_system_role=a.reject_system_role,
-                  script=script)
+                  script=script, resume=a.resume)
     if a.port_file:
         Path(a.port_file).write_text(str(srv.port))
     print(f"fake_llm listening on {srv.base_url} flavor={a.flavor} scenario={srv.cfg.scenario}", file=sys.stderr,
