@@ -18,8 +18,9 @@ Diagnostic codes and titles are the reference engine's catalogue
 (``shared/spec/reference-engine.md`` section (j)); MH023 is unused there and here.
 MH031 (a maintenance write or lock failed) is ours: the reference reports those as
 plain ``error:`` text without a code. MH032 (``memhooks history import`` cannot read the
-git history) and MH033 (an invisible or control character in a recall query or an
-exclusion) are ours too.
+git history), MH033 (an invisible or control character in a recall query or an
+exclusion) and MH034 (a plain chat transcript ``memhooks transcripts import --chat``
+cannot read) are ours too.
 """
 
 from __future__ import annotations
@@ -166,6 +167,12 @@ CATALOGUE: dict[str, tuple[str, str, str]] = {
         ERROR,
         "Hidden character in a query",
         "delete the character: a reader does not see it, the model and the search do",
+    ),
+    "MH034": (
+        ERROR,
+        "Invalid chat transcript",
+        "write one JSON object a line with `role` (user or assistant) and `text`; `time`, "
+        "`files` and `session` are optional (docs/transcripts.md)",
     ),
 }
 

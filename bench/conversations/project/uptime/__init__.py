@@ -1,0 +1,1 @@
+"""uptime: incident windows, maintenance, SLA credits, alerts and the monthly report."""

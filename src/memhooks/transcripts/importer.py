@@ -1,0 +1,228 @@
+"""``import_transcripts``: a project's past sessions into the embedded store, once each.
+
+1. **Find** every session each host kept (:mod:`.hosts`) and keep the current project's:
+   those that ran inside its canonical root, or in another checkout of the same project
+   (same project id: a worktree, a moved clone). Deciding costs each file's first
+   records, not a full read. Other projects' sessions are counted, never read further.
+2. **Skip** a file whose size and modification time are those of the last import
+   (:mod:`.state`).
+3. **Read, cut, anchor** (:mod:`.segment`, :mod:`.render`): one memory per piece, its
+   id stable across re-imports. A piece stored already is updated when its session grew
+   (only the last piece of a session can change); a piece imported before and since
+   forgotten is not brought back.
+4. **Supersede** (:mod:`.supersede`): the new pieces against the project's others.
+
+Nothing leaves the machine: the transcripts are read where the hosts keep them and the
+pieces go to the embedded store. Every text is scrubbed of secrets first (:mod:`.render`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from ..protocol.root import is_within
+from ..store import identify
+from ..store.connection import Translated, connect, write
+from ..store.gitrepo import find_repository
+from . import chat, state, supersede
+from .anchors import Place
+from .hosts import READERS
+from .lines import Damage
+from .render import to_memory
+from .segment import segment
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from ..store import Memory, MemoryStore
+    from ..workspace import Workspace
+    from .model import Transcript
+
+
+class ImportReport:
+    """What an import did: ``sessions`` read (with pieces or not), ``pieces`` made,
+    ``added`` / ``updated`` / ``unchanged`` pieces (with ``dry_run``, ``added`` counts what
+    would be), ``forgotten`` (pieces imported before and since forgotten: not added again),
+    ``superseded`` (pieces marked superseded by a later one), ``unchanged_files``
+    (skipped: as at the last import), ``elsewhere`` (sessions of other projects, not
+    read), ``damaged`` (lines no reader could use), ``by_host`` (sessions read per host)."""
+
+    __slots__ = (
+        "added",
+        "by_host",
+        "damaged",
+        "dry_run",
+        "elsewhere",
+        "forgotten",
+        "pieces",
+        "sessions",
+        "superseded",
+        "unchanged",
+        "unchanged_files",
+        "updated",
+    )
+
+    def __init__(self, *, dry_run: bool = False) -> None:
+        self.sessions = self.pieces = self.added = self.updated = self.unchanged = 0
+        self.forgotten = self.superseded = self.unchanged_files = self.elsewhere = 0
+        self.damaged = 0
+        self.by_host: dict[str, int] = {}
+        self.dry_run = dry_run
+
+    def to_json(self) -> dict[str, object]:
+        return {name: getattr(self, name) for name in sorted(self.__slots__)}
+
+
+def import_transcripts(
+    store: MemoryStore,
+    where: Workspace,
+    *,
+    env: Mapping[str, str],
+    hosts: Sequence[str] | None = None,
+    chats: Sequence[str] = (),
+    dry_run: bool = False,
+) -> ImportReport:
+    """Import the sessions of ``where``'s project that ``hosts`` (default: every host in
+    :data:`.hosts.READERS`) keep under the folders ``env`` names (``HOME``,
+    ``CLAUDE_CONFIG_DIR``, ``CODEX_HOME``, ``COPILOT_HOME``, ``GEMINI_CLI_HOME``) and the
+    plain chat files ``chats`` (:mod:`.chat`). ``dry_run`` writes nothing. Raises DiagnosticError MH034 for a bad chat file, StoreError when the store fails."""
+    report = ImportReport(dry_run=dry_run)
+    conn = connect(store.path, create=not dry_run, timeout=store.timeout)
+    try:
+        with Translated(store.path):
+            if not dry_run and not state.ready(conn):
+                write(conn, store.path, store.timeout, state.create)
+            seen = state.seen(conn, where.project)
+        placer = _Placer(where)
+        for name in hosts if hosts is not None else list(READERS):
+            reader = READERS[name]
+            for path in reader.sessions(env):
+                place = placer(reader.cwd(path))
+                if place is None:
+                    report.elsewhere += 1
+                    continue
+                mark = _stat(path)
+                old = seen.get(path)
+                if mark is None or (old is not None and (old.size, old.mtime_ns) == mark):
+                    report.unchanged_files += mark is not None
+                    continue
+                damage = Damage()
+                try:
+                    transcript = reader.read(path, damage)
+                except OSError:
+                    continue  # removed while we looked: nothing to import
+                report.damaged += damage.lines
+                found = [transcript] if transcript is not None else []
+                _one_file(store, conn, where, report, path, mark, found, place, old)
+        for path in chats:
+            mark = _stat(path) or (0, 0)
+            root = Place(where.root, where.root, where.root)
+            _one_file(store, conn, where, report, os.path.abspath(path), mark,
+                      chat.read_all(path, where.root), root, seen.get(os.path.abspath(path)))  # fmt: skip
+    finally:
+        conn.close()
+    return report
+
+
+def _one_file(
+    store: MemoryStore,
+    conn: object,
+    where: Workspace,
+    report: ImportReport,
+    path: str,
+    mark: tuple[int, int],
+    transcripts: list[Transcript],
+    place: Place,
+    old: state.Seen | None,
+) -> None:
+    """Import the sessions read from one file, then remember the file."""
+    made: list[Memory] = []
+    for transcript in transcripts:
+        report.sessions += 1
+        report.by_host[transcript.host] = report.by_host.get(transcript.host, 0) + 1
+        fallback = _mtime_iso(path)
+        for piece in segment(transcript, place):
+            made.append(to_memory(transcript, piece, place, where.project, fallback))
+    report.pieces += len(made)
+    prior = set(old.pieces) if old is not None else set()
+    stored = store.existing_ids(where.project, [m.id for m in made]) if made else set()
+    new = [m for m in made if m.id not in stored and m.id not in prior]
+    report.forgotten += sum(m.id not in stored and m.id in prior for m in made)
+    changed = [m for m in made if m.id in stored and _differs(store, where.project, m)]
+    report.unchanged += sum(m.id in stored for m in made) - len(changed)
+    if report.dry_run:
+        report.added += len(new)
+        report.updated += len(changed)
+        return
+    if new:
+        report.added += len(store.add_many(where.project, new))
+    if changed:
+        lines = [json.dumps(_update(m), ensure_ascii=False) for m in changed]
+        store.import_jsonl(where.project, lines)
+        report.updated += len(changed)
+    if new or changed:
+        report.superseded += len(supersede.apply(store, where.project, [*new, *changed]))
+    host = transcripts[0].host if transcripts else ""
+    session = transcripts[0].session if len(transcripts) == 1 else ""
+    ids = prior | {m.id for m in made}
+    write(conn, store.path, store.timeout,  # type: ignore[arg-type]
+          lambda c: state.record(c, where.project, path, mark, host, session, ids))  # fmt: skip
+
+
+def _differs(store: MemoryStore, project: str, made: Memory) -> bool:
+    stored = store.get(made.id, project=project)
+    return stored is not None and (
+        stored.text != made.text or stored.files != made.files or stored.entities != made.entities
+    )
+
+
+def _update(memory: Memory) -> dict[str, object]:
+    """The import line that brings a stored piece up to date (its marks are kept)."""
+    keep = ("id", "scope", "files", "text", "entities", "created_at")
+    return {key: getattr(memory, key) for key in keep}
+
+
+class _Placer:
+    """Where a session ran, as a :class:`Place` of the project, or None for another
+    project. Each folder is decided once per import."""
+
+    def __init__(self, where: Workspace) -> None:
+        self.where = where
+        self.known: dict[str, Place | None] = {}
+
+    def __call__(self, cwd: str | None) -> Place | None:
+        if not cwd or not os.path.isabs(cwd):
+            return None
+        if cwd not in self.known:
+            self.known[cwd] = self._decide(cwd)
+        return self.known[cwd]
+
+    def _decide(self, cwd: str) -> Place | None:
+        root = self.where.root
+        real = os.path.realpath(cwd) if os.path.exists(cwd) else os.path.normpath(cwd)
+        if is_within(real, root):
+            return Place(root, root, real)
+        repo = find_repository(real) if os.path.isdir(real) else None
+        if repo is None:
+            return None
+        ids = {self.where.project, *self.where.aliases}
+        return Place(root, repo.top, real) if identify(repo.top).id in ids else None
+
+
+def _stat(path: str) -> tuple[int, int] | None:
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_size, found.st_mtime_ns
+
+
+def _mtime_iso(path: str) -> str:
+    from ..store.memory import format_timestamp
+
+    try:
+        return format_timestamp(os.path.getmtime(path))
+    except OSError:
+        return format_timestamp(0)

@@ -1,0 +1,59 @@
+"""What a host's transcript says, in one shape for every host: messages and tool uses.
+
+A reader (one module per host) turns a host's session file into a :class:`Transcript`;
+everything after that (segmenting, anchoring, rendering, superseding) reads only this.
+Texts are as the host wrote them: scrubbing happens when pieces are made
+(:mod:`.render`), so one rule covers every host.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+USER = "user"
+ASSISTANT = "assistant"
+
+
+@dataclass
+class ToolUse:
+    """One tool call of the agent: the host's tool ``name``, its ``kind`` (``read``,
+    ``edit``, ``command``, ``search``, ``other``: :mod:`memhooks.agents.tools`), the
+    ``paths`` its arguments name (as written: absolute, or relative to the session's
+    folder) and, for a command, its ``command`` text. The tool's output is not kept."""
+
+    name: str
+    kind: str
+    paths: list[str] = field(default_factory=list)
+    command: str | None = None
+
+
+@dataclass
+class Message:
+    """One message: ``role`` :data:`USER` or :data:`ASSISTANT`, its ``text`` (may be empty
+    for an assistant message that only calls tools), ``at`` (ISO 8601 UTC, or None when
+    the host wrote no time) and the ``tools`` it called."""
+
+    role: str
+    text: str
+    at: str | None = None
+    tools: list[ToolUse] = field(default_factory=list)
+
+
+@dataclass
+class Transcript:
+    """One session as a host kept it: ``host`` (``claude-code``, ``codex``, ...),
+    ``session`` (the host's session id), ``path`` (the file read), ``cwd`` (the folder
+    the session ran in, absolute; None when the file does not say) and its ``messages``
+    in order. A message the user never wrote (hook context, environment preambles,
+    compaction summaries) is not among them."""
+
+    host: str
+    session: str
+    path: str
+    cwd: str | None
+    messages: list[Message] = field(default_factory=list)
+
+    @property
+    def started(self) -> str | None:
+        """The time of the first message that has one."""
+        return next((m.at for m in self.messages if m.at), None)
