@@ -222,9 +222,10 @@ def _memories_arguments(p: argparse.ArgumentParser) -> None:
     a = acts.add_parser("show", help="one memory as JSON")
     _project_options(a)
     a.add_argument("id")
-    a = acts.add_parser("forget", help="delete one memory")
+    a = acts.add_parser("forget", help="delete one memory, or every memory of one agent session")
     _project_options(a)
-    a.add_argument("id")
+    a.add_argument("id", nargs="?", help="the memory's id")
+    a.add_argument("--session", metavar="ID", help="instead: every memory imported or captured from this agent session (its id, or its first 8+ characters)")
     a = acts.add_parser("import", help="load JSON Lines (a line needs only `text`)")
     _project_options(a)
     a.add_argument("file", help="a .jsonl file, or - for standard input")
@@ -238,6 +239,12 @@ def _history_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     from .commands import history
 
     history.add_parser(sub)
+
+
+def _transcripts_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from .commands import transcripts
+
+    transcripts.add_parser(sub)
 
 
 def _backends_arguments(p: argparse.ArgumentParser) -> None:
@@ -312,6 +319,7 @@ COMMANDS: tuple[tuple[str, str | None, Callable[[Any], None]], ...] = (
     ("remember", "record a memory in the embedded store, scoped to a folder", _remember_arguments),
     ("memories", "list, show, search, forget, import or export stored memories", _memories_arguments),
     ("history", None, _history_parser),  # adds its own parser
+    ("transcripts", None, _transcripts_parser),  # adds its own parser
     ("backends", "list the memory backends and their settings, or check that one answers", _backends_arguments),
     ("hook", "serve one agent hook call: payload on stdin, the host's response on stdout", _hook_arguments),
     ("capture", "opt in or out of capturing what agents learn; process captured state", _capture_arguments),

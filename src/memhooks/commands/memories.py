@@ -5,7 +5,9 @@ memories of the project at ``--cwd`` in the embedded store.
   ``--limit`` cuts the list, stderr says how many there are;
 * ``show ID`` — one memory as JSON;
 * ``search TEXT [--limit N] [--format human|json]`` — full-text (BM25) search;
-* ``forget ID`` — delete one memory;
+* ``forget ID`` — delete one memory; ``forget --session ID`` — every memory imported
+  (``transcripts import``) or captured from one agent session (``source``
+  ``transcript:<host>:<id>`` or ``capture:<host>:<id>``; the id or its first 8+ characters);
 * ``import FILE|-`` — JSON Lines (a line needs only ``text``); all-or-nothing, Ctrl-C
   included (``interrupted; nothing imported``, exit 130);
 * ``export [FILE|-] [--salvage]`` — JSON Lines, oldest first; ``--salvage`` reads a
@@ -24,7 +26,7 @@ import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..store import Memory
+    from ..store import Memory, MemoryStore
     from ..workspace import Workspace
 
 
@@ -90,9 +92,7 @@ def run(args: argparse.Namespace) -> int:
                 raise StoreError(f"no memory {args.id!r} in project {where.project}")
             print(json.dumps(shown.to_json(), ensure_ascii=False, indent=2))
         elif args.action == "forget":
-            if not store.forget(args.id, project=where.project):
-                raise StoreError(f"no memory {args.id!r} in project {where.project}")
-            print(f"Forgot {args.id}")
+            _forget(store, where, args.id, args.session)
         elif args.action == "export":
             if args.file in (None, "-"):
                 store.export_jsonl(where.project, sys.stdout)
@@ -105,6 +105,40 @@ def run(args: argparse.Namespace) -> int:
 
         refresh(store.path)  # the hooks' cached searches, ready for the next recall
     return 0
+
+
+def _forget(store: MemoryStore, where: Workspace, memory: str | None, session: str | None) -> None:
+    from ..errors import StoreError, UsageError
+
+    if (memory is None) == (session is None):
+        raise UsageError("give a memory id or --session ID (one of them)")
+    if memory is not None:
+        if not store.forget(memory, project=where.project):
+            raise StoreError(f"no memory {memory!r} in project {where.project}")
+        print(f"Forgot {memory}")
+        return
+    assert session is not None
+    if len(session.strip()) < 8:
+        raise UsageError("give the session id, or at least its first 8 characters")
+    found = [
+        m
+        for m in store.list(where.project, limit=None, include_obsolete=True)
+        if m.source.startswith(("transcript:", "capture:"))
+        and m.source.split(":", 2)[-1].startswith(session.strip())
+    ]
+    sessions = {m.source for m in found}
+    if not found:
+        raise StoreError(f"no memory of session {session!r} in project {where.project}")
+    if len(sessions) > 1 and not any(s.endswith(":" + session.strip()) for s in sessions):
+        names = ", ".join(sorted(sessions)[:5])
+        raise UsageError(
+            f"{session!r} names {len(sessions)} sessions ({names}); give more of the id"
+        )
+    for m in found:
+        store.forget(m.id, project=where.project)
+    print(
+        f"Forgot {len(found)} memor{'y' if len(found) == 1 else 'ies'} of session {session.strip()}"
+    )
 
 
 def _salvage(args: argparse.Namespace, where: Workspace) -> int:

@@ -1,0 +1,205 @@
+"""``memhooks transcripts import|superseded|confirm|undo``: the agents' past sessions as memories.
+
+* ``import [PATH] [--agent NAME]... [--chat FILE]... [--dry-run]`` — the sessions Claude
+  Code, Codex, Gemini CLI and Copilot CLI kept for the project of PATH (and plain chat
+  files named with ``--chat``), cut into anchored pieces (:mod:`memhooks.transcripts`);
+  a re-run adds only what is new. Like ``history import``, it writes only in an enabled
+  project (``memhooks init`` first); a dry run reads anywhere.
+* ``superseded`` — the pieces a later piece superseded, with what superseded them;
+* ``confirm ID`` — keep that supersession (it is marked confirmed);
+* ``undo ID`` — the piece is live again and never superseded automatically again.
+
+Named ``transcripts``, not ``sessions``: ``memhooks sessions`` is what the hook delivered
+to running sessions; this reads what the hosts themselves kept of them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from ..errors import StoreError, UsageError
+from ..store import Memory, MemoryStore
+from ..transcripts import READERS, ImportReport, import_transcripts
+from ..transcripts.render import KIND
+from ..transcripts.supersede import CONFIRMED, KEPT
+from ..workspace import Workspace, locate
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``memhooks transcripts`` (``sub``: the CLI's subcommands)."""
+    from ..cli import _nonblank, _store_option
+
+    p = sub.add_parser("transcripts", help="import the agents' past sessions as memories")
+    acts = p.add_subparsers(dest="action", metavar="ACTION")
+    acts.required = True
+    a = acts.add_parser(
+        "import",
+        help="the project's sessions the hosts kept, as anchored pieces; a re-run adds only what is new",
+    )
+    a.add_argument("path", nargs="?", default=".", help="a folder of the project (default: .)")
+    a.add_argument(
+        "--agent",
+        action="append",
+        choices=sorted(READERS),
+        metavar="NAME",
+        help=f"only this host's sessions (repeatable; default: all of {', '.join(sorted(READERS))})",
+    )
+    a.add_argument(
+        "--chat",
+        action="append",
+        default=[],
+        type=_nonblank,
+        metavar="FILE",
+        help="a plain chat JSONL file (role, text, optional time, files, session) to import too",
+    )
+    a.add_argument(
+        "--dry-run", action="store_true", help="count what would be imported; write nothing"
+    )
+    _store_option(a)
+    a.add_argument("--format", choices=("human", "json"), default="human")
+    s = acts.add_parser("superseded", help="pieces a later piece superseded, and by which")
+    s.add_argument("--cwd", default=".", help="a folder of the project (default: .)")
+    _store_option(s)
+    s.add_argument("--format", choices=("human", "json"), default="human")
+    for name, says in (
+        ("confirm", "keep a supersession: the piece stays superseded"),
+        ("undo", "undo a supersession: the piece is live again, and stays so"),
+    ):
+        c = acts.add_parser(name, help=says)
+        c.add_argument(
+            "id", help="the superseded piece's id (`memhooks transcripts superseded` lists them)"
+        )
+        c.add_argument("--cwd", default=".", help="a folder of the project (default: .)")
+        _store_option(c)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.action == "import":
+        return _import(args)
+    where = locate(args.cwd)
+    with MemoryStore(args.store, create=False) as store:
+        store.adopt(where.project, where.aliases)
+        if args.action == "superseded":
+            return _superseded(store, where, args.format)
+        return _decide(store, where, args.id, args.action)
+
+
+def _import(args: argparse.Namespace) -> int:
+    where = locate(args.path)
+    if not args.dry_run:
+        from ..maintain.targets import root_hook
+
+        root_hook(where.root)  # one enablement rule for every write (as history import)
+    store = _open(args.store, args.dry_run)
+    with store:
+        if not args.dry_run:
+            store.adopt(where.project, where.aliases)
+        report = import_transcripts(
+            store, where, env=os.environ, hosts=args.agent, chats=args.chat, dry_run=args.dry_run
+        )
+        path = store.path
+    if not args.dry_run and (report.added or report.updated):
+        from ..backends.embedded import refresh
+
+        refresh(path)  # the next prompt's hook finds its lists ready
+    if args.format == "json":
+        out = {"project": where.project, "root": where.root, "store": path, **report.to_json()}
+        print(json.dumps(out, indent=2))
+    else:
+        print(_summary(report, where))
+    return 0
+
+
+def _open(path: str | None, dry_run: bool) -> MemoryStore:
+    from ..errors import MissingStoreError
+
+    if not dry_run:
+        return MemoryStore(path)
+    try:
+        return MemoryStore(path, create=False)
+    except MissingStoreError:  # nothing imported yet: compare with an empty store
+        return MemoryStore(":memory:")
+
+
+def _summary(report: ImportReport, where: Workspace) -> str:
+    verb = "Would import" if report.dry_run else "Imported"
+    hosts = ", ".join(f"{n} {h}" for h, n in sorted(report.by_host.items())) or "none new"
+    lines = [f"{verb} the agents' sessions of {where.root} into project {where.project}:"]
+    lines.append(
+        f"  sessions read: {report.sessions} ({hosts}); {report.unchanged_files} unchanged since the last import"
+    )
+    lines.append(
+        f"  pieces: {report.added} {'to add' if report.dry_run else 'added'}, "
+        f"{report.updated} {'to update' if report.dry_run else 'updated'}, {report.unchanged} already imported"
+        + (f", {report.forgotten} forgotten earlier (not added again)" if report.forgotten else "")
+    )
+    if report.superseded:
+        lines.append(
+            f"  {report.superseded} piece(s) superseded by a later one on the same files and topic;"
+            " `memhooks transcripts superseded` lists them"
+        )
+    if report.elsewhere:
+        lines.append(f"  {report.elsewhere} session(s) of other projects left alone")
+    if report.damaged:
+        lines.append(
+            f"  {report.damaged} damaged line(s) skipped (a session cut short, or another version's format)"
+        )
+    return "\n".join(lines)
+
+
+def _superseded(store: MemoryStore, where: Workspace, fmt: str) -> int:
+    pieces = [
+        m
+        for m in store.list(where.project, limit=None, include_obsolete=True)
+        if _superseded_piece(m)
+    ]
+    if fmt == "json":
+        rows = [{"id": m.id, "superseded_by": m.superseded_by, "confirmed": CONFIRMED in m.tags,
+                 "created_at": m.created_at, "source": m.source} for m in pieces]  # fmt: skip
+        print(json.dumps(rows, indent=2))
+        return 0
+    if not pieces:
+        print("No conversation piece is superseded.")
+    from ..terminal import visible
+
+    for m in pieces:
+        state = "confirmed" if CONFIRMED in m.tags else "automatic"
+        first = m.text.split("\nWhere it ended:\n", 1)[-1].splitlines()[0] if m.text else ""
+        print(
+            visible(
+                f"{m.id}  superseded by {m.superseded_by} ({state})  {m.created_at}  {first[:80]}"
+            )
+        )
+    return 0
+
+
+def _superseded_piece(memory: Memory) -> bool:
+    return memory.kind == KIND and memory.obsolete and memory.superseded_by is not None
+
+
+def _decide(store: MemoryStore, where: Workspace, ident: str, action: str) -> int:
+    memory = store.get(ident, project=where.project)
+    if memory is None or memory.kind != KIND:
+        raise StoreError(f"no conversation piece {ident!r} in project {where.project}")
+    if not _superseded_piece(memory):
+        raise UsageError(
+            f"{ident} is not superseded; `memhooks transcripts superseded` lists those that are"
+        )
+    tags = [t for t in memory.tags if t not in (CONFIRMED, KEPT)]
+    if action == "confirm":
+        line: dict[str, object] = {"id": ident, "text": memory.text, "tags": [*tags, CONFIRMED]}
+        said = f"Confirmed: {ident} stays superseded by {memory.superseded_by}"
+    else:
+        line = {"id": ident, "text": memory.text, "tags": [*tags, KEPT], "obsolete": False}
+        line["superseded_by"] = None
+        said = f"Undone: {ident} is live again and will not be superseded automatically"
+    store.import_jsonl(where.project, [json.dumps(line)])
+    from ..backends.embedded import refresh
+
+    refresh(store.path)
+    print(said)
+    sys.stdout.flush()
+    return 0
