@@ -31,6 +31,7 @@ def read_all(path: str, root: str) -> list[Transcript]:
     """Every session of the chat file at ``path`` (``root``: the project they belong to),
     in the order they first appear. Raises DiagnosticError MH034 for a bad line, OSError
     when the file cannot be read."""
+    path = os.path.abspath(path)
     with open(path, "rb") as fp:
         data = fp.read(MAX_BYTES + 1)
     if len(data) > MAX_BYTES:
@@ -43,7 +44,7 @@ def read_all(path: str, root: str) -> list[Transcript]:
         session, message = _line(path, number, raw)
         session = session or default
         if session not in found:
-            found[session] = Transcript(NAME, session, os.path.abspath(path), root)
+            found[session] = Transcript(NAME, session, path, root)
         found[session].messages.append(message)
     return [t for t in found.values() if any(m.role == USER for m in t.messages)]
 
