@@ -24,6 +24,7 @@ from __future__ import annotations
 import os
 import re
 
+from ..paths import is_within
 from ..session import mentions
 
 TYPE_CHECKING = False
@@ -79,8 +80,7 @@ class Place:
 
 def _stays_inside(root: str, rel: str) -> bool:
     """A path whose symlinks lead out of the root is not the project's."""
-    real = os.path.realpath(os.path.join(root, rel))
-    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
+    return is_within(os.path.realpath(os.path.join(root, rel)), root)
 
 
 def touched(place: Place, messages: Iterable[Message]) -> tuple[list[str], list[str]]:

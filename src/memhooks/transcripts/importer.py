@@ -21,10 +21,10 @@ from __future__ import annotations
 import json
 import os
 
-from ..protocol.root import is_within
+from ..paths import is_within
 from ..store import identify
 from ..store.connection import Translated, connect, write
-from ..store.gitrepo import find_repository
+from ..git import find_repository
 from . import chat, state, supersede
 from .anchors import Place
 from .hosts import READERS
