@@ -39,7 +39,7 @@ commit before them (issue 20 item 3: "perf: simplify retry" hides the decision i
     chore vocabulary only (``readme update``, ``empty commit``, ``try this``).
 
 Measured on the shared bundles (tests/history/data/signal.json holds real commits of
-both): low-signal are 1,222 of requests' 4,877 non-merge commits (25 %) and 653 of
+both): low-signal are 1,212 of requests' 4,877 non-merge commits (25 %) and 638 of
 iproute2's 6,493 (10 %, 405 of them kernel-header syncs), and none of the 84 commits that
 later iproute2 commits cite (shared/bench/iproute2/tasks.jsonl).
 
@@ -98,7 +98,7 @@ _VERSION_TOKEN = re.compile(r"^v{0,2}\d+(?:[.-]\d+)+(?:[.-]?(?:rc|dev|a|b|alpha|
 _RELEASE_WORDS = _vocabulary(
     "release released releasing version versions bump bumped bumping prepare preparing "
     "prep for to the new tag tagged snapshot snapshots update updated number v history "
-    "changelog notes final stable"
+    "changelog notes final stable and add adds added with"
 )
 # GitHub's web editor names the file: a dot, a slash, or an upper-case name (README).
 _WEB_EDITOR = re.compile(
@@ -185,10 +185,11 @@ def _is_version(words: list[str]) -> bool:
     if not rest:
         return bool(versions)
     # "version bump", "Update snapshot": release words alone say the same; a version
-    # number allows one other word (the project's name: "Iproute2 v2.6.20-070313").
+    # number allows one other word first (the project's name: "Iproute2 v2.6.20-070313",
+    # not "Add Python 3.6").
     unknown = [w for w in rest if w not in _RELEASE_WORDS]
     if versions:
-        return len(unknown) <= 1
+        return not unknown or unknown == words[:1]
     return not unknown and bool({"version", "release", "snapshot"} & set(rest))
 
 
