@@ -40,33 +40,67 @@ def _named(commit: Commit) -> str:
     return f'{short(commit.hash)} "{subject}" ({date(commit.time)})'
 
 
-def headline(why: Why, explanation: Explanation) -> str:
-    """The one line for ``explanation``: path, lines, commit, and its previous owners."""
+def headline(
+    why: Why, explanation: Explanation, also: dict[str, list[tuple[int, int]]] | None = None
+) -> str:
+    """The one line for ``explanation``: path, lines, commit, and its previous owners
+    (``also``: lines a previous owner owns itself in this answer, said here once)."""
     line = f"{why.path} {ranges_text(explanation.lines)}: {_named(explanation.commit)}"
     if explanation.before:
-        line += "; before it " + ", ".join(_named(c) for c, _ in explanation.before)
+        named = []
+        for commit, _count in explanation.before:
+            mine = (also or {}).get(commit.hash)
+            named.append(_named(commit) + (f", which owns {ranges_text(mine)}" if mine else ""))
+        line += "; before it " + ", ".join(named)
     return line
 
 
-def render(why: Why, *, max_chars: int | None = None, message_chars: int = 600) -> str:
+def render(
+    why: Why,
+    *,
+    max_chars: int | None = None,
+    message_chars: int = 600,
+    known: frozenset[str] | set[str] = frozenset(),
+) -> str:
     """The labelled text: each owner's line, then what it said and what the commits
-    before it said (each message at most ``message_chars``), the whole at most
-    ``max_chars`` (an explanation that does not fit is left out whole, from the
-    fewest lines up). ``""`` when nothing explains the lines."""
-    if not why.explanations:
-        return ""
+    before it said (each message at most ``message_chars``; none for a commit whose
+    hash is in ``known``: the reader has it already), the whole at most ``max_chars``
+    (an explanation that does not fit is left out whole). ``""`` when nothing explains
+    the lines."""
+    return render_kept(why, max_chars=max_chars, message_chars=message_chars, known=known)[0]
+
+
+def render_kept(
+    why: Why,
+    *,
+    max_chars: int | None = None,
+    message_chars: int = 600,
+    known: frozenset[str] | set[str] = frozenset(),
+) -> tuple[str, list[Explanation]]:
+    """:func:`render`'s text and the explanations it holds. A commit is named once: an
+    owner that is also the previous owner of another owner's lines is told there."""
+    befores = {c.hash for e in why.explanations for c, _ in e.before}
+    also = {e.commit.hash: e.lines for e in why.explanations if e.commit.hash in befores}
     parts = [LABEL]
     size = len(LABEL)
+    kept: list[Explanation] = []
+    shown = set(known)
     for explanation in why.explanations:
-        block = [headline(why, explanation)]
+        if explanation.commit.hash in also and not explanation.before:
+            continue
+        block = [headline(why, explanation, also)]
         for commit in (explanation.commit, *(c for c, _ in explanation.before)):
-            block.append(_said(commit, message_chars))
+            if commit.hash not in shown:
+                shown.add(commit.hash)
+                if commit.message.strip() != commit.subject.strip():  # more than its line
+                    block.append(_said(commit, message_chars))
         text = "\n".join(block)
         if max_chars is not None and size + 2 + len(text) > max_chars:
             continue
         parts.append(text)
+        kept.append(explanation)
         size += 2 + len(text)
-    return "\n\n".join(parts) if len(parts) > 1 else ""
+    return ("\n\n".join(parts) if kept else ""), kept
 
 
 def _said(commit: Commit, limit: int) -> str:

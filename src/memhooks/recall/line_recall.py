@@ -1,0 +1,109 @@
+"""Line-level recall for the hook (issue 20 items 2, 3): what to tell an agent about the
+lines it just read or is about to replace, once per session.
+
+* **Read**: the owners of the lines read, ranked by lines owned and by the session's
+  prompt above a floor (:mod:`.line_rank`), a few per file.
+* **Edit**: the owners of the lines being replaced (±3), most lines first, at most
+  :data:`EDIT_OWNERS`; where an owner is low-signal, the commits before it.
+
+Each owner is one line saying which lines it explains, then what it said (bounded): the
+words of :mod:`.why_text`. A commit the session was already given is not told again: an
+owner whose commits were all delivered is left out, and a commit named again as the
+owner of other lines comes without its message. Commit text is untrusted and labelled.
+"""
+
+from __future__ import annotations
+
+from .line_rank import rank
+from .why import explain_lines
+from .why_text import render_kept
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..store import MemoryStore
+    from .why import Why
+
+READ = "read"
+EDIT = "edit"
+#: Most owners told about the lines of one edit.
+EDIT_OWNERS = 4
+#: Characters of one commit message at tool time (the rest: ``git show <id>``).
+MESSAGE_CHARS = 500
+
+
+class LineRecall:
+    """What to deliver: ``text`` (``""``: nothing), ``commits`` (full hashes whose
+    messages it carries, for the session's ledger) and ``why`` (the answer it came
+    from, owners kept)."""
+
+    __slots__ = ("commits", "text", "why")
+
+    def __init__(self, text: str, commits: list[str], why: Why) -> None:
+        self.text = text
+        self.commits = commits
+        self.why = why
+
+
+def line_recall(
+    top: str,
+    path: str,
+    ranges: Sequence[tuple[int, int]],
+    *,
+    kind: str,
+    state_dir: str,
+    deadline: float | None = None,
+    prompt: str | None = None,
+    exclude: Sequence[str] = (),
+    store: MemoryStore | None = None,
+    project: str | None = None,
+    shown_path: str | None = None,
+    delivered: frozenset[str] | set[str] = frozenset(),
+    max_chars: int = 2000,
+    focus: Sequence[tuple[int, int]] = (),
+) -> LineRecall:
+    """Line-level recall for lines ``ranges`` of ``path`` (relative to the work tree
+    ``top``) that were read (``kind`` :data:`READ`) or are about to be replaced
+    (:data:`EDIT`); ``focus``: for an edit, the lines it replaces without their context
+    (their owners go first); ``delivered``: full hashes the session was given. Raises what
+    :func:`memhooks.recall.why.explain_lines` raises."""
+    why = explain_lines(
+        top,
+        path,
+        ranges,
+        state_dir=state_dir,
+        exclude=exclude,
+        store=store,
+        project=project,
+        shown_path=shown_path,
+        deadline=deadline,
+    )
+    if kind == READ:
+        chosen = rank(why, prompt)
+    else:
+        chosen = sorted(why.explanations, key=lambda e: -_overlap(e.lines, focus))
+        chosen = chosen[:EDIT_OWNERS]
+    fresh = []
+    for explanation in chosen:
+        hashes = {explanation.commit.hash, *(c.hash for c, _ in explanation.before)}
+        if not hashes <= delivered:
+            fresh.append(explanation)
+    why.explanations = fresh
+    text, kept = render_kept(why, max_chars=max_chars, message_chars=MESSAGE_CHARS, known=delivered)
+    commits = [
+        commit.hash
+        for explanation in kept
+        for commit in (explanation.commit, *(c for c, _ in explanation.before))
+        if commit.hash not in delivered
+    ]
+    return LineRecall(text, list(dict.fromkeys(commits)), why)
+
+
+def _overlap(lines: list[tuple[int, int]], focus: Sequence[tuple[int, int]]) -> int:
+    """How many of ``lines`` fall in ``focus``."""
+    return sum(
+        max(0, min(last, f_last) - max(first, f_first) + 1)
+        for first, last in lines
+        for f_first, f_last in focus
+    )

@@ -1,0 +1,47 @@
+"""Line-level recall as the hook uses it, on the retry story: the Read of the file tells
+the decision behind the simplified lines; the Edit of those lines then adds nothing the
+session has; an Edit elsewhere tells its own owners."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memhooks.recall.line_recall import EDIT, READ, line_recall
+
+PATH = "retryx/retry.py"
+DECISION = "fix: cap Retrier at the measured attempt budget"
+
+
+def test_a_read_tells_the_owner_and_what_it_replaced_then_the_edit_adds_nothing(
+    repo: Path, hashes: dict[str, str], tmp_path: Path
+) -> None:
+    state = str(tmp_path / "state")
+    read = line_recall(str(repo), PATH, [(1, 19)], kind=READ, state_dir=state,
+                       prompt="the retry test fails")  # fmt: skip
+    assert read.text.count(hashes["decision"][:12]) == 2  # the headline and "... said:"
+    assert read.text.count(DECISION) == 2
+    assert f'{hashes["regression"][:12]} "perf: simplify retry"' in read.text
+    assert hashes["decision"] in read.commits and hashes["regression"] in read.commits
+    edit = line_recall(str(repo), PATH, [(6, 13)], kind=EDIT, state_dir=state,
+                       delivered=set(read.commits))  # fmt: skip
+    assert hashes["decision"][:12] not in edit.text
+    assert edit.commits == [] or hashes["decision"] not in edit.commits
+
+
+def test_an_edit_first_tells_every_owner_of_the_replaced_lines(
+    repo: Path, hashes: dict[str, str], tmp_path: Path
+) -> None:
+    edit = line_recall(str(repo), PATH, [(6, 13)], kind=EDIT, state_dir=str(tmp_path / "s"),
+                       focus=[(9, 10)])  # fmt: skip
+    lines = edit.text.split("\n")
+    assert lines[2].startswith(f"retryx/retry.py 9–10: {hashes['regression'][:12]}")
+    assert f'before it {hashes["decision"][:12]} "{DECISION}"' in lines[2]
+    assert edit.commits[:2] == [hashes["regression"], hashes["decision"]]
+    assert hashes["add"] in edit.commits
+
+
+def test_the_budget_leaves_whole_explanations_out(repo: Path, tmp_path: Path) -> None:
+    small = line_recall(str(repo), PATH, [(1, 19)], kind=EDIT, state_dir=str(tmp_path / "s"),
+                        max_chars=400)  # fmt: skip
+    assert 0 < len(small.text) <= 400
+    assert "perf: simplify retry" not in small.text  # its block did not fit: left out whole
