@@ -41,6 +41,7 @@ def test_every_host_s_edit_replaces_lines_12_and_13_with_context(
     found = changes(tool, args)
     assert [c.path for c in found] == ["/p/a.py"]
     assert found[0].ranges(TEXT) == [(9, 16)]
+    assert found[0].ranges(TEXT, context=0) == [(12, 13)]
 
 
 def test_a_write_over_a_file_replaces_the_lines_that_change() -> None:

@@ -83,15 +83,16 @@ class Change:
         self.content = content
         self.replace_all = replace_all
 
-    def ranges(self, text: str) -> list[tuple[int, int]]:
-        """The lines of the current file ``text`` this change replaces, ±3 lines."""
+    def ranges(self, text: str, context: int = 3) -> list[tuple[int, int]]:
+        """The lines of the current file ``text`` this change replaces, ± ``context``
+        lines."""
         from .ranges import _widen, changed_lines, edit_lines
 
         if self.content is not None:
-            return changed_lines(text, self.content)
+            return changed_lines(text, self.content, context=context)
         found: list[tuple[int, int]] = []
         for old in self.olds:
-            found += edit_lines(text, old, replace_all=self.replace_all)
+            found += edit_lines(text, old, replace_all=self.replace_all, context=context)
         return _widen(found, 0, text.count("\n") + 1)
 
     def __repr__(self) -> str:
