@@ -167,7 +167,7 @@ def _claude(body: dict, paths: _Paths, t: Transcript) -> None:
                 results.append(calls.get(block.get("tool_use_id"), "?"))
             elif kind == "text":
                 text = block.get("text") or ""
-                tool = re.match(r"<system-reminder>\nPostToolUse:\w+ hook additional context: (.*)</system-reminder>", text, re.S)
+                tool = re.match(r"<system-reminder>\n(?:Pre|Post)ToolUse:\w+ hook additional context: (.*)</system-reminder>", text, re.S)
                 if results and tool:
                     batch = " + ".join(sorted(results, key=t.calls.index))  # call order, not completion order
                     t.contexts.append(Context(batch, CLAUDE_TOOL, where, tool.group(1)))
