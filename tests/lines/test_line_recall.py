@@ -45,3 +45,22 @@ def test_the_budget_leaves_whole_explanations_out(repo: Path, tmp_path: Path) ->
                         max_chars=400)  # fmt: skip
     assert 0 < len(small.text) <= 400
     assert "perf: simplify retry" not in small.text  # its block did not fit: left out whole
+
+
+def test_after_an_edit_the_saved_version_still_says_who_owned_the_replaced_lines(
+    repo: Path, hashes: dict[str, str], tmp_path: Path
+) -> None:
+    from memhooks.lines import owners, saved_text
+    from memhooks.lines.tools import changes
+
+    state = str(tmp_path / "state")
+    owners(str(repo), PATH, state_dir=state)  # blamed when it was read
+    file = repo / PATH
+    old = "        self.attempts = attempts\n"
+    file.write_text(file.read_text().replace(old, "        self.attempts = max(1, attempts)\n"))
+    before = saved_text(str(repo), PATH, state_dir=state)
+    assert before is not None and old in before
+    (change,) = changes("Edit", {"file_path": str(file), "old_string": old})
+    told = line_recall(str(repo), PATH, change.ranges(before), kind=EDIT, state_dir=state,
+                       focus=change.ranges(before, context=0), saved=True)  # fmt: skip
+    assert hashes["regression"] == told.commits[0] and hashes["decision"] in told.commits

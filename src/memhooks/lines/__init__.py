@@ -6,6 +6,8 @@ Public API::
 
     owners(top, path, ranges=(), *, state_dir, deadline=None, since=None) -> Ownership
     previous_owners(top, owner, within: Ownership, *, deadline=None) -> list[Before]
+    saved_text(top, path, *, state_dir) -> str | None     # the version before an edit
+    owners_saved(top, path, ranges, *, state_dir) -> Ownership
     edit_lines(text, old_string, *, replace_all=False) -> list[(first, last)]
     changed_lines(old_text, new_text) -> list[(first, last)]
 
@@ -18,7 +20,7 @@ lines an edit replaces). Nothing here writes into the repository.
 from __future__ import annotations
 
 from .blame import BlameError
-from .owners import Before, Owner, Ownership, owners, previous_owners
+from .owners import Before, Owner, Ownership, owners, owners_saved, previous_owners, saved_text
 from .ranges import CONTEXT, changed_lines, edit_lines
 
 __all__ = [
@@ -30,5 +32,7 @@ __all__ = [
     "changed_lines",
     "edit_lines",
     "owners",
+    "owners_saved",
     "previous_owners",
+    "saved_text",
 ]

@@ -128,6 +128,35 @@ def owners(
     return _answer(answer, item, wanted)
 
 
+def saved_text(top: str, path: str, *, state_dir: str) -> str | None:
+    """The text of ``path`` as its cache entry holds it — the version before an edit the
+    agent has just made — when it was saved under the HEAD of now; else None. For hosts
+    that report an edit only after it is applied (the lines it replaced are gone)."""
+    found = _saved(top, path, state_dir)
+    return None if found is None else "".join(f"{line}\n" for line in found[1].text)
+
+
+def owners_saved(top: str, path: str, ranges: Ranges, *, state_dir: str) -> Ownership:
+    """The owners of lines ``ranges`` of the saved version (:func:`saved_text`): no git,
+    the edit not followed; lines it had not blamed are unknown."""
+    answer = Ownership(path)
+    found = _saved(top, path, state_dir)
+    if found is None:
+        return answer
+    answer._file, answer._entry = found
+    return _answer(answer, found[1], _clip(ranges, len(found[1].text)))
+
+
+def _saved(top: str, path: str, state_dir: str) -> tuple[str, cache.Entry] | None:
+    from .head import head_commit
+
+    file = cache.path_of(state_dir, top, path)
+    item = cache.load(file)
+    if item is None or item.head != (head_commit(top) or ""):
+        return None
+    return file, item
+
+
 def previous_owners(
     top: str, owner: Owner, within: Ownership, *, deadline: float | None = None
 ) -> list[Before]:

@@ -62,11 +62,13 @@ def line_recall(
     delivered: frozenset[str] | set[str] = frozenset(),
     max_chars: int = 2000,
     focus: Sequence[tuple[int, int]] = (),
+    saved: bool = False,
 ) -> LineRecall:
     """Line-level recall for lines ``ranges`` of ``path`` (relative to the work tree
     ``top``) that were read (``kind`` :data:`READ`) or are about to be replaced
     (:data:`EDIT`); ``focus``: for an edit, the lines it replaces without their context
-    (their owners go first); ``delivered``: full hashes the session was given. Raises what
+    (their owners go first); ``saved``: the edit is already applied (a host without a
+    pre-tool channel): answer for the version saved before it; ``delivered``: full hashes the session was given. Raises what
     :func:`memhooks.recall.why.explain_lines` raises."""
     why = explain_lines(
         top,
@@ -78,6 +80,7 @@ def line_recall(
         project=project,
         shown_path=shown_path,
         deadline=deadline,
+        saved=saved,
     )
     if kind == READ:
         chosen = rank(why, prompt)

@@ -19,7 +19,15 @@ from ..history.gitlog import Header
 from ..history.mapping import change_id
 from ..history.message import bound, memory_text
 from ..history.process import tokens
-from ..lines import Before, BlameError, Owner, Ownership, owners, previous_owners
+from ..lines import (
+    Before,
+    BlameError,
+    Owner,
+    Ownership,
+    owners,
+    owners_saved,
+    previous_owners,
+)
 from .exclusion import Exclusions
 
 TYPE_CHECKING = False
@@ -145,14 +153,19 @@ def explain_lines(
     shown_path: str | None = None,
     deadline: float | None = None,
     max_owners: int | None = None,
+    saved: bool = False,
 ) -> Why:
     """Why lines ``ranges`` of ``path`` (relative to the work tree ``top``) are as they
     are. ``exclude``: the chain's exclusion phrases; ``store``/``project``: the embedded
     store whose revert marks apply; ``shown_path``: the path as the answer names it
-    (root-relative; default ``path``); ``max_owners``: keep the owners of most lines.
+    (root-relative; default ``path``); ``max_owners``: keep the owners of most lines;
+    ``saved``: answer for the version the cache saved before an edit just applied.
     Raises :class:`memhooks.lines.BlameError` when git cannot run,
     :class:`~memhooks.errors.DiagnosticError` MH032 when git cannot read a commit."""
-    own = owners(top, path, ranges, state_dir=state_dir, deadline=deadline)
+    if saved:  # the version before an edit just applied (lines.saved_text)
+        own = owners_saved(top, path, ranges, state_dir=state_dir)
+    else:
+        own = owners(top, path, ranges, state_dir=state_dir, deadline=deadline)
     answer = Why(shown_path or path, ranges)
     answer.total, answer.uncommitted, answer.unknown = own.lines, own.uncommitted, own.unknown
     found = _owners(own, max_owners)
