@@ -120,7 +120,7 @@ def test_status_prints_the_repair_command_for_a_gone_installation(tmp_path: Path
     found = status("claude-code", ctx)
     assert found.fires is False and found.repair == "memhooks agents install --agent claude-code"
     gone = f"the memhooks installation the launcher {ctx.launcher} starts is gone (/gone/venv/bin/python3)"
-    assert found.problems == [f"UserPromptSubmit, PostToolUse, SessionStart: {gone}"]
+    assert found.problems == [f"UserPromptSubmit, PostToolUse, PreToolUse, SessionStart: {gone}"]
     apply(plan("install", "claude-code", ctx))  # the repair
     repaired = status("claude-code", ctx)
     assert (repaired.fires, repaired.repair, repaired.problems) == (True, None, [])

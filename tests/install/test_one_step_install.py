@@ -66,7 +66,7 @@ def test_it_wires_the_hosts_it_finds_and_says_which_it_skipped(machine: dict[str
     assert "codex: skipped: not found (looked for codex on PATH, ~/.codex)" in lines
     # user level: fires wherever the host starts
     assert (
-        f"claude-code: installed (user) in {home}/.claude/settings.json; events: UserPromptSubmit, PostToolUse, SessionStart; fires: yes"
+        f"claude-code: installed (user) in {home}/.claude/settings.json; events: UserPromptSubmit, PostToolUse, PreToolUse, SessionStart; fires: yes"
         in lines
     )
     assert (home / ".copilot/hooks/memhooks.json").exists()

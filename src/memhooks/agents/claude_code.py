@@ -53,6 +53,8 @@ DELIVERY = Delivery(
     cap=9500,  # Claude Code caps each output string at 10,000 characters
     prompt_channel="UserPromptSubmit hookSpecificOutput.additionalContext (a system message after the prompt)",
     tool_channel="PostToolUse hookSpecificOutput.additionalContext (a system reminder right after the tool result)",
+    pre_tool_events=("PreToolUse",),
+    edit_channel="PreToolUse hookSpecificOutput.additionalContext (a system reminder beside the edit, before its result)",
 )
 #: Host variables naming the project folder, most trusted first.
 PROJECT_VARS: tuple[str, ...] = ("CLAUDE_PROJECT_DIR",)
@@ -98,6 +100,8 @@ INSTALL: Wiring = {
     "events": (
         ("UserPromptSubmit", None),
         ("PostToolUse", "Read|Grep|Glob|Edit|Write|MultiEdit|NotebookEdit"),
+        # before an edit: who owns the lines it replaces (issue 20 item 3)
+        ("PreToolUse", "Edit|Write|MultiEdit"),
         # after a compaction or /clear the model lost what memhooks gave it: the session's
         # ledger is emptied and recall runs again (starting sessions are left alone)
         ("SessionStart", "compact|clear"),

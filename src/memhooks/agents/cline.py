@@ -49,6 +49,8 @@ DELIVERY = Delivery(
     cap=49000,  # Cline truncates contextModification at 50,000 characters
     prompt_channel="UserPromptSubmit contextModification (the next request; discarded by Cline 4.1.x, cline/cline#13554)",
     tool_channel="PostToolUse contextModification (the next request)",
+    pre_tool_events=("PreToolUse",),
+    edit_channel="PreToolUse contextModification (the next request)",
 )
 PROJECT_VARS: tuple[str, ...] = ()
 
@@ -121,7 +123,12 @@ INSTALL: Wiring = {
     # folders: one executable per event, named after it
     "project": ".clinerules/hooks",
     "user": "Documents/Cline/Hooks",
-    "events": (("UserPromptSubmit", None), ("PostToolUse", None), ("PreCompact", None)),
+    "events": (
+        ("UserPromptSubmit", None),
+        ("PostToolUse", None),
+        ("PreToolUse", None),  # before an edit: its lines' owners (issue 20 item 3)
+        ("PreCompact", None),
+    ),
     "installer": "cline",
     "launch": "workspace",
     "skills": (".cline/skills", ".cline/skills"),

@@ -52,6 +52,8 @@ DELIVERY = Delivery(
     cap=8000,  # Codex spills output over ~2,500 tokens to a file and shows a preview
     prompt_channel="UserPromptSubmit hookSpecificOutput.additionalContext (a developer message after the prompt)",
     tool_channel="PostToolUse hookSpecificOutput.additionalContext (a developer message between the tool call and its output)",
+    pre_tool_events=("PreToolUse",),
+    edit_channel="PreToolUse hookSpecificOutput.additionalContext (a developer message before the call's output; Codex 0.128+, openai/codex#20692)",
 )
 #: Codex sets no project variable (only ``CODEX_MANAGED_*``); the payload's ``cwd`` rules.
 PROJECT_VARS: tuple[str, ...] = ()
@@ -99,6 +101,7 @@ INSTALL: Wiring = {
     "events": (
         ("UserPromptSubmit", None),
         ("PostToolUse", "apply_patch|Edit|Write|Bash"),
+        ("PreToolUse", "apply_patch|Edit|Write"),  # before an edit: its lines' owners
         ("SessionStart", "compact|clear"),  # the model lost what it was given: recall anew
     ),
     # no SessionEnd: unconfirmed for Codex; `capture process` records idle sessions

@@ -4,7 +4,9 @@ Each host module (``memhooks.agents.<host>``) declares ``DELIVERY``: the reply *
 the native events whose reply reaches the model at prompt time (``prompt_events``) and
 at tool time (``tool_events``), the reply that means "nothing to add" (``noop``), the
 most characters the host keeps of one context string (``cap``, None: no documented
-cap), and two human sentences for ``memhooks agents status``. A host whose config
+cap), and two human sentences for ``memhooks agents status``. ``pre_tool_events``: the
+native pre-tool events whose reply reaches the model (an edit's lines are told before it
+runs; ``edit_channel`` says how), none for a host that has no such channel. A host whose config
 syntax switches its protocol (Copilot CLI with PascalCase event names speaks Claude's)
 lists the other rows in ``variants``.
 
@@ -38,8 +40,10 @@ class Delivery:
 
     __slots__ = (
         "cap",
+        "edit_channel",
         "kind",
         "noop",
+        "pre_tool_events",
         "prompt_channel",
         "prompt_events",
         "tool_channel",
@@ -58,6 +62,8 @@ class Delivery:
         prompt_channel: str | None = None,
         tool_channel: str | None = None,
         variants: Mapping[str, Delivery] | None = None,
+        pre_tool_events: tuple[str, ...] = (),
+        edit_channel: str | None = None,
     ) -> None:
         self.kind = kind
         self.prompt_events = frozenset(prompt_events)
@@ -67,6 +73,8 @@ class Delivery:
         self.prompt_channel = prompt_channel
         self.tool_channel = tool_channel
         self.variants = dict(variants or {})
+        self.pre_tool_events = frozenset(pre_tool_events)
+        self.edit_channel = edit_channel
 
     def for_event(self, native_event: str | None) -> Delivery:
         """The row that applies to ``native_event`` (a variant, else this one)."""
@@ -80,8 +88,24 @@ class Delivery:
         return (
             row.kind is not None
             and native_event is not None
-            and (native_event in row.prompt_events or native_event in row.tool_events)
+            and (
+                native_event in row.prompt_events
+                or native_event in row.tool_events
+                or native_event in row.pre_tool_events
+            )
         )
+
+    def before_tool(self, native_event: str | None) -> bool:
+        """Whether ``native_event`` is a pre-tool event whose reply reaches the model
+        before the tool's result does (issue 20 item 3: the owners of lines about to be
+        replaced)."""
+        row = self.for_event(native_event)
+        return row.kind is not None and native_event in row.pre_tool_events
+
+    @property
+    def has_pre_tool(self) -> bool:
+        """The host has a pre-tool channel (else an edit is told after it, at tool time)."""
+        return bool(self.pre_tool_events)
 
     def at_tool_time(self, native_event: str | None) -> bool:
         """Whether ``native_event`` is one of the host's tool-time channels."""

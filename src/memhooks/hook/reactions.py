@@ -33,6 +33,7 @@ from ..agents.base import (
     POST_EDIT,
     POST_TOOL,
     PRE_COMPACT,
+    PRE_TOOL,
     SESSION_END,
     SESSION_START,
     USER_PROMPT,
@@ -132,7 +133,23 @@ def _prompt_recall(call: HookCall, prompt: str | None, named: list[tuple[str, st
 
 def on_tool(call: HookCall) -> Reply:
     touched = [(rel, _kind(call, rel), "read") for rel in call.files(reads_only=True)]
-    return _after_tool(call, touched)
+    reply = _after_tool(call, touched)
+    if touched and call.delivery.at_tool_time(call.native):
+        from . import lines
+
+        if lines.line_recall_on(call):
+            reply = _with(call, reply, lines.for_read(call))
+    return reply
+
+
+def on_pre_tool(call: HookCall) -> Reply:
+    """Before an edit, where the host's pre-tool reply reaches the model: the commits
+    that own the lines it replaces (:mod:`memhooks.hook.lines`)."""
+    from . import lines
+
+    if not call.delivery.before_tool(call.native) or not lines.line_recall_on(call):
+        return noop(call)
+    return _with(call, noop(call), lines.for_edit(call, applied=False))
 
 
 def on_edit(call: HookCall) -> Reply:
@@ -141,9 +158,24 @@ def on_edit(call: HookCall) -> Reply:
     changed, note = maintain_edit(call)
     touched = [(rel, "file", "edit") for rel in call.files(reads_only=False)]
     reply = _after_tool(call, touched)
+    if not call.delivery.has_pre_tool and call.delivery.at_tool_time(call.native):
+        from . import lines
+
+        if lines.line_recall_on(call):  # no pre-tool channel: told after the edit
+            reply = _with(call, reply, lines.for_edit(call, applied=True))
     reply.changed = changed
     reply.add_note(note)
     return reply
+
+
+def _with(call: HookCall, reply: Reply, text: str) -> Reply:
+    """``reply`` with the line-level ``text`` added to what it delivers."""
+    if not text:
+        return reply
+    combined = f"{reply.context}\n\n{text}" if reply.context else text
+    joined = Reply(call.delivery.render(call.native or "", combined), reply.note, reply.changed)
+    joined.context = combined
+    return joined
 
 
 def on_command(call: HookCall) -> Reply:
@@ -341,6 +373,7 @@ def _deliver(
     )
     text = result.context(notice if UNAVAILABLE in claimed else None) if claimed else None
     reply = Reply(call.delivery.render(call.native or "", text) if text else call.delivery.noop)
+    reply.context = text
     if down:
         reply.add_note(down)
     return reply
@@ -363,6 +396,7 @@ REACTIONS: dict[str, Callable[[HookCall], Reply]] = {
     SESSION_START: on_session_start,
     USER_PROMPT: on_prompt,
     POST_TOOL: on_tool,
+    PRE_TOOL: on_pre_tool,
     POST_EDIT: on_edit,
     POST_COMMAND: on_command,
     PRE_COMPACT: on_compact,

@@ -1,0 +1,246 @@
+"""Line-level recall in the hook (issue 20 items 2, 3): what the agent is told about the
+lines it reads and is about to replace — the commits that own them, and for a commit
+that only reshaped them, the commits before it.
+
+=============== ===================================================================
+read            a post-tool event of a read (Read offset/limit, read_file, view,
+                ``sed -n A,Bp``/``nl``/``head``/``cat``: :mod:`memhooks.lines.tools`):
+                the ranked owners of the lines read (:mod:`memhooks.recall.line_rank`);
+                the whole file is then blamed ahead in the background
+                (:mod:`memhooks.lines.warm`) so the edit finds it ready
+edit, before    the pre-tool event of an edit, where the host's pre-tool reply reaches
+                the model (:attr:`memhooks.agents.delivery.Delivery.pre_tool_events`):
+                the owners of the lines it replaces (±3), and their previous owners
+edit, after     hosts without such a channel: the post-tool event of the same edit,
+                answered for the version saved before it (:func:`memhooks.lines.saved_text`)
+=============== ===================================================================
+
+Each commit reaches a session once (ledger items ``commit:<hash>``). The chain's
+``exclude`` phrases and the embedded store's revert marks apply; commit text is labelled
+untrusted. ``MEMHOOKS_LINE_RECALL=off`` turns it off. Nothing here writes but the blame
+cache and the session's ledger. A failure is the hook's (fail open: one stderr line).
+"""
+
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..lines.tools import Change
+    from ..recall.line_recall import LineRecall
+    from ..store import MemoryStore
+    from .call import HookCall
+
+#: Files of one tool call told about (the first ones it names).
+MAX_FILES = 2
+#: The ledger item of a commit told about.
+COMMIT = "commit:"
+#: Seconds kept back for the rest of the call (rendering, the ledger write).
+MARGIN_S = 0.3
+
+
+def line_recall_on(call: HookCall) -> bool:
+    """``MEMHOOKS_LINE_RECALL`` (default on); an invalid value is noted, and on. Off
+    without a usable state file (no ledger to keep a commit from coming again)."""
+    if call.ledgerless:
+        return False
+    value = call.env.get("MEMHOOKS_LINE_RECALL", "").strip().lower()
+    if value in ("", "on", "1", "true", "yes"):
+        return True
+    if value not in ("off", "0", "false", "no"):
+        call.notes.append(f"MEMHOOKS_LINE_RECALL must be `on` or `off` (got {value!r}); using on")
+        return True
+    return False
+
+
+def for_read(call: HookCall) -> str:
+    """What to add after a read: the owners of the lines read (``""``: nothing)."""
+    from ..lines.tools import reads
+    from ..recall.line_recall import READ
+
+    event = call.event
+    texts: list[str] = []
+    for path, ranges in reads(event.tool_name or "", event.tool_input or {}, call.host)[:MAX_FILES]:
+        where = _locate(call, path)
+        if where is None:
+            continue
+        top, rel, shown = where
+        told = _recall(call, top, rel, shown, ranges, kind=READ)
+        if told is not None and told.text:
+            texts.append(told.text)
+        _blame_ahead(call, top, rel)
+    return "\n\n".join(texts)
+
+
+def for_edit(call: HookCall, *, applied: bool) -> str:
+    """What to tell before an edit (``applied``: after it, for a host with no pre-tool
+    channel): the owners of the lines it replaces and what they replaced."""
+    from ..lines.tools import changes
+    from ..recall.line_recall import EDIT
+
+    event = call.event
+    texts: list[str] = []
+    for change in changes(event.tool_name or "", event.tool_input or {})[:MAX_FILES]:
+        where = _locate(call, change.path)
+        if where is None:
+            continue
+        top, rel, shown = where
+        text = _before_text(call, top, rel, applied)
+        if text is None:
+            continue
+        told = _recall(call, top, rel, shown, change.ranges(text), kind=EDIT, change=change,
+                       text=text, applied=applied)  # fmt: skip
+        if told is not None and told.text:
+            texts.append(told.text)
+    return "\n\n".join(texts)
+
+
+def _before_text(call: HookCall, top: str, rel: str, applied: bool) -> str | None:
+    """The file's text before the edit: as it is now (pre-tool), or as the blame cache
+    saved it (post-tool; None when it has no version from before)."""
+    if applied:
+        from ..lines import saved_text
+
+        return saved_text(top, rel, state_dir=call.state_dir)
+    try:
+        with open(os.path.join(top, *rel.split("/")), encoding="utf-8", errors="replace") as fp:
+            return fp.read()
+    except OSError:
+        return None  # a new file: no lines to replace
+
+
+def _recall(
+    call: HookCall,
+    top: str,
+    rel: str,
+    shown: str,
+    ranges: list[tuple[int, int]],
+    *,
+    kind: str,
+    change: Change | None = None,
+    text: str = "",
+    applied: bool = False,
+) -> LineRecall | None:
+    from functools import partial
+
+    from ..recall.line_recall import line_recall
+
+    if not ranges:
+        return None
+    session = call.session
+    delivered = {item[len(COMMIT) :] for item in session.delivered() if item.startswith(COMMIT)}
+    left = _budget(call)
+    if left <= 0:
+        return None
+    focus = change.ranges(text, context=0) if change is not None else ()
+    tell = partial(
+        line_recall,
+        top,
+        rel,
+        ranges,
+        kind=kind,
+        state_dir=call.state_dir,
+        deadline=_deadline(call),
+        prompt=session.prompt,
+        exclude=_exclusions(call, top, rel),
+        shown_path=shown,
+        delivered=delivered,
+        max_chars=left,
+        focus=focus,
+        saved=applied,
+    )
+    told = tell()
+    if not told.commits:
+        return None
+    # The store is opened only for commits about to be told: one the store marks
+    # reverted (or obsolete) is left out, and the answer made again without it.
+    store, project = _store(call)
+    if store is not None and project is not None:
+        found = store.by_commit(project, told.commits)
+        if any(memory.obsolete for memory in found.values()):
+            told = tell(store=store, project=project)
+            if not told.commits:
+                return None
+    return _record(call, shown, told)
+
+
+def _record(call: HookCall, shown: str, told: LineRecall) -> LineRecall | None:
+    """Claim ``told``'s commits in the session's ledger; None when a parallel hook call
+    of the session told them first."""
+    by_hash = {e.commit.hash: e.commit for e in told.why.explanations}
+    by_hash.update({c.hash: c for e in told.why.explanations for c, _ in e.before})
+    items: list[dict[str, object]] = [
+        {"item": COMMIT + h, "words": by_hash[h].subject[:80] if h in by_hash else "", "cue": f"lines of {shown}"}
+        for h in told.commits
+    ]  # fmt: skip
+    claimed = call.session.record(
+        call.native or "", shown, items, lambda claimed: len(told.text), tool_time=True
+    )
+    return told if claimed else None
+
+
+def _locate(call: HookCall, path: str) -> tuple[str, str, str] | None:
+    """(work tree top, path relative to it, path relative to the root) of a file of the
+    project, or None (outside the root, not a file, not in a git work tree)."""
+    from ..store.gitrepo import find_repository
+
+    full = call.absolute(path)
+    shown = call.inside(full)
+    if not shown or not os.path.isfile(full):
+        return None
+    real = os.path.realpath(full)
+    repo = find_repository(os.path.dirname(real))
+    if repo is None:
+        return None
+    top = os.path.realpath(repo.top)
+    return top, os.path.relpath(real, top).replace(os.sep, "/"), shown
+
+
+def _exclusions(call: HookCall, top: str, rel: str) -> list[str]:
+    from ..protocol.resolve import resolve
+
+    folder = os.path.dirname(os.path.join(top, *rel.split("/")))
+    try:
+        return list(resolve(folder, call.roles).exclude)
+    except Exception:  # noqa: BLE001 - an invalid chain is validate's to report; recall goes on
+        return []
+
+
+def _store(call: HookCall) -> tuple[MemoryStore | None, str | None]:
+    """The embedded store (its revert marks apply) and the project id, when the call's
+    backend is the embedded store."""
+    backend = call.backend
+    if backend is None or call.root is None:
+        return None, None
+    from ..backends.embedded import EmbeddedBackend
+
+    if not isinstance(backend, EmbeddedBackend):
+        return None, None
+    store = backend.store
+    from ..store import identify
+
+    return store, identify(call.root).id
+
+
+def _budget(call: HookCall) -> int:
+    from .call import SESSION_BUDGET, TOOL_BUDGET
+
+    ceiling = call.setting("MEMHOOKS_SESSION_MAX_CHARS", SESSION_BUDGET, 0, 1_000_000)
+    budget = min(
+        call.setting("MEMHOOKS_TOOL_MAX_CHARS", TOOL_BUDGET, 1, 1_000_000),
+        ceiling - call.session.tool_chars,
+    )
+    return min(budget, call.delivery.cap) if call.delivery.cap else budget
+
+
+def _deadline(call: HookCall) -> float:
+    import time
+
+    return time.monotonic() + max(0.05, call.remaining() - MARGIN_S)
+
+
+def _blame_ahead(call: HookCall, top: str, rel: str) -> None:
+    from ..lines.warm import spawn
+
+    spawn(top, rel, call.state_dir)
