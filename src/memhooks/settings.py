@@ -15,6 +15,9 @@ variable                        default   range and meaning
 ``MEMHOOKS_HOOK_TIMEOUT_MS``    3000      100–60,000: the hook's internal deadline
 ``MEMHOOKS_TOOL_RECALL``        on        ``on``/``off`` (``1``/``0``, ``true``/``false``,
                                           ``yes``/``no``): tool-time recall
+``MEMHOOKS_LINE_RECALL``        on        ``on``/``off``: line-level recall in the hook
+                                          (the owners of lines read and about to be
+                                          replaced: ``memhooks.hook.lines``)
 ``MEMHOOKS_CACHE``              on        ``0``/``false``/``no``/``off`` turn the caches
                                           off; any other value is on
 ``MEMHOOKS_ANCHOR``             directory ``directory`` or ``nearest``: which hook a
@@ -66,7 +69,7 @@ INTEGERS = {
     "MEMHOOKS_HOOK_TIMEOUT_MS": (3000, 100, 60_000),
 }
 #: name -> default of every on/off setting.
-SWITCHES = {"MEMHOOKS_TOOL_RECALL": True, "MEMHOOKS_CACHE": True}
+SWITCHES = {"MEMHOOKS_TOOL_RECALL": True, "MEMHOOKS_LINE_RECALL": True, "MEMHOOKS_CACHE": True}
 #: name -> (default, choices) of every setting with named values.
 CHOICES = {
     "MEMHOOKS_ANCHOR": ("directory", ("directory", "nearest")),

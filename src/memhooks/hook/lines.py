@@ -36,22 +36,18 @@ if TYPE_CHECKING:
 MAX_FILES = 2
 #: The ledger item of a commit told about.
 COMMIT = "commit:"
+#: The last line of any file (a read without a range reads the whole file).
+WHOLE = 10**9
 #: Seconds kept back for the rest of the call (rendering, the ledger write).
 MARGIN_S = 0.3
 
 
 def line_recall_on(call: HookCall) -> bool:
-    """``MEMHOOKS_LINE_RECALL`` (default on); an invalid value is noted, and on. Off
-    without a usable state file (no ledger to keep a commit from coming again)."""
-    if call.ledgerless:
-        return False
-    value = call.env.get("MEMHOOKS_LINE_RECALL", "").strip().lower()
-    if value in ("", "on", "1", "true", "yes"):
-        return True
-    if value not in ("off", "0", "false", "no"):
-        call.notes.append(f"MEMHOOKS_LINE_RECALL must be `on` or `off` (got {value!r}); using on")
-        return True
-    return False
+    """``MEMHOOKS_LINE_RECALL`` (:mod:`memhooks.settings`; default on). Off without a
+    usable state file (no ledger to keep a commit from coming again)."""
+    from ..settings import switch
+
+    return not call.ledgerless and switch("MEMHOOKS_LINE_RECALL", call.env, call.notes)
 
 
 def for_read(call: HookCall) -> str:
@@ -66,10 +62,11 @@ def for_read(call: HookCall) -> str:
         if where is None:
             continue
         top, rel, shown = where
-        told = _recall(call, top, rel, shown, ranges, kind=READ)
+        told = _recall(call, top, rel, shown, ranges or [(1, WHOLE)], kind=READ)
         if told is not None and told.text:
             texts.append(told.text)
-        _blame_ahead(call, top, rel)
+        if ranges:  # a part was read: the rest is blamed ahead, for the edit to come
+            _blame_ahead(call, top, rel)
     return "\n\n".join(texts)
 
 
@@ -183,7 +180,7 @@ def _record(call: HookCall, shown: str, told: LineRecall) -> LineRecall | None:
 def _locate(call: HookCall, path: str) -> tuple[str, str, str] | None:
     """(work tree top, path relative to it, path relative to the root) of a file of the
     project, or None (outside the root, not a file, not in a git work tree)."""
-    from ..store.gitrepo import find_repository
+    from ..git import find_repository
 
     full = call.absolute(path)
     shown = call.inside(full)
@@ -224,13 +221,8 @@ def _store(call: HookCall) -> tuple[MemoryStore | None, str | None]:
 
 
 def _budget(call: HookCall) -> int:
-    from .call import SESSION_BUDGET, TOOL_BUDGET
-
-    ceiling = call.setting("MEMHOOKS_SESSION_MAX_CHARS", SESSION_BUDGET, 0, 1_000_000)
-    budget = min(
-        call.setting("MEMHOOKS_TOOL_MAX_CHARS", TOOL_BUDGET, 1, 1_000_000),
-        ceiling - call.session.tool_chars,
-    )
+    ceiling = call.setting("MEMHOOKS_SESSION_MAX_CHARS")
+    budget = min(call.setting("MEMHOOKS_TOOL_MAX_CHARS"), ceiling - call.session.tool_chars)
     return min(budget, call.delivery.cap) if call.delivery.cap else budget
 
 

@@ -6,12 +6,13 @@ kept (:attr:`Run.complete` is False), the process is killed. Git's own failures 
 it does not track, no git) raise :class:`BlameError`; the caller decides what a user
 sees. Options that would change what blame prints whatever the user configured are set
 on the command line; the user's ``blame.ignoreRevsFile`` is honoured (it is their word
-on which commits do not own lines).
+on which commits do not own lines). git runs as :mod:`memhooks.git` says (its command
+line and environment; ``subprocess`` here because a blame is read as it streams and cut
+at a deadline), without taking optional locks (``GIT_OPTIONAL_LOCKS=0``).
 """
 
 from __future__ import annotations
 
-import os
 import subprocess
 import time
 
@@ -24,11 +25,6 @@ if TYPE_CHECKING:
 
 #: Pinned whatever the user configured: paths printed as git's C-quoting, English.
 _CONFIG = ("-c", "core.quotePath=true", "-c", "i18n.logOutputEncoding=UTF-8")
-# Variables that would point git at another repository than the work tree named.
-_REPOSITORY_VARS = frozenset(
-    ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
-     "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_NAMESPACE", "GIT_CEILING_DIRECTORIES")
-)  # fmt: skip
 
 
 class BlameError(MemhooksError):
@@ -115,14 +111,15 @@ def _lines(
 ) -> list[str]:
     """The lines ``git ARGS`` prints in ``top`` until it exits (``run.complete``) or
     ``deadline`` passes (the process is killed)."""
+    from .. import git
+
     try:
         proc = subprocess.Popen(
-            ["git", *_CONFIG, *args],
-            cwd=top,
+            git.command(top, *_CONFIG, *args),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            env=_environment(),
+            env={**git.environment(), "GIT_OPTIONAL_LOCKS": "0"},
         )
     except OSError as exc:
         raise BlameError(f"git could not be run ({exc.strerror or exc})", ran=False) from None
@@ -151,11 +148,3 @@ def _collect(proc: subprocess.Popen[bytes], deadline: float | None) -> tuple[byt
         # communicate after a timeout loses nothing: it returns all git printed
         out, err = proc.communicate()
         return out or b"", err or b"", False
-
-
-def _environment() -> dict[str, str]:
-    # No pager, no credential prompt, English messages; the variables that would point
-    # git at another repository than the work tree named are dropped.
-    env = {k: v for k, v in os.environ.items() if k not in _REPOSITORY_VARS}
-    env.update(GIT_PAGER="cat", GIT_TERMINAL_PROMPT="0", LC_ALL="C", GIT_OPTIONAL_LOCKS="0")
-    return env

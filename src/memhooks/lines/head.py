@@ -7,38 +7,17 @@ ref chain deeper than a few links, an unreadable file) asks ``git rev-parse``.
 from __future__ import annotations
 
 import os
-import subprocess
-
-
-def git_dirs(top: str) -> tuple[str, str] | None:
-    """``(gitdir, common dir)`` of the work tree whose top folder is ``top`` (a linked
-    worktree's ``.git`` file and ``commondir`` followed), or None."""
-    marker = os.path.join(top, ".git")
-    try:
-        gitdir = marker
-        if os.path.isfile(marker):
-            with open(marker, encoding="utf-8") as fp:
-                line = fp.readline().strip()
-            if not line.startswith("gitdir:"):
-                return None
-            gitdir = os.path.normpath(os.path.join(top, line[len("gitdir:") :].strip()))
-        common = gitdir
-        commondir = os.path.join(gitdir, "commondir")
-        if os.path.isfile(commondir):
-            with open(commondir, encoding="utf-8") as fp:
-                common = os.path.normpath(os.path.join(gitdir, fp.read().strip()))
-    except (OSError, UnicodeDecodeError):
-        return None
-    return (gitdir, common) if os.path.isdir(gitdir) else None
 
 
 def head_commit(top: str) -> str | None:
     """The hex hash of the commit HEAD names in the work tree ``top``, or None (no
     commit yet, not a repository)."""
-    dirs = git_dirs(top)
-    if dirs is None:
+    from ..git import find_repository
+
+    repo = find_repository(top)
+    if repo is None or os.path.realpath(repo.top) != os.path.realpath(top):
         return None
-    gitdir, common = dirs
+    gitdir, common = repo.gitdir, repo.common
     try:
         name = "HEAD"
         for _ in range(5):
@@ -70,17 +49,13 @@ def _ref(base: str, name: str, common: str) -> str | None:
 
 
 def _rev_parse(top: str) -> str | None:
+    from ..git import run
+
     try:
-        done = subprocess.run(
-            ["git", "rev-parse", "-q", "--verify", "HEAD^{commit}"],
-            cwd=top,
-            capture_output=True,
-            stdin=subprocess.DEVNULL,
-            check=False,
-        )
+        done = run(top, "rev-parse", "-q", "--verify", "HEAD^{commit}")
     except OSError:
         return None
-    value = done.stdout.decode("ascii", "replace").strip()
+    value = done.stdout.strip()
     return value if done.returncode == 0 and _is_hash(value) else None
 
 

@@ -276,20 +276,12 @@ def _same_file(top: str, path: str, before: str, after: str) -> bool:
     new, _, new_window = after.partition(" ")
     if not old or not new or old_window != new_window:
         return False
-    import subprocess
+    from ..git import run
 
     try:
-        done = subprocess.run(
-            ["git", "diff", "--quiet", "--no-ext-diff", old, new, "--", path],
-            cwd=top,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            check=False,
-        )
+        return run(top, "diff", "--quiet", "--no-ext-diff", old, new, "--", path).returncode == 0
     except OSError:
         return False
-    return done.returncode == 0
 
 
 def _read_lines(full: str) -> list[str] | None:

@@ -1,0 +1,87 @@
+"""Line-level recall through ``memhooks hook`` as hosts run it (a fresh process per
+event), on the retry story: Claude Code's PreToolUse tells the owners of the lines an Edit
+replaces; a Read tells the owners of the lines read; a commit comes once per session;
+Gemini CLI, with no pre-tool channel, is told after the edit, from the version saved
+before it; ``MEMHOOKS_LINE_RECALL=off`` turns it all off."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+DATA = Path(__file__).parent / "data"
+PAYLOADS = json.loads((DATA / "hook_payloads.json").read_text(encoding="utf-8"))
+DECISION = "fix: cap Retrier at the measured attempt budget"
+
+
+@pytest.fixture
+def project(repo: Path, tmp_path: Path) -> dict[str, object]:
+    (repo / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n", encoding="utf-8")
+    env = {**os.environ, "MEMHOOKS_STATE_DIR": str(tmp_path / "state"),
+           "MEMHOOKS_STORE": str(tmp_path / "store.sqlite3")}  # fmt: skip
+    return {"root": repo, "env": env}
+
+
+def hook(project: dict[str, object], agent: str, name: str, session: str = "s1",
+         **env: str) -> str:  # fmt: skip
+    raw = json.dumps(PAYLOADS[name]).replace("{root}", str(project["root"]))
+    done = subprocess.run(
+        [sys.executable, "-m", "memhooks", "hook", "--agent", agent],
+        input=raw.replace("{session}", session), capture_output=True, text=True, check=False,
+        env={**project["env"], **env}, cwd=project["root"],  # type: ignore[dict-item]
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def context(stdout: str) -> str:
+    if not stdout.strip() or stdout.strip() == "{}":
+        return ""
+    return str(json.loads(stdout)["hookSpecificOutput"]["additionalContext"])
+
+
+def test_before_an_edit_claude_code_is_told_the_decision_behind_the_simplified_lines(
+    project: dict[str, object], hashes: dict[str, str]
+) -> None:
+    told = context(hook(project, "claude-code", "claude-pre-edit"))
+    first = told.split("\n")[2]
+    assert first.startswith(f'retryx/retry.py 9–10: {hashes["regression"][:12]} "perf: simplify')
+    assert f'before it {hashes["decision"][:12]} "{DECISION}"' in first
+    assert "four attempts is the measured budget" in told
+    assert told.startswith("[memhooks: why these lines are the way they are")
+
+
+def test_a_read_tells_the_lines_read_and_the_edit_then_adds_nothing(
+    project: dict[str, object], hashes: dict[str, str]
+) -> None:
+    read = context(hook(project, "claude-code", "claude-read"))
+    assert f"before it {hashes['decision'][:12]}" in read  # lines 5-12 hold the simplified ones
+    assert context(hook(project, "claude-code", "claude-pre-edit")) == ""
+    again = context(hook(project, "claude-code", "claude-pre-edit", session="s2"))
+    assert hashes["decision"][:12] in again  # another session is told again
+
+
+def test_line_recall_can_be_turned_off(project: dict[str, object]) -> None:
+    off = {"MEMHOOKS_LINE_RECALL": "off"}
+    assert context(hook(project, "claude-code", "claude-pre-edit", **off)) == ""
+    assert "why these lines" not in context(hook(project, "claude-code", "claude-read", **off))
+
+
+def test_without_a_pre_tool_channel_the_edit_is_told_after_it_from_the_saved_version(
+    project: dict[str, object], hashes: dict[str, str]
+) -> None:
+    assert context(hook(project, "gemini-cli", "gemini-pre-edit")) == ""  # BeforeTool: no channel
+    hook(project, "gemini-cli", "gemini-read", session="g1")
+    file = Path(str(project["root"])) / "retryx" / "retry.py"
+    old = PAYLOADS["gemini-edit"]["tool_input"]["old_string"]
+    file.write_text(
+        file.read_text().replace(old, PAYLOADS["gemini-edit"]["tool_input"]["new_string"])
+    )
+    told = context(hook(project, "gemini-cli", "gemini-edit", session="g2"))
+    assert f'{hashes["regression"][:12]} "perf: simplify retry"' in told
+    assert f"before it {hashes['decision'][:12]}" in told
