@@ -119,8 +119,6 @@ def _recall(
     text: str = "",
     applied: bool = False,
 ) -> LineRecall | None:
-    from functools import partial
-
     from ..recall.line_recall import line_recall
 
     if not ranges:
@@ -131,32 +129,42 @@ def _recall(
     if left <= 0:
         return None
     focus = change.ranges(text, context=0) if change is not None else ()
-    tell = partial(
-        line_recall,
-        top,
-        rel,
-        ranges,
-        kind=kind,
-        state_dir=call.state_dir,
-        deadline=_deadline(call),
-        prompt=session.prompt,
-        exclude=_exclusions(call, top, rel),
-        shown_path=shown,
-        delivered=delivered,
-        max_chars=left,
-        focus=focus,
-        saved=applied,
-    )
+    prompt, state_dir, deadline = session.prompt, call.state_dir, _deadline(call)
+
+    def tell(**more: object) -> LineRecall:
+        return line_recall(
+            top,
+            rel,
+            ranges,
+            kind=kind,
+            state_dir=state_dir,
+            deadline=deadline,
+            prompt=prompt,
+            shown_path=shown,
+            delivered=delivered,
+            max_chars=left,
+            focus=focus,
+            saved=applied,
+            **more,  # type: ignore[arg-type]
+        )
+
     told = tell()
     if not told.commits:
         return None
+    # The chain's exclusions are read only when there is something to tell (resolving the
+    # chain may parse its hooks).
+    exclude = _exclusions(call, top, rel)
+    if exclude:
+        told = tell(exclude=exclude)
+        if not told.commits:
+            return None
     # The store is opened only for commits about to be told: one the store marks
     # reverted (or obsolete) is left out, and the answer made again without it.
     store, project = _store(call)
     if store is not None and project is not None:
         found = store.by_commit(project, told.commits)
         if any(memory.obsolete for memory in found.values()):
-            told = tell(store=store, project=project)
+            told = tell(store=store, project=project, exclude=exclude)
             if not told.commits:
                 return None
     return _record(call, shown, told)

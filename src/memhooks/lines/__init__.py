@@ -19,9 +19,24 @@ lines an edit replaces). Nothing here writes into the repository.
 
 from __future__ import annotations
 
-from .blame import BlameError
 from .owners import Before, Owner, Ownership, owners, owners_saved, previous_owners, saved_text
 from .ranges import CONTEXT, changed_lines, edit_lines
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .blame import BlameError
+
+
+def __getattr__(name: str) -> object:
+    # git's runner (``subprocess``) is loaded only by what blames: the hook that finds
+    # every line in the cache does not pay for it.
+    if name == "BlameError":
+        from .blame import BlameError
+
+        globals()[name] = BlameError
+        return BlameError
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "CONTEXT",

@@ -12,7 +12,6 @@ import os
 import time
 
 from . import cache
-from .blame import BlameError, blame, old_side
 from .porcelain import UNCOMMITTED
 
 TYPE_CHECKING = False
@@ -110,6 +109,8 @@ def owners(
     wanted = _clip(ranges, len(item.text))
     missing = _ranges(n for n in _numbers(wanted) if item.lines[n - 1] is None)
     if missing:
+        from .blame import BlameError, blame  # git's runner: only when lines are missing
+
         answer.cached = False
         whole = len(missing) == 1 and missing[0] == (1, len(item.text))
         try:
@@ -211,6 +212,8 @@ def _blame_before(
     deadline: float | None,
     item: cache.Entry,
 ) -> list[list[str | int]] | None:
+    from .blame import BlameError, blame, old_side
+
     assert owner.previous is not None
     try:
         old = old_side(top, owner.previous, (owner.hash, owner.path), lines)

@@ -14,26 +14,16 @@ from __future__ import annotations
 import os
 
 from ..errors import MemhooksError, UsageError
-from ..history import signal
-from ..history.gitlog import Header
-from ..history.mapping import change_id
-from ..history.message import bound, memory_text
-from ..history.process import tokens
-from ..lines import (
-    Before,
-    BlameError,
-    Owner,
-    Ownership,
-    owners,
-    owners_saved,
-    previous_owners,
-)
+from ..lines.owners import owners, owners_saved, previous_owners
 from .exclusion import Exclusions
 
+# This module is on the hook's import set (line-level recall): what only a cold answer
+# needs (git's log, the history's scrubbing and low-signal rule) is imported there.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from ..lines.owners import Before, Owner, Ownership
     from ..store import MemoryStore
 
 #: Longest commit message carried per commit (characters; the id says where the rest is).
@@ -106,6 +96,7 @@ def why(
     (not a file), MemhooksError (not in a git work tree, git cannot blame it),
     DiagnosticError (the hook chain or root is invalid)."""
     from ..git import find_repository
+    from ..lines.blame import BlameError
     from ..protocol.resolve import resolve
     from ..session.location import state_dir
     from ..store import MemoryStore, default_path
@@ -201,6 +192,9 @@ class _Filter:
         """Read the store's marks of ``commits`` (one query)."""
         if self.store is None or self.project is None or not commits:
             return
+        from ..history.gitlog import Header
+        from ..history.mapping import change_id
+
         found = self.store.by_commit(self.project, list(commits))
         for hash_, commit in commits.items():
             memory = found.get(hash_)
@@ -268,6 +262,10 @@ def _texts(top: str, hashes: list[str], own: Ownership) -> dict[str, Commit]:
 
 def _read(top: str, hashes: list[str]) -> dict[str, Commit]:
     """The commits named by full ``hashes``, with their messages and low-signal reason."""
+    from ..history import signal
+    from ..history.message import bound, memory_text
+    from ..history.process import tokens
+
     if not hashes:
         return {}
     args = ["log", "--no-walk=unsorted", "-z", f"--format={_FORMAT}", *dict.fromkeys(hashes)]

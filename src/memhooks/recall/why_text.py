@@ -104,9 +104,11 @@ def render_kept(
 
 
 def _said(commit: Commit, limit: int) -> str:
-    from ..history.message import bound
+    body = commit.message
+    if len(body) > limit:  # the history's cut, imported only when a message is long
+        from ..history.message import bound
 
-    body = bound(commit.message, limit)
+        body = bound(body, limit)
     quoted = "\n".join(f"  | {line}" if line else "  |" for line in body.split("\n"))
     return f"  {short(commit.hash)} said:\n{quoted}"
 

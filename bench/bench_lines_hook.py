@@ -1,0 +1,182 @@
+"""Line-level recall through the hook (issue 20 item 7): ``memhooks hook --agent
+claude-code`` exactly as ``agents install`` writes it, a fresh process per event, on a
+clone of ``shared/repos/iproute2.bundle`` (``memhooks init`` only: no store — the commits
+come from git), in its 5 largest often-changed files.
+
+Cases, each run at a random place of a file:
+
+* ``read_cold``: ``PostToolUse`` of a Read of 40 lines (``offset``/``limit``) in a new
+  session with no blame cached: blames those lines within the hook's deadline, tells the
+  ranked owners, starts the whole file's blame in the background (waited for, untimed);
+* ``edit_told``: the ``PreToolUse`` of an Edit of 3 of those lines in the same session:
+  cache warm, its owners already told (the usual read-then-edit);
+* ``edit_new``: the same Edit in a new session: cache warm, owners told now;
+* ``edit_cold``: the same Edit in a new session with no blame cached (an edit with no
+  read before it).
+
+Reported per case: p50, p95 and fastest wall time (ms) and p50 as a ratio to a bare
+``python -c pass`` of the same interpreter, measured interleaved in the same run;
+characters told (median, max); deadline hits (the hook's own 3 s no-op). Target: an Edit
+with a warm cache (``edit_told``, ``edit_new``) at most 2x bare; a cold Read within the
+deadline.
+
+    .venv/bin/python bench/bench_lines_hook.py [--repo BUNDLE] [--runs 21] [--json OUT]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+from bench_blame import busiest_large_files, clone
+
+DEFAULT_REPO = os.path.normpath(
+    os.path.join(HERE, "..", "..", "shared", "repos", "iproute2.bundle")
+)
+CASES = ("read_cold", "edit_told", "edit_new", "edit_cold")
+
+
+def timed(argv: list[str], env: dict[str, str], stdin: bytes = b"") -> tuple[float, str, str]:
+    started = time.perf_counter()
+    done = subprocess.run(argv, input=stdin, env=env, capture_output=True, check=False)
+    elapsed = (time.perf_counter() - started) * 1000
+    if done.returncode != 0:
+        raise SystemExit(f"{argv} -> {done.returncode}: {done.stderr!r}")
+    return elapsed, done.stdout.decode(), done.stderr.decode()
+
+
+def told(stdout: str) -> int:
+    if not stdout.strip():
+        return 0
+    return len(json.loads(stdout)["hookSpecificOutput"]["additionalContext"])
+
+
+def payload(kind: str, root: str, session: str, path: str, lines: list[str], at: int) -> bytes:
+    full = os.path.join(root, path)
+    if kind == "read":
+        body = {"hook_event_name": "PostToolUse", "tool_name": "Read", "tool_response": {},
+                "tool_input": {"file_path": full, "offset": at, "limit": 40}}  # fmt: skip
+    else:
+        old = "".join(lines[at + 10 : at + 13])
+        body = {"hook_event_name": "PreToolUse", "tool_name": "Edit",
+                "tool_input": {"file_path": full, "old_string": old, "new_string": old + "\n"}}  # fmt: skip
+    return json.dumps({"session_id": session, "cwd": root, **body}).encode()
+
+
+def wait_for_blame_ahead(state: str, seconds: float = 60.0) -> None:
+    end = time.monotonic() + seconds
+    folder = os.path.join(state, "blame")
+    while time.monotonic() < end:
+        if not os.path.isdir(folder) or not any(n.endswith(".warm") for n in os.listdir(folder)):
+            return
+        time.sleep(0.05)
+
+
+def read_lines(path: str) -> list[str]:
+    with open(path, encoding="utf-8", errors="replace") as fp:
+        return fp.readlines()
+
+
+def stats(samples: list[float]) -> dict[str, float]:
+    ordered = sorted(samples)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return {
+        "p50": round(statistics.median(ordered), 1),
+        "p95": round(p95, 1),
+        "min": round(ordered[0], 1),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repo", default=DEFAULT_REPO)
+    parser.add_argument("--runs", type=int, default=21)
+    parser.add_argument("--json", metavar="OUT")
+    args = parser.parse_args()
+    exe = os.path.join(os.path.dirname(sys.executable), "memhooks")
+    from memhooks.install.command import argv as hook_argv
+
+    hook = hook_argv("claude-code", exe=[exe])
+    bare = [sys.executable, "-c", "pass"]
+    rng = random.Random(5)
+    with tempfile.TemporaryDirectory() as tmp:
+        root = os.path.realpath(clone(args.repo, os.path.join(tmp, "repo")))
+        state = os.path.join(tmp, "state")
+        env = {k: v for k, v in os.environ.items() if not k.startswith("MEMHOOKS_")}
+        env.pop("PYTHONDONTWRITEBYTECODE", None)  # bytecode compiled, as after an install
+        env.update(HOME=tmp, MEMHOOKS_STATE_DIR=state, MEMHOOKS_STORE=os.path.join(tmp, "none.sqlite3"),
+                   XDG_CACHE_HOME=os.path.join(tmp, "cache"))  # fmt: skip
+        subprocess.run([exe, "init"], cwd=root, env=env, check=True, capture_output=True)
+        files = busiest_large_files(root)
+        texts = {p: read_lines(os.path.join(root, p)) for p, _ in files}
+        times: dict[str, list[float]] = {k: [] for k in ("bare", *CASES)}
+        chars: dict[str, list[int]] = {k: [] for k in CASES}
+        hits = dict.fromkeys(CASES, 0)
+        load = os.getloadavg()
+        for number in range(args.runs + 2):
+            path, size = files[number % len(files)]
+            at = rng.randrange(1, max(2, size - 60))
+            lines = texts[path]
+            shutil.rmtree(os.path.join(state, "blame"), ignore_errors=True)
+            session = f"s{number}"
+            measured: dict[str, tuple[float, str, str]] = {}
+            measured["bare"] = timed(bare, env)
+            measured["read_cold"] = timed(
+                hook, env, payload("read", root, session, path, lines, at)
+            )
+            wait_for_blame_ahead(state)
+            measured["edit_told"] = timed(
+                hook, env, payload("edit", root, session, path, lines, at)
+            )
+            measured["edit_new"] = timed(
+                hook, env, payload("edit", root, session + "n", path, lines, at)
+            )
+            shutil.rmtree(os.path.join(state, "blame"), ignore_errors=True)
+            measured["edit_cold"] = timed(
+                hook, env, payload("edit", root, session + "c", path, lines, at)
+            )
+            if number < 2:
+                continue  # bytecode and first-run caches: not measured
+            for case, (ms, out, err) in measured.items():
+                times[case].append(ms)
+                if case != "bare":
+                    chars[case].append(told(out))
+                    hits[case] += "gave up after the" in err
+        bare_p50 = statistics.median(times["bare"])
+        report = {
+            "runs": args.runs,
+            "load": [round(x, 2) for x in load] + [round(x, 2) for x in os.getloadavg()],
+            "files": files,
+            "bare_ms": stats(times["bare"]),
+            "cases": {
+                case: {
+                    **stats(times[case]),
+                    "ratio_p50": round(statistics.median(times[case]) / bare_p50, 2),
+                    "chars_median": statistics.median(chars[case]),
+                    "chars_max": max(chars[case]),
+                    "deadline_hits": hits[case],
+                }
+                for case in CASES
+            },
+        }
+    text = json.dumps(report, indent=2)
+    print(text)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as fp:
+            fp.write(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
