@@ -212,6 +212,9 @@ def _entry_lines(action: str, dry_run: bool, entry: dict[str, Any]) -> list[str]
         lines.append(
             f"{name}:   tool time: {tool or ('none: ' + instead if instead else none + ' on tool events')}"
         )
+        edit = entry.get("edit_channel")
+        after = "after the edit, at tool time (no pre-tool channel reaches the model)"
+        lines.append(f"{name}:   before an edit: {edit or (after if tool else 'none')}")
         lines.append(f"{name}:   capture events: {_capture_line(entry)}")
     elif action == "status":
         lines.append(f"{name}: not installed ({level})")

@@ -137,6 +137,7 @@ def status(agent: str, ctx: Context) -> Status:
     if delivery is not None:
         found.prompt_channel = delivery.prompt_channel
         found.tool_channel = delivery.tool_channel
+        found.edit_channel = delivery.edit_channel
     others = [level for level in found_host.LEVELS if level != ctx.level]
     other = None
     if others:

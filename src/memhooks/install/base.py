@@ -188,9 +188,10 @@ class Status:
     ``problems`` (why it would not fire), ``notes`` (what the user should know: a
     launch-folder limit, a second registration), ``todo`` (what the user must do, e.g.
     approve hooks), ``skill`` (``{"path", "state"}`` of the memhooks Agent Skill; None
-    when the host reads no skills; see ``skill.py``), ``prompt_channel`` and
-    ``tool_channel`` (how recalled context reaches the model, from the host's
-    ``DELIVERY`` row; None: no such channel), ``stale`` (a command's program is gone,
+    when the host reads no skills; see ``skill.py``), ``prompt_channel``,
+    ``tool_channel`` and ``edit_channel`` (how recalled context, and the owners of the
+    lines an edit replaces, reach the model, from the host's ``DELIVERY`` row; None: no
+    such channel — an edit is then told after it, at tool time), ``stale`` (a command's program is gone,
     or the launcher has no memhooks left to start: installing again repairs it) and
     ``repair`` (that command line, set by ``memhooks.install.status``), ``plugin``
     (``{"ref", "path", "enabled"}`` of memhooks' plugin in the host, user level; None
@@ -198,6 +199,7 @@ class Status:
 
     __slots__ = (
         "agent",
+        "edit_channel",
         "events",
         "files",
         "fires",
@@ -227,6 +229,7 @@ class Status:
         self.skill: dict[str, object] | None = None
         self.prompt_channel: str | None = None
         self.tool_channel: str | None = None
+        self.edit_channel: str | None = None
         self.stale = False
         self.repair: str | None = None
         self.plugin: dict[str, object] | None = None
@@ -246,6 +249,7 @@ class Status:
             "fires_when": self.fires_when,
             "prompt_channel": self.prompt_channel,
             "tool_channel": self.tool_channel,
+            "edit_channel": self.edit_channel,
             "problems": self.problems,
             "notes": self.notes,
             "todo": self.todo,
