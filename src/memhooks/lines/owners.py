@@ -106,13 +106,13 @@ def owners(
         return answer
     file, item, dirty = entry
     answer._file, answer._entry = file, item
-    wanted = _clip(ranges, len(item.text))
+    wanted = _clip(ranges, len(item.lines))
     missing = _ranges(n for n in _numbers(wanted) if item.lines[n - 1] is None)
     if missing:
         from .blame import BlameError, blame  # git's runner: only when lines are missing
 
         answer.cached = False
-        whole = len(missing) == 1 and missing[0] == (1, len(item.text))
+        whole = len(missing) == 1 and missing[0] == (1, len(item.lines))
         try:
             run = blame(top, path, () if whole else missing, since=since, deadline=deadline)
         except BlameError as exc:
@@ -145,7 +145,7 @@ def owners_saved(top: str, path: str, ranges: Ranges, *, state_dir: str) -> Owne
     if found is None:
         return answer
     answer._file, answer._entry = found
-    return _answer(answer, found[1], _clip(ranges, len(found[1].text)))
+    return _answer(answer, found[1], _clip(ranges, len(found[1].lines)))
 
 
 def _saved(top: str, path: str, state_dir: str) -> tuple[str, cache.Entry] | None:
@@ -296,7 +296,7 @@ def _read_lines(full: str) -> list[str] | None:
         return None
     if b"\0" in raw[:8000]:
         return None  # binary: git blames no lines of it we could show
-    lines = raw.decode("utf-8", "surrogateescape").split("\n")
+    lines = raw.decode("utf-8", "replace").split("\n")
     if lines[-1] == "":
         lines.pop()
     return lines
@@ -323,7 +323,7 @@ def _fill(item: cache.Entry, groups: Iterable[Group]) -> None:
         for offset in range(group.count):
             n = group.final + offset
             if n <= len(item.lines):
-                item.lines[n - 1] = [origin, group.orig + offset]
+                item.lines[n - 1] = cache.known(origin, group.orig + offset)
 
 
 def _answer(answer: Ownership, item: cache.Entry, wanted: Ranges) -> Ownership:
@@ -334,10 +334,11 @@ def _answer(answer: Ownership, item: cache.Entry, wanted: Ranges) -> Ownership:
         if known is None:
             answer.unknown += 1
             continue
-        if not isinstance(known, list):
+        if known < 0:
             answer.uncommitted += 1
             continue
-        hash_, path, prev_hash, prev_path = item.origins[known[0]]
+        origin, there = cache.origin_of(known)
+        hash_, path, prev_hash, prev_path = item.origins[origin]
         assert isinstance(hash_, str) and isinstance(path, str)
         owner = by_hash.get(hash_)
         if owner is None:
@@ -346,7 +347,7 @@ def _answer(answer: Ownership, item: cache.Entry, wanted: Ranges) -> Ownership:
             if prev_hash and prev_path:
                 owner.previous = (prev_hash, prev_path)
         _extend(owner.lines, n)
-        _extend(owner.origin_lines, known[1])
+        _extend(owner.origin_lines, there)
     answer.owners = sorted(by_hash.values(), key=lambda o: (-o.count, -o.author_time))
     return answer
 
