@@ -12,7 +12,9 @@ Cases, each run at a random place of a file:
   cache warm, its owners already told (the usual read-then-edit);
 * ``edit_new``: the same Edit in a new session: cache warm, owners told now;
 * ``edit_cold``: the same Edit in a new session with no blame cached (an edit with no
-  read before it).
+  read before it);
+* ``edit_off``: the same Edit with ``MEMHOOKS_LINE_RECALL=off``: the hook's own cost for
+  a PreToolUse (root, session), for scale.
 
 Reported per case: p50, p95 and fastest wall time (ms) and p50 as a ratio to a bare
 ``python -c pass`` of the same interpreter, measured interleaved in the same run;
@@ -44,7 +46,7 @@ from bench_blame import busiest_large_files, clone
 DEFAULT_REPO = os.path.normpath(
     os.path.join(HERE, "..", "..", "shared", "repos", "iproute2.bundle")
 )
-CASES = ("read_cold", "edit_told", "edit_new", "edit_cold")
+CASES = ("read_cold", "edit_told", "edit_new", "edit_cold", "edit_off")
 
 
 def timed(argv: list[str], env: dict[str, str], stdin: bytes = b"") -> tuple[float, str, str]:
@@ -146,6 +148,9 @@ def main() -> int:
             measured["edit_cold"] = timed(
                 hook, env, payload("edit", root, session + "c", path, lines, at)
             )
+            off = {**env, "MEMHOOKS_LINE_RECALL": "off"}
+            edit = payload("edit", root, session + "o", path, lines, at)
+            measured["edit_off"] = timed(hook, off, edit)
             if number < 2:
                 continue  # bytecode and first-run caches: not measured
             for case, (ms, out, err) in measured.items():
