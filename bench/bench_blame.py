@@ -196,12 +196,17 @@ def main() -> int:
             result["build_s"] = round(built, 1)
             report["histories"].append(result)
     report["load_after"] = os.getloadavg()
+    emit(report, args.json)
+    return 0
+
+
+def emit(report: dict, path: str | None) -> None:
+    """Print ``report`` as JSON, and write it to ``path`` when given."""
     text = json.dumps(report, indent=2)
     print(text)
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as fp:
+    if path:
+        with open(path, "w", encoding="utf-8") as fp:
             fp.write(text + "\n")
-    return 0
 
 
 if __name__ == "__main__":

@@ -41,7 +41,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from bench_blame import busiest_large_files, clone
+from bench_blame import busiest_large_files, clone, emit
 
 DEFAULT_REPO = os.path.normpath(
     os.path.join(HERE, "..", "..", "shared", "repos", "iproute2.bundle")
@@ -175,11 +175,7 @@ def main() -> int:
                 for case in CASES
             },
         }
-    text = json.dumps(report, indent=2)
-    print(text)
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as fp:
-            fp.write(text + "\n")
+    emit(report, args.json)
     return 0
 
 
