@@ -88,3 +88,21 @@ def test_without_a_pre_tool_channel_the_edit_is_told_after_it_from_the_saved_ver
     told = context(hook(project, "gemini-cli", "gemini-edit", session="g2"))
     assert f'{hashes["regression"][:12]} "perf: simplify retry"' in told
     assert f"before it {hashes['decision'][:12]}" in told
+
+
+def test_history_memories_come_by_the_lines_they_own_not_by_the_file_they_touched(
+    project: dict[str, object], hashes: dict[str, str]
+) -> None:
+    env = project["env"]
+    assert isinstance(env, dict)
+    imported = subprocess.run(
+        [sys.executable, "-m", "memhooks", "history", "import"],
+        cwd=project["root"], env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert imported.returncode == 0, imported.stderr
+    on = context(hook(project, "claude-code", "claude-read", session="h1"))
+    assert "why these lines" in on and '"id":"git-' not in on.replace(" ", "")
+    off = context(
+        hook(project, "claude-code", "claude-read", session="h2", MEMHOOKS_LINE_RECALL="off")
+    )
+    assert "why these lines" not in off and "git-" in off  # file routing, as before

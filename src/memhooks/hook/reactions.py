@@ -218,7 +218,10 @@ def _after_tool(call: HookCall, touched: list[tuple[str, str, str]]) -> Reply:
     anchors = folders or sorted({f.rpartition("/")[0] for f in files})
     hooks = [os.path.join(_absolute(call, f), HOOK_NAME) for f in folders]
     # A file served on its own (its folder was served earlier) is anchored by itself.
-    keep = Anchor(folders, files, hooks)
+    from .lines import line_recall_on
+
+    # history memories come through line-level recall when it is on: by the lines owned
+    keep = Anchor(folders, files, hooks, commits=not line_recall_on(call))
     budget = min(call.setting("MEMHOOKS_TOOL_MAX_CHARS"), left)
     if call.delivery.cap:
         budget = min(budget, call.delivery.cap)

@@ -22,16 +22,28 @@ class Anchor:
     ``files`` root-relative (``""`` is the root), ``hooks`` the absolute paths of the
     target folders' own hook files. A memory kept for a file it touched or for its scope
     gets ``anchored_by`` (``"touched billing/invoice.py"``, ``"scoped to billing"``):
-    what brought it, rather than the query that happened to rank it."""
+    what brought it, rather than the query that happened to rank it. ``commits``: keep
+    history memories (a commit's) too; False when line-level recall tells the commits
+    that own the lines touched instead of those that touched the file (issue 20 item 2)."""
 
-    __slots__ = ("files", "folders", "hooks")
+    __slots__ = ("commits", "files", "folders", "hooks")
 
-    def __init__(self, folders: Iterable[str], files: Iterable[str], hooks: Iterable[str]) -> None:
+    def __init__(
+        self,
+        folders: Iterable[str],
+        files: Iterable[str],
+        hooks: Iterable[str],
+        *,
+        commits: bool = True,
+    ) -> None:
         self.folders = frozenset(folders)
         self.files = frozenset(files)
         self.hooks = frozenset(hooks)
+        self.commits = commits
 
     def __call__(self, memory: dict[str, Any]) -> bool:
+        if not self.commits and memory.get("commit"):
+            return False
         paths = memory.get("files") or ()
         touched = [p for p in paths if p in self.files] or [
             p for p in paths if p.rpartition("/")[0] in self.folders
