@@ -164,9 +164,7 @@ def child(argv: list[str], env: dict[str, str], stdin: bytes = b"") -> float:
     )
     elapsed = (time.perf_counter() - start) * 1000
     if done.returncode != 0 or done.stderr.strip():
-        raise SystemExit(
-            f"{argv[:4]} -> exit {done.returncode}: {done.stderr.decode(errors='replace')[-500:]}"
-        )
+        raise SystemExit(f"{argv[:4]} -> exit {done.returncode}: {done.stderr.decode(errors='replace')[-500:]}")
     return elapsed
 
 
@@ -319,20 +317,9 @@ def main() -> int:
             ),
             Case("hook_noop", hook_argv, env, payload("claude-code-PreToolUse.json", base)),
             Case("write_unchanged", hook_argv, env, write_payload(base, written)),
-            Case(
-                "write_changed",
-                hook_argv,
-                env,
-                lambda n: write_payload(side, new_file(n), SIDE_SESSION),
-            ),
-            Case(
-                "note_10", lambda n: [exe, "note", "--cwd", note_dirs[10], "--query", f"q{n}"], env
-            ),
-            Case(
-                "note_400",
-                lambda n: [exe, "note", "--cwd", note_dirs[400], "--query", f"q{n}"],
-                env,
-            ),
+            Case("write_changed", hook_argv, env, lambda n: write_payload(side, new_file(n), SIDE_SESSION)),
+            Case("note_10", lambda n: [exe, "note", "--cwd", note_dirs[10], "--query", f"q{n}"], env),
+            Case("note_400", lambda n: [exe, "note", "--cwd", note_dirs[400], "--query", f"q{n}"], env),
             Case("validate_255k", [exe, "validate", big_path], env),
             Case("prompt_255k", hook_argv, env, payload(prompt, big, prompt="fix component 7")),
             Case("prompt_1mb", hook_argv, env, payload(prompt, deepest, prompt=huge)),
@@ -363,13 +350,8 @@ def main() -> int:
     bare = statistics.median(cases[0].ms)
     bare_min = min(cases[0].ms)
     result: dict[str, object] = {
-        "tree": {
-            "depth": DEPTH,
-            "directories": DIRS,
-            "hooks": HOOKS,
-            "chain": CHAIN,
-            "chain_measured": chain,
-        },  # fmt: skip
+        "tree": {"depth": DEPTH, "directories": DIRS, "hooks": HOOKS, "chain": CHAIN,
+                 "chain_measured": chain},  # fmt: skip
         "runs": args.runs,
         "load_average": {"before": load_before, "after": os.getloadavg()},
         "resolve_warm_ms": round(resolve_ms, 4),

@@ -79,9 +79,7 @@ def replay(root: str, events: list[dict]) -> int:
     for event in events:
         files = [FileChange(os.path.join(root, *f.split("/")), "written") for f in event["files"]]
         if files:
-            changed += len(
-                maintain(NormalizedEvent("generic", "post_edit", cwd=root, files=files), root)
-            )
+            changed += len(maintain(NormalizedEvent("generic", "post_edit", cwd=root, files=files), root))
     return changed
 
 

@@ -229,9 +229,7 @@ def table(rep: dict, base: dict | None = None) -> str:
     columns = []
     if base:
         columns += [
-            (f"{base['meta']['memhooks'].split()[0][:8]} {name}", base[name])
-            for name in VIEWS
-            if name in base
+            (f"{base['meta']['memhooks'].split()[0][:8]} {name}", base[name]) for name in VIEWS if name in base
         ]
     columns += [(name, rep[name]) for name in (*VIEWS, "unwired") if name in rep]
     rows = [

@@ -32,8 +32,7 @@ def run(args: argparse.Namespace) -> int:
         prompt=args.prompt,
         files=args.file,
         roles=args.role,
-        budget=args.budget
-        or (default("MEMHOOKS_TOOL_MAX_CHARS") if args.tool_time else DEFAULT_BUDGET),
+        budget=args.budget or (default("MEMHOOKS_TOOL_MAX_CHARS") if args.tool_time else DEFAULT_BUDGET),
         backend=args.backend,
         store_path=args.store,
         anchored=args.tool_time,
