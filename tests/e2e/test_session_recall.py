@@ -239,6 +239,11 @@ def test_memhooks_sessions_shows_what_reached_the_model(name: str, tmp_path_fact
     listed = json.loads(run.project.memhooks("sessions", "list", "--format", "json"))["sessions"]
     assert [s["host"] for s in listed] == [run.flavour.host], listed
     shown = json.loads(run.project.memhooks("sessions", "show", listed[0]["session"], "--format", "json"))
-    recorded = [[i["item"] for i in d["items"] if not i["item"].startswith("guidance:")] for d in shown["deliveries"]]
+    items = [[i["item"] for i in d["items"] if not i["item"].startswith("guidance:")] for d in shown["deliveries"]]
+    recorded = [memories for memories in ([i for i in d if not i.startswith("commit:")] for d in items) if memories]
     received = [re.findall(r'"id":"([^"]+)"', c.text) for c in run.transcript.contexts if transcript.LABEL in c.text]
     assert recorded == received, f"{name}: the ledger says {recorded}, the model received {received}\n{run.report()}"
+    # line-level recall (issue 20) records the commits it told: each is named in what the model got
+    told = "\n".join(c.text for c in run.transcript.contexts)
+    commits = [i[len("commit:") :] for d in items for i in d if i.startswith("commit:")]
+    assert all(c[:12] in told for c in commits), f"{name}: recorded commits {commits} not in\n{run.report()}"
