@@ -187,9 +187,12 @@ def harness_hash() -> str:
 
 
 def memhooks_commit() -> str:
-    """The commit of the memhooks checkout this runs (``+dirty`` with uncommitted
-    changes under ``src/``)."""
-    top = os.path.dirname(HERE)
+    """The commit of the memhooks checkout whose code runs (``+dirty`` with uncommitted
+    changes under ``src/``): the one this interpreter imports, which need not be the
+    checkout this script is in."""
+    import memhooks
+
+    top = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(memhooks.__file__))))
     try:
         sha = git(top, "rev-parse", "--short=12", "HEAD").decode().strip()
         dirty = git(top, "status", "--porcelain", "--", "src").strip()
