@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
     from .gitlog import Commit, Header
 
+
 class Revert:
     """A revert met: its memory ``id``, the memory ids of the commits of the range it
     names (``found``), the names it gives that the range does not hold (``outside``),
