@@ -12,7 +12,9 @@ Order of work, cheapest first, so that an agent pays for capture only when it is
    written for each kept one;
 5. each kept memory is added to the store (one small insert). Nothing heavier ever
    runs here: stale sessions, pruning and the duplicate sweep wait for
-   ``memhooks capture process``.
+   ``memhooks capture process``;
+6. at ``pre_compact`` and ``session_end``, the session's own transcript is imported
+   into anchored pieces, once (:mod:`memhooks.transcripts.ending`).
 """
 
 from __future__ import annotations
@@ -50,12 +52,14 @@ TAG = "captured"
 class Outcome:
     """What one observation did: ``ids`` written, ``dropped`` as ``(kind, reason, text)``
     (reason: ``short``, ``cooldown``, ``duplicate``), ``project`` (None when capture
-    was off or the event had no folder)."""
+    was off or the event had no folder), ``pieces`` (conversation pieces of the session's
+    transcript added or updated at its end or compaction)."""
 
-    __slots__ = ("dropped", "ids", "project", "written")
+    __slots__ = ("dropped", "ids", "pieces", "project", "written")
 
     def __init__(self) -> None:
         self.ids: list[str] = []
+        self.pieces = 0
         self.dropped: list[tuple[str, str, str]] = []
         self.written: list[Candidate] = []
         self.project: str | None = None
@@ -122,13 +126,33 @@ def record(
     _capture(
         event, where, outcome, store_path, time.time() if now is None else now, timeout_s, policy
     )
-    if outcome.ids:
+    if event.event in ("pre_compact", "session_end"):
+        left = None if timeout_s is None else timeout_s - (time.monotonic() - started)
+        outcome.pieces = _transcript(event, where, store_path, left)
+    if outcome.ids or outcome.pieces:
         from ..backends.embedded import REFRESH_S, refresh
 
         left = REFRESH_S if timeout_s is None else timeout_s - (time.monotonic() - started)
         if left > 0:
             refresh(store_path, budget_s=min(REFRESH_S, left))
     return outcome
+
+
+def _transcript(
+    event: NormalizedEvent, where: Workspace, store_path: str | None, left_s: float | None
+) -> int:
+    """Import the session's transcript (:func:`memhooks.transcripts.ending.import_ended`);
+    return how many pieces were added or updated."""
+    from os import environ
+
+    from ..store import MemoryStore
+    from ..store.connection import BUSY_TIMEOUT
+    from ..transcripts.ending import import_ended
+
+    timeout = BUSY_TIMEOUT if left_s is None else max(0.01, left_s)
+    with MemoryStore(store_path, timeout=timeout) as store:
+        report = import_ended(event, store, where, environ, left_s)
+    return 0 if report is None else report.added + report.updated
 
 
 def _workspace(event: NormalizedEvent, cwd: str | None) -> Workspace | None:

@@ -12,11 +12,12 @@ Three kinds of anchor, strongest first:
   kept even when the file is gone now (it was there then);
 - **named**: paths the user or the agent wrote in the text, or that a shell command
   names, that exist in the project now (:mod:`memhooks.session.mentions`);
-- **symbols**: function, class and constant names the text mentions that are defined
-  or used in a touched or named file. Until the line-level recall's symbol extraction
-  lands, a name counts when it is written like code (``snake_case``, ``CamelCase``,
-  ``UPPER_CASE``, ``name()``, or in backticks) and occurs as a whole word in one of those
-  files: never every identifier, never a word of prose.
+- **symbols**: function, class and constant names the conversation mentions that a
+  touched or named file defines (:func:`memhooks.symbols.definitions`: Python's ``ast``,
+  git's funcname patterns for other languages). A name that is also an everyday word
+  (``merge``, ``report``) counts only when the text writes it as code: in backticks or
+  called (``merge()``); a name shaped like code (``snake_case``, ``CamelCase``,
+  ``UPPER_CASE``) counts wherever the text says it.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import re
 
 from ..paths import is_within
 from ..session import mentions
+from ..symbols import definitions
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -35,7 +37,9 @@ if TYPE_CHECKING:
 
 #: Most bytes of one file searched for symbol names.
 MAX_FILE_BYTES = 256 << 10
-#: Code-shaped words: backticked, called, snake_case, UPPER_CASE, CamelCase.
+#: Identifiers, as a text may mention one.
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: Words written as code: backticked, called, snake_case, UPPER_CASE, CamelCase.
 _CODE_WORD = re.compile(
     r"`([A-Za-z_][A-Za-z0-9_.]{2,60})`"
     r"|\b([A-Za-z_][A-Za-z0-9_]{2,60})\(\)"
@@ -117,26 +121,30 @@ def named(place: Place, messages: Iterable[Message]) -> list[str]:
 
 
 def symbols(root: str, texts: Iterable[str], files: Iterable[str], limit: int = 12) -> list[str]:
-    """Code-shaped names in ``texts`` that occur as whole words in one of ``files``
-    (root-relative, read now), most mentioned first, at most ``limit``."""
-    counts: dict[str, int] = {}
-    for text in texts:
-        for match in _CODE_WORD.finditer(text):
-            word = next(g for g in match.groups() if g).rpartition(".")[2]
-            if len(word) >= 3:
-                counts[word] = counts.get(word, 0) + 1
-    if not counts:
+    """The names ``files`` (root-relative, read now) define that ``texts`` mention (see
+    the module docstring), most mentioned first, at most ``limit``."""
+    defined: set[str] = set()
+    for rel in files:
+        source = _source(root, rel)
+        if source:
+            defined.update(d.name for d in definitions(rel, source) if not d.name.startswith("__"))
+    if not defined:
         return []
-    sources = [_source(root, rel) for rel in files]
-    sources = [s for s in sources if s]
-    found = [
-        word
-        for word in sorted(counts, key=lambda w: (-counts[w], w))
-        if any(
-            re.search(rf"(?<![A-Za-z0-9_]){re.escape(word)}(?![A-Za-z0-9_])", s) for s in sources
-        )
-    ]
-    return found[:limit]
+    said: dict[str, int] = {}
+    as_code: set[str] = set()
+    for text in texts:
+        for word in _WORD.findall(text):
+            if word in defined:
+                said[word] = said.get(word, 0) + 1
+        for match in _CODE_WORD.finditer(text):
+            as_code.add(next(g for g in match.groups() if g).rpartition(".")[2])
+    found = [w for w in said if w in as_code or _code_shaped(w)]
+    return sorted(found, key=lambda w: (-said[w], w))[:limit]
+
+
+def _code_shaped(name: str) -> bool:
+    """``snake_case``, ``UPPER_CASE`` or ``CamelCase``: not an everyday word."""
+    return "_" in name.strip("_") or name.isupper() or any(c.isupper() for c in name[1:])
 
 
 def _source(root: str, rel: str) -> str:

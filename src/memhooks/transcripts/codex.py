@@ -40,7 +40,7 @@ _NOT_SAID = (
 _CALLS = frozenset({"function_call", "custom_tool_call", "local_shell_call"})
 
 
-def home(env: Mapping[str, str]) -> str:
+def folder(env: Mapping[str, str]) -> str:
     """Codex's home folder."""
     return os.path.expanduser(
         env.get("CODEX_HOME") or os.path.join(env.get("HOME") or "~", ".codex")
@@ -50,12 +50,12 @@ def home(env: Mapping[str, str]) -> str:
 def sessions(env: Mapping[str, str]) -> Iterator[str]:
     """Every rollout file Codex kept, archived ones included, oldest folder first."""
     for sub in ("sessions", "archived_sessions"):
-        top = os.path.join(home(env), sub)
-        for folder, dirs, files in os.walk(top):
+        top = os.path.join(folder(env), sub)
+        for where, dirs, files in os.walk(top):
             dirs.sort()
             for name in sorted(files):
                 if name.startswith("rollout-") and name.endswith(".jsonl"):
-                    yield os.path.join(folder, name)
+                    yield os.path.join(where, name)
 
 
 def cwd(path: str) -> str | None:

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 NAME = "copilot-cli"
 
 
-def state(env: Mapping[str, str]) -> str:
+def folder(env: Mapping[str, str]) -> str:
     """Copilot CLI's session-state folder."""
     base = env.get("COPILOT_HOME") or os.path.join(env.get("HOME") or "~", ".copilot")
     return os.path.join(os.path.expanduser(base), "session-state")
@@ -37,12 +37,12 @@ def state(env: Mapping[str, str]) -> str:
 def sessions(env: Mapping[str, str]) -> Iterator[str]:
     """Every session event log Copilot CLI kept, any project."""
     try:
-        folders = sorted(os.scandir(state(env)), key=lambda e: e.name)
+        entries = sorted(os.scandir(folder(env)), key=lambda e: e.name)
     except OSError:
         return
-    for folder in folders:
-        path = os.path.join(folder.path, "events.jsonl")
-        if folder.is_dir(follow_symlinks=False) and os.path.isfile(path):
+    for entry in entries:
+        path = os.path.join(entry.path, "events.jsonl")
+        if entry.is_dir(follow_symlinks=False) and os.path.isfile(path):
             yield path
 
 

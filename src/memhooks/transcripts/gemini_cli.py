@@ -38,7 +38,7 @@ NAME = "gemini-cli"
 _NOT_SAID = ("<session_context>", "<hook_context>")
 
 
-def tmp(env: Mapping[str, str]) -> str:
+def folder(env: Mapping[str, str]) -> str:
     """Gemini CLI's per-project folders."""
     base = env.get("GEMINI_CLI_HOME") or env.get("HOME") or "~"
     return os.path.join(os.path.expanduser(base), ".gemini", "tmp")
@@ -47,7 +47,7 @@ def tmp(env: Mapping[str, str]) -> str:
 def sessions(env: Mapping[str, str]) -> Iterator[str]:
     """Every saved chat Gemini CLI kept, any project."""
     try:
-        projects = sorted(os.scandir(tmp(env)), key=lambda e: e.name)
+        projects = sorted(os.scandir(folder(env)), key=lambda e: e.name)
     except OSError:
         return
     for project in projects:

@@ -7,23 +7,27 @@ reader module. Adding a host is one module and one line here. The plain chat for
 
 from __future__ import annotations
 
-from typing import Protocol
-
 from . import claude_code, codex, copilot_cli, gemini_cli
 
-TYPE_CHECKING = False
+TYPE_CHECKING = False  # typing is not imported at run time: capture may load this in a hook
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
+    from typing import Protocol
 
     from .lines import Damage
     from .model import Transcript
+else:
+    Protocol = object
 
 
 class Reader(Protocol):
-    """One host's transcripts: where they are, the folder a session ran in (cheap: for
-    choosing the project's sessions before reading them), and the session itself."""
+    """One host's transcripts: the folder it keeps them in, each session file there, the
+    folder a session ran in (cheap: for choosing the project's sessions before reading
+    them), and the session itself."""
 
     NAME: str
+
+    def folder(self, env: Mapping[str, str]) -> str: ...
 
     def sessions(self, env: Mapping[str, str]) -> Iterator[str]: ...
 

@@ -21,13 +21,13 @@ from __future__ import annotations
 import json
 import os
 
+from ..git import find_repository
 from ..paths import is_within
 from ..store import identify
 from ..store.connection import Translated, connect, write
-from ..git import find_repository
-from . import chat, state, supersede
+from . import chat, fragments, state, supersede
 from .anchors import Place
-from .hosts import READERS
+from .hosts import READERS, Reader
 from .lines import Damage
 from .render import to_memory
 from .segment import segment
@@ -36,16 +36,20 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
+    from typing_extensions import Self
+
     from ..store import Memory, MemoryStore
     from ..workspace import Workspace
     from .model import Transcript
+    from .segment import Piece
 
 
 class ImportReport:
     """What an import did: ``sessions`` read (with pieces or not), ``pieces`` made,
     ``added`` / ``updated`` / ``unchanged`` pieces (with ``dry_run``, ``added`` counts what
     would be), ``forgotten`` (pieces imported before and since forgotten: not added again),
-    ``superseded`` (pieces marked superseded by a later one), ``unchanged_files``
+    ``superseded`` (pieces marked superseded by a later one), ``fragments`` (what capture
+    recorded of the same session, verbatim in a piece, now superseded by it), ``unchanged_files``
     (skipped: as at the last import), ``elsewhere`` (sessions of other projects, not
     read), ``damaged`` (lines no reader could use), ``by_host`` (sessions read per host)."""
 
@@ -56,6 +60,7 @@ class ImportReport:
         "dry_run",
         "elsewhere",
         "forgotten",
+        "fragments",
         "pieces",
         "sessions",
         "superseded",
@@ -67,6 +72,7 @@ class ImportReport:
     def __init__(self, *, dry_run: bool = False) -> None:
         self.sessions = self.pieces = self.added = self.updated = self.unchanged = 0
         self.forgotten = self.superseded = self.unchanged_files = self.elsewhere = 0
+        self.fragments = 0
         self.damaged = 0
         self.by_host: dict[str, int] = {}
         self.dry_run = dry_run
@@ -88,87 +94,119 @@ def import_transcripts(
     :data:`.hosts.READERS`) keep under the folders ``env`` names (``HOME``,
     ``CLAUDE_CONFIG_DIR``, ``CODEX_HOME``, ``COPILOT_HOME``, ``GEMINI_CLI_HOME``) and the
     plain chat files ``chats`` (:mod:`.chat`). ``dry_run`` writes nothing. Raises DiagnosticError MH034 for a bad chat file, StoreError when the store fails."""
-    report = ImportReport(dry_run=dry_run)
-    conn = connect(store.path, create=not dry_run, timeout=store.timeout)
-    try:
-        with Translated(store.path):
-            if not dry_run and not state.ready(conn):
-                write(conn, store.path, store.timeout, state.create)
-            seen = state.seen(conn, where.project)
-        placer = _Placer(where)
+    with _Import(store, where, dry_run) as run:
         for name in hosts if hosts is not None else list(READERS):
             reader = READERS[name]
             for path in reader.sessions(env):
-                place = placer(reader.cwd(path))
-                if place is None:
-                    report.elsewhere += 1
-                    continue
-                mark = _stat(path)
-                old = seen.get(path)
-                if mark is None or (old is not None and (old.size, old.mtime_ns) == mark):
-                    report.unchanged_files += mark is not None
-                    continue
-                damage = Damage()
-                try:
-                    transcript = reader.read(path, damage)
-                except OSError:
-                    continue  # removed while we looked: nothing to import
-                report.damaged += damage.lines
-                found = [transcript] if transcript is not None else []
-                _one_file(store, conn, where, report, path, mark, found, place, old)
+                run.host_file(reader, path)
         for path in chats:
-            mark = _stat(path) or (0, 0)
+            full = os.path.abspath(path)
             root = Place(where.root, where.root, where.root)
-            _one_file(store, conn, where, report, os.path.abspath(path), mark,
-                      chat.read_all(path, where.root), root, seen.get(os.path.abspath(path)))  # fmt: skip
-    finally:
-        conn.close()
-    return report
+            run.sessions(full, _stat(full) or (0, 0), chat.read_all(full, where.root), root)
+    return run.report
 
 
-def _one_file(
-    store: MemoryStore,
-    conn: object,
-    where: Workspace,
-    report: ImportReport,
-    path: str,
-    mark: tuple[int, int],
-    transcripts: list[Transcript],
-    place: Place,
-    old: state.Seen | None,
-) -> None:
-    """Import the sessions read from one file, then remember the file."""
-    made: list[Memory] = []
-    for transcript in transcripts:
-        report.sessions += 1
-        report.by_host[transcript.host] = report.by_host.get(transcript.host, 0) + 1
-        fallback = _mtime_iso(path)
-        for piece in segment(transcript, place):
-            made.append(to_memory(transcript, piece, place, where.project, fallback))
-    report.pieces += len(made)
-    prior = set(old.pieces) if old is not None else set()
-    stored = store.existing_ids(where.project, [m.id for m in made]) if made else set()
-    new = [m for m in made if m.id not in stored and m.id not in prior]
-    report.forgotten += sum(m.id not in stored and m.id in prior for m in made)
-    changed = [m for m in made if m.id in stored and _differs(store, where.project, m)]
-    report.unchanged += sum(m.id in stored for m in made) - len(changed)
-    if report.dry_run:
-        report.added += len(new)
-        report.updated += len(changed)
-        return
-    if new:
-        report.added += len(store.add_many(where.project, new))
-    if changed:
-        lines = [json.dumps(_update(m), ensure_ascii=False) for m in changed]
-        store.import_jsonl(where.project, lines)
-        report.updated += len(changed)
-    if new or changed:
-        report.superseded += len(supersede.apply(store, where.project, [*new, *changed]))
-    host = transcripts[0].host if transcripts else ""
-    session = transcripts[0].session if len(transcripts) == 1 else ""
-    ids = prior | {m.id for m in made}
-    write(conn, store.path, store.timeout,  # type: ignore[arg-type]
-          lambda c: state.record(c, where.project, path, mark, host, session, ids))  # fmt: skip
+def import_session(store: MemoryStore, where: Workspace, host: str, path: str) -> ImportReport:
+    """Import one session file of ``host`` (what capture does when a session ends or
+    compacts: :mod:`.ending`) as :func:`import_transcripts` would: once, only what is new,
+    only when it belongs to ``where``'s project."""
+    with _Import(store, where, dry_run=False) as run:
+        run.host_file(READERS[host], path)
+    return run.report
+
+
+class _Import:
+    """One import: the store, the state table's connection, what was imported before."""
+
+    def __init__(self, store: MemoryStore, where: Workspace, dry_run: bool) -> None:
+        self.store, self.where = store, where
+        self.report = ImportReport(dry_run=dry_run)
+        self.placer = _Placer(where)
+        self.conn = connect(store.path, create=not dry_run, timeout=store.timeout)
+        try:
+            with Translated(store.path):
+                if not dry_run and not state.ready(self.conn):
+                    write(self.conn, store.path, store.timeout, state.create)
+                self.seen = state.seen(self.conn, where.project)
+        except BaseException:
+            self.conn.close()
+            raise
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.conn.close()
+
+    def host_file(self, reader: Reader, path: str) -> None:
+        """Import one host session file, unless it belongs to another project or is as
+        it was at the last import."""
+        place = self.placer(reader.cwd(path))
+        if place is None:
+            self.report.elsewhere += 1
+            return
+        mark = _stat(path)
+        old = self.seen.get(path)
+        if mark is None or (old is not None and (old.size, old.mtime_ns) == mark):
+            self.report.unchanged_files += mark is not None
+            return
+        damage = Damage()
+        try:
+            transcript = reader.read(path, damage)
+        except OSError:
+            return  # removed while we looked: nothing to import
+        self.report.damaged += damage.lines
+        self.sessions(path, mark, [transcript] if transcript is not None else [], place)
+
+    def sessions(
+        self, path: str, mark: tuple[int, int], transcripts: list[Transcript], place: Place
+    ) -> None:
+        """Import the sessions read from one file, then remember the file."""
+        store, where, report = self.store, self.where, self.report
+        old = self.seen.get(path)
+        made: list[tuple[Memory, Piece, Transcript]] = []
+        for transcript in transcripts:
+            report.sessions += 1
+            report.by_host[transcript.host] = report.by_host.get(transcript.host, 0) + 1
+            fallback = _mtime_iso(path)
+            for piece in segment(transcript, place):
+                made.append(
+                    (
+                        to_memory(transcript, piece, place, where.project, fallback),
+                        piece,
+                        transcript,
+                    )
+                )
+        memories = [m for m, _, _ in made]
+        report.pieces += len(memories)
+        prior = set(old.pieces) if old is not None else set()
+        stored = store.existing_ids(where.project, [m.id for m in memories]) if memories else set()
+        new = [m for m in memories if m.id not in stored and m.id not in prior]
+        report.forgotten += sum(m.id not in stored and m.id in prior for m in memories)
+        changed = [m for m in memories if m.id in stored and _differs(store, where.project, m)]
+        report.unchanged += sum(m.id in stored for m in memories) - len(changed)
+        if report.dry_run:
+            report.added += len(new)
+            report.updated += len(changed)
+            return
+        if new:
+            report.added += len(store.add_many(where.project, new))
+        if changed:
+            lines = [json.dumps(_update(m), ensure_ascii=False) for m in changed]
+            store.import_jsonl(where.project, lines)
+            report.updated += len(changed)
+        if new or changed:
+            report.superseded += len(supersede.apply(store, where.project, [*new, *changed]))
+            live = {m.id for m in [*new, *changed]}
+            report.fragments += fragments.replace(
+                store, self.conn, where.project, [x for x in made if x[0].id in live]
+            )
+        host = transcripts[0].host if transcripts else ""
+        session = transcripts[0].session if len(transcripts) == 1 else ""
+        ids = prior | {m.id for m in memories}
+        write(self.conn, store.path, store.timeout,
+              lambda c: state.record(c, where.project, path, mark, host, session, ids))  # fmt: skip
+        self.seen[path] = state.Seen(mark[0], mark[1], sorted(ids))
 
 
 def _differs(store: MemoryStore, project: str, made: Memory) -> bool:

@@ -8,38 +8,46 @@ Texts are as the host wrote them: scrubbing happens when pieces are made
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 USER = "user"
 ASSISTANT = "assistant"
 
 
-@dataclass
 class ToolUse:
     """One tool call of the agent: the host's tool ``name``, its ``kind`` (``read``,
     ``edit``, ``command``, ``search``, ``other``: :mod:`memhooks.agents.tools`), the
     ``paths`` its arguments name (as written: absolute, or relative to the session's
     folder) and, for a command, its ``command`` text. The tool's output is not kept."""
 
-    name: str
-    kind: str
-    paths: list[str] = field(default_factory=list)
-    command: str | None = None
+    __slots__ = ("command", "kind", "name", "paths")
+
+    def __init__(
+        self, name: str, kind: str, paths: list[str] | None = None, command: str | None = None
+    ) -> None:
+        self.name = name
+        self.kind = kind
+        self.paths = paths if paths is not None else []
+        self.command = command
+
+    def __repr__(self) -> str:
+        return f"ToolUse({self.name!r}, {self.kind!r}, {self.paths!r}, {self.command!r})"
 
 
-@dataclass
 class Message:
     """One message: ``role`` :data:`USER` or :data:`ASSISTANT`, its ``text`` (may be empty
     for an assistant message that only calls tools), ``at`` (ISO 8601 UTC, or None when
     the host wrote no time) and the ``tools`` it called."""
 
-    role: str
-    text: str
-    at: str | None = None
-    tools: list[ToolUse] = field(default_factory=list)
+    __slots__ = ("at", "role", "text", "tools")
+
+    def __init__(
+        self, role: str, text: str, at: str | None = None, tools: list[ToolUse] | None = None
+    ) -> None:
+        self.role = role
+        self.text = text
+        self.at = at
+        self.tools = tools if tools is not None else []
 
 
-@dataclass
 class Transcript:
     """One session as a host kept it: ``host`` (``claude-code``, ``codex``, ...),
     ``session`` (the host's session id), ``path`` (the file read), ``cwd`` (the folder
@@ -47,11 +55,21 @@ class Transcript:
     in order. A message the user never wrote (hook context, environment preambles,
     compaction summaries) is not among them."""
 
-    host: str
-    session: str
-    path: str
-    cwd: str | None
-    messages: list[Message] = field(default_factory=list)
+    __slots__ = ("cwd", "host", "messages", "path", "session")
+
+    def __init__(
+        self,
+        host: str,
+        session: str,
+        path: str,
+        cwd: str | None,
+        messages: list[Message] | None = None,
+    ) -> None:
+        self.host = host
+        self.session = session
+        self.path = path
+        self.cwd = cwd
+        self.messages = messages if messages is not None else []
 
     @property
     def started(self) -> str | None:

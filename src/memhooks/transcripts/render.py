@@ -26,10 +26,10 @@ never stored.
 from __future__ import annotations
 
 import hashlib
+import posixpath
 
 from ..capture.patterns import sentences, statement_kind
 from ..capture.scrubber import clean
-from ..history.mapping import common_folder
 from ..store import Memory
 from ..store.memory import parse_timestamp
 from . import anchors
@@ -86,7 +86,7 @@ def to_memory(
     return Memory(
         id=piece_id(transcript.host, transcript.session, piece.exchanges[0]),
         project=project,
-        scope=common_folder([f for f in files if "." in f.rpartition("/")[2]] or files),
+        scope=_folder([f for f in files if "." in f.rpartition("/")[2]] or files),
         files=files,
         text=text,
         kind=KIND,
@@ -183,6 +183,12 @@ def _timestamp(value: str | None, fallback: str) -> str:
         except (TypeError, ValueError):
             pass
     return fallback
+
+
+def _folder(files: list[str]) -> str:
+    """The deepest folder holding every one of ``files`` (``""``: the root, or no files)."""
+    folders = [f.rpartition("/")[0] for f in files]
+    return posixpath.commonpath(folders) if folders and all(folders) else ""
 
 
 def _unique(items: object) -> list[str]:
