@@ -294,6 +294,12 @@ def _agents_arguments(p: argparse.ArgumentParser) -> None:
 
 #: (name, one-line help, adds its arguments) of every subcommand, in ``--help`` order;
 #: with no help, the function adds the whole subcommand itself.
+def _hooks_arguments(p: argparse.ArgumentParser) -> None:
+    from .commands.hooks import add_arguments
+
+    add_arguments(p)
+
+
 def _sessions_arguments(p: argparse.ArgumentParser) -> None:
     from .commands.sessions import add_arguments
 
@@ -326,6 +332,7 @@ COMMANDS: tuple[tuple[str, str | None, Callable[[Any], None]], ...] = (
     ("mcp", "serve memhooks' tools to an agent over MCP (stdio); needs memhooks[mcp]", _mcp_arguments),
     ("agents", "install, uninstall, inspect or check memhooks' hooks in agent hosts", _agents_arguments),
     ("sessions", "what the hook delivered to agents, per session (list, show)", _sessions_arguments),
+    ("hooks", "the project's hook files and whether git has them; share those memhooks made", _hooks_arguments),
     ("why", "the commits that explain lines of a file, and what they replaced", _why_arguments),
 )
 

@@ -49,7 +49,7 @@ def failing(code: int):  # type: ignore[no-untyped-def]
 COMMANDS = [
     (["note", "--query", "C"], b""),
     (["remove", "--query", "A"], b""),
-    (["event"], None),
+    (["event", "--anchor", "nearest"], None),  # the root gets a cue only when nearest
 ]
 
 

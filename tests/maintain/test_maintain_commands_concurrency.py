@@ -100,7 +100,8 @@ def test_parallel_notes_lose_nothing(tmp_path: Path) -> None:
 
 
 def test_parallel_events_and_notes_lose_nothing(tmp_path: Path) -> None:
-    """Events anchoring distinct files of one folder race notes on the same hook."""
+    """Events anchoring distinct files of one folder race notes on the same hook (the
+    root's, where only ``--anchor nearest`` puts a generated cue)."""
     root = project(tmp_path)
     files: list[str] = []
     notes: set[str] = set()
@@ -112,6 +113,8 @@ def test_parallel_events_and_notes_lose_nothing(tmp_path: Path) -> None:
             start(
                 root,
                 "event",
+                "--anchor",
+                "nearest",
                 payload={"hook_event_name": "post_edit", "cwd": str(root), "files": [name]},
             )
             for name in batch

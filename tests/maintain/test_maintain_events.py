@@ -42,12 +42,14 @@ def edit(
 
 
 def test_returns_the_absolute_paths_written(root: Path) -> None:
+    root_hook = (root / "MEMHOOKS.md").read_text("utf-8")
     written = maintain(edit(root, "src/b.py", "top.txt", "src/a.py", "lib/c.py"), env={})
     assert written == [
-        str(root / "MEMHOOKS.md"),
         str(root / "lib/MEMHOOKS.md"),
         str(root / "src/MEMHOOKS.md"),
     ]
+    # the root gets no generated cue: every folder inherits the root hook (issue 22 item 1)
+    assert (root / "MEMHOOKS.md").read_text("utf-8") == root_hook
     assert auto_cue_text("src") in (root / "src/MEMHOOKS.md").read_text("utf-8")
     # the same files again change nothing
     assert maintain(edit(root, "src/a.py", "src/b.py"), env={}) == []
@@ -123,15 +125,17 @@ def test_missing_cwd_is_mh024(root: Path) -> None:
 def test_memhooks_root_env_is_honoured(root: Path) -> None:
     inner = root / "src"
     (inner / "MEMHOOKS.md").write_text(ROOT_HOOK, encoding="utf-8")
+    (inner / "deep").mkdir()
+    (inner / "deep" / "d.py").write_text("", encoding="utf-8")
     env = {"MEMHOOKS_ROOT": str(inner)}
     event = NormalizedEvent(
         "generic",
         "post_edit",
         cwd=str(inner),
-        files=[FileChange(f"{inner}/a.py", "written"), FileChange(f"{root}/lib/c.py", "written")],
+        files=[FileChange(f"{inner}/deep/d.py", "written"), FileChange(f"{root}/lib/c.py", "written")],
     )
     # lib/c.py lies outside that root: dropped, as any path outside the project is
-    assert maintain(event, env=env) == [str(inner / "MEMHOOKS.md")]
+    assert maintain(event, env=env) == [str(inner / "deep" / "MEMHOOKS.md")]
 
 
 def test_memhooks_root_not_containing_the_event_cwd_gives_way_to_git(root: Path) -> None:
@@ -174,7 +178,7 @@ def test_nearest_anchoring_never_creates_hooks(root: Path) -> None:
 
 
 def test_an_invalid_root_hook_is_checked_again_after_it_changes(root: Path) -> None:
-    assert maintain(edit(root, "top.txt"), env={})
+    assert maintain(edit(root, "lib/c.py"), env={})
     (root / "MEMHOOKS.md").write_text("---\nschema: memhooks/v1\n---\n", encoding="utf-8")
     with pytest.raises(DiagnosticError) as caught:
         maintain(edit(root, "src/a.py"), env={})

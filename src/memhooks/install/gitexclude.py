@@ -21,6 +21,7 @@ import os
 import subprocess
 
 from .. import git
+from ..excludes import read_block, with_block
 from ..paths import is_within, relative
 from .base import Edit, edit
 from .files import read
@@ -116,29 +117,13 @@ def plan(ctx: Context, edits: Iterable[Edit]) -> list[Edit]:
 
 
 def _block(lines: list[str]) -> list[str]:
-    """Our lines: those after :data:`HEADER` up to a blank or comment line."""
-    if HEADER not in lines:
-        return []
-    out = []
-    for line in lines[lines.index(HEADER) + 1 :]:
-        if not line.strip() or line.startswith("#"):
-            break
-        out.append(line)
-    return out
+    """Our lines (:func:`memhooks.excludes.read_block`)."""
+    return read_block(lines, HEADER)
 
 
 def _with_block(lines: list[str], ours: list[str]) -> str:
-    """``lines`` with our block replaced by ``ours`` (appended when new, removed when empty)."""
-    if HEADER in lines:
-        start = lines.index(HEADER)
-        end = start + 1 + len(_block(lines))
-        rest = lines[:start] + lines[end:]
-        if not ours and start > 0 and not lines[start - 1].strip():
-            rest = lines[: start - 1] + lines[end:]  # the blank line we put before it
-        lines = rest[:start] + ([HEADER, *ours] if ours else []) + rest[start:]
-    elif ours:
-        lines = [*lines, *([""] if lines and lines[-1].strip() else []), HEADER, *ours]
-    return "\n".join(lines) + "\n" if lines else ""
+    """``lines`` with our block holding ``ours`` (:func:`memhooks.excludes.with_block`)."""
+    return with_block(lines, HEADER, ours)
 
 
 def tracked(ctx: Context, edits: Iterable[Edit]) -> list[str]:

@@ -20,7 +20,13 @@ not only the reference's literal ``post_tool_call``):
 4. each group's generated cue (``[scope: <dir>]``, tagged ``memhooks:auto``, at most
    ``MEMHOOKS_AUTO_PATHS`` file resources) goes to the group's **anchor** hook — per
    ``MEMHOOKS_ANCHOR`` (:data:`memhooks.settings.CHOICES`) — after that hook's stale auto resources are
-   pruned; groups sharing an anchor are written together, under one lock.
+   pruned; groups sharing an anchor are written together, under one lock. With the
+   ``directory`` anchor the root folder gets no generated cue (issue 22 item 1): the root
+   hook is the project's own, usually committed, and every folder inherits it, so a cue
+   there would search the root's files on every recall and show in ``git status``
+   after every session;
+5. a hook file about to be created is first kept out of git (:mod:`.local`), so a session
+   leaves ``git status`` as the agent's own edits made it.
 
 Writes per hook are independent: a failure leaves earlier hooks written.
 """
@@ -146,25 +152,59 @@ def maintain(
     written = []
     exists = file_exists_in(root)
     too_big = []
+    create = anchor == "directory"
+    plan = _plan(touched, anchor)
+    if create:
+        plan.pop(os.path.join(root, HOOK_NAME), None)  # step 4: never the root's
     try:
-        for hook, cues in _plan(touched, anchor).items():
-            create = anchor == "directory"
+        pending = []
+        for hook, cues in plan.items():
             if _unchanged(
                 hook, cues, exists, max_paths, create=create, store=store, learned=learned
             ):
                 continue
             if dry:
                 written.append(hook)
-                continue
-            if not strict and _size(hook) > MAX_HOOK_EDIT_BYTES:
+            elif not strict and _size(hook) > MAX_HOOK_EDIT_BYTES:
                 too_big.append(hook)
-            elif _apply(hook, cues, exists, max_paths, create=create):
+            else:
+                pending.append((hook, cues))
+        unlisted = (
+            _keep_local(root, [hook for hook, _ in pending if not os.path.lexists(hook)])
+            if pending
+            else []
+        )
+        for hook, cues in pending:
+            if _apply(hook, cues, exists, max_paths, create=create):
                 written.append(hook)
     finally:
         store.save()
-    if too_big:
-        raise DiagnosticError([_too_big(hook) for hook in too_big])
+    problems = [_too_big(hook) for hook in too_big] + unlisted
+    if problems:
+        raise DiagnosticError(problems)
     return written
+
+
+def _keep_local(root: str, created: list[str]) -> list[Diagnostic]:
+    """Keep the hook files about to be created, and the writer's temporary files, out of
+    git (:func:`.local.keep_local`) before anything is written; a failure is reported
+    (as MH031, after the writes), never a reason to drop the update."""
+    from .local import keep_local
+
+    try:
+        keep_local(root, created)
+    except DiagnosticError as exc:
+        return [
+            Diagnostic(
+                "MH031",
+                f"could not keep {', '.join(created) or 'the hook writer’s temporary files'} "
+                f"out of git: {exc.diagnostic.message}",
+                exc.diagnostic.path,
+                help="they were written all the same and show in `git status`; "
+                "run `memhooks hooks` to see them",
+            )
+        ]
+    return []
 
 
 def _lstat(path: str) -> os.stat_result | None:

@@ -59,7 +59,7 @@ def hook_lock(hook_path: PathLike, *, timeout: float = DEFAULT_TIMEOUT_S) -> Hoo
     lock is still held by another process after ``timeout`` seconds.
 
     Once the lock is held, temporary files that killed writers left beside the hook
-    are swept (:func:`memhooks.maintain.atomic.sweep_stale_temps`).
+    are swept, whatever their age (:func:`memhooks.maintain.atomic.sweep_stale_temps`).
     """
     return HookLock(hook_path, timeout)
 
@@ -86,7 +86,10 @@ class HookLock:
             held = _directory_lock(self.path, self.timeout)
         self._held = held
         try:
-            sweep_stale_temps(directory, hook_name=name)
+            # Every writer of this file holds this lock, so no temporary file here belongs
+            # to a live writer: whatever a killed one left goes now, whatever its age
+            # (issue 22 item 1: one left for 30 s showed in `git status`).
+            sweep_stale_temps(directory, hook_name=name, older_than_s=0)
         except BaseException:
             self._release()
             raise

@@ -1,0 +1,112 @@
+"""The repository's own exclude file (``info/exclude``) and the blocks memhooks keeps in it.
+
+git reads ``$GIT_COMMON_DIR/info/exclude`` like a ``.gitignore`` that is never committed:
+what it lists stays out of ``git status`` in this clone only. memhooks keeps its lines in
+blocks, each opened by a header comment of its own and ended by a blank or comment line::
+
+    # memhooks-managed: these files hold this machine's path to memhooks
+    /.claude/settings.local.json
+
+Lines outside our blocks are the user's and are never touched. :func:`read_block` and
+:func:`with_block` are the pure text operations; :func:`update` applies one to the file
+of a work tree under a lock, with the durable atomic writer.
+
+Only ``os`` is imported at the top: the agent hook calls :func:`update` when it creates a
+hook file (rarely).
+"""
+
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from .git import Repository
+
+
+def path_of(repository: Repository) -> str:
+    """The exclude file of ``repository`` (shared by its linked worktrees)."""
+    return os.path.join(repository.common, "info", "exclude")
+
+
+def read_block(lines: list[str], header: str) -> list[str]:
+    """Our lines: those after ``header`` up to a blank or comment line."""
+    if header not in lines:
+        return []
+    out = []
+    for line in lines[lines.index(header) + 1 :]:
+        if not line.strip() or line.startswith("#"):
+            break
+        out.append(line)
+    return out
+
+
+def with_block(lines: list[str], header: str, ours: list[str]) -> str:
+    """``lines`` with the block of ``header`` holding ``ours`` (appended when new, after a
+    blank line; removed with its header when ``ours`` is empty)."""
+    if header in lines:
+        start = lines.index(header)
+        end = start + 1 + len(read_block(lines, header))
+        rest = lines[:start] + lines[end:]
+        if not ours and start > 0 and not lines[start - 1].strip():
+            rest = lines[: start - 1] + lines[end:]  # the blank line we put before it
+        lines = rest[:start] + ([header, *ours] if ours else []) + rest[start:]
+    elif ours:
+        lines = [*lines, *([""] if lines and lines[-1].strip() else []), header, *ours]
+    return "\n".join(lines) + "\n" if lines else ""
+
+
+def pattern(rel: str) -> str:
+    """The exclude line that matches exactly the file ``rel`` (``/``-separated, relative
+    to the top of the work tree): anchored with ``/``, the characters gitignore reads as
+    wildcards or escapes (``* ? [ \\``) and trailing spaces escaped."""
+    escaped = "".join("\\" + ch if ch in "*?[\\" else ch for ch in rel)
+    stripped = escaped.rstrip(" ")
+    escaped = stripped + "\\ " * (len(escaped) - len(stripped))
+    return "/" + escaped
+
+
+def unpattern(line: str) -> str | None:
+    """The relative path a line :func:`pattern` wrote matches, or None for another line."""
+    if not line.startswith("/"):
+        return None
+    out = []
+    escaped = False
+    for ch in line[1:]:
+        if escaped or ch != "\\":
+            out.append(ch)
+            escaped = False
+        else:
+            escaped = True
+    return "".join(out)
+
+
+def update(repository: Repository, header: str, change: Callable[[list[str]], list[str]]) -> bool:
+    """Replace the block of ``header`` in ``repository``'s exclude file with
+    ``change(its lines)``, under the lock of the ``info`` folder (agent hooks may add
+    lines at once), written atomically. Returns whether the file changed. Raises
+    DiagnosticError MH031 (MH029) as the hook writer does when the folder cannot be
+    locked or the file written."""
+    from .maintain.access import LOCK_TIMEOUT_S
+    from .maintain.atomic import write_atomic
+    from .maintain.lock import hook_lock
+
+    path = path_of(repository)
+    folder = os.path.dirname(path)
+    if not os.path.isdir(folder):
+        os.makedirs(folder, exist_ok=True)  # git makes it; a bare `git init --template=` not
+    with hook_lock(path, timeout=LOCK_TIMEOUT_S):
+        try:
+            with open(path, encoding="utf-8") as fp:
+                before = fp.read()
+        except FileNotFoundError:
+            before = ""
+        lines = before.splitlines()
+        ours = read_block(lines, header)
+        wanted = change(list(ours))
+        if wanted == ours:
+            return False
+        write_atomic(path, with_block(lines, header, wanted))
+        return True

@@ -1,0 +1,131 @@
+"""Hook files memhooks makes on its own stay out of git until the project shares them.
+
+An agent's edit in a folder without a hook makes hook maintenance create ``MEMHOOKS.md``
+there (``MEMHOOKS_ANCHOR=directory``). Left alone, each one is a new untracked file in
+``git status`` — six edits, six files, none of them the agent's own change (issue 22
+item 1). So before memhooks creates a hook file it lists it in a block of the clone's own
+exclude file (:mod:`memhooks.excludes`; never committed, nothing in the work tree)::
+
+    # memhooks: hook files it made, kept out of git until shared (memhooks hooks share)
+    .MEMHOOKS.md.*.tmp
+    /src/requests/MEMHOOKS.md
+
+with the pattern of the hook writer's temporary files (:mod:`memhooks.atomicfile`): one a
+killed writer leaves is removed by the next writer in that folder, and hidden until then.
+``memhooks hooks`` lists every hook file and whether it is shared (tracked by git), kept
+local (this block) or neither; ``memhooks hooks share`` takes files out of the block, so
+they show in ``git status`` for review and commit. Hand-written and committed hooks are
+never listed here: they are maintained in place, where they are. Outside a git work tree
+there is nothing to keep out of.
+"""
+
+from __future__ import annotations
+
+import os
+
+from .. import excludes
+from ..git import find_repository
+from ..protocol.hookfile import HOOK_NAME
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from ..git import Repository
+
+HEADER = "# memhooks: hook files it made, kept out of git until shared (memhooks hooks share)"
+#: A hook writer's temporary file (``.MEMHOOKS.md.<16 hex>.tmp``), in any folder.
+TEMPORARY = f".{HOOK_NAME}.*.tmp"
+
+
+def keep_local(root: str, created: Iterable[str] = ()) -> bool:
+    """Before memhooks writes hook files in the project at ``root``: list the ones it is
+    about to create (``created``: absolute paths) and the writer's temporary files in
+    the exclude block, when they are not there yet. Returns whether the exclude file
+    changed; False outside git. Raises DiagnosticError MH031 when it cannot be written."""
+    repository = find_repository(os.path.realpath(root))
+    if repository is None:
+        return False
+    wanted = [TEMPORARY, *(_pattern(repository, path) for path in created)]
+    wanted = [w for w in dict.fromkeys(wanted) if w]
+    if set(wanted) <= set(_block(repository)):
+        return False  # the common case, read without the lock
+    return excludes.update(
+        repository, HEADER, lambda ours: ours + [w for w in wanted if w not in ours]
+    )
+
+
+def local_hooks(root: str) -> list[str]:
+    """Absolute paths of the hook files below ``root`` memhooks keeps local (in the
+    block), existing ones only, sorted."""
+    repository = find_repository(os.path.realpath(root))
+    if repository is None:
+        return []
+    found = []
+    prefix = os.path.realpath(root).rstrip(os.sep) + os.sep
+    for line in _block(repository):
+        path = _path(repository, line)
+        if path is not None and (path + os.sep).startswith(prefix) and os.path.isfile(path):
+            found.append(path)
+    return sorted(found)
+
+
+def share(root: str, paths: Iterable[str]) -> list[str]:
+    """Take the hook files ``paths`` (absolute) out of the block, so git shows them;
+    return those that were in it. Lines of hook files that no longer exist go too."""
+    repository = find_repository(os.path.realpath(root))
+    if repository is None:
+        return []
+    lines = {_pattern(repository, path): path for path in paths}
+    shared: list[str] = []
+
+    def change(ours: list[str]) -> list[str]:
+        kept = []
+        for line in ours:
+            if line in lines:
+                shared.append(lines[line])
+            elif line == TEMPORARY or _exists(repository, line):
+                kept.append(line)
+        return kept
+
+    excludes.update(repository, HEADER, change)
+    return shared
+
+
+def with_local(root: str, directory: str, hooks: list[str]) -> list[str]:
+    """``hooks`` (a git listing of ``directory``, which leaves out what is excluded) with
+    the local hook files below ``directory`` added, sorted."""
+    below = [
+        p for p in local_hooks(root) if (p + os.sep).startswith(directory.rstrip(os.sep) + os.sep)
+    ]
+    return sorted(set(hooks) | set(below)) if below else hooks
+
+
+def _block(repository: Repository) -> list[str]:
+    try:
+        with open(excludes.path_of(repository), encoding="utf-8") as fp:
+            return excludes.read_block(fp.read().splitlines(), HEADER)
+    except (OSError, UnicodeDecodeError):
+        return []
+
+
+def _pattern(repository: Repository, path: str) -> str:
+    """The block's line for the file ``path``; "" when it is not in the work tree."""
+    real = os.path.join(os.path.realpath(os.path.dirname(path)), os.path.basename(path))
+    rel = os.path.relpath(real, os.path.realpath(repository.top))
+    if rel == os.curdir or rel.startswith(os.pardir):
+        return ""
+    return excludes.pattern(rel.replace(os.sep, "/"))
+
+
+def _path(repository: Repository, line: str) -> str | None:
+    """The file a line of ours names (lines :func:`_pattern` wrote), or None."""
+    rel = excludes.unpattern(line)
+    if rel is None or not (rel == HOOK_NAME or rel.endswith("/" + HOOK_NAME)):
+        return None
+    return os.path.join(os.path.realpath(repository.top), *rel.split("/"))
+
+
+def _exists(repository: Repository, line: str) -> bool:
+    path = _path(repository, line)
+    return path is not None and os.path.isfile(path)

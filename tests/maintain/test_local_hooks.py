@@ -1,0 +1,108 @@
+"""A clean working tree by default (issue 22 item 1): the hook files memhooks makes on its
+own stay out of git (the clone's ``info/exclude``) until the project shares them, a killed
+writer's temporary file is hidden and goes at the next write there, and ``memhooks hooks``
+lists and shares them."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from clikit import run_in_process
+
+from memhooks.atomicfile import temp_name
+
+ROOT_HOOK = "---\nschema: memhooks/v2\ninherits: true\n---\n"
+
+
+def git(root: Path, *args: str) -> str:
+    done = subprocess.run(["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t",
+                           *args], capture_output=True, text=True, check=True)  # fmt: skip
+    return done.stdout
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A git project whose root hook is committed."""
+    root = Path(os.path.realpath(tmp_path)) / "proj"
+    root.mkdir()
+    git(root, "init", "-q")
+    (root / "MEMHOOKS.md").write_text(ROOT_HOOK, encoding="utf-8")
+    git(root, "add", "MEMHOOKS.md")
+    git(root, "commit", "-qm", "enable memhooks")
+    return root
+
+
+def agent_writes(root: Path, *rels: str) -> None:
+    """What an agent's session does: write files, and the hook maintains their cues."""
+    for rel in rels:
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text("x = 1\n", encoding="utf-8")
+        payload = {"hook_event_name": "post_edit", "cwd": str(root), "files": [rel]}
+        code, _out, err = run_in_process(["event"], root, {}, json.dumps(payload).encode())
+        assert code == 0, err
+
+
+def status(root: Path) -> list[str]:
+    return git(root, "status", "--porcelain", "-uall").splitlines()
+
+
+def test_a_session_leaves_git_status_as_the_agent_made_it(repo: Path) -> None:
+    edits = ["src/requests/models.py", ".github/workflows/ci.yml", "docs/a b*[x].md", "setup.py"]
+    agent_writes(repo, *edits)
+    assert sorted(status(repo)) == sorted(f"?? {e}" if " " not in e else f'?? "{e}"' for e in edits)
+    made = ["src/requests/MEMHOOKS.md", ".github/workflows/MEMHOOKS.md", "docs/MEMHOOKS.md"]
+    assert all((repo / m).is_file() for m in made)  # they are there, and in effect
+    assert (repo / "MEMHOOKS.md").read_text("utf-8") == ROOT_HOOK  # the root gets no cue
+    code, out, _err = run_in_process(["hooks", "--format", "json"], repo, {})
+    assert code == 0
+    assert json.loads(out)["hooks"] == [
+        {"path": ".github/workflows/MEMHOOKS.md", "status": "local"},
+        {"path": "MEMHOOKS.md", "status": "shared"},
+        {"path": "docs/MEMHOOKS.md", "status": "local"},
+        {"path": "src/requests/MEMHOOKS.md", "status": "local"},
+    ]
+
+
+def test_share_shows_them_to_git_for_review(repo: Path) -> None:
+    agent_writes(repo, "src/a.py", "lib/b.py")
+    git(repo, "add", "src/a.py", "lib/b.py")
+    code, out, _err = run_in_process(["hooks", "share", "src"], repo, {})
+    assert code == 0
+    assert out.splitlines() == [
+        "Shared 1 hook file(s): git shows them now; review them, then `git add` and commit:",
+        "  src/MEMHOOKS.md",
+    ]
+    assert "?? src/MEMHOOKS.md" in status(repo) and "?? lib/MEMHOOKS.md" not in status(repo)
+    assert run_in_process(["hooks", "share"], repo, {})[1].endswith("  lib/MEMHOOKS.md\n")
+    assert "?? lib/MEMHOOKS.md" in status(repo)
+    # a shared hook is maintained in place, where it is, as a hand-written one
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "share the hooks")
+    agent_writes(repo, "src/c.py")
+    assert status(repo) == [" M src/MEMHOOKS.md", "?? src/c.py"]
+
+
+def test_a_killed_writers_temporary_file_is_hidden_and_gone_at_the_next_write(
+    repo: Path,
+) -> None:
+    agent_writes(repo, "src/a.py")
+    git(repo, "add", "src/a.py")
+    left = repo / "src" / temp_name("MEMHOOKS.md")  # what a writer killed mid-write leaves
+    left.write_text("half a hook", encoding="utf-8")
+    assert status(repo) == ["A  src/a.py"]
+    agent_writes(repo, "src/b.py")  # the next writer in that folder, at once
+    assert not left.exists()
+
+
+def test_outside_git_nothing_is_excluded(tmp_path: Path) -> None:
+    root = tmp_path / "plain"
+    root.mkdir()
+    (root / "MEMHOOKS.md").write_text(ROOT_HOOK, encoding="utf-8")
+    agent_writes(root, "src/a.py")
+    assert (root / "src" / "MEMHOOKS.md").is_file()
+    code, out, _err = run_in_process(["hooks"], root, {})
+    assert code == 0 and "not in git  src/MEMHOOKS.md" in out
