@@ -148,7 +148,7 @@ def memory_ids(repo: gitlog.Repository, revisions: Sequence[str] = ()) -> dict[s
     """``{commit hash: memory id}`` for every non-merge commit of ``revisions`` (default
     ``HEAD``), as :func:`import_history` names their memories (a cherry-pick maps to the
     memory of the change it repeats). Raises DiagnosticError MH032 when git fails."""
-    order = [w.hash for w in gitlog.walk(repo, revisions) if w.parents < 2]
+    order = [w.hash for w in gitlog.walk(repo, revisions, changes=False) if w.parents < 2]
     order.reverse()
     changes = Changes(order)
     ids: dict[str, str] = {}
@@ -263,7 +263,9 @@ def _wanted(
         memory_id,
         commit.hash,
         row=_row(commit, ignored),
-        format=FORMAT,
+        # Without its paths a memory written now (forgotten since the walk) is marked of
+        # no format, so that the next import rewrites it with them.
+        format=FORMAT if paths is not None else 0,
         scope=paths.scope if paths else "",
         files=None if paths is None else list(paths.files),
         source=SOURCE_PREFIX + commit.hash,
