@@ -26,6 +26,10 @@ def _sandbox_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
         ("XDG_STATE_HOME", ".local/state"),
     ):
         monkeypatch.setenv(var, str(home / sub))
+    # what the hook falls back to when the state folder is unusable: private, not /tmp's
+    runtime = tmp_path_factory.mktemp("run")
+    runtime.chmod(0o700)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
     for var in list(os.environ):
         if var.startswith("MEMHOOKS_"):
             monkeypatch.delenv(var)

@@ -20,6 +20,7 @@ ROOT_HOOK = '---\nschema: memhooks/v2\nrecall_queries: ["What matters here?"]\n-
 
 def _env(home: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("XDG_", "MEMHOOKS_"))}
+    env["XDG_RUNTIME_DIR"] = os.environ["XDG_RUNTIME_DIR"]  # the sandbox's (conftest)
     return {**env, "HOME": str(home), **extra}
 
 
@@ -81,3 +82,21 @@ def test_the_hook_recalls_and_says_why_it_keeps_no_session(project: Path, tmp_pa
         f"memhooks hook: HOME `{gone}` does not exist, and memhooks keeps the hook's state file"
     )
     assert not gone.exists()
+
+
+def test_the_runtime_folder_is_private_or_not_used(tmp_path: Path) -> None:
+    """The hook keeps a session there when the state folder cannot be used: in a shared
+    temporary folder anyone could make that name first, so only a real folder of ours
+    that nobody else may enter will do."""
+    env = {"XDG_RUNTIME_DIR": str(tmp_path / "missing"), "TMPDIR": str(tmp_path)}
+    made = dirs.runtime_dir(env)
+    assert made == str(tmp_path / f"memhooks-{os.getuid()}")
+    assert oct(os.stat(made).st_mode & 0o777) == "0o700"
+    os.chmod(made, 0o755)  # others may enter: not private
+    assert dirs.runtime_dir(env) is None
+    os.rmdir(made)
+    os.symlink(tmp_path, made)  # a planted link
+    assert dirs.runtime_dir(env) is None
+    run = tmp_path / "run"
+    run.mkdir(mode=0o700)
+    assert dirs.runtime_dir({"XDG_RUNTIME_DIR": str(run)}) == str(run / "memhooks")

@@ -115,3 +115,39 @@ def config_dir(env: Mapping[str, str] | None = None) -> str:
 def cache_dir(env: Mapping[str, str] | None = None) -> str:
     """Where caches live (anything there may be deleted at any time)."""
     return user_dir("cache", env)
+
+
+def runtime_dir(env: Mapping[str, str] | None = None) -> str | None:
+    """A private folder for this user's runtime files, made when missing, or None:
+    ``$XDG_RUNTIME_DIR/memhooks`` when that variable names an absolute folder, else
+    ``memhooks-<uid>`` in the temporary folder (``TMPDIR``, ``TEMP`` or ``TMP`` when one
+    names an absolute folder, else ``/tmp``; read from ``env``, as
+    :func:`tempfile.gettempdir` would, without caching it). Used only when the state folder
+    cannot be (the agent hook keeps its session there meanwhile: issue 22 item 2). Either
+    must be a real folder of ours that nobody else may enter — a shared temporary folder
+    lets anyone make that name first (a symlink elsewhere, a folder they can read) — else
+    None. Never raises."""
+    import stat
+
+    env = os.environ if env is None else env
+    xdg = env.get("XDG_RUNTIME_DIR", "")
+    if os.path.isabs(xdg) and os.path.isdir(xdg):
+        folder = os.path.join(xdg, APP)
+    else:
+        temps = [env.get(name, "") for name in ("TMPDIR", "TEMP", "TMP")] + ["/tmp"]
+        base = next((t for t in temps if os.path.isabs(t) and os.path.isdir(t)), None)
+        if base is None:
+            return None
+        folder = os.path.join(base, f"{APP}-{os.getuid()}")
+    try:
+        os.mkdir(folder, 0o700)
+    except FileExistsError:
+        pass
+    except OSError:
+        return None
+    try:
+        found = os.lstat(folder)
+    except OSError:
+        return None
+    private = stat.S_ISDIR(found.st_mode) and not stat.S_IMODE(found.st_mode) & 0o077
+    return folder if private and found.st_uid == os.getuid() else None

@@ -65,6 +65,7 @@ class HookCall:
         "host",
         "native",
         "notes",
+        "state_problem",
     )
 
     def __init__(
@@ -90,6 +91,9 @@ class HookCall:
         self._folder: str | None = None
         self._root: str | None | bool = False  # False: not looked for yet
         self._state: State | None = None
+        #: Why the state file could not be used (its session is then kept elsewhere:
+        #: :meth:`_fallback_state`), or None.
+        self.state_problem: str | None = None
         self._state_dir: str | None = None
         self._session: Session | None = None
         self._capture: tuple[str, bool] | None = None
@@ -209,8 +213,9 @@ class HookCall:
     @property
     def state_dir(self) -> str:
         """The state folder (:func:`memhooks.session.location.state_dir`); with no usable
-        home to find it in (:class:`~memhooks.errors.HomeError`, noted), :data:`NO_FOLDER`:
-        nothing can be created below it, and the call goes on without a state file."""
+        home to find it in (:class:`~memhooks.errors.HomeError`: :attr:`state_problem`),
+        :data:`NO_FOLDER`: nothing can be created below it, and :attr:`state` is kept
+        elsewhere."""
         if self._state_dir is None:
             from ..errors import HomeError
             from ..session.location import state_dir
@@ -219,10 +224,7 @@ class HookCall:
                 self._state_dir = state_dir(self.env)
             except HomeError as exc:
                 self._state_dir = NO_FOLDER
-                self.notes.append(
-                    f"{exc}; this call went on without the session's ledger"
-                    " (and tool-time recall is off until the state file can be used)"
-                )
+                self.state_problem = str(exc)
         return self._state_dir
 
     @property
@@ -234,22 +236,44 @@ class HookCall:
             from ..session.location import FILENAME
 
             try:
-                if self.state_dir == NO_FOLDER:  # said by state_dir
-                    self._state = State(EPHEMERAL)
-                else:
-                    self._state = State(os.path.join(self.state_dir, FILENAME))
+                if self.state_dir == NO_FOLDER:
+                    raise StoreError(str(self.state_problem))  # why: no home (state_dir)
+                self._state = State(os.path.join(self.state_dir, FILENAME))
             except StoreError as exc:
-                # Fail open with less rather than not at all: this call's session lives in
-                # memory and ends with it, so the model still gets its recall (the ledger
-                # cannot keep a memory from coming again).
-                self._state = State(EPHEMERAL)
-                self.notes.append(
-                    f"{exc}; this call went on without the session's ledger"
-                    " (and tool-time recall is off until the state file can be used)"
-                )
+                self._state = self._fallback_state(str(exc))
             if self._state.replaced:
                 self.notes.append(self._state.replaced)
         return self._state
+
+    def _fallback_state(self, why: str) -> State:
+        """The state when the state file cannot be used (``why``): one in the user's
+        private runtime folder (:func:`memhooks.dirs.runtime_dir`), so the session's
+        ledger still keeps a memory from coming twice and the model is told once
+        (:attr:`state_problem`); else, failing open with less rather than not at all,
+        one in memory that ends with this call (:attr:`ledgerless`)."""
+        from ..dirs import runtime_dir
+        from ..errors import StoreError
+        from ..session import State
+        from ..session.location import FILENAME
+
+        self.state_problem = why
+        folder = runtime_dir(self.env)
+        if folder is not None and folder != self.state_dir:
+            try:
+                state = State(os.path.join(folder, FILENAME))
+            except StoreError:
+                pass
+            else:
+                self.notes.append(
+                    f"{why}; this session is kept in {folder} until then (edits' cue updates"
+                    " are applied at once, not journaled)"
+                )
+                return state
+        self.notes.append(
+            f"{why}; this call went on without the session's ledger"
+            " (and tool-time recall is off until the state file can be used)"
+        )
+        return State(EPHEMERAL)
 
     @property
     def ledgerless(self) -> bool:

@@ -28,9 +28,10 @@ def maintain_edit(call: HookCall) -> tuple[list[str], str | None]:
         "files": [f.as_list() for f in call.event.files],
         "settings": settings,
     }
-    if call.ledgerless:
-        # No state file to journal in (HookCall.state): applied now, under the hook
-        # files' own locks, or the failure is the call's note; never left pending.
+    if call.ledgerless or call.state_problem is not None:
+        # No state file to journal in durably (HookCall.state: none, or one in a
+        # temporary folder): applied now, under the hook files' own locks, or the
+        # failure is the call's note naming the hook; never left pending.
         return _apply([work]), None
     journal.accept(call.state, call.root, work)
     written, notes = journal.drain(call.state, call.root, _apply, call.deadline - 0.1)

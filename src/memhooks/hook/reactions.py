@@ -323,6 +323,7 @@ def _recall(call: HookCall, target: str, **options: Any) -> Recall | None:
         deadline_s=remaining,
         delivered=call.session.delivered(),
         strict=True,
+        skip_invalid=True,
         **options,
     )
 
@@ -347,9 +348,17 @@ def _deliver(
             call.session.claim(serve)
         return noop(call)
     down = result.unavailable()
-    notice = (
-        down if down and not tool_time and UNAVAILABLE not in call.session.delivered() else None
-    )
+    told = down
+    if told is None and call.state_problem is not None:
+        # The state file cannot be used (HookCall.state, said on stderr): the model is
+        # told once too, in one line, that memory runs with less.
+        why = call.state_problem.split(" (SQLite:")[0].split("; ")[0]
+        told = f"memory unavailable in part: {why}; recall goes on"
+    delivered = call.session.delivered()
+    notice = told if told and not tool_time and UNAVAILABLE not in delivered else None
+    # An invalid hook left out of the chain: one line to the model, once per session epoch
+    # (issue 22 item 2), and the diagnostic on stderr every time.
+    skipped = {k: v for k, v in result.skipped_lines().items() if k not in delivered}
     items: list[dict[str, object]] = [
         {
             "item": m["id"],
@@ -364,21 +373,30 @@ def _deliver(
     ]
     if notice:
         items.append({"item": UNAVAILABLE, "words": notice, "cue": None})
+    items += [{"item": key, "words": line, "cue": None} for key, line in skipped.items()]
+
+    def text_of(claimed: set[str]) -> str | None:
+        told = [line for key, line in skipped.items() if key in claimed]
+        return result.context(notice if UNAVAILABLE in claimed else None, told)
 
     def size(claimed: set[str]) -> int:
         result.memories = [m for m in result.memories if m["id"] in claimed]
         result.guidance = [g for g in result.guidance if guidance_key(g) in claimed]
-        text = result.context(notice if UNAVAILABLE in claimed else None)
+        text = text_of(claimed)
         return len(text) if text else 0
 
     claimed = call.session.record(
         call.native or "", target, items, size, tool_time=tool_time, serve=serve
     )
-    text = result.context(notice if UNAVAILABLE in claimed else None) if claimed else None
+    text = text_of(claimed) if claimed else None
     reply = Reply(call.delivery.render(call.native or "", text) if text else call.delivery.noop)
     reply.context = text
     if down:
         reply.add_note(down)
+    if result.skipped:
+        from ..errors import DiagnosticError, one_line
+
+        reply.add_note(f"skipped an invalid hook: {one_line(DiagnosticError(result.skipped))}")
     return reply
 
 

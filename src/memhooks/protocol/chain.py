@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import stat
 
-from ..errors import fail
+from ..errors import Diagnostic, DiagnosticError, fail
 from . import cache
 from .hookfile import HOOK_NAME, UNSAFE
 
@@ -53,20 +53,32 @@ def hook_paths(root: str, directories: list[str]) -> list[tuple[str, os.stat_res
     return found
 
 
-def load_chain(root: str, directories: list[str]) -> list[HookData]:
+def load_chain(
+    root: str, directories: list[str], skipped: list[Diagnostic] | None = None
+) -> list[HookData]:
     """Parse (or fetch from cache) every hook in ``directories``, root first.
 
     Raises DiagnosticError with the first invalid hook's error diagnostics, or MH029 /
-    MH000 for unsafe or unreadable hook files.
+    MH000 for unsafe or unreadable hook files — unless ``skipped`` is given: then such a
+    hook is left out of the chain, its first error appended to ``skipped``, and the rest
+    of the chain loads (issue 22 item 2: the agent hook degrades, it does not go dark
+    because one hook in the chain is broken).
     """
     hooks = []
     store = cache.for_root(root)
     try:
-        for path, st in hook_paths(root, directories):
-            parsed = store.load(path, st)
-            parsed.require_valid()
-            assert parsed.data is not None
-            hooks.append((path, parsed.data, parsed.guidance))
+        for directory in directories:
+            try:
+                found = hook_paths(root, [directory])
+                for path, st in found:
+                    parsed = store.load(path, st)
+                    parsed.require_valid()
+                    assert parsed.data is not None
+                    hooks.append((path, parsed.data, parsed.guidance))
+            except DiagnosticError as exc:
+                if skipped is None:
+                    raise
+                skipped.append(exc.diagnostic)
     finally:
         store.save()  # what was parsed before an invalid hook stays parsed
     return hooks

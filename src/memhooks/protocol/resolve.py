@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-from ..errors import DiagnosticError, UsageError, fail
+from ..errors import Diagnostic, DiagnosticError, UsageError, fail
 from ..paths import is_within
 from . import plan as plan_mod
 from .chain import load_chain
@@ -34,15 +34,20 @@ class Plan:
     ``data`` is the plan dict (keys in the reference's order, see
     :func:`memhooks.protocol.plan.build_plan`); ``root``, ``target``, ``sources``,
     ``effective_queries``, ``exclude`` are shortcuts; ``reason`` says why the root was
-    chosen (``MEMHOOKS_ROOT``, ``git``, ``highest hook``, ``target directory``).
+    chosen (``MEMHOOKS_ROOT``, ``git``, ``highest hook``, ``target directory``);
+    ``skipped`` holds the first error of each hook of the chain that was left out for
+    being invalid (resolved with ``skip_invalid``; otherwise it stays empty).
     Treat ``data`` as read-only: it shares values with the parsed-hook cache.
     """
 
-    __slots__ = ("data", "reason")
+    __slots__ = ("data", "reason", "skipped")
 
-    def __init__(self, data: dict[str, Any], reason: str) -> None:
+    def __init__(
+        self, data: dict[str, Any], reason: str, skipped: list[Diagnostic] | None = None
+    ) -> None:
         self.data = data
         self.reason = reason
+        self.skipped = skipped or []
 
     root = property(lambda self: self.data["root"])
     target = property(lambda self: self.data["target"])
@@ -88,10 +93,14 @@ def clean_list(values: Iterable[str], what: str, limit: int) -> list[str]:
     return out
 
 
-def resolve_at(where: Target, roles: list[str]) -> Plan:
-    hooks = load_chain(where.root, chain_directories(where.root, where.directory))
+def resolve_at(where: Target, roles: list[str], skip_invalid: bool = False) -> Plan:
+    """The plan of ``where``; with ``skip_invalid`` an invalid hook of its chain is left
+    out (:attr:`Plan.skipped`) instead of raising."""
+    skipped: list[Diagnostic] | None = [] if skip_invalid else None
+    hooks = load_chain(where.root, chain_directories(where.root, where.directory), skipped)
     state = resolve_chain(hooks)
-    return Plan(plan_mod.build_plan(state, where.root, where.target, roles), where.reason)
+    plan = plan_mod.build_plan(state, where.root, where.target, roles)
+    return Plan(plan, where.reason, skipped)
 
 
 def resolve(
@@ -114,15 +123,19 @@ def resolve(
 
 class Scopes:
     """Plans for several targets of one project: ``plans`` (list of :class:`Plan`),
-    ``notes`` (human-readable remarks, e.g. a scope cap or a dropped child) and
-    ``view()`` (the runtime view: single-plan shape for one plan, multi-context shape
-    otherwise)."""
+    ``notes`` (human-readable remarks, e.g. a scope cap or a dropped child),
+    ``skipped`` (the first error of each invalid hook left out, each once: resolved with
+    ``skip_invalid``) and ``view()`` (the runtime view: single-plan shape for one plan,
+    multi-context shape otherwise)."""
 
-    __slots__ = ("notes", "plans")
+    __slots__ = ("notes", "plans", "skipped")
 
     def __init__(self, plans: list[Plan], notes: list[str]) -> None:
         self.plans = plans
         self.notes = notes
+        self.skipped: list[Diagnostic] = []
+        for plan in plans:
+            self.skipped += [d for d in plan.skipped if d not in self.skipped]
 
     def view(self) -> dict[str, Any]:
         return plan_mod.multi_view([p.data for p in self.plans])
@@ -135,6 +148,7 @@ def resolve_scopes(
     *,
     cwd: str | None = None,
     strict: bool = True,
+    skip_invalid: bool = False,
     env: Mapping[str, str] | None = None,
 ) -> Scopes:
     """Resolve base ``targets`` plus the folders of active ``files`` in one pass.
@@ -145,7 +159,9 @@ def resolve_scopes(
     Targets that are ancestors of
     another target are dropped (the descendant's plan inherits them); at most
     :data:`MAX_SCOPES` remain. With ``strict`` a failing target raises; otherwise it is
-    dropped with a note (never replaced by broader cues).
+    dropped with a note (never replaced by broader cues). With ``skip_invalid`` an
+    invalid hook of a chain is left out of it (:attr:`Scopes.skipped`), the rest of the
+    chain kept.
     """
     roles = clean_list(roles, "roles", MAX_ROLES)
     files = clean_list(files, "active files", MAX_FILES)
@@ -180,7 +196,7 @@ def resolve_scopes(
     plans = []
     for where in chosen:
         try:
-            plans.append(resolve_at(where, roles))
+            plans.append(resolve_at(where, roles, skip_invalid))
         except DiagnosticError as exc:
             if strict:
                 raise

@@ -59,6 +59,7 @@ def recall_result(
     delivered: Collection[str] = (),
     keep: Callable[[dict[str, Any]], bool] | None = None,
     anchored: bool = False,
+    skip_invalid: bool = False,
 ) -> Recall:
     """Recall what matters for ``target`` (a folder or file) and ``targets`` (more
     folders of the same project, e.g. the ones a session worked in).
@@ -84,7 +85,9 @@ def recall_result(
     (:meth:`memhooks.recall.anchoring.Anchor.for_target`).
 
     Raises DiagnosticError when a target or a hook in its chain is invalid (with
-    ``strict``; otherwise the failing scope is dropped with a note).
+    ``strict``; otherwise the failing scope is dropped with a note) — but with
+    ``skip_invalid`` (the agent hook) an invalid hook is left out of its chain and
+    recall runs on the rest (:attr:`Recall.skipped`, and a note).
     """
     from ..protocol.text import bound_prompt
     from .result import pack
@@ -101,6 +104,7 @@ def recall_result(
         routing=routing,
         strict=strict,
         anchored=anchored,
+        skip_invalid=skip_invalid,
     )
     if anchored and keep is None:
         from .anchoring import Anchor

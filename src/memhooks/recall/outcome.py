@@ -20,7 +20,8 @@ class Recall:
     ``memories`` (recall-v1 memory dicts, in delivery order); ``guidance``; ``exclude``;
     ``dropped`` counts (``budget``, ``excluded``, ``duplicates``, ``delivered`` — already
     in the session's ledger —, ``refused`` — failed the caller's ``keep`` test — and
-    ``budget_ids``); ``budget`` and ``used`` (characters); ``notes``.
+    ``budget_ids``); ``budget`` and ``used`` (characters); ``notes``; ``skipped`` (the
+    first error of each invalid hook left out of a chain, as Diagnostics).
     """
 
     __slots__ = (
@@ -34,6 +35,7 @@ class Recall:
         "project",
         "queries",
         "root",
+        "skipped",
         "status",
         "targets",
         "used",
@@ -60,6 +62,7 @@ class Recall:
         self.budget = budget
         self.used = 0
         self.notes = list(resolved.notes)
+        self.skipped = list(resolved.skipped)
 
     @property
     def failed(self) -> bool:
@@ -79,12 +82,30 @@ class Recall:
             return f"some memory sources did not answer ({why}); what they hold is missing here"
         return None
 
-    def context(self, unavailable: str | None = None) -> str | None:
+    def context(
+        self, unavailable: str | None = None, skipped: list[str] | None = None
+    ) -> str | None:
         """The labelled text an agent receives, or None when there is nothing to give;
-        ``unavailable`` is added as one line (:meth:`unavailable`)."""
+        ``unavailable`` is added as one line (:meth:`unavailable`), ``skipped`` as one
+        line per invalid hook (:meth:`skipped_lines`)."""
         from .result import context
 
-        return context({"memories": self.memories, "guidance": self.guidance}, unavailable)
+        body = {"memories": self.memories, "guidance": self.guidance}
+        return context(body, unavailable, skipped)
+
+    def skipped_lines(self) -> dict[str, str]:
+        """``{ledger key: line}`` for each invalid hook left out of a chain
+        (:func:`memhooks.recall.result.skipped_line`; paths relative to the root)."""
+        import os
+
+        from .result import skipped_line
+
+        out = {}
+        for d in self.skipped:
+            rel = os.path.relpath(d.path, self.root) if os.path.isabs(d.path) else d.path
+            rel = rel.replace(os.sep, "/")
+            out[f"notice:skipped:{rel}"] = skipped_line(rel, d.line, d.column, d.code, d.title)
+        return out
 
     def to_dict(self) -> dict[str, Any]:
         """The ``memhooks/recall-v1`` dict (``src/memhooks/schemas/recall-v1.schema.json``)."""

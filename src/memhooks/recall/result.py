@@ -146,12 +146,15 @@ def cut_to(memory: dict[str, Any], room: int) -> dict[str, Any] | None:
     return {**memory, "text": text[:end].rstrip() + note}
 
 
-def context(result: dict[str, Any], unavailable: str | None = None) -> str | None:
+def context(
+    result: dict[str, Any], unavailable: str | None = None, skipped: list[str] | None = None
+) -> str | None:
     """The text to inject into an agent, or ``None`` when nothing was recalled, there is
     no guidance and nothing to say (never an empty shell that suggests continuity).
     ``unavailable``: one short line saying memory could not be searched, so that an
-    outage does not look like an empty store."""
-    if not result["memories"] and not result["guidance"] and not unavailable:
+    outage does not look like an empty store; ``skipped``: one short line per invalid
+    hook left out of the chain (:func:`skipped_line`), so the agent can fix it."""
+    if not result["memories"] and not result["guidance"] and not unavailable and not skipped:
         return None
     body: dict[str, Any] = {
         "schema": MEMORIES_SCHEMA,
@@ -160,7 +163,19 @@ def context(result: dict[str, Any], unavailable: str | None = None) -> str | Non
     }
     if unavailable:
         body["unavailable"] = unavailable
+    if skipped:
+        body["skipped"] = skipped
     return LABEL + dumps(body)
+
+
+def skipped_line(path: str, line: int | None, column: int | None, code: str, title: str) -> str:
+    """The line the model gets about an invalid hook left out of the chain: where it is,
+    its code and what to run (``path`` root-relative)."""
+    where = path if line is None else f"{path}:{line}:{column or 1}"
+    return (
+        f"{where} {code} {title}: this hook was skipped; run `memhooks validate {path}` and "
+        "fix it so its cues apply"
+    )
 
 
 STATUS_TEXT = {

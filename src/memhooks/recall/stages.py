@@ -27,14 +27,15 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ..backends.base import Backend, Hit
-    from ..errors import MemhooksError
+    from ..errors import Diagnostic, MemhooksError
     from .runtime import Task
 
 
 class Resolved:
     """Stage 1: ``plans`` (plan-v1 dicts), ``root``, ``project``, ``active`` (root-relative
     active files), ``exclude``, ``guidance``, ``notes``, ``tasks`` (in priority order),
-    ``routing`` (False: the prompt alone, hooks ignored), ``aliases`` (the project's
+    ``routing`` (False: the prompt alone, hooks ignored), ``skipped`` (the first error
+    of each invalid hook left out of a chain), ``aliases`` (the project's
     earlier ids: :attr:`memhooks.store.Identity.aliases`)."""
 
     __slots__ = (
@@ -47,6 +48,7 @@ class Resolved:
         "project",
         "root",
         "routing",
+        "skipped",
         "tasks",
     )
 
@@ -62,7 +64,9 @@ class Resolved:
         tasks: list[Task],
         routing: bool,
         aliases: tuple[str, ...] = (),
+        skipped: list[Diagnostic] | None = None,
     ) -> None:
+        self.skipped = skipped or []
         self.aliases = aliases
         self.routing = routing
         self.plans = plans
@@ -84,17 +88,19 @@ def resolve(
     routing: bool,
     strict: bool,
     anchored: bool = False,
+    skip_invalid: bool = False,
 ) -> Resolved:
     """Stage 1 for ``targets`` (folders or files of one project; the first is the base).
     ``anchored``: a tool-time recall, which searches its target even when no hook asks
     anything and there is no prompt. Raises DiagnosticError when a target or a hook in
     its chain is invalid (with ``strict``; otherwise the failing scope is dropped with
-    a note)."""
+    a note). With ``skip_invalid`` an invalid hook of a chain is left out of it
+    (:attr:`Resolved.skipped`: its first error)."""
     from ..protocol.resolve import resolve_scopes
     from ..store import identify
 
     files = list(files)
-    scopes = resolve_scopes(targets, roles, files, strict=strict)
+    scopes = resolve_scopes(targets, roles, files, strict=strict, skip_invalid=skip_invalid)
     plans = [p.data for p in scopes.plans]
     root = plans[0]["root"] if plans else os.path.realpath(targets[0])
     notes = list(scopes.notes)
@@ -111,9 +117,27 @@ def resolve(
         anchor = relative(base, root) or "."
     tasks = build_tasks(plans, prompt, routing, anchor)
     identity = identify(root)
+    notes += [f"skipped an invalid hook: {_where(d)} {d.code} {d.message}" for d in scopes.skipped]
     return Resolved(
-        plans, root, identity.id, active, exclude, guidance, notes, tasks, routing, identity.aliases
+        plans,
+        root,
+        identity.id,
+        active,
+        exclude,
+        guidance,
+        notes,
+        tasks,
+        routing,
+        identity.aliases,
+        scopes.skipped,
     )
+
+
+def _where(diagnostic: Diagnostic) -> str:
+    """``path:line:col`` of a diagnostic (the path alone when no line is known)."""
+    if diagnostic.line is None:
+        return diagnostic.path
+    return f"{diagnostic.path}:{diagnostic.line}:{diagnostic.column or 1}"
 
 
 def _adopt(backend: Backend, resolved: Resolved, notes: list[str]) -> None:

@@ -150,7 +150,7 @@ def unwritable(path: str) -> tuple[str, str] | None:
     except OSError:
         read_only_fs = False
     if read_only_fs:
-        advice = "it can still be read; to record anything, remount it read-write"
+        advice = "remount it read-write, or use a file on a writable disk"
         return (f"the file system holding {folder} is mounted read-only", advice)
     if os.path.exists(path) and not os.access(path, os.W_OK):
         return (f"the file is read-only for you ({_mode(path)})", f"`chmod u+w {path}`")

@@ -1,0 +1,91 @@
+"""A broken hook in the chain is skipped, not a reason to go dark (issue 22 item 2): the
+rest of the chain still recalls, the model gets one line naming the file, line, column
+and code (once per session), stderr the diagnostic, and ``sessions show`` records it."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from memhooks.hook.handler import handle
+
+ROOT_HOOK = '---\nschema: memhooks/v2\nrecall_queries: ["What matters here?"]\n---\n'
+BROKEN = {
+    "unclosed": b"---\nschema: memhooks/v2\nrecall_queries: [unclosed\n---\n",
+    "random-bytes": bytes(range(256)) * 4,
+    "alias": b"---\nschema: memhooks/v2\ntags: &a [x]\nexclude: *a\n---\n",
+    "deep": b"---\nschema: memhooks/v2\nbackends: " + b"[" * 300 + b"]" * 300 + b"\n---\n",
+    "v1": b"---\nschema: memhooks/v1\n---\n",
+}
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    from memhooks.store import MemoryStore, project_id
+
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    (root / "MEMHOOKS.md").write_text(ROOT_HOOK, encoding="utf-8")
+    (root / "src" / "req").mkdir(parents=True)
+    store = tmp_path / "store.sqlite3"
+    with MemoryStore(str(store)) as s:
+        s.add(project_id(str(root)), "What matters here: the secret-sauce constraint")
+    env = {
+        **os.environ,
+        "MEMHOOKS_STORE": str(store),
+        "MEMHOOKS_STATE_DIR": str(tmp_path / "state"),
+    }
+    return root, env
+
+
+def _prompt(
+    root: Path, env: dict[str, str], session: str, words: str
+) -> tuple[dict[str, object] | None, str | None]:
+    payload = {"hook_event_name": "UserPromptSubmit", "session_id": session,
+               "cwd": str(root / "src" / "req"), "prompt": words}  # fmt: skip
+    reply = handle(json.dumps(payload), agent="claude-code", env=env)
+    if not reply.stdout:
+        return None, reply.note
+    context = json.loads(reply.stdout)["hookSpecificOutput"]["additionalContext"]
+    return json.loads(context.split("\n", 2)[2]), reply.note
+
+
+@pytest.mark.parametrize("kind", sorted(BROKEN))
+def test_the_rest_of_the_chain_recalls_and_the_model_is_told_once(
+    project: tuple[Path, dict[str, str]], kind: str
+) -> None:
+    root, env = project
+    (root / "src" / "req" / "MEMHOOKS.md").write_bytes(BROKEN[kind])
+    body, note = _prompt(root, env, f"s-{kind}", "what matters here")
+    assert body is not None
+    assert [m["text"] for m in body["memories"]] == [
+        "What matters here: the secret-sauce constraint"
+    ]
+    [line] = body["skipped"]
+    assert line.startswith("src/req/MEMHOOKS.md:") and " MH0" in line
+    assert line.endswith(
+        "this hook was skipped; run `memhooks validate src/req/MEMHOOKS.md` and fix it so its cues apply"
+    )
+    where = line.split(" ", 1)[0].split(":")
+    assert len(where) == 3 and all(part.isdigit() for part in where[1:])  # file:line:column
+    assert note is not None and "skipped an invalid hook: MH0" in note
+    again, note = _prompt(root, env, f"s-{kind}", "and what else matters here")
+    assert again is None or "skipped" not in again  # once per session
+    assert note is not None and "skipped an invalid hook" in note  # stderr every time
+
+
+def test_sessions_show_records_the_skipped_hook(project: tuple[Path, dict[str, str]]) -> None:
+    from memhooks.session import State, state_path
+    from memhooks.session.report import deliveries, find
+
+    root, env = project
+    (root / "src" / "req" / "MEMHOOKS.md").write_bytes(BROKEN["unclosed"])
+    _prompt(root, env, "S1", "what matters here")
+    state = State(state_path(env))
+    [session] = find(state, "S1")
+    items = [i["item"] for d in deliveries(state, session["key"]) for i in d["items"]]
+    state.close()
+    assert "notice:skipped:src/req/MEMHOOKS.md" in items
