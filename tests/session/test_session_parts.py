@@ -24,9 +24,18 @@ def tree(tmp_path: Path) -> Path:
 @pytest.mark.parametrize(
     ("prompt", "found"),
     [
-        ("Make the totals in billing/invoice.py use two decimals", [("billing/invoice.py", "file")]),
-        ("fix @billing/invoice.py, then docs/.", [("billing/invoice.py", "file"), ("docs", "folder")]),
-        ("see `README.md` and (billing/tax.py)", [("README.md", "file"), ("billing/tax.py", "file")]),
+        (
+            "Make the totals in billing/invoice.py use two decimals",
+            [("billing/invoice.py", "file")],
+        ),
+        (
+            "fix @billing/invoice.py, then docs/.",
+            [("billing/invoice.py", "file"), ("docs", "folder")],
+        ),
+        (
+            "see `README.md` and (billing/tax.py)",
+            [("README.md", "file"), ("billing/tax.py", "file")],
+        ),
         ("https://example.com/billing/invoice.py is not a path here", []),
         ("billing/missing.py does not exist", []),
         ("../outside.py and billing/escape.py lead out of the project", []),
@@ -38,15 +47,22 @@ def test_paths_named_in_a_prompt(tree: Path, prompt: str, found: list[tuple[str,
 
 
 def test_prompt_paths_are_taken_from_the_folder_first_then_the_root(tree: Path) -> None:
-    assert mentions.in_prompt("look at tax.py", str(tree / "billing"), str(tree)) == [("billing/tax.py", "file")]
-    assert mentions.in_prompt("docs/guide.md please", str(tree / "billing"), str(tree)) == [("docs/guide.md", "file")]
+    assert mentions.in_prompt("look at tax.py", str(tree / "billing"), str(tree)) == [
+        ("billing/tax.py", "file")
+    ]
+    assert mentions.in_prompt("docs/guide.md please", str(tree / "billing"), str(tree)) == [
+        ("docs/guide.md", "file")
+    ]
 
 
 @pytest.mark.parametrize(
     ("command", "found"),
     [
         ("sed -n 1,80p billing/invoice.py", [("billing/invoice.py", "file")]),
-        ("cat billing/invoice.py billing/tax.py | head", [("billing/invoice.py", "file"), ("billing/tax.py", "file")]),
+        (
+            "cat billing/invoice.py billing/tax.py | head",
+            [("billing/invoice.py", "file"), ("billing/tax.py", "file")],
+        ),
         ("rg -n total billing/", [("billing", "folder")]),
         ("cd billing && cat tax.py", [("billing/tax.py", "file")]),
         ("grep --file=billing/tax.py -r docs", [("billing/tax.py", "file"), ("docs", "folder")]),
@@ -55,16 +71,30 @@ def test_prompt_paths_are_taken_from_the_folder_first_then_the_root(tree: Path) 
         ("ls $HOME/*.py", []),
     ],
 )
-def test_existing_paths_in_a_shell_command(tree: Path, command: str, found: list[tuple[str, str]]) -> None:
+def test_existing_paths_in_a_shell_command(
+    tree: Path, command: str, found: list[tuple[str, str]]
+) -> None:
     assert mentions.in_command(command, str(tree), str(tree)) == found
 
 
-@pytest.mark.parametrize("prompt", ["continue", "Thanks!", "yes", "ok, go ahead", "LGTM", "  ", "👍", "sounds good, do it"])
+@pytest.mark.parametrize(
+    "prompt",
+    ["continue", "Thanks!", "yes", "ok, go ahead", "LGTM", "  ", "👍", "sounds good, do it"],
+)
 def test_acknowledgements_do_not_call_for_recall(prompt: str) -> None:
     assert gate.calls_for_recall(prompt) is False
 
 
-@pytest.mark.parametrize("prompt", ["continue with the billing totals", "why?", "fix it", "yes but use cents", "retry the migration"])
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "continue with the billing totals",
+        "why?",
+        "fix it",
+        "yes but use cents",
+        "retry the migration",
+    ],
+)
 def test_a_prompt_with_a_cue_calls_for_recall(prompt: str) -> None:
     assert gate.calls_for_recall(prompt) is True
 
@@ -73,9 +103,16 @@ def test_the_state_file_lives_in_the_state_directory_never_in_the_project(tmp_pa
     assert state_dir({"MEMHOOKS_STATE_DIR": str(tmp_path)}) == str(tmp_path)
     home = str(tmp_path / "h")
     os.mkdir(home)  # a home that exists (a missing one is an error: tests/test_home.py)
-    assert state_dir({"XDG_STATE_HOME": str(tmp_path / "s"), "HOME": home}) == str(tmp_path / "s" / "memhooks")
-    assert state_dir({"XDG_STATE_HOME": "relative", "HOME": home}) == f"{home}/.local/state/memhooks"
-    assert state_dir({"MEMHOOKS_STATE_DIR": "relative", "HOME": home}) == f"{home}/.local/state/memhooks"
+    assert state_dir({"XDG_STATE_HOME": str(tmp_path / "s"), "HOME": home}) == str(
+        tmp_path / "s" / "memhooks"
+    )
+    assert (
+        state_dir({"XDG_STATE_HOME": "relative", "HOME": home}) == f"{home}/.local/state/memhooks"
+    )
+    assert (
+        state_dir({"MEMHOOKS_STATE_DIR": "relative", "HOME": home})
+        == f"{home}/.local/state/memhooks"
+    )
 
 
 def test_a_damaged_state_file_is_replaced(tmp_path: Path) -> None:
@@ -153,7 +190,10 @@ def test_long_session_ids_that_share_a_start_keep_separate_snapshots(tmp_path: P
     from memhooks.session.snapshot import _paths
 
     one, two = "s/" + "a" * 300 + "1", "s/" + "a" * 300 + "2"
-    first, second = _paths(str(tmp_path), "claude-code", one), _paths(str(tmp_path), "claude-code", two)
+    first, second = (
+        _paths(str(tmp_path), "claude-code", one),
+        _paths(str(tmp_path), "claude-code", two),
+    )
     assert first != second
     assert all(len(Path(p).name) < 255 and "/" not in Path(p).name for p in (*first, *second))
     assert _paths(str(tmp_path), "x", one) == first  # the same id, the same files
@@ -172,18 +212,45 @@ def test_a_new_state_file_is_private(tmp_path: Path) -> None:
         assert stat.S_IMODE(os.stat(folder / name).st_mode) == 0o600, name
 
 
-def test_a_state_file_of_another_layout_says_what_pending_updates_it_held(tmp_path: Path) -> None:
+def test_a_replaced_state_file_carries_its_pending_updates_over(tmp_path: Path) -> None:
+    """Issue 22 item 3: an update the hook accepted is applied, journaled, or reported as
+    lost — also when its state file is replaced (another layout, or damaged)."""
+    import json
     import sqlite3
 
     path = tmp_path / "state.sqlite3"
     conn = sqlite3.connect(path)
-    conn.execute("CREATE TABLE journal (id INTEGER PRIMARY KEY, work TEXT)")
-    conn.executemany("INSERT INTO journal (work) VALUES (?)", [("{}",), ("{}",)])
+    conn.execute(
+        "CREATE TABLE journal (id INTEGER PRIMARY KEY, root TEXT, at REAL, work TEXT, extra TEXT)"
+    )
+    works = [json.dumps({"folder": "/p", "files": [["written", f"/p/src/{n}.py"]]}) for n in "ab"]
+    conn.executemany(
+        "INSERT INTO journal (root, at, work) VALUES ('/p', 1.0, ?)", [(w,) for w in works]
+    )
     conn.execute("PRAGMA user_version = 99")
     conn.commit()
     conn.close()
     state = State(str(path))
     assert state.replaced is not None and "another version" in state.replaced
-    assert "2 accepted hook update(s)" in state.replaced
+    assert state.replaced.endswith(
+        "; the 2 accepted hook update(s) it held (edits of /p/src/a.py, /p/src/b.py) were"
+        " carried over and are applied by the next hook call"
+    )
     assert (tmp_path / "state.sqlite3.old").exists()
-    assert state.read("SELECT count(*) FROM journal") == [(0,)]
+    assert [json.loads(str(w)) for (w,) in state.read("SELECT work FROM journal ORDER BY id")] == [
+        json.loads(w) for w in works
+    ]
+    state.close()
+    # a journal that cannot be read is said to be lost, never silently
+    path.unlink()
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE journal (id INTEGER PRIMARY KEY, work TEXT)")
+    conn.execute("PRAGMA user_version = 99")
+    conn.commit()
+    conn.close()
+    state = State(str(path))
+    assert (
+        state.replaced is not None
+        and "its journal could not be read: hook updates accepted and not yet applied are lost"
+        in state.replaced
+    )

@@ -18,8 +18,10 @@ def maintain_edit(call: HookCall) -> tuple[list[str], str | None]:
     if not changed_paths(call.event):
         return [], None
     settings = call.maintain_settings
-    if not maintain(call.event, call.folder, env=settings, dry=True):
+    hooks = maintain(call.event, call.folder, env=settings, dry=True)
+    if not hooks:
         return [], None  # already in its cue (most edits): nothing to record or lock
+    from ..errors import StoreError
     from ..session import journal
 
     assert call.root is not None
@@ -30,12 +32,33 @@ def maintain_edit(call: HookCall) -> tuple[list[str], str | None]:
     }
     if call.ledgerless or call.state_problem is not None:
         # No state file to journal in durably (HookCall.state: none, or one in a
-        # temporary folder): applied now, under the hook files' own locks, or the
-        # failure is the call's note naming the hook; never left pending.
-        return _apply([work]), None
-    journal.accept(call.state, call.root, work)
-    written, notes = journal.drain(call.state, call.root, _apply, call.deadline - 0.1)
+        # temporary folder): applied now, under the hook files' own locks.
+        return _at_once(work, hooks, None)
+    try:
+        journal.accept(call.state, call.root, work)
+    except StoreError as exc:  # the state file took no row (a full disk, say): apply now
+        return _at_once(work, hooks, str(exc))
+    try:
+        written, notes = journal.drain(call.state, call.root, _apply, call.deadline - 0.1)
+    except StoreError as exc:  # journaled: the next hook call of the project applies it
+        return [], f"{exc}; the accepted hook update is journaled and applied by the next hook call"
     return written, "; ".join(notes) or None
+
+
+def _at_once(
+    work: dict[str, object], hooks: list[str], why: str | None
+) -> tuple[list[str], str | None]:
+    """Apply ``work`` now, without a journal (``why``: the journal's failure, if any).
+    Issue 22 item 3: an accepted update is applied, journaled, or reported lost with its
+    hook files (``hooks``) — never dropped in silence."""
+    from ..errors import MemhooksError, one_line
+
+    try:
+        written = _apply([work])
+    except MemhooksError as exc:
+        lost = f"hook update for {', '.join(hooks)} lost: {one_line(exc)}"
+        return [], f"{why}; {lost}" if why else lost
+    return written, f"{why}; the hook update was applied at once" if why else None
 
 
 def apply_pending(call: HookCall) -> None:

@@ -216,6 +216,7 @@ def role() -> Role:
 def _open(path: str, state: State) -> sqlite3.Connection:
     from ..store.connection import connect
 
+    carried: list[tuple[object, ...]] | None = []
     for attempt in (1, 2):
         conn = None
         if path != ":memory:" and not os.path.exists(path):
@@ -224,42 +225,101 @@ def _open(path: str, state: State) -> sqlite3.Connection:
             conn = connect(path, create=True, timeout=BUSY_S, role=role())
             if _ready(conn):
                 conn.execute(f"PRAGMA wal_autocheckpoint = {WAL_PAGES}")
+                if carried:
+                    _carry(conn, carried)
                 return conn
         except (StoreError, sqlite3.DatabaseError) as exc:
             if conn is not None:
                 conn.close()
             if attempt == 2 or not _damaged(exc):
                 raise _state_error(path, exc) from None
+            carried = _journal_of(path)
             _move_aside(path)
             state.replaced = (
                 f"the memhooks state file {path} was damaged: moved to {path}.old and started"
                 " afresh (sessions' ledgers are empty: memories may come once more)"
+                + _carried(carried)
             )
             continue
-        pending = _journal_rows(conn)
         conn.close()
+        carried = _journal_of(path)
         _move_aside(path)  # another layout: working state only, start again
         state.replaced = (
             f"the memhooks state file {path} was written by another version of memhooks:"
-            f" moved to {path}.old and started afresh"
-            + (
-                f"; {pending} accepted hook update(s) it held were not applied (run"
-                " `memhooks event` or edit the files again)"
-                if pending
-                else ""
-            )
+            f" moved to {path}.old and started afresh" + _carried(carried)
         )
     raise StoreError(
         f"the memhooks state file {path} could not be set up; remove it (it holds no memories)"
     )
 
 
-def _journal_rows(conn: sqlite3.Connection) -> int:
-    """Rows of a journal table in a state file of any layout (0 when it has none)."""
+def _journal_of(path: str) -> list[tuple[object, ...]] | None:
+    """The journal rows ``(root, at, work)`` of the state file at ``path`` (any layout
+    with that table; ``[]`` without one), read before it is moved aside so the hook
+    updates they hold are not lost (issue 22 item 3); None when they cannot be read."""
+    from urllib.parse import quote
+
     try:
-        return int(conn.execute("SELECT count(*) FROM journal").fetchone()[0])
+        conn = sqlite3.connect(f"file:{quote(path)}?mode=ro", uri=True, isolation_level=None)
     except sqlite3.Error:
-        return 0
+        return None
+    try:
+        found = conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'journal'")
+        if not found.fetchone()[0]:
+            return []
+        rows = conn.execute("SELECT root, at, work FROM journal ORDER BY id").fetchall()
+        return [r for r in rows if isinstance(r[0], str) and isinstance(r[2], str)]
+    except sqlite3.Error:
+        return None
+    finally:
+        conn.close()
+
+
+def _carry(conn: sqlite3.Connection, rows: list[tuple[object, ...]]) -> None:
+    """Journal ``rows`` (rescued from the file moved aside) into the new state file."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.executemany("INSERT INTO journal (root, at, work) VALUES (?, ?, ?)", rows)
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+
+
+def _carried(rows: list[tuple[object, ...]] | None) -> str:
+    """What the note says of the journal of a replaced state file."""
+    if rows is None:
+        return (
+            "; its journal could not be read: hook updates accepted and not yet applied are"
+            " lost (edit those files again, or run `memhooks event` for them)"
+        )
+    if not rows:
+        return ""
+    edited = sorted({str(f[1]) for r in rows for f in _files(_work(r[2]))})
+    return (
+        f"; the {len(rows)} accepted hook update(s) it held (edits of {', '.join(edited)})"
+        " were carried over and are applied by the next hook call"
+    )
+
+
+def _files(work: dict[str, object]) -> list[list[object]]:
+    """The ``[action, path, ...]`` entries of a journal row's work."""
+    files = work.get("files")
+    return (
+        [f for f in files if isinstance(f, list) and len(f) > 1] if isinstance(files, list) else []
+    )
+
+
+def _work(text: object) -> dict[str, object]:
+    """A journal row's work (``{}`` when it is not a JSON object)."""
+    from ..jsonfast import loads
+
+    try:
+        work = loads(str(text))
+    except ValueError:
+        return {}
+    return work if isinstance(work, dict) else {}
 
 
 def _create_private(path: str) -> None:
