@@ -39,12 +39,16 @@ from ..protocol.frontmatter import Document, split
 #: the file reference (``recall_queries:`` / ``  - query: ...``).
 DEFAULT_INDENT = (2, 4, 2)
 
-INIT_BODY = (
-    "# MemHooks\n\n"
-    "Before substantive changes, recall prior decisions, constraints, failures, fixes, "
-    "rejected approaches and unresolved issues about the `{project}` project.\n\n"
-    "Keep retrieval cues in the frontmatter short and concrete. Provider-native routing "
-    "belongs under `backends.<provider>`, and only once the active memory backend is known.\n"
+#: What ``memhooks init`` says to whoever edits the root hook: YAML comments, which no
+#: agent is sent (issue 22 item 5: the Markdown body it used to write went to the model as
+#: guidance with every prompt, ~330 characters about editing hooks, nothing about the
+#: project).
+INIT_COMMENT = (
+    "# Recall cues for {project}: questions memhooks asks memory before an agent works\n"
+    '# here and below. Add them with `memhooks note --query "..."` (or under\n'
+    "# recall_queries:), each short and concrete. Text after the closing --- is sent to\n"
+    "# the agent as guidance with its recalls: keep it to what every change here must\n"
+    "# know, or leave it out.\n"
 )
 
 
@@ -317,10 +321,10 @@ def new_hook_text(project: str | None = None) -> str:
     """A brand-new hook (LF, no BOM): ``schema: memhooks/v2`` and ``inherits: true``.
 
     With ``project`` (the root directory's name) it is the root hook ``memhooks init``
-    writes, with a short body telling agents what to recall; without it, the body-less
-    local hook ``memhooks event`` creates.
+    writes, whose comments say how to add cues (:data:`INIT_COMMENT`: nothing the agent is
+    sent); without it, the local hook ``memhooks event`` creates. Neither has a body.
     """
-    head = "---\nschema: memhooks/v2\ninherits: true\n---\n"
+    keys = "schema: memhooks/v2\ninherits: true\n---\n"
     if project is None:
-        return head
-    return head + "\n" + INIT_BODY.format(project=project)
+        return "---\n" + keys
+    return "---\n" + INIT_COMMENT.format(project=project.replace("\n", " ")) + keys

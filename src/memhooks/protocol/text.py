@@ -45,6 +45,11 @@ HIDDEN = (
 )
 
 
+#: :data:`HIDDEN` and the zero-width joiner and non-joiner: what text the agent is given
+#: shows as escapes (it is not refused there, as a hook's query is).
+INVISIBLE = HIDDEN[:-1] + "\u200c\u200d]"
+
+
 def hidden_character(text: str) -> tuple[int, str] | None:
     """``(index, character)`` of the first :data:`HIDDEN` character in ``text``, or None.
     Plain printable text (the common case) costs one ``str.isprintable`` call."""

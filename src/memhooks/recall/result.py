@@ -24,8 +24,29 @@ MEMORIES_SCHEMA = "memhooks/memories-v1"
 
 def dumps(value: Any) -> str:
     """The injected JSON (:func:`memhooks.jsonfast.dumps_inert`: no ``<`` or ``>`` a
-    host's wrapper could mistake for its own tags)."""
-    return jsonfast.dumps_inert(value)
+    host's wrapper could mistake for its own tags), with every character a reader cannot
+    see (:data:`memhooks.protocol.text.INVISIBLE`: zero-width, bidirectional controls, tag
+    characters, C1 controls) written as its ``\\uXXXX`` escape: the same JSON value, but
+    nothing hidden reaches the model unseen (issue 22 item 5)."""
+    text = jsonfast.dumps_inert(value)
+    return text if text.isprintable() else _escape_hidden(text)
+
+
+def _escape_hidden(text: str) -> str:
+    """``text`` (encoded JSON) with each hidden character JSON-escaped (outside strings
+    JSON has none, so replacing them in the encoded text is exact)."""
+    import re
+
+    from ..protocol.text import INVISIBLE
+
+    def escape(found: re.Match[str]) -> str:
+        code = ord(found.group())
+        if code < 0x10000:
+            return f"\\u{code:04x}"
+        code -= 0x10000  # a UTF-16 surrogate pair, as JSON writes astral characters
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+    return re.sub(INVISIBLE, escape, text)
 
 
 def injected_memory(memory: dict[str, Any]) -> dict[str, Any]:
@@ -69,10 +90,14 @@ def cue_of(memory: dict[str, Any]) -> str:
     """What recalled ``memory``, in words, at most :data:`CUE_CHARS` characters (longer
     text is cut before its last word, with "…"): what anchored it at tool time
     (``anchored_by``: the file it touched or its scope brought it, whichever query ranked
-    it), else its first recall query."""
+    it), else the first recall query whose own words or files matched it, else "the
+    prompt" (:mod:`memhooks.recall.credit`)."""
     if memory.get("anchored_by"):
         return short(str(memory["anchored_by"]))
-    return short(str(memory["recalled_by"][0]["query"]))
+    first = memory["recalled_by"][0]
+    if first.get("matched") == "prompt":
+        return "the prompt"  # no query's own words found it (memhooks.recall.credit)
+    return short(str(first["query"]))
 
 
 def short(text: str, limit: int = CUE_CHARS) -> str:

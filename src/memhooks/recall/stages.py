@@ -298,7 +298,8 @@ def merge(
     # Delivered memories do not take a query's places: the next ones move up.
     for hit, by in rank(tasks, per_query, skip=delivered):
         if hit.id in kept:
-            kept[hit.id]["recalled_by"] += memory_of(hit, by)["recalled_by"]
+            more = kept[hit.id]["recalled_by"] + memory_of(hit, by)["recalled_by"]
+            kept[hit.id]["recalled_by"] = sorted(more, key=lambda b: b.get("matched") != "query")
             continue
         if hit.id in left_out:
             continue
@@ -321,7 +322,11 @@ def merge(
 
 
 def memory_of(hit: Hit, by: list[Task]) -> dict[str, Any]:
-    """The recall-v1 memory dict of ``hit`` recalled by the tasks ``by``."""
+    """The recall-v1 memory dict of ``hit`` recalled by the tasks ``by``: the queries
+    whose own words or file cues matched it first, each marked ``matched`` ``query`` or
+    ``prompt`` (:mod:`.credit`)."""
+    from .credit import credited
+
     return {
         "id": hit.id,
         "text": hit.text,
@@ -339,8 +344,9 @@ def memory_of(hit: Hit, by: list[Task]) -> dict[str, Any]:
                 "priority": t.priority,
                 "context": t.context,
                 "score": next((h.score for h in t.hits if h.id == hit.id), hit.score),
+                "matched": how,
             }
-            for t in by
+            for t, how in credited(hit, by)
         ],
     }
 

@@ -1,0 +1,124 @@
+"""Which cue really recalled a memory (issue 22 item 5: "recalled by" credited the generic
+generated question for a match the prompt made).
+
+Every query searches with the prompt beside its own text (:mod:`.runtime`), so a query
+"recalls" memories that only the prompt's words found. A query is credited when the
+memory shares a word with the query's own text — a generated folder cue's text carries
+no topic, so only its file cues count — or touches one of its file cues; a memory no
+query can claim so was found by the prompt. Words are compared as the search compares
+them, roughly: lower case, letters and digits, a few endings off, short and common
+words left out.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..backends.base import Hit
+    from .runtime import Task
+
+QUERY = "query"
+PROMPT = "prompt"
+#: Words that say nothing about a topic (what questions are made of).
+COMMON = frozenset(
+    (
+        "about",
+        "after",
+        "also",
+        "and",
+        "any",
+        "are",
+        "because",
+        "been",
+        "before",
+        "but",
+        "can",
+        "could",
+        "did",
+        "does",
+        "done",
+        "for",
+        "from",
+        "had",
+        "has",
+        "have",
+        "how",
+        "into",
+        "its",
+        "more",
+        "not",
+        "now",
+        "only",
+        "other",
+        "our",
+        "should",
+        "than",
+        "that",
+        "the",
+        "their",
+        "them",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "under",
+        "was",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "why",
+        "will",
+        "with",
+        "would",
+        "you",
+        "your",
+    )
+)
+
+
+def credited(hit: Hit, tasks: list[Task]) -> list[tuple[Task, str]]:
+    """``tasks`` (the queries that found ``hit``, in rank order) each with how it matched
+    — :data:`QUERY` (its own words or file cues) or :data:`PROMPT` (only the prompt it was
+    searched with) — those that matched on their own first."""
+    words = _words(hit.text)
+    files = set(hit.files or ())
+    marked = [(task, QUERY if _own(task, words, files) else PROMPT) for task in tasks]
+    return sorted(marked, key=lambda pair: pair[1] != QUERY)
+
+
+def _own(task: Task, words: set[str], files: set[str]) -> bool:
+    request = task.request
+    if task.source is None:
+        return True  # the prompt-only query: its text is the prompt
+    if request is not None and files & set(request.files or ()):
+        return True
+    if request is not None and request.auto:
+        return False  # a generated cue's text names no topic
+    return bool(words & _words(str(task.query.get("query", ""))))
+
+
+def _words(text: str) -> set[str]:
+    out = set()
+    word = []
+    for ch in text.lower() + " ":
+        if ch.isalnum():
+            word.append(ch)
+            continue
+        if len(word) >= 3:
+            token = "".join(word)
+            if token not in COMMON:
+                out.add(_stem(token))
+        word = []
+    return out
+
+
+def _stem(word: str) -> str:
+    for ending in ("ing", "ed", "es", "s"):
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            return word[: -len(ending)]
+    return word

@@ -1,0 +1,65 @@
+""" "recalled by" names the cue that found the memory (issue 22 item 5): a query whose own
+words or file cues match it, else "the prompt" — never the generic generated question
+a prompt-made match merely ran beside."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from memhooks.maintain.cues import auto_cue_text
+from memhooks.recall import context, recall
+from memhooks.store import MemoryStore, project_id
+
+HOOK = """---
+schema: memhooks/v2
+recall_queries:
+  - "How are invoice totals rounded?"
+  - query: '{auto}'
+    resources:
+      - name: billing/tax.py
+        kind: file
+    tags: [memhooks:auto]
+---
+"""
+
+
+def test_each_memory_credits_the_cue_that_matched(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    (root / "billing").mkdir()
+    (root / "billing" / "tax.py").write_text("RATE = 0\n", encoding="utf-8")
+    (root / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n", encoding="utf-8")
+    (root / "billing" / "MEMHOOKS.md").write_text(
+        HOOK.format(auto=auto_cue_text("billing")), encoding="utf-8"
+    )
+    store = str(tmp_path / "store.sqlite3")
+    project = project_id(str(root))
+    with MemoryStore(store) as s:
+        s.add(
+            project,
+            "Invoice totals are rounded half-even, per the 2021 audit",
+            scope="billing",
+            id="rounding",
+        )
+        s.add(
+            project,
+            "The tax rate table is loaded once at start",
+            scope="billing",
+            files=["billing/tax.py"],
+            id="tax",
+        )
+        s.add(
+            project, "Refunds are issued within 14 days of a dispute", scope="billing", id="refunds"
+        )
+    prompt = "when are refunds issued after a dispute, and when is the tax table loaded"
+    result = recall(str(root / "billing"), prompt=prompt, store_path=store)
+    body = json.loads(str(context(result)).split("\n", 2)[2])
+    by = {m["id"]: m["recalled_by"] for m in body["memories"]}
+    assert by["refunds"] == "the prompt"  # only the prompt's words reach it
+    assert by["tax"].startswith("What prior decisions")  # the generated cue: its file matched
+    assert (
+        by.get("rounding", "How are invoice totals rounded?") == "How are invoice totals rounded?"
+    )
+    credits = {m["id"]: [b["matched"] for b in m["recalled_by"]] for m in result["memories"]}
+    assert credits["refunds"][0] == "prompt" and credits["tax"][0] == "query"

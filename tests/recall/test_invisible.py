@@ -1,0 +1,34 @@
+"""Invisible characters in memories and guidance reach the model as escapes it can see,
+never raw (issue 22 item 5), as ``<`` and ``>`` already were."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from memhooks.recall import context, recall
+from memhooks.store import MemoryStore, project_id
+
+SNEAKY = (
+    "Tokens\u200b live 15\u202e min\U000e0049\U000e0067 \u2066ok\u2069 \u0645\u06cc\u200c\u062e"
+)
+
+
+def test_hidden_characters_are_escaped_in_what_the_agent_gets(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    (root / "MEMHOOKS.md").write_text(
+        '---\nschema: memhooks/v2\nrecall_queries: ["How long do tokens live?"]\n---\nGuidance\u200b here\n',
+        encoding="utf-8",
+    )
+    store = str(tmp_path / "store.sqlite3")
+    with MemoryStore(store) as s:
+        s.add(project_id(str(root)), SNEAKY, id="m")
+    injected = str(context(recall(str(root), prompt="how long do tokens live", store_path=store)))
+    assert injected.isprintable() or set(injected) - set(injected.replace("\n", "")) == {"\n"}
+    for raw in ("\u200b", "\u202e", "\U000e0049", "\u2066", "\u200c"):
+        assert raw not in injected
+    assert "\\u200b" in injected and "\\u202e" in injected and "\\udb40\\udc49" in injected
+    body = json.loads(injected.split("\n", 2)[2])
+    assert body["memories"][0]["text"] == SNEAKY  # the same value, every character kept
+    assert body["guidance"][0]["value"].startswith("Guidance\u200b here")
