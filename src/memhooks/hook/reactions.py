@@ -359,6 +359,9 @@ def _deliver(
     # An invalid hook left out of the chain: one line to the model, once per session epoch
     # (issue 22 item 2), and the diagnostic on stderr every time.
     skipped = {k: v for k, v in result.skipped_lines().items() if k not in delivered}
+    # A huge hook whose queries did not all fit the deadline: the answer says so, once.
+    partial = result.partial()
+    partial_told = partial if partial and PARTIAL not in delivered else None
     items: list[dict[str, object]] = [
         {
             "item": m["id"],
@@ -374,10 +377,13 @@ def _deliver(
     if notice:
         items.append({"item": UNAVAILABLE, "words": notice, "cue": None})
     items += [{"item": key, "words": line, "cue": None} for key, line in skipped.items()]
+    if partial_told:
+        items.append({"item": PARTIAL, "words": partial_told, "cue": None})
 
     def text_of(claimed: set[str]) -> str | None:
         told = [line for key, line in skipped.items() if key in claimed]
-        return result.context(notice if UNAVAILABLE in claimed else None, told)
+        said = partial_told if PARTIAL in claimed else None
+        return result.context(notice if UNAVAILABLE in claimed else None, told, said)
 
     def size(claimed: set[str]) -> int:
         result.memories = [m for m in result.memories if m["id"] in claimed]
@@ -393,6 +399,8 @@ def _deliver(
     reply.context = text
     if down:
         reply.add_note(down)
+    if partial:
+        reply.add_note(partial)
     if result.skipped:
         from ..errors import DiagnosticError, one_line
 
@@ -402,6 +410,8 @@ def _deliver(
 
 #: The ledger key of the "memory unavailable" line (told once per session epoch).
 UNAVAILABLE = "notice:unavailable"
+#: The ledger key of the "partial answer" line (told once per session epoch).
+PARTIAL = "notice:partial"
 
 
 def _kind(call: HookCall, rel: str) -> str:

@@ -141,6 +141,9 @@ def recall_result(
     out.dropped["refused"] = merged.refused
     out.dropped["budget"] = len(over)
     out.dropped["budget_ids"] = [m["id"] for m in over]
+    partial = out.partial()
+    if partial:
+        out.notes.append(partial)
     injected = out.context()
     out.used = len(injected) if injected else 0
     if searched.status is not None:

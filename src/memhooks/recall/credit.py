@@ -95,26 +95,32 @@ def _own(task: Task, words: set[str], files: set[str]) -> bool:
     request = task.request
     if task.source is None:
         return True  # the prompt-only query: its text is the prompt
-    if request is not None and files & set(request.files or ()):
+    if request is not None and files and files & set(request.files or ()):
         return True
     if request is not None and request.auto:
         return False  # a generated cue's text names no topic
-    return bool(words & _words(str(task.query.get("query", ""))))
+    return not words.isdisjoint(_query_words(str(task.query.get("query", ""))))
+
+
+#: A query's words, once per process (a recall asks for each query's words per memory).
+_QUERIES: dict[str, set[str]] = {}
+#: ASCII punctuation and symbols, as spaces.
+_SPACE = {code: " " for code in range(128) if not chr(code).isalnum()}
+
+
+def _query_words(text: str) -> set[str]:
+    found = _QUERIES.get(text)
+    if found is None:
+        found = _QUERIES[text] = _words(text)
+    return found
 
 
 def _words(text: str) -> set[str]:
-    out = set()
-    word = []
-    for ch in text.lower() + " ":
-        if ch.isalnum():
-            word.append(ch)
-            continue
-        if len(word) >= 3:
-            token = "".join(word)
-            if token not in COMMON:
-                out.add(_stem(token))
-        word = []
-    return out
+    return {
+        _stem(word)
+        for word in text.lower().translate(_SPACE).split()
+        if len(word) >= 3 and word not in COMMON
+    }
 
 
 def _stem(word: str) -> str:

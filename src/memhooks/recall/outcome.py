@@ -82,16 +82,34 @@ class Recall:
             return f"some memory sources did not answer ({why}); what they hold is missing here"
         return None
 
+    def partial(self) -> str | None:
+        """One short line when the deadline left recall queries unsearched (the answer
+        is what the searched ones found, highest priority first), else None."""
+        from .runtime import SKIPPED
+
+        skipped = sum(1 for q in self.queries if q["status"] == SKIPPED)
+        if not skipped:
+            return None
+        total = len(self.queries)
+        return (
+            f"a partial answer: {total - skipped} of {total} recall queries were searched"
+            " before the deadline (highest priority first); the rest were not"
+        )
+
     def context(
-        self, unavailable: str | None = None, skipped: list[str] | None = None
+        self,
+        unavailable: str | None = None,
+        skipped: list[str] | None = None,
+        partial: str | None = None,
     ) -> str | None:
         """The labelled text an agent receives, or None when there is nothing to give;
         ``unavailable`` is added as one line (:meth:`unavailable`), ``skipped`` as one
-        line per invalid hook (:meth:`skipped_lines`)."""
+        line per invalid hook (:meth:`skipped_lines`), ``partial`` as one line
+        (:meth:`partial`)."""
         from .result import context
 
         body = {"memories": self.memories, "guidance": self.guidance}
-        return context(body, unavailable, skipped)
+        return context(body, unavailable, skipped, partial)
 
     def skipped_lines(self) -> dict[str, str]:
         """``{ledger key: line}`` for each invalid hook left out of a chain

@@ -172,14 +172,18 @@ def cut_to(memory: dict[str, Any], room: int) -> dict[str, Any] | None:
 
 
 def context(
-    result: dict[str, Any], unavailable: str | None = None, skipped: list[str] | None = None
+    result: dict[str, Any],
+    unavailable: str | None = None,
+    skipped: list[str] | None = None,
+    partial: str | None = None,
 ) -> str | None:
     """The text to inject into an agent, or ``None`` when nothing was recalled, there is
     no guidance and nothing to say (never an empty shell that suggests continuity).
     ``unavailable``: one short line saying memory could not be searched, so that an
     outage does not look like an empty store; ``skipped``: one short line per invalid
-    hook left out of the chain (:func:`skipped_line`), so the agent can fix it."""
-    if not result["memories"] and not result["guidance"] and not unavailable and not skipped:
+    hook left out of the chain (:func:`skipped_line`), so the agent can fix it;
+    ``partial``: one line saying the deadline left recall queries unsearched."""
+    if not (result["memories"] or result["guidance"] or unavailable or skipped or partial):
         return None
     body: dict[str, Any] = {
         "schema": MEMORIES_SCHEMA,
@@ -190,6 +194,8 @@ def context(
         body["unavailable"] = unavailable
     if skipped:
         body["skipped"] = skipped
+    if partial:
+        body["partial"] = partial
     return LABEL + dumps(body)
 
 

@@ -19,7 +19,14 @@ import os
 import time
 
 from ..paths import inside, relative
-from .runtime import build_tasks, named_in_folder, rank, request_for, run_tasks
+from .runtime import (
+    RANK_S_PER_QUERY,
+    build_tasks,
+    named_in_folder,
+    rank,
+    request_for,
+    run_tasks,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -248,8 +255,11 @@ def search(
                 named=named_of.get(task.context),
                 anchored=anchored,
             )
+        # Time for ranking what was found is kept back from the searches: a hook with
+        # thousands of queries then answers with what fit, in time.
+        ranking = min(deadline_s / 2, RANK_S_PER_QUERY * len(resolved.tasks))
         counters = run_tasks(
-            resolved.tasks, backend, Exclusions(exclude), time.monotonic() + deadline_s
+            resolved.tasks, backend, Exclusions(exclude), time.monotonic() + deadline_s - ranking
         )
         out.excluded = counters["excluded"]
         count = getattr(backend, "count", None)
