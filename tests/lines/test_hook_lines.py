@@ -64,6 +64,8 @@ def test_a_read_tells_the_lines_read_and_the_edit_then_adds_nothing(
 ) -> None:
     read = context(hook(project, "claude-code", "claude-read"))
     assert f"before it {hashes['decision'][:12]}" in read  # lines 5-12 hold the simplified ones
+    # the project's first commit owns lines 7-8 and 11-12 too, and says nothing of them
+    assert hashes["add"][:12] not in read
     assert context(hook(project, "claude-code", "claude-pre-edit")) == ""
     again = context(hook(project, "claude-code", "claude-pre-edit", session="s2"))
     assert hashes["decision"][:12] in again  # another session is told again

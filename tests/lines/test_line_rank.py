@@ -8,10 +8,11 @@ from memhooks.recall.why import Commit, Explanation, Why
 
 
 def owner(name: str, lines: list[tuple[int, int]], message: str, *, low: bool = False,
-          before: bool = False, when: int = 0) -> Explanation:  # fmt: skip
+          before: bool = False, when: int = 0, initial: bool = False) -> Explanation:  # fmt: skip
     commit = Commit(name * 40, message.split("\n")[0], when, message)
     commit.low_signal = "reshapes" if low else None
     explanation = Explanation(commit, lines)
+    explanation.initial = initial
     if before:
         explanation.before = [(Commit("f" * 40, "fix: the reason", 0, "fix: the reason"), 3)]
     return explanation
@@ -50,3 +51,11 @@ def test_a_low_signal_owner_comes_only_with_what_it_replaced() -> None:
 def test_ties_go_to_the_newer_commit() -> None:
     why = read_of(20, owner("o", [(1, 10)], "x", when=1), owner("n", [(11, 20)], "y", when=2))
     assert names(rank(why)) == ["n", "o"]
+
+
+def test_the_first_commit_tells_nothing_unless_the_prompt_is_about_it() -> None:
+    start = owner("i", [(1, 180)], "test project", initial=True)
+    fix = owner("f", [(181, 200)], "fix: round invoice totals half up")
+    why = read_of(200, start, fix)
+    assert names(rank(why)) == ["f"]
+    assert names(rank(why, "why does the test project set this up?")) == ["i", "f"]

@@ -36,8 +36,20 @@ def test_an_edit_first_tells_every_owner_of_the_replaced_lines(
     lines = edit.text.split("\n")
     assert lines[2].startswith(f"retryx/retry.py 9–10: {hashes['regression'][:12]}")
     assert f'before it {hashes["decision"][:12]} "{DECISION}"' in lines[2]
-    assert edit.commits[:2] == [hashes["regression"], hashes["decision"]]
-    assert hashes["add"] in edit.commits
+    assert edit.commits == [hashes["regression"], hashes["decision"]]
+
+
+def test_the_first_commit_is_told_for_the_lines_an_edit_replaces_only(
+    repo: Path, hashes: dict[str, str], tmp_path: Path
+) -> None:
+    # lines 11-13 ("def call", its loop) are still as the project's first commit wrote them
+    mine = line_recall(str(repo), PATH, [(8, 16)], kind=EDIT, state_dir=str(tmp_path / "s"),
+                       focus=[(11, 13)])  # fmt: skip
+    assert hashes["add"] in mine.commits
+    # the same commit owning only the context of an edit elsewhere: not told
+    near = line_recall(str(repo), PATH, [(6, 13)], kind=EDIT, state_dir=str(tmp_path / "s"),
+                       focus=[(9, 10)])  # fmt: skip
+    assert hashes["add"] not in near.commits
 
 
 def test_the_budget_leaves_whole_explanations_out(repo: Path, tmp_path: Path) -> None:
@@ -64,3 +76,20 @@ def test_after_an_edit_the_saved_version_still_says_who_owned_the_replaced_lines
     told = line_recall(str(repo), PATH, change.ranges(before), kind=EDIT, state_dir=state,
                        focus=change.ranges(before, context=0), saved=True)  # fmt: skip
     assert hashes["regression"] == told.commits[0] and hashes["decision"] in told.commits
+
+
+def test_a_read_leaves_the_first_commit_out_but_tells_a_later_commit_that_created_a_file(
+    repo: Path, hashes: dict[str, str], tmp_path: Path
+) -> None:
+    from storyrepo import commit_files
+
+    state = str(tmp_path / "state")
+    read = line_recall(str(repo), PATH, [(1, 19)], kind=READ, state_dir=state)
+    assert hashes["add"] not in read.commits  # the root commit: what the project began with
+    asked = line_recall(str(repo), PATH, [(1, 19)], kind=READ, state_dir=state,
+                        prompt="why do gateway calls retry with exponential backoff?")  # fmt: skip
+    assert hashes["add"] in asked.commits  # unless its message answers the prompt
+    feature = commit_files(repo, {"retryx/jitter.py": "def jitter(d):\n    return d / 2\n"},
+                           "retryx: add jitter so clients do not retry in step", 1772500000)  # fmt: skip
+    added = line_recall(str(repo), "retryx/jitter.py", [(1, 2)], kind=READ, state_dir=state)
+    assert added.commits == [feature]  # a feature's commit that created a file: told

@@ -4,7 +4,9 @@ lines it just read or is about to replace, once per session.
 * **Read**: the owners of the lines read, ranked by lines owned and by the session's
   prompt above a floor (:mod:`.line_rank`), a few per file.
 * **Edit**: the owners of the lines being replaced (±3), most lines first, at most
-  :data:`EDIT_OWNERS`; where an owner is low-signal, the commits before it.
+  :data:`EDIT_OWNERS`; where an owner is low-signal, the commits before it. The
+  project's first commit (:attr:`~.why.Explanation.initial`) is told only when it owns
+  lines the edit replaces, not merely their context.
 
 Each owner is one line saying which lines it explains, then what it said (bounded): the
 words of :mod:`.why_text`. A commit the session was already given is not told again: an
@@ -86,6 +88,8 @@ def line_recall(
         chosen = rank(why, prompt)
     else:
         chosen = sorted(why.explanations, key=lambda e: -_overlap(e.lines, focus))
+        if focus:
+            chosen = [e for e in chosen if not e.initial or _overlap(e.lines, focus)]
         chosen = chosen[:EDIT_OWNERS]
     fresh = []
     for explanation in chosen:

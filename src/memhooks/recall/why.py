@@ -37,9 +37,9 @@ class Commit:
     ``message`` (its text as ``history import`` keeps it: trailers naming people
     dropped, e-mails and secrets scrubbed, bounded), ``low_signal`` (the reason from
     :func:`memhooks.history.signal.low_signal`, ``"reshapes"`` for a refactor-like
-    subject, else None)."""
+    subject, else None), ``root`` (it has no parent: the project's first commit)."""
 
-    __slots__ = ("email", "hash", "low_signal", "message", "subject", "time")
+    __slots__ = ("email", "hash", "low_signal", "message", "root", "subject", "time")
 
     def __init__(self, hash: str, subject: str, time: int, message: str) -> None:
         self.hash = hash
@@ -48,19 +48,22 @@ class Commit:
         self.time = time
         self.message = message
         self.low_signal: str | None = None
+        self.root = False
 
 
 class Explanation:
     """One owner: ``commit``, ``lines`` (ranges of the working file it owns),
     ``before`` (``[(commit, lines it owned of what it replaced)]``, most first; empty
-    unless it is low-signal)."""
+    unless it is low-signal), ``initial`` (the project's first commit — one without a
+    parent — created the file: what it owns is what the project was imported with)."""
 
-    __slots__ = ("before", "commit", "lines")
+    __slots__ = ("before", "commit", "initial", "lines")
 
     def __init__(self, commit: Commit, lines: list[tuple[int, int]]) -> None:
         self.commit = commit
         self.lines = lines
         self.before: list[tuple[Commit, int]] = []
+        self.initial = False
 
 
 class Why:
@@ -172,6 +175,7 @@ def explain_lines(
             answer.excluded.append((owner.hash, reason))
             continue
         explanation = Explanation(commit, owner.lines)
+        explanation.initial = owner.previous is None and commit.root
         if commit.low_signal:
             explanation.before = _before(top, owner, own, deadline, left_out)
         answer.explanations.append(explanation)
@@ -249,14 +253,14 @@ def _texts(top: str, hashes: list[str], own: Ownership) -> dict[str, Commit]:
     if missing:
         for commit in _read(top, missing).values():
             known[commit.hash] = [commit.subject, commit.time, commit.email, commit.message,
-                                  commit.low_signal]  # fmt: skip
+                                  commit.low_signal, commit.root]  # fmt: skip
         own.keep()
     found: dict[str, Commit] = {}
     for hash_ in hashes:
         if hash_ in known:
-            subject, when, email, message, low = known[hash_]
+            subject, when, email, message, low, *more = known[hash_]  # root: since 0.x
             found[hash_] = commit = Commit(hash_, subject, when, message)
-            commit.email, commit.low_signal = email, low
+            commit.email, commit.low_signal, commit.root = email, low, bool(more and more[0])
     return found
 
 
@@ -286,6 +290,7 @@ def _read(top: str, hashes: list[str]) -> dict[str, Commit]:
             blame_ignored=hash_ in ignored,
         ) or ("reshapes" if signal.reshapes(subject) else None)
         commit.email = email
+        commit.root = not parents.split()
         found[hash_] = commit
     return found
 
