@@ -32,7 +32,8 @@ def test_python_definitions_come_from_the_parser() -> None:
 def test_the_lines_of_an_edit_give_their_enclosing_and_defined_names() -> None:
     body = symbols_at("retry.py", read("retry.py"), [(11, 11)])
     assert [d.qualname for d in body.enclosing] == ["Retrier.__init__", "Retrier"]
-    assert body.defined == [] and body.names == ["Retrier"]  # __init__ is no cue
+    assert body.defined == [] and [d.name for d in body.used] == ["MAX_ATTEMPTS"]
+    assert body.names == ["Retrier", "MAX_ATTEMPTS"]  # __init__ is no cue
     top = symbols_at("retry.py", read("retry.py"), [(1, 8)])
     assert top.names == ["MAX_ATTEMPTS", "Retrier"] and top.enclosing == []
 
@@ -52,7 +53,8 @@ def test_c_definitions_are_the_lines_git_names_in_hunk_headers() -> None:
         ("retry_call", "function", 12, 22),
         ("main", "function", 24, 27),
     ]
-    assert symbols_at("retry.c", read("retry.c"), [(17, 19)]).names == ["retry_call"]
+    # the macro the lines call is the file's own: a cue too; sleep_ms is not defined here
+    assert symbols_at("retry.c", read("retry.c"), [(17, 19)]).names == ["retry_call", "BACKOFF"]
 
 
 def test_typescript_and_go_definitions() -> None:

@@ -15,10 +15,16 @@ edit, after     hosts without such a channel: the post-tool event of the same ed
                 answered for the version saved before it (:func:`memhooks.lines.saved_text`)
 =============== ===================================================================
 
+With the lines of an edit (and of a ranged read) come the memories that name the code
+in them — the functions enclosing them, the names they define and the file's own names
+they use — whatever they are anchored to (:mod:`memhooks.recall.symbol_recall`: a
+remembered note, an imported conversation), above a floor; each memory once per session.
+
 Each commit reaches a session once (ledger items ``commit:<hash>``). The chain's
 ``exclude`` phrases and the embedded store's revert marks apply; commit text is labelled
 untrusted. ``MEMHOOKS_LINE_RECALL=off`` turns it off. Nothing here writes but the blame
-cache and the session's ledger. A failure is the hook's (fail open: one stderr line).
+cache (and the definitions kept beside it: :mod:`memhooks.lines.names`) and the session's
+ledger. A failure is the hook's (fail open: one stderr line).
 """
 
 from __future__ import annotations
@@ -40,6 +46,8 @@ COMMIT = "commit:"
 WHOLE = 10**9
 #: Seconds kept back for the rest of the call (rendering, the ledger write).
 MARGIN_S = 0.3
+#: Seconds one search by the code's names may take (as one query of tool-time recall).
+QUERY_CAP_S = 2.0
 
 
 def line_recall_on(call: HookCall) -> bool:
@@ -67,7 +75,12 @@ def for_read(call: HookCall) -> str:
             texts.append(told.text)
         if ranges:  # a part was read: the rest is blamed ahead, for the edit to come
             _blame_ahead(call, top, rel)
-    return "\n\n".join(texts)
+        text = _read(top, rel) if _has_names(call, rel) else None
+        if text is not None:
+            # a whole file names every definition in it: no cue, but the definitions are
+            # kept for the edit to come (lines.names)
+            texts.append(_by_names(call, top, rel, shown, text, ranges))
+    return "\n\n".join(t for t in texts if t)
 
 
 def for_edit(call: HookCall, *, applied: bool) -> str:
@@ -90,7 +103,10 @@ def for_edit(call: HookCall, *, applied: bool) -> str:
                        text=text, applied=applied)  # fmt: skip
         if told is not None and told.text:
             texts.append(told.text)
-    return "\n\n".join(texts)
+        if _has_names(call, rel):
+            focus = change.ranges(text, context=0) or change.ranges(text)
+            texts.append(_by_names(call, top, rel, shown, text, focus))
+    return "\n\n".join(t for t in texts if t)
 
 
 def _before_text(call: HookCall, top: str, rel: str, applied: bool) -> str | None:
@@ -100,11 +116,79 @@ def _before_text(call: HookCall, top: str, rel: str, applied: bool) -> str | Non
         from ..lines import saved_text
 
         return saved_text(top, rel, state_dir=call.state_dir)
+    return _read(top, rel)  # None: a new file, no lines to replace
+
+
+def _read(top: str, rel: str) -> str | None:
     try:
         with open(os.path.join(top, *rel.split("/")), encoding="utf-8", errors="replace") as fp:
             return fp.read()
     except OSError:
-        return None  # a new file: no lines to replace
+        return None
+
+
+def _has_names(call: HookCall, rel: str) -> bool:
+    """Whether the names of ``rel``'s code can find anything: a language whose
+    definitions are read (:func:`memhooks.symbols.language`), and a store to search
+    (the embedded one exists, or another backend is configured)."""
+    from ..symbols.reader import language
+
+    return language(rel) is not None and call.store_ready and call.remaining() > MARGIN_S
+
+
+def _by_names(
+    call: HookCall, top: str, rel: str, shown: str, text: str, ranges: list[tuple[int, int]]
+) -> str:
+    """The memories that name the code of lines ``ranges`` (the symbol cue,
+    :mod:`memhooks.recall.symbol_recall`), claimed in the session's ledger; ``""``
+    when none passes the floor. No ``ranges`` (a whole file read): its definitions are
+    only kept for the edit to come."""
+    from ..lines.names import definitions
+
+    found = definitions(top, rel, text, state_dir=call.state_dir)
+    if not ranges or not found:
+        return ""
+    from ..recall.symbol_recall import Cue
+    from ..symbols.reader import symbols_among
+
+    cue = Cue.of(shown, symbols_among(found, text, ranges))
+    left = _budget(call)
+    backend = call.backend
+    if cue is None or left <= 0 or backend is None or isinstance(backend, Exception):
+        return ""  # an unavailable backend is said at prompt time
+    from ..errors import MemhooksError
+    from ..recall.symbol_recall import find, ledger_items, render
+
+    try:
+        memories = find(
+            backend,
+            _project(call),
+            cue,
+            delivered=call.session.delivered(),
+            exclude=lambda: _exclusions(call, top, rel),
+            timeout_s=max(0.05, min(QUERY_CAP_S, call.remaining() - MARGIN_S)),
+        )
+    except MemhooksError as exc:
+        call.notes.append(f"the memories naming the code of {shown} could not be searched: {exc}")
+        return ""
+    told, kept = render(memories, left)
+    if not kept:
+        return ""
+
+    def size(claimed: set[str]) -> int:
+        nonlocal told
+        told = render([m for m in kept if m["id"] in claimed], left)[0]
+        return len(told)
+
+    claimed = call.session.record(call.native or "", shown, ledger_items(kept), size, tool_time=True)  # fmt: skip
+    return told if any(m["id"] in claimed for m in kept) else ""
+
+
+def _project(call: HookCall) -> str:
+    from ..store import identify
+
+    assert call.root is not None
+    return identify(call.root).id
 
 
 def _recall(

@@ -15,7 +15,9 @@ patterns cost nothing and are what git users already read in every diff.
 Public API::
 
     definitions(path, text) -> list[Definition]          # the file's, in order
-    symbols_at(path, text, ranges) -> Symbols            # enclosing / defined in lines
+    symbols_at(path, text, ranges) -> Symbols            # enclosing / defined / used in lines
+    symbols_among(definitions, text, ranges) -> Symbols  # the same, definitions known
+    mentions(text, name) -> bool                         # does a text name a symbol
     language(path) -> str | None                         # what reads the file, by name
 
 Line numbers are 1-based and inclusive.
@@ -23,7 +25,16 @@ Line numbers are 1-based and inclusive.
 
 from __future__ import annotations
 
+from .mentions import mentions
 from .model import Definition, Symbols
-from .reader import definitions, language, symbols_at
+from .reader import definitions, language, symbols_among, symbols_at
 
-__all__ = ["Definition", "Symbols", "definitions", "language", "symbols_at"]
+__all__ = [
+    "Definition",
+    "Symbols",
+    "definitions",
+    "language",
+    "mentions",
+    "symbols_among",
+    "symbols_at",
+]

@@ -31,17 +31,25 @@ class Definition:
 
 class Symbols:
     """The symbols of some lines: ``enclosing`` (definitions holding them, innermost
-    first) and ``defined`` (definitions that start in them), each a list of
-    :class:`Definition`; :attr:`names` is the cue: every distinct name, enclosing
-    first, without Python's special ``__dunder__`` names (every class has them)."""
+    first), ``defined`` (definitions that start in them) and ``used`` (the file's other
+    definitions those lines name: the constant a condition compares with, the helper it
+    calls), each a list of :class:`Definition`; :attr:`names` is the cue: every distinct
+    name, in that order, without Python's special ``__dunder__`` names (every class has
+    them)."""
 
-    __slots__ = ("defined", "enclosing")
+    __slots__ = ("defined", "enclosing", "used")
 
-    def __init__(self, enclosing: list[Definition], defined: list[Definition]) -> None:
+    def __init__(
+        self,
+        enclosing: list[Definition],
+        defined: list[Definition],
+        used: list[Definition] | None = None,
+    ) -> None:
         self.enclosing = enclosing
         self.defined = defined
+        self.used = used or []
 
     @property
     def names(self) -> list[str]:
-        names = (d.name for d in (*self.enclosing, *self.defined))
+        names = (d.name for d in (*self.enclosing, *self.defined, *self.used))
         return list(dict.fromkeys(n for n in names if not (n[:2] == n[-2:] == "__")))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from . import patterns
 from .model import Definition, Symbols
 
 TYPE_CHECKING = False
@@ -41,15 +40,26 @@ def definitions(path: str, text: str) -> list[Definition]:
         parsed = python.definitions(text)
         if parsed is not None:
             return parsed
+    from . import patterns  # the parser or the patterns: loaded only to read a file
+
     return patterns.definitions(lang, text)
 
 
 def symbols_at(path: str, text: str, ranges: Sequence[tuple[int, int]]) -> Symbols:
     """The definitions of ``path`` (content ``text``) that enclose lines ``ranges``
-    (1-based, inclusive; innermost first) and that start in them."""
-    found = definitions(path, text)
+    (1-based, inclusive; innermost first), that start in them, and the file's other
+    definitions those lines name as whole identifiers (in source order)."""
+    return symbols_among(definitions(path, text), text, ranges)
+
+
+def symbols_among(
+    found: Sequence[Definition], text: str, ranges: Sequence[tuple[int, int]]
+) -> Symbols:
+    """:func:`symbols_at` with the file's definitions ``found`` already read (a cache
+    of them: :mod:`memhooks.lines.names`)."""
     enclosing: list[Definition] = []
     defined: list[Definition] = []
+    rest: list[Definition] = []
     for definition in found:
         for first, last in ranges:
             if first <= definition.first <= last:
@@ -58,5 +68,32 @@ def symbols_at(path: str, text: str, ranges: Sequence[tuple[int, int]]) -> Symbo
             if definition.first < first and definition.last >= first:
                 enclosing.append(definition)
                 break
+        else:
+            rest.append(definition)
     enclosing.sort(key=lambda d: -d.first)
-    return Symbols(enclosing, defined)
+    said = identifiers(text, ranges) if rest else set()
+    taken = {d.name for d in (*enclosing, *defined)}
+    used = [d for d in rest if d.name in said and d.name not in taken]
+    return Symbols(enclosing, defined, used)
+
+
+def identifiers(text: str, ranges: Sequence[tuple[int, int]]) -> set[str]:
+    """The identifier-like words (``[A-Za-z_][A-Za-z0-9_]*``) of lines ``ranges`` of
+    ``text`` (a character scan: the hook's edit path loads no :mod:`re`)."""
+    lines = text.split("\n")
+    found: set[str] = set()
+    for first, last in ranges:
+        for line in lines[max(0, first - 1) : last]:
+            word: list[str] = []
+            for ch in line + " ":
+                if (
+                    ch == "_"
+                    or ("a" <= ch <= "z")
+                    or ("A" <= ch <= "Z")
+                    or (word and "0" <= ch <= "9")
+                ):
+                    word.append(ch)
+                elif word:
+                    found.add("".join(word))
+                    word = []
+    return found

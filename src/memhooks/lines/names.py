@@ -1,0 +1,85 @@
+"""The definitions of a file version, kept beside its blame cache entry, so the symbol cue
+of an edit (:mod:`memhooks.recall.symbol_recall`) reads them instead of parsing the file.
+
+Reading a file's definitions (:func:`memhooks.symbols.definitions`) costs 5-25 ms on a
+2,000-6,000-line C file (iproute2's ``ip/ipaddress.c``, ``misc/ss.c``) and ~10 ms on a
+500-line Python file with :mod:`ast` loaded for it: more than a warm edit's whole hook.
+So the hook reads them when the file is read (:func:`keep`) and the edit that follows
+finds them here. One JSON file per (work tree, path), ``<state dir>/blame/<key>.names``
+(beside :func:`memhooks.lines.cache.path_of`'s entry), keyed by the text's length and
+CRC-32: any change to the text is a miss (then the file is read again and the answer
+kept), with no racy window of file times. Nothing here writes into the repository.
+"""
+
+from __future__ import annotations
+
+from .. import cachefile
+from ..symbols.model import Definition
+from .cache import path_of
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..symbols.model import Symbols
+
+FORMAT = 1
+
+
+def definitions(top: str, path: str, text: str, *, state_dir: str) -> list[Definition]:
+    """The definitions of ``text``, the working version of ``path`` (relative to the
+    work tree ``top``): from the cache when it holds this text's, else read and kept."""
+    file = _file(state_dir, top, path)
+    key = _key(text)
+    found = _load(file, key)
+    if found is None:
+        from ..symbols import definitions as read
+
+        found = read(path, text)
+        _save(file, key, found)
+    return found
+
+
+def symbols_at(
+    top: str, path: str, text: str, ranges: Sequence[tuple[int, int]], *, state_dir: str
+) -> Symbols:
+    """:func:`memhooks.symbols.symbols_at` with the file's definitions from the cache."""
+    from ..symbols.reader import symbols_among
+
+    return symbols_among(definitions(top, path, text, state_dir=state_dir), text, ranges)
+
+
+def keep(top: str, path: str, text: str, *, state_dir: str) -> None:
+    """Read and keep the definitions of ``text`` unless they are kept already."""
+    definitions(top, path, text, state_dir=state_dir)
+
+
+def _file(state_dir: str, top: str, path: str) -> str:
+    return path_of(state_dir, top, path)[: -len(".json")] + ".names"
+
+
+def _key(text: str) -> list[int]:
+    from zlib import crc32
+
+    data = text.encode("utf-8", "surrogatepass")
+    return [len(data), crc32(data)]
+
+
+def _load(file: str, key: list[int]) -> list[Definition] | None:
+    from ..jsonfast import loads
+
+    try:
+        with open(file, "rb") as fp:
+            data = loads(fp.read())
+        if not isinstance(data, dict) or data.get("format") != FORMAT or data["key"] != key:
+            return None
+        return [Definition(n, k, f, la, p) for n, k, f, la, p in data["definitions"]]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _save(file: str, key: list[int], found: list[Definition]) -> None:
+    from ..jsonfast import dumps
+
+    rows = [[d.name, d.kind, d.first, d.last, d.parent] for d in found]
+    cachefile.write(file, dumps({"format": FORMAT, "key": key, "definitions": rows}), mode=0o700)

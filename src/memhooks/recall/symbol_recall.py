@@ -1,0 +1,212 @@
+"""Symbols as cues (issue 20 item 4): the names of the code an edit replaces (or a ranged
+read shows) find the memories that name them — a ``remember``ed note, an imported
+conversation (:mod:`memhooks.transcripts`: its pieces list the names they discuss as
+entities), an issue summary — anchored to the file or not. Decisions name
+``downtime_minutes`` or ``MAX_ATTEMPTS`` far more often than they name a path.
+
+**The cue** (:class:`Cue`): the names of the code at those lines
+(:func:`memhooks.symbols.symbols_at`), each with a weight (:data:`WEIGHTS`) — the
+innermost definition enclosing them and those starting in them 3, the file's own names
+the lines use (the constant a condition compares with, the helper it calls) 2, the
+outer definitions enclosing them (a method's class) 1 — at most :data:`MAX_NAMES`,
+heaviest first, none shorter than :data:`MIN_NAME`; and the file's stem
+(``uptime/incidents.py`` → ``incidents``).
+
+**The search**: one search of the backend (:class:`~memhooks.backends.base.SearchRequest`,
+so every backend answers it) for the names and the stem, the names as entities: no
+prompt, no folder — the prompt had its turn at prompt time, the folder at the read.
+
+**The floor** — nothing is better than noise. A memory found is told only when:
+
+1. it *names* a name of the cue: lists it among its entities, or says it as a whole
+   identifier (:func:`memhooks.symbols.mentions`: ``MAX_ATTEMPTS`` is not named by
+   ``MAX_ATTEMPTS_V2``; a name that is an everyday word — ``merge``, ``report``,
+   ``usage`` — counts only written as code: in backticks, called, or as a member);
+2. that name is not *common in the store*: a name that :data:`COMMON` or more of the
+   :data:`CANDIDATES` memories found name (``main``, ``usage()``, ``parse_args``)
+   says too little to pick one, and does not count;
+3. it is live (not obsolete), the chain's ``exclude`` phrases spare it, and the session
+   does not have it (its id, or for a commit's memory ``commit:<hash>``: line-level
+   recall may have told that commit already).
+
+**The order**: the weights of the names a memory names, summed, first; then those that
+also name the file's stem or touched the file; then the backend's own order; at most :data:`LIMIT`, whole
+memories within the budget (:func:`memhooks.recall.result.pack`). Each is labelled
+with the names that found it (``recalled_by``: ``names merge_windows in
+uptime/incidents.py``) and injected like every recalled memory: untrusted data.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Collection, Sequence
+    from typing import Any
+
+    from ..backends.base import Backend, Hit
+    from ..symbols.model import Symbols
+
+#: Most names in one cue (the heaviest first).
+MAX_NAMES = 8
+#: Weight of a name by where it is: the innermost enclosing definition, a definition
+#: starting in the lines, a name of the file the lines use, an outer enclosing one.
+WEIGHTS = {"innermost": 3, "defined": 3, "used": 2, "outer": 1}
+#: Shortest name that is a cue (``fn``, ``i`` name nothing).
+MIN_NAME = 3
+#: Memories asked of the backend for one cue.
+CANDIDATES = 30
+#: A name that this many of the candidates name is too common to count.
+COMMON = 5
+#: Most memories told for one edit or read.
+LIMIT = 2
+#: The ledger item of a commit (:data:`memhooks.hook.lines.COMMIT`'s spelling).
+COMMIT = "commit:"
+
+
+class Cue:
+    """What finds memories by the code: ``names`` (name -> weight, heaviest first),
+    ``stem`` (the file name without its extension) and ``path`` (root-relative, as the
+    memories' files name it)."""
+
+    __slots__ = ("names", "path", "stem")
+
+    def __init__(self, path: str, names: dict[str, int]) -> None:
+        self.path = path
+        self.names = names
+        base = path.rpartition("/")[2]
+        self.stem = base.rpartition(".")[0] or base
+
+    @classmethod
+    def of(cls, path: str, symbols: Symbols) -> Cue | None:
+        """The cue of ``symbols`` found in the file ``path``; None without a name."""
+        weighed: dict[str, int] = {}
+        places = [
+            ("innermost", symbols.enclosing[:1]),
+            ("defined", symbols.defined),
+            ("used", symbols.used),
+            ("outer", symbols.enclosing[1:]),
+        ]
+        for place, found in places:
+            for definition in found:
+                name = definition.name
+                if len(name.strip("_")) >= MIN_NAME and not name[:2] == name[-2:] == "__":
+                    weighed.setdefault(name, WEIGHTS[place])
+        ordered = sorted(weighed.items(), key=lambda item: -item[1])[:MAX_NAMES]
+        return cls(path, dict(ordered)) if ordered else None
+
+    def label(self, named: Sequence[str]) -> str:
+        return f"names {', '.join(named)} in {self.path}"
+
+
+def find(
+    backend: Backend,
+    project: str,
+    cue: Cue,
+    *,
+    delivered: Collection[str] = (),
+    exclude: Sequence[str] | Callable[[], Sequence[str]] = (),
+    timeout_s: float = 2.0,
+) -> list[dict[str, Any]]:
+    """The memories ``cue`` finds above the floor (module docstring), best first, at
+    most :data:`LIMIT`, as recall-v1 memory dicts (``anchored_by``: the names that found
+    each). ``delivered``: the session's ledger; ``exclude``: the chain's exclusion
+    phrases, or a function giving them (called only once a memory passes the floor:
+    resolving the chain may parse its hooks); ``timeout_s``: the search's cap. Raises
+    what the backend's search raises (:class:`~memhooks.errors.BackendError`)."""
+    from ..backends.base import SearchRequest
+
+    request = SearchRequest(
+        " ".join([*cue.names, cue.stem]),
+        entities=list(cue.names),
+        limit=CANDIDATES,
+        project=project,
+        timeout_s=timeout_s,
+    )
+    hits = backend.search(request)
+    named = [(hit, _named(hit, cue.names)) for hit in hits]
+    counts: dict[str, int] = {}
+    for _hit, names in named:
+        for name in names:
+            counts[name] = counts.get(name, 0) + 1
+    rare = {name for name, count in counts.items() if count < COMMON}
+    scored: list[tuple[int, int, int, Hit, list[str]]] = []
+    for position, (hit, names) in enumerate(named):
+        kept = [n for n in names if n in rare]
+        if not kept or hit.obsolete or not _new(hit, delivered):
+            continue
+        weight = sum(cue.names[n] for n in kept)
+        scored.append((-weight, -_about_the_file(hit, cue), position, hit, kept))
+    scored.sort(key=lambda item: item[:3])
+    rules = None
+    out: list[dict[str, Any]] = []
+    for *_rank, hit, kept in scored:
+        if rules is None:
+            from .exclusion import Exclusions
+
+            rules = Exclusions(list(exclude() if callable(exclude) else exclude))
+        if rules and rules.matches(hit):
+            continue
+        out.append(_memory(hit, cue.label(kept)))
+        if len(out) == LIMIT:
+            break
+    return out
+
+
+def ledger_items(memories: Sequence[dict[str, Any]]) -> list[dict[str, object]]:
+    """The session ledger's items for ``memories`` (``commit:<hash>`` beside a commit
+    memory's id, so line-level recall does not tell that commit again)."""
+    from .result import short
+
+    items: list[dict[str, object]] = []
+    for memory in memories:
+        words = short(" ".join(str(memory["text"]).split()))
+        items.append({"item": memory["id"], "words": words, "cue": memory["anchored_by"]})
+        if memory.get("commit"):
+            items.append({"item": COMMIT + memory["commit"], "words": words, "cue": memory["anchored_by"]})  # fmt: skip
+    return items
+
+
+def render(memories: list[dict[str, Any]], budget: int) -> tuple[str, list[dict[str, Any]]]:
+    """The injected text of ``memories`` within ``budget`` characters (whole memories, a
+    long commit message cut: :func:`memhooks.recall.result.pack`), and those it holds."""
+    from .result import context, pack
+
+    kept, _guidance, _over = pack(memories, [], budget)
+    text = context({"memories": kept, "guidance": []}) if kept else None
+    return text or "", kept
+
+
+def _named(hit: Hit, names: Sequence[str]) -> list[str]:
+    """The names of ``names`` that ``hit`` lists as entities or says in its text."""
+    from ..symbols.mentions import mentions
+
+    entities = set(hit.entities)
+    return [n for n in names if n in entities or mentions(hit.text, n)]
+
+
+def _about_the_file(hit: Hit, cue: Cue) -> int:
+    """1 when ``hit`` touched the cue's file or says its stem (as a whole word)."""
+    if cue.path in hit.files:
+        return 1
+    from ..symbols.mentions import says
+
+    return int(says(hit.text.lower(), cue.stem.lower()))
+
+
+def _new(hit: Hit, delivered: Collection[str]) -> bool:
+    return hit.id not in delivered and not (hit.commit and COMMIT + hit.commit in delivered)
+
+
+def _memory(hit: Hit, by: str) -> dict[str, Any]:
+    return {
+        "id": hit.id,
+        "text": hit.text,
+        "scope": hit.scope,
+        "files": hit.files,
+        "kind": hit.kind,
+        "tags": hit.tags,
+        "entities": hit.entities,
+        "created_at": hit.created_at,
+        "commit": hit.commit,
+        "anchored_by": by,
+    }

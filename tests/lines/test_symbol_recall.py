@@ -1,0 +1,96 @@
+"""Symbols as cues: the names of the code an edit replaces find the memories that name
+them, anchored to the file or not — and nothing that merely shares a word, names a
+longer identifier, or names only what too many memories name."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from storyrepo import build, story
+
+from memhooks.backends.embedded import EmbeddedBackend
+from memhooks.recall.symbol_recall import COMMON, Cue, find
+from memhooks.store import MemoryStore, identify
+from memhooks.symbols import symbols_at
+
+PATH = "uptime/incidents.py"
+DECISION = (
+    "Incident windows less than 5 minutes apart are one outage: MERGE_GAP_S is 300 s and"
+    " merge_windows compares with <, as agreed with support."
+)
+
+
+@pytest.fixture
+def uptime(tmp_path: Path) -> Path:
+    repo = tmp_path / "uptime"
+    build(repo, story("uptime_story.json"))
+    return repo.resolve()
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[MemoryStore]:
+    opened = MemoryStore(str(tmp_path / "store.sqlite3"))
+    yield opened
+    opened.close()
+
+
+def cue_at(repo: Path, lines: list[tuple[int, int]]) -> Cue:
+    text = (repo / PATH).read_text(encoding="utf-8")
+    cue = Cue.of(PATH, symbols_at(PATH, text, lines))
+    assert cue is not None
+    return cue
+
+
+def found(store: MemoryStore, repo: Path, cue: Cue, **options: object) -> list[str]:
+    memories = find(EmbeddedBackend(store), identify(str(repo)).id, cue, **options)  # type: ignore[arg-type]
+    return [str(m["text"]) for m in memories]
+
+
+def test_an_edit_inside_a_function_finds_the_note_that_names_it_and_not_what_shares_words(
+    store: MemoryStore, uptime: Path
+) -> None:
+    project = identify(str(uptime)).id
+    store.remember(project, DECISION, kind="decision")  # no file: reachable by the names only
+    store.remember(project, "Merge windows of the release calendar are announced in ops.")
+    store.remember(project, "MERGE_GAP_S_V2 is planned for the streaming pipeline.")
+    store.remember(project, "We merge windows nightly; see the downtime report.")
+    cue = cue_at(uptime, [(22, 22)])
+    assert cue.names == {"merge_windows": 3, "MERGE_GAP_S": 2} and cue.stem == "incidents"
+    assert found(store, uptime, cue) == [DECISION]
+
+
+def test_a_conversation_piece_comes_through_the_names_it_lists_as_entities(
+    store: MemoryStore, uptime: Path
+) -> None:
+    project = identify(str(uptime)).id
+    piece = "Conversation: customers saw one outage reported twice; we sort, then join."
+    store.remember(project, piece, kind="conversation", entities=["merge_windows"],
+                   files=["uptime/other.py"])  # fmt: skip
+    memories = find(EmbeddedBackend(store), project, cue_at(uptime, [(22, 22)]))
+    assert [m["text"] for m in memories] == [piece]
+    assert memories[0]["anchored_by"] == "names merge_windows in uptime/incidents.py"
+
+
+def test_a_name_too_many_memories_name_does_not_count(store: MemoryStore, uptime: Path) -> None:
+    project = identify(str(uptime)).id
+    for n in range(COMMON):
+        store.remember(project, f"main() of tool {n} prints the report")
+    rare = "downtime_minutes rounds down to whole minutes (the SLA counts whole minutes)."
+    store.remember(project, rare)
+    cue = cue_at(uptime, [(35, 35)])  # inside main, calling downtime_minutes
+    assert list(cue.names) == ["main", "downtime_minutes"]
+    assert found(store, uptime, cue) == [rare]
+
+
+def test_what_the_session_has_or_an_exclusion_names_is_left_out(
+    store: MemoryStore, uptime: Path
+) -> None:
+    project = identify(str(uptime)).id
+    memory, _ = store.remember(project, DECISION)
+    cue = cue_at(uptime, [(22, 22)])
+    assert found(store, uptime, cue, delivered={memory.id}) == []
+    assert found(store, uptime, cue, exclude=lambda: ["agreed with support"]) == []
+    store.mark_obsolete(memory.id, None, project=project)
+    assert found(store, uptime, cue) == []
