@@ -1,6 +1,6 @@
 """Measure what the development set's decisions do for a later session, through the real hook.
 
-    python bench/conversations/measure.py [--json OUT]
+    python bench/conversations/measure.py [--json OUT] [--env KEY=VALUE]...
 
 1. Plant the development set (``plant.py``): the project as the recorded sessions left
    it, and the hosts' session files in a sandboxed HOME.
@@ -213,6 +213,8 @@ def summarize(rows: list[dict[str, object]]) -> dict[str, object]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", type=Path, help="write every session's figures here")
+    parser.add_argument("--env", action="append", default=[], metavar="KEY=VALUE",
+                        help="a setting for every memhooks process (repeatable)")  # fmt: skip
     args = parser.parse_args()
     tasks = json.loads((HERE / "tasks.json").read_text(encoding="utf-8"))
     manifest = json.loads((HERE / "recorded" / "manifest.json").read_text(encoding="utf-8"))
@@ -221,6 +223,7 @@ def main() -> int:
         base = Path(tmp)
         project, home = plant(base)
         env = environment(base, home, base / "store.sqlite3")
+        env.update(item.split("=", 1) for item in args.env)
         imported = json.loads(
             memhooks(env, "transcripts", "import", str(project), "--format", "json", cwd=project)
         )
