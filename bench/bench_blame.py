@@ -1,4 +1,4 @@
-"""What line ownership costs (issue 20 item 7): ``memhooks.lines.owners`` on real and
+"""What line ownership costs (issue 20 item 7): ``memhooks.lines.owners`` (:mod:`memhooks.lines.ownership`) on real and
 large histories, cold (nothing cached) and warm (the cache of the file version).
 
     python bench/bench_blame.py [--repo BUNDLE_OR_PATH]... [--no-repo] [--synthetic N]

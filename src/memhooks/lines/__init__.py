@@ -13,29 +13,54 @@ Public API::
 
 Modules: ``porcelain`` (parsing ``git blame --incremental``), ``blame`` (running it
 under a deadline; a commit's old side), ``cache`` (one file version's blame in the state
-directory), ``head`` (HEAD without a process), ``owners`` (the answer), ``ranges`` (the
-lines an edit replaces). Nothing here writes into the repository.
+directory), ``head`` (HEAD without a process), ``ownership`` (the answer), ``ranges`` (the
+lines an edit replaces), ``tools`` (which lines a tool call reads or replaces),
+``names`` (a file version's definitions, kept beside its blame), ``warm`` (the blame
+ahead). Nothing here writes into the repository.
 """
 
 from __future__ import annotations
 
-from .owners import Before, Owner, Ownership, owners, owners_saved, previous_owners, saved_text
-from .ranges import CONTEXT, changed_lines, edit_lines
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .blame import BlameError
+    from .ownership import (
+        Before,
+        Owner,
+        Ownership,
+        owners,
+        owners_saved,
+        previous_owners,
+        saved_text,
+    )
+    from .ranges import CONTEXT, changed_lines, edit_lines
+
+#: Where each public name lives: imported on first use, so the hook's tool-event shortcut
+#: can read :mod:`memhooks.lines.tools` without the blame machinery, and a hook that
+#: finds every line in the cache never loads git's runner (``subprocess``).
+_LAZY = {
+    "BlameError": "blame",
+    "Before": "ownership",
+    "Owner": "ownership",
+    "Ownership": "ownership",
+    "owners": "ownership",
+    "owners_saved": "ownership",
+    "previous_owners": "ownership",
+    "saved_text": "ownership",
+    "CONTEXT": "ranges",
+    "changed_lines": "ranges",
+    "edit_lines": "ranges",
+}
 
 
 def __getattr__(name: str) -> object:
-    # git's runner (``subprocess``) is loaded only by what blames: the hook that finds
-    # every line in the cache does not pay for it.
-    if name == "BlameError":
-        from .blame import BlameError
-
-        globals()[name] = BlameError
-        return BlameError
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    # __import__, not importlib: importing importlib costs the hook ~0.2 ms
+    value = getattr(__import__(f"{__name__}.{module}", fromlist=[name]), name)
+    globals()[name] = value
+    return value
 
 
 __all__ = [

@@ -5,7 +5,7 @@ commit HEAD named and the file's stat when it was saved, the file's lines, and f
 line what is known of its owner: not blamed yet, uncommitted, or (origin, line there).
 Blaming a range fills in those lines; a later blame of other lines adds to them.
 
-What invalidates what (:func:`memhooks.lines.owners.owners` applies it):
+What invalidates what (:func:`memhooks.lines.ownership.owners` applies it):
 
 * the same HEAD and the same stat: the entry answers as it is (no process, no read of
   the file but this one);

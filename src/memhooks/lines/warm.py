@@ -92,7 +92,7 @@ def _drop(lock: str) -> None:
 
 def main(argv: list[str]) -> int:
     """The background process: ``TOP PATH STATE_DIR LIMIT_S``."""
-    from .owners import owners
+    from .ownership import owners
 
     top, path, state_dir, limit = argv
     lock = cache.path_of(state_dir, top, path) + ".warm"

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 
 from ..errors import MemhooksError, UsageError
-from ..lines.owners import owners, owners_saved, previous_owners
+from ..lines.ownership import owners, owners_saved, previous_owners
 from .exclusion import Exclusions
 
 # This module is on the hook's import set (line-level recall): what only a cold answer
@@ -23,7 +23,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from ..lines.owners import Before, Owner, Ownership
+    from ..lines.ownership import Before, Owner, Ownership
     from ..store import MemoryStore
 
 #: Longest commit message carried per commit (characters; the id says where the rest is).
