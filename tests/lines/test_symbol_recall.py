@@ -94,3 +94,32 @@ def test_what_the_session_has_or_an_exclusion_names_is_left_out(
     assert found(store, uptime, cue, exclude=lambda: ["agreed with support"]) == []
     store.mark_obsolete(memory.id, None, project=project)
     assert found(store, uptime, cue) == []
+
+
+def test_a_name_the_file_keeps_to_itself_counts_only_in_a_memory_about_that_file(
+    store: MemoryStore,
+) -> None:
+    # C: every tool of a project may have its own static usage(); another file's is another
+    project = "git:cfile"
+    text = 'static void usage(void)\n{\n\tfprintf(stderr, "Usage: ip OBJECT\\n");\n}\n'
+    cue = Cue.of("ip/ip.c", symbols_at("ip/ip.c", text, [(3, 3)]))
+    assert cue is not None and cue.local == {"usage"}
+    store.remember(project, "iproute: fix usage() spacing problems", files=["ip/iproute.c"])
+    mine = "ip: usage() lists every object, in the order of the manual"
+    store.remember(project, mine, files=["ip/ip.c"])
+    found = find(EmbeddedBackend(store), project, cue)
+    assert [m["text"] for m in found] == [mine]
+
+
+def test_a_second_edit_of_the_same_lines_reaches_no_further_down_the_list(
+    store: MemoryStore, uptime: Path
+) -> None:
+    project = identify(str(uptime)).id
+    notes = [f"merge_windows note {n}: windows less than 5 minutes apart merge" for n in range(3)]
+    for note in notes:
+        store.remember(project, note)
+    cue = cue_at(uptime, [(22, 22)])
+    first = find(EmbeddedBackend(store), project, cue)
+    assert len(first) == 2
+    again = find(EmbeddedBackend(store), project, cue, delivered={m["id"] for m in first})
+    assert again == []  # the third note is not told for the same code

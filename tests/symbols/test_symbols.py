@@ -90,3 +90,19 @@ def test_files_no_reader_knows_have_no_symbols() -> None:
     assert language("README.md") is None and language("Makefile") is None
     assert language("src/a.b/c") is None and language("lib/x.TS") == "javascript"
     assert symbols_at("README.md", "# retry\n", [(1, 1)]).names == []
+
+
+def test_names_a_file_keeps_to_itself_are_marked_local() -> None:
+    c = {d.name: d.local for d in definitions("retry.c", read("retry.c"))}
+    assert c == {"MAX_RETRIES": True, "BACKOFF": True, "BUDGET_MS": True, "retrier": False,
+                 "retry_call": True, "main": False}  # fmt: skip
+    header = {d.name: d.local for d in definitions("retry.h", read("retry.c"))}
+    assert header["MAX_RETRIES"] is False  # a header's macros are its includers'
+    py = {
+        d.name: d.local
+        for d in definitions(
+            "x.py",
+            "def _helper():\n    pass\n\n\nclass Retrier:\n    def call(self):\n        pass\n",
+        )
+    }
+    assert py == {"_helper": True, "Retrier": False, "call": False}

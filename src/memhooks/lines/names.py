@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
     from ..symbols.model import Symbols
 
-FORMAT = 1
+FORMAT = 2  # 2: with each definition's local mark
 
 
 def definitions(top: str, path: str, text: str, *, state_dir: str) -> list[Definition]:
@@ -73,7 +73,7 @@ def _load(file: str, key: list[int]) -> list[Definition] | None:
             data = loads(fp.read())
         if not isinstance(data, dict) or data.get("format") != FORMAT or data["key"] != key:
             return None
-        return [Definition(n, k, f, la, p) for n, k, f, la, p in data["definitions"]]
+        return [Definition(n, k, f, la, p, bool(lo)) for n, k, f, la, p, lo in data["definitions"]]
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -81,5 +81,5 @@ def _load(file: str, key: list[int]) -> list[Definition] | None:
 def _save(file: str, key: list[int], found: list[Definition]) -> None:
     from ..jsonfast import dumps
 
-    rows = [[d.name, d.kind, d.first, d.last, d.parent] for d in found]
+    rows = [[d.name, d.kind, d.first, d.last, d.parent, int(d.local)] for d in found]
     cachefile.write(file, dumps({"format": FORMAT, "key": key, "definitions": rows}), mode=0o700)

@@ -21,17 +21,22 @@ prompt, no folder — the prompt had its turn at prompt time, the folder at the 
 1. it *names* a name of the cue: lists it among its entities, or says it as a whole
    identifier (:func:`memhooks.symbols.mentions`: ``MAX_ATTEMPTS`` is not named by
    ``MAX_ATTEMPTS_V2``; a name that is an everyday word — ``merge``, ``report``,
-   ``usage`` — counts only written as code: in backticks, called, or as a member);
+   ``usage`` — counts only written as code: in backticks, called, or as a member); a
+   name the file keeps to itself (C ``static``, a Python ``_name``:
+   :attr:`memhooks.symbols.Definition.local`) counts only in a memory about this file
+   (it touched the file or says its stem) — another file's ``usage()`` or
+   ``print_usage()`` is another function;
 2. that name is not *common in the store*: a name that :data:`COMMON` or more of the
    :data:`CANDIDATES` memories found name (``main``, ``usage()``, ``parse_args``)
    says too little to pick one, and does not count;
-3. it is live (not obsolete), the chain's ``exclude`` phrases spare it, and the session
-   does not have it (its id, or for a commit's memory ``commit:<hash>``: line-level
-   recall may have told that commit already).
+3. it is live (not obsolete) and the chain's ``exclude`` phrases spare it.
 
 **The order**: the weights of the names a memory names, summed, first; then those that
-also name the file's stem or touched the file; then the backend's own order; at most :data:`LIMIT`, whole
-memories within the budget (:func:`memhooks.recall.result.pack`). Each is labelled
+also name the file's stem or touched the file; then the backend's own order. The best
+:data:`LIMIT` are told, less those the session has (its id, or for a commit's memory
+``commit:<hash>``: line-level recall may have told that commit) — an edit of the same
+lines again brings nothing rather than reaching further down — whole memories within the
+budget (:func:`memhooks.recall.result.pack`). Each is labelled
 with the names that found it (``recalled_by``: ``names merge_windows in
 uptime/incidents.py``) and injected like every recalled memory: untrusted data.
 """
@@ -68,11 +73,12 @@ class Cue:
     ``stem`` (the file name without its extension) and ``path`` (root-relative, as the
     memories' files name it)."""
 
-    __slots__ = ("names", "path", "stem")
+    __slots__ = ("local", "names", "path", "stem")
 
-    def __init__(self, path: str, names: dict[str, int]) -> None:
+    def __init__(self, path: str, names: dict[str, int], local: Collection[str] = ()) -> None:
         self.path = path
         self.names = names
+        self.local = frozenset(local)
         base = path.rpartition("/")[2]
         self.stem = base.rpartition(".")[0] or base
 
@@ -80,6 +86,7 @@ class Cue:
     def of(cls, path: str, symbols: Symbols) -> Cue | None:
         """The cue of ``symbols`` found in the file ``path``; None without a name."""
         weighed: dict[str, int] = {}
+        local: set[str] = set()
         places = [
             ("innermost", symbols.enclosing[:1]),
             ("defined", symbols.defined),
@@ -91,8 +98,10 @@ class Cue:
                 name = definition.name
                 if len(name.strip("_")) >= MIN_NAME and not name[:2] == name[-2:] == "__":
                     weighed.setdefault(name, WEIGHTS[place])
+                    if definition.local:
+                        local.add(name)
         ordered = sorted(weighed.items(), key=lambda item: -item[1])[:MAX_NAMES]
-        return cls(path, dict(ordered)) if ordered else None
+        return cls(path, dict(ordered), local & {n for n, _ in ordered}) if ordered else None
 
     def label(self, named: Sequence[str]) -> str:
         return f"names {', '.join(named)} in {self.path}"
@@ -123,7 +132,7 @@ def find(
         timeout_s=timeout_s,
     )
     hits = backend.search(request)
-    named = [(hit, _named(hit, cue.names)) for hit in hits]
+    named = [(hit, _named(hit, cue)) for hit in hits]
     counts: dict[str, int] = {}
     for _hit, names in named:
         for name in names:
@@ -132,13 +141,13 @@ def find(
     scored: list[tuple[int, int, int, Hit, list[str]]] = []
     for position, (hit, names) in enumerate(named):
         kept = [n for n in names if n in rare]
-        if not kept or hit.obsolete or not _new(hit, delivered):
+        if not kept or hit.obsolete:
             continue
         weight = sum(cue.names[n] for n in kept)
         scored.append((-weight, -_about_the_file(hit, cue), position, hit, kept))
     scored.sort(key=lambda item: item[:3])
     rules = None
-    out: list[dict[str, Any]] = []
+    out: list[tuple[Hit, list[str]]] = []
     for *_rank, hit, kept in scored:
         if rules is None:
             from .exclusion import Exclusions
@@ -146,10 +155,12 @@ def find(
             rules = Exclusions(list(exclude() if callable(exclude) else exclude))
         if rules and rules.matches(hit):
             continue
-        out.append(_memory(hit, cue.label(kept)))
+        out.append((hit, kept))
         if len(out) == LIMIT:
             break
-    return out
+    # The best LIMIT, less what the session has: an edit of the same lines again brings
+    # nothing new rather than reaching further down the list.
+    return [_memory(hit, cue.label(kept)) for hit, kept in out if _new(hit, delivered)]
 
 
 def ledger_items(memories: Sequence[dict[str, Any]]) -> list[dict[str, object]]:
@@ -176,12 +187,16 @@ def render(memories: list[dict[str, Any]], budget: int) -> tuple[str, list[dict[
     return text or "", kept
 
 
-def _named(hit: Hit, names: Sequence[str]) -> list[str]:
-    """The names of ``names`` that ``hit`` lists as entities or says in its text."""
+def _named(hit: Hit, cue: Cue) -> list[str]:
+    """The names of ``cue`` that ``hit`` lists as entities or says in its text (a local
+    one only when ``hit`` is about the cue's file)."""
     from ..symbols.mentions import mentions
 
     entities = set(hit.entities)
-    return [n for n in names if n in entities or mentions(hit.text, n)]
+    found = [n for n in cue.names if n in entities or mentions(hit.text, n)]
+    if cue.local.intersection(found) and not _about_the_file(hit, cue):
+        found = [n for n in found if n not in cue.local]
+    return found
 
 
 def _about_the_file(hit: Hit, cue: Cue) -> int:

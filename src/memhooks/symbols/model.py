@@ -8,18 +8,28 @@ class Definition:
     ``constant``, ``type`` or ``macro``), ``first`` and ``last`` (its lines, 1-based,
     inclusive; ``last`` is where the next definition at its level starts, less one, when
     no parser says), ``parent`` (the enclosing definition's ``name``, or None) and
-    ``qualname`` (``Parent.name`` for a nested one)."""
+    ``qualname`` (``Parent.name`` for a nested one) and ``local`` (the language marks it
+    private to its file or module: C ``static`` or a macro outside a header, a Python
+    ``_name``, Rust without ``pub``, Java/C#/Kotlin/PHP ``private``, a lower-case Go
+    name; another file may well define the same name)."""
 
-    __slots__ = ("first", "kind", "last", "name", "parent")
+    __slots__ = ("first", "kind", "last", "local", "name", "parent")
 
     def __init__(
-        self, name: str, kind: str, first: int, last: int, parent: str | None = None
+        self,
+        name: str,
+        kind: str,
+        first: int,
+        last: int,
+        parent: str | None = None,
+        local: bool = False,
     ) -> None:
         self.name = name
         self.kind = kind
         self.first = first
         self.last = last
         self.parent = parent
+        self.local = local
 
     @property
     def qualname(self) -> str:

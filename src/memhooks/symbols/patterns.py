@@ -100,6 +100,7 @@ def definitions(language: str, text: str) -> list[Definition]:
     if lines and lines[-1] == "":
         lines.pop()
     starts: list[tuple[int, int, str, str]] = []  # (line, indent, name, kind)
+    local: set[int] = set()
     for number, line in enumerate(lines, 1):
         if not line.strip() or len(line) > 500:
             continue
@@ -113,8 +114,29 @@ def definitions(language: str, text: str) -> list[Definition]:
             kinds = match.groupdict().get("kind")
             kind = _kind(kinds) if kinds and kind in ("type", "class") else kind
             starts.append((number, len(line) - len(line.lstrip()), name, kind))
+            if _local(language, line.lstrip(), name, kind):
+                local.add(number)
             break
-    return _spans(starts, lines)
+    found = _spans(starts, lines)
+    for definition in found:
+        definition.local = definition.first in local
+    return found
+
+
+def _local(language: str, line: str, name: str, kind: str) -> bool:
+    """Whether the definition on ``line`` is private to its file or module, by the
+    language's own marks (see :class:`~memhooks.symbols.model.Definition`)."""
+    if language == "c":
+        return line.startswith("static") or kind == "macro"  # a header's: reader.py
+    if language == "rust":
+        return not line.startswith("pub")
+    if language in ("java", "php"):
+        return line.startswith("private") or " private " in line.split("(", 1)[0]
+    if language == "go":
+        return name[:1].islower()
+    if language == "python":
+        return name.startswith("_")
+    return False
 
 
 def _kind(word: str) -> str:

@@ -42,7 +42,16 @@ def definitions(path: str, text: str) -> list[Definition]:
             return parsed
     from . import patterns  # the parser or the patterns: loaded only to read a file
 
-    return patterns.definitions(lang, text)
+    found = patterns.definitions(lang, text)
+    if lang == "c" and path.lower().endswith(_HEADERS):
+        for definition in found:  # a header's macros are what its includers use
+            if definition.kind == "macro":
+                definition.local = False
+    return found
+
+
+#: C and C++ header endings: their macros are not local.
+_HEADERS = (".h", ".hh", ".hpp", ".hxx")
 
 
 def symbols_at(path: str, text: str, ranges: Sequence[tuple[int, int]]) -> Symbols:
