@@ -30,9 +30,10 @@ def project(repo: Path, tmp_path: Path) -> dict[str, object]:
     return {"root": repo, "env": env}
 
 
-def hook(project: dict[str, object], agent: str, name: str, session: str = "s1",
+def hook(project: dict[str, object], agent: str, name: str | dict[str, object], session: str = "s1",
          **env: str) -> str:  # fmt: skip
-    raw = json.dumps(PAYLOADS[name]).replace("{root}", str(project["root"]))
+    payload = PAYLOADS[name] if isinstance(name, str) else name
+    raw = json.dumps(payload).replace("{root}", str(project["root"]))
     done = subprocess.run(
         [sys.executable, "-m", "memhooks", "hook", "--agent", agent],
         input=raw.replace("{session}", session), capture_output=True, text=True, check=False,
@@ -108,3 +109,50 @@ def test_history_memories_come_by_the_lines_they_own_not_by_the_file_they_touche
         hook(project, "claude-code", "claude-read", session="h2", MEMHOOKS_LINE_RECALL="off")
     )
     assert "why these lines" not in off and "git-" in off  # file routing, as before
+
+
+def test_every_file_read_gets_its_owners_even_in_a_folder_already_served(
+    project: dict[str, object], hashes: dict[str, str]
+) -> None:
+    from storyrepo import commit_files
+
+    root = Path(str(project["root"]))
+    text = "# the gateway's own timeout\nBUDGET_S = 30\nPOLL_S = 1\n"
+    budget = commit_files(root, {"retryx/budget.py": text},
+                          "fix: give up after the gateway's 30 s timeout", 1772500000)  # fmt: skip
+    assert hashes["decision"][:12] in context(hook(project, "claude-code", "claude-read"))
+    read = dict(PAYLOADS["claude-read"], tool_input={"file_path": "{root}/retryx/budget.py"})
+    told = context(hook(project, "claude-code", read))  # retryx/ was served by the first read
+    assert f'{budget[:12]} "fix: give up after the gateway' in told
+    assert context(hook(project, "claude-code", read)) == ""  # told once: the shortcut settles it
+
+
+def test_a_shell_read_gets_the_owners_of_the_lines_it_prints(
+    project: dict[str, object], hashes: dict[str, str]
+) -> None:
+    shell = {"session_id": "{session}", "cwd": "{root}", "hook_event_name": "PostToolUse",
+             "tool_name": "Bash", "tool_input": {"command": "sed -n 5,12p retryx/retry.py"},
+             "tool_response": {"stdout": "", "stderr": "", "interrupted": False}}  # fmt: skip
+    told = context(hook(project, "claude-code", shell))
+    assert f"before it {hashes['decision'][:12]}" in told
+    assert context(hook(project, "claude-code", shell)) == ""
+
+
+def test_without_a_pre_tool_channel_a_later_edit_in_a_served_folder_is_told_after_it(
+    project: dict[str, object], hashes: dict[str, str]
+) -> None:
+    # Gemini CLI hears of an edit only after it: every edit goes the whole way, even one
+    # the tool-event shortcut would settle (its folder served, the file in its cue)
+    root = Path(str(project["root"]))
+    file = root / "retryx" / "retry.py"
+    hook(project, "gemini-cli", "gemini-read", session="g1")  # told the file's owners
+    edits = [("        self.attempts = attempts\n", "        self.attempts = max(1, attempts)\n"),
+             ("        for attempt in range(self.attempts):\n", "        for attempt in range(self.attempts + 0):\n")]  # fmt: skip
+    told = []
+    for old, new in edits:
+        file.write_text(file.read_text().replace(old, new))
+        edit = dict(PAYLOADS["gemini-edit"], tool_input={"file_path": "{root}/retryx/retry.py",
+                                                        "old_string": old, "new_string": new})  # fmt: skip
+        told.append(context(hook(project, "gemini-cli", edit, session="g1")))
+    # the read told the decision; the second edit replaces a line the first commit wrote
+    assert hashes["add"][:12] in told[1]

@@ -149,21 +149,33 @@ def test_a_host_without_a_session_id_gets_one_anonymous_session(project: tuple[P
     assert handle(payload, agent="claude-code", env=env).stdout == ""
 
 
-def test_a_read_in_a_served_folder_never_opens_the_state_file(agent: Agent) -> None:
-    """The fast path (memhooks.session.snapshot): no SQLite, and the touch still reaches
-    the working set."""
-    import os
+def _opens_the_state_file(agent: Agent, rel: str) -> bool:
+    """Send a Read of ``rel`` through the hook command; whether it loaded SQLite (the
+    whole way) rather than settling in the snapshot (memhooks.session.snapshot)."""
     import subprocess
     import sys
 
-    agent.prompt("Make the totals use two decimals")
-    agent.read("billing/invoice.py")
-    path = str(agent.root / "billing" / "tax.py")
+    path = str(agent.root / rel)
     payload = json.dumps({"session_id": agent.session, "cwd": str(agent.root), "hook_event_name": "PostToolUse",
                           "tool_name": "Read", "tool_input": {"file_path": path}})  # fmt: skip
-    probe = "import sys\nfrom memhooks.cli import main\nmain(['hook', '--agent', 'claude-code'])\nprint('sqlite3' in sys.modules, file=sys.stderr)\n"
-    done = subprocess.run([sys.executable, "-c", probe], input=payload, text=True, capture_output=True, env=agent.env, timeout=60)
-    assert (done.stdout, done.stderr) == ("", "False\n")
+    # the hook loads SQLite's C module only (memhooks.sqlite), never the sqlite3 package
+    probe = "import sys\nfrom memhooks.cli import main\nmain(['hook', '--agent', 'claude-code'])\nprint('_sqlite3' in sys.modules, file=sys.stderr)\n"
+    done = subprocess.run([sys.executable, "-c", probe], input=payload, text=True, capture_output=True, env=agent.env, timeout=60, check=False)
+    assert done.stdout == "" and done.stderr in ("True\n", "False\n"), done.stderr
+    return done.stderr == "True\n"
+
+
+def test_a_read_in_a_served_folder_never_opens_the_state_file(agent: Agent) -> None:
+    """The fast path (memhooks.session.snapshot): no SQLite, and the touch still reaches
+    the working set. A file read for the first time goes the whole way once (line-level
+    recall tells its owners), even in a served folder."""
+    import os
+
+    agent.prompt("Make the totals use two decimals")
+    agent.read("billing/invoice.py")
+    assert _opens_the_state_file(agent, "billing/tax.py")  # a file not told about yet
+    assert not _opens_the_state_file(agent, "billing/tax.py")  # told: settled
+    assert not _opens_the_state_file(agent, "billing/invoice.py")
     from memhooks.session import State, open_session, state_path
 
     agent.prompt("and the rounding?")  # the next full call folds the logged touch in
@@ -171,6 +183,14 @@ def test_a_read_in_a_served_folder_never_opens_the_state_file(agent: Agent) -> N
     assert ("billing/tax.py", "file") in session.recent()
     assert os.listdir(agent.root / ".git")  # nothing written into the repository
     assert not list(agent.root.rglob("*.log"))
+
+
+def test_with_line_recall_off_a_new_file_in_a_served_folder_settles(project: tuple[Path, dict[str, str]]) -> None:
+    root, env = project
+    agent = Agent(root, {**env, "MEMHOOKS_LINE_RECALL": "off"})
+    agent.prompt("Make the totals use two decimals")
+    agent.read("billing/invoice.py")
+    assert not _opens_the_state_file(agent, "billing/tax.py")
 
 
 def test_one_session_seen_through_two_hosts_entries_shares_one_ledger(project: tuple[Path, dict[str, str]]) -> None:
@@ -252,10 +272,12 @@ def test_a_read_whose_recall_failed_is_not_counted_served(agent: Agent, monkeypa
 
 def test_with_tool_recall_off_the_snapshot_settles_reads(project: tuple[Path, dict[str, str]]) -> None:
     root, env = project
-    agent = Agent(root, {**env, "MEMHOOKS_TOOL_RECALL": "off"})
+    agent = Agent(root, {**env, "MEMHOOKS_TOOL_RECALL": "off", "MEMHOOKS_LINE_RECALL": "off"})
     agent.prompt("Make the totals use two decimals")
     [snapshot] = (Path(env["MEMHOOKS_STATE_DIR"]) / "sessions").glob("*.json")
-    assert json.loads(snapshot.read_text())["full"] is True  # no tool event can recall: no SQLite
+    saved = json.loads(snapshot.read_text())
+    assert (saved["folders"], saved["reads"]) == (False, False)  # no tool event can recall
+    assert not _opens_the_state_file(agent, "billing/invoice.py")  # no SQLite
 
 
 def test_what_the_session_had_is_counted_as_left_out(project: tuple[Path, dict[str, str]]) -> None:

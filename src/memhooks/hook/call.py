@@ -349,19 +349,21 @@ class HookCall:
         session, self._session = self._session, None
         if session is not None and self.event.session_id:
             from ..session.snapshot import save
+            from .lines import line_recall_on
             from .reactions import tool_recall_on
 
             ceiling = self.setting("MEMHOOKS_SESSION_MAX_CHARS")
-            # "full": no tool event of this session can recall now (its ceiling is spent,
-            # tool-time recall is off, or the host has no tool channel): the snapshot
-            # settles every read without SQLite
-            full = (
-                session.tool_chars >= ceiling
-                or not self.delivery.tool_events
-                or not tool_recall_on(self)
-            )
+            # "full": no tool event of this session can add anything now (its ceiling is
+            # spent, or the host has no tool channel): the snapshot settles every read
+            # without SQLite; else unserved folders (tool-time recall on), files read
+            # and not told (line-level recall on) and, for a host told of an edit only
+            # after it, edits go the whole way
+            full = session.tool_chars >= ceiling or not self.delivery.tool_events
+            lines = line_recall_on(self)
             save(self.state_dir, self.host, self.event.session_id, root=session.root,
-                 epoch=session.epoch, served=session.served(), full=full)  # fmt: skip
+                 epoch=session.epoch, served=session.served(), full=full,
+                 folders=tool_recall_on(self), reads=lines,
+                 edits=lines and not self.delivery.has_pre_tool)  # fmt: skip
         if self._state is not None:
             if self.exiting:
                 _LEFT_OPEN.append(self._state)  # a reference: deleting it would close it

@@ -65,7 +65,11 @@ def for_read(call: HookCall) -> str:
 
     event = call.event
     texts: list[str] = []
-    for path, ranges in reads(event.tool_name or "", event.tool_input or {}, call.host)[:MAX_FILES]:
+    found = reads(event.tool_name or "", event.tool_input or {}, call.host)
+    won = claim(call, [rel for path, _ranges in found if (rel := call.inside(call.absolute(path)))])
+    for path, ranges in found[:MAX_FILES]:
+        if call.inside(call.absolute(path)) not in won:
+            continue  # told before, or a parallel hook call of the session is telling it
         where = _locate(call, path)
         if where is None:
             continue
@@ -81,6 +85,17 @@ def for_read(call: HookCall) -> str:
             # kept for the edit to come (lines.names)
             texts.append(_by_names(call, top, rel, shown, text, ranges))
     return "\n\n".join(t for t in texts if t)
+
+
+def claim(call: HookCall, rels: list[str]) -> set[str]:
+    """Mark the files ``rels`` (root-relative) read in the session's served targets
+    (``lines:<path>``, :data:`memhooks.session.snapshot.LINES`): a later read of one
+    settles in the tool-event shortcut. Returns those this call claimed first (a
+    parallel hook call of the session may have)."""
+    from ..session.snapshot import LINES
+
+    won = call.session.claim([LINES + rel for rel in rels if rel]) if rels else []
+    return {target[len(LINES) :] for target in won}
 
 
 def for_edit(call: HookCall, *, applied: bool) -> str:

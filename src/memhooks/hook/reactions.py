@@ -186,6 +186,15 @@ def on_command(call: HookCall) -> Reply:
     changed, note = maintain_edit(call)  # a shell tool that reported files it wrote
     found = mentions.in_command(call.event.command or "", call.folder, call.root)
     reply = _after_tool(call, [(rel, kind, "command") for rel, kind in found])
+    if found and call.delivery.at_tool_time(call.native):
+        from ..lines.tools import shell_read
+        from . import lines
+
+        if lines.line_recall_on(call) and shell_read(call.event.command or ""):
+            # a shell read (sed -n A,Bp F, head, cat, nl): the owners of the lines read;
+            # every file it names counts as told, as the tool-event shortcut assumes
+            reply = _with(call, reply, lines.for_read(call))
+            lines.claim(call, [rel for rel, kind in found if kind == "file"])
     reply.changed = changed
     reply.add_note(note)
     return reply

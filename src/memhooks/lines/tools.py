@@ -42,6 +42,10 @@ SHELL_TOOLS = {
     "bash": "command",
     "shell": "command",
 }
+#: The commands a shell read starts with (:func:`shell_reads`); the hook's tool-event
+#: shortcut sends a command starting with one of them the whole way when it names a file
+#: the session was not told about.
+SHELL_READERS = frozenset(("sed", "nl", "head", "cat"))
 #: Edit tools replacing one text: name -> (path keys, old keys, all-occurrences key).
 REPLACE_TOOLS: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
     "Edit": (("file_path",), ("old_string",), "replace_all"),
@@ -164,6 +168,13 @@ def changes(tool: str, args: dict[str, object]) -> list[Change]:
         if path and isinstance(content, str):
             return [Change(path, content=content)]
     return []
+
+
+def shell_read(command: str) -> bool:
+    """Whether ``command`` starts as a shell read (its first word, a path's last part,
+    is one of :data:`SHELL_READERS`): cheap, no shell-word reading."""
+    words = command.split(None, 1)
+    return bool(words) and words[0].rsplit("/", 1)[-1] in SHELL_READERS
 
 
 def shell_reads(command: str) -> list[tuple[str, list[tuple[int, int]]]]:

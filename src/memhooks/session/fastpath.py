@@ -2,7 +2,8 @@
 project root, SQLite or a hook is read.
 
 A read, search, shell command or edit of a known session that touched only what the
-session was already served needs nothing but a line in its touch log
+session was already served (and, while line-level recall is on, read only files it was
+told about: :mod:`memhooks.session.snapshot`) needs nothing but a line in its touch log
 (:func:`memhooks.session.snapshot.settled`) — for an edit, when its generated cue
 already lists the file: decided by a few ``lstat`` calls against what the last such
 answer rested on (:func:`memhooks.maintain.settled.covers`), else by
@@ -74,12 +75,29 @@ def settled(call: Call) -> bool:
 
     where = call.state_dir
     folder = call.folder
-    if not snapshot.settled(where, event.host, event.session_id, folder, touched, call.env):
+    reads = _reads(event, touched)
+    edit = event.event == POST_EDIT
+    if not snapshot.settled(where, event.host, event.session_id, folder, touched, call.env,
+                            reads=reads, edit=edit):  # fmt: skip
         return False
     written = [f for f in event.files if f.action != READ]
     if not written:
         return True
     return _written_settled(call, where, written)
+
+
+def _reads(event: NormalizedEvent, touched: list[tuple[str, str]]) -> list[str]:
+    """The files the event reads that line-level recall would tell about: those of a
+    read tool (:func:`memhooks.lines.tools.reads`), or the files a shell command that
+    starts as a shell read names (the command's exact reading waits for the whole way:
+    it loads :mod:`shlex`)."""
+    from ..lines.tools import reads, shell_read
+
+    if event.event == POST_TOOL:
+        return [path for path, _ranges in reads(event.tool_name or "", event.tool_input or {}, event.host)]  # fmt: skip
+    if event.event == POST_COMMAND and shell_read(event.command or ""):
+        return [path for path, kind in touched if kind == "file"]
+    return []
 
 
 def _written_settled(call: Call, where: str, written: list[FileChange]) -> bool:

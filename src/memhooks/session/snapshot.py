@@ -14,6 +14,13 @@ the working set (:func:`take_touches`). Anything the snapshot cannot vouch for �
 snapshot, another root, a file with memories of its own not yet served, a path outside
 the root — goes the whole way.
 
+Line-level recall (:mod:`memhooks.hook.lines`) tells the owners of each file the agent
+reads, once per file: while it is on (``reads``), a read of a file the session has not
+been told about (no ``lines:<path>`` among the served targets, :data:`LINES`) goes the
+whole way, even in a served folder; a read of one it was told about settles here. For a
+host that hears about an edit only after it (no pre-tool channel, ``edits``), every edit
+goes the whole way: the owners of the lines it replaced are told then.
+
 Only ``os`` is imported here (and :mod:`memhooks.jsonfast` to read the snapshot).
 """
 
@@ -28,9 +35,12 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
-VERSION = 1
+VERSION = 2
 #: Most touch-log lines folded at once (a runaway log is cut, oldest first).
 MAX_LOG_LINES = 4096
+#: The served target of a file whose read line-level recall handled (its owners told,
+#: or nothing to tell): ``lines:<root-relative path>``.
+LINES = "lines:"
 
 
 def _paths(state_dir: str, host: str, session_id: str) -> tuple[str, str]:
@@ -66,13 +76,21 @@ def save(
     epoch: int,
     served: Iterable[str],
     full: bool,
+    folders: bool = True,
+    reads: bool = False,
+    edits: bool = False,
 ) -> None:
-    """Write the snapshot of a session (``full``: its tool-time ceiling is spent)."""
+    """Write the snapshot of a session. ``full``: no tool event can add anything (its
+    tool-time ceiling is spent, or the host has no tool-time channel); ``folders``:
+    tool-time recall is on (a folder not served goes the whole way); ``reads``:
+    line-level recall tells the files read (:data:`LINES`); ``edits``: it tells edits
+    after they are made (every edit goes the whole way)."""
     snapshot, _log = _paths(state_dir, host, session_id)
 
     body = dumps(
-        {"v": VERSION, "root": root, "epoch": epoch, "full": full, "served": sorted(served)}
-    )
+        {"v": VERSION, "root": root, "epoch": epoch, "full": full, "folders": folders,
+         "reads": reads, "edits": edits, "served": sorted(served)}
+    )  # fmt: skip
     try:
         with open(snapshot, encoding="utf-8") as fp:
             if fp.read() == body:
@@ -97,11 +115,16 @@ def settled(
     cwd: str | None,
     touched: Iterable[tuple[str, str]],
     env: Mapping[str, str],
+    *,
+    reads: Iterable[str] = (),
+    edit: bool = False,
 ) -> bool:
     """True when every ``(path, kind)`` touched (absolute, or relative to ``cwd``; kind
-    ``file`` or ``folder``) lies inside the session's root and was served — then the
-    touches are logged and nothing else is to be done. False sends the call the whole
-    way. Never raises."""
+    ``file`` or ``folder``) lies inside the session's root and was served — and, while
+    line-level recall is on, every file of ``reads`` (the files a read tool or a shell
+    read named) was told about and ``edit`` (the call reports an edit) is not one a host
+    without a pre-tool channel is told about — then the touches are logged and nothing
+    else is to be done. False sends the call the whole way. Never raises."""
     if env.get("MEMHOOKS_ROOT"):
         return False  # an explicit root: let the real resolution decide
     snapshot, log = _paths(state_dir, host, session_id)
@@ -112,13 +135,25 @@ def settled(
             data = loads(fp.read())
         if not isinstance(data, dict):
             return False
+        if data.get("v") != VERSION:
+            return False
         root = data["root"]
         served = set(data["served"])
         full = bool(data["full"])
-        if data.get("v") != VERSION or not isinstance(root, str):
+        folders = not full and bool(data["folders"])
+        told = not full and bool(data["reads"])
+        if not isinstance(root, str) or (edit and not full and data["edits"]):
             return False
     except (OSError, ValueError, KeyError, TypeError):
         return False
+    for path in reads if told else ():
+        if not os.path.isabs(path):
+            if not cwd or not os.path.isabs(cwd):
+                return False
+            path = os.path.join(cwd, path)
+        rel = inside(path, root)
+        if rel and LINES + rel not in served:
+            return False  # a file the session was not told about yet
     lines = []
     for path, kind in touched:
         if not os.path.isabs(path):
@@ -132,9 +167,9 @@ def settled(
             folder = rel
         else:
             folder = rel.rpartition("/")[0]
-            if f"anchor:{rel}" in served and f"file:{rel}" not in served and not full:
+            if f"anchor:{rel}" in served and f"file:{rel}" not in served and folders:
                 return False
-        if folder not in served and not full:
+        if folder not in served and folders:
             return False
         lines.append(f"{rel}\t{kind}\n")
     if not lines:
