@@ -15,10 +15,12 @@ fresh session unless said otherwise. Cases:
   ongoing session);
 * tool events, ``PostToolUse`` of a Read, in sessions launched at the root that began
   with a prompt there: ``read_served`` (a file of the deepest folder that this session
-  already read: the folder was already served), ``read_recalls`` (the first Read in the
-  deepest folder, whose files and scope have anchored memories: the call that recalls)
-  and ``read_unanchored`` (the first Read in a folder nothing is anchored to, no hook
-  of its own).
+  already read: the folder was already served), ``read_new_served`` (a file of the
+  deepest folder this session has not read, right after it read another one there: the
+  folder is served, the file's owners are not told yet), ``read_recalls`` (the first
+  Read in the deepest folder, whose files and scope have anchored memories: the call
+  that recalls) and ``read_unanchored`` (the first Read in a folder nothing is anchored
+  to, no hook of its own).
 
 Reported per case: median, p90 and fastest (``min``) wall time of the hook process
 (spawn to exit), as ratios to a bare ``python -c pass`` of the same interpreter measured
@@ -35,7 +37,12 @@ Targets: prompt median < 60 ms, peak RSS < 60 MB, ratio <= 3; issue 12: ``read_s
 Run it with the interpreter of the virtualenv memhooks is installed in (bytecode
 compiled, as after a normal install)::
 
-    .venv/bin/python bench/bench_hook.py [--runs 21] [--json OUT]
+    .venv/bin/python bench/bench_hook.py [--runs 21] [--json OUT] [--baseline EXE]
+
+``--baseline EXE``: another install's ``memhooks`` command (a virtualenv of an older
+checkout) timed in the same run, each case interleaved with this one's, each version
+with its own state folder and caches; the report gains ``baseline`` (the same figures for
+it) and ``vs_baseline`` (this version's median over the baseline's, per case).
 """
 
 from __future__ import annotations
@@ -58,7 +65,7 @@ from bench_recall import PROMPTS, Writer, age_hooks, build_synthetic, forget_sea
 from claude_host import Session, event_of, model_text
 
 PROMPT_CASES = ("warm", "changed", "cold", "next_turn")
-TOOL_CASES = ("read_served", "read_recalls", "read_unanchored")
+TOOL_CASES = ("read_served", "read_new_served", "read_recalls", "read_unanchored")
 #: A folder no memory is anchored to, with no hook of its own (``read_unanchored``).
 UNANCHORED = ("vendor", "fonts")
 
@@ -143,6 +150,9 @@ class Cases:
         first = fresh.prompt(prompt)
         if case == "read_recalls":
             return [first], fresh.read(self.files[number % len(self.files)])
+        if case == "read_new_served":
+            one, other = (self.files[(number + k) % len(self.files)] for k in (0, 1))
+            return [first, fresh.read(one)], fresh.read(other)
         return [first], fresh.read(self.other[number % len(self.other)])
 
 
@@ -152,6 +162,9 @@ def main() -> int:
         "--runs", type=int, default=21, help="hook processes per measurement (default 21)"
     )
     parser.add_argument("--json", metavar="OUT")
+    parser.add_argument(
+        "--baseline", metavar="EXE", help="another install's memhooks, timed beside"
+    )
     args = parser.parse_args()
     exe = os.path.join(os.path.dirname(sys.executable), "memhooks")
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMHOOKS_")}
@@ -183,64 +196,112 @@ def main() -> int:
         # Exactly the command `memhooks agents install` writes (install/command.py).
         from memhooks.install.command import argv as hook_argv
 
-        hook = hook_argv("claude-code", exe=[exe])
         bare = [sys.executable, "-c", "pass"]
         cases = Cases(project, deepest, unanchored)
-        # Bytecode, parsed-hook cache, search lists: the first calls may outlast the
-        # hook's 3 s deadline on a loaded machine; they are not measured.
-        unhurried = dict(env, MEMHOOKS_HOOK_TIMEOUT_MS="60000")
-        for number in range(3):
-            child(hook, unhurried, Session(deepest).prompt(PROMPTS[number % len(PROMPTS)]))
-        for raw in cases.setup():
-            child(hook, unhurried, raw, notes_ok=True)
-        times: dict[str, list[float]] = {k: [] for k in ("bare", *PROMPT_CASES, *TOOL_CASES)}
-        chars: dict[str, list[int]] = {k: [] for k in (*PROMPT_CASES, *TOOL_CASES)}
-        deadline_hits = dict.fromkeys((*PROMPT_CASES, *TOOL_CASES), 0)
-        notes: dict[str, list[str]] = {k: [] for k in (*PROMPT_CASES, *TOOL_CASES)}
-        for number in range(args.runs):
-            times["bare"].append(child(bare, env)[0])
-            for kind in (*PROMPT_CASES, *TOOL_CASES):
-                if kind == "cold":
-                    forget_searches()
-                elif kind == "changed":
-                    remember_one(store, project, number)
-                before, raw = cases.next(kind, number)
-                for untimed in before:
-                    child(hook, unhurried, untimed, notes_ok=True)
-                elapsed, _, out, note = child(hook, env, raw, notes_ok=True)
-                times[kind].append(elapsed)
-                context = model_text(out.decode("utf-8"), event_of(raw)) or ""
-                if DEADLINE_NOTE in note:
-                    deadline_hits[kind] += 1
-                elif note:
-                    notes[kind].append(note)
-                elif kind in ("warm", "changed", "cold"):
-                    assert context.startswith("[MemHooks"), context[:80]
-                chars[kind].append(len(context))
-        rss: dict[str, list[int]] = {k: [] for k in ("bare", "prompt", *TOOL_CASES)}
-        for number in range(5):
-            rss["bare"].append(peak_rss_kib(bare, env))
-            if number == 0:
-                forget_searches()
-            rss["prompt"].append(
-                peak_rss_kib(hook, unhurried, Session(deepest).prompt(PROMPTS[number]))
+        # One run per version, each with its own state folder (sessions, snapshots) and
+        # caches; a baseline's calls interleave with this version's.
+        versions = {"current": Version(hook_argv("claude-code", exe=[exe]), env, tmp, "current")}
+        if args.baseline:
+            versions["baseline"] = Version(
+                hook_argv("claude-code", exe=[os.path.abspath(args.baseline)]), env, tmp, "baseline"
             )
-            for kind in TOOL_CASES:
-                before, raw = cases.next(kind, args.runs + number)
-                for untimed in before:
-                    child(hook, unhurried, untimed, notes_ok=True)
-                rss[kind].append(peak_rss_kib(hook, unhurried, raw))
+        for version in versions.values():
+            version.warm_up(deepest, cases)
+        for number in range(args.runs):
+            bare_ms = child(bare, env)[0]
+            for version in versions.values():
+                version.times["bare"].append(bare_ms)
+            for kind in (*PROMPT_CASES, *TOOL_CASES):
+                for version in versions.values():
+                    version.case(kind, number, cases, store, project)
+        for version in versions.values():
+            version.peak_rss(bare, deepest, cases, args.runs)
         plugin_ms = in_process_plugin(deepest, args.runs)
-    report = summarize(times, chars, rss, memories, args.runs)
-    report["deadline_hits"] = deadline_hits
-    report["notes"] = {kind: len(lines) for kind, lines in notes.items()}
-    report["note_samples"] = sorted({line for lines in notes.values() for line in lines})[:3]
+    reports = {name: version.report(memories, args.runs) for name, version in versions.items()}
+    report = reports["current"]
     report["hermes_plugin_ms"] = round(plugin_ms, 2)
+    if "baseline" in reports:
+        base = reports["baseline"]
+        report["baseline"] = {"exe": args.baseline, **base}
+        report["vs_baseline"] = {
+            kind: round(report[key] / base[key], 2)
+            for kind in (*PROMPT_CASES, *TOOL_CASES)
+            if (key := (f"hook_{kind}_ms" if kind in PROMPT_CASES else f"{kind}_ms"))
+        }
     print(json.dumps(report, indent=2))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fp:
             json.dump(report, fp, indent=2)
     return 0
+
+
+class Version:
+    """One memhooks install under measurement: its hook command, its own state folder and
+    caches (``XDG_CACHE_HOME``), and what its calls took."""
+
+    def __init__(self, hook: list[str], env: dict[str, str], tmp: str, name: str) -> None:
+        self.hook = hook
+        self.env = dict(env, MEMHOOKS_STATE_DIR=os.path.join(tmp, f"state-{name}"),
+                        XDG_CACHE_HOME=os.path.join(tmp, f"cache-{name}"))  # fmt: skip
+        # Bytecode, parsed-hook cache, search lists: the first calls may outlast the
+        # hook's 3 s deadline on a loaded machine; they are not measured.
+        self.unhurried = dict(self.env, MEMHOOKS_HOOK_TIMEOUT_MS="60000")
+        kinds = (*PROMPT_CASES, *TOOL_CASES)
+        self.times: dict[str, list[float]] = {k: [] for k in ("bare", *kinds)}
+        self.chars: dict[str, list[int]] = {k: [] for k in kinds}
+        self.deadline_hits = dict.fromkeys(kinds, 0)
+        self.notes: dict[str, list[str]] = {k: [] for k in kinds}
+        self.rss: dict[str, list[int]] = {k: [] for k in ("bare", "prompt", *TOOL_CASES)}
+
+    def warm_up(self, deepest: str, cases: Cases) -> None:
+        for number in range(3):
+            child(
+                self.hook, self.unhurried, Session(deepest).prompt(PROMPTS[number % len(PROMPTS)])
+            )
+        for raw in cases.setup():
+            child(self.hook, self.unhurried, raw, notes_ok=True)
+
+    def case(self, kind: str, number: int, cases: Cases, store: str, project: str) -> None:
+        os.environ["XDG_CACHE_HOME"] = self.env["XDG_CACHE_HOME"]  # forget_searches' folder
+        if kind == "cold":
+            forget_searches()
+        elif kind == "changed":
+            remember_one(store, project, number)
+        before, raw = cases.next(kind, number)
+        for untimed in before:
+            child(self.hook, self.unhurried, untimed, notes_ok=True)
+        elapsed, _, out, note = child(self.hook, self.env, raw, notes_ok=True)
+        self.times[kind].append(elapsed)
+        context = model_text(out.decode("utf-8"), event_of(raw)) or ""
+        if DEADLINE_NOTE in note:
+            self.deadline_hits[kind] += 1
+        elif note:
+            self.notes[kind].append(note)
+        elif kind in ("warm", "changed", "cold"):
+            assert context.startswith("[MemHooks"), context[:80]
+        self.chars[kind].append(len(context))
+
+    def peak_rss(self, bare: list[str], deepest: str, cases: Cases, runs: int) -> None:
+        os.environ["XDG_CACHE_HOME"] = self.env["XDG_CACHE_HOME"]
+        for number in range(5):
+            self.rss["bare"].append(peak_rss_kib(bare, self.env))
+            if number == 0:
+                forget_searches()
+            self.rss["prompt"].append(
+                peak_rss_kib(self.hook, self.unhurried, Session(deepest).prompt(PROMPTS[number]))
+            )
+            for kind in TOOL_CASES:
+                before, raw = cases.next(kind, runs + number)
+                for untimed in before:
+                    child(self.hook, self.unhurried, untimed, notes_ok=True)
+                self.rss[kind].append(peak_rss_kib(self.hook, self.unhurried, raw))
+
+    def report(self, memories: int, runs: int) -> dict[str, object]:
+        out = summarize(self.times, self.chars, self.rss, memories, runs)
+        out["deadline_hits"] = self.deadline_hits
+        out["notes"] = {kind: len(lines) for kind, lines in self.notes.items()}
+        out["note_samples"] = sorted({line for lines in self.notes.values() for line in lines})[:3]
+        return out
 
 
 def summarize(

@@ -22,7 +22,15 @@ characters told (median, max); deadline hits (the hook's own 3 s no-op). Target:
 with a warm cache (``edit_told``, ``edit_new``) at most 2x bare; a cold Read within the
 deadline.
 
+``--history``: ``memhooks history import`` the clone first, so the hook has a store to
+open (the symbol cue searches it at every edit, :mod:`memhooks.recall.symbol_recall`);
+without it there is none, and the commits come from git alone. ``--baseline EXE``:
+another install's ``memhooks`` command (a virtualenv of an older checkout) timed in the
+same run, each call interleaved with this one's, each with its own state folder; the
+report gains ``baseline`` and ``vs_baseline`` (p50 over the baseline's p50, per case).
+
     .venv/bin/python bench/bench_lines_hook.py [--repo BUNDLE] [--runs 21] [--json OUT]
+        [--history] [--baseline EXE]
 """
 
 from __future__ import annotations
@@ -105,78 +113,108 @@ def main() -> int:
     parser.add_argument("--repo", default=DEFAULT_REPO)
     parser.add_argument("--runs", type=int, default=21)
     parser.add_argument("--json", metavar="OUT")
+    parser.add_argument("--history", action="store_true", help="import the history first")
+    parser.add_argument(
+        "--baseline", metavar="EXE", help="another install's memhooks, timed beside"
+    )
     args = parser.parse_args()
     exe = os.path.join(os.path.dirname(sys.executable), "memhooks")
     from memhooks.install.command import argv as hook_argv
 
-    hook = hook_argv("claude-code", exe=[exe])
     bare = [sys.executable, "-c", "pass"]
     rng = random.Random(5)
     with tempfile.TemporaryDirectory() as tmp:
         root = os.path.realpath(clone(args.repo, os.path.join(tmp, "repo")))
-        state = os.path.join(tmp, "state")
+        store = os.path.join(tmp, "memories.sqlite3" if args.history else "none.sqlite3")
         env = {k: v for k, v in os.environ.items() if not k.startswith("MEMHOOKS_")}
         env.pop("PYTHONDONTWRITEBYTECODE", None)  # bytecode compiled, as after an install
-        env.update(HOME=tmp, MEMHOOKS_STATE_DIR=state, MEMHOOKS_STORE=os.path.join(tmp, "none.sqlite3"),
-                   XDG_CACHE_HOME=os.path.join(tmp, "cache"))  # fmt: skip
+        env.update(HOME=tmp, MEMHOOKS_STORE=store, XDG_CACHE_HOME=os.path.join(tmp, "cache"))
         subprocess.run([exe, "init"], cwd=root, env=env, check=True, capture_output=True)
+        if args.history:
+            subprocess.run([exe, "history", "import"], cwd=root, env=env, check=True, capture_output=True)  # fmt: skip
+        versions = {"current": hook_argv("claude-code", exe=[exe])}
+        if args.baseline:
+            versions["baseline"] = hook_argv("claude-code", exe=[os.path.abspath(args.baseline)])
+        states = {name: os.path.join(tmp, f"state-{name}") for name in versions}
         files = busiest_large_files(root)
         texts = {p: read_lines(os.path.join(root, p)) for p, _ in files}
-        times: dict[str, list[float]] = {k: [] for k in ("bare", *CASES)}
-        chars: dict[str, list[int]] = {k: [] for k in CASES}
-        hits = dict.fromkeys(CASES, 0)
+        times = {name: {k: [] for k in ("bare", *CASES)} for name in versions}
+        chars: dict[str, dict[str, list[int]]] = {name: {k: [] for k in CASES} for name in versions}
+        hits = {name: dict.fromkeys(CASES, 0) for name in versions}
         load = os.getloadavg()
         for number in range(args.runs + 2):
             path, size = files[number % len(files)]
             at = rng.randrange(1, max(2, size - 60))
             lines = texts[path]
-            shutil.rmtree(os.path.join(state, "blame"), ignore_errors=True)
-            session = f"s{number}"
-            measured: dict[str, tuple[float, str, str]] = {}
-            measured["bare"] = timed(bare, env)
-            measured["read_cold"] = timed(
-                hook, env, payload("read", root, session, path, lines, at)
-            )
-            wait_for_blame_ahead(state)
-            measured["edit_told"] = timed(
-                hook, env, payload("edit", root, session, path, lines, at)
-            )
-            measured["edit_new"] = timed(
-                hook, env, payload("edit", root, session + "n", path, lines, at)
-            )
-            shutil.rmtree(os.path.join(state, "blame"), ignore_errors=True)
-            measured["edit_cold"] = timed(
-                hook, env, payload("edit", root, session + "c", path, lines, at)
-            )
-            off = {**env, "MEMHOOKS_LINE_RECALL": "off"}
-            edit = payload("edit", root, session + "o", path, lines, at)
-            measured["edit_off"] = timed(hook, off, edit)
-            if number < 2:
-                continue  # bytecode and first-run caches: not measured
-            for case, (ms, out, err) in measured.items():
-                times[case].append(ms)
-                if case != "bare":
-                    chars[case].append(told(out))
-                    hits[case] += "gave up after the" in err
-        bare_p50 = statistics.median(times["bare"])
+            bare_ms = timed(bare, env)
+            for name, hook in versions.items():
+                state = states[name]
+                mine = dict(env, MEMHOOKS_STATE_DIR=state)
+                shutil.rmtree(os.path.join(state, "blame"), ignore_errors=True)
+                session = f"s{number}"
+                measured: dict[str, tuple[float, str, str]] = {"bare": bare_ms}
+                measured["read_cold"] = timed(
+                    hook, mine, payload("read", root, session, path, lines, at)
+                )
+                wait_for_blame_ahead(state)
+                measured["edit_told"] = timed(
+                    hook, mine, payload("edit", root, session, path, lines, at)
+                )
+                measured["edit_new"] = timed(
+                    hook, mine, payload("edit", root, session + "n", path, lines, at)
+                )
+                shutil.rmtree(os.path.join(state, "blame"), ignore_errors=True)
+                measured["edit_cold"] = timed(
+                    hook, mine, payload("edit", root, session + "c", path, lines, at)
+                )
+                off = {**mine, "MEMHOOKS_LINE_RECALL": "off"}
+                edit = payload("edit", root, session + "o", path, lines, at)
+                measured["edit_off"] = timed(hook, off, edit)
+                if number < 2:
+                    continue  # bytecode and first-run caches: not measured
+                for case, (ms, out, err) in measured.items():
+                    times[name][case].append(ms)
+                    if case != "bare":
+                        chars[name][case].append(told(out))
+                        hits[name][case] += "gave up after the" in err
+        reports = {name: summary(times[name], chars[name], hits[name]) for name in versions}
         report = {
             "runs": args.runs,
+            "history": args.history,
             "load": [round(x, 2) for x in load] + [round(x, 2) for x in os.getloadavg()],
             "files": files,
-            "bare_ms": stats(times["bare"]),
-            "cases": {
-                case: {
-                    **stats(times[case]),
-                    "ratio_p50": round(statistics.median(times[case]) / bare_p50, 2),
-                    "chars_median": statistics.median(chars[case]),
-                    "chars_max": max(chars[case]),
-                    "deadline_hits": hits[case],
-                }
-                for case in CASES
-            },
+            **reports["current"],
         }
+        if args.baseline:
+            base = reports["baseline"]
+            report["baseline"] = {"exe": args.baseline, **base}
+            report["vs_baseline"] = {
+                case: round(report["cases"][case]["p50"] / base["cases"][case]["p50"], 2)  # type: ignore[index]
+                for case in CASES
+            }
     emit(report, args.json)
     return 0
+
+
+def summary(
+    times: dict[str, list[float]], chars: dict[str, list[int]], hits: dict[str, int]
+) -> dict[str, object]:
+    """Per case: p50/p95/min ms, p50 over the bare interpreter's, characters told,
+    deadline hits."""
+    bare_p50 = statistics.median(times["bare"])
+    return {
+        "bare_ms": stats(times["bare"]),
+        "cases": {
+            case: {
+                **stats(times[case]),
+                "ratio_p50": round(statistics.median(times[case]) / bare_p50, 2),
+                "chars_median": statistics.median(chars[case]),
+                "chars_max": max(chars[case]),
+                "deadline_hits": hits[case],
+            }
+            for case in CASES
+        },
+    }
 
 
 if __name__ == "__main__":
