@@ -123,3 +123,29 @@ def test_a_second_edit_of_the_same_lines_reaches_no_further_down_the_list(
     assert len(first) == 2
     again = find(EmbeddedBackend(store), project, cue, delivered={m["id"] for m in first})
     assert again == []  # the third note is not told for the same code
+
+
+def test_a_commit_naming_the_function_is_left_to_the_lines_it_owns(
+    store: MemoryStore, uptime: Path, tmp_path: Path
+) -> None:
+    import os
+    import subprocess
+    import sys
+
+    from storyrepo import commit_files
+
+    text = (
+        (uptime / PATH)
+        .read_text(encoding="utf-8")
+        .replace("end + MERGE_GAP_S", "end + MERGE_GAP_S + 0")
+    )
+    commit_files(uptime, {PATH: text}, "fix: merge_windows joins windows that touch", 1767312000)
+    env = {**os.environ, "MEMHOOKS_STORE": store.path, "MEMHOOKS_STATE_DIR": str(tmp_path / "st")}
+    (uptime / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "memhooks", "history", "import"], cwd=uptime, env=env,
+                          capture_output=True, text=True, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    project = identify(str(uptime)).id
+    assert any("merge_windows joins" in m.text for m in store.list(project))
+    store.remember(project, DECISION)
+    assert found(store, uptime, cue_at(uptime, [(22, 22)])) == [DECISION]

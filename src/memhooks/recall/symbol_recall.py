@@ -29,13 +29,16 @@ prompt, no folder — the prompt had its turn at prompt time, the folder at the 
 2. that name is not *common in the store*: a name that :data:`COMMON` or more of the
    :data:`CANDIDATES` memories found name (``main``, ``usage()``, ``parse_args``)
    says too little to pick one, and does not count;
-3. it is live (not obsolete) and the chain's ``exclude`` phrases spare it.
+3. it is live (not obsolete) and the chain's ``exclude`` phrases spare it;
+4. it is not a commit's (a history memory): what a commit says about these lines comes
+   by the lines it owns or owned (:mod:`.line_recall`). On iproute2's real-clone
+   benchmark (bench/repo_replay.py, 87 tasks) commits found by name added 0.5 commits
+   and 6 % more characters a session for no cited commit more (precision .097 → .092).
 
 **The order**: the weights of the names a memory names, summed, first; then those that
 also name the file's stem or touched the file; then the backend's own order. The best
-:data:`LIMIT` are told, less those the session has (its id, or for a commit's memory
-``commit:<hash>``: line-level recall may have told that commit) — an edit of the same
-lines again brings nothing rather than reaching further down — whole memories within the
+:data:`LIMIT` are told, less those the session has — an edit of the same lines again
+brings nothing rather than reaching further down — whole memories within the
 budget (:func:`memhooks.recall.result.pack`). Each is labelled
 with the names that found it (``recalled_by``: ``names merge_windows in
 uptime/incidents.py``) and injected like every recalled memory: untrusted data.
@@ -64,8 +67,6 @@ CANDIDATES = 30
 COMMON = 5
 #: Most memories told for one edit or read.
 LIMIT = 2
-#: The ledger item of a commit (:data:`memhooks.hook.lines.COMMIT`'s spelling).
-COMMIT = "commit:"
 
 
 class Cue:
@@ -141,7 +142,7 @@ def find(
     scored: list[tuple[int, int, int, Hit, list[str]]] = []
     for position, (hit, names) in enumerate(named):
         kept = [n for n in names if n in rare]
-        if not kept or hit.obsolete:
+        if not kept or hit.obsolete or hit.commit:
             continue
         weight = sum(cue.names[n] for n in kept)
         scored.append((-weight, -_about_the_file(hit, cue), position, hit, kept))
@@ -160,21 +161,17 @@ def find(
             break
     # The best LIMIT, less what the session has: an edit of the same lines again brings
     # nothing new rather than reaching further down the list.
-    return [_memory(hit, cue.label(kept)) for hit, kept in out if _new(hit, delivered)]
+    return [_memory(hit, cue.label(kept)) for hit, kept in out if hit.id not in delivered]
 
 
 def ledger_items(memories: Sequence[dict[str, Any]]) -> list[dict[str, object]]:
-    """The session ledger's items for ``memories`` (``commit:<hash>`` beside a commit
-    memory's id, so line-level recall does not tell that commit again)."""
+    """The session ledger's items for ``memories``."""
     from .result import short
 
-    items: list[dict[str, object]] = []
-    for memory in memories:
-        words = short(" ".join(str(memory["text"]).split()))
-        items.append({"item": memory["id"], "words": words, "cue": memory["anchored_by"]})
-        if memory.get("commit"):
-            items.append({"item": COMMIT + memory["commit"], "words": words, "cue": memory["anchored_by"]})  # fmt: skip
-    return items
+    return [
+        {"item": m["id"], "words": short(" ".join(str(m["text"]).split())), "cue": m["anchored_by"]}
+        for m in memories
+    ]
 
 
 def render(memories: list[dict[str, Any]], budget: int) -> tuple[str, list[dict[str, Any]]]:
@@ -206,10 +203,6 @@ def _about_the_file(hit: Hit, cue: Cue) -> int:
     from ..symbols.mentions import says
 
     return int(says(hit.text.lower(), cue.stem.lower()))
-
-
-def _new(hit: Hit, delivered: Collection[str]) -> bool:
-    return hit.id not in delivered and not (hit.commit and COMMIT + hit.commit in delivered)
 
 
 def _memory(hit: Hit, by: str) -> dict[str, Any]:
