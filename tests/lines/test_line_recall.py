@@ -39,22 +39,22 @@ def test_an_edit_first_tells_every_owner_of_the_replaced_lines(
     assert edit.commits == [hashes["regression"], hashes["decision"]]
 
 
-def test_the_first_commit_is_told_for_the_lines_an_edit_replaces_only(
+def test_the_first_commit_is_told_at_an_edit_only_when_the_prompt_is_about_it(
     repo: Path, hashes: dict[str, str], tmp_path: Path
 ) -> None:
     # lines 11-13 ("def call", its loop) are still as the project's first commit wrote them
     mine = line_recall(str(repo), PATH, [(8, 16)], kind=EDIT, state_dir=str(tmp_path / "s"),
                        focus=[(11, 13)])  # fmt: skip
-    assert hashes["add"] in mine.commits
-    # the same commit owning only the context of an edit elsewhere: not told
-    near = line_recall(str(repo), PATH, [(6, 13)], kind=EDIT, state_dir=str(tmp_path / "s"),
-                       focus=[(9, 10)])  # fmt: skip
-    assert hashes["add"] not in near.commits
+    assert hashes["add"] not in mine.commits
+    asked = line_recall(str(repo), PATH, [(8, 16)], kind=EDIT, state_dir=str(tmp_path / "s"),
+                        focus=[(11, 13)], prompt="retry the gateway calls with a backoff")  # fmt: skip
+    assert hashes["add"] in asked.commits
 
 
 def test_the_budget_leaves_whole_explanations_out(repo: Path, tmp_path: Path) -> None:
+    # the prompt brings the first commit's block too (short: it fits where the other does not)
     small = line_recall(str(repo), PATH, [(1, 19)], kind=EDIT, state_dir=str(tmp_path / "s"),
-                        max_chars=400)  # fmt: skip
+                        max_chars=400, prompt="retry gateway calls with exponential backoff")  # fmt: skip
     assert 0 < len(small.text) <= 400
     assert "perf: simplify retry" not in small.text  # its block did not fit: left out whole
 

@@ -13,7 +13,8 @@ only when it brings a previous owner (what it replaced); at most ``limit``, best
 The project's first commit (no parent: an initial import, a "test project" commit),
 where it created the file, owns whatever nobody changed since — often most of an old
 file — and says nothing about those lines in particular: it is kept only when its
-message matches the prompt (:data:`MIN_PROMPT`), whatever it owns. A later commit that
+message matches the prompt (:func:`answers`), whatever it owns — at a read, and for the
+lines an edit replaces (:mod:`.line_recall`). A later commit that
 created the file is a feature's ("tc: add mpls actions") and is ranked like any other:
 on iproute2's real-clone benchmark, 7 of the cited commits were such creators, told at
 the Read. (A vendored copy added in one later commit is not recognised: left alone.)
@@ -108,6 +109,13 @@ def rank(why: Why, prompt: str | None = None, *, limit: int = LIMIT) -> list[Exp
         scored.append((share + PROMPT_WEIGHT * prompt_share, explanation.commit.time, explanation))
     scored.sort(key=lambda item: (-item[0], -item[1]))
     return [explanation for _, _, explanation in scored[:limit]]
+
+
+def answers(explanation: Explanation, prompt: str | None) -> bool:
+    """Whether the commit of ``explanation`` says at least :data:`MIN_PROMPT` of the
+    prompt's words."""
+    cue = _words(prompt or "")
+    return bool(cue) and len(cue & _words(explanation.commit.message)) / len(cue) >= MIN_PROMPT
 
 
 def _count(ranges: list[tuple[int, int]]) -> int:

@@ -5,8 +5,9 @@ lines it just read or is about to replace, once per session.
   prompt above a floor (:mod:`.line_rank`), a few per file.
 * **Edit**: the owners of the lines being replaced (±3), most lines first, at most
   :data:`EDIT_OWNERS`; where an owner is low-signal, the commits before it. The
-  project's first commit (:attr:`~.why.Explanation.initial`) is told only when it owns
-  lines the edit replaces, not merely their context.
+  project's first commit (:attr:`~.why.Explanation.initial`: an import, a "test project"
+  commit) is told only when its message matches the prompt (:func:`.line_rank.answers`),
+  as at a read.
 
 Each owner is one line saying which lines it explains, then what it said (bounded): the
 words of :mod:`.why_text`. A commit the session was already given is not told again: an
@@ -16,7 +17,7 @@ owner of other lines comes without its message. Commit text is untrusted and lab
 
 from __future__ import annotations
 
-from .line_rank import rank
+from .line_rank import answers, rank
 from .why import explain_lines
 from .why_text import render_kept
 
@@ -88,9 +89,7 @@ def line_recall(
         chosen = rank(why, prompt)
     else:
         chosen = sorted(why.explanations, key=lambda e: -_overlap(e.lines, focus))
-        if focus:
-            chosen = [e for e in chosen if not e.initial or _overlap(e.lines, focus)]
-        chosen = chosen[:EDIT_OWNERS]
+        chosen = [e for e in chosen if not e.initial or answers(e, prompt)][:EDIT_OWNERS]
     fresh = []
     for explanation in chosen:
         hashes = {explanation.commit.hash, *(c.hash for c, _ in explanation.before)}
