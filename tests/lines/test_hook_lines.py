@@ -143,16 +143,27 @@ def test_without_a_pre_tool_channel_a_later_edit_in_a_served_folder_is_told_afte
 ) -> None:
     # Gemini CLI hears of an edit only after it: every edit goes the whole way, even one
     # the tool-event shortcut would settle (its folder served, the file in its cue)
+    from storyrepo import commit_files
+
     root = Path(str(project["root"]))
     file = root / "retryx" / "retry.py"
-    hook(project, "gemini-cli", "gemini-read", session="g1")  # told the file's owners
+    raised = '        raise TimeoutError("gateway did not answer")\n'
+    said = '        raise TimeoutError("the payment gateway did not answer")\n'
+    commit_files(
+        root, {"retryx/budget.py": "BUDGET_S = 30\nPOLL_S = 1\n"}, "add budget", 1772500000
+    )
+    wording = commit_files(root, {"retryx/retry.py": file.read_text().replace(raised, said)},
+                           "errors: name the payment gateway", 1772600000)  # fmt: skip
+    read = dict(PAYLOADS["gemini-read"], tool_input={"file_path": "{root}/retryx/budget.py"})
+    hook(project, "gemini-cli", read, session="g1")  # retryx/ served
+    hook(project, "gemini-cli", "gemini-read", session="g0")  # retry.py blamed (the version before)
     edits = [("        self.attempts = attempts\n", "        self.attempts = max(1, attempts)\n"),
-             ("        for attempt in range(self.attempts):\n", "        for attempt in range(self.attempts + 0):\n")]  # fmt: skip
+             (said, said.replace("did not", "does not"))]  # fmt: skip
     told = []
     for old, new in edits:
         file.write_text(file.read_text().replace(old, new))
         edit = dict(PAYLOADS["gemini-edit"], tool_input={"file_path": "{root}/retryx/retry.py",
                                                         "old_string": old, "new_string": new})  # fmt: skip
         told.append(context(hook(project, "gemini-cli", edit, session="g1")))
-    # the read told the decision; the second edit replaces a line the first commit wrote
-    assert hashes["add"][:12] in told[1]
+    assert f"before it {hashes['decision'][:12]}" in told[0]
+    assert wording[:12] in told[1]  # the second edit, in a folder served and a file in its cue
