@@ -156,24 +156,40 @@ def _claude(body: dict, paths: _Paths, t: Transcript) -> None:
         blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content or []
         results: list[str] = []  # parallel calls: all results first, then every call's reminder
         for j, block in enumerate(blocks):
-            where = f"body.messages[{i}].content" + ("" if isinstance(content, str) else f"[{j}].text")
+            where = f"body.messages[{i}].content" + (
+                "" if isinstance(content, str) else f"[{j}].text"
+            )
             kind = block.get("type")
             if kind == "tool_use":
                 inputs = block.get("input") or {}
-                label = f"{block['name']} {paths.rel(inputs.get('file_path') or inputs.get('path'))}"
+                label = (
+                    f"{block['name']} {paths.rel(inputs.get('file_path') or inputs.get('path'))}"
+                )
                 calls[block["id"]] = label
                 t.calls.append(label)
             elif kind == "tool_result":
                 results.append(calls.get(block.get("tool_use_id"), "?"))
             elif kind == "text":
                 text = block.get("text") or ""
-                tool = re.match(r"<system-reminder>\n(?:Pre|Post)ToolUse:\w+ hook additional context: (.*)</system-reminder>", text, re.S)
+                tool = re.match(
+                    r"<system-reminder>\n(?:Pre|Post)ToolUse:\w+ hook additional context: (.*)</system-reminder>",
+                    text,
+                    re.S,
+                )
                 if results and tool:
-                    batch = " + ".join(sorted(results, key=t.calls.index))  # call order, not completion order
+                    batch = " + ".join(
+                        sorted(results, key=t.calls.index)
+                    )  # call order, not completion order
                     t.contexts.append(Context(batch, CLAUDE_TOOL, where, tool.group(1)))
                 elif not t.calls and PROMPT_LABEL in text:
-                    channel = "system message" if message.get("role") == "system" else "<system-reminder> in the user message"
-                    t.contexts.append(Context(PROMPT, channel, where, text.split(PROMPT_LABEL, 1)[1]))
+                    channel = (
+                        "system message"
+                        if message.get("role") == "system"
+                        else "<system-reminder> in the user message"
+                    )
+                    t.contexts.append(
+                        Context(PROMPT, channel, where, text.split(PROMPT_LABEL, 1)[1])
+                    )
 
 
 CODEX_TOOL = "developer message between the call and its output"
@@ -192,7 +208,9 @@ def _codex(body: dict, paths: _Paths, t: Transcript) -> None:
             pending.discard(item.get("call_id"))
         elif kind in ("function_call", "custom_tool_call"):
             if kind == "custom_tool_call":
-                patched = re.search(r"\*\*\* (?:Add|Update|Delete) File: (.+)", item.get("input") or "")
+                patched = re.search(
+                    r"\*\*\* (?:Add|Update|Delete) File: (.+)", item.get("input") or ""
+                )
                 target = paths.rel(patched.group(1).strip()) if patched else "?"
             else:
                 args = json.loads(item.get("arguments") or "{}")
@@ -206,7 +224,14 @@ def _codex(body: dict, paths: _Paths, t: Transcript) -> None:
             else:
                 channel = CODEX_TOOL if pending else "developer message after the call's output"
             for j, part in enumerate(item.get("content") or []):
-                t.contexts.append(Context(last or PROMPT, channel, f"body.input[{i}].content[{j}].text", part.get("text") or ""))
+                t.contexts.append(
+                    Context(
+                        last or PROMPT,
+                        channel,
+                        f"body.input[{i}].content[{j}].text",
+                        part.get("text") or "",
+                    )
+                )
 
 
 GEMINI_TOOL = "<hook_context> appended to functionResponse.response.output"
@@ -230,9 +255,13 @@ def _gemini(body: dict, paths: _Paths, t: Transcript) -> None:
                 for hook in re.findall(r"<hook_context>(.*?)</hook_context>", output, re.S):
                     t.contexts.append(Context(after, GEMINI_TOOL, where, hook))
             elif content.get("role") == "user" and not t.calls:
-                for hook in re.findall(r"<hook_context>(.*?)</hook_context>", part.get("text") or "", re.S):
+                for hook in re.findall(
+                    r"<hook_context>(.*?)</hook_context>", part.get("text") or "", re.S
+                ):
                     channel = "<hook_context> part of the user turn"
-                    t.contexts.append(Context(PROMPT, channel, f"body.contents[{i}].parts[{j}].text", hook))
+                    t.contexts.append(
+                        Context(PROMPT, channel, f"body.contents[{i}].parts[{j}].text", hook)
+                    )
 
 
 GUIDANCE = "Additional guidance from postToolUse hooks:\n"
@@ -255,11 +284,21 @@ def _copilot(body: dict, paths: _Paths, t: Transcript) -> None:
             t.contexts.append(Context(after, COPILOT_TOOL, where, text.split(GUIDANCE, 1)[1]))
         elif message.get("role") == "user" and not t.calls:
             for hook in re.findall(r"<system_reminder>(.*?)</system_reminder>", text, re.S):
-                t.contexts.append(Context(PROMPT, "<system_reminder> in the prompt message", where, hook))
+                t.contexts.append(
+                    Context(PROMPT, "<system_reminder> in the prompt message", where, hook)
+                )
 
 
 OPENCODE_TOOL = "appended to the tool message"
 LABEL = "[MemHooks"
+#: The label of line-level recall's text (memhooks.recall.why_text.LABEL's start).
+LINES_LABEL = "[memhooks: why these lines"
+
+
+def _labelled(content: str) -> int:
+    """Where memhooks' text starts in ``content`` (either label), or -1."""
+    found = [at for at in (content.find(LABEL), content.find(LINES_LABEL)) if at >= 0]
+    return min(found) if found else -1
 
 
 def _opencode(body: dict, paths: _Paths, t: Transcript) -> None:
@@ -272,15 +311,41 @@ def _opencode(body: dict, paths: _Paths, t: Transcript) -> None:
                 label = f"{call['function']['name']} {paths.rel(args.get('filePath'))}"
                 calls[call["id"]] = label
                 t.calls.append(label)
-        elif message.get("role") == "tool" and isinstance(content, str) and LABEL in content:
+        elif message.get("role") == "tool" and isinstance(content, str) and _labelled(content) >= 0:
             after = calls.get(message.get("tool_call_id"), "?")
-            t.contexts.append(Context(after, OPENCODE_TOOL, f"body.messages[{i}].content", content[content.index(LABEL) :]))
+            t.contexts.append(
+                Context(
+                    after,
+                    OPENCODE_TOOL,
+                    f"body.messages[{i}].content",
+                    content[_labelled(content) :],
+                )
+            )
         elif message.get("role") == "user" and isinstance(content, list) and not t.calls:
             for j, part in enumerate(content[1:], 1):  # the first part is the prompt itself
                 if LABEL in (part.get("text") or ""):
-                    t.contexts.append(Context(PROMPT, "text part of the user message", f"body.messages[{i}].content[{j}].text", part["text"]))
+                    t.contexts.append(
+                        Context(
+                            PROMPT,
+                            "text part of the user message",
+                            f"body.messages[{i}].content[{j}].text",
+                            part["text"],
+                        )
+                    )
 
 
-READERS = {"claude-code": _claude, "codex": _codex, "gemini-cli": _gemini, "copilot-cli": _copilot, "opencode": _opencode}
+READERS = {
+    "claude-code": _claude,
+    "codex": _codex,
+    "gemini-cli": _gemini,
+    "copilot-cli": _copilot,
+    "opencode": _opencode,
+}
 #: host -> the channel its tool-time hook context arrives through
-TOOL_CHANNEL = {"claude-code": CLAUDE_TOOL, "codex": CODEX_TOOL, "gemini-cli": GEMINI_TOOL, "copilot-cli": COPILOT_TOOL, "opencode": OPENCODE_TOOL}
+TOOL_CHANNEL = {
+    "claude-code": CLAUDE_TOOL,
+    "codex": CODEX_TOOL,
+    "gemini-cli": GEMINI_TOOL,
+    "copilot-cli": COPILOT_TOOL,
+    "opencode": OPENCODE_TOOL,
+}
