@@ -226,9 +226,9 @@ def import_at(root: str, store: str, commit: str) -> dict:
 def memory_ids(root: str, head: str) -> dict[str, str]:
     """``{commit hash: memory id}`` for the history of ``head``, as the import names them."""
     from memhooks.history import memory_ids as named
-    from memhooks.history import open_repository
+    from memhooks.history import open_checkout
 
-    return named(open_repository(root, root), [head])
+    return named(open_checkout(root, root), [head])
 
 
 def combine(parts: list[dict]) -> dict:

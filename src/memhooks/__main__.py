@@ -39,7 +39,7 @@ if sys.flags.no_site:
     sys.path.append(os.path.dirname(_HERE))
     sys.meta_path.append(_LateSite)
 
-if sys.argv[1:2] == ["hook"]:
+if sys.argv[1:2] == ["hook"] and not {"-h", "--help"} & set(sys.argv):
     import gc
 
     # A hook process lives at most its deadline with a bounded payload: what cycles it

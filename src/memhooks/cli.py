@@ -13,51 +13,13 @@ from __future__ import annotations
 import sys
 
 from . import __version__
+from .commands import arguments
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Callable
     from typing import Any
-
-FORMATS = ("human", "json")
-
-
-def _format(value: str) -> str:
-    """``--format`` ``text`` is the old name of ``human`` (recall, memories and backends
-    said ``text`` before every command said ``human``); scripts and installed hooks keep it."""
-    return "human" if value == "text" else value
-
-
-def _integer(low: int, high: int, unit: str = "") -> Callable[[str], int]:
-    """An argparse ``type``: an integer from ``low`` to ``high`` (the error says the range)."""
-
-    def parse(value: str) -> int:
-        import argparse
-
-        try:
-            number = int(value)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"must be an integer, not {value!r}") from None
-        if not low <= number <= high:
-            raise argparse.ArgumentTypeError(f"must be from {low} to {high}{unit}")
-        return number
-
-    return parse
-
-
-_budget = _integer(1, 1_000_000, " characters")
-_count = _integer(0, 1_000_000_000)  # --limit where 0 means all
-_positive = _integer(1, 1_000_000_000)
-
-
-def _nonblank(value: str) -> str:
-    import argparse
-
-    if not value.strip():
-        raise argparse.ArgumentTypeError("must not be blank")
-    return value
-
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The CLI's parser; with ``only`` (a command name) just that subcommand's parser is
@@ -70,12 +32,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"memhooks {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for name, summary, arguments in COMMANDS:
+    for name, summary, add in COMMANDS:
         if only is None or name == only:
             if summary is None:
-                arguments(sub)
+                add(sub)
             else:
-                arguments(sub.add_parser(name, help=summary))
+                add(sub.add_parser(name, help=summary))
     return parser
 
 
@@ -130,15 +92,15 @@ def _validate_arguments(p: argparse.ArgumentParser) -> None:
 
 def _explain_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("paths", nargs="*", metavar="PATH", help="target files or folders (default: .)")
-    p.add_argument("--role", action="append", default=[], type=_nonblank, metavar="ROLE", help="an active role (repeatable)")
-    p.add_argument("--file", action="append", default=[], type=_nonblank, metavar="FILE", help="an active file; its folder joins the plan (repeatable)")
-    p.add_argument("--budget", type=_budget, metavar="CHARS", help="print the bounded context as injected, at most CHARS characters")
-    p.add_argument("--format", choices=FORMATS, default="human")
+    p.add_argument("--role", action="append", default=[], type=arguments.nonblank, metavar="ROLE", help="an active role (repeatable)")
+    p.add_argument("--file", action="append", default=[], type=arguments.nonblank, metavar="FILE", help="an active file; its folder joins the plan (repeatable)")
+    p.add_argument("--budget", type=arguments.budget, metavar="CHARS", help="print the bounded context as injected, at most CHARS characters")
+    p.add_argument("--format", choices=arguments.FORMATS, default="human")
 
 
 def _init_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("path", nargs="?", default=".", help="a folder of the project (default: .)")
-    p.add_argument("--format", choices=FORMATS, default="human", help="error output format")
+    p.add_argument("--format", choices=arguments.FORMATS, default="human", help="error output format")
 
 
 def _note_arguments(p: argparse.ArgumentParser) -> None:
@@ -150,46 +112,46 @@ def _note_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--resource", action="append", default=[], metavar="R", help="a name, or a JSON object {name, kind, salience} (repeatable)")
     p.add_argument("--tag", action="append", default=[], metavar="T", help="a tag (repeatable)")
     p.add_argument("--backends", default="{}", metavar="JSON", help="provider routing as a JSON object, e.g. '{\"mem0\": {\"top_k\": 8}}'")
-    p.add_argument("--format", choices=FORMATS, default="human", help="error output format")
+    p.add_argument("--format", choices=arguments.FORMATS, default="human", help="error output format")
 
 
 def _remove_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--query", required=True, help="the recall query text (whitespace-normalized match)")
     p.add_argument("--cwd", default=".", help="the folder whose nearest hook is edited (default: .)")
     p.add_argument("--dry-run", action="store_true", help="report what would change; write nothing")
-    p.add_argument("--format", choices=FORMATS, default="human", help="json: the reference's compact summary line; also the error format")
+    p.add_argument("--format", choices=arguments.FORMATS, default="human", help="json: the reference's compact summary line; also the error format")
 
 
 def _prune_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("path", nargs="?", default=".", help="a hook file, or a directory to scan (default: .)")
     p.add_argument("--all", action="store_true", help="every hook of the project root of PATH")
     p.add_argument("--dry-run", action="store_true", help="report what would change; write nothing")
-    p.add_argument("--format", choices=FORMATS, default="human", help="json: the reference's compact summary line; also the error format")
+    p.add_argument("--format", choices=arguments.FORMATS, default="human", help="json: the reference's compact summary line; also the error format")
 
 
 def _event_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--agent", metavar="NAME", help="the host that sent the payload (default: detected)")
     p.add_argument("--anchor", choices=("directory", "nearest"), help="where a folder's cue goes (default: MEMHOOKS_ANCHOR, else directory)")
-    p.add_argument("--format", choices=FORMATS, default="human", help="error output format")
+    p.add_argument("--format", choices=arguments.FORMATS, default="human", help="error output format")
 
 
 def _migrate_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("path", nargs="?", default=".", help="a hook file, or a directory to scan (default: .)")
     p.add_argument("--all", action="store_true", help="every hook of the project root of PATH")
     p.add_argument("--dry-run", action="store_true", help="print a unified diff; write nothing")
-    p.add_argument("--format", choices=FORMATS, default="human")
+    p.add_argument("--format", choices=arguments.FORMATS, default="human")
 
 
 def _recall_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("path", nargs="?", default=".", help="the folder or file being worked on (default: .)")
     p.add_argument("--prompt", help="the user's request; searched alongside every recall query")
-    p.add_argument("--file", action="append", default=[], type=_nonblank, metavar="FILE", help="an active file (repeatable)")
-    p.add_argument("--role", action="append", default=[], type=_nonblank, metavar="ROLE", help="an active role (repeatable)")
-    p.add_argument("--budget", type=_budget, metavar="CHARS", help="characters the injected context may use (default: 8000; 2000 with --tool-time)")
+    p.add_argument("--file", action="append", default=[], type=arguments.nonblank, metavar="FILE", help="an active file (repeatable)")
+    p.add_argument("--role", action="append", default=[], type=arguments.nonblank, metavar="ROLE", help="an active role (repeatable)")
+    p.add_argument("--budget", type=arguments.budget, metavar="CHARS", help="characters the injected context may use (default: 8000; 2000 with --tool-time)")
     p.add_argument("--tool-time", action="store_true", help="recall as the agent hook does right after a tool touched PATH (and the --file files): only the memories anchored to that folder or those files")
     p.add_argument("--backend", metavar="NAME", help="memory backend (default: MEMHOOKS_BACKEND, else the config file's, else embedded)")
-    _store_option(p)
-    p.add_argument("--format", choices=("human", "json", "context"), type=_format, default="human")
+    arguments.store_option(p)
+    p.add_argument("--format", choices=("human", "json", "context"), type=arguments.format_name, default="human")
 
 
 def _remember_arguments(p: argparse.ArgumentParser) -> None:
@@ -198,39 +160,39 @@ def _remember_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--kind", help="open label, e.g. decision, failure, workaround, constraint")
     p.add_argument("--tag", action="append", default=[], help="a tag (repeatable)")
     p.add_argument("--entity", action="append", default=[], help="an entity name (repeatable)")
-    p.add_argument("--file", action="append", default=[], type=_nonblank, help="a related file, relative to the current directory (repeatable)")
+    p.add_argument("--file", action="append", default=[], type=arguments.nonblank, help="a related file, relative to the current directory (repeatable)")
     p.add_argument("--replaces", metavar="ID", help="the id of an older memory this one replaces: it is kept, marked superseded, and left out of recall")
     p.add_argument("--backend", metavar="NAME", help="write to this backend (default: the configured one, else the embedded store)")
-    _store_option(p)
+    arguments.store_option(p)
 
 
 def _memories_arguments(p: argparse.ArgumentParser) -> None:
     acts = p.add_subparsers(dest="action", metavar="ACTION")
     acts.required = True
     a = acts.add_parser("list", help="memories of the project, newest first")
-    _project_options(a)
+    arguments.project_options(a)
     a.add_argument("--scope", help="only memories scoped exactly to this root-relative folder")
-    a.add_argument("--limit", type=_count, default=100, help="at most this many (0: all; default 100)")
+    a.add_argument("--limit", type=arguments.count, default=100, help="at most this many (0: all; default 100)")
     a.add_argument("--all", action="store_true", help="include obsolete memories")
-    a.add_argument("--format", choices=FORMATS, type=_format, default="human")
+    a.add_argument("--format", choices=arguments.FORMATS, type=arguments.format_name, default="human")
     a = acts.add_parser("search", help="full-text search (BM25)")
-    _project_options(a)
+    arguments.project_options(a)
     a.add_argument("text")
-    a.add_argument("--limit", type=_positive, default=10, help="at most this many hits (default 10)")
+    a.add_argument("--limit", type=arguments.positive, default=10, help="at most this many hits (default 10)")
     a.add_argument("--all", action="store_true", help="include obsolete memories")
-    a.add_argument("--format", choices=FORMATS, type=_format, default="human")
+    a.add_argument("--format", choices=arguments.FORMATS, type=arguments.format_name, default="human")
     a = acts.add_parser("show", help="one memory as JSON")
-    _project_options(a)
+    arguments.project_options(a)
     a.add_argument("id")
     a = acts.add_parser("forget", help="delete one memory, or every memory of one agent session")
-    _project_options(a)
+    arguments.project_options(a)
     a.add_argument("id", nargs="?", help="the memory's id")
     a.add_argument("--session", metavar="ID", help="instead: every memory imported or captured from this agent session (its id, or its first 8+ characters)")
     a = acts.add_parser("import", help="load JSON Lines (a line needs only `text`)")
-    _project_options(a)
+    arguments.project_options(a)
     a.add_argument("file", help="a .jsonl file, or - for standard input")
     a = acts.add_parser("export", help="write JSON Lines")
-    _project_options(a)
+    arguments.project_options(a)
     a.add_argument("file", nargs="?", help="output file (default: standard output)")
     a.add_argument("--salvage", action="store_true", help="from a damaged store: every memory still readable, read row by row")
 
@@ -251,14 +213,14 @@ def _backends_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("action", choices=("list", "check"))
     p.add_argument("--backend", metavar="NAME", help="check: this backend (default: the configured one)")
     p.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS", help="check: seconds a probe search may take (default: 10)")
-    _store_option(p)
-    p.add_argument("--format", choices=FORMATS, type=_format, default="human")
+    arguments.store_option(p)
+    p.add_argument("--format", choices=arguments.FORMATS, type=arguments.format_name, default="human")
 
 
 def _hook_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("event", nargs="?", help="the host's event name, for hosts whose payload names none (Copilot CLI)")
     p.add_argument("--agent", metavar="NAME", help="the host that calls (default: detected from the payload)")
-    p.add_argument("--role", action="append", default=[], type=_nonblank, metavar="ROLE", help="an active role (repeatable; also MEMHOOKS_ROLES)")
+    p.add_argument("--role", action="append", default=[], type=arguments.nonblank, metavar="ROLE", help="an active role (repeatable; also MEMHOOKS_ROLES)")
 
 
 def _capture_arguments(p: argparse.ArgumentParser) -> None:
@@ -267,12 +229,12 @@ def _capture_arguments(p: argparse.ArgumentParser) -> None:
     level.add_argument("--project", dest="level", action="store_const", const="project", help="this project only (default)")
     level.add_argument("--user", dest="level", action="store_const", const="user", help="every project of this user")
     p.add_argument("--cwd", default=".", help="a folder of the project (default: .)")
-    _store_option(p)
-    p.add_argument("--format", choices=FORMATS, default="human")
+    arguments.store_option(p)
+    p.add_argument("--format", choices=arguments.FORMATS, default="human")
 
 
 def _mcp_arguments(p: argparse.ArgumentParser) -> None:
-    _store_option(p)
+    arguments.store_option(p)
 
 
 def _agents_arguments(p: argparse.ArgumentParser) -> None:
@@ -284,12 +246,12 @@ def _agents_arguments(p: argparse.ArgumentParser) -> None:
     level.add_argument("--project", dest="level", action="store_const", const="project", help="this project's config (fires only where the host reads it: see docs/agents.md)")
     level.add_argument("--user", dest="level", action="store_const", const="user", help="the user's config in the home directory (default: fires wherever the host starts)")
     p.add_argument("--cwd", default=".", help="a folder of the project (default: .)")
-    p.add_argument("--role", action="append", default=[], type=_nonblank, metavar="ROLE", help="a role the installed hooks pass on (repeatable)")
+    p.add_argument("--role", action="append", default=[], type=arguments.nonblank, metavar="ROLE", help="a role the installed hooks pass on (repeatable)")
     p.add_argument("--via", choices=("plugin", "shell"), help="hermes: in-process plugin (default) or shell hooks")
     p.add_argument("--capture", action="store_true", help="also wire the events opt-in capture uses (commands, turn end, compaction, session end); with uninstall: remove only those")
     p.add_argument("--mcp", action="store_true", help="also register the MCP server `memhooks mcp` in the host's MCP config; with uninstall: remove only that")
     p.add_argument("--dry-run", action="store_true", help="show what would change; write nothing")
-    p.add_argument("--format", choices=FORMATS, default="human")
+    p.add_argument("--format", choices=arguments.FORMATS, default="human")
 
 
 #: (name, one-line help, adds its arguments) of every subcommand, in ``--help`` order;
@@ -348,7 +310,7 @@ def _plain_arguments(argv: list[str]) -> Any:
         return None
     command = argv[0]
     validate = command == "validate"
-    choices = ("human", "json", "sarif") if validate else FORMATS
+    choices = ("human", "json", "sarif") if validate else arguments.FORMATS
     values: dict[str, Any] = {"command": command, "format": "human"}
     flags = {"--all": "all", "--strict": "strict"} if validate else {}
     positionals: list[str] = []
@@ -390,19 +352,10 @@ def _plain_arguments(argv: list[str]) -> Any:
     return SimpleNamespace(**values)
 
 
-def _project_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--cwd", default=".", help="a folder of the project (default: .)")
-    _store_option(p)
-
-
-def _store_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--store", metavar="FILE", help="embedded store file (default: MEMHOOKS_STORE, else the user data directory)")
-
-
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; returns the exit status (130 after Ctrl-C, as shells report SIGINT)."""
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["hook"]:
+    if argv[:1] == ["hook"] and not {"-h", "--help"} & set(argv):
         from .commands.hook import main as hook_main
 
         return hook_main(argv[1:])

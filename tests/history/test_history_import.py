@@ -14,7 +14,7 @@ import pytest
 from gitrepo import git, recorded
 
 from memhooks.cli import main
-from memhooks.history import import_history, open_repository
+from memhooks.history import import_history, open_checkout
 from memhooks.store import MemoryStore, project_id
 
 COMMITS = {commit["label"]: commit for commit in recorded()}
@@ -307,7 +307,7 @@ def test_progress_reaches_the_callback(repo: Path, store_path: str) -> None:
     calls: list[tuple[str, int, int | None]] = []
     with MemoryStore(store_path) as store:
         import_history(
-            store, "p", open_repository(str(repo), str(repo)), progress=lambda *a: calls.append(a)
+            store, "p", open_checkout(str(repo), str(repo)), progress=lambda *a: calls.append(a)
         )
     assert calls[0] == ("scan", 77, None)
     assert calls[1] == ("import", 0, 77)

@@ -12,7 +12,7 @@ from memhooks.agents import FileChange, NormalizedEvent
 from memhooks.commands.hook import parse_argv, serve
 from memhooks.errors import UsageError
 from memhooks.agents.folder import working_folder
-from memhooks.hook import handler, reactions, scope
+from memhooks.hook import handler, reactions, roles
 from memhooks.hook.call import HookCall
 from memhooks.settings import default
 from memhooks.hook.deadline import Watchdog, budget_ms
@@ -65,12 +65,12 @@ def test_working_dir_falls_back_to_roots_then_host_variables_then_process(
 
 def test_roles_only_from_explicit_settings() -> None:
     payload = {"permission_mode": "plan", "agent_type": "Explore"}
-    assert scope.roles([], payload, {}) == []
+    assert roles.roles([], payload, {}) == []
     env = {
         "MEMHOOKS_ROLES": "backend, reviewer,",
         "MEMHOOKS_ROLE_MAP": "permission_mode:plan=architect;agent_type:Explore=researcher,reviewer;broken",
     }
-    assert scope.roles(["cli"], payload, env) == [
+    assert roles.roles(["cli"], payload, env) == [
         "cli",
         "backend",
         "reviewer",

@@ -2,7 +2,7 @@
 
 Pure data, no I/O. This module runs in every agent hook (a fresh process per tool
 call), so it imports nothing at run time: ``typing`` is needed only by the type
-checker, which is why :class:`Host` exists under ``TYPE_CHECKING`` alone.
+checker, which is why :class:`Adapter` exists under ``TYPE_CHECKING`` alone.
 
 Normalized events (seed 004, plus ``pre_tool`` and ``stop``), in lifecycle order:
 
@@ -222,7 +222,7 @@ if TYPE_CHECKING:
 
     from .delivery import Delivery
 
-    class Host(Protocol):
+    class Adapter(Protocol):
         """An agent host adapter: one module of this package, listed in ``registry.HOSTS``.
 
         ``detect`` answers from the payload alone whether it came from this host.

@@ -15,11 +15,11 @@ from .base import UNKNOWN, NormalizedEvent
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: see base.py
 if TYPE_CHECKING:
-    from .base import Host
+    from .base import Adapter
 
     #: Host name -> adapter module, in detection order (built on first use: a hook
     #: called with ``--agent NAME`` imports one adapter, not all of them).
-    HOSTS: dict[str, Host]
+    HOSTS: dict[str, Adapter]
 
 #: Host name -> module name, in detection order.
 _MODULES = {
@@ -38,9 +38,9 @@ _MODULES = {
 }
 
 
-def host_module(name: str) -> Host:
+def host_module(name: str) -> Adapter:
     """The adapter module of host ``name``; KeyError for an unknown name."""
-    module: Host = __import__(f"{__package__}.{_MODULES[name]}", fromlist=["_"])
+    module: Adapter = __import__(f"{__package__}.{_MODULES[name]}", fromlist=["_"])
     return module
 
 

@@ -9,8 +9,9 @@ import signal
 import subprocess
 
 from ..errors import BackendError
+from ..limits import MAX_READ_BYTES
 
-MAX_RESPONSE = 16 * 1024 * 1024  # bytes: a memory list, not a data dump
+MAX_RESPONSE = MAX_READ_BYTES  # bytes: a memory list, not a data dump
 MAX_DETAIL = 200
 
 

@@ -30,6 +30,7 @@ import json
 import time
 
 from ..errors import BackendError
+from ..limits import MAX_READ_BYTES
 
 try:  # the C module: socket.py's enum building is most of its import time
     import _socket as sockets
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 #: Largest answer read, bytes: a list of memories, not a data dump.
-MAX_RESPONSE = 16 * 1024 * 1024
+MAX_RESPONSE = MAX_READ_BYTES
 #: Largest status line + headers, bytes.
 MAX_HEAD = 64 * 1024
 #: Longest server text quoted in a message, characters.

@@ -5,7 +5,7 @@ reading hooks, ``explain``, ``recall`` and prompt-time hooks never write anythin
 while it is off. Public API (imported lazily: the agent hook loads only what it uses)::
 
     observe(event, *, store_path=None, now=None, ...) -> list[str]   # ids written
-    record(event, ...) -> Outcome                                    # ids + what was dropped, why
+    record(event, ...) -> Captured                                   # ids + what was dropped, why
     process(store_path=None, *, now=None, ...) -> dict[str, int]     # the heavy, explicit part
     scrub(text) -> (text, count)                                     # secret scrubbing
     Policy, DEFAULT_POLICY                                           # filter values
@@ -23,11 +23,11 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["DEFAULT_POLICY", "Outcome", "Policy", "observe", "process", "record", "scrub"]
+__all__ = ["DEFAULT_POLICY", "Captured", "Policy", "observe", "process", "record", "scrub"]
 
 _LAZY = {
     "DEFAULT_POLICY": ("filters", "DEFAULT"),
-    "Outcome": ("observer", "Outcome"),
+    "Captured": ("observer", "Captured"),
     "Policy": ("filters", "Policy"),
     "observe": ("observer", "observe"),
     "process": ("upkeep", "process"),

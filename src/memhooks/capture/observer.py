@@ -49,7 +49,7 @@ EVENTS = frozenset(
 TAG = "captured"
 
 
-class Outcome:
+class Captured:
     """What one observation did: ``ids`` written, ``dropped`` as ``(kind, reason, text)``
     (reason: ``short``, ``cooldown``, ``duplicate``), ``project`` (None when capture
     was off or the event had no folder), ``pieces`` (conversation pieces of the session's
@@ -108,9 +108,9 @@ def record(
     timeout_s: float | None = None,
     policy: Policy | None = None,
     settings_path: str | None = None,
-) -> Outcome:
-    """:func:`observe` with the full :class:`Outcome` (used by tests and the benchmark)."""
-    outcome = Outcome()
+) -> Captured:
+    """:func:`observe` with the full :class:`Captured` (used by tests and the benchmark)."""
+    outcome = Captured()
     if event.event not in EVENTS:
         return outcome
     from . import settings
@@ -169,7 +169,7 @@ def _workspace(event: NormalizedEvent, cwd: str | None) -> Workspace | None:
 def _capture(
     event: NormalizedEvent,
     where: Workspace,
-    outcome: Outcome,
+    outcome: Captured,
     store_path: str | None,
     now: float,
     timeout_s: float | None,
@@ -209,7 +209,7 @@ def _decide(
     where: Workspace,
     now: float,
     policy: Policy,
-    outcome: Outcome,
+    outcome: Captured,
 ) -> list[tuple[str, Candidate, list[str]]]:
     # Runs inside the write transaction, maybe more than once (after a busy rollback):
     # everything it changes is in the database or rebuilt from it on each run.

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """``memhooks history import`` (``sub``: the CLI's subcommands)."""
-    from ..cli import _positive, _store_option
+    from .arguments import positive, store_option
 
     p = sub.add_parser("history", help="import the project's git history as memories")
     acts = p.add_subparsers(dest="action", metavar="ACTION")
@@ -46,7 +46,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="only commits committed on or after DATE (YYYY-MM-DD, or an ISO 8601 time)",
     )
     a.add_argument(
-        "--max", type=_positive, metavar="N", help="only the newest N commits of the range"
+        "--max", type=positive, metavar="N", help="only the newest N commits of the range"
     )
     a.add_argument(
         "--dry-run", action="store_true", help="count what would be imported; write nothing"
@@ -56,14 +56,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="NAME",
         help="must be embedded, the only backend that takes batch writes (default: the configured one)",
     )
-    _store_option(a)
+    store_option(a)
     a.add_argument("--format", choices=("human", "json"), default="human")
 
 
 def run(args: argparse.Namespace) -> int:
     from ..backends.registry import DEFAULT, selected
     from ..errors import BackendError, UsageError
-    from ..history import import_history, open_repository
+    from ..history import import_history, open_checkout
     from ..workspace import locate
 
     where = locate(args.path)
@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
             "batch write. Import into the embedded store with --backend embedded (and recall "
             "from it with MEMHOOKS_BACKEND=embedded)"
         )
-    repo = open_repository(where.directory, where.root)
+    repo = open_checkout(where.directory, where.root)
     started = time.monotonic()
     bar = _Bar(sys.stderr) if args.format == "human" and sys.stderr.isatty() else None
     with _open_store(args.store, args.dry_run) as store:

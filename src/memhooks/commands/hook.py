@@ -31,10 +31,6 @@ def main(argv: list[str]) -> int:
     """Entry point from :func:`memhooks.cli.main` with the arguments after ``hook``."""
     parsed = parse_argv(argv)
     if parsed is None:
-        if "-h" in argv or "--help" in argv:
-            from ..cli import build_parser
-
-            build_parser().parse_args(["hook", "--help"])
         sys.stderr.write(f"{PREFIX}bad arguments {argv!r}; {USAGE}\n")
         return 0
     agent, event, roles = parsed

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """``memhooks sessions`` (``p``: its parser)."""
-    from ..cli import _positive
+    from .arguments import positive
 
     acts = p.add_subparsers(dest="action", metavar="ACTION")
     listing = acts.add_parser("list", help="sessions, most recently active first (the default)")
@@ -38,7 +38,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         )
         q.add_argument(
             "--limit",
-            type=_positive,
+            type=positive,
             metavar="N",
             default=argparse.SUPPRESS,
             help="at most N sessions (default: 50)",

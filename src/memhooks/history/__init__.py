@@ -9,7 +9,7 @@ Nothing is written into the repository.
 
 Public API::
 
-    open_repository(directory, root) -> Repository     # MH032 when git cannot be read
+    open_checkout(directory, root) -> Checkout     # MH032 when git cannot be read
     import_history(store, project, repo, *, revisions=(), since=None, max_count=None,
                    dry_run=False, progress=None) -> ImportReport
 
@@ -23,7 +23,7 @@ library never prints: progress goes to a callback.
 
 from __future__ import annotations
 
-from .gitlog import Repository, open_repository
+from .gitlog import Checkout, open_checkout
 from .importer import ImportReport, import_history, memory_ids
 
-__all__ = ["ImportReport", "Repository", "import_history", "memory_ids", "open_repository"]
+__all__ = ["Checkout", "ImportReport", "import_history", "memory_ids", "open_checkout"]

@@ -36,7 +36,7 @@ _WALKED = "%x1e%H%x1f%P"
 _RECORD = "%x1e%H%x1f%an%x1f%ae%x1f%at%x1f%ct%x1f%s%x1f%B"
 
 
-class Repository:
+class Checkout:
     """A git work tree as seen from a memhooks project root.
 
     ``top``: the work tree's top folder; ``root``: the project root; ``below``: the root
@@ -107,7 +107,7 @@ class Walked:
         self.changes = changes
 
 
-def open_repository(directory: str, root: str) -> Repository:
+def open_checkout(directory: str, root: str) -> Checkout:
     """The work tree holding ``directory``, seen from the project ``root`` (canonical
     paths). Raises DiagnosticError MH032 when git is missing or ``directory`` is not in
     a git work tree."""
@@ -125,13 +125,13 @@ def open_repository(directory: str, root: str) -> Repository:
     except OSError:
         shallow = frozenset()
     head = run(top, ["rev-parse", "-q", "--verify", "HEAD^{commit}"], check=False)
-    return Repository(
+    return Checkout(
         top, root, below=below, above=above, shallow=shallow, empty=head.returncode != 0
     )
 
 
 def walk(
-    repo: Repository,
+    repo: Checkout,
     revisions: Sequence[str] = (),
     *,
     since: str | None = None,
@@ -181,7 +181,7 @@ def walk(
         yield current
 
 
-def read(repo: Repository, hashes: Sequence[str]) -> Iterator[Commit]:
+def read(repo: Checkout, hashes: Sequence[str]) -> Iterator[Commit]:
     """The commits named by full ``hashes``, in that order, with their messages."""
     if not hashes:
         return  # git log --stdin with no input would read HEAD
@@ -198,7 +198,7 @@ def read(repo: Repository, hashes: Sequence[str]) -> Iterator[Commit]:
         yield _commit(record)
 
 
-def resolve(repo: Repository, names: Iterable[str]) -> Iterator[Header]:
+def resolve(repo: Checkout, names: Iterable[str]) -> Iterator[Header]:
     """Headers of the commits that ``names`` (hex hashes, abbreviated or full) name;
     names git does not know, or that name no commit, are left out."""
     wanted = list(dict.fromkeys(names))

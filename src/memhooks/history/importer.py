@@ -97,7 +97,7 @@ class ImportReport:
 def import_history(
     store: MemoryStore,
     project: str,
-    repo: gitlog.Repository,
+    repo: gitlog.Checkout,
     *,
     revisions: Sequence[str] = (),
     since: str | None = None,
@@ -144,7 +144,7 @@ def import_history(
     return report
 
 
-def memory_ids(repo: gitlog.Repository, revisions: Sequence[str] = ()) -> dict[str, str]:
+def memory_ids(repo: gitlog.Checkout, revisions: Sequence[str] = ()) -> dict[str, str]:
     """``{commit hash: memory id}`` for every non-merge commit of ``revisions`` (default
     ``HEAD``), as :func:`import_history` names their memories (a cherry-pick maps to the
     memory of the change it repeats). Raises DiagnosticError MH032 when git fails."""
@@ -162,7 +162,7 @@ def memory_ids(repo: gitlog.Repository, revisions: Sequence[str] = ()) -> dict[s
 def _walk(
     store: MemoryStore,
     project: str,
-    repo: gitlog.Repository,
+    repo: gitlog.Checkout,
     revisions: Sequence[str],
     since: str | None,
     max_count: int | None,
@@ -201,7 +201,7 @@ def _walk(
 
 
 def _non_merges(
-    repo: gitlog.Repository,
+    repo: gitlog.Checkout,
     revisions: Sequence[str],
     since: str | None,
     max_count: int | None,
@@ -338,7 +338,7 @@ def _fault_point(batches: int) -> None:
         os._exit(9)
 
 
-def _blame_ignored(repo: gitlog.Repository) -> frozenset[str]:
+def _blame_ignored(repo: gitlog.Checkout) -> frozenset[str]:
     """Commit names the project's ``.git-blame-ignore-revs`` lists (git-blame(1)
     ``--ignore-revs-file``: formatting commits blame should look through). Read from the
     work tree's top folder, and only when the file really is inside it."""

@@ -10,7 +10,7 @@ Public API::
 one line for stderr. Modules: ``handler`` (the one fail-open door: parse → call →
 react → capture → close), ``call`` (one hook call's facts, each worked out once),
 ``reactions`` (what each lifecycle event does), ``maintenance`` (cue updates through
-the journal), ``payload`` (reading stdin), ``scope`` (roles), ``reply``, ``deadline``
+the journal), ``payload`` (reading stdin), ``roles`` (which roles apply), ``reply``, ``deadline``
 (the watchdog).
 Nothing is imported until used: this package runs in a fresh process per prompt.
 """

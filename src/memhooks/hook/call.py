@@ -159,7 +159,7 @@ class HookCall:
     @property
     def roles(self) -> list[str]:
         """The explicit roles (:func:`memhooks.hook.roles.roles`)."""
-        from .scope import roles
+        from .roles import roles
 
         return roles(self._cli_roles, self.event.raw, self.env)
 

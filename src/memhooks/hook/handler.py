@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import time
 
+from ..limits import MAX_READ_BYTES
 from .reply import Reply
 
 TYPE_CHECKING = False
@@ -28,8 +29,8 @@ if TYPE_CHECKING:
 
 __all__ = ["PayloadError", "Reply", "describe", "handle", "parse"]
 
-#: Largest payload read from stdin (Hermes sends the whole conversation history).
-MAX_PAYLOAD = 16 * 1024 * 1024
+#: Largest payload read from stdin.
+MAX_PAYLOAD = MAX_READ_BYTES
 #: Least time capture needs to start; with less left it is skipped.
 CAPTURE_MIN_S = 0.1
 

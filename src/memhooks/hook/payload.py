@@ -18,15 +18,17 @@ from __future__ import annotations
 
 import os
 
+from ..limits import MAX_READ_BYTES
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import BinaryIO
 
     from ..agents.base import NormalizedEvent
 
-#: Largest payload read (Hermes sends the whole conversation history); one byte more
-#: is read so that the handler can say it was too large.
-LIMIT = 16 * 1024 * 1024
+#: Largest payload read (:data:`memhooks.limits.MAX_READ_BYTES`); one byte more is read
+#: so that the handler can say it was too large.
+LIMIT = MAX_READ_BYTES
 CHUNK = 1 << 16
 
 

@@ -68,17 +68,6 @@ class ParsedHook:
             raise DiagnosticError(errors)
 
 
-def stat_status(st: os.stat_result) -> str:
-    """``"file"``, ``"dir"``, ``"link"`` or ``"special"`` for an lstat/fstat result."""
-    if stat.S_ISREG(st.st_mode):
-        return "file"
-    if stat.S_ISDIR(st.st_mode):
-        return "dir"
-    if stat.S_ISLNK(st.st_mode):
-        return "link"
-    return "special"
-
-
 def read_bytes(path: str) -> tuple[bytes, os.stat_result]:
     """Read a hook file's bytes safely; returns (bytes, fstat result).
 
