@@ -41,7 +41,7 @@ _LAZY = {
     "Scopes": "memhooks.protocol.resolve",
     "resolve": "memhooks.protocol.resolve",
     "resolve_scopes": "memhooks.protocol.resolve",
-    "validate": "memhooks.protocol.lint",
+    "validate": "memhooks.listing.lint",
     "bound_context": "memhooks.protocol.budget",
 }
 

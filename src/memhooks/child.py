@@ -23,7 +23,7 @@ class Child:
     more than the spawn), its standard output a pipe, its input and errors
     ``/dev/null``, its environment ``env`` (this process's by default); or, with
     ``argv`` None, this process forked to run ``run``
-    (:func:`memhooks.protocol.walker.walk`) with the pipe's end (it never returns into
+    (:func:`memhooks.listing.walker.walk`) with the pipe's end (it never returns into
     the caller's code). It is killed after :data:`TIMEOUT_S` seconds of reading."""
 
     def __init__(

@@ -9,7 +9,7 @@ can neither pass vacuously nor with findings left. The reference engine has no
 from __future__ import annotations
 
 from .. import report
-from ..protocol.lint import collect
+from ..listing.lint import collect
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -125,7 +125,7 @@ def hook_set(
     root; inside git the listing honours ``.gitignore``, and takes in the hook files
     memhooks made and keeps out of git (:func:`memhooks.maintain.local.with_local`).
     """
-    from ..protocol.discover import find_hooks
+    from ..listing import find_hooks
     from ..protocol.root import REASON_ENV, REASON_GIT
 
     if os.path.basename(os.path.normpath(path)) == HOOK_NAME and hook_status(path) == "unsafe":

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from memhooks import filestate
-from memhooks.protocol import cache, listing
+from memhooks.listing import cache as listing
+from memhooks.protocol import cache
 
 GOOD = "---\nschema: memhooks/v2\n---\n"
 OLD = "---\nschema: memhooks/v1\n---\n"  # MH001: shows which hooks were listed

@@ -1,12 +1,12 @@
-"""The folder walk that records a hook listing (:mod:`memhooks.protocol.listing`): every
+"""The folder walk that records a hook listing (:mod:`memhooks.listing.cache`): every
 folder below the listed directory with its stats, the files whose changes could change
 what git lists there, and the entries named like a hook (the walker's listing itself,
 outside git).
 
 It never follows a symlink and skips ``.git``, as the walker does
-(:func:`memhooks.protocol.discover.find_hooks`). A folder whose stats equal those an
+(:func:`memhooks.listing.discover.list_hooks`). A folder whose stats equal those an
 earlier listing recorded is not read again: the names in it are what they were (git's
-untracked-cache rule; see :mod:`memhooks.protocol.listing`).
+untracked-cache rule; see :mod:`memhooks.listing.cache`).
 """
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ import os
 import stat
 from array import array
 
-from .hookfile import HOOK_NAME
+from ..protocol.hookfile import HOOK_NAME
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from .listing import Listing
+    from .cache import Listing
 
 #: A walk of more folders than this, in git, starts again skipping what git ignores
 #: (one more git call): checking 20,000 folders costs about what git's own walk does.

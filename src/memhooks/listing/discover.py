@@ -24,7 +24,7 @@ import stat
 
 from .. import git
 from ..errors import fail
-from .hookfile import HOOK_NAME
+from ..protocol.hookfile import HOOK_NAME
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 GIT_TIMEOUT_S = 30.0
 
 
-def find_hooks(
+def list_hooks(
     directory: str,
     *,
     use_git: bool,
@@ -50,7 +50,7 @@ def find_hooks(
     named like a hook that a walk in a child process finds while git lists, so the
     caller can read it meanwhile; some of those paths may not be in the result (git
     ignores them), and the result is git's either way
-    (:mod:`memhooks.protocol.candidates`); ``settle`` then once they are all read
+    (:mod:`memhooks.listing.candidates`); ``settle`` then once they are all read
     (while git checks them), when they are. Raises DiagnosticError MH030 when the tree
     cannot be walked.
     """
@@ -73,7 +73,7 @@ def find_hooks(
 def _git_list(
     directory: str, meanwhile: Callable[[], None] | None, seen: set[str] | None = None
 ) -> list[str] | None:
-    """What :func:`find_hooks` lists in git, or None when git cannot answer; ``seen``
+    """What :func:`list_hooks` lists in git, or None when git cannot answer; ``seen``
     (when given) receives every folder whose entries the result depends on beyond what
     git lists: each folder on the way to a listed entry (absolute paths)."""
     listed = _git_files(directory, ["--cached", "--directory"], meanwhile)

@@ -1,6 +1,6 @@
-"""The hook listing cache (``memhooks.protocol.listing``): ``validate --all`` reuses what
+"""The hook listing cache (``memhooks.listing.cache``): ``validate --all`` reuses what
 git or the walker listed while nothing that decides the listing changed, and lists
-afresh — exactly what :func:`memhooks.protocol.discover.find_hooks` says — when anything
+afresh — exactly what :func:`memhooks.listing.discover.list_hooks` says — when anything
 did (issue 14 item 3)."""
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ import pytest
 from listing_support import GOOD, OLD, TICK, _short_racy_window, listed_after_each  # noqa: F401 (an autouse fixture)
 
 from memhooks import dirs, filestate
-from memhooks.protocol import cache, discover, listing
-from memhooks.protocol.lint import collect
+from memhooks.listing import cache as listing, discover
+from memhooks.protocol import cache
+from memhooks.listing.lint import collect
 
 
 @pytest.fixture
@@ -74,7 +75,7 @@ def _listed(root: Path) -> list[str]:
 
 
 def _fresh(root: Path, *, git: bool = True) -> list[str]:
-    return discover.find_hooks(str(root), use_git=git)
+    return discover.list_hooks(str(root), use_git=git)
 
 
 def _cache_files() -> list[Path]:
@@ -368,7 +369,7 @@ def test_a_tree_with_too_many_folders_is_listed_without_recording_it(
 ) -> None:
     # past the folder limit no listing is kept, and later runs do not walk again to
     # find that out, until the top folder changes
-    from memhooks.protocol import folders
+    from memhooks.listing import folders
 
     monkeypatch.setattr(folders, "UNPRUNED_FOLDERS", 2)
     monkeypatch.setattr(folders, "MAX_FOLDERS", 3)

@@ -1,8 +1,8 @@
-"""A hook listing recorded from the candidates' walk (``memhooks.protocol.listing`` in
+"""A hook listing recorded from the candidates' walk (``memhooks.listing.cache`` in
 git, issue 14 item 3: the first ``validate --all`` with empty caches): the child that
 walks the tree for the hook candidates also sends what the listing cache records of
 every folder, so the tree is walked once. What it records is what the walk of
-:mod:`memhooks.protocol.folders` records; the cache stays as exact as before across
+:mod:`memhooks.listing.folders` records; the cache stays as exact as before across
 later changes; a folder changed while it is walked is not trusted."""
 
 from __future__ import annotations
@@ -16,12 +16,13 @@ from pathlib import Path
 import pytest
 from listing_support import GOOD, OLD, TICK, _short_racy_window, listed_after_each  # noqa: F401 (an autouse fixture)
 
-from memhooks.protocol import cache, candidates, discover, folders, listing, walker
+from memhooks.listing import cache as listing, candidates, discover, folders, walker
+from memhooks.protocol import cache
 
 
 @pytest.fixture
 def walks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The directories :func:`memhooks.protocol.folders.walk` (the second walk) reads."""
+    """The directories :func:`memhooks.listing.folders.walk` (the second walk) reads."""
     seen: list[str] = []
     real = folders.walk
     monkeypatch.setattr(folders, "walk", lambda *a: seen.append(a[0]) or real(*a))
@@ -76,7 +77,7 @@ def _project(root: Path) -> Path:
 def _recorded(root: Path) -> listing.Listing:
     hooks, made = listing._list(str(root), True, None, None)
     assert isinstance(made, listing.Listing)
-    assert hooks == made.hooks == discover.find_hooks(str(root), use_git=True)
+    assert hooks == made.hooks == discover.list_hooks(str(root), use_git=True)
     return made
 
 
@@ -137,7 +138,7 @@ def test_a_listing_recorded_from_the_walk_equals_a_fresh_one_across_changes(
         lambda: _write(root / "many" / "f44" / "g4" / "MEMHOOKS.md", OLD),
         lambda: (root / "new" / "MEMHOOKS.md").mkdir(parents=True),  # not a file
     ]
-    hooks = listed_after_each(root, steps, lambda top: discover.find_hooks(str(top), use_git=True))
+    hooks = listed_after_each(root, steps, lambda top: discover.list_hooks(str(top), use_git=True))
     assert str(root / "new" / "MEMHOOKS.md") in hooks
     assert walks.count(str(root)) < len(steps)  # most listings came from the child
 
@@ -176,7 +177,7 @@ def test_a_folder_changed_after_the_child_read_it_is_listed_afresh_next_time(tmp
     cache.clear_memory()
     # recorded or not, the next listing holds the hook and equals a fresh one
     assert str(late) in listing.find_hooks(str(root), use_git=True)
-    assert listing.find_hooks(str(root), use_git=True) == discover.find_hooks(
+    assert listing.find_hooks(str(root), use_git=True) == discover.list_hooks(
         str(root), use_git=True
     )
 
@@ -191,7 +192,7 @@ def test_when_the_walk_does_not_complete_the_tree_is_walked_as_before(
 
 
 def test_validate_saves_the_parsed_hooks_while_git_checks_them(tmp_path, monkeypatch) -> None:
-    from memhooks.protocol.lint import collect
+    from memhooks.listing.lint import collect
 
     root = _project(tmp_path / "p")
     order: list[str] = []

@@ -1,4 +1,4 @@
-"""The hook listing cache: what :func:`~memhooks.protocol.discover.find_hooks` found below
+"""The hook listing cache: what :func:`~memhooks.listing.discover.list_hooks` found below
 a directory, reused while nothing it depends on can have changed (issue 14 item 3).
 
 Listing a tree costs a walk of every folder (git's ``ls-files`` or the walker, ~45 ms
@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-#: Bump whenever what :func:`memhooks.protocol.discover.find_hooks` lists changes (its
+#: Bump whenever what :func:`memhooks.listing.discover.list_hooks` lists changes (its
 #: rules, not just its speed), or listings made by the old rules outlive the change.
 FORMAT = 3  # 3: names as base64, CRC-32 digest
 _ABSENT = (-1, -1, -1, -1)
@@ -104,17 +104,17 @@ def find_hooks(
     speculate: Callable[[str], None] | None = None,
     settle: Callable[[], None] | None = None,
 ) -> list[str]:
-    """:func:`memhooks.protocol.discover.find_hooks` through the listing cache: the same
+    """:func:`memhooks.listing.discover.list_hooks` through the listing cache: the same
     sorted absolute paths, from the cache file when it still holds (``meanwhile`` is not
     called then: nothing is waited for). ``speculate`` is passed on when the cache is
-    off (see :mod:`memhooks.protocol.candidates`). Raises DiagnosticError MH030 as the
+    off (see :mod:`memhooks.listing.candidates`). Raises DiagnosticError MH030 as the
     walk does."""
     try:
         file = _file(directory, use_git) if switch("MEMHOOKS_CACHE") else None
     except OSError:  # no home folder to keep the cache in (HomeError): as without a cache
         file = None
     if file is None:
-        from .discover import find_hooks as listed
+        from .discover import list_hooks as listed
 
         return listed(
             directory, use_git=use_git, meanwhile=meanwhile, speculate=speculate, settle=settle
@@ -123,7 +123,7 @@ def find_hooks(
     previous = _load(file, key, directory)
     if isinstance(previous, tuple):  # too many folders to list, and the top is unchanged
         if previous == _top_stat(directory):
-            from .discover import find_hooks as listed
+            from .discover import list_hooks as listed
 
             return listed(directory, use_git=use_git, meanwhile=meanwhile)
         previous = None
@@ -131,7 +131,7 @@ def find_hooks(
     if state == _HOLDS and previous is not None:
         return previous.hooks
     if state == _RECENT:  # a listing made now could not be saved: list as without a cache
-        from .discover import find_hooks as listed
+        from .discover import list_hooks as listed
 
         return listed(directory, use_git=use_git, meanwhile=meanwhile)
     hooks, made = _list(directory, use_git, meanwhile, previous, speculate, settle)
@@ -315,7 +315,7 @@ def _list(
     """(hooks, the listing to save, :data:`_TOO_MANY`, or None when nothing is to be
     saved). In git the candidates' child walks the folders and records them while this
     process reads the hooks it finds (``speculate``: see
-    :func:`memhooks.protocol.candidates.git_list`); when that path cannot decide, git
+    :func:`memhooks.listing.candidates.git_list`); when that path cannot decide, git
     lists as before, and the walk runs in a thread meanwhile (it waits in system calls;
     git runs in its own process) unless the child's walk completed."""
     from . import discover
@@ -327,7 +327,7 @@ def _list(
             meanwhile()
         walked = walk(directory, None, MAX_FOLDERS, previous)
         if not isinstance(walked, tuple):  # the walker reports what it cannot read (MH030)
-            return discover.find_hooks(directory, use_git=False), (
+            return discover.list_hooks(directory, use_git=False), (
                 _TOO_MANY if walked == MANY else None
             )
         folders, folder_stats, watched, owners, hooks = walked
@@ -386,7 +386,7 @@ def _list(
         walked = MANY  # as the walk below would have said
     if listed is None:  # not a work tree after all (MEMHOOKS_ROOT), or git failed: what
         state.close()  # the uncached run gives (the walk's own list may reuse a git-filtered one)
-        return discover.find_hooks(directory, use_git=False), None
+        return discover.list_hooks(directory, use_git=False), None
     files = early[0] if early else state.files()
     pruned = False
     if files is not None and walked == MANY:

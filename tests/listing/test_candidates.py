@@ -1,4 +1,4 @@
-"""Hooks read while git lists (``memhooks.protocol.candidates``, issue 14 item 3): with
+"""Hooks read while git lists (``memhooks.listing.candidates``, issue 14 item 3): with
 the caches off, ``validate --all`` reads the hooks a child's walk finds while git lists
 the tree, and still checks exactly the hooks git's listing gives — ignore files at every
 level, ``info/exclude``, ``core.excludesFile``, nested repositories, tracked files in
@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from memhooks.protocol import cache, candidates, discover
-from memhooks.protocol.lint import collect
+from memhooks.listing import candidates, discover
+from memhooks.protocol import cache
+from memhooks.listing.lint import collect
 
 GOOD = "---\nschema: memhooks/v2\n---\n"
 OLD = "---\nschema: memhooks/v1\n---\n"  # MH001: shows which hooks were checked
@@ -218,7 +219,7 @@ def test_without_git_nothing_is_left_running_and_the_walker_answers(tmp_path, mo
     monkeypatch.setenv("PATH", str(tmp_path / "nothing"))  # no git to be found
     read: list[str] = []
     assert candidates.git_list(str(root), None, read.append) is None
-    assert discover.find_hooks(str(root), use_git=True, speculate=read.append) == [
+    assert discover.list_hooks(str(root), use_git=True, speculate=read.append) == [
         str(root / "MEMHOOKS.md")
     ]
 

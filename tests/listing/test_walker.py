@@ -1,7 +1,7 @@
-"""The candidates' child walk as a module of its own (``memhooks.protocol.walker``): run
+"""The candidates' child walk as a module of its own (``memhooks.listing.walker``): run
 as a file by an isolated interpreter (``python -I -S``, when threads forbid a fork) it
 needs nothing of its package and imports nothing a bare interpreter does not, and it
-writes the records :mod:`memhooks.protocol.candidates` reads."""
+writes the records :mod:`memhooks.listing.candidates` reads."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from memhooks import child
-from memhooks.protocol import candidates, walker
+from memhooks.listing import candidates, walker
 
 OLD = "---\nschema: memhooks/v1\n---\n"
 

@@ -1,4 +1,4 @@
-"""The walk of :mod:`memhooks.protocol.candidates`'s child: it lists the hook candidates
+"""The walk of :mod:`memhooks.listing.candidates`'s child: it lists the hook candidates
 below a directory onto a pipe, then becomes git checking them against the ignore rules.
 
 The child is this process forked (no other thread runs), which calls :func:`walk`, or,
@@ -19,7 +19,7 @@ the folder or candidate limit, more than a pipe holds, or a path git would read 
 pathspec magic or a wildcard), "X" (a folder could not be read).
 
 With ``record``, a walk that completes first writes what the listing cache records of
-the folders it read (:mod:`memhooks.protocol.listing`), before "E", "G" or "M": the
+the folders it read (:mod:`memhooks.listing.cache`), before "E", "G" or "M": the
 record "F" + ``b"%d %d %d" % (folders, text bytes, stats bytes)``, NUL, then that many
 bytes: the folders' paths relative to ``top`` (``""`` for ``top``) and then
 "OWNER:PATH" for each file watched in them (``.gitignore``; a nested repository's
@@ -51,7 +51,7 @@ def walk(top: str, limit: int, hook: str, most: int, record: bool, git: list[str
     found: list[str] = []
     candidates: list[str] = []
     count = 0
-    # what the listing cache records (memhooks.protocol.folders.walk's, in its order)
+    # what the listing cache records (memhooks.listing.folders.walk's, in its order)
     folders: list[str] = []
     stats: list[int] | None = [] if record else None
     watched: list[str] = []

@@ -5,7 +5,10 @@ from __future__ import annotations
 import os
 
 from ..errors import Diagnostic, DiagnosticError
-from .hookfile import HOOK_NAME
+from ..protocol import cache
+from ..protocol.hookfile import HOOK_NAME
+from ..protocol.root import REASON_ENV, REASON_GIT, resolve_target
+from .cache import find_hooks
 
 
 def collect(path: str, *, all_hooks: bool, strict: bool = False) -> tuple[list[Diagnostic], str]:
@@ -16,9 +19,6 @@ def collect(path: str, *, all_hooks: bool, strict: bool = False) -> tuple[list[D
     (an error with ``strict``). A missing path is MH024. The validation root is what
     SARIF URIs are relative to. Diagnostics are sorted by path, line, column.
     """
-    from . import cache
-    from .listing import find_hooks
-    from .root import REASON_ENV, REASON_GIT, resolve_target
 
     early: dict[str, list[Diagnostic]] = {}  # hooks read while git listed the tree
     try:

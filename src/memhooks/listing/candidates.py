@@ -1,14 +1,14 @@
 """Hook candidates read while git lists (issue 14 item 3: ``validate --all`` with the
 caches disabled).
 
-git's listing of a tree (:func:`memhooks.protocol.discover.find_hooks`) costs a walk of
+git's listing of a tree (:func:`memhooks.listing.discover.list_hooks`) costs a walk of
 every folder (~50 ms for 5,000 folders; git prints nothing until its walk ends), and
 reading the hooks it names costs about as much again (~0.1 ms each for 300 hooks, plus
 importing the YAML reader). Here the two overlap without walking the tree twice:
 
 1. A child — this process forked (no other thread runs: nothing to start), else a
    fresh ``python -I -S`` running the file — walks the tree with ``os.scandir``
-   (:mod:`memhooks.protocol.walker`) (four system calls a
+   (:mod:`memhooks.listing.walker`) (four system calls a
    folder against git's seven) and streams every entry named like a hook as it finds
    it. It never follows a symlink and skips ``.git``, as the walker does; it stops at
    :data:`LIMIT` folders. git reads the index meanwhile (``ls-files --cached``: no walk).
@@ -23,7 +23,7 @@ importing the YAML reader). Here the two overlap without walking the tree twice:
 3. A candidate is a hook git lists when it is tracked, or untracked and not excluded
    outside a nested repository or submodule (git's walk enters neither). Everything
    else git's listing could give as far as hooks go comes from the index, through
-   :func:`memhooks.protocol.discover.hooks_in`: every entry named like a hook that git
+   :func:`memhooks.listing.discover.hooks_in`: every entry named like a hook that git
    could list without the index is among the child's (git never lists through a
    symlink either). Folders git would show only as a whole (``--directory``) matter only
    for hooks git does not list, and there are none on this path.
@@ -47,8 +47,8 @@ import sys
 
 from .. import git
 from ..child import Child, program
+from ..protocol.hookfile import HOOK_NAME
 from . import walker
-from .hookfile import HOOK_NAME
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -72,17 +72,17 @@ def git_list(
     seen: set[str] | None = None,
     settle: Callable[[], None] | None = None,
 ) -> list[str] | None:
-    """:func:`memhooks.protocol.discover.find_hooks`'s git listing of ``directory``, with
+    """:func:`memhooks.listing.discover.list_hooks`'s git listing of ``directory``, with
     ``meanwhile`` called once and ``speculate`` with every candidate's absolute path
     while git and the child work; None when this path cannot decide (see the module
     docstring: the caller then lists as before, ``meanwhile`` already called).
 
     With ``walked`` given, the child also records what the listing cache needs of the
-    folders it read (:mod:`memhooks.protocol.listing`): when its walk completes, even if
+    folders it read (:mod:`memhooks.listing.cache`): when its walk completes, even if
     None is returned, ``walked`` receives (folders relative to ``directory``, their
     (inode, mtime, ctime) flattened, the files watched in them, the index of the folder
-    each lies in), as :func:`memhooks.protocol.folders.walk` gives them; ``seen``
-    receives, with a listing, what :func:`memhooks.protocol.discover._git_list`'s
+    each lies in), as :func:`memhooks.listing.folders.walk` gives them; ``seen``
+    receives, with a listing, what :func:`memhooks.listing.discover._git_list`'s
     does. ``settle`` is called once every candidate has been read (the walk complete),
     while git checks them: the caller's work that needs the hooks read but not git's
     answer (saving the parsed-hook cache) is then off the path to the answer."""
@@ -197,7 +197,7 @@ def _candidates(
             if kind == b"R":
                 fresh.append(os.fsdecode(buffer[at + 1 : end]))
                 at = end + 1
-            elif kind == b"F":  # the folders, then so many bytes (see memhooks.protocol.walker)
+            elif kind == b"F":  # the folders, then so many bytes (see memhooks.listing.walker)
                 try:
                     count, size, raw = map(int, buffer[at + 1 : end].split(b" "))
                 except ValueError:

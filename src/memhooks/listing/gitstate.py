@@ -1,5 +1,5 @@
 """The git facts a hook listing depends on besides the folders it walked (for
-:mod:`memhooks.protocol.listing`): which files git reads its rules and state from, and
+:mod:`memhooks.listing.cache`): which files git reads its rules and state from, and
 which folders it ignores as a whole.
 
 Two small git calls are started at once (``rev-parse`` for the index, ``info/exclude``
