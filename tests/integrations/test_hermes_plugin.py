@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from memhooks.install import hermes_plugin
 from memhooks.integrations import hermes
 
 MARKER = "HERMES-PLUGIN-4412"
@@ -79,8 +80,8 @@ def test_callbacks_never_raise(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_generated_shim_registers_like_a_hermes_plugin_folder(tmp_path: Path) -> None:
     folder = tmp_path / "plugins" / "memhooks"
     folder.mkdir(parents=True)
-    (folder / "__init__.py").write_text(hermes.shim(["reviewer"], ["/opt/bin/memhooks"]))
-    (folder / "plugin.yaml").write_text(hermes.manifest())
+    (folder / "__init__.py").write_text(hermes_plugin.shim(["reviewer"], ["/opt/bin/memhooks"]))
+    (folder / "plugin.yaml").write_text(hermes_plugin.manifest())
     spec = importlib.util.spec_from_file_location("hermes_plugins.memhooks", folder / "__init__.py", submodule_search_locations=[str(folder)])
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 from . import command, yamlconf
 from .base import USER, Context, Edit, Status, edit, reading
 from .files import read
+from .hermes_plugin import manifest, shim
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -125,8 +126,6 @@ def _strip(data: Any) -> bool:
 
 
 def plugin_files(ctx: Context) -> list[Edit]:
-    from ..integrations.hermes import manifest, shim
-
     folder = plugin_dir(ctx)
     return edit(os.path.join(folder, "plugin.yaml"), manifest()) + edit(
         os.path.join(folder, "__init__.py"), shim(ctx.roles, ctx.exe)
