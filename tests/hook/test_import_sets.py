@@ -1,0 +1,99 @@
+"""The hook's import set, per event kind: the modules one hook process loads are the
+product's speed (a fresh interpreter per prompt and tool call), so each kind of call is
+held to the set recorded in ``data/import_sets.json``. Lazy imports are allowed on these
+paths only; a change that adds a module to one of them updates the file on purpose:
+
+    MEMHOOKS_RECORD_IMPORT_SETS=1 .venv/bin/python -m pytest tests/hook/test_import_sets.py
+
+Every call runs as the installed command runs it (``memhooks.install.command.argv``), in
+one Claude Code session of the small project of ``hook_support``."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from memhooks.install import command
+
+DATA = Path(__file__).parent / "data" / "import_sets.json"
+#: Modules outside memhooks whose presence is part of the record (the costly ones).
+WATCHED = (
+    "argparse", "json.decoder", "platformdirs", "re", "ruamel", "sqlite3", "subprocess",
+    "threading", "typing", "yaml",
+)  # fmt: skip
+
+
+def _loaded(stderr: str) -> list[str]:
+    names = {line.rsplit("|", 1)[-1].strip() for line in stderr.splitlines() if line.startswith("import time:")}
+    ours = {n for n in names if n == "memhooks" or n.startswith("memhooks.")}
+    return sorted(ours | {n for n in WATCHED if n in names})
+
+
+@pytest.fixture(scope="module")
+def import_sets(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
+    from hook_support import make_project
+
+    base = tmp_path_factory.mktemp("imports")
+    root, store = make_project(base)  # its hooks old enough for the parsed-hook cache
+    outside = base / "elsewhere"
+    outside.mkdir()
+    env = {
+        "HOME": str(base), "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "XDG_CACHE_HOME": str(base / "cache"), "MEMHOOKS_STATE_DIR": str(base / "state"),
+        "MEMHOOKS_STORE": str(store), "PYTHONPROFILEIMPORTTIME": "1",
+    }  # fmt: skip
+
+    def call(payload: dict[str, object], cwd: Path = root) -> list[str]:
+        body = {"session_id": "imports-1", "cwd": str(cwd), "transcript_path": "/dev/null", **payload}
+        done = subprocess.run(command.argv("claude-code"), input=json.dumps(body), text=True, capture_output=True,
+                              env=env, cwd=str(cwd), timeout=60, check=False)  # fmt: skip
+        assert done.returncode == 0
+        notes = [line for line in done.stderr.splitlines() if not line.startswith("import time:")]
+        assert notes == [], notes
+        return _loaded(done.stderr)
+
+    def read(rel: str) -> dict[str, object]:
+        path = str(root / rel)
+        return {"hook_event_name": "PostToolUse", "tool_name": "Read", "tool_input": {"file_path": path},
+                "tool_response": {"type": "text", "file": {"filePath": path}}}  # fmt: skip
+
+    prompt = {"hook_event_name": "UserPromptSubmit", "prompt": "How are invoice totals rounded?"}
+    out: dict[str, list[str]] = {}
+    out["no_project"] = call(prompt, outside)
+    out["session_start"] = call({"hook_event_name": "SessionStart", "source": "startup"})
+    call(prompt)  # fills the caches (the parsed hooks, the search lists)
+    out["user_prompt"] = call({**prompt, "prompt": "Which release constraints apply to billing?"})
+    out["pre_tool"] = call({"hook_event_name": "PreToolUse", "tool_name": "Read", "tool_input": {"file_path": str(root / "src" / "acme" / "billing.py")}})
+    out["post_tool_recall"] = call(read("src/acme/billing.py"))
+    out["post_tool_served"] = call(read("src/acme/MEMHOOKS.md"))
+    out["post_command_served"] = call({"hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_input": {"command": "wc -l src/acme/billing.py"}})
+    new = root / "src" / "acme" / "discount.py"
+    new.write_text("RATE = 0.1\n", encoding="utf-8")
+    out["post_edit_maintained"] = call({"hook_event_name": "PostToolUse", "tool_name": "Write",
+                                        "tool_input": {"file_path": str(new), "content": "RATE = 0.1\n"}})  # fmt: skip
+    out["pre_compact"] = call({"hook_event_name": "PreCompact", "trigger": "auto"})
+    out["session_end"] = call({"hook_event_name": "SessionEnd", "reason": "exit"})
+    if os.environ.get("MEMHOOKS_RECORD_IMPORT_SETS"):
+        DATA.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return out
+
+
+KINDS = sorted(json.loads(DATA.read_text(encoding="utf-8")))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_each_kind_of_hook_call_loads_its_recorded_modules(kind: str, import_sets: dict[str, list[str]]) -> None:
+    recorded = json.loads(DATA.read_text(encoding="utf-8"))[kind]
+    assert import_sets[kind] == recorded, (
+        f"{kind}: added {sorted(set(import_sets[kind]) - set(recorded))}, "
+        f"gone {sorted(set(recorded) - set(import_sets[kind]))}"
+    )
+
+
+def test_the_tool_shortcut_loads_no_sqlite_no_yaml_no_typing(import_sets: dict[str, list[str]]) -> None:
+    for kind in ("post_tool_served", "post_command_served", "pre_tool", "no_project"):
+        assert not {"sqlite3", "ruamel", "yaml", "typing", "re", "subprocess"} & set(import_sets[kind]), kind
