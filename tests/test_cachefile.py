@@ -27,3 +27,10 @@ def test_a_path_under_a_file_is_refused(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("")
     assert cachefile.write(str(tmp_path / "file" / "c.json"), "x") is False
     assert (tmp_path / "file").read_text() == ""
+
+
+def test_key_names_are_fnv_1a_64() -> None:
+    # published FNV-1a 64-bit test vectors (http://www.isthe.com/chongo/tech/comp/fnv/)
+    assert cachefile.key_name("") == "cbf29ce484222325"
+    assert cachefile.key_name("a") == "af63dc4c8601ec8c"
+    assert cachefile.key_name("foobar") == "85944171f73967e8"

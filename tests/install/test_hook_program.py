@@ -63,7 +63,7 @@ def test_without_site_a_prompt_hook_imports_no_site_module(tmp_path: Path) -> No
     assert done.returncode == 0, done.stderr[-500:]
     imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
     assert {"memhooks.hook.reactions", "memhooks.recall"} <= imported  # the probe saw the recall...
-    # ...and none of these (functools: memhooks.sqlite imports the C module without it)
+    # ...and none of these (functools: memhooks.fast.sqlite imports the C module without it)
     assert not imported & {"site", "_distutils_hack", "memhooks.cli", "functools"}
 
 

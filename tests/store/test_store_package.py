@@ -63,11 +63,11 @@ def test_importing_the_store_stays_cheap() -> None:
 
 
 def test_the_hook_s_sqlite_leaves_functools_alone_and_caches_statements() -> None:
-    # memhooks.sqlite imports the C module with a stand-in functools (2 ms of every hook
+    # memhooks.fast.sqlite imports the C module with a stand-in functools (2 ms of every hook
     # process): afterwards the real functools and the sqlite3 package import as usual,
     # and a connection runs many statements through its cache correctly.
     code = (
-        "import sys, memhooks.sqlite as s\n"
+        "import sys, memhooks.fast.sqlite as s\n"
         "before = 'functools' in sys.modules\n"
         "conn = s.connect(':memory:')\n"
         "rows = [conn.execute('SELECT ?', (i % 200,)).fetchone()[0] for i in range(1000)]\n"

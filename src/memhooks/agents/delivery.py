@@ -17,7 +17,7 @@ string building; no I/O, nothing imported but :mod:`json` when a reply is render
 
 from __future__ import annotations
 
-from ..jsonfast import dumps
+from ..fast.jsonfast import dumps
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: see base.py
 if TYPE_CHECKING:

@@ -6,7 +6,7 @@ indexes a payload directly; they all go through these helpers, which never raise
 
 from __future__ import annotations
 
-from ..jsonfast import loads
+from ..fast.jsonfast import loads
 
 #: Upper bound on strings collected from one list-valued field (hostile payloads).
 MAX_ITEMS = 1024

@@ -38,7 +38,7 @@ import os
 import time
 
 from ..errors import BackendError, MemhooksError
-from ..jsonfast import dumps
+from ..fast.jsonfast import dumps
 from ..store.commits import commit_of
 from .base import Hit
 from .embedded_cache import ListCache

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import os
 
-from .. import jsonfast
 from ..dirs import cache_dir
+from ..fast import jsonfast
 from ..settings import switch
 
 TYPE_CHECKING = False

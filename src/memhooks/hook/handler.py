@@ -52,7 +52,7 @@ def parse(
 
     if len(raw) > MAX_PAYLOAD:
         raise PayloadError(f"the payload on stdin is larger than {MAX_PAYLOAD} bytes")
-    from ..jsonfast import loads
+    from ..fast.jsonfast import loads
 
     try:
         payload = loads(raw) if raw and not raw.isspace() else None

@@ -74,7 +74,7 @@ def _first_value(data: bytearray) -> bytearray | None:
     except UnicodeDecodeError:
         return None
     try:
-        from ..jsonfast import loads
+        from ..fast.jsonfast import loads
 
         loads(text)
     except (ValueError, RecursionError):

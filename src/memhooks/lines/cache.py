@@ -97,7 +97,7 @@ def path_of(state_dir: str, top: str, path: str) -> str:
 
 def load(file: str) -> Entry | None:
     """The entry saved in ``file``, or None (none, unreadable, another format)."""
-    from ..jsonfast import loads
+    from ..fast.jsonfast import loads
 
     try:
         with open(file, "rb") as fp:

@@ -66,7 +66,7 @@ def _key(text: str) -> list[int]:
 
 
 def _load(file: str, key: list[int]) -> list[Definition] | None:
-    from ..jsonfast import loads
+    from ..fast.jsonfast import loads
 
     try:
         with open(file, "rb") as fp:
@@ -79,7 +79,7 @@ def _load(file: str, key: list[int]) -> list[Definition] | None:
 
 
 def _save(file: str, key: list[int], found: list[Definition]) -> None:
-    from ..jsonfast import dumps
+    from ..fast.jsonfast import dumps
 
     rows = [[d.name, d.kind, d.first, d.last, d.parent, int(d.local)] for d in found]
     cachefile.write(file, dumps({"format": FORMAT, "key": key, "definitions": rows}), mode=0o700)

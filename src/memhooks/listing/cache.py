@@ -47,7 +47,8 @@ import os
 import time
 from array import array
 
-from .. import dirs, filestate, jsonfast
+from .. import dirs, filestate
+from ..fast import jsonfast
 from ..settings import switch
 
 TYPE_CHECKING = False

@@ -61,7 +61,7 @@ def covers(record_path: str, paths: Iterable[str], cwd: str | None, env: Mapping
     changes no hook — see the module docstring. False means "ask maintenance", never
     "something is wrong". Never raises."""
     from .. import __version__
-    from ..jsonfast import loads
+    from ..fast.jsonfast import loads
 
     try:
         with open(record_path, "rb") as fp:
@@ -196,7 +196,7 @@ def save(record_path: str, learned: Mapping[str, Any]) -> None:
     if not learned.get("folders"):
         return
     from .. import cachefile
-    from ..jsonfast import dumps, loads
+    from ..fast.jsonfast import dumps, loads
 
     folders: dict[str, Any] = {}
     try:

@@ -21,7 +21,7 @@ the whole string, wrapper included. Steps:
 
 from __future__ import annotations
 
-from .. import jsonfast
+from ..fast import jsonfast
 
 TYPE_CHECKING = False  # typing costs ~2 ms to import; annotations are strings
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ PLACEHOLDER_MESSAGE = "Routing exceeds budget; inspect with memhooks explain."
 
 def dumps(value: Any) -> str:
     """Compact JSON, non-ASCII kept, NaN refused (ValueError), ``<``/``>`` escaped
-    (:func:`memhooks.jsonfast.dumps_inert`: the context goes to an agent)."""
+    (:func:`memhooks.fast.jsonfast.dumps_inert`: the context goes to an agent)."""
     return jsonfast.dumps_inert(value)
 
 

@@ -18,8 +18,9 @@ from __future__ import annotations
 import os
 import stat
 
-from .. import dirs, filestate, jsonfast
+from .. import dirs, filestate
 from ..errors import Diagnostic, DiagnosticError
+from ..fast import jsonfast
 from ..settings import switch
 
 TYPE_CHECKING = False  # typing costs ~2 ms to import; annotations are strings

@@ -15,7 +15,7 @@ scope backends with its own merged on top, ``priority`` (or ``None``), ``roles``
 
 from __future__ import annotations
 
-from ..jsonfast import dumps
+from ..fast.jsonfast import dumps
 from .merge import Resolution, merge_backends, query_text
 
 TYPE_CHECKING = False  # typing costs ~2 ms to import; annotations are strings

@@ -9,7 +9,7 @@ counts every character of that string (Unicode code points), label included.
 
 from __future__ import annotations
 
-from .. import jsonfast
+from ..fast import jsonfast
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ MEMORIES_SCHEMA = "memhooks/memories-v1"
 
 
 def dumps(value: Any) -> str:
-    """The injected JSON (:func:`memhooks.jsonfast.dumps_inert`: no ``<`` or ``>`` a
+    """The injected JSON (:func:`memhooks.fast.jsonfast.dumps_inert`: no ``<`` or ``>`` a
     host's wrapper could mistake for its own tags), with every character a reader cannot
     see (:data:`memhooks.protocol.text.INVISIBLE`: zero-width, bidirectional controls, tag
     characters, C1 controls) written as its ``\\uXXXX`` escape: the same JSON value, but

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import time
 
-from ..jsonfast import dumps, loads
+from ..fast.jsonfast import dumps, loads
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -15,7 +15,7 @@ epoch, so what the model no longer has can be delivered again.
 
 from __future__ import annotations
 
-from ..jsonfast import dumps
+from ..fast.jsonfast import dumps
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import time
 
-from ..jsonfast import loads
+from ..fast.jsonfast import loads
 from .record import ANONYMOUS_IDLE_S
 
 TYPE_CHECKING = False

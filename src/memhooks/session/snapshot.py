@@ -21,14 +21,14 @@ whole way, even in a served folder; a read of one it was told about settles here
 host that hears about an edit only after it (no pre-tool channel, ``edits``), every edit
 goes the whole way: the owners of the lines it replaced are told then.
 
-Only ``os`` is imported here (and :mod:`memhooks.jsonfast` to read the snapshot).
+Only ``os`` is imported here (and :mod:`memhooks.fast.jsonfast` to read the snapshot).
 """
 
 from __future__ import annotations
 
 import os
 
-from ..jsonfast import dumps
+from ..fast.jsonfast import dumps
 from ..paths import inside
 
 TYPE_CHECKING = False
@@ -129,7 +129,7 @@ def settled(
         return False  # an explicit root: let the real resolution decide
     snapshot, log = _paths(state_dir, host, session_id)
     try:
-        from ..jsonfast import loads
+        from ..fast.jsonfast import loads
 
         with open(snapshot, "rb") as fp:
             data = loads(fp.read())

@@ -32,8 +32,8 @@ from __future__ import annotations
 import os
 import time
 
-from .. import sqlite as sqlite3
 from ..errors import StoreError
+from ..fast import sqlite as sqlite3
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -313,7 +313,7 @@ def _files(work: dict[str, object]) -> list[list[object]]:
 
 def _work(text: object) -> dict[str, object]:
     """A journal row's work (``{}`` when it is not a JSON object)."""
-    from ..jsonfast import loads
+    from ..fast.jsonfast import loads
 
     try:
         work = loads(str(text))

@@ -12,8 +12,8 @@ from __future__ import annotations
 import os
 import time
 
-from memhooks import sqlite as sqlite3
 from memhooks.errors import MissingStoreError, StoreError
+from memhooks.fast import sqlite as sqlite3
 
 from .failures import (
     SALVAGE,

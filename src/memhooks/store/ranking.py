@@ -7,7 +7,7 @@ reads only the rows it keeps (:func:`memories`). Scores and tie-breaks are those
 
 from __future__ import annotations
 
-from ..jsonfast import dumps
+from ..fast.jsonfast import dumps
 from .commits import HIGH_SIGNAL
 from .rows import COLUMNS, from_row
 from .scope import normalize_file

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from memhooks.errors import StoreError
 
-from ..jsonfast import dumps, loads
+from ..fast.jsonfast import dumps, loads
 from .connection import DamagedRow
 from .memory import Memory, new_id
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from memhooks.errors import StoreError
 
-from ..jsonfast import dumps
+from ..fast.jsonfast import dumps
 from .rows import COLUMNS, from_row
 from .scope import normalize_file, normalize_scope
 

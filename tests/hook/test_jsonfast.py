@@ -1,4 +1,4 @@
-"""The payload decoder is json.loads, only cheaper to load (memhooks.jsonfast)."""
+"""The payload decoder is json.loads, only cheaper to load (memhooks.fast.jsonfast)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memhooks.jsonfast import loads
+from memhooks.fast.jsonfast import loads
 
 PAYLOADS = sorted((Path(__file__).parent.parent / "agents" / "data" / "payloads").rglob("*.json"))
 JSON_VALUES = st.recursive(
@@ -50,7 +50,7 @@ def test_a_bom_and_extra_values() -> None:
 
 def test_decoding_a_payload_loads_neither_json_decoder_nor_re() -> None:
     probe = (
-        "import sys\nfrom memhooks.jsonfast import loads\n"
+        "import sys\nfrom memhooks.fast.jsonfast import loads\n"
         "assert loads(b'{\"a\": [1, 2.5, null, true, \"x\"]}') == {'a': [1, 2.5, None, True, 'x']}\n"
         "print(sorted(m for m in ('json.decoder', 're') if m in sys.modules))\n"
     )
@@ -60,14 +60,14 @@ def test_decoding_a_payload_loads_neither_json_decoder_nor_re() -> None:
 
 @given(JSON_VALUES, st.booleans(), st.sampled_from([None, (",", ":"), (", ", ": ")]), st.booleans())
 def test_any_value_encodes_as_json_dumps_does(value: object, ascii_only: bool, separators: tuple[str, str] | None, sort: bool) -> None:
-    from memhooks.jsonfast import dumps
+    from memhooks.fast.jsonfast import dumps
 
     options = {"ensure_ascii": ascii_only, "separators": separators, "sort_keys": sort}
     assert dumps(value, **options) == json.dumps(value, **options)  # type: ignore[arg-type]
 
 
 def test_encoding_errors_are_json_dumps_errors() -> None:
-    from memhooks.jsonfast import dumps
+    from memhooks.fast.jsonfast import dumps
 
     with pytest.raises(ValueError, match="Out of range float values are not JSON compliant"):
         dumps(float("nan"), allow_nan=False)
