@@ -178,6 +178,15 @@ class HookCall:
         return min(chars, cap) if cap else chars
 
     @property
+    def tool_recall(self) -> bool:
+        """``MEMHOOKS_TOOL_RECALL`` (:mod:`memhooks.settings`; an invalid value is noted,
+        and on). Off without a usable state file: no ledger would keep each tool event
+        from recalling the same memories again (:attr:`ledgerless`)."""
+        from ..settings import switch
+
+        return not self.ledgerless and switch("MEMHOOKS_TOOL_RECALL", self.env, self.notes)
+
+    @property
     def maintain_settings(self) -> dict[str, str]:
         """The environment hook maintenance reads
         (:data:`memhooks.maintain.events.SETTINGS`), as a journal entry keeps it."""
@@ -350,7 +359,6 @@ class HookCall:
         if session is not None and self.event.session_id:
             from ..session.snapshot import save
             from .lines import line_recall_on
-            from .reactions import tool_recall_on
 
             ceiling = self.setting("MEMHOOKS_SESSION_MAX_CHARS")
             # "full": no tool event of this session can add anything now (its ceiling is
@@ -362,7 +370,7 @@ class HookCall:
             lines = line_recall_on(self)
             save(self.state_dir, self.host, self.event.session_id, root=session.root,
                  epoch=session.epoch, served=session.served(), full=full,
-                 folders=tool_recall_on(self), reads=lines,
+                 folders=self.tool_recall, reads=lines,
                  edits=lines and not self.delivery.has_pre_tool)  # fmt: skip
         if self._state is not None:
             if self.exiting:

@@ -209,7 +209,7 @@ def _after_tool(call: HookCall, touched: list[tuple[str, str, str]]) -> Reply:
     if (
         not touched
         or not call.delivery.at_tool_time(call.native)
-        or not tool_recall_on(call)
+        or not call.tool_recall
         or left <= 0
     ):
         session.touch(touched)
@@ -286,15 +286,6 @@ def _unserved(served: set[str], touched: list[tuple[str, str, str]]) -> tuple[li
         elif kind == "file" and f"anchor:{rel}" in served and f"file:{rel}" not in served:
             files.append(rel)
     return folders, files
-
-
-def tool_recall_on(call: HookCall) -> bool:
-    """``MEMHOOKS_TOOL_RECALL`` (:mod:`memhooks.settings`; an invalid value is noted, and
-    on). Off without a usable state file: no ledger would keep each tool event from
-    recalling the same memories again (:attr:`HookCall.ledgerless`)."""
-    from ..settings import switch
-
-    return not call.ledgerless and switch("MEMHOOKS_TOOL_RECALL", call.env, call.notes)
 
 
 # -- compaction, end ------------------------------------------------------------------
