@@ -30,7 +30,8 @@ from ..workspace import Workspace, locate
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """``memhooks transcripts`` (``sub``: the CLI's subcommands)."""
-    from ..cli import _nonblank, _store_option
+    from .arguments import nonblank as _nonblank
+    from .arguments import store_option as _store_option
 
     p = sub.add_parser("transcripts", help="import the agents' past sessions as memories")
     acts = p.add_subparsers(dest="action", metavar="ACTION")

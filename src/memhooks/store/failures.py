@@ -25,7 +25,7 @@ from memhooks.errors import StoreError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from memhooks import sqlite as sqlite3
+    from memhooks.fast import sqlite as sqlite3
 
 #: What to do with a damaged store (every damage message ends with it).
 SALVAGE = (
