@@ -71,10 +71,10 @@ def statuses(root: str) -> list[tuple[str, str]]:
     """``(root-relative path, status)`` of every hook file of the project, sorted."""
     from .. import git
     from ..maintain.local import local_hooks, with_local
-    from ..protocol.discover import find_hooks
+    from ..listing.discover import list_hooks
 
     in_git = git.find_repository(root) is not None
-    hooks = find_hooks(root, use_git=in_git)
+    hooks = list_hooks(root, use_git=in_git)
     local = set(local_hooks(root))
     hooks = with_local(root, root, hooks)
     rels = [os.path.relpath(p, root).replace(os.sep, "/") for p in hooks]
