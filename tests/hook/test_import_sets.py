@@ -69,7 +69,8 @@ def import_sets(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]
     out["user_prompt"] = call({**prompt, "prompt": "Which release constraints apply to billing?"})
     out["pre_tool"] = call({"hook_event_name": "PreToolUse", "tool_name": "Read", "tool_input": {"file_path": str(root / "src" / "acme" / "billing.py")}})
     out["post_tool_recall"] = call(read("src/acme/billing.py"))
-    out["post_tool_served"] = call(read("src/acme/MEMHOOKS.md"))
+    out["post_tool_read_new"] = call(read("src/acme/MEMHOOKS.md"))  # not told yet: its lines' owners
+    out["post_tool_served"] = call(read("src/acme/MEMHOOKS.md"))  # told: the shortcut settles it
     out["post_command_served"] = call({"hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_input": {"command": "wc -l src/acme/billing.py"}})
     new = root / "src" / "acme" / "discount.py"
     new.write_text("RATE = 0.1\n", encoding="utf-8")
