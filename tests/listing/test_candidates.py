@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from memhooks.listing import candidates, discover
-from memhooks.protocol import cache
 from memhooks.listing.lint import collect
+from memhooks.protocol import cache
 
 GOOD = "---\nschema: memhooks/v2\n---\n"
 OLD = "---\nschema: memhooks/v1\n---\n"  # MH001: shows which hooks were checked
@@ -49,7 +49,7 @@ def _listings(root: Path) -> tuple[list[str] | None, list[str], list[str]]:
     early = candidates.git_list(str(root), None, read.append)
     full = discover._git_list(str(root), None)
     assert full is not None
-    rel = lambda paths: sorted(os.path.relpath(p, root) for p in paths)  # noqa: E731
+    rel = lambda paths: sorted(os.path.relpath(p, root) for p in paths)
     return (None if early is None else rel(early)), rel(read), rel(full)
 
 

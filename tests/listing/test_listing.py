@@ -12,12 +12,13 @@ import time
 from pathlib import Path
 
 import pytest
-from listing_support import GOOD, OLD, TICK, _short_racy_window, listed_after_each  # noqa: F401 (an autouse fixture)
+from listing_support import GOOD, OLD, TICK, _short_racy_window, listed_after_each
 
 from memhooks import dirs, filestate
-from memhooks.listing import cache as listing, discover
-from memhooks.protocol import cache
+from memhooks.listing import cache as listing
+from memhooks.listing import discover
 from memhooks.listing.lint import collect
+from memhooks.protocol import cache
 
 
 @pytest.fixture

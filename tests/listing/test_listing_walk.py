@@ -14,9 +14,10 @@ import time
 from pathlib import Path
 
 import pytest
-from listing_support import GOOD, OLD, TICK, _short_racy_window, listed_after_each  # noqa: F401 (an autouse fixture)
+from listing_support import GOOD, OLD, TICK, _short_racy_window, listed_after_each
 
-from memhooks.listing import cache as listing, candidates, discover, folders, walker
+from memhooks.listing import cache as listing
+from memhooks.listing import candidates, discover, folders, walker
 from memhooks.protocol import cache
 
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from memhooks.protocol import cache, hookfile
 from memhooks.listing.lint import collect
+from memhooks.protocol import cache, hookfile
 from memhooks.protocol.resolve import resolve
 
 GOOD = "---\nschema: memhooks/v2\nrecall_queries:\n  - q\n  - q\nx_future: 1\n---\nbody\n"

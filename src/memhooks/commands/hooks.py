@@ -70,8 +70,8 @@ def run(args: argparse.Namespace) -> int:
 def statuses(root: str) -> list[tuple[str, str]]:
     """``(root-relative path, status)`` of every hook file of the project, sorted."""
     from .. import git
-    from ..maintain.local import local_hooks, with_local
     from ..listing.discover import list_hooks
+    from ..maintain.local import local_hooks, with_local
 
     in_git = git.find_repository(root) is not None
     hooks = list_hooks(root, use_git=in_git)
