@@ -119,6 +119,7 @@ def serve(
             env=env,
             time_s=ms / 1000 - (time.monotonic() - started),
             exiting=exiting,
+            claim=dog.claim,  # the ledger stands only for a reply that wins the output
         )
         if problem:
             reply.add_note(problem)

@@ -27,6 +27,9 @@ if TYPE_CHECKING:
 
 #: Time kept back from the work for rendering and writing the response.
 MARGIN_S = 0.25
+#: Seconds past the deadline a call's held ledger rows wait for :meth:`HookCall.confirm`
+#: (the margin, the state file's write wait, one more for a loaded machine).
+HOLD_S = MARGIN_S + 2.0 + 1.0
 #: The state of a call whose state file cannot be used (:attr:`HookCall.state`).
 EPHEMERAL = ":memory:"
 #: The folder of this call's state when there is no home to find it in: no file or
@@ -302,6 +305,9 @@ class HookCall:
             self._session = open_session(
                 self.state, self.host, self.event.session_id, self.root, prompt=prompt
             )
+            # What this call records is held until its reply is sure to go out (confirm):
+            # past the deadline, plus the time the confirming write may wait for the file.
+            self._session.hold_until = self.state.clock() + self.remaining() + HOLD_S
             if self.event.session_id:
                 from ..session.snapshot import take_touches
 
@@ -344,6 +350,12 @@ class HookCall:
                     self._backend = exc
         return self._backend
 
+    def confirm(self) -> None:
+        """This call's reply goes out: what it recorded in the session's ledger stands
+        (:meth:`memhooks.session.record.Session.confirm`). Not called, the rows lapse."""
+        if self._session is not None:
+            self._session.confirm()
+
     def close(self) -> None:
         """Close what the call opened: the backend; the session's snapshot is left for
         the next tool event's shortcut (:mod:`memhooks.session.snapshot`) and the state
@@ -356,7 +368,8 @@ class HookCall:
         if backend is not None and not isinstance(backend, Exception):
             backend.close()
         session, self._session = self._session, None
-        if session is not None and self.event.session_id:
+        # A snapshot settles later calls: not from a call whose ledger rows do not stand
+        if session is not None and self.event.session_id and not session.pending:
             from ..session.snapshot import save
             from .lines import line_recall_on
 
@@ -369,7 +382,7 @@ class HookCall:
             full = session.tool_chars >= ceiling or not self.delivery.tool_events
             lines = line_recall_on(self)
             save(self.state_dir, self.host, self.event.session_id, root=session.root,
-                 epoch=session.epoch, served=session.served(), full=full,
+                 epoch=session.epoch, served=session.settled(), full=full,
                  folders=self.tool_recall, reads=lines,
                  edits=lines and not self.delivery.has_pre_tool)  # fmt: skip
         if self._state is not None:

@@ -7,7 +7,9 @@ no-op response and one line on stderr, and ends the process with status 0, whate
 the main thread is blocked in (a stdin that never closes, a locked SQLite file).
 
 Exactly one response is ever written: the main thread and the watchdog both
-:meth:`Watchdog.claim` the output first.
+:meth:`Watchdog.claim` the output first. The main thread claims it before it confirms
+what the call recorded in the session's ledger (:func:`memhooks.hook.handler.handle`), so
+a reply the deadline dropped leaves no delivery standing.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ class Watchdog:
         import _thread
 
         self._lock = _thread.allocate_lock()
-        self._claimed = False
+        self._claimed: int | None = None  # the thread that claimed the output
         self._cancelled = False
         self._seconds = seconds
         self._on_expire = on_expire
@@ -55,12 +57,15 @@ class Watchdog:
         return self
 
     def claim(self) -> bool:
-        """True for the first caller only: that caller alone writes the response."""
+        """True for the first caller's thread only (asked again, that thread is told True
+        again): that thread alone writes the response."""
+        import _thread
+
+        me = _thread.get_ident()
         with self._lock:
-            if self._claimed:
-                return False
-            self._claimed = True
-            return True
+            if self._claimed is None:
+                self._claimed = me
+            return self._claimed == me
 
     def cancel(self) -> None:
         self._cancelled = True

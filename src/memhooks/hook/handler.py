@@ -22,7 +22,7 @@ from .reply import Reply
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Callable, Iterable, Mapping
 
     from ..agents.base import NormalizedEvent
     from .call import HookCall
@@ -81,10 +81,16 @@ def handle(
     env: Mapping[str, str] | None = None,
     time_s: float = 3.0,
     exiting: bool = False,
+    claim: Callable[[], bool] | None = None,
 ) -> Reply:
     """The response to one hook payload within ``time_s`` seconds (see the module
     docstring). Never raises: any failure gives the host's no-op and a note.
-    ``exiting``: the process ends right after (:attr:`memhooks.hook.call.HookCall.exiting`)."""
+    ``exiting``: the process ends right after (:attr:`memhooks.hook.call.HookCall.exiting`).
+    ``claim``: called once the reply is ready; False when the output was taken by the
+    deadline's no-op (:meth:`memhooks.hook.deadline.Watchdog.claim`) — then nothing this
+    call put in the session's ledger stands, as nothing it found reached the model. The
+    ledger and the reply are one decision: rows held while the call works
+    (:mod:`memhooks.session.record`), confirmed only for a reply that goes out."""
     from ..agents.delivery import noop
 
     env = os.environ if env is None else env
@@ -107,6 +113,9 @@ def handle(
         for note in call.notes:
             reply.add_note(note)
         reply.add_note(capture(call))
+        if claim is not None and not claim():
+            return Reply(fallback)  # the deadline answered: what was held lapses
+        call.confirm()
         return reply
     except Exception as exc:  # noqa: BLE001  fail open: the agent must go on whatever happened here
         return Reply(fallback, describe(exc))

@@ -11,6 +11,14 @@ project root, which ends after :data:`ANONYMOUS_IDLE_S` without a hook call.
 
 The ledger is per *epoch*: a compaction (the host dropped earlier context) starts a new
 epoch, so what the model no longer has can be delivered again.
+
+A hook call's ledger rows are *held* until its reply is sure to go out
+(:attr:`Session.hold_until`): claimed targets, deliveries and delivered items are written
+at once, so a parallel hook call of the session does not serve them again, but they
+stand only once :meth:`Session.confirm` runs — after the call won the output from its
+deadline (:func:`memhooks.hook.handler.handle`). A call whose reply was dropped (the
+deadline answered with a no-op, the process was killed) leaves rows that lapse at
+``hold_until``: what it would have delivered comes again, never recorded as given.
 """
 
 from __future__ import annotations
@@ -28,6 +36,9 @@ if TYPE_CHECKING:
 ANONYMOUS_IDLE_S = 1800.0
 #: Characters of the latest prompt kept (it becomes the query of tool-time recall).
 MAX_PROMPT = 4000
+#: The rows of the ledger tables that count: standing, or held by a call that may still
+#: confirm them (parameter: now, :attr:`State.clock`).
+_LIVE = "(until IS NULL OR until > ?)"
 FILE = "file"
 FOLDER = "folder"
 
@@ -36,13 +47,18 @@ class Session:
     """One session's row; the working set and ledger are read when first asked for."""
 
     __slots__ = (
+        "_held",
+        "_holds",
         "_ledger",
+        "_mine",
         "_served",
         "anonymous",
         "epoch",
+        "hold_until",
         "host",
         "id",
         "key",
+        "pending_chars",
         "prompt",
         "root",
         "state",
@@ -59,8 +75,16 @@ class Session:
         self.epoch = 0
         self.prompt: str | None = None
         self.tool_chars = 0
+        #: Wall-clock second (:attr:`State.clock`) until which this call's ledger rows are
+        #: held for :meth:`confirm`; None: they stand as written (callers outside the hook).
+        self.hold_until: float | None = None
+        #: Tool-time characters of held deliveries, added to the row by :meth:`confirm`.
+        self.pending_chars = 0
         self._ledger: set[str] | None = None
         self._served: set[str] | None = None
+        self._held: set[str] = set()  # served targets other calls hold (not standing yet)
+        self._mine: set[str] = set()  # served targets this call holds until it confirms
+        self._holds = False  # this call wrote held rows that confirm() has not confirmed
 
     # -- the working set -------------------------------------------------------------
 
@@ -116,20 +140,28 @@ class Session:
         """Items (memory ids, ``guidance:<source>`` keys) delivered in this epoch."""
         if self._ledger is None:
             rows = self.state.read(
-                "SELECT item FROM delivered WHERE key = ? AND epoch = ?", (self.key, self.epoch)
+                f"SELECT item FROM delivered WHERE key = ? AND epoch = ? AND {_LIVE}",
+                (self.key, self.epoch, self.state.clock()),
             )
             self._ledger = {str(item) for (item,) in rows}
         return self._ledger
 
     def served(self) -> set[str]:
         """Targets (root-relative folders, ``file:<path>`` for files) given tool-time
-        recall in this epoch."""
+        recall in this epoch, or being given it by a parallel hook call (held)."""
         if self._served is None:
             rows = self.state.read(
-                "SELECT target FROM served WHERE key = ? AND epoch = ?", (self.key, self.epoch)
+                f"SELECT target, until FROM served WHERE key = ? AND epoch = ? AND {_LIVE}",
+                (self.key, self.epoch, self.state.clock()),
             )
-            self._served = {str(t) for (t,) in rows}
+            self._served = {str(t) for t, _ in rows}
+            self._held = {str(t) for t, until in rows if until is not None}
         return self._served
+
+    def settled(self) -> set[str]:
+        """The :meth:`served` targets that stand: none another call still holds, and this
+        call's own only once confirmed (what a snapshot may settle later calls by)."""
+        return self.served() - self._held - self._mine
 
     def claim(
         self, targets: Iterable[str], *, touches: Iterable[tuple[str, str, str]] = ()
@@ -145,19 +177,25 @@ class Session:
         def work(conn: sqlite3.Connection) -> list[str]:
             if rows:
                 self._touch(conn, rows, now)
-            won = []
-            for target in wanted:
-                cursor = conn.execute(
-                    "INSERT OR IGNORE INTO served (key, epoch, target, at) VALUES (?, ?, ?, ?)",
-                    (self.key, self.epoch, target, now),
-                )
-                if cursor.rowcount:
-                    won.append(target)
-            return won
+            return [target for target in wanted if self._serve(conn, target, now)]
 
         won = self.state.write(work) if wanted or rows else []
         self.served().update(wanted)
+        if self.hold_until is not None and won:
+            self._mine.update(won)
+            self._holds = True
         return won
+
+    def _serve(self, conn: sqlite3.Connection, target: str, now: float) -> bool:
+        """Mark ``target`` served (held while :attr:`hold_until` is set); True unless
+        another call's row for it stands or is still held."""
+        cursor = conn.execute(
+            "INSERT INTO served (key, epoch, target, at, until) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (key, epoch, target) DO UPDATE SET at = excluded.at,"
+            " until = excluded.until WHERE served.until IS NOT NULL AND served.until <= ?",
+            (self.key, self.epoch, target, now, self.hold_until, now),
+        )
+        return bool(cursor.rowcount)
 
     def release(self, targets: Iterable[str]) -> None:
         """Give back ``targets`` claimed by :meth:`claim` when their recall could not run
@@ -172,6 +210,7 @@ class Session:
             )
         )
         self.served().difference_update(gone)
+        self._mine.difference_update(gone)
 
     def record(
         self,
@@ -188,58 +227,93 @@ class Session:
         through ``native_event``. Returns the items claimed: those no other hook call of
         the session delivered first. ``size(claimed)`` gives the characters of what is
         then delivered (counted against the tool-time ceiling when ``tool_time``);
-        ``serve``: targets to mark served in the same write (:meth:`claim`)."""
+        ``serve``: targets to mark served in the same write (:meth:`claim`). While
+        :attr:`hold_until` is set, all of it is held until :meth:`confirm`."""
         from .state import MAX_DELIVERIES
 
         now = self.state.clock()
         serving = list(dict.fromkeys(serve))
+        hold = self.hold_until
 
-        def work(conn: sqlite3.Connection) -> tuple[set[str], int]:
-            conn.executemany(
-                "INSERT OR IGNORE INTO served (key, epoch, target, at) VALUES (?, ?, ?, ?)",
-                [(self.key, self.epoch, t, now) for t in serving],
-            )
-            claimed: set[str] = set()
+        def work(conn: sqlite3.Connection) -> tuple[set[str], int, list[str]]:
+            marked = [t for t in serving if self._serve(conn, t, now)]
             taken = {
                 str(i)
                 for (i,) in conn.execute(
-                    "SELECT item FROM delivered WHERE key = ? AND epoch = ?", (self.key, self.epoch)
+                    f"SELECT item FROM delivered WHERE key = ? AND epoch = ? AND {_LIVE}",
+                    (self.key, self.epoch, now),
                 )
             }
             claimed = {str(i["item"]) for i in items} - taken
             if not claimed:
-                return claimed, 0
+                return claimed, 0, marked
             chars = size(claimed)
             logged = [i for i in items if str(i["item"]) in claimed]
             cursor = conn.execute(
-                "INSERT INTO deliveries (key, epoch, at, native_event, target, chars, items)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (self.key, self.epoch, now, native_event, target, chars, dumps(logged)),
+                "INSERT INTO deliveries (key, epoch, at, native_event, target, chars, items,"
+                " until) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (self.key, self.epoch, now, native_event, target, chars, dumps(logged), hold),
             )
+            # REPLACE: an item another call held and never confirmed has lapsed
             conn.executemany(
-                "INSERT INTO delivered (key, epoch, item, delivery) VALUES (?, ?, ?, ?)",
-                [(self.key, self.epoch, item, cursor.lastrowid) for item in sorted(claimed)],
+                "INSERT OR REPLACE INTO delivered (key, epoch, item, delivery, until)"
+                " VALUES (?, ?, ?, ?, ?)",
+                [(self.key, self.epoch, item, cursor.lastrowid, hold) for item in sorted(claimed)],
             )
             conn.execute(
                 "DELETE FROM deliveries WHERE key = ? AND id NOT IN (SELECT id FROM deliveries"
                 " WHERE key = ? ORDER BY id DESC LIMIT ?)",
                 (self.key, self.key, MAX_DELIVERIES),
             )
-            if tool_time:
+            if tool_time and hold is None:
                 conn.execute(
                     "UPDATE sessions SET tool_chars = tool_chars + ?, updated = ? WHERE key = ?",
                     (chars, now, self.key),
                 )
-            return claimed, chars
+            return claimed, chars, marked
 
         if not items and not serving:
             return set()
-        claimed, chars = self.state.write(work)
+        claimed, chars, marked = self.state.write(work)
         self.served().update(serving)
         self.delivered().update(str(i["item"]) for i in items)
+        if hold is not None and (claimed or marked):
+            self._mine.update(marked)
+            self._holds = True
         if tool_time:
             self.tool_chars += chars
+            if hold is not None:
+                self.pending_chars += chars
         return claimed
+
+    @property
+    def pending(self) -> bool:
+        """Whether this call holds ledger rows not confirmed yet."""
+        return self.hold_until is not None and self._holds
+
+    def confirm(self) -> None:
+        """Make every row this call holds stand, in one write: its reply goes out
+        (module docstring). Nothing to do when it holds none."""
+        hold = self.hold_until
+        if hold is None or not self._holds:
+            return
+        chars, now = self.pending_chars, self.state.clock()
+
+        def work(conn: sqlite3.Connection) -> None:
+            for table in ("served", "deliveries", "delivered"):
+                conn.execute(
+                    f"UPDATE {table} SET until = NULL WHERE key = ? AND until = ?", (self.key, hold)
+                )
+            if chars:
+                conn.execute(
+                    "UPDATE sessions SET tool_chars = tool_chars + ?, updated = ? WHERE key = ?",
+                    (chars, now, self.key),
+                )
+
+        self.state.write(work)
+        self._mine.clear()
+        self.pending_chars = 0
+        self._holds = False
 
     def compacted(self) -> None:
         """The host compacted its context: a new epoch, an empty ledger."""
@@ -253,6 +327,7 @@ class Session:
         self.epoch += 1
         self.tool_chars = 0
         self._ledger, self._served = set(), set()
+        self._held, self._mine = set(), set()
 
     def ended(self) -> None:
         """The host ended the session (its rows stay for ``memhooks sessions`` until they

@@ -47,7 +47,7 @@ def sessions(
     rows = state.read(
         f"SELECT {', '.join('s.' + c.strip() for c in _SESSION_COLUMNS.split(','))},"
         " count(d.id), coalesce(sum(d.chars), 0) FROM sessions s"
-        f" LEFT JOIN deliveries d ON d.key = s.key {where}"
+        f" LEFT JOIN deliveries d ON d.key = s.key AND d.until IS NULL {where}"
         " GROUP BY s.key ORDER BY s.updated DESC LIMIT ?",
         (*params, limit),
     )
@@ -75,9 +75,11 @@ def deliveries(state: State, key: str) -> list[dict[str, Any]]:
     epoch), ``epoch``, ``event`` (the host's event), ``target`` (root-relative folder,
     or file), ``chars`` and ``items`` (``{"item", "words", "cue"}``: a memory id, a
     ``guidance:<hook>`` key or the unavailability notice, its first words, the query
-    that recalled it)."""
+    that recalled it). Only deliveries that stand: one a hook call still holds may yet be
+    dropped at its deadline (:mod:`memhooks.session.record`)."""
     rows = state.read(
-        "SELECT at, epoch, native_event, target, chars, items FROM deliveries WHERE key = ? ORDER BY id",
+        "SELECT at, epoch, native_event, target, chars, items FROM deliveries"
+        " WHERE key = ? AND until IS NULL ORDER BY id",
         (key,),
     )
     return [

@@ -21,6 +21,11 @@ WAL mode, ``synchronous=NORMAL``, writers queue on ``BEGIN IMMEDIATE``
 ``journal``  maintenance the hook accepted and has not applied yet (issue 13 item 3)
 ============ =================================================================
 
+``served``, ``deliveries`` and ``delivered`` rows with an ``until`` are *held* by a hook
+call whose reply may still be dropped at its deadline: they count until that second
+and stand only once the call confirms them (``until`` cleared;
+:mod:`memhooks.session.record`). Layout 2 added ``until`` to layout 1 (migrated in place).
+
 It is disposable working state, not memories: a file of another layout version, or one
 SQLite cannot read, is moved aside (``state.sqlite3.old``) and a new one started —
 losing at most the sessions' ledgers, never a memory. Rows expire (:data:`IDLE_S`) and
@@ -48,7 +53,7 @@ from .location import FILENAME, state_dir, state_path
 
 __all__ = ["FILENAME", "State", "state_dir", "state_path"]
 
-VERSION = 1
+VERSION = 2
 #: A session untouched this long (seconds) is forgotten with its ledger: 7 days.
 IDLE_S = 7 * 24 * 3600.0
 #: Per session: working-set entries and deliveries kept (oldest dropped first).
@@ -102,6 +107,7 @@ _DDL = (
         epoch INTEGER NOT NULL,
         target TEXT NOT NULL,
         at REAL NOT NULL,
+        until REAL,
         PRIMARY KEY (key, epoch, target)
     ) WITHOUT ROWID""",
     """CREATE TABLE deliveries (
@@ -112,7 +118,8 @@ _DDL = (
         native_event TEXT NOT NULL,
         target TEXT NOT NULL,
         chars INTEGER NOT NULL,
-        items TEXT NOT NULL
+        items TEXT NOT NULL,
+        until REAL
     )""",
     "CREATE INDEX deliveries_session ON deliveries (key, id)",
     """CREATE TABLE delivered (
@@ -120,6 +127,7 @@ _DDL = (
         epoch INTEGER NOT NULL,
         item TEXT NOT NULL,
         delivery INTEGER NOT NULL,
+        until REAL,
         PRIMARY KEY (key, epoch, item)
     ) WITHOUT ROWID""",
     """CREATE TABLE journal (
@@ -130,6 +138,10 @@ _DDL = (
     )""",
     "CREATE INDEX journal_root ON journal (root, id)",
 )
+#: Layout 1 → 2: rows a hook call holds until its reply is sure to go out.
+_MIGRATE = {
+    1: tuple(f"ALTER TABLE {t} ADD COLUMN until REAL" for t in ("served", "deliveries", "delivered")),
+}
 
 
 class State:
@@ -176,6 +188,8 @@ class State:
         ]
         for table in ("touches", "served", "deliveries", "delivered", "sessions"):
             conn.executemany(f"DELETE FROM {table} WHERE key = ?", [(k,) for k in stale])
+        for table in ("served", "deliveries", "delivered"):  # held, never confirmed: lapsed
+            conn.execute(f"DELETE FROM {table} WHERE until < ?", (now,))
         self._sweep_files(now - IDLE_S)
 
     def _sweep_files(self, before: float) -> None:
@@ -355,11 +369,12 @@ def unusable(path: str, reason: str) -> StoreError:
 
 
 def _ready(conn: sqlite3.Connection) -> bool:
-    """True when the tables are at :data:`VERSION` (creating them in an empty file)."""
+    """True when the tables are at :data:`VERSION` (creating them in an empty file,
+    migrating an older layout in place: :data:`_MIGRATE`)."""
     (version,) = conn.execute("PRAGMA user_version").fetchone()
     if version == VERSION:
         return True
-    if version != 0:
+    if version != 0 and version not in _MIGRATE:
         return False
     conn.execute("BEGIN IMMEDIATE")
     try:
@@ -371,6 +386,12 @@ def _ready(conn: sqlite3.Connection) -> bool:
             for statement in _DDL:
                 conn.execute(statement)
             conn.execute(f"PRAGMA user_version = {VERSION}")
+        elif version != VERSION:
+            while version in _MIGRATE:
+                for statement in _MIGRATE[version]:
+                    conn.execute(statement)
+                version += 1
+            conn.execute(f"PRAGMA user_version = {version}")
         conn.execute("COMMIT")
     except BaseException:
         if conn.in_transaction:
