@@ -181,6 +181,7 @@ class Session:
 
         won = self.state.write(work) if wanted or rows else []
         self.served().update(wanted)
+        self._held.update(set(wanted) - set(won))  # another call's: it may not stand yet
         if self.hold_until is not None and won:
             self._mine.update(won)
             self._holds = True
@@ -276,6 +277,7 @@ class Session:
             return set()
         claimed, chars, marked = self.state.write(work)
         self.served().update(serving)
+        self._held.update(set(serving) - set(marked))
         self.delivered().update(str(i["item"]) for i in items)
         if hold is not None and (claimed or marked):
             self._mine.update(marked)
