@@ -30,16 +30,31 @@ from __future__ import annotations
 import json
 import os
 
+from ..install import (
+    INSTALLERS,
+    USER,
+    Context,
+    apply,
+    capture_events,
+    host,
+    mcp_servers,
+    plan,
+    present,
+    status,
+)
+from ..install.command import suggest
+from ..install.gitexclude import tracked
+from ..protocol.root import canonical, find_root
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from typing import Any
 
-    from ..install import Context, Host
+    from ..install import Host
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..install import INSTALLERS, USER, Context, host
 
     if args.action == "check":
         from .agents_check import run as check
@@ -76,14 +91,12 @@ def run(args: argparse.Namespace) -> int:
 
 def project(cwd: str) -> tuple[str, bool]:
     """(the memhooks root of ``cwd``, whether it has a root MEMHOOKS.md)."""
-    from ..protocol.root import canonical, find_root
 
     root, _ = find_root(canonical(os.path.abspath(cwd), "--cwd"))
     return root, os.path.isfile(os.path.join(root, "MEMHOOKS.md"))
 
 
 def _detect(base: Context) -> list[dict[str, Any]]:
-    from ..install import present
 
     return [
         {
@@ -97,7 +110,6 @@ def _detect(base: Context) -> list[dict[str, Any]]:
 
 
 def _installed_levels(host: Host, base: Context, level: str | None) -> list[str]:
-    from ..install import status
 
     levels = [level] if level else list(host.LEVELS)
     return [lv for lv in levels if lv in host.LEVELS and status(host.name, base.at(lv)).installed]
@@ -105,8 +117,6 @@ def _installed_levels(host: Host, base: Context, level: str | None) -> list[str]
 
 def _host_report(args: argparse.Namespace, host: Host, base: Context) -> list[dict[str, Any]]:
     """One entry per level acted on or reported for ``host``."""
-    from ..install import apply, capture_events, mcp_servers, plan, status
-    from ..install.gitexclude import tracked
 
     if args.level:
         levels = [args.level]
@@ -232,7 +242,6 @@ def _entry_lines(action: str, dry_run: bool, entry: dict[str, Any]) -> list[str]
 
 
 def _suggest(entry: dict[str, Any], *flags: str) -> str:
-    from ..install.command import suggest
 
     return suggest("install", entry["agent"], entry["level"], entry["default_level"], *flags)
 

@@ -11,8 +11,15 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
+import os
 import time
+
+from ..backends import config as configuration
+from ..backends import registry
+from ..backends.base import SearchRequest
+from ..errors import MemhooksError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -36,11 +43,6 @@ def listing(env: Mapping[str, str] | None = None) -> dict[str, Any]:
     """``{"config": {"path", "exists"}, "active", "why", "error", "backends": [{"name",
     "active", "extra", "extra_for", "missing", "settings", "sources"}]}`` — secrets
     masked; ``extra_for`` says what the extra is needed for when not everything."""
-    import importlib.util
-
-    from ..backends import config as configuration
-    from ..backends import registry
-    from ..errors import MemhooksError
 
     config = registry.read_config(env)
     report: dict[str, Any] = {
@@ -119,11 +121,6 @@ def check(
     """Open backend ``name`` (default: the active one) and ask whether it answers.
     ``{"backend", "ok", "via": "health"|"probe"|"open"|"store", "detail", "open_ms",
     "ms"}``; never raises for a backend failure."""
-    import os
-
-    from ..backends import registry
-    from ..backends.base import SearchRequest
-    from ..errors import MemhooksError
 
     result: dict[str, Any] = {
         "backend": name,

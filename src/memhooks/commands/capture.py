@@ -15,6 +15,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+
+from ..capture import settings, state
+from ..store import default_path
+from ..store.connection import connect
+from ..workspace import locate
 
 
 def run(args: argparse.Namespace) -> int:
@@ -31,8 +37,6 @@ def run(args: argparse.Namespace) -> int:
                 f"{counts['pruned_sessions']} sessions and {counts['pruned_failures']} failures"
             )
         return 0
-    from ..capture import settings
-    from ..workspace import locate
 
     workspace = locate(args.cwd)
     project = workspace.project
@@ -55,7 +59,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _status(args: argparse.Namespace, project: str, aliases: tuple[str, ...] = ()) -> int:
-    from ..capture import settings
 
     path = settings.config_path()
     config = settings.load(path, strict=True)
@@ -88,11 +91,6 @@ def _status(args: argparse.Namespace, project: str, aliases: tuple[str, ...] = (
 
 def _stored(store_path: str | None, project: str) -> dict[str, int]:
     """Counts from the store, read only; ``{}`` when it or the capture tables are missing."""
-    import os
-
-    from ..capture import state
-    from ..store import default_path
-    from ..store.connection import connect
 
     path = store_path or default_path()
     if not os.path.isfile(path):

@@ -18,6 +18,10 @@ import json
 import os
 import sys
 
+from ..agents import UNKNOWN, normalize
+from ..agents.folder import named_folder
+from ..maintain.events import maintain
+
 
 def run(args: argparse.Namespace) -> int:
     raw = sys.stdin.buffer.read()
@@ -26,7 +30,6 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:  # UnicodeDecodeError is a ValueError too
         print(f"error: invalid event JSON: {exc}", file=sys.stderr)
         return 2
-    from ..agents import UNKNOWN, normalize
 
     event = normalize(payload, host=args.agent)
     if event.host == UNKNOWN:
@@ -38,8 +41,6 @@ def run(args: argparse.Namespace) -> int:
     env = dict(os.environ)
     if args.anchor:
         env["MEMHOOKS_ANCHOR"] = args.anchor
-    from ..agents.folder import named_folder
-    from ..maintain.events import maintain
 
     changed = maintain(event, named_folder(event), env=env, strict=True)
     if changed:

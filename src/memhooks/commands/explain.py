@@ -14,6 +14,8 @@ from __future__ import annotations
 import sys
 
 from ..errors import DiagnosticError
+from ..protocol.resolve import resolve, resolve_scopes, to_json
+from ..terminal import visible
 
 TYPE_CHECKING = False  # typing costs ~2 ms to import; annotations are strings
 if TYPE_CHECKING:
@@ -22,7 +24,6 @@ if TYPE_CHECKING:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..protocol.resolve import resolve, resolve_scopes, to_json
 
     targets = args.paths or ["."]
     try:
@@ -69,7 +70,6 @@ def _priority(value: Any) -> str:
 def human(plan: dict[str, Any], reason: str) -> str:
     """The reference's human rendering, plus the reason the root was chosen. Control
     characters in paths, queries and guidance are shown as escapes, one line each."""
-    from ..terminal import visible
 
     lines = [
         "MemHooks effective context",

@@ -11,18 +11,24 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from datetime import datetime
+
+from ..backends.registry import DEFAULT, selected
+from ..errors import BackendError, MissingStoreError, UsageError
+from ..history import import_history, open_checkout
+from ..store import MemoryStore
+from ..workspace import locate
+from .arguments import positive, store_option
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import IO
 
     from ..history import ImportReport
-    from ..store import MemoryStore
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """``memhooks history import`` (``sub``: the CLI's subcommands)."""
-    from .arguments import positive, store_option
 
     p = sub.add_parser("history", help="import the project's git history as memories")
     acts = p.add_subparsers(dest="action", metavar="ACTION")
@@ -61,10 +67,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..backends.registry import DEFAULT, selected
-    from ..errors import BackendError, UsageError
-    from ..history import import_history, open_checkout
-    from ..workspace import locate
 
     where = locate(args.path)
     if not args.dry_run:
@@ -120,8 +122,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _open_store(path: str | None, dry_run: bool) -> MemoryStore:
-    from ..errors import MissingStoreError
-    from ..store import MemoryStore
 
     if not dry_run:
         return MemoryStore(path)
@@ -209,7 +209,6 @@ def _revision(value: str) -> str:
 
 def _date(value: str) -> str:
     """An ISO 8601 date or date-time (``Z`` or an offset allowed), passed on to git."""
-    from datetime import datetime
 
     text = value.strip()
     try:

@@ -10,12 +10,16 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..maintain.enable import init_project
+from ..terminal import visible
+
 
 def run(args: argparse.Namespace) -> int:
-    from ..maintain.enable import init_project
-    from ..terminal import visible
 
     hook, _created = init_project(args.path)
     print(f"MemHooks enabled: {visible(hook)}")
-    print("hint: `memhooks history import` turns the project's git history into memories", file=sys.stderr)
+    print(
+        "hint: `memhooks history import` turns the project's git history into memories",
+        file=sys.stderr,
+    )
     return 0

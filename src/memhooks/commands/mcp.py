@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import argparse
 
+from ..errors import MemhooksError
+
 
 def run(args: argparse.Namespace) -> int:
-    from ..errors import MemhooksError
 
     try:
         from ..mcp.server import serve

@@ -21,8 +21,20 @@ reads as an empty store and is not written by the readers.
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import os
 import sys
+
+from ..backends.embedded import refresh
+from ..errors import MissingStoreError, StoreError
+from ..maintain.targets import root_hook
+from ..store import MemoryStore, default_path
+from ..store.connection import CommittedInterrupt
+from ..store.jsonl import parse
+from ..store.salvage import salvage
+from ..terminal import visible
+from ..workspace import locate
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -31,7 +43,6 @@ if TYPE_CHECKING:
 
 
 def _line(memory: Memory, score: float | None = None) -> str:
-    from ..terminal import visible
 
     first = memory.text.splitlines()[0] if memory.text else ""
     if memory.obsolete:  # only listed with --all: say why recall leaves it out
@@ -44,9 +55,6 @@ def _line(memory: Memory, score: float | None = None) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..errors import StoreError
-    from ..store import MemoryStore
-    from ..workspace import locate
 
     where = locate(args.cwd)
     if args.action == "import":
@@ -142,12 +150,6 @@ def _forget(store: MemoryStore, where: Workspace, memory: str | None, session: s
 
 
 def _salvage(args: argparse.Namespace, where: Workspace) -> int:
-    import io
-    import os
-
-    from ..errors import MissingStoreError
-    from ..store import default_path
-    from ..store.salvage import salvage
 
     path = default_path() if args.store is None else os.path.abspath(args.store)
     if not os.path.isfile(path):
@@ -175,11 +177,6 @@ def _salvage(args: argparse.Namespace, where: Workspace) -> int:
 
 
 def _import(args: argparse.Namespace, where: Workspace) -> int:
-    from ..backends.embedded import refresh
-    from ..maintain.targets import root_hook
-    from ..store import MemoryStore
-    from ..store.connection import CommittedInterrupt
-    from ..store.jsonl import parse
 
     root_hook(where.root)  # the enablement rule of every write (see commands.remember)
     try:

@@ -20,13 +20,14 @@ import sys
 from typing import Any
 
 from ..errors import Diagnostic, DiagnosticError
+from ..maintain.migrate import migrate_hook
+from ..maintain.targets import hook_set
+from ..maintain.touched import directory_rel
+from ..settings import integer
+from ..terminal import visible
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..maintain.migrate import migrate_hook
-    from ..maintain.targets import hook_set
-    from ..maintain.touched import directory_rel
-    from ..settings import integer
 
     max_paths = integer("MEMHOOKS_AUTO_PATHS")
     root, hooks = hook_set(args.path, all_hooks=args.all)
@@ -89,7 +90,6 @@ def _print_human(files: list[dict[str, Any]], counts: dict[str, int], dry_run: b
     for entry in files:
         if entry.get("diff"):
             sys.stdout.write(entry["diff"])
-    from ..terminal import visible
 
     verb = "would migrate" if dry_run else "migrated"
     for entry in files:

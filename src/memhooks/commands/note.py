@@ -16,6 +16,8 @@ import math
 from typing import Any
 
 from ..errors import UsageError
+from ..maintain.notes import add_note
+from ..terminal import visible
 
 
 def run(args: argparse.Namespace) -> int:
@@ -25,7 +27,6 @@ def run(args: argparse.Namespace) -> int:
     entities = [cue_value(value, "--entity") for value in args.entity]
     resources = [cue_value(value, "--resource") for value in args.resource]
     backends = backends_value(args.backends)
-    from ..maintain.notes import add_note
 
     change = add_note(
         args.cwd,
@@ -37,7 +38,6 @@ def run(args: argparse.Namespace) -> int:
         tags=args.tag,
         backends=backends,
     )
-    from ..terminal import visible
 
     print(f"Updated {visible(change.path)}")
     return 0

@@ -11,9 +11,10 @@ from __future__ import annotations
 import argparse
 import json
 
+from ..maintain.prune import prune
+
 
 def run(args: argparse.Namespace) -> int:
-    from ..maintain.prune import prune
 
     summary = prune(args.path, all_hooks=args.all, dry_run=args.dry_run)
     if args.format == "json":

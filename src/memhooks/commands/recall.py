@@ -17,22 +17,23 @@ the human format on stderr, in the others on stdout with the reason on stderr).
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+
+from ..recall import DEFAULT_BUDGET, context, recall, text
+from ..recall.result import headline
+from ..settings import default
 
 
 def run(args: argparse.Namespace) -> int:
-    import json
-    import sys
-
-    from ..recall import DEFAULT_BUDGET, context, recall, text
-    from ..recall.result import headline
-    from ..settings import default
 
     result = recall(
         args.path,
         prompt=args.prompt,
         files=args.file,
         roles=args.role,
-        budget=args.budget or (default("MEMHOOKS_TOOL_MAX_CHARS") if args.tool_time else DEFAULT_BUDGET),
+        budget=args.budget
+        or (default("MEMHOOKS_TOOL_MAX_CHARS") if args.tool_time else DEFAULT_BUDGET),
         backend=args.backend,
         store_path=args.store,
         anchored=args.tool_time,

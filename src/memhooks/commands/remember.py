@@ -19,12 +19,16 @@ from __future__ import annotations
 
 import argparse
 
+from ..backends.base import Draft
+from ..backends.embedded import refresh
+from ..backends.registry import DEFAULT, open_backend, selected
+from ..errors import BackendError, UsageError
+from ..maintain.targets import root_hook
+from ..store import MemoryStore
+from ..workspace import locate
+
 
 def run(args: argparse.Namespace) -> int:
-    from ..backends.registry import DEFAULT, selected
-    from ..errors import UsageError
-    from ..maintain.targets import root_hook
-    from ..workspace import locate
 
     where = locate(args.cwd)
     # One enablement rule for every write (memhooks.maintain.targets): a project whose
@@ -43,8 +47,6 @@ def run(args: argparse.Namespace) -> int:
         if args.replaces:
             raise UsageError(f"--replaces needs the embedded store; the backend is {name}")
         return _remember_in(name, args, where.project, where.scope, files)
-    from ..backends.embedded import refresh
-    from ..store import MemoryStore
 
     with MemoryStore(args.store) as store:
         store.adopt(where.project, where.aliases)  # memories kept under the project's older ids
@@ -71,9 +73,6 @@ def run(args: argparse.Namespace) -> int:
 def _remember_in(
     name: str, args: argparse.Namespace, project: str, scope: str, files: list[str]
 ) -> int:
-    from ..backends.base import Draft
-    from ..backends.registry import open_backend
-    from ..errors import BackendError
 
     backend = open_backend(name)
     try:

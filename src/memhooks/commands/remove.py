@@ -11,10 +11,11 @@ from __future__ import annotations
 import argparse
 import json
 
+from ..maintain.notes import remove_note
+from ..terminal import visible
+
 
 def run(args: argparse.Namespace) -> int:
-    from ..maintain.notes import remove_note
-    from ..terminal import visible
 
     change = remove_note(args.cwd, args.query, dry_run=args.dry_run)
     if args.format == "json":

@@ -10,8 +10,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import stat
 import sys
 import time
+
+from ..errors import UsageError
+from ..protocol.root import resolve_target
+from ..session import state_path
+from ..session.report import deliveries, find, open_existing, sessions
+from ..session.state import unusable
+from ..store.failures import unwritable
+from ..terminal import visible
+from .arguments import positive
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -20,7 +31,6 @@ if TYPE_CHECKING:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """``memhooks sessions`` (``p``: its parser)."""
-    from .arguments import positive
 
     acts = p.add_subparsers(dest="action", metavar="ACTION")
     listing = acts.add_parser("list", help="sessions, most recently active first (the default)")
@@ -50,11 +60,6 @@ def _check_folder(path: str) -> None:
     folder cannot hold it (a file on its way, no permission, a read-only folder or file
     system): "none yet" would hide why the hook keeps no sessions. When a state file is
     there to read all the same, say on stderr that no new session can be recorded."""
-    import os
-    import stat
-
-    from ..session.state import unusable
-    from ..store.failures import unwritable
 
     folder = os.path.dirname(path)
     try:
@@ -77,9 +82,6 @@ def _check_folder(path: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..errors import UsageError
-    from ..session import state_path
-    from ..session.report import open_existing
 
     fmt = getattr(args, "format", "human")
     path = state_path()
@@ -87,7 +89,9 @@ def run(args: argparse.Namespace) -> int:
     state = open_existing(path)
     if getattr(args, "action", None) == "show":
         if not args.id.strip():  # a blank id would name every session by its first characters
-            raise UsageError("give a session id, or its first characters; `memhooks sessions` lists them")
+            raise UsageError(
+                "give a session id, or its first characters; `memhooks sessions` lists them"
+            )
         found = [] if state is None else _find(state, args.id, args.agent)
         if not found:
             raise UsageError(f"no session {args.id!r} in {path}; `memhooks sessions` lists them")
@@ -106,7 +110,6 @@ def run(args: argparse.Namespace) -> int:
     if not rows:
         print(f"memhooks sessions: none yet (state file: {path})")
         return 0
-    from ..terminal import visible
 
     print(f"memhooks sessions: {len(rows)} (state file: {path})")
     for s in rows:
@@ -119,13 +122,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _find(state: Any, ident: str, host: str | None) -> list[dict[str, Any]]:
-    from ..session.report import find
 
     return find(state, ident, host)
 
 
 def _list(state: Any, root: str | None, limit: int) -> list[dict[str, Any]]:
-    from ..session.report import sessions
 
     return sessions(state, root=root, limit=limit)
 
@@ -133,14 +134,11 @@ def _list(state: Any, root: str | None, limit: int) -> list[dict[str, Any]]:
 def _root(cwd: str | None) -> str | None:
     if cwd is None:
         return None
-    from ..protocol.root import resolve_target
 
     return resolve_target(cwd).root
 
 
 def _show(state: Any, session: dict[str, Any], fmt: str) -> int:
-    from ..session.report import deliveries
-    from ..terminal import visible
 
     rows = deliveries(state, session["key"])
     if fmt == "json":
