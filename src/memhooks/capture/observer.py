@@ -21,12 +21,23 @@ from __future__ import annotations
 
 import time
 
+from ..agents.folder import named_folder
+from ..errors import DiagnosticError, StoreError
+from ..store import MemoryStore
+from ..store.connection import BUSY_TIMEOUT, Translated, connect, write
+from ..store.memory import format_timestamp, new_id
+from ..workspace import locate
+from . import settings, similar, state
+from .detectors import detector
+from .filters import DEFAULT, verdict
+from .observation import Observation
+from .scrubber import clean
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import sqlite3
 
     from ..agents.base import NormalizedEvent
-    from ..store import MemoryStore
     from ..workspace import Workspace
     from .candidate import Candidate
     from .filters import Policy
@@ -113,7 +124,6 @@ def record(
     outcome = Captured()
     if event.event not in EVENTS:
         return outcome
-    from . import settings
 
     config = settings.load(settings_path)
     if not settings.anything_on(config):
@@ -156,9 +166,6 @@ def _transcript(
 
 
 def _workspace(event: NormalizedEvent, cwd: str | None) -> Workspace | None:
-    from ..agents.folder import named_folder
-    from ..errors import DiagnosticError
-    from ..workspace import locate
 
     try:
         return locate(cwd if cwd else named_folder(event))
@@ -175,10 +182,6 @@ def _capture(
     timeout_s: float | None,
     policy: Policy | None,
 ) -> None:
-    from ..store import MemoryStore
-    from ..store.connection import BUSY_TIMEOUT, Translated, connect, write
-    from . import state
-    from .filters import DEFAULT
 
     timeout = BUSY_TIMEOUT if timeout_s is None else max(0.01, timeout_s)
     with MemoryStore(store_path, timeout=timeout, clock=lambda: now) as store:
@@ -213,9 +216,6 @@ def _decide(
 ) -> list[tuple[str, Candidate, list[str]]]:
     # Runs inside the write transaction, maybe more than once (after a busy rollback):
     # everything it changes is in the database or rebuilt from it on each run.
-    from . import state
-    from .detectors import detector
-    from .observation import Observation
 
     outcome.dropped = []
     key = event.session_id or ""
@@ -238,10 +238,6 @@ def admit(
 ) -> tuple[str | None, str, list[str]]:
     """Scrub, filter and mark one candidate: ``(reason dropped or None, new memory id,
     ids of the older records of the same session it supersedes)``."""
-    from ..store.memory import new_id
-    from . import similar, state
-    from .filters import verdict
-    from .scrubber import clean
 
     candidate.text = clean(candidate.text)
     candidate.key = clean(candidate.key)
@@ -271,8 +267,6 @@ def write_memory(
     now: float,
 ) -> None:
     """Add the memory (one small insert), then retire the records it supersedes."""
-    from ..errors import StoreError
-    from ..store.memory import format_timestamp
 
     store.add(
         project,

@@ -14,8 +14,15 @@
 
 from __future__ import annotations
 
+import os
 import time
 
+from ..store import MemoryStore, default_path
+from ..store.connection import BUSY_TIMEOUT, Translated, connect, write
+from ..store.memory import format_timestamp
+from . import state
+from .detectors.sessions import IDLE_S, close
+from .filters import DEFAULT
 from .observer import TAG, admit, write_memory
 from .similar import jaccard
 
@@ -23,7 +30,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import sqlite3
 
-    from ..store import Memory, MemoryStore
+    from ..store import Memory
     from .candidate import Candidate
     from .filters import Policy
 
@@ -46,12 +53,6 @@ def process(
 
     A store that does not exist is left uncreated (all counts 0). Raises StoreError.
     """
-    import os
-
-    from ..store import MemoryStore, default_path
-    from ..store.connection import BUSY_TIMEOUT, Translated, connect, write
-    from . import state
-    from .filters import DEFAULT
 
     counts = dict.fromkeys(
         (
@@ -103,8 +104,6 @@ def process(
 def _idle(
     conn: sqlite3.Connection, now: float, policy: Policy, counts: dict[str, int]
 ) -> list[tuple[str, str, Candidate, list[str]]]:
-    from . import state
-    from .detectors.sessions import IDLE_S, close
 
     counts["sessions"] = 0
     kept = []
@@ -122,7 +121,6 @@ def _idle(
 
 def sweep(store: MemoryStore, project: str, now: float, threshold: float) -> int:
     """Mark near-duplicate captured memories of ``project`` obsolete; return how many."""
-    from ..store.memory import format_timestamp
 
     since = format_timestamp(now - SWEEP_DAYS * DAY)
     captured = [

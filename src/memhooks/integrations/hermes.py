@@ -28,6 +28,8 @@ from __future__ import annotations
 import json
 import logging
 
+from ..hook.handler import handle
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -75,7 +77,6 @@ class Plugin:
 
     def _hook(self, event: str, **payload: Any) -> str:
         """The hook's stdout for ``event`` (``""`` on any failure, which is logged)."""
-        from ..hook.handler import handle
 
         # No cwd in the payload: the hook's working-folder rule reads TERMINAL_CWD (Hermes'
         # PROJECT_VARS) and falls back to this process's folder when it is unusable.

@@ -10,6 +10,8 @@ process imports only the detector of its event.
 
 from __future__ import annotations
 
+import importlib
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -33,7 +35,6 @@ BY_EVENT: dict[str, str] = {
 
 def detector(event: str) -> Detector:
     """The detector of normalized event ``event`` (KeyError when it has none)."""
-    import importlib
 
     module, function = BY_EVENT[event].split(":")
     detect: Detector = getattr(importlib.import_module(f"{__name__}.{module}"), function)
