@@ -253,20 +253,20 @@ def test_a_prompt_with_a_lone_surrogate_still_recalls(agent: Agent) -> None:
 
 
 def test_a_read_whose_recall_failed_is_not_counted_served(agent: Agent, monkeypatch: pytest.MonkeyPatch) -> None:
-    from memhooks.hook import handle, reactions
+    from memhooks.hook import handle, tool_time
 
     agent.prompt("Make the totals use two decimals")
-    real = reactions._recall
+    real = tool_time.recall
 
     def broken(*args: object, **kwargs: object) -> object:
         raise RuntimeError("the store went away")
 
-    monkeypatch.setattr(reactions, "_recall", broken)
+    monkeypatch.setattr(tool_time, "recall", broken)
     path = str(agent.root / "billing" / "invoice.py")
     body = {"session_id": agent.session, "cwd": str(agent.root), "hook_event_name": "PostToolUse", "tool_name": "Read", "tool_input": {"file_path": path}}
     failed = handle(json.dumps(body), agent="claude-code", env=agent.env, time_s=30.0)
     assert failed.stdout == "" and failed.note is not None  # failed open
-    monkeypatch.setattr(reactions, "_recall", real)
+    monkeypatch.setattr(tool_time, "recall", real)
     assert delivered(agent.read("billing/invoice.py")) == ["billing-cents", "tax-rate"]  # tried again
 
 

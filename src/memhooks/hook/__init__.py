@@ -9,9 +9,10 @@ Public API::
 ``Reply.stdout`` is exactly what the host must read on stdout, ``Reply.note`` at most
 one line for stderr. Modules: ``handler`` (the one fail-open door: parse → call →
 react → capture → close), ``call`` (one hook call's facts, each worked out once),
-``reactions`` (what each lifecycle event does), ``maintenance`` (cue updates through
-the journal), ``payload`` (reading stdin), ``roles`` (which roles apply), ``reply``, ``deadline``
-(the watchdog).
+``reactions`` (which reaction each lifecycle event gets: ``prompt_time``,
+``tool_time``; what they share: ``deliver``), ``lines`` (line-level recall),
+``maintenance`` (cue updates through the journal), ``payload`` (reading stdin),
+``roles`` (which roles apply), ``reply``, ``deadline`` (the watchdog).
 Nothing is imported until used: this package runs in a fresh process per prompt.
 """
 

@@ -134,6 +134,12 @@ class HookCall:
         its payload gave paths relative to the call's :attr:`folder`."""
         return path if os.path.isabs(path) else os.path.join(self.folder, path)
 
+    def root_path(self, rel: str) -> str:
+        """The absolute path of the root-relative ``rel`` (``""``: the root itself; the
+        inverse of :meth:`inside`). Only called once :attr:`root` was found."""
+        assert self.root is not None
+        return os.path.join(self.root, *rel.split("/")) if rel else self.root
+
     def inside(self, path: str) -> str | None:
         """``path`` relative to the root (``/`` separators, ``""`` for the root) when it
         is inside the canonical root, else None."""

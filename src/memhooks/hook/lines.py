@@ -20,7 +20,7 @@ in them — the functions enclosing them, the names they define and the file's o
 they use — whatever they are anchored to (:mod:`memhooks.recall.symbol_recall`: a
 remembered note, an imported conversation), above a floor; each memory once per session.
 
-Each commit reaches a session once (ledger items ``commit:<hash>``). The chain's
+Each commit reaches a session once (ledger items :func:`memhooks.session.keys.commit`). The chain's
 ``exclude`` phrases and the embedded store's revert marks apply; commit text is labelled
 untrusted. ``MEMHOOKS_LINE_RECALL=off`` turns it off. Nothing here writes but the blame
 cache (and the definitions kept beside it: :mod:`memhooks.lines.names`) and the session's
@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import os
 
+from ..session import keys
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..lines.tools import Change
@@ -40,8 +42,6 @@ if TYPE_CHECKING:
 
 #: Files of one tool call told about (the first ones it names).
 MAX_FILES = 2
-#: The ledger item of a commit told about.
-COMMIT = "commit:"
 #: The last line of any file (a read without a range reads the whole file).
 WHOLE = 10**9
 #: Seconds kept back for the rest of the call (rendering, the ledger write).
@@ -89,13 +89,11 @@ def for_read(call: HookCall) -> str:
 
 def claim(call: HookCall, rels: list[str]) -> set[str]:
     """Mark the files ``rels`` (root-relative) read in the session's served targets
-    (``lines:<path>``, :data:`memhooks.session.snapshot.LINES`): a later read of one
+    (:func:`memhooks.session.keys.lines`): a later read of one
     settles in the tool-event shortcut. Returns those this call claimed first (a
     parallel hook call of the session may have)."""
-    from ..session.snapshot import LINES
-
-    won = call.session.claim([LINES + rel for rel in rels if rel]) if rels else []
-    return {target[len(LINES) :] for target in won}
+    won = call.session.claim([keys.lines(rel) for rel in rels if rel]) if rels else []
+    return keys.of(keys.LINES, set(won))
 
 
 def for_edit(call: HookCall, *, applied: bool) -> str:
@@ -223,7 +221,7 @@ def _recall(
     if not ranges:
         return None
     session = call.session
-    delivered = {item[len(COMMIT) :] for item in session.delivered() if item.startswith(COMMIT)}
+    delivered = keys.of(keys.COMMIT, session.delivered())
     left = _budget(call)
     if left <= 0:
         return None
@@ -275,7 +273,7 @@ def _record(call: HookCall, shown: str, told: LineRecall) -> LineRecall | None:
     by_hash = {e.commit.hash: e.commit for e in told.why.explanations}
     by_hash.update({c.hash: c for e in told.why.explanations for c, _ in e.before})
     items: list[dict[str, object]] = [
-        {"item": COMMIT + h, "words": by_hash[h].subject[:80] if h in by_hash else "", "cue": f"lines of {shown}"}
+        {"item": keys.commit(h), "words": by_hash[h].subject[:80] if h in by_hash else "", "cue": f"lines of {shown}"}
         for h in told.commits
     ]  # fmt: skip
     claimed = call.session.record(

@@ -6,6 +6,7 @@ from .runtime import RECALL_VERSION
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Collection
     from typing import Any
 
     from .stages import Resolved
@@ -101,28 +102,37 @@ class Recall:
         unavailable: str | None = None,
         skipped: list[str] | None = None,
         partial: str | None = None,
+        *,
+        claimed: Collection[str] | None = None,
     ) -> str | None:
         """The labelled text an agent receives, or None when there is nothing to give;
         ``unavailable`` is added as one line (:meth:`unavailable`), ``skipped`` as one
         line per invalid hook (:meth:`skipped_lines`), ``partial`` as one line
-        (:meth:`partial`)."""
+        (:meth:`partial`). ``claimed``: only the memories and guidance whose ledger keys
+        (:mod:`memhooks.session.keys`) it holds — what a session claimed of this result;
+        the result itself is left as it is."""
+        from ..session import keys
         from .result import context
 
-        body = {"memories": self.memories, "guidance": self.guidance}
-        return context(body, unavailable, skipped, partial)
+        memories, given = self.memories, self.guidance
+        if claimed is not None:
+            memories = [m for m in memories if m["id"] in claimed]
+            given = [g for g in given if keys.guidance(g.get("source")) in claimed]
+        return context({"memories": memories, "guidance": given}, unavailable, skipped, partial)
 
     def skipped_lines(self) -> dict[str, str]:
         """``{ledger key: line}`` for each invalid hook left out of a chain
         (:func:`memhooks.recall.result.skipped_line`; paths relative to the root)."""
         import os
 
+        from ..session import keys
         from .result import skipped_line
 
         out = {}
         for d in self.skipped:
             rel = os.path.relpath(d.path, self.root) if os.path.isabs(d.path) else d.path
             rel = rel.replace(os.sep, "/")
-            out[f"notice:skipped:{rel}"] = skipped_line(rel, d.line, d.column, d.code, d.title)
+            out[keys.skipped(rel)] = skipped_line(rel, d.line, d.column, d.code, d.title)
         return out
 
     def to_dict(self) -> dict[str, Any]:

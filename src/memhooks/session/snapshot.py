@@ -16,12 +16,13 @@ the root — goes the whole way.
 
 Line-level recall (:mod:`memhooks.hook.lines`) tells the owners of each file the agent
 reads, once per file: while it is on (``reads``), a read of a file the session has not
-been told about (no ``lines:<path>`` among the served targets, :data:`LINES`) goes the
+been told about (no ``lines:<path>`` among the served targets, :mod:`.keys`) goes the
 whole way, even in a served folder; a read of one it was told about settles here. For a
 host that hears about an edit only after it (no pre-tool channel, ``edits``), every edit
 goes the whole way: the owners of the lines it replaced are told then.
 
-Only ``os`` is imported here (and :mod:`memhooks.fast.jsonfast` to read the snapshot).
+Only ``os`` is imported here (and :mod:`memhooks.fast.jsonfast` to read the snapshot,
+:mod:`.keys` for the ledger's spelling).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import os
 
 from ..fast.jsonfast import dumps
 from ..paths import inside
+from . import keys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -38,9 +40,6 @@ if TYPE_CHECKING:
 VERSION = 2
 #: Most touch-log lines folded at once (a runaway log is cut, oldest first).
 MAX_LOG_LINES = 4096
-#: The served target of a file whose read line-level recall handled (its owners told,
-#: or nothing to tell): ``lines:<root-relative path>``.
-LINES = "lines:"
 
 
 def _paths(state_dir: str, host: str, session_id: str) -> tuple[str, str]:
@@ -83,7 +82,7 @@ def save(
     """Write the snapshot of a session. ``full``: no tool event can add anything (its
     tool-time ceiling is spent, or the host has no tool-time channel); ``folders``:
     tool-time recall is on (a folder not served goes the whole way); ``reads``:
-    line-level recall tells the files read (:data:`LINES`); ``edits``: it tells edits
+    line-level recall tells the files read (:func:`.keys.lines`); ``edits``: it tells edits
     after they are made (every edit goes the whole way)."""
     snapshot, _log = _paths(state_dir, host, session_id)
 
@@ -152,7 +151,7 @@ def settled(
                 return False
             path = os.path.join(cwd, path)
         rel = inside(path, root)
-        if rel and LINES + rel not in served:
+        if rel and keys.lines(rel) not in served:
             return False  # a file the session was not told about yet
     lines = []
     for path, kind in touched:
@@ -167,7 +166,7 @@ def settled(
             folder = rel
         else:
             folder = rel.rpartition("/")[0]
-            if f"anchor:{rel}" in served and f"file:{rel}" not in served and folders:
+            if keys.unread_anchor(served, rel) and folders:
                 return False
         if folder not in served and folders:
             return False

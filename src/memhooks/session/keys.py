@@ -1,0 +1,90 @@
+"""The session ledger's vocabulary: every spelling of a key in the ``served`` and
+``delivered`` tables of the state file (:mod:`memhooks.session.state`), in one module so
+the hook, the tool-event shortcut (:mod:`memhooks.session.snapshot`), recall and
+``sessions show`` agree.
+
+Served targets (what a tool event was given, per epoch):
+
+=================== ================================================================
+``<folder>``        a root-relative folder given tool-time recall (``""``: the root):
+                    :func:`folder`
+``file:<path>``     a file given tool-time recall of its own: :func:`file`
+``anchor:<path>``   a file of a served folder with anchored memories the session still
+                    lacks, so reading it later recalls them: :func:`anchor`
+``lines:<path>``    a file whose read line-level recall handled (its owners told, or
+                    nothing to tell): :func:`lines`
+=================== ================================================================
+
+Delivered items (what reached the model, per epoch):
+
+======================== ===========================================================
+``<memory id>``          a memory, as its id
+``guidance:<hook>``      a hook's guidance, by its hook file: :func:`guidance`
+``commit:<hash>``        a commit told by line-level recall (full hash): :func:`commit`
+``notice:unavailable``   the "memory unavailable" line: :data:`UNAVAILABLE`
+``notice:partial``       the "partial answer" line: :data:`PARTIAL`
+``notice:skipped:<hook>`` the line about an invalid hook left out: :func:`skipped`
+======================== ===========================================================
+
+Only strings: the tool-event shortcut imports this module.
+"""
+
+from __future__ import annotations
+
+FILE = "file:"
+ANCHOR = "anchor:"
+LINES = "lines:"
+GUIDANCE = "guidance:"
+COMMIT = "commit:"
+#: The "memory unavailable" line (told once per session epoch, at prompt time).
+UNAVAILABLE = "notice:unavailable"
+#: The "partial answer" line (told once per session epoch).
+PARTIAL = "notice:partial"
+SKIPPED = "notice:skipped:"
+
+
+def folder(rel: str) -> str:
+    """The served key of the root-relative folder ``rel``."""
+    return rel
+
+
+def file(rel: str) -> str:
+    """The served key of the root-relative file ``rel`` given recall of its own."""
+    return FILE + rel
+
+
+def anchor(rel: str) -> str:
+    """The served key marking ``rel`` a file with anchored memories the session lacks."""
+    return ANCHOR + rel
+
+
+def lines(rel: str) -> str:
+    """The served key of the root-relative file ``rel`` whose read line-level recall
+    handled."""
+    return LINES + rel
+
+
+def guidance(source: object) -> str:
+    """The delivered key of the guidance of the hook file ``source``."""
+    return f"{GUIDANCE}{source}"
+
+
+def commit(full_hash: str) -> str:
+    """The delivered key of a commit told by line-level recall."""
+    return COMMIT + full_hash
+
+
+def skipped(rel: str) -> str:
+    """The delivered key of the line about the invalid hook ``rel`` (root-relative)."""
+    return SKIPPED + rel
+
+
+def unread_anchor(served: set[str] | frozenset[str], rel: str) -> bool:
+    """``rel`` is a file with anchored memories the session has not been given yet."""
+    return ANCHOR + rel in served and FILE + rel not in served
+
+
+def of(prefix: str, keys: set[str] | frozenset[str]) -> set[str]:
+    """What follows ``prefix`` in each of ``keys`` that starts with it (e.g. the hashes of
+    the commits delivered: ``of(COMMIT, delivered)``)."""
+    return {key[len(prefix) :] for key in keys if key.startswith(prefix)}
