@@ -179,3 +179,12 @@ def test_a_commit_history_import_stored_and_a_revert_marked_is_left_out(
     answer = json.loads(why(repo, "retryx/retry.py:5", "--format", "json", *env_store).stdout)
     assert answer["owners"] == []
     assert answer["excluded"] == [{"commit": hashes["decision"], "reason": "reverted"}]
+
+
+def test_every_rendering_names_a_commit_by_the_stores_short_id() -> None:
+    # written out where the hook renders without loading the store
+    from memhooks.recall import result, why_text
+    from memhooks.store import commits
+
+    assert why_text.SHORT == result.SHORT == commits.SHORT
+    assert why_text.short("ab" * 20) == commits.short("ab" * 20)

@@ -48,6 +48,8 @@ WHOLE = 10**9
 MARGIN_S = 0.3
 #: Seconds one search by the code's names may take (as one query of tool-time recall).
 QUERY_CAP_S = 2.0
+#: The served target of a symbol cue searched in the session: ``names:<path>#<names>``.
+NAMES = "names:"
 
 
 def line_recall_on(call: HookCall) -> bool:
@@ -144,9 +146,11 @@ def _has_names(call: HookCall, rel: str) -> bool:
     """Whether the names of ``rel``'s code can find anything: a language whose
     definitions are read (:func:`memhooks.symbols.language`), and a store to search
     (the embedded one exists, or another backend is configured)."""
+    if not call.store_ready or call.remaining() <= MARGIN_S:
+        return False  # no store: nothing to find (and nothing of memhooks.symbols loaded)
     from ..symbols.reader import language
 
-    return language(rel) is not None and call.store_ready and call.remaining() > MARGIN_S
+    return language(rel) is not None
 
 
 def _by_names(
@@ -165,9 +169,17 @@ def _by_names(
     from ..symbols.reader import symbols_among
 
     cue = Cue.of(shown, symbols_among(found, text, ranges))
+    if cue is None or _budget(call) <= 0:
+        return ""
+    # A cue searched before in this session found what it finds (its best are told once:
+    # symbol_recall.find): another edit in the same function opens no store.
+    key = NAMES + shown + "#" + ",".join(sorted(cue.names))
+    if key in call.session.served() or not call.session.claim([key]):
+        return ""
     left = _budget(call)
     backend = call.backend
-    if cue is None or left <= 0 or backend is None or isinstance(backend, Exception):
+    if backend is None or isinstance(backend, Exception):
+        call.session.release([key])
         return ""  # an unavailable backend is said at prompt time
     from ..errors import MemhooksError
     from ..recall.symbol_recall import find, ledger_items, render
@@ -182,6 +194,7 @@ def _by_names(
             timeout_s=max(0.05, min(QUERY_CAP_S, call.remaining() - MARGIN_S)),
         )
     except MemhooksError as exc:
+        call.session.release([key])  # not searched: the next edit there tries again
         call.notes.append(f"the memories naming the code of {shown} could not be searched: {exc}")
         return ""
     told, kept = render(memories, left)

@@ -119,7 +119,7 @@ def load(file: str) -> Entry | None:
 
 def save(file: str, entry: Entry) -> bool:
     """Write ``entry`` to ``file`` whole or not at all; False when it could not be."""
-    import json
+    from ..jsonfast import dumps  # json.dumps, without loading json (and re) in the hook
 
     entry.saved_ns = time.time_ns()
     if entry.text_changed:  # the text first: an entry never names a text not written
@@ -138,7 +138,7 @@ def save(file: str, entry: Entry) -> bool:
         "before": entry.before,
         "notes": entry.notes,
     }
-    return cachefile.write(file, json.dumps(data, separators=(",", ":")), mode=0o700)
+    return cachefile.write(file, dumps(data, separators=(",", ":")), mode=0o700)
 
 
 def stat_key(st: os.stat_result) -> list[int]:

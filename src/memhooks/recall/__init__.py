@@ -8,8 +8,6 @@ See :mod:`memhooks.recall.runtime` for the order of work.
 
 from __future__ import annotations
 
-from .outcome import Recall
-from .result import context, text
 from .runtime import DEFAULT_BUDGET, PER_QUERY, RECALL_VERSION
 
 TYPE_CHECKING = False
@@ -19,6 +17,22 @@ if TYPE_CHECKING:
 
     from ..backends.base import Backend
     from ..errors import MemhooksError
+    from .outcome import Recall
+    from .result import context, text
+
+#: Public names loaded on first use: the hook's line-level recall imports modules of this
+#: package (``recall.line_recall``, ``recall.why``) and renders no recall result.
+_LAZY = {"Recall": "outcome", "context": "result", "text": "result"}
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(__import__(f"{__name__}.{module}", fromlist=[name]), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "DEFAULT_BUDGET",
@@ -90,6 +104,7 @@ def recall_result(
     recall runs on the rest (:attr:`Recall.skipped`, and a note).
     """
     from ..protocol.text import bound_prompt
+    from .outcome import Recall
     from .result import pack
     from .stages import merge, query_report, resolve, search
 

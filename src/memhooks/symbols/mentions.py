@@ -17,11 +17,9 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    import re
     from collections.abc import Iterator
 
 _IDENTIFIER_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
-_compiled: dict[str, re.Pattern[str]] = {}
 
 
 def code_shaped(name: str) -> bool:
@@ -48,23 +46,19 @@ def says(text: str, word: str) -> bool:
 
 
 def _whole(text: str, name: str) -> Iterator[tuple[int, int]]:
-    """Where ``name`` occurs in ``text`` between non-identifier characters."""
-    if name not in text:  # the common case, and the cheapest test
-        return
-    pattern = _compiled.get(name)
-    if pattern is None:
-        import re  # only once a text holds the name's letters (the hook's edit path)
-
-        pattern = _compiled[name] = re.compile(
-            rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])"
-        )
-    for found in pattern.finditer(text):
-        yield found.start(), found.end()
-
-
-def identifier(word: str) -> bool:
-    """Whether ``word`` can be a name :func:`mentions` looks for."""
-    return bool(word) and not word[0].isdigit() and not set(word) - _IDENTIFIER_CHARS
+    """Where ``name`` occurs in ``text`` between non-identifier characters (a scan with
+    :meth:`str.find`: the hook's edit path loads no :mod:`re`)."""
+    size = len(name)
+    at = text.find(name)
+    while at >= 0:
+        end = at + size
+        # (a slice past either end is "", which is no identifier character)
+        if (
+            text[at - 1 : at] not in _IDENTIFIER_CHARS
+            and text[end : end + 1] not in _IDENTIFIER_CHARS
+        ):
+            yield at, end
+        at = text.find(name, at + 1)
 
 
 def _as_code(text: str, start: int, end: int) -> bool:
