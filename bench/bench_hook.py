@@ -62,7 +62,7 @@ TIME = "/usr/bin/time"
 sys.path.insert(0, HERE)
 
 from bench_recall import PROMPTS, Writer, age_hooks, build_synthetic, forget_searches, remember_one
-from claude_host import Session, event_of, model_text
+from claude_host import Session, event_of, hook_command, model_text
 
 PROMPT_CASES = ("warm", "changed", "cold", "next_turn")
 TOOL_CASES = ("read_served", "read_new_served", "read_recalls", "read_unanchored")
@@ -166,7 +166,6 @@ def main() -> int:
         "--baseline", metavar="EXE", help="another install's memhooks, timed beside"
     )
     args = parser.parse_args()
-    exe = os.path.join(os.path.dirname(sys.executable), "memhooks")
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMHOOKS_")}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     from memhooks.store import MemoryStore, project_id
@@ -193,18 +192,14 @@ def main() -> int:
         with MemoryStore(store) as opened:
             opened.import_jsonl(project_id(project), [json.dumps(line) for line in lines])
             memories = opened.count(project_id(project))
-        # Exactly the command `memhooks agents install` writes (install/command.py).
-        from memhooks.install.command import argv as hook_argv
-
         bare = [sys.executable, "-c", "pass"]
         cases = Cases(project, deepest, unanchored)
-        # One run per version, each with its own state folder (sessions, snapshots) and
-        # caches; a baseline's calls interleave with this version's.
-        versions = {"current": Version(hook_argv("claude-code", exe=[exe]), env, tmp, "current")}
+        # Exactly the command `memhooks agents install` writes (install/command.py), per
+        # version, each with its own state folder (sessions, snapshots) and caches; a
+        # baseline's calls interleave with this version's.
+        versions = {"current": Version(hook_command(), env, tmp, "current")}
         if args.baseline:
-            versions["baseline"] = Version(
-                hook_argv("claude-code", exe=[os.path.abspath(args.baseline)]), env, tmp, "baseline"
-            )
+            versions["baseline"] = Version(hook_command(args.baseline), env, tmp, "baseline")
         for version in versions.values():
             version.warm_up(deepest, cases)
         for number in range(args.runs):

@@ -50,6 +50,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 from bench_blame import busiest_large_files, clone, emit
+from claude_host import hook_command
 
 DEFAULT_REPO = os.path.normpath(
     os.path.join(HERE, "..", "..", "shared", "repos", "iproute2.bundle")
@@ -119,8 +120,6 @@ def main() -> int:
     )
     args = parser.parse_args()
     exe = os.path.join(os.path.dirname(sys.executable), "memhooks")
-    from memhooks.install.command import argv as hook_argv
-
     bare = [sys.executable, "-c", "pass"]
     rng = random.Random(5)
     with tempfile.TemporaryDirectory() as tmp:
@@ -132,9 +131,10 @@ def main() -> int:
         subprocess.run([exe, "init"], cwd=root, env=env, check=True, capture_output=True)
         if args.history:
             subprocess.run([exe, "history", "import"], cwd=root, env=env, check=True, capture_output=True)  # fmt: skip
-        versions = {"current": hook_argv("claude-code", exe=[exe])}
+        # Each install's hook command as `agents install` writes it (python -S __main__.py)
+        versions = {"current": hook_command()}
         if args.baseline:
-            versions["baseline"] = hook_argv("claude-code", exe=[os.path.abspath(args.baseline)])
+            versions["baseline"] = hook_command(args.baseline)
         states = {name: os.path.join(tmp, f"state-{name}") for name in versions}
         files = busiest_large_files(root)
         texts = {p: read_lines(os.path.join(root, p)) for p, _ in files}

@@ -50,6 +50,22 @@ def recorded(event: str) -> dict:
         return json.load(fp)
 
 
+def hook_command(exe: str | None = None) -> list[str]:
+    """The Claude Code hook command ``memhooks agents install`` writes for the install
+    whose ``memhooks`` command is ``exe`` (default: this interpreter's), as that install
+    itself words it (:func:`memhooks.install.command.argv`: ``python -S …/__main__.py``,
+    not the console script) — so a baseline install is timed as its users run it."""
+    import subprocess
+    import sys
+
+    python = (
+        os.path.join(os.path.dirname(os.path.abspath(exe)), "python") if exe else sys.executable
+    )
+    probe = "import json; from memhooks.install.command import argv; print(json.dumps(argv('claude-code')))"
+    done = subprocess.run([python, "-c", probe], capture_output=True, text=True, check=True)
+    return [str(word) for word in json.loads(done.stdout)]
+
+
 class Session:
     """One Claude Code session launched in ``cwd``: its payloads, as bytes for stdin.
 

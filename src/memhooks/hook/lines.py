@@ -57,7 +57,8 @@ def line_recall_on(call: HookCall) -> bool:
     usable state file (no ledger to keep a commit from coming again)."""
     from ..settings import switch
 
-    return not call.ledgerless and switch("MEMHOOKS_LINE_RECALL", call.env, call.notes)
+    # the switch first: turned off, the call opens no state file
+    return switch("MEMHOOKS_LINE_RECALL", call.env, call.notes) and not call.ledgerless
 
 
 def for_read(call: HookCall) -> str:
