@@ -8,7 +8,14 @@ See :mod:`memhooks.recall.runtime` for the order of work.
 
 from __future__ import annotations
 
-from .runtime import DEFAULT_BUDGET, PER_QUERY, RECALL_VERSION
+from ..settings import default
+
+#: The version of the recall result (:meth:`Recall.to_dict`).
+RECALL_VERSION = "memhooks/recall-v1"
+#: Characters of context when the caller names no budget (``MEMHOOKS_MAX_CHARS``'s default).
+DEFAULT_BUDGET = default("MEMHOOKS_MAX_CHARS")
+#: Hits taken from each query.
+PER_QUERY = 5
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -21,7 +28,7 @@ if TYPE_CHECKING:
     from .result import context, text
 
 #: Public names loaded on first use: the hook's line-level recall imports modules of this
-#: package (``recall.line_recall``, ``recall.why``) and renders no recall result.
+#: package (``recall.line_recall``, ``recall.why``) and runs no recall.
 _LAZY = {"Recall": "outcome", "context": "result", "text": "result"}
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .runtime import RECALL_VERSION
+from . import RECALL_VERSION
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

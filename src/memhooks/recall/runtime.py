@@ -29,7 +29,6 @@ import time
 
 from ..errors import MemhooksError
 from ..paths import relative
-from ..settings import default
 from .exclusion import Exclusions
 
 TYPE_CHECKING = False
@@ -39,10 +38,6 @@ if TYPE_CHECKING:
 
     from ..backends.base import Backend, Hit
 
-RECALL_VERSION = "memhooks/recall-v1"
-#: Characters of context when the caller names no budget (``MEMHOOKS_MAX_CHARS``'s default).
-DEFAULT_BUDGET = default("MEMHOOKS_MAX_CHARS")
-PER_QUERY = 5
 RRF_K = 60
 AUTO_TAG = "memhooks:auto"
 

@@ -15,16 +15,17 @@ import os
 
 from ..errors import MemhooksError, UsageError
 from ..lines.ownership import owners, owners_saved, previous_owners
-from .exclusion import Exclusions
 
 # This module is on the hook's import set (line-level recall): what only a cold answer
-# needs (git's log, the history's scrubbing and low-signal rule) is imported there.
+# needs (git's log, the history's scrubbing and low-signal rule) is imported there, and
+# the exclusion rules only when the chain has phrases.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from ..lines.ownership import Before, Owner, Ownership
     from ..store import MemoryStore
+    from .exclusion import Exclusions
 
 #: Longest commit message carried per commit (characters; the id says where the rest is).
 MESSAGE_CHARS = 2000
@@ -164,7 +165,7 @@ def explain_lines(
     answer.total, answer.uncommitted, answer.unknown = own.lines, own.uncommitted, own.unknown
     found = _owners(own, max_owners)
     commits = _texts(top, [o.hash for o in found], own)
-    left_out = _Filter(Exclusions(list(exclude)), store, project)
+    left_out = _Filter(_rules(exclude), store, project)
     left_out.look_up(commits)
     for owner in found:
         commit = commits.get(owner.hash)
@@ -182,11 +183,19 @@ def explain_lines(
     return answer
 
 
+def _rules(exclude: Sequence[str]) -> Exclusions | None:
+    if not exclude:
+        return None
+    from .exclusion import Exclusions
+
+    return Exclusions(list(exclude))
+
+
 class _Filter:
     """What leaves a commit out: the store's mark on its memory (obsolete: ``reverted``
     when a revert superseded it), or an exclusion phrase of the chain."""
 
-    def __init__(self, rules: Exclusions, store: MemoryStore | None, project: str | None):
+    def __init__(self, rules: Exclusions | None, store: MemoryStore | None, project: str | None):
         self.rules = rules
         self.store = store
         self.project = project
