@@ -3,6 +3,7 @@ previous owners, and the cache that answers the next call without git."""
 
 from __future__ import annotations
 
+import subprocess
 import time
 from pathlib import Path
 
@@ -153,3 +154,21 @@ def test_paths_git_quotes_are_read_back(repo: Path, state: str) -> None:
     answer = owners(str(repo), name, state_dir=state)
     assert [o.path for o in answer.owners] == [name]
     assert git(repo, "status", "--porcelain") == ""  # nothing written into the repository
+
+
+def test_a_repository_without_a_commit_owns_nothing_and_runs_no_blame(
+    tmp_path: Path, state: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memhooks.lines import blame as blame_module
+
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    subprocess.run(["git", "init", "-q", str(fresh)], check=True)
+    (fresh / "a.py").write_text("x = 1\n", encoding="utf-8")
+
+    def no_blame(*args: object, **kwargs: object) -> object:
+        raise AssertionError("git blame ran for a repository without a commit")
+
+    monkeypatch.setattr(blame_module, "blame", no_blame)
+    answer = owners(str(fresh.resolve()), "a.py", state_dir=state)
+    assert answer.owners == [] and answer.lines == 0

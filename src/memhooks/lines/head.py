@@ -34,15 +34,16 @@ def head_commit(top: str) -> str | None:
 
 def _ref(base: str, name: str, common: str) -> str | None:
     try:
-        with open(os.path.join(base, name), encoding="ascii") as fp:
-            return fp.read().strip()
+        # bytes decoded by name: CPython's built-in ASCII decoder, no codec module loaded
+        with open(os.path.join(base, name), "rb") as fp:
+            return fp.read().decode("ascii").strip()
     except FileNotFoundError:
         pass
     if os.path.isdir(os.path.join(common, "reftable")):
         return None
-    with open(os.path.join(common, "packed-refs"), encoding="ascii", errors="replace") as fp:
-        for line in fp:
-            hash_, _, ref = line.rstrip("\n").partition(" ")
+    with open(os.path.join(common, "packed-refs"), "rb") as fp:
+        for line in fp.read().decode("ascii", "replace").splitlines():
+            hash_, _, ref = line.partition(" ")
             if ref == name:
                 return hash_
     return ""  # an unborn branch: no commit

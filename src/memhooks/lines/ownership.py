@@ -253,7 +253,9 @@ def _entry(
             return None
     except OSError:
         return None
-    head = head_commit(top) or ""
+    head = head_commit(top)
+    if not head:
+        return None  # no commit yet (or none git can name): nothing owns a line
     if since:
         head += f" since={since}"
     file = cache.path_of(state_dir, top, path)
