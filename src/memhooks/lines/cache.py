@@ -119,7 +119,7 @@ def load(file: str) -> Entry | None:
 
 def save(file: str, entry: Entry) -> bool:
     """Write ``entry`` to ``file`` whole or not at all; False when it could not be."""
-    from ..jsonfast import dumps  # json.dumps, without loading json (and re) in the hook
+    from ..fast.jsonfast import dumps  # json.dumps, without loading json (and re) in the hook
 
     entry.saved_ns = time.time_ns()
     if entry.text_changed:  # the text first: an entry never names a text not written
