@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from memhooks.backends.base import Hit, SearchRequest
+from memhooks.backends.fake import FakeBackend
 from memhooks.recall import recall
 from memhooks.recall.filenames import listing, named_files, stem, tokens
 
@@ -67,19 +67,6 @@ def test_listing_holds_files_only_sorted_and_bounded(tmp_path: Path) -> None:
     assert listing(str(tmp_path / "nowhere")) == []
 
 
-class Recording:
-    """A backend that records the requests it gets and finds nothing."""
-
-    name = "recording"
-
-    def __init__(self) -> None:
-        self.requests: list[SearchRequest] = []
-
-    def search(self, request: SearchRequest) -> list[Hit]:
-        self.requests.append(request)
-        return []
-
-
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     root = tmp_path / "proj"
@@ -98,7 +85,7 @@ def project(tmp_path: Path) -> Path:
 
 
 def test_the_runtime_passes_the_target_folders_named_files(project: Path) -> None:
-    backend = Recording()
+    backend = FakeBackend()
     recall(
         str(project / "backend" / "auth"), prompt="make login sessions last longer", backend=backend
     )
@@ -109,14 +96,14 @@ def test_the_runtime_passes_the_target_folders_named_files(project: Path) -> Non
 
 
 def test_no_prompt_or_no_routing_names_no_files(project: Path) -> None:
-    backend = Recording()
+    backend = FakeBackend()
     recall(str(project / "backend" / "auth"), backend=backend)
     recall(str(project / "backend" / "auth"), prompt="sessions", routing=False, backend=backend)
     assert backend.requests and all(r.named_files == {} for r in backend.requests)
 
 
 def test_active_files_reach_the_backend_on_their_own(project: Path) -> None:
-    backend = Recording()
+    backend = FakeBackend()
     tokens_py = project / "backend" / "auth" / "tokens.py"
     recall(str(project / "backend" / "auth"), prompt="x", files=[str(tokens_py)], backend=backend)
     assert all(r.active_files == ["backend/auth/tokens.py"] for r in backend.requests)
@@ -127,7 +114,7 @@ def test_an_active_file_outside_the_project_is_ignored_with_a_note(
 ) -> None:
     outside = tmp_path / "elsewhere.py"
     outside.write_text("x\\n")
-    backend = Recording()
+    backend = FakeBackend()
     result = recall(
         str(project / "backend" / "auth"),
         prompt="x",
@@ -151,7 +138,7 @@ def test_a_prompt_in_a_folder_whose_hooks_ask_nothing_is_still_routed(tmp_path: 
     (root / ".git").mkdir()
     (root / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n")
     (auth / "session.py").write_text("x\n")
-    backend = Recording()
+    backend = FakeBackend()
     recall(str(auth), prompt="make sessions last longer", backend=backend)
     [request] = backend.requests
     assert request.text == request.prompt == "make sessions last longer"

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memhooks.backends.base import Hit
+from memhooks.backends.base import Hit, SearchRequest
+from memhooks.backends.fake import FakeBackend
 from memhooks.errors import BackendError
 from memhooks.recall import context, recall, text
 from memhooks.recall.result import LABEL
@@ -127,42 +128,28 @@ def test_budget_is_never_exceeded_in_code_points(
         '---\nschema: memhooks/v2\nrecall_queries: ["q"]\n---\nGuidance é 漢字\n', encoding="utf-8"
     )
 
-    class Fixed:
-        name = "fixed"
-
-        def search(self, request: object) -> list[Hit]:
-            return [Hit(f"id{i}", t, 1.0 / (i + 1)) for i, t in enumerate(texts)]
-
-        def close(self) -> None:
-            pass
-
-    result = recall(str(base), backend=Fixed(), budget=budget)
+    fixed = FakeBackend(lambda request: [Hit(f"id{i}", t, 1.0 / (i + 1)) for i, t in enumerate(texts)])
+    result = recall(str(base), backend=fixed, budget=budget)
     injected = context(result)
     assert injected is None or len(injected) <= budget
     if injected:
         json.loads(injected[len(LABEL) :])
 
 
-class Flaky:
+def flaky(failing: str) -> FakeBackend:
     """Fails on one query text, answers the others."""
 
-    name = "flaky"
-
-    def __init__(self, failing: str) -> None:
-        self.failing = failing
-
-    def search(self, request: object) -> list[Hit]:
-        if request.text == self.failing:  # type: ignore[attr-defined]
+    def answer(request: SearchRequest) -> list[Hit]:
+        if request.text == failing:
             raise BackendError("connection refused")
-        return [Hit("h-" + request.text, "answer to " + request.text, 1.0)]  # type: ignore[attr-defined]
+        return [Hit("h-" + request.text, "answer to " + request.text, 1.0)]
 
-    def close(self) -> None:
-        pass
+    return FakeBackend(answer, name="flaky")
 
 
 def test_one_failing_query_keeps_the_others(project: tuple[Path, str]) -> None:
     root, _ = project
-    result = recall(str(root / "svc"), backend=Flaky("Why are retries idempotent?"))
+    result = recall(str(root / "svc"), backend=flaky("Why are retries idempotent?"))
     statuses = {q["query"]: (q["status"], q["error"]) for q in result["queries"]}
     assert statuses["Why are retries idempotent?"] == ("error", "connection refused")
     assert result["status"] == "ok" and len(result["memories"]) == 2
@@ -286,23 +273,19 @@ def test_remember_refuses_files_outside_the_project(
     assert "--file must name paths inside the project root" in capsys.readouterr().err
 
 
-class Reflecting:
+def reflecting(asked: list[str] | None = None) -> FakeBackend:
     """Offers a synthesis only when the query's provider options ask for one."""
 
-    name = "reflecting"
-
-    def __init__(self) -> None:
-        self.asked: list[str] = []
-
-    def search(self, request: object) -> list[Hit]:
-        return [Hit("h-" + request.text, "a plain memory about " + request.text, 0.5)]  # type: ignore[attr-defined]
-
-    def synthesize(self, request: object) -> str | None:
-        self.asked.append(request.text)  # type: ignore[attr-defined]
+    def synthesize(request: SearchRequest) -> str | None:
+        if asked is not None:
+            asked.append(request.text)
         return "Synthesised: retries are idempotent because of the December incident."
 
-    def close(self) -> None:
-        pass
+    return FakeBackend(
+        lambda request: [Hit("h-" + request.text, "a plain memory about " + request.text, 0.5)],
+        name="reflecting",
+        synthesize=synthesize,
+    )
 
 
 def test_synthesis_runs_only_when_the_query_asks_and_comes_first(tmp_path: Path) -> None:
@@ -313,12 +296,12 @@ def test_synthesis_runs_only_when_the_query_asks_and_comes_first(tmp_path: Path)
         "  - Which deploys failed?\n---\n",
         encoding="utf-8",
     )
-    backend = Reflecting()
-    result = recall(str(tmp_path), backend=backend)
-    assert backend.asked == ["Why are retries idempotent?"]
+    asked: list[str] = []
+    result = recall(str(tmp_path), backend=reflecting(asked))
+    assert asked == ["Why are retries idempotent?"]
     first = result["memories"][0]
     assert first["kind"] == "synthesis" and first["text"].startswith("Synthesised:")
-    assert first["id"] == recall(str(tmp_path), backend=Reflecting())["memories"][0]["id"]
+    assert first["id"] == recall(str(tmp_path), backend=reflecting())["memories"][0]["id"]
 
 
 def test_an_excluded_synthesis_does_not_leak(tmp_path: Path) -> None:
@@ -329,7 +312,7 @@ def test_an_excluded_synthesis_does_not_leak(tmp_path: Path) -> None:
         "exclude: [December incident]\n---\n",
         encoding="utf-8",
     )
-    result = recall(str(tmp_path), backend=Reflecting())
+    result = recall(str(tmp_path), backend=reflecting())
     assert all(m["kind"] != "synthesis" for m in result["memories"])
 
 
@@ -442,16 +425,13 @@ def test_a_reader_never_creates_the_store(
 def test_a_store_that_fails_after_the_queries_keeps_the_result(project: tuple[Path, str]) -> None:
     root, _ = project
 
-    class CountFails:
-        name = "count-fails"
+    def fails(*args: object) -> list[Hit]:
+        raise BackendError("search failed: disk image is malformed")
 
-        def search(self, request: object) -> list[Hit]:
-            raise BackendError("search failed: disk image is malformed")
+    def count(project: str) -> int:
+        raise BackendError("count failed too")
 
-        def count(self, project: str) -> int:
-            raise BackendError("count failed too")
-
-    result = recall(str(root / "svc"), prompt="x", backend=CountFails())
+    result = recall(str(root / "svc"), prompt="x", backend=FakeBackend(fails, count=count))
     assert result["status"] == "failed"
     assert result["notes"][-1] == "could not count the memories: count failed too"
 
@@ -546,22 +526,6 @@ def test_command_line_bytes_that_are_not_utf8_are_an_error_not_a_traceback(
     assert err.startswith("error: ") and error in err and "Traceback" not in err
 
 
-class Prompted:
-    """Records the prompt every search is asked with."""
-
-    name = "prompted"
-
-    def __init__(self) -> None:
-        self.prompts: list[str | None] = []
-
-    def search(self, request: object) -> list[Hit]:
-        self.prompts.append(request.prompt)  # type: ignore[attr-defined]
-        return []
-
-    def close(self) -> None:
-        pass
-
-
 def test_recall_searches_only_the_bounded_start_of_a_huge_prompt(tmp_path: Path) -> None:
     # The CLI's --prompt and the MCP tool pass a prompt straight in: a pasted megabyte is
     # cut as the hook cuts it (protocol.text.bound_prompt), so time and memory stay bounded.
@@ -571,12 +535,12 @@ def test_recall_searches_only_the_bounded_start_of_a_huge_prompt(tmp_path: Path)
     (tmp_path / "MEMHOOKS.md").write_text(
         "---\nschema: memhooks/v2\nrecall_queries: [Which deploys failed?]\n---\n", encoding="utf-8"
     )
-    backend = Prompted()
+    backend = FakeBackend()
     huge = "why did the deploy fail " * 50_000
     recall(str(tmp_path), prompt=huge, backend=backend)
     cut = bound_prompt(huge)
     assert MAX_PROMPT_CHARS - 30 < len(cut) <= MAX_PROMPT_CHARS and huge.startswith(cut)
-    assert backend.prompts and set(backend.prompts) == {cut}
-    small = Prompted()
+    assert backend.requests and {r.prompt for r in backend.requests} == {cut}
+    small = FakeBackend()
     recall(str(tmp_path), prompt="why did the deploy fail", backend=small)
-    assert small.prompts == ["why did the deploy fail"]
+    assert [r.prompt for r in small.requests] == ["why did the deploy fail"]
