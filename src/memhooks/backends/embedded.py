@@ -103,6 +103,11 @@ class EmbeddedBackend:
             if self.owns_store:
                 self.store.close()
 
+    def adopt(self, project: str, aliases: tuple[str, ...]) -> int:
+        """Move the memories kept under ``aliases`` to ``project``
+        (:meth:`memhooks.store.MemoryStore.adopt`)."""
+        return self.store.adopt(project, aliases)
+
     def count(self, project: str) -> int:
         """How many memories (obsolete included) ``project`` holds."""
         return self.store.count(project)

@@ -18,7 +18,7 @@ import time
 
 from ..backends import config as configuration
 from ..backends import registry
-from ..backends.base import SearchRequest
+from ..backends.base import ChecksHealth, SearchRequest
 from ..errors import MemhooksError
 
 TYPE_CHECKING = False
@@ -121,7 +121,6 @@ def check(
     """Open backend ``name`` (default: the active one) and ask whether it answers.
     ``{"backend", "ok", "via": "health"|"probe"|"open"|"store", "detail", "open_ms",
     "ms"}``; never raises for a backend failure."""
-
     result: dict[str, Any] = {
         "backend": name,
         "ok": False,
@@ -156,12 +155,11 @@ def check(
         return result
     finally:
         result["open_ms"] = round((time.perf_counter() - started) * 1000, 3)
-    health = getattr(backend, "health", None)
-    result["via"] = "health" if health is not None else "probe"
+    result["via"] = "health" if isinstance(backend, ChecksHealth) else "probe"
     started = time.perf_counter()
     try:
-        if health is not None:
-            answer = health()
+        if isinstance(backend, ChecksHealth):
+            answer = backend.health()
             result.update(ok=answer.ok, detail=answer.detail)
         else:
             request = SearchRequest(

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..backends.base import Draft
+from ..backends.base import Draft, Remembers
 from ..backends.embedded import refresh
 from ..backends.registry import DEFAULT, open_backend, selected
 from ..errors import BackendError, UsageError
@@ -76,8 +76,7 @@ def _remember_in(
 
     backend = open_backend(name)
     try:
-        remember = getattr(backend, "remember", None)
-        if remember is None:
+        if not isinstance(backend, Remembers):
             raise BackendError(f"backend {name} does not support writes (as configured)")
         draft = Draft(
             args.text,
@@ -89,7 +88,7 @@ def _remember_in(
             entities=args.entity,
             source="cli",
         )
-        written = remember(draft)
+        written = backend.remember(draft)
     finally:
         backend.close()
     print(f"Remembered {written} in {name} (scope {scope or '.'})")

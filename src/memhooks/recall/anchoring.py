@@ -84,13 +84,13 @@ def anchored_files(backend: object, project: str, folder: str, besides: set[str]
     the session has) touched, when ``backend`` can say (the embedded store; others
     cannot, nor a backend that did not open: then none, and tool-time recall works per
     folder only). Never raises."""
+    from ..backends.base import AnchorsFiles
     from ..errors import MemhooksError
 
-    files = getattr(backend, "anchored_files", None)
-    if files is None:
+    if not isinstance(backend, AnchorsFiles):
         return []
     try:
-        found: list[str] = files(project, folder, besides=besides, limit=MAX_ANCHORED_FILES)
+        found = backend.anchored_files(project, folder, besides=besides, limit=MAX_ANCHORED_FILES)
     except MemhooksError:
         return []
     return found

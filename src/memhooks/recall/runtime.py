@@ -286,12 +286,13 @@ def _with_synthesis(task: Task, backend: Backend, hits: list[Hit]) -> list[Hit]:
     """Put the backend's synthesis (if the query asks for one, the adapter offers it and
     it answers) first among the hits, as a memory of kind ``synthesis``. A failing
     synthesis is noted on the task; the search hits stay."""
-    synthesize = getattr(backend, "synthesize", None)
+    from ..backends.base import Synthesizes
+
     options = task.request.options
-    if synthesize is None or not any(options.get(key) for key in SYNTHESIS_KEYS):
+    if not isinstance(backend, Synthesizes) or not any(options.get(k) for k in SYNTHESIS_KEYS):
         return hits
     try:
-        text = synthesize(task.request)
+        text = backend.synthesize(task.request)
     except Exception as exc:  # noqa: BLE001 - synthesis is optional; keep the search hits
         task.error = f"synthesis failed: {exc}"
         return hits

@@ -150,12 +150,12 @@ def _where(diagnostic: Diagnostic) -> str:
 def _adopt(backend: Backend, resolved: Resolved, notes: list[str]) -> None:
     """The embedded store moves what it kept under the project's earlier ids (a remote
     added, the first commit made; :meth:`memhooks.store.MemoryStore.adopt`)."""
+    from ..backends.base import Adopts
     from ..errors import MemhooksError
 
-    adopt = getattr(getattr(backend, "store", None), "adopt", None)
-    if resolved.aliases and adopt is not None:
+    if resolved.aliases and isinstance(backend, Adopts):
         try:
-            adopt(resolved.project, resolved.aliases)
+            backend.adopt(resolved.project, resolved.aliases)
         except MemhooksError as exc:  # searching still works on what the id finds
             notes.append(f"could not move the memories kept under earlier project ids: {exc}")
 
@@ -210,6 +210,7 @@ def search(
     ``query_timeout_s`` caps each backend call, ``deadline_s`` all of them together
     (opening the backend is not counted: an in-process model loads once); ``anchored``
     asks the backend for tool-time anchored memories only (``SearchRequest.anchored``)."""
+    from ..backends.base import Counts
     from ..errors import MemhooksError, MissingStoreError
     from .exclusion import Exclusions
 
@@ -262,10 +263,9 @@ def search(
             resolved.tasks, backend, Exclusions(exclude), time.monotonic() + deadline_s - ranking
         )
         out.excluded = counters["excluded"]
-        count = getattr(backend, "count", None)
-        if count is not None and not any(t.hits for t in resolved.tasks):
+        if isinstance(backend, Counts) and not any(t.hits for t in resolved.tasks):
             try:
-                if count(resolved.project) == 0:
+                if backend.count(resolved.project) == 0:
                     out.status = "empty_store"
             except MemhooksError as exc:  # the queries' own errors already say what failed
                 out.notes.append(f"could not count the memories: {exc}")

@@ -1,0 +1,40 @@
+"""Optional capabilities are declared by the methods an adapter defines, and read with
+isinstance (backends.base): what each adapter offers, as memhooks sees it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memhooks.backends import base
+from memhooks.backends.embedded import EmbeddedBackend
+from memhooks.backends.fake import FakeBackend
+from memhooks.backends.registry import BACKENDS, backend_class
+
+CAPABILITIES = (base.ChecksHealth, base.Remembers, base.Synthesizes, base.Counts, base.AnchorsFiles, base.Adopts)
+
+
+def offered(backend: object) -> set[str]:
+    return {c.__name__ for c in CAPABILITIES if isinstance(backend, c)}
+
+
+def test_the_embedded_store_offers_what_its_store_can(tmp_path: Path) -> None:
+    backend = EmbeddedBackend.open(str(tmp_path / "s.sqlite3"))
+    try:
+        assert offered(backend) >= {"Counts", "AnchorsFiles", "Adopts"}
+    finally:
+        backend.close()
+
+
+def test_the_fake_offers_only_what_it_is_given() -> None:
+    assert offered(FakeBackend()) == set()
+    assert offered(FakeBackend(count=lambda project: 0, synthesize=lambda request: None)) == {"Counts", "Synthesizes"}
+
+
+@pytest.mark.parametrize("name", sorted(BACKENDS))
+def test_every_capability_an_adapter_class_defines_is_callable(name: str) -> None:
+    cls = backend_class(name)
+    for capability in CAPABILITIES:
+        method = getattr(cls, capability.METHOD, None)
+        assert method is None or callable(method), (name, capability.METHOD)
