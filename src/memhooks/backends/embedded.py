@@ -401,7 +401,7 @@ class EmbeddedBackend:
             self._caught_up.add(project)
             done = _key("caught-up", project)
             if done not in self._lists().objects:  # checked already in this state
-                if semantic.catch_up(self.store._conn, self.store.path, project):
+                if self.store.read(lambda conn: semantic.catch_up(conn, self.store.path, project)):
                     self._refresh()  # the new vectors moved the generation
                 else:
                     self._lists().objects[done] = True
@@ -433,12 +433,7 @@ class EmbeddedBackend:
         return {pk: self._memories[pk] for pk in pks if pk in self._memories}
 
     def _read(self, query: Callable[[sqlite3.Connection], T]) -> T:
-        from ..store.connection import Translated
-
-        # The store has no public handle for id-level queries; its connection is the
-        # one it opened for us (one thread, one recall).
-        with Translated(self.store.path):
-            return query(self.store._conn)
+        return self.store.read(query)
 
 
 #: Most seconds a writer spends recomputing the cached lists after a change (:func:`refresh`).

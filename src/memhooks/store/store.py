@@ -468,6 +468,15 @@ class MemoryStore:
         with Translated(self.path):
             return rows.recent(self._conn, project, wanted, limit, include_obsolete)
 
+    def read(self, query: Callable[[sqlite3.Connection], T]) -> T:
+        """``query(connection)`` on this store's connection, SQLite's errors translated
+        (StoreError): the entry for an adapter's own id-level queries
+        (:mod:`memhooks.store.ranking`); one that writes takes its own transaction
+        (:func:`memhooks.store.semantic.catch_up`). One thread. Writes of memories go
+        through the named methods (:meth:`remember`, :meth:`adopt`, …)."""
+        with Translated(self.path):
+            return query(self._conn)
+
     def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
         if self.vacant:  # the first write makes the file a store
             conn = connect(self.path, create=True, timeout=self.timeout)
