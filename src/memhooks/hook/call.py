@@ -304,13 +304,26 @@ class HookCall:
         """This call's session (opened, and its ``updated`` time refreshed, on first use).
         Call only when :attr:`root` is not None."""
         if self._session is None:
+            from ..errors import StoreError
             from ..session import open_session
 
             assert self.root is not None
             prompt = self.event.prompt if self.event.event == "user_prompt" else None
-            self._session = open_session(
-                self.state, self.host, self.event.session_id, self.root, prompt=prompt
-            )
+            try:
+                self._session = open_session(
+                    self.state, self.host, self.event.session_id, self.root, prompt=prompt
+                )
+            except StoreError as exc:
+                # The state file opened but takes no write (its disk is full, say): the
+                # session is kept elsewhere, as when it cannot be opened at all.
+                if self.ledgerless or self.state_problem is not None:
+                    raise
+                assert self._state is not None
+                self._state.close()
+                self._state = self._fallback_state(str(exc))
+                self._session = open_session(
+                    self._state, self.host, self.event.session_id, self.root, prompt=prompt
+                )
             # What this call records is held until its reply is sure to go out (confirm):
             # past the deadline, plus the time the confirming write may wait for the file.
             self._session.hold_until = self.state.clock() + self.remaining() + HOLD_S

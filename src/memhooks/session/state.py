@@ -156,6 +156,13 @@ class State:
         self.clock = clock
         self.replaced: str | None = None
         self.conn = _open(path, self)
+        if path != ":memory:":
+            from ..store.failures import unwritable
+
+            why = unwritable(path)  # SQLite opens a file it may not write, read-only
+            if why is not None:
+                self.conn.close()
+                raise unusable(path, why[0])
 
     def close(self) -> None:
         self.conn.close()
