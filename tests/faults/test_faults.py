@@ -15,6 +15,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from permissions import fill
+
 ROOT_HOOK = (
     '---\nschema: memhooks/v2\nrecall_queries: ["What constraints apply to every change?"]\n---\n'
 )
@@ -178,17 +180,6 @@ def mounted(folder: Path, how: str) -> Iterator[None]:
         yield
     finally:
         subprocess.run(["umount", "-l", str(folder)], check=True)
-
-
-def fill(folder: Path) -> None:
-    fd = os.open(folder / "filler", os.O_WRONLY | os.O_CREAT, 0o600)
-    try:
-        while os.write(fd, b"\0" * 4096):
-            pass
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def session(
