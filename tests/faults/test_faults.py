@@ -192,12 +192,13 @@ def session(
     if MARKER not in out:
         FIGURES.silent.append(f"{tag}: the prompt recalled nothing ({err.strip()[:200]})")
     accepted = []
-    rng = random.Random(int(os.environ.get("MEMHOOKS_FAULTS_SEED", "22")) + len(tag))
+    rng = random.Random(f"{os.environ.get('MEMHOOKS_FAULTS_SEED', '22')}:{tag}")
     for n, folder in enumerate([*FOLDERS, ""]):
         rel = f"{folder}/{tag}-{n}.py" if folder else f"{tag}-{n}.py"
         edits.add(rel)
         before = journaled(env)
-        kill_after = rng.uniform(0.01, 0.15) if kills and n % 2 == 0 else None
+        # A hook call takes some 50-100 ms here: most kills land inside it.
+        kill_after = rng.uniform(0.005, 0.1) if kills and n % 2 == 0 else None
         if kill_after is not None:
             FIGURES.faults += 1
         _out, err, killed = write(root, env, rel, tag, kill_after)
