@@ -98,3 +98,36 @@ def test_forget_by_session_removes_every_piece_of_it(
     )
     assert code == 1 and "no memory of session" in err
     assert _run(capsys, "memories", "forget", "--cwd", str(planted))[0] == 2
+
+
+def test_nothing_to_import_says_where_it_looked_and_makes_no_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Newcomer trial #1: a first run in a project no host has a session of printed
+    # "0 added" and left an empty store behind.
+    from conftest import git_project
+
+    project = git_project(tmp_path / "fresh")
+    home = tmp_path / "home"
+    monkeypatch.setenv("HOME", str(home))
+    for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "COPILOT_HOME", "GEMINI_CLI_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    store = tmp_path / "store.sqlite3"
+    monkeypatch.setenv("MEMHOOKS_STORE", str(store))
+    code, out, _ = _run(capsys, "transcripts", "import", str(project))
+    assert code == 0
+    assert out.splitlines()[:5] == [
+        f"Nothing to import for {project}: no session of this project found in",
+        f"  claude-code  {home}/.claude/projects",
+        f"  codex        {home}/.codex",
+        f"  copilot-cli  {home}/.copilot/session-state",
+        f"  gemini-cli   {home}/.gemini/tmp",
+    ]
+    assert not store.exists()
+    code, out, _ = _run(capsys, "transcripts", "import", str(project), "--format", "json")
+    assert json.loads(out)["looked_in"]["codex"] == f"{home}/.codex" and not store.exists()
+    # A chat named on the command line is something to import: the store is made then.
+    chat = tmp_path / "chat.jsonl"
+    chat.write_text('{"role": "user", "text": "We decided: never log the refresh token."}\n')
+    code, out, _ = _run(capsys, "transcripts", "import", str(project), "--chat", str(chat))
+    assert code == 0 and "pieces: 1 added" in out and store.exists()

@@ -67,6 +67,42 @@ def _priority(value: Any) -> str:
     return "default" if value is None else f"{value:.2f}"
 
 
+#: Names of a query's own entities or resources listed at most (then "and N more").
+SHOWN = 5
+
+
+def _name(item: Any) -> str:
+    """An entity's or resource's name (a plain string is its own name)."""
+    return str(item.get("name", item.get("value", item))) if isinstance(item, dict) else str(item)
+
+
+def _folder_wide(items: list[Any]) -> set[str]:
+    """The names of a plan's folder-wide entities or resources (``{source, value}``)."""
+    return {_name(item["value"] if isinstance(item, dict) and "value" in item else item)
+            for item in items}  # fmt: skip
+
+
+def _own(query: dict[str, Any], field: str, folder_wide: list[Any]) -> list[str]:
+    """The line naming the entities or resources a query carries beyond the folder-wide
+    ones (a generated cue's files: ``resources: src/a.py``); none when it has none."""
+    shared = _folder_wide(folder_wide)
+    own = [n for n in dict.fromkeys(_name(item) for item in query[field]) if n not in shared]
+    if not own:
+        return []
+    more = f" and {len(own) - SHOWN} more" if len(own) > SHOWN else ""
+    return [f"      {field}: {', '.join(own[:SHOWN])}{more}"]
+
+
+def _count(plan: dict[str, Any], field: str) -> str:
+    """``resources: N`` — the folder-wide ones, as the reference renders them — and, when
+    recall queries carry their own (a generated cue lists the folder's files), how many:
+    ``resources: 0 (1 on recall queries)``, never a bare 0 beside a query's resource."""
+    line = f"{field}: {len(plan[field])}"
+    own = {_name(item) for q in plan["effective_queries"] for item in q[field]}
+    own -= _folder_wide(plan[field])
+    return f"{line} ({len(own)} on recall queries)" if own else line
+
+
 def human(plan: dict[str, Any], reason: str) -> str:
     """The reference's human rendering, plus the reason the root was chosen. Control
     characters in paths, queries and guidance are shown as escapes, one line each."""
@@ -90,9 +126,11 @@ def human(plan: dict[str, Any], reason: str) -> str:
         lines.append(f"      source: {query['source']}")
         if query["backends"]:
             lines.append("      backends: " + ", ".join(query["backends"]))
+        lines += _own(query, "entities", plan["entities"])
+        lines += _own(query, "resources", plan["resources"])
     lines += [
-        f"entities: {len(plan['entities'])}",
-        f"resources: {len(plan['resources'])}",
+        _count(plan, "entities"),
+        _count(plan, "resources"),
         f"exclusions: {len(plan['exclude'])}",
     ]
     lines.append(f"guidance blocks ({len(plan['guidance'])}):")

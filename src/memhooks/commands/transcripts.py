@@ -22,6 +22,7 @@ import sys
 
 from ..errors import StoreError, UsageError
 from ..store import Memory, MemoryStore
+from ..store.location import default_path
 from ..transcripts import READERS, ImportReport, import_transcripts
 from ..transcripts.render import KIND
 from ..transcripts.supersede import CONFIRMED, KEPT
@@ -88,21 +89,30 @@ def run(args: argparse.Namespace) -> int:
         return _decide(store, where, args.id, args.action)
 
 
-def _import(args: argparse.Namespace) -> int:
+def _import(args: argparse.Namespace, *, scan: bool = True) -> int:
+    """``transcripts import``; with ``scan``, a missing store is made only once a dry run
+    found something to import."""
     where = locate(args.path)
     if not args.dry_run:
         from ..maintain.targets import root_hook
 
         root_hook(where.root)  # one enablement rule for every write (as history import)
-    store = _open(args.store, args.dry_run)
+    dry_run = args.dry_run or (scan and _absent(args.store))
+    store = _open(args.store, dry_run)
     with store:
-        if not args.dry_run:
+        if not dry_run:
             store.adopt(where.project, where.aliases)
         report = import_transcripts(
-            store, where, env=os.environ, hosts=args.agent, chats=args.chat, dry_run=args.dry_run
+            store, where, env=os.environ, hosts=args.agent, chats=args.chat, dry_run=dry_run
         )
-        path = store.path
-    if not args.dry_run and (report.added or report.updated):
+        path = store.path if store.path != ":memory:" else args.store or default_path()
+    if dry_run and not args.dry_run:
+        if report.added:
+            return _import(args, scan=False)  # the real import makes the store
+        report.dry_run = False  # nothing to import: no empty store is made for it
+    if not (report.sessions or report.unchanged_files):
+        return _nothing(args, where, report, path)
+    if not dry_run and (report.added or report.updated):
         from ..backends.embedded import refresh
 
         refresh(path)  # the next prompt's hook finds its lists ready
@@ -111,6 +121,34 @@ def _import(args: argparse.Namespace) -> int:
         print(json.dumps(out, indent=2))
     else:
         print(_summary(report, where))
+    return 0
+
+
+def _absent(path: str | None) -> bool:
+    """Whether the store file does not exist yet (an import that finds nothing then
+    leaves it so: a first run in the wrong folder must not make an empty store)."""
+    return not os.path.exists(path or default_path())
+
+
+def _nothing(args: argparse.Namespace, where: Workspace, report: ImportReport, path: str) -> int:
+    """Say that nothing was found, and where each host's sessions were looked for."""
+    looked = {name: READERS[name].folder(os.environ) for name in args.agent or sorted(READERS)}
+    if args.format == "json":
+        out = {"project": where.project, "root": where.root, "store": path, **report.to_json()}
+        print(json.dumps({**out, "looked_in": looked}, indent=2))
+        return 0
+    lines = [f"Nothing to import for {where.root}: no session of this project found in"]
+    width = max(map(len, looked), default=0)
+    lines += [f"  {name:<{width}}  {folder}" for name, folder in looked.items()]
+    if report.elsewhere:
+        lines.append(f"  ({report.elsewhere} session(s) there ran in other projects)")
+    if report.unchanged_files:
+        lines.append(f"  ({report.unchanged_files} file(s) unchanged since the last import)")
+    lines.append(
+        "Sessions belong to a project by the folder they ran in; name another tool's chat"
+        " with --chat FILE (JSON Lines)."
+    )
+    print("\n".join(lines))
     return 0
 
 
