@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from storyrepo import build, story
 
 from memhooks.commands.why import parse_target
 from memhooks.errors import UsageError
@@ -188,3 +189,43 @@ def test_every_rendering_names_a_commit_by_the_stores_short_id() -> None:
 
     assert why_text.SHORT == result.SHORT == commits.SHORT
     assert why_text.short("ab" * 20) == commits.short("ab" * 20)
+
+
+def test_the_walk_back_goes_past_a_rename_to_the_fix_behind_a_formatting_commit(
+    tmp_path: Path,
+) -> None:
+    # newcomer trial: requests' auth.py:293 is owned by a formatting commit, before it a
+    # reshaping rename; the reason is one step further back, under the file's old path
+    repo = tmp_path / "digest"
+    hashes = build(repo, story("digest_story.json"))
+    done = why(repo, "src/requests/auth.py:10")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[2] == (
+        f'src/requests/auth.py 10: {hashes["format"][:12]} "Apply black formatting (#6095)"'
+        f' (2022-04-29); before it {hashes["rename"][:12]} "HTTPDigestAuth - Renamed thread local'
+        f' attribute" (2015-04-04); before that {hashes["decision"][:12]} "Fix infinite loop on'
+        ' wrong Digest Authentication (Issue #547)" (2012-07-14)'
+    )
+    assert "  | the second challenge." in done.stdout
+    owner = json.loads(why(repo, "src/requests/auth.py:10", "--format", "json").stdout)["owners"][0]
+    assert [b["commit"] for b in owner["before"]] == [hashes["rename"]]
+    assert [(b["commit"], b["low_signal"]) for b in owner["earlier"]] == [
+        (hashes["decision"], None)
+    ]
+
+
+def test_a_commit_owning_lines_here_and_there_has_them_counted_not_listed() -> None:
+    # newcomer trial: a formatting commit arrived with ~80 line ranges (~500 characters)
+    from memhooks.recall.why import Commit, Explanation, Why
+    from memhooks.recall.why_text import headline
+
+    answer = Why("setup.py", [])
+    scattered = Explanation(
+        Commit("f" * 40, "style: black", 1651190400, ""), [(n, n) for n in range(12, 172, 2)]
+    )
+    assert (
+        headline(answer, scattered)
+        == 'setup.py 80 lines between 12 and 170: ffffffffffff "style: black" (2022-04-29)'
+    )
+    few = Explanation(scattered.commit, [(9, 10), (14, 14), (20, 22), (30, 30)])
+    assert headline(answer, few).startswith("setup.py 9–10, 14, 20–22, 30: ")

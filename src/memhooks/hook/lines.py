@@ -285,7 +285,7 @@ def _record(call: HookCall, shown: str, told: LineRecall) -> LineRecall | None:
     """Claim ``told``'s commits in the session's ledger; None when a parallel hook call
     of the session told them first."""
     by_hash = {e.commit.hash: e.commit for e in told.why.explanations}
-    by_hash.update({c.hash: c for e in told.why.explanations for c, _ in e.before})
+    by_hash.update({c.hash: c for e in told.why.explanations for c in e.previous})
     items: list[dict[str, object]] = [
         {"item": keys.commit(h), "words": by_hash[h].subject[:80] if h in by_hash else "", "cue": f"lines of {shown}"}
         for h in told.commits

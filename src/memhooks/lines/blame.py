@@ -78,16 +78,18 @@ def blame(
 
 
 def old_side(
-    top: str, before: tuple[str, str], after: tuple[str, str], lines: tuple[int, int]
-) -> list[tuple[int, int]]:
-    """The line ranges of ``before`` (``(commit, path)``) that the diff to ``after``
-    replaced with, or removed next to, lines ``lines`` (1-based, inclusive) of ``after``:
-    where those lines came from. Lines that were only added map to nothing. Raises
-    :class:`BlameError`."""
+    top: str,
+    before: tuple[str, str],
+    after: tuple[str, str],
+    lines: Sequence[tuple[int, int]],
+) -> dict[tuple[int, int], list[tuple[int, int]]]:
+    """For each range of ``lines`` (1-based, inclusive) of ``after`` (``(commit,
+    path)``): the line ranges of ``before`` that the diff to ``after`` replaced with, or
+    removed next to, those lines — where they came from. Lines that were only added map
+    to nothing. One ``git diff`` for all of them. Raises :class:`BlameError`."""
     args = ["diff", "--no-ext-diff", "--no-color", "--no-renames", "-U0"]
     args += [f"{before[0]}:{before[1]}", f"{after[0]}:{after[1]}"]
-    first, last = lines
-    found: list[tuple[int, int]] = []
+    found: dict[tuple[int, int], list[tuple[int, int]]] = {r: [] for r in lines}
     for line in _lines(top, args, None, Run(), ok=(0, 1)):
         if not line.startswith("@@ "):
             continue
@@ -96,8 +98,9 @@ def old_side(
         new_start, new_count = _span(new[1:])
         # a removal (new_count 0) sits between new_start and new_start + 1
         new_end = new_start + max(new_count, 1) - 1
-        if old_count and new_start <= last and new_end >= first:
-            found.append((old_start, old_start + old_count - 1))
+        for (first, last), out in found.items():
+            if old_count and new_start <= last and new_end >= first:
+                out.append((old_start, old_start + old_count - 1))
     return found
 
 

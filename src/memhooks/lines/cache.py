@@ -25,6 +25,10 @@ import time
 
 from .. import cachefile, filestate
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 FORMAT = 4  # 3: the stat key is memhooks.filestate.key; 4: owners as ints, text aside
 
 #: What is known of a line's owner: None (not blamed yet), UNCOMMITTED, or
@@ -52,8 +56,8 @@ class Entry:
     file of its own beside the entry and read only when needed: to follow an edit),
     ``lines`` (per line, see :data:`Known`), ``origins`` (``[hash, path, previous hash
     or None, previous path or None]``), ``commits`` (hash -> ``[summary, author time,
-    boundary]``) and ``before`` (previous owners already found: ``"<origin> <first>-
-    <last>"`` -> ``[[hash, lines], ...]``) and ``notes`` (what callers keep with this
+    boundary]``) and ``before`` (previous owners already found: ``"<hash> <path> <first>-
+    <last>"`` -> rows of :func:`memhooks.lines.ownership.previous_owners`) and ``notes`` (what callers keep with this
     file version: :attr:`memhooks.lines.Ownership.notes`)."""
 
     __slots__ = (
@@ -71,7 +75,7 @@ class Entry:
         self.lines: list[int | None] = [None] * len(text or ())
         self.origins: list[list[str | None]] = []
         self.commits: dict[str, list[str | int | bool]] = {}
-        self.before: dict[str, list[list[str | int]]] = {}
+        self.before: dict[str, list[list[Any]]] = {}
         self.notes: dict[str, object] = {}
 
     @property

@@ -17,6 +17,7 @@ from .porcelain import UNCOMMITTED
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
+    from typing import Any
 
     from .porcelain import Group
 
@@ -159,43 +160,60 @@ def _saved(top: str, path: str, state_dir: str) -> tuple[str, cache.Entry] | Non
 
 
 def previous_owners(
-    top: str, owner: Owner, within: Ownership, *, deadline: float | None = None
+    top: str, owner: Owner | Before, within: Ownership, *, deadline: float | None = None
 ) -> list[Before]:
-    """The commits that owned what ``owner`` (one of ``within.owners``) replaced in its
-    lines: the old side of its diff to the version before it, blamed there (most lines
-    first). Lines it only added have no previous owner. The answer is kept with the file
-    version (what a commit replaced never changes). A blame the deadline cuts short
-    gives nothing for that range (a part would mislead)."""
+    """The commits that owned what ``owner`` (one of ``within.owners``, or one of the
+    :class:`Before` this returned: a step further back) replaced in its lines: the old
+    side of its diff to the version before it, blamed there (most lines first; renames
+    followed, as blame follows them). Lines it only added have no previous owner. The
+    answer is kept with the file version (what a commit replaced never changes). A range
+    the deadline leaves unblamed gives nothing (a part would mislead)."""
     if owner.previous is None or owner.boundary or within._entry is None:
         return []
     item = within._entry
-    found: dict[str, Before] = {}
-    saved = False
-    for first, last in owner.origin_lines:
-        key = f"{owner.hash} {owner.path} {first}-{last}"
-        known = item.before.get(key)
-        if known is None:
-            known = _blame_before(top, owner, (first, last), deadline, item)
-            if known is None:
-                continue
-            item.before[key] = known
-            saved = True
-        for hash_, count in known:
-            prior = found.get(str(hash_))
+    keys = {r: f"{owner.hash} {owner.path} {r[0]}-{r[1]}" for r in owner.origin_lines}
+    missing = [r for r, key in keys.items() if not _usable(item.before.get(key))]
+    if missing:
+        found = _blame_before(top, owner, missing, deadline, item)
+        for r, rows in found.items():
+            item.before[keys[r]] = rows
+        if found:
+            within.keep()
+    merged: dict[str, Before] = {}
+    for key in keys.values():
+        if not _usable(item.before.get(key)):
+            continue
+        for hash_, count, path, prev_hash, prev_path, lines in item.before[key]:
+            prior = merged.get(str(hash_))
             if prior is None:
-                prior = found[str(hash_)] = Before(str(hash_), *_commit_info(item, str(hash_)))
+                prior = merged[str(hash_)] = Before(str(hash_), *_commit_info(item, str(hash_)))
+                prior.path = str(path)
+                if prev_hash and prev_path:
+                    prior.previous = (str(prev_hash), str(prev_path))
             prior.count += int(count)
-    if saved:
-        within.keep()
-    return sorted(found.values(), key=lambda o: (-o.count, -o.author_time))
+            for first, last in lines:
+                for n in range(int(first), int(last) + 1):
+                    _extend(prior.origin_lines, n)
+    return sorted(merged.values(), key=lambda o: (-o.count, -o.author_time))
 
 
 class Before:
     """A previous owner: ``hash``, ``summary`` (untrusted, as the commit said it),
-    ``author_time`` (seconds), ``boundary``, and ``count``: how many of the replaced
-    lines it owned."""
+    ``author_time`` (seconds), ``boundary``, ``count`` (how many of the replaced lines
+    it owned), and, to walk further back (:func:`previous_owners` of it), ``path`` (the
+    file's path in that commit), ``previous`` (``(hash, path)`` before it, or None) and
+    ``origin_lines`` (the lines it owns, numbered as in its own version)."""
 
-    __slots__ = ("author_time", "boundary", "count", "hash", "summary")
+    __slots__ = (
+        "author_time",
+        "boundary",
+        "count",
+        "hash",
+        "origin_lines",
+        "path",
+        "previous",
+        "summary",
+    )
 
     def __init__(self, hash: str, summary: str, author_time: int, boundary: bool) -> None:
         self.hash = hash
@@ -203,33 +221,76 @@ class Before:
         self.author_time = author_time
         self.boundary = boundary
         self.count = 0
+        self.path = ""
+        self.previous: tuple[str, str] | None = None
+        self.origin_lines: list[tuple[int, int]] = []
+
+
+#: A previous-owner row kept in the cache: ``[hash, lines owned, path there, previous
+#: hash, previous path, [[first, last], ...] (its own line numbers)]``.
+_ROW = 6
+
+
+def _usable(rows: object) -> bool:
+    """Whether cached previous owners hold what a further step needs (rows kept before
+    the walk went further back held only ``[hash, count]``: blamed again)."""
+    return isinstance(rows, list) and all(isinstance(r, list) and len(r) == _ROW for r in rows)
 
 
 def _blame_before(
     top: str,
-    owner: Owner,
-    lines: tuple[int, int],
+    owner: Owner | Before,
+    ranges: list[tuple[int, int]],
     deadline: float | None,
     item: cache.Entry,
-) -> list[list[str | int]] | None:
+) -> dict[tuple[int, int], list[list[Any]]]:
+    """Previous-owner rows per range of ``ranges`` (``owner``'s own line numbers): one
+    diff and one blame for all of them; a range the deadline left unsettled is absent."""
     from .blame import BlameError, blame, old_side
 
     assert owner.previous is not None
     try:
-        old = old_side(top, owner.previous, (owner.hash, owner.path), lines)
-        if not old:
-            return []
-        run = blame(top, owner.previous[1], old, rev=owner.previous[0], deadline=deadline)
+        olds = old_side(top, owner.previous, (owner.hash, owner.path), ranges)
+        wanted = _ranges(_numbers([r for old in olds.values() for r in old]))
+        run = (
+            blame(top, owner.previous[1], wanted, rev=owner.previous[0], deadline=deadline)
+            if wanted
+            else None
+        )
     except BlameError:
-        return None
-    if not run.complete:
-        return None  # not kept: the next call may finish it
-    counts: dict[str, int] = {}
-    for group in run.groups:
+        return {}
+    at: dict[int, tuple[Group, int]] = {}
+    for group in [] if run is None else run.groups:
         commit = group.commit
-        counts[commit.hash] = counts.get(commit.hash, 0) + group.count
         item.commits[commit.hash] = [commit.summary, commit.author_time, commit.boundary]
-    return [[hash_, count] for hash_, count in counts.items()]
+        for offset in range(group.count):
+            at[group.final + offset] = (group, group.orig + offset)
+    out: dict[tuple[int, int], list[list[Any]]] = {}
+    for r, old in olds.items():
+        numbers = _numbers(old)
+        if any(n not in at for n in numbers):
+            continue  # not settled before the deadline: the next call may finish it
+        rows: dict[str, list[Any]] = {}
+        for n in numbers:
+            group, there = at[n]
+            row = rows.get(group.commit.hash)
+            if row is None:
+                previous = group.previous or (None, None)
+                row = rows[group.commit.hash] = [
+                    group.commit.hash,
+                    0,
+                    group.filename,
+                    *previous,
+                    [],
+                ]
+            row[1] += 1
+            lines = row[5]
+            if lines and lines[-1][1] + 1 == there:
+                lines[-1][1] = there
+            else:
+                lines.append([there, there])
+        out[r] = list(rows.values())
+    return out
 
 
 def _commit_info(item: cache.Entry | None, hash_: str) -> tuple[str, int, bool]:

@@ -92,7 +92,7 @@ def line_recall(
         chosen = [e for e in chosen if not e.initial or answers(e, prompt)][:EDIT_OWNERS]
     fresh = []
     for explanation in chosen:
-        hashes = {explanation.commit.hash, *(c.hash for c, _ in explanation.before)}
+        hashes = {explanation.commit.hash, *(c.hash for c in explanation.previous)}
         if not hashes <= delivered:
             fresh.append(explanation)
     why.explanations = fresh
@@ -100,7 +100,7 @@ def line_recall(
     commits = [
         commit.hash
         for explanation in kept
-        for commit in (explanation.commit, *(c for c, _ in explanation.before))
+        for commit in (explanation.commit, *explanation.previous)
         if commit.hash not in delivered
     ]
     return LineRecall(text, list(dict.fromkeys(commits)), why)

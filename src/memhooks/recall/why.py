@@ -31,6 +31,9 @@ if TYPE_CHECKING:
 MESSAGE_CHARS = 2000
 #: Most previous owners shown per owner.
 MAX_BEFORE = 2
+#: Most steps further back past a previous owner that is itself low-signal or reshaping
+#: (a formatting commit over a rename over the fix: the fix is two steps back).
+MAX_WALK = 4
 
 
 class Commit:
@@ -55,16 +58,25 @@ class Commit:
 class Explanation:
     """One owner: ``commit``, ``lines`` (ranges of the working file it owns),
     ``before`` (``[(commit, lines it owned of what it replaced)]``, most first; empty
-    unless it is low-signal), ``initial`` (the project's first commit — one without a
-    parent — created the file: what it owns is what the project was imported with)."""
+    unless it is low-signal), ``earlier`` (where the first of ``before`` is itself
+    low-signal: the owners further back, one a step, newest first, the last one that
+    is not low-signal, at most :data:`MAX_WALK`), ``initial`` (the project's first
+    commit — one without a parent — created the file: what it owns is what the project
+    was imported with)."""
 
-    __slots__ = ("before", "commit", "initial", "lines")
+    __slots__ = ("before", "commit", "earlier", "initial", "lines")
 
     def __init__(self, commit: Commit, lines: list[tuple[int, int]]) -> None:
         self.commit = commit
         self.lines = lines
         self.before: list[tuple[Commit, int]] = []
+        self.earlier: list[tuple[Commit, int]] = []
         self.initial = False
+
+    @property
+    def previous(self) -> list[Commit]:
+        """The commits named before this one: ``before``, then ``earlier``."""
+        return [c for c, _ in self.before] + [c for c, _ in self.earlier]
 
 
 class Why:
@@ -178,7 +190,7 @@ def explain_lines(
         explanation = Explanation(commit, owner.lines)
         explanation.initial = owner.previous is None and commit.root
         if commit.low_signal:
-            explanation.before = _before(top, owner, own, deadline, left_out)
+            explanation.before, explanation.earlier = _before(top, owner, own, deadline, left_out)
         answer.explanations.append(explanation)
     return answer
 
@@ -235,17 +247,37 @@ def _owners(own: Ownership, limit: int | None) -> list[Owner]:
 
 def _before(
     top: str, owner: Owner, own: Ownership, deadline: float | None, left_out: _Filter
-) -> list[tuple[Commit, int]]:
+) -> tuple[list[tuple[Commit, int]], list[tuple[Commit, int]]]:
+    """``owner``'s previous owners, and while the first of them is low-signal too, the
+    owner before it (the lines' owner of most lines, a step at a time, renames followed):
+    ``(before, earlier)`` of :class:`Explanation`."""
     found = previous_owners(top, owner, own, deadline=deadline)
-    kept: list[Before] = [b for b in found if not b.boundary][:MAX_BEFORE]
+    before = _told(top, found, own, left_out, MAX_BEFORE)
+    earlier: list[tuple[Commit, int]] = []
+    seen = {owner.hash, *(c.hash for _, c in before)}
+    step = before[0] if before else None
+    while step is not None and step[1].low_signal and len(earlier) < MAX_WALK:
+        back = _told(top, previous_owners(top, step[0], own, deadline=deadline), own, left_out, 1)
+        step = back[0] if back and back[0][1].hash not in seen else None
+        if step is not None:
+            seen.add(step[1].hash)
+            earlier.append((step[1], step[0].count))
+    return [(c, b.count) for b, c in before], earlier
+
+
+def _told(
+    top: str, found: list[Before], own: Ownership, left_out: _Filter, limit: int
+) -> list[tuple[Before, Commit]]:
+    """The first ``limit`` previous owners of ``found`` that are not a boundary, each
+    with what its commit said, less those left out; in order."""
+    kept = [b for b in found if not b.boundary][:limit]
     commits = _texts(top, [b.hash for b in kept], own)
     left_out.look_up(commits)
-    out: list[tuple[Commit, int]] = []
+    out: list[tuple[Before, Commit]] = []
     for before in kept:
         commit = commits.get(before.hash)
-        if commit is None or left_out.reason(commit, ""):
-            continue
-        out.append((commit, before.count))
+        if commit is not None and not left_out.reason(commit, ""):
+            out.append((before, commit))
     return out
 
 

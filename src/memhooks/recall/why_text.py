@@ -5,6 +5,14 @@ The line, as issue 20 item 3 words it::
 
     retryx/retry.py 9–10: 627d3bdedbdc "perf: simplify retry" (2026-03-02); before it cf77203c5636 "fix: cap Retrier at the measured attempt budget" (2026-02-01)
 
+and where that previous owner only reshaped the lines too, the owner a step further
+back (:attr:`~.why.Explanation.earlier`)::
+
+    src/requests/auth.py 293: 2a6f290bc093 "Add automatic code formatting …" (2022-04-29); before it 5a69137ac871 "… Renamed thread local attribute" (2015-04-04); before that 5296b8be90cb "Fix infinite loop on wrong Digest Authentication (Issue #547)" (2012-07-14)
+
+A commit owning lines here and there (a formatting commit) has them counted, not listed:
+``setup.py 84 lines between 12 and 310: …``.
+
 Commit text is untrusted: the block opens with a label saying so, each message is
 introduced as what that commit said, and nothing in it is formatted as an instruction.
 """
@@ -35,8 +43,17 @@ def short(hash_: str) -> str:
     return hash_[:SHORT]
 
 
+#: Most line ranges written out; more are said as a count and a span (a formatting
+#: commit owns a line here and there: 80 ranges were ~500 characters of numbers).
+MAX_RANGES = 4
+
+
 def ranges_text(ranges: list[tuple[int, int]]) -> str:
-    """``[(9, 10), (14, 14)]`` -> ``9–10, 14``."""
+    """``[(9, 10), (14, 14)]`` -> ``9–10, 14``; more than :data:`MAX_RANGES` ranges ->
+    ``84 lines between 12 and 310``."""
+    if len(ranges) > MAX_RANGES:
+        count = sum(b - a + 1 for a, b in ranges)
+        return f"{count} lines between {ranges[0][0]} and {ranges[-1][1]}"
     return ", ".join(f"{a}" if a == b else f"{a}–{b}" for a, b in ranges)
 
 
@@ -61,6 +78,12 @@ def headline(
             mine = (also or {}).get(commit.hash)
             named.append(_named(commit) + (f", which owns {ranges_text(mine)}" if mine else ""))
         line += "; before it " + ", ".join(named)
+    if explanation.earlier:  # further back from the first previous owner, a step each
+        first = explanation.before[0][0]
+        line += (
+            "; before that " if len(explanation.before) == 1 else f"; before {short(first.hash)}: "
+        )
+        line += "; before that ".join(_named(commit) for commit, _ in explanation.earlier)
     return line
 
 
@@ -88,7 +111,7 @@ def render_kept(
 ) -> tuple[str, list[Explanation]]:
     """:func:`render`'s text and the explanations it holds. A commit is named once: an
     owner that is also the previous owner of another owner's lines is told there."""
-    befores = {c.hash for e in why.explanations for c, _ in e.before}
+    befores = {c.hash for e in why.explanations for c in e.previous}
     also = {e.commit.hash: e.lines for e in why.explanations if e.commit.hash in befores}
     parts = [LABEL]
     size = len(LABEL)
@@ -98,7 +121,7 @@ def render_kept(
         if explanation.commit.hash in also and not explanation.before:
             continue
         block = [headline(why, explanation, also)]
-        for commit in (explanation.commit, *(c for c, _ in explanation.before)):
+        for commit in (explanation.commit, *explanation.previous):
             if commit.hash not in shown:
                 shown.add(commit.hash)
                 if commit.message.strip() != commit.subject.strip():  # more than its line
@@ -132,6 +155,8 @@ def to_json(why: Why) -> dict[str, Any]:
                 **_commit_json(e.commit),
                 "lines": [list(r) for r in e.lines],
                 "before": [{**_commit_json(c), "replaced_lines": n} for c, n in e.before],
+                # further back from before[0], a step each (it was low-signal too)
+                "earlier": [{**_commit_json(c), "replaced_lines": n} for c, n in e.earlier],
             }
             for e in why.explanations
         ],
