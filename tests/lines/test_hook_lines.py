@@ -167,3 +167,21 @@ def test_without_a_pre_tool_channel_a_later_edit_in_a_served_folder_is_told_afte
         told.append(context(hook(project, "gemini-cli", edit, session="g1")))
     assert f"before it {hashes['decision'][:12]}" in told[0]
     assert wording[:12] in told[1]  # the second edit, in a folder served and a file in its cue
+
+
+def test_sessions_show_says_which_lines_each_commit_was_told_for(
+    project: dict[str, object], hashes: dict[str, str]
+) -> None:
+    # newcomer trial: "recalled by: lines of src/requests/auth.py", without which lines
+    hook(project, "claude-code", "claude-pre-edit", session="shown")
+    env = project["env"]
+    assert isinstance(env, dict)
+    done = subprocess.run(
+        [sys.executable, "-m", "memhooks", "sessions", "show", "shown", "--format", "json"],
+        cwd=project["root"], env=env, capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    items = {i["item"]: i["cue"] for d in json.loads(done.stdout)["deliveries"] for i in d["items"]}
+    assert items == {
+        f"commit:{hashes['regression']}": "lines 9–10 of retryx/retry.py",
+        f"commit:{hashes['decision']}": "lines 9–10 of retryx/retry.py",
+    }

@@ -100,12 +100,38 @@ def test_a_commit_the_store_marks_reverted_is_not_offered(
     assert f"left out: {hashes['decision'][:12]} (reverted)" in human
 
 
-def test_uncommitted_lines_are_said_to_own_nothing(repo: Path) -> None:
+def test_uncommitted_lines_are_said_in_plain_words(repo: Path) -> None:
     file = repo / "retryx" / "retry.py"
-    file.write_text(file.read_text(encoding="utf-8") + "# local note\n", encoding="utf-8")
+    file.write_text(
+        file.read_text(encoding="utf-8") + "# local note\n# and another\n", encoding="utf-8"
+    )
     done = why(repo, "retryx/retry.py:20")
+    assert done.stdout == "retryx/retry.py: 1 line is not committed yet, so no commit explains it\n"
+    both = why(repo, "retryx/retry.py:18-21").stdout.splitlines()
+    assert both[-1] == "2 lines are not committed yet: no commit explains them"
+
+
+def test_lines_past_the_end_are_said_to_be_past_the_end(repo: Path) -> None:
+    # newcomer trial: a range past EOF said "no commit explains these lines"
+    done = why(repo, "retryx/retry.py:300-310")
+    assert done.stdout == "retryx/retry.py has 19 lines: 300–310 is past its end\n"
+    some = why(repo, "retryx/retry.py:18-40").stdout.splitlines()
+    assert some[2].startswith("retryx/retry.py 18–19: ")
+    assert some[-1] == "the file has 19 lines: the lines asked for past its end have none"
+    answer = json.loads(why(repo, "retryx/retry.py:300", "--format", "json").stdout)
+    assert answer["file_lines"] == 19 and answer["owners"] == []
+    assert answer["notes"] == ["retryx/retry.py has 19 lines: 300 is past its end"]
+
+
+def test_a_committed_binary_file_is_said_to_be_no_text(repo: Path) -> None:
+    # newcomer trial: a committed binary file said "no commit explains these lines"
+    (repo / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR" + bytes(range(256)))
+    subprocess.run(["git", "-C", str(repo), "add", "logo.png"], check=True)
+    subprocess.run(["git", "-C", str(repo), "commit", "-qm", "logo"], check=True)
+    done = why(repo, "logo.png")
+    assert done.returncode == 0, done.stderr
     assert done.stdout == (
-        "retryx/retry.py: no commit explains these lines\n\n1 uncommitted line(s) own nothing\n"
+        "logo.png: not a text file; git blames lines of text, so no commit explains lines of it\n"
     )
 
 
@@ -229,3 +255,7 @@ def test_a_commit_owning_lines_here_and_there_has_them_counted_not_listed() -> N
     )
     few = Explanation(scattered.commit, [(9, 10), (14, 14), (20, 22), (30, 30)])
     assert headline(answer, few).startswith("setup.py 9–10, 14, 20–22, 30: ")
+    from memhooks.recall.why_text import lines_of
+
+    assert lines_of([(293, 293)], "auth.py") == "line 293 of auth.py"
+    assert lines_of(scattered.lines, "setup.py") == "80 lines between 12 and 170 of setup.py"

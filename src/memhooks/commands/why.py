@@ -15,8 +15,7 @@ import time
 
 from ..errors import UsageError
 from ..recall.why import why
-from ..recall.why_text import render, to_json
-from ..store.commits import short
+from ..recall.why_text import notes, nothing, render, to_json
 
 _LINES = re.compile(r"^(\d+)(?:-(\d+))?$")
 
@@ -58,16 +57,8 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(to_json(answer), indent=2, ensure_ascii=False))
         return 0
-    print(render(answer, message_chars=2000) or f"{answer.path}: no commit explains these lines")
-    notes = []
-    if answer.uncommitted:
-        notes.append(f"{answer.uncommitted} uncommitted line(s) own nothing")
-    if answer.unknown:
-        notes.append(f"{answer.unknown} line(s) not blamed within --timeout")
-    if answer.excluded:
-        notes.append(
-            "left out: " + ", ".join(f"{short(h)} ({reason})" for h, reason in answer.excluded)
-        )
-    if notes:
-        print("\n" + "; ".join(notes))
+    print(render(answer, message_chars=2000) or nothing(answer))
+    said = notes(answer)
+    if said:
+        print("\n" + "; ".join(said))
     return 0

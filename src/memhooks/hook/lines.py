@@ -284,10 +284,18 @@ def _recall(
 def _record(call: HookCall, shown: str, told: LineRecall) -> LineRecall | None:
     """Claim ``told``'s commits in the session's ledger; None when a parallel hook call
     of the session told them first."""
+    from ..recall.why_text import lines_of
+
     by_hash = {e.commit.hash: e.commit for e in told.why.explanations}
     by_hash.update({c.hash: c for e in told.why.explanations for c in e.previous})
+    # the lines each commit explains (a previous owner: the lines of the owner it is behind)
+    lines: dict[str, list[tuple[int, int]]] = {}
+    for e in told.why.explanations:
+        for commit in (e.commit, *e.previous):
+            lines.setdefault(commit.hash, e.lines)
     items: list[dict[str, object]] = [
-        {"item": keys.commit(h), "words": by_hash[h].subject[:80] if h in by_hash else "", "cue": f"lines of {shown}"}
+        {"item": keys.commit(h), "words": by_hash[h].subject[:80] if h in by_hash else "",
+         "cue": lines_of(lines.get(h, []), shown)}
         for h in told.commits
     ]  # fmt: skip
     claimed = call.session.record(

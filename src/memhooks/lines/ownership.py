@@ -55,16 +55,20 @@ class Owner:
 class Ownership:
     """The answer for ``path`` (relative to the work tree): ``owners`` (most lines
     first, then newest), ``lines`` (how many lines were asked about, within the file),
+    ``size`` (the file's lines; None when it is not a text file git could blame),
     ``uncommitted`` and ``unknown`` (lines the deadline left unblamed) counts, and
     ``cached`` (no git process was needed). ``notes``: what a caller keeps with this
     file version (saved by :meth:`keep`; gone when the version changes)."""
 
-    __slots__ = ("_entry", "_file", "cached", "lines", "owners", "path", "uncommitted", "unknown")
+    __slots__ = (
+        "_entry", "_file", "cached", "lines", "owners", "path", "size", "uncommitted", "unknown",
+    )  # fmt: skip
 
     def __init__(self, path: str) -> None:
         self.path = path
         self.owners: list[Owner] = []
         self.lines = 0
+        self.size: int | None = None
         self.uncommitted = 0
         self.unknown = 0
         self.cached = True
@@ -107,6 +111,7 @@ def owners(
         return answer
     file, item, dirty = entry
     answer._file, answer._entry = file, item
+    answer.size = len(item.lines)
     wanted = _clip(ranges, len(item.lines))
     missing = _ranges(n for n in _numbers(wanted) if item.lines[n - 1] is None)
     if missing:
@@ -146,6 +151,7 @@ def owners_saved(top: str, path: str, ranges: Ranges, *, state_dir: str) -> Owne
     if found is None:
         return answer
     answer._file, answer._entry = found
+    answer.size = len(found[1].lines)
     return _answer(answer, found[1], _clip(ranges, len(found[1].lines)))
 
 

@@ -83,10 +83,15 @@ class Why:
     """The answer for ``path`` (root-relative) at ``lines`` (the ranges asked, empty
     for the whole file): ``explanations`` (most lines first), ``excluded`` (``[(hash,
     reason)]``: an exclude phrase, ``reverted`` or ``obsolete``), ``total`` (lines asked
-    about, within the file), ``uncommitted`` and ``unknown`` line counts (unknown: the
-    deadline came first)."""
+    about, within the file), ``size`` (the file's lines; None: not a text file git can
+    blame, or a project without a commit), ``binary`` (set by :func:`why`: the file is
+    not text), ``uncommitted`` and ``unknown`` line counts
+    (unknown: the deadline came first)."""
 
-    __slots__ = ("excluded", "explanations", "lines", "path", "total", "uncommitted", "unknown")
+    __slots__ = (
+        "binary", "excluded", "explanations", "lines", "path", "size", "total", "uncommitted",
+        "unknown",
+    )  # fmt: skip
 
     def __init__(self, path: str, lines: Sequence[tuple[int, int]]) -> None:
         self.path = path
@@ -94,6 +99,8 @@ class Why:
         self.explanations: list[Explanation] = []
         self.excluded: list[tuple[str, str]] = []
         self.total = 0
+        self.size: int | None = None
+        self.binary = False
         self.uncommitted = 0
         self.unknown = 0
 
@@ -130,7 +137,7 @@ def why(
     store_file = store_path or default_path()
     store = MemoryStore(store_file) if os.path.isfile(store_file) else None
     try:
-        return explain_lines(
+        answer = explain_lines(
             top,
             os.path.relpath(real, top).replace(os.sep, "/"),
             ranges,
@@ -146,6 +153,17 @@ def why(
     finally:
         if store is not None:
             store.close()
+    answer.binary = answer.size is None and _binary(real)
+    return answer
+
+
+def _binary(path: str) -> bool:
+    """Whether ``path`` holds a NUL byte near its start (git's own test for binary)."""
+    try:
+        with open(path, "rb") as fp:
+            return b"\0" in fp.read(8000)
+    except OSError:
+        return False
 
 
 def explain_lines(
@@ -175,6 +193,7 @@ def explain_lines(
         own = owners(top, path, ranges, state_dir=state_dir, deadline=deadline)
     answer = Why(shown_path or path, ranges)
     answer.total, answer.uncommitted, answer.unknown = own.lines, own.uncommitted, own.unknown
+    answer.size = own.size
     found = _owners(own, max_owners)
     commits = _texts(top, [o.hash for o in found], own)
     left_out = _Filter(_rules(exclude), store, project)

@@ -57,6 +57,17 @@ def ranges_text(ranges: list[tuple[int, int]]) -> str:
     return ", ".join(f"{a}" if a == b else f"{a}–{b}" for a, b in ranges)
 
 
+def lines_of(ranges: list[tuple[int, int]], path: str) -> str:
+    """``line 293 of auth.py``, ``lines 9–10, 14 of retry.py`` (``lines of`` the file
+    when ``ranges`` is empty): which lines a commit was told for (``sessions show``)."""
+    if not ranges:
+        return f"lines of {path}"
+    if len(ranges) > MAX_RANGES:
+        return f"{ranges_text(ranges)} of {path}"
+    word = "line" if len(ranges) == 1 and ranges[0][0] == ranges[0][1] else "lines"
+    return f"{word} {ranges_text(ranges)} of {path}"
+
+
 def date(seconds: int) -> str:
     return time.strftime("%Y-%m-%d", time.gmtime(seconds))
 
@@ -135,6 +146,48 @@ def render_kept(
     return ("\n\n".join(parts) if kept else ""), kept
 
 
+def nothing(why: Why) -> str:
+    """What to say when no commit explains the lines asked about, and why not."""
+    if why.binary:
+        return f"{why.path}: not a text file; git blames lines of text, so no commit explains lines of it"
+    if why.size is None:
+        return f"{why.path}: no commit explains its lines (the project has no commit yet)"
+    if why.lines and why.total == 0:
+        return f"{why.path} has {_lines(why.size)}: {ranges_text(why.lines)} is past its end"
+    if why.total and why.uncommitted == why.total:
+        return f"{why.path}: {_these(why.total)} not committed yet, so no commit explains {_them(why.total)}"
+    return f"{why.path}: no commit explains these lines"
+
+
+def notes(why: Why) -> list[str]:
+    """What else to know of the answer, in plain words: lines past the end of the file,
+    lines not committed yet, lines the time limit left unblamed, commits left out."""
+    out = []
+    if why.size is not None and why.total and any(last > why.size for _, last in why.lines):
+        out.append(f"the file has {_lines(why.size)}: the lines asked for past its end have none")
+    if why.uncommitted and why.uncommitted < why.total:
+        out.append(
+            f"{_these(why.uncommitted)} not committed yet: no commit explains {_them(why.uncommitted)}"
+        )
+    if why.unknown:
+        out.append(f"{_lines(why.unknown)} not blamed before the time limit")
+    if why.excluded:
+        out.append("left out: " + ", ".join(f"{short(h)} ({reason})" for h, reason in why.excluded))
+    return out
+
+
+def _lines(count: int) -> str:
+    return "1 line" if count == 1 else f"{count} lines"
+
+
+def _these(count: int) -> str:
+    return "1 line is" if count == 1 else f"{count} lines are"
+
+
+def _them(count: int) -> str:
+    return "it" if count == 1 else "them"
+
+
 def _said(commit: Commit, limit: int) -> str:
     body = commit.message
     if len(body) > limit:  # the history's cut, imported only when a message is long
@@ -163,6 +216,8 @@ def to_json(why: Why) -> dict[str, Any]:
         "excluded": [{"commit": h, "reason": r} for h, r in why.excluded],
         "uncommitted_lines": why.uncommitted,
         "unknown_lines": why.unknown,
+        "file_lines": why.size,
+        "notes": notes(why) if why.explanations else [nothing(why), *notes(why)],
         "untrusted": True,
     }
 
