@@ -185,3 +185,30 @@ def test_sessions_show_says_which_lines_each_commit_was_told_for(
         f"commit:{hashes['regression']}": "lines 9–10 of retryx/retry.py",
         f"commit:{hashes['decision']}": "lines 9–10 of retryx/retry.py",
     }
+
+
+def test_agents_status_says_an_edits_lines_reach_the_model_with_its_result(tmp_path: Path) -> None:
+    # newcomer trial: Claude Code shows a PreToolUse context with the edit's RESULT (the
+    # next model request), not before the model chose the edit; the read's owners do
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    done = subprocess.run(
+        [sys.executable, "-m", "memhooks", "agents", "install", "--agent", "claude-code",
+         "--agent", "gemini-cli", "--agent", "kiro", "--cwd", str(proj)],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    lines = done.stdout.splitlines()
+    assert (
+        "claude-code:   lines read: their commits, with the read's result (before the model plans an edit)"
+        in lines
+    )
+    assert (
+        "claude-code:   lines an edit replaces: PreToolUse hookSpecificOutput.additionalContext:"
+        " a system reminder with the edit's result (the model chose the edit before it)"
+    ) in lines
+    assert (
+        "gemini-cli:   lines an edit replaces: in the edit's tool-time reply, with its result"
+        " (no pre-tool channel reaches the model)"
+    ) in lines
+    assert "kiro:   lines an edit replaces: none" in lines
+    assert not any("before its result" in line or "before an edit:" in line for line in lines)

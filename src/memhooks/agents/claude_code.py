@@ -54,7 +54,7 @@ DELIVERY = Delivery(
     prompt_channel="UserPromptSubmit hookSpecificOutput.additionalContext (a system message after the prompt)",
     tool_channel="PostToolUse hookSpecificOutput.additionalContext (a system reminder right after the tool result)",
     pre_tool_events=("PreToolUse",),
-    edit_channel="PreToolUse hookSpecificOutput.additionalContext (a system reminder beside the edit, before its result)",
+    edit_channel="PreToolUse hookSpecificOutput.additionalContext: a system reminder with the edit's result (the model chose the edit before it)",
 )
 #: Host variables naming the project folder, most trusted first.
 PROJECT_VARS: tuple[str, ...] = ("CLAUDE_PROJECT_DIR",)

@@ -50,7 +50,7 @@ DELIVERY = Delivery(
     prompt_channel="UserPromptSubmit contextModification (the next request; discarded by Cline 4.1.x, cline/cline#13554)",
     tool_channel="PostToolUse contextModification (the next request)",
     pre_tool_events=("PreToolUse",),
-    edit_channel="PreToolUse contextModification (the next request)",
+    edit_channel="PreToolUse contextModification: in the next request, with the edit's result",
 )
 PROJECT_VARS: tuple[str, ...] = ()
 

@@ -53,7 +53,7 @@ DELIVERY = Delivery(
     prompt_channel="UserPromptSubmit hookSpecificOutput.additionalContext (a developer message after the prompt)",
     tool_channel="PostToolUse hookSpecificOutput.additionalContext (a developer message between the tool call and its output)",
     pre_tool_events=("PreToolUse",),
-    edit_channel="PreToolUse hookSpecificOutput.additionalContext (a developer message before the call's output; Codex 0.128+, openai/codex#20692)",
+    edit_channel="PreToolUse hookSpecificOutput.additionalContext: a developer message with the call's output (Codex 0.128+, openai/codex#20692)",
 )
 #: Codex sets no project variable (only ``CODEX_MANAGED_*``); the payload's ``cwd`` rules.
 PROJECT_VARS: tuple[str, ...] = ()

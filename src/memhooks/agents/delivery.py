@@ -5,8 +5,9 @@ the native events whose reply reaches the model at prompt time (``prompt_events`
 at tool time (``tool_events``), the reply that means "nothing to add" (``noop``), the
 most characters the host keeps of one context string (``cap``, None: no documented
 cap), and two human sentences for ``memhooks agents status``. ``pre_tool_events``: the
-native pre-tool events whose reply reaches the model (an edit's lines are told before it
-runs; ``edit_channel`` says how), none for a host that has no such channel. A host whose config
+native pre-tool events whose reply reaches the model (an edit's lines are told there; the
+model gets it with the edit's result, having chosen the edit already; ``edit_channel``
+says how), none for a host that has no such channel. A host whose config
 syntax switches its protocol (Copilot CLI with PascalCase event names speaks Claude's)
 lists the other rows in ``variants``.
 

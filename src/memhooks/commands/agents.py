@@ -222,9 +222,15 @@ def _entry_lines(action: str, dry_run: bool, entry: dict[str, Any]) -> list[str]
         lines.append(
             f"{name}:   tool time: {tool or ('none: ' + instead if instead else none + ' on tool events')}"
         )
+        if tool:  # line-level recall (issue 20): what arrives before an edit is planned
+            lines.append(
+                f"{name}:   lines read: their commits, with the read's result (before the model plans an edit)"
+            )
         edit = entry.get("edit_channel")
-        after = "after the edit, at tool time (no pre-tool channel reaches the model)"
-        lines.append(f"{name}:   before an edit: {edit or (after if tool else 'none')}")
+        after = (
+            "in the edit's tool-time reply, with its result (no pre-tool channel reaches the model)"
+        )
+        lines.append(f"{name}:   lines an edit replaces: {edit or (after if tool else 'none')}")
         lines.append(f"{name}:   capture events: {_capture_line(entry)}")
     elif action == "status":
         lines.append(f"{name}: not installed ({level})")
