@@ -78,7 +78,7 @@ def recall_result(
     query_timeout_s: float = QUERY_TIMEOUT_S,
     deadline_s: float = DEADLINE_S,
     delivered: Collection[str] = (),
-    keep: Callable[[dict[str, Any]], bool] | None = None,
+    keep: Callable[[dict[str, Any]], str | None] | None = None,
     anchored: bool = False,
     skip_invalid: bool = False,
 ) -> Recall:
@@ -99,7 +99,8 @@ def recall_result(
     search may take (default 2); ``deadline_s``: seconds all searches together may take
     (default 5; opening the backend is not counted — hosts bound the whole call);
     ``delivered``: memory ids and ``guidance:<source>`` keys the agent already has (a
-    session's ledger), left out; ``keep``: a test each memory must pass to be recalled;
+    session's ledger), left out; ``keep``: a test each memory must pass to be recalled
+    (None refuses it; a non-empty reason is its ``anchored_by``);
     ``anchored``: tool time — ask the backend for memories anchored to the target folder
     and the active files only (:attr:`~memhooks.backends.base.SearchRequest.anchored`),
     and, unless ``keep`` says otherwise, keep only those
@@ -111,6 +112,7 @@ def recall_result(
     recall runs on the rest (:attr:`Recall.skipped`, and a note).
     """
     from ..protocol.text import bound_prompt
+    from ..session import keys
     from .outcome import Recall
     from .result import pack
     from .stages import merge, query_report, resolve, search
@@ -133,7 +135,7 @@ def recall_result(
 
         keep = Anchor.for_target(resolved.root, target, resolved.active)
     out = Recall(resolved, budget)
-    guidance = [g for g in resolved.guidance if guidance_key(g) not in delivered]
+    guidance = [g for g in resolved.guidance if keys.guidance(g.get("source")) not in delivered]
     out.dropped["delivered"] = len(resolved.guidance) - len(guidance)
     if not resolved.tasks:
         out.status = "no_cues"
@@ -176,8 +178,3 @@ def recall_result(
         else:
             out.status = "over_budget" if over else "nothing_found"
     return out
-
-
-def guidance_key(item: dict[str, Any]) -> str:
-    """The ledger key of a guidance item: its hook file."""
-    return f"guidance:{item.get('source')}"

@@ -20,11 +20,13 @@ if TYPE_CHECKING:
 class Anchor:
     """A ``keep`` test for :func:`memhooks.recall.recall_result`: ``folders`` and
     ``files`` root-relative (``""`` is the root), ``hooks`` the absolute paths of the
-    target folders' own hook files. A memory kept for a file it touched or for its scope
-    gets ``anchored_by`` (``"touched billing/invoice.py"``, ``"scoped to billing"``):
-    what brought it, rather than the query that happened to rank it. ``commits``: keep
-    history memories (a commit's) too; False when line-level recall tells the commits
-    that own the lines touched instead of those that touched the file (issue 20 item 2)."""
+    target folders' own hook files. Calling it with a memory says why the memory is kept
+    (:meth:`__call__`); recall gives a memory kept for a file it touched or for its scope
+    that reason as ``anchored_by`` (``"touched billing/invoice.py"``, ``"scoped to
+    billing"``): what brought it, rather than the query that happened to rank it.
+    ``commits``: keep history memories (a commit's) too; False when line-level recall
+    tells the commits that own the lines touched instead of those that touched the file
+    (issue 20 item 2)."""
 
     __slots__ = ("commits", "files", "folders", "hooks")
 
@@ -41,21 +43,24 @@ class Anchor:
         self.hooks = frozenset(hooks)
         self.commits = commits
 
-    def __call__(self, memory: dict[str, Any]) -> bool:
+    def __call__(self, memory: dict[str, Any]) -> str | None:
+        """Why ``memory`` belongs to the targets — ``"touched <file>"``, ``"scoped to
+        <folder>"``, or ``""`` when a target folder's own hook recalled it — or None when
+        it does not. The memory is only read."""
         if not self.commits and memory.get("commit"):
-            return False
+            return None
         paths = memory.get("files") or ()
         touched = [p for p in paths if p in self.files] or [
             p for p in paths if p.rpartition("/")[0] in self.folders
         ]
         if touched:
-            memory["anchored_by"] = f"touched {touched[0]}"
-            return True
+            return f"touched {touched[0]}"
         scope = memory.get("scope")
         if scope is not None and scope in self.folders and scope != "":
-            memory["anchored_by"] = f"scoped to {scope}"
-            return True
-        return any(by.get("source") in self.hooks for by in memory.get("recalled_by", ()))
+            return f"scoped to {scope}"
+        if any(by.get("source") in self.hooks for by in memory.get("recalled_by", ())):
+            return ""
+        return None
 
     @classmethod
     def for_target(cls, root: str, target: str, active: Iterable[str] = ()) -> Anchor:

@@ -293,12 +293,13 @@ def merge(
     per_query: int,
     *,
     delivered: Collection[str] = (),
-    keep: Callable[[dict[str, Any]], bool] | None = None,
+    keep: Callable[[dict[str, Any]], str | None] | None = None,
 ) -> Merged:
     """Stage 3: the ranked memories of ``tasks``; a memory recalled again by a lower
     priority query only adds provenance. ``delivered``: ids the caller already gave the
     agent (left out, counted); ``keep``: a test every memory must pass (e.g. tool-time
-    anchoring, :mod:`.anchoring`)."""
+    anchoring, :mod:`.anchoring`): None refuses it, a non-empty reason becomes its
+    ``anchored_by``."""
     from .dedup import Seen
 
     out = Merged()
@@ -314,9 +315,12 @@ def merge(
         if hit.id in left_out:
             continue
         memory = memory_of(hit, by)
-        if keep is not None and not keep(memory):
+        why = None if keep is None else keep(memory)
+        if keep is not None and why is None:
             left_out[hit.id] = "refused"
             continue
+        if why:
+            memory["anchored_by"] = why
         if seen.duplicate_of(hit.id, hit.text):
             left_out[hit.id] = "duplicate"
             continue
