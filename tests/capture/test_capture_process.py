@@ -8,7 +8,7 @@ from pathlib import Path
 from capture_support import memories
 
 from memhooks.agents import NormalizedEvent
-from memhooks.capture import observe, process
+from memhooks.capture import marks, observe, process
 from memhooks.capture.upkeep import DAY
 from memhooks.store import MemoryStore
 
@@ -106,7 +106,51 @@ def test_state_of_another_layout_is_dropped_and_rebuilt(
     )
     assert len(ids) == 1
     with sqlite3.connect(store_path) as conn:
-        assert conn.execute("SELECT version FROM capture_meta").fetchone() == (1,)
+        assert conn.execute("SELECT version FROM capture_meta").fetchone() == (marks.VERSION,)
         assert conn.execute("SELECT count(*) FROM capture_marks").fetchone() == (1,)
     conn.close()
     assert len(memories(store_path, project)) == 2
+
+
+def test_a_store_of_capture_layout_1_hands_its_sessions_to_the_state_file(
+    store_path: str, project: Path, claude: Claude, capture_on: str
+) -> None:
+    """Sessions and failures capture kept in the store before state file layout 3 carry
+    on from the state file: a failure recorded then is solved now, the session's prompt
+    is in its record, and the store keeps only its marks."""
+    import sqlite3
+
+    from memhooks.commands.capture import _stored
+
+    MemoryStore(store_path).close()
+    sql = (Path(__file__).parent / "data" / "capture_v1.sql").read_text(encoding="utf-8")
+    with sqlite3.connect(store_path) as conn:
+        conn.executescript(sql.replace("{project}", str(project)))
+    conn.close()
+    assert _stored(store_path, str(project))["open_failures"] == 1  # not handed over yet
+
+    [solved] = observe(
+        claude(
+            "PostToolUse",
+            "cx",
+            tool_name="Bash",
+            tool_input={"command": "pytest tests/test_limiter.py"},
+            tool_response={"stdout": "1 passed", "stderr": ""},
+        ),
+        store_path=store_path,
+        now=1010.0,
+    )
+    [memory] = memories(store_path, project)
+    assert memory.id == solved and memory.kind == "problem-solution"
+    assert "burst of 11 allowed" in memory.text and "edited src/limiter.py" in memory.text
+    with sqlite3.connect(store_path) as conn:
+        tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master")}
+        assert conn.execute("SELECT count(*) FROM capture_marks").fetchone() == (2,)
+    conn.close()
+    assert "capture_sessions" not in tables and "capture_failures" not in tables
+    assert _stored(store_path, str(project))["open_failures"] == 0
+
+    # the session's record (its prompt) is the state file's now: its idle record has it
+    counts = process(store_path, now=1010.0 + 3600)
+    assert counts["sessions"] == 1
+    assert '"Fix the limiter burst bug"' in memories(store_path, project)[-1].text

@@ -11,6 +11,7 @@ from capture_support import memories, raw_bytes
 
 from memhooks.agents import NormalizedEvent
 from memhooks.capture import observe, scrub
+from memhooks.session.location import state_path
 
 DATA = json.loads((Path(__file__).parent / "data" / "secrets.json").read_text("utf-8"))
 
@@ -58,3 +59,6 @@ def test_nothing_secret_reaches_the_store_or_the_capture_state(
     assert [m.kind for m in stored] == ["constraint"]
     assert secret not in stored[0].text and "[REDACTED:github-token]" in stored[0].text
     assert secret.encode() not in raw_bytes(store_path)
+    # the session's capture record (prompt, failed command) is the state file's
+    state = state_path()
+    assert b"git push" in raw_bytes(state) and secret.encode() not in raw_bytes(state)

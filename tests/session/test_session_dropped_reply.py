@@ -100,7 +100,9 @@ def test_held_rows_lapse_unless_confirmed(tmp_path: Path) -> None:
     assert again.served() == set() and again.delivered() == set() and again.tool_chars == 0
     again.hold_until = now[0] + 3.0
     assert again.claim(["billing"]) == ["billing"]
-    assert again.record("PostToolUse", "billing", item, lambda c: 5, tool_time=True) == {"billing-cents"}
+    assert again.record("PostToolUse", "billing", item, lambda c: 5, tool_time=True) == {
+        "billing-cents"
+    }
     again.confirm()
 
     now[0] += 10.0  # confirmed rows stand
@@ -114,14 +116,17 @@ def test_a_state_file_of_layout_1_keeps_its_ledgers(tmp_path: Path) -> None:
 
     from memhooks.session import State, open_session
     from memhooks.session.report import deliveries as logged
+    from memhooks.session.state import VERSION
 
     path = tmp_path / "state.sqlite3"
     conn = sqlite3.connect(path)
-    conn.executescript((Path(__file__).parent / "data" / "state_v1.sql").read_text(encoding="utf-8"))
+    conn.executescript(
+        (Path(__file__).parent / "data" / "state_v1.sql").read_text(encoding="utf-8")
+    )
     conn.close()
     state = State(str(path), clock=lambda: 2000.0)
     assert state.replaced is None  # migrated in place, not moved aside
     session = open_session(state, "claude-code", "s1", "/p")
     assert session.delivered() == {"billing-cents"} and session.settled() == {"billing"}
     assert session.tool_chars == 420 and [d["chars"] for d in logged(state, "s1")] == [420]
-    assert state.read("PRAGMA user_version") == [(2,)]
+    assert state.read("PRAGMA user_version") == [(VERSION,)]

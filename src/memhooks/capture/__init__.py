@@ -13,7 +13,8 @@ while it is off. Public API (imported lazily: the agent hook loads only what it 
 Modules: ``settings`` (the on/off file), ``observer`` (the entry point), ``detectors``
 (one per event kind), ``filters`` (length, cooldown, duplicates), ``similar`` (the
 similarity measure), ``patterns`` (decision/error/config detection), ``scrubber``
-(secrets), ``state`` (capture tables), ``observation`` and ``candidate`` (records),
+(secrets), ``marks`` (what was captured, in the store), ``observation`` and ``candidate``
+(records; a session's own record is the state file's: :mod:`memhooks.session.capture_record`),
 ``upkeep`` (``memhooks capture process``).
 """
 

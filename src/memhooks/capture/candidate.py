@@ -4,7 +4,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .state import Session
+    from ..session.capture_record import CaptureRecord
 
 #: Kinds capture writes (``Memory.kind``), in the order a prompt's statements rank.
 DECISION = "decision"
@@ -40,7 +40,7 @@ class Candidate:
         host: str | None = None,
         session: str | None = None,
         key: str | None = None,
-        of: Session | None = None,
+        of: CaptureRecord | None = None,
     ) -> None:
         self.kind = kind
         self.text = text

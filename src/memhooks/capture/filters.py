@@ -16,7 +16,7 @@ points; ``docs/capture.md`` has the measurements behind the ones chosen):
 
 from __future__ import annotations
 
-from . import similar, state
+from . import marks, similar
 from .candidate import (
     CHECKPOINT,
     CONSTRAINT,
@@ -97,14 +97,14 @@ def verdict(
         return SHORT
     cooldown = policy.cooldown_s.get(candidate.kind, 0)
     if cooldown > 0:
-        last = state.last_capture(conn, project, candidate.scope, candidate.kind)
+        last = marks.last_capture(conn, project, candidate.scope, candidate.kind)
         if last is not None and now - last < cooldown:
             return COOLDOWN
     if policy.threshold > 1.0:
         return None
-    if state.has_digest(conn, project, digest):
+    if marks.has_digest(conn, project, digest):
         return DUPLICATE
-    for other in state.recent_sketches(conn, project, policy.recent):
+    for other in marks.recent_sketches(conn, project, policy.recent):
         if similar.similarity(sketch, other) > policy.threshold:
             return DUPLICATE
     return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from ..agents.base import READ
-from . import state
+from ..session import capture_record
 from .scrubber import clean
 
 TYPE_CHECKING = False
@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     import sqlite3
 
     from ..agents.base import NormalizedEvent
+    from ..session.capture_record import CaptureRecord
     from ..workspace import Workspace
 
 #: Caps on what a session keeps (newest kept).
@@ -24,32 +25,32 @@ MAX_STEPS = 8
 
 class Observation:
     """``event``; ``where`` (root, project, scope of the folder the host named); ``conn``
-    (inside the capture write transaction); ``session`` (its state, saved afterwards);
-    ``now`` (seconds since the epoch)."""
+    (the store's, inside the capture write transaction: marks); ``ledger`` (the state
+    file's, inside its write: the session's capture record and failures); ``session``
+    (capture's record of the event's session, saved afterwards); ``now`` (seconds since
+    the epoch)."""
 
-    __slots__ = ("conn", "event", "now", "session", "where")
+    __slots__ = ("conn", "event", "ledger", "now", "session", "where")
 
     def __init__(
         self,
         event: NormalizedEvent,
         where: Workspace,
         conn: sqlite3.Connection,
-        session: state.Session,
+        ledger: sqlite3.Connection,
+        session: CaptureRecord,
         now: float,
     ) -> None:
         self.event = event
         self.where = where
         self.conn = conn
+        self.ledger = ledger
         self.session = session
         self.now = now
 
     @property
     def project(self) -> str:
         return self.where.project
-
-    @property
-    def session_key(self) -> str:
-        return self.session.key
 
     def relative(self, path: str) -> str | None:
         """``path`` relative to the root (``/`` separators), or None when outside it."""
@@ -81,12 +82,12 @@ class Observation:
             self.session.append("files", name, MAX_FILES)
         if not files:
             return
-        for failure in state.failures(self.conn, self.project, self.session_key):
+        for failure in capture_record.failures(self.ledger, self.session):
             for name in files:
                 step = f"edited {name}"
                 if step not in failure.steps:
                     failure.steps = (failure.steps + [step])[-MAX_STEPS:]
-            state.save_failure(self.conn, self.project, self.session_key, failure)
+            capture_record.save_failure(self.ledger, self.session, failure)
 
 
 def excerpt(text: str, limit: int) -> str:

@@ -6,10 +6,11 @@ Order of work, cheapest first, so that an agent pays for capture only when it is
 2. the settings file (:mod:`.settings`); when nothing is on anywhere, return — no
    project lookup, no database;
 3. the project of the event's folder; capture off there → return;
-4. one write transaction on the capture tables: the event's detector
-   (:mod:`.detectors`) updates the session and proposes candidates, the filters
-   (:mod:`.filters`) drop the short, cooled-down and duplicate ones, and a mark is
-   written for each kept one;
+4. one write transaction on the capture marks in the store, inside one on the state file
+   (the session's capture record: :mod:`memhooks.session.capture_record`): the event's
+   detector (:mod:`.detectors`) updates the session's record and proposes candidates,
+   the filters (:mod:`.filters`) drop the short, cooled-down and duplicate ones, and a
+   mark is written for each kept one;
 5. each kept memory is added to the store (one small insert). Nothing heavier ever
    runs here: stale sessions, pruning and the duplicate sweep wait for
    ``memhooks capture process``;
@@ -23,11 +24,13 @@ import time
 
 from ..agents.folder import named_folder
 from ..errors import DiagnosticError, StoreError
+from ..session import State, capture_record, open_session
+from ..session.location import state_path
 from ..store import MemoryStore
-from ..store.connection import BUSY_TIMEOUT, Translated, connect, write
+from ..store.connection import BUSY_TIMEOUT, connect, write
 from ..store.memory import format_timestamp, new_id
 from ..workspace import locate
-from . import settings, similar, state
+from . import marks, settings, similar
 from .detectors import detector
 from .filters import DEFAULT, verdict
 from .observation import Observation
@@ -38,6 +41,7 @@ if TYPE_CHECKING:
     import sqlite3
 
     from ..agents.base import NormalizedEvent
+    from ..session import Session
     from ..workspace import Workspace
     from .candidate import Candidate
     from .filters import Policy
@@ -85,6 +89,7 @@ def observe(
     timeout_s: float | None = None,
     policy: Policy | None = None,
     settings_path: str | None = None,
+    session: Session | None = None,
 ) -> list[str]:
     """Capture what ``event`` teaches, if capture is on for its project; return the ids
     of the memories written (``[]`` when capture is off, or everything was filtered).
@@ -94,7 +99,10 @@ def observe(
     working folder the caller decided (the hook: its call's folder; default: the folder
     the event names, :func:`memhooks.agents.folder.named_folder`); ``timeout_s``: longest wait for the store's
     write lock; ``policy``: filter values (default :data:`.filters.DEFAULT`);
-    ``settings_path``: the on/off file (default :func:`.settings.config_path`).
+    ``settings_path``: the on/off file (default :func:`.settings.config_path`);
+    ``session``: the event's session (the hook's call has it open; default: opened in
+    the state file, :func:`memhooks.session.open_session`), whose capture record the
+    event updates.
 
     Raises :class:`~memhooks.errors.StoreError` when the store cannot be written; an
     event whose folder is missing or outside any project captures nothing.
@@ -107,6 +115,7 @@ def observe(
         timeout_s=timeout_s,
         policy=policy,
         settings_path=settings_path,
+        session=session,
     ).ids
 
 
@@ -119,6 +128,7 @@ def record(
     timeout_s: float | None = None,
     policy: Policy | None = None,
     settings_path: str | None = None,
+    session: Session | None = None,
 ) -> Captured:
     """:func:`observe` with the full :class:`Captured` (used by tests and the benchmark)."""
     outcome = Captured()
@@ -133,9 +143,16 @@ def record(
         return outcome
     outcome.project = where.project
     started = time.monotonic()
-    _capture(
-        event, where, outcome, store_path, time.time() if now is None else now, timeout_s, policy
-    )
+    now = time.time() if now is None else now
+    if session is not None:
+        _capture(event, where, outcome, store_path, now, timeout_s, policy, session)
+    else:
+        state = State(state_path())
+        try:
+            own = open_session(state, event.host, event.session_id, where.root)
+            _capture(event, where, outcome, store_path, now, timeout_s, policy, own)
+        finally:
+            state.close()
     if event.event in ("pre_compact", "session_end"):
         left = None if timeout_s is None else timeout_s - (time.monotonic() - started)
         outcome.pieces = _transcript(event, where, store_path, left)
@@ -181,20 +198,24 @@ def _capture(
     now: float,
     timeout_s: float | None,
     policy: Policy | None,
+    session: Session,
 ) -> None:
 
     timeout = BUSY_TIMEOUT if timeout_s is None else max(0.01, timeout_s)
     with MemoryStore(store_path, timeout=timeout, clock=lambda: now) as store:
         conn = connect(store.path, create=False, timeout=timeout)
         try:
-            with Translated(store.path):
-                if not state.ready(conn):
-                    write(conn, store.path, timeout, state.create)
-            kept = write(
-                conn,
-                store.path,
-                timeout,
-                lambda c: _decide(c, event, where, now, policy or DEFAULT, outcome),
+            # The store's write inside the state file's: the marks and the session's
+            # record change together (a busy store rolls both back and retries).
+            kept = session.state.write(
+                lambda ledger: write(
+                    conn,
+                    store.path,
+                    timeout,
+                    lambda c: _decide(
+                        c, ledger, session, event, where, now, policy or DEFAULT, outcome
+                    ),
+                )
             )
         finally:
             conn.close()
@@ -206,38 +227,53 @@ def _capture(
             outcome.written.append(candidate)
 
 
+def upgrade(conn: sqlite3.Connection, ledger: sqlite3.Connection) -> None:
+    """Inside both writes: the store's capture tables at :data:`.marks.VERSION`, the
+    per-session rows an older layout kept in the store taken over by the state file."""
+    if not marks.ready(conn):
+        capture_record.adopt(ledger, *marks.upgrade(conn))
+
+
 def _decide(
     conn: sqlite3.Connection,
+    ledger: sqlite3.Connection,
+    session: Session,
     event: NormalizedEvent,
     where: Workspace,
     now: float,
     policy: Policy,
     outcome: Captured,
 ) -> list[tuple[str, Candidate, list[str]]]:
-    # Runs inside the write transaction, maybe more than once (after a busy rollback):
-    # everything it changes is in the database or rebuilt from it on each run.
+    # Runs inside the write transactions, maybe more than once (after a busy rollback):
+    # everything it changes is in the databases or rebuilt from them on each run.
 
     outcome.dropped = []
-    key = event.session_id or ""
-    session = state.load_session(conn, where.project, key, event.host, where.scope, now)
-    session.updated = now
-    obs = Observation(event, where, conn, session, now)
+    upgrade(conn, ledger)
+    record = session.captured(ledger, where.project, where.scope, now)
+    record.updated = now
+    obs = Observation(event, where, conn, ledger, record, now)
     kept: list[tuple[str, Candidate, list[str]]] = []
     for candidate in detector(str(event.event))(obs):
-        reason, memory_id, older = admit(conn, where.project, candidate, now, policy)
+        reason, memory_id, older = admit(conn, ledger, where.project, candidate, now, policy)
         if reason is not None:
             outcome.dropped.append((candidate.kind, reason, candidate.text))
             continue
         kept.append((memory_id, candidate, older))
-    state.save_session(conn, session)
+    record.save(ledger)
     return kept
 
 
 def admit(
-    conn: sqlite3.Connection, project: str, candidate: Candidate, now: float, policy: Policy
+    conn: sqlite3.Connection,
+    ledger: sqlite3.Connection,
+    project: str,
+    candidate: Candidate,
+    now: float,
+    policy: Policy,
 ) -> tuple[str | None, str, list[str]]:
-    """Scrub, filter and mark one candidate: ``(reason dropped or None, new memory id,
-    ids of the older records of the same session it supersedes)``."""
+    """Scrub, filter and mark one candidate (``conn``: the store's, ``ledger``: the state
+    file's, each inside its write): ``(reason dropped or None, new memory id, ids of the
+    older records of the same session it supersedes)``."""
 
     candidate.text = clean(candidate.text)
     candidate.key = clean(candidate.key)
@@ -247,12 +283,12 @@ def admit(
     if reason is not None:
         return reason, "", []
     memory_id = new_id(now)
-    state.add_mark(conn, project, candidate.scope, candidate.kind, now, digest, sketch, memory_id)
+    marks.add_mark(conn, project, candidate.scope, candidate.kind, now, digest, sketch, memory_id)
     older: list[str] = []
     if candidate.of is not None:
         older = candidate.of.items("records")
         candidate.of.data["records"] = [memory_id]
-        state.save_session(conn, candidate.of)
+        candidate.of.save(ledger)
     return None, memory_id, older
 
 

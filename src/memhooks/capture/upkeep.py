@@ -8,8 +8,11 @@
    including ones people recorded by hand, which the hook path never reads — by the
    exact similarity of :mod:`.similar`; above the threshold the newer one is marked obsolete,
    superseded by the older (recall leaves it out; nothing is deleted).
-3. **Pruning**: marks older than :data:`MARKS_DAYS` days and sessions and failures
-   untouched for :data:`STATE_DAYS` days are deleted.
+3. **Pruning**: marks older than :data:`MARKS_DAYS` days and sessions' capture records
+   and failures untouched for :data:`STATE_DAYS` days are deleted.
+
+The sessions' records are the state file's (:mod:`memhooks.session.capture_record`):
+``state_file`` (default :func:`memhooks.session.location.state_path`).
 """
 
 from __future__ import annotations
@@ -17,13 +20,15 @@ from __future__ import annotations
 import os
 import time
 
+from ..session import State, capture_record
+from ..session.location import state_path
 from ..store import MemoryStore, default_path
 from ..store.connection import BUSY_TIMEOUT, Translated, connect, write
 from ..store.memory import format_timestamp
-from . import state
+from . import marks
 from .detectors.sessions import IDLE_S, close
 from .filters import DEFAULT
-from .observer import TAG, admit, write_memory
+from .observer import TAG, admit, upgrade, write_memory
 from .similar import jaccard
 
 TYPE_CHECKING = False
@@ -46,6 +51,7 @@ def process(
     now: float | None = None,
     policy: Policy | None = None,
     timeout_s: float | None = None,
+    state_file: str | None = None,
 ) -> dict[str, int]:
     """Run the three steps over every project in the store; return counts:
     ``sessions`` recorded, ``memories`` written, ``superseded`` duplicates,
@@ -73,25 +79,33 @@ def process(
     timeout = BUSY_TIMEOUT if timeout_s is None else timeout_s
     with MemoryStore(path, create=False, timeout=timeout, clock=lambda: now) as store:
         conn = connect(store.path, create=False, timeout=timeout)
+        state = None
         try:
             with Translated(store.path):
-                if not state.ready(conn):
-                    return counts
-            kept = write(conn, store.path, timeout, lambda c: _idle(c, now, policy, counts))
+                if not marks.present(conn):
+                    return counts  # capture never wrote this store
+            state = State(state_path() if state_file is None else state_file)
+            kept = state.write(
+                lambda ledger: write(
+                    conn, store.path, timeout, lambda c: _idle(c, ledger, now, policy, counts)
+                )
+            )
             for memory_id, project, candidate, older in kept:
                 write_memory(store, project, memory_id, candidate, older, "unknown", None, now)
                 counts["memories"] += 1
             projects = [r[0] for r in conn.execute("SELECT DISTINCT project FROM capture_marks")]
             for project in projects:
                 counts["superseded"] += sweep(store, project, now, policy.threshold)
-            pruned = write(
-                conn,
-                store.path,
-                timeout,
-                lambda c: state.prune(c, now - MARKS_DAYS * DAY, now - STATE_DAYS * DAY),
+            counts["pruned_marks"] = write(
+                conn, store.path, timeout, lambda c: marks.prune(c, now - MARKS_DAYS * DAY)
+            )
+            pruned = state.write(
+                lambda ledger: capture_record.prune(ledger, now - STATE_DAYS * DAY)
             )
         finally:
             conn.close()
+            if state is not None:
+                state.close()
     for name, value in pruned.items():
         counts[f"pruned_{name}"] = value
     if counts["memories"] or counts["superseded"]:
@@ -102,18 +116,23 @@ def process(
 
 
 def _idle(
-    conn: sqlite3.Connection, now: float, policy: Policy, counts: dict[str, int]
+    conn: sqlite3.Connection,
+    ledger: sqlite3.Connection,
+    now: float,
+    policy: Policy,
+    counts: dict[str, int],
 ) -> list[tuple[str, str, Candidate, list[str]]]:
 
     counts["sessions"] = 0
+    upgrade(conn, ledger)
     kept = []
-    for session in state.idle_sessions(conn, now - IDLE_S, limit=10_000):
-        candidate = close(conn, session, now, "idle")
-        state.save_session(conn, session)
+    for session in capture_record.idle(ledger, now - IDLE_S, limit=10_000):
+        candidate = close(ledger, session, now, "idle")
+        session.save(ledger)
         counts["sessions"] += 1
         if candidate is None:
             continue
-        reason, memory_id, older = admit(conn, session.project, candidate, now, policy)
+        reason, memory_id, older = admit(conn, ledger, session.project, candidate, now, policy)
         if reason is None:
             kept.append((memory_id, session.project, candidate, older))
     return kept

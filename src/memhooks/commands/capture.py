@@ -5,8 +5,8 @@
   (``--user``) in or out of capture; the switch lives in the user's configuration
   directory, never in the project (:mod:`memhooks.capture.settings`);
 * ``status``: whether capture is on for the project and why (project entry, user
-  entry, default off), plus what the store holds from capture — read only, a missing
-  store is not created;
+  entry, default off), plus what the store holds from capture and the sessions' capture
+  records waiting in the state file — read only, a missing store is not created;
 * ``process``: the explicit, heavier part of capture (idle sessions, duplicate sweep,
   pruning; :mod:`memhooks.capture.upkeep`).
 """
@@ -16,8 +16,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sqlite3
+from urllib.parse import quote
 
-from ..capture import settings, state
+from ..capture import marks, settings
+from ..session import capture_record
+from ..session.location import state_path
 from ..store import default_path
 from ..store.connection import connect
 from ..workspace import locate
@@ -90,28 +94,40 @@ def _status(args: argparse.Namespace, project: str, aliases: tuple[str, ...] = (
 
 
 def _stored(store_path: str | None, project: str) -> dict[str, int]:
-    """Counts from the store, read only; ``{}`` when it or the capture tables are missing."""
+    """Counts from the store and the state file, read only; ``{}`` when the store or its
+    capture tables are missing."""
 
     path = store_path or default_path()
     if not os.path.isfile(path):
         return {}
     conn = connect(path, create=False)
     try:
-        if not state.ready(conn):
+        if not marks.present(conn):
             return {}
-
-        def one(sql: str) -> int:
-            return int(conn.execute(sql, (project,)).fetchone()[0])
-
-        return {
-            "captured": one(
-                "SELECT count(*) FROM memories WHERE project = ? AND obsolete = 0"
-                " AND EXISTS (SELECT 1 FROM json_each(tags) WHERE value = 'captured')"
-            ),
-            "open_sessions": one(
-                "SELECT count(*) FROM capture_sessions WHERE project = ? AND recorded IS NULL"
-            ),
-            "open_failures": one("SELECT count(*) FROM capture_failures WHERE project = ?"),
-        }
+        captured = conn.execute(
+            "SELECT count(*) FROM memories WHERE project = ? AND obsolete = 0"
+            " AND EXISTS (SELECT 1 FROM json_each(tags) WHERE value = 'captured')",
+            (project,),
+        ).fetchone()[0]
+        sessions, failures = _waiting(conn, state_path(), project)
     finally:
         conn.close()
+    return {"captured": int(captured), "open_sessions": sessions, "open_failures": failures}
+
+
+def _waiting(conn: sqlite3.Connection, state_file: str, project: str) -> tuple[int, int]:
+    """Sessions of ``project`` not recorded yet and failures awaiting a fix: the state
+    file's (:func:`memhooks.session.capture_record.open_counts`; read only, none when it
+    does not exist or predates them), or the store's own tables when capture has not
+    handed them over yet (:func:`memhooks.capture.marks.upgrade`)."""
+    if not marks.ready(conn):
+        return marks.former_counts(conn, project)
+    if not os.path.isfile(state_file):
+        return 0, 0
+    reader = sqlite3.connect(f"file:{quote(state_file)}?mode=ro", uri=True)
+    try:
+        return capture_record.open_counts(reader, project)
+    except sqlite3.OperationalError:  # a state file of an older layout: none there yet
+        return 0, 0
+    finally:
+        reader.close()

@@ -158,6 +158,8 @@ def capture(call: HookCall) -> str | None:
             cwd=call.folder,
             timeout_s=left,
             settings_path=call.capture_path,
+            # the call's session keeps capture's record of it (its state file)
+            session=call.session if call.root is not None else None,
         )
     except Exception as exc:  # noqa: BLE001  capture must never break the agent
         return f"capture failed: {describe(exc)}"

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     import sqlite3
     from collections.abc import Callable, Iterable
 
+    from .capture_record import CaptureRecord
     from .state import State
 
 #: Seconds without a hook call after which an anonymous session ends: 30 minutes.
@@ -330,6 +331,23 @@ class Session:
         self.tool_chars = 0
         self._ledger, self._served = set(), set()
         self._held, self._mine = set(), set()
+
+    # -- capture's record --------------------------------------------------------------
+
+    def captured(
+        self, conn: sqlite3.Connection, project: str, scope: str, now: float
+    ) -> CaptureRecord:
+        """Capture's record of this session in ``project``
+        (:mod:`memhooks.session.capture_record`), new (first event in folder ``scope`` at
+        ``now``, capture's clock) when there is none; ``conn``: a write of :attr:`state`.
+        The host's own id is kept with it (``""`` for an anonymous session)."""
+        from .capture_record import CaptureRecord, load
+
+        found = load(conn, self.key, project)
+        if found is not None:
+            return found
+        own = "" if self.anonymous else self.id
+        return CaptureRecord(self.key, project, own, self.host, scope, now, now)
 
     def ended(self) -> None:
         """The host ended the session (its rows stay for ``memhooks sessions`` until they

@@ -19,12 +19,17 @@ WAL mode, ``synchronous=NORMAL``, writers queue on ``BEGIN IMMEDIATE``
 ``deliveries`` each context the hook delivered (event, target, characters, memories)
 ``delivered`` the ledger: memory ids (and guidance keys) delivered, per epoch
 ``journal``  maintenance the hook accepted and has not applied yet (issue 13 item 3)
+``captures`` capture's record of the session, per project: prompts, files changed,
+             fixes, last reply (:mod:`memhooks.session.capture_record`)
+``failures`` capture's failed commands of the session waiting for a later success
 ============ =================================================================
 
 ``served``, ``deliveries`` and ``delivered`` rows with an ``until`` are *held* by a hook
 call whose reply may still be dropped at its deadline: they count until that second
 and stand only once the call confirms them (``until`` cleared;
-:mod:`memhooks.session.record`). Layout 2 added ``until`` to layout 1 (migrated in place).
+:mod:`memhooks.session.record`). Layout 2 added ``until`` to layout 1, layout 3 capture's
+tables (until then kept in the memory store); each is migrated in place
+(:data:`_MIGRATE`), the ledgers kept.
 
 It is disposable working state, not memories: a file of another layout version, or one
 SQLite cannot read, is moved aside (``state.sqlite3.old``) and a new one started —
@@ -53,7 +58,7 @@ from .location import FILENAME, state_dir, state_path
 
 __all__ = ["FILENAME", "State", "state_dir", "state_path"]
 
-VERSION = 2
+VERSION = 3
 #: A session untouched this long (seconds) is forgotten with its ledger: 7 days.
 IDLE_S = 7 * 24 * 3600.0
 #: Per session: working-set entries and deliveries kept (oldest dropped first).
@@ -74,8 +79,10 @@ ROLE_NAME = "the memhooks state file"
 #: 64 pages (256 KiB) bounds it; a hook call commits a few pages, so a checkpoint comes
 #: every dozen calls or so.
 WAL_PAGES = 64
+#: Capture's tables (:mod:`memhooks.session.capture_record`), keyed by session too.
+CAPTURE = ("captures", "failures")
 
-_DDL = (
+_DDL: tuple[str, ...] = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
     """CREATE TABLE sessions (
         key TEXT PRIMARY KEY,
@@ -138,9 +145,41 @@ _DDL = (
     )""",
     "CREATE INDEX journal_root ON journal (root, id)",
 )
-#: Layout 1 → 2: rows a hook call holds until its reply is sure to go out.
+#: Capture's record of a session (:mod:`memhooks.session.capture_record`), layout 3.
+_CAPTURE_DDL = (
+    """CREATE TABLE captures (
+        key TEXT NOT NULL,
+        project TEXT NOT NULL,
+        session TEXT NOT NULL,
+        host TEXT NOT NULL,
+        scope TEXT NOT NULL,
+        started REAL NOT NULL,
+        updated REAL NOT NULL,
+        recorded REAL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (key, project)
+    ) WITHOUT ROWID""",
+    "CREATE INDEX captures_idle ON captures (recorded, updated)",
+    """CREATE TABLE failures (
+        key TEXT NOT NULL,
+        project TEXT NOT NULL,
+        command_key TEXT NOT NULL,
+        scope TEXT NOT NULL,
+        command TEXT NOT NULL,
+        excerpt TEXT NOT NULL,
+        at REAL NOT NULL,
+        steps TEXT NOT NULL,
+        PRIMARY KEY (key, project, command_key)
+    ) WITHOUT ROWID""",
+)
+_DDL += _CAPTURE_DDL
+#: Layout 1 → 2: rows a hook call holds until its reply is sure to go out; 2 → 3:
+#: capture's record of each session moves here from the memory store.
 _MIGRATE = {
-    1: tuple(f"ALTER TABLE {t} ADD COLUMN until REAL" for t in ("served", "deliveries", "delivered")),
+    1: tuple(
+        f"ALTER TABLE {t} ADD COLUMN until REAL" for t in ("served", "deliveries", "delivered")
+    ),
+    2: _CAPTURE_DDL,
 }
 
 
@@ -193,7 +232,7 @@ class State:
             k
             for (k,) in conn.execute("SELECT key FROM sessions WHERE updated < ?", (now - IDLE_S,))
         ]
-        for table in ("touches", "served", "deliveries", "delivered", "sessions"):
+        for table in ("touches", "served", "deliveries", "delivered", *CAPTURE, "sessions"):
             conn.executemany(f"DELETE FROM {table} WHERE key = ?", [(k,) for k in stale])
         for table in ("served", "deliveries", "delivered"):  # held, never confirmed: lapsed
             conn.execute(f"DELETE FROM {table} WHERE until < ?", (now,))

@@ -1,7 +1,7 @@
 """``post_command``: a failure, then a later success of the same command → problem–solution.
 
-A failing command is kept in ``capture_failures`` (per project, session and command key)
-with an excerpt of what went wrong. Edits and other successful commands of the session
+A failing command is kept with the session's capture record (per project and command
+key: :mod:`memhooks.session.capture_record`) with an excerpt of what went wrong. Edits and other successful commands of the session
 become its steps. When the same command — or a broader run of it, e.g. ``pytest`` after
 ``pytest tests/test_x.py`` — later succeeds in the same session, the failure, the steps
 and the success make one memory. Listing/reading commands are ignored, and so is a
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from .. import state
+from ...session import capture_record
 from ..candidate import PROBLEM_SOLUTION, Candidate
 from ..observation import MAX_FIXES, MAX_STEPS, excerpt, folder_of
 from ..patterns import ERROR_LINE, FAILED_COUNT, SUCCESS_LINE, TRIVIAL_COMMAND
@@ -45,17 +45,17 @@ def detect(obs: Observation) -> list[Candidate]:
     if result != "passed":
         return []
     found: list[Candidate] = []
-    for failure in state.failures(obs.conn, obs.project, obs.session_key):
+    for failure in capture_record.failures(obs.ledger, obs.session):
         if obs.now - failure.at > FAILURE_TTL:
             continue
         if same_command(key, failure.key):
             found.append(_solved(obs, failure, command))
-            state.drop_failure(obs.conn, obs.project, obs.session_key, failure.key)
+            capture_record.drop_failure(obs.ledger, obs.session, failure.key)
         else:
             step = f"ran `{excerpt(command, COMMAND_CHARS)}`"
             if step not in failure.steps:
                 failure.steps = (failure.steps + [step])[-MAX_STEPS:]
-                state.save_failure(obs.conn, obs.project, obs.session_key, failure)
+                capture_record.save_failure(obs.ledger, obs.session, failure)
     return found
 
 
@@ -128,9 +128,9 @@ def _remember_failure(obs: Observation, key: str, command: str) -> None:
     text = error_excerpt(f"{event.output or ''}\n{event.error or ''}")
     if not text and event.exit_code not in (None, 0):
         text = f"exit code {event.exit_code}"
-    known = {f.key: f for f in state.failures(obs.conn, obs.project, obs.session_key)}
+    known = {f.key: f for f in capture_record.failures(obs.ledger, obs.session)}
     previous = known.get(key)
-    failure = state.Failure(
+    failure = capture_record.Failure(
         key,
         excerpt(command, COMMAND_CHARS),
         text,
@@ -138,10 +138,10 @@ def _remember_failure(obs: Observation, key: str, command: str) -> None:
         previous.steps if previous else [],
         obs.where.scope,
     )
-    state.save_failure(obs.conn, obs.project, obs.session_key, failure)
+    capture_record.save_failure(obs.ledger, obs.session, failure)
 
 
-def _solved(obs: Observation, failure: state.Failure, command: str) -> Candidate:
+def _solved(obs: Observation, failure: capture_record.Failure, command: str) -> Candidate:
     files = [s[len("edited ") :] for s in failure.steps if s.startswith("edited ")]
     problem = f"`{failure.command}` failed"
     problem += f": {failure.excerpt}" if failure.excerpt else "."

@@ -24,7 +24,7 @@ def before(obs: Observation) -> list[Candidate]:
     session = obs.session
     if obs.event.summary:
         session.data["summary"] = excerpt(obs.event.summary, SUMMARY_CHARS)
-    lines, signal = report(obs.conn, session)
+    lines, signal = report(obs.ledger, session)
     session.data["checkpoint"] = obs.now
     if not lines:
         return []

@@ -10,7 +10,7 @@ same project, or at ``memhooks capture process``.
 
 from __future__ import annotations
 
-from .. import state
+from ...session import capture_record
 from ..candidate import SESSION, Candidate
 from ..observation import excerpt
 from .prompts import unquote
@@ -19,6 +19,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import sqlite3
 
+    from ...session.capture_record import CaptureRecord
     from ..observation import Observation
 
 #: Seconds without events after which a session without an end is recorded.
@@ -33,11 +34,11 @@ MAX_IDLE = 3
 def start(obs: Observation) -> list[Candidate]:
     """Record sessions of this project that went idle without an end."""
     found = []
-    for other in state.idle_sessions(obs.conn, obs.now - IDLE_S, obs.project, MAX_IDLE + 1):
-        if other.key == obs.session_key:
+    for other in capture_record.idle(obs.ledger, obs.now - IDLE_S, obs.project, MAX_IDLE + 1):
+        if other.key == obs.session.key:
             continue
-        candidate = close(obs.conn, other, obs.now, "idle")
-        state.save_session(obs.conn, other)
+        candidate = close(obs.ledger, other, obs.now, "idle")
+        other.save(obs.ledger)
         if candidate is not None:
             found.append(candidate)
         if len(found) == MAX_IDLE:
@@ -60,16 +61,17 @@ def stop(obs: Observation) -> list[Candidate]:
 def end(obs: Observation) -> list[Candidate]:
     if obs.session.recorded is not None:
         return []
-    candidate = close(obs.conn, obs.session, obs.now, obs.event.reason or "ended")
+    candidate = close(obs.ledger, obs.session, obs.now, obs.event.reason or "ended")
     return [] if candidate is None else [candidate]
 
 
 def close(
-    conn: sqlite3.Connection, session: state.Session, now: float, reason: str
+    ledger: sqlite3.Connection, session: CaptureRecord, now: float, reason: str
 ) -> Candidate | None:
-    """Mark ``session`` recorded; its record, or None when the host reported no outcome."""
+    """Mark ``session`` recorded; its record, or None when the host reported no outcome.
+    ``ledger``: the state file's connection, inside its write."""
     session.recorded = now
-    lines, signal = report(conn, session)
+    lines, signal = report(ledger, session)
     if not lines:
         return None
     minutes = max(0, round((session.updated - session.started) / 60))
@@ -82,20 +84,20 @@ def close(
         files=session.items("files")[:20],
         signal=signal,
         host=session.host,
-        session=session.key,
+        session=session.session,
         key="\n".join(lines),
         of=session,
     )
 
 
-def report(conn: sqlite3.Connection, session: state.Session) -> tuple[list[str], int]:
+def report(ledger: sqlite3.Connection, session: CaptureRecord) -> tuple[list[str], int]:
     """The lines of a checkpoint or session record, and how many characters of them the
     host supplied. Empty unless the host reported an *outcome* — a reply of at least
     :data:`MIN_REPLY` characters, a fix, a failure still open, or its own summary: the
     prompts and the list of files changed alone say nothing version control does not."""
     response = session.data.get("response")
     summary = session.data.get("summary")
-    open_failures = state.failures(conn, session.project, session.key)
+    open_failures = capture_record.failures(ledger, session)
     has_reply = isinstance(response, str) and len(response) >= MIN_REPLY
     if not (has_reply or session.items("fixes") or open_failures or summary):
         return [], 0
