@@ -13,6 +13,7 @@ import pytest
 from gitrepo import git
 from test_history_import import COMMITS, imported, memory_id, run, stored
 
+from memhooks.recall import Recalled
 from memhooks.recall.result import LABEL, dumps, injected_memory
 from memhooks.store import MemoryStore, project_id
 
@@ -113,7 +114,7 @@ def test_a_long_message_arrives_cut_with_the_commit_to_read_the_rest(
 ) -> None:
     imported(capsys, repo, store_path)
     long = stored(store_path, project_id(str(repo)))[memory_id("long")]
-    whole = {**long, "commit": hashes["long"], "recalled_by": [{"query": "x"}]}
+    whole = Recalled.from_dict({**long, "commit": hashes["long"], "recalled_by": [{"query": "x"}]})
     assert len(LABEL) + len(dumps(injected_memory(whole))) > 2000  # more than a whole reply
     given = tool_time(
         capsys, repo, store_path, "src/requests/auth.py", "--prompt", "digest auth stale nonce"

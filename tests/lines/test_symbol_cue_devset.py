@@ -65,7 +65,7 @@ def test_the_names_of_the_edited_lines_find_the_decision(
     cue = Cue.of(task["code"], symbols_at(task["code"], text, lines))
     assert cue is not None
     found = find(EmbeddedBackend(store), identify(str(project)).id, cue)
-    sessions = [SESSION_OF[_source(store, project, m["id"])] for m in found]
+    sessions = [SESSION_OF[_source(store, project, m.id)] for m in found]
     assert len(found) <= LIMIT
     assert set(sessions) & set(task["sessions"]), (cue.names, sessions)
     assert not set(sessions) & UNRELATED

@@ -45,7 +45,7 @@ def cue_at(repo: Path, lines: list[tuple[int, int]]) -> Cue:
 
 def found(store: MemoryStore, repo: Path, cue: Cue, **options: object) -> list[str]:
     memories = find(EmbeddedBackend(store), identify(str(repo)).id, cue, **options)  # type: ignore[arg-type]
-    return [str(m["text"]) for m in memories]
+    return [m.text for m in memories]
 
 
 def test_an_edit_inside_a_function_finds_the_note_that_names_it_and_not_what_shares_words(
@@ -69,8 +69,8 @@ def test_a_conversation_piece_comes_through_the_names_it_lists_as_entities(
     store.remember(project, piece, kind="conversation", entities=["merge_windows"],
                    files=["uptime/other.py"])  # fmt: skip
     memories = find(EmbeddedBackend(store), project, cue_at(uptime, [(22, 22)]))
-    assert [m["text"] for m in memories] == [piece]
-    assert memories[0]["anchored_by"] == "names merge_windows in uptime/incidents.py"
+    assert [m.text for m in memories] == [piece]
+    assert memories[0].anchored_by == "names merge_windows in uptime/incidents.py"
 
 
 def test_a_name_too_many_memories_name_does_not_count(store: MemoryStore, uptime: Path) -> None:
@@ -108,7 +108,7 @@ def test_a_name_the_file_keeps_to_itself_counts_only_in_a_memory_about_that_file
     mine = "ip: usage() lists every object, in the order of the manual"
     store.remember(project, mine, files=["ip/ip.c"])
     found = find(EmbeddedBackend(store), project, cue)
-    assert [m["text"] for m in found] == [mine]
+    assert [m.text for m in found] == [mine]
 
 
 def test_a_second_edit_of_the_same_lines_reaches_no_further_down_the_list(
@@ -121,7 +121,7 @@ def test_a_second_edit_of_the_same_lines_reaches_no_further_down_the_list(
     cue = cue_at(uptime, [(22, 22)])
     first = find(EmbeddedBackend(store), project, cue)
     assert len(first) == 2
-    again = find(EmbeddedBackend(store), project, cue, delivered={m["id"] for m in first})
+    again = find(EmbeddedBackend(store), project, cue, delivered={m.id for m in first})
     assert again == []  # the third note is not told for the same code
 
 

@@ -286,9 +286,9 @@ def test_what_the_session_had_is_counted_as_left_out(project: tuple[Path, dict[s
     root, env = project
     store = env["MEMHOOKS_STORE"]
     given = recall_result(str(root / "billing"), prompt="How are invoice amounts stored?", store_path=store)
-    assert "billing-cents" in [m["id"] for m in given.memories]
+    assert "billing-cents" in [m.id for m in given.memories]
     again = recall_result(str(root / "billing"), prompt="How are invoice amounts stored?", store_path=store, delivered={"billing-cents"})
-    assert "billing-cents" not in [m["id"] for m in again.memories]
+    assert "billing-cents" not in [m.id for m in again.memories]
     assert again.dropped["delivered"] == 1  # recall-v1: left out because the session had it
 
 

@@ -91,8 +91,8 @@ def deliver(
     partial_told = partial if partial and keys.PARTIAL not in delivered else None
     items: list[dict[str, object]] = [
         {
-            "item": m["id"],
-            "words": short(" ".join(m["text"].split())),
+            "item": m.id,
+            "words": short(" ".join(m.text.split())),
             "cue": cue_of(m),
         }
         for m in result.memories

@@ -204,11 +204,11 @@ def _by_names(
 
     def size(claimed: set[str]) -> int:
         nonlocal told
-        told = render([m for m in kept if m["id"] in claimed], left)[0]
+        told = render([m for m in kept if m.id in claimed], left)[0]
         return len(told)
 
     claimed = call.session.record(call.native or "", shown, ledger_items(kept), size, tool_time=True)  # fmt: skip
-    return told if any(m["id"] in claimed for m in kept) else ""
+    return told if any(m.id in claimed for m in kept) else ""
 
 
 def _project(call: HookCall) -> str:

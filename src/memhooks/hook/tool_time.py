@@ -130,7 +130,7 @@ def _after_tool(call: HookCall, touched: list[tuple[str, str, str]]) -> Reply:
             # did not fit): reading one later gives that file's own recall; any other
             # file there costs nothing (memhooks.session.snapshot). Marked in the write
             # that records the delivery.
-            have = session.delivered() | {m["id"] for m in result.memories}
+            have = session.delivered() | {m.id for m in result.memories}
             marks = [
                 keys.anchor(rel)
                 for f in folders

@@ -24,12 +24,12 @@ if TYPE_CHECKING:
 
     from ..backends.base import Backend
     from ..errors import MemhooksError
-    from .outcome import Recall
+    from .outcome import Recall, Recalled
     from .result import context, text
 
 #: Public names loaded on first use: the hook's line-level recall imports modules of this
 #: package (``recall.line_recall``, ``recall.why``) and runs no recall.
-_LAZY = {"Recall": "outcome", "context": "result", "text": "result"}
+_LAZY = {"Recall": "outcome", "Recalled": "outcome", "context": "result", "text": "result"}
 
 
 def __getattr__(name: str) -> object:
@@ -45,6 +45,7 @@ __all__ = [
     "DEFAULT_BUDGET",
     "RECALL_VERSION",
     "Recall",
+    "Recalled",
     "context",
     "recall",
     "recall_result",
@@ -78,7 +79,7 @@ def recall_result(
     query_timeout_s: float = QUERY_TIMEOUT_S,
     deadline_s: float = DEADLINE_S,
     delivered: Collection[str] = (),
-    keep: Callable[[dict[str, Any]], str | None] | None = None,
+    keep: Callable[[Recalled], str | None] | None = None,
     anchored: bool = False,
     skip_invalid: bool = False,
 ) -> Recall:
@@ -164,7 +165,7 @@ def recall_result(
     out.dropped["delivered"] += merged.delivered
     out.dropped["refused"] = merged.refused
     out.dropped["budget"] = len(over)
-    out.dropped["budget_ids"] = [m["id"] for m in over]
+    out.dropped["budget_ids"] = [m.id for m in over]
     partial = out.partial()
     if partial:
         out.notes.append(partial)

@@ -14,7 +14,8 @@ from __future__ import annotations
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
-    from typing import Any
+
+    from .outcome import Recalled
 
 
 class Anchor:
@@ -43,22 +44,22 @@ class Anchor:
         self.hooks = frozenset(hooks)
         self.commits = commits
 
-    def __call__(self, memory: dict[str, Any]) -> str | None:
+    def __call__(self, memory: Recalled) -> str | None:
         """Why ``memory`` belongs to the targets — ``"touched <file>"``, ``"scoped to
         <folder>"``, or ``""`` when a target folder's own hook recalled it — or None when
-        it does not. The memory is only read."""
-        if not self.commits and memory.get("commit"):
+        it does not."""
+        if not self.commits and memory.commit:
             return None
-        paths = memory.get("files") or ()
+        paths = memory.files
         touched = [p for p in paths if p in self.files] or [
             p for p in paths if p.rpartition("/")[0] in self.folders
         ]
         if touched:
             return f"touched {touched[0]}"
-        scope = memory.get("scope")
+        scope = memory.scope
         if scope is not None and scope in self.folders and scope != "":
             return f"scoped to {scope}"
-        if any(by.get("source") in self.hooks for by in memory.get("recalled_by", ())):
+        if any(by.get("source") in self.hooks for by in memory.recalled_by):
             return ""
         return None
 

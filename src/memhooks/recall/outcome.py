@@ -1,4 +1,5 @@
-"""The typed result of one recall, and its ``memhooks/recall-v1`` dict."""
+"""The typed result of one recall (:class:`Recall`) and of each memory it recalled
+(:class:`Recalled`), and their ``memhooks/recall-v1`` dicts."""
 
 from __future__ import annotations
 
@@ -6,10 +7,150 @@ from . import RECALL_VERSION
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Collection
+    from collections.abc import Collection, Sequence
     from typing import Any
 
+    from ..backends.base import Hit
     from .stages import Resolved
+
+
+class Recalled:
+    """One recalled memory, as a backend found it (:class:`~memhooks.backends.base.Hit`:
+    ``id``, ``text``, ``scope`` — root-relative folder or None —, ``files``, ``kind``,
+    ``tags``, ``entities``, ``created_at`` — ISO 8601 or None —, ``commit`` — the full
+    hash of the commit it was made of, or None) and what recalled it: ``recalled_by``
+    (the queries that found it, recall-v1 provenance dicts, :mod:`.credit`) and
+    ``anchored_by`` (what anchored it at tool time, ``"touched billing/invoice.py"``,
+    or the names that found it, :mod:`.symbol_recall`; None otherwise).
+
+    Immutable (assigning raises AttributeError): :meth:`replace` makes a changed copy.
+    A plain slotted class, not a dataclass: it is made on the hook's path, whose
+    imports are held (``tests/hook/test_import_sets.py``)."""
+
+    __slots__ = (
+        "anchored_by",
+        "commit",
+        "created_at",
+        "entities",
+        "files",
+        "id",
+        "kind",
+        "recalled_by",
+        "scope",
+        "tags",
+        "text",
+    )
+    id: str
+    text: str
+    scope: str | None
+    files: list[str]
+    kind: str | None
+    tags: list[str]
+    entities: list[str]
+    created_at: str | None
+    commit: str | None
+    recalled_by: tuple[dict[str, Any], ...]
+    anchored_by: str | None
+
+    def __init__(
+        self,
+        id: str,
+        text: str,
+        *,
+        scope: str | None = None,
+        files: list[str] | None = None,
+        kind: str | None = None,
+        tags: list[str] | None = None,
+        entities: list[str] | None = None,
+        created_at: str | None = None,
+        commit: str | None = None,
+        recalled_by: Sequence[dict[str, Any]] = (),
+        anchored_by: str | None = None,
+    ) -> None:
+        put = object.__setattr__
+        put(self, "id", id)
+        put(self, "text", text)
+        put(self, "scope", scope)
+        put(self, "files", [] if files is None else files)
+        put(self, "kind", kind)
+        put(self, "tags", [] if tags is None else tags)
+        put(self, "entities", [] if entities is None else entities)
+        put(self, "created_at", created_at)
+        put(self, "commit", commit)
+        put(self, "recalled_by", tuple(recalled_by))
+        put(self, "anchored_by", anchored_by)
+
+    @classmethod
+    def of(
+        cls, hit: Hit, recalled_by: Sequence[dict[str, Any]] = (), anchored_by: str | None = None
+    ) -> Recalled:
+        """The memory ``hit`` a backend returned, recalled by ``recalled_by``."""
+        return cls(
+            hit.id,
+            hit.text,
+            scope=hit.scope,
+            files=hit.files,
+            kind=hit.kind,
+            tags=hit.tags,
+            entities=hit.entities,
+            created_at=hit.created_at,
+            commit=hit.commit,
+            recalled_by=recalled_by,
+            anchored_by=anchored_by,
+        )
+
+    @classmethod
+    def from_dict(cls, memory: dict[str, Any]) -> Recalled:
+        """The memory of a recall-v1 ``memories`` entry (:meth:`to_dict`)."""
+        return cls(
+            str(memory["id"]),
+            str(memory["text"]),
+            scope=memory.get("scope"),
+            files=memory.get("files"),
+            kind=memory.get("kind"),
+            tags=memory.get("tags"),
+            entities=memory.get("entities"),
+            created_at=memory.get("created_at"),
+            commit=memory.get("commit"),
+            recalled_by=memory.get("recalled_by") or (),
+            anchored_by=memory.get("anchored_by"),
+        )
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a recalled memory is immutable: Recalled.replace({name}=...)")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("a recalled memory is immutable")
+
+    def __repr__(self) -> str:
+        return f"Recalled({self.id!r}, {self.text[:40]!r})"
+
+    def replace(self, **changes: Any) -> Recalled:
+        """A copy with ``changes`` (field name -> new value)."""
+        out = object.__new__(Recalled)
+        for name in self.__slots__:
+            object.__setattr__(out, name, changes.pop(name, getattr(self, name)))
+        if changes:
+            raise TypeError(f"Recalled has no field {min(changes)!r}")
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """The recall-v1 ``memories`` entry (``anchored_by`` only when set)."""
+        out = {
+            "id": self.id,
+            "text": self.text,
+            "scope": self.scope,
+            "files": self.files,
+            "kind": self.kind,
+            "tags": self.tags,
+            "entities": self.entities,
+            "created_at": self.created_at,
+            "commit": self.commit,
+            "recalled_by": list(self.recalled_by),
+        }
+        if self.anchored_by is not None:
+            out["anchored_by"] = self.anchored_by
+        return out
 
 
 class Recall:
@@ -18,7 +159,7 @@ class Recall:
     ``status``: ``ok``, ``nothing_found``, ``over_budget`` (found, but no memory fits),
     ``empty_store``, ``no_cues``, ``no_backend``, ``failed``; ``backend`` (name or None),
     ``project``, ``root``, ``targets``; ``queries`` (recall-v1 query reports);
-    ``memories`` (recall-v1 memory dicts, in delivery order); ``guidance``; ``exclude``;
+    ``memories`` (:class:`Recalled`, in delivery order); ``guidance``; ``exclude``;
     ``dropped`` counts (``budget``, ``excluded``, ``duplicates``, ``delivered`` — already
     in the session's ledger —, ``refused`` — failed the caller's ``keep`` test — and
     ``budget_ids``); ``budget`` and ``used`` (characters); ``notes``; ``skipped`` (the
@@ -49,7 +190,7 @@ class Recall:
         self.root = resolved.root
         self.targets = [p["target"] for p in resolved.plans]
         self.queries: list[dict[str, Any]] = []
-        self.memories: list[dict[str, Any]] = []
+        self.memories: list[Recalled] = []
         self.guidance: list[dict[str, Any]] = []
         self.exclude = list(resolved.exclude)
         self.dropped: dict[str, Any] = {
@@ -112,13 +253,13 @@ class Recall:
         (:mod:`memhooks.session.keys`) it holds — what a session claimed of this result;
         the result itself is left as it is."""
         from ..session import keys
-        from .result import context
+        from .result import inject
 
         memories, given = self.memories, self.guidance
         if claimed is not None:
-            memories = [m for m in memories if m["id"] in claimed]
+            memories = [m for m in memories if m.id in claimed]
             given = [g for g in given if keys.guidance(g.get("source")) in claimed]
-        return context({"memories": memories, "guidance": given}, unavailable, skipped, partial)
+        return inject(memories, given, unavailable, skipped, partial)
 
     def skipped_lines(self) -> dict[str, str]:
         """``{ledger key: line}`` for each invalid hook left out of a chain
@@ -145,7 +286,7 @@ class Recall:
             "root": self.root,
             "targets": self.targets,
             "queries": self.queries,
-            "memories": self.memories,
+            "memories": [m.to_dict() for m in self.memories],
             "guidance": self.guidance,
             "exclude": self.exclude,
             "dropped": self.dropped,

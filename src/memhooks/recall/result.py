@@ -13,7 +13,10 @@ from ..fast import jsonfast
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any
+
+    from .outcome import Recalled
 
 LABEL = (
     "[MemHooks \u2014 recalled memories and routing guidance: untrusted repository/user data]\n"
@@ -49,19 +52,22 @@ def _escape_hidden(text: str) -> str:
     return re.sub(INVISIBLE, escape, text)
 
 
-def injected_memory(memory: dict[str, Any]) -> dict[str, Any]:
+def injected_memory(memory: Recalled) -> dict[str, Any]:
     """The part of a recalled memory an agent sees. A memory made of a git commit names
     it — ``commit`` (:data:`memhooks.store.commits.SHORT` hex digits) and ``files`` (the
     first :data:`FILES_SHOWN`, then how many more) — so the agent can ``git show`` it."""
-    out = {"id": memory["id"]}
-    if memory.get("commit"):
-        out["commit"] = memory["commit"][:SHORT]
-        if memory.get("files"):
-            out["files"] = files_shown(memory["files"])
-    out["text"] = memory["text"]
-    for key in ("kind", "scope", "created_at"):
-        if memory.get(key) not in (None, ""):
-            out[key] = memory[key]
+    out: dict[str, Any] = {"id": memory.id}
+    if memory.commit:
+        out["commit"] = memory.commit[:SHORT]
+        if memory.files:
+            out["files"] = files_shown(memory.files)
+    out["text"] = memory.text
+    if memory.kind:
+        out["kind"] = memory.kind
+    if memory.scope:
+        out["scope"] = memory.scope
+    if memory.created_at:
+        out["created_at"] = memory.created_at
     out["recalled_by"] = cue_of(memory)
     return out
 
@@ -86,15 +92,15 @@ def files_shown(files: list[str]) -> str:
 CUE_CHARS = 80
 
 
-def cue_of(memory: dict[str, Any]) -> str:
+def cue_of(memory: Recalled) -> str:
     """What recalled ``memory``, in words, at most :data:`CUE_CHARS` characters (longer
     text is cut before its last word, with "…"): what anchored it at tool time
     (``anchored_by``: the file it touched or its scope brought it, whichever query ranked
     it), else the first recall query whose own words or files matched it, else "the
     prompt" (:mod:`memhooks.recall.credit`)."""
-    if memory.get("anchored_by"):
-        return short(str(memory["anchored_by"]))
-    first = memory["recalled_by"][0]
+    if memory.anchored_by:
+        return short(memory.anchored_by)
+    first = memory.recalled_by[0]
     if first.get("matched") == "prompt":
         return "the prompt"  # no query's own words found it (memhooks.recall.credit)
     return short(str(first["query"]))
@@ -110,8 +116,8 @@ def short(text: str, limit: int = CUE_CHARS) -> str:
 
 
 def pack(
-    memories: list[dict[str, Any]], guidance: list[dict[str, Any]], budget: int
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
+    memories: Sequence[Recalled], guidance: list[dict[str, Any]], budget: int
+) -> tuple[list[Recalled], list[dict[str, Any]], list[Recalled]]:
     """Whole items in order — memories first, then guidance — while the injected context
     stays within ``budget`` characters. A commit memory longer than the room left, or than
     half the budget, arrives cut to that (:func:`cut_to`): not left out, and not crowding
@@ -119,14 +125,14 @@ def pack(
     memories)."""
     body: dict[str, Any] = {"schema": MEMORIES_SCHEMA, "memories": [], "guidance": []}
     used = len(LABEL) + len(dumps(body))
-    kept: list[dict[str, Any]] = []
+    kept: list[Recalled] = []
     kept_guidance: list[dict[str, Any]] = []
-    dropped: list[dict[str, Any]] = []
+    dropped: list[Recalled] = []
     for memory in memories:
         comma = 1 if kept else 0
         size = len(dumps(injected_memory(memory))) + comma
         room = min(budget - used, budget // 2) - comma
-        if size - comma > room and memory.get("commit"):
+        if size - comma > room and memory.commit:
             memory = cut_to(memory, room) or memory
             size = len(dumps(injected_memory(memory))) + comma
         if used + size <= budget:
@@ -142,19 +148,19 @@ def pack(
     return kept, kept_guidance, dropped
 
 
-def cut_to(memory: dict[str, Any], room: int) -> dict[str, Any] | None:
+def cut_to(memory: Recalled, room: int) -> Recalled | None:
     """A copy of the commit ``memory`` whose injected form takes at most ``room``
     characters: its text cut after whole lines (or words) with a last line saying
     ``git show <commit>`` has the whole message; None when not even the first line of
     the text (the subject) fits. The commit id and files are kept whole: they are how
     the agent reads the rest (issue 20: 15 % of the commits cited in a verification set
     were longer than a whole tool-time reply)."""
-    text = memory["text"]
-    note = f"…\n[cut: `git show {memory['commit'][:SHORT]}` has the whole message]"
+    text, commit = memory.text, memory.commit or ""
+    note = f"…\n[cut: `git show {commit[:SHORT]}` has the whole message]"
     subject = len(text.split("\n", 1)[0])
 
     def size(length: int) -> int:
-        return len(dumps(injected_memory({**memory, "text": text[:length] + note})))
+        return len(dumps(injected_memory(memory.replace(text=text[:length] + note))))
 
     if size(subject) > room:
         return None
@@ -168,11 +174,27 @@ def cut_to(memory: dict[str, Any], room: int) -> dict[str, Any] | None:
         if at >= max(subject, end * 4 // 5):
             end = at
             break
-    return {**memory, "text": text[:end].rstrip() + note}
+    return memory.replace(text=text[:end].rstrip() + note)
 
 
 def context(
     result: dict[str, Any],
+    unavailable: str | None = None,
+    skipped: list[str] | None = None,
+    partial: str | None = None,
+) -> str | None:
+    """The text to inject into an agent for the recall-v1 ``result``
+    (:func:`memhooks.recall.recall`), or None: :func:`inject` of its memories and
+    guidance."""
+    from .outcome import Recalled
+
+    memories = [Recalled.from_dict(m) for m in result["memories"]]
+    return inject(memories, result["guidance"], unavailable, skipped, partial)
+
+
+def inject(
+    memories: Sequence[Recalled],
+    guidance: Sequence[dict[str, Any]],
     unavailable: str | None = None,
     skipped: list[str] | None = None,
     partial: str | None = None,
@@ -183,12 +205,12 @@ def context(
     outage does not look like an empty store; ``skipped``: one short line per invalid
     hook left out of the chain (:func:`skipped_line`), so the agent can fix it;
     ``partial``: one line saying the deadline left recall queries unsearched."""
-    if not (result["memories"] or result["guidance"] or unavailable or skipped or partial):
+    if not (memories or guidance or unavailable or skipped or partial):
         return None
     body: dict[str, Any] = {
         "schema": MEMORIES_SCHEMA,
-        "memories": [injected_memory(m) for m in result["memories"]],
-        "guidance": result["guidance"],
+        "memories": [injected_memory(m) for m in memories],
+        "guidance": list(guidance),
     }
     if unavailable:
         body["unavailable"] = unavailable

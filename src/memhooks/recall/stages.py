@@ -19,6 +19,7 @@ import os
 import time
 
 from ..paths import inside, relative
+from .outcome import Recalled
 from .runtime import (
     RANK_S_PER_QUERY,
     build_tasks,
@@ -276,13 +277,14 @@ def search(
 
 
 class Merged:
-    """Stage 3: ``memories`` (recall-v1 memory dicts, best first), ``duplicates``,
-    ``delivered`` and ``refused`` (distinct memories left out for each reason)."""
+    """Stage 3: ``memories`` (:class:`~memhooks.recall.outcome.Recalled`, best first),
+    ``duplicates``, ``delivered`` and ``refused`` (distinct memories left out for each
+    reason)."""
 
     __slots__ = ("delivered", "duplicates", "memories", "refused")
 
     def __init__(self) -> None:
-        self.memories: list[dict[str, Any]] = []
+        self.memories: list[Recalled] = []
         self.duplicates = 0
         self.delivered = 0
         self.refused = 0
@@ -293,7 +295,7 @@ def merge(
     per_query: int,
     *,
     delivered: Collection[str] = (),
-    keep: Callable[[dict[str, Any]], str | None] | None = None,
+    keep: Callable[[Recalled], str | None] | None = None,
 ) -> Merged:
     """Stage 3: the ranked memories of ``tasks``; a memory recalled again by a lower
     priority query only adds provenance. ``delivered``: ids the caller already gave the
@@ -304,28 +306,32 @@ def merge(
 
     out = Merged()
     seen = Seen()
-    kept: dict[str, dict[str, Any]] = {}
+    kept: dict[str, int] = {}  # id -> its place in out.memories
     left_out: dict[str, str] = {}  # id -> why, counted once per memory
     # Delivered memories do not take a query's places: the next ones move up.
     for hit, by in rank(tasks, per_query, skip=delivered):
         if hit.id in kept:
-            more = kept[hit.id]["recalled_by"] + memory_of(hit, by)["recalled_by"]
-            kept[hit.id]["recalled_by"] = sorted(more, key=lambda b: b.get("matched") != "query")
+            place = kept[hit.id]
+            first = out.memories[place]
+            more = [*first.recalled_by, *provenance(hit, by)]
+            more.sort(key=lambda b: b.get("matched") != "query")
+            out.memories[place] = first.replace(recalled_by=tuple(more))
             continue
         if hit.id in left_out:
             continue
-        memory = memory_of(hit, by)
-        why = None if keep is None else keep(memory)
-        if keep is not None and why is None:
-            left_out[hit.id] = "refused"
-            continue
-        if why:
-            memory["anchored_by"] = why
+        memory = Recalled.of(hit, provenance(hit, by))
+        if keep is not None:
+            why = keep(memory)
+            if why is None:
+                left_out[hit.id] = "refused"
+                continue
+            if why:
+                memory = memory.replace(anchored_by=why)
         if seen.duplicate_of(hit.id, hit.text):
             left_out[hit.id] = "duplicate"
             continue
         seen.add(hit.id, hit.text)
-        kept[hit.id] = memory
+        kept[hit.id] = len(out.memories)
         out.memories.append(memory)
     reasons = list(left_out.values())
     out.duplicates = reasons.count("duplicate")
@@ -335,34 +341,23 @@ def merge(
     return out
 
 
-def memory_of(hit: Hit, by: list[Task]) -> dict[str, Any]:
-    """The recall-v1 memory dict of ``hit`` recalled by the tasks ``by``: the queries
+def provenance(hit: Hit, by: list[Task]) -> list[dict[str, Any]]:
+    """The recall-v1 ``recalled_by`` of ``hit`` recalled by the tasks ``by``: the queries
     whose own words or file cues matched it first, each marked ``matched`` ``query`` or
     ``prompt`` (:mod:`.credit`)."""
     from .credit import credited
 
-    return {
-        "id": hit.id,
-        "text": hit.text,
-        "scope": hit.scope,
-        "files": hit.files,
-        "kind": hit.kind,
-        "tags": hit.tags,
-        "entities": hit.entities,
-        "created_at": hit.created_at,
-        "commit": hit.commit,
-        "recalled_by": [
-            {
-                "query": t.query["query"],
-                "source": t.source,
-                "priority": t.priority,
-                "context": t.context,
-                "score": next((h.score for h in t.hits if h.id == hit.id), hit.score),
-                "matched": how,
-            }
-            for t, how in credited(hit, by)
-        ],
-    }
+    return [
+        {
+            "query": t.query["query"],
+            "source": t.source,
+            "priority": t.priority,
+            "context": t.context,
+            "score": next((h.score for h in t.hits if h.id == hit.id), hit.score),
+            "matched": how,
+        }
+        for t, how in credited(hit, by)
+    ]
 
 
 def query_report(task: Task) -> dict[str, Any]:

@@ -49,10 +49,10 @@ from __future__ import annotations
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Sequence
-    from typing import Any
 
     from ..backends.base import Backend, Hit
     from ..symbols.model import Symbols
+    from .outcome import Recalled
 
 #: Most names in one cue (the heaviest first).
 MAX_NAMES = 8
@@ -116,10 +116,9 @@ def find(
     delivered: Collection[str] = (),
     exclude: Sequence[str] | Callable[[], Sequence[str]] = (),
     timeout_s: float = 2.0,
-) -> list[dict[str, Any]]:
+) -> list[Recalled]:
     """The memories ``cue`` finds above the floor (module docstring), best first, at
-    most :data:`LIMIT`, as recall-v1 memory dicts (``anchored_by``: the names that found
-    each). ``delivered``: the session's ledger; ``exclude``: the chain's exclusion
+    most :data:`LIMIT` (``anchored_by``: the names that found each). ``delivered``: the session's ledger; ``exclude``: the chain's exclusion
     phrases, or a function giving them (called only once a memory passes the floor:
     resolving the chain may parse its hooks); ``timeout_s``: the search's cap. Raises
     what the backend's search raises (:class:`~memhooks.errors.BackendError`)."""
@@ -164,23 +163,23 @@ def find(
     return [_memory(hit, cue.label(kept)) for hit, kept in out if hit.id not in delivered]
 
 
-def ledger_items(memories: Sequence[dict[str, Any]]) -> list[dict[str, object]]:
+def ledger_items(memories: Sequence[Recalled]) -> list[dict[str, object]]:
     """The session ledger's items for ``memories``."""
     from .result import short
 
     return [
-        {"item": m["id"], "words": short(" ".join(str(m["text"]).split())), "cue": m["anchored_by"]}
+        {"item": m.id, "words": short(" ".join(m.text.split())), "cue": m.anchored_by}
         for m in memories
     ]
 
 
-def render(memories: list[dict[str, Any]], budget: int) -> tuple[str, list[dict[str, Any]]]:
+def render(memories: list[Recalled], budget: int) -> tuple[str, list[Recalled]]:
     """The injected text of ``memories`` within ``budget`` characters (whole memories, a
     long commit message cut: :func:`memhooks.recall.result.pack`), and those it holds."""
-    from .result import context, pack
+    from .result import inject, pack
 
     kept, _guidance, _over = pack(memories, [], budget)
-    text = context({"memories": kept, "guidance": []}) if kept else None
+    text = inject(kept, []) if kept else None
     return text or "", kept
 
 
@@ -205,16 +204,7 @@ def _about_the_file(hit: Hit, cue: Cue) -> int:
     return int(says(hit.text.lower(), cue.stem.lower()))
 
 
-def _memory(hit: Hit, by: str) -> dict[str, Any]:
-    return {
-        "id": hit.id,
-        "text": hit.text,
-        "scope": hit.scope,
-        "files": hit.files,
-        "kind": hit.kind,
-        "tags": hit.tags,
-        "entities": hit.entities,
-        "created_at": hit.created_at,
-        "commit": hit.commit,
-        "anchored_by": by,
-    }
+def _memory(hit: Hit, by: str) -> Recalled:
+    from .outcome import Recalled
+
+    return Recalled.of(hit, anchored_by=by)

@@ -1,0 +1,53 @@
+"""A recalled memory is a small immutable record (issue 21 step 4): what recall, the
+keep-test and the hook's delivery read, none of them can change."""
+
+from __future__ import annotations
+
+import pytest
+
+from memhooks.recall import Recalled
+from memhooks.recall.anchoring import Anchor
+
+BY_QUERY = {"query": "invoice rounding", "source": "/p/billing/MEMHOOKS.md", "matched": "query"}
+
+
+def _memory(anchored_by: str | None = None) -> Recalled:
+    return Recalled(
+        "billing-cents",
+        "Invoice amounts are integer cents.",
+        scope="billing",
+        files=["billing/invoice.py"],
+        kind="decision",
+        recalled_by=[BY_QUERY],
+        anchored_by=anchored_by,
+    )
+
+
+def test_a_recalled_memory_is_changed_only_by_a_copy() -> None:
+    memory = _memory()
+    with pytest.raises(AttributeError):
+        setattr(memory, "text", "rewritten")  # noqa: B010  (as an attribute assignment)
+    cut = memory.replace(text="Invoice amounts…")
+    assert (cut.text, memory.text) == ("Invoice amounts…", "Invoice amounts are integer cents.")
+    assert cut.files is memory.files and cut.recalled_by == memory.recalled_by
+    with pytest.raises(TypeError, match="no field 'txt'"):
+        memory.replace(txt="typo")
+
+
+def test_the_recall_v1_entry_round_trips() -> None:
+    plain = _memory().to_dict()
+    assert "anchored_by" not in plain and plain["recalled_by"] == [BY_QUERY]
+    anchored = _memory(anchored_by="touched billing/invoice.py").to_dict()
+    assert anchored["anchored_by"] == "touched billing/invoice.py"
+    for entry in (plain, anchored):
+        assert Recalled.from_dict(entry).to_dict() == entry
+
+
+def test_the_anchor_says_why_and_leaves_the_memory_as_it_was() -> None:
+    memory = _memory()
+    before = memory.to_dict()
+    assert Anchor(["billing"], [], [])(memory) == "touched billing/invoice.py"
+    assert Anchor(["billing"], ["billing/invoice.py"], [])(memory) == "touched billing/invoice.py"
+    assert Anchor(["tax"], [], ["/p/billing/MEMHOOKS.md"])(memory) == ""  # its hook
+    assert Anchor(["tax"], [], [])(memory) is None
+    assert memory.to_dict() == before
