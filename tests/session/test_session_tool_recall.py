@@ -313,3 +313,21 @@ def test_a_prompt_with_a_pasted_log_still_recalls_and_its_cue_stays_short(agent:
     context = json.loads(reply)["hookSpecificOutput"]["additionalContext"]
     body = json.loads(context.split("\n", 2)[2])
     assert all(len(m["recalled_by"]) <= 80 for m in body["memories"])
+
+
+def test_rendering_what_a_session_claimed_leaves_the_recall_as_it_is(
+    project: tuple[Path, dict[str, str]],
+) -> None:
+    """A parallel hook call delivered one memory first: this call renders the rest, and
+    its recall result — what `sessions show` and the JSON report read — still holds all."""
+    from memhooks.recall import recall_result
+
+    root, env = project
+    given = recall_result(str(root / "billing"), prompt="How are invoice amounts stored?", store_path=env["MEMHOOKS_STORE"])
+    before = given.to_dict()
+    ids = [m.id for m in given.memories]
+    assert "billing-cents" in ids and len(ids) > 1
+    rest = given.context(claimed=set(ids) - {"billing-cents"})
+    other = next(i for i in ids if i != "billing-cents")
+    assert rest is not None and "billing-cents" not in rest and other in rest
+    assert given.to_dict() == before
