@@ -53,6 +53,23 @@ def test_each_folder_names_home_and_the_settings_that_move_it(tmp_path: Path) ->
     assert dirs.home({"HOME": str(tmp_path)}) == str(tmp_path)
 
 
+@pytest.mark.parametrize("env", [{}, {"HOME": ""}], ids=["unset", "empty"])
+def test_no_home_is_an_error_never_the_account_home(env: dict[str, str]) -> None:
+    """Unset or empty, HOME names no folder: the account's home from the password
+    database is not taken instead (newcomer trial #1: as root with HOME unset, memhooks
+    wrote /root/.local/...). Only the folder rule is tested: a command run this way on
+    code that falls back would write into the real home."""
+    with pytest.raises(HomeError) as caught:
+        dirs.state_dir(env)
+    assert str(caught.value) == (
+        "HOME is not set, and memhooks keeps the hook's state file under it"
+        " (~/.local/state/memhooks); set HOME to your home folder, or set XDG_STATE_HOME or"
+        " MEMHOOKS_STATE_DIR to a folder"
+    )
+    with pytest.raises(HomeError, match="^HOME is not set$"):
+        dirs.home(env)
+
+
 def test_commands_fail_naming_home_and_create_nothing(project: Path, tmp_path: Path) -> None:
     gone = tmp_path / "gone"
     for argv in (["remember", "x", "--cwd", str(project)], ["sessions"],

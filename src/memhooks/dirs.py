@@ -6,11 +6,11 @@ cache folders (the XDG Base Directory rule, as ``platformdirs`` applies it).
 ``~/.local/state``, ``~/.config`` or ``~/.cache`` + ``/memhooks`` on Linux and other
 Unixes — and on macOS when the variable is set; on Windows and plain macOS,
 ``platformdirs``' ``user_<kind>_dir("memhooks")``. ``HOME`` is read from the given
-environment; it must name an existing folder (unset, the password database's entry
-does): a missing or unusable home is :class:`~memhooks.errors.HomeError`, naming the
-variable and the setting that moves the folder elsewhere, never a folder made where the
-user has none (issue 22 item 4: as root with ``HOME=/nonexistent``, ``/nonexistent/.local``
-was created). Nothing is created here. What each folder holds: the memory store
+environment; it must name an existing folder: an unset, empty, missing or unusable home is
+:class:`~memhooks.errors.HomeError`, naming the variable and the setting that moves the
+folder elsewhere, never a folder made where the user did not say (issue 22 item 4: as root
+with ``HOME=/nonexistent``, ``/nonexistent/.local`` was created; with HOME unset, the
+account's home from the password database was written). Nothing is created here. What each folder holds: the memory store
 (:mod:`memhooks.store.location`, data), the session state file
 (:mod:`memhooks.session.location`, state), the backend configuration and the capture
 switch (config), the parsed-hook, listing and search caches (cache).
@@ -72,22 +72,16 @@ def user_dir(kind: str, env: Mapping[str, str] | None = None) -> str:
 
 
 def home(env: Mapping[str, str] | None = None) -> str:
-    """The user's home folder: ``HOME``, or when it is unset or empty the password
-    database's entry (as :func:`os.path.expanduser` finds it). Raises HomeError (the
-    message names the variable) when that is not an absolute path to an existing
-    folder."""
+    """The user's home folder: ``HOME``. Raises HomeError (the message names the
+    variable) when it is unset, empty, or not an absolute path to an existing folder.
+    An unset HOME is not replaced by the account's home from the password database (as
+    :func:`os.path.expanduser` would): a process started without one (a service, ``env
+    -i``) did not choose that folder, and files memhooks made there would surprise."""
     env = os.environ if env is None else env
     value = env.get("HOME") or ""
-    named = f"HOME `{value}`"
     if not value:
-        named = "HOME is not set, and the home folder of your user account"
-        try:
-            import pwd  # not on Windows (whose branch above never gets here)
-
-            value = pwd.getpwuid(os.getuid()).pw_dir
-        except (ImportError, KeyError):
-            raise HomeError("HOME is not set") from None
-        named += f" `{value}`"
+        raise HomeError("HOME is not set")
+    named = f"HOME `{value}`"
     if not os.path.isabs(value):
         raise HomeError(f"{named} is not an absolute path")
     if not os.path.isdir(value):
