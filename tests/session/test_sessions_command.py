@@ -90,3 +90,18 @@ def test_a_session_without_hook_calls_is_shown_idle_not_open(agent: Agent) -> No
     assert "  idle " in human[2] and "  open " in human[1]
     shown = _cli(agent.env, "show", "OLD1").stdout.splitlines()[0]
     assert "compaction(s), idle: no hook call since " in shown and "(open again if it resumes; forgotten after " in shown
+
+
+def test_a_damaged_state_file_is_said_when_it_is_replaced(tmp_path: Path, project: tuple[Path, dict[str, str]]) -> None:
+    """Listing sessions of a damaged state file moves it aside as the hook would, and says
+    so (issue 22 item 3: a damaged state file reset the ledgers without a word)."""
+    _root, env = project
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / "state.sqlite3").write_bytes(b"garbage, not a database\n" * 40)
+    done = _cli(env)
+    assert done.returncode == 0 and done.stdout.startswith("memhooks sessions: none yet")
+    assert done.stderr.startswith(
+        f"memhooks sessions: the memhooks state file {state / 'state.sqlite3'} was damaged: moved to"
+        f" {state / 'state.sqlite3.old'} and started afresh (sessions' ledgers are empty: memories may come once more)"
+    )

@@ -87,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
     path = state_path()
     _check_folder(path)
     state = open_existing(path)
+    if state is not None and state.replaced:  # damaged or of another layout: moved aside
+        print(f"memhooks sessions: {state.replaced}", file=sys.stderr)
     if getattr(args, "action", None) == "show":
         if not args.id.strip():  # a blank id would name every session by its first characters
             raise UsageError(
