@@ -19,7 +19,7 @@ def test_missing_embedded_store_means_nothing_to_recall(tmp_path: Path) -> None:
     env = {"MEMHOOKS_STORE": str(tmp_path / "none.sqlite3"), "MEMHOOKS_CONFIG": str(tmp_path / "absent.toml")}
     call = _call(env)
     assert call.store_ready is False
-    assert call.notes == []  # no store yet is normal: nothing remembered
+    assert call.notes == [] and call.backend is None  # no store yet is normal: nothing remembered
 
 
 def test_config_file_choosing_another_backend_keeps_recall_on(tmp_path: Path) -> None:
@@ -32,7 +32,7 @@ def test_config_file_choosing_another_backend_keeps_recall_on(tmp_path: Path) ->
 def test_a_store_path_that_cannot_be_a_store_is_noted(tmp_path: Path) -> None:
     call = _call({"MEMHOOKS_STORE": str(tmp_path)})
     assert call.store_ready is False
-    assert call.notes == [f"MEMHOOKS_STORE {str(tmp_path)!r} is a directory; point MEMHOOKS_STORE at a file, or move it away"]
+    assert str(call.backend) == f"MEMHOOKS_STORE {str(tmp_path)!r} is a directory; point MEMHOOKS_STORE at a file, or move it away"
 
 
 def test_a_default_store_path_that_is_a_directory_is_noted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -41,4 +41,4 @@ def test_a_default_store_path_that_is_a_directory_is_noted(tmp_path: Path, monke
     os.makedirs(default_path())  # the sandboxed data dir: where the store would be
     call = _call({})
     assert call.store_ready is False
-    assert call.notes == [f"the memory store {default_path()!r} is a directory; point MEMHOOKS_STORE at a file, or move it away"]
+    assert str(call.backend) == f"the memory store {default_path()!r} is a directory; point MEMHOOKS_STORE at a file, or move it away"

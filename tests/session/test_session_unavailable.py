@@ -54,3 +54,35 @@ def test_a_hanging_backend_is_cut_at_the_query_cap_and_reported(tmp_path: Path) 
     body = json.loads(context.split("\n", 2)[2])
     assert body["memories"] == [] and body["unavailable"].startswith("memory unavailable: every recall query failed")
     assert "memory unavailable" in done.stderr
+
+
+def test_a_store_that_cannot_be_one_is_said_to_the_model(tmp_path: Path) -> None:
+    """A store path that cannot hold a store (a folder, no home to find it in) is memory
+    unavailable, said to the model once per session — not the silence of a store that
+    merely does not exist yet (issue 22 item 2)."""
+    root, _store = build(tmp_path)
+    folder = tmp_path / "a-folder"
+    folder.mkdir()
+    env = {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "MEMHOOKS_STATE_DIR": str(tmp_path / "state"),
+           "MEMHOOKS_STORE": str(folder)}  # fmt: skip
+
+    def prompt(text: str) -> subprocess.CompletedProcess[str]:
+        payload = json.dumps({"session_id": "S", "cwd": str(root), "hook_event_name": "UserPromptSubmit", "prompt": text})
+        return subprocess.run([sys.executable, "-m", "memhooks", "hook", "--agent", "claude-code"], input=payload,
+                              text=True, capture_output=True, env=env, timeout=60)  # fmt: skip
+
+    done = prompt("Make the totals use two decimals")
+    assert done.returncode == 0
+    context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    body = json.loads(context.split("\n", 2)[2])
+    assert body["unavailable"] == (
+        f"memory unavailable: no memory backend is available: MEMHOOKS_STORE '{folder}' is a directory; point MEMHOOKS_STORE at a file, or move it away"
+    )
+    assert done.stderr.count("is a directory") == 1, done.stderr
+    again = prompt("And the tax too")
+    assert again.returncode == 0 and again.stdout in ("", "{}\n", "{}"), again.stdout  # told once
+    assert "is a directory" in again.stderr
+    (tmp_path / "fresh").mkdir()
+    env["MEMHOOKS_STORE"] = str(tmp_path / "fresh" / "none-yet.sqlite3")  # no store yet: nothing to say
+    quiet = prompt("Make the totals use two decimals")
+    assert quiet.stdout in ("", "{}\n", "{}") and quiet.stderr == ""

@@ -59,6 +59,7 @@ class HookCall:
         "_session",
         "_state",
         "_state_dir",
+        "_store_note",
         "_store_ready",
         "deadline",
         "delivery",
@@ -101,6 +102,7 @@ class HookCall:
         self._session: Session | None = None
         self._capture: tuple[str, bool] | None = None
         self._store_ready: bool | None = None
+        self._store_note: str | None = None
         self._backend: Backend | MemhooksError | None = None
         self._backend_opened = False
 
@@ -340,24 +342,29 @@ class HookCall:
     def store_ready(self) -> bool:
         """False when the embedded store is selected and its file does not exist yet
         (:func:`memhooks.backends.registry.store_ready`): nothing to recall, and a hook
-        never creates a store. A store path that cannot be one is noted (once)."""
+        never creates a store. Why a store path cannot be one is kept for
+        :attr:`backend`."""
         if self._store_ready is None:
             from ..backends.registry import store_ready
 
-            self._store_ready, note = store_ready(self.env)
-            if note and note not in self.notes:
-                self.notes.append(note)
+            self._store_ready, self._store_note = store_ready(self.env)
         return self._store_ready
 
     @property
     def backend(self) -> Backend | MemhooksError | None:
         """The configured backend, opened on first use without creating a store and
-        closed with the call: None when there is no store to read (:attr:`store_ready`);
-        the MemhooksError that kept it from opening (recall reports memory as
-        unavailable, and why)."""
+        closed with the call: None when there is no store yet (:attr:`store_ready`);
+        the MemhooksError that kept it from opening — a store path that cannot be one
+        included (issue 22 item 2: unlike a store not made yet, that is memory
+        unavailable, and the model is told) — so recall reports memory as unavailable,
+        and why."""
         if not self._backend_opened:
             self._backend_opened = True
-            if self.store_ready:
+            if not self.store_ready and self._store_note is not None:
+                from ..errors import StoreError
+
+                self._backend = StoreError(self._store_note)
+            elif self.store_ready:
                 from ..backends.registry import open_backend
                 from ..errors import MemhooksError
 
