@@ -22,6 +22,9 @@ variable                        default   range and meaning
                                           off; any other value is on
 ``MEMHOOKS_ANCHOR``             directory ``directory`` or ``nearest``: which hook a
                                           generated cue goes in
+``MEMHOOKS_MAINTAIN``           all       ``all``, ``local`` or ``off``: which hook files
+                                          agent events edit (``local``: only those
+                                          memhooks made and keeps out of git)
 ``MEMHOOKS_SEARCH``             bm25      ``bm25`` or ``hybrid``: the embedded store's
                                           search (read by :mod:`memhooks.store.semantic`,
                                           which loads the model: an invalid value is a
@@ -73,6 +76,7 @@ SWITCHES = {"MEMHOOKS_TOOL_RECALL": True, "MEMHOOKS_LINE_RECALL": True, "MEMHOOK
 #: name -> (default, choices) of every setting with named values.
 CHOICES = {
     "MEMHOOKS_ANCHOR": ("directory", ("directory", "nearest")),
+    "MEMHOOKS_MAINTAIN": ("all", ("all", "local", "off")),
 }
 #: Settings that name a place or a list, read where they are used.
 PATHS = ("MEMHOOKS_ROOT", "MEMHOOKS_STORE", "MEMHOOKS_STATE_DIR", "MEMHOOKS_CONFIG")

@@ -36,13 +36,13 @@ def repo(tmp_path: Path) -> Path:
     return root
 
 
-def agent_writes(root: Path, *rels: str) -> None:
+def agent_writes(root: Path, *rels: str, env: dict[str, str] | None = None) -> None:
     """What an agent's session does: write files, and the hook maintains their cues."""
     for rel in rels:
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text("x = 1\n", encoding="utf-8")
         payload = {"hook_event_name": "post_edit", "cwd": str(root), "files": [rel]}
-        code, _out, err = run_in_process(["event"], root, {}, json.dumps(payload).encode())
+        code, _out, err = run_in_process(["event"], root, env or {}, json.dumps(payload).encode())
         assert code == 0, err
 
 
@@ -106,3 +106,42 @@ def test_outside_git_nothing_is_excluded(tmp_path: Path) -> None:
     assert (root / "src" / "MEMHOOKS.md").is_file()
     code, out, _err = run_in_process(["hooks"], root, {})
     assert code == 0 and "not in git  src/MEMHOOKS.md" in out
+
+
+SHARED_HOOK = (
+    "---\nschema: memhooks/v2\nrecall_queries:\n  - query: What did we decide about the API?\n---\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("keep", "shared_changed", "made"), [("all", True, True), ("local", False, True), ("off", False, False)]
+)
+def test_maintain_setting_says_which_hook_files_agent_events_edit(
+    repo: Path, keep: str, shared_changed: bool, made: bool
+) -> None:
+    """A committed hook is maintained in place by default (issue 22 item 1), so each
+    session leaves it changed in git status; MEMHOOKS_MAINTAIN=local edits only the hook
+    files memhooks made and keeps out of git, ``off`` none (newcomer trial #1: after
+    `hooks share` and a commit, every session edited that hook, and nothing could stop it)."""
+    (repo / "api").mkdir()
+    (repo / "api" / "MEMHOOKS.md").write_text(SHARED_HOOK, encoding="utf-8")
+    git(repo, "add", "api/MEMHOOKS.md")
+    git(repo, "commit", "-qm", "share the api hook")
+    agent_writes(repo, "api/routes.py", "lib/util.py", env={"MEMHOOKS_MAINTAIN": keep})
+    changed = (repo / "api" / "MEMHOOKS.md").read_text("utf-8") != SHARED_HOOK
+    assert changed is shared_changed
+    assert (repo / "lib" / "MEMHOOKS.md").is_file() is made
+    expected = {"?? api/routes.py", "?? lib/util.py"} | ({" M api/MEMHOOKS.md"} if shared_changed else set())
+    assert set(status(repo)) == expected
+    if made:  # a hook file memhooks made is still its own to maintain
+        agent_writes(repo, "lib/more.py", env={"MEMHOOKS_MAINTAIN": keep})
+        assert "name: lib/more.py" in (repo / "lib" / "MEMHOOKS.md").read_text("utf-8")
+
+
+def test_an_invalid_maintain_setting_is_named(repo: Path) -> None:
+    (repo / "x.py").write_text("x = 1\n", encoding="utf-8")
+    (repo / "sub").mkdir()
+    (repo / "sub" / "y.py").write_text("y = 1\n", encoding="utf-8")
+    payload = {"hook_event_name": "post_edit", "cwd": str(repo), "files": ["sub/y.py"]}
+    code, _out, err = run_in_process(["event"], repo, {"MEMHOOKS_MAINTAIN": "some"}, json.dumps(payload).encode())
+    assert code == 1 and "MH028" in err and "MEMHOOKS_MAINTAIN" in err

@@ -59,7 +59,7 @@ if TYPE_CHECKING:
 _MAINTAINED = (POST_EDIT, POST_TOOL, POST_COMMAND)
 #: The environment maintenance reads (root discovery's HOME included): the agent hook
 #: keeps these with an update it accepts, so a later call applies it as this one would.
-SETTINGS = ("MEMHOOKS_ROOT", "MEMHOOKS_AUTO_PATHS", "MEMHOOKS_ANCHOR", "HOME")
+SETTINGS = ("MEMHOOKS_ROOT", "MEMHOOKS_AUTO_PATHS", "MEMHOOKS_ANCHOR", "MEMHOOKS_MAINTAIN", "HOME")
 #: Largest hook the agent hook (``strict=False``) edits. A round-trip edit costs ~20 µs
 #: per byte on a loaded 2-core machine (two loads, three dumps: 64 KiB ≈ 1.5 s), and the
 #: hook answers within 3 s (``MEMHOOKS_HOOK_TIMEOUT_MS``); ``memhooks event``, ``note``
@@ -156,6 +156,12 @@ def maintain(
     plan = _plan(touched, anchor)
     if create:
         plan.pop(os.path.join(root, HOOK_NAME), None)  # step 4: never the root's
+    kept = _maintained(root, plan, choice("MEMHOOKS_MAINTAIN", env))
+    if len(kept) < len(plan):
+        plan = kept
+        if learned is not None:
+            learned.clear()  # a hook left alone is not an answer that stat can re-check
+            learned = None
     try:
         pending = []
         for hook, cues in plan.items():
@@ -183,6 +189,21 @@ def maintain(
     if problems:
         raise DiagnosticError(problems)
     return written
+
+
+def _maintained(root: str, plan: dict[str, Any], keep: str) -> dict[str, Any]:
+    """The part of ``plan`` (hook -> cues) that ``MEMHOOKS_MAINTAIN`` (``keep``) lets
+    memhooks edit: ``all`` of it (the default: hooks written by hand, shared and
+    committed are maintained in place, issue 22 item 1), only the hook files memhooks
+    made and keeps out of git (``local``: :func:`.local.ours`; a shared hook stays as
+    the team reviewed it), or none (``off``)."""
+    if keep == "all" or not plan:
+        return plan
+    if keep == "off":
+        return {}
+    from .local import ours
+
+    return {hook: plan[hook] for hook in ours(root, plan)}
 
 
 def _keep_local(root: str, created: list[str]) -> list[Diagnostic]:

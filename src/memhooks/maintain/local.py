@@ -15,8 +15,9 @@ killed writer leaves is removed by the next writer in that folder, and hidden un
 ``memhooks hooks`` lists every hook file and whether it is shared (tracked by git), kept
 local (this block) or neither; ``memhooks hooks share`` takes files out of the block, so
 they show in ``git status`` for review and commit. Hand-written and committed hooks are
-never listed here: they are maintained in place, where they are. Outside a git work tree
-there is nothing to keep out of.
+never listed here: they are maintained in place, where they are — unless
+``MEMHOOKS_MAINTAIN=local`` (:func:`ours`: only hook files memhooks made and keeps local)
+or ``off``. Outside a git work tree there is nothing to keep out of.
 """
 
 from __future__ import annotations
@@ -90,6 +91,19 @@ def share(root: str, paths: Iterable[str]) -> list[str]:
 
     excludes.update(repository, HEADER, change)
     return shared
+
+
+def ours(root: str, hooks: Iterable[str]) -> list[str]:
+    """Those of ``hooks`` (absolute paths) that memhooks may edit under
+    ``MEMHOOKS_MAINTAIN=local``: a hook file not made yet (it will be kept local), or one
+    listed in the block. A hook file that was there otherwise (written by hand, shared,
+    committed) is not. Outside a git work tree nothing is shared: all of them."""
+    hooks = list(hooks)
+    repository = find_repository(os.path.realpath(root))
+    if repository is None:
+        return hooks
+    block = set(_block(repository))
+    return [h for h in hooks if not os.path.lexists(h) or _pattern(repository, h) in block]
 
 
 def with_local(root: str, directory: str, hooks: list[str]) -> list[str]:
