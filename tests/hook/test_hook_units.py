@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import threading
 from pathlib import Path
 
@@ -97,6 +98,37 @@ def test_budget_ms_setting() -> None:
     assert budget_ms({"MEMHOOKS_HOOK_TIMEOUT_MS": "250"}) == (250, None)
     value, warning = budget_ms({"MEMHOOKS_HOOK_TIMEOUT_MS": "abc"})
     assert value == 3000 and warning is not None and "MEMHOOKS_HOOK_TIMEOUT_MS" in warning
+
+
+def test_the_deadline_counts_the_window_left_after_a_slow_start() -> None:
+    from memhooks.hook.deadline import window
+
+    assert window(3000, 0.0) == 3.0 and abs(window(3000, 1.2) - 1.8) < 1e-9
+    assert window(3000, 2.9) == 1.5 and window(3000, 10.0) == 1.5  # time to answer what it can
+    assert window(200, 1.0) == 0.1
+
+
+def test_a_hook_process_slow_to_start_gives_up_within_its_deadline(tmp_path: Path) -> None:
+    """The host waits from the moment it starts the process: an interpreter slow to start
+    (load) eats into the deadline (bench: a PostToolUse hook took 6.2 s against 3 s)."""
+    import subprocess
+    import sys
+
+    # 1.5 s of "start" before memhooks runs, then a payload that never ends (stdin open)
+    probe = "import time; time.sleep(1.5)\nfrom memhooks.cli import main\nmain(['hook', '--agent', 'claude-code'])\n"
+    env = {**os.environ, "MEMHOOKS_HOOK_TIMEOUT_MS": "2000"}
+    proc = subprocess.Popen([sys.executable, "-c", probe], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env, cwd=tmp_path, text=True)  # fmt: skip
+    try:
+        proc.wait(timeout=60)  # stdin stays open: only the deadline ends the call
+        assert proc.stdout is not None and proc.stderr is not None
+        out, err = proc.stdout.read(), proc.stderr.read()
+    finally:
+        proc.kill()
+        proc.communicate()
+    assert proc.returncode == 0 and out == ""  # the no-op: no event was read
+    assert err.startswith("memhooks hook: gave up after the 2000 ms deadline (1.")
+    assert " s of it starting Python and memhooks); nothing added" in err
 
 
 def test_watchdog_fires_once_unless_claimed() -> None:

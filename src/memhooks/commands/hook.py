@@ -82,7 +82,7 @@ def serve(
     """One hook call, start to finish, under the internal deadline. Returns 0.
     ``exiting``: the process ends right after (:func:`memhooks.hook.handle`)."""
     from ..agents.delivery import noop
-    from ..hook.deadline import Watchdog, budget_ms
+    from ..hook.deadline import Watchdog, budget_ms, started_ago, window
     from ..hook.handler import handle
     from ..hook.payload import read_payload
     from ..hook.reply import Reply
@@ -99,15 +99,19 @@ def serve(
         warnings.filterwarnings("ignore", category=MemhooksWarning)
     started = time.monotonic()
     ms, warning = budget_ms(env)
+    # The deadline counts the process's own start too (the host waited through it).
+    before = started_ago() if exiting else 0.0
+    seconds = window(ms, before)
     fallback = noop(agent, event) if agent else ""
     if _is_tty(stdin):
         _emit(stdout, stderr, Reply(fallback, f"no payload: stdin is a terminal; {USAGE}"))
         return 0
 
     def expire() -> None:
-        _emit(stdout, stderr, Reply(fallback, f"gave up after the {ms} ms deadline; nothing added"))
+        slow = f" ({before:.1f} s of it starting Python and memhooks)" if before >= 0.5 else ""
+        _emit(stdout, stderr, Reply(fallback, f"gave up after the {ms} ms deadline{slow}; nothing added"))
 
-    dog = Watchdog(ms / 1000, expire).start()
+    dog = Watchdog(seconds, expire).start()
     saved, sys.stdout = sys.stdout, sys.stderr  # a stray print must never corrupt the response
     try:
         raw, problem = read_payload(stdin)
@@ -117,7 +121,7 @@ def serve(
             native_event=event,
             roles=roles,
             env=env,
-            time_s=ms / 1000 - (time.monotonic() - started),
+            time_s=seconds - (time.monotonic() - started),
             exiting=exiting,
             claim=dog.claim,  # the ledger stands only for a reply that wins the output
         )
