@@ -109,7 +109,11 @@ def serve(
 
     def expire() -> None:
         slow = f" ({before:.1f} s of it starting Python and memhooks)" if before >= 0.5 else ""
-        _emit(stdout, stderr, Reply(fallback, f"gave up after the {ms} ms deadline{slow}; nothing added"))
+        _emit(
+            stdout,
+            stderr,
+            Reply(fallback, f"gave up after the {ms} ms deadline{slow}; nothing added"),
+        )
 
     dog = Watchdog(seconds, expire).start()
     saved, sys.stdout = sys.stdout, sys.stderr  # a stray print must never corrupt the response
