@@ -7,12 +7,11 @@ blocks, each opened by a header comment of its own and ended by a blank or comme
     # memhooks-managed: these files hold this machine's path to memhooks
     /.claude/settings.local.json
 
-Lines outside our blocks are the user's and are never touched. :func:`read_block` and
-:func:`with_block` are the pure text operations; :func:`update` applies one to the file
-of a work tree under a lock, with the durable atomic writer.
-
-Only ``os`` is imported at the top: the agent hook calls :func:`update` when it creates a
-hook file (rarely).
+Lines outside our blocks are the user's and are never touched. Everything here is text
+(:func:`read_block`, :func:`with_block`, :func:`pattern`, :func:`unpattern`) or a path
+(:func:`path_of`): the writers apply it under their own lock — the hook writer's
+(:func:`memhooks.maintain.local.update`) and the installer's edit plan
+(:mod:`memhooks.install.gitexclude`).
 """
 
 from __future__ import annotations
@@ -21,8 +20,6 @@ import os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from .git import Repository
 
 
@@ -81,32 +78,3 @@ def unpattern(line: str) -> str | None:
         else:
             escaped = True
     return "".join(out)
-
-
-def update(repository: Repository, header: str, change: Callable[[list[str]], list[str]]) -> bool:
-    """Replace the block of ``header`` in ``repository``'s exclude file with
-    ``change(its lines)``, under the lock of the ``info`` folder (agent hooks may add
-    lines at once), written atomically. Returns whether the file changed. Raises
-    DiagnosticError MH031 (MH029) as the hook writer does when the folder cannot be
-    locked or the file written."""
-    from .maintain.access import LOCK_TIMEOUT_S
-    from .maintain.atomic import write_atomic
-    from .maintain.lock import hook_lock
-
-    path = path_of(repository)
-    folder = os.path.dirname(path)
-    if not os.path.isdir(folder):
-        os.makedirs(folder, exist_ok=True)  # git makes it; a bare `git init --template=` not
-    with hook_lock(path, timeout=LOCK_TIMEOUT_S):
-        try:
-            with open(path, encoding="utf-8") as fp:
-                before = fp.read()
-        except FileNotFoundError:
-            before = ""
-        lines = before.splitlines()
-        ours = read_block(lines, header)
-        wanted = change(list(ours))
-        if wanted == ours:
-            return False
-        write_atomic(path, with_block(lines, header, wanted))
-        return True

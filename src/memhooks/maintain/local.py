@@ -4,7 +4,7 @@ An agent's edit in a folder without a hook makes hook maintenance create ``MEMHO
 there (``MEMHOOKS_ANCHOR=directory``). Left alone, each one is a new untracked file in
 ``git status`` — six edits, six files, none of them the agent's own change (issue 22
 item 1). So before memhooks creates a hook file it lists it in a block of the clone's own
-exclude file (:mod:`memhooks.excludes`; never committed, nothing in the work tree)::
+exclude file (:mod:`memhooks.excludes`, written by :func:`update`; never committed, nothing in the work tree)::
 
     # memhooks: hook files it made, kept out of git until shared (memhooks hooks share)
     .MEMHOOKS.md.*.tmp
@@ -27,10 +27,13 @@ import os
 from .. import excludes
 from ..git import find_repository
 from ..protocol.hookfile import HOOK_NAME
+from .access import LOCK_TIMEOUT_S
+from .atomic import write_atomic
+from .lock import hook_lock
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
 
     from ..git import Repository
 
@@ -51,7 +54,7 @@ def keep_local(root: str, created: Iterable[str] = ()) -> bool:
     wanted = [w for w in dict.fromkeys(wanted) if w]
     if set(wanted) <= set(_block(repository)):
         return False  # the common case, read without the lock
-    return excludes.update(
+    return update(
         repository, HEADER, lambda ours: ours + [w for w in wanted if w not in ours]
     )
 
@@ -89,7 +92,7 @@ def share(root: str, paths: Iterable[str]) -> list[str]:
                 kept.append(line)
         return kept
 
-    excludes.update(repository, HEADER, change)
+    update(repository, HEADER, change)
     return shared
 
 
@@ -113,6 +116,31 @@ def with_local(root: str, directory: str, hooks: list[str]) -> list[str]:
         p for p in local_hooks(root) if (p + os.sep).startswith(directory.rstrip(os.sep) + os.sep)
     ]
     return sorted(set(hooks) | set(below)) if below else hooks
+
+
+def update(repository: Repository, header: str, change: Callable[[list[str]], list[str]]) -> bool:
+    """Replace the block of ``header`` in ``repository``'s exclude file with
+    ``change(its lines)``, under the lock of the ``info`` folder (agent hooks may add
+    lines at once), written atomically. Returns whether the file changed. Raises
+    DiagnosticError MH031 (MH029) as the hook writer does when the folder cannot be
+    locked or the file written."""
+    path = excludes.path_of(repository)
+    folder = os.path.dirname(path)
+    if not os.path.isdir(folder):
+        os.makedirs(folder, exist_ok=True)  # git makes it; a bare `git init --template=` not
+    with hook_lock(path, timeout=LOCK_TIMEOUT_S):
+        try:
+            with open(path, encoding="utf-8") as fp:
+                before = fp.read()
+        except FileNotFoundError:
+            before = ""
+        lines = before.splitlines()
+        ours = excludes.read_block(lines, header)
+        wanted = change(list(ours))
+        if wanted == ours:
+            return False
+        write_atomic(path, excludes.with_block(lines, header, wanted))
+        return True
 
 
 def _block(repository: Repository) -> list[str]:
