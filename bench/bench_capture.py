@@ -44,7 +44,7 @@ import capture_replay as replay
 
 from memhooks.capture.candidate import KINDS
 from memhooks.capture.filters import DEFAULT, Policy
-from memhooks.capture.patterns import sentences, statement_kind
+from memhooks.statements import sentences, statement_kind
 
 
 def policies() -> dict[str, Policy]:

@@ -15,7 +15,7 @@ import pytest
 
 from memhooks.capture.detectors import BY_EVENT
 from memhooks.capture.observer import EVENTS
-from memhooks.capture.patterns import sentences, statement_kind
+from memhooks.statements import sentences, statement_kind
 
 DATA = Path(__file__).parent / "data"
 #: The one miss the shipped detectors are known to make (documented in docs/capture.md):

@@ -12,10 +12,12 @@ while it is off. Public API (imported lazily: the agent hook loads only what it 
 
 Modules: ``settings`` (the on/off file), ``observer`` (the entry point), ``detectors``
 (one per event kind), ``filters`` (length, cooldown, duplicates), ``similar`` (the
-similarity measure), ``patterns`` (decision/error/config detection), ``scrubber``
-(secrets), ``marks`` (what was captured, in the store), ``observation`` and ``candidate``
-(records; a session's own record is the state file's: :mod:`memhooks.session.capture_record`),
-``upkeep`` (``memhooks capture process``).
+similarity measure), ``patterns`` (error/config/comment detection), ``marks`` (what was
+captured, in the store), ``observation`` and ``candidate`` (records; a session's own
+record is the state file's: :mod:`memhooks.session.capture_record`), ``upkeep``
+(``memhooks capture process``). Shared with transcripts and history, below capture:
+:mod:`memhooks.scrubber` (secrets) and :mod:`memhooks.statements` (which sentences state
+a decision, a rule or a finding).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ _LAZY = {
     "observe": ("observer", "observe"),
     "process": ("upkeep", "process"),
     "record": ("observer", "record"),
-    "scrub": ("scrubber", "scrub"),
+    "scrub": ("memhooks.scrubber", "scrub"),
 }
 
 
@@ -43,7 +45,8 @@ def __getattr__(name: str) -> Any:
     import importlib
 
     module, attr = _LAZY[name]
-    return getattr(importlib.import_module(f"{__name__}.{module}"), attr)
+    path = module if module.startswith("memhooks.") else f"{__name__}.{module}"
+    return getattr(importlib.import_module(path), attr)
 
 
 def __dir__() -> list[str]:

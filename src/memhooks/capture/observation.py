@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 
 from ..agents.base import READ
+from ..scrubber import clean
 from ..session import capture_record
-from .scrubber import clean
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -24,6 +24,7 @@ import time
 
 from ..agents.folder import named_folder
 from ..errors import DiagnosticError, StoreError
+from ..scrubber import clean
 from ..session import State, capture_record, open_session
 from ..session.location import state_path
 from ..store import MemoryStore
@@ -34,7 +35,6 @@ from . import marks, settings, similar
 from .detectors import detector
 from .filters import DEFAULT, verdict
 from .observation import Observation
-from .scrubber import clean
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

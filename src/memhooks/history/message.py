@@ -4,7 +4,7 @@ Dropped: trailer lines that name people or review bookkeeping (any ``Token-by:``
 ``Signed-off-by``, ``Co-authored-by``, ``Reviewed-by``, … — and ``Cc``, ``Thanks-to``,
 ``Change-Id``, ``Reviewed-on``, ``git-svn-id``; wherever they stand, since squashed
 merges put them mid-message) and ``(cherry picked from commit …)`` lines. Replaced:
-e-mail addresses (``<email>``) and secrets (:mod:`memhooks.capture.scrubber`, the rules
+e-mail addresses (``<email>``) and secrets (:mod:`memhooks.scrubber`, the rules
 capture uses). Trailers that say something about the change (``Fixes:``, ``Refs:``,
 ``BREAKING CHANGE:``) are kept. The text is at most :data:`MAX_TEXT_CHARS` characters.
 """
@@ -40,7 +40,7 @@ def memory_text(message: str) -> str:
     text = _BLANK_RUN.sub("\n\n", text)
     if "@" in text:
         text = _EMAIL.sub("<email>", text)
-    from ..capture.scrubber import clean
+    from ..scrubber import clean
 
     return bound(clean(text).strip())
 

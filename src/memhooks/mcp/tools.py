@@ -115,8 +115,8 @@ def remember(
     same memory (:meth:`memhooks.store.MemoryStore.remember`; ``added`` is false then).
     Returns ``id``, ``project``, ``scope``, ``redacted``, ``added``."""
     from ..backends.embedded import refresh
-    from ..capture.scrubber import scrub
     from ..maintain.targets import root_hook
+    from ..scrubber import scrub
     from ..store import MemoryStore
 
     where = _locate(path)

@@ -13,7 +13,7 @@ records are left alone: they summarise the whole session, not one statement in i
 
 from __future__ import annotations
 
-from ..capture.scrubber import clean
+from ..scrubber import clean
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -13,13 +13,13 @@ one tool-time delivery of 2,000)::
 
 "Where it ended" is the exchange that settled it — the last one that edited a file other
 than a test, else the last one in which the user stated a rule or a decision
-(:func:`memhooks.capture.patterns.statement_kind`), else the last one — with every later
+(:func:`memhooks.statements.statement_kind`), else the last one — with every later
 exchange in which the user stated a rule; the other exchanges follow in order, the
 earliest left out first when the bound is reached, each cut to :data:`EXCERPT`
 characters. A piece is tagged
 ``decision`` when the user stated a rule there or the agent edited a file (it changed
 code as the user directed): what :mod:`.supersede` compares. Every text passes the
-capture scrubber first (:mod:`memhooks.capture.scrubber`): a secret said in a session is
+capture scrubber first (:mod:`memhooks.scrubber`): a secret said in a session is
 never stored.
 """
 
@@ -28,8 +28,8 @@ from __future__ import annotations
 import hashlib
 import posixpath
 
-from ..capture.patterns import sentences, statement_kind
-from ..capture.scrubber import clean
+from ..scrubber import clean
+from ..statements import sentences, statement_kind
 from ..store import Memory
 from ..store.memory import parse_timestamp
 from . import anchors

@@ -5,7 +5,7 @@ The rule (explicit and conservative; no language model):
 A piece *later* supersedes a piece *earlier* of the same project when all hold —
 
 1. both are conversation pieces that decided something (tag ``decision``: a sentence of
-   the user's that :func:`memhooks.capture.patterns.statement_kind` calls a decision,
+   the user's that :func:`memhooks.statements.statement_kind` calls a decision,
    constraint or finding, or an edit of a file), neither is obsolete, and *earlier* is not
    marked ``kept`` (a user undid a supersession of it: ``memhooks transcripts undo``);
 2. *later* was concluded after *earlier* (``created_at``; equal times never supersede);

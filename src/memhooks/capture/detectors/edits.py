@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import os
 
+from ...statements import statement_kind
 from ..candidate import WHAT_CHANGED, Candidate
 from ..observation import excerpt
-from ..patterns import COMMENT, CONFIG_FILE, DOC_FILE, RATIONALE, TRAILING_COMMENT, statement_kind
+from ..patterns import COMMENT, CONFIG_FILE, DOC_FILE, RATIONALE, TRAILING_COMMENT
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

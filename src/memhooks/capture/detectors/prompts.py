@@ -7,10 +7,10 @@ remembered in the session (capped) for checkpoints and the session record.
 
 from __future__ import annotations
 
+from ...scrubber import clean
+from ...statements import sentences, statement_kind
 from ..candidate import CONSTRAINT, DECISION, LEARNING, Candidate
 from ..observation import MAX_PROMPTS, excerpt
-from ..patterns import sentences, statement_kind
-from ..scrubber import clean
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from .patterns import Lazy
+from .statements import Lazy
 
 #: Names whose assigned value is a secret (``password=…``, ``"api_key": "…"``, ``TOKEN: …``).
 _SECRET_NAME = (
