@@ -30,7 +30,11 @@ from __future__ import annotations
 
 import os
 
+from . import capture_events, gitexclude, launcher, mcp_servers, plugins, reach, skill
 from .base import PROJECT, USER, Context, Edit, InstallError, Status
+from .command import suggest
+from .detect import find
+from .files import read, remove, write
 from .hosts import INSTALLERS, Host, host
 
 TYPE_CHECKING = False
@@ -67,8 +71,6 @@ def plan(
     ``capture``: also wire (or, uninstalling, only remove) the events opt-in capture
     uses (``capture_events.py``); ``mcp``: also register (or, uninstalling, only
     remove) the MCP server (``mcp_servers.py``). A plain uninstall removes everything."""
-    from . import capture_events, gitexclude, launcher, mcp_servers, plugins, skill
-
     found = _host(agent, ctx)
     try:
         extra = capture_events.plan(action, found, ctx, capture)
@@ -102,8 +104,6 @@ def _carried(found: Host, ctx: Context, ref: str) -> list[Edit]:
     """An install for a host that has memhooks' plugin ``ref``: the plugin wires the
     hooks, the skill and the MCP server, so ours go from the host's config (never
     twice); the launcher, which the plugin runs first, is written."""
-    from . import gitexclude, launcher, mcp_servers, skill
-
     edits = found.behaviour.uninstall(found, ctx) + skill.uninstall(found, ctx)
     edits = mcp_servers.plan(found.name, ctx, False, edits)
     for change in edits:
@@ -114,8 +114,6 @@ def _carried(found: Host, ctx: Context, ref: str) -> list[Edit]:
 
 def apply(edits: list[Edit]) -> None:
     """Write (or delete) every edit's file, each atomically."""
-    from .files import remove, write
-
     for edit in edits:
         if edit.text is None:
             remove(edit.path)
@@ -127,8 +125,6 @@ def status(agent: str, ctx: Context) -> Status:
     """``agent``'s installation at ``ctx.level``: files, events, whether and where it
     fires (``fires_when``; notes when a way of starting the host gets nothing), the
     channels that carry context to the model, the skill."""
-    from . import reach, skill
-
     found_host = _host(agent, ctx)
     found = _level_status(found_host, ctx)
     if not _plugin(found_host, ctx, found):
@@ -152,9 +148,6 @@ def status(agent: str, ctx: Context) -> Status:
 def _plugin(host: Host, ctx: Context, found: Status) -> bool:
     """Report memhooks' plugin for ``host`` (user level): the hooks it wires, or the
     same events wired twice; True when the plugin is what fires (it carries the skill)."""
-    from . import launcher, plugins
-    from .command import suggest
-
     carried = plugins.active(host, ctx) if ctx.level == USER else None
     if carried is None:
         return False
@@ -198,10 +191,6 @@ def _plugin(host: Host, ctx: Context, found: Status) -> bool:
 def _repair(host: Host, ctx: Context, found: Status) -> None:
     """Say how to repair an install whose commands no longer reach memhooks, or whose
     launcher runs another memhooks than the one it names."""
-    from . import launcher
-    from .command import suggest
-    from .files import read
-
     again = suggest("install", host.name, ctx.level, host.default_level)
     if found.stale:
         found.repair = again
@@ -245,6 +234,4 @@ def _level_status(found: Host, ctx: Context) -> Status:
 
 def present(ctx: Context) -> list[Found]:
     """Every host, with why it counts as present on this machine (``PATH``, home)."""
-    from .detect import find
-
     return [find(h, ctx) for h in INSTALLERS.values()]

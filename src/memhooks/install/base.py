@@ -12,7 +12,9 @@ from __future__ import annotations
 import contextlib
 import os
 
-from ..errors import Diagnostic, DiagnosticError
+from ..dirs import home as home_folder
+from ..errors import Diagnostic, DiagnosticError, HomeError
+from .files import read
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -50,9 +52,6 @@ class Context:
         self.level = level
         self.env = os.environ if env is None else env
         if home is None:
-            from ..dirs import home as home_folder
-            from ..errors import HomeError
-
             try:
                 home = home_folder(self.env)
             except HomeError as exc:  # never an agent's config written where no home is
@@ -261,8 +260,6 @@ class Status:
 
 def edit(path: str, new: str | None, mode: int | None = None) -> list[Edit]:
     """``[Edit]`` when ``new`` differs from the file's current text, else ``[]``."""
-    from .files import read
-
     before = read(path)
     if new == before:
         return []

@@ -22,14 +22,15 @@ yet.
 from __future__ import annotations
 
 from . import eventmap, jsonc
-from .base import reading
+from .base import PROJECT, USER, Context, reading
 from .files import read
+from .hosts import INSTALLERS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from .base import Context, Edit
+    from .base import Edit
     from .hosts import Host
 
 
@@ -40,8 +41,6 @@ def supported(host: Host) -> bool:
 def extra() -> dict[str, tuple[tuple[str, str | None], ...]]:
     """Agent -> the ``(native event, matcher)`` pairs ``--capture`` adds, for every host
     that has them."""
-    from .hosts import INSTALLERS
-
     return {name: host.capture for name, host in INSTALLERS.items() if host.capture}
 
 
@@ -120,9 +119,6 @@ def unwired(root: str, env: Any = None) -> list[tuple[str, str]]:
     """``(agent, level)`` whose memhooks hooks are installed for the project at ``root``
     (project level) or the user (user level) without the capture events: what
     ``memhooks capture on`` points out. Reads one config file per host and level."""
-    from .base import PROJECT, USER, Context
-    from .hosts import INSTALLERS
-
     out = []
     for level in (PROJECT, USER):
         ctx = Context(root, level, exe=[], env=env)

@@ -30,7 +30,8 @@ import time
 import uuid
 from importlib import resources
 
-from . import eventmap, jsonc, trust
+from ..store import MemoryStore, project_id
+from . import eventmap, jsonc, trust, yamlconf
 from .command import is_ours
 from .files import read
 
@@ -167,8 +168,6 @@ def commands(host: Host, ctx: Context, found: Status) -> dict[str, list[str]]:
 
 def _hermes(host: Host, ctx: Context) -> dict[str, list[str]]:
     """Hermes' shell hooks in ``config.yaml`` (the in-process plugin has no command)."""
-    from . import yamlconf
-
     data, _ = yamlconf.load(read(host.config_path(ctx)))
     hooks = data.get("hooks") if isinstance(data, dict) else None
     out: dict[str, list[str]] = {}
@@ -182,8 +181,6 @@ def _hermes(host: Host, ctx: Context) -> dict[str, list[str]]:
 
 def _project(base: str) -> str:
     """A git work tree with a root hook, a file, and one known memory in its own store."""
-    from ..store import MemoryStore, project_id
-
     root = os.path.join(base, "project")
     os.makedirs(os.path.join(root, "deploy"))
     subprocess.run(["git", "init", "-q", root], check=True, capture_output=True, timeout=30)

@@ -24,6 +24,8 @@ import shlex
 import shutil
 import sys
 
+import memhooks
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -63,8 +65,6 @@ def hook_program(exe: list[str] | None = None) -> list[str]:
     here = _own_script()
     python = os.path.abspath(sys.executable)
     if exe in ([here], [here + ".exe"], [python, "-m", "memhooks"]):
-        import memhooks
-
         main = os.path.join(os.path.dirname(os.path.abspath(memhooks.__file__)), "__main__.py")
         if os.path.isfile(main):
             return [os.path.abspath(sys.executable), "-S", main]

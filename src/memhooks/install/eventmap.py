@@ -12,8 +12,12 @@ nothing and a changed command (new path, roles) replaces the old one.
 
 from __future__ import annotations
 
+import json
+
 from . import jsonc
+from .base import Status, edit
 from .command import is_ours, problem
+from .files import read
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -138,8 +142,6 @@ def unmerge(
 
 
 def jsonc_dump(value: dict[str, Any]) -> str:
-    import json
-
     return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -178,9 +180,6 @@ def install_edits(
     hooks_key: str = "hooks",
 ) -> list[Any]:
     """The edit that puts our ``entries`` into the config at ``path``."""
-    from .base import edit
-    from .files import read
-
     return edit(path, merge(read(path), entries, skeleton, hooks_key))
 
 
@@ -189,9 +188,6 @@ def uninstall_edits(
 ) -> list[Any]:
     """The edit that takes our entries out of the config at ``path`` (deleting a file
     left with nothing but ``skeleton``)."""
-    from .base import edit
-    from .files import read
-
     before = read(path)
     if before is None:
         return []
@@ -200,9 +196,6 @@ def uninstall_edits(
 
 def status_of(agent: str, level: str, path: str, hooks_key: str = "hooks") -> Any:
     """A :class:`~memhooks.install.base.Status` from the config at ``path``."""
-    from .base import Status
-    from .files import read
-
     status = Status(agent, level)
     text = read(path)
     try:

@@ -24,6 +24,7 @@ from .. import git
 from ..excludes import read_block, with_block
 from ..paths import is_within, relative
 from .base import Edit, edit
+from .command import hook_program
 from .files import read
 
 TYPE_CHECKING = False
@@ -72,8 +73,6 @@ def plan(ctx: Context, edits: Iterable[Edit]) -> list[Edit]:
     holding this machine's path to memhooks (``ctx.exe[0]``, or the ``__main__.py`` hook
     commands run), and drops the lines of files they delete; [] when nothing
     changes or ``ctx.root`` is not a git work tree."""
-    from .command import hook_program
-
     # the program, and the __main__.py hook commands start on (when hook_program chose it)
     programs = (
         {ctx.exe[0], *(w for w in hook_program(ctx.exe)[1:] if w.endswith(".py"))}

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 
+from .. import __version__
 from .command import MARKER, argv
 
 TYPE_CHECKING = False
@@ -19,8 +20,6 @@ if TYPE_CHECKING:
 
 def manifest() -> str:
     """The plugin's ``plugin.yaml``."""
-    from .. import __version__
-
     return (
         "name: memhooks\n"
         f'version: "{__version__}"\n'

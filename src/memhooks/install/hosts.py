@@ -15,6 +15,8 @@ from __future__ import annotations
 import copy
 import os
 
+from ..agents.registry import HOSTS
+from ..errors import UsageError
 from . import command
 from .base import PROJECT, USER
 
@@ -81,8 +83,6 @@ class Host:
         ``ctx.level``). Raises UsageError for a level the host does not have."""
         level = level or ctx.level
         if level not in self.LEVELS:
-            from ..errors import UsageError
-
             raise UsageError(f"{self.name} has no {level}-level config; use --{self.default_level}")
         if level == PROJECT:
             return os.path.join(ctx.root, *self.wiring["project"].split("/"))
@@ -120,8 +120,6 @@ def fill(template: Any, value: str) -> Any:
 
 
 def _build() -> dict[str, Host]:
-    from ..agents.registry import HOSTS
-
     found = {
         name: Host(name, module)  # type: ignore[arg-type]  # Host: the agents' Protocol
         for name, module in HOSTS.items()
@@ -138,7 +136,5 @@ def host(name: str) -> Host:
     """The host called ``name``; UsageError naming the known ones otherwise."""
     found = INSTALLERS.get(name)
     if found is None:
-        from ..errors import UsageError
-
         raise UsageError(f"unknown agent {name!r}; expected one of: {', '.join(INSTALLERS)}")
     return found

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import json
 
+from .files import read
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -152,8 +154,6 @@ def parse(text: str) -> Node:
 def value_of(path: str) -> Any:
     """The JSON (with comments) value of the file at ``path``; ``{}`` when the file is
     missing, unreadable or not JSON (for reading another program's state, never ours)."""
-    from .files import read
-
     try:
         return parse(read(path) or "{}").value
     except (JsoncError, OSError):

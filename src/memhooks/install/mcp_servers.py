@@ -20,13 +20,15 @@ import itertools
 import re
 
 from . import jsonc
+from .base import Edit, reading
 from .files import read
+from .hosts import INSTALLERS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from .base import Context, Edit
+    from .base import Context
 
 NAME = "memhooks"
 
@@ -34,8 +36,6 @@ NAME = "memhooks"
 def locations() -> dict[str, tuple[str | None, str | None, str, dict[str, Any]]]:
     """Agent -> (project file, user file (relative to home), servers key, entry
     template), for every host that has an MCP config memhooks knows."""
-    from .hosts import INSTALLERS
-
     return {name: h.wiring["mcp"] for name, h in INSTALLERS.items() if "mcp" in h.wiring}
 
 
@@ -135,7 +135,6 @@ def plan(agent: str, ctx: Context, want: bool | None, edits: list[Edit]) -> list
     path, key = found
     pending = next((e for e in edits if e.path == path), None)
     before = pending.text if pending is not None else read(path)
-    from .base import reading
 
     with reading(agent, path):
         after = register(before, key, entry(agent, ctx), path) if want else unregister(before, key)
@@ -144,7 +143,6 @@ def plan(agent: str, ctx: Context, want: bool | None, edits: list[Edit]) -> list
     if pending is not None:
         pending.text = after
         return [e for e in edits if not (e is pending and e.text == e.before)]
-    from .base import Edit
 
     return [*edits, Edit(path, after, before)]
 

@@ -35,7 +35,10 @@ import os
 from .. import __version__
 from . import command, jsonc, launcher, skill
 from .base import USER, Context
+from .codex import _config
+from .eventmap import installed
 from .files import read
+from .hosts import INSTALLERS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -61,8 +64,6 @@ IN_REPO = "src/memhooks/plugins"
 
 def hosts() -> dict[str, Host]:
     """Host name -> host, for every host whose row has ``plugin``."""
-    from .hosts import INSTALLERS
-
     return {name: host for name, host in INSTALLERS.items() if "plugin" in host.wiring}
 
 
@@ -192,8 +193,6 @@ class Active:
 
     def hooks(self) -> dict[str, list[str]]:
         """Event -> our commands in the installed plugin's hooks file."""
-        from .eventmap import installed
-
         return installed(read(self.hooks_file))
 
 
@@ -239,8 +238,6 @@ def _claude(ctx: Context) -> Active | None:
 def _codex(ctx: Context) -> Active | None:
     """``[plugins."name@marketplace"] enabled`` in ``$CODEX_HOME/config.toml``; the
     plugin's files in ``plugins/cache/<marketplace>/<name>/<version>`` (run: 0.171.0)."""
-    from .codex import _config
-
     home = ctx.user_path("{CODEX_HOME:.codex}")
     table = _config(os.path.join(home, "config.toml")).get("plugins")
     for ref, entry in table.items() if isinstance(table, dict) else ():

@@ -31,8 +31,9 @@ import os
 from importlib import resources
 
 from . import command
-from .base import PROJECT, Context, Edit, Status, edit
+from .base import PROJECT, Context, Edit, InstallError, Status, edit
 from .files import read
+from .hosts import INSTALLERS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -86,8 +87,6 @@ def users(host: Host, ctx: Context) -> list[str]:
     """The other hosts whose hooks are installed (at any level) and whose skill folder is
     ``host``'s at ``ctx.level``; a host whose config cannot be read counts as a user
     (keeping the skill is the reversible choice)."""
-    from .base import InstallError
-
     where = folder(host, ctx)
     found = []
     for other in _hosts():
@@ -145,8 +144,6 @@ def _delete(where: str) -> list[Edit]:
 
 
 def _hosts() -> list[Host]:
-    from .hosts import INSTALLERS
-
     return list(INSTALLERS.values())
 
 

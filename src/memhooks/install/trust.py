@@ -23,6 +23,7 @@ import re
 
 from . import jsonc
 from .base import PROJECT
+from .codex import _config
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -66,8 +67,6 @@ def _snake(event: str) -> str:
 
 
 def _codex(host: Host, ctx: Context, event: str) -> tuple[bool, str]:
-    from .codex import _config
-
     config = _config(os.path.join(ctx.user_path("{CODEX_HOME:.codex}"), "config.toml"))
     features = _table(config, "features")
     if features.get("hooks") is False or features.get("codex_hooks") is False:

@@ -5,6 +5,11 @@ from __future__ import annotations
 
 import io
 
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.util import load_yaml_guess_indent
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -23,11 +28,6 @@ class YamlError(ValueError):
 
 def load(text: str | None) -> tuple[Any, Any]:
     """(document, dumper) for ``text`` (None: an empty mapping). Raises YamlError."""
-    from ruamel.yaml import YAML
-    from ruamel.yaml.comments import CommentedMap
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError
-    from ruamel.yaml.util import load_yaml_guess_indent
-
     yaml = YAML(typ="rt")
     yaml.preserve_quotes = True
     yaml.width = 4096  # never fold a long hook command over two lines
@@ -67,6 +67,4 @@ def dump(data: Any, yaml: Any) -> str:
 
 
 def mapping() -> Any:
-    from ruamel.yaml.comments import CommentedMap
-
     return CommentedMap()
