@@ -12,8 +12,19 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 
+from ..backends.embedded import refresh
 from ..errors import DiagnosticError, MemhooksError, UsageError
+from ..maintain.targets import root_hook
+from ..protocol.resolve import resolve
+from ..recall import context
+from ..recall import recall as run_recall
+from ..recall.why import why as why_of
+from ..recall.why_text import render, to_json
+from ..scrubber import scrub
+from ..store import MemoryStore
+from ..workspace import locate
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -25,8 +36,6 @@ NOTE_TIMEOUT_S = 30.0
 
 def explain(path: str = ".", roles: list[str] | None = None) -> dict[str, Any]:
     """The ``memhooks/plan-v1`` plan for ``path`` plus ``reason`` (why that root)."""
-    from ..protocol.resolve import resolve
-
     try:
         plan = resolve(path, list(roles or ()))
     except DiagnosticError as exc:
@@ -44,9 +53,6 @@ def recall(
 ) -> dict[str, Any]:
     """Bounded recall for ``path``: ``status``, ``context`` (the text an agent is given,
     ``""`` when nothing was recalled), ``memories`` and ``notes``."""
-    from ..recall import context
-    from ..recall import recall as run_recall
-
     try:
         result = run_recall(
             path,
@@ -80,11 +86,6 @@ def why(
     without them) are as they are: the owning commits, their previous owners where an
     owner only reshaped the code, exclusions applied (``memhooks why``'s JSON), plus
     ``context``: the labelled text. Blaming stops after ``timeout`` seconds."""
-    import time
-
-    from ..recall.why import why as explain
-    from ..recall.why_text import render, to_json
-
     ranges: list[tuple[int, int]] = []
     if first_line is not None or last_line is not None:
         first = first_line or last_line or 1
@@ -93,9 +94,7 @@ def why(
             raise UsageError("lines must run forwards from 1 (first_line <= last_line)")
         ranges = [(first, last)]
     try:
-        answer = explain(
-            path, ranges, store_path=store_path, deadline=time.monotonic() + timeout
-        )
+        answer = why_of(path, ranges, store_path=store_path, deadline=time.monotonic() + timeout)
     except DiagnosticError as exc:
         raise MemhooksError(_diagnostics(exc)) from None
     return {**to_json(answer), "context": render(answer)}
@@ -114,11 +113,6 @@ def remember(
     first (``redacted`` counts them). The same text said again in the same folder is the
     same memory (:meth:`memhooks.store.MemoryStore.remember`; ``added`` is false then).
     Returns ``id``, ``project``, ``scope``, ``redacted``, ``added``."""
-    from ..backends.embedded import refresh
-    from ..maintain.targets import root_hook
-    from ..scrubber import scrub
-    from ..store import MemoryStore
-
     where = _locate(path)
     try:
         root_hook(where.root)  # one enablement rule for every write, as `memhooks remember`
@@ -156,15 +150,11 @@ def remember(
 
 def forget(id: str, path: str = ".", store_path: str | None = None) -> dict[str, Any]:
     """Delete memory ``id`` of the project at ``path``: ``{"id", "project", "forgotten"}``."""
-    from ..store import MemoryStore
-
     where = _locate(path)
     with MemoryStore(store_path) as store:
         store.adopt(where.project, where.aliases)
         gone = store.forget(id, project=where.project)
     if gone:
-        from ..backends.embedded import refresh
-
         refresh(store.path)
     return {"id": id, "project": where.project, "forgotten": gone}
 
@@ -229,8 +219,6 @@ def note_argv(
 
 
 def _locate(path: str) -> Any:
-    from ..workspace import locate
-
     try:
         return locate(path)
     except DiagnosticError as exc:
