@@ -17,6 +17,7 @@ from ..protocol.hookfile import HOOK_NAME, parse_text
 from .access import LOCK_TIMEOUT_S, read_text
 from .atomic import write_atomic
 from .lock import hook_lock
+from .roundtrip import new_hook_text
 from .targets import target
 
 
@@ -34,7 +35,6 @@ def init_project(path: str = ".", env: Mapping[str, str] | None = None) -> tuple
         if text is not None:
             parse_text(text, hook).require_valid()
             return hook, False
-        from .roundtrip import new_hook_text
 
         write_atomic(hook, new_hook_text(os.path.basename(root) or root))
         return hook, True

@@ -36,7 +36,7 @@ from ..protocol.validate import SCHEMA, V1_PROVIDER_KEYS
 from ..protocol.yamlcore import to_plain
 from . import legacy, nodes
 from .cues import upsert_auto_cue
-from .edit import QUERY_ORDER, TOP_ORDER, queries_of, query_text, upsert_query
+from .edit import QUERY_ORDER, TOP_ORDER, append_query, queries_of, query_text, upsert_query
 from .tidy import pop_key
 from .update import Change, update
 
@@ -185,8 +185,6 @@ def _add_note(tree: CommentedMap, note: Any, path: str) -> None:
     if isinstance(note, str):
         text = " ".join(note.split())
         if text and not any(" ".join(query_text(q).split()) == text for q in queries_of(tree)):
-            from .edit import append_query
-
             append_query(tree, text)  # type: ignore[arg-type]
         return
     text = note.get("query")

@@ -14,7 +14,9 @@ from typing import Any
 from ..errors import fail
 from ..protocol.hookfile import ParsedHook
 from ..protocol.text import normalize
+from .edit import remove_queries, upsert_query
 from .targets import nearest_hook, require_enabled, root_hook, target
+from .tidy import drop_emptied_queries
 from .update import Change, update
 
 
@@ -62,7 +64,6 @@ def add_note(
             "--query",
             help="give --query the recall query's text",
         )
-    from .edit import upsert_query
 
     roles, entities, resources, tags = list(roles), list(entities), list(resources), list(tags)
     for role in roles:
@@ -101,8 +102,6 @@ def remove_note(
     plus the hook's own errors when it is invalid and MH031.
     """
     hook = note_hook(cwd, env)
-    from .edit import remove_queries
-    from .tidy import drop_emptied_queries
 
     def edit(parsed: ParsedHook) -> bool:
         if remove_queries(parsed.tree, query) == 0:

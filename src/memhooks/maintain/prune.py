@@ -14,7 +14,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..protocol.hookfile import ParsedHook
+from .cues import prune_auto
 from .targets import file_exists_in, hook_set, root_hook
+from .tidy import drop_emptied_queries
 from .update import update
 
 
@@ -48,9 +50,6 @@ def prune(
 
 def _prune_hook(hook: str, exists: Callable[[str], bool], dry_run: bool) -> tuple[int, int]:
     """(resources removed, queries removed) in one hook (written unless ``dry_run``)."""
-    from .cues import prune_auto
-    from .tidy import drop_emptied_queries
-
     counts = (0, 0)
 
     def edit(parsed: ParsedHook) -> bool:
