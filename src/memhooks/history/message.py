@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from ..scrubber import clean
+
 #: Longest memory text made from one commit message (characters; a cut text ends in "…").
 MAX_TEXT_CHARS = 2000
 
@@ -40,7 +42,6 @@ def memory_text(message: str) -> str:
     text = _BLANK_RUN.sub("\n\n", text)
     if "@" in text:
         text = _EMAIL.sub("<email>", text)
-    from ..scrubber import clean
 
     return bound(clean(text).strip())
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import tempfile
 
 from .. import git
 from ..errors import fail
@@ -33,8 +34,6 @@ def tokens(cwd: str, args: list[str], stdin: Iterable[str] | None = None) -> Ite
     ``stdin`` lines are written first (git reads them all before it prints). Raises
     DiagnosticError MH032 when git is missing or exits non-zero (git's first error line
     in the message). Stopping early kills the process."""
-    import tempfile
-
     with tempfile.TemporaryFile() as errors:
         proc = _start(cwd, args, errors, stdin is not None)
         try:

@@ -25,6 +25,7 @@ from ..git import find_repository
 from ..paths import is_within
 from ..store import identify
 from ..store.connection import Translated, connect, write
+from ..store.memory import format_timestamp
 from . import chat, fragments, state, supersede
 from .anchors import Place
 from .hosts import READERS, Reader
@@ -258,8 +259,6 @@ def _stat(path: str) -> tuple[int, int] | None:
 
 
 def _mtime_iso(path: str) -> str:
-    from ..store.memory import format_timestamp
-
     try:
         return format_timestamp(os.path.getmtime(path))
     except OSError:
