@@ -6,6 +6,7 @@ Shapes follow ``shared/spec/reference-engine.md`` (a) ``validate``.
 from __future__ import annotations
 
 import os
+import sys
 
 from . import __version__
 from .errors import CATALOGUE, Diagnostic
@@ -94,8 +95,6 @@ def sarif(diagnostics: list[Diagnostic], base: str) -> str:
 def print_errors(diagnostics: list[Diagnostic], fmt: str) -> None:
     """Failure output of commands other than validate, on stderr: the rendered
     diagnostics, or (``fmt == "json"``) a JSON array of diagnostic objects."""
-    import sys
-
     if fmt == "json":
         print(json_text([d.to_json() for d in diagnostics]), file=sys.stderr)
     else:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 
 from .paths import is_within, relative
+from .protocol.root import resolve_target
+from .store import identify
 
 
 class Workspace:
@@ -34,9 +36,6 @@ class Workspace:
 def locate(path: str = ".") -> Workspace:
     """The workspace of ``path`` (file or folder). Raises DiagnosticError MH024/MH029 as
     :func:`memhooks.protocol.root.resolve_target` does."""
-    from .protocol.root import resolve_target
-    from .store import identify
-
     target = resolve_target(path)
     identity = identify(target.root)
     scope = relative(target.directory, target.root)

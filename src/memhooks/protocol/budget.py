@@ -22,6 +22,7 @@ the whole string, wrapper included. Steps:
 from __future__ import annotations
 
 from ..fast import jsonfast
+from ..settings import integer
 
 TYPE_CHECKING = False  # typing costs ~2 ms to import; annotations are strings
 if TYPE_CHECKING:
@@ -141,8 +142,6 @@ def bound_context(
     DiagnosticError MH028 naming the variable.
     """
     if max_chars is None or max_guidance_chars is None:
-        from ..settings import integer
-
         max_chars = integer("MEMHOOKS_MAX_CHARS") if max_chars is None else max_chars
         if max_guidance_chars is None:
             max_guidance_chars = integer("MEMHOOKS_MAX_GUIDANCE_CHARS")

@@ -9,6 +9,8 @@ only once a key is neither a field nor a known misplacement.
 
 from __future__ import annotations
 
+import difflib
+
 #: Level -> the field names a key there may be a misspelling of (as written in hooks).
 FIELDS = {
     "top": ("schema", "inherits", "scope", "sensitivity", "recall_queries", "entities",
@@ -73,7 +75,6 @@ def did_you_mean(key: object, level: str) -> tuple[str, str] | None:
         return f"`{normal}`", f"rename it to `{normal}`"
     if len(normal) < 3:
         return None
-    import difflib
 
     close = difflib.get_close_matches(normal, fields, n=1, cutoff=0.75)
     return (f"`{close[0]}`", f"rename it to `{close[0]}`") if close else None
