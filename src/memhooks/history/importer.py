@@ -32,7 +32,7 @@ import os
 
 from ..store.commits import SOURCE_PREFIX, CommitRow, Stored, Wanted
 from ..store.memory import format_timestamp
-from . import gitlog
+from . import blame_ignore, gitlog
 from .changes import Changes
 from .lineage import Lineage
 from .mapping import FORMAT, NO_PATHS, Paths, to_memory
@@ -115,7 +115,7 @@ def import_history(
     changes = Changes(order)
     batch = _Batch(store, project, report, dry_run)
     batch.settled = paths is None
-    ignored = _blame_ignored(repo)
+    ignored = blame_ignore.revs(repo.top)
     if progress is not None:
         progress("import", 0, len(order))
     for done, commit in enumerate(gitlog.read(repo, order), 1):
@@ -234,7 +234,7 @@ def _row(commit: gitlog.Commit, ignored: frozenset[str]) -> Callable[[], CommitR
                 body,
                 author=commit.author,
                 email=commit.author_email,
-                blame_ignored=bool(ignored) and _listed(commit.hash, ignored),
+                blame_ignored=bool(ignored) and blame_ignore.listed(commit.hash, ignored),
             )
             authored = format_timestamp(int(commit.author_time))
             made.append(CommitRow(commit.hash, commit.author, authored, reason))
@@ -336,29 +336,3 @@ def _fault_point(batches: int) -> None:
     wanted = os.environ.get(KILL_AFTER)
     if wanted and wanted.isdigit() and batches >= int(wanted):
         os._exit(9)
-
-
-def _blame_ignored(repo: gitlog.Checkout) -> frozenset[str]:
-    """Commit names the project's ``.git-blame-ignore-revs`` lists (git-blame(1)
-    ``--ignore-revs-file``: formatting commits blame should look through). Read from the
-    work tree's top folder, and only when the file really is inside it."""
-    path = os.path.join(repo.top, ".git-blame-ignore-revs")
-    real = os.path.realpath(path)
-    if os.path.dirname(real) != os.path.realpath(repo.top) or not os.path.isfile(real):
-        return frozenset()
-    try:
-        with open(real, encoding="utf-8", errors="replace") as fp:
-            lines = [
-                line.split("#", 1)[0].strip().lower() for line in fp.read(1 << 20).splitlines()
-            ]
-    except OSError:
-        return frozenset()
-    return frozenset(line for line in lines if len(line) >= 7 and _is_hex(line))
-
-
-def _listed(commit: str, ignored: frozenset[str]) -> bool:
-    return commit in ignored or any(commit.startswith(name) for name in ignored)
-
-
-def _is_hex(text: str) -> bool:
-    return all(ch in "0123456789abcdef" for ch in text)

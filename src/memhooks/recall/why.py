@@ -326,7 +326,7 @@ def _texts(top: str, hashes: list[str], own: Ownership) -> dict[str, Commit]:
 
 def _read(top: str, hashes: list[str]) -> dict[str, Commit]:
     """The commits named by full ``hashes``, with their messages and low-signal reason."""
-    from ..history import signal
+    from ..history import blame_ignore, signal
     from ..history.message import bound, memory_text
     from ..history.process import tokens
 
@@ -334,7 +334,7 @@ def _read(top: str, hashes: list[str]) -> dict[str, Commit]:
         return {}
     args = ["log", "--no-walk=unsorted", "-z", f"--format={_FORMAT}", *dict.fromkeys(hashes)]
     found: dict[str, Commit] = {}
-    ignored = _ignored_revs(top)
+    ignored = blame_ignore.revs(top)
     for token in tokens(top, args):
         hash_, author, email, when, parents, subject, message = token.decode(
             "utf-8", "replace"
@@ -347,20 +347,9 @@ def _read(top: str, hashes: list[str]) -> dict[str, Commit]:
             author=author,
             email=email,
             parents=len(parents.split()),
-            blame_ignored=hash_ in ignored,
+            blame_ignored=blame_ignore.listed(hash_, ignored),
         ) or ("reshapes" if signal.reshapes(subject) else None)
         commit.email = email
         commit.root = not parents.split()
         found[hash_] = commit
     return found
-
-
-def _ignored_revs(top: str) -> frozenset[str]:
-    """The commits the project's ``.git-blame-ignore-revs`` lists (formatting commits by
-    the project's own word; git-blame(1) ``--ignore-revs-file``), full hashes only."""
-    try:
-        with open(os.path.join(top, ".git-blame-ignore-revs"), encoding="utf-8") as fp:
-            words = (line.split("#", 1)[0].strip() for line in fp)
-            return frozenset(w for w in words if len(w) in (40, 64))
-    except (OSError, UnicodeDecodeError):
-        return frozenset()
