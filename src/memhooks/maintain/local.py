@@ -54,9 +54,7 @@ def keep_local(root: str, created: Iterable[str] = ()) -> bool:
     wanted = [w for w in dict.fromkeys(wanted) if w]
     if set(wanted) <= set(_block(repository)):
         return False  # the common case, read without the lock
-    return update(
-        repository, HEADER, lambda ours: ours + [w for w in wanted if w not in ours]
-    )
+    return update(repository, HEADER, lambda ours: ours + [w for w in wanted if w not in ours])
 
 
 def local_hooks(root: str) -> list[str]:
