@@ -1,0 +1,162 @@
+"""The diagnostic catalogue: every ``MHnnn`` code with its severity, title and help.
+
+Codes and titles are the reference engine's catalogue (``shared/spec/reference-engine.md``
+section (j)); MH023 is unused there and here. MH031 (a maintenance write or lock failed)
+is ours: the reference reports those as plain ``error:`` text without a code. MH032
+(``memhooks history import`` cannot read the git history), MH033 (an invisible or
+control character in a recall query or an exclusion) and MH034 (a plain chat transcript
+``memhooks transcripts import --chat`` cannot read) are ours too. A new code is a new row
+here (claim it on the team board first); :class:`memhooks.errors.Diagnostic` reads it.
+"""
+
+from __future__ import annotations
+
+ERROR = "error"
+WARNING = "warning"
+
+#: code -> (severity, SARIF rule title, what to do about it)
+CATALOGUE: dict[str, tuple[str, str, str]] = {
+    "MH000": (
+        ERROR,
+        "Invalid MemHooks file",
+        "fix the file so it is UTF-8 Markdown that starts with a `---` YAML frontmatter block",
+    ),
+    "MH001": (
+        ERROR,
+        "Unsupported schema",
+        "set `schema: memhooks/v2` (run `memhooks migrate` for memhooks/v1 files)",
+    ),
+    "MH002": (
+        WARNING,
+        "Unknown top-level field",
+        "remove the field or move provider-native settings under `backends.<provider>`",
+    ),
+    "MH003": (
+        ERROR,
+        "Missing recall query",
+        "give every recall query non-blank text, as a string or under `query:`",
+    ),
+    "MH004": (
+        ERROR,
+        "Invalid query priority",
+        "use a number from 0.0 to 1.0, or leave `priority` out",
+    ),
+    "MH005": (
+        WARNING,
+        "Unknown recall-query field",
+        "remove the field or move it under the query's `backends.<provider>`",
+    ),
+    "MH006": (ERROR, "Empty role", "remove blank entries from `when.roles`"),
+    "MH007": (
+        WARNING,
+        "Unknown routing condition",
+        "only `when.roles` is understood; other conditions are kept but ignored",
+    ),
+    "MH008": (
+        ERROR,
+        "Invalid entity",
+        "give every entity a non-blank `name` (or write it as a plain string)",
+    ),
+    "MH009": (
+        ERROR,
+        "Invalid entity salience",
+        "use a number from 0.0 to 1.0, or leave `salience` out",
+    ),
+    "MH010": (
+        WARNING,
+        "Duplicate query",
+        "remove one copy; the later copy overrides the earlier one",
+    ),
+    "MH011": (WARNING, "Duplicate entity", "remove the repeated entity"),
+    "MH012": (
+        WARNING,
+        "Recall/exclude conflict",
+        "a query that is also excluded can never be recalled; remove one of them",
+    ),
+    "MH013": (WARNING, "No hooks found", "run `memhooks init` to enable the project"),
+    "MH014": (WARNING, "Unknown entity field", "entities understand `name`, `type` and `salience`"),
+    "MH015": (WARNING, "Duplicate resource", "remove the repeated resource"),
+    "MH016": (
+        ERROR,
+        "Provider field in core",
+        "move the field under `backends.<provider>` (e.g. `backends.hindsight`), or run `memhooks migrate`",
+    ),
+    "MH017": (
+        ERROR,
+        "Provider query field in core",
+        "move the field under the query's `backends.<provider>`, or run `memhooks migrate`",
+    ),
+    "MH018": (
+        ERROR,
+        "Empty backend namespace",
+        "name the provider, e.g. `backends: {mem0: {...}}`",
+    ),
+    "MH019": (
+        ERROR,
+        "Invalid backend namespace",
+        "a provider namespace must be a mapping, e.g. `mem0: {top_k: 8}`",
+    ),
+    "MH020": (
+        ERROR,
+        "Invalid resource",
+        "give every resource a non-blank `name` (or write it as a plain string)",
+    ),
+    "MH021": (
+        ERROR,
+        "Invalid resource salience",
+        "use a number from 0.0 to 1.0, or leave `salience` out",
+    ),
+    "MH022": (
+        WARNING,
+        "Unknown resource field",
+        "resources understand `name`, `kind` and `salience`",
+    ),
+    "MH024": (ERROR, "Path does not exist", "check the path (and MEMHOOKS_ROOT, if set)"),
+    "MH025": (
+        ERROR,
+        "Malformed recall query",
+        "see the file reference for the shape of a recall query",
+    ),
+    "MH026": (
+        ERROR,
+        "Malformed entity",
+        "an entity is a string or a mapping with string `name`/`type` and numeric `salience`",
+    ),
+    "MH027": (
+        ERROR,
+        "Malformed resource",
+        "a resource is a string or a mapping with string `name`/`kind` and numeric `salience`",
+    ),
+    "MH028": (ERROR, "Invalid configuration", "fix the setting named in the message"),
+    "MH029": (
+        ERROR,
+        "Unsafe filesystem path",
+        "replace the symlink or special file with a regular file",
+    ),
+    "MH030": (ERROR, "Hook discovery failed", "check that the project tree is readable"),
+    "MH031": (
+        ERROR,
+        "Hook write failed",
+        "check that the hook's directory is writable and the disk has space, then run the command again",
+    ),
+    "MH032": (
+        ERROR,
+        "Git history unavailable",
+        "run it in a git work tree with commits, with git installed and on PATH",
+    ),
+    "MH033": (
+        ERROR,
+        "Hidden character in a query",
+        "delete the character: a reader does not see it, the model and the search do",
+    ),
+    "MH034": (
+        ERROR,
+        "Invalid chat transcript",
+        (
+            "write one JSON object a line with `role` (user or assistant) and `text`; `time`, "
+            "`files` and `session` are optional (docs/transcripts.md)"
+        ),
+    ),
+}
+
+GENERIC_TITLE = "MemHooks diagnostic"
