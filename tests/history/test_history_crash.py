@@ -19,7 +19,7 @@ import pytest
 from gitrepo import build
 from synthetic import history
 
-from memhooks.history.importer import BATCH, KILL_AFTER
+from memhooks.history.batch import BATCH, KILL_AFTER
 
 COMMITS = 1_300
 TOTALS = ("added", "updated", "present", "duplicates", "empty")

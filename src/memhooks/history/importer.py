@@ -7,7 +7,7 @@
 2. **Read** (:func:`.gitlog.read`) those commits oldest first, with their messages.
    :class:`.changes.Changes` gives each its memory id (a cherry-pick carries the memory
    of the change it repeats; a re-land gets its own) and reads what it reverts;
-   :func:`.signal.low_signal` says whether it is low-signal. :data:`BATCH` at a time, a
+   :func:`.signal.low_signal` says whether it is low-signal. :data:`.batch.BATCH` at a time, a
    write transaction adds the memories the store lacks (only their messages become
    memory text: :func:`.mapping.to_memory`), rewrites those an older format wrote, and
    moves the files, scope and source of the others where a rename or a rebase changed
@@ -28,11 +28,10 @@ made from the messages each run reads, once every memory is stored).
 
 from __future__ import annotations
 
-import os
-
-from ..store.commits import SOURCE_PREFIX, CommitRow, Stored, Wanted
+from ..store.commits import SOURCE_PREFIX, CommitRow, Wanted
 from ..store.memory import format_timestamp
 from . import blame_ignore, gitlog
+from .batch import BATCH, Batch
 from .changes import Changes
 from .lineage import Lineage
 from .mapping import FORMAT, NO_PATHS, Paths, to_memory
@@ -47,12 +46,6 @@ if TYPE_CHECKING:
     #: ``progress(stage, done, total)``: stage ``"scan"`` (total None: not known yet) or
     #: ``"import"`` (done and total in commits).
     Progress = Callable[[str, int, "int | None"], None]
-
-#: Commits written per transaction.
-BATCH = 500
-#: Test hook: stop the process (``os._exit(9)``, as a kill -9 would) after this many
-#: batches were written (``MEMHOOKS_TEST_KILL_AFTER_BATCHES``; unset in normal use).
-KILL_AFTER = "MEMHOOKS_TEST_KILL_AFTER_BATCHES"
 
 
 class ImportReport:
@@ -113,7 +106,7 @@ def import_history(
     report = ImportReport(dry_run=dry_run)
     order, paths = _walk(store, project, repo, revisions, since, max_count, report, progress)
     changes = Changes(order)
-    batch = _Batch(store, project, report, dry_run)
+    batch = Batch(store, project, report, dry_run)
     batch.settled = paths is None
     ignored = blame_ignore.revs(repo.top)
     if progress is not None:
@@ -271,68 +264,3 @@ def _wanted(
         source=SOURCE_PREFIX + commit.hash,
         build=build,
     )
-
-
-class _Batch:
-    """Commits waiting to be written, :data:`BATCH` per write transaction (a dry run only
-    reads what the store holds of them)."""
-
-    def __init__(
-        self, store: MemoryStore, project: str, report: ImportReport, dry_run: bool
-    ) -> None:
-        self.store = store
-        self.project = project
-        self.report = report
-        self.dry_run = dry_run
-        #: Every commit is stored already, in this format (the walk said so): a read
-        #: confirms it, and nothing is written unless the store changed since.
-        self.settled = False
-        self.wanted: list[Wanted] = []
-        self.flushed = 0
-
-    def __len__(self) -> int:
-        return len(self.wanted)
-
-    def add(self, wanted: Wanted) -> None:
-        self.wanted.append(wanted)
-
-    def flush(self) -> None:
-        if not self.wanted:
-            return
-        first = [w for w in self.wanted if w.build is not None]
-        if self.dry_run or self.settled:
-            have = self.store.stored_changes(self.project, [w.id for w in first])
-            outcome = {w.id: _would(w, have.get(w.id)) for w in first}
-            if not self.dry_run and any(done != "present" for done, _ in outcome.values()):
-                outcome = self.store.store_changes(self.project, self.wanted)  # changed since
-        else:
-            # Decided and written under the write lock; messages become memory text only
-            # for what the store lacks.
-            outcome = self.store.store_changes(self.project, self.wanted)
-        report = self.report
-        for done, low in outcome.values():
-            setattr(report, done, getattr(report, done) + 1)
-            report.low_signal += done != "empty" and low
-        self.wanted = []
-        self.flushed += 1
-        _fault_point(self.flushed)
-
-
-def _would(want: Wanted, stored: Stored | None) -> tuple[str, bool]:
-    """What :func:`memhooks.store.commits.apply` would do with ``want`` (a dry run)."""
-    assert want.build is not None
-    if stored is None:
-        if want.build() is None:
-            return "empty", False
-        return "added", want.row().low_signal is not None
-    if stored.format < want.format or not stored.same_place(want):
-        return "updated", want.row().low_signal is not None
-    return "present", stored.low
-
-
-def _fault_point(batches: int) -> None:
-    """Die as a kill -9 would once ``batches`` batches are written, when the test
-    variable :data:`KILL_AFTER` asks for it (the crash-safety tests)."""
-    wanted = os.environ.get(KILL_AFTER)
-    if wanted and wanted.isdigit() and batches >= int(wanted):
-        os._exit(9)
