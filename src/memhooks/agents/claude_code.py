@@ -7,33 +7,18 @@ Captured from Claude Code 2.1.197 (fixtures ``real/claude-code-*``).
 
 from __future__ import annotations
 
-from . import claude_shape
-from .base import (
-    POST_COMPACT,
-    POST_TOOL,
-    PRE_COMPACT,
-    PRE_TOOL,
-    SESSION_END,
-    SESSION_START,
-    STOP,
-    USER_PROMPT,
-    NormalizedEvent,
-)
+from . import base, claude_shape
+from .base import NormalizedEvent
 from .delivery import HOOK_SPECIFIC, Delivery
 from .tools import COMMAND, EDIT, OTHER, READ_KIND, SEARCH
 
 NAME = "claude-code"
 
 EVENTS: dict[str, str | None] = {
-    "SessionStart": SESSION_START,
-    "UserPromptSubmit": USER_PROMPT,
-    "PreToolUse": PRE_TOOL,
-    "PostToolUse": POST_TOOL,
-    "PostToolUseFailure": POST_TOOL,
-    "PreCompact": PRE_COMPACT,
-    "PostCompact": POST_COMPACT,
-    "Stop": STOP,
-    "SessionEnd": SESSION_END,
+    **claude_shape.CLAUDE_EVENTS,
+    "PostToolUseFailure": base.POST_TOOL,
+    "PostCompact": base.POST_COMPACT,
+    "SessionEnd": base.SESSION_END,
     # Recognised; nothing for memhooks to do.
     "UserPromptExpansion": None,
     "PostToolBatch": None,
@@ -93,7 +78,13 @@ INSTALL: Wiring = {
     # a JSON reply key whose text the host shows the user (the launcher's "memhooks is gone")
     "notice": "systemMessage",
     # packaged as a plugin too (memhooks.install.plugins; run: see docs/agents.md)
-    "plugin": {"kind": "claude-plugin", "manifest": ".claude-plugin/plugin.json", "hooks": "hooks/hooks.json", "root_var": "CLAUDE_PLUGIN_ROOT", "remove": "claude plugin uninstall {ref}"},
+    "plugin": {
+        "kind": "claude-plugin",
+        "manifest": ".claude-plugin/plugin.json",
+        "hooks": "hooks/hooks.json",
+        "root_var": "CLAUDE_PLUGIN_ROOT",
+        "remove": "claude plugin uninstall {ref}",
+    },
     # settings.local.json, not settings.json: the command holds this machine's path
     "project": ".claude/settings.local.json",
     "user": ".claude/settings.json",

@@ -9,7 +9,7 @@ which their own modules pass in.
 
 from __future__ import annotations
 
-from . import outcome
+from . import base, outcome
 from .base import EVENTS, POST_COMMAND, POST_EDIT, POST_TOOL, PRE_TOOL, NormalizedEvent
 from .fields import first_text, text
 from .paths import clean_dir
@@ -20,6 +20,16 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 EVENT_KEYS = ("hook_event_name", "hookEventName")
+#: The hook event names of Claude Code that the hosts copying its protocol kept as they
+#: are (Codex, Copilot in VS Code); each host's own table adds its other names.
+CLAUDE_EVENTS: dict[str, str | None] = {
+    "SessionStart": base.SESSION_START,
+    "UserPromptSubmit": base.USER_PROMPT,
+    "PreToolUse": base.PRE_TOOL,
+    "PostToolUse": base.POST_TOOL,
+    "PreCompact": base.PRE_COMPACT,
+    "Stop": base.STOP,
+}
 
 
 def event_name(payload: dict[str, object], hint: str | None) -> str | None:

@@ -11,16 +11,8 @@ No real capture yet (fixtures ``docs/cline-*``).
 
 from __future__ import annotations
 
-from . import outcome
-from .base import (
-    POST_TOOL,
-    PRE_COMPACT,
-    PRE_TOOL,
-    SESSION_END,
-    SESSION_START,
-    USER_PROMPT,
-    NormalizedEvent,
-)
+from . import base, outcome
+from .base import NormalizedEvent
 from .delivery import CLINE, Delivery
 from .fields import boolean, child, first_text, strings, text
 from .paths import clean_dir
@@ -29,15 +21,15 @@ from .tools import COMMAND, EDIT, READ_KIND, SEARCH, ToolCall
 NAME = "cline"
 
 EVENTS: dict[str, str | None] = {
-    "TaskStart": SESSION_START,
-    "TaskResume": SESSION_START,
-    "UserPromptSubmit": USER_PROMPT,
-    "PreToolUse": PRE_TOOL,
-    "PostToolUse": POST_TOOL,
-    "PreCompact": PRE_COMPACT,
+    "TaskStart": base.SESSION_START,
+    "TaskResume": base.SESSION_START,
+    "UserPromptSubmit": base.USER_PROMPT,
+    "PreToolUse": base.PRE_TOOL,
+    "PostToolUse": base.POST_TOOL,
+    "PreCompact": base.PRE_COMPACT,
     # A Cline task is the session: it ends when completed or cancelled.
-    "TaskComplete": SESSION_END,
-    "TaskCancel": SESSION_END,
+    "TaskComplete": base.SESSION_END,
+    "TaskCancel": base.SESSION_END,
     "Notification": None,
 }
 

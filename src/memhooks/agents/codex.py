@@ -13,32 +13,17 @@ Codex's published schema; Claude Code 2.1 sends neither on SessionStart).
 
 from __future__ import annotations
 
-from . import claude_shape, outcome
-from .base import (
-    POST_COMPACT,
-    POST_TOOL,
-    PRE_COMPACT,
-    PRE_TOOL,
-    SESSION_END,
-    SESSION_START,
-    STOP,
-    USER_PROMPT,
-    NormalizedEvent,
-)
+from . import base, claude_shape, outcome
+from .base import NormalizedEvent
 from .delivery import HOOK_SPECIFIC, Delivery
 from .tools import COMMAND, EDIT
 
 NAME = "codex"
 
 EVENTS: dict[str, str | None] = {
-    "SessionStart": SESSION_START,
-    "UserPromptSubmit": USER_PROMPT,
-    "PreToolUse": PRE_TOOL,
-    "PostToolUse": POST_TOOL,
-    "PreCompact": PRE_COMPACT,
-    "PostCompact": POST_COMPACT,
-    "Stop": STOP,
-    "SessionEnd": SESSION_END,  # unconfirmed in the docs; harmless if it never comes
+    **claude_shape.CLAUDE_EVENTS,
+    "PostCompact": base.POST_COMPACT,
+    "SessionEnd": base.SESSION_END,  # unconfirmed in the docs; harmless if it never comes
     "PermissionRequest": None,
     "SubagentStart": None,
     "SubagentStop": None,
@@ -93,7 +78,13 @@ INSTALL: Wiring = {
     # a JSON reply key whose text the host shows the user (the launcher's "memhooks is gone")
     "notice": "systemMessage",
     # packaged as a plugin too (memhooks.install.plugins; run: see docs/agents.md)
-    "plugin": {"kind": "codex-plugin", "manifest": ".codex-plugin/plugin.json", "hooks": "hooks/hooks.json", "root_var": "PLUGIN_ROOT", "remove": "codex plugin remove {ref}"},
+    "plugin": {
+        "kind": "codex-plugin",
+        "manifest": ".codex-plugin/plugin.json",
+        "hooks": "hooks/hooks.json",
+        "root_var": "PLUGIN_ROOT",
+        "remove": "codex plugin remove {ref}",
+    },
     "project": ".codex/hooks.json",
     "user": "{CODEX_HOME:.codex}/hooks.json",
     # Codex reads files through its shell tool (Bash in hook payloads): the working set

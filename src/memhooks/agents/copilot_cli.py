@@ -18,17 +18,8 @@ Captured from Copilot CLI 1.0.102 (fixtures ``real/copilot-cli-*``).
 
 from __future__ import annotations
 
-from . import claude_shape, outcome
-from .base import (
-    POST_TOOL,
-    PRE_COMPACT,
-    PRE_TOOL,
-    SESSION_END,
-    SESSION_START,
-    STOP,
-    USER_PROMPT,
-    NormalizedEvent,
-)
+from . import base, claude_shape, outcome
+from .base import NormalizedEvent
 from .claude_code import EVENTS as CLAUDE_EVENTS
 from .claude_code import TOOLS as CLAUDE_TOOLS
 from .delivery import HOOK_SPECIFIC, TOP_LEVEL, Delivery
@@ -39,14 +30,14 @@ from .tools import COMMAND, EDIT, OTHER, READ_KIND, SEARCH, ToolCall
 NAME = "copilot-cli"
 
 EVENTS: dict[str, str | None] = {
-    "sessionStart": SESSION_START,
-    "userPromptSubmitted": USER_PROMPT,
-    "preToolUse": PRE_TOOL,
-    "postToolUse": POST_TOOL,
-    "postToolUseFailure": POST_TOOL,
-    "preCompact": PRE_COMPACT,
-    "agentStop": STOP,
-    "sessionEnd": SESSION_END,
+    "sessionStart": base.SESSION_START,
+    "userPromptSubmitted": base.USER_PROMPT,
+    "preToolUse": base.PRE_TOOL,
+    "postToolUse": base.POST_TOOL,
+    "postToolUseFailure": base.POST_TOOL,
+    "preCompact": base.PRE_COMPACT,
+    "agentStop": base.STOP,
+    "sessionEnd": base.SESSION_END,
     "userPromptTransformed": None,
     "permissionRequest": None,
     "subagentStart": None,
@@ -124,7 +115,7 @@ def normalize(payload: dict[str, object], native_event: str | None) -> Normalize
     native = hint if hint is not None and hint in EVENTS else infer(payload) or hint
     event = claude_shape.lookup(EVENTS, native)
     cwd = clean_dir(payload.get("cwd"))
-    is_tool = event in (PRE_TOOL, POST_TOOL)
+    is_tool = event in (base.PRE_TOOL, base.POST_TOOL)
     call = ToolCall(
         payload.get("toolName") if is_tool else None,
         payload.get("toolArgs") if is_tool else None,
@@ -163,8 +154,13 @@ INSTALL: Wiring = {
     "title": "Copilot CLI",
     # packaged as a plugin too (memhooks.install.plugins): plugin.json and hooks.json at its
     # root; hooks get COPILOT_PLUGIN_ROOT and run in the plugin's folder (run: 1.0.102)
-    "plugin": {"kind": "copilot-plugin", "manifest": "plugin.json", "hooks": "hooks.json",
-               "root_var": "COPILOT_PLUGIN_ROOT", "remove": "copilot plugin uninstall memhooks"},
+    "plugin": {
+        "kind": "copilot-plugin",
+        "manifest": "plugin.json",
+        "hooks": "hooks.json",
+        "root_var": "COPILOT_PLUGIN_ROOT",
+        "remove": "copilot plugin uninstall memhooks",
+    },
     "project": ".github/hooks/memhooks.json",
     "user": "{COPILOT_HOME:.copilot}/hooks/memhooks.json",
     # matchers are honoured on postToolUse (run: 1.0.102, "view" left "create" out)

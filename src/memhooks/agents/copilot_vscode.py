@@ -10,15 +10,7 @@ No real capture yet (fixtures ``docs/`` and ``memorix-derived/`` only).
 from __future__ import annotations
 
 from . import claude_shape
-from .base import (
-    POST_TOOL,
-    PRE_COMPACT,
-    PRE_TOOL,
-    SESSION_START,
-    STOP,
-    USER_PROMPT,
-    NormalizedEvent,
-)
+from .base import NormalizedEvent
 from .claude_code import TOOLS as CLAUDE_TOOLS
 from .delivery import HOOK_SPECIFIC, Delivery
 from .tools import COMMAND, EDIT, READ_KIND
@@ -26,12 +18,7 @@ from .tools import COMMAND, EDIT, READ_KIND
 NAME = "copilot-vscode"
 
 EVENTS: dict[str, str | None] = {
-    "SessionStart": SESSION_START,
-    "UserPromptSubmit": USER_PROMPT,
-    "PreToolUse": PRE_TOOL,
-    "PostToolUse": POST_TOOL,
-    "PreCompact": PRE_COMPACT,
-    "Stop": STOP,
+    **claude_shape.CLAUDE_EVENTS,
     "SubagentStart": None,
     "SubagentStop": None,
 }

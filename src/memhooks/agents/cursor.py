@@ -12,22 +12,8 @@ No real capture yet (fixtures ``docs/cursor-*`` and ``memorix-derived/cursor-*``
 
 from __future__ import annotations
 
-from . import claude_shape, outcome
-from .base import (
-    POST_COMMAND,
-    POST_EDIT,
-    POST_TOOL,
-    PRE_COMPACT,
-    PRE_TOOL,
-    READ,
-    SESSION_END,
-    SESSION_START,
-    STOP,
-    USER_PROMPT,
-    WRITTEN,
-    FileChange,
-    NormalizedEvent,
-)
+from . import base, claude_shape, outcome
+from .base import READ, WRITTEN, FileChange, NormalizedEvent
 from .delivery import SNAKE, Delivery
 from .fields import MAX_ITEMS, first_text, strings, text
 from .paths import clean_dir
@@ -36,20 +22,20 @@ from .tools import COMMAND, DELETE, EDIT, OTHER, READ_KIND, SEARCH, ToolCall, ad
 NAME = "cursor"
 
 EVENTS: dict[str, str | None] = {
-    "sessionStart": SESSION_START,
-    "beforeSubmitPrompt": USER_PROMPT,
-    "preToolUse": PRE_TOOL,
-    "postToolUse": POST_TOOL,
-    "postToolUseFailure": POST_TOOL,
-    "beforeShellExecution": PRE_TOOL,
-    "afterShellExecution": POST_COMMAND,
-    "beforeMCPExecution": PRE_TOOL,
-    "afterMCPExecution": POST_TOOL,
-    "beforeReadFile": PRE_TOOL,
-    "afterFileEdit": POST_EDIT,
-    "preCompact": PRE_COMPACT,
-    "stop": STOP,
-    "sessionEnd": SESSION_END,
+    "sessionStart": base.SESSION_START,
+    "beforeSubmitPrompt": base.USER_PROMPT,
+    "preToolUse": base.PRE_TOOL,
+    "postToolUse": base.POST_TOOL,
+    "postToolUseFailure": base.POST_TOOL,
+    "beforeShellExecution": base.PRE_TOOL,
+    "afterShellExecution": base.POST_COMMAND,
+    "beforeMCPExecution": base.PRE_TOOL,
+    "afterMCPExecution": base.POST_TOOL,
+    "beforeReadFile": base.PRE_TOOL,
+    "afterFileEdit": base.POST_EDIT,
+    "preCompact": base.PRE_COMPACT,
+    "stop": base.STOP,
+    "sessionEnd": base.SESSION_END,
     "subagentStart": None,
     "subagentStop": None,
     "afterAgentResponse": None,
@@ -114,7 +100,7 @@ def normalize(payload: dict[str, object], native_event: str | None) -> Normalize
         tool_name=call.name,
         tool_input=call.input,
         files=unique(files),
-        command=command if event in (PRE_TOOL, POST_TOOL, POST_COMMAND) else None,
+        command=command if event in (base.PRE_TOOL, base.POST_TOOL, base.POST_COMMAND) else None,
         exit_code=result.exit_code,
         success=False if native == "postToolUseFailure" else result.success,
         output=result.output,

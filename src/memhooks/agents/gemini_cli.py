@@ -10,16 +10,8 @@ Captured from Gemini CLI 0.61.0 (fixtures ``real/gemini-cli-*``).
 
 from __future__ import annotations
 
-from . import claude_shape
-from .base import (
-    POST_TOOL,
-    PRE_TOOL,
-    SESSION_END,
-    SESSION_START,
-    STOP,
-    USER_PROMPT,
-    NormalizedEvent,
-)
+from . import base, claude_shape
+from .base import NormalizedEvent
 from .delivery import HOOK_SPECIFIC, Delivery
 from .fields import text
 from .tools import COMMAND, EDIT, OTHER, READ_KIND, SEARCH
@@ -27,16 +19,16 @@ from .tools import COMMAND, EDIT, OTHER, READ_KIND, SEARCH
 NAME = "gemini-cli"
 
 EVENTS: dict[str, str | None] = {
-    "SessionStart": SESSION_START,
-    "BeforeAgent": USER_PROMPT,
-    "BeforeTool": PRE_TOOL,
-    "AfterTool": POST_TOOL,
-    "AfterAgent": STOP,
+    "SessionStart": base.SESSION_START,
+    "BeforeAgent": base.USER_PROMPT,
+    "BeforeTool": base.PRE_TOOL,
+    "AfterTool": base.POST_TOOL,
+    "AfterAgent": base.STOP,
     # Gemini CLI 0.61 fires PreCompress before every model call, before it decides
     # whether to compress (ChatCompressionService.compress; seen in the real-agent
     # runs): it says nothing about what the model still has, so it resets nothing.
     "PreCompress": None,
-    "SessionEnd": SESSION_END,
+    "SessionEnd": base.SESSION_END,
     # Fire on every model call / selection; the per-turn events above suffice.
     "BeforeModel": None,
     "AfterModel": None,
@@ -115,7 +107,13 @@ INSTALL: Wiring = {
     # a JSON reply key whose text the host shows the user (the launcher's "memhooks is gone")
     "notice": "systemMessage",
     # packaged as a plugin too (memhooks.install.plugins; run: see docs/agents.md)
-    "plugin": {"kind": "gemini-extension", "manifest": "gemini-extension.json", "hooks": "hooks/hooks.json", "root_var": "extensionPath", "remove": "gemini extensions uninstall memhooks"},
+    "plugin": {
+        "kind": "gemini-extension",
+        "manifest": "gemini-extension.json",
+        "hooks": "hooks/hooks.json",
+        "root_var": "extensionPath",
+        "remove": "gemini extensions uninstall memhooks",
+    },
     "project": ".gemini/settings.json",
     "user": ".gemini/settings.json",
     "events": (

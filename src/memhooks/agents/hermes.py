@@ -20,16 +20,8 @@ Captured from Hermes 0.19.0 (fixtures ``real/hermes-*``).
 
 from __future__ import annotations
 
-from . import claude_shape, outcome
-from .base import (
-    POST_TOOL,
-    PRE_TOOL,
-    SESSION_END,
-    SESSION_START,
-    STOP,
-    USER_PROMPT,
-    NormalizedEvent,
-)
+from . import base, claude_shape, outcome
+from .base import NormalizedEvent
 from .delivery import CONTEXT, Delivery
 from .fields import child, first_text, mapping, text
 from .paths import clean_dir
@@ -38,14 +30,14 @@ from .tools import COMMAND, EDIT, READ_KIND, SEARCH, ToolCall
 NAME = "hermes"
 
 EVENTS: dict[str, str | None] = {
-    "on_session_start": SESSION_START,
-    "pre_llm_call": USER_PROMPT,
-    "pre_tool_call": PRE_TOOL,
-    "post_tool_call": POST_TOOL,
-    "post_llm_call": STOP,
+    "on_session_start": base.SESSION_START,
+    "pre_llm_call": base.USER_PROMPT,
+    "pre_tool_call": base.PRE_TOOL,
+    "post_tool_call": base.POST_TOOL,
+    "post_llm_call": base.STOP,
     "on_session_end": None,
-    "on_session_finalize": SESSION_END,
-    "on_session_reset": SESSION_END,
+    "on_session_finalize": base.SESSION_END,
+    "on_session_reset": base.SESSION_END,
     "subagent_start": None,
     "subagent_stop": None,
     "pre_api_request": None,
@@ -88,7 +80,7 @@ def normalize(payload: dict[str, object], native_event: str | None) -> Normalize
     tool_input = fields.get("tool_input")
     if mapping(tool_input) is None:
         tool_input = fields.get("args")
-    is_tool = event in (PRE_TOOL, POST_TOOL)
+    is_tool = event in (base.PRE_TOOL, base.POST_TOOL)
     call = ToolCall(
         fields.get("tool_name") if is_tool else None,
         tool_input if is_tool else None,

@@ -15,18 +15,8 @@ No real capture yet (fixtures ``docs/kiro-*`` only).
 
 from __future__ import annotations
 
-from . import claude_shape
-from .base import (
-    POST_EDIT,
-    POST_TOOL,
-    PRE_TOOL,
-    SESSION_START,
-    STOP,
-    USER_PROMPT,
-    WRITTEN,
-    FileChange,
-    NormalizedEvent,
-)
+from . import base, claude_shape
+from .base import WRITTEN, FileChange, NormalizedEvent
 from .delivery import PLAIN, Delivery
 from .fields import text
 from .paths import clean_path
@@ -36,17 +26,17 @@ NAME = "kiro"
 
 EVENTS: dict[str, str | None] = {
     # Kiro IDE >= 1.0 / Kiro CLI v3 file hooks
-    "SessionStart": SESSION_START,
-    "UserPromptSubmit": USER_PROMPT,
-    "PreToolUse": PRE_TOOL,
-    "PostToolUse": POST_TOOL,
-    "Stop": STOP,
+    "SessionStart": base.SESSION_START,
+    "UserPromptSubmit": base.USER_PROMPT,
+    "PreToolUse": base.PRE_TOOL,
+    "PostToolUse": base.POST_TOOL,
+    "Stop": base.STOP,
     # Kiro CLI agent-config hooks
-    "agentSpawn": SESSION_START,
-    "userPromptSubmit": USER_PROMPT,
-    "preToolUse": PRE_TOOL,
-    "postToolUse": POST_TOOL,
-    "stop": STOP,
+    "agentSpawn": base.SESSION_START,
+    "userPromptSubmit": base.USER_PROMPT,
+    "preToolUse": base.PRE_TOOL,
+    "postToolUse": base.POST_TOOL,
+    "stop": base.STOP,
 }
 
 DELIVERY = Delivery(
@@ -79,11 +69,15 @@ def detect(payload: dict[str, object]) -> bool:
 
 def normalize(payload: dict[str, object], native_event: str | None) -> NormalizedEvent:
     event = claude_shape.normalize(NAME, payload, native_event, EVENTS, TOOLS)
-    if event.event == POST_TOOL and not event.files and classify(event.tool_name, TOOLS) == EDIT:
+    if (
+        event.event == base.POST_TOOL
+        and not event.files
+        and classify(event.tool_name, TOOLS) == EDIT
+    ):
         path = created_path(payload.get("tool_response"), event.cwd)
         if path is not None:
             event.files = [FileChange(path, WRITTEN)]
-            event.event = POST_EDIT
+            event.event = base.POST_EDIT
     return event
 
 

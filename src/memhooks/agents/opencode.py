@@ -22,20 +22,8 @@ Captured from OpenCode 1.18.33 (fixtures ``real/opencode-*``).
 
 from __future__ import annotations
 
-from . import claude_shape, outcome
-from .base import (
-    POST_COMPACT,
-    POST_EDIT,
-    POST_TOOL,
-    PRE_COMPACT,
-    PRE_TOOL,
-    SESSION_END,
-    SESSION_START,
-    STOP,
-    USER_PROMPT,
-    WRITTEN,
-    NormalizedEvent,
-)
+from . import base, claude_shape, outcome
+from .base import WRITTEN, NormalizedEvent
 from .delivery import CONTEXT, Delivery
 from .fields import MAX_ITEMS, child, first_text, text
 from .paths import clean_dir
@@ -44,17 +32,17 @@ from .tools import COMMAND, EDIT, OTHER, READ_KIND, SEARCH, ToolCall, add, uniqu
 NAME = "opencode"
 
 EVENTS: dict[str, str | None] = {
-    "chat.message": USER_PROMPT,
-    "tool.execute.before": PRE_TOOL,
-    "tool.execute.after": POST_TOOL,
-    "experimental.session.compacting": PRE_COMPACT,
+    "chat.message": base.USER_PROMPT,
+    "tool.execute.before": base.PRE_TOOL,
+    "tool.execute.after": base.POST_TOOL,
+    "experimental.session.compacting": base.PRE_COMPACT,
     "experimental.chat.system.transform": None,
     "experimental.chat.messages.transform": None,
-    "session.created": SESSION_START,
-    "session.idle": STOP,
-    "session.compacted": POST_COMPACT,
-    "session.deleted": SESSION_END,
-    "file.edited": POST_EDIT,
+    "session.created": base.SESSION_START,
+    "session.idle": base.STOP,
+    "session.compacted": base.POST_COMPACT,
+    "session.deleted": base.SESSION_END,
+    "file.edited": base.POST_EDIT,
     "session.error": None,
     "session.diff": None,
     "session.status": None,
@@ -142,7 +130,7 @@ def normalize(payload: dict[str, object], native_event: str | None) -> Normalize
     hook_input = child(payload, "input") or {}
     out = child(payload, "output") or {}
     cwd = clean_dir(first_text(payload, "directory", "cwd", "worktree") or info.get("directory"))
-    is_tool = event in (PRE_TOOL, POST_TOOL)
+    is_tool = event in (base.PRE_TOOL, base.POST_TOOL)
     args = payload.get("tool_input") or hook_input.get("args") or out.get("args")
     call = ToolCall(
         (first_text(payload, "tool_name") or first_text(hook_input, "tool")) if is_tool else None,
@@ -153,7 +141,7 @@ def normalize(payload: dict[str, object], native_event: str | None) -> Normalize
     files = list(call.files)
     if native == "file.edited":
         add(files, props.get("file") or payload.get("file_path"), WRITTEN, cwd)
-    result = outcome.read(out) if event == POST_TOOL else outcome.Outcome()
+    result = outcome.read(out) if event == base.POST_TOOL else outcome.Outcome()
     return NormalizedEvent(
         NAME,
         call.event(event),

@@ -11,19 +11,8 @@ No real capture yet (fixtures ``docs/windsurf-*`` and ``memorix-derived/windsurf
 
 from __future__ import annotations
 
-from . import outcome
-from .base import (
-    POST_COMMAND,
-    POST_EDIT,
-    POST_TOOL,
-    PRE_TOOL,
-    READ,
-    STOP,
-    USER_PROMPT,
-    WRITTEN,
-    FileChange,
-    NormalizedEvent,
-)
+from . import base, outcome
+from .base import READ, WRITTEN, FileChange, NormalizedEvent
 from .delivery import Delivery
 from .fields import child, first_text, mapping, text
 from .paths import clean_dir
@@ -32,17 +21,17 @@ from .tools import add
 NAME = "windsurf"
 
 EVENTS: dict[str, str | None] = {
-    "pre_user_prompt": USER_PROMPT,
-    "pre_read_code": PRE_TOOL,
-    "post_read_code": POST_TOOL,
-    "pre_write_code": PRE_TOOL,
-    "post_write_code": POST_EDIT,
-    "pre_run_command": PRE_TOOL,
-    "post_run_command": POST_COMMAND,
-    "pre_mcp_tool_use": PRE_TOOL,
-    "post_mcp_tool_use": POST_TOOL,
-    "post_cascade_response": STOP,
-    "post_cascade_response_with_transcript": STOP,
+    "pre_user_prompt": base.USER_PROMPT,
+    "pre_read_code": base.PRE_TOOL,
+    "post_read_code": base.POST_TOOL,
+    "pre_write_code": base.PRE_TOOL,
+    "post_write_code": base.POST_EDIT,
+    "pre_run_command": base.PRE_TOOL,
+    "post_run_command": base.POST_COMMAND,
+    "pre_mcp_tool_use": base.PRE_TOOL,
+    "post_mcp_tool_use": base.POST_TOOL,
+    "post_cascade_response": base.STOP,
+    "post_cascade_response_with_transcript": base.STOP,
     "post_setup_worktree": None,
 }
 
