@@ -16,7 +16,7 @@ from listing_support import GOOD, OLD, TICK, _short_racy_window, listed_after_ea
 
 from memhooks import dirs, filestate
 from memhooks.listing import cache as listing
-from memhooks.listing import discover
+from memhooks.listing import discover, record
 from memhooks.listing.lint import collect
 from memhooks.protocol import cache
 
@@ -245,11 +245,11 @@ def test_a_listing_naming_a_hook_outside_the_directory_is_not_trusted(tmp_path) 
     root = _tree(tmp_path / "p", {"MEMHOOKS.md": GOOD, "a/MEMHOOKS.md": OLD})
     outside = _tree(tmp_path / "elsewhere", {"MEMHOOKS.md": OLD}, git=False)
     assert _listed(root) == ["a/MEMHOOKS.md"]
-    key = listing._key(str(root), True)
-    made = listing._load(listing._file(str(root), True), key, str(root))
+    key = record.key(str(root), True)
+    made = record.load(record.file_for(str(root), True), key, str(root))
     assert made is not None
     made.hooks = [*made.hooks, str(outside / "MEMHOOKS.md")]
-    listing._save(listing._file(str(root), True), key, made)
+    record.save(record.file_for(str(root), True), key, made)
     assert listing.find_hooks(str(root), use_git=True) == _fresh(root)
     assert str(outside / "MEMHOOKS.md") not in listing.find_hooks(str(root), use_git=True)
 

@@ -17,7 +17,7 @@ import pytest
 from listing_support import GOOD, OLD, TICK, _short_racy_window, listed_after_each
 
 from memhooks.listing import cache as listing
-from memhooks.listing import candidates, discover, folders, walker
+from memhooks.listing import candidates, discover, folders, record, walker
 from memhooks.protocol import cache
 
 
@@ -75,9 +75,9 @@ def _project(root: Path) -> Path:
     return root
 
 
-def _recorded(root: Path) -> listing.Listing:
+def _recorded(root: Path) -> record.Listing:
     hooks, made = listing._list(str(root), True, None, None)
-    assert isinstance(made, listing.Listing)
+    assert isinstance(made, record.Listing)
     assert hooks == made.hooks == discover.list_hooks(str(root), use_git=True)
     return made
 
@@ -92,7 +92,7 @@ def _as_before(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(candidates, "git_list", declined)
 
 
-def _fields(made: listing.Listing) -> tuple[object, ...]:
+def _fields(made: record.Listing) -> tuple[object, ...]:
     return (made.hooks, made.folders, made.stats.tolist(), made.watched, made.owners,
             made.files, made.pruned)  # fmt: skip
 

@@ -21,7 +21,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from .cache import Listing
+    from .record import Listing
 
 #: A walk of more folders than this, in git, starts again skipping what git ignores
 #: (one more git call): checking 20,000 folders costs about what git's own walk does.
