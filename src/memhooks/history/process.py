@@ -6,6 +6,7 @@ overridden on the command line; no pager, no credential prompt, English messages
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import tempfile
@@ -40,10 +41,11 @@ def tokens(cwd: str, args: list[str], stdin: Iterable[str] | None = None) -> Ite
             if stdin is not None:
                 assert proc.stdin is not None
                 _feed(proc.stdin, stdin)
-            assert proc.stdout is not None
+            stdout = proc.stdout
+            assert isinstance(stdout, io.BufferedReader)  # Popen's default buffering
             rest = b""
             while True:
-                chunk = proc.stdout.read1(_CHUNK)  # type: ignore[attr-defined]
+                chunk = stdout.read1(_CHUNK)
                 if not chunk:
                     break
                 parts = (rest + chunk).split(b"\0")

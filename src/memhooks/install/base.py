@@ -139,8 +139,9 @@ def _place(exc: BaseException) -> tuple[int | None, int | None]:
     line = getattr(exc, "line", None)
     if isinstance(line, int):  # jsonc.JsoncError, yamlconf.YamlError
         return line, getattr(exc, "column", None)
-    if isinstance(getattr(exc, "lineno", None), int):  # json.JSONDecodeError
-        return exc.lineno, getattr(exc, "colno", None)  # type: ignore[attr-defined]
+    lineno = getattr(exc, "lineno", None)
+    if isinstance(lineno, int):  # json.JSONDecodeError
+        return lineno, getattr(exc, "colno", None)
     return None, None
 
 

@@ -99,7 +99,8 @@ def register(text: str | None, key: str, wanted: dict[str, Any], path: str) -> s
             f"{path}: {key}.{NAME} does not run `memhooks mcp`; left alone (rename or remove it)"
         )
     for member, value in wanted.items():
-        node = _servers(text, key)[1].get(NAME)  # type: ignore[union-attr]
+        servers = _servers(text, key)[1]
+        node = servers.get(NAME) if servers is not None else None
         assert node is not None
         old = node.get(member)
         if old is None:

@@ -133,7 +133,8 @@ def find_cue(tree: CommentedMap, directory_rel: str) -> CommentedMap | None:
     """The generated cue of ``directory_rel``: the scoped one, else a legacy unscoped one
     (preferring the scoped cue means a half-migrated hook gains no duplicate)."""
     autos = [q for q in queries_of(tree) if is_auto(q)]
-    return find_auto(autos, directory_rel)  # type: ignore[no-any-return]
+    found: CommentedMap | None = find_auto(autos, directory_rel)
+    return found
 
 
 def _file_resource(name: str) -> CommentedMap:

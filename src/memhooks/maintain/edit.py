@@ -62,8 +62,9 @@ def queries_of(tree: CommentedMap) -> CommentedSeq:
     return queries if queries is not None else CommentedSeq()
 
 
-def append_query(tree: CommentedMap, query: CommentedMap) -> None:
-    """Append a finished query mapping to ``recall_queries`` (creating the key)."""
+def append_query(tree: CommentedMap, query: CommentedMap | str) -> None:
+    """Append a finished query (a mapping, or a plain string) to ``recall_queries``
+    (creating the key)."""
     if isinstance(tree.get("recall_queries"), CommentedSeq):
         nodes.append(tree["recall_queries"], query)
     else:

@@ -185,7 +185,7 @@ def _add_note(tree: CommentedMap, note: Any, path: str) -> None:
     if isinstance(note, str):
         text = " ".join(note.split())
         if text and not any(" ".join(query_text(q).split()) == text for q in queries_of(tree)):
-            append_query(tree, text)  # type: ignore[arg-type]
+            append_query(tree, text)
         return
     text = note.get("query")
     if not isinstance(text, str) or not text.strip():

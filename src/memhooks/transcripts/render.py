@@ -36,6 +36,8 @@ from . import anchors
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from .anchors import Place
     from .model import Transcript
     from .segment import Exchange, Piece
@@ -191,5 +193,5 @@ def _folder(files: list[str]) -> str:
     return posixpath.commonpath(folders) if folders and all(folders) else ""
 
 
-def _unique(items: object) -> list[str]:
-    return list(dict.fromkeys(items))  # type: ignore[call-overload]
+def _unique(items: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(items))
