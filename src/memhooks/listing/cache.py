@@ -57,24 +57,22 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
+    from typing_extensions import Unpack  # typing.Unpack from 3.11
+
+    from .discover import Overlap
+
 _ABSENT = (-1, -1, -1, -1)
 _TOO_MANY = "too many"
 _HOLDS, _RECENT, _CHANGED = "holds", "recent", "changed"
 
 
-def find_hooks(
-    directory: str,
-    *,
-    use_git: bool,
-    meanwhile: Callable[[], None] | None = None,
-    speculate: Callable[[str], None] | None = None,
-    settle: Callable[[], None] | None = None,
-) -> list[str]:
+def find_hooks(directory: str, *, use_git: bool, **overlap: Unpack[Overlap]) -> list[str]:
     """:func:`memhooks.listing.discover.list_hooks` through the listing cache: the same
     sorted absolute paths, from the cache file when it still holds (``meanwhile`` is not
-    called then: nothing is waited for). ``speculate`` is passed on when the cache is
-    off (see :mod:`memhooks.listing.candidates`). Raises DiagnosticError MH030 as the
-    walk does."""
+    called then: nothing is waited for). ``overlap`` is ``list_hooks``' ``meanwhile``,
+    ``speculate`` and ``settle``; ``speculate`` is passed on when the cache is off (see
+    :mod:`memhooks.listing.candidates`). Raises DiagnosticError MH030 as the walk does."""
+    meanwhile = overlap.get("meanwhile")
     try:
         file = record.file_for(directory, use_git) if switch("MEMHOOKS_CACHE") else None
     except OSError:  # no home folder to keep the cache in (HomeError): as without a cache
@@ -82,9 +80,7 @@ def find_hooks(
     if file is None:
         from .discover import list_hooks as listed
 
-        return listed(
-            directory, use_git=use_git, meanwhile=meanwhile, speculate=speculate, settle=settle
-        )
+        return listed(directory, use_git=use_git, **overlap)
     key = record.key(directory, use_git)
     previous = record.load(file, key, directory)
     if isinstance(previous, tuple):  # too many folders to list, and the top is unchanged
@@ -100,6 +96,7 @@ def find_hooks(
         from .discover import list_hooks as listed
 
         return listed(directory, use_git=use_git, meanwhile=meanwhile)
+    speculate, settle = overlap.get("speculate"), overlap.get("settle")
     hooks, made = _list(directory, use_git, meanwhile, previous, speculate, settle)
     if made == _TOO_MANY:  # do not try again while the top folder stays the same
         top = _top_stat(directory)

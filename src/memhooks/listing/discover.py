@@ -29,6 +29,15 @@ from ..protocol.hookfile import HOOK_NAME
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import TypedDict
+
+    class Overlap(TypedDict, total=False):
+        """:func:`list_hooks`'s ``meanwhile``, ``speculate`` and ``settle``, handed on."""
+
+        meanwhile: Callable[[], None] | None
+        speculate: Callable[[str], None] | None
+        settle: Callable[[], None] | None
+
 
 GIT_TIMEOUT_S = 30.0
 
