@@ -20,7 +20,7 @@ field's key path in ``key``; the caller knows the file.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, TypedDict
 
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
@@ -75,6 +75,17 @@ def append_query(tree: CommentedMap, query: CommentedMap | str) -> None:
 def malformed(where: str, expected: str) -> DiagnosticError:
     """MH025 for a field an edit must extend but that has the wrong shape."""
     return fail("MH025", f"cannot edit `{where}`: it is not {expected}", "", key=where)
+
+
+class Enrichment(TypedDict, total=False):
+    """What :func:`upsert_query` adds to a query, as keyword arguments handed on."""
+
+    priority: float | None
+    roles: Iterable[str]
+    entities: Iterable[Any]
+    resources: Iterable[Any]
+    tags: Iterable[str]
+    backends: Mapping[str, Any] | None
 
 
 def upsert_query(

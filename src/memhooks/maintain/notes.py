@@ -8,16 +8,19 @@ Enrichment rules are :func:`memhooks.maintain.edit.upsert_query`'s.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Mapping
 
 from ..errors import fail
 from ..protocol.hookfile import ParsedHook
 from ..protocol.text import normalize
-from .edit import remove_queries, upsert_query
+from .edit import Enrichment, remove_queries, upsert_query
 from .targets import nearest_hook, require_enabled, root_hook, target
 from .tidy import drop_emptied_queries
 from .update import Change, update
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing_extensions import Unpack  # typing.Unpack from 3.11
 
 
 def note_hook(cwd: str, env: Mapping[str, str] | None = None) -> str:
@@ -39,18 +42,14 @@ def add_note(
     cwd: str,
     query: str,
     *,
-    priority: float | None = None,
-    roles: Iterable[str] = (),
-    entities: Iterable[Any] = (),
-    resources: Iterable[Any] = (),
-    tags: Iterable[str] = (),
-    backends: Mapping[str, Any] | None = None,
     env: Mapping[str, str] | None = None,
+    **enrich: Unpack[Enrichment],
 ) -> Change:
     """Add or enrich the recall query ``query`` in the nearest hook; returns the Change.
 
-    ``entities``/``resources`` are names or mappings, ``backends`` a mapping of provider
-    namespaces (deep-merged). Raises DiagnosticError: those of :func:`note_hook`; MH003
+    ``enrich`` is :func:`upsert_query`'s: ``priority``, ``roles``, ``tags``,
+    ``entities``/``resources`` (names or mappings), ``backends`` (a mapping of provider
+    namespaces, deep-merged). Raises DiagnosticError: those of :func:`note_hook`; MH003
     for a blank query and MH006 for a blank role, whose path is the flag (``--query``,
     ``--role``) and which have no line; the hook's own errors when it is invalid; the errors the result
     would have (nothing is then written), e.g. MH026 for ``{"name": []}``; MH031.
@@ -65,8 +64,15 @@ def add_note(
             help="give --query the recall query's text",
         )
 
-    roles, entities, resources, tags = list(roles), list(entities), list(resources), list(tags)
-    for role in roles:
+    wanted: Enrichment = {
+        "priority": enrich.get("priority"),
+        "roles": list(enrich.get("roles", ())),
+        "entities": list(enrich.get("entities", ())),
+        "resources": list(enrich.get("resources", ())),
+        "tags": list(enrich.get("tags", ())),
+        "backends": enrich.get("backends"),
+    }
+    for role in wanted["roles"]:
         if not isinstance(role, str) or not role.strip():
             # the reference exits 1 here too; argparse's exit 2 would hide the hook's path
             raise fail(
@@ -77,16 +83,7 @@ def add_note(
             )
 
     def edit(parsed: ParsedHook) -> bool:
-        upsert_query(
-            parsed.tree,
-            query,
-            priority=priority,
-            roles=roles,
-            entities=entities,
-            resources=resources,
-            tags=tags,
-            backends=backends,
-        )
+        upsert_query(parsed.tree, query, **wanted)
         return True  # unchanged output is detected by comparing the rendered text
 
     return update(hook, edit)
