@@ -6,6 +6,9 @@ is imported only when used. Exit codes: 0 success, 1 failure (diagnostics on std
 
 ``memhooks hook`` runs as a fresh process on every prompt of every agent, so
 :func:`main` sends it to its own small parser before argparse is even imported.
+
+Over 300 lines on purpose: the parser is one table of every subcommand's flags, read top
+to bottom as ``memhooks --help`` lists them (pre-commit's ``main.py`` has the same shape).
 """
 
 from __future__ import annotations
