@@ -18,7 +18,7 @@ import jsonschema
 import pytest
 
 import memhooks
-from memhooks.install import Context, apply, plan, plugins, status
+from memhooks.install import Context, apply, plan, plugin_state, plugins, status
 from memhooks.install.command import is_ours
 from memhooks.install.hosts import INSTALLERS
 
@@ -204,10 +204,10 @@ def _plugin_home(tmp_path: Path, agent: str, enabled: bool = True) -> Path:
 @pytest.mark.parametrize("enabled", [True, False])
 def test_active_reads_whether_the_host_has_our_plugin(agent: str, enabled: bool, tmp_path: Path) -> None:
     home = _plugin_home(tmp_path, agent, enabled)
-    found = plugins.active(INSTALLERS[agent], Context(str(tmp_path / "proj"), "user", home=str(home), env={}))
+    found = plugin_state.active(INSTALLERS[agent], Context(str(tmp_path / "proj"), "user", home=str(home), env={}))
     assert found is not None and found.enabled is enabled
     assert set(found.hooks()) == set(INSTALLERS[agent].EVENTS)
-    assert plugins.active(INSTALLERS[agent], Context(str(tmp_path), "user", home=str(tmp_path / "other"), env={})) is None
+    assert plugin_state.active(INSTALLERS[agent], Context(str(tmp_path), "user", home=str(tmp_path / "other"), env={})) is None
 
 
 @pytest.mark.parametrize("agent", HOSTS)
@@ -242,7 +242,7 @@ def test_copilot_cli_loads_a_folder_marketplaces_plugin_in_place(tmp_path: Path)
     (tmp_path / ".copilot/settings.json").write_text(json.dumps({
         "extraKnownMarketplaces": {"memhooks": {"source": {"source": "directory", "path": str(ROOT)}}},
         "enabledPlugins": {"memhooks@memhooks": True}}))  # fmt: skip
-    found = plugins.active(INSTALLERS["copilot-cli"], Context(str(tmp_path), "user", home=str(tmp_path), env={}))
+    found = plugin_state.active(INSTALLERS["copilot-cli"], Context(str(tmp_path), "user", home=str(tmp_path), env={}))
     assert found is not None and found.enabled and found.ref == "memhooks@memhooks"
     assert found.path == str(ROOT / plugins.IN_REPO / "copilot-cli")
     assert set(found.hooks()) == set(INSTALLERS["copilot-cli"].EVENTS)

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import os
 
-from . import capture_events, gitexclude, launcher, mcp_servers, plugins, reach, skill
+from . import capture_events, gitexclude, launcher, mcp_servers, plugin_state, reach, skill
 from .base import PROJECT, USER, Context, Edit, InstallError, Status
 from .command import suggest
 from .detect import find
@@ -74,7 +74,7 @@ def plan(
     found = _host(agent, ctx)
     try:
         extra = capture_events.plan(action, found, ctx, capture)
-        carried = plugins.active(found, ctx) if action == "install" else None
+        carried = plugin_state.active(found, ctx) if action == "install" else None
         if carried is not None and carried.enabled:
             return _carried(found, ctx, carried.ref)
         if action == "uninstall" and (capture or mcp):
@@ -148,7 +148,7 @@ def status(agent: str, ctx: Context) -> Status:
 def _plugin(host: Host, ctx: Context, found: Status) -> bool:
     """Report memhooks' plugin for ``host`` (user level): the hooks it wires, or the
     same events wired twice; True when the plugin is what fires (it carries the skill)."""
-    carried = plugins.active(host, ctx) if ctx.level == USER else None
+    carried = plugin_state.active(host, ctx) if ctx.level == USER else None
     if carried is None:
         return False
     found.plugin = {"ref": carried.ref, "path": carried.path, "enabled": carried.enabled}
