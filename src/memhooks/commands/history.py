@@ -9,13 +9,16 @@ reads anywhere."""
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from datetime import datetime
 
+from ..backends.embedded import refresh
 from ..backends.registry import DEFAULT, selected
 from ..errors import BackendError, MissingStoreError, UsageError
 from ..history import import_history, open_checkout
+from ..maintain.targets import root_hook
 from ..store import MemoryStore
 from ..workspace import locate
 from .arguments import positive, store_option
@@ -70,8 +73,6 @@ def run(args: argparse.Namespace) -> int:
 
     where = locate(args.path)
     if not args.dry_run:
-        from ..maintain.targets import root_hook
-
         # One enablement rule for every write (as remember): no memories for a project
         # whose root hook is missing, unsafe or invalid (MH013 / MH029 / its finding).
         root_hook(where.root)
@@ -107,13 +108,9 @@ def run(args: argparse.Namespace) -> int:
                 bar.clear()
         path = store.path
     if report.added or report.updated or report.obsoleted:
-        from ..backends.embedded import refresh
-
         refresh(path)  # the next prompt's hook finds its lists ready
     seconds = time.monotonic() - started
     if args.format == "json":
-        import json
-
         out = {"project": where.project, "root": where.root, "store": path, **report.to_json()}
         print(json.dumps({**out, "seconds": round(seconds, 3)}, indent=2))
     else:

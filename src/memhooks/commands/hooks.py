@@ -15,6 +15,12 @@ import argparse
 import json
 import os
 
+from .. import git
+from ..listing.discover import list_hooks
+from ..maintain.local import local_hooks, share, with_local
+from ..protocol.root import resolve_target
+from ..terminal import visible
+
 SHARED = "shared"
 LOCAL = "local"
 NEW = "new"
@@ -44,8 +50,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..protocol.root import resolve_target
-
     root = resolve_target(getattr(args, "cwd", ".")).root
     if getattr(args, "action", None) == "share":
         return _share(root, args.paths)
@@ -57,7 +61,6 @@ def run(args: argparse.Namespace) -> int:
             )
         )
         return 0
-    from ..terminal import visible
 
     print(visible(f"memhooks hooks: {len(hooks)} hook file(s) in {root}"))
     for path, status in hooks:
@@ -69,10 +72,6 @@ def run(args: argparse.Namespace) -> int:
 
 def statuses(root: str) -> list[tuple[str, str]]:
     """``(root-relative path, status)`` of every hook file of the project, sorted."""
-    from .. import git
-    from ..listing.discover import list_hooks
-    from ..maintain.local import local_hooks, with_local
-
     in_git = git.find_repository(root) is not None
     hooks = list_hooks(root, use_git=in_git)
     local = set(local_hooks(root))
@@ -89,9 +88,6 @@ def statuses(root: str) -> list[tuple[str, str]]:
 
 
 def _share(root: str, paths: list[str]) -> int:
-    from ..maintain.local import local_hooks, share
-    from ..terminal import visible
-
     local = local_hooks(root)
     if paths:
         named = [os.path.realpath(p) for p in paths]

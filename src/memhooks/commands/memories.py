@@ -27,7 +27,7 @@ import os
 import sys
 
 from ..backends.embedded import refresh
-from ..errors import MissingStoreError, StoreError
+from ..errors import MissingStoreError, StoreError, UsageError
 from ..maintain.targets import root_hook
 from ..store import MemoryStore, default_path
 from ..store.connection import CommittedInterrupt
@@ -38,7 +38,7 @@ from ..workspace import locate
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..store import Memory, MemoryStore
+    from ..store import Memory
     from ..workspace import Workspace
 
 
@@ -109,15 +109,11 @@ def run(args: argparse.Namespace) -> int:
                     count = store.export_jsonl(where.project, fp)
                 print(f"Exported {count} memories to {args.file}", file=sys.stderr)
     if args.action == "forget":
-        from ..backends.embedded import refresh
-
         refresh(store.path)  # the hooks' cached searches, ready for the next recall
     return 0
 
 
 def _forget(store: MemoryStore, where: Workspace, memory: str | None, session: str | None) -> None:
-    from ..errors import StoreError, UsageError
-
     if (memory is None) == (session is None):
         raise UsageError("give a memory id or --session ID (one of them)")
     if memory is not None:

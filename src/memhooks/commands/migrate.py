@@ -23,6 +23,7 @@ from ..errors import Diagnostic, DiagnosticError
 from ..maintain.migrate import migrate_hook
 from ..maintain.targets import hook_set
 from ..maintain.touched import directory_rel
+from ..report import print_errors
 from ..settings import integer
 from ..terminal import visible
 
@@ -68,8 +69,6 @@ def run(args: argparse.Namespace) -> int:
             )
         files.append(entry)
     if failures:
-        from ..report import print_errors
-
         print_errors(failures, args.format)
     counts = {s: sum(f["status"] == s for f in files) for s in ("migrated", "already_v2", "failed")}
     if args.format == "json":
