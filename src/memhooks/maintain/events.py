@@ -29,6 +29,10 @@ not only the reference's literal ``post_tool_call``):
    leaves ``git status`` as the agent's own edits made it.
 
 Writes per hook are independent: a failure leaves earlier hooks written.
+
+Over 300 lines on purpose: :func:`maintain` is the five steps above in their order, and
+the helpers below are each one of its steps; the filters, targets and the write itself
+already live in :mod:`.touched`, :mod:`.targets` and :mod:`.update`.
 """
 
 from __future__ import annotations
