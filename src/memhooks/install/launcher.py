@@ -219,11 +219,6 @@ def fallback(env: dict[str, str] | None = None) -> str | None:
     return None
 
 
-def is_launcher(program: str) -> bool:
-    """Whether ``program`` is a launcher file of ours (at any path)."""
-    return points_at(program) is not None
-
-
 def problem(program: str, env: dict[str, str] | None = None) -> str | None:
     """Why hook commands that run the launcher ``program`` would not reach memhooks
     (None: they do, directly or through the fallback)."""

@@ -22,7 +22,6 @@ User parts that are tool results (``functionResponse``) or Gemini CLI's own
 
 from __future__ import annotations
 
-import hashlib
 import os
 
 from ..agents.gemini_cli import TOOLS
@@ -69,12 +68,6 @@ def cwd(path: str) -> str | None:
             return fp.read(4096).strip() or None
     except (OSError, UnicodeDecodeError):
         return None
-
-
-def project_hash(root: str) -> str:
-    """The name older Gemini CLI versions gave a project's folder (and still write as
-    ``projectHash``): the SHA-256 of its root path."""
-    return hashlib.sha256(root.encode("utf-8")).hexdigest()
 
 
 def read(path: str, damage: Damage) -> Transcript | None:
