@@ -21,6 +21,8 @@ ahead). Nothing here writes into the repository.
 
 from __future__ import annotations
 
+from ..lazy import attribute
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .blame import BlameError
@@ -54,13 +56,7 @@ _LAZY = {
 
 
 def __getattr__(name: str) -> object:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    # __import__, not importlib: importing importlib costs the hook ~0.2 ms
-    value = getattr(__import__(f"{__name__}.{module}", fromlist=[name]), name)
-    globals()[name] = value
-    return value
+    return attribute(__name__, _LAZY, name, globals())
 
 
 __all__ = [

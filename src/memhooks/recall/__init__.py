@@ -8,6 +8,7 @@ See :mod:`memhooks.recall.runtime` for the order of work.
 
 from __future__ import annotations
 
+from ..lazy import attribute
 from ..settings import default
 
 #: The version of the recall result (:meth:`Recall.to_dict`).
@@ -33,12 +34,7 @@ _LAZY = {"Recall": "outcome", "Recalled": "outcome", "context": "result", "text"
 
 
 def __getattr__(name: str) -> object:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(__import__(f"{__name__}.{module}", fromlist=[name]), name)
-    globals()[name] = value
-    return value
+    return attribute(__name__, _LAZY, name, globals())
 
 
 __all__ = [

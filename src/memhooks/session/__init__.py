@@ -14,6 +14,8 @@ imported on first use: the hook's fast path must not load SQLite.
 
 from __future__ import annotations
 
+from ..lazy import attribute
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .location import state_dir, state_path
@@ -32,9 +34,4 @@ _WHERE = {
 
 
 def __getattr__(name: str) -> object:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(__import__(f"{__name__}.{module}", fromlist=[name]), name)
-    globals()[name] = value
-    return value
+    return attribute(__name__, _WHERE, name, globals())
