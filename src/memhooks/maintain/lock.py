@@ -34,6 +34,7 @@ import time
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
+    from contextlib import AbstractContextManager
     from types import TracebackType
 
 from ..errors import DiagnosticError, fail
@@ -74,7 +75,7 @@ class HookLock:
     def __init__(self, hook_path: PathLike, timeout: float) -> None:
         self.path = hook_path
         self.timeout = timeout
-        self._held: object = None
+        self._held: int | AbstractContextManager[None] | None = None
 
     def __enter__(self) -> None:
         _refuse_unsafe_legacy_lock(self.path)
@@ -107,7 +108,7 @@ class HookLock:
         if isinstance(held, int):
             os.close(held)  # closing the last descriptor releases the flock
         elif held is not None:
-            held.__exit__(None, None, None)  # type: ignore[attr-defined]
+            held.__exit__(None, None, None)
 
 
 def _refuse_unsafe_legacy_lock(hook_path: PathLike) -> None:

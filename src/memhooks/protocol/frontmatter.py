@@ -19,15 +19,19 @@ from __future__ import annotations
 
 from ..errors import fail
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import re
+
 #: Largest hook file accepted, in bytes (256 KiB). Real hooks are a few hundred bytes.
 MAX_HOOK_BYTES = 256 * 1024
 
 #: Compiled on first use: a hook read from the parsed-hook cache is never split, and the
 #: agent hook must not load :mod:`re` for nothing.
-_PATTERNS: list[object] = []
+_PATTERNS: list[re.Pattern[str]] = []
 
 
-def _patterns() -> list[object]:
+def _patterns() -> list[re.Pattern[str]]:
     if not _PATTERNS:
         import re
 
@@ -125,14 +129,14 @@ def split(text: str, path: str) -> Document:
     if bom:
         text = text[1:]
     line_re, open_re, close_re = _patterns()
-    lines = line_re.findall(text)  # type: ignore[attr-defined]
+    lines = line_re.findall(text)
     if lines and lines[-1] == "":
         lines.pop()
-    if not lines or not open_re.fullmatch(_strip_eol(lines[0])):  # type: ignore[attr-defined]
+    if not lines or not open_re.fullmatch(_strip_eol(lines[0])):
         raise fail("MH000", "MEMHOOKS.md must begin with YAML frontmatter (`---`)", path, 1, 1)
     newline = _eol(lines[0]) or "\n"
     for index in range(1, len(lines)):
-        if close_re.fullmatch(_strip_eol(lines[index])):  # type: ignore[attr-defined]
+        if close_re.fullmatch(_strip_eol(lines[index])):
             return Document(
                 bom,
                 newline,
