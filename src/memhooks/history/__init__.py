@@ -24,6 +24,7 @@ library never prints: progress goes to a callback.
 from __future__ import annotations
 
 from .gitlog import Checkout, open_checkout
-from .importer import ImportReport, import_history, memory_ids
+from .importer import import_history, memory_ids
+from .report import ImportReport
 
 __all__ = ["Checkout", "ImportReport", "import_history", "memory_ids", "open_checkout"]

@@ -13,7 +13,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..store import MemoryStore
     from ..store.commits import Stored, Wanted
-    from .importer import ImportReport
+    from .report import ImportReport
 
 #: Commits written per transaction.
 BATCH = 500
