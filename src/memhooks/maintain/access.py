@@ -13,11 +13,6 @@ from ..protocol import frontmatter
 from ..protocol.hookfile import read_bytes
 from .targets import hook_status
 
-#: Seconds a writer waits for another writer of the same hook. Generous on purpose: the
-#: reference engine waits forever, and dozens of agents' writes to one hook on a busy
-#: machine queue up for seconds; a writer killed by its host's timeout is harmless.
-LOCK_TIMEOUT_S = 60.0
-
 
 def read_text(path: str) -> str | None:
     """The decoded text of the hook at ``path`` (BOM kept), or None when nothing is

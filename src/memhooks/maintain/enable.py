@@ -14,9 +14,9 @@ import os
 from collections.abc import Mapping
 
 from ..protocol.hookfile import HOOK_NAME, parse_text
-from .access import LOCK_TIMEOUT_S, read_text
+from .access import read_text
 from .atomic import write_atomic
-from .lock import hook_lock
+from .lock import LOCK_TIMEOUT_S, hook_lock
 from .roundtrip import new_hook_text
 from .targets import target
 

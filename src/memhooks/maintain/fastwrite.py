@@ -23,7 +23,7 @@ and PyYAML costs well under a millisecond; importing them cost ~35 ms per hook p
 from __future__ import annotations
 
 from . import canonical
-from .access import LOCK_TIMEOUT_S, read_text, refuse_read_only
+from .access import read_text, refuse_read_only
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -49,10 +49,10 @@ def write_generated(
 
     Raises DiagnosticError: MH029 for a symlinked or special hook, MH000 for
     unreadable bytes, MH031 for a read-only hook that would change, a failed write, or
-    the lock still held after :data:`~memhooks.maintain.access.LOCK_TIMEOUT_S` seconds.
+    the lock still held after :data:`~memhooks.maintain.lock.LOCK_TIMEOUT_S` seconds.
     """
     from .atomic import write_atomic
-    from .lock import hook_lock
+    from .lock import LOCK_TIMEOUT_S, hook_lock
 
     with hook_lock(hook, timeout=LOCK_TIMEOUT_S):
         old = read_text(hook)

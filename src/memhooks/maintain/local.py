@@ -27,9 +27,8 @@ import os
 from .. import excludes
 from ..git import find_repository
 from ..protocol.hookfile import HOOK_NAME
-from .access import LOCK_TIMEOUT_S
 from .atomic import write_atomic
-from .lock import hook_lock
+from .lock import LOCK_TIMEOUT_S, hook_lock
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

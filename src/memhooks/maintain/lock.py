@@ -42,6 +42,10 @@ from .atomic import PathLike, io_error, sweep_stale_temps, unsafe_path
 
 #: Seconds :func:`hook_lock` waits for another writer before giving up.
 DEFAULT_TIMEOUT_S = 10.0
+#: Seconds a writer waits for another writer of the same hook. Generous on purpose: the
+#: reference engine waits forever, and dozens of agents' writes to one hook on a busy
+#: machine queue up for seconds; a writer killed by its host's timeout is harmless.
+LOCK_TIMEOUT_S = 60.0
 
 
 def legacy_lock_path(hook_path: PathLike) -> str:

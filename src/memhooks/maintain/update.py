@@ -26,9 +26,9 @@ if TYPE_CHECKING:
 from ..errors import Diagnostic, DiagnosticError
 from ..protocol import frontmatter
 from ..protocol.hookfile import ParsedHook, examine, parse_text, validate_text
-from .access import LOCK_TIMEOUT_S, read_text, refuse_read_only
+from .access import read_text, refuse_read_only
 from .atomic import write_atomic
-from .lock import hook_lock
+from .lock import LOCK_TIMEOUT_S, hook_lock
 from .roundtrip import Snapshot, render_read_back
 
 Edit = Callable[[ParsedHook], bool]
