@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import json
 
+from ..install import INSTALLERS, USER, Context, host, status
+from ..install.check import check as run_checks
+from .agents import project
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
@@ -18,10 +22,6 @@ def run(args: argparse.Namespace) -> int:
     """``agents check``: run every installed host's hook (``--agent``: those named) as the
     host will, in a throwaway project (:mod:`memhooks.install.check`). Exit 1 when a check
     fails or no host has memhooks installed."""
-    from ..install import INSTALLERS, USER, Context, host, status
-    from ..install.check import check as run_checks
-    from .agents import project
-
     root, _ = project(args.cwd)
     base = Context(root, USER, roles=args.role, via=args.via)
     names = list(dict.fromkeys(args.agent)) or list(INSTALLERS)
@@ -45,8 +45,6 @@ def run(args: argparse.Namespace) -> int:
 
 def render_checks(results: list[Any], named: list[str] | None) -> str:
     """The human form of ``agents check``: one line per check, then its problems."""
-    from ..install import INSTALLERS
-
     if not results:
         which = ", ".join(named) if named else "any agent host"
         return f"memhooks is not installed in {which}: run `memhooks agents install` first"

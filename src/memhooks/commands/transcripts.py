@@ -20,20 +20,22 @@ import json
 import os
 import sys
 
-from ..errors import StoreError, UsageError
+from ..backends.embedded import refresh
+from ..errors import MissingStoreError, StoreError, UsageError
+from ..maintain.targets import root_hook
 from ..store import Memory, MemoryStore
 from ..store.location import default_path
+from ..terminal import visible
 from ..transcripts import READERS, ImportReport, import_transcripts
 from ..transcripts.render import KIND
 from ..transcripts.supersede import CONFIRMED, KEPT
 from ..workspace import Workspace, locate
+from .arguments import nonblank as _nonblank
+from .arguments import store_option as _store_option
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """``memhooks transcripts`` (``sub``: the CLI's subcommands)."""
-    from .arguments import nonblank as _nonblank
-    from .arguments import store_option as _store_option
-
     p = sub.add_parser("transcripts", help="import the agents' past sessions as memories")
     acts = p.add_subparsers(dest="action", metavar="ACTION")
     acts.required = True
@@ -94,8 +96,6 @@ def _import(args: argparse.Namespace, *, scan: bool = True) -> int:
     found something to import."""
     where = locate(args.path)
     if not args.dry_run:
-        from ..maintain.targets import root_hook
-
         root_hook(where.root)  # one enablement rule for every write (as history import)
     dry_run = args.dry_run or (scan and _absent(args.store))
     store = _open(args.store, dry_run)
@@ -113,8 +113,6 @@ def _import(args: argparse.Namespace, *, scan: bool = True) -> int:
     if not (report.sessions or report.unchanged_files):
         return _nothing(args, where, report, path)
     if not dry_run and (report.added or report.updated):
-        from ..backends.embedded import refresh
-
         refresh(path)  # the next prompt's hook finds its lists ready
     if args.format == "json":
         out = {"project": where.project, "root": where.root, "store": path, **report.to_json()}
@@ -153,8 +151,6 @@ def _nothing(args: argparse.Namespace, where: Workspace, report: ImportReport, p
 
 
 def _open(path: str | None, dry_run: bool) -> MemoryStore:
-    from ..errors import MissingStoreError
-
     if not dry_run:
         return MemoryStore(path)
     try:
@@ -202,7 +198,6 @@ def _superseded(store: MemoryStore, where: Workspace, fmt: str) -> int:
         return 0
     if not pieces:
         print("No conversation piece is superseded.")
-    from ..terminal import visible
 
     for m in pieces:
         state = "confirmed" if CONFIRMED in m.tags else "automatic"
@@ -236,7 +231,6 @@ def _decide(store: MemoryStore, where: Workspace, ident: str, action: str) -> in
         line["superseded_by"] = None
         said = f"Undone: {ident} is live again and will not be superseded automatically"
     store.import_jsonl(where.project, [json.dumps(line)])
-    from ..backends.embedded import refresh
 
     refresh(store.path)
     print(said)
