@@ -259,3 +259,28 @@ def test_a_commit_owning_lines_here_and_there_has_them_counted_not_listed() -> N
 
     assert lines_of([(293, 293)], "auth.py") == "line 293 of auth.py"
     assert lines_of(scattered.lines, "setup.py") == "80 lines between 12 and 170 of setup.py"
+
+
+def test_past_its_deadline_the_answer_starts_no_git_for_previous_owners(
+    repo: Path, hashes: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a cold whole-file read of a large file has dozens of low-signal owners, each a diff
+    # and a blame: past the deadline the answer is what is ready (repo_replay saw reads of
+    # misc/ss.c give up at the hook's deadline instead)
+    import time
+
+    from memhooks.recall.why import explain_lines
+
+    state = str(tmp_path / "state")
+    ready = explain_lines(str(repo), "retryx/retry.py", [(9, 10)], state_dir=state, max_previous=0)
+    assert [(e.commit.hash, e.before) for e in ready.explanations] == [(hashes["regression"], [])]
+    started: list[object] = []
+    monkeypatch.setattr(subprocess, "Popen", lambda *a, **k: started.append(a) or 1 / 0)
+    late = explain_lines(
+        str(repo), "retryx/retry.py", [(9, 10)], state_dir=state, deadline=time.monotonic() - 1
+    )
+    assert [(e.commit.hash, e.before) for e in late.explanations] == [(hashes["regression"], [])]
+    assert started == []
+    monkeypatch.undo()
+    told = explain_lines(str(repo), "retryx/retry.py", [(9, 10)], state_dir=state)
+    assert [c.hash for c in told.explanations[0].previous] == [hashes["decision"]]

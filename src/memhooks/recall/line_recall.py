@@ -17,7 +17,7 @@ owner of other lines comes without its message. Commit text is untrusted and lab
 
 from __future__ import annotations
 
-from .line_rank import answers, rank
+from .line_rank import LIMIT, answers, rank
 from .why import explain_lines
 from .why_text import render_kept
 
@@ -84,6 +84,8 @@ def line_recall(
         shown_path=shown_path,
         deadline=deadline,
         saved=saved,
+        # a read ranks a few owners: the previous owners of the low-signal ones it may keep
+        max_previous=2 * LIMIT if kind == READ else None,
     )
     if kind == READ:
         chosen = rank(why, prompt)

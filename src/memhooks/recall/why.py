@@ -178,13 +178,17 @@ def explain_lines(
     shown_path: str | None = None,
     deadline: float | None = None,
     max_owners: int | None = None,
+    max_previous: int | None = None,
     saved: bool = False,
 ) -> Why:
     """Why lines ``ranges`` of ``path`` (relative to the work tree ``top``) are as they
     are. ``exclude``: the chain's exclusion phrases; ``store``/``project``: the embedded
     store whose revert marks apply; ``shown_path``: the path as the answer names it
     (root-relative; default ``path``); ``max_owners``: keep the owners of most lines;
-    ``saved``: answer for the version the cache saved before an edit just applied.
+    ``max_previous``: look up the previous owners of that many low-signal owners at most
+    (most lines first: a cold whole-file read has dozens, each a diff and a blame; none
+    once ``deadline`` passed); ``saved``: answer for the version the cache saved before
+    an edit just applied.
     Raises :class:`memhooks.lines.BlameError` when git cannot run,
     :class:`~memhooks.errors.DiagnosticError` MH032 when git cannot read a commit."""
     if saved:  # the version before an edit just applied (lines.saved_text)
@@ -198,6 +202,7 @@ def explain_lines(
     commits = _texts(top, [o.hash for o in found], own)
     left_out = _Filter(_rules(exclude), store, project)
     left_out.look_up(commits)
+    walks = max_previous
     for owner in found:
         commit = commits.get(owner.hash)
         if commit is None:
@@ -208,8 +213,9 @@ def explain_lines(
             continue
         explanation = Explanation(commit, owner.lines)
         explanation.initial = owner.previous is None and commit.root
-        if commit.low_signal:
+        if commit.low_signal and (walks is None or walks > 0) and not _late(deadline):
             explanation.before, explanation.earlier = _before(top, owner, own, deadline, left_out)
+            walks = None if walks is None else walks - 1
         answer.explanations.append(explanation)
     return answer
 
@@ -275,13 +281,24 @@ def _before(
     earlier: list[tuple[Commit, int]] = []
     seen = {owner.hash, *(c.hash for _, c in before)}
     step = before[0] if before else None
-    while step is not None and step[1].low_signal and len(earlier) < MAX_WALK:
+    while (
+        step is not None and step[1].low_signal and len(earlier) < MAX_WALK and not _late(deadline)
+    ):
         back = _told(top, previous_owners(top, step[0], own, deadline=deadline), own, left_out, 1)
         step = back[0] if back and back[0][1].hash not in seen else None
         if step is not None:
             seen.add(step[1].hash)
             earlier.append((step[1], step[0].count))
     return [(c, b.count) for b, c in before], earlier
+
+
+def _late(deadline: float | None) -> bool:
+    """Whether ``deadline`` (:func:`time.monotonic`) has passed: no more git to start."""
+    if deadline is None:
+        return False
+    import time
+
+    return time.monotonic() >= deadline
 
 
 def _told(
