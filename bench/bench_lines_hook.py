@@ -1,6 +1,9 @@
-"""Line-level recall through the hook (issue 20 item 7): ``memhooks hook --agent
-claude-code`` exactly as ``agents install`` writes it, a fresh process per event, on a
-clone of ``shared/repos/iproute2.bundle`` (``memhooks init`` only: no store — the commits
+"""Line-level recall through the hook (issue 20 item 7): the ``PreToolUse`` and
+``PostToolUse`` commands ``memhooks agents install --agent claude-code`` writes into the
+user's ``~/.claude/settings.json`` (the per-user launcher, ``memhooks.install.launcher``:
+``/bin/sh`` then the interpreter), each run as Claude Code runs it (``/bin/sh -c``), a
+fresh process per event, on a clone of ``shared/repos/iproute2.bundle`` (or a large
+synthetic history: ``--synthetic N``; ``memhooks init`` only: no store — the commits
 come from git), in its 5 largest often-changed files.
 
 Cases, each run at a random place of a file:
@@ -22,15 +25,20 @@ characters told (median, max); deadline hits (the hook's own 3 s no-op). Target:
 with a warm cache (``edit_told``, ``edit_new``) at most 2x bare; a cold Read within the
 deadline.
 
+``--synthetic N``: instead of a clone, N commits written by ``git fast-import``
+(``bench_blame.synthetic``: three 3,000-line files changed by one commit in 20, the other
+commits elsewhere — tens of thousands of commits, most not touching the files blamed).
+
 ``--history``: ``memhooks history import`` the clone first, so the hook has a store to
 open (the symbol cue searches it at every edit, :mod:`memhooks.recall.symbol_recall`);
 without it there is none, and the commits come from git alone. ``--baseline EXE``:
-another install's ``memhooks`` command (a virtualenv of an older checkout) timed in the
-same run, each call interleaved with this one's, each with its own state folder; the
-report gains ``baseline`` and ``vs_baseline`` (p50 over the baseline's p50, per case).
+another install's ``memhooks`` command (a virtualenv of an older checkout), installed
+the same way for a user of its own and timed in the same run, each call interleaved with
+this one's, each with its own state folder; the report gains ``baseline`` and
+``vs_baseline`` (p50 over the baseline's p50, per case).
 
-    .venv/bin/python bench/bench_lines_hook.py [--repo BUNDLE] [--runs 21] [--json OUT]
-        [--history] [--baseline EXE]
+    .venv/bin/python bench/bench_lines_hook.py [--repo BUNDLE | --synthetic N] [--runs 21]
+        [--json OUT] [--history] [--baseline EXE]
 """
 
 from __future__ import annotations
@@ -49,13 +57,31 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from bench_blame import busiest_large_files, clone, emit
-from claude_host import hook_command
+from bench_blame import busiest_large_files, clone, emit, synthetic
 
 DEFAULT_REPO = os.path.normpath(
     os.path.join(HERE, "..", "..", "shared", "repos", "iproute2.bundle")
 )
 CASES = ("read_cold", "edit_told", "edit_new", "edit_cold", "edit_off")
+
+
+def installed(exe: str, env: dict[str, str], home: str) -> dict[str, list[str]]:
+    """``memhooks agents install --agent claude-code`` by the install whose ``memhooks``
+    command is ``exe``, for a user whose home is ``home``: the command it wrote for each
+    event (``{event: ["/bin/sh", "-c", command]}``, as Claude Code starts it)."""
+    mine = dict(env, HOME=home)
+    mine.pop("XDG_DATA_HOME", None)  # the launcher in ~/.local/share/memhooks/bin
+    os.makedirs(home, exist_ok=True)
+    subprocess.run([exe, "agents", "install", "--agent", "claude-code"], env=mine, cwd=home,
+                   check=True, capture_output=True)  # fmt: skip
+    with open(os.path.join(home, ".claude", "settings.json"), encoding="utf-8") as fp:
+        hooks = json.load(fp)["hooks"]
+    out = {}
+    for event in ("PreToolUse", "PostToolUse"):
+        command = hooks[event][0]["hooks"][0]["command"]
+        assert "/.local/share/memhooks/bin/memhooks" in command, command  # the launcher
+        out[event] = ["/bin/sh", "-c", command]
+    return out
 
 
 def timed(argv: list[str], env: dict[str, str], stdin: bytes = b"") -> tuple[float, str, str]:
@@ -112,6 +138,8 @@ def stats(samples: list[float]) -> dict[str, float]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repo", default=DEFAULT_REPO)
+    parser.add_argument("--synthetic", type=int, default=0, metavar="N",
+                        help="a synthetic history of N commits instead of --repo")  # fmt: skip
     parser.add_argument("--runs", type=int, default=21)
     parser.add_argument("--json", metavar="OUT")
     parser.add_argument("--history", action="store_true", help="import the history first")
@@ -123,7 +151,10 @@ def main() -> int:
     bare = [sys.executable, "-c", "pass"]
     rng = random.Random(5)
     with tempfile.TemporaryDirectory() as tmp:
-        root = os.path.realpath(clone(args.repo, os.path.join(tmp, "repo")))
+        if args.synthetic:
+            root = os.path.realpath(synthetic(os.path.join(tmp, "repo"), args.synthetic))
+        else:
+            root = os.path.realpath(clone(args.repo, os.path.join(tmp, "repo")))
         store = os.path.join(tmp, "memories.sqlite3" if args.history else "none.sqlite3")
         env = {k: v for k, v in os.environ.items() if not k.startswith("MEMHOOKS_")}
         env.pop("PYTHONDONTWRITEBYTECODE", None)  # bytecode compiled, as after an install
@@ -131,10 +162,10 @@ def main() -> int:
         subprocess.run([exe, "init"], cwd=root, env=env, check=True, capture_output=True)
         if args.history:
             subprocess.run([exe, "history", "import"], cwd=root, env=env, check=True, capture_output=True)  # fmt: skip
-        # Each install's hook command as `agents install` writes it (python -S __main__.py)
-        versions = {"current": hook_command()}
+        # Each install's hook commands as `agents install` writes them (the launcher)
+        versions = {"current": installed(exe, env, os.path.join(tmp, "home-current"))}
         if args.baseline:
-            versions["baseline"] = hook_command(args.baseline)
+            versions["baseline"] = installed(args.baseline, env, os.path.join(tmp, "home-baseline"))
         states = {name: os.path.join(tmp, f"state-{name}") for name in versions}
         files = busiest_large_files(root)
         texts = {p: read_lines(os.path.join(root, p)) for p, _ in files}
@@ -147,29 +178,30 @@ def main() -> int:
             at = rng.randrange(1, max(2, size - 60))
             lines = texts[path]
             bare_ms = timed(bare, env)
-            for name, hook in versions.items():
+            for name, commands in versions.items():
+                pre, post = commands["PreToolUse"], commands["PostToolUse"]
                 state = states[name]
                 mine = dict(env, MEMHOOKS_STATE_DIR=state)
                 shutil.rmtree(os.path.join(state, "blame"), ignore_errors=True)
                 session = f"s{number}"
                 measured: dict[str, tuple[float, str, str]] = {"bare": bare_ms}
                 measured["read_cold"] = timed(
-                    hook, mine, payload("read", root, session, path, lines, at)
+                    post, mine, payload("read", root, session, path, lines, at)
                 )
                 wait_for_blame_ahead(state)
                 measured["edit_told"] = timed(
-                    hook, mine, payload("edit", root, session, path, lines, at)
+                    pre, mine, payload("edit", root, session, path, lines, at)
                 )
                 measured["edit_new"] = timed(
-                    hook, mine, payload("edit", root, session + "n", path, lines, at)
+                    pre, mine, payload("edit", root, session + "n", path, lines, at)
                 )
                 shutil.rmtree(os.path.join(state, "blame"), ignore_errors=True)
                 measured["edit_cold"] = timed(
-                    hook, mine, payload("edit", root, session + "c", path, lines, at)
+                    pre, mine, payload("edit", root, session + "c", path, lines, at)
                 )
                 off = {**mine, "MEMHOOKS_LINE_RECALL": "off"}
                 edit = payload("edit", root, session + "o", path, lines, at)
-                measured["edit_off"] = timed(hook, off, edit)
+                measured["edit_off"] = timed(pre, off, edit)
                 if number < 2:
                     continue  # bytecode and first-run caches: not measured
                 for case, (ms, out, err) in measured.items():
@@ -181,6 +213,16 @@ def main() -> int:
         report = {
             "runs": args.runs,
             "history": args.history,
+            "repo": f"synthetic:{args.synthetic}" if args.synthetic else args.repo,
+            "commits": int(
+                subprocess.run(
+                    ["git", "-C", root, "rev-list", "--count", "HEAD"],
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                ).stdout
+            ),
+            "command": versions["current"]["PreToolUse"][2],
             "load": [round(x, 2) for x in load] + [round(x, 2) for x in os.getloadavg()],
             "files": files,
             **reports["current"],

@@ -12,7 +12,6 @@ import os
 import time
 
 from . import cache
-from .porcelain import UNCOMMITTED
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -372,12 +371,14 @@ def _read_lines(full: str) -> list[str] | None:
 
 
 def _fill(item: cache.Entry, groups: Iterable[Group]) -> None:
+    from . import porcelain  # a blame ran: its parser is loaded already
+
     index: dict[tuple[str, str], int] = {}
     for number, known in enumerate(item.origins):
         index[(str(known[0]), str(known[1]))] = number
     for group in groups:
         commit = group.commit
-        if commit.hash == UNCOMMITTED:
+        if commit.hash == porcelain.UNCOMMITTED:
             for n in range(group.final, group.final + group.count):
                 if n <= len(item.lines):
                     item.lines[n - 1] = cache.UNCOMMITTED

@@ -17,21 +17,25 @@ owner of other lines comes without its message. Commit text is untrusted and lab
 
 from __future__ import annotations
 
-from .line_rank import LIMIT, answers, rank
 from .why import explain_lines
-from .why_text import render_kept
+
+# Loaded when needed: an edit whose owners were all told renders nothing (the hook's
+# warm pre-tool Edit, issue 20 item 7), and only a read is ranked.
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from ..store import MemoryStore
-    from .why import Why
+    from .why import Explanation, Why
 
 READ = "read"
 EDIT = "edit"
 #: Most owners told about the lines of one edit.
 EDIT_OWNERS = 4
+#: Low-signal owners of a read whose previous owners are looked up (most lines first):
+#: twice the owners a read keeps (:data:`.line_rank.LIMIT`), each a diff and a blame cold.
+READ_PREVIOUS = 6
 #: Characters of one commit message at tool time (the rest: ``git show <id>``).
 MESSAGE_CHARS = 500
 
@@ -84,20 +88,25 @@ def line_recall(
         shown_path=shown_path,
         deadline=deadline,
         saved=saved,
-        # a read ranks a few owners: the previous owners of the low-signal ones it may keep
-        max_previous=2 * LIMIT if kind == READ else None,
+        max_previous=READ_PREVIOUS if kind == READ else None,
     )
     if kind == READ:
+        from .line_rank import rank
+
         chosen = rank(why, prompt)
     else:
         chosen = sorted(why.explanations, key=lambda e: -_overlap(e.lines, focus))
-        chosen = [e for e in chosen if not e.initial or answers(e, prompt)][:EDIT_OWNERS]
+        chosen = [e for e in chosen if not e.initial or _answers(e, prompt)][:EDIT_OWNERS]
     fresh = []
     for explanation in chosen:
         hashes = {explanation.commit.hash, *(c.hash for c in explanation.previous)}
         if not hashes <= delivered:
             fresh.append(explanation)
     why.explanations = fresh
+    if not fresh:
+        return LineRecall("", [], why)
+    from .why_text import render_kept
+
     text, kept = render_kept(why, max_chars=max_chars, message_chars=MESSAGE_CHARS, known=delivered)
     commits = [
         commit.hash
@@ -106,6 +115,12 @@ def line_recall(
         if commit.hash not in delivered
     ]
     return LineRecall(text, list(dict.fromkeys(commits)), why)
+
+
+def _answers(explanation: Explanation, prompt: str | None) -> bool:
+    from .line_rank import answers
+
+    return answers(explanation, prompt)
 
 
 def _overlap(lines: list[tuple[int, int]], focus: Sequence[tuple[int, int]]) -> int:
