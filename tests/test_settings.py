@@ -7,6 +7,7 @@ import pytest
 
 from memhooks import settings
 from memhooks.agents import NormalizedEvent
+from memhooks.backends.registry import BACKENDS
 from memhooks.errors import DiagnosticError
 from memhooks.hook.call import HookCall
 from memhooks.protocol.budget import bound_context
@@ -44,5 +45,6 @@ def test_every_setting_the_package_reads_is_in_the_table() -> None:
     named = {m for p in source.rglob("*.py") for m in re.findall(r"\bMEMHOOKS_[A-Z_]*[A-Z]\b", p.read_text(encoding="utf-8"))}
     table = {*settings.INTEGERS, *settings.SWITCHES, *settings.CHOICES, *settings.PATHS, *settings.TEXTS, *settings.INTERNAL, "MEMHOOKS_SEARCH"}
     # backend settings are a pattern (MEMHOOKS_<BACKEND>_<KEY>), documented in backends/config.py
-    backend = {n for n in named if re.match(r"MEMHOOKS_(GENERIC|MEM0|HINDSIGHT|HONCHO|OPENVIKING|TEST)_", n)}
+    prefixes = "|".join([*(name.upper() for name in BACKENDS), "TEST"])
+    backend = {n for n in named if re.match(rf"MEMHOOKS_({prefixes})_", n)}
     assert named - backend - {"MEMHOOKS_MEM", "MEMHOOKS_GENERIC", "MEMHOOKS_TEST"} <= table

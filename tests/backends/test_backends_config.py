@@ -242,3 +242,36 @@ def test_list_says_an_sdk_is_needed_for_remember_only() -> None:
     assert by_name["openviking"]["extra_for"] == by_name["honcho"]["extra_for"] == "remember"
     by_name["honcho"]["missing"] = ["honcho"]
     assert "honcho      missing honcho (for remember only): pip install 'memhooks[honcho]'" in render_list(report)
+
+
+def test_the_embedded_store_file_is_a_setting_like_any_other(
+    config_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One open for every backend: the store's file comes from the configuration file,
+    MEMHOOKS_STORE (``~`` expanded), MEMHOOKS_EMBEDDED_PATH, then ``--store``, whether
+    the embedded store was chosen by default or named; opening never creates it."""
+    from memhooks.errors import MissingStoreError
+    from memhooks.store import MemoryStore
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    paths = {name: tmp_path / f"{name}.sqlite3" for name in ("file", "home", "native", "flag")}
+    for path in paths.values():
+        MemoryStore(path).close()
+
+    def opened(name: str | None = None, store_path: str | None = None) -> str:
+        backend = registry.open_backend(name, store_path=store_path)
+        backend.close()
+        return backend.store.path  # type: ignore[attr-defined, no-any-return]
+
+    config_file.write_text(f'[backends.embedded]\npath = "{paths["file"]}"\n', encoding="utf-8")
+    assert opened() == opened("embedded") == str(paths["file"])
+    monkeypatch.setenv("MEMHOOKS_BACKEND", "embedded")
+    assert opened() == str(paths["file"])  # named, the file's setting still holds
+    monkeypatch.setenv("MEMHOOKS_STORE", "~/home.sqlite3")
+    assert opened() == str(paths["home"])
+    monkeypatch.setenv("MEMHOOKS_EMBEDDED_PATH", str(paths["native"]))
+    assert opened() == str(paths["native"])
+    assert opened(store_path=str(paths["flag"])) == str(paths["flag"])
+    with pytest.raises(MissingStoreError):
+        opened(store_path=str(tmp_path / "missing.sqlite3"))
+    assert not (tmp_path / "missing.sqlite3").exists()

@@ -39,7 +39,7 @@ def request(text: str, **kwargs: object) -> SearchRequest:
 
 
 def search_ids(path: str, req: SearchRequest) -> list[str]:
-    backend = EmbeddedBackend.open(path)
+    backend = EmbeddedBackend.open({"path": path})
     try:
         return [hit.id for hit in backend.search(req)]
     finally:
@@ -55,7 +55,7 @@ REQUESTS = [
 
 
 def test_hits_carry_the_memory_and_a_fused_score(store_path: str) -> None:
-    backend = EmbeddedBackend.open(store_path)
+    backend = EmbeddedBackend.open({"path": store_path})
     hits = backend.search(REQUESTS[1])
     backend.close()
     assert hits and len(hits) <= 5
@@ -114,7 +114,7 @@ def test_a_changed_store_is_searched_anew(store_path: str) -> None:
     with MemoryStore(store_path) as store:
         added = store.add(PROJECT, "The kubernetes ingress drops idle websockets after 60 s")
     assert search_ids(store_path, req) == [added.id]
-    backend = EmbeddedBackend.open(store_path)  # one backend across a change, too
+    backend = EmbeddedBackend.open({"path": store_path})  # one backend across a change, too
     assert [hit.id for hit in backend.search(req)] == [added.id]
     backend.store.forget(added.id, project=PROJECT)
     assert backend.search(req) == []
@@ -152,13 +152,13 @@ def test_ranking_does_not_depend_on_insertion_order(tmp_path: Path) -> None:
 def test_store_failures_and_bad_settings_are_backend_errors(
     store_path: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    backend = EmbeddedBackend.open(store_path)
+    backend = EmbeddedBackend.open({"path": store_path})
     backend.store.close()
     with pytest.raises(BackendError, match="embedded store: "):
         backend.search(REQUESTS[0])
     backend.close()  # closing after a failure does not raise
     monkeypatch.setenv("MEMHOOKS_SEARCH", "vectors-please")
-    backend = EmbeddedBackend.open(store_path)
+    backend = EmbeddedBackend.open({"path": store_path})
     with pytest.raises(BackendError, match="MEMHOOKS_SEARCH='vectors-please' is not a search mode"):
         backend.search(REQUESTS[0])
     backend.close()

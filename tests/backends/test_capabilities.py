@@ -11,8 +11,16 @@ from memhooks.backends import base
 from memhooks.backends.embedded import EmbeddedBackend
 from memhooks.backends.fake import FakeBackend
 from memhooks.backends.registry import BACKENDS, backend_class
+from memhooks.store import MemoryStore
 
-CAPABILITIES = (base.ChecksHealth, base.Remembers, base.Synthesizes, base.Counts, base.AnchorsFiles, base.Adopts)
+CAPABILITIES = (
+    base.ChecksHealth,
+    base.Remembers,
+    base.Synthesizes,
+    base.Counts,
+    base.AnchorsFiles,
+    base.Adopts,
+)
 
 
 def offered(backend: object) -> set[str]:
@@ -20,7 +28,8 @@ def offered(backend: object) -> set[str]:
 
 
 def test_the_embedded_store_offers_what_its_store_can(tmp_path: Path) -> None:
-    backend = EmbeddedBackend.open(str(tmp_path / "s.sqlite3"))
+    MemoryStore(tmp_path / "s.sqlite3").close()
+    backend = EmbeddedBackend.open({"path": str(tmp_path / "s.sqlite3")})
     try:
         assert offered(backend) >= {"Counts", "AnchorsFiles", "Adopts"}
     finally:
@@ -29,7 +38,10 @@ def test_the_embedded_store_offers_what_its_store_can(tmp_path: Path) -> None:
 
 def test_the_fake_offers_only_what_it_is_given() -> None:
     assert offered(FakeBackend()) == set()
-    assert offered(FakeBackend(count=lambda project: 0, synthesize=lambda request: None)) == {"Counts", "Synthesizes"}
+    assert offered(FakeBackend(count=lambda project: 0, synthesize=lambda request: None)) == {
+        "Counts",
+        "Synthesizes",
+    }
 
 
 @pytest.mark.parametrize("name", sorted(BACKENDS))

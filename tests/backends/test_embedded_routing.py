@@ -26,7 +26,7 @@ def backend(tmp_path: Path) -> Iterator[EmbeddedBackend]:
     path = str(tmp_path / "memories.sqlite3")
     with MemoryStore(path) as store, (DATA / "routing_memories.jsonl").open() as fp:
         store.import_jsonl(PROJECT, fp)
-    opened = EmbeddedBackend.open(path)
+    opened = EmbeddedBackend.open({"path": path})
     yield opened
     opened.close()
 

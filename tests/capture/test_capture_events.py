@@ -349,10 +349,11 @@ def test_a_captured_memory_leaves_the_hooks_searches_ready(
     from memhooks.backends import embedded_cache
     from memhooks.backends.base import SearchRequest
     from memhooks.backends.embedded import EmbeddedBackend
-    from memhooks.store import project_id, ranking
+    from memhooks.store import MemoryStore, project_id, ranking
 
     request = SearchRequest("sliding window limiter", project=project_id(str(project)), limit=5)
-    backend = EmbeddedBackend.open(store_path)
+    MemoryStore(store_path).close()  # a store recall reads (recall never creates one)
+    backend = EmbeddedBackend.open({"path": store_path})
     backend.search(request)  # a recall before: the hook's query list is cached
     backend.close()
     prompt = "We decided to keep the sliding window because bursts must be smoothed."
@@ -361,7 +362,7 @@ def test_a_captured_memory_leaves_the_hooks_searches_ready(
     searched: list[str] = []
     real = ranking.ranked
     monkeypatch.setattr(ranking, "ranked", lambda *a, **k: searched.append(a[2]) or real(*a, **k))
-    backend = EmbeddedBackend.open(store_path)
+    backend = EmbeddedBackend.open({"path": store_path})
     [hit] = backend.search(request)
     backend.close()
     assert searched == [] and hit.text == prompt

@@ -246,9 +246,10 @@ class Backend(Protocol):
     :class:`Adopts`): ``isinstance(backend, Counts)`` is true when the adapter offers
     that method (an adapter that lacks one simply does not offer it; nothing is faked).
 
-    Adapters are opened by :func:`memhooks.backends.registry.open_backend` through a
-    classmethod ``open(settings: dict) -> Backend`` taking the user's settings for that
-    backend (config file + environment).
+    Every adapter opens the same way, by :func:`memhooks.backends.registry.open_backend`:
+    a classmethod ``open(settings: Mapping) -> Backend`` taking the user's settings for
+    that backend (configuration file + environment; the embedded store's file is its
+    ``path``).
     """
 
     name: str

@@ -46,8 +46,8 @@ from .embedded_cache import ListCache
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import sqlite3
-    from collections.abc import Callable, Collection
-    from typing import Any, TypeVar
+    from collections.abc import Callable, Collection, Mapping
+    from typing import Any, ClassVar, TypeVar
 
     from ..store import Memory, MemoryStore
     from .base import SearchRequest
@@ -68,6 +68,16 @@ BOOST = {"folder": 0.5, "named": 0.5, "active": 1.0}
 ANCHORED = 200
 
 
+def store_file(settings: Mapping[str, Any]) -> str:
+    """The embedded store's file: its ``path`` setting (``~`` expanded, made absolute),
+    else ``memories.sqlite3`` in the user data dir
+    (:func:`memhooks.store.location.default_path`)."""
+    from ..store.location import default_path
+
+    path = settings.get("path")
+    return os.path.abspath(os.path.expanduser(path)) if path else default_path()
+
+
 class EmbeddedBackend:
     """:class:`~memhooks.backends.base.Backend` over a :class:`~memhooks.store.MemoryStore`.
 
@@ -76,6 +86,9 @@ class EmbeddedBackend:
     """
 
     name = "embedded"
+    #: ``MEMHOOKS_STORE`` names the store file (below ``MEMHOOKS_EMBEDDED_PATH``, above the
+    #: configuration file's ``[backends.embedded] path``).
+    ENV: ClassVar[dict[str, tuple[str, ...]]] = {"path": ("MEMHOOKS_STORE",)}
 
     def __init__(self, store: MemoryStore, *, owns_store: bool = False) -> None:
         self.store = store
@@ -86,12 +99,14 @@ class EmbeddedBackend:
         self._caught_up: set[str] = set()
 
     @classmethod
-    def open(cls, path: str | None = None, *, create: bool = True) -> EmbeddedBackend:
-        """Open the store at ``path`` (default: ``MEMHOOKS_STORE`` or the user data dir);
-        with ``create=False`` a missing file raises MissingStoreError instead."""
+    def open(cls, settings: Mapping[str, Any]) -> EmbeddedBackend:
+        """Open the store file of ``settings`` (:func:`store_file`) to read: a missing
+        file raises MissingStoreError — recall never creates a store (seed ``000``:
+        retrieval only; ``memhooks remember`` writes through
+        :class:`~memhooks.store.MemoryStore`)."""
         from ..store import MemoryStore
 
-        return cls(MemoryStore(path, create=create), owns_store=True)
+        return cls(MemoryStore(store_file(settings), create=False), owns_store=True)
 
     def close(self) -> None:
         try:

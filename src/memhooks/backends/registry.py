@@ -108,26 +108,22 @@ def settings(
 def open_backend(
     name: str | None = None,
     *,
-    store_path: str | None = None,
     env: Mapping[str, str] | None = None,
-    create: bool = True,
+    store_path: str | None = None,
 ) -> Backend:
-    """Open the active backend (:func:`selection`) with its settings. ``store_path``
-    is the embedded store's file (``--store``); ``create=False`` leaves a missing one
-    uncreated (MissingStoreError). Raises BackendError when it is unknown or cannot be
-    opened (the message says why), DiagnosticError MH028 for invalid configuration."""
+    """Open the active backend (:func:`selection`) with its settings (:func:`settings`):
+    every adapter the same way, ``open(settings)``. ``store_path`` is ``--store``, the
+    embedded store's file, above every other setting of it (``MEMHOOKS_EMBEDDED_PATH``).
+    Raises BackendError when it is unknown or cannot be opened (the message says why),
+    MissingStoreError when it is the embedded store and its file does not exist (recall
+    never creates one), DiagnosticError MH028 for invalid configuration."""
     env = os.environ if env is None else env
-    if name == DEFAULT or (not name and env.get(configuration.BACKEND_VAR, "").strip() == DEFAULT):
-        # The common case costs no configuration read.
-        return backend_class(DEFAULT).open(store_path, create=create)  # type: ignore[no-any-return]
+    if store_path:
+        env = {**env, configuration.env_prefix(DEFAULT) + "PATH": store_path}
     config = read_config(env)
     chosen, _ = selection(name, env=env, config=config)
-    cls = backend_class(chosen)
-    found = configuration.settings_for(chosen, config, getattr(cls, "ENV", None), env)
-    if chosen == DEFAULT:
-        # The embedded store's open() takes its file path (MEMHOOKS_STORE by default).
-        return cls.open(store_path or found.get("path"), create=create)  # type: ignore[no-any-return]
-    return cls.open(found)  # type: ignore[no-any-return]
+    opened: Backend = backend_class(chosen).open(settings(chosen, env=env, config=config))
+    return opened
 
 
 def store_ready(env: Mapping[str, str]) -> tuple[bool, str | None]:

@@ -133,9 +133,9 @@ def check(
     try:
         result["backend"] = chosen = registry.selected(name)
         if chosen == "embedded":
-            from ..store.location import default_path
+            from ..backends.embedded import store_file
 
-            path = store_path or registry.settings("embedded").get("path") or default_path()
+            path = store_file({"path": store_path} if store_path else registry.settings(chosen))
             if os.path.lexists(path) and not os.path.isfile(path):
                 kind = "a directory" if os.path.isdir(path) else "not a regular file"
                 result.update(
@@ -144,7 +144,7 @@ def check(
                     "to the path of a file",
                 )
                 return result
-            if not os.path.exists(path):  # opening would create it: say so instead
+            if not os.path.exists(path):  # recall would find no store: say so, not an error
                 result.update(
                     ok=True, via="store", detail=f"no store yet at {path} (remember creates it)"
                 )

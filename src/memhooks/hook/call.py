@@ -369,9 +369,7 @@ class HookCall:
                 from ..errors import MemhooksError
 
                 try:
-                    self._backend = open_backend(
-                        None, store_path=self.env.get("MEMHOOKS_STORE") or None, create=False
-                    )
+                    self._backend = open_backend(None, env=self.env)
                 except MemhooksError as exc:
                     self._backend = exc
         return self._backend

@@ -222,7 +222,7 @@ def search(
         try:
             # A reader never creates the store: a mistyped --store must not look empty.
             backend = open_backend(
-                backend if isinstance(backend, str) else None, store_path=store_path, create=False
+                backend if isinstance(backend, str) else None, store_path=store_path
             )
         except MemhooksError as exc:
             backend = exc
