@@ -1,5 +1,5 @@
 """Optional capabilities are declared by the methods an adapter defines, and read with
-isinstance (backends.base): what each adapter offers, as memhooks sees it."""
+isinstance (backends.capabilities): what each adapter offers, as memhooks sees it."""
 
 from __future__ import annotations
 
@@ -7,20 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from memhooks.backends import base
+from memhooks.backends.capabilities import CAPABILITIES
 from memhooks.backends.embedded import EmbeddedBackend
 from memhooks.backends.fake import FakeBackend
 from memhooks.backends.registry import BACKENDS, backend_class
 from memhooks.store import MemoryStore
-
-CAPABILITIES = (
-    base.ChecksHealth,
-    base.Remembers,
-    base.Synthesizes,
-    base.Counts,
-    base.AnchorsFiles,
-    base.Adopts,
-)
 
 
 def offered(backend: object) -> set[str]:
@@ -48,5 +39,6 @@ def test_the_fake_offers_only_what_it_is_given() -> None:
 def test_every_capability_an_adapter_class_defines_is_callable(name: str) -> None:
     cls = backend_class(name)
     for capability in CAPABILITIES:
-        method = getattr(cls, capability.METHOD, None)
-        assert method is None or callable(method), (name, capability.METHOD)
+        for method in capability.METHODS:
+            found = getattr(cls, method, None)
+            assert found is None or callable(found), (name, method)

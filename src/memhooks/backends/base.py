@@ -241,10 +241,10 @@ class Backend(Protocol):
     on failure or when ``request.timeout_s`` passes (a search over several sources that
     lost only some of them returns :class:`PartialHits`); ``close()``.
 
-    Optional capabilities are the small classes below (:class:`ChecksHealth`,
-    :class:`Remembers`, :class:`Synthesizes`, :class:`Counts`, :class:`AnchorsFiles`,
-    :class:`Adopts`): ``isinstance(backend, Counts)`` is true when the adapter offers
-    that method (an adapter that lacks one simply does not offer it; nothing is faked).
+    Optional capabilities are the small protocols of :mod:`.capabilities`
+    (``ChecksHealth``, ``Remembers``, ``Synthesizes``, ``Counts``, ``AnchorsFiles``,
+    ``Adopts``): ``isinstance(backend, Counts)`` is true when the adapter defines that
+    method (an adapter that lacks one simply does not offer it; nothing is faked).
 
     Every adapter opens the same way, by :func:`memhooks.backends.registry.open_backend`:
     a classmethod ``open(settings: Mapping) -> Backend`` taking the user's settings for
@@ -257,74 +257,3 @@ class Backend(Protocol):
     def search(self, request: SearchRequest) -> list[Hit]: ...
 
     def close(self) -> None: ...
-
-
-class _Capability(type):
-    """Makes ``isinstance(backend, C)`` true when ``backend`` offers ``C.METHOD``: a
-    capability is declared by the method an adapter defines (httpx's transports declare
-    what they can do the same way). Costs no ``typing`` import on the hook's path."""
-
-    def __instancecheck__(cls, backend: object) -> bool:
-        return callable(getattr(backend, cls.METHOD, None))  # type: ignore[attr-defined]
-
-
-class ChecksHealth(metaclass=_Capability):
-    """``health() -> Health``: does it answer (``memhooks backends check``)."""
-
-    METHOD = "health"
-
-    def health(self) -> Health:
-        raise NotImplementedError  # the adapter defines it
-
-
-class Remembers(metaclass=_Capability):
-    """``remember(draft) -> str``: write one memory, return its backend id (``memhooks
-    remember``; never called because a hook loaded)."""
-
-    METHOD = "remember"
-
-    def remember(self, draft: Draft) -> str:
-        raise NotImplementedError  # the adapter defines it
-
-
-class Synthesizes(metaclass=_Capability):
-    """``synthesize(request) -> str | None``: a backend-side synthesis (Hindsight reflect,
-    Honcho dialectic), only when the user's configuration enables it."""
-
-    METHOD = "synthesize"
-
-    def synthesize(self, request: SearchRequest) -> str | None:
-        raise NotImplementedError  # the adapter defines it
-
-
-class Counts(metaclass=_Capability):
-    """``count(project) -> int``: how many memories a project has (an empty store told
-    from a search that found nothing). Raises BackendError."""
-
-    METHOD = "count"
-
-    def count(self, project: str) -> int:
-        raise NotImplementedError  # the adapter defines it
-
-
-class AnchorsFiles(metaclass=_Capability):
-    """``anchored_files(project, folder, *, besides, limit) -> list[str]``: root-relative
-    files directly in ``folder`` that memories not in ``besides`` touched (tool-time
-    recall per file). Raises BackendError."""
-
-    METHOD = "anchored_files"
-
-    def anchored_files(
-        self, project: str, folder: str, *, besides: set[str], limit: int
-    ) -> list[str]:
-        raise NotImplementedError  # the adapter defines it
-
-
-class Adopts(metaclass=_Capability):
-    """``adopt(project, aliases) -> int``: move what was kept under a project's earlier
-    ids to its id (the embedded store). Raises BackendError or StoreError."""
-
-    METHOD = "adopt"
-
-    def adopt(self, project: str, aliases: tuple[str, ...]) -> int:
-        raise NotImplementedError  # the adapter defines it

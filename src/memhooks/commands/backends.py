@@ -18,7 +18,8 @@ import time
 
 from ..backends import config as configuration
 from ..backends import registry
-from ..backends.base import ChecksHealth, SearchRequest
+from ..backends.base import SearchRequest
+from ..backends.capabilities import ChecksHealth
 from ..errors import MemhooksError
 
 TYPE_CHECKING = False

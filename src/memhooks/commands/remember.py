@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..backends.base import Draft, Remembers
+from ..backends.base import Draft
+from ..backends.capabilities import Remembers
 from ..backends.embedded import refresh
 from ..backends.registry import DEFAULT, open_backend, selected
 from ..errors import BackendError, UsageError

@@ -90,7 +90,7 @@ def anchored_files(backend: object, project: str, folder: str, besides: set[str]
     the session has) touched, when ``backend`` can say (the embedded store; others
     cannot, nor a backend that did not open: then none, and tool-time recall works per
     folder only). Never raises."""
-    from ..backends.base import AnchorsFiles
+    from ..backends.capabilities import AnchorsFiles
     from ..errors import MemhooksError
 
     if not isinstance(backend, AnchorsFiles):

@@ -286,7 +286,7 @@ def _with_synthesis(task: Task, backend: Backend, hits: list[Hit]) -> list[Hit]:
     """Put the backend's synthesis (if the query asks for one, the adapter offers it and
     it answers) first among the hits, as a memory of kind ``synthesis``. A failing
     synthesis is noted on the task; the search hits stay."""
-    from ..backends.base import Synthesizes
+    from ..backends.capabilities import Synthesizes
 
     options = task.request.options
     if not isinstance(backend, Synthesizes) or not any(options.get(k) for k in SYNTHESIS_KEYS):

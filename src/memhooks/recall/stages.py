@@ -151,7 +151,7 @@ def _where(diagnostic: Diagnostic) -> str:
 def _adopt(backend: Backend, resolved: Resolved, notes: list[str]) -> None:
     """The embedded store moves what it kept under the project's earlier ids (a remote
     added, the first commit made; :meth:`memhooks.store.MemoryStore.adopt`)."""
-    from ..backends.base import Adopts
+    from ..backends.capabilities import Adopts
     from ..errors import MemhooksError
 
     if resolved.aliases and isinstance(backend, Adopts):
@@ -211,7 +211,7 @@ def search(
     ``query_timeout_s`` caps each backend call, ``deadline_s`` all of them together
     (opening the backend is not counted: an in-process model loads once); ``anchored``
     asks the backend for tool-time anchored memories only (``SearchRequest.anchored``)."""
-    from ..backends.base import Counts
+    from ..backends.capabilities import Counts
     from ..errors import MemhooksError, MissingStoreError
     from .exclusion import Exclusions
 
