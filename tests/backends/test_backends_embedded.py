@@ -12,7 +12,8 @@ import pytest
 
 from memhooks.backends import embedded_cache
 from memhooks.backends.base import SearchRequest
-from memhooks.backends.embedded import EmbeddedBackend, fuse, refresh
+from memhooks.backends.embedded import EmbeddedBackend, refresh
+from memhooks.store.policy import fuse
 from memhooks.errors import BackendError
 from memhooks.store import MemoryStore
 

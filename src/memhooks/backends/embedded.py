@@ -8,9 +8,10 @@ folder is a cue on top of it:
   names (:func:`query_words`) by reciprocal-rank fusion (k = 60); a generated folder cue adds
   nothing — its text is a fixed template that names no topic, so all generated cues of
   one target share one list;
-* each candidate's score is then multiplied by ``1 +`` what it earns (:data:`BOOST`):
-  touching a file directly in the target folder, touching a file there that the prompt
-  names (:mod:`memhooks.recall.filenames`), touching one of the host's active files.
+* each candidate's score is then multiplied by ``1 +`` what it earns
+  (:data:`memhooks.store.policy.BOOST`): touching a file directly in the target folder,
+  touching a file there that the prompt names (:mod:`memhooks.recall.filenames`),
+  touching one of the host's active files.
 
 A memory's scope is not used: a change that spans several folders is scoped at their
 common ancestor, often the root, so scope says little (``shared/bench/git/README.md``
@@ -40,6 +41,7 @@ import time
 from ..errors import BackendError, MemhooksError
 from ..fast.jsonfast import dumps
 from ..store.commits import commit_of
+from ..store.policy import ANCHORED, BOOST, DEPTH, RRF_K, boost, fuse
 from .base import Hit
 from .embedded_cache import ListCache
 
@@ -53,19 +55,6 @@ if TYPE_CHECKING:
     from .base import SearchRequest
 
     T = TypeVar("T")
-
-RRF_K = 60
-#: Weights of the fused lists; equal on purpose (no tuning against benchmark answers).
-WEIGHTS = {"prompt": 1.0, "query": 1.0, "cue": 1.0, "bm25": 1.0, "dense": 1.0}
-#: Candidates taken from each list before fusion.
-DEPTH = 50
-#: With a prompt, a memory's score is multiplied by 1 + the sum of what it earns: touching
-#: a file directly in the target folder, touching a file the prompt names there (times
-#: the name's share, 0.5..1), touching an active file. Chosen on a coarse grid on
-#: shared/bench/git (0.25..1 all within a point of each other); see docs/recall.md.
-BOOST = {"folder": 0.5, "named": 0.5, "active": 1.0}
-#: Tool time: most memories anchored to a folder or file that are ranked.
-ANCHORED = 200
 
 
 def store_file(settings: Mapping[str, Any]) -> str:
@@ -259,8 +248,8 @@ class EmbeddedBackend:
         active: list[str],
     ) -> list[tuple[int, float]]:
         """``base`` re-ranked by ``score * (1 + folder + named + active)``, where a memory
-        earns :data:`BOOST` ``["folder"]`` for touching a file directly in ``folder``
-        (root-relative, ``""`` = root), ``["named"]`` times the largest share of a
+        earns :data:`memhooks.store.policy.BOOST` ``["folder"]`` for touching a file
+        directly in ``folder`` (root-relative, ``""`` = root), ``["named"]`` times the largest share of a
         prompt-named file it touched and ``["active"]`` for touching an active file.
         ``factors`` memoizes each memory's factor for these cues. Ties keep ``base``
         order."""
@@ -270,14 +259,7 @@ class EmbeddedBackend:
             wanted = set(active)
             for pk in missing:
                 paths = touched.get(pk, ())
-                factor = 1.0
-                if folder is not None and any(_parent(path) == folder for path in paths):
-                    factor += BOOST["folder"]
-                if named:
-                    factor += BOOST["named"] * max((named.get(p, 0.0) for p in paths), default=0.0)
-                if wanted and not wanted.isdisjoint(paths):
-                    factor += BOOST["active"]
-                factors[pk] = factor
+                factors[pk] = boost(paths, folder, named, wanted)
         scored = [(pk, score * factors[pk]) for pk, score in base]
         scored.sort(key=lambda item: -item[1])  # stable: ties keep the base order
         return scored
@@ -511,25 +493,11 @@ def query_words(request: SearchRequest) -> str:
     return " ".join([request.text, *request.entities, *request.tags, *others])
 
 
-def _parent(path: str) -> str:
-    return path.rsplit("/", 1)[0] if "/" in path else ""
-
-
 SEP = "\x1f"
 
 
 def _key(*parts: str) -> str:
     return SEP.join(parts)
-
-
-def fuse(lists: list[tuple[str, list[int]]], limit: int) -> list[tuple[int, float]]:
-    """Weighted reciprocal-rank fusion of ranked row ids; ties keep first-seen order."""
-    scores: dict[int, float] = {}
-    for name, ranked in lists:
-        weight = WEIGHTS[name]
-        for position, pk in enumerate(ranked):
-            scores[pk] = scores.get(pk, 0.0) + weight / (RRF_K + position + 1)
-    return sorted(scores.items(), key=lambda item: -item[1])[:limit]
 
 
 def to_hit(memory: Memory, score: float) -> Hit:
