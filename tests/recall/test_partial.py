@@ -8,24 +8,17 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from memhooks.backends.base import Hit
+from memhooks.backends.base import Hit, SearchRequest
+from memhooks.backends.fake import FakeBackend
 from memhooks.recall import recall_result
 
 QUERIES = 1800
 
 
-class Slow:
-    """A backend taking 20 ms per search, each finding one memory of its own."""
-
-    name = "slow"
-
-    def search(self, request: object) -> list[Hit]:
-        time.sleep(0.02)
-        text = request.text  # type: ignore[attr-defined]
-        return [Hit("m-" + text[-6:], "a memory about " + text, 1.0)]
-
-    def close(self) -> None:
-        pass
+def slow(request: SearchRequest) -> list[Hit]:
+    """20 ms per search, each finding one memory of its own."""
+    time.sleep(0.02)
+    return [Hit("m-" + request.text[-6:], "a memory about " + request.text, 1.0)]
 
 
 def test_a_hook_of_1800_queries_gives_a_partial_answer_in_time(tmp_path: Path) -> None:
@@ -40,7 +33,7 @@ def test_a_hook_of_1800_queries_gives_a_partial_answer_in_time(tmp_path: Path) -
     (root / "MEMHOOKS.md").write_text(hook, encoding="utf-8")
     assert 150_000 < len(hook) < 256 * 1024
     started = time.monotonic()
-    result = recall_result(str(root), prompt="totals", backend=Slow(), deadline_s=1.0)
+    result = recall_result(str(root), prompt="totals", backend=FakeBackend(slow, name="slow"), deadline_s=1.0)
     took = time.monotonic() - started
     statuses = [q["status"] for q in result.queries]
     searched = statuses.count("ok")
