@@ -63,7 +63,7 @@ class Synthesizes(Capability):
 @capability
 class Counts(Capability):
     """How many memories a project has (an empty store told from a search that found
-    nothing). Raises BackendError."""
+    nothing). Raises MemhooksError (the embedded store's StoreError)."""
 
     def count(self, project: str) -> int: ...
 
@@ -71,7 +71,7 @@ class Counts(Capability):
 @capability
 class AnchorsFiles(Capability):
     """Root-relative files directly in ``folder`` that memories not in ``besides``
-    touched, at most ``limit`` (tool-time recall per file). Raises BackendError."""
+    touched, at most ``limit`` (tool-time recall per file). Raises MemhooksError."""
 
     def anchored_files(
         self, project: str, folder: str, *, besides: set[str], limit: int
@@ -81,10 +81,11 @@ class AnchorsFiles(Capability):
 @capability
 class Adopts(Capability):
     """Move what was kept under a project's earlier ids (``aliases``) to its id; how many
-    moved (the embedded store). Raises BackendError."""
+    moved (the embedded store). Raises MemhooksError (StoreError)."""
 
     def adopt(self, project: str, aliases: tuple[str, ...]) -> int: ...
 
 
-#: Every optional capability, for listing what an adapter offers (``backends list``).
+#: Every optional capability (what an adapter offers: ``[c for c in CAPABILITIES if
+#: isinstance(backend, c)]``).
 CAPABILITIES = (ChecksHealth, Remembers, Synthesizes, Counts, AnchorsFiles, Adopts)
