@@ -1,6 +1,6 @@
 """Fault-injection tests: opt-in, never part of the default test run.
 
-    MEMHOOKS_FAULTS=1 python -m pytest tests/faults -s     # as root (mounts); ~2-4 minutes
+    MEMHOOKS_FAULTS=1 python -m pytest tests/faults -s     # as root (mounts); under a minute
 
 Sessions of the real hook command (a fresh ``python -m memhooks hook`` per event, as a host
 runs it) are played on a git project while the state folder or the store is a read-only
