@@ -5,7 +5,9 @@
 Sessions of the real hook command (a fresh ``python -m memhooks hook`` per event, as a host
 runs it) are played on a git project while the state folder or the store is a read-only
 bind mount or a full tmpfs, a state file is damaged between calls, a hook of the chain is
-broken, and hook processes are killed with SIGKILL at random moments. The run prints its
+broken, hook processes are killed with SIGKILL at random moments, and hooks run out of
+time waiting for a folder lock another writer holds (the watchdog ends them as a host's
+timeout would). The run prints its
 figures (faults tried, updates accepted, updates lost, tracebacks, ``git status`` lines
 beyond the agent's own edits) and fails unless lost, tracebacks and extra lines are 0.
 Root is needed for the mounts (``mount --bind``, ``-o remount,ro``, ``-t tmpfs``); the

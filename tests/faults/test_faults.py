@@ -46,7 +46,8 @@ class Figures:
 
     def report(self) -> str:
         return (
-            f"faults tried: {self.faults} ({self.killed} hook processes killed mid-call); "
+            f"faults tried: {self.faults} ({self.killed} hook processes killed or out of time"
+            " mid-call); "
             f"updates accepted: {self.accepted}; "
             f"updates lost: {len(self.lost)}; tracebacks: {len(self.tracebacks)}; "
             f"git status lines beyond the agent's edits: {len(self.extra_git)}; "
@@ -210,6 +211,32 @@ def session(
     return accepted
 
 
+def deadline_writes(root: Path, env: dict[str, str], edits: set[str]) -> list[tuple[str, str]]:
+    """Writes in folders whose hook lock another writer holds: the hook accepts the
+    update, waits for the lock, and its watchdog ends the process at the deadline (as a
+    host's timeout would). Returns the writes whose update the hook accepted."""
+    import fcntl
+
+    short = {**env, "MEMHOOKS_HOOK_TIMEOUT_MS": "1000"}
+    accepted = []
+    for n, folder in enumerate(FOLDERS):
+        rel = f"{folder}/deadline-{n}.py"
+        edits.add(rel)
+        held = os.open(root / folder, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            fcntl.flock(held, fcntl.LOCK_EX)  # what memhooks' hook lock takes
+            _out, err, _killed = write(root, short, rel, "deadline")
+        finally:
+            os.close(held)
+        if "gave up after" in err:
+            FIGURES.faults += 1
+            FIGURES.killed += 1
+        # counted accepted: the hook journals an update before it waits for the lock
+        FIGURES.accepted += 1
+        accepted.append((rel, err))
+    return accepted
+
+
 def test_sessions_under_faults_lose_nothing_and_leave_git_clean(tmp_path: Path) -> None:
     root, env = project(tmp_path)
     edits: set[str] = set()
@@ -253,6 +280,7 @@ def test_sessions_under_faults_lose_nothing_and_leave_git_clean(tmp_path: Path) 
         bad.write_bytes(saved)
     for round_ in range(KILL_ROUNDS):  # SIGKILL at random moments
         written += session(root, env, f"kill{round_}", edits, kills=True)
+    written += deadline_writes(root, env, edits)
     settle_and_check(root, env, written, edits)
     print("\n" + FIGURES.report())
     assert FIGURES.lost == [], FIGURES.lost
