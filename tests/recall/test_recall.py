@@ -368,7 +368,7 @@ def test_recall_without_a_usable_store_says_why_first_and_exits_1(
     out = stderr.splitlines()
     assert stdout == ""  # said once: a failed recall's report is its diagnostic, on stderr
     assert out[0] == (
-        f"memhooks recall: no memory backend is available: {broken} is not a SQLite database"
+        f"memhooks recall: no memory backend is available: the memory store {broken} is not a SQLite database"
         " (SQLite: file is not a database); move the file away or point MEMHOOKS_STORE /"
         " --store at another path"
     )

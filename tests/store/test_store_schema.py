@@ -153,7 +153,7 @@ def test_a_file_that_is_not_sqlite_is_refused_and_untouched(tmp_path: Path) -> N
     with pytest.raises(StoreError) as caught:
         MemoryStore(path)
     assert str(caught.value) == (
-        f"{path} is not a SQLite database (SQLite: file is not a database); move the file "
+        f"the memory store {path} is not a SQLite database (SQLite: file is not a database); move the file "
         "away or point MEMHOOKS_STORE / --store at another path"
     )
     assert caught.value.__cause__ is not None

@@ -66,7 +66,7 @@ def to_store_error(
     found = kind(exc)
     if found == "notadb":
         return StoreError(
-            f"{path} is not a SQLite database (SQLite: {message}); move the file away or "
+            f"{role.name} {path} is not a SQLite database (SQLite: {message}); move the file away or "
             + role.elsewhere
         )
     if found == "corrupt":
