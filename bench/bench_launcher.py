@@ -9,9 +9,11 @@ folder; built in a temporary directory, as ``bench_hook.py`` does): a bare ``pyt
 pass`` of the same interpreter, then per command the ``PreToolUse`` no-op (the floor
 every hook call pays) and the first prompt of a fresh session in the deepest folder
 (``warm``: the usual prompt). Reported: median and fastest wall ms of each, and ratios
-to the bare interpreter's median and fastest; the load average::
+to the bare interpreter's median and fastest; the same for CPU ms (user + system of the
+process, by ``wait4``: on a machine shared with other jobs the wall time mostly measures
+the queue, the CPU time what the command itself costs); the load average::
 
-    .venv/bin/python bench/bench_launcher.py [--runs 31] [--json OUT]
+    .venv/bin/python bench/bench_launcher.py [--runs 61] [--json OUT]
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -36,9 +39,32 @@ COMMANDS = ("direct", "launcher")
 CASES = ("noop", "warm")
 
 
+def run(
+    argv: list[str], env: dict[str, str], stdin: bytes = b"", notes_ok: bool = False
+) -> tuple[float, float, bytes]:
+    """(wall ms, CPU ms, stdout) of ``argv``; exits on a failure, and on a note on stderr
+    unless ``notes_ok`` (a prompt's search that ran out of time on a loaded machine)."""
+    started = time.perf_counter()
+    proc = subprocess.Popen(
+        argv, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    proc.stdin.write(stdin)
+    proc.stdin.close()
+    out, err = proc.stdout.read(), proc.stderr.read()
+    _pid, status, usage = os.wait4(proc.pid, 0)
+    wall = (time.perf_counter() - started) * 1000
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    proc.stdout.close()
+    proc.stderr.close()
+    if proc.returncode != 0 or (err and not notes_ok):
+        raise SystemExit(f"{argv} -> {proc.returncode}: {err.decode(errors='replace')}")
+    return wall, (usage.ru_utime + usage.ru_stime) * 1000, out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=31)
+    parser.add_argument("--runs", type=int, default=61)
     parser.add_argument("--json", metavar="OUT")
     args = parser.parse_args()
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMHOOKS_")}
@@ -84,30 +110,37 @@ def main() -> int:
                 child(argv[command], dict(env, MEMHOOKS_HOOK_TIMEOUT_MS="60000"),
                       Session(deepest).prompt(PROMPTS[number]), notes_ok=True)  # fmt: skip
         times: dict[str, list[float]] = {"bare": []}
+        cpu: dict[str, list[float]] = {"bare": []}
+
+        def timed(key: str, command: list[str], stdin: bytes = b"", notes_ok: bool = False) -> bytes:
+            wall, spent, out = run(command, env, stdin, notes_ok)
+            times.setdefault(key, []).append(wall)
+            cpu.setdefault(key, []).append(spent)
+            return out
+
+        # a loaded machine must not turn a timed prompt into the deadline's no-op
+        env["MEMHOOKS_HOOK_TIMEOUT_MS"] = "60000"
+        load = [os.getloadavg()[0]]
         for number in range(args.runs):
-            times["bare"].append(child([sys.executable, "-c", "pass"], env)[0])
+            timed("bare", [sys.executable, "-c", "pass"])
             for command in COMMANDS:
-                times.setdefault(f"{command}_noop", []).append(
-                    child(argv[command], env, json.dumps(noop).encode())[0]
-                )
+                timed(f"{command}_noop", argv[command], json.dumps(noop).encode())
                 prompt = Session(deepest).prompt(PROMPTS[number % len(PROMPTS)])
-                elapsed, _, out, _ = child(argv[command], env, prompt, notes_ok=True)
+                out = timed(f"{command}_warm", argv[command], prompt, notes_ok=True)
                 assert out, "the prompt hook recalled nothing"
-                times.setdefault(f"{command}_warm", []).append(elapsed)
-    bare, fastest = statistics.median(times["bare"]), min(times["bare"])
-    report: dict[str, object] = {
-        "runs": args.runs,
-        "load_average": [round(x, 2) for x in os.getloadavg()],
-        "bare_python_ms": round(bare, 2),
-        "bare_python_min_ms": round(fastest, 2),
-    }
-    for key, samples in times.items():
-        if key == "bare":
-            continue
-        report[f"{key}_ms"] = round(statistics.median(samples), 2)
-        report[f"{key}_ratio_to_bare"] = round(statistics.median(samples) / bare, 3)
-        report[f"{key}_min_ms"] = round(min(samples), 2)
-        report[f"{key}_min_ratio_to_bare_min"] = round(min(samples) / fastest, 3)
+        load.append(os.getloadavg()[0])
+    report: dict[str, object] = {"runs": args.runs, "load_average": [round(x, 2) for x in load]}
+    for unit, figures in (("", times), ("cpu_", cpu)):
+        bare, fastest = statistics.median(figures["bare"]), min(figures["bare"])
+        report[f"bare_python_{unit}ms"] = round(bare, 2)
+        report[f"bare_python_{unit}min_ms"] = round(fastest, 2)
+        for key, samples in figures.items():
+            if key == "bare":
+                continue
+            report[f"{key}_{unit}ms"] = round(statistics.median(samples), 2)
+            report[f"{key}_{unit}ratio_to_bare"] = round(statistics.median(samples) / bare, 3)
+            report[f"{key}_{unit}min_ms"] = round(min(samples), 2)
+            report[f"{key}_{unit}min_ratio_to_bare_min"] = round(min(samples) / fastest, 3)
     print(json.dumps(report, indent=2))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fp:

@@ -36,7 +36,8 @@ class _LateSite:
 
 
 if sys.flags.no_site:
-    sys.path.append(os.path.dirname(_HERE))
+    if os.path.dirname(_HERE) not in sys.path:  # the launcher's -c program put it there
+        sys.path.append(os.path.dirname(_HERE))
     sys.meta_path.append(_LateSite)
 
 if sys.argv[1:2] == ["hook"] and not {"-h", "--help"} & set(sys.argv):

@@ -33,6 +33,8 @@ from e2e_support import (
     start_fake_llm,
 )
 
+from memhooks.agents.claude_code import INSTALL as CLAUDE_CODE
+
 ROOT = Path(__file__).resolve().parents[2]
 PLUGINS = ROOT / "src" / "memhooks" / "plugins"
 PROMPT = "Create hello.txt"
@@ -93,7 +95,7 @@ def test_claude_code_plugin_from_a_local_marketplace_delivers_recall(tmp_path: P
     assert _delivered(requests), "the plugin's recall never reached the model"
     entry = _status(p, "claude-code")
     assert entry["plugin"]["ref"] == "memhooks@memhooks" and entry["fires"] is True  # type: ignore[index]
-    assert set(entry["events"]) == {"UserPromptSubmit", "PostToolUse", "SessionStart"}  # type: ignore[arg-type]
+    assert set(entry["events"]) == {event for event, _ in CLAUDE_CODE["events"]}  # type: ignore[arg-type]
     checked = p.memhooks("agents", "check", "--agent", "claude-code")  # exit 0, or memhooks() fails
     assert 'sh "' + str(p.home / ".claude/plugins/cache/memhooks/memhooks") in checked
 

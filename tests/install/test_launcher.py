@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+import memhooks
 from memhooks.install import Context, apply, launcher, plan, status
 from memhooks.install.command import hook_program, is_ours
 
@@ -82,6 +83,22 @@ def test_the_command_runs_the_launcher_which_answers_as_the_direct_command_does(
     assert "half-even" in through.stdout and through.stdout == direct.stdout
 
 
+def test_the_launcher_imports_nothing_from_the_folder_the_host_starts_it_in(tmp_path: Path) -> None:
+    ctx, command = _installed(tmp_path)
+    root = tmp_path / "proj"
+    _remember(tmp_path, root)
+    # a project's own modules named like memhooks' or the standard library's: ``python -c``
+    # would put the working folder first on the path
+    for shadow in ("memhooks/__init__.py", "gc.py", "json.py", "sqlite3.py"):
+        (root / shadow).parent.mkdir(exist_ok=True)
+        (root / shadow).write_text("raise SystemExit('imported from the project')\n")
+    payload = {"hook_event_name": "UserPromptSubmit", "cwd": str(root / "billing"), "session_id": "s1", "prompt": "how are totals rounded?"}
+    done = subprocess.run(shlex.split(command), input=json.dumps(payload), text=True, capture_output=True, env=_env(tmp_path), cwd=root, timeout=60, check=False)  # fmt: skip
+    assert (done.returncode, done.stderr) == (0, "") and "half-even" in done.stdout
+    version = subprocess.run([str(ctx.launcher), "--version"], text=True, capture_output=True, env=_env(tmp_path), cwd=root, timeout=60, check=False)  # fmt: skip
+    assert version.returncode == 0 and version.stdout.split()[-1] == memhooks.__version__
+
+
 def test_an_install_from_another_installation_repoints_the_launcher_and_keeps_the_command(tmp_path: Path) -> None:
     ctx, _ = _installed(tmp_path)
     settings = (tmp_path / "home/.claude/settings.json").read_text()
@@ -124,6 +141,23 @@ def test_status_prints_the_repair_command_for_a_gone_installation(tmp_path: Path
     apply(plan("install", "claude-code", ctx))  # the repair
     repaired = status("claude-code", ctx)
     assert (repaired.fires, repaired.repair, repaired.problems) == (True, None, [])
+
+
+def test_the_launcher_runs_in_the_smallest_shell_there_is_and_status_sees_it_gone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ctx, _ = _installed(tmp_path)
+    assert ctx.launcher is not None
+    first = Path(ctx.launcher).read_text().splitlines()[0]
+    assert first == ("#!/bin/dash" if os.access("/bin/dash", os.X_OK) else "#!/bin/sh") == f"#!{launcher.shell()}"
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    with open(ctx.launcher, "w", encoding="utf-8") as handle:  # written where there was a dash, since removed
+        handle.write(launcher.text(ctx.launcher, MAIN[0], MAIN[2], sh="/gone/bin/dash"))
+    found = status("claude-code", ctx)
+    assert found.fires is False and found.repair == "memhooks agents install --agent claude-code"
+    gone = f"the shell the launcher {ctx.launcher} runs in is gone (/gone/bin/dash)"
+    assert found.problems == [f"UserPromptSubmit, PostToolUse, PreToolUse, SessionStart: {gone}"]
+    apply(plan("install", "claude-code", ctx))  # the repair
+    assert Path(ctx.launcher).read_text().splitlines()[0] == first
+    assert status("claude-code", ctx).problems == []
 
 
 def test_a_moved_installation_runs_the_memhooks_on_path_until_repointed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -9,10 +9,11 @@ approved them again. Hook commands and the MCP server entry therefore run
 :func:`path` (``$XDG_DATA_HOME/memhooks/bin/memhooks``, ``~/.local/share/…`` when unset),
 a POSIX shell script that ``memhooks agents install`` writes and re-points:
 
-* it ``exec``\\ s the installation it names the way :func:`.command.hook_program`
-  does (the interpreter with ``-S`` on the package's ``__main__.py``), so a hook costs
-  what the direct command costs plus one ``/bin/sh`` start (``bench/bench_hook.py``
-  measures both, ``docs/performance.md``);
+* it ``exec``\\ s the interpreter of the installation it names without the site module,
+  as :func:`.command.hook_program` does, but imports ``memhooks.__main__`` from its
+  bytecode (``-c``) where the direct command compiles the ``__main__.py`` file on every
+  call: that saving pays for about half of the ``/bin/sh`` start (``bench/bench_launcher.py``
+  times both, ``docs/performance.md`` has the figures and the alternatives measured);
 * when that installation is gone it runs the ``memhooks`` on ``PATH``, or the one pipx
   and uv put in ``~/.local/bin``, until the next install re-points it (:func:`state`
   says so, and ``agents status`` prints the repair command);
@@ -73,25 +74,54 @@ def target() -> tuple[str, str] | None:
     return None
 
 
-def text(launcher: str, python: str, main: str) -> str:
-    """The launcher script at ``launcher`` that starts ``python -S main``."""
+def shell() -> str:
+    """The shell the launcher starts with: ``/bin/dash`` where there is one, the smallest
+    POSIX shell (Debian and Ubuntu, whose ``/bin/sh`` it is, and macOS, whose ``/bin/sh``
+    is bash: bash starts ~1 ms slower, ``docs/performance.md``), else ``/bin/sh``."""
+    return "/bin/dash" if os.access("/bin/dash", os.X_OK) else "/bin/sh"
+
+
+def text(launcher: str, python: str, main: str, sh: str | None = None) -> str:
+    """The launcher script at ``launcher`` that starts ``python -S main``, run by the
+    shell ``sh`` (default :func:`shell`)."""
     gone = (
         f"memhooks: the memhooks installation this hook runs ({python}) is gone: install "
         f"memhooks again, then run `memhooks agents install` (it re-points {launcher})"
     )
     lines = [
-        "#!/bin/sh",
+        f"#!{sh or shell()}",
         f"# {command.MARKER}: the launcher agent hosts run for memhooks' hooks and MCP server.",
         "# Its path never changes, so a host that trusted the command keeps trusting it;",
         "# `memhooks agents install` points the two lines below at the memhooks it runs.",
         f"python={shlex.quote(python)}",
         f"main={shlex.quote(main)}",
-        'if [ -f "$main" ] && [ -x "$python" ]; then exec "$python" -S "$main" "$@"; fi',
+        "# The interpreter without the site module imports memhooks' __main__ from its",
+        "# compiled bytecode (run as a file it would be compiled again on every call).",
+        'if [ -f "$main" ] && [ -x "$python" ]; then',
+        f'  exec "$python" -S -c {shlex.quote(_boot(main))} "$@"',
+        "fi",
         "# That installation is gone (another virtualenv, another Python): the memhooks on",
         "# PATH, or the one pipx and uv put in ~/.local/bin, runs until the next install.",
         *_elsewhere(gone, _replies(gone)),
     ]
     return "\n".join(lines) + "\n"
+
+
+def _boot(main: str) -> str:
+    """The ``-c`` program the launcher starts: what ``python -S main`` does, from the
+    package's bytecode. The working folder (``-c`` puts it first on the path: the user's
+    project) leaves the path; the package's parent folder joins it last, as
+    :mod:`memhooks.__main__` puts it under ``-S`` (written by :func:`json.dumps`: a Python
+    literal in double quotes, inside the shell's single quotes)."""
+    parent = os.path.dirname(os.path.dirname(main))
+    return "\n".join(
+        (
+            "import sys",
+            "if sys.path and not sys.path[0]: del sys.path[0]",
+            f"sys.path.append({json.dumps(parent)})",
+            "import memhooks.__main__",
+        )
+    )
 
 
 def plugin_script(host: Host) -> str:
@@ -222,6 +252,10 @@ def fallback(env: dict[str, str] | None = None) -> str | None:
 def problem(program: str, env: dict[str, str] | None = None) -> str | None:
     """Why hook commands that run the launcher ``program`` would not reach memhooks
     (None: they do, directly or through the fallback)."""
+    first = (read(program) or "").partition("\n")[0]
+    sh = first[2:].strip() if first.startswith("#!") else ""
+    if sh and not os.access(sh, os.X_OK):  # the kernel cannot start it: hosts see exit 127
+        return f"the shell the launcher {program} runs in is gone ({sh})"
     now = state(program, env)
     if now == GONE:
         names = points_at(program)
