@@ -29,7 +29,9 @@ except ImportError:  # Python 3.10
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = Path(__file__).parent / "data" / "plugins"
-HOSTS = ("claude-code", "codex", "copilot-cli", "gemini-cli")
+HOSTS = ("claude-code", "codex", "copilot-cli", "cursor", "gemini-cli")
+#: hosts whose hook entries are flat (no Claude-style {"matcher", "hooks": [...]} groups)
+FLAT = ("copilot-cli", "cursor")
 
 
 def test_the_hosts_with_a_plugin_mechanism_have_one() -> None:
@@ -52,8 +54,8 @@ def test_a_plugin_wires_what_agents_install_wires(agent: str) -> None:
         for got, want in zip(entries, installed[event], strict=True):
             assert got.get("matcher") == want.get("matcher")
             key = "bash" if agent == "copilot-cli" else "command"
-            command = got[key] if agent == "copilot-cli" else got["hooks"][0][key]
-            wanted = want[key] if agent == "copilot-cli" else want["hooks"][0][key]
+            command = got[key] if agent in FLAT else got["hooks"][0][key]
+            wanted = want[key] if agent in FLAT else want["hooks"][0][key]
             assert is_ours(command)
             assert command == wanted.replace("/x/memhooks", f'sh "${{{root}}}/bin/memhooks"', 1)
 
@@ -66,7 +68,8 @@ def test_a_plugin_carries_the_skill_the_mcp_server_and_this_version(agent: str) 
         assert (folder / "skills/memhooks" / path.relative_to(skill)).read_text() == path.read_text()
     manifest = json.loads((folder / INSTALLERS[agent].wiring["plugin"]["manifest"]).read_text())
     assert manifest["name"] == "memhooks" and manifest["version"] == memhooks.__version__
-    servers = manifest["mcpServers"] if agent == "gemini-cli" else json.loads((folder / ".mcp.json").read_text())["mcpServers"]
+    mcp = folder / INSTALLERS[agent].wiring["plugin"].get("mcp_file", ".mcp.json")
+    servers = manifest["mcpServers"] if agent == "gemini-cli" else json.loads(mcp.read_text())["mcpServers"]
     assert servers["memhooks"]["command"] == "sh"
     assert servers["memhooks"]["args"][-1] == "mcp"
     assert os.access(folder / "bin/memhooks", os.X_OK)
@@ -97,6 +100,10 @@ def test_one_home_for_the_version() -> None:
         ("claude-marketplace.schema.json", ".github/plugin/marketplace.json"),
         ("claude-marketplace.schema.json", "src/memhooks/plugins/.github/plugin/marketplace.json"),
         ("gemini-hooks.schema.json", "src/memhooks/plugins/gemini-cli/hooks/hooks.json"),
+        ("cursor-plugin.schema.json", "src/memhooks/plugins/cursor/.cursor-plugin/plugin.json"),
+        ("cursor-marketplace.schema.json", ".cursor-plugin/marketplace.json"),
+        ("cursor-marketplace.schema.json", "src/memhooks/plugins/.cursor-plugin/marketplace.json"),
+        ("cursor-hooks.schema.json", "src/memhooks/plugins/cursor/hooks/hooks.json"),
     ],
 )
 def test_the_committed_manifests_follow_the_hosts_rules(schema: str, manifest: str) -> None:
@@ -116,6 +123,26 @@ def test_a_marketplace_points_at_its_plugin() -> None:
         assert (base / entry["source"]["path"] / ".codex-plugin/plugin.json").is_file()
 
 
+def test_the_cursor_plugin_passes_the_checks_of_cursors_plugin_template() -> None:
+    """cursor/plugin-template's validator: a marketplace entry's name is its plugin's, the
+    paths the manifest names exist inside the plugin, each SKILL.md has a name and a
+    description in its frontmatter."""
+    for market, base in ((plugins.CURSOR_MARKETPLACE, ROOT), (f"{plugins.IN_REPO}/{plugins.CURSOR_MARKETPLACE}", ROOT / plugins.IN_REPO)):
+        (entry,) = json.loads((ROOT / market).read_text())["plugins"]
+        folder = (base / entry["source"]).resolve()
+        assert folder.is_relative_to(base.resolve())
+        manifest = json.loads((folder / ".cursor-plugin/plugin.json").read_text())
+        assert manifest["name"] == entry["name"] == "memhooks"
+        for field in ("skills", "hooks", "mcpServers"):
+            assert (folder / manifest[field]).resolve().is_relative_to(folder) and (folder / manifest[field]).exists()
+        skills = list((folder / "skills").rglob("SKILL.md"))
+        assert skills
+        for path in skills:
+            head = path.read_text().split("---\n")[1]
+            fields = dict(line.split(":", 1) for line in head.splitlines() if ":" in line and not line.startswith(" "))
+            assert fields.get("name", "").strip() and fields.get("description", "").strip()
+
+
 # -- the plugin's bin/memhooks ------------------------------------------------------------
 
 
@@ -123,7 +150,7 @@ def _run(agent: str, env: dict[str, str], payload: dict[str, object]) -> subproc
     script = ROOT / plugins.IN_REPO / agent / "bin/memhooks"
     command = json.loads((ROOT / plugins.IN_REPO / agent / INSTALLERS[agent].wiring["plugin"]["hooks"]).read_text())
     entry = next(iter(command["hooks"].values()))[0]
-    first = entry["bash"] if agent == "copilot-cli" else entry["hooks"][0]["command"]
+    first = entry["bash"] if agent == "copilot-cli" else entry["command"] if agent == "cursor" else entry["hooks"][0]["command"]
     root = INSTALLERS[agent].wiring["plugin"]["root_var"]
     line = first.replace(f"${{{root}}}", str(script.parent.parent))
     return subprocess.run(shlex.split(line), input=json.dumps(payload), text=True, capture_output=True, env=env, cwd="/", timeout=60, check=False)
@@ -156,8 +183,8 @@ def test_without_any_memhooks_the_plugin_fails_open_saying_what_to_install(agent
     assert done.returncode == 0
     said = done.stderr.strip()
     assert "pipx install memhooks" in said and len(said.splitlines()) == 1
-    reply = json.loads(done.stdout)  # Copilot CLI shows no hook message: its no-op
-    assert reply == ({} if agent == "copilot-cli" else {"systemMessage": said})
+    reply = json.loads(done.stdout)  # Copilot CLI and Cursor show no hook message: their no-op
+    assert reply == ({} if agent in ("copilot-cli", "cursor") else {"systemMessage": said})
 
 
 # -- which path is active -----------------------------------------------------------------
@@ -190,6 +217,8 @@ def _plugin_home(tmp_path: Path, agent: str, enabled: bool = True) -> Path:
         (home / ".copilot").mkdir(parents=True, exist_ok=True)
         record = (DATA / "copilot-config.json").read_text().replace("/home/user", str(home))
         (home / ".copilot/config.json").write_text(record.replace('"enabled": true', f'"enabled": {str(enabled).lower()}'))
+    elif agent == "cursor":  # a marketplace install; where it records one switched off is unknown
+        cache = home / ".cursor/plugins/cache/memhooks/memhooks/0123abc"
     else:
         cache = home / ".gemini/extensions/memhooks"
         (home / ".gemini/extensions").mkdir(parents=True, exist_ok=True)
@@ -203,6 +232,8 @@ def _plugin_home(tmp_path: Path, agent: str, enabled: bool = True) -> Path:
 @pytest.mark.parametrize("agent", HOSTS)
 @pytest.mark.parametrize("enabled", [True, False])
 def test_active_reads_whether_the_host_has_our_plugin(agent: str, enabled: bool, tmp_path: Path) -> None:
+    if agent == "cursor" and not enabled:
+        pytest.skip("where Cursor records a plugin switched off is not known: installed counts as on")
     home = _plugin_home(tmp_path, agent, enabled)
     found = plugin_state.active(INSTALLERS[agent], Context(str(tmp_path / "proj"), "user", home=str(home), env={}))
     assert found is not None and found.enabled is enabled
@@ -228,6 +259,8 @@ def test_with_the_plugin_agents_install_wires_nothing_twice(agent: str, tmp_path
     assert found.fires is (None if agent == "codex" else True)  # Codex: after its approval
     assert found.files == [os.path.join(str(found.plugin["path"]), *host_hooks(agent))]
     assert not any("wired twice" in note for note in found.notes)
+    if agent == "cursor":  # no command removes a Cursor plugin: where to click
+        assert "`memhooks agents uninstall` leaves the plugin: remove it in Cursor's Customize page (Plugins)" in found.notes
     host = INSTALLERS[agent]
     settings = (home / ".claude/settings.json") if agent == "claude-code" else Path(host.config_path(ctx))
     assert not (agent == "copilot-cli" and settings.exists())  # its own file went

@@ -184,7 +184,9 @@ def _plugin(host: Host, ctx: Context, found: Status) -> bool:
         found.todo.append(approval)
         found.fires = None if found.fires else found.fires
     remove = host.wiring["plugin"]["remove"].format(ref=carried.ref)
-    found.notes.append(f"`memhooks agents uninstall` leaves the plugin: remove it with `{remove}`")
+    runs = remove.split()[0] in host.wiring.get("programs", ())  # a command, or where to click
+    how = f"with `{remove}`" if runs else f"in {remove}"
+    found.notes.append(f"`memhooks agents uninstall` leaves the plugin: remove it {how}")
     return True
 
 

@@ -2,7 +2,7 @@
 
 :func:`active` reads Claude Code's ``installed_plugins.json`` and ``enabledPlugins``,
 Codex's ``config.toml``, Copilot CLI's ``settings.json`` and ``config.json``, Gemini
-CLI's extension folder and ``extension-enablement.json``, so ``agents install`` never
+CLI's extension folder and ``extension-enablement.json``, Cursor's ``~/.cursor/plugins/``, so ``agents install`` never
 wires the host a second time and ``agents status`` says which path is active.
 """
 
@@ -54,6 +54,8 @@ def active(host: Host, ctx: Context) -> Active | None:
         return _gemini(ctx)
     if kind == "copilot-plugin":
         return _copilot(ctx)
+    if kind == "cursor-plugin":
+        return _cursor(ctx)
     return None
 
 
@@ -160,6 +162,25 @@ def _copilot_live(settings: Any) -> Active | None:
                 )
                 if entry.get("name") == NAME and _ours(path):
                     return Active(ref, path, enabled is True, "hooks.json")
+    return None
+
+
+def _cursor(ctx: Context) -> Active | None:
+    """Cursor keeps a plugin added from a folder in ``~/.cursor/plugins/local/<name>`` and
+    one from a marketplace in ``~/.cursor/plugins/cache/<marketplace>/<name>/<commit>``
+    (as Cursor's own plugin tools write them; Cursor is a desktop program that does not
+    run here). Where it records a plugin switched off could not be read: an installed
+    one counts as enabled."""
+    base = os.path.join(ctx.home, ".cursor", "plugins")
+    local = os.path.join(base, "local", NAME)
+    if _ours(local):
+        return Active(NAME, local, True)
+    cache = os.path.join(base, "cache")
+    for market in sorted(os.listdir(cache)) if os.path.isdir(cache) else ():
+        folder = os.path.join(cache, market, NAME)
+        for commit in sorted(os.listdir(folder)) if os.path.isdir(folder) else ():
+            if _ours(os.path.join(folder, commit)):
+                return Active(f"{NAME}@{market}", os.path.join(folder, commit), True)
     return None
 
 

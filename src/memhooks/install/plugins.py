@@ -4,7 +4,8 @@ Claude Code, Codex and Copilot CLI install plugins from a marketplace (``claude 
 marketplace add <repo>``, ``claude plugin install memhooks``; ``codex plugin marketplace
 add``, ``codex plugin add memhooks@memhooks``; ``copilot plugin marketplace add``,
 ``copilot plugin install memhooks@memhooks``), Gemini CLI installs extensions (``gemini
-extensions install <folder>``). A host whose ``INSTALL`` row has ``plugin`` gets one,
+extensions install <folder>``), Cursor plugins from a marketplace repository or a folder
+(``.cursor-plugin/``). A host whose ``INSTALL`` row has ``plugin`` gets one,
 generated here into the package's ``plugins/<host>/`` folder (so the wheel carries it)
 and committed; ``scripts/gen_plugins.py`` writes them and a test holds the committed
 files equal to what this module generates. Each carries:
@@ -50,6 +51,7 @@ KEYWORDS = ["memory", "recall", "hooks", "context"]
 CLAUDE_MARKETPLACE = ".claude-plugin/marketplace.json"
 CODEX_MARKETPLACE = ".agents/plugins/marketplace.json"
 COPILOT_MARKETPLACE = ".github/plugin/marketplace.json"
+CURSOR_MARKETPLACE = ".cursor-plugin/marketplace.json"
 #: Where the package's plugins are, relative to the repository root.
 IN_REPO = "src/memhooks/plugins"
 
@@ -102,7 +104,16 @@ def manifest(host: Host) -> dict[str, Any]:
     out = {**base, "author": AUTHOR, "license": LICENSE, "keywords": KEYWORDS}
     if kind == "codex-plugin":
         out.update(skills="./skills/", hooks="./hooks/hooks.json", mcpServers="./.mcp.json")
+    if kind == "cursor-plugin":
+        out.update(displayName=NAME, skills="./skills/", hooks="./hooks/hooks.json")
+        out.update(mcpServers="./" + _mcp_file(host))
     return out
+
+
+def _mcp_file(host: Host) -> str:
+    """The plugin's MCP server file: ``.mcp.json``, or the name its host's plugins use."""
+    name: str = host.wiring["plugin"].get("mcp_file", ".mcp.json")
+    return name
 
 
 def hooks_file(host: Host) -> dict[str, Any]:
@@ -121,7 +132,7 @@ def files(host: Host) -> dict[str, tuple[str, int]]:
     out = {row["manifest"]: (_dump(manifest(host)), 0o644)}
     out[row["hooks"]] = (_dump(hooks_file(host)), 0o644)
     if row["kind"] != "gemini-extension":
-        out[".mcp.json"] = (_dump({"mcpServers": {NAME: mcp_server(host)}}), 0o644)
+        out[_mcp_file(host)] = (_dump({"mcpServers": {NAME: mcp_server(host)}}), 0o644)
     out[f"bin/{NAME}"] = (launcher.plugin_script(host), 0o755)
     for rel, text in skill.files().items():
         out[f"skills/{skill.NAME}/{rel}"] = (text, 0o644)
@@ -154,6 +165,11 @@ def marketplaces() -> dict[str, str]:
             }
             body = {"name": NAME, "interface": {"displayName": NAME}, "plugins": [entry]}
             out[prefix + CODEX_MARKETPLACE] = _dump(body)
+        if "cursor" in found:  # Cursor's marketplace rules: cursor/plugin-template's validator
+            entry = {"name": NAME, "source": base + "cursor", "description": DESCRIPTION}
+            body = {"name": NAME, "owner": AUTHOR, "metadata": {"description": DESCRIPTION},
+                    "plugins": [entry]}  # fmt: skip
+            out[prefix + CURSOR_MARKETPLACE] = _dump(body)
     return out
 
 
