@@ -9,6 +9,10 @@ brings another (a new virtualenv): the hook keeps working before anything is re-
 (the launcher falls back to ``~/.local/bin/memhooks``), ``agents status`` says so with
 the repair, and ``agents install`` re-points only the launcher — the host's settings,
 and so what it trusted, are byte for byte what they were.
+
+From a clone (``git clone`` of this checkout): ``pipx install <clone>`` and ``uv tool
+install <clone>`` each build and install it, with the plugins, their marketplaces and the
+skill in the installed package, at memhooks' version; ``agents check`` passes through each.
 """
 
 from __future__ import annotations
@@ -81,3 +85,27 @@ def test_pipx_then_uv_keep_the_command_the_host_trusted(sandbox: dict[str, str],
     assert f"python={sandbox['UV_TOOL_DIR']}/memhooks/bin/python" in launcher.read_text()
     assert (home / ".claude/settings.json").read_bytes() == trusted  # the command the host trusted
     assert "1 of 1 checks passed" in _run(sandbox, "memhooks", "agents", "check")
+
+
+def test_pipx_and_uv_install_from_a_clone_with_the_plugins(sandbox: dict[str, str], tmp_path: Path) -> None:
+    pipx, uv = _tool("pipx"), _tool("uv")
+    clone = tmp_path / "clone"
+    _run(None, "git", "clone", "-q", str(ROOT), str(clone))
+    for install, remove, venv in (
+        ([pipx, "install", str(clone)], [pipx, "uninstall", "memhooks"], Path(sandbox["PIPX_HOME"]) / "venvs/memhooks"),
+        ([uv, "tool", "install", str(clone)], [uv, "tool", "uninstall", "memhooks"], Path(sandbox["UV_TOOL_DIR"]) / "memhooks"),
+    ):
+        _run(sandbox, *install)
+        assert _run(sandbox, "memhooks", "--version").strip() == f"memhooks {memhooks.__version__}"
+        (package,) = venv.glob("lib/python*/site-packages/memhooks")
+        for rel in ("plugins/claude-code/.claude-plugin/plugin.json", "plugins/codex/.codex-plugin/plugin.json",
+                    "plugins/gemini-cli/gemini-extension.json", "plugins/copilot-cli/plugin.json",
+                    "plugins/cursor/.cursor-plugin/plugin.json"):  # fmt: skip
+            assert json.loads((package / rel).read_text())["version"] == memhooks.__version__, rel
+        for market in (".claude-plugin", ".agents/plugins", ".github/plugin", ".cursor-plugin"):
+            assert (package / "plugins" / market / "marketplace.json").is_file()
+        assert (package / "skill/SKILL.md").is_file() and list((package / "schemas").glob("*.json"))
+        _run(sandbox, "memhooks", "agents", "install", "--agent", "claude-code")
+        assert f"python={venv}/bin/python" in (Path(sandbox["HOME"]) / ".local/share/memhooks/bin/memhooks").read_text()
+        assert "1 of 1 checks passed" in _run(sandbox, "memhooks", "agents", "check")
+        _run(sandbox, *remove)
