@@ -12,8 +12,9 @@ a POSIX shell script that ``memhooks agents install`` writes and re-points:
 * it ``exec``\\ s the interpreter of the installation it names without the site module,
   as :func:`.command.hook_program` does, but imports ``memhooks.__main__`` from its
   bytecode (``-c``) where the direct command compiles the ``__main__.py`` file on every
-  call: that saving pays for about half of the ``/bin/sh`` start (``bench/bench_launcher.py``
-  times both, ``docs/performance.md`` has the figures and the alternatives measured);
+  call: that saving (~0.2 ms) pays back part of the shell's start (~0.9 ms), ~0.7 ms of
+  CPU per call in all (``bench/bench_launcher.py`` times both, ``docs/performance.md``
+  has the figures and the alternatives measured);
 * when that installation is gone it runs the ``memhooks`` on ``PATH``, or the one pipx
   and uv put in ``~/.local/bin``, until the next install re-points it (:func:`state`
   says so, and ``agents status`` prints the repair command);
