@@ -74,13 +74,13 @@ UNANCHORED = ("vendor", "fonts")
 DEADLINE_NOTE = "gave up after the"
 
 
-def child(
+def spawn(
     argv: list[str], env: dict[str, str], stdin: bytes = b"", notes_ok: bool = False
-) -> tuple[float, int, bytes, str]:
-    """(wall ms, peak RSS KiB by ``wait4``, stdout, stderr) of ``argv``. Exits on a
-    failure, and on any stderr unless ``notes_ok`` (a hook's note says it failed open or
-    memory was unavailable: the caller counts it, since the figure it goes with means
-    something else)."""
+) -> tuple[float, os.struct_rusage, bytes, str]:
+    """(wall ms, the process's resource usage by ``wait4``, stdout, stderr) of ``argv``.
+    Exits on a failure, and on any stderr unless ``notes_ok`` (a hook's note says it
+    failed open or memory was unavailable: the caller counts it, since the figure it goes
+    with means something else)."""
     started = time.perf_counter()
     proc = subprocess.Popen(
         argv, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
@@ -97,6 +97,14 @@ def child(
     proc.stderr.close()
     if proc.returncode != 0 or (err and not notes_ok):
         raise SystemExit(f"{argv} -> {proc.returncode}: {err}")
+    return elapsed, usage, out, err
+
+
+def child(
+    argv: list[str], env: dict[str, str], stdin: bytes = b"", notes_ok: bool = False
+) -> tuple[float, int, bytes, str]:
+    """(wall ms, peak RSS KiB, stdout, stderr) of ``argv``, as :func:`spawn`."""
+    elapsed, usage, out, err = spawn(argv, env, stdin, notes_ok)
     return elapsed, usage.ru_maxrss, out, err
 
 

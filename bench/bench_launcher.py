@@ -26,40 +26,16 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from bench_hook import child
+from bench_hook import child, spawn
 from bench_recall import PROMPTS, Writer, age_hooks, build_synthetic
 from claude_host import Session, recorded
 
 COMMANDS = ("direct", "launcher")
 CASES = ("noop", "warm")
-
-
-def run(
-    argv: list[str], env: dict[str, str], stdin: bytes = b"", notes_ok: bool = False
-) -> tuple[float, float, bytes]:
-    """(wall ms, CPU ms, stdout) of ``argv``; exits on a failure, and on a note on stderr
-    unless ``notes_ok`` (a prompt's search that ran out of time on a loaded machine)."""
-    started = time.perf_counter()
-    proc = subprocess.Popen(
-        argv, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
-    )
-    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
-    proc.stdin.write(stdin)
-    proc.stdin.close()
-    out, err = proc.stdout.read(), proc.stderr.read()
-    _pid, status, usage = os.wait4(proc.pid, 0)
-    wall = (time.perf_counter() - started) * 1000
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    proc.stdout.close()
-    proc.stderr.close()
-    if proc.returncode != 0 or (err and not notes_ok):
-        raise SystemExit(f"{argv} -> {proc.returncode}: {err.decode(errors='replace')}")
-    return wall, (usage.ru_utime + usage.ru_stime) * 1000, out
 
 
 def main() -> int:
@@ -113,9 +89,9 @@ def main() -> int:
         cpu: dict[str, list[float]] = {"bare": []}
 
         def timed(key: str, command: list[str], stdin: bytes = b"", notes_ok: bool = False) -> bytes:
-            wall, spent, out = run(command, env, stdin, notes_ok)
+            wall, usage, out, _ = spawn(command, env, stdin, notes_ok)
             times.setdefault(key, []).append(wall)
-            cpu.setdefault(key, []).append(spent)
+            cpu.setdefault(key, []).append((usage.ru_utime + usage.ru_stime) * 1000)
             return out
 
         # a loaded machine must not turn a timed prompt into the deadline's no-op
