@@ -158,6 +158,10 @@ def test_the_launcher_runs_in_the_smallest_shell_there_is_and_status_sees_it_gon
     apply(plan("install", "claude-code", ctx))  # the repair
     assert Path(ctx.launcher).read_text().splitlines()[0] == first
     assert status("claude-code", ctx).problems == []
+    script = tmp_path / "venv/bin/tool"  # a script of someone else's whose interpreter went
+    script.parent.mkdir(parents=True)
+    script.write_text("#!/gone/venv/bin/python3\n")
+    assert launcher.problem(str(script)) is None  # not a launcher: not ours to explain
 
 
 def test_a_moved_installation_runs_the_memhooks_on_path_until_repointed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -253,8 +253,9 @@ def fallback(env: dict[str, str] | None = None) -> str | None:
 def problem(program: str, env: dict[str, str] | None = None) -> str | None:
     """Why hook commands that run the launcher ``program`` would not reach memhooks
     (None: they do, directly or through the fallback)."""
-    first = (read(program) or "").partition("\n")[0]
-    sh = first[2:].strip() if first.startswith("#!") else ""
+    body = read(program) or ""
+    first = body.partition("\n")[0]
+    sh = first[2:].strip() if first.startswith("#!") and command.MARKER in body else ""
     if sh and not os.access(sh, os.X_OK):  # the kernel cannot start it: hosts see exit 127
         return f"the shell the launcher {program} runs in is gone ({sh})"
     now = state(program, env)
