@@ -10,7 +10,8 @@ while it is off. Public API (imported lazily: the agent hook loads only what it 
     scrub(text) -> (text, count)                                     # secret scrubbing
     Policy, DEFAULT_POLICY                                           # filter values
 
-Modules: ``settings`` (the on/off file), ``observer`` (the entry point), ``detectors``
+Modules: ``settings`` (the on/off file), ``observer`` (the entry point), ``admission``
+(scrub, filter, mark and write a candidate), ``detectors``
 (one per event kind), ``filters`` (length, cooldown, duplicates), ``similar`` (the
 similarity measure), ``patterns`` (error/config/comment detection), ``marks`` (what was
 captured, in the store), ``observation`` and ``candidate`` (records; a session's own

@@ -23,17 +23,16 @@ from __future__ import annotations
 import time
 
 from ..agents.folder import named_folder
-from ..errors import DiagnosticError, StoreError
-from ..scrubber import clean
-from ..session import State, capture_record, open_session
+from ..errors import DiagnosticError
+from ..session import State, open_session
 from ..session.location import state_path
 from ..store import MemoryStore
 from ..store.connection import BUSY_TIMEOUT, connect, write
-from ..store.memory import format_timestamp, new_id
 from ..workspace import locate
-from . import marks, settings, similar
+from . import settings
+from .admission import admit, upgrade, write_memory
 from .detectors import detector
-from .filters import DEFAULT, verdict
+from .filters import DEFAULT
 from .observation import Observation
 
 TYPE_CHECKING = False
@@ -60,8 +59,6 @@ EVENTS = frozenset(
         "session_end",
     )
 )
-#: Tag on every captured memory (``memhooks memories search --tag``…).
-TAG = "captured"
 
 
 class Captured:
@@ -227,13 +224,6 @@ def _capture(
             outcome.written.append(candidate)
 
 
-def upgrade(conn: sqlite3.Connection, ledger: sqlite3.Connection) -> None:
-    """Inside both writes: the store's capture tables at :data:`.marks.VERSION`, the
-    per-session rows an older layout kept in the store taken over by the state file."""
-    if not marks.ready(conn):
-        capture_record.adopt(ledger, *marks.upgrade(conn))
-
-
 def _decide(
     conn: sqlite3.Connection,
     ledger: sqlite3.Connection,
@@ -261,67 +251,3 @@ def _decide(
         kept.append((memory_id, candidate, older))
     record.save(ledger)
     return kept
-
-
-def admit(
-    conn: sqlite3.Connection,
-    ledger: sqlite3.Connection,
-    project: str,
-    candidate: Candidate,
-    now: float,
-    policy: Policy,
-) -> tuple[str | None, str, list[str]]:
-    """Scrub, filter and mark one candidate (``conn``: the store's, ``ledger``: the state
-    file's, each inside its write): ``(reason dropped or None, new memory id, ids of the
-    older records of the same session it supersedes)``."""
-
-    candidate.text = clean(candidate.text)
-    candidate.key = clean(candidate.key)
-    sketch = similar.sketch(candidate.key)
-    digest = similar.digest(candidate.key)
-    reason = verdict(conn, project, candidate, sketch, digest, now, policy)
-    if reason is not None:
-        return reason, "", []
-    memory_id = new_id(now)
-    marks.add_mark(conn, project, candidate.scope, candidate.kind, now, digest, sketch, memory_id)
-    older: list[str] = []
-    if candidate.of is not None:
-        older = candidate.of.items("records")
-        candidate.of.data["records"] = [memory_id]
-        candidate.of.save(ledger)
-    return None, memory_id, older
-
-
-def write_memory(
-    store: MemoryStore,
-    project: str,
-    memory_id: str,
-    candidate: Candidate,
-    older: list[str],
-    host: str,
-    session: str | None,
-    now: float,
-) -> None:
-    """Add the memory (one small insert), then retire the records it supersedes."""
-
-    store.add(
-        project,
-        candidate.text,
-        scope=candidate.scope,
-        files=candidate.files,
-        kind=candidate.kind,
-        tags=[TAG],
-        source=source(candidate.host or host, candidate.session or session),
-        created_at=format_timestamp(now),
-        id=memory_id,
-    )
-    for old in older:
-        try:
-            store.mark_obsolete(old, memory_id, project=project)
-        except StoreError:
-            pass  # the user forgot it meanwhile: nothing to retire
-
-
-def source(host: str, session: str | None) -> str:
-    """A captured memory's ``source``: ``capture:<host>:<session>`` (``-`` for none)."""
-    return f"capture:{host}:{session or '-'}"

@@ -26,9 +26,9 @@ from ..store import MemoryStore, default_path
 from ..store.connection import BUSY_TIMEOUT, Translated, connect, write
 from ..store.memory import format_timestamp
 from . import marks
+from .admission import TAG, admit, upgrade, write_memory
 from .detectors.sessions import IDLE_S, close
 from .filters import DEFAULT
-from .observer import TAG, admit, upgrade, write_memory
 from .similar import jaccard
 
 TYPE_CHECKING = False
