@@ -130,3 +130,9 @@ def test_a_state_file_of_layout_1_keeps_its_ledgers(tmp_path: Path) -> None:
     assert session.delivered() == {"billing-cents"} and session.settled() == {"billing"}
     assert session.tool_chars == 420 and [d["chars"] for d in logged(state, "s1")] == [420]
     assert state.read("PRAGMA user_version") == [(VERSION,)]
+
+
+def test_each_older_layout_of_the_state_file_has_its_migration() -> None:
+    from memhooks.session import layout, state
+
+    assert sorted(layout.MIGRATE) == list(range(1, state.VERSION))

@@ -7,6 +7,9 @@ the maintenance journal, in one SQLite file of the state directory (:mod:`.state
 * :mod:`.gate` — whether a prompt calls for recall at all;
 * :mod:`.journal` — hook-file updates accepted and not yet applied;
 * :mod:`.report` — the delivery log, for ``memhooks sessions``.
+* :mod:`.capture_record` — what capture keeps of a session (prompts, files, fixes);
+* :mod:`.layout` — the state file's tables and migrations; :mod:`.rescue` — what a
+  replaced state file hands over.
 
 Capture (:mod:`memhooks.capture`) and the Hermes plugin use the same sessions. Names are
 imported on first use: the hook's fast path must not load SQLite.

@@ -29,7 +29,7 @@ call whose reply may still be dropped at its deadline: they count until that sec
 and stand only once the call confirms them (``until`` cleared;
 :mod:`memhooks.session.record`). Layout 2 added ``until`` to layout 1, layout 3 capture's
 tables (until then kept in the memory store); each is migrated in place
-(:data:`_MIGRATE`), the ledgers kept.
+(:data:`memhooks.session.layout.MIGRATE`), the ledgers kept.
 
 It is disposable working state, not memories: a file of another layout version, or one
 SQLite cannot read, is moved aside (``state.sqlite3.old``) and a new one started —
@@ -81,106 +81,6 @@ ROLE_NAME = "the memhooks state file"
 WAL_PAGES = 64
 #: Capture's tables (:mod:`memhooks.session.capture_record`), keyed by session too.
 CAPTURE = ("captures", "failures")
-
-_DDL: tuple[str, ...] = (
-    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
-    """CREATE TABLE sessions (
-        key TEXT PRIMARY KEY,
-        host TEXT NOT NULL,
-        session TEXT NOT NULL,
-        anonymous INTEGER NOT NULL,
-        root TEXT NOT NULL,
-        started REAL NOT NULL,
-        updated REAL NOT NULL,
-        epoch INTEGER NOT NULL DEFAULT 0,
-        prompt TEXT,
-        prompt_at REAL,
-        tool_chars INTEGER NOT NULL DEFAULT 0,
-        ended REAL
-    ) WITHOUT ROWID""",
-    "CREATE INDEX sessions_recent ON sessions (updated)",
-    "CREATE INDEX sessions_anonymous ON sessions (host, root, anonymous, updated)",
-    """CREATE TABLE touches (
-        key TEXT NOT NULL,
-        path TEXT NOT NULL,
-        kind TEXT NOT NULL,
-        how TEXT NOT NULL,
-        at REAL NOT NULL,
-        PRIMARY KEY (key, path)
-    ) WITHOUT ROWID""",
-    "CREATE INDEX touches_recent ON touches (key, at)",
-    """CREATE TABLE served (
-        key TEXT NOT NULL,
-        epoch INTEGER NOT NULL,
-        target TEXT NOT NULL,
-        at REAL NOT NULL,
-        until REAL,
-        PRIMARY KEY (key, epoch, target)
-    ) WITHOUT ROWID""",
-    """CREATE TABLE deliveries (
-        id INTEGER PRIMARY KEY,
-        key TEXT NOT NULL,
-        epoch INTEGER NOT NULL,
-        at REAL NOT NULL,
-        native_event TEXT NOT NULL,
-        target TEXT NOT NULL,
-        chars INTEGER NOT NULL,
-        items TEXT NOT NULL,
-        until REAL
-    )""",
-    "CREATE INDEX deliveries_session ON deliveries (key, id)",
-    """CREATE TABLE delivered (
-        key TEXT NOT NULL,
-        epoch INTEGER NOT NULL,
-        item TEXT NOT NULL,
-        delivery INTEGER NOT NULL,
-        until REAL,
-        PRIMARY KEY (key, epoch, item)
-    ) WITHOUT ROWID""",
-    """CREATE TABLE journal (
-        id INTEGER PRIMARY KEY,
-        root TEXT NOT NULL,
-        at REAL NOT NULL,
-        work TEXT NOT NULL
-    )""",
-    "CREATE INDEX journal_root ON journal (root, id)",
-)
-#: Capture's record of a session (:mod:`memhooks.session.capture_record`), layout 3.
-_CAPTURE_DDL = (
-    """CREATE TABLE captures (
-        key TEXT NOT NULL,
-        project TEXT NOT NULL,
-        session TEXT NOT NULL,
-        host TEXT NOT NULL,
-        scope TEXT NOT NULL,
-        started REAL NOT NULL,
-        updated REAL NOT NULL,
-        recorded REAL,
-        data TEXT NOT NULL,
-        PRIMARY KEY (key, project)
-    ) WITHOUT ROWID""",
-    "CREATE INDEX captures_idle ON captures (recorded, updated)",
-    """CREATE TABLE failures (
-        key TEXT NOT NULL,
-        project TEXT NOT NULL,
-        command_key TEXT NOT NULL,
-        scope TEXT NOT NULL,
-        command TEXT NOT NULL,
-        excerpt TEXT NOT NULL,
-        at REAL NOT NULL,
-        steps TEXT NOT NULL,
-        PRIMARY KEY (key, project, command_key)
-    ) WITHOUT ROWID""",
-)
-_DDL += _CAPTURE_DDL
-#: Layout 1 → 2: rows a hook call holds until its reply is sure to go out; 2 → 3:
-#: capture's record of each session moves here from the memory store.
-_MIGRATE = {
-    1: tuple(
-        f"ALTER TABLE {t} ADD COLUMN until REAL" for t in ("served", "deliveries", "delivered")
-    ),
-    2: _CAPTURE_DDL,
-}
 
 
 class State:
@@ -286,100 +186,37 @@ def _open(path: str, state: State) -> sqlite3.Connection:
             if _ready(conn):
                 conn.execute(f"PRAGMA wal_autocheckpoint = {WAL_PAGES}")
                 if carried:
-                    _carry(conn, carried)
+                    from .rescue import carry
+
+                    carry(conn, carried)
                 return conn
         except (StoreError, sqlite3.DatabaseError) as exc:
             if conn is not None:
                 conn.close()
             if attempt == 2 or not _damaged(exc):
                 raise _state_error(path, exc) from None
-            carried = _journal_of(path)
+            from .rescue import carried_note, journal_of  # only for a file moved aside
+
+            carried = journal_of(path)
             _move_aside(path)
             state.replaced = (
                 f"the memhooks state file {path} was damaged: moved to {path}.old and started"
                 " afresh (sessions' ledgers are empty: memories may come once more)"
-                + _carried(carried)
+                + carried_note(carried)
             )
             continue
         conn.close()
-        carried = _journal_of(path)
+        from .rescue import carried_note, journal_of
+
+        carried = journal_of(path)
         _move_aside(path)  # another layout: working state only, start again
         state.replaced = (
             f"the memhooks state file {path} was written by another version of memhooks:"
-            f" moved to {path}.old and started afresh" + _carried(carried)
+            f" moved to {path}.old and started afresh" + carried_note(carried)
         )
     raise StoreError(
         f"the memhooks state file {path} could not be set up; remove it (it holds no memories)"
     )
-
-
-def _journal_of(path: str) -> list[tuple[object, ...]] | None:
-    """The journal rows ``(root, at, work)`` of the state file at ``path`` (any layout
-    with that table; ``[]`` without one), read before it is moved aside so the hook
-    updates they hold are not lost (issue 22 item 3); None when they cannot be read."""
-    from urllib.parse import quote
-
-    try:
-        conn = sqlite3.connect(f"file:{quote(path)}?mode=ro", uri=True, isolation_level=None)
-    except sqlite3.Error:
-        return None
-    try:
-        found = conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'journal'")
-        if not found.fetchone()[0]:
-            return []
-        rows = conn.execute("SELECT root, at, work FROM journal ORDER BY id").fetchall()
-        return [r for r in rows if isinstance(r[0], str) and isinstance(r[2], str)]
-    except sqlite3.Error:
-        return None
-    finally:
-        conn.close()
-
-
-def _carry(conn: sqlite3.Connection, rows: list[tuple[object, ...]]) -> None:
-    """Journal ``rows`` (rescued from the file moved aside) into the new state file."""
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        conn.executemany("INSERT INTO journal (root, at, work) VALUES (?, ?, ?)", rows)
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
-
-
-def _carried(rows: list[tuple[object, ...]] | None) -> str:
-    """What the note says of the journal of a replaced state file."""
-    if rows is None:
-        return (
-            "; its journal could not be read: hook updates accepted and not yet applied are"
-            " lost (edit those files again, or run `memhooks event` for them)"
-        )
-    if not rows:
-        return ""
-    edited = sorted({str(f[1]) for r in rows for f in _files(_work(r[2]))})
-    return (
-        f"; the {len(rows)} accepted hook update(s) it held (edits of {', '.join(edited)})"
-        " were carried over and are applied by the next hook call"
-    )
-
-
-def _files(work: dict[str, object]) -> list[list[object]]:
-    """The ``[action, path, ...]`` entries of a journal row's work."""
-    files = work.get("files")
-    return (
-        [f for f in files if isinstance(f, list) and len(f) > 1] if isinstance(files, list) else []
-    )
-
-
-def _work(text: object) -> dict[str, object]:
-    """A journal row's work (``{}`` when it is not a JSON object)."""
-    from ..fast.jsonfast import loads
-
-    try:
-        work = loads(str(text))
-    except ValueError:
-        return {}
-    return work if isinstance(work, dict) else {}
 
 
 def _create_private(path: str) -> None:
@@ -416,11 +253,13 @@ def unusable(path: str, reason: str) -> StoreError:
 
 def _ready(conn: sqlite3.Connection) -> bool:
     """True when the tables are at :data:`VERSION` (creating them in an empty file,
-    migrating an older layout in place: :data:`_MIGRATE`)."""
+    migrating an older layout in place: :data:`memhooks.session.layout.MIGRATE`)."""
     (version,) = conn.execute("PRAGMA user_version").fetchone()
     if version == VERSION:
         return True
-    if version != 0 and version not in _MIGRATE:
+    from .layout import DDL, MIGRATE
+
+    if version != 0 and version not in MIGRATE:
         return False
     conn.execute("BEGIN IMMEDIATE")
     try:
@@ -429,12 +268,12 @@ def _ready(conn: sqlite3.Connection) -> bool:
             if conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
                 conn.execute("ROLLBACK")
                 return False
-            for statement in _DDL:
+            for statement in DDL:
                 conn.execute(statement)
             conn.execute(f"PRAGMA user_version = {VERSION}")
         elif version != VERSION:
-            while version in _MIGRATE:
-                for statement in _MIGRATE[version]:
+            while version in MIGRATE:
+                for statement in MIGRATE[version]:
                     conn.execute(statement)
                 version += 1
             conn.execute(f"PRAGMA user_version = {version}")
