@@ -3,7 +3,7 @@
 ``transcript_files`` has one row per (project, transcript file): the file's size and
 modification time when it was last read (an unchanged file is not read again) and the
 ids of every piece ever imported from it (a piece the user forgot is not brought back
-when its session grows). Like capture's tables (:mod:`memhooks.capture.state`) it is
+when its session grows). Like capture's tables (:mod:`memhooks.capture.marks`) it is
 working state with its own layout version, not a store migration: a memhooks that finds
 another layout drops and recreates it, and the next import reads every transcript
 again (adding nothing twice: piece ids are stable; only forgotten pieces could return).
