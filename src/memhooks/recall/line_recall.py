@@ -19,9 +19,6 @@ from __future__ import annotations
 
 from .why import explain_lines
 
-# Loaded when needed: an edit whose owners were all told renders nothing (the hook's
-# warm pre-tool Edit, issue 20 item 7), and only a read is ranked.
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -91,7 +88,7 @@ def line_recall(
         max_previous=READ_PREVIOUS if kind == READ else None,
     )
     if kind == READ:
-        from .line_rank import rank
+        from .line_rank import rank  # only a read is ranked (the hook's edit path: item 7)
 
         chosen = rank(why, prompt)
     else:
@@ -104,7 +101,7 @@ def line_recall(
             fresh.append(explanation)
     why.explanations = fresh
     if not fresh:
-        return LineRecall("", [], why)
+        return LineRecall("", [], why)  # all told: a warm edit loads no renderer
     from .why_text import render_kept
 
     text, kept = render_kept(why, max_chars=max_chars, message_chars=MESSAGE_CHARS, known=delivered)
