@@ -79,10 +79,12 @@ def test_claude_code_launched_at_the_root_gets_the_billing_memory_once_at_the_re
     planned = [r for r in requests if str(r["reply"]).startswith("tool_call:Write")]
     assert len(planned) == 1 and TAG in json.dumps(planned[0]["body"]), "the request that planned the Write lacked the memory"
 
-    # 2. Claude Code's hook log: only the PostToolUse reply to the Read carried it.
+    # 2. Claude Code's hook log: only the PostToolUse reply to the Read carried it (the
+    # PreToolUse of the Write is wired for line-level recall: a new file owns no lines).
     events = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     replies = [(e["hook_name"], TAG in e.get("stdout", "")) for e in events if e.get("subtype") == "hook_response"]
-    assert replies == [("UserPromptSubmit", False), ("PostToolUse:Read", True), ("PostToolUse:Write", False)], replies
+    assert replies == [("UserPromptSubmit", False), ("PostToolUse:Read", True), ("PreToolUse:Write", False),
+                       ("PostToolUse:Write", False)], replies  # fmt: skip
     session_ids = {e["session_id"] for e in events if e.get("subtype") == "hook_response"}
 
     # 3. What memhooks says reached the agent, from the default state file.
