@@ -14,21 +14,19 @@ Exception tree::
 
 Library code never prints and never exits; the CLI maps these to exit codes and prints
 each warning once on stderr as ``warning: …``; the agent hook leaves warnings out.
-Diagnostic codes, titles and help are data: :mod:`memhooks.catalogue`.
+Diagnostic codes, titles and help are data: :mod:`memhooks.catalogue`, loaded when a
+diagnostic is made (the agent hook's calls make none, and skip loading it).
 """
 
 from __future__ import annotations
-
-from .catalogue import CATALOGUE, ERROR, GENERIC_TITLE, WARNING
 
 TYPE_CHECKING = False  # typing costs ~2 ms to import; annotations are strings
 if TYPE_CHECKING:
     from typing import Any
 
 __all__ = [
-    "CATALOGUE", "ERROR", "GENERIC_TITLE", "WARNING", "BackendError", "Diagnostic",
-    "DiagnosticError", "HomeError", "MemhooksError", "MemhooksWarning", "MissingStoreError",
-    "StoreError", "UsageError", "fail", "one_line",
+    "BackendError", "Diagnostic", "DiagnosticError", "HomeError", "MemhooksError",
+    "MemhooksWarning", "MissingStoreError", "StoreError", "UsageError", "fail", "one_line",
 ]  # fmt: skip
 
 
@@ -54,6 +52,8 @@ class Diagnostic:
         help: str | None = None,
         key: str | None = None,
     ) -> None:
+        from .catalogue import CATALOGUE, ERROR, GENERIC_TITLE
+
         default_severity, _title, default_help = CATALOGUE.get(code, (ERROR, GENERIC_TITLE, ""))
         self.code = code
         self.severity = severity or default_severity
@@ -66,10 +66,12 @@ class Diagnostic:
 
     @property
     def is_error(self) -> bool:
-        return self.severity == ERROR
+        return self.severity == "error"  # catalogue.ERROR
 
     @property
     def title(self) -> str:
+        from .catalogue import CATALOGUE, ERROR, GENERIC_TITLE
+
         return CATALOGUE.get(self.code, (ERROR, GENERIC_TITLE, ""))[1]
 
     def sort_key(self) -> tuple[str, int, int, str]:

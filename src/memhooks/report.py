@@ -9,7 +9,8 @@ import os
 import sys
 
 from . import __version__
-from .errors import CATALOGUE, Diagnostic
+from .catalogue import CATALOGUE
+from .errors import Diagnostic
 from .paths import is_within, relative
 
 #: SARIF ``tool.driver.informationUri``: where code hosts send people who ask what the

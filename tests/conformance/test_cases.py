@@ -21,7 +21,7 @@ from casekit import (
     substitute,
 )
 
-from memhooks.errors import CATALOGUE
+from memhooks.catalogue import CATALOGUE
 
 CASES = load_cases()
 

@@ -8,7 +8,7 @@ import re
 
 from ruamel.yaml import YAML
 
-from memhooks.errors import CATALOGUE
+from memhooks.catalogue import CATALOGUE
 from memhooks.install import command
 from memhooks.install.skill import files
 
