@@ -21,8 +21,6 @@ ahead). Nothing here writes into the repository.
 
 from __future__ import annotations
 
-from ..lazy import attribute
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .blame import BlameError
@@ -56,6 +54,8 @@ _LAZY = {
 
 
 def __getattr__(name: str) -> object:
+    from ..lazy import attribute  # loaded with the first name asked for
+
     return attribute(__name__, _LAZY, name, globals())
 
 

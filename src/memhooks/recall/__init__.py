@@ -8,7 +8,6 @@ See :mod:`memhooks.recall.runtime` for the order of work.
 
 from __future__ import annotations
 
-from ..lazy import attribute
 from ..settings import default
 
 #: The version of the recall result (:meth:`Recall.to_dict`).
@@ -34,6 +33,8 @@ _LAZY = {"Recall": "outcome", "Recalled": "outcome", "context": "result", "text"
 
 
 def __getattr__(name: str) -> object:
+    from ..lazy import attribute  # loaded with the first name asked for
+
     return attribute(__name__, _LAZY, name, globals())
 
 

@@ -17,8 +17,6 @@ imported on first use: the hook's fast path must not load SQLite.
 
 from __future__ import annotations
 
-from ..lazy import attribute
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .location import state_dir, state_path
@@ -37,4 +35,6 @@ _WHERE = {
 
 
 def __getattr__(name: str) -> object:
+    from ..lazy import attribute  # loaded with the first name asked for
+
     return attribute(__name__, _WHERE, name, globals())
