@@ -37,12 +37,15 @@ Targets: prompt median < 60 ms, peak RSS < 60 MB, ratio <= 3; issue 12: ``read_s
 Run it with the interpreter of the virtualenv memhooks is installed in (bytecode
 compiled, as after a normal install)::
 
-    .venv/bin/python bench/bench_hook.py [--runs 21] [--json OUT] [--baseline EXE]
+    .venv/bin/python bench/bench_hook.py [--runs 21] [--json OUT] [--baseline EXE] [--env N=V]
 
 ``--baseline EXE``: another install's ``memhooks`` command (a virtualenv of an older
 checkout) timed in the same run, each case interleaved with this one's, each version
-with its own state folder and caches; the report gains ``baseline`` (the same figures for
-it) and ``vs_baseline`` (this version's median over the baseline's, per case).
+with its own state folder, caches and memory store (the same memories, written by that
+version's own code: an older memhooks refuses a store a newer one migrated); the report
+gains ``baseline`` (the same figures for it) and ``vs_baseline`` (this version's median
+over the baseline's, per case). ``--env NAME=VALUE`` (repeatable): a setting for every
+call of both versions (``MEMHOOKS_LINE_RECALL=off`` times the paths the baseline had).
 """
 
 from __future__ import annotations
@@ -173,9 +176,14 @@ def main() -> int:
     parser.add_argument(
         "--baseline", metavar="EXE", help="another install's memhooks, timed beside"
     )
+    parser.add_argument(
+        "--env", metavar="NAME=VALUE", action="append", default=[],
+        help="a setting for every hook call of both versions (e.g. MEMHOOKS_LINE_RECALL=off)",
+    )  # fmt: skip
     args = parser.parse_args()
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMHOOKS_")}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env.update(item.partition("=")[::2] for item in args.env)
     from memhooks.store import MemoryStore, project_id
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -200,14 +208,20 @@ def main() -> int:
         with MemoryStore(store) as opened:
             opened.import_jsonl(project_id(project), [json.dumps(line) for line in lines])
             memories = opened.count(project_id(project))
+        dump = os.path.join(tmp, "memories.jsonl")
+        with open(dump, "w", encoding="utf-8") as fp:
+            fp.writelines(json.dumps(line) + "\n" for line in lines)
         bare = [sys.executable, "-c", "pass"]
         cases = Cases(project, deepest, unanchored)
         # Exactly the command `memhooks agents install` writes (install/command.py), per
         # version, each with its own state folder (sessions, snapshots) and caches; a
         # baseline's calls interleave with this version's.
-        versions = {"current": Version(hook_command(), env, tmp, "current")}
+        versions = {"current": Version(hook_command(), env, tmp, "current", store)}
         if args.baseline:
+            # its own store, written by its own code: a store this version migrated to a
+            # newer schema is one an older memhooks refuses to open
             versions["baseline"] = Version(hook_command(args.baseline), env, tmp, "baseline")
+            versions["baseline"].build_store(project, dump)
         for version in versions.values():
             version.warm_up(deepest, cases)
         for number in range(args.runs):
@@ -216,7 +230,7 @@ def main() -> int:
                 version.times["bare"].append(bare_ms)
             for kind in (*PROMPT_CASES, *TOOL_CASES):
                 for version in versions.values():
-                    version.case(kind, number, cases, store, project)
+                    version.case(kind, number, cases, project)
         for version in versions.values():
             version.peak_rss(bare, deepest, cases, args.runs)
         plugin_ms = in_process_plugin(deepest, args.runs)
@@ -242,10 +256,16 @@ class Version:
     """One memhooks install under measurement: its hook command, its own state folder and
     caches (``XDG_CACHE_HOME``), and what its calls took."""
 
-    def __init__(self, hook: list[str], env: dict[str, str], tmp: str, name: str) -> None:
+    def __init__(
+        self, hook: list[str], env: dict[str, str], tmp: str, name: str, store: str | None = None
+    ) -> None:
         self.hook = hook
+        #: the memory store it reads: None until :meth:`build_store` (another install's)
+        self.in_process = store is not None
+        self.store = store or os.path.join(tmp, f"memories-{name}.sqlite3")
         self.env = dict(env, MEMHOOKS_STATE_DIR=os.path.join(tmp, f"state-{name}"),
-                        XDG_CACHE_HOME=os.path.join(tmp, f"cache-{name}"))  # fmt: skip
+                        XDG_CACHE_HOME=os.path.join(tmp, f"cache-{name}"),
+                        MEMHOOKS_STORE=self.store)  # fmt: skip
         # Bytecode, parsed-hook cache, search lists: the first calls may outlast the
         # hook's 3 s deadline on a loaded machine; they are not measured.
         self.unhurried = dict(self.env, MEMHOOKS_HOOK_TIMEOUT_MS="60000")
@@ -256,6 +276,33 @@ class Version:
         self.notes: dict[str, list[str]] = {k: [] for k in kinds}
         self.rss: dict[str, list[int]] = {k: [] for k in ("bare", "prompt", *TOOL_CASES)}
 
+    def build_store(self, project: str, dump: str) -> None:
+        """Write this install's store with its own code: the memories of ``dump``."""
+        script = (
+            "import sys\n"
+            "from memhooks.store import MemoryStore, project_id\n"
+            "with MemoryStore(sys.argv[1]) as s, open(sys.argv[3], encoding='utf-8') as fp:\n"
+            "    s.import_jsonl(project_id(sys.argv[2]), fp.read().splitlines())\n"
+        )
+        subprocess.run(
+            [self.hook[0], "-c", script, self.store, project, dump], env=self.env, check=True
+        )
+
+    def remember(self, project: str, number: int) -> None:
+        """A memory added as ``memhooks remember`` adds it, by this install's own code."""
+        if self.in_process:
+            remember_one(self.store, project, number)
+            return
+        script = (
+            "import sys\n"
+            "from bench_recall import remember_one\n"
+            "remember_one(sys.argv[1], sys.argv[2], int(sys.argv[3]))\n"
+        )
+        env = dict(self.env, PYTHONPATH=HERE)
+        subprocess.run(
+            [self.hook[0], "-c", script, self.store, project, str(number)], env=env, check=True
+        )
+
     def warm_up(self, deepest: str, cases: Cases) -> None:
         for number in range(3):
             child(
@@ -264,12 +311,12 @@ class Version:
         for raw in cases.setup():
             child(self.hook, self.unhurried, raw, notes_ok=True)
 
-    def case(self, kind: str, number: int, cases: Cases, store: str, project: str) -> None:
+    def case(self, kind: str, number: int, cases: Cases, project: str) -> None:
         os.environ["XDG_CACHE_HOME"] = self.env["XDG_CACHE_HOME"]  # forget_searches' folder
         if kind == "cold":
             forget_searches()
         elif kind == "changed":
-            remember_one(store, project, number)
+            self.remember(project, number)
         before, raw = cases.next(kind, number)
         for untimed in before:
             child(self.hook, self.unhurried, untimed, notes_ok=True)
