@@ -39,6 +39,12 @@ directory.
 
 One JSON file per (directory, git or walker) under ``listings/`` of :func:`memhooks.dirs.cache_dir`;
 ``MEMHOOKS_CACHE=0`` turns it off with the parsed-hook cache.
+
+The imports inside functions here (and in :mod:`.discover`, :mod:`.candidates`,
+:mod:`.walker`, :mod:`memhooks.child`) are the second measured hot path's, after the
+hook's: a ``validate --all`` whose listing holds loads neither the walker, nor git's
+runner, nor ``subprocess`` (``bench/bench_engine.py`` validate_warm, beside the Rust
+reference).
 """
 
 from __future__ import annotations
