@@ -7,7 +7,8 @@ CLI (issue 22 items 1-3), offline against the fake model, installed as a user in
 * a broken hook in the chain does not turn memory off: the root's memory and one line
   naming the broken file reach the model;
 * with the state folder on a read-only mount (as root), the memory and a one-line note
-  reach the model, and the write's hook update is applied.
+  reach the model, and the write's hook update is applied;
+* a store path that cannot be a store is said to the model.
 """
 
 from __future__ import annotations
@@ -96,4 +97,17 @@ def test_a_read_only_state_folder_keeps_recall_and_the_update(tmp_path: Path) ->
     assert any(MARKER in b for b in bodies), output
     assert any("memory unavailable in part" in b for b in bodies), output
     assert "hello.txt" in (project.root / "backend" / "auth" / "MEMHOOKS.md").read_text(), output
+    assert _status(project.root) == ["?? backend/auth/hello.txt"], output
+
+
+def test_a_store_path_that_cannot_be_a_store_is_said_to_the_model(tmp_path: Path) -> None:
+    """MEMHOOKS_STORE naming a folder: memory is unavailable, and the model is told why
+    (not the silence of a store not made yet)."""
+    project = Project(tmp_path, TREE, MEMORIES, start="")
+    folder = tmp_path / "a-folder"
+    folder.mkdir()
+    bodies, output = _session(project, {"MEMHOOKS_STORE": str(folder)})
+    assert (project.root / "backend" / "auth" / "hello.txt").exists(), output
+    told = [b for b in bodies if "memory unavailable: no memory backend is available" in b and "is a directory" in b]
+    assert told, f"the unusable store was not said to the model\n{output}"
     assert _status(project.root) == ["?? backend/auth/hello.txt"], output
