@@ -19,6 +19,11 @@ stand only once :meth:`Session.confirm` runs — after the call won the output f
 deadline (:func:`memhooks.hook.handler.handle`). A call whose reply was dropped (the
 deadline answered with a no-op, the process was killed) leaves rows that lapse at
 ``hold_until``: what it would have delivered comes again, never recorded as given.
+
+Over 300 lines on purpose: :class:`Session` is one noun — its row, working set, ledger
+and capture's record — whose writes share the hold-and-confirm bookkeeping above, and
+:func:`open_session` is how every hook call gets one: moving it to a module of its own
+would add a module to every hook call's import set (``tests/hook/test_import_sets.py``).
 """
 
 from __future__ import annotations
