@@ -408,7 +408,9 @@ class HookCall:
             save(self.state_dir, self.host, self.event.session_id, root=session.root,
                  epoch=session.epoch, served=session.settled(), full=full,
                  folders=self.tool_recall, reads=lines,
-                 edits=lines and not self.delivery.has_pre_tool)  # fmt: skip
+                 edits=lines and not self.delivery.has_pre_tool,
+                 told=session.told() if lines and self.delivery.has_pre_tool else (),
+                 names=lines and self._store_ready is not False, prompt=session.prompt)  # fmt: skip
         if self._state is not None:
             if self.exiting:
                 _LEFT_OPEN.append(self._state)  # a reference: deleting it would close it

@@ -114,8 +114,14 @@ def rank(why: Why, prompt: str | None = None, *, limit: int = LIMIT) -> list[Exp
 def answers(explanation: Explanation, prompt: str | None) -> bool:
     """Whether the commit of ``explanation`` says at least :data:`MIN_PROMPT` of the
     prompt's words."""
+    return says(explanation.commit.message, prompt)
+
+
+def says(message: str, prompt: str | None) -> bool:
+    """Whether commit ``message`` says at least :data:`MIN_PROMPT` of the prompt's words
+    (:func:`answers`, for a commit known by its message alone)."""
     cue = _words(prompt or "")
-    return bool(cue) and len(cue & _words(explanation.commit.message)) / len(cue) >= MIN_PROMPT
+    return bool(cue) and len(cue & _words(message)) / len(cue) >= MIN_PROMPT
 
 
 def _count(ranges: list[tuple[int, int]]) -> int:

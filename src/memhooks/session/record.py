@@ -152,6 +152,17 @@ class Session:
             self._ledger = {str(item) for (item,) in rows}
         return self._ledger
 
+    def told(self) -> set[str]:
+        """Full hashes of the commits line-level recall told in this epoch whose rows
+        stand (no hook call holds them): what a snapshot may settle a pre-tool edit by
+        (:mod:`memhooks.lines.told`)."""
+        rows = self.state.read(
+            "SELECT item FROM delivered WHERE key = ? AND epoch = ? AND until IS NULL"
+            " AND item LIKE 'commit:%'",
+            (self.key, self.epoch),
+        )
+        return {str(item)[len("commit:") :] for (item,) in rows}
+
     def served(self) -> set[str]:
         """Targets (root-relative folders, ``file:<path>`` for files) given tool-time
         recall in this epoch, or being given it by a parallel hook call (held)."""

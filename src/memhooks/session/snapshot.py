@@ -35,9 +35,9 @@ from . import keys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Callable, Iterable, Mapping
 
-VERSION = 2
+VERSION = 3  # 3: told (commits told), names (a store the symbol cue searches)
 #: Most touch-log lines folded at once (a runaway log is cut, oldest first).
 MAX_LOG_LINES = 4096
 
@@ -78,17 +78,24 @@ def save(
     folders: bool = True,
     reads: bool = False,
     edits: bool = False,
+    told: Iterable[str] = (),
+    names: bool = False,
+    prompt: str | None = None,
 ) -> None:
     """Write the snapshot of a session. ``full``: no tool event can add anything (its
     tool-time ceiling is spent, or the host has no tool-time channel); ``folders``:
     tool-time recall is on (a folder not served goes the whole way); ``reads``:
     line-level recall tells the files read (:func:`.keys.lines`); ``edits``: it tells edits
-    after they are made (every edit goes the whole way)."""
+    after they are made (every edit goes the whole way); ``told``: full hashes of the
+    commits told whose ledger rows stand (:func:`edit_settled`); ``names``: a store the
+    symbol cue could search (a pre-tool edit then goes the whole way); ``prompt``: the
+    session's latest (the project's first commit is told when it answers it)."""
     snapshot, _log = _paths(state_dir, host, session_id)
 
     body = dumps(
         {"v": VERSION, "root": root, "epoch": epoch, "full": full, "folders": folders,
-         "reads": reads, "edits": edits, "served": sorted(served)}
+         "reads": reads, "edits": edits, "served": sorted(served), "told": sorted(told),
+         "names": names, "prompt": prompt}
     )  # fmt: skip
     try:
         with open(snapshot, encoding="utf-8") as fp:
@@ -184,6 +191,39 @@ def settled(
     except OSError:
         return False
     return True
+
+
+def edit_settled(
+    state_dir: str,
+    host: str,
+    session_id: str,
+    env: Mapping[str, str],
+    sure: Callable[[str, frozenset[str], str | None], bool],
+) -> bool:
+    """True when a pre-tool edit needs nothing: line-level recall is on for a host with a
+    pre-tool channel, no store could answer the code's names, and ``sure(root, told, prompt)``
+    (:func:`memhooks.lines.told.all_told`) finds every owner of the lines it replaces
+    among the commits told. False sends the call the whole way. Never raises."""
+    if env.get("MEMHOOKS_ROOT"):
+        return False
+    snapshot, _log = _paths(state_dir, host, session_id)
+    try:
+        from ..fast.jsonfast import loads
+
+        with open(snapshot, "rb") as fp:
+            data = loads(fp.read())
+        if not isinstance(data, dict) or data.get("v") != VERSION:
+            return False
+        root = data["root"]
+        if not isinstance(root, str) or not data["reads"] or data["edits"] or data["names"]:
+            return False
+        told = frozenset(data["told"])
+        prompt = data["prompt"]
+        if prompt is not None and not isinstance(prompt, str):
+            return False
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+    return bool(told) and sure(root, told, prompt)
 
 
 #: Characters that make a shell command's words more than whitespace-separated paths.

@@ -1,0 +1,111 @@
+"""Whether the session was already told everything an edit's lines would tell: the
+pre-tool edit's shortcut (issue 20 item 7), decided from the blame cache and the
+session's snapshot (:mod:`memhooks.session.snapshot`) with no SQLite and no git process.
+
+An edit settles here only when it is sure: every file it changes is inside the root and
+in a git work tree, its blame cache entry is for HEAD and the file as it is now
+(:func:`memhooks.lines.cache.unchanged`), every line it replaces (±3) is known, and every
+commit owning one was told in this session (its ``commit:<hash>`` row stands in the
+ledger) and is not low-signal (a low-signal owner brings its previous owners, which the
+cache alone cannot vouch for) — or is the project's first commit, which an edit tells
+only when it answers the session's prompt (:func:`memhooks.recall.line_rank.says`), and
+this one does not. Anything else goes the whole way: the ledger stays the
+truth; this only says "nothing new here". Only ``os`` and the cache's own modules load.
+"""
+
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Collection, Sequence
+
+    from .tools import Change
+
+
+def all_told(
+    found: Sequence[Change],
+    absolute: Callable[[str], str],
+    root: str,
+    state_dir: str,
+    told: Collection[str],
+    prompt: str | None = None,
+) -> bool:
+    """True when the changes ``found`` (an edit tool call's:
+    :func:`memhooks.lines.tools.changes`) replace only lines whose owners were all told (``told``: full hashes; see the module docstring). ``absolute``
+    makes the call's paths absolute; ``root``: the session's root; ``prompt``: the
+    session's latest. Never raises."""
+    if not found:
+        return False
+    try:
+        return all(_told(change, absolute, root, state_dir, told, prompt) for change in found)
+    except (OSError, ValueError, KeyError, TypeError, IndexError):
+        return False
+
+
+def _told(
+    change: Change,
+    absolute: Callable[[str], str],
+    root: str,
+    state_dir: str,
+    told: Collection[str],
+    prompt: str | None,
+) -> bool:
+    from ..git import find_repository
+    from ..paths import inside
+    from . import cache
+    from .head import head_commit
+
+    full = absolute(change.path)
+    if not inside(full, root) or not os.path.isfile(full):
+        return False
+    real = os.path.realpath(full)
+    repo = find_repository(os.path.dirname(real))
+    if repo is None:
+        return False
+    top = os.path.realpath(repo.top)
+    rel = os.path.relpath(real, top).replace(os.sep, "/")
+    st = os.stat(real)
+    entry = cache.load(cache.path_of(state_dir, top, rel))
+    if entry is None or entry.stat != cache.stat_key(st) or entry.head != head_commit(top):
+        return False
+    with open(real, "rb") as fp:
+        raw = fp.read()
+    text = raw.decode("utf-8", "replace")
+    if not cache.unchanged(entry, st):  # changed too recently for its stat to say: its lines
+        lines = text.split("\n")
+        if lines[-1] == "":
+            lines.pop()
+        if lines != entry.text:
+            return False
+    ranges = change.ranges(text)
+    if not ranges:
+        return False
+    notes = entry.notes.get("commits")
+    if not isinstance(notes, dict):
+        return False
+    size = len(entry.lines)
+    quiet: set[str] = set()  # owners found to add nothing
+    for first, last in ranges:
+        for n in range(max(1, first), min(last, size) + 1):
+            known = entry.lines[n - 1]
+            if known is None:
+                return False  # not blamed yet
+            if known < 0:
+                continue  # uncommitted: owned by no commit
+            hash_, _path, previous, *_rest = entry.origins[cache.origin_of(known)[0]]
+            if hash_ in quiet:
+                continue
+            note = notes.get(hash_)
+            if not isinstance(note, list) or note[4]:
+                return False  # not read yet, or low-signal: its previous owners may be new
+            if hash_ not in told:
+                if previous is not None or len(note) < 6 or not note[5]:
+                    return False
+                from ..recall.line_rank import says  # the project's first commit
+
+                if says(str(note[3]), prompt):
+                    return False
+            quiet.add(hash_)
+    return True

@@ -1,0 +1,89 @@
+"""A pre-tool edit whose lines' owners the session was all told settles without SQLite
+(issue 20 item 7): the decision from the blame cache (:mod:`memhooks.lines.told`), and
+through ``memhooks hook`` as Claude Code runs it — the state file is not opened, and an
+edit whose lines have an owner not told yet still goes the whole way and tells it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_hook_lines import context, hook, project  # noqa: F401  (the fixture)
+
+from memhooks.lines.ownership import owners
+from memhooks.lines.told import all_told
+from memhooks.lines.tools import changes
+from memhooks.recall.line_recall import READ, line_recall
+from memhooks.session.location import FILENAME
+
+PATH = "retryx/retry.py"
+
+
+def edit(root: Path, old: str, new: str = "x = 1\n") -> dict[str, object]:
+    return {"session_id": "{session}", "cwd": "{root}", "hook_event_name": "PreToolUse",
+            "tool_name": "Edit", "tool_input": {"file_path": str(root / PATH), "old_string": old,
+                                                "new_string": new}}  # fmt: skip
+
+
+def read(root: Path, offset: int, limit: int) -> dict[str, object]:
+    return {"session_id": "{session}", "cwd": "{root}", "hook_event_name": "PostToolUse",
+            "tool_name": "Read", "tool_response": {},
+            "tool_input": {"file_path": str(root / PATH), "offset": offset, "limit": limit}}  # fmt: skip
+
+
+def decide(repo: Path, state: str, old: str, told: set[str], prompt: str | None = None) -> bool:
+    found = changes("Edit", {"file_path": PATH, "old_string": old, "new_string": "x\n"})
+    return all_told(found, lambda p: str(repo / p), str(repo), state, told, prompt)
+
+
+def test_an_edit_settles_only_when_every_owner_of_its_lines_was_told(
+    repo: Path, state: str, hashes: dict[str, str]
+) -> None:
+    line_recall(str(repo), PATH, [(1, 19)], kind=READ, state_dir=state)  # the cache, warm
+    decision, regression = hashes["decision"], hashes["regression"]
+    cap = "MAX_ATTEMPTS = 4  # the gateway's measured budget\n"  # line 5: ±3 is 2-8
+    # lines 2-8: the decision and the project's first commit (told only when it answers
+    # the prompt: this one does not)
+    assert decide(repo, state, cap, {decision})
+    assert not decide(repo, state, cap, {regression})  # the decision not told yet
+    assert not decide(repo, state, cap, {decision}, prompt="retry gateway calls with backoff")
+    # lines 7-13 hold the regression, a reshaping commit: its previous owners may be new
+    assert not decide(repo, state, "        self.attempts = attempts\n", {decision, regression})
+
+
+def test_an_edit_settles_only_for_the_file_version_the_cache_has(
+    repo: Path, state: str, hashes: dict[str, str]
+) -> None:
+    owners(str(repo), PATH, [(1, 19)], state_dir=state)
+    line_recall(str(repo), PATH, [(1, 19)], kind=READ, state_dir=state)
+    cap = "MAX_ATTEMPTS = 4  # the gateway's measured budget\n"
+    assert decide(repo, state, cap, {hashes["decision"]})
+    target = repo / PATH
+    target.write_text(target.read_text(encoding="utf-8") + "# more\n", encoding="utf-8")
+    assert not decide(repo, state, cap, {hashes["decision"]})  # changed since: the whole way
+
+
+def test_after_the_read_that_told_its_owners_the_edit_opens_no_state_file(
+    project: dict[str, object], hashes: dict[str, str]
+) -> None:
+    root = Path(str(project["root"]))
+    told = context(hook(project, "claude-code", read(root, 1, 19)))
+    assert hashes["decision"][:12] in told
+    state = Path(project["env"]["MEMHOOKS_STATE_DIR"])  # type: ignore[index]
+    ledger = state / FILENAME
+    assert ledger.exists()
+    for file in state.glob(FILENAME + "*"):  # opened, a fresh state file would tell again
+        file.unlink()
+    cap = "MAX_ATTEMPTS = 4  # the gateway's measured budget\n"
+    assert context(hook(project, "claude-code", edit(root, cap))) == ""
+    assert not ledger.exists()
+
+
+def test_an_edit_whose_lines_have_an_owner_not_told_yet_tells_it(
+    project: dict[str, object], hashes: dict[str, str]
+) -> None:
+    root = Path(str(project["root"]))
+    hook(project, "claude-code", read(root, 1, 4))  # the first commit's lines: nothing told
+    cap = "MAX_ATTEMPTS = 4  # the gateway's measured budget\n"
+    told = context(hook(project, "claude-code", edit(root, cap)))
+    assert hashes["decision"][:12] in told
+    assert context(hook(project, "claude-code", edit(root, cap))) == ""  # once per session
