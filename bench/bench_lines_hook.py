@@ -20,7 +20,9 @@ Cases, each run at a random place of a file:
   a PreToolUse (root, session), for scale.
 
 Reported per case: p50, p95 and fastest wall time (ms) and p50 as a ratio to a bare
-``python -c pass`` of the same interpreter, measured interleaved in the same run;
+``python -c pass`` of the same interpreter, measured interleaved in the same run; the
+median, run by run, of its CPU time (user + system, the process and its children) over
+the bare interpreter's (``cpu_ratio``: steadier than wall time on a shared machine);
 characters told (median, max); deadline hits (the hook's own 3 s no-op). Target: an Edit
 with a warm cache (``edit_told``, ``edit_new``) at most 2x bare; a cold Read within the
 deadline.
@@ -35,7 +37,8 @@ without it there is none, and the commits come from git alone. ``--baseline EXE`
 another install's ``memhooks`` command (a virtualenv of an older checkout), installed
 the same way for a user of its own and timed in the same run, each call interleaved with
 this one's, each with its own state folder; the report gains ``baseline`` and
-``vs_baseline`` (p50 over the baseline's p50, per case).
+``vs_baseline`` (p50 over the baseline's p50, per case) and ``vs_baseline_cpu`` (the
+same for ``cpu_ratio``).
 
     .venv/bin/python bench/bench_lines_hook.py [--repo BUNDLE | --synthetic N] [--runs 21]
         [--json OUT] [--history] [--baseline EXE]
@@ -47,6 +50,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import shutil
 import statistics
 import subprocess
@@ -84,13 +88,19 @@ def installed(exe: str, env: dict[str, str], home: str) -> dict[str, list[str]]:
     return out
 
 
-def timed(argv: list[str], env: dict[str, str], stdin: bytes = b"") -> tuple[float, str, str]:
+def timed(
+    argv: list[str], env: dict[str, str], stdin: bytes = b""
+) -> tuple[float, float, str, str]:
+    """(wall ms, CPU ms: user + system of the process and its children, stdout, stderr)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run(argv, input=stdin, env=env, capture_output=True, check=False)
     elapsed = (time.perf_counter() - started) * 1000
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000
     if done.returncode != 0:
         raise SystemExit(f"{argv} -> {done.returncode}: {done.stderr!r}")
-    return elapsed, done.stdout.decode(), done.stderr.decode()
+    return elapsed, cpu, done.stdout.decode(), done.stderr.decode()
 
 
 def told(stdout: str) -> int:
@@ -170,6 +180,7 @@ def main() -> int:
         files = busiest_large_files(root)
         texts = {p: read_lines(os.path.join(root, p)) for p, _ in files}
         times = {name: {k: [] for k in ("bare", *CASES)} for name in versions}
+        cpu: dict[str, dict[str, list[float]]] = {name: {k: [] for k in CASES} for name in versions}
         chars: dict[str, dict[str, list[int]]] = {name: {k: [] for k in CASES} for name in versions}
         hits = {name: dict.fromkeys(CASES, 0) for name in versions}
         load = os.getloadavg()
@@ -184,7 +195,7 @@ def main() -> int:
                 mine = dict(env, MEMHOOKS_STATE_DIR=state)
                 shutil.rmtree(os.path.join(state, "blame"), ignore_errors=True)
                 session = f"s{number}"
-                measured: dict[str, tuple[float, str, str]] = {"bare": bare_ms}
+                measured: dict[str, tuple[float, float, str, str]] = {"bare": bare_ms}
                 measured["read_cold"] = timed(
                     post, mine, payload("read", root, session, path, lines, at)
                 )
@@ -204,12 +215,13 @@ def main() -> int:
                 measured["edit_off"] = timed(pre, off, edit)
                 if number < 2:
                     continue  # bytecode and first-run caches: not measured
-                for case, (ms, out, err) in measured.items():
+                for case, (ms, used, out, err) in measured.items():
                     times[name][case].append(ms)
                     if case != "bare":
+                        cpu[name][case].append(used / max(bare_ms[1], 0.1))
                         chars[name][case].append(told(out))
                         hits[name][case] += "gave up after the" in err
-        reports = {name: summary(times[name], chars[name], hits[name]) for name in versions}
+        reports = {name: summary(times[name], chars[name], hits[name], cpu[name]) for name in versions}
         report = {
             "runs": args.runs,
             "history": args.history,
@@ -234,14 +246,22 @@ def main() -> int:
                 case: round(report["cases"][case]["p50"] / base["cases"][case]["p50"], 2)  # type: ignore[index]
                 for case in CASES
             }
+            report["vs_baseline_cpu"] = {
+                case: round(report["cases"][case]["cpu_ratio"] / base["cases"][case]["cpu_ratio"], 2)  # type: ignore[index]
+                for case in CASES
+            }
     emit(report, args.json)
     return 0
 
 
 def summary(
-    times: dict[str, list[float]], chars: dict[str, list[int]], hits: dict[str, int]
+    times: dict[str, list[float]],
+    chars: dict[str, list[int]],
+    hits: dict[str, int],
+    cpu: dict[str, list[float]],
 ) -> dict[str, object]:
-    """Per case: p50/p95/min ms, p50 over the bare interpreter's, characters told,
+    """Per case: p50/p95/min ms, p50 over the bare interpreter's, the median of its CPU
+    time over the bare interpreter's run by run (``cpu_ratio``), characters told,
     deadline hits."""
     bare_p50 = statistics.median(times["bare"])
     return {
@@ -250,6 +270,7 @@ def summary(
             case: {
                 **stats(times[case]),
                 "ratio_p50": round(statistics.median(times[case]) / bare_p50, 2),
+                "cpu_ratio": round(statistics.median(cpu[case]), 2),
                 "chars_median": statistics.median(chars[case]),
                 "chars_max": max(chars[case]),
                 "deadline_hits": hits[case],
