@@ -131,3 +131,20 @@ def test_nothing_to_import_says_where_it_looked_and_makes_no_store(
     chat.write_text('{"role": "user", "text": "We decided: never log the refresh token."}\n')
     code, out, _ = _run(capsys, "transcripts", "import", str(project), "--chat", str(chat))
     assert code == 0 and "pieces: 1 added" in out and store.exists()
+
+
+def test_a_chat_with_nothing_said_stores_nothing(
+    planted: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    chat = tmp_path / "hollow.jsonl"
+    chat.write_text(
+        '{"role": "user", "text": "Fix it."}\n'
+        '{"role": "assistant", "text": "FAKE-LLM-OK: done.", "files": ["uptime/incidents.py"]}\n'
+    )
+    code, out, _ = _run(
+        capsys, "transcripts", "import", str(planted), "--agent", "codex", "--chat", str(chat)
+    )
+    assert code == 0 and "1 piece(s) left out: nothing said" in out
+    with MemoryStore(os.environ["MEMHOOKS_STORE"]) as store:
+        texts = [m.text for m in store.list(project_id(str(planted)), limit=None)]
+    assert texts and not any("FAKE-LLM-OK" in t for t in texts)

@@ -101,3 +101,26 @@ def test_paths_outside_the_project_are_not_anchors(project: Path, tmp_path: Path
 def test_words_and_subjects() -> None:
     assert content_words("Merging the overlapping windows") == {"merg", "overlap", "window"}
     assert subject("tests/test_sla.py") == subject("uptime/sla.py") == "sla"
+
+
+def test_a_piece_with_nothing_said_is_not_stored(project: Path) -> None:
+    # Newcomer trial #1: "Fix it." / "FAKE-LLM-OK: done." around an edit was stored,
+    # tagged a decision for its edit, and ranked second for a prompt saying "fix".
+    from memhooks.transcripts.render import substantive
+
+    edit = [ToolUse("Edit", "edit", [str(project / "incidents.py")])]
+    place = Place(str(project), str(project), str(project))
+    hollow = segment(_session(project, ("Fix it.", edit, "FAKE-LLM-OK: done.")), place)
+    assert [substantive(p) for p in hollow] == [False]
+    # Path words are no content: "look at incidents.py" names only the file.
+    named = segment(_session(project, ("Look at incidents.py", edit, "Done.")), place)
+    assert [substantive(p) for p in named] == [False]
+    # A short rule is content; so is a plain request with its answer.
+    rule = segment(_session(project, ("Never use eval.", edit, "")), place)
+    typos = segment(
+        _session(
+            project, ("Fix the typos in incidents.py.", edit, "Fixed two typos: merge and window.")
+        ),
+        place,
+    )
+    assert [substantive(p) for p in rule + typos] == [True, True]

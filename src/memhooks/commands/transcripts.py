@@ -178,6 +178,10 @@ def _summary(report: ImportReport, where: Workspace) -> str:
         )
     if report.elsewhere:
         lines.append(f"  {report.elsewhere} session(s) of other projects left alone")
+    if report.hollow:
+        lines.append(
+            f"  {report.hollow} piece(s) left out: nothing said in them but filler around an edit or a read"
+        )
     if report.damaged:
         lines.append(
             f"  {report.damaged} damaged line(s) skipped (a session cut short, or another version's format)"

@@ -6,8 +6,8 @@
    records, not a full read. Other projects' sessions are counted, never read further.
 2. **Skip** a file whose size and modification time are those of the last import
    (:mod:`.state`).
-3. **Read, cut, anchor** (:mod:`.segment`, :mod:`.render`): one memory per piece, its
-   id stable across re-imports. A piece stored already is updated when its session grew
+3. **Read, cut, anchor** (:mod:`.segment`, :mod:`.render`): one memory per piece that
+   says something (:func:`.render.substantive`), its id stable across re-imports. A piece stored already is updated when its session grew
    (only the last piece of a session can change); a piece imported before and since
    forgotten is not brought back.
 4. **Supersede** (:mod:`.supersede`): the new pieces against the project's others.
@@ -30,7 +30,7 @@ from . import chat, fragments, state, supersede
 from .anchors import Place
 from .hosts import READERS, Reader
 from .lines import Damage
-from .render import to_memory
+from .render import substantive, to_memory
 from .segment import segment
 
 TYPE_CHECKING = False
@@ -52,7 +52,9 @@ class ImportReport:
     ``superseded`` (pieces marked superseded by a later one), ``fragments`` (what capture
     recorded of the same session, verbatim in a piece, now superseded by it), ``unchanged_files``
     (skipped: as at the last import), ``elsewhere`` (sessions of other projects, not
-    read), ``damaged`` (lines no reader could use), ``by_host`` (sessions read per host)."""
+    read), ``damaged`` (lines no reader could use), ``hollow`` (pieces with nothing said
+    but filler around their tool calls: not stored, :func:`.render.substantive`),
+    ``by_host`` (sessions read per host)."""
 
     __slots__ = (
         "added",
@@ -62,6 +64,7 @@ class ImportReport:
         "elsewhere",
         "forgotten",
         "fragments",
+        "hollow",
         "pieces",
         "sessions",
         "superseded",
@@ -73,7 +76,7 @@ class ImportReport:
     def __init__(self, *, dry_run: bool = False) -> None:
         self.sessions = self.pieces = self.added = self.updated = self.unchanged = 0
         self.forgotten = self.superseded = self.unchanged_files = self.elsewhere = 0
-        self.fragments = 0
+        self.fragments = self.hollow = 0
         self.damaged = 0
         self.by_host: dict[str, int] = {}
         self.dry_run = dry_run
@@ -171,6 +174,9 @@ class _Import:
             report.by_host[transcript.host] = report.by_host.get(transcript.host, 0) + 1
             fallback = _mtime_iso(path)
             for piece in segment(transcript, place):
+                if not substantive(piece):  # an edit with no why: never stored
+                    report.hollow += 1
+                    continue
                 made.append(
                     (
                         to_memory(transcript, piece, place, where.project, fallback),

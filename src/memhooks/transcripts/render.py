@@ -18,7 +18,9 @@ exchange in which the user stated a rule; the other exchanges follow in order, t
 earliest left out first when the bound is reached, each cut to :data:`EXCERPT`
 characters. A piece is tagged
 ``decision`` when the user stated a rule there or the agent edited a file (it changed
-code as the user directed): what :mod:`.supersede` compares. Every text passes the
+code as the user directed): what :mod:`.supersede` compares. A piece in which nothing
+is said but filler around its tool calls ("ok", "Fix it.", "Done.") is not stored
+(:func:`substantive`). Every text passes the
 capture scrubber first (:mod:`memhooks.scrubber`): a secret said in a session is
 never stored.
 """
@@ -33,6 +35,7 @@ from ..statements import sentences, statement_kind
 from ..store import Memory
 from ..store.memory import parse_timestamp
 from . import anchors
+from .segment import content_words
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -50,6 +53,8 @@ EXCERPT = 280
 CONCLUSION = 500
 #: Files listed on a piece at most.
 MAX_FILES = 30
+#: Content words a piece must hold beyond its paths to be stored (:func:`substantive`).
+MIN_CONTENT = 3
 ID_PREFIX = "conv-"
 SOURCE_PREFIX = "transcript:"
 KIND = "conversation"
@@ -97,6 +102,22 @@ def to_memory(
         created_at=created,
         source=source(transcript.host, transcript.session),
     )
+
+
+def substantive(piece: Piece) -> bool:
+    """Whether ``piece`` says something a later session can use, so it is worth storing:
+    the user stated a rule there (:func:`rules`), or what the user and the agent said
+    holds at least :data:`MIN_CONTENT` content words (:func:`.segment.content_words`)
+    that are not parts of the paths it touched or named. "ok" / "continue" / "Fix it."
+    around an edit, answered "Done." or with tool calls only, is an edit with no why:
+    stored, it would be a short memory that matches any prompt saying "fix" and ranks
+    high for being short (newcomer trial #1: such a piece, tagged ``decision`` for its
+    edit, ranked second)."""
+    said = [t for e in piece.exchanges for t in (e.user.text, *(m.text for m in e.replies))]
+    if any(rules(e.user.text) for e in piece.exchanges):
+        return True
+    paths = content_words(" ".join(f for e in piece.exchanges for f in e.files).replace("/", " "))
+    return len(content_words("\n".join(said)) - paths) >= MIN_CONTENT
 
 
 def rules(text: str) -> list[str]:
