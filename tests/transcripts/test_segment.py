@@ -6,7 +6,8 @@ from pathlib import Path
 
 from memhooks.transcripts.anchors import Place
 from memhooks.transcripts.model import Message, ToolUse, Transcript
-from memhooks.transcripts.segment import content_words, segment, subject
+from memhooks.transcripts.segment import segment, subject
+from memhooks.words import content_words
 
 
 def _session(root: Path, *turns: tuple[str, list[ToolUse], str]) -> Transcript:

@@ -35,7 +35,7 @@ from ..statements import sentences, statement_kind
 from ..store import Memory
 from ..store.memory import parse_timestamp
 from . import anchors
-from .segment import content_words
+from ..words import content_words
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -107,7 +107,7 @@ def to_memory(
 def substantive(piece: Piece) -> bool:
     """Whether ``piece`` says something a later session can use, so it is worth storing:
     the user stated a rule there (:func:`rules`), or what the user and the agent said
-    holds at least :data:`MIN_CONTENT` content words (:func:`.segment.content_words`)
+    holds at least :data:`MIN_CONTENT` content words (:func:`memhooks.words.content_words`)
     that are not parts of the paths it touched or named. "ok" / "continue" / "Fix it."
     around an edit, answered "Done." or with tool calls only, is an edit with no why:
     stored, it would be a short memory that matches any prompt saying "fix" and ranks

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 
+from ..words import content_words
 from . import anchors
 from .model import USER
 
@@ -43,7 +44,6 @@ SAME_TOPIC = 0.25
 #: A follow-up with fewer content words than this (and no files) stays with its piece.
 SHORT = 6
 
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]{2,}|\d+(?:\.\d+)?")
 _SWITCH = re.compile(
     r"(?i)^\s*(?:unrelated\b|new\s+topic\b|different\s+(?:topic|question|thing)\b"
     r"|separately\b|another\s+(?:question|thing|topic)\b|switching\s+(?:to|gears)\b"
@@ -52,17 +52,6 @@ _SWITCH = re.compile(
 _CONTINUE = re.compile(
     r"(?i)^\s*(?:also|and|actually|no\b|nope|instead|but|wait|then|hmm|right|ok(?:ay)?|yes"
     r"|yeah|sure|good|great|thanks|that|this|it|same|one\s+more|follow[- ]up|amend|correction)\b"
-)
-_STOP = frozenset(
-    """the and for that this with from have has had are was were will would should could
-    can not but you your our its it's into onto then than them they their there here
-    what when where which while who why how all any each every some more most much many
-    also just only very really please thanks okay yes yeah sure let lets let's now again
-    make made use using used want need does did done doing get got see look looks like
-    one two way ways thing things sure fine good great about after before because over
-    under out off too been being don't doesn't isn't aren't won't can't instead actually
-    file files code change changes fix fixed test tests run runs added adds add now still
-    welcome ok""".split()  # noqa: SIM905
 )
 
 
@@ -149,28 +138,6 @@ def _starts_new(piece: Piece, exchange: Exchange) -> bool:
     if not exchange.files and (_CONTINUE.match(text) or len(content_words(text)) < SHORT):
         return False
     return overlap(exchange.words, piece.recent_words()) < SAME_TOPIC
-
-
-def content_words(text: str) -> frozenset[str]:
-    """Lower-cased words of three or more letters (and numbers), common words left out,
-    plural and verb endings taken off (``windows`` and ``window``, ``merging`` and ``merge``
-    are one word)."""
-    words = (m.lower() for m in _WORD.findall(text))
-    return frozenset(stem(w) for w in words if w not in _STOP)
-
-
-def stem(word: str) -> str:
-    """``word`` without a plural or verb ending (a light stemmer: ``-ing``, ``-ed``,
-    ``-es``, ``-s``, and a final ``e``), for words of more than four letters."""
-    if len(word) <= 4 or "_" in word or not word.isalpha():
-        return word
-    for ending in ("ing", "ed", "es", "s"):
-        if word.endswith(ending) and len(word) - len(ending) >= 4:
-            word = word[: -len(ending)]
-            if ending in ("ing", "ed") and word[-1] == word[-2] and word[-1] not in "aeiouls":
-                word = word[:-1]  # overlapping -> overlap
-            break
-    return word[:-1] if word.endswith("e") and len(word) > 4 else word
 
 
 def subject(path: str) -> str:

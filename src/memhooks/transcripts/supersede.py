@@ -11,7 +11,7 @@ A piece *later* supersedes a piece *earlier* of the same project when all hold â
 2. *later* was concluded after *earlier* (``created_at``; equal times never supersede);
 3. they share an anchor: a file or a symbol;
 4. they are on the same topic: what the user said where each ended (:mod:`.render`; the
-   agent's account of its work is left out), as content words (:func:`.segment.content_words`), weighted by how
+   agent's account of its work is left out), as content words (:func:`memhooks.words.content_words`), weighted by how
    rare each word is among the project's conversation pieces (inverse document
    frequency), overlap by at least :data:`SAME_TOPIC` of the smaller side's weight and
    in at least :data:`MIN_SHARED` words. A word every piece uses ("window" in a project
@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 
 from .render import KIND
-from .segment import content_words
+from ..words import content_words
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
