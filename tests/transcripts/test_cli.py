@@ -35,7 +35,7 @@ def test_import_says_what_it_did_and_a_rerun_adds_nothing(
     assert code == 0
     assert "sessions read: 14 (4 claude-code, 4 codex, 3 copilot-cli, 3 gemini-cli)" in out
     assert "pieces: 15 added, 0 updated, 0 already imported" in out
-    assert "2 piece(s) superseded by a later one" in out
+    assert "3 piece(s) superseded by a later one" in out
     code, out, _ = _run(capsys, "transcripts", "import", str(planted), "--format", "json")
     assert (code, json.loads(out)["added"], json.loads(out)["unchanged_files"]) == (0, 0, 14)
 
@@ -61,8 +61,8 @@ def test_a_supersession_can_be_confirmed_or_undone(
         capsys, "transcripts", "superseded", "--cwd", str(planted), "--format", "json"
     )
     rows = json.loads(out)
-    assert code == 0 and len(rows) == 2 and not any(r["confirmed"] for r in rows)
-    first, second = rows
+    assert code == 0 and len(rows) == 3 and not any(r["confirmed"] for r in rows)
+    first, second, _ = rows
     code, out, err = _run(capsys, "transcripts", "confirm", first["id"], "--cwd", str(planted))
     assert code == 0, err
     code, out, _ = _run(capsys, "transcripts", "undo", second["id"], "--cwd", str(planted))

@@ -41,7 +41,14 @@ def test_the_development_set_becomes_anchored_pieces_with_later_rules_winning(
     # Later decisions win, across hosts (Codex -> Gemini CLI, Gemini CLI -> Copilot CLI).
     assert (blips60.obsolete, blips60.superseded_by) == (True, blips90.id)
     assert (notice24.obsolete, notice24.superseded_by) == (True, notice48.id)
-    assert sorted(m.id for m in pieces.values() if m.obsolete) == sorted([blips60.id, notice24.id])
+    # An amendment (issue 23, rule 5): "from now on merge windows that overlap or are less
+    # than 5 minutes apart" changes "merge overlapping windows", both about merge_windows.
+    merge = by_rule["OK. We decided: merge overlapping incide"]
+    merge5 = by_rule["From now on merge incident windows that "]
+    assert (merge.obsolete, merge.superseded_by) == (True, merge5.id)
+    assert sorted(m.id for m in pieces.values() if m.obsolete) == sorted(
+        [blips60.id, notice24.id, merge.id]
+    )
     # Anchored to the files read and edited, and to the names said that the code defines.
     assert blips90.files == ["uptime/incidents.py", "tests/test_incidents.py"]
     assert "MIN_BLIP_S" in blips90.entities

@@ -17,10 +17,24 @@ A piece *later* supersedes a piece *earlier* of the same project when all hold �
    in at least :data:`MIN_SHARED` words. A word every piece uses ("window" in a project
    about incident windows) weighs little; a rare one ("blip") decides.
 
+5. **or, for an amendment**, in place of 4: the later piece's user opens a changed rule
+   where it ended (:data:`AMENDS`: "from now on", "change of rule", "no longer",
+   "instead of", "going forward"), both pieces' conclusions (the user's words and the
+   agent's reply where each ended) name one same symbol — the rule is about that code
+   (``merge_windows``: "merge windows less than 5 minutes apart" amends "merge
+   overlapping windows") — and their conclusions overlap by at least
+   :data:`AMENDED_TOPIC` (weighted as in 4) in at least :data:`MIN_SHARED` words. On the
+   development set the amendment "merge windows that overlap or are less than 5 minutes
+   apart" and the rule it amends overlap by .32 around ``merge_windows``; the nearest
+   pair that is *not* an amendment — "from now on ignore blips under 60 s" after the
+   merge rule, both naming ``downtime_minutes`` where the filter and the merge live —
+   by .24: the bar sits between them, and without an amendment phrase the bar stays 4's.
+
 What it cannot tell: whether the later rule *replaces* all of the earlier one or adds to
 it (both read as "the same topic, decided again"); a rule restated in other words with
-no word in common; a decision that names no file or symbol. An amendment that shares
-the anchors but not the words stays a separate live piece. The user confirms or undoes
+no word in common; a decision that names no file or symbol; an amendment said without
+one of the phrases of 5 whose words overlap the earlier rule's less than 4 asks. Those
+stay separate live pieces. The user confirms or undoes
 any supersession from the command line (``memhooks transcripts superseded|confirm|undo``).
 
 The mark is the store's one machinery for "this replaces that" — the one reverted commits
@@ -32,6 +46,7 @@ from __future__ import annotations
 
 import math
 
+from ..symbols.mentions import mentions
 from .render import KIND
 from ..words import content_words
 
@@ -45,6 +60,13 @@ if TYPE_CHECKING:
 MIN_SHARED = 2
 #: Weighted overlap of two conclusions at or above which they are one topic.
 SAME_TOPIC = 0.45
+#: ... when the later one opens a changed rule and both name one symbol (rule 5).
+AMENDED_TOPIC = 0.3
+#: Words with which a user changes a rule already made (rule 5), case ignored.
+AMENDS = (
+    "from now on", "change of rule", "rule change", "no longer", "instead of",
+    "going forward", "from today on", "not anymore",
+)  # fmt: skip
 #: Tag of a piece a user kept live (undid a supersession of).
 KEPT = "kept"
 #: Tag of a piece whose supersession a user confirmed.
@@ -56,14 +78,35 @@ def conclusion(memory: Memory) -> frozenset[str]:
     """The content words the user said where a piece ended (the ``user:`` lines between
     "Where it ended:" and "The rest of the conversation"): the rule as the user put it,
     not the agent's account of its work."""
+    if _ENDED not in memory.text:
+        return content_words(memory.text)
+    said = [line[len("user: ") :] for line in ended(memory).splitlines() if line.startswith("user: ")]
+    return content_words("\n".join(said))
+
+
+def ended(memory: Memory) -> str:
+    """The lines of a piece's text where it ended (its conclusion: ``user:`` and
+    ``agent:`` lines), or the whole text when it has no such section."""
     text = memory.text
     start = text.find(_ENDED)
     if start == -1:
-        return content_words(text)
+        return text
     end = text.find(_REST, start)
-    ended = text[start + len(_ENDED) : end if end != -1 else len(text)]
-    said = [line[len("user: ") :] for line in ended.splitlines() if line.startswith("user: ")]
-    return content_words("\n".join(said))
+    return text[start + len(_ENDED) : end if end != -1 else len(text)]
+
+
+def amends(memory: Memory) -> bool:
+    """Whether the user changes a rule where ``memory`` ended (:data:`AMENDS`)."""
+    said = " ".join(
+        line[len("user: ") :] for line in ended(memory).splitlines() if line.startswith("user: ")
+    ).lower()
+    return any(phrase in said for phrase in AMENDS)
+
+
+def named(memory: Memory) -> set[str]:
+    """The symbols (entities) that a piece's conclusion names."""
+    text = ended(memory)
+    return {name for name in memory.entities if mentions(text, name)}
 
 
 def candidate(memory: Memory) -> bool:
@@ -106,7 +149,12 @@ def supersedes(later: Memory, earlier: Memory, weights: Weights) -> bool:
     if not shared:
         return False
     a, b = conclusion(later), conclusion(earlier)
-    return len(a & b) >= MIN_SHARED and weights.similarity(a, b) >= SAME_TOPIC
+    if len(a & b) < MIN_SHARED:
+        return False
+    similarity = weights.similarity(a, b)
+    if similarity >= SAME_TOPIC:
+        return True
+    return similarity >= AMENDED_TOPIC and amends(later) and bool(named(later) & named(earlier))
 
 
 def apply(store: MemoryStore, project: str, added: Iterable[Memory]) -> list[tuple[str, str]]:
