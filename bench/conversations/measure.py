@@ -22,7 +22,9 @@ Per session: whether the current rule reached the model and at which step; **who
 piece holding the rule arrived) or **partial** (some piece of the decision's sessions
 arrived, the rule did not); a **stale** rule (the superseded one) arriving, and whether it
 came before the current rule or without it; the conversation pieces of *other* sessions
-delivered (noise); the characters the model received in the session.
+delivered (noise), in the whole session and at the prompt alone; the characters the model
+received in the session, and at the prompt alone. ``--env MEMHOOKS_RELEVANCE_FLOOR=off``
+measures without the prompt-time floor (``memhooks.recall.floor``).
 """
 
 from __future__ import annotations
@@ -177,6 +179,7 @@ def score(
             None,
         )
     noise = [m for m in order if m in pieces and pieces[m]["session"] not in task["sessions"]]
+    at_prompt = {m for m, step in ids_seen if step == "prompt"}
     return {
         "delivered": rule_at is not None,
         "step": ids_seen[rule_at][1] if rule_at is not None else None,
@@ -184,6 +187,8 @@ def score(
         "stale": stale_at is not None,
         "stale_first": stale_at is not None and (rule_at is None or stale_at < rule_at),
         "noise": len(set(noise)),
+        "noise_at_prompt": len(set(noise) & at_prompt),
+        "prompt_chars": sum(len(str(r["text"])) for r in got if r["step"] == "prompt"),
         "pieces": len(set(order) & set(pieces)),
         "memories": len(set(order)),
         "chars": sum(len(str(r["text"])) for r in got),
@@ -203,6 +208,8 @@ def summarize(rows: list[dict[str, object]]) -> dict[str, object]:
         "stale": sum(bool(r["stale"]) for r in rows),
         "stale_first_or_alone": sum(bool(r["stale_first"]) for r in rows),
         "noise_pieces_mean": round(statistics.mean(r["noise"] for r in rows), 2),  # type: ignore[misc]
+        "noise_at_prompt_mean": round(statistics.mean(r["noise_at_prompt"] for r in rows), 2),  # type: ignore[misc]
+        "prompt_chars_mean": round(statistics.mean(r["prompt_chars"] for r in rows)),  # type: ignore[misc]
         "chars_mean": round(statistics.mean(r["chars"] for r in rows)),  # type: ignore[misc]
         "chars_median": statistics.median(r["chars"] for r in rows),  # type: ignore[misc]
         "hook_ms_p50": round(statistics.median(ms), 1) if ms else None,

@@ -18,6 +18,8 @@ variable                        default   range and meaning
 ``MEMHOOKS_LINE_RECALL``        on        ``on``/``off``: line-level recall in the hook
                                           (the owners of lines read and about to be
                                           replaced: ``memhooks.hook.lines``)
+``MEMHOOKS_RELEVANCE_FLOOR``    on        ``on``/``off``: the prompt-time relevance floor
+                                          (``memhooks.recall.floor``)
 ``MEMHOOKS_CACHE``              on        ``0``/``false``/``no``/``off`` turn the caches
                                           off; any other value is on
 ``MEMHOOKS_ANCHOR``             directory ``directory`` or ``nearest``: which hook a
@@ -72,7 +74,12 @@ INTEGERS = {
     "MEMHOOKS_HOOK_TIMEOUT_MS": (3000, 100, 60_000),
 }
 #: name -> default of every on/off setting.
-SWITCHES = {"MEMHOOKS_TOOL_RECALL": True, "MEMHOOKS_LINE_RECALL": True, "MEMHOOKS_CACHE": True}
+SWITCHES = {
+    "MEMHOOKS_TOOL_RECALL": True,
+    "MEMHOOKS_LINE_RECALL": True,
+    "MEMHOOKS_RELEVANCE_FLOOR": True,
+    "MEMHOOKS_CACHE": True,
+}
 #: name -> (default, choices) of every setting with named values.
 CHOICES = {
     "MEMHOOKS_ANCHOR": ("directory", ("directory", "nearest")),

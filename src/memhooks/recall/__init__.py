@@ -102,7 +102,10 @@ def recall_result(
     ``anchored``: tool time — ask the backend for memories anchored to the target folder
     and the active files only (:attr:`~memhooks.backends.base.SearchRequest.anchored`),
     and, unless ``keep`` says otherwise, keep only those
-    (:meth:`memhooks.recall.anchoring.Anchor.for_target`).
+    (:meth:`memhooks.recall.anchoring.Anchor.for_target`). With a ``prompt`` and not
+    anchored, a lexical backend's memories pass the relevance floor
+    (:mod:`memhooks.recall.floor`; ``dropped["below_floor"]`` counts those it left out;
+    ``MEMHOOKS_RELEVANCE_FLOOR=off`` turns it off).
 
     Raises DiagnosticError when a target or a hook in its chain is invalid (with
     ``strict``; otherwise the failing scope is dropped with a note) — but with
@@ -156,6 +159,13 @@ def recall_result(
     out.queries = [query_report(t) for t in resolved.tasks]
     out.dropped["excluded"] = searched.excluded
     merged = merge(resolved.tasks, per_query, delivered=delivered, keep=keep)
+    if prompt and not anchored and merged.memories:
+        # Prompt time: only what really matches the prompt or a hook's question. Imported
+        # here: the floor reads words (``re``), which no other kind of hook call needs.
+        from .floor import judge
+
+        notes = out.notes if skip_invalid else None  # the hook goes on; a command fails
+        merged.memories = judge(merged.memories, resolved, prompt, out, notes)
     kept, kept_guidance, over = pack(merged.memories, guidance, budget)
     out.memories, out.guidance = kept, kept_guidance
     out.dropped["duplicates"] = merged.duplicates

@@ -283,6 +283,7 @@ def text(result: dict[str, Any]) -> str:
         lines.append("")
         lines.append(
             f"left out: {dropped['budget']} over budget, {dropped['excluded']} excluded, {dropped['duplicates']} duplicates"
+            + (f", {dropped['below_floor']} below the relevance floor" if dropped.get("below_floor") else "")
         )
     failed = [q for q in result["queries"] if q["status"] != "ok"]
     for query in failed:

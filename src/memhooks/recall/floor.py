@@ -1,0 +1,244 @@
+"""Prompt-time precision: a memory reaches the model only when it really matches.
+
+A lexical ranking (BM25) finds every memory that shares one word with the prompt or with
+a hook's query, and on a small or quiet store the budget fills with them: the prompt
+"tests/test_incidents.py::test_close_windows_merge fails. Fix it." brought seven imported
+conversations about other code for "fails"; "make login sessions last longer" brought a
+Safari cookie workaround for "session", ranked above the 15-minute token limit the hook
+asks about. Nothing is better than noise (docs/recall.md, "The prompt-time floor").
+
+A memory found at prompt time is kept when one of these holds:
+
+1. **Anchor** — it touched a file the prompt names or the host marks active (the recall's
+   ``files``: :attr:`memhooks.recall.stages.Resolved.active`), or a file a hand-written
+   query that recalled it lists as a resource.
+2. **Name** — a *cue* that recalled it (the prompt, or a hand-written query with its
+   entities, tags and resource names) names one of its entities as a whole identifier
+   (:func:`memhooks.symbols.mentions`), or it says a code-shaped identifier of the cue
+   (``MERGE_GAP_S``, ``merge_windows``).
+3. **Words** — it shares with one cue distinctive words weighing at least
+   :data:`MIN_WEIGHT` (or, for a cue of few distinctive words, :data:`COVER` of them:
+   "staging database" and a memory about the staging DB), and at least :data:`RELATIVE`
+   of what the best match of that cue shares (a hook query's cue is its question: the folder-wide entities and tags every
+   query of a plan carries say where, not what). Distinctive: a content word (:func:`memhooks.words.content_words`:
+   lower-cased, plural and verb endings off, common words out) that is not an everyday
+   word (:data:`EVERYDAY`: "one more time", "last", "after"). Weight 1 each; 2 for a word
+   that is one of the memory's tags or entities, its kind, or in its files' names (a label
+   someone chose, or the code it is about).
+
+Not applied: at tool time (anchored recall has its own rule,
+:mod:`memhooks.recall.anchoring`), to a recall without a prompt (a hook's queries and the
+folder cue then choose), and to memories a backend matched by meaning (Mem0, Hindsight,
+Honcho, OpenViking, a generic backend, the embedded store with ``MEMHOOKS_SEARCH=hybrid``):
+a paraphrase shares no word, and those backends' own score thresholds are their floor.
+``MEMHOOKS_RELEVANCE_FLOOR=off`` turns it off (to compare, or to have every match).
+A generated folder cue is no cue here: its text is a template that names no topic.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ..symbols.mentions import code_shaped, mentions
+from ..words import content_words
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
+
+    from .outcome import Recall
+    from .runtime import Task
+    from .stages import Resolved
+
+#: The setting that turns the floor off (:mod:`memhooks.settings`; default on).
+FLOOR = "MEMHOOKS_RELEVANCE_FLOOR"
+#: Weight of distinctive words a memory must share with one cue.
+MIN_WEIGHT = 2
+#: ... or this share of the cue's distinctive words, when that is less ...
+COVER = 0.5
+#: ... and at least this share of the weight the cue's best match shares.
+RELATIVE = 0.6
+#: Words too common in developers' prose to say what a memory is about (beyond the common
+#: words :func:`content_words` leaves out). Stemmed as :func:`content_words` stems.
+EVERYDAY = content_words(
+    """time times day days week weeks month year today yesterday tomorrow last first next
+    previous new old still back after before again always never ever around already
+    soon later early late long longer short small big large little number value values
+    case cases part place point problem issue issues error errors bug bugs fail fails
+    failing failed work works
+    working worked broken break breaks wrong right correct better best worse same other
+    different something anything nothing everything someone people user users thing
+    show shows showing keep keeps kept give gives take takes put puts try tries call
+    calls check checks look need needs help start stop happen happens happened seem
+    seems report reported say says said tell told know think going come comes went
+    ago since until while during within without across between among through"""
+)
+#: Letters two words must share at the start to be one word (``migrat``, ``migration``).
+PREFIX = 5
+#: Tag of a generated folder cue (:data:`memhooks.recall.runtime.AUTO_TAG`).
+_AUTO = "memhooks:auto"
+
+
+def lexical(backend: str | None) -> bool:
+    """Whether ``backend`` (a backend name) ranks by shared words only: the embedded store
+    unless ``MEMHOOKS_SEARCH`` asks for hybrid search."""
+    mode = os.environ.get("MEMHOOKS_SEARCH", "").strip().lower()
+    return backend == "embedded" and mode in ("", "bm25")
+
+
+class Cue:
+    """What one query asked, as the floor reads it: ``key`` (``(source, query)`` as
+    ``recalled_by`` names it), its distinctive ``words``, its code-shaped ``names`` and
+    the ``files`` it lists."""
+
+    __slots__ = ("files", "key", "names", "text", "words")
+
+    def __init__(self, key: tuple[Any, str], text: str, files: Iterable[str] = ()) -> None:
+        self.key = key
+        self.text = text
+        self.words = content_words(text) - EVERYDAY
+        self.names = frozenset(w for w in _tokens(text) if code_shaped(w))
+        self.files = frozenset(files)
+
+
+def cues(tasks: Iterable[Task], prompt: str) -> list[Cue]:
+    """The prompt and every hand-written query of ``tasks`` as cues. A query's cue is its
+    question: the folder-wide entities and tags every query of a plan carries (``auth``,
+    ``security``) say where, not what."""
+    out = [Cue((None, prompt), prompt)]
+    for task in tasks:
+        query = task.query
+        if _AUTO in query.get("tags", ()) or task.source is None:
+            continue
+        files = [r["name"] for r in query.get("resources", ())
+                 if isinstance(r, dict) and r.get("kind") == "file"]  # fmt: skip
+        out.append(Cue((task.source, query["query"]), query["query"], files))
+    return out
+
+
+def judge(
+    memories: list[dict[str, Any]],
+    resolved: Resolved,
+    prompt: str,
+    out: Recall,
+    notes: list[str] | None,
+) -> list[dict[str, Any]]:
+    """The floor as :func:`memhooks.recall.recall_result` applies it at prompt time:
+    ``memories`` kept — all of them when ``out.backend`` is not :func:`lexical` or the
+    floor is off (:data:`FLOOR`; an invalid value is a line in ``notes``, the hook's
+    policy, or with ``notes`` None DiagnosticError MH028) — and
+    ``out.dropped["below_floor"]`` counting the others."""
+    from ..settings import switch
+
+    if not lexical(out.backend) or not switch(FLOOR, notes=notes):
+        return memories
+    kept, below = apply(memories, cues(resolved.tasks, prompt), resolved.active)
+    out.dropped["below_floor"] = len(below)
+    return kept
+
+
+def apply(
+    memories: list[dict[str, Any]], cues_: list[Cue], active: Iterable[str]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """``(kept, below)``: ``memories`` (recall-v1 dicts, in order) split by the floor (see
+    the module docstring); ``active`` are the root-relative files the prompt names or the
+    host marks active. A memory kept is marked ``matched_by`` (what passed it)."""
+    wanted = frozenset(active)
+    by_key = {c.key: c for c in cues_}
+    words = [_Words(m) for m in memories]
+    weights = [{c.key: w.weight(c) for c in cues_} for w in words]
+    best = {c.key: max((w[c.key] for w in weights), default=0) for c in cues_}
+    kept, below = [], []
+    for memory, weight in zip(memories, weights):
+        mine = [by_key[(b.get("source"), b.get("query"))] for b in memory.get("recalled_by", ())
+                if (b.get("source"), b.get("query")) in by_key]  # fmt: skip
+        why = _anchor(memory, wanted, mine) or _named(memory, cues_)
+        if why is None:
+            passing = [
+                c for c in cues_
+                if weight[c.key] >= max(1, min(MIN_WEIGHT, COVER * len(c.words)))
+                and weight[c.key] >= RELATIVE * best[c.key]
+            ]  # fmt: skip
+            why = f"shares words of weight {weight[passing[0].key]}" if passing else None
+        if why is None:
+            below.append(memory)
+        else:
+            memory["matched_by"] = why
+            kept.append(memory)
+    return kept, below
+
+
+def _anchor(memory: dict[str, Any], active: frozenset[str], mine: list[Cue]) -> str | None:
+    files = memory.get("files") or ()
+    touched = [f for f in files if f in active or any(f in c.files for c in mine)]
+    return f"touched {touched[0]}" if touched else None
+
+
+def _named(memory: dict[str, Any], cues_: list[Cue]) -> str | None:
+    text = memory.get("text") or ""
+    for cue in cues_:
+        for entity in memory.get("entities") or ():
+            if entity and mentions(cue.text, entity):
+                return f"names {entity}"
+        for name in cue.names:
+            if mentions(text, name):
+                return f"names {name}"
+    return None
+
+
+class _Words:
+    """A memory's words as the floor reads them, made once per memory: ``said`` (content
+    words of its text and labels), ``labels`` (of its tags, entities, kind and file
+    names) and ``starts`` (the words of :data:`PREFIX` letters or more by their first
+    letters)."""
+
+    __slots__ = ("labels", "said", "starts")
+
+    def __init__(self, memory: dict[str, Any]) -> None:
+        named = [
+            *(memory.get("tags") or ()),
+            *(memory.get("entities") or ()),
+            memory.get("kind") or "",
+            *(f.replace("/", " ").replace(".", " ") for f in memory.get("files") or ()),
+        ]
+        self.labels = content_words(" ".join(named))
+        self.said = content_words(memory.get("text") or "") | self.labels
+        self.starts: dict[str, list[str]] = {}
+        for word in self.said:
+            if len(word) >= PREFIX:
+                self.starts.setdefault(word[:PREFIX], []).append(word)
+
+    def weight(self, cue: Cue) -> int:
+        """The weight of the distinctive words shared with ``cue``. Two words are one
+        when one begins the other and the shorter has :data:`PREFIX` letters or more:
+        the light stemmer leaves ``migrat`` (migrated) and ``migration`` apart."""
+        total = 0
+        for word in cue.words:
+            if word in self.said:
+                same = [word]
+            elif len(word) >= PREFIX:
+                same = [w for w in self.starts.get(word[:PREFIX], ())
+                        if w.startswith(word) or word.startswith(w)]  # fmt: skip
+            else:
+                continue
+            if same:
+                total += 2 if code_shaped(word) or any(w in self.labels for w in same) else 1
+        return total
+
+
+def _names(values: Iterable[Any]) -> list[str]:
+    out = []
+    for value in values:
+        name = value.get("name") if isinstance(value, dict) else value
+        if isinstance(name, str) and name.strip():
+            out.append(name.strip())
+    return out
+
+
+def _tokens(text: str) -> list[str]:
+    """The identifier-like words of ``text`` (``tests/test_x.py::test_y`` gives
+    ``tests``, ``test_x``, ``py``, ``test_y``)."""
+    import re
+
+    return re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text)
