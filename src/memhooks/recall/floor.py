@@ -7,24 +7,27 @@ conversations about other code for "fails"; "make login sessions last longer" br
 Safari cookie workaround for "session", ranked above the 15-minute token limit the hook
 asks about. Nothing is better than noise (docs/recall.md, "The prompt-time floor").
 
-A memory found at prompt time is kept when one of these holds:
+Each memory found at prompt time is judged against its *cues*: the prompt, and the
+hand-written queries that recalled it (a query's cue is its question: the folder-wide
+entities and tags every query of a plan carries say where, not what). It is kept when one
+of these holds:
 
 1. **Anchor** — it touched a file the prompt names or the host marks active (the recall's
    ``files``: :attr:`memhooks.recall.stages.Resolved.active`), or a file a hand-written
    query that recalled it lists as a resource.
-2. **Name** — a *cue* that recalled it (the prompt, or a hand-written query with its
-   entities, tags and resource names) names one of its entities as a whole identifier
-   (:func:`memhooks.symbols.mentions`), or it says a code-shaped identifier of the cue
+2. **Name** — one of its cues names one of its entities as a whole identifier
+   (:func:`memhooks.symbols.mentions`), or it says a code-shaped identifier of a cue
    (``MERGE_GAP_S``, ``merge_windows``).
-3. **Words** — it shares with one cue distinctive words weighing at least
+3. **Words** — it shares with one of its cues distinctive words weighing at least
    :data:`MIN_WEIGHT` (or, for a cue of few distinctive words, :data:`COVER` of them:
    "staging database" and a memory about the staging DB), and at least :data:`RELATIVE`
-   of what the best match of that cue shares (a hook query's cue is its question: the folder-wide entities and tags every
-   query of a plan carries say where, not what). Distinctive: a content word (:func:`memhooks.words.content_words`:
-   lower-cased, plural and verb endings off, common words out) that is not an everyday
-   word (:data:`EVERYDAY`: "one more time", "last", "after"). Weight 1 each; 2 for a word
-   that is one of the memory's tags or entities, its kind, or in its files' names (a label
-   someone chose, or the code it is about).
+   of what that cue's best match shares. Distinctive: a content word
+   (:func:`memhooks.words.content_words`: lower-cased, plural and verb endings off,
+   common words out) that is not an everyday word (:data:`EVERYDAY`: "one more time",
+   "last", "after", "fails"). Weight 1 each; 2 for a word that is one of the memory's
+   tags or entities, its kind, or in its files' names (a label someone chose, or the code
+   it is about), or that is code-shaped. Two words are one when one begins the other in
+   :data:`PREFIX` letters or more ("migrated", "migrations").
 
 Not applied: at tool time (anchored recall has its own rule,
 :mod:`memhooks.recall.anchoring`), to a recall without a prompt (a hook's queries and the
@@ -44,7 +47,7 @@ from ..words import content_words
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Collection, Iterable
     from typing import Any
 
     from .outcome import Recall
@@ -65,7 +68,7 @@ EVERYDAY = content_words(
     """time times day days week weeks month year today yesterday tomorrow last first next
     previous new old still back after before again always never ever around already
     soon later early late long longer short small big large little number value values
-    case cases part place point problem issue issues error errors bug bugs fail fails
+    case cases part place point problem error errors bug bugs fail fails
     failing failed work works
     working worked broken break breaks wrong right correct better best worse same other
     different something anything nothing everything someone people user users thing
@@ -102,18 +105,20 @@ class Cue:
         self.files = frozenset(files)
 
 
-def cues(tasks: Iterable[Task], prompt: str) -> list[Cue]:
-    """The prompt and every hand-written query of ``tasks`` as cues. A query's cue is its
-    question: the folder-wide entities and tags every query of a plan carries (``auth``,
-    ``security``) say where, not what."""
+def cues(tasks: Iterable[Task], prompt: str, keys: Collection[tuple[Any, str]] = ()) -> list[Cue]:
+    """The prompt and the hand-written queries of ``tasks`` whose ``(source, query)`` is
+    in ``keys`` (those that recalled something) as cues, the prompt first. A query's cue
+    is its question: the folder-wide entities and tags every query of a plan carries
+    (``auth``, ``security``) say where, not what."""
     out = [Cue((None, prompt), prompt)]
     for task in tasks:
         query = task.query
-        if _AUTO in query.get("tags", ()) or task.source is None:
+        key = (task.source, query["query"])
+        if _AUTO in query.get("tags", ()) or task.source is None or key not in keys:
             continue
         files = [r["name"] for r in query.get("resources", ())
                  if isinstance(r, dict) and r.get("kind") == "file"]  # fmt: skip
-        out.append(Cue((task.source, query["query"]), query["query"], files))
+        out.append(Cue(key, query["query"], files))
     return out
 
 
@@ -133,7 +138,8 @@ def judge(
 
     if not lexical(out.backend) or not switch(FLOOR, notes=notes):
         return memories
-    kept, below = apply(memories, cues(resolved.tasks, prompt), resolved.active)
+    keys = {key for memory in memories for key in _keys(memory)}
+    kept, below = apply(memories, cues(resolved.tasks, prompt, keys), resolved.active)
     out.dropped["below_floor"] = len(below)
     return kept
 
@@ -142,31 +148,42 @@ def apply(
     memories: list[dict[str, Any]], cues_: list[Cue], active: Iterable[str]
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """``(kept, below)``: ``memories`` (recall-v1 dicts, in order) split by the floor (see
-    the module docstring); ``active`` are the root-relative files the prompt names or the
-    host marks active. A memory kept is marked ``matched_by`` (what passed it)."""
+    the module docstring). Each is judged against the prompt (``cues_[0]``) and the
+    queries of ``cues_`` that recalled it; ``active`` are the root-relative files the
+    prompt names or the host marks active. A memory kept is marked ``matched_by`` (what
+    passed it)."""
     wanted = frozenset(active)
-    by_key = {c.key: c for c in cues_}
-    words = [_Words(m) for m in memories]
-    weights = [{c.key: w.weight(c) for c in cues_} for w in words]
-    best = {c.key: max((w[c.key] for w in weights), default=0) for c in cues_}
+    prompt, by_key = cues_[0], {c.key: c for c in cues_[1:]}
+    judged: list[tuple[list[Cue], list[int]]] = []
+    best: dict[tuple[Any, str], int] = {}
+    for memory in memories:
+        words = _Words(memory)
+        mine = [prompt, *(by_key[k] for k in _keys(memory) if k in by_key)]
+        weights = [words.weight(c) for c in mine]
+        for cue, weight in zip(mine, weights):
+            best[cue.key] = max(best.get(cue.key, 0), weight)
+        judged.append((mine, weights))
     kept, below = [], []
-    for memory, weight in zip(memories, weights):
-        mine = [by_key[(b.get("source"), b.get("query"))] for b in memory.get("recalled_by", ())
-                if (b.get("source"), b.get("query")) in by_key]  # fmt: skip
-        why = _anchor(memory, wanted, mine) or _named(memory, cues_)
+    for memory, (mine, weights) in zip(memories, judged):
+        why = _anchor(memory, wanted, mine[1:]) or _named(memory, mine)
         if why is None:
             passing = [
-                c for c in cues_
-                if weight[c.key] >= max(1, min(MIN_WEIGHT, COVER * len(c.words)))
-                and weight[c.key] >= RELATIVE * best[c.key]
+                weight for cue, weight in zip(mine, weights)
+                if weight >= max(1, min(MIN_WEIGHT, COVER * len(cue.words)))
+                and weight >= RELATIVE * best[cue.key]
             ]  # fmt: skip
-            why = f"shares words of weight {weight[passing[0].key]}" if passing else None
+            why = f"shares words of weight {passing[0]}" if passing else None
         if why is None:
             below.append(memory)
         else:
             memory["matched_by"] = why
             kept.append(memory)
     return kept, below
+
+
+def _keys(memory: dict[str, Any]) -> list[tuple[Any, str]]:
+    """The ``(source, query)`` of each query that recalled ``memory``."""
+    return [(b.get("source"), b.get("query", "")) for b in memory.get("recalled_by", ())]
 
 
 def _anchor(memory: dict[str, Any], active: frozenset[str], mine: list[Cue]) -> str | None:
