@@ -103,3 +103,15 @@ def test_the_floor_can_be_turned_off(shop: Path, monkeypatch: pytest.MonkeyPatch
     result = recall(str(shop / "backend" / "auth"), prompt="make login sessions last longer")
     assert "shop-014" in [m["id"] for m in result["memories"]]
     assert "below_floor" not in result["dropped"]
+
+
+def test_an_acronym_or_a_number_is_no_name() -> None:
+    # "10" is said of many things: a number weighs as a word, never as a name.
+    prompt = "A customer at 98.999% uptime was given only a 10% credit by the API."
+    cue = Cue((None, prompt), prompt)
+    memories = [
+        _memory("credit", "Credit tiers: 10% below 99.9, 25% below 99.0; round uptime down."),
+        _memory("paged", "Paged at 3am; the check passed 10 seconds later."),  # "10" alone
+    ]
+    kept, below = apply(memories, [cue], [])
+    assert [m["id"] for m in kept] == ["credit"] and [m["id"] for m in below] == ["paged"]

@@ -16,8 +16,8 @@ of these holds:
    ``files``: :attr:`memhooks.recall.stages.Resolved.active`), or a file a hand-written
    query that recalled it lists as a resource.
 2. **Name** — one of its cues names one of its entities as a whole identifier
-   (:func:`memhooks.symbols.mentions`), or it says a code-shaped identifier of a cue
-   (``MERGE_GAP_S``, ``merge_windows``).
+   (:func:`memhooks.symbols.mentions`), or it says an identifier of a cue
+   (:func:`identifier`: ``MERGE_GAP_S``, ``mergeWindows``; not ``API`` or ``10``).
 3. **Words** — it shares with one of its cues distinctive words weighing at least
    :data:`MIN_WEIGHT` (or, for a cue of few distinctive words, :data:`COVER` of them:
    "staging database" and a memory about the staging DB), and at least :data:`RELATIVE`
@@ -26,7 +26,7 @@ of these holds:
    common words out) that is not an everyday word (:data:`EVERYDAY`: "one more time",
    "last", "after", "fails"). Weight 1 each; 2 for a word that is one of the memory's
    tags or entities, its kind, or in its files' names (a label someone chose, or the code
-   it is about), or that is code-shaped. Two words are one when one begins the other in
+   it is about), or an identifier. Two words are one when one begins the other in
    :data:`PREFIX` letters or more ("migrated", "migrations").
 
 Not applied: at tool time (anchored recall has its own rule,
@@ -41,8 +41,9 @@ A generated folder cue is no cue here: its text is a template that names no topi
 from __future__ import annotations
 
 import os
+import re
 
-from ..symbols.mentions import code_shaped, mentions
+from ..symbols.mentions import mentions
 from ..words import content_words
 
 TYPE_CHECKING = False
@@ -79,6 +80,7 @@ EVERYDAY = content_words(
 )
 #: Letters two words must share at the start to be one word (``migrat``, ``migration``).
 PREFIX = 5
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 #: Tag of a generated folder cue (:data:`memhooks.recall.runtime.AUTO_TAG`).
 _AUTO = "memhooks:auto"
 
@@ -101,7 +103,7 @@ class Cue:
         self.key = key
         self.text = text
         self.words = content_words(text) - EVERYDAY
-        self.names = frozenset(w for w in _tokens(text) if code_shaped(w))
+        self.names = frozenset(w for w in _tokens(text) if identifier(w))
         self.files = frozenset(files)
 
 
@@ -240,22 +242,19 @@ class _Words:
             else:
                 continue
             if same:
-                total += 2 if code_shaped(word) or any(w in self.labels for w in same) else 1
+                total += 2 if identifier(word) or any(w in self.labels for w in same) else 1
         return total
 
 
-def _names(values: Iterable[Any]) -> list[str]:
-    out = []
-    for value in values:
-        name = value.get("name") if isinstance(value, dict) else value
-        if isinstance(name, str) and name.strip():
-            out.append(name.strip())
-    return out
+def identifier(word: str) -> bool:
+    """A word only code is named by: ``snake_case`` / ``UPPER_CASE`` (an inner ``_``) or
+    ``camelCase`` / ``CamelCase`` (a capital after a small letter). Not an acronym
+    (``API``, ``README``) or a number (``10``): prose says those of many things."""
+    inner = word.strip("_")
+    return "_" in inner or any(a.islower() and b.isupper() for a, b in zip(inner, inner[1:]))
 
 
 def _tokens(text: str) -> list[str]:
     """The identifier-like words of ``text`` (``tests/test_x.py::test_y`` gives
     ``tests``, ``test_x``, ``py``, ``test_y``)."""
-    import re
-
-    return re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text)
+    return _IDENTIFIER.findall(text)
