@@ -115,3 +115,12 @@ def test_an_acronym_or_a_number_is_no_name() -> None:
     ]
     kept, below = apply(memories, [cue], [])
     assert [m["id"] for m in kept] == ["credit"] and [m["id"] for m in below] == ["paged"]
+
+
+def test_a_commits_memory_is_not_judged_by_the_floor() -> None:
+    prompt = "vxlan dstport is ignored"
+    cue = Cue((None, prompt), prompt)
+    commit = _memory("c", "ip: parse the vxlan options in one place", commit="a" * 40)
+    note = _memory("n", "the vxlan module was renamed")
+    kept, below = apply([commit, note], [cue], [])
+    assert [m["id"] for m in kept] == ["c"] and [m["id"] for m in below] == ["n"]
