@@ -30,12 +30,14 @@ of these holds:
    :data:`PREFIX` letters or more ("migrated", "migrations").
 
 Not applied to a commit's memory (``memhooks history import``): its prompt-time ranking
-was tuned on the history benchmarks, and there the floor cost cited commits — on
-iproute2's real-clone sessions (bench/repo_replay.py, 87 tasks, the same code with the
-floor on and off) .601 → .532 of the sessions got a cited commit (53 → 47 tasks) for
-16 % fewer characters (4,515 → 3,776; precision .091 → .100): a commit the prompt names
-by one rare word is often the one cited. Line-level recall and the low-signal rule are
-the commits' precision. Nor at tool time (anchored recall has its own rule,
+was tuned on the history benchmarks, and there the floor cost cited commits. On iproute2's
+real-clone sessions (bench/repo_replay.py, 87 tasks, one code with the floor on and off)
+the prompt and the Reads delivered a cited commit in .532 of the sessions instead of
+.601 (47 tasks instead of 53); the whole session, with the edits' line-level recall,
+in .842 instead of .853 (74 instead of 75), for 12 % fewer characters (5,702 → 4,996)
+and precision .112 instead of .099. A commit that shares one rare word with the prompt
+is often the cited one; line-level recall and the low-signal rule are the commits'
+precision. Nor at tool time (anchored recall has its own rule,
 :mod:`memhooks.recall.anchoring`), to a recall without a prompt (a hook's queries and the
 folder cue then choose), and to memories a backend matched by meaning (Mem0, Hindsight,
 Honcho, OpenViking, a generic backend, the embedded store with ``MEMHOOKS_SEARCH=hybrid``):
