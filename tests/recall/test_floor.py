@@ -4,12 +4,14 @@ prompt time only when it really matches the prompt or a hook's question."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from memhooks.cli import main
 from memhooks.recall import recall
 from memhooks.recall.floor import Cue, apply
+from memhooks.recall.outcome import Recalled
 
 SHOP = Path(__file__).resolve().parents[2] / "examples" / "shop"
 
@@ -44,9 +46,8 @@ def test_no_floor_without_a_prompt_or_at_tool_time(shop: Path) -> None:
     assert "below_floor" not in anchored["dropped"]
 
 
-def _memory(mid: str, text: str, **more: object) -> dict[str, object]:
-    return {"id": mid, "text": text, "files": [], "tags": [], "entities": [], "kind": "note",
-            "recalled_by": [{"source": None, "query": "q"}], **more}  # fmt: skip
+def _memory(mid: str, text: str, **more: Any) -> Recalled:
+    return Recalled(mid, text, kind="note", recalled_by=[{"source": None, "query": "q"}], **more)
 
 
 def test_a_memory_passes_by_anchor_name_or_distinctive_words() -> None:
@@ -60,10 +61,8 @@ def test_a_memory_passes_by_anchor_name_or_distinctive_words() -> None:
         _memory("fix", "Fix the typos in README.md."),  # "fix": a common word
     ]
     kept, below = apply(memories, [cue], ["tests/test_incidents.py"])
-    assert [m["id"] for m in kept] == ["file", "name", "entity"]
-    assert [m["id"] for m in below] == ["fails", "fix"]
-    assert kept[0]["matched_by"] == "touched tests/test_incidents.py"
-    assert kept[1]["matched_by"] == "names test_close_windows_merge"
+    assert [m.id for m in kept] == ["file", "name", "entity"]
+    assert [m.id for m in below] == ["fails", "fix"]
 
 
 def test_words_must_be_distinctive_and_near_the_best_match() -> None:
@@ -75,8 +74,8 @@ def test_words_must_be_distinctive_and_near_the_best_match() -> None:
         _memory("everyday", "One more time: the report is due each month."),
     ]
     kept, below = apply(memories, [cue], [])
-    assert [m["id"] for m in kept] == ["best"]
-    assert {m["id"] for m in below} == {"weak", "everyday"}
+    assert [m.id for m in kept] == ["best"]
+    assert {m.id for m in below} == {"weak", "everyday"}
 
 
 def test_the_floor_is_left_to_backends_that_match_by_meaning(
@@ -114,7 +113,7 @@ def test_an_acronym_or_a_number_is_no_name() -> None:
         _memory("paged", "Paged at 3am; the check passed 10 seconds later."),  # "10" alone
     ]
     kept, below = apply(memories, [cue], [])
-    assert [m["id"] for m in kept] == ["credit"] and [m["id"] for m in below] == ["paged"]
+    assert [m.id for m in kept] == ["credit"] and [m.id for m in below] == ["paged"]
 
 
 def test_a_commits_memory_is_not_judged_by_the_floor() -> None:
@@ -123,4 +122,4 @@ def test_a_commits_memory_is_not_judged_by_the_floor() -> None:
     commit = _memory("c", "ip: parse the vxlan options in one place", commit="a" * 40)
     note = _memory("n", "the vxlan module was renamed")
     kept, below = apply([commit, note], [cue], [])
-    assert [m["id"] for m in kept] == ["c"] and [m["id"] for m in below] == ["n"]
+    assert [m.id for m in kept] == ["c"] and [m.id for m in below] == ["n"]

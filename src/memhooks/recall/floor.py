@@ -59,7 +59,7 @@ if TYPE_CHECKING:
     from collections.abc import Collection, Iterable
     from typing import Any
 
-    from .outcome import Recall
+    from .outcome import Recall, Recalled
     from .runtime import Task
     from .stages import Resolved
 
@@ -133,12 +133,12 @@ def cues(tasks: Iterable[Task], prompt: str, keys: Collection[tuple[Any, str]] =
 
 
 def judge(
-    memories: list[dict[str, Any]],
+    memories: list[Recalled],
     resolved: Resolved,
     prompt: str,
     out: Recall,
     notes: list[str] | None,
-) -> list[dict[str, Any]]:
+) -> list[Recalled]:
     """The floor as :func:`memhooks.recall.recall_result` applies it at prompt time:
     ``memories`` kept — all of them when ``out.backend`` is not :func:`lexical` or the
     floor is off (:data:`FLOOR`; an invalid value is a line in ``notes``, the hook's
@@ -155,19 +155,18 @@ def judge(
 
 
 def apply(
-    memories: list[dict[str, Any]], cues_: list[Cue], active: Iterable[str]
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """``(kept, below)``: ``memories`` (recall-v1 dicts, in order) split by the floor (see
+    memories: list[Recalled], cues_: list[Cue], active: Iterable[str]
+) -> tuple[list[Recalled], list[Recalled]]:
+    """``(kept, below)``: ``memories`` (in order) split by the floor (see
     the module docstring). Each is judged against the prompt (``cues_[0]``) and the
     queries of ``cues_`` that recalled it; ``active`` are the root-relative files the
-    prompt names or the host marks active. A memory kept is marked ``matched_by`` (what
-    passed it)."""
+    prompt names or the host marks active."""
     wanted = frozenset(active)
     prompt, by_key = cues_[0], {c.key: c for c in cues_[1:]}
     judged: list[tuple[list[Cue], list[int]]] = []
     best: dict[tuple[Any, str], int] = {}
     for memory in memories:
-        if memory.get("commit"):
+        if memory.commit:
             judged.append(([], []))
             continue
         words = _Words(memory)
@@ -181,43 +180,36 @@ def apply(
         if not mine:  # a commit's memory: not judged here (module docstring)
             kept.append(memory)
             continue
-        why = _anchor(memory, wanted, mine[1:]) or _named(memory, mine)
-        if why is None:
-            passing = [
-                weight for cue, weight in zip(mine, weights)
-                if weight >= max(1, min(MIN_WEIGHT, COVER * len(cue.words)))
+        passes = (
+            _anchor(memory, wanted, mine[1:])
+            or _named(memory, mine)
+            or any(
+                weight >= max(1, min(MIN_WEIGHT, COVER * len(cue.words)))
                 and weight >= RELATIVE * best[cue.key]
-            ]  # fmt: skip
-            why = f"shares words of weight {passing[0]}" if passing else None
-        if why is None:
-            below.append(memory)
-        else:
-            memory["matched_by"] = why
-            kept.append(memory)
+                for cue, weight in zip(mine, weights)
+            )
+        )
+        (kept if passes else below).append(memory)
     return kept, below
 
 
-def _keys(memory: dict[str, Any]) -> list[tuple[Any, str]]:
+def _keys(memory: Recalled) -> list[tuple[Any, str]]:
     """The ``(source, query)`` of each query that recalled ``memory``."""
-    return [(b.get("source"), b.get("query", "")) for b in memory.get("recalled_by", ())]
+    return [(b.get("source"), b.get("query", "")) for b in memory.recalled_by]
 
 
-def _anchor(memory: dict[str, Any], active: frozenset[str], mine: list[Cue]) -> str | None:
-    files = memory.get("files") or ()
-    touched = [f for f in files if f in active or any(f in c.files for c in mine)]
-    return f"touched {touched[0]}" if touched else None
+def _anchor(memory: Recalled, active: frozenset[str], mine: list[Cue]) -> bool:
+    """Rule 1: it touched a file the prompt names, an active file, or a cue's file."""
+    return any(f in active or any(f in c.files for c in mine) for f in memory.files)
 
 
-def _named(memory: dict[str, Any], cues_: list[Cue]) -> str | None:
-    text = memory.get("text") or ""
-    for cue in cues_:
-        for entity in memory.get("entities") or ():
-            if entity and mentions(cue.text, entity):
-                return f"names {entity}"
-        for name in cue.names:
-            if mentions(text, name):
-                return f"names {name}"
-    return None
+def _named(memory: Recalled, cues_: list[Cue]) -> bool:
+    """Rule 2: a cue names one of its entities, or it says an identifier of a cue."""
+    return any(
+        any(entity and mentions(cue.text, entity) for entity in memory.entities)
+        or any(mentions(memory.text, name) for name in cue.names)
+        for cue in cues_
+    )
 
 
 class _Words:
@@ -228,15 +220,15 @@ class _Words:
 
     __slots__ = ("labels", "said", "starts")
 
-    def __init__(self, memory: dict[str, Any]) -> None:
+    def __init__(self, memory: Recalled) -> None:
         named = [
-            *(memory.get("tags") or ()),
-            *(memory.get("entities") or ()),
-            memory.get("kind") or "",
-            *(f.replace("/", " ").replace(".", " ") for f in memory.get("files") or ()),
+            *memory.tags,
+            *memory.entities,
+            memory.kind or "",
+            *(f.replace("/", " ").replace(".", " ") for f in memory.files),
         ]
         self.labels = content_words(" ".join(named))
-        self.said = content_words(memory.get("text") or "") | self.labels
+        self.said = content_words(memory.text) | self.labels
         self.starts: dict[str, list[str]] = {}
         for word in self.said:
             if len(word) >= PREFIX:
