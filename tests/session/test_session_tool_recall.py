@@ -316,12 +316,14 @@ def test_a_prompt_with_a_pasted_log_still_recalls_and_its_cue_stays_short(agent:
 
 
 def test_rendering_what_a_session_claimed_leaves_the_recall_as_it_is(
-    project: tuple[Path, dict[str, str]],
+    project: tuple[Path, dict[str, str]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A parallel hook call delivered one memory first: this call renders the rest, and
     its recall result — what `sessions show` and the JSON report read — still holds all."""
     from memhooks.recall import recall_result
 
+    # Two memories are needed; the prompt-time floor would keep only the one it names.
+    monkeypatch.setenv("MEMHOOKS_RELEVANCE_FLOOR", "off")
     root, env = project
     given = recall_result(str(root / "billing"), prompt="How are invoice amounts stored?", store_path=env["MEMHOOKS_STORE"])
     before = given.to_dict()
