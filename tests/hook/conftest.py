@@ -20,4 +20,6 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.fixture
 def env() -> dict[str, str]:
-    return dict(os.environ)
+    """The environment for a hook subprocess: a deadline generous enough for a loaded
+    2-core CI machine (tests of the deadline itself set their own)."""
+    return {**os.environ, "MEMHOOKS_HOOK_TIMEOUT_MS": "30000"}
