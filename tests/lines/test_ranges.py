@@ -63,3 +63,14 @@ def test_blame_output_parses_in_groups_with_previous_and_boundary() -> None:
 def test_git_quoted_paths_are_unquoted() -> None:
     assert unquote('"na\\303\\257ve\\tx.py"') == "naïve\tx.py"
     assert unquote("plain.py") == "plain.py"
+
+
+def test_a_write_that_rewrites_a_huge_file_counts_the_rewritten_stretch_without_comparing_it() -> None:
+    """A Write over a 200,000-line file answers within a hook's deadline: the lines both
+    versions share at the start and end are not compared, and a stretch too large to
+    compare line by line counts as replaced whole (a superset, never fewer lines)."""
+    old = "".join(f"x = {n}\n" for n in range(200_000))
+    one = old.replace("x = 100000\n", "y = 100000\n")
+    assert changed_lines(old, one, context=0) == [(100_001, 100_001)]
+    rewritten = "head\n" + "".join(f"z = {n}\n" for n in range(199_998)) + "x = 199999\n"
+    assert changed_lines(old, rewritten, context=0) == [(1, 199_999)]

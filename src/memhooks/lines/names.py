@@ -14,6 +14,7 @@ kept), with no racy window of file times. Nothing here writes into the repositor
 from __future__ import annotations
 
 from .. import cachefile
+from ..limits import MAX_NAMES_CHARS
 from ..symbols.model import Definition
 from .cache import path_of
 
@@ -29,6 +30,8 @@ FORMAT = 2  # 2: with each definition's local mark
 def definitions(top: str, path: str, text: str, *, state_dir: str) -> list[Definition]:
     """The definitions of ``text``, the working version of ``path`` (relative to the
     work tree ``top``): from the cache when it holds this text's, else read and kept."""
+    if len(text) > MAX_NAMES_CHARS:
+        return []  # generated code or data: parsing it would outlast the hook's deadline
     file = _file(state_dir, top, path)
     key = _key(text)
     found = _load(file, key)

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 #: Lines of context on each side of what an edit replaces (``diff -U3``'s default).
 CONTEXT = 3
+#: The most old × new lines :func:`changed_lines` compares one by one (difflib is
+#: quadratic at worst); a larger rewrite counts as replaced as a whole.
+MAX_COMPARED = 4_000_000
 
 
 def edit_lines(
@@ -39,12 +42,30 @@ def changed_lines(old_text: str, new_text: str, *, context: int = CONTEXT) -> li
 
     old = old_text.split("\n")
     new = new_text.split("\n")
+    # The lines both share at the start and at the end are not compared again: a Write
+    # usually changes a few lines in the middle of a file it read.
+    head = 0
+    while head < len(old) and head < len(new) and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < len(old) - head and tail < len(new) - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    old_mid = old[head : len(old) - tail]
+    new_mid = new[head : len(new) - tail]
+    if not old_mid and not new_mid:
+        return []
     spans: list[tuple[int, int]] = []
-    matcher = SequenceMatcher(None, old, new, autojunk=False)
+    if len(old_mid) * len(new_mid) > MAX_COMPARED:
+        # Too much rewritten to compare line by line within a hook's deadline (difflib is
+        # quadratic at worst): the whole rewritten stretch counts as replaced.
+        spans.append((head + 1, head + len(old_mid)) if old_mid else (head, head + 1))
+        return _widen(spans, context, _count(old_text))
+    matcher = SequenceMatcher(None, old_mid, new_mid, autojunk=False)
     for tag, i1, i2, _j1, _j2 in matcher.get_opcodes():
         if tag == "equal":
             continue
         # old lines i1..i2-1 (0-based); an insertion (i1 == i2) lies between i1 and i1 + 1
+        i1, i2 = i1 + head, i2 + head
         spans.append((i1 + 1, i2) if i2 > i1 else (i1, i1 + 1))
     return _widen(spans, context, _count(old_text))
 
