@@ -145,3 +145,21 @@ def test_an_invalid_maintain_setting_is_named(repo: Path) -> None:
     payload = {"hook_event_name": "post_edit", "cwd": str(repo), "files": ["sub/y.py"]}
     code, _out, err = run_in_process(["event"], repo, {"MEMHOOKS_MAINTAIN": "some"}, json.dumps(payload).encode())
     assert code == 1 and "MH028" in err and "MEMHOOKS_MAINTAIN" in err
+
+
+def test_validate_checks_the_hook_files_memhooks_keeps_out_of_git(repo: Path) -> None:
+    """The hook loads a hook file memhooks made and lists in its exclude block, so
+    ``validate`` (``--all``, a folder) checks it too; a hook file the user's own
+    ``.gitignore`` leaves out stays out, as before."""
+    agent_writes(repo, "src/requests/models.py")
+    made = repo / "src" / "requests" / "MEMHOOKS.md"
+    assert made.is_file()
+    made.write_text("---\nschema: memhooks/v2\nbroken: [\n---\n", encoding="utf-8")
+    (repo / "ignored").mkdir()
+    (repo / "ignored" / "MEMHOOKS.md").write_text("---\nbroken: [\n", encoding="utf-8")
+    (repo / ".gitignore").write_text("/ignored/\n", encoding="utf-8")
+    for args in (["validate", "--all"], ["validate", "src/requests"], ["validate", "src"]):
+        code, out, err = run_in_process(args, repo, {})
+        assert code == 1, (args, out, err)
+        assert "error[MH000]" in out and "src/requests/MEMHOOKS.md:4:1" in out, (args, out, err)
+        assert "ignored/MEMHOOKS.md" not in out + err, (args, out, err)

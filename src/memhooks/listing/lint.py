@@ -28,13 +28,21 @@ def collect(path: str, *, all_hooks: bool, strict: bool = False) -> tuple[list[D
             # MEMHOOKS_ROOT may name a directory inside a git work tree: git still decides
             # what is ignored there (find_hooks falls back to the walker outside git)
             store = cache.for_root(where.root)  # the one explain and recall read through
+            use_git = where.reason in (REASON_GIT, REASON_ENV)
             hooks = find_hooks(
                 base,
-                use_git=where.reason in (REASON_GIT, REASON_ENV),
+                use_git=use_git,
                 meanwhile=store.prepare,
                 speculate=lambda hook: early.__setitem__(hook, store.load(hook).diagnostics),
                 settle=store.save,  # while git checks what was read; again below if need be
             )
+            if use_git:
+                # git's listing leaves out the hook files memhooks made and keeps out of
+                # git (its own block of info/exclude), which the hook loads: take them in,
+                # as prune/migrate do (a hook the user's .gitignore leaves out stays out)
+                from ..maintain.local import with_local
+
+                hooks = with_local(where.root, base, hooks)
         else:
             base, hooks, store = where.directory, [where.target], cache.HookCache(None)
     except DiagnosticError as exc:
