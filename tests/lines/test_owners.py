@@ -95,6 +95,46 @@ def test_an_edit_agrees_with_git_blame_of_the_working_tree(
     assert followed.uncommitted == fresh.uncommitted == 1
 
 
+def test_an_edit_undone_gets_the_owners_back_without_blaming_again(
+    repo: Path, hashes: dict[str, str], state: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    owners(str(repo), PATH, state_dir=state)
+    file = repo / PATH
+    committed = file.read_text(encoding="utf-8")
+    lines = committed.splitlines(keepends=True)
+    lines[8:10] = ["    def __init__(self, attempts=2):\n", "        self.attempts = 2\n"]
+    file.write_text("".join(lines), encoding="utf-8")
+    monkeypatch.setenv("PATH", "")  # edits followed from the cache alone
+    edited = owners(str(repo), PATH, [SIMPLIFIED], state_dir=state)
+    assert edited.cached and edited.uncommitted == 2 and edited.owners == []
+    lines[9] = "        self.attempts = attempts\n"  # half of it undone: the text blame saw
+    file.write_text("".join(lines), encoding="utf-8")
+    half = owners(str(repo), PATH, [SIMPLIFIED], state_dir=state)
+    assert half.uncommitted == 1 and by_hash(half) == {hashes["regression"]: [(10, 10)]}
+    file.write_text(committed, encoding="utf-8")  # git checkout -- the file
+    undone = owners(str(repo), PATH, [SIMPLIFIED], state_dir=state)
+    assert undone.cached and undone.uncommitted == 0
+    assert by_hash(undone) == {hashes["regression"]: [SIMPLIFIED]}
+
+
+def test_a_file_first_blamed_while_edited_gets_its_owners_back_when_undone(
+    repo: Path, hashes: dict[str, str], state: str, tmp_path: Path
+) -> None:
+    file = repo / PATH
+    committed = file.read_text(encoding="utf-8")
+    lines = committed.splitlines(keepends=True)
+    del lines[9]  # a line deleted: blame of this version shows nothing uncommitted
+    lines[8] = "    def __init__(self, attempts=2):\n"
+    file.write_text("".join(lines), encoding="utf-8")
+    assert owners(str(repo), PATH, [(9, 9)], state_dir=state).uncommitted == 1
+    file.write_text(committed, encoding="utf-8")
+    undone = owners(str(repo), PATH, state_dir=state)
+    fresh = owners(str(repo), PATH, state_dir=str(tmp_path / "fresh"))
+    assert undone.uncommitted == fresh.uncommitted == 0
+    assert by_hash(undone) == by_hash(fresh)
+    assert by_hash(undone)[hashes["regression"]] == [SIMPLIFIED]
+
+
 def test_a_commit_elsewhere_keeps_the_entry_and_a_commit_of_the_file_replaces_it(
     repo: Path, hashes: dict[str, str], state: str
 ) -> None:

@@ -9,9 +9,13 @@ What invalidates what (:func:`memhooks.lines.ownership.owners` applies it):
 
 * the same HEAD and the same stat: the entry answers as it is (no process, no read of
   the file but this one);
-* the file changed (an edit): its new lines are compared with the saved ones; lines
-  kept keep their owners, changed and new lines are uncommitted — exactly what blame
-  of the working tree would say, without running it;
+* the file changed (an edit): its new lines are compared with the version blame saw
+  (the *base*: the text the entry was made from, kept aside once an edit is followed),
+  never with the previous edit — lines kept keep the base's owners, so an edit undone
+  gets them back. Changed and new lines are uncommitted when the base is HEAD's own
+  version of the file (``committed``: what blame of the working tree would then say,
+  without running it); when it is not (the file was already edited when first blamed),
+  they are left to blame, which is the only one to know whether they are HEAD's;
 * HEAD moved (a commit, a checkout): when git says the path did not change between the
   two commits the entry is kept under the new HEAD, else it is dropped.
 
@@ -29,7 +33,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-FORMAT = 4  # 3: the stat key is memhooks.filestate.key; 4: owners as ints, text aside
+FORMAT = 5  # 3: the stat key is memhooks.filestate.key; 4: owners as ints, text aside; 5: base
 
 #: What is known of a line's owner: None (not blamed yet), UNCOMMITTED, or
 #: ``origin index << SHIFT | line number in that origin`` (one int: a file's owners
@@ -56,13 +60,16 @@ class Entry:
     file of its own beside the entry and read only when needed: to follow an edit),
     ``lines`` (per line, see :data:`Known`), ``origins`` (``[hash, path, previous hash
     or None, previous path or None]``), ``commits`` (hash -> ``[summary, author time,
-    boundary]``) and ``before`` (previous owners already found: ``"<hash> <path> <first>-
+    boundary]``), ``committed`` (whether the base — the text blame saw — is HEAD's
+    version of the file, or HEAD has none: a line not in the base is then surely
+    uncommitted; None when not known), ``base_lines`` (None while no edit is
+    followed; else the base's owners, its text in ``base``, kept aside too) and ``before`` (previous owners already found: ``"<hash> <path> <first>-
     <last>"`` -> rows of :func:`memhooks.lines.ownership.previous_owners`) and ``notes`` (what callers keep with this
     file version: :attr:`memhooks.lines.Ownership.notes`)."""
 
     __slots__ = (
-        "_text", "_text_file", "before", "commits", "head", "lines", "notes", "origins",
-        "saved_ns", "stat", "text_changed",
+        "_base", "_text", "_text_file", "base_changed", "base_lines", "before", "commits",
+        "committed", "head", "lines", "notes", "origins", "saved_ns", "stat", "text_changed",
     )  # fmt: skip
 
     def __init__(self, head: str, stat: list[int], text: list[str] | None) -> None:
@@ -77,21 +84,43 @@ class Entry:
         self.commits: dict[str, list[str | int | bool]] = {}
         self.before: dict[str, list[list[Any]]] = {}
         self.notes: dict[str, object] = {}
+        self.committed: bool | None = None
+        self.base_lines: list[int | None] | None = None
+        self._base: list[str] | None = None
+        self.base_changed = False
+
+    @property
+    def base(self) -> list[str]:
+        """The text blame saw (``text`` while no edit is followed)."""
+        if self.base_lines is None:
+            return self.text
+        if self._base is None:
+            self._base = _read_text(self._text_file[: -len(".text")] + ".base")
+        return self._base
+
+    @base.setter
+    def base(self, value: list[str] | None) -> None:
+        self._base = value
+        self.base_changed = value is not None
 
     @property
     def text(self) -> list[str]:
         if self._text is None:
-            try:
-                with open(self._text_file, encoding="utf-8") as fp:
-                    self._text = fp.read().split("\n")[:-1]
-            except OSError:
-                self._text = []
+            self._text = _read_text(self._text_file)
         return self._text
 
     @text.setter
     def text(self, value: list[str]) -> None:
         self._text = value
         self.text_changed = True
+
+
+def _read_text(file: str) -> list[str]:
+    try:
+        with open(file, encoding="utf-8") as fp:
+            return fp.read().split("\n")[:-1]
+    except OSError:
+        return []
 
 
 def path_of(state_dir: str, top: str, path: str) -> str:
@@ -116,6 +145,8 @@ def load(file: str) -> Entry | None:
         entry.commits = data["commits"]
         entry.before = data["before"]
         entry.notes = data["notes"]
+        entry.committed = data["committed"]
+        entry.base_lines = data["base_lines"]
     except (OSError, ValueError, KeyError, TypeError):
         return None
     return entry
@@ -131,6 +162,11 @@ def save(file: str, entry: Entry) -> bool:
         if not cachefile.write(file[: -len(".json")] + ".text", text, mode=0o700):
             return False
         entry.text_changed = False
+    if entry.base_lines is not None and entry.base_changed:
+        base = "".join(f"{line}\n" for line in entry.base)
+        if not cachefile.write(file[: -len(".json")] + ".base", base, mode=0o700):
+            return False
+        entry.base_changed = False
     data = {
         "format": FORMAT,
         "head": entry.head,
@@ -141,6 +177,8 @@ def save(file: str, entry: Entry) -> bool:
         "commits": entry.commits,
         "before": entry.before,
         "notes": entry.notes,
+        "committed": entry.committed,
+        "base_lines": entry.base_lines,
     }
     return cachefile.write(file, dumps(data, separators=(",", ":")), mode=0o700)
 
@@ -156,15 +194,50 @@ def unchanged(entry: Entry, st: os.stat_result) -> bool:
 
 
 def follow_edit(entry: Entry, text: list[str]) -> bool:
-    """Carry ``entry`` over to the file's new lines ``text``: kept lines keep what is
-    known of them, others are uncommitted. Returns whether anything changed."""
+    """Carry ``entry`` over to the file's new lines ``text``, compared with the text blame
+    saw (:attr:`Entry.base`, not the previous edit): lines kept keep what is known of
+    them; the others are uncommitted when the base is HEAD's version (``committed``),
+    else not blamed yet (blame alone knows whether they are HEAD's lines). Text back to
+    the base gets the base's owners back. Returns whether anything changed."""
     if text == entry.text:
         return False
+    if entry.base_lines is None:  # the first edit followed: what blame saw is kept aside
+        entry.base, entry.base_lines = entry.text, list(entry.lines)
+    base, owners = entry.base, entry.base_lines
+    if text == base:  # the edit undone
+        entry.text, entry.lines = text, list(owners)
+        entry.base_lines, entry.base = None, None
+        return True
     from difflib import SequenceMatcher
 
-    lines: list[int | None] = [UNCOMMITTED] * len(text)
-    matcher = SequenceMatcher(None, entry.text, text, autojunk=False)
+    lines: list[int | None] = [UNCOMMITTED if entry.committed else None] * len(text)
+    matcher = SequenceMatcher(None, base, text, autojunk=False)
     for old, new, size in matcher.get_matching_blocks():
-        lines[new : new + size] = entry.lines[old : old + size]
+        lines[new : new + size] = owners[old : old + size]
     entry.text, entry.lines = text, lines
     return True
+
+
+def settle(entry: Entry) -> None:
+    """After a blame of the followed version: what it found of lines kept from the base
+    is the base's too (so that a later edit, or its undoing, keeps it)."""
+    if entry.base_lines is None:
+        return
+    from difflib import SequenceMatcher
+
+    owners, lines = entry.base_lines, entry.lines
+    matcher = SequenceMatcher(None, entry.base, entry.text, autojunk=False)
+    for old, new, size in matcher.get_matching_blocks():
+        for k in range(size):
+            if owners[old + k] is None and lines[new + k] is not None:
+                owners[old + k] = lines[new + k]
+
+
+def blob_id(raw: bytes, size: int) -> str:
+    """Git's object id of a blob holding ``raw`` (sha1, or sha256 when ``size`` is 64)."""
+    import hashlib
+
+    digest = hashlib.sha256() if size == 64 else hashlib.sha1()
+    digest.update(b"blob %d\0" % len(raw))
+    digest.update(raw)
+    return digest.hexdigest()

@@ -128,6 +128,7 @@ def owners(
                 item.lines[n - 1] = cache.UNCOMMITTED
         if run is not None:
             _fill(item, run.groups)
+            cache.settle(item)
         dirty = True
     if dirty:
         cache.save(file, item)
@@ -330,11 +331,14 @@ def _entry(
         item = None
     if item is not None and item.head == head and cache.unchanged(item, st):
         return file, item, False
-    text = _read_lines(full)
+    raw = _read(full)
+    text = None if raw is None else _lines(raw)
     if text is None:
         return None
     if item is None:
-        return file, cache.Entry(head, cache.stat_key(st), text), True
+        fresh = cache.Entry(head, cache.stat_key(st), text)
+        fresh.committed = _is_head_blob(top, path, head.partition(" ")[0], raw)
+        return file, fresh, True
     item.head = head
     item.stat = cache.stat_key(st)
     cache.follow_edit(item, text)
@@ -355,13 +359,32 @@ def _same_file(top: str, path: str, before: str, after: str) -> bool:
         return False
 
 
-def _read_lines(full: str) -> list[str] | None:
-    """The file's lines as git counts them (a last line without a newline counts)."""
+def _is_head_blob(top: str, path: str, head: str, raw: bytes) -> bool | None:
+    """Whether a line not in ``raw`` is surely uncommitted: ``raw`` is HEAD's version of
+    ``path`` byte for byte, or HEAD has no such file (None: git could not say). One
+    ``git rev-parse``, on the path that blames anyway."""
+    from ..git import run
+
     try:
-        with open(full, "rb") as fp:
-            raw = fp.read()
+        done = run(top, "rev-parse", "--verify", "--quiet", f"{head}:{path}")
     except OSError:
         return None
+    oid = done.stdout.strip()
+    if done.returncode != 0 or len(oid) not in (40, 64):
+        return True  # not in HEAD: none of its lines is committed
+    return cache.blob_id(raw, len(oid)) == oid
+
+
+def _read(full: str) -> bytes | None:
+    try:
+        with open(full, "rb") as fp:
+            return fp.read()
+    except OSError:
+        return None
+
+
+def _lines(raw: bytes) -> list[str] | None:
+    """The file's lines as git counts them (a last line without a newline counts)."""
     if b"\0" in raw[:8000]:
         return None  # binary: git blames no lines of it we could show
     lines = raw.decode("utf-8", "replace").split("\n")
