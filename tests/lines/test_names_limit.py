@@ -13,7 +13,9 @@ from memhooks.limits import MAX_NAMES_CHARS
 from memhooks.lines import names
 
 
-def test_a_generated_file_past_the_limit_is_not_parsed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_generated_file_past_the_limit_is_not_parsed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def parse(path: str, text: str) -> list[symbols.Definition]:
         raise AssertionError("a file past MAX_NAMES_CHARS was parsed")
 

@@ -65,7 +65,9 @@ def test_git_quoted_paths_are_unquoted() -> None:
     assert unquote("plain.py") == "plain.py"
 
 
-def test_a_write_that_rewrites_a_huge_file_counts_the_rewritten_stretch_without_comparing_it() -> None:
+def test_a_write_that_rewrites_a_huge_file_counts_the_rewritten_stretch_without_comparing_it() -> (
+    None
+):
     """A Write over a 200,000-line file answers within a hook's deadline: the lines both
     versions share at the start and end are not compared, and a stretch too large to
     compare line by line counts as replaced whole (a superset, never fewer lines)."""
