@@ -17,7 +17,9 @@ SHOP = Path(__file__).resolve().parents[2] / "examples" / "shop"
 
 
 @pytest.fixture
-def shop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Path:
+def shop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> Path:
     monkeypatch.setenv("MEMHOOKS_ROOT", str(SHOP))
     monkeypatch.setenv("MEMHOOKS_STORE", str(tmp_path / "demo.sqlite3"))
     monkeypatch.delenv("MEMHOOKS_SEARCH", raising=False)
@@ -92,7 +94,9 @@ def test_the_floor_is_left_to_backends_that_match_by_meaning(
 def test_the_recall_summary_counts_what_the_floor_left_out(
     shop: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code = main(["recall", str(shop / "backend" / "auth"), "--prompt", "make login sessions last longer"])
+    code = main(
+        ["recall", str(shop / "backend" / "auth"), "--prompt", "make login sessions last longer"]
+    )
     out = capsys.readouterr().out
     assert code == 0 and "1 below the relevance floor" in out and "shop-014" not in out
 
@@ -123,3 +127,22 @@ def test_a_commits_memory_is_not_judged_by_the_floor() -> None:
     note = _memory("n", "the vxlan module was renamed")
     kept, below = apply([commit, note], [cue], [])
     assert [m.id for m in kept] == ["c"] and [m.id for m in below] == ["n"]
+
+
+def test_a_hand_written_query_that_matched_through_common_words_keeps_its_matches() -> None:
+    # The real Claude Code e2e of issue 22: the root hook asks "What constraints apply to
+    # every change in this project?" and the rule it routes shares only common words with
+    # it; a prompt about something else ("Create hello.txt") must still bring it.
+    prompt, question = "Create hello.txt", "What constraints apply to every change in this project?"
+    by = [{"source": "MEMHOOKS.md", "query": question}]
+    rule = Recalled("rule", "every change needs a changelog line.", kind="note", recalled_by=by)
+    cues = [Cue((None, prompt), prompt), Cue(("MEMHOOKS.md", question), question)]
+    kept, below = apply([rule], cues, ())
+    assert [m.id for m in kept] == ["rule"] and below == []
+    # Once the query finds a real match, a chance one-word match of it is left out again.
+    real = Recalled(
+        "real", "Project constraint: apply migrations in order.", kind="note", recalled_by=by
+    )
+    chance = Recalled("chance", "Changelog lines list each project.", kind="note", recalled_by=by)
+    kept, below = apply([real, chance], cues, ())
+    assert [m.id for m in kept] == ["real"] and [m.id for m in below] == ["chance"]

@@ -28,6 +28,13 @@ of these holds:
    tags or entities, its kind, or in its files' names (a label someone chose, or the code
    it is about), or an identifier. Two words are one when one begins the other in
    :data:`PREFIX` letters or more ("migrated", "migrations").
+4. **Routed** — a hand-written query recalled it, and nothing that query found shares a
+   distinctive word with it: the words cannot tell its matches apart, so the hook
+   author's routing stands. "What constraints apply to every change in this project?"
+   finds "every change needs a changelog line" through common words only (the real
+   Claude Code e2e of issue 22 lost that rule to rule 3). Where the query's best match
+   does share distinctive words, rule 3's :data:`RELATIVE` part still leaves out what
+   shares one word by chance (the Safari cookie and "session outage" above).
 
 Not applied to a commit's memory (``memhooks history import``): its prompt-time ranking
 was tuned on the history benchmarks, and there the floor cost cited commits. On iproute2's
@@ -188,6 +195,7 @@ def apply(
                 and weight >= RELATIVE * best[cue.key]
                 for cue, weight in zip(mine, weights)
             )
+            or any(best[cue.key] == 0 for cue in mine[1:])  # see the module docstring
         )
         (kept if passes else below).append(memory)
     return kept, below
