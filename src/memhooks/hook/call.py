@@ -189,6 +189,15 @@ class HookCall:
         return min(chars, cap) if cap else chars
 
     @property
+    def line_recall(self) -> bool:
+        """``MEMHOOKS_LINE_RECALL`` (:mod:`memhooks.settings`; default on). Off without a
+        usable state file (no ledger to keep a commit from coming again)."""
+        from ..settings import switch
+
+        # the switch first: turned off, the call opens no state file
+        return switch("MEMHOOKS_LINE_RECALL", self.env, self.notes) and not self.ledgerless
+
+    @property
     def tool_recall(self) -> bool:
         """``MEMHOOKS_TOOL_RECALL`` (:mod:`memhooks.settings`; an invalid value is noted,
         and on). Off without a usable state file: no ledger would keep each tool event
@@ -395,7 +404,6 @@ class HookCall:
         # A snapshot settles later calls: not from a call whose ledger rows do not stand
         if session is not None and self.event.session_id and not session.pending:
             from ..session.snapshot import save
-            from .lines import line_recall_on
 
             ceiling = self.setting("MEMHOOKS_SESSION_MAX_CHARS")
             # "full": no tool event of this session can add anything now (its ceiling is
@@ -404,7 +412,7 @@ class HookCall:
             # and not told (line-level recall on) and, for a host told of an edit only
             # after it, edits go the whole way
             full = session.tool_chars >= ceiling or not self.delivery.tool_events
-            lines = line_recall_on(self)
+            lines = self.line_recall
             save(self.state_dir, self.host, self.event.session_id, root=session.root,
                  epoch=session.epoch, served=session.settled(), full=full,
                  folders=self.tool_recall, reads=lines,

@@ -52,15 +52,6 @@ QUERY_CAP_S = 2.0
 NAMES = "names:"
 
 
-def line_recall_on(call: HookCall) -> bool:
-    """``MEMHOOKS_LINE_RECALL`` (:mod:`memhooks.settings`; default on). Off without a
-    usable state file (no ledger to keep a commit from coming again)."""
-    from ..settings import switch
-
-    # the switch first: turned off, the call opens no state file
-    return switch("MEMHOOKS_LINE_RECALL", call.env, call.notes) and not call.ledgerless
-
-
 def for_read(call: HookCall) -> str:
     """What to add after a read: the owners of the lines read (``""``: nothing)."""
     from ..lines.tools import reads

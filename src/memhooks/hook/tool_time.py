@@ -25,7 +25,7 @@ TOOL_TARGETS = 2
 def on_tool(call: HookCall) -> Reply:
     touched = [(rel, kind(call, rel), "read") for rel in call.files(reads_only=True)]
     reply = _after_tool(call, touched)
-    if touched and call.delivery.at_tool_time(call.native) and lines.line_recall_on(call):
+    if touched and call.delivery.at_tool_time(call.native) and call.line_recall:
         reply = joined(call, reply, lines.for_read(call))
     return reply
 
@@ -33,7 +33,7 @@ def on_tool(call: HookCall) -> Reply:
 def on_pre_tool(call: HookCall) -> Reply:
     """Before an edit, where the host's pre-tool reply reaches the model: the commits
     that own the lines it replaces (:mod:`memhooks.hook.lines`)."""
-    if not call.delivery.before_tool(call.native) or not lines.line_recall_on(call):
+    if not call.delivery.before_tool(call.native) or not call.line_recall:
         return noop(call)
     return joined(call, noop(call), lines.for_edit(call, applied=False))
 
@@ -45,7 +45,7 @@ def on_edit(call: HookCall) -> Reply:
     if (
         not call.delivery.has_pre_tool
         and call.delivery.at_tool_time(call.native)
-        and lines.line_recall_on(call)
+        and call.line_recall
     ):  # no pre-tool channel: told after the edit
         reply = joined(call, reply, lines.for_edit(call, applied=True))
     reply.changed = changed
@@ -72,7 +72,7 @@ def on_command(call: HookCall) -> Reply:
 
 def _shell_read(call: HookCall) -> bool:
     """Line-level recall is on and the call's command reads lines of files."""
-    if not lines.line_recall_on(call):
+    if not call.line_recall:
         return False
     from ..lines.tools import shell_read
 
@@ -107,7 +107,7 @@ def _after_tool(call: HookCall, touched: list[tuple[str, str, str]]) -> Reply:
     hooks = [os.path.join(call.root_path(f), HOOK_NAME) for f in folders]
     # A file served on its own (its folder was served earlier) is anchored by itself;
     # history memories come through line-level recall when it is on: by the lines owned
-    keep = Anchor(folders, files, hooks, commits=not lines.line_recall_on(call))
+    keep = Anchor(folders, files, hooks, commits=not call.line_recall)
     budget = min(call.setting("MEMHOOKS_TOOL_MAX_CHARS"), left)
     if call.delivery.cap:
         budget = min(budget, call.delivery.cap)

@@ -18,12 +18,6 @@ from ..limits import MAX_NAMES_CHARS
 from ..symbols.model import Definition
 from .cache import path_of
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Sequence
-
-    from ..symbols.model import Symbols
-
 FORMAT = 2  # 2: with each definition's local mark
 
 
@@ -41,20 +35,6 @@ def definitions(top: str, path: str, text: str, *, state_dir: str) -> list[Defin
         found = read(path, text)
         _save(file, key, found)
     return found
-
-
-def symbols_at(
-    top: str, path: str, text: str, ranges: Sequence[tuple[int, int]], *, state_dir: str
-) -> Symbols:
-    """:func:`memhooks.symbols.symbols_at` with the file's definitions from the cache."""
-    from ..symbols.reader import symbols_among
-
-    return symbols_among(definitions(top, path, text, state_dir=state_dir), text, ranges)
-
-
-def keep(top: str, path: str, text: str, *, state_dir: str) -> None:
-    """Read and keep the definitions of ``text`` unless they are kept already."""
-    definitions(top, path, text, state_dir=state_dir)
 
 
 def _file(state_dir: str, top: str, path: str) -> str:

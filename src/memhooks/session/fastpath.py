@@ -97,7 +97,7 @@ def _edit_told(call: Call) -> bool:
     assert event.session_id is not None
     found = changes(event.tool_name or "", event.tool_input or {})
     if not found:
-        return False  # not an edit: the whole way (as before line-level recall had this)
+        return True  # not an edit: nothing to tell before it (the host's no-op, no SQLite)
     from .snapshot import edit_settled
 
     def sure(root: str, told: frozenset[str], prompt: str | None) -> bool:
