@@ -3,6 +3,10 @@ a Write over an existing file, each widened by three lines of context."""
 
 from __future__ import annotations
 
+import difflib
+
+import pytest
+
 from memhooks.lines import changed_lines, edit_lines
 from memhooks.lines.porcelain import Parser, unquote
 
@@ -65,14 +69,26 @@ def test_git_quoted_paths_are_unquoted() -> None:
     assert unquote("plain.py") == "plain.py"
 
 
-def test_a_write_that_rewrites_a_huge_file_counts_the_rewritten_stretch_without_comparing_it() -> (
-    None
-):
+def test_a_write_over_a_huge_file_compares_only_what_it_rewrote(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A Write over a 200,000-line file answers within a hook's deadline: the lines both
     versions share at the start and end are not compared, and a stretch too large to
     compare line by line counts as replaced whole (a superset, never fewer lines)."""
+    compared: list[tuple[int, int]] = []
+    real = difflib.SequenceMatcher
+
+    def matcher(
+        junk: object, a: list[str], b: list[str], autojunk: bool = True
+    ) -> difflib.SequenceMatcher[str]:
+        compared.append((len(a), len(b)))
+        return real(None, a, b, autojunk=autojunk)
+
+    monkeypatch.setattr(difflib, "SequenceMatcher", matcher)
     old = "".join(f"x = {n}\n" for n in range(200_000))
     one = old.replace("x = 100000\n", "y = 100000\n")
     assert changed_lines(old, one, context=0) == [(100_001, 100_001)]
+    assert compared == [(1, 1)]  # the one line that differs, not 200,001 against 200,001
     rewritten = "head\n" + "".join(f"z = {n}\n" for n in range(199_998)) + "x = 199999\n"
     assert changed_lines(old, rewritten, context=0) == [(1, 199_999)]
+    assert compared == [(1, 1)]  # too large to compare: replaced whole

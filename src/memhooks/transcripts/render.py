@@ -34,8 +34,8 @@ from ..scrubber import clean
 from ..statements import sentences, statement_kind
 from ..store import Memory
 from ..store.memory import parse_timestamp
-from . import anchors
 from ..words import content_words
+from . import anchors
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -47,8 +47,8 @@ from __future__ import annotations
 import math
 
 from ..symbols.mentions import mentions
-from .render import KIND
 from ..words import content_words
+from .render import KIND
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
