@@ -77,6 +77,8 @@ def import_sets(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]
     out["session_start"] = call({"hook_event_name": "SessionStart", "source": "startup"})
     call(prompt)  # fills the caches (the parsed hooks, the search lists)
     out["user_prompt"] = call({**prompt, "prompt": "Which release constraints apply to billing?"})
+    # a new session's first prompt: its memories are delivered (the relevance floor runs)
+    out["user_prompt_recalls"] = call({**prompt, "session_id": "imports-2"})
     out["pre_tool"] = call(
         {
             "hook_event_name": "PreToolUse",
@@ -128,6 +130,12 @@ def test_the_tool_shortcut_loads_no_sqlite_no_yaml_no_typing(
         assert not {"sqlite3", "ruamel", "yaml", "typing", "re", "subprocess"} & set(
             import_sets[kind]
         ), kind
+
+
+def test_a_prompt_that_recalls_loads_no_re(import_sets: dict[str, list[str]]) -> None:
+    # re with enum, functools and collections: ~3 ms of CPU a prompt (memhooks.words)
+    assert "memhooks.recall.floor" in import_sets["user_prompt_recalls"]
+    assert "re" not in import_sets["user_prompt_recalls"]
 
 
 def test_a_pre_tool_call_that_edits_nothing_opens_no_state_file(

@@ -161,7 +161,7 @@ def recall_result(
     merged = merge(resolved.tasks, per_query, delivered=delivered, keep=keep)
     if prompt and not anchored and merged.memories:
         # Prompt time: only what really matches the prompt or a hook's question. Imported
-        # here: the floor reads words (``re``), which no other kind of hook call needs.
+        # here: the floor reads words, which no other kind of hook call needs.
         from .floor import judge
 
         notes = out.notes if skip_invalid else None  # the hook goes on; a command fails

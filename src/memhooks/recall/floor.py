@@ -56,10 +56,9 @@ A generated folder cue is no cue here: its text is a template that names no topi
 from __future__ import annotations
 
 import os
-import re
 
 from ..symbols.mentions import mentions
-from ..words import content_words
+from ..words import content_words, identifiers
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -95,7 +94,6 @@ EVERYDAY = content_words(
 )
 #: Letters two words must share at the start to be one word (``migrat``, ``migration``).
 PREFIX = 5
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 #: Tag of a generated folder cue (:data:`memhooks.recall.runtime.AUTO_TAG`).
 _AUTO = "memhooks:auto"
 
@@ -270,5 +268,5 @@ def identifier(word: str) -> bool:
 
 def _tokens(text: str) -> list[str]:
     """The identifier-like words of ``text`` (``tests/test_x.py::test_y`` gives
-    ``tests``, ``test_x``, ``py``, ``test_y``)."""
-    return _IDENTIFIER.findall(text)
+    ``tests``, ``test_x``, ``py``, ``test_y``: :func:`memhooks.words.identifiers`)."""
+    return identifiers(text)
