@@ -15,8 +15,9 @@ account's home from the password database was written). Nothing is created here.
 (:mod:`memhooks.session.location`, state), the backend configuration and the capture
 switch (config), the parsed-hook, listing and search caches (cache).
 
-Only ``os``, ``sys`` and :mod:`memhooks.errors` are imported: the hook path finds its
-files here (``platformdirs`` only off Linux).
+Only ``os`` and ``sys`` are imported: the hook path finds its files here
+(``platformdirs`` only off Linux, :mod:`memhooks.errors` only to raise: a hook call that
+finds its home loads neither).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-from .errors import HomeError
+    from .errors import HomeError
 
 APP = "memhooks"
 #: kind -> (the XDG variable, the default below the home folder)
@@ -61,10 +62,10 @@ def user_dir(kind: str, env: Mapping[str, str] | None = None) -> str:
     if not xdg:
         try:
             xdg = os.path.join(home(env), *default)
-        except HomeError as exc:
+        except OSError as exc:  # HomeError, the only error home() raises
             what, elsewhere = HOLDS[kind]
             where = "~/" + "/".join((*default, APP))
-            raise HomeError(
+            raise _home_error(
                 f"{exc}, and memhooks keeps {what} under it ({where}); set HOME to your home "
                 f"folder, or set {elsewhere}"
             ) from None
@@ -80,15 +81,21 @@ def home(env: Mapping[str, str] | None = None) -> str:
     env = os.environ if env is None else env
     value = env.get("HOME") or ""
     if not value:
-        raise HomeError("HOME is not set")
+        raise _home_error("HOME is not set")
     named = f"HOME `{value}`"
     if not os.path.isabs(value):
-        raise HomeError(f"{named} is not an absolute path")
+        raise _home_error(f"{named} is not an absolute path")
     if not os.path.isdir(value):
-        raise HomeError(
+        raise _home_error(
             f"{named} does not exist" if not os.path.lexists(value) else f"{named} is not a folder"
         )
     return value
+
+
+def _home_error(message: str) -> HomeError:
+    from .errors import HomeError  # only to raise (module docstring)
+
+    return HomeError(message)
 
 
 def data_dir(env: Mapping[str, str] | None = None) -> str:

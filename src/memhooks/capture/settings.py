@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 
-from .. import atomicfile, dirs
+from .. import dirs
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -129,6 +129,8 @@ def switch(on: bool, level: str, project: str | None = None, path: str | None = 
 
 
 def _write(path: str, text: str) -> None:
+    from .. import atomicfile  # only to write: every hook call reads these settings
+
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         atomicfile.write(path, text)

@@ -227,11 +227,10 @@ class HookCall:
     def _capture_switch(self) -> tuple[str, bool]:
         if self._capture is None:
             from ..capture import settings
-            from ..errors import HomeError
 
             try:
                 path = settings.config_path(self.env)
-            except HomeError:  # no home: no switch file, so capture is off (the default)
+            except OSError:  # HomeError: no home, no switch file: capture is off (the default)
                 self._capture = (NO_FOLDER, False)
             else:
                 self._capture = (path, settings.anything_on(settings.load(path)))
@@ -246,12 +245,11 @@ class HookCall:
         :data:`NO_FOLDER`: nothing can be created below it, and :attr:`state` is kept
         elsewhere."""
         if self._state_dir is None:
-            from ..errors import HomeError
             from ..session.location import state_dir
 
             try:
                 self._state_dir = state_dir(self.env)
-            except HomeError as exc:
+            except OSError as exc:  # HomeError (memhooks.errors is loaded only to raise it)
                 self._state_dir = NO_FOLDER
                 self.state_problem = str(exc)
         return self._state_dir

@@ -35,6 +35,8 @@ _WHERE = {
 
 
 def __getattr__(name: str) -> object:
+    if name not in _WHERE:  # e.g. a submodule being imported (``from . import snapshot``)
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     from ..lazy import attribute  # loaded with the first name asked for
 
     return attribute(__name__, _WHERE, name, globals())
