@@ -59,7 +59,7 @@ def test_the_cli_reports_and_exits_0_when_every_check_passes(tmp_path: Path) -> 
     assert "the known memory reached the reply" in lines[2] and lines[-1] == "1 of 1 checks passed"
     report = json.loads(_cli(tmp_path, "--agent", "claude-code", "--format", "json").stdout)
     (entry,) = report["checks"]
-    assert entry["ok"] and entry["delivered"] and entry["command"].endswith("memhooks hook --agent claude-code")
+    assert entry["ok"] and entry["delivered"] and entry["command"].startswith("set -- hook --agent claude-code; command . ")
 
 
 def test_nothing_installed_is_a_failure(tmp_path: Path) -> None:

@@ -52,8 +52,10 @@ def _installed(base: Path, agent: str = "claude-code") -> tuple[Context, str]:
     return ctx, settings["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"]
 
 
-def _hook(command: str, payload: dict[str, object], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(shlex.split(command), input=json.dumps(payload), text=True, capture_output=True, env=env, cwd="/", timeout=60, check=False)
+def _hook(command: str, payload: dict[str, object], env: dict[str, str], shell: str = "/bin/sh") -> subprocess.CompletedProcess[str]:
+    """``command`` run as Claude Code runs it (``/bin/sh -c``; Codex, Gemini CLI and
+    Copilot CLI: ``bash -c``)."""
+    return subprocess.run([shell, "-c", command], input=json.dumps(payload), text=True, capture_output=True, env=env, cwd="/", timeout=60, check=False)
 
 
 def _remember(base: Path, root: Path) -> None:
@@ -71,7 +73,8 @@ def _point(where: str, python: str, main: str) -> None:
 def test_the_command_runs_the_launcher_which_answers_as_the_direct_command_does(tmp_path: Path) -> None:
     ctx, command = _installed(tmp_path)
     where = tmp_path / "home/.local/share/memhooks/bin/memhooks"
-    assert ctx.launcher == str(where) and shlex.split(command) == [str(where), "hook", "--agent", "claude-code"]
+    # Claude Code runs it in /bin/sh: it sources the launcher into that shell
+    assert ctx.launcher == str(where) and command == f"set -- hook --agent claude-code; command . {where} || exit 0"
     assert is_ours(command) and os.access(where, os.X_OK)
     assert launcher.points_at(str(where)) == (MAIN[0], MAIN[2])
     root = tmp_path / "proj"
@@ -81,6 +84,10 @@ def test_the_command_runs_the_launcher_which_answers_as_the_direct_command_does(
     direct = _hook(shlex.join([*MAIN, "hook", "--agent", "claude-code"]), {**payload, "session_id": "s2"}, _env(tmp_path))
     assert through.returncode == 0 and through.stderr == ""
     assert "half-even" in through.stdout and through.stdout == direct.stdout
+    in_bash = _hook(command, {**payload, "session_id": "s3"}, _env(tmp_path), shell="/bin/bash")  # as Codex runs it
+    assert (in_bash.returncode, in_bash.stderr, in_bash.stdout) == (0, "", direct.stdout)
+    program = _hook(f"{where} hook --agent claude-code", {**payload, "session_id": "s4"}, _env(tmp_path))
+    assert (program.returncode, program.stdout) == (0, direct.stdout)  # hosts without a shell run it so
 
 
 def test_the_launcher_imports_nothing_from_the_folder_the_host_starts_it_in(tmp_path: Path) -> None:
@@ -93,7 +100,7 @@ def test_the_launcher_imports_nothing_from_the_folder_the_host_starts_it_in(tmp_
         (root / shadow).parent.mkdir(exist_ok=True)
         (root / shadow).write_text("raise SystemExit('imported from the project')\n")
     payload = {"hook_event_name": "UserPromptSubmit", "cwd": str(root / "billing"), "session_id": "s1", "prompt": "how are totals rounded?"}
-    done = subprocess.run(shlex.split(command), input=json.dumps(payload), text=True, capture_output=True, env=_env(tmp_path), cwd=root, timeout=60, check=False)  # fmt: skip
+    done = subprocess.run(["/bin/sh", "-c", command], input=json.dumps(payload), text=True, capture_output=True, env=_env(tmp_path), cwd=root, timeout=60, check=False)  # fmt: skip
     assert (done.returncode, done.stderr) == (0, "") and "half-even" in done.stdout
     version = subprocess.run([str(ctx.launcher), "--version"], text=True, capture_output=True, env=_env(tmp_path), cwd=root, timeout=60, check=False)  # fmt: skip
     assert version.returncode == 0 and version.stdout.split()[-1] == memhooks.__version__
@@ -145,19 +152,23 @@ def test_status_prints_the_repair_command_for_a_gone_installation(tmp_path: Path
 
 def test_the_launcher_runs_in_the_smallest_shell_there_is_and_status_sees_it_gone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     ctx, _ = _installed(tmp_path)
+    apply(plan("install", "cursor", ctx))  # Cursor: not known to run commands in a shell
+    cursor = json.loads((tmp_path / "home/.cursor/hooks.json").read_text())
+    assert cursor["hooks"]["sessionStart"][0]["command"] == f"{ctx.launcher} hook --agent cursor"
     assert ctx.launcher is not None
     first = Path(ctx.launcher).read_text().splitlines()[0]
     assert first == ("#!/bin/dash" if os.access("/bin/dash", os.X_OK) else "#!/bin/sh") == f"#!{launcher.shell()}"
     monkeypatch.setenv("PATH", "/usr/bin:/bin")
     with open(ctx.launcher, "w", encoding="utf-8") as handle:  # written where there was a dash, since removed
         handle.write(launcher.text(ctx.launcher, MAIN[0], MAIN[2], sh="/gone/bin/dash"))
-    found = status("claude-code", ctx)
-    assert found.fires is False and found.repair == "memhooks agents install --agent claude-code"
+    found = status("cursor", ctx)
+    assert found.fires is False and found.repair == "memhooks agents install --agent cursor"
     gone = f"the shell the launcher {ctx.launcher} runs in is gone (/gone/bin/dash)"
-    assert found.problems == [f"UserPromptSubmit, PostToolUse, PreToolUse, SessionStart: {gone}"]
-    apply(plan("install", "claude-code", ctx))  # the repair
+    assert found.problems == [f"sessionStart, postToolUse, afterFileEdit, preCompact: {gone}"]
+    assert status("claude-code", ctx).problems == []  # it sources the launcher: the #! line is not read
+    apply(plan("install", "cursor", ctx))  # the repair
     assert Path(ctx.launcher).read_text().splitlines()[0] == first
-    assert status("claude-code", ctx).problems == []
+    assert status("cursor", ctx).problems == []
     script = tmp_path / "venv/bin/tool"  # a script of someone else's whose interpreter went
     script.parent.mkdir(parents=True)
     script.write_text("#!/gone/venv/bin/python3\n")
@@ -201,3 +212,28 @@ def test_an_old_direct_command_whose_program_is_gone_gets_the_repair_command(tmp
                          capture_output=True, text=True, env={**os.environ, "HOME": str(tmp_path / "home")}, timeout=60, check=False)  # fmt: skip
     assert cli.returncode == 0
     assert "cursor:   repair: run `memhooks agents install --agent cursor --project`" in cli.stdout.splitlines()
+
+
+def test_a_removed_launcher_fails_open_naming_itself_and_status_repairs_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ctx, command = _installed(tmp_path)
+    assert ctx.launcher is not None
+    os.unlink(ctx.launcher)  # e.g. ~/.local/share/memhooks removed by hand
+    payload = {"hook_event_name": "UserPromptSubmit", "cwd": str(tmp_path / "proj"), "session_id": "s", "prompt": "x"}
+    for shell in ("/bin/sh", "/bin/bash"):
+        done = _hook(command, payload, _env(tmp_path), shell=shell)
+        # not dash's status 2 of a special built-in's error: Claude Code reads 2 as "block"
+        assert (done.returncode, done.stdout) == (0, "")
+        assert len(done.stderr.splitlines()) == 1 and ctx.launcher in done.stderr
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    found = status("claude-code", ctx)
+    assert found.fires is False and found.repair == "memhooks agents install --agent claude-code"
+    assert found.problems == [f"UserPromptSubmit, PostToolUse, PreToolUse, SessionStart: the launcher it runs is missing: {ctx.launcher}"]
+
+
+def test_a_command_that_ran_the_launcher_as_a_program_is_replaced_not_doubled(tmp_path: Path) -> None:
+    ctx, command = _installed(tmp_path)
+    settings = tmp_path / "home/.claude/settings.json"
+    text = settings.read_text()
+    settings.write_text(text.replace(json.dumps(command)[1:-1], f"{ctx.launcher} hook --agent claude-code"))  # as before
+    apply(plan("install", "claude-code", ctx))
+    assert settings.read_text() == text

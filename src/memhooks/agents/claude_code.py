@@ -77,6 +77,8 @@ INSTALL: Wiring = {
     "title": "Claude Code",
     # a JSON reply key whose text the host shows the user (the launcher's "memhooks is gone")
     "notice": "systemMessage",
+    # it runs a hook command with /bin/sh -c (run): the command sources the launcher
+    "shell": "sh",
     # packaged as a plugin too (memhooks.install.plugins; run: see docs/agents.md)
     "plugin": {
         "kind": "claude-plugin",

@@ -77,6 +77,8 @@ INSTALL: Wiring = {
     "title": "Codex",
     # a JSON reply key whose text the host shows the user (the launcher's "memhooks is gone")
     "notice": "systemMessage",
+    # it runs a hook command with /bin/bash -c (run): the command sources the launcher
+    "shell": "bash",
     # packaged as a plugin too (memhooks.install.plugins; run: see docs/agents.md)
     "plugin": {
         "kind": "codex-plugin",

@@ -152,6 +152,8 @@ if TYPE_CHECKING:
 
 INSTALL: Wiring = {
     "title": "Copilot CLI",
+    # it runs a hook command with /bin/bash --norc --noprofile -c (run): the command sources the launcher
+    "shell": "bash",
     # packaged as a plugin too (memhooks.install.plugins): plugin.json and hooks.json at its
     # root; hooks get COPILOT_PLUGIN_ROOT and run in the plugin's folder (run: 1.0.102)
     "plugin": {

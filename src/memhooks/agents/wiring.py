@@ -75,6 +75,12 @@ Keys (optional unless marked):
 ``notice``
     A key of the host's JSON hook reply whose text the host shows the user, not the
     model (``systemMessage``): where the launcher says memhooks is gone.
+``shell``
+    The POSIX shell the host runs a hook command in (``sh``: ``/bin/sh -c``, ``bash``:
+    ``bash -c``), seen with the real CLI: its commands source the launcher into that
+    shell (``memhooks.install.launcher.sourced``: one shell start fewer per call). Unset:
+    the host runs the command without a shell, or it is not known, and the command runs
+    the launcher as a program.
 ``plugin``
     The host installs plugins or extensions: ``kind`` (``claude-plugin``,
     ``codex-plugin``, ``gemini-extension``, ``copilot-plugin``), ``manifest`` and
@@ -104,6 +110,7 @@ if TYPE_CHECKING:
     class Wiring(_Required, total=False):
         title: str
         notice: str
+        shell: str
         plugin: dict[str, str]
         capture: Events
         hook: dict[str, Any]

@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import shutil
 import subprocess
 import tempfile
 import time
@@ -206,6 +207,13 @@ def _fill(value: Any, values: dict[str, str]) -> Any:
     return value
 
 
+def _argv(host: Host, line: str) -> list[str]:
+    """``line`` run as ``host`` runs it: in its shell (the ``shell`` key of its row), else
+    in ``/bin/sh`` (for a command that names a program and its arguments, the same)."""
+    shell = host.wiring.get("shell", "sh")
+    return [shutil.which(shell) or "/bin/sh", "-c", line]
+
+
 def _run(
     host: Host, ctx: Context, event: str, line: str, sample: Any, root: str, tmp: str
 ) -> Result:
@@ -218,7 +226,7 @@ def _run(
                MEMHOOKS_STATE_DIR=os.path.join(tmp, "state"), XDG_CACHE_HOME=os.path.join(tmp, "cache"))  # fmt: skip
     started = time.perf_counter()
     try:
-        done = subprocess.run(line, shell=True, input=json.dumps(_fill(sample, values)), text=True,
+        done = subprocess.run(_argv(host, line), input=json.dumps(_fill(sample, values)), text=True,
                               capture_output=True, env=env, cwd=root, timeout=result.deadline_ms / 1000, check=False)  # fmt: skip
     except subprocess.TimeoutExpired:
         result.ms = (time.perf_counter() - started) * 1000

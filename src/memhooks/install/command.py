@@ -11,9 +11,13 @@ than the
 starts, about half a bare interpreter's start on every hook call, and site another
 tenth (``bench/bench_hook.py``).
 
+For a host that runs its hook commands in a POSIX shell (the ``shell`` key of its
+``INSTALL`` row) the command sources the launcher into that shell instead
+(:func:`.launcher.sourced`: ``set -- hook --agent …; command . <launcher> || exit 0``).
+
 An entry is ours when its command runs ``memhooks hook`` (any path to the executable,
-``python -m memhooks hook``, or ``python [-S] …/memhooks/__main__.py hook``); nothing else is
-ever touched.
+``python -m memhooks hook``, or ``python [-S] …/memhooks/__main__.py hook``) or sources the
+launcher that way; nothing else is ever touched.
 """
 
 from __future__ import annotations
@@ -37,6 +41,9 @@ _OURS = re.compile(
     r"""(?:^|[\s/\\"'])memhooks(?:\.exe|\.cmd)?["']?\s+hook(?:\s|$)|-m\s+memhooks\s+hook(?:\s|$)"""
     r"""|[/\\]memhooks[/\\]__main__\.py["']?\s+hook(?:\s|$)"""
 )
+#: The command that sources the launcher (:func:`.launcher.sourced`); group 1 is the
+#: launcher's path (shell-quoted).
+SOURCED = re.compile(r"^set -- hook\s.*?; command \. (.+) \|\| exit 0$")
 
 
 def _own_script() -> str:
@@ -75,7 +82,12 @@ def argv(
     agent: str, event: str | None = None, roles: Iterable[str] = (), exe: list[str] | None = None
 ) -> list[str]:
     """The hook command as an argument list."""
-    out = [*hook_program(exe), "hook", "--agent", agent]
+    return [*hook_program(exe), *arguments(agent, event, roles)]
+
+
+def arguments(agent: str, event: str | None = None, roles: Iterable[str] = ()) -> list[str]:
+    """The hook command's arguments: ``hook --agent AGENT [--role R]… [EVENT]``."""
+    out = ["hook", "--agent", agent]
     for role in roles:
         out += ["--role", role]
     if event:
@@ -101,11 +113,30 @@ def suggest(action: str, agent: str, level: str, default_level: str, *flags: str
 
 def is_ours(command: object) -> bool:
     """Whether a config entry's command string runs ``memhooks hook``."""
-    return isinstance(command, str) and _OURS.search(command) is not None
+    return isinstance(command, str) and (
+        _OURS.search(command) is not None or sourced(command) is not None
+    )
+
+
+def sourced(command: str) -> str | None:
+    """The launcher (a path naming memhooks) a command sources
+    (:func:`.launcher.sourced`), or None."""
+    found = SOURCED.match(command)
+    if found is None:
+        return None
+    try:
+        words = shlex.split(found.group(1))
+    except ValueError:
+        return None
+    return words[0] if len(words) == 1 and "memhooks" in words[0] else None
 
 
 def program_of(command: str) -> str | None:
-    """The executable a command string starts with (None if it cannot be split)."""
+    """The executable a command string starts with, or the launcher it sources (None if
+    it cannot be split)."""
+    launcher = sourced(command)
+    if launcher is not None:
+        return launcher
     try:
         words = shlex.split(command)
     except ValueError:
@@ -117,10 +148,15 @@ def problem(command: str) -> str | None:
     """Why a hook command would not reach memhooks (None: it would): its program is
     missing or not executable, or it is the launcher (:mod:`.launcher`) and no
     memhooks is left for it to start."""
-    if not runnable(command):
-        return f"program not found or not executable: {command}"
     from .launcher import problem as launcher_problem
 
+    launcher = sourced(command)
+    if launcher is not None:
+        if not os.path.isfile(launcher):
+            return f"the launcher it runs is missing: {launcher}"
+        return launcher_problem(launcher, sourced=True)
+    if not runnable(command):
+        return f"program not found or not executable: {command}"
     program = program_of(command)
     return launcher_problem(program) if program and os.path.isabs(program) else None
 
@@ -130,6 +166,9 @@ def runnable(command: str) -> bool:
     interpreter started on a script (``python [-S] …/memhooks/__main__.py``), whether
     the script is there: a missing one makes Python exit 2, which Claude Code and Gemini
     CLI read as "block this prompt"."""
+    launcher = sourced(command)
+    if launcher is not None:
+        return os.path.isfile(launcher)
     try:
         words = shlex.split(command)
     except ValueError:

@@ -17,7 +17,7 @@ import os
 
 from ..agents.registry import HOSTS
 from ..errors import UsageError
-from . import command
+from . import command, launcher
 from .base import PROJECT, USER
 
 TYPE_CHECKING = False
@@ -89,8 +89,11 @@ class Host:
         return ctx.user_path(self.wiring["user"])
 
     def command(self, ctx: Context, event: str | None = None) -> str:
-        """The hook command for ``event`` (passed on only where the row says so)."""
+        """The hook command for ``event`` (passed on only where the row says so); for a
+        host that runs commands in a shell, one that sources the launcher."""
         passed = event if self.wiring.get("event_arg") else None
+        if self.wiring.get("shell") and ctx.launcher and ctx.exe == [ctx.launcher]:
+            return launcher.sourced(ctx.launcher, command.arguments(self.name, passed, ctx.roles))
         return command.shell(self.name, passed, ctx.roles, ctx.exe)
 
     def entry(self, ctx: Context, event: str, matcher: str | None) -> dict[str, Any]:

@@ -23,8 +23,18 @@ a POSIX shell script that ``memhooks agents install`` writes and re-points:
   ``notice`` key of its ``INSTALL`` row, e.g. Claude Code's ``systemMessage``), on
   stderr everywhere; exit 0.
 
+Most hosts run a hook command in a shell they start for it (Claude Code ``/bin/sh -c``,
+Codex, Gemini CLI and Copilot CLI ``bash -c``: the ``shell`` key of their ``INSTALL``
+row). Their command does not start the launcher as a second shell: it sources it into
+that one (:func:`sourced`: ``set -- hook --agent …; command . <launcher> || exit 0``), so
+a hook call costs what the direct command cost — one shell, then the interpreter (the
+file is read and two tests run; ``docs/performance.md`` has the figures). A launcher
+file that is gone makes ``command .`` fail with one line naming it, and ``|| exit 0``
+answers the host's no-op. Hosts that run the command without a shell (Hermes, OpenCode's
+plugin, MCP server entries) or whose way is not known run the launcher as a program.
+
 Windows has no ``/bin/sh`` to run it: there :func:`path` is None and commands name the
-installation directly, as before.
+installation directly, as before (out of scope for the launcher).
 """
 
 from __future__ import annotations
@@ -94,6 +104,8 @@ def text(launcher: str, python: str, main: str, sh: str | None = None) -> str:
         f"# {command.MARKER}: the launcher agent hosts run for memhooks' hooks and MCP server.",
         "# Its path never changes, so a host that trusted the command keeps trusting it;",
         "# `memhooks agents install` points the two lines below at the memhooks it runs.",
+        "# Hosts that run commands in a shell source it (`set -- hook …; command . <this>`):",
+        "# it must end by exec or exit, and use only the variables it sets.",
         f"python={shlex.quote(python)}",
         f"main={shlex.quote(main)}",
         "# The interpreter without the site module imports memhooks' __main__ from its",
@@ -106,6 +118,18 @@ def text(launcher: str, python: str, main: str, sh: str | None = None) -> str:
         *_elsewhere(gone, _replies(gone)),
     ]
     return "\n".join(lines) + "\n"
+
+
+def sourced(launcher: str, arguments: list[str]) -> str:
+    """The hook command, for a host that runs it in a POSIX shell, that sources
+    ``launcher`` into that shell with ``arguments`` (``hook --agent …``) as its
+    positional parameters: ``set -- ARGUMENTS; command . LAUNCHER || exit 0``.
+
+    ``.`` takes no arguments in dash, hence ``set --``; ``command`` keeps a launcher that
+    cannot be read from ending the shell with status 2 (a special built-in's error,
+    POSIX 2.8.1), which Claude Code and Gemini CLI read as "block"; the launcher ends by
+    ``exec`` or ``exit``, so ``|| exit 0`` runs only then."""
+    return f"set -- {shlex.join(arguments)}; command . {shlex.quote(launcher)} || exit 0"
 
 
 def _boot(main: str) -> str:
@@ -250,13 +274,18 @@ def fallback(env: dict[str, str] | None = None) -> str | None:
     return None
 
 
-def problem(program: str, env: dict[str, str] | None = None) -> str | None:
-    """Why hook commands that run the launcher ``program`` would not reach memhooks
-    (None: they do, directly or through the fallback)."""
+def problem(
+    program: str, env: dict[str, str] | None = None, *, sourced: bool = False
+) -> str | None:
+    """Why hook commands that run the launcher ``program`` (that source it: ``sourced``,
+    when its ``#!`` line does not matter) would not reach memhooks (None: they do,
+    directly or through the fallback)."""
     body = read(program) or ""
     first = body.partition("\n")[0]
     sh = first[2:].strip() if first.startswith("#!") and command.MARKER in body else ""
-    if sh and not os.access(sh, os.X_OK):  # the kernel cannot start it: hosts see exit 127
+    if (
+        sh and not sourced and not os.access(sh, os.X_OK)
+    ):  # the kernel cannot start it: hosts see exit 127
         return f"the shell the launcher {program} runs in is gone ({sh})"
     now = state(program, env)
     if now == GONE:
