@@ -188,6 +188,12 @@ def test_a_moved_installation_runs_the_memhooks_on_path_until_repointed(tmp_path
     found = status("claude-code", ctx)
     assert found.fires is True and found.repair == "memhooks agents install --agent claude-code"
     assert any("names a memhooks that is gone" in note for note in found.notes)
+    elsewhere = os.path.join(os.path.dirname(sys.executable), "memhooks")
+    assert found.runs == {"program": elsewhere, "version": memhooks.__version__}
+    cli = subprocess.run([*MAIN, "agents", "status", "--agent", "claude-code", "--cwd", str(root)], capture_output=True, text=True,
+                         env={**on_path, "XDG_DATA_HOME": str(tmp_path / "home/.local/share")}, timeout=60, check=False)  # fmt: skip
+    said = f"fires: yes, but it runs another installation: memhooks {memhooks.__version__} at {elsewhere}"
+    assert cli.returncode == 0 and any(line.endswith(said) for line in cli.stdout.splitlines()), cli.stdout
 
 
 def test_a_memhooks_on_path_that_is_the_launcher_itself_is_not_run_again(tmp_path: Path) -> None:

@@ -63,6 +63,14 @@ def _entry_lines(action: str, dry_run: bool, entry: dict[str, Any]) -> list[str]
     level = entry["level"]
     if entry["installed"]:
         fires = {True: "yes", False: "no", None: "after the steps below"}[entry["fires"]]
+        runs = entry.get("runs")
+        if runs and entry["fires"] is not False:  # not the memhooks it was installed from
+            said = (
+                f"memhooks {runs['version']}"
+                if runs["version"]
+                else "a memhooks of unknown version"
+            )
+            fires += f", but it runs another installation: {said} at {runs['program']}"
         lines.append(
             f"{name}: installed ({level}) in {', '.join(entry['files'])}; events: {', '.join(entry['events'])}; fires: {fires}"
         )

@@ -174,8 +174,9 @@ def _plugin(host: Host, ctx: Context, found: Status) -> bool:
         found.problems.append(f"no memhooks for the plugin to run (the launcher: {now})")
         found.fires, found.repair = False, again
     elif now != launcher.OK:
+        found.runs = _elsewhere()
         found.notes.append(
-            "the plugin runs the memhooks on PATH (slower): "
+            f"the plugin runs {found.runs['program']} (slower): "
             f"`{again}` writes the launcher it runs first"
         )
         found.repair = again
@@ -206,9 +207,10 @@ def _repair(host: Host, ctx: Context, found: Status) -> None:
     now = launcher.state(ctx.launcher)
     names = launcher.points_at(ctx.launcher)
     if now == launcher.MOVED and names is not None:
+        found.runs = _elsewhere()
         found.notes.append(
             f"the launcher {ctx.launcher} names a memhooks that is gone ({names[0]}); "
-            f"it runs {launcher.fallback()} instead, a little slower"
+            f"it runs {found.runs['program']} instead, a little slower"
         )
         found.repair = again
     elif now == launcher.OK and names is not None and names != launcher.target():
@@ -216,6 +218,13 @@ def _repair(host: Host, ctx: Context, found: Status) -> None:
             f"the launcher {ctx.launcher} starts the memhooks of {names[0]}, not this one: "
             f"`{again}` switches it to this one"
         )
+
+
+def _elsewhere() -> dict[str, str | None]:
+    """``Status.runs``: the memhooks a launcher whose installation is gone runs."""
+    program = launcher.fallback()
+    assert program is not None
+    return {"program": program, "version": launcher.version(program)}
 
 
 def _others(found: Host, ctx: Context) -> dict[tuple[str, str], Status]:

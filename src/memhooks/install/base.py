@@ -195,7 +195,10 @@ class Status:
     or the launcher has no memhooks left to start: installing again repairs it) and
     ``repair`` (that command line, set by ``memhooks.install.status``), ``plugin``
     (``{"ref", "path", "enabled"}`` of memhooks' plugin in the host, user level; None
-    when it has none: ``memhooks.install.plugins``)."""
+    when it has none: ``memhooks.install.plugins``), ``runs`` (``{"program", "version"}``
+    of the other memhooks the hooks run because the one the launcher names is gone —
+    the one on ``PATH`` or in ``~/.local/bin``; ``version`` None when it did not say;
+    None: the hooks run the memhooks the launcher names)."""
 
     __slots__ = (
         "agent",
@@ -210,6 +213,7 @@ class Status:
         "problems",
         "prompt_channel",
         "repair",
+        "runs",
         "skill",
         "stale",
         "todo",
@@ -233,6 +237,7 @@ class Status:
         self.stale = False
         self.repair: str | None = None
         self.plugin: dict[str, object] | None = None
+        self.runs: dict[str, str | None] | None = None
 
     @property
     def installed(self) -> bool:
@@ -255,6 +260,7 @@ class Status:
             "todo": self.todo,
             "repair": self.repair,
             "plugin": self.plugin,
+            "runs": self.runs,
             "skill": self.skill,
         }
 

@@ -43,6 +43,7 @@ import json
 import os
 import shlex
 import shutil
+import subprocess
 import sys
 
 from . import command
@@ -272,6 +273,19 @@ def fallback(env: dict[str, str] | None = None) -> str | None:
         if candidate and os.path.isabs(candidate) and os.access(candidate, os.X_OK):
             return candidate
     return None
+
+
+def version(program: str, env: dict[str, str] | None = None) -> str | None:
+    """The version ``program`` (a ``memhooks``) says it is, or None when it does not say
+    within 10 s. Run with :data:`FALLBACK_VAR` set: a launcher it reaches runs no other."""
+    env = dict(os.environ if env is None else env, **{FALLBACK_VAR: "1"})
+    try:
+        done = subprocess.run([program, "--version"], capture_output=True, text=True, env=env,
+                              timeout=10, check=False)  # fmt: skip
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    words = done.stdout.split()
+    return words[1] if done.returncode == 0 and len(words) == 2 and words[0] == "memhooks" else None
 
 
 def problem(
