@@ -83,6 +83,22 @@ def test_one_home_for_the_version() -> None:
     assert [p["version"] for p in claude["plugins"]] == [memhooks.__version__]
 
 
+def test_the_cli_every_plugin_and_every_marketplace_say_one_version() -> None:
+    cli = subprocess.run([sys.executable, "-m", "memhooks", "--version"], capture_output=True, text=True, timeout=60, check=True)
+    assert cli.stdout.split() == ["memhooks", memhooks.__version__]
+    said: dict[str, list[str]] = {}
+    for rel in plugins.tree():  # every generated manifest and marketplace, in the repo and the package
+        if not rel.endswith(".json") or "/hooks" in rel or rel.endswith("hooks.json") or "mcp" in rel:
+            continue
+        body = json.loads((ROOT / rel).read_text())
+        versions = [body["version"]] if "version" in body else []
+        versions += [entry["version"] for entry in body.get("plugins", []) if "version" in entry]
+        said[rel] = versions
+    manifests = [INSTALLERS[agent].wiring["plugin"]["manifest"] for agent in HOSTS]
+    assert all(said[f"{plugins.IN_REPO}/{agent}/{m}"] for agent, m in zip(HOSTS, manifests))
+    assert {v for versions in said.values() for v in versions} == {memhooks.__version__}, said
+
+
 @pytest.mark.parametrize(
     ("schema", "manifest"),
     [
