@@ -1,6 +1,12 @@
 """memhooks installed the way people install a Python CLI, and a change of install method
-that keeps the hook command a host trusted (opt-in: MEMHOOKS_E2E=1; pipx and uv reach
-the package index for memhooks' dependencies).
+that keeps the hook command a host trusted (opt-in: MEMHOOKS_E2E=1, as the real agents).
+pipx and uv are found next to this interpreter, in ``tests/e2e/install_agents.sh``'s
+``tools`` folder, or on PATH; they fetch memhooks' dependencies from the package index
+(pipx through pip's configured index, uv from its own), which is why this is not part of
+the default suite. About a minute::
+
+    bash tests/e2e/install_agents.sh        # once; or: pip install pipx uv
+    MEMHOOKS_E2E=1 python -m pytest tests/e2e/test_tool_installs.py
 
 From the wheel built off this checkout: ``pipx install`` gives a ``memhooks`` whose
 version is the package's; ``memhooks agents install`` writes the launcher into the pipx
@@ -25,6 +31,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from e2e_support import AGENTS
 
 import memhooks
 
@@ -33,9 +40,10 @@ BIN = Path(sys.executable).parent
 
 
 def _tool(name: str) -> str:
-    found = shutil.which(name, path=str(BIN)) or shutil.which(name)
+    tools = AGENTS / "tools" / "bin"
+    found = shutil.which(name, path=f"{BIN}{os.pathsep}{tools}") or shutil.which(name)
     if found is None:
-        pytest.skip(f"{name} is not installed (pip install {name})")
+        pytest.skip(f"{name} is not installed (bash tests/e2e/install_agents.sh, or pip install {name})")
     return found
 
 
