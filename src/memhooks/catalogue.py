@@ -4,8 +4,9 @@ Codes and titles are the reference engine's catalogue (``shared/spec/reference-e
 section (j)); MH023 is unused there and here. MH031 (a maintenance write or lock failed)
 is ours: the reference reports those as plain ``error:`` text without a code. MH032
 (``memhooks history import`` cannot read the git history), MH033 (an invisible or
-control character in a recall query or an exclusion) and MH034 (a plain chat transcript
-``memhooks transcripts import --chat`` cannot read) are ours too. A new code is a new row
+control character in a recall query or an exclusion) MH034 (a plain chat transcript
+``memhooks transcripts import --chat`` cannot read) and MH035 (lines ``memhooks why`` was
+asked about that the file does not have) are ours too. A new code is a new row
 here (claim it on the team board first); :class:`memhooks.errors.Diagnostic` reads it.
 """
 
@@ -156,6 +157,11 @@ CATALOGUE: dict[str, tuple[str, str, str]] = {
             "write one JSON object a line with `role` (user or assistant) and `text`; `time`, "
             "`files` and `session` are optional (docs/transcripts.md)"
         ),
+    ),
+    "MH035": (
+        ERROR,
+        "No such lines",
+        "give LINE or FIRST-LAST within the file's lines, counted from 1, or no lines for the whole file",
     ),
 }
 

@@ -17,6 +17,7 @@ from memhooks.errors import UsageError
 from memhooks.history.gitlog import Header
 from memhooks.history.mapping import change_id
 from memhooks.mcp import tools
+from memhooks.recall.why_path import LineRangeError
 from memhooks.store import MemoryStore, project_id
 
 DECISION = "fix: cap Retrier at the measured attempt budget"
@@ -106,21 +107,59 @@ def test_uncommitted_lines_are_said_in_plain_words(repo: Path) -> None:
         file.read_text(encoding="utf-8") + "# local note\n# and another\n", encoding="utf-8"
     )
     done = why(repo, "retryx/retry.py:20")
-    assert done.stdout == "retryx/retry.py: 1 line is not committed yet, so no commit explains it\n"
+    # newcomer trial: "1 line is not committed yet" did not say which
+    assert (
+        done.stdout == "retryx/retry.py: line 20 is not committed yet, so no commit explains it\n"
+    )
     both = why(repo, "retryx/retry.py:18-21").stdout.splitlines()
-    assert both[-1] == "2 lines are not committed yet: no commit explains them"
+    assert both[-1] == "lines 20–21 are not committed yet: no commit explains them"
+    answer = json.loads(why(repo, "retryx/retry.py:18-21", "--format", "json").stdout)
+    assert answer["uncommitted_lines"] == 2 and answer["uncommitted_ranges"] == [[20, 21]]
 
 
-def test_lines_past_the_end_are_said_to_be_past_the_end(repo: Path) -> None:
-    # newcomer trial: a range past EOF said "no commit explains these lines"
+def test_lines_past_the_end_are_an_error_that_says_how_many_there_are(repo: Path) -> None:
+    # newcomer trial: a range past EOF exited 0 while other bad ranges exited 2
     done = why(repo, "retryx/retry.py:300-310")
-    assert done.stdout == "retryx/retry.py has 19 lines: 300–310 is past its end\n"
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines()[0] == (
+        "error[MH035]: lines 300-310 are past the end of the file; it has 19 lines: "
+        "ask for LINE or FIRST-LAST between 1 and 19"
+    )
+    assert done.stderr.splitlines()[1] == "  --> retryx/retry.py:1:1"
     some = why(repo, "retryx/retry.py:18-40").stdout.splitlines()
     assert some[2].startswith("retryx/retry.py 18–19: ")
-    assert some[-1] == "the file has 19 lines: the lines asked for past its end have none"
-    answer = json.loads(why(repo, "retryx/retry.py:300", "--format", "json").stdout)
-    assert answer["file_lines"] == 19 and answer["owners"] == []
-    assert answer["notes"] == ["retryx/retry.py has 19 lines: 300 is past its end"]
+    assert some[-1] == "the file has 19 lines: lines 20–40 are past its end"
+    failed = why(repo, "retryx/retry.py:300", "--format", "json")
+    assert failed.returncode == 2
+    (diagnostic,) = json.loads(failed.stderr)
+    assert diagnostic["code"] == "MH035" and diagnostic["path"] == "retryx/retry.py"
+    assert diagnostic["message"].startswith("line 300 is past the end of the file; it has 19 lines")
+
+
+@pytest.mark.parametrize("lines", ["-3", "abc", "0", "9-3", ""])
+def test_lines_that_are_no_range_are_the_same_error(repo: Path, lines: str) -> None:
+    # newcomer trial: `why f.py:-3` and `why f.py:abc` said "not a file"
+    done = why(repo, f"retryx/retry.py:{lines}")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines()[0] == (
+        f"error[MH035]: `{lines}` is not a line or a range of lines; it has 19 lines: "
+        "ask for LINE or FIRST-LAST between 1 and 19"
+    )
+    assert done.stderr.splitlines()[1] == "  --> retryx/retry.py:1:1"
+
+
+def test_an_empty_file_has_no_lines_to_explain(repo: Path) -> None:
+    (repo / "py.typed").write_bytes(b"")
+    subprocess.run(["git", "-C", str(repo), "add", "py.typed"], check=True)
+    subprocess.run(["git", "-C", str(repo), "commit", "-qm", "typed"], check=True)
+    whole = why(repo, "py.typed")
+    assert (whole.returncode, whole.stdout) == (
+        0,
+        "py.typed is empty: it has no lines to explain\n",
+    )
+    some = why(repo, "py.typed:1")
+    assert some.returncode == 2
+    assert "line 1 is past the end of the file; it is empty: ask for the whole file" in some.stderr
 
 
 def test_a_committed_binary_file_is_said_to_be_no_text(repo: Path) -> None:
@@ -158,9 +197,14 @@ def test_targets_parse_from_the_right(target: str, expected: tuple[str, list[obj
     assert parse_target(target) == expected
 
 
-def test_a_range_that_runs_backwards_is_a_usage_error() -> None:
-    with pytest.raises(UsageError, match="lines must run forwards"):
+def test_a_range_that_runs_backwards_is_a_usage_error_with_its_code() -> None:
+    with pytest.raises(UsageError) as caught:
         parse_target("a.py:9-3")
+    assert isinstance(caught.value, LineRangeError)
+    assert caught.value.diagnostic.code == "MH035"
+    assert caught.value.diagnostic.message == (
+        "`9-3` is not a line or a range of lines; ask for LINE or FIRST-LAST, counted from 1"
+    )
 
 
 def test_the_mcp_tool_gives_the_same_answer_with_its_context(
@@ -171,8 +215,10 @@ def test_the_mcp_tool_gives_the_same_answer_with_its_context(
     assert [o["commit"] for o in answer["owners"]] == [hashes["regression"]]
     assert answer["owners"][0]["before"][0]["subject"] == DECISION
     assert answer["context"].startswith("[memhooks: why these lines")
-    with pytest.raises(UsageError):
+    with pytest.raises(UsageError, match=r"^MH035 `10-9` is not a line .* 19 lines"):
         tools.why("retryx/retry.py", 10, 9)
+    with pytest.raises(UsageError, match=r"^MH035 line 30 is past the end of the file"):
+        tools.why("retryx/retry.py", 30)
 
 
 def test_a_second_answer_for_the_same_file_version_needs_no_git(

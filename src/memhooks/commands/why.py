@@ -10,14 +10,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import time
 
-from ..errors import UsageError
-from ..recall.why import why
+from ..recall.why_path import RANGE, LineRangeError, line_count, range_error, why
 from ..recall.why_text import notes, nothing, render, to_json
-
-_LINES = re.compile(r"^(\d+)(?:-(\d+))?$")
+from ..report import print_errors
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -38,27 +35,37 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def parse_target(target: str) -> tuple[str, list[tuple[int, int]]]:
     """``PATH[:LINE[-LINE]]`` -> (path, ranges). A path that exists as written wins
-    over a ``:N`` suffix. Raises UsageError for an empty or reversed range."""
+    over a ``:N`` suffix. Raises :class:`~memhooks.recall.why_path.LineRangeError`
+    (MH035) for lines that are no range — empty, reversed, not numbers (``a.py:-3``,
+    ``a.py:abc``, when ``a.py`` is a file) — naming the lines the file has."""
     path, colon, lines = target.rpartition(":")
-    match = _LINES.match(lines) if colon else None
-    if match is None or os.path.exists(target):
+    if not colon or os.path.exists(target):
+        return target, []
+    match = RANGE.match(lines)
+    if match is None:
+        if os.path.isfile(path):  # a file, and after it something that is no range
+            raise range_error(path, lines, line_count(path))
         return target, []
     first = int(match.group(1))
     last = int(match.group(2) or first)
     if first < 1 or last < first:
-        raise UsageError(f"{target}: lines must run forwards from 1 (LINE or FIRST-LAST)")
+        raise range_error(path, lines, line_count(path) if os.path.isfile(path) else None)
     return path, [(first, last)]
 
 
 def run(args: argparse.Namespace) -> int:
-    path, ranges = parse_target(args.target)
-    deadline = None if args.timeout is None else time.monotonic() + args.timeout
-    answer = why(path, ranges, store_path=args.store, deadline=deadline)
+    try:
+        path, ranges = parse_target(args.target)
+        deadline = None if args.timeout is None else time.monotonic() + args.timeout
+        answer = why(path, ranges, store_path=args.store, deadline=deadline)
+    except LineRangeError as exc:  # the caller's mistake: exit 2, with its code
+        print_errors(exc.diagnostics, args.format)
+        return 2
     if args.format == "json":
         print(json.dumps(to_json(answer), indent=2, ensure_ascii=False))
         return 0
     print(render(answer, message_chars=2000) or nothing(answer))
     said = notes(answer)
     if said:
-        print("\n" + "; ".join(said))
+        print("\n" + "\n".join(said))
     return 0

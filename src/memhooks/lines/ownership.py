@@ -55,12 +55,13 @@ class Ownership:
     """The answer for ``path`` (relative to the work tree): ``owners`` (most lines
     first, then newest), ``lines`` (how many lines were asked about, within the file),
     ``size`` (the file's lines; None when it is not a text file git could blame),
-    ``uncommitted`` and ``unknown`` (lines the deadline left unblamed) counts, and
-    ``cached`` (no git process was needed). ``notes``: what a caller keeps with this
+    ``uncommitted`` and ``unknown`` (lines the deadline left unblamed) counts,
+    ``uncommitted_lines`` (the uncommitted lines' ranges), and ``cached`` (no git process was needed). ``notes``: what a caller keeps with this
     file version (saved by :meth:`keep`; gone when the version changes)."""
 
     __slots__ = (
-        "_entry", "_file", "cached", "lines", "owners", "path", "size", "uncommitted", "unknown",
+        "_entry", "_file", "cached", "lines", "owners", "path", "size", "uncommitted",
+        "uncommitted_lines", "unknown",
     )  # fmt: skip
 
     def __init__(self, path: str) -> None:
@@ -69,6 +70,7 @@ class Ownership:
         self.lines = 0
         self.size: int | None = None
         self.uncommitted = 0
+        self.uncommitted_lines: list[tuple[int, int]] = []
         self.unknown = 0
         self.cached = True
         self._file = ""
@@ -429,6 +431,7 @@ def _answer(answer: Ownership, item: cache.Entry, wanted: Ranges) -> Ownership:
             continue
         if known < 0:
             answer.uncommitted += 1
+            _extend(answer.uncommitted_lines, n)
             continue
         origin, there = cache.origin_of(known)
         hash_, path, prev_hash, prev_path = item.origins[origin]

@@ -20,7 +20,8 @@ from ..maintain.targets import root_hook
 from ..protocol.resolve import resolve
 from ..recall import context
 from ..recall import recall as run_recall
-from ..recall.why import why as why_of
+from ..recall.why_path import line_count, range_error
+from ..recall.why_path import why as why_of
 from ..recall.why_text import render, to_json
 from ..scrubber import scrub
 from ..store import MemoryStore
@@ -84,19 +85,24 @@ def why(
 ) -> dict[str, Any]:
     """Why lines ``first_line``..``last_line`` of the file ``path`` (the whole file
     without them) are as they are: the owning commits, their previous owners where an
-    owner only reshaped the code, exclusions applied (``memhooks why``'s JSON), plus
-    ``context``: the labelled text. Blaming stops after ``timeout`` seconds."""
-    ranges: list[tuple[int, int]] = []
-    if first_line is not None or last_line is not None:
-        first = first_line or last_line or 1
-        last = last_line or first
-        if first < 1 or last < first:
-            raise UsageError("lines must run forwards from 1 (first_line <= last_line)")
-        ranges = [(first, last)]
+    owner only reshaped the code, exclusions applied (``memhooks why``'s JSON: ``notes``
+    says what was skipped or missing on the way), plus ``context``: the labelled text.
+    Blaming stops after ``timeout`` seconds. Lines the file does not have raise UsageError
+    naming MH035 (:class:`~memhooks.recall.why_path.LineRangeError`)."""
     try:
+        ranges: list[tuple[int, int]] = []
+        if first_line is not None or last_line is not None:
+            first = first_line or last_line or 1
+            last = last_line or first
+            if first < 1 or last < first:
+                asked = f"{first}" if first_line is None or last_line is None else f"{first}-{last}"
+                raise range_error(path, asked, line_count(path) if os.path.isfile(path) else None)
+            ranges = [(first, last)]
         answer = why_of(path, ranges, store_path=store_path, deadline=time.monotonic() + timeout)
-    except DiagnosticError as exc:
-        raise MemhooksError(_diagnostics(exc)) from None
+    except DiagnosticError as exc:  # code, message and file in the tool's error
+        raise (UsageError if isinstance(exc, UsageError) else MemhooksError)(
+            _diagnostics(exc)
+        ) from None
     return {**to_json(answer), "context": render(answer)}
 
 

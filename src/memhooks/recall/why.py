@@ -11,9 +11,6 @@ text is untrusted data: it is carried as what each commit said, never as instruc
 
 from __future__ import annotations
 
-import os
-
-from ..errors import MemhooksError, UsageError
 from ..lines.ownership import owners, owners_saved, previous_owners
 
 # This module is on the hook's import set (line-level recall): what only a cold answer
@@ -84,13 +81,15 @@ class Why:
     for the whole file): ``explanations`` (most lines first), ``excluded`` (``[(hash,
     reason)]``: an exclude phrase, ``reverted`` or ``obsolete``), ``total`` (lines asked
     about, within the file), ``size`` (the file's lines; None: not a text file git can
-    blame, or a project without a commit), ``binary`` (set by :func:`why`: the file is
-    not text), ``uncommitted`` and ``unknown`` line counts
-    (unknown: the deadline came first)."""
+    blame, or a project without a commit), ``binary`` (set by
+    :func:`memhooks.recall.why_path.why`: the file is not text), ``uncommitted`` and
+    ``unknown`` line counts (unknown: the deadline came first), ``uncommitted_lines``
+    (their ranges), ``remarks`` (what the caller met on the way, in plain words: a hook
+    file skipped, no HOME)."""
 
     __slots__ = (
-        "binary", "excluded", "explanations", "lines", "path", "size", "total", "uncommitted",
-        "unknown",
+        "binary", "excluded", "explanations", "lines", "path", "remarks", "size", "total",
+        "uncommitted", "uncommitted_lines", "unknown",
     )  # fmt: skip
 
     def __init__(self, path: str, lines: Sequence[tuple[int, int]]) -> None:
@@ -102,68 +101,9 @@ class Why:
         self.size: int | None = None
         self.binary = False
         self.uncommitted = 0
+        self.uncommitted_lines: list[tuple[int, int]] = []
         self.unknown = 0
-
-
-def why(
-    path: str,
-    ranges: Sequence[tuple[int, int]] = (),
-    *,
-    store_path: str | None = None,
-    deadline: float | None = None,
-) -> Why:
-    """Why lines ``ranges`` of the file ``path`` (absolute, or relative to the process
-    directory) are as they are, in its project: the chain's exclusions of its folder,
-    the revert marks of the embedded store at ``store_path`` (default store; none when
-    the file does not exist), the blame cache in the state directory. Raises UsageError
-    (not a file), MemhooksError (not in a git work tree, git cannot blame it),
-    DiagnosticError (the hook chain or root is invalid)."""
-    from ..git import find_repository
-    from ..lines.blame import BlameError
-    from ..protocol.resolve import resolve
-    from ..session.location import state_dir
-    from ..store import MemoryStore, default_path
-    from ..workspace import locate
-
-    if not os.path.isfile(path):
-        raise UsageError(f"{path}: not a file")
-    real = os.path.realpath(path)
-    where = locate(real)
-    repo = find_repository(os.path.dirname(real))
-    if repo is None:
-        raise MemhooksError(f"{path}: not in a git work tree, so no commit owns its lines")
-    top = os.path.realpath(repo.top)
-    exclude = list(resolve(os.path.dirname(real)).exclude)
-    store_file = store_path or default_path()
-    store = MemoryStore(store_file) if os.path.isfile(store_file) else None
-    try:
-        answer = explain_lines(
-            top,
-            os.path.relpath(real, top).replace(os.sep, "/"),
-            ranges,
-            state_dir=state_dir(),
-            exclude=exclude,
-            store=store,
-            project=where.project,
-            shown_path=where.relative(real),
-            deadline=deadline,
-        )
-    except BlameError as exc:
-        raise MemhooksError(f"{path}: git cannot blame it: {exc}") from None
-    finally:
-        if store is not None:
-            store.close()
-    answer.binary = answer.size is None and _binary(real)
-    return answer
-
-
-def _binary(path: str) -> bool:
-    """Whether ``path`` holds a NUL byte near its start (git's own test for binary)."""
-    try:
-        with open(path, "rb") as fp:
-            return b"\0" in fp.read(8000)
-    except OSError:
-        return False
+        self.remarks: list[str] = []
 
 
 def explain_lines(
@@ -198,6 +138,7 @@ def explain_lines(
     answer = Why(shown_path or path, ranges)
     answer.total, answer.uncommitted, answer.unknown = own.lines, own.uncommitted, own.unknown
     answer.size = own.size
+    answer.uncommitted_lines = own.uncommitted_lines
     found = _owners(own, max_owners)
     commits = _texts(top, [o.hash for o in found], own)
     left_out = _Filter(_rules(exclude), store, project)

@@ -152,28 +152,46 @@ def nothing(why: Why) -> str:
         return f"{why.path}: not a text file; git blames lines of text, so no commit explains lines of it"
     if why.size is None:
         return f"{why.path}: no commit explains its lines (the project has no commit yet)"
-    if why.lines and why.total == 0:
-        return f"{why.path} has {_lines(why.size)}: {ranges_text(why.lines)} is past its end"
+    if why.size == 0:
+        return f"{why.path} is empty: it has no lines to explain"
     if why.total and why.uncommitted == why.total:
-        return f"{why.path}: {_these(why.total)} not committed yet, so no commit explains {_them(why.total)}"
+        return f"{why.path}: {_uncommitted(why)}, so no commit explains {_them(why.total)}"
     return f"{why.path}: no commit explains these lines"
 
 
 def notes(why: Why) -> list[str]:
-    """What else to know of the answer, in plain words: lines past the end of the file,
-    lines not committed yet, lines the time limit left unblamed, commits left out."""
-    out = []
-    if why.size is not None and why.total and any(last > why.size for _, last in why.lines):
-        out.append(f"the file has {_lines(why.size)}: the lines asked for past its end have none")
+    """What else to know of the answer, in plain words: what the caller met on the way
+    (:attr:`~.why.Why.remarks`: a hook file skipped, no HOME), lines past the end of the
+    file, lines not committed yet, lines the time limit left unblamed, commits left
+    out."""
+    out = list(why.remarks)
+    past = [(max(a, why.size + 1), b) for a, b in why.lines if b > (why.size or 0)]
+    if why.total and why.size is not None and past:
+        out.append(f"the file has {_lines(why.size)}: {_ranges_are(past)} past its end")
     if why.uncommitted and why.uncommitted < why.total:
-        out.append(
-            f"{_these(why.uncommitted)} not committed yet: no commit explains {_them(why.uncommitted)}"
-        )
+        out.append(f"{_uncommitted(why)}: no commit explains {_them(why.uncommitted)}")
     if why.unknown:
         out.append(f"{_lines(why.unknown)} not blamed before the time limit")
     if why.excluded:
         out.append("left out: " + ", ".join(f"{short(h)} ({reason})" for h, reason in why.excluded))
     return out
+
+
+def _uncommitted(why: Why) -> str:
+    """``line 20 is not committed yet`` / ``lines 18–21 are not committed yet`` (the
+    count when the ranges are not known)."""
+    if not why.uncommitted_lines:
+        return f"{_these(why.uncommitted)} not committed yet"
+    return f"{_ranges_are(why.uncommitted_lines)} not committed yet"
+
+
+def _ranges_are(ranges: list[tuple[int, int]]) -> str:
+    """``line 20 is``, ``lines 20–21, 30 are``, ``84 lines between 12 and 310 are``."""
+    if len(ranges) == 1 and ranges[0][0] == ranges[0][1]:
+        return f"line {ranges[0][0]} is"
+    if len(ranges) > MAX_RANGES:
+        return f"{ranges_text(ranges)} are"
+    return f"lines {ranges_text(ranges)} are"
 
 
 def _lines(count: int) -> str:
@@ -215,6 +233,8 @@ def to_json(why: Why) -> dict[str, Any]:
         ],
         "excluded": [{"commit": h, "reason": r} for h, r in why.excluded],
         "uncommitted_lines": why.uncommitted,
+        "uncommitted_ranges": [list(r) for r in why.uncommitted_lines],
+        "binary": why.binary,
         "unknown_lines": why.unknown,
         "file_lines": why.size,
         "notes": notes(why) if why.explanations else [nothing(why), *notes(why)],

@@ -1,0 +1,189 @@
+"""``memhooks why`` for a file a person or an agent names (the command and the MCP tool):
+find its project and work tree, the chain's exclusions, the store and the blame cache,
+check the lines asked for against the file, then :func:`memhooks.recall.why.explain_lines`.
+
+Kept apart from :mod:`.why` because none of this is on the hook's path (the hook knows
+its root, store and state directory already), and because here every way the answer
+can be less than whole is said rather than raised: a hook file of the chain that does
+not parse is skipped (as the hook skips it) and named; without a HOME there is no store
+and no blame cache, and the answer comes from git alone, saying so. What the person got
+wrong — a missing file, lines the file does not have — is an error.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+
+from ..errors import Diagnostic, DiagnosticError, HomeError, MemhooksError, UsageError
+from ..git import find_repository
+from ..lines.blame import BlameError
+from ..protocol.resolve import resolve_at
+from ..protocol.root import resolve_target
+from ..session.location import state_dir
+from ..store import MemoryStore, default_path
+from ..workspace import locate
+from .why import Why, explain_lines
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+#: The code of a line range the file does not have (:mod:`memhooks.catalogue`).
+RANGE_CODE = "MH035"
+#: ``LINE`` or ``FIRST-LAST`` as ``memhooks why`` takes them.
+RANGE = re.compile(r"^(\d+)(?:-(\d+))?$")
+
+
+class LineRangeError(DiagnosticError, UsageError):
+    """Lines asked for that the file does not have, or a range that is not one
+    (:data:`RANGE_CODE`); a caller's mistake (``memhooks why`` exits 2). The message
+    names the file, the range as given and the lines the file has."""
+
+
+def why(
+    path: str,
+    ranges: Sequence[tuple[int, int]] = (),
+    *,
+    store_path: str | None = None,
+    deadline: float | None = None,
+) -> Why:
+    """Why lines ``ranges`` of the file ``path`` (absolute, or relative to the process
+    directory) are as they are, in its project: the exclusions of the chain of its
+    folder (an invalid hook file left out and named in :attr:`Why.remarks`), the revert
+    marks of the embedded store at ``store_path`` (default store; none when it does not
+    exist), the blame cache in the state directory (without a usable HOME: neither, said
+    in :attr:`Why.remarks`). Raises UsageError (not a file), :class:`LineRangeError` (a
+    range starts past the end of the file), MemhooksError (not in a git work tree, git
+    cannot blame it), DiagnosticError (the root cannot be found: MH024/MH029)."""
+    if not os.path.isfile(path):
+        raise UsageError(f"{path}: not a file")
+    real = os.path.realpath(path)
+    where = locate(real)
+    repo = find_repository(os.path.dirname(real))
+    if repo is None:
+        raise MemhooksError(f"{path}: not in a git work tree, so no commit owns its lines")
+    top = os.path.realpath(repo.top)
+    plan = resolve_at(resolve_target(os.path.dirname(real)), [], skip_invalid=True)
+    remarks = [_skipped(d, where.root) for d in plan.skipped]
+    missing: list[str] = []
+    try:
+        state: str | None = state_dir()
+    except HomeError:
+        state = None
+        missing.append("blame cache")
+    try:
+        store_file: str | None = store_path or default_path()
+    except HomeError:
+        store_file = None
+        missing.append("memory store")
+    if missing:
+        remarks.append(_homeless(missing))
+    store = MemoryStore(store_file) if store_file and os.path.isfile(store_file) else None
+    try:
+        with tempfile.TemporaryDirectory(prefix="memhooks-why-") as scratch:
+            answer = explain_lines(
+                top,
+                os.path.relpath(real, top).replace(os.sep, "/"),
+                ranges,
+                state_dir=state or scratch,  # no HOME: a blame cache for this answer only
+                exclude=list(plan.exclude),
+                store=store,
+                project=where.project,
+                shown_path=where.relative(real),
+                deadline=deadline,
+            )
+    except BlameError as exc:
+        raise MemhooksError(f"{path}: git cannot blame it: {exc}") from None
+    finally:
+        if store is not None:
+            store.close()
+    answer.binary = answer.size is None and _binary(real)
+    answer.remarks = remarks
+    check_ranges(answer)
+    return answer
+
+
+def check_ranges(answer: Why) -> None:
+    """Raise :class:`LineRangeError` when a range of ``answer.lines`` starts past the end
+    of the file (a range that ends past it is answered for the lines there, with a
+    note: as ``sed -n`` or an editor would). A file that is not text has no lines to
+    check; a project without a commit cannot say how many lines the file has."""
+    if answer.size is None or answer.binary:
+        return
+    for first, last in answer.lines:
+        if first > answer.size:
+            asked = f"{first}" if first == last else f"{first}-{last}"
+            raise range_error(answer.path, asked, answer.size)
+
+
+def range_error(path: str, asked: str, size: int | None) -> LineRangeError:
+    """The :class:`LineRangeError` for lines ``asked`` (as the caller wrote them) of
+    ``path``, which has ``size`` lines (None: not known)."""
+    match = RANGE.match(asked)
+    first = int(match.group(1)) if match else 0
+    last = int(match.group(2) or first) if match else 0
+    if size is not None and 1 <= first <= last and first > size:
+        what = f"line{'s' if last > first else ''} {asked} {'are' if last > first else 'is'} past the end of the file"
+    else:
+        what = f"`{asked}` is not a line or a range of lines"
+    if size is None:
+        valid = "ask for LINE or FIRST-LAST, counted from 1"
+    elif size == 0:
+        valid = "it is empty: ask for the whole file, without lines"
+    elif size == 1:
+        valid = "it has 1 line: ask for line 1"
+    else:
+        valid = f"it has {size} lines: ask for LINE or FIRST-LAST between 1 and {size}"
+    return LineRangeError(Diagnostic(RANGE_CODE, f"{what}; {valid}", path))
+
+
+def line_count(path: str) -> int | None:
+    """How many lines the file ``path`` has, as git counts them (a last line without a
+    newline counts), or None when it cannot be read."""
+    try:
+        with open(path, "rb") as fp:
+            data = fp.read()
+    except OSError:
+        return None
+    return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+
+
+def _skipped(diagnostic: Diagnostic, root: str) -> str:
+    """The remark for a hook file of the chain left out: where, its code, what to run."""
+    path = diagnostic.path
+    if os.path.isabs(path):
+        path = os.path.relpath(path, root).replace(os.sep, "/")
+    where = (
+        path if diagnostic.line is None else f"{path}:{diagnostic.line}:{diagnostic.column or 1}"
+    )
+    message = diagnostic.message.splitlines()[0] if diagnostic.message else diagnostic.title
+    return (
+        f"skipped {where}: {diagnostic.code} {message} — its exclusions are not applied; "
+        f"run `memhooks validate {path}`"
+    )
+
+
+def _homeless(missing: list[str]) -> str:
+    """The remark for an answer without a usable HOME (no store, no blame cache)."""
+    from ..dirs import home
+
+    try:
+        home()
+        reason = "HOME cannot hold memhooks' folders"
+    except HomeError as exc:
+        reason = str(exc)
+    said = f"{reason}: no {' and no '.join(missing)}, so this answer is from git alone"
+    if "memory store" in missing:
+        said += " (no revert marks of imported history applied)"
+    return said
+
+
+def _binary(path: str) -> bool:
+    """Whether ``path`` holds a NUL byte near its start (git's own test for binary)."""
+    try:
+        with open(path, "rb") as fp:
+            return b"\0" in fp.read(8000)
+    except OSError:
+        return False
