@@ -23,13 +23,16 @@ from memhooks.store import MemoryStore, project_id
 DECISION = "fix: cap Retrier at the measured attempt budget"
 
 
-def why(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def why(
+    repo: Path, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "memhooks", "why", *args],
         cwd=repo,
         capture_output=True,
         text=True,
         check=False,
+        env=env,
     )
 
 
