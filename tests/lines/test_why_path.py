@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from test_why import why
 
 from memhooks.mcp import tools
 
@@ -20,19 +19,6 @@ SKIPPED = (
     "of stream (a quoted scalar that starts here is not closed) — its exclusions are not "
     "applied; run `memhooks validate retryx/MEMHOOKS.md`"
 )
-
-
-def why(
-    repo: Path, *args: str, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "memhooks", "why", *args],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        check=False,
-        env=env,
-    )
 
 
 def test_a_broken_hook_file_on_the_path_is_skipped_and_named(
