@@ -119,6 +119,21 @@ def find_repository(real: str) -> Repository | None:
     return Repository(top, os.path.normpath(gitdir), common) if os.path.isdir(gitdir) else None
 
 
+def shallow_commits(folder: str) -> frozenset[str]:
+    """The commits at the edge of a shallow clone holding ``folder`` (its ``shallow``
+    file: git treats them as having no parent, so blame with ``--root`` names such a
+    commit as the owner of every older line), or nothing (not shallow, not a work tree).
+    A root commit is not in it: that one really has no parent."""
+    repo = find_repository(os.path.realpath(folder))
+    if repo is None:
+        return frozenset()
+    try:
+        with open(os.path.join(repo.common, "shallow"), "rb") as fp:
+            return frozenset(line.strip().decode("ascii") for line in fp if line.strip())
+    except (OSError, UnicodeDecodeError):
+        return frozenset()
+
+
 def environment(base: Mapping[str, str] | None = None) -> dict[str, str]:
     """The environment git runs in: ``base`` (the process's) without
     :data:`REPOSITORY_VARS`, with no pager, no prompt for credentials and ``LC_ALL=C``."""

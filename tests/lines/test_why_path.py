@@ -6,12 +6,17 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
+from test_hook_lines import context, hook
 from test_why import why
 
+from memhooks.lines.told import all_told
+from memhooks.lines.tools import changes
 from memhooks.mcp import tools
+from memhooks.recall.line_recall import READ, line_recall
 
 BROKEN = '---\nschema: memhooks/v2\nrecall:\n  queries: ["unclosed\n---\n'
 SKIPPED = (
@@ -58,3 +63,80 @@ def test_without_home_the_answer_comes_from_git_alone_and_says_so(
     answer = json.loads(why(repo, "retryx/retry.py:9-10", "--format", "json", env=env).stdout)
     assert answer["notes"] == [done.stdout.splitlines()[-1]]
     assert answer["owners"][0]["commit"] == hashes["regression"]
+
+
+def shallow_clone(repo: Path, tmp_path: Path, depth: int = 2) -> Path:
+    """A shallow clone of the story: its edge is the unrelated README commit, which git
+    (blame --root) would name as the owner of every older line of retry.py."""
+    clone = tmp_path / "shallow"
+    subprocess.run(
+        ["git", "clone", "-q", f"--depth={depth}", f"file://{repo}", str(clone)], check=True
+    )
+    return clone
+
+
+def test_a_shallow_clone_s_edge_is_where_history_stops_not_an_owner(
+    repo: Path, hashes: dict[str, str], tmp_path: Path
+) -> None:
+    # newcomer trial: in a shallow clone `why` named the clone's edge commit as the owner
+    clone = shallow_clone(repo, tmp_path)
+    edge = hashes["unrelated"]
+    answer = json.loads(why(clone, "retryx/retry.py", "--format", "json").stdout)
+    assert [o["commit"] for o in answer["owners"]] == [hashes["regression"]]
+    assert answer["owners"][0]["before"] == []  # what it replaced is past the edge too
+    assert answer["history_cut"] == [{"commit": edge, "lines": [[1, 8], [11, 19]]}]
+    assert answer["notes"] == [
+        (
+            f"history before {edge[:12]} is not in this clone (a shallow clone): lines 1–8, "
+            "11–19 are older — `git fetch --unshallow` to explain them"
+        )
+    ]
+    one = why(clone, "retryx/retry.py:3")
+    assert one.stdout == (
+        "retryx/retry.py: no commit in this clone explains these lines\n\n"
+        f"history before {edge[:12]} is not in this clone (a shallow clone): line 3 is "
+        "older — `git fetch --unshallow` to explain it\n"
+    )
+    # what the cache learnt while shallow does not outlive the edge
+    subprocess.run(["git", "-C", str(clone), "fetch", "-q", "--unshallow"], check=True)
+    after = json.loads(why(clone, "retryx/retry.py:3", "--format", "json").stdout)
+    assert after["history_cut"] == [] and [o["commit"] for o in after["owners"]] == [hashes["add"]]
+
+
+def test_a_root_commit_owns_its_lines_it_is_no_edge(repo: Path, hashes: dict[str, str]) -> None:
+    # blame marks a root commit 'boundary' too (without --root): only the shallow list cuts
+    answer = json.loads(why(repo, "retryx/retry.py:3", "--format", "json").stdout)
+    assert [o["commit"] for o in answer["owners"]] == [hashes["add"]]
+    assert answer["history_cut"] == []
+
+
+def test_the_hook_never_tells_a_shallow_clone_s_edge_as_an_owner(
+    repo: Path, hashes: dict[str, str], tmp_path: Path
+) -> None:
+    clone = shallow_clone(repo, tmp_path)
+    (clone / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n", encoding="utf-8")
+    project = {
+        "root": clone,
+        "env": {
+            **os.environ,
+            "MEMHOOKS_STATE_DIR": str(tmp_path / "state"),
+            "MEMHOOKS_STORE": str(tmp_path / "store.sqlite3"),
+            "MEMHOOKS_HOOK_TIMEOUT_MS": "30000",
+        },
+    }
+    read = context(hook(project, "claude-code", "claude-read"))  # lines 5-12
+    edit = context(hook(project, "claude-code", "claude-pre-edit", session="s2"))
+    for told in (read, edit):
+        assert hashes["unrelated"][:12] not in told and "docs: say what retryx" not in told
+    assert f'retryx/retry.py 9–10: {hashes["regression"][:12]} "perf: simplify retry"' in edit
+
+
+def test_an_edit_of_lines_only_a_shallow_edge_owns_settles_with_nothing_told(
+    repo: Path, tmp_path: Path
+) -> None:
+    clone = shallow_clone(repo, tmp_path)
+    state = str(tmp_path / "state")
+    line_recall(str(clone), "retryx/retry.py", [(1, 19)], kind=READ, state_dir=state)
+    found = changes("Edit", {"file_path": "retryx/retry.py", "old_string": "import time\n",
+                             "new_string": "x\n"})  # fmt: skip
+    assert all_told(found, lambda p: str(clone / p), str(clone), state, set())

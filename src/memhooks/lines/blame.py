@@ -59,7 +59,8 @@ def blame(
     """Blame ``path`` (relative to the work tree ``top``, ``/`` separators) as it is in
     the working tree, or at ``rev``; only the 1-based inclusive line ``ranges`` when
     given (git merges overlapping ones). ``since``: a date git understands; older lines
-    are owned by a boundary commit. ``deadline``: a :func:`time.monotonic` instant after
+    are owned by a boundary commit, as are lines at a shallow clone's edge
+    (:func:`memhooks.git.shallow_commits`: the history before it is not in the clone). ``deadline``: a :func:`time.monotonic` instant after
     which git is stopped and what it settled is returned. Raises :class:`BlameError`."""
     args = ["blame", "--incremental", "--root"]  # a root commit owns its lines: no boundary
     args += [f"-L{start},{end}" for start, end in ranges]
@@ -74,6 +75,12 @@ def blame(
         group = parser.feed(line)
         if group is not None:
             run.groups.append(group)
+    from ..git import shallow_commits
+
+    # A shallow clone's edge has no parent to git, so --root makes it own every older
+    # line: it is a boundary (history cut there), as blame without --root would say.
+    for hash_ in shallow_commits(top) & parser.commits.keys():
+        parser.commits[hash_].boundary = True
     return run
 
 

@@ -33,7 +33,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-FORMAT = 5  # 3: the stat key is memhooks.filestate.key; 4: owners as ints, text aside; 5: base
+FORMAT = 6  # 3: the stat key is memhooks.filestate.key; 4: owners as ints, text aside; 5: base; 6: a shallow edge is a boundary
 
 #: What is known of a line's owner: None (not blamed yet), UNCOMMITTED, or
 #: ``origin index << SHIFT | line number in that origin`` (one int: a file's owners

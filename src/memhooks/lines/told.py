@@ -9,7 +9,8 @@ commit owning one was told in this session (its ``commit:<hash>`` row stands in 
 ledger) and is not low-signal (a low-signal owner brings its previous owners, which the
 cache alone cannot vouch for) — or is the project's first commit, which an edit tells
 only when it answers the session's prompt (:func:`memhooks.recall.line_rank.says`), and
-this one does not. Anything else goes the whole way: the ledger stays the
+this one does not; lines owned by a shallow clone's edge tell nothing (its history is not
+in the clone). Anything else goes the whole way: the ledger stays the
 truth; this only says "nothing new here". Only ``os`` and the cache's own modules load.
 """
 
@@ -96,6 +97,9 @@ def _told(
                 continue  # uncommitted: owned by no commit
             hash_, _path, previous, *_rest = entry.origins[cache.origin_of(known)[0]]
             if hash_ in quiet:
+                continue
+            if entry.commits.get(str(hash_), ("", 0, False))[2]:  # a shallow clone's edge
+                quiet.add(str(hash_))  # never told: its history is not in the clone
                 continue
             note = notes.get(hash_)
             if not isinstance(note, list) or note[4]:

@@ -11,6 +11,8 @@ text is untrusted data: it is carried as what each commit said, never as instruc
 
 from __future__ import annotations
 
+import os
+
 from ..lines.ownership import owners, owners_saved, previous_owners
 
 # This module is on the hook's import set (line-level recall): what only a cold answer
@@ -85,11 +87,13 @@ class Why:
     :func:`memhooks.recall.why_path.why`: the file is not text), ``uncommitted`` and
     ``unknown`` line counts (unknown: the deadline came first), ``uncommitted_lines``
     (their ranges), ``remarks`` (what the caller met on the way, in plain words: a hook
-    file skipped, no HOME)."""
+    file skipped, no HOME), ``cut`` (``[(hash, lines)]``: lines owned by a shallow clone's
+    edge — the history before it is not in the clone, so no commit here explains them;
+    never an owner)."""
 
     __slots__ = (
-        "binary", "excluded", "explanations", "lines", "path", "remarks", "size", "total",
-        "uncommitted", "uncommitted_lines", "unknown",
+        "binary", "cut", "excluded", "explanations", "lines", "path", "remarks", "size",
+        "total", "uncommitted", "uncommitted_lines", "unknown",
     )  # fmt: skip
 
     def __init__(self, path: str, lines: Sequence[tuple[int, int]]) -> None:
@@ -104,6 +108,7 @@ class Why:
         self.uncommitted_lines: list[tuple[int, int]] = []
         self.unknown = 0
         self.remarks: list[str] = []
+        self.cut: list[tuple[str, list[tuple[int, int]]]] = []
 
 
 def explain_lines(
@@ -135,10 +140,13 @@ def explain_lines(
         own = owners_saved(top, path, ranges, state_dir=state_dir)
     else:
         own = owners(top, path, ranges, state_dir=state_dir, deadline=deadline)
+        if any(o.boundary for o in own.owners) and not _shallow(top):
+            own = _unshallowed(top, path, ranges, state_dir, deadline)
     answer = Why(shown_path or path, ranges)
     answer.total, answer.uncommitted, answer.unknown = own.lines, own.uncommitted, own.unknown
     answer.size = own.size
     answer.uncommitted_lines = own.uncommitted_lines
+    answer.cut = [(o.hash, o.lines) for o in own.owners if o.boundary]
     found = _owners(own, max_owners)
     commits = _texts(top, [o.hash for o in found], own)
     left_out = _Filter(_rules(exclude), store, project)
@@ -204,6 +212,27 @@ class _Filter:
 
         hit = Hit(commit.hash, commit.message, 0.0, files=[path] if path else [])
         return self.rules.matches(hit)
+
+
+def _shallow(top: str) -> bool:
+    from ..git import shallow_commits
+
+    return bool(shallow_commits(top))
+
+
+def _unshallowed(
+    top: str, path: str, ranges: Sequence[tuple[int, int]], state_dir: str, deadline: float | None
+) -> Ownership:
+    """The owners of ``path`` blamed again: the cache had a shallow clone's edge own
+    lines, and the clone is no longer shallow (``git fetch --unshallow``: the same HEAD
+    and file, so the cache would keep the edge)."""
+    from ..lines import cache
+
+    try:
+        os.remove(cache.path_of(state_dir, top, path))
+    except OSError:
+        pass
+    return owners(top, path, ranges, state_dir=state_dir, deadline=deadline)
 
 
 def _owners(own: Ownership, limit: int | None) -> list[Owner]:

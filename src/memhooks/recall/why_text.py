@@ -154,6 +154,8 @@ def nothing(why: Why) -> str:
         return f"{why.path}: no commit explains its lines (the project has no commit yet)"
     if why.size == 0:
         return f"{why.path} is empty: it has no lines to explain"
+    if why.cut:
+        return f"{why.path}: no commit in this clone explains these lines"
     if why.total and why.uncommitted == why.total:
         return f"{why.path}: {_uncommitted(why)}, so no commit explains {_them(why.total)}"
     return f"{why.path}: no commit explains these lines"
@@ -162,12 +164,18 @@ def nothing(why: Why) -> str:
 def notes(why: Why) -> list[str]:
     """What else to know of the answer, in plain words: what the caller met on the way
     (:attr:`~.why.Why.remarks`: a hook file skipped, no HOME), lines past the end of the
-    file, lines not committed yet, lines the time limit left unblamed, commits left
+    file, lines whose history a shallow clone does not hold, lines not committed yet, lines the time limit left unblamed, commits left
     out."""
     out = list(why.remarks)
     past = [(max(a, why.size + 1), b) for a, b in why.lines if b > (why.size or 0)]
     if why.total and why.size is not None and past:
         out.append(f"the file has {_lines(why.size)}: {_ranges_are(past)} past its end")
+    for hash_, ranges in why.cut:
+        out.append(
+            f"history before {short(hash_)} is not in this clone (a shallow clone): "
+            f"{_ranges_are(ranges)} older — `git fetch --unshallow` to explain "
+            + _them(sum(b - a + 1 for a, b in ranges))
+        )
     if why.uncommitted and why.uncommitted < why.total:
         out.append(f"{_uncommitted(why)}: no commit explains {_them(why.uncommitted)}")
     if why.unknown:
@@ -232,6 +240,8 @@ def to_json(why: Why) -> dict[str, Any]:
             for e in why.explanations
         ],
         "excluded": [{"commit": h, "reason": r} for h, r in why.excluded],
+        # a shallow clone's edge: the history of these lines is not in the clone
+        "history_cut": [{"commit": h, "lines": [list(r) for r in lines]} for h, lines in why.cut],
         "uncommitted_lines": why.uncommitted,
         "uncommitted_ranges": [list(r) for r in why.uncommitted_lines],
         "binary": why.binary,
