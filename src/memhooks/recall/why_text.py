@@ -164,10 +164,11 @@ def nothing(why: Why) -> str:
 def notes(why: Why) -> list[str]:
     """What else to know of the answer, in plain words: what the caller met on the way
     (:attr:`~.why.Why.remarks`: a hook file skipped, no HOME), lines past the end of the
-    file, lines whose history a shallow clone does not hold, lines not committed yet, lines the time limit left unblamed, commits left
-    out."""
+    file, lines whose history a shallow clone does not hold, lines not committed yet,
+    lines the time limit left unblamed, commits left out."""
     out = list(why.remarks)
-    past = [(max(a, why.size + 1), b) for a, b in why.lines if b > (why.size or 0)]
+    size = why.size or 0
+    past = [(max(a, size + 1), b) for a, b in why.lines if b > size]
     if why.total and why.size is not None and past:
         out.append(f"the file has {_lines(why.size)}: {_ranges_are(past)} past its end")
     for hash_, ranges in why.cut:
