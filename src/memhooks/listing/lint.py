@@ -6,17 +6,19 @@ import os
 
 from ..errors import Diagnostic, DiagnosticError
 from ..protocol import cache
+from ..protocol.chain import hook_paths
 from ..protocol.hookfile import HOOK_NAME
-from ..protocol.root import REASON_ENV, REASON_GIT, resolve_target
+from ..protocol.root import REASON_ENV, REASON_GIT, chain_directories, resolve_target
 from .cache import find_hooks
 
 
 def collect(path: str, *, all_hooks: bool, strict: bool = False) -> tuple[list[Diagnostic], str]:
     """(diagnostics, validation root) for one target (spec (a) ``validate``).
 
-    A file is validated as a hook whatever its name; a directory is scanned; with
-    ``all_hooks`` the whole project root of ``path`` is scanned. No hook found is MH013
-    (an error with ``strict``). A missing path is MH024. The validation root is what
+    A file is validated as a hook whatever its name; a directory is scanned — and when
+    nothing below it is a hook, the hooks of its chain (root down to it) are validated,
+    as they are what applies there; with ``all_hooks`` the whole project root of ``path``
+    is scanned. No hook found is MH013 (an error with ``strict``). A missing path is MH024. The validation root is what
     SARIF URIs are relative to. Diagnostics are sorted by path, line, column.
     """
 
@@ -45,6 +47,16 @@ def collect(path: str, *, all_hooks: bool, strict: bool = False) -> tuple[list[D
                 hooks = with_local(where.root, base, hooks)
         else:
             base, hooks, store = where.directory, [where.target], cache.HookCache(None)
+        if not hooks and not all_hooks:
+            # a folder of a project with nothing of its own below it: the hooks that apply
+            # there (its chain from the root), as explain and recall find them — not a
+            # "run memhooks init" for a project that has hooks
+            hooks = [
+                found
+                for found, _ in hook_paths(
+                    where.root, chain_directories(where.root, where.directory)
+                )
+            ]
     except DiagnosticError as exc:
         return exc.diagnostics, os.path.dirname(os.path.abspath(path))
     if not hooks:
