@@ -5,8 +5,9 @@ section (j)); MH023 is unused there and here. MH031 (a maintenance write or lock
 is ours: the reference reports those as plain ``error:`` text without a code. MH032
 (``memhooks history import`` cannot read the git history), MH033 (an invisible or
 control character in a recall query or an exclusion) MH034 (a plain chat transcript
-``memhooks transcripts import --chat`` cannot read) and MH035 (lines ``memhooks why`` was
-asked about that the file does not have) are ours too. A new code is a new row
+``memhooks transcripts import --chat`` cannot read) MH035 (lines ``memhooks why`` was
+asked about that the file does not have) and MH036 (a hook over the size limit, which the
+reference reports as MH000 with invalid files) are ours too. A new code is a new row
 here (claim it on the team board first); :class:`memhooks.errors.Diagnostic` reads it.
 """
 
@@ -162,6 +163,11 @@ CATALOGUE: dict[str, tuple[str, str, str]] = {
         ERROR,
         "No such lines",
         "give LINE or FIRST-LAST within the file's lines, counted from 1, or no lines for the whole file",
+    ),
+    "MH036": (
+        ERROR,
+        "Hook file too large",
+        "keep hooks small: they hold retrieval cues, not memories",
     ),
 }
 

@@ -162,7 +162,7 @@ def test_oversized_hook_is_not_parsed_or_written(root: Path) -> None:
     (root / "MEMHOOKS.md").write_text(big, encoding="utf-8")
     status, _out, err = run_in_process(["event"], root, {}, event(root, "app.py"))
     assert status == 1
-    assert "error[MH000]: hook is 262172 bytes; the limit is 262144 bytes" in err
+    assert "error[MH036]: hook is 262172 bytes; the limit is 262144 bytes" in err
     assert (root / "MEMHOOKS.md").read_text("utf-8") == big
 
 

@@ -89,7 +89,7 @@ def test_an_oversized_hook_is_refused_from_its_size_without_reading_it(
     )
     assert [d.render() for d in hookfile.load(str(hook)).diagnostics] == [
         (
-            "error[MH000]: hook is 1099511627776 bytes; the limit is 262144 bytes\n"
+            "error[MH036]: hook is 1099511627776 bytes; the limit is 262144 bytes\n"
             f"  --> {hook}:1:1\n"
             "  help: keep hooks small: they hold retrieval cues, not memories"
         )

@@ -9,7 +9,7 @@ Rules (``shared/spec/reference-engine.md`` (b), tightened by issue 2):
 * The first line must be ``---`` (surrounding spaces/tabs allowed). The frontmatter ends
   at the first later line that is ``---`` at column 1, optionally followed by spaces or
   tabs. An indented ``---`` (inside a block scalar) or one inside a value never ends it.
-* A hook larger than :data:`MAX_HOOK_BYTES` is MH000 before anything is parsed.
+* A hook larger than :data:`MAX_HOOK_BYTES` is MH036 before anything is parsed.
 
 A :class:`Document` keeps every part verbatim so that
 ``document.text == bom + head + yaml_raw + close + body`` reproduces the decoded file.
@@ -39,6 +39,8 @@ def _patterns() -> list[re.Pattern[str]]:
             re.compile(p) for p in (r"[^\r\n]*(?:\r\n|\r|\n|$)", r"[ \t]*---[ \t]*", r"---[ \t]*")
         )
     return _PATTERNS
+
+
 BOM = "\ufeff"
 
 
@@ -86,7 +88,7 @@ def to_lf(text: str) -> str:
 def decode(data: bytes, path: str) -> str:
     """Decode hook bytes as UTF-8, keeping a leading BOM character.
 
-    Raises DiagnosticError MH000 for files over :data:`MAX_HOOK_BYTES` or with invalid
+    Raises DiagnosticError MH036 for files over :data:`MAX_HOOK_BYTES`, MH000 for invalid
     UTF-8 (the message names the byte offset; line/column point at the bad byte).
     """
     check_size(len(data), path)
@@ -107,15 +109,11 @@ def decode(data: bytes, path: str) -> str:
 
 
 def check_size(size: int, path: str) -> None:
-    """Raise DiagnosticError MH000 when ``size`` bytes is over :data:`MAX_HOOK_BYTES`."""
+    """Raise DiagnosticError MH036 when ``size`` bytes is over :data:`MAX_HOOK_BYTES`
+    (its own code: the file is not invalid, it is too large to read as a hook)."""
     if size > MAX_HOOK_BYTES:
         raise fail(
-            "MH000",
-            f"hook is {size} bytes; the limit is {MAX_HOOK_BYTES} bytes",
-            path,
-            1,
-            1,
-            help="keep hooks small: they hold retrieval cues, not memories",
+            "MH036", f"hook is {size} bytes; the limit is {MAX_HOOK_BYTES} bytes", path, 1, 1
         )
 
 
