@@ -148,3 +148,27 @@ def test_a_chat_with_nothing_said_stores_nothing(
     with MemoryStore(os.environ["MEMHOOKS_STORE"]) as store:
         texts = [m.text for m in store.list(project_id(str(planted)), limit=None)]
     assert texts and not any("FAKE-LLM-OK" in t for t in texts)
+
+
+def test_an_empty_chat_file_is_named_when_nothing_is_imported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # newcomer trial: `--chat empty.jsonl` said only where host sessions were looked for,
+    # and to "name another tool's chat with --chat FILE" — which they had done
+    from conftest import git_project
+
+    project = git_project(tmp_path / "fresh")
+    monkeypatch.setenv("MEMHOOKS_STORE", str(tmp_path / "store.sqlite3"))
+    chat = tmp_path / "empty.jsonl"
+    chat.write_text("\n")
+    code, out, _ = _run(capsys, "transcripts", "import", str(project), "--chat", str(chat))
+    assert code == 0
+    assert out.splitlines()[:3] == [
+        f"Nothing to import for {project}:",
+        f"  {chat}: the file is empty: no chat lines in it",
+        "and no session of this project found in",
+    ]
+    assert out.splitlines()[-1] == "Sessions belong to a project by the folder they ran in."
+    code, out, _ = _run(capsys, "transcripts", "import", str(project), "--chat", str(chat),
+                        "--format", "json")  # fmt: skip
+    assert json.loads(out)["chats"] == {str(chat): "the file is empty: no chat lines in it"}

@@ -129,13 +129,19 @@ def _absent(path: str | None) -> bool:
 
 
 def _nothing(args: argparse.Namespace, where: Workspace, report: ImportReport, path: str) -> int:
-    """Say that nothing was found, and where each host's sessions were looked for."""
+    """Say that nothing was found: in each chat file named (``--chat``), and where each
+    host's sessions were looked for."""
     looked = {name: READERS[name].folder(os.environ) for name in args.agent or sorted(READERS)}
+    chats = {chat: _chat_said(chat) for chat in args.chat or ()}
     if args.format == "json":
         out = {"project": where.project, "root": where.root, "store": path, **report.to_json()}
-        print(json.dumps({**out, "looked_in": looked}, indent=2))
+        print(json.dumps({**out, "looked_in": looked, "chats": chats}, indent=2))
         return 0
     lines = [f"Nothing to import for {where.root}: no session of this project found in"]
+    if chats:
+        lines = [f"Nothing to import for {where.root}:"]
+        lines += [f"  {chat}: {said}" for chat, said in chats.items()]
+        lines.append("and no session of this project found in")
     width = max(map(len, looked), default=0)
     lines += [f"  {name:<{width}}  {folder}" for name, folder in looked.items()]
     if report.elsewhere:
@@ -143,11 +149,23 @@ def _nothing(args: argparse.Namespace, where: Workspace, report: ImportReport, p
     if report.unchanged_files:
         lines.append(f"  ({report.unchanged_files} file(s) unchanged since the last import)")
     lines.append(
-        "Sessions belong to a project by the folder they ran in; name another tool's chat"
-        " with --chat FILE (JSON Lines)."
+        "Sessions belong to a project by the folder they ran in"
+        + ("." if chats else "; name another tool's chat with --chat FILE (JSON Lines).")
     )
     print("\n".join(lines))
     return 0
+
+
+def _chat_said(chat: str) -> str:
+    """Why a chat file named with ``--chat`` gave nothing to import."""
+    try:
+        with open(chat, "rb") as fp:
+            empty = not fp.read().strip()
+    except OSError:
+        empty = False
+    if empty:
+        return "the file is empty: no chat lines in it"
+    return "nothing in it to keep (no user or assistant text worth a memory)"
 
 
 def _open(path: str | None, dry_run: bool) -> MemoryStore:
