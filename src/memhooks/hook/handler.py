@@ -36,7 +36,12 @@ CAPTURE_MIN_S = 0.1
 
 
 class PayloadError(ValueError):
-    """What is wrong with the bytes a host sent on stdin (the message says it)."""
+    """What is wrong with the bytes a host sent on stdin (the message says it);
+    ``too_large``: it is over :data:`MAX_PAYLOAD` (not read, so not known to be bad)."""
+
+    def __init__(self, message: str, *, too_large: bool = False) -> None:
+        super().__init__(message)
+        self.too_large = too_large
 
 
 def parse(
@@ -51,7 +56,11 @@ def parse(
     from ..agents.registry import normalize
 
     if len(raw) > MAX_PAYLOAD:
-        raise PayloadError(f"the payload on stdin is larger than {MAX_PAYLOAD} bytes")
+        raise PayloadError(
+            f"the payload on stdin is over the {MAX_PAYLOAD >> 20} MiB limit memhooks reads"
+            f" ({MAX_PAYLOAD} bytes); this event is not served",
+            too_large=True,
+        )
     from ..fast.jsonfast import loads
 
     try:
@@ -171,5 +180,10 @@ def describe(exc: BaseException) -> str:
     from ..errors import one_line
 
     if isinstance(exc, PayloadError):
-        return " ".join(f"{exc}; the agent must send its hook event as one JSON object".split())
+        said = (
+            str(exc)
+            if exc.too_large
+            else f"{exc}; the agent must send its hook event as one JSON object"
+        )
+        return " ".join(said.split())
     return one_line(exc)
