@@ -60,8 +60,9 @@ def blame(
     the working tree, or at ``rev``; only the 1-based inclusive line ``ranges`` when
     given (git merges overlapping ones). ``since``: a date git understands; older lines
     are owned by a boundary commit, as are lines at a shallow clone's edge
-    (:func:`memhooks.git.shallow_commits`: the history before it is not in the clone). ``deadline``: a :func:`time.monotonic` instant after
-    which git is stopped and what it settled is returned. Raises :class:`BlameError`."""
+    (:func:`memhooks.git.shallow_commits`: the history before it is not in the clone).
+    ``deadline``: a :func:`time.monotonic` instant after which git is stopped and what
+    it settled is returned. Raises :class:`BlameError`."""
     args = ["blame", "--incremental", "--root"]  # a root commit owns its lines: no boundary
     args += [f"-L{start},{end}" for start, end in ranges]
     if since:

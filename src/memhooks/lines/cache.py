@@ -33,7 +33,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-FORMAT = 6  # 3: the stat key is memhooks.filestate.key; 4: owners as ints, text aside; 5: base; 6: a shallow edge is a boundary
+# 3: the stat key is memhooks.filestate.key; 4: owners as ints, text aside; 5: base;
+# 6: a shallow clone's edge is a boundary (entries of 5 named it as an owner)
+FORMAT = 6
 
 #: What is known of a line's owner: None (not blamed yet), UNCOMMITTED, or
 #: ``origin index << SHIFT | line number in that origin`` (one int: a file's owners

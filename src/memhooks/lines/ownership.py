@@ -56,8 +56,8 @@ class Ownership:
     first, then newest), ``lines`` (how many lines were asked about, within the file),
     ``size`` (the file's lines; None when it is not a text file git could blame),
     ``uncommitted`` and ``unknown`` (lines the deadline left unblamed) counts,
-    ``uncommitted_lines`` (the uncommitted lines' ranges), and ``cached`` (no git process was needed). ``notes``: what a caller keeps with this
-    file version (saved by :meth:`keep`; gone when the version changes)."""
+    ``uncommitted_lines`` (the uncommitted lines' ranges), and ``cached`` (no git
+    process was needed). ``notes``: what a caller keeps with this file version (saved by :meth:`keep`; gone when the version changes)."""
 
     __slots__ = (
         "_entry", "_file", "cached", "lines", "owners", "path", "size", "uncommitted",
