@@ -81,24 +81,27 @@ def why(
     if missing:
         remarks.append(_homeless(missing))
     store = MemoryStore(store_file) if store_file and os.path.isfile(store_file) else None
+    # no HOME: a blame cache for this answer only, gone with it
+    scratch = tempfile.TemporaryDirectory(prefix="memhooks-why-") if state is None else None
     try:
-        with tempfile.TemporaryDirectory(prefix="memhooks-why-") as scratch:
-            answer = explain_lines(
-                top,
-                os.path.relpath(real, top).replace(os.sep, "/"),
-                ranges,
-                state_dir=state or scratch,  # no HOME: a blame cache for this answer only
-                exclude=list(plan.exclude),
-                store=store,
-                project=where.project,
-                shown_path=where.relative(real),
-                deadline=deadline,
-            )
+        answer = explain_lines(
+            top,
+            os.path.relpath(real, top).replace(os.sep, "/"),
+            ranges,
+            state_dir=state if scratch is None else scratch.name,
+            exclude=list(plan.exclude),
+            store=store,
+            project=where.project,
+            shown_path=where.relative(real),
+            deadline=deadline,
+        )
     except BlameError as exc:
         raise MemhooksError(f"{path}: git cannot blame it: {exc}") from None
     finally:
         if store is not None:
             store.close()
+        if scratch is not None:
+            scratch.cleanup()
     answer.binary = answer.size is None and _binary(real)
     answer.remarks = remarks
     check_ranges(answer)
