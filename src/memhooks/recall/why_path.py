@@ -88,7 +88,7 @@ def why(
             top,
             os.path.relpath(real, top).replace(os.sep, "/"),
             ranges,
-            state_dir=state if scratch is None else scratch.name,
+            state_dir=scratch.name if scratch is not None else state or "",
             exclude=list(plan.exclude),
             store=store,
             project=where.project,
