@@ -17,6 +17,7 @@ import subprocess
 import time
 
 from ..errors import MemhooksError
+from ..git import shallow_commits
 from .porcelain import Group, Parser
 
 TYPE_CHECKING = False
@@ -76,8 +77,6 @@ def blame(
         group = parser.feed(line)
         if group is not None:
             run.groups.append(group)
-    from ..git import shallow_commits
-
     # A shallow clone's edge has no parent to git, so --root makes it own every older
     # line: it is a boundary (history cut there), as blame without --root would say.
     for hash_ in shallow_commits(top) & parser.commits.keys():

@@ -16,6 +16,7 @@ import os
 import re
 import tempfile
 
+from ..dirs import home
 from ..errors import Diagnostic, DiagnosticError, HomeError, MemhooksError, UsageError
 from ..git import find_repository
 from ..lines.blame import BlameError
@@ -170,8 +171,6 @@ def _skipped(diagnostic: Diagnostic, root: str) -> str:
 
 def _homeless(missing: list[str]) -> str:
     """The remark for an answer without a usable HOME (no store, no blame cache)."""
-    from ..dirs import home
-
     try:
         home()
         reason = "HOME cannot hold memhooks' folders"
