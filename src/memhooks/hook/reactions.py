@@ -41,7 +41,6 @@ from ..agents.base import (
     SESSION_START,
     USER_PROMPT,
 )
-from ..session.fastpath import settled
 from .reply import Reply
 
 TYPE_CHECKING = False
@@ -57,13 +56,23 @@ def react(call: HookCall) -> Reply:
     (:func:`memhooks.session.fastpath.settled`), before the root is looked for; the
     reaction's module is imported only then."""
     where = REACTIONS.get(call.event.event or "")
-    if where is None or settled(call) or call.root is None:
+    if where is None or _settled(call) or call.root is None:
         return Reply(call.delivery.noop)
     module, name = where
     # __import__, not importlib.import_module: importing importlib costs the hook ~0.7 ms
     found = __import__(f"{__package__}.{module}", fromlist=[name])
     reaction: Callable[[HookCall], Reply] = getattr(found, name)
     return reaction(call)
+
+
+def _settled(call: HookCall) -> bool:
+    """:func:`memhooks.session.fastpath.settled` for a tool event; a prompt or lifecycle
+    event is never settled there, and its call does not load the shortcut's modules."""
+    if call.event.event not in SHORTCUT_EVENTS:
+        return False
+    from ..session.fastpath import settled
+
+    return settled(call)
 
 
 def on_compact(call: HookCall) -> Reply:
@@ -77,6 +86,9 @@ def on_end(call: HookCall) -> Reply:
     return Reply(call.delivery.noop)
 
 
+#: The events :func:`memhooks.session.fastpath.settled` may settle (its ``TOOL_EVENTS``
+#: and ``PRE_TOOL``; ``tests/hook/test_reactions.py`` holds them equal).
+SHORTCUT_EVENTS = frozenset((POST_TOOL, POST_COMMAND, POST_EDIT, PRE_TOOL))
 #: normalized event -> (module of this package, its reaction)
 REACTIONS: dict[str, tuple[str, str]] = {
     SESSION_START: ("prompt_time", "on_session_start"),

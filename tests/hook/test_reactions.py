@@ -1,0 +1,13 @@
+"""The hook's reaction table asks the tool shortcut only about the events it can settle."""
+
+from __future__ import annotations
+
+from memhooks.agents.base import PRE_TOOL
+from memhooks.hook.reactions import REACTIONS, SHORTCUT_EVENTS
+from memhooks.session.fastpath import TOOL_EVENTS
+
+
+def test_the_events_react_asks_the_shortcut_about_are_those_it_settles() -> None:
+    # a prompt or lifecycle call skips the shortcut without loading it (import sets)
+    assert SHORTCUT_EVENTS == TOOL_EVENTS | {PRE_TOOL}
+    assert SHORTCUT_EVENTS <= set(REACTIONS)
