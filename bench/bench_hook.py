@@ -20,12 +20,18 @@ fresh session unless said otherwise. Cases:
   folder is served, the file's owners are not told yet), ``read_recalls`` (the first
   Read in the deepest folder, whose files and scope have anchored memories: the call
   that recalls) and ``read_unanchored`` (the first Read in a folder nothing is anchored
-  to, no hook of its own).
+  to, no hook of its own);
+* ``edit_served``: ``PostToolUse`` of an Edit of a file of the deepest folder, in the
+  served session, whose folder's generated cue lists it already (its first edit was made
+  in the setup): the edit that changes no hook, the common one;
+* ``pre_tool_noop``: ``PreToolUse`` of a Read in the served session: the no-op Codex and
+  Cline send before every tool (they have no matcher).
 
-Reported per case: median, p90 and fastest (``min``) wall time of the hook process
+Reported per case: median, p90, p95 and fastest (``min``) wall time of the hook process
 (spawn to exit), as ratios to a bare ``python -c pass`` of the same interpreter measured
 in the same run, interleaved (on a loaded machine the minimum approximates an idle one
-better than the median); the characters of context the model received (median, max)
+better than the median); the median CPU (user + system, ``wait4``) and its ratio to the
+bare interpreter's (``cpu_ms``: what the call itself cost, less moved by other load); the characters of context the model received (median, max)
 and how many calls delivered any; how many answered the no-op at the hook's own 3 s
 deadline (``deadline_hits``: on a loaded machine, not a failure) and how many wrote any
 other note on stderr (``notes``, e.g. a search that ran out of time); the peak RSS (GNU time) of the prompt hook and of
@@ -44,7 +50,8 @@ checkout) timed in the same run, each case interleaved with this one's, each ver
 with its own state folder, caches and memory store (the same memories, written by that
 version's own code: an older memhooks refuses a store a newer one migrated); the report
 gains ``baseline`` (the same figures for it) and ``vs_baseline`` (this version's median
-over the baseline's, per case). ``--env NAME=VALUE`` (repeatable): a setting for every
+over the baseline's, per case; ``vs_baseline_cpu`` the same for CPU).
+``--env NAME=VALUE`` (repeatable): a setting for every
 call of both versions (``MEMHOOKS_LINE_RECALL=off`` times the paths the baseline had).
 """
 
@@ -68,7 +75,10 @@ from bench_recall import PROMPTS, Writer, age_hooks, build_synthetic, forget_sea
 from claude_host import Session, event_of, hook_command, model_text
 
 PROMPT_CASES = ("warm", "changed", "cold", "next_turn")
-TOOL_CASES = ("read_served", "read_new_served", "read_recalls", "read_unanchored")
+TOOL_CASES = (
+    "read_served", "read_new_served", "read_recalls", "read_unanchored", "edit_served",
+    "pre_tool_noop",
+)  # fmt: skip
 #: A folder no memory is anchored to, with no hook of its own (``read_unanchored``).
 UNANCHORED = ("vendor", "fonts")
 
@@ -103,6 +113,11 @@ def spawn(
     return elapsed, usage, out, err
 
 
+def cpu_ms(usage: os.struct_rusage) -> float:
+    """User + system CPU of a finished process, in ms."""
+    return (usage.ru_utime + usage.ru_stime) * 1000
+
+
 def child(
     argv: list[str], env: dict[str, str], stdin: bytes = b"", notes_ok: bool = False
 ) -> tuple[float, int, bytes, str]:
@@ -122,10 +137,12 @@ def peak_rss_kib(argv: list[str], env: dict[str, str], stdin: bytes = b"") -> in
 
 
 def stats(samples: list[float]) -> tuple[float, float]:
+    return statistics.median(samples), percentile(samples, 0.9)
+
+
+def percentile(samples: list[float], share: float) -> float:
     ordered = sorted(samples)
-    return statistics.median(ordered), ordered[
-        min(len(ordered) - 1, round(0.9 * (len(ordered) - 1)))
-    ]
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
 class Cases:
@@ -146,7 +163,19 @@ class Cases:
         """Once: the served session has read every file of the deepest folder; the
         ongoing session has had its first prompt."""
         served = [self.served.prompt(PROMPTS[0]), *(self.served.read(f) for f in self.files)]
+        served.append(self.edit())  # its folder's cue lists the file from now on
         return [*served, self.turns.prompt(PROMPTS[0])]
+
+    def edit(self) -> bytes:
+        """``PostToolUse`` of an Edit of the deepest folder's first file in the served
+        session, leaving the file as it is (each run alike)."""
+        path = self.files[0]
+        with open(path, encoding="utf-8") as fp:
+            original = fp.read()
+        line = original.splitlines(keepends=True)[0]
+        patch = [{"oldStart": 1, "oldLines": 1, "newStart": 1, "newLines": 1,
+                  "lines": ["-" + line.rstrip("\n"), "+" + line.rstrip("\n")]}]  # fmt: skip
+        return self.served.edit(path, line, line, original, patch)[1]
 
     def next(self, case: str, number: int) -> tuple[list[bytes], bytes]:
         """(untimed calls first, the timed call) of run ``number`` of ``case``."""
@@ -157,6 +186,11 @@ class Cases:
             return [], self.turns.prompt(PROMPTS[(number + 1) % len(PROMPTS)])
         if case == "read_served":
             return [], self.served.read(self.files[number % len(self.files)])
+        if case == "edit_served":
+            return [], self.edit()
+        if case == "pre_tool_noop":
+            path = self.files[number % len(self.files)]
+            return [], self.served.pre_tool("Read", {"file_path": path})
         fresh = Session(self.root)
         first = fresh.prompt(prompt)
         if case == "read_recalls":
@@ -225,9 +259,10 @@ def main() -> int:
         for version in versions.values():
             version.warm_up(deepest, cases)
         for number in range(args.runs):
-            bare_ms = child(bare, env)[0]
+            bare_ms, usage, _, _ = spawn(bare, env)
             for version in versions.values():
                 version.times["bare"].append(bare_ms)
+                version.cpu["bare"].append(cpu_ms(usage))
             for kind in (*PROMPT_CASES, *TOOL_CASES):
                 for version in versions.values():
                     version.case(kind, number, cases, project)
@@ -244,6 +279,11 @@ def main() -> int:
             kind: round(report[key] / base[key], 2)
             for kind in (*PROMPT_CASES, *TOOL_CASES)
             if (key := (f"hook_{kind}_ms" if kind in PROMPT_CASES else f"{kind}_ms"))
+        }
+        report["vs_baseline_cpu"] = {
+            kind: round(report[key] / base[key], 2)
+            for kind in (*PROMPT_CASES, *TOOL_CASES)
+            if (key := (f"hook_{kind}_cpu_ms" if kind in PROMPT_CASES else f"{kind}_cpu_ms"))
         }
     print(json.dumps(report, indent=2))
     if args.json:
@@ -271,6 +311,8 @@ class Version:
         self.unhurried = dict(self.env, MEMHOOKS_HOOK_TIMEOUT_MS="60000")
         kinds = (*PROMPT_CASES, *TOOL_CASES)
         self.times: dict[str, list[float]] = {k: [] for k in ("bare", *kinds)}
+        #: CPU (user + system) ms of each timed process: steadier than wall on a loaded machine
+        self.cpu: dict[str, list[float]] = {k: [] for k in ("bare", *kinds)}
         self.chars: dict[str, list[int]] = {k: [] for k in kinds}
         self.deadline_hits = dict.fromkeys(kinds, 0)
         self.notes: dict[str, list[str]] = {k: [] for k in kinds}
@@ -320,8 +362,9 @@ class Version:
         before, raw = cases.next(kind, number)
         for untimed in before:
             child(self.hook, self.unhurried, untimed, notes_ok=True)
-        elapsed, _, out, note = child(self.hook, self.env, raw, notes_ok=True)
+        elapsed, usage, out, note = spawn(self.hook, self.env, raw, notes_ok=True)
         self.times[kind].append(elapsed)
+        self.cpu[kind].append(cpu_ms(usage))
         context = model_text(out.decode("utf-8"), event_of(raw)) or ""
         if DEADLINE_NOTE in note:
             self.deadline_hits[kind] += 1
@@ -347,7 +390,7 @@ class Version:
                 self.rss[kind].append(peak_rss_kib(self.hook, self.unhurried, raw))
 
     def report(self, memories: int, runs: int) -> dict[str, object]:
-        out = summarize(self.times, self.chars, self.rss, memories, runs)
+        out = summarize(self.times, self.chars, self.rss, memories, runs, self.cpu)
         out["deadline_hits"] = self.deadline_hits
         out["notes"] = {kind: len(lines) for kind, lines in self.notes.items()}
         out["note_samples"] = sorted({line for lines in self.notes.values() for line in lines})[:3]
@@ -356,9 +399,10 @@ class Version:
 
 def summarize(
     times: dict[str, list[float]], chars: dict[str, list[int]], rss: dict[str, list[int]],
-    memories: int, runs: int,
+    memories: int, runs: int, cpu: dict[str, list[float]] | None = None,
 ) -> dict[str, object]:  # fmt: skip
-    """The report: per case, time, ratios to bare, context delivered, peak RSS."""
+    """The report: per case, time (median, p90, p95, fastest), ratios to bare, CPU
+    (median, when ``cpu`` is given), context delivered, peak RSS."""
     bare_ms = statistics.median(times["bare"])
     bare_rss = max(rss["bare"])
     one, five, fifteen = os.getloadavg()
@@ -376,6 +420,12 @@ def summarize(
         median, p90 = stats(times[kind])
         report[f"{prefix}_ms"] = round(median, 2)
         report[f"{prefix}_p90_ms"] = round(p90, 2)
+        report[f"{prefix}_p95_ms"] = round(percentile(times[kind], 0.95), 2)
+        if cpu:
+            report[f"{prefix}_cpu_ms"] = round(statistics.median(cpu[kind]), 2)
+            report[f"{prefix}_cpu_ratio_to_bare"] = round(
+                statistics.median(cpu[kind]) / statistics.median(cpu["bare"]), 2
+            )
         report[f"{prefix}_ratio_to_bare"] = round(median / bare_ms, 2)
         # The fastest runs approximate an idle machine on a loaded one (shared CI, laptops).
         report[f"{prefix}_min_ms"] = round(min(times[kind]), 2)

@@ -172,6 +172,13 @@ class Session:
         )  # fmt: skip
         return encode(pre), encode(post)
 
+    def pre_tool(self, tool_name: str, tool_input: dict[str, object]) -> bytes:
+        """``PreToolUse`` of one call of ``tool_name`` (a Read's is the no-op that hosts
+        without a matcher, Codex and Cline, send for every tool)."""
+        pre = self._envelope(self._pre)
+        pre.update(tool_name=tool_name, tool_input=tool_input, tool_use_id=self._tool_use_id())
+        return encode(pre)
+
     def write(self, path: str, content: str) -> tuple[bytes, bytes]:
         """(``PreToolUse``, ``PostToolUse``) of a Write creating the absolute file
         ``path`` with ``content``."""

@@ -41,3 +41,18 @@ def test_content_words_are_unchanged() -> None:
     assert words.content_words(text) == frozenset(
         {"merg", "stag", "window", "retri", "overlap", "merge_gap_s", "10.5"}  # as with re
     )
+
+
+def test_a_remembered_stem_is_the_stem_and_the_memory_stays_bounded() -> None:
+    calls: list[str] = []
+
+    def stemmer(word: str) -> str:
+        calls.append(word)
+        return words.stem(word)
+
+    stemmed = words.memo(stemmer, most=2)
+    assert [stemmed(w) for w in ("merging", "merging", "windows")] == ["merg", "merg", "window"]
+    assert calls == ["merging", "windows"]  # asked once per word
+    stemmed("retries")  # a third word: the memory starts afresh
+    stemmed("merging")
+    assert calls == ["merging", "windows", "retries", "merging"]

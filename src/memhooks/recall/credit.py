@@ -12,6 +12,8 @@ words left out.
 
 from __future__ import annotations
 
+from ..words import memo
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..backends.base import Hit
@@ -117,7 +119,7 @@ def _query_words(text: str) -> set[str]:
 
 def _words(text: str) -> set[str]:
     return {
-        _stem(word)
+        _stemmed(word)
         for word in text.lower().translate(_SPACE).split()
         if len(word) >= 3 and word not in COMMON
     }
@@ -128,3 +130,6 @@ def _stem(word: str) -> str:
         if word.endswith(ending) and len(word) - len(ending) >= 3:
             return word[: -len(ending)]
     return word
+
+
+_stemmed = memo(_stem)  # each word stemmed once per process
