@@ -263,7 +263,10 @@ def identifier(word: str) -> bool:
     ``camelCase`` / ``CamelCase`` (a capital after a small letter). Not an acronym
     (``API``, ``README``) or a number (``10``): prose says those of many things."""
     inner = word.strip("_")
-    return "_" in inner or any(a.islower() and b.isupper() for a, b in zip(inner, inner[1:]))
+    # (a word all in small letters, as every content word is, has no capital to look for)
+    return "_" in inner or (
+        not inner.islower() and any(a.islower() and b.isupper() for a, b in zip(inner, inner[1:]))
+    )
 
 
 def _tokens(text: str) -> list[str]:
