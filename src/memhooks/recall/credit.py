@@ -118,11 +118,8 @@ def _query_words(text: str) -> set[str]:
 
 
 def _words(text: str) -> set[str]:
-    return {
-        _stemmed(word)
-        for word in text.lower().translate(_SPACE).split()
-        if len(word) >= 3 and word not in COMMON
-    }
+    found = {word for word in text.lower().translate(_SPACE).split() if len(word) >= 3}
+    return {_stemmed(word) for word in found - COMMON}  # each word once
 
 
 def _stem(word: str) -> str:
