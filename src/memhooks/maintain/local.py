@@ -27,8 +27,6 @@ import os
 from .. import excludes
 from ..git import find_repository
 from ..protocol.hookfile import HOOK_NAME
-from .atomic import write_atomic
-from .lock import LOCK_TIMEOUT_S, hook_lock
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -121,6 +119,10 @@ def update(repository: Repository, header: str, change: Callable[[list[str]], li
     lines at once), written atomically. Returns whether the file changed. Raises
     DiagnosticError MH031 (MH029) as the hook writer does when the folder cannot be
     locked or the file written."""
+    # the writer's modules only to write: validate --all and the hook read this file
+    from .atomic import write_atomic
+    from .lock import LOCK_TIMEOUT_S, hook_lock
+
     path = excludes.path_of(repository)
     folder = os.path.dirname(path)
     if not os.path.isdir(folder):
