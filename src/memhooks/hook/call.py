@@ -259,8 +259,8 @@ class HookCall:
         """The open state file (:mod:`memhooks.session.state`)."""
         if self._state is None:
             from ..errors import StoreError
-            from ..session import State
             from ..session.location import FILENAME
+            from ..session.state import State
 
             try:
                 if self.state_dir == NO_FOLDER:
@@ -280,8 +280,8 @@ class HookCall:
         one in memory that ends with this call (:attr:`ledgerless`)."""
         from ..dirs import runtime_dir
         from ..errors import StoreError
-        from ..session import State
         from ..session.location import FILENAME
+        from ..session.state import State
 
         self.state_problem = why
         folder = runtime_dir(self.env)
@@ -314,7 +314,7 @@ class HookCall:
         Call only when :attr:`root` is not None."""
         if self._session is None:
             from ..errors import StoreError
-            from ..session import open_session
+            from ..session.record import open_session
 
             assert self.root is not None
             prompt = self.event.prompt if self.event.event == "user_prompt" else None

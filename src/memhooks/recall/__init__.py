@@ -33,6 +33,8 @@ _LAZY = {"Recall": "outcome", "Recalled": "outcome", "context": "result", "text"
 
 
 def __getattr__(name: str) -> object:
+    if name not in _LAZY:  # e.g. a submodule being imported (``from . import wording``)
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     from ..lazy import attribute  # loaded with the first name asked for
 
     return attribute(__name__, _LAZY, name, globals())
