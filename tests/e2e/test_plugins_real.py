@@ -97,7 +97,7 @@ def test_claude_code_plugin_from_a_local_marketplace_delivers_recall(tmp_path: P
     assert entry["plugin"]["ref"] == "memhooks@memhooks" and entry["fires"] is True  # type: ignore[index]
     assert set(entry["events"]) == {event for event, _ in CLAUDE_CODE["events"]}  # type: ignore[arg-type]
     checked = p.memhooks("agents", "check", "--agent", "claude-code")  # exit 0, or memhooks() fails
-    assert 'sh "' + str(p.home / ".claude/plugins/cache/memhooks/memhooks") in checked
+    assert 'command . "' + str(p.home / ".claude/plugins/cache/memhooks/memhooks") in checked  # read into Claude Code's shell
 
 
 def test_claude_code_plugin_takes_over_from_settings_hooks(tmp_path: Path) -> None:

@@ -120,7 +120,7 @@ def test_a_plugin_is_checked_through_its_own_command(tmp_path: Path, monkeypatch
     found = status("gemini-cli", ctx)
     (result,) = check(INSTALLERS["gemini-cli"], ctx, found)
     assert result.ok, result.problems
-    assert result.command.startswith(f'sh "{found.plugin["path"]}/bin/memhooks" hook')  # type: ignore[index]
+    assert result.command == f'set -- hook --agent gemini-cli; command . "{found.plugin["path"]}/bin/memhooks" || exit 0'  # type: ignore[index]
 
 
 @pytest.mark.parametrize(("via", "ran"), [("shell", True), ("plugin", False)])

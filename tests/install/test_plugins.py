@@ -19,7 +19,8 @@ import pytest
 
 import memhooks
 from memhooks.install import Context, apply, plan, plugin_state, plugins, status
-from memhooks.install.command import is_ours
+from memhooks.install import launcher
+from memhooks.install.command import is_ours, sourced
 from memhooks.install.hosts import INSTALLERS
 
 try:
@@ -57,7 +58,11 @@ def test_a_plugin_wires_what_agents_install_wires(agent: str) -> None:
             command = got[key] if agent in FLAT else got["hooks"][0][key]
             wanted = want[key] if agent in FLAT else want["hooks"][0][key]
             assert is_ours(command)
-            assert command == wanted.replace("/x/memhooks", f'sh "${{{root}}}/bin/memhooks"', 1)
+            if INSTALLERS[agent].wiring.get("shell"):  # read into the shell the host runs it in
+                assert wanted.startswith("/x/memhooks ") and sourced(command) == f"${{{root}}}/bin/memhooks"
+                assert command == launcher.sourced(f"${{{root}}}/bin/memhooks", shlex.split(wanted)[1:], expand=True)
+            else:
+                assert command == wanted.replace("/x/memhooks", f'sh "${{{root}}}/bin/memhooks"', 1)
 
 
 @pytest.mark.parametrize("agent", HOSTS)
@@ -169,7 +174,8 @@ def _run(agent: str, env: dict[str, str], payload: dict[str, object]) -> subproc
     first = entry["bash"] if agent == "copilot-cli" else entry["command"] if agent == "cursor" else entry["hooks"][0]["command"]
     root = INSTALLERS[agent].wiring["plugin"]["root_var"]
     line = first.replace(f"${{{root}}}", str(script.parent.parent))
-    return subprocess.run(shlex.split(line), input=json.dumps(payload), text=True, capture_output=True, env=env, cwd="/", timeout=60, check=False)
+    shell = "/bin/bash" if INSTALLERS[agent].wiring.get("shell") == "bash" else "/bin/sh"  # as the host runs it
+    return subprocess.run([shell, "-c", line], input=json.dumps(payload), text=True, capture_output=True, env=env, cwd="/", timeout=60, check=False)
 
 
 def _home_env(tmp_path: Path, path: str = "/usr/bin:/bin") -> dict[str, str]:
@@ -179,7 +185,6 @@ def _home_env(tmp_path: Path, path: str = "/usr/bin:/bin") -> dict[str, str]:
 def test_the_plugin_runs_the_launcher_agents_install_wrote(tmp_path: Path) -> None:
     env = _home_env(tmp_path)
     ctx = Context(str(tmp_path), "user", home=env["HOME"], env=env)
-    from memhooks.install import launcher
 
     apply(launcher.plan(ctx))
     payload = {"hook_event_name": "UserPromptSubmit", "cwd": str(tmp_path), "session_id": "s", "prompt": "x"}

@@ -121,16 +121,19 @@ def text(launcher: str, python: str, main: str, sh: str | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def sourced(launcher: str, arguments: list[str]) -> str:
+def sourced(launcher: str, arguments: list[str], *, expand: bool = False) -> str:
     """The hook command, for a host that runs it in a POSIX shell, that sources
     ``launcher`` into that shell with ``arguments`` (``hook --agent …``) as its
     positional parameters: ``set -- ARGUMENTS; command . LAUNCHER || exit 0``.
+    ``expand``: ``launcher`` holds a ``${VAR}`` the host fills in (a plugin's folder),
+    quoted with ``"`` so the shell expands it.
 
     ``.`` takes no arguments in dash, hence ``set --``; ``command`` keeps a launcher that
     cannot be read from ending the shell with status 2 (a special built-in's error,
     POSIX 2.8.1), which Claude Code and Gemini CLI read as "block"; the launcher ends by
     ``exec`` or ``exit``, so ``|| exit 0`` runs only then."""
-    return f"set -- {shlex.join(arguments)}; command . {shlex.quote(launcher)} || exit 0"
+    where = f'"{launcher}"' if expand else shlex.quote(launcher)
+    return f"set -- {shlex.join(arguments)}; command . {where} || exit 0"
 
 
 def _boot(main: str) -> str:
@@ -163,8 +166,10 @@ def plugin_script(host: Host) -> str:
     lines = [
         "#!/bin/sh",
         f"# {command.MARKER}: what memhooks' {title} plugin runs for its hooks and MCP server.",
-        "# The per-user launcher that `memhooks agents install` writes starts memhooks",
-        "# fastest; it runs in this shell (it ends by exec, or by exit).",
+        "# Hosts that run commands in a shell read this file into it (`set -- hook …;",
+        "# command . <this>`), others run it with sh: it ends by exec or exit. The per-user",
+        "# launcher that `memhooks agents install` writes starts memhooks fastest; it runs",
+        "# in this shell too (it ends by exec, or by exit).",
         "case ${XDG_DATA_HOME:-} in /*) data=$XDG_DATA_HOME ;; *) data=$HOME/.local/share ;; esac",
         f'if [ -f "$data/memhooks/bin/memhooks" ] && [ -z "${FALLBACK_VAR}" ]; then',
         '  . "$data/memhooks/bin/memhooks"',

@@ -12,7 +12,8 @@ files equal to what this module generates. Each carries:
 
 * the hook wiring: exactly the entries ``memhooks agents install`` writes (the row's
   ``events`` through :meth:`~memhooks.install.hosts.Host.entries`: one source of truth
-  for both paths), whose command is the plugin's ``bin/memhooks`` run by ``sh``;
+  for both paths), whose command reads the plugin's ``bin/memhooks`` into the shell the
+  host runs it in (a row with ``shell``: :func:`.launcher.sourced`), or runs it by ``sh``;
 * the Agent Skill (``skills/memhooks/``, the package's ``skill/`` copied);
 * the MCP server ``memhooks mcp`` (``.mcp.json``, or the manifest's ``mcpServers``);
 * a manifest whose version is :data:`memhooks.__version__`.
@@ -27,6 +28,7 @@ Whether a host has our plugin installed and enabled is :mod:`.plugin_state`.
 from __future__ import annotations
 
 import json
+import shlex
 
 from .. import __version__
 from . import launcher, skill
@@ -68,13 +70,17 @@ def program(host: Host) -> str:
 
 def hook_entries(host: Host) -> dict[str, list[Any]]:
     """The hook entries, event by event: the ones ``agents install`` writes, with the
-    plugin's program (run by ``sh``: no executable bit needed after the host copies the
-    plugin) in place of the launcher."""
+    plugin's program in place of the launcher: read into the host's shell where the row
+    has ``shell`` (no second shell per call), else run by ``sh`` (no executable bit
+    needed after the host copies the plugin)."""
     marker = "/memhooks-plugin-program"
     ctx = Context("/", USER, home="/", env={}, exe=[marker])
     quoted = f'sh "{program(host)}"'
 
     def swap(value: Any) -> Any:
+        if isinstance(value, str) and value.startswith(marker + " ") and host.wiring.get("shell"):
+            words = shlex.split(value[len(marker) :])
+            return launcher.sourced(program(host), words, expand=True)
         if isinstance(value, str) and value.startswith(marker + " "):
             return quoted + value[len(marker) :]
         if isinstance(value, dict):
