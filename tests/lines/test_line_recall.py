@@ -93,3 +93,34 @@ def test_a_read_leaves_the_first_commit_out_but_tells_a_later_commit_that_create
                            "retryx: add jitter so clients do not retry in step", 1772500000)  # fmt: skip
     added = line_recall(str(repo), "retryx/jitter.py", [(1, 2)], kind=READ, state_dir=state)
     assert added.commits == [feature]  # a feature's commit that created a file: told
+
+
+def test_an_edit_with_its_context_lines_still_gets_the_decision_behind_the_changed_line(
+    tmp_path: Path,
+) -> None:
+    # newcomer trial (requests' auth.py 290-297): a decision on one line; then a real
+    # change of the lines around it and a rename of the block; then a formatter rewrote
+    # the whole block. The Edit changes the decided line, its old_string carrying three
+    # lines of context either side: the walk back follows the changed line, and the
+    # context lines' history (the thread-local state) does not hide the decision.
+    from storyrepo import build, story
+
+    from memhooks.lines.tools import changes
+
+    repo = tmp_path / "wide"
+    hashes = build(repo, story("wide_format_story.json"))
+    path = "src/requests/auth.py"
+    text = (repo / path).read_text()
+    lines = text.split("\n")
+    old = "\n".join(lines[4:11]) + "\n"  # lines 5-11: line 8 with 3 lines either side
+    new = old.replace("num_calls < 2", "num_calls < 3")
+    (change,) = changes("Edit", {"file_path": path, "old_string": old, "new_string": new})
+    assert change.ranges(text, context=0) == [(8, 8)]
+    told = line_recall(str(repo), path, change.ranges(text), kind=EDIT, state_dir=str(tmp_path / "s"),
+                       focus=change.ranges(text, context=0))  # fmt: skip
+    headline = told.text.split("\n")[2]
+    assert headline.startswith(f"{path} 5–11: {hashes['format'][:12]}")
+    assert f"before it {hashes['rename'][:12]}" in headline
+    assert f'{hashes["decision"][:12]} "Fix infinite loop on wrong Digest' in headline
+    assert hashes["decision"] in told.commits
+    assert hashes["state"] not in told.commits  # the context lines' own story

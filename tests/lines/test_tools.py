@@ -32,7 +32,7 @@ def test_reads(case: dict[str, Any]) -> None:
         ("patch", {"path": "/p/a.py", "old_string": "line 12\nline 13\n", "new_string": "x"}),
         ("MultiEdit", {"file_path": "/p/a.py", "edits": [{"old_string": "line 12\n"}, {"old_string": "line 13\n"}]}),
         ("replace_in_file", {"path": "/p/a.py", "diff": "------- SEARCH\nline 12\nline 13\n=======\nx\n+++++++ REPLACE\n"}),
-        ("apply_patch", {"command": "*** Begin Patch\n*** Update File: /p/a.py\n@@\n line 12\n-line 13\n+x\n*** End Patch\n"}),
+        ("apply_patch", {"command": "*** Begin Patch\n*** Update File: /p/a.py\n@@\n-line 12\n-line 13\n+x\n*** End Patch\n"}),
     ],
 )  # fmt: skip
 def test_every_host_s_edit_replaces_lines_12_and_13_with_context(
@@ -42,6 +42,40 @@ def test_every_host_s_edit_replaces_lines_12_and_13_with_context(
     assert [c.path for c in found] == ["/p/a.py"]
     assert found[0].ranges(TEXT) == [(9, 16)]
     assert found[0].ranges(TEXT, context=0) == [(12, 13)]
+
+
+OLD = "line 10\nline 11\nline 12\nline 13\nline 14\nline 15\nline 16\n"
+NEW = OLD.replace("line 11\n", "eleven\n").replace("line 15\n", "fifteen\nmore\n")
+
+
+@pytest.mark.parametrize(
+    ("tool", "args"),
+    [
+        ("Edit", {"file_path": "/p/a.py", "old_string": OLD, "new_string": NEW}),
+        ("replace", {"file_path": "/p/a.py", "old_string": OLD, "new_string": NEW}),
+        ("edit", {"filePath": "/p/a.py", "oldString": OLD, "newString": NEW}),
+        ("str_replace_editor", {"path": "/p/a.py", "old_str": OLD, "new_str": NEW}),
+        ("MultiEdit", {"file_path": "/p/a.py", "edits": [{"old_string": OLD, "new_string": NEW}]}),
+        ("replace_in_file", {"path": "/p/a.py", "diff": f"------- SEARCH\n{OLD}=======\n{NEW}+++++++ REPLACE\n"}),
+        ("apply_patch", {"command": "*** Begin Patch\n*** Update File: /p/a.py\n@@\n line 10\n-line 11\n+eleven\n line 12\n line 13\n line 14\n-line 15\n+fifteen\n+more\n line 16\n*** End Patch\n"}),
+    ],
+)  # fmt: skip
+def test_the_lines_an_edit_copies_unchanged_are_context_not_lines_it_replaces(
+    tool: str, args: dict[str, Any]
+) -> None:
+    # an old_string is often a hunk with its context: what it shares with the new text
+    # line for line is not what the edit changes (issue 20: an edit's context lines
+    # hid the decision behind the one line it changed)
+    (change,) = changes(tool, args)
+    assert change.ranges(TEXT, context=0) == [(11, 11), (15, 15)]
+    assert change.ranges(TEXT) == [(8, 18)]
+
+
+def test_an_insertion_replaces_the_lines_it_lands_between() -> None:
+    old = "line 12\nline 13\n"
+    (change,) = changes("Edit", {"file_path": "/p/a.py", "old_string": old,
+                                 "new_string": "line 12\nnew\nline 13\n"})  # fmt: skip
+    assert change.ranges(TEXT, context=0) == [(12, 13)]
 
 
 def test_a_write_over_a_file_replaces_the_lines_that_change() -> None:

@@ -13,7 +13,7 @@ Public API::
 
 Modules: ``porcelain`` (parsing ``git blame --incremental``), ``blame`` (running it
 under a deadline; a commit's old side), ``cache`` (one file version's blame in the state
-directory), ``head`` (HEAD without a process), ``ownership`` (the answer), ``ranges`` (the
+directory), ``head`` (HEAD without a process), ``ownership`` (the answer), ``previous`` (what an owner replaced), ``ranges`` (the
 lines an edit replaces), ``tools`` (which lines a tool call reads or replaces),
 ``names`` (a file version's definitions, kept beside its blame), ``warm`` (the blame
 ahead). Nothing here writes into the repository.
@@ -24,15 +24,8 @@ from __future__ import annotations
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .blame import BlameError
-    from .ownership import (
-        Before,
-        Owner,
-        Ownership,
-        owners,
-        owners_saved,
-        previous_owners,
-        saved_text,
-    )
+    from .ownership import Owner, Ownership, owners, owners_saved, saved_text
+    from .previous import Before, previous_owners
     from .ranges import CONTEXT, changed_lines, edit_lines
 
 #: Where each public name lives: imported on first use, so the hook's tool-event shortcut
@@ -40,12 +33,12 @@ if TYPE_CHECKING:
 #: finds every line in the cache never loads git's runner (``subprocess``).
 _LAZY = {
     "BlameError": "blame",
-    "Before": "ownership",
+    "Before": "previous",
     "Owner": "ownership",
     "Ownership": "ownership",
     "owners": "ownership",
     "owners_saved": "ownership",
-    "previous_owners": "ownership",
+    "previous_owners": "previous",
     "saved_text": "ownership",
     "CONTEXT": "ranges",
     "changed_lines": "ranges",

@@ -56,18 +56,23 @@ def blame(
     rev: str | None = None,
     since: str | None = None,
     deadline: float | None = None,
+    ignore: str | None = None,
 ) -> Run:
     """Blame ``path`` (relative to the work tree ``top``, ``/`` separators) as it is in
     the working tree, or at ``rev``; only the 1-based inclusive line ``ranges`` when
     given (git merges overlapping ones). ``since``: a date git understands; older lines
     are owned by a boundary commit, as are lines at a shallow clone's edge
     (:func:`memhooks.git.shallow_commits`: the history before it is not in the clone).
-    ``deadline``: a :func:`time.monotonic` instant after which git is stopped and what
-    it settled is returned. Raises :class:`BlameError`."""
+    ``ignore``: a commit whose changes git looks through (``--ignore-rev``: each line it
+    changed goes to the line it was made from, when git can match one). ``deadline``: a
+    :func:`time.monotonic` instant after which git is stopped and what it settled is
+    returned. Raises :class:`BlameError`."""
     args = ["blame", "--incremental", "--root"]  # a root commit owns its lines: no boundary
     args += [f"-L{start},{end}" for start, end in ranges]
     if since:
         args.append(f"--since={since}")
+    if ignore:
+        args.append(f"--ignore-rev={ignore}")
     args += [*([rev] if rev else []), "--", path]
     run = Run()
     if deadline is not None and deadline <= time.monotonic():

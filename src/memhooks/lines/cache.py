@@ -66,7 +66,7 @@ class Entry:
     version of the file, or HEAD has none: a line not in the base is then surely
     uncommitted; None when not known), ``base_lines`` (None while no edit is
     followed; else the base's owners, its text in ``base``, kept aside too) and ``before`` (previous owners already found: ``"<hash> <path> <first>-
-    <last>"`` -> rows of :func:`memhooks.lines.ownership.previous_owners`) and ``notes`` (what callers keep with this
+    <last>"`` -> rows of :func:`memhooks.lines.previous.previous_owners`) and ``notes`` (what callers keep with this
     file version: :attr:`memhooks.lines.Ownership.notes`)."""
 
     __slots__ = (

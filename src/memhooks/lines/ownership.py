@@ -1,8 +1,8 @@
 """Which commits own given lines of a file in the working tree.
 
 :func:`owners` answers from the cache (:mod:`.cache`) and blames only lines it does not
-know yet, within a deadline; :func:`previous_owners` says, for one owner, which commits
-owned the lines it replaced. Uncommitted lines own nothing; lines older than a history
+know yet, within a deadline (:func:`.previous.previous_owners` says, for one owner, which
+commits owned the lines it replaced). Uncommitted lines own nothing; lines older than a history
 window (``since``) are owned by a boundary commit, reported as such.
 """
 
@@ -12,11 +12,11 @@ import os
 import time
 
 from . import cache
+from .ranges import clip, extend, numbers, ranges_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
-    from typing import Any
 
     from .porcelain import Group
 
@@ -85,6 +85,20 @@ class Ownership:
         if self._entry is not None:
             cache.save(self._file, self._entry)
 
+    def within(self, ranges: Ranges) -> Ownership:
+        """The owners of lines ``ranges`` of the same file version, from what this answer
+        already knows (no git; lines not known are unknown there too)."""
+        part = Ownership(self.path)
+        part._file, part._entry, part.cached = self._file, self._entry, self.cached
+        if self._entry is None:
+            return part
+        part.size = self.size
+        return _answer(part, self._entry, clip(ranges, len(self._entry.lines)))
+
+    def owner(self, hash_: str) -> Owner | None:
+        """The owner ``hash_`` among :attr:`owners` (None: it owns none of these lines)."""
+        return next((o for o in self.owners if o.hash == hash_), None)
+
     @property
     def complete(self) -> bool:
         """Every line asked about was blamed."""
@@ -113,8 +127,8 @@ def owners(
     file, item, dirty = entry
     answer._file, answer._entry = file, item
     answer.size = len(item.lines)
-    wanted = _clip(ranges, len(item.lines))
-    missing = _ranges(n for n in _numbers(wanted) if item.lines[n - 1] is None)
+    wanted = clip(ranges, len(item.lines))
+    missing = ranges_of(n for n in numbers(wanted) if item.lines[n - 1] is None)
     if missing:
         from .blame import BlameError, blame  # git's runner: only when lines are missing
 
@@ -126,7 +140,7 @@ def owners(
             if not exc.ran:
                 raise
             run = None  # a file git does not track: nothing owns its lines
-            for n in _numbers(missing):
+            for n in numbers(missing):
                 item.lines[n - 1] = cache.UNCOMMITTED
         if run is not None:
             _fill(item, run.groups)
@@ -154,7 +168,7 @@ def owners_saved(top: str, path: str, ranges: Ranges, *, state_dir: str) -> Owne
         return answer
     answer._file, answer._entry = found
     answer.size = len(found[1].lines)
-    return _answer(answer, found[1], _clip(ranges, len(found[1].lines)))
+    return _answer(answer, found[1], clip(ranges, len(found[1].lines)))
 
 
 def _saved(top: str, path: str, state_dir: str) -> tuple[str, cache.Entry] | None:
@@ -167,141 +181,7 @@ def _saved(top: str, path: str, state_dir: str) -> tuple[str, cache.Entry] | Non
     return file, item
 
 
-def previous_owners(
-    top: str, owner: Owner | Before, within: Ownership, *, deadline: float | None = None
-) -> list[Before]:
-    """The commits that owned what ``owner`` (one of ``within.owners``, or one of the
-    :class:`Before` this returned: a step further back) replaced in its lines: the old
-    side of its diff to the version before it, blamed there (most lines first; renames
-    followed, as blame follows them). Lines it only added have no previous owner. The
-    answer is kept with the file version (what a commit replaced never changes). A range
-    the deadline leaves unblamed gives nothing (a part would mislead)."""
-    if owner.previous is None or owner.boundary or within._entry is None:
-        return []
-    item = within._entry
-    keys = {r: f"{owner.hash} {owner.path} {r[0]}-{r[1]}" for r in owner.origin_lines}
-    missing = [r for r, key in keys.items() if not _usable(item.before.get(key))]
-    if missing:
-        found = _blame_before(top, owner, missing, deadline, item)
-        for r, rows in found.items():
-            item.before[keys[r]] = rows
-        if found:
-            within.keep()
-    merged: dict[str, Before] = {}
-    for key in keys.values():
-        if not _usable(item.before.get(key)):
-            continue
-        for hash_, count, path, prev_hash, prev_path, lines in item.before[key]:
-            prior = merged.get(str(hash_))
-            if prior is None:
-                prior = merged[str(hash_)] = Before(str(hash_), *_commit_info(item, str(hash_)))
-                prior.path = str(path)
-                if prev_hash and prev_path:
-                    prior.previous = (str(prev_hash), str(prev_path))
-            prior.count += int(count)
-            for first, last in lines:
-                for n in range(int(first), int(last) + 1):
-                    _extend(prior.origin_lines, n)
-    return sorted(merged.values(), key=lambda o: (-o.count, -o.author_time))
-
-
-class Before:
-    """A previous owner: ``hash``, ``summary`` (untrusted, as the commit said it),
-    ``author_time`` (seconds), ``boundary``, ``count`` (how many of the replaced lines
-    it owned), and, to walk further back (:func:`previous_owners` of it), ``path`` (the
-    file's path in that commit), ``previous`` (``(hash, path)`` before it, or None) and
-    ``origin_lines`` (the lines it owns, numbered as in its own version)."""
-
-    __slots__ = (
-        "author_time",
-        "boundary",
-        "count",
-        "hash",
-        "origin_lines",
-        "path",
-        "previous",
-        "summary",
-    )
-
-    def __init__(self, hash: str, summary: str, author_time: int, boundary: bool) -> None:
-        self.hash = hash
-        self.summary = summary
-        self.author_time = author_time
-        self.boundary = boundary
-        self.count = 0
-        self.path = ""
-        self.previous: tuple[str, str] | None = None
-        self.origin_lines: list[tuple[int, int]] = []
-
-
-#: A previous-owner row kept in the cache: ``[hash, lines owned, path there, previous
-#: hash, previous path, [[first, last], ...] (its own line numbers)]``.
-_ROW = 6
-
-
-def _usable(rows: object) -> bool:
-    """Whether cached previous owners hold what a further step needs (rows kept before
-    the walk went further back held only ``[hash, count]``: blamed again)."""
-    return isinstance(rows, list) and all(isinstance(r, list) and len(r) == _ROW for r in rows)
-
-
-def _blame_before(
-    top: str,
-    owner: Owner | Before,
-    ranges: list[tuple[int, int]],
-    deadline: float | None,
-    item: cache.Entry,
-) -> dict[tuple[int, int], list[list[Any]]]:
-    """Previous-owner rows per range of ``ranges`` (``owner``'s own line numbers): one
-    diff and one blame for all of them; a range the deadline left unsettled is absent."""
-    from .blame import BlameError, blame, old_side
-
-    assert owner.previous is not None
-    try:
-        olds = old_side(top, owner.previous, (owner.hash, owner.path), ranges)
-        wanted = _ranges(_numbers([r for old in olds.values() for r in old]))
-        run = (
-            blame(top, owner.previous[1], wanted, rev=owner.previous[0], deadline=deadline)
-            if wanted
-            else None
-        )
-    except BlameError:
-        return {}
-    at: dict[int, tuple[Group, int]] = {}
-    for group in [] if run is None else run.groups:
-        commit = group.commit
-        item.commits[commit.hash] = [commit.summary, commit.author_time, commit.boundary]
-        for offset in range(group.count):
-            at[group.final + offset] = (group, group.orig + offset)
-    out: dict[tuple[int, int], list[list[Any]]] = {}
-    for r, old in olds.items():
-        numbers = _numbers(old)
-        if any(n not in at for n in numbers):
-            continue  # not settled before the deadline: the next call may finish it
-        rows: dict[str, list[Any]] = {}
-        for n in numbers:
-            group, there = at[n]
-            row = rows.get(group.commit.hash)
-            if row is None:
-                previous = group.previous or (None, None)
-                row = rows[group.commit.hash] = [
-                    group.commit.hash,
-                    0,
-                    group.filename,
-                    *previous,
-                    [],
-                ]
-            row[1] += 1
-            lines = row[5]
-            if lines and lines[-1][1] + 1 == there:
-                lines[-1][1] = there
-            else:
-                lines.append([there, there])
-        out[r] = list(rows.values())
-    return out
-
-
-def _commit_info(item: cache.Entry | None, hash_: str) -> tuple[str, int, bool]:
+def commit_info(item: cache.Entry | None, hash_: str) -> tuple[str, int, bool]:
     info = None if item is None else item.commits.get(hash_)
     if not info:
         return "", 0, False
@@ -335,7 +215,7 @@ def _entry(
         return file, item, False
     raw = _read(full)
     text = None if raw is None else _lines(raw)
-    if text is None:
+    if raw is None or text is None:
         return None
     if item is None:
         fresh = cache.Entry(head, cache.stat_key(st), text)
@@ -423,7 +303,7 @@ def _fill(item: cache.Entry, groups: Iterable[Group]) -> None:
 
 def _answer(answer: Ownership, item: cache.Entry, wanted: Ranges) -> Ownership:
     by_hash: dict[str, Owner] = {}
-    for n in _numbers(wanted):
+    for n in numbers(wanted):
         answer.lines += 1
         known = item.lines[n - 1]
         if known is None:
@@ -438,49 +318,14 @@ def _answer(answer: Ownership, item: cache.Entry, wanted: Ranges) -> Ownership:
         assert isinstance(hash_, str) and isinstance(path, str)
         owner = by_hash.get(hash_)
         if owner is None:
-            owner = by_hash[hash_] = Owner(hash_, *_commit_info(item, hash_))
+            owner = by_hash[hash_] = Owner(hash_, *commit_info(item, hash_))
             owner.path = path
             if prev_hash and prev_path:
                 owner.previous = (prev_hash, prev_path)
-        _extend(owner.lines, n)
-        _extend(owner.origin_lines, there)
+        extend(owner.lines, n)
+        extend(owner.origin_lines, there)
     answer.owners = sorted(by_hash.values(), key=lambda o: (-o.count, -o.author_time))
     return answer
-
-
-def _extend(ranges: list[tuple[int, int]], n: int) -> None:
-    """Add line ``n`` to ``ranges`` (kept sorted, adjacent lines merged)."""
-    for i, (first, last) in enumerate(ranges):
-        if first - 1 <= n <= last + 1:
-            ranges[i] = (min(first, n), max(last, n))
-            if i + 1 < len(ranges) and ranges[i + 1][0] <= ranges[i][1] + 1:
-                ranges[i] = (ranges[i][0], ranges.pop(i + 1)[1])
-            return
-        if n < first:
-            ranges.insert(i, (n, n))
-            return
-    ranges.append((n, n))
-
-
-def _clip(ranges: Ranges, size: int) -> list[tuple[int, int]]:
-    if not ranges:
-        return [(1, size)] if size else []
-    out = [(max(1, a), min(size, b)) for a, b in ranges if a <= size and b >= 1 and a <= b]
-    return _ranges(_numbers(out))
-
-
-def _numbers(ranges: Ranges) -> list[int]:
-    return sorted({n for first, last in ranges for n in range(first, last + 1)})
-
-
-def _ranges(numbers: Iterable[int]) -> list[tuple[int, int]]:
-    out: list[tuple[int, int]] = []
-    for n in numbers:
-        if out and out[-1][1] + 1 == n:
-            out[-1] = (out[-1][0], n)
-        else:
-            out.append((n, n))
-    return out
 
 
 def deadline_in(seconds: float) -> float:

@@ -1,11 +1,16 @@
-"""The lines of a file an edit is about to replace, with context (issue 20 item 3: "the
-lines being replaced (±3 lines); for Write, the lines that change").
+"""Line ranges: the lines of a file an edit is about to replace, with context (issue 20
+item 3: "the lines being replaced (±3 lines); for Write, the lines that change"), and the
+arithmetic of ranges the rest of :mod:`memhooks.lines` shares.
 
 Line numbers are 1-based and inclusive, as git's ``-L`` takes them; ranges come sorted
 and merged, clipped to the file.
 """
 
 from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
 
 #: Lines of context on each side of what an edit replaces (``diff -U3``'s default).
 CONTEXT = 3
@@ -70,6 +75,22 @@ def changed_lines(old_text: str, new_text: str, *, context: int = CONTEXT) -> li
     return _widen(spans, context, _count(old_text))
 
 
+def narrowed(span: tuple[int, int], old: str, new: str | None) -> list[tuple[int, int]]:
+    """The lines of ``span`` (where the text ``old`` stands in the file) that replacing
+    ``old`` by ``new`` really changes: what ``old`` shares with ``new`` line for line
+    (at its ends, and between its changes) is context the agent copied. ``[span]`` when
+    ``new`` is unknown (None) or changes no line of it."""
+    if new is None:
+        return [span]
+    first, last = span
+    out = [
+        (max(first, first + a - 1), min(last, first + b - 1))
+        for a, b in changed_lines(old, new, context=0)
+    ]
+    out = [(a, b) for a, b in out if a <= b]
+    return out or [span]
+
+
 def _count(text: str) -> int:
     """Lines in ``text`` as git counts them (a last line without a newline counts)."""
     if not text:
@@ -87,4 +108,43 @@ def _widen(spans: list[tuple[int, int]], context: int, size: int) -> list[tuple[
             out[-1] = (out[-1][0], max(out[-1][1], last))
         else:
             out.append((first, last))
+    return out
+
+
+def extend(ranges: list[tuple[int, int]], n: int) -> None:
+    """Add line ``n`` to ``ranges`` (kept sorted, adjacent lines merged)."""
+    for i, (first, last) in enumerate(ranges):
+        if first - 1 <= n <= last + 1:
+            ranges[i] = (min(first, n), max(last, n))
+            if i + 1 < len(ranges) and ranges[i + 1][0] <= ranges[i][1] + 1:
+                ranges[i] = (ranges[i][0], ranges.pop(i + 1)[1])
+            return
+        if n < first:
+            ranges.insert(i, (n, n))
+            return
+    ranges.append((n, n))
+
+
+def clip(ranges: Sequence[tuple[int, int]], size: int) -> list[tuple[int, int]]:
+    """``ranges`` within a file of ``size`` lines, sorted and merged; the whole file
+    when ``ranges`` is empty."""
+    if not ranges:
+        return [(1, size)] if size else []
+    out = [(max(1, a), min(size, b)) for a, b in ranges if a <= size and b >= 1 and a <= b]
+    return ranges_of(numbers(out))
+
+
+def numbers(ranges: Sequence[tuple[int, int]]) -> list[int]:
+    """The line numbers of ``ranges``, ascending, each once."""
+    return sorted({n for first, last in ranges for n in range(first, last + 1)})
+
+
+def ranges_of(lines: Iterable[int]) -> list[tuple[int, int]]:
+    """Ascending line numbers as ranges, adjacent ones merged."""
+    out: list[tuple[int, int]] = []
+    for n in lines:
+        if out and out[-1][1] + 1 == n:
+            out[-1] = (out[-1][0], n)
+        else:
+            out.append((n, n))
     return out

@@ -46,16 +46,17 @@ SHELL_TOOLS = {
 #: shortcut sends a command starting with one of them the whole way when it names a file
 #: the session was not told about.
 SHELL_READERS = frozenset(("sed", "nl", "head", "cat"))
-#: Edit tools replacing one text: name -> (path keys, old keys, all-occurrences key).
-REPLACE_TOOLS: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
-    "Edit": (("file_path",), ("old_string",), "replace_all"),
-    "replace": (("file_path",), ("old_string",), "allow_multiple"),
-    "edit": (("filePath", "path", "file_path"), ("oldString", "old_str", "old_string"), "replaceAll"),
-    "str_replace": (("path",), ("old_str",), ""),
-    "str_replace_editor": (("path",), ("old_str",), ""),
-    "patch": (("path",), ("old_string",), "replace_all"),
-    "fs_write": (("path",), ("old_str",), ""),
-    "replace_string_in_file": (("filePath",), ("oldString",), ""),
+#: Edit tools replacing one text: name -> (path keys, old keys, all-occurrences key, new
+#: keys).
+REPLACE_TOOLS: dict[str, tuple[tuple[str, ...], tuple[str, ...], str, tuple[str, ...]]] = {
+    "Edit": (("file_path",), ("old_string",), "replace_all", ("new_string",)),
+    "replace": (("file_path",), ("old_string",), "allow_multiple", ("new_string",)),
+    "edit": (("filePath", "path", "file_path"), ("oldString", "old_str", "old_string"), "replaceAll", ("newString", "new_str", "new_string")),
+    "str_replace": (("path",), ("old_str",), "", ("new_str",)),
+    "str_replace_editor": (("path",), ("old_str",), "", ("new_str",)),
+    "patch": (("path",), ("old_string",), "replace_all", ("new_string",)),
+    "fs_write": (("path",), ("old_str",), "", ("new_str",)),
+    "replace_string_in_file": (("filePath",), ("oldString",), "", ("newString",)),
 }  # fmt: skip
 #: Whole-file writes: name -> (path keys, content keys).
 WRITE_TOOLS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -70,10 +71,11 @@ WRITE_TOOLS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 
 class Change:
     """What one edit replaces in ``path`` (as the tool named it): ``olds`` (texts it
-    replaces, in order; ``replace_all``: every occurrence) or ``content`` (a whole-file
+    replaces, in order; ``replace_all``: every occurrence) with ``news`` (what each
+    becomes, where the tool says: None when it does not), or ``content`` (a whole-file
     write: the lines that differ are replaced)."""
 
-    __slots__ = ("content", "olds", "path", "replace_all")
+    __slots__ = ("content", "news", "olds", "path", "replace_all")
 
     def __init__(
         self,
@@ -81,23 +83,28 @@ class Change:
         olds: list[str] | None = None,
         content: str | None = None,
         replace_all: bool = False,
+        news: list[str | None] | None = None,
     ) -> None:
         self.path = path
         self.olds = olds or []
+        self.news: list[str | None] = news if news is not None else [None] * len(self.olds)
         self.content = content
         self.replace_all = replace_all
 
     def ranges(self, text: str, context: int = 3) -> list[tuple[int, int]]:
         """The lines of the current file ``text`` this change replaces, ± ``context``
-        lines."""
-        from .ranges import _widen, changed_lines, edit_lines
+        lines. Where the tool gives the new text, the lines an old text shares with it
+        at its start and at its end are context the agent copied, not lines it
+        replaces (an ``old_string`` is often a hunk with its context lines)."""
+        from .ranges import _count, _widen, changed_lines, edit_lines, narrowed
 
         if self.content is not None:
             return changed_lines(text, self.content, context=context)
         found: list[tuple[int, int]] = []
-        for old in self.olds:
-            found += edit_lines(text, old, replace_all=self.replace_all, context=context)
-        return _widen(found, 0, text.count("\n") + 1)
+        for old, new in zip(self.olds, self.news, strict=False):
+            spans = edit_lines(text, old, replace_all=self.replace_all, context=0)
+            found += [r for span in spans for r in narrowed(span, old, new)]
+        return _widen(found, context, _count(text))
 
     def __repr__(self) -> str:
         what = f"content={len(self.content)} chars" if self.content is not None else self.olds
@@ -149,15 +156,23 @@ def changes(tool: str, args: dict[str, object]) -> list[Change]:
     if spec is not None:
         path, old = _first(args, spec[0]), _first(args, spec[1])
         if path and old:
-            return [Change(path, [old], replace_all=args.get(spec[2]) is True)]
+            new = _text(args, spec[3])
+            return [Change(path, [old], replace_all=args.get(spec[2]) is True, news=[new])]
     if tool == "MultiEdit":
         path, edits = _first(args, ("file_path",)), args.get("edits")
         if path and isinstance(edits, list):
-            olds = [e.get("old_string") for e in edits if isinstance(e, dict)]
-            return [Change(path, [o for o in olds if isinstance(o, str) and o])]
+            pairs = [
+                (e["old_string"], _text(e, ("new_string",)))
+                for e in edits
+                if isinstance(e, dict) and isinstance(e.get("old_string"), str) and e["old_string"]
+            ]
+            return [Change(path, [o for o, _ in pairs], news=[n for _, n in pairs])]
     if tool == "replace_in_file":
         path, diff = _first(args, ("path",)), _first(args, ("diff",))
-        return [Change(path, search_blocks(diff))] if path and diff else []
+        if not path or not diff:
+            return []
+        blocks = search_blocks(diff)
+        return [Change(path, [o for o, _ in blocks], news=[n for _, n in blocks])]
     if tool == "apply_patch":
         patch = _first(args, ("command", "patchText", "input", "patch"))
         return patch_changes(patch) if patch else []
@@ -270,35 +285,47 @@ def _split(words: list[str], mark: str) -> list[list[str]]:
     return groups
 
 
-def search_blocks(diff: str) -> list[str]:
-    """The SEARCH sides of Cline's ``replace_in_file`` blocks (``------- SEARCH`` …
-    ``=======`` … ``+++++++ REPLACE``; older ``<<<<<<< SEARCH`` markers too)."""
-    olds: list[str] = []
+def search_blocks(diff: str) -> list[tuple[str, str | None]]:
+    """The (SEARCH, REPLACE) sides of Cline's ``replace_in_file`` blocks (``-------
+    SEARCH`` … ``=======`` … ``+++++++ REPLACE``; older ``<<<<<<< SEARCH`` … ``>>>>>>>
+    REPLACE`` markers too); REPLACE is None when the block does not close."""
+    blocks: list[tuple[str, str | None]] = []
     block: list[str] | None = None
+    replace: list[str] | None = None
     for line in diff.split("\n"):
         mark = line.strip()
         if mark.endswith("SEARCH") and mark[:1] in "-<":
-            block = []
+            block, replace = [], None
         elif mark == "=======" and block is not None:
             if block:
-                olds.append("\n".join(block) + "\n")
+                blocks.append(("\n".join(block) + "\n", None))
+                replace = []
             block = None
+        elif mark.endswith("REPLACE") and mark[:1] in "+>" and replace is not None:
+            blocks[-1] = (blocks[-1][0], "".join(f"{r}\n" for r in replace))
+            replace = None
         elif block is not None:
             block.append(line)
-    return olds
+        elif replace is not None:
+            replace.append(line)
+    return blocks
 
 
 def patch_changes(patch: str) -> list[Change]:
-    """The old sides of an ``apply_patch`` envelope's hunks, per updated file (``***
-    Update File: p``; ``@@`` starts a hunk; `` `` and ``-`` lines are the old side)."""
+    """The old sides of an ``apply_patch`` envelope's hunks, with their new sides, per
+    updated file (``*** Update File: p``; ``@@`` starts a hunk; `` `` and ``-`` lines
+    are the old side, `` `` and ``+`` lines the new one)."""
     out: list[Change] = []
     current: Change | None = None
     hunk: list[str] = []
+    new: list[str] = []
 
     def close() -> None:
         if current is not None and hunk:
             current.olds.append("\n".join(hunk) + "\n")
+            current.news.append("".join(f"{line}\n" for line in new))
         hunk.clear()
+        new.clear()
 
     for line in patch.split("\n"):
         if line.startswith("*** "):
@@ -312,8 +339,13 @@ def patch_changes(patch: str) -> list[Change]:
                 close()
             elif line[:1] in (" ", "-"):
                 hunk.append(line[1:])
+                if line[:1] == " ":
+                    new.append(line[1:])
+            elif line[:1] == "+":
+                new.append(line[1:])
             elif line == "":
                 hunk.append("")
+                new.append("")
     close()
     return [c for c in out if c.olds]
 
@@ -324,6 +356,15 @@ def _first(args: dict[str, object], keys: tuple[str, ...]) -> str:
         if isinstance(value, str) and value:
             return value
     return ""
+
+
+def _text(args: dict[str, object], keys: tuple[str, ...]) -> str | None:
+    """The first of ``keys`` that holds a string (an empty one too: a deletion)."""
+    for key in keys:
+        value = args.get(key)
+        if isinstance(value, str):
+            return value
+    return None
 
 
 def _int(value: object) -> int | None:

@@ -86,6 +86,7 @@ def line_recall(
         deadline=deadline,
         saved=saved,
         max_previous=READ_PREVIOUS if kind == READ else None,
+        focus=focus if kind == EDIT else (),
     )
     if kind == READ:
         from .line_rank import rank  # only a read is ranked (the hook's edit path: item 7)
@@ -93,7 +94,7 @@ def line_recall(
         chosen = rank(why, prompt)
     else:
         chosen = sorted(why.explanations, key=lambda e: -_overlap(e.lines, focus))
-        chosen = [e for e in chosen if not e.initial or _answers(e, prompt)][:EDIT_OWNERS]
+        chosen = [e for e in chosen if _edit_worthy(e, focus, prompt)][:EDIT_OWNERS]
     fresh = []
     for explanation in chosen:
         hashes = {explanation.commit.hash, *(c.hash for c in explanation.previous)}
@@ -112,6 +113,19 @@ def line_recall(
         if commit.hash not in delivered
     ]
     return LineRecall(text, list(dict.fromkeys(commits)), why)
+
+
+def _edit_worthy(
+    explanation: Explanation, focus: Sequence[tuple[int, int]], prompt: str | None
+) -> bool:
+    """Whether an owner of an edit's lines is worth telling: the project's first commit
+    only when it answers the prompt; a low-signal owner of context lines alone (none the
+    edit changes) only when it brings what it replaced."""
+    if explanation.initial:
+        return _answers(explanation, prompt)
+    if explanation.commit.low_signal and not explanation.previous and focus:
+        return _overlap(explanation.lines, focus) > 0
+    return True
 
 
 def _answers(explanation: Explanation, prompt: str | None) -> bool:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 
-from ..lines.ownership import owners, owners_saved, previous_owners
+from ..lines.ownership import owners, owners_saved
 
 # This module is on the hook's import set (line-level recall): what only a cold answer
 # needs (git's log, the history's scrubbing and low-signal rule) is imported there, and
@@ -22,7 +22,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from ..lines.ownership import Before, Owner, Ownership
+    from ..lines.ownership import Owner, Ownership
+    from ..lines.previous import Before
     from ..store import MemoryStore
     from .exclusion import Exclusions
 
@@ -125,6 +126,7 @@ def explain_lines(
     max_owners: int | None = None,
     max_previous: int | None = None,
     saved: bool = False,
+    focus: Sequence[tuple[int, int]] = (),
 ) -> Why:
     """Why lines ``ranges`` of ``path`` (relative to the work tree ``top``) are as they
     are. ``exclude``: the chain's exclusion phrases; ``store``/``project``: the embedded
@@ -152,6 +154,7 @@ def explain_lines(
     left_out = _Filter(_rules(exclude), store, project)
     left_out.look_up(commits)
     walks = max_previous
+    focused = own.within(focus) if focus else None
     for owner in found:
         commit = commits.get(owner.hash)
         if commit is None:
@@ -162,8 +165,14 @@ def explain_lines(
             continue
         explanation = Explanation(commit, owner.lines)
         explanation.initial = owner.previous is None and commit.root
-        if commit.low_signal and (walks is None or walks > 0) and not _late(deadline):
-            explanation.before, explanation.earlier = _before(top, owner, own, deadline, left_out)
+        start = owner if focused is None else focused.owner(owner.hash)
+        if (
+            commit.low_signal
+            and start is not None
+            and (walks is None or walks > 0)
+            and not _late(deadline)
+        ):
+            explanation.before, explanation.earlier = _before(top, start, own, deadline, left_out)
             walks = None if walks is None else walks - 1
         answer.explanations.append(explanation)
     return answer
@@ -246,6 +255,8 @@ def _before(
     """``owner``'s previous owners, and while the first of them is low-signal too, the
     owner before it (the lines' owner of most lines, a step at a time, renames followed):
     ``(before, earlier)`` of :class:`Explanation`."""
+    from ..lines.previous import previous_owners  # only an owner that reshaped its lines
+
     found = previous_owners(top, owner, own, deadline=deadline)
     before = _told(top, found, own, left_out, MAX_BEFORE)
     earlier: list[tuple[Commit, int]] = []

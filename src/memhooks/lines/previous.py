@@ -1,0 +1,222 @@
+"""Which commits owned the lines an owner replaced: a step back in the lines' history
+(issue 20 item 3: where an owner only reshaped its lines, the previous owner says why
+they are so).
+
+:func:`previous_owners` answers for one :class:`~.ownership.Owner` (or one of its own
+answers, a step further back). Two views of that step, both from git:
+
+* the **old side** of the owner's diff to the version before it, blamed there: every
+  commit whose lines the owner replaced or removed next to its lines (a decision that
+  the owner deleted is in it) — by hunk, so a reformatted block brings the owners of
+  all its lines;
+* **line by line**, ``git blame --ignore-rev OWNER``: git's own matching of each of the
+  owner's lines to the line it was made from (added lines match none). It says which
+  of those commits each line comes from, so a walk further back follows the lines
+  asked about, not the lines of the same hunk around them (requests' ``auth.py``: a
+  formatting commit over a rename over the fix; the lines around the fix came from
+  another commit, and by hunk they outnumbered it).
+
+Previous owners come most lines matched first, then most lines of the old side; a
+further step starts from the lines matched when git matched any. Answers are kept with
+the file version (what a commit replaced never changes).
+"""
+
+from __future__ import annotations
+
+from .ownership import commit_info
+from .ranges import extend, numbers, ranges_of
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from . import cache
+    from .ownership import Owner, Ownership
+    from .porcelain import Group
+
+
+class Before:
+    """A previous owner: ``hash``, ``summary`` (untrusted, as the commit said it),
+    ``author_time`` (seconds), ``boundary``, ``count`` (how many of the replaced lines
+    it owned), ``matched`` (how many of the owner's lines git matched to lines of it),
+    and, to walk further back (:func:`previous_owners` of it), ``path`` (the file's
+    path in that commit), ``previous`` (``(hash, path)`` before it, or None) and
+    ``origin_lines`` (its lines to follow, numbered as in its own version: those
+    matched when git matched any, else those the owner replaced)."""
+
+    __slots__ = (
+        "author_time", "boundary", "count", "hash", "matched", "origin_lines", "path",
+        "previous", "summary",
+    )  # fmt: skip
+
+    def __init__(self, hash: str, summary: str, author_time: int, boundary: bool) -> None:
+        self.hash = hash
+        self.summary = summary
+        self.author_time = author_time
+        self.boundary = boundary
+        self.count = 0
+        self.matched = 0
+        self.path = ""
+        self.previous: tuple[str, str] | None = None
+        self.origin_lines: list[tuple[int, int]] = []
+
+
+#: A previous-owner row kept in the cache: ``[hash, lines owned, path there, previous
+#: hash, previous path, [[first, last], ...] (its own line numbers), [[first, last],
+#: ...] (those git matched line by line)]``.
+_ROW = 7
+
+
+def previous_owners(
+    top: str, owner: Owner | Before, within: Ownership, *, deadline: float | None = None
+) -> list[Before]:
+    """The commits that owned what ``owner`` (one of ``within.owners``, or one of the
+    :class:`Before` this returned: a step further back) replaced in its lines (module
+    docstring): most lines matched first, then most lines replaced, then newest;
+    renames followed, as blame follows them. Lines it only added have no previous
+    owner. A range the deadline leaves unblamed gives nothing (a part would mislead).
+    Raises nothing: git's failures give nothing."""
+    if owner.previous is None or owner.boundary or within._entry is None:
+        return []
+    item = within._entry
+    keys = {r: f"{owner.hash} {owner.path} {r[0]}-{r[1]}" for r in owner.origin_lines}
+    missing = [r for r, key in keys.items() if not _usable(item.before.get(key))]
+    if missing:
+        found = _blame_before(top, owner, missing, deadline, item)
+        for r, rows in found.items():
+            item.before[keys[r]] = rows
+        if found:
+            within.keep()
+    merged: dict[str, Before] = {}
+    follow: dict[str, list[tuple[int, int]]] = {}
+    for key in keys.values():
+        if not _usable(item.before.get(key)):
+            continue
+        for hash_, count, path, prev_hash, prev_path, lines, matched in item.before[key]:
+            prior = merged.get(str(hash_))
+            if prior is None:
+                prior = merged[str(hash_)] = Before(str(hash_), *commit_info(item, str(hash_)))
+                prior.path = str(path)
+                if prev_hash and prev_path:
+                    prior.previous = (str(prev_hash), str(prev_path))
+            prior.count += int(count)
+            for n in numbers([(int(a), int(b)) for a, b in lines]):
+                extend(prior.origin_lines, n)
+            for n in numbers([(int(a), int(b)) for a, b in matched]):
+                prior.matched += 1
+                extend(follow.setdefault(prior.hash, []), n)
+    for hash_, lines in follow.items():
+        merged[hash_].origin_lines = lines
+    return sorted(merged.values(), key=lambda o: (-o.matched, -o.count, -o.author_time))
+
+
+def _usable(rows: object) -> bool:
+    """Whether cached previous owners hold what a step needs (rows kept by an earlier
+    version held less: blamed again)."""
+    return isinstance(rows, list) and all(isinstance(r, list) and len(r) == _ROW for r in rows)
+
+
+def _blame_before(
+    top: str,
+    owner: Owner | Before,
+    ranges: list[tuple[int, int]],
+    deadline: float | None,
+    item: cache.Entry,
+) -> dict[tuple[int, int], list[list[Any]]]:
+    """Previous-owner rows per range of ``ranges`` (``owner``'s own line numbers): one
+    diff and one blame of the old side for all of them, and where that names more than
+    one commit, one blame ignoring the owner (the lines matched); a range the deadline
+    left unsettled is absent."""
+    from .blame import BlameError, blame, old_side
+
+    assert owner.previous is not None
+    try:
+        olds = old_side(top, owner.previous, (owner.hash, owner.path), ranges)
+        wanted = ranges_of(numbers([r for old in olds.values() for r in old]))
+        run = (
+            blame(top, owner.previous[1], wanted, rev=owner.previous[0], deadline=deadline)
+            if wanted
+            else None
+        )
+    except BlameError:
+        return {}
+    at = _by_line(item, [] if run is None else run.groups)
+    out: dict[tuple[int, int], list[list[Any]]] = {}
+    for r, old in olds.items():
+        lines = numbers(old)
+        if any(n not in at for n in lines):
+            continue  # not settled before the deadline: the next call may finish it
+        rows: dict[str, list[Any]] = {}
+        for n in lines:
+            group, there = at[n]
+            _add(rows, group, there, 5)
+        out[r] = list(rows.values())
+    if any(len(rows) > 1 for rows in out.values()):
+        _match(top, owner, out, deadline, item)
+    return out
+
+
+def _match(
+    top: str,
+    owner: Owner | Before,
+    out: dict[tuple[int, int], list[list[Any]]],
+    deadline: float | None,
+    item: cache.Entry,
+) -> None:
+    """Add to the rows of ``out`` the lines git matches one by one (``blame
+    --ignore-rev``): each of the owner's lines to the line it was made from. Left as
+    they are when git cannot, or the deadline cuts it short."""
+    from .blame import BlameError, blame
+
+    try:
+        run = blame(top, owner.path, list(out), rev=owner.hash, ignore=owner.hash,
+                    deadline=deadline)  # fmt: skip
+    except BlameError:
+        return
+    if not run.complete:
+        return
+    at = _by_line(item, run.groups)
+    for r, rows in out.items():
+        by_hash = {row[0]: row for row in rows}
+        for n in numbers([r]):
+            found = at.get(n)
+            if found is None or found[0].commit.hash == owner.hash:
+                continue  # a line the owner added: it matches none
+            group, there = found
+            if group.commit.hash not in by_hash:  # a line the old side did not hold
+                rows.append(_row(by_hash, group))
+            _add(by_hash, group, there, 6)
+
+
+def _by_line(item: cache.Entry, groups: list[Group]) -> dict[int, tuple[Group, int]]:
+    """Blame ``groups`` by final line: (group, the line's number in its commit); each
+    commit's summary, time and boundary kept in ``item``."""
+    at: dict[int, tuple[Group, int]] = {}
+    for group in groups:
+        commit = group.commit
+        item.commits[commit.hash] = [commit.summary, commit.author_time, commit.boundary]
+        for offset in range(group.count):
+            at[group.final + offset] = (group, group.orig + offset)
+    return at
+
+
+def _row(rows: dict[str, list[Any]], group: Group) -> list[Any]:
+    """The row of ``group``'s commit in ``rows``, made (no lines yet) when missing."""
+    row = rows.get(group.commit.hash)
+    if row is None:
+        previous = group.previous or (None, None)
+        row = rows[group.commit.hash] = [group.commit.hash, 0, group.filename, *previous, [], []]
+    return row
+
+
+def _add(rows: dict[str, list[Any]], group: Group, there: int, field: int) -> None:
+    """Count line ``there`` of ``group``'s commit in its row of ``rows`` (made when
+    missing): among the replaced lines (``field`` 5, counted) or the matched ones (6)."""
+    row = _row(rows, group)
+    if field == 5:
+        row[1] += 1
+    lines = row[field]
+    if lines and lines[-1][1] + 1 == there:
+        lines[-1][1] = there
+    else:
+        lines.append([there, there])
