@@ -1,6 +1,7 @@
 """Content words: what a piece of prose is about, as words — one rule for every place
 memhooks compares prose by its words (a conversation's topics, :mod:`memhooks.transcripts`;
-the prompt-time relevance floor, :mod:`memhooks.recall.floor`).
+the prompt-time relevance floor, :mod:`memhooks.recall.floor`; a commit's message against
+the prompt at line-level recall, :mod:`memhooks.recall.line_rank`).
 
 Lower-cased words of three or more letters (and numbers), common words left out, plural
 and verb endings taken off by a light stemmer (``windows`` and ``window``, ``merging`` and
@@ -51,7 +52,7 @@ _STOP = frozenset(
     one two way ways thing things sure fine good great about after before because over
     under out off too been being don't doesn't isn't aren't won't can't instead actually
     file files code change changes fix fixed test tests run runs added adds add now still
-    welcome ok""".split()  # noqa: SIM905
+    welcome ok don doesn isn aren""".split()  # noqa: SIM905
 )
 
 

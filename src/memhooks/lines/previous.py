@@ -63,26 +63,33 @@ class Before:
 
 #: A previous-owner row kept in the cache: ``[hash, lines owned, path there, previous
 #: hash, previous path, [[first, last], ...] (its own line numbers), [[first, last],
-#: ...] (those git matched line by line)]``.
+#: ...] (those git matched line by line; ``true``: not matched yet)]``.
 _ROW = 7
 
 
 def previous_owners(
-    top: str, owner: Owner | Before, within: Ownership, *, deadline: float | None = None
+    top: str,
+    owner: Owner | Before,
+    within: Ownership,
+    *,
+    deadline: float | None = None,
+    line_by_line: bool = True,
 ) -> list[Before]:
     """The commits that owned what ``owner`` (one of ``within.owners``, or one of the
     :class:`Before` this returned: a step further back) replaced in its lines (module
     docstring): most lines matched first, then most lines replaced, then newest;
     renames followed, as blame follows them. Lines it only added have no previous
     owner. A range the deadline leaves unblamed gives nothing (a part would mislead).
+    ``line_by_line``: match lines one by one too (one more blame where the old side
+    names more than one commit; rows kept without it are matched when asked again).
     Raises nothing: git's failures give nothing."""
     if owner.previous is None or owner.boundary or within._entry is None:
         return []
     item = within._entry
     keys = {r: f"{owner.hash} {owner.path} {r[0]}-{r[1]}" for r in owner.origin_lines}
-    missing = [r for r, key in keys.items() if not _usable(item.before.get(key))]
+    missing = [r for r, key in keys.items() if not _usable(item.before.get(key), line_by_line)]
     if missing:
-        found = _blame_before(top, owner, missing, deadline, item)
+        found = _blame_before(top, owner, missing, deadline, item, line_by_line)
         for r, rows in found.items():
             item.before[keys[r]] = rows
         if found:
@@ -100,9 +107,9 @@ def previous_owners(
                 if prev_hash and prev_path:
                     prior.previous = (str(prev_hash), str(prev_path))
             prior.count += int(count)
-            for n in numbers([(int(a), int(b)) for a, b in lines]):
+            for n in numbers(_pairs(lines)):
                 extend(prior.origin_lines, n)
-            for n in numbers([(int(a), int(b)) for a, b in matched]):
+            for n in numbers(_pairs(matched)):
                 prior.matched += 1
                 extend(follow.setdefault(prior.hash, []), n)
     for hash_, lines in follow.items():
@@ -110,10 +117,20 @@ def previous_owners(
     return sorted(merged.values(), key=lambda o: (-o.matched, -o.count, -o.author_time))
 
 
-def _usable(rows: object) -> bool:
-    """Whether cached previous owners hold what a step needs (rows kept by an earlier
-    version held less: blamed again)."""
-    return isinstance(rows, list) and all(isinstance(r, list) and len(r) == _ROW for r in rows)
+def _pairs(field: object) -> list[tuple[int, int]]:
+    """A row's ``[[first, last], ...]`` as ranges (``true``, not matched yet: none)."""
+    return [(int(a), int(b)) for a, b in field] if isinstance(field, list) else []
+
+
+def _usable(rows: object, line_by_line: bool = False) -> bool:
+    """Whether cached previous owners hold what a step needs: rows kept by an earlier
+    version held less, and rows kept without their lines matched (a commit, not
+    ``True``, in their matched field) when matching is asked for — blamed again."""
+    if not isinstance(rows, list):
+        return False
+    if not all(isinstance(r, list) and len(r) == _ROW for r in rows):
+        return False
+    return not line_by_line or all(r[6] is not True for r in rows)
 
 
 def _blame_before(
@@ -122,11 +139,12 @@ def _blame_before(
     ranges: list[tuple[int, int]],
     deadline: float | None,
     item: cache.Entry,
+    line_by_line: bool,
 ) -> dict[tuple[int, int], list[list[Any]]]:
     """Previous-owner rows per range of ``ranges`` (``owner``'s own line numbers): one
-    diff and one blame of the old side for all of them, and where that names more than
-    one commit, one blame ignoring the owner (the lines matched); a range the deadline
-    left unsettled is absent."""
+    diff and one blame of the old side for all of them, and (``line_by_line``) where that
+    names more than one commit, one blame ignoring the owner (the lines matched); a range
+    the deadline left unsettled is absent."""
     from .blame import BlameError, blame, old_side
 
     assert owner.previous is not None
@@ -151,8 +169,12 @@ def _blame_before(
             group, there = at[n]
             _add(rows, group, there, 5)
         out[r] = list(rows.values())
-    if any(len(rows) > 1 for rows in out.values()):
-        _match(top, owner, out, deadline, item)
+    several = {r: found for r, found in out.items() if len(found) > 1}
+    for found in several.values():
+        for row in found:
+            row[6] = True  # not matched yet (a lone commit needs no matching)
+    if several and line_by_line:
+        _match(top, owner, several, deadline, item)
     return out
 
 
@@ -177,6 +199,8 @@ def _match(
         return
     at = _by_line(item, run.groups)
     for r, rows in out.items():
+        for row in rows:
+            row[6] = []
         by_hash = {row[0]: row for row in rows}
         for n in numbers([r]):
             found = at.get(n)

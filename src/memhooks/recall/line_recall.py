@@ -11,8 +11,10 @@ lines it just read or is about to replace, once per session.
 
 Each owner is one line saying which lines it explains, then what it said (bounded): the
 words of :mod:`.why_text`. A commit the session was already given is not told again: an
-owner whose commits were all delivered is left out, and a commit named again as the
-owner of other lines comes without its message. Commit text is untrusted and labelled.
+owner whose commits were all delivered is left out — at a read, an owner told before
+whatever it replaced here (a formatting commit read in file after file is named once) —
+and at an edit a commit named again, as the owner the lines' previous owners are behind,
+comes without its message. Commit text is untrusted and labelled.
 """
 
 from __future__ import annotations
@@ -87,6 +89,8 @@ def line_recall(
         saved=saved,
         max_previous=READ_PREVIOUS if kind == READ else None,
         focus=focus if kind == EDIT else (),
+        walk=_not_sweeping if kind == READ else None,
+        line_by_line=kind == EDIT,
     )
     if kind == READ:
         from .line_rank import rank  # only a read is ranked (the hook's edit path: item 7)
@@ -98,8 +102,11 @@ def line_recall(
     fresh = []
     for explanation in chosen:
         hashes = {explanation.commit.hash, *(c.hash for c in explanation.previous)}
-        if not hashes <= delivered:
-            fresh.append(explanation)
+        if hashes <= delivered:
+            continue
+        if kind == READ and explanation.commit.hash in delivered:
+            continue  # told at another file: what it replaced here is not named behind it
+        fresh.append(explanation)
     why.explanations = fresh
     if not fresh:
         return LineRecall("", [], why)  # all told: a warm edit loads no renderer
@@ -126,6 +133,14 @@ def _edit_worthy(
     if explanation.commit.low_signal and not explanation.previous and focus:
         return _overlap(explanation.lines, focus) > 0
     return True
+
+
+def _not_sweeping(explanation: Explanation) -> bool:
+    """Whether a read's low-signal owner is worth walking back: a sweeping one is not
+    told at a read (:func:`.line_rank.sweeping`), so what it replaced is not looked up."""
+    from .line_rank import sweeping
+
+    return not sweeping(explanation)
 
 
 def _answers(explanation: Explanation, prompt: str | None) -> bool:

@@ -20,7 +20,7 @@ from ..lines.ownership import owners, owners_saved
 # the exclusion rules only when the chain has phrases.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from ..lines.ownership import Owner, Ownership
     from ..lines.previous import Before
@@ -41,9 +41,10 @@ class Commit:
     ``message`` (its text as ``history import`` keeps it: trailers naming people
     dropped, e-mails and secrets scrubbed, bounded), ``low_signal`` (the reason from
     :func:`memhooks.history.signal.low_signal`, ``"reshapes"`` for a refactor-like
-    subject, else None), ``root`` (it has no parent: the project's first commit)."""
+    subject, else None), ``root`` (it has no parent: the project's first commit),
+    ``files`` (how many files it touched; 0: not known)."""
 
-    __slots__ = ("email", "hash", "low_signal", "message", "root", "subject", "time")
+    __slots__ = ("email", "files", "hash", "low_signal", "message", "root", "subject", "time")
 
     def __init__(self, hash: str, subject: str, time: int, message: str) -> None:
         self.hash = hash
@@ -53,6 +54,7 @@ class Commit:
         self.message = message
         self.low_signal: str | None = None
         self.root = False
+        self.files = 0
 
 
 class Explanation:
@@ -127,6 +129,8 @@ def explain_lines(
     max_previous: int | None = None,
     saved: bool = False,
     focus: Sequence[tuple[int, int]] = (),
+    walk: Callable[[Explanation], bool] | None = None,
+    line_by_line: bool = True,
 ) -> Why:
     """Why lines ``ranges`` of ``path`` (relative to the work tree ``top``) are as they
     are. ``exclude``: the chain's exclusion phrases; ``store``/``project``: the embedded
@@ -135,7 +139,14 @@ def explain_lines(
     ``max_previous``: look up the previous owners of that many low-signal owners at most
     (most lines first: a cold whole-file read has dozens, each a diff and a blame; none
     once ``deadline`` passed); ``saved``: answer for the version the cache saved before
-    an edit just applied.
+    an edit just applied; ``focus``: the lines of ``ranges`` an edit really changes (its
+    context lines left out) — a low-signal owner's previous owners are those of its
+    lines there (each line's history is its own: the context of a reformatted block must
+    not hide what the changed lines replaced), and one that owns none of them is not
+    walked back; ``walk``: whether a low-signal owner's previous owners are worth
+    looking up (default: all); ``line_by_line``: follow each line through the owner
+    (:mod:`memhooks.lines.previous`: one more blame a step; a whole-file read does
+    without).
     Raises :class:`memhooks.lines.BlameError` when git cannot run,
     :class:`~memhooks.errors.DiagnosticError` MH032 when git cannot read a commit."""
     if saved:  # the version before an edit just applied (lines.saved_text)
@@ -170,9 +181,12 @@ def explain_lines(
             commit.low_signal
             and start is not None
             and (walks is None or walks > 0)
+            and (walk is None or walk(explanation))
             and not _late(deadline)
         ):
-            explanation.before, explanation.earlier = _before(top, start, own, deadline, left_out)
+            explanation.before, explanation.earlier = _before(
+                top, start, own, deadline, left_out, line_by_line
+            )
             walks = None if walks is None else walks - 1
         answer.explanations.append(explanation)
     return answer
@@ -250,14 +264,20 @@ def _owners(own: Ownership, limit: int | None) -> list[Owner]:
 
 
 def _before(
-    top: str, owner: Owner, own: Ownership, deadline: float | None, left_out: _Filter
+    top: str,
+    owner: Owner,
+    own: Ownership,
+    deadline: float | None,
+    left_out: _Filter,
+    line_by_line: bool,
 ) -> tuple[list[tuple[Commit, int]], list[tuple[Commit, int]]]:
     """``owner``'s previous owners, and while the first of them is low-signal too, the
-    owner before it (the lines' owner of most lines, a step at a time, renames followed):
+    owner before it (the lines' owner of most lines matched, a step at a time, renames
+    followed):
     ``(before, earlier)`` of :class:`Explanation`."""
     from ..lines.previous import previous_owners  # only an owner that reshaped its lines
 
-    found = previous_owners(top, owner, own, deadline=deadline)
+    found = previous_owners(top, owner, own, deadline=deadline, line_by_line=line_by_line)
     before = _told(top, found, own, left_out, MAX_BEFORE)
     earlier: list[tuple[Commit, int]] = []
     seen = {owner.hash, *(c.hash for _, c in before)}
@@ -265,7 +285,8 @@ def _before(
     while (
         step is not None and step[1].low_signal and len(earlier) < MAX_WALK and not _late(deadline)
     ):
-        back = _told(top, previous_owners(top, step[0], own, deadline=deadline), own, left_out, 1)
+        further = previous_owners(top, step[0], own, deadline=deadline, line_by_line=line_by_line)
+        back = _told(top, further, own, left_out, 1)
         step = back[0] if back and back[0][1].hash not in seen else None
         if step is not None:
             seen.add(step[1].hash)
@@ -298,8 +319,13 @@ def _told(
     return out
 
 
+#: Fields kept per commit in a file version's notes (:func:`_texts`).
+_KEPT = 7
 #: ``git log`` format: hash, author name, e-mail, author time, parents, subject, message.
 _FORMAT = "%H%x1f%an%x1f%ae%x1f%at%x1f%P%x1f%s%x1f%B"
+#: Where a commit's token in that output has its first separator (after a SHA-1 or a
+#: SHA-256 hash); a file's name follows as a token of its own.
+_HEADER = (40, 64)
 
 
 def _texts(top: str, hashes: list[str], own: Ownership) -> dict[str, Commit]:
@@ -307,18 +333,20 @@ def _texts(top: str, hashes: list[str], own: Ownership) -> dict[str, Commit]:
     were read before (no process), else from git (kept in those notes)."""
     known = own.notes.setdefault("commits", {})
     assert isinstance(known, dict)
-    missing = [h for h in hashes if h not in known]
+    # a commit kept before its files were counted is read again
+    missing = [h for h in hashes if len(known.get(h) or ()) < _KEPT]
     if missing:
         for commit in _read(top, missing).values():
             known[commit.hash] = [commit.subject, commit.time, commit.email, commit.message,
-                                  commit.low_signal, commit.root]  # fmt: skip
+                                  commit.low_signal, commit.root, commit.files]  # fmt: skip
         own.keep()
     found: dict[str, Commit] = {}
     for hash_ in hashes:
         if hash_ in known:
-            subject, when, email, message, low, *more = known[hash_]  # root: since 0.x
+            subject, when, email, message, low, *more = known[hash_]  # root, files: later
             found[hash_] = commit = Commit(hash_, subject, when, message)
             commit.email, commit.low_signal, commit.root = email, low, bool(more and more[0])
+            commit.files = int(more[1]) if len(more) > 1 else 0
     return found
 
 
@@ -330,10 +358,16 @@ def _read(top: str, hashes: list[str]) -> dict[str, Commit]:
 
     if not hashes:
         return {}
-    args = ["log", "--no-walk=unsorted", "-z", f"--format={_FORMAT}", *dict.fromkeys(hashes)]
+    # --name-only: each commit's header token is followed by one token per file it touched
+    args = ["log", "--no-walk=unsorted", "-z", "--name-only", f"--format={_FORMAT}",
+            *dict.fromkeys(hashes)]  # fmt: skip
     found: dict[str, Commit] = {}
     ignored = blame_ignore.revs(top)
+    commit: Commit | None = None
     for token in tokens(top, args):
+        if commit is not None and token.find(b"\x1f") not in _HEADER:
+            commit.files += 1
+            continue
         hash_, author, email, when, parents, subject, message = token.decode(
             "utf-8", "replace"
         ).split("\x1f", 6)
