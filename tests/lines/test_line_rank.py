@@ -8,9 +8,11 @@ from memhooks.recall.why import Commit, Explanation, Why
 
 
 def owner(name: str, lines: list[tuple[int, int]], message: str, *, low: bool = False,
-          before: bool = False, when: int = 0, initial: bool = False) -> Explanation:  # fmt: skip
+          before: bool = False, when: int = 0, initial: bool = False,
+          files: int = 1) -> Explanation:  # fmt: skip
     commit = Commit(name * 40, message.split("\n")[0], when, message)
     commit.low_signal = "reshapes" if low else None
+    commit.files = files
     explanation = Explanation(commit, lines)
     explanation.initial = initial
     if before:
@@ -59,3 +61,28 @@ def test_the_first_commit_tells_nothing_unless_the_prompt_is_about_it() -> None:
     why = read_of(200, start, fix)
     assert names(rank(why)) == ["f"]
     assert names(rank(why, "why does the test project set this up?")) == ["i", "f"]
+
+
+def test_a_sweeping_commit_is_not_told_at_a_read() -> None:
+    # a commit across many files owning the read lines in many places, or a low-signal
+    # one across many files even with what it replaced: a mechanical pass
+    spread = [(n, n) for n in range(10, 30, 3)]  # 7 separate lines
+    why = read_of(100, owner("t", spread, "Add inline types", files=20),
+                  owner("f", [(1, 5)], "feat: cap the budget"),
+                  owner("s", [(40, 90)], "style: reformat", low=True, before=True, files=39))  # fmt: skip
+    assert names(rank(why)) == ["f"]
+
+
+def test_a_commit_across_many_files_that_owns_a_block_is_a_feature() -> None:
+    # one block of this file (a function moved in, an option wired through the tools),
+    # or a scattered change of a few files (json output, on iproute2): ranked as any other
+    why = read_of(100, owner("w", [(10, 30)], "tc: add the mpls action", files=40),
+                  owner("j", [(n, n) for n in range(10, 60, 5)], "ip: json output", files=3))  # fmt: skip
+    assert names(rank(why)) == ["w", "j"]
+
+
+def test_everyday_words_of_a_prompt_do_not_make_a_commit_answer_it() -> None:
+    from memhooks.recall.line_rank import says
+
+    assert not says("Don't fix the tests twice", "don't change the tests, just fix it")
+    assert says("Cap gateway retries at the budget", "why are gateway retries capped?")

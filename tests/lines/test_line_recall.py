@@ -124,3 +124,27 @@ def test_an_edit_with_its_context_lines_still_gets_the_decision_behind_the_chang
     assert f'{hashes["decision"][:12]} "Fix infinite loop on wrong Digest' in headline
     assert hashes["decision"] in told.commits
     assert hashes["state"] not in told.commits  # the context lines' own story
+
+
+def test_a_read_tells_no_sweeping_commit_and_no_commit_told_at_another_file(
+    tmp_path: Path,
+) -> None:
+    # newcomer trial: whole-file Reads of requests' auth.py, sessions.py, models.py
+    # headlined "Add inline types" and the formatting commit at every file. Here a typing
+    # pass touched 16 files, six separate lines of each; the feature touched two.
+    from storyrepo import build, story
+
+    repo = tmp_path / "sweep"
+    hashes = build(repo, story("sweep_story.json"))
+    state = str(tmp_path / "s")
+    first = line_recall(str(repo), "pkg/a.py", [], kind=READ, state_dir=state)
+    assert first.commits == [hashes["feature"]]
+    # the typing pass owns more of the file than the feature: only the sweep rule keeps it out
+    from memhooks.recall.why import explain_lines
+
+    why = explain_lines(str(repo), "pkg/a.py", state_dir=state)
+    (types,) = [e for e in why.explanations if e.commit.hash == hashes["types"]]
+    assert (types.commit.files, len(types.lines), types.commit.low_signal) == (16, 6, None)
+    second = line_recall(str(repo), "pkg/b.py", [], kind=READ, state_dir=state,
+                         delivered=set(first.commits))  # fmt: skip
+    assert second.text == "" and second.commits == []

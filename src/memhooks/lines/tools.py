@@ -94,8 +94,8 @@ class Change:
     def ranges(self, text: str, context: int = 3) -> list[tuple[int, int]]:
         """The lines of the current file ``text`` this change replaces, ± ``context``
         lines. Where the tool gives the new text, the lines an old text shares with it
-        at its start and at its end are context the agent copied, not lines it
-        replaces (an ``old_string`` is often a hunk with its context lines)."""
+        line for line are context the agent copied, not lines it replaces (an
+        ``old_string`` is often a hunk with its context lines: :func:`.ranges.narrowed`)."""
         from .ranges import _count, _widen, changed_lines, edit_lines, narrowed
 
         if self.content is not None:
