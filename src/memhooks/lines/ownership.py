@@ -311,7 +311,7 @@ def _answer(answer: Ownership, item: cache.Entry, wanted: Ranges) -> Ownership:
             continue
         if known < 0:
             answer.uncommitted += 1
-            _extend(answer.uncommitted_lines, n)
+            extend(answer.uncommitted_lines, n)
             continue
         origin, there = cache.origin_of(known)
         hash_, path, prev_hash, prev_path = item.origins[origin]
