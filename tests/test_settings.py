@@ -3,6 +3,9 @@ value — a command fails with MH028, the hook notes it and goes on with the def
 
 from __future__ import annotations
 
+import pathlib
+import re
+
 import pytest
 
 from memhooks import settings
@@ -38,13 +41,66 @@ def test_switches(raw: str, on: bool) -> None:
 
 
 def test_every_setting_the_package_reads_is_in_the_table() -> None:
-    import pathlib
-    import re
-
     source = pathlib.Path(settings.__file__).parent
     named = {m for p in source.rglob("*.py") for m in re.findall(r"\bMEMHOOKS_[A-Z_]*[A-Z]\b", p.read_text(encoding="utf-8"))}
-    table = {*settings.INTEGERS, *settings.SWITCHES, *settings.CHOICES, *settings.PATHS, *settings.TEXTS, *settings.INTERNAL, "MEMHOOKS_SEARCH"}
+    table = {*settings.INTEGERS, *settings.SWITCHES, *settings.CHOICES, *settings.PATHS, *settings.TEXTS, *settings.INTERNAL}
     # backend settings are a pattern (MEMHOOKS_<BACKEND>_<KEY>), documented in backends/config.py
     prefixes = "|".join([*(name.upper() for name in BACKENDS), "TEST"])
     backend = {n for n in named if re.match(rf"MEMHOOKS_({prefixes})_", n)}
     assert named - backend - {"MEMHOOKS_MEM", "MEMHOOKS_GENERIC", "MEMHOOKS_TEST"} <= table
+
+
+SOURCE = pathlib.Path(settings.__file__).parent
+#: What a setting with a default, range or named values is; read only through the table.
+TYPED = (*settings.INTEGERS, *settings.SWITCHES, *settings.CHOICES)
+
+
+def test_a_setting_with_a_default_is_read_only_through_the_table() -> None:
+    # One parse of each value: reading one straight from the environment is a second
+    # default and a second policy for a bad value (MEMHOOKS_SEARCH was parsed in three)
+    names = "|".join(TYPED)
+    direct = re.compile(rf"""(?:environ|env|getenv)\s*(?:\.get\(|\[|\()\s*["']({names})["'](?!\]\s*=[^=])""")  # not a write
+    found = [
+        f"{p.relative_to(SOURCE)}: {m.group(1)}"
+        for p in SOURCE.rglob("*.py")
+        if p.name != "settings.py"
+        for m in direct.finditer(p.read_text(encoding="utf-8"))
+    ]
+    assert found == []
+
+
+def _defaults(rows: list[tuple[str, str]]) -> dict[str, str]:
+    """``{name: default as written}`` of table rows naming settings and their defaults."""
+    said = {}
+    for names, default in rows:
+        listed = re.findall(r"`+(MEMHOOKS_[A-Z_]+)`+", names)
+        values = [v.strip(" `") for v in default.split(",")] if len(listed) > 1 else [default.strip(" `")]
+        if listed and len(values) == len(listed):
+            said.update((n, v) for n, v in zip(listed, values, strict=True) if n in TYPED)
+    return said
+
+
+def _value(name: str) -> str:
+    if name in settings.INTEGERS:
+        return str(settings.default(name))
+    if name in settings.SWITCHES:
+        return "on" if settings.SWITCHES[name] else "off"
+    return settings.CHOICES[name][0]
+
+
+def test_the_documented_defaults_are_the_tables() -> None:
+    # the module's own table (its docstring) and every docs/ table with a default column
+    module = _defaults(re.findall(r"^(``MEMHOOKS_[A-Z_]+``)\s+(\S+)", settings.__doc__ or "", re.M))
+    assert module == {name: _value(name) for name in TYPED}
+    docs = pathlib.Path(__file__).parents[1] / "docs"
+    for page in [*docs.glob("*.md"), docs.parent / "README.md"]:
+        rows = re.findall(r"^\|\s*((?:`MEMHOOKS_[A-Z_]+`(?:,\s*)?)+)\s*\|\s*([^|]*?)\s*\|[^|\n]*\|", page.read_text(encoding="utf-8"), re.M)
+        said = {n: v.replace(",", "") for n, v in _defaults(rows).items()}
+        assert said == {n: _value(n) for n in said}, page.name
+
+
+def test_every_user_setting_is_documented() -> None:
+    docs = pathlib.Path(__file__).parents[1] / "docs"
+    text = " ".join(p.read_text(encoding="utf-8") for p in docs.glob("*.md"))
+    user = (*TYPED, *settings.PATHS, *settings.TEXTS)
+    assert [name for name in user if name not in text] == []

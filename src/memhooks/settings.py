@@ -28,9 +28,9 @@ variable                        default   range and meaning
                                           agent events edit (``local``: only those
                                           memhooks made and keeps out of git)
 ``MEMHOOKS_SEARCH``             bm25      ``bm25`` or ``hybrid``: the embedded store's
-                                          search (read by :mod:`memhooks.store.semantic`,
-                                          which loads the model: an invalid value is a
-                                          store error there)
+                                          search (:func:`given`: an invalid value is a
+                                          store error when the store searches,
+                                          :func:`memhooks.store.semantic.mode`)
 ``MEMHOOKS_ROOT``               —         an existing folder: the project root
 ``MEMHOOKS_STORE``              —         the embedded store's file
 ``MEMHOOKS_STATE_DIR``          —         an absolute folder: the session state
@@ -84,6 +84,7 @@ SWITCHES = {
 CHOICES = {
     "MEMHOOKS_ANCHOR": ("directory", ("directory", "nearest")),
     "MEMHOOKS_MAINTAIN": ("all", ("all", "local", "off")),
+    "MEMHOOKS_SEARCH": ("bm25", ("bm25", "hybrid")),
 }
 #: Settings that name a place or a list, read where they are used.
 PATHS = ("MEMHOOKS_ROOT", "MEMHOOKS_STORE", "MEMHOOKS_STATE_DIR", "MEMHOOKS_CONFIG")
@@ -137,13 +138,19 @@ def switch(name: str, env: Mapping[str, str] | None = None, notes: list[str] | N
     return SWITCHES[name]
 
 
+def given(name: str, env: Mapping[str, str] | None = None) -> str:
+    """The value of choice setting ``name`` as given, lower-cased (unset or blank: its
+    default), not checked: for the reader whose invalid value is its own error
+    (``MEMHOOKS_SEARCH``: the store's, when it searches)."""
+    env = os.environ if env is None else env
+    return (env.get(name) or "").strip().lower() or CHOICES[name][0]
+
+
 def choice(name: str, env: Mapping[str, str] | None = None, notes: list[str] | None = None) -> str:
     """The named value of setting ``name`` (see the table); invalid as :func:`integer`."""
     env = os.environ if env is None else env
     default, choices = CHOICES[name]
-    value = (env.get(name) or "").strip().lower()
-    if not value:
-        return default
+    value = given(name, env)
     if value in choices:
         return value
     named = " or ".join(f"`{c}`" for c in choices)

@@ -40,6 +40,7 @@ import time
 
 from ..errors import BackendError, MemhooksError
 from ..fast.jsonfast import dumps
+from ..settings import given
 from ..store.commits import commit_of
 from ..store.policy import ANCHORED, BOOST, DEPTH, RRF_K, boost, fuse
 from .base import Hit
@@ -466,7 +467,7 @@ def refresh(path: str | None = None, *, budget_s: float = REFRESH_S) -> int:
 
 
 def _hybrid_requested() -> bool:
-    return os.environ.get("MEMHOOKS_SEARCH", "").strip().lower() not in ("", "bm25")
+    return given("MEMHOOKS_SEARCH") != "bm25"
 
 
 def _hybrid() -> bool:

@@ -188,6 +188,16 @@ class HookCall:
         cap = self.delivery.cap
         return min(chars, cap) if cap else chars
 
+    def tool_budget(self) -> int:
+        """Characters one tool-time delivery may use now: ``MEMHOOKS_TOOL_MAX_CHARS``
+        within what ``MEMHOOKS_SESSION_MAX_CHARS`` leaves this session (its tool-time
+        deliveries so far) and the host's cap; ``<= 0``: nothing more at tool time.
+        Opens the session (:attr:`session`)."""
+        left = self.setting("MEMHOOKS_SESSION_MAX_CHARS") - self.session.tool_chars
+        budget = min(self.setting("MEMHOOKS_TOOL_MAX_CHARS"), left)
+        cap = self.delivery.cap
+        return min(budget, cap) if cap else budget
+
     @property
     def line_recall(self) -> bool:
         """``MEMHOOKS_LINE_RECALL`` (:mod:`memhooks.settings`; default on). Off without a

@@ -16,11 +16,6 @@ if TYPE_CHECKING:
     from ..recall.outcome import Recall
     from .call import HookCall
 
-#: Seconds one backend search may take (``memhooks recall``'s cap; the hook's deadline
-#: may be shorter, never longer).
-QUERY_CAP_S = 2.0
-
-
 def noop(call: HookCall) -> Reply:
     """The host's "nothing to add" for the call's event."""
     return Reply(call.delivery.noop)
@@ -33,10 +28,11 @@ def kind(call: HookCall, rel: str) -> str:
 
 def recall(call: HookCall, target: str, **options: Any) -> Recall | None:
     """One bounded recall for the hook on the call's backend (:attr:`HookCall.backend`):
-    the per-query cap of ``memhooks recall`` (:data:`QUERY_CAP_S`) within the time left,
+    the per-query cap of ``memhooks recall`` (:data:`memhooks.recall.QUERY_TIMEOUT_S`)
+    within the time left,
     and the session's ledger. None when the embedded store does not exist yet (nothing
     to recall; a hook never creates it)."""
-    from ..recall import recall_result
+    from ..recall import QUERY_TIMEOUT_S, recall_result
 
     backend = call.backend
     if backend is None:
@@ -46,7 +42,7 @@ def recall(call: HookCall, target: str, **options: Any) -> Recall | None:
         target,
         roles=call.roles,
         backend=backend,
-        query_timeout_s=min(QUERY_CAP_S, remaining),
+        query_timeout_s=min(QUERY_TIMEOUT_S, remaining),
         deadline_s=remaining,
         delivered=call.session.delivered(),
         strict=True,

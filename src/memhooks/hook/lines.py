@@ -46,8 +46,6 @@ MAX_FILES = 2
 WHOLE = 10**9
 #: Seconds kept back for the rest of the call (rendering, the ledger write).
 MARGIN_S = 0.3
-#: Seconds one search by the code's names may take (as one query of tool-time recall).
-QUERY_CAP_S = 2.0
 #: The served target of a symbol cue searched in the session: ``names:<path>#<names>``.
 NAMES = "names:"
 
@@ -161,19 +159,20 @@ def _by_names(
     from ..symbols.reader import symbols_among
 
     cue = Cue.of(shown, symbols_among(found, text, ranges))
-    if cue is None or _budget(call) <= 0:
+    if cue is None or call.tool_budget() <= 0:
         return ""
     # A cue searched before in this session found what it finds (its best are told once:
     # symbol_recall.find): another edit in the same function opens no store.
     key = NAMES + shown + "#" + ",".join(sorted(cue.names))
     if key in call.session.served() or not call.session.claim([key]):
         return ""
-    left = _budget(call)
+    left = call.tool_budget()
     backend = call.backend
     if backend is None or isinstance(backend, Exception):
         call.session.release([key])
         return ""  # an unavailable backend is said at prompt time
     from ..errors import MemhooksError
+    from ..recall import QUERY_TIMEOUT_S
     from ..recall.symbol_recall import find, ledger_items, render
 
     try:
@@ -183,7 +182,7 @@ def _by_names(
             cue,
             delivered=call.session.delivered(),
             exclude=lambda: _exclusions(call, top, rel),
-            timeout_s=max(0.05, min(QUERY_CAP_S, call.remaining() - MARGIN_S)),
+            timeout_s=max(0.05, min(QUERY_TIMEOUT_S, call.remaining() - MARGIN_S)),
         )
     except MemhooksError as exc:
         call.session.release([key])  # not searched: the next edit there tries again
@@ -227,7 +226,7 @@ def _recall(
         return None
     session = call.session
     delivered = keys.of(keys.COMMIT, session.delivered())
-    left = _budget(call)
+    left = call.tool_budget()
     if left <= 0:
         return None
     focus = change.ranges(text, context=0) if change is not None else ()
@@ -336,12 +335,6 @@ def _store(call: HookCall) -> tuple[MemoryStore | None, str | None]:
     from ..store import identify
 
     return store, identify(call.root).id
-
-
-def _budget(call: HookCall) -> int:
-    ceiling = call.setting("MEMHOOKS_SESSION_MAX_CHARS")
-    budget = min(call.setting("MEMHOOKS_TOOL_MAX_CHARS"), ceiling - call.session.tool_chars)
-    return min(budget, call.delivery.cap) if call.delivery.cap else budget
 
 
 def _deadline(call: HookCall) -> float:

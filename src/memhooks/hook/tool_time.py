@@ -83,13 +83,12 @@ def _after_tool(call: HookCall, touched: list[tuple[str, str, str]]) -> Reply:
     """Record ``touched`` in the working set, then tool-time recall for what of it this
     session has not been given recall for (:func:`_unserved`)."""
     session = call.session
-    ceiling = call.setting("MEMHOOKS_SESSION_MAX_CHARS")
-    left = ceiling - session.tool_chars
+    budget = call.tool_budget()
     if (
         not touched
         or not call.delivery.at_tool_time(call.native)
         or not call.tool_recall
-        or left <= 0
+        or budget <= 0
     ):
         session.touch(touched)
         return noop(call)
@@ -108,9 +107,6 @@ def _after_tool(call: HookCall, touched: list[tuple[str, str, str]]) -> Reply:
     # A file served on its own (its folder was served earlier) is anchored by itself;
     # history memories come through line-level recall when it is on: by the lines owned
     keep = Anchor(folders, files, hooks, commits=not call.line_recall)
-    budget = min(call.setting("MEMHOOKS_TOOL_MAX_CHARS"), left)
-    if call.delivery.cap:
-        budget = min(budget, call.delivery.cap)
     targets = [call.root_path(f) for f in anchors]
     claimed = [*folders, *map(keys.file, files)]
     try:

@@ -55,8 +55,7 @@ A generated folder cue is no cue here: its text is a template that names no topi
 
 from __future__ import annotations
 
-import os
-
+from ..settings import given
 from ..symbols.mentions import mentions
 from ..words import content_words, identifiers
 
@@ -101,8 +100,7 @@ _AUTO = "memhooks:auto"
 def lexical(backend: str | None) -> bool:
     """Whether ``backend`` (a backend name) ranks by shared words only: the embedded store
     unless ``MEMHOOKS_SEARCH`` asks for hybrid search."""
-    mode = os.environ.get("MEMHOOKS_SEARCH", "").strip().lower()
-    return backend == "embedded" and mode in ("", "bm25")
+    return backend == "embedded" and given("MEMHOOKS_SEARCH") == "bm25"
 
 
 class Cue:

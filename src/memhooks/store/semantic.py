@@ -22,6 +22,7 @@ import os
 from functools import partial
 
 from memhooks.errors import StoreError
+from memhooks.settings import CHOICES, given
 
 from .connection import Translated, write
 
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
 
 #: ``MEMHOOKS_SEARCH``: ``bm25`` (default) or ``hybrid`` (BM25 fused with embeddings).
 ENV_VAR = "MEMHOOKS_SEARCH"
-MODES = ("bm25", "hybrid")
+MODES = CHOICES[ENV_VAR][1]
 #: The model name stored with each vector; vectors of another model are ignored.
 MODEL = "all-MiniLM-L6-v2"
 DIMENSIONS = 384
@@ -51,7 +52,7 @@ def mode() -> str:
 
     Raises :class:`StoreError` for an unknown value.
     """
-    value = os.environ.get(ENV_VAR, "").strip().lower() or "bm25"
+    value = given(ENV_VAR)
     if value not in MODES:
         raise StoreError(f"{ENV_VAR}={value!r} is not a search mode; use one of {', '.join(MODES)}")
     return value
