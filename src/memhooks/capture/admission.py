@@ -5,7 +5,6 @@ hook path (:mod:`.observer`) and ``memhooks capture process`` (:mod:`.upkeep`)."
 
 from __future__ import annotations
 
-from ..errors import StoreError
 from ..scrubber import clean
 from ..session import capture_record
 from ..store.memory import format_timestamp, new_id
@@ -70,7 +69,7 @@ def write_memory(
     session: str | None,
     now: float,
 ) -> None:
-    """Add the memory (one small insert), then retire the records it supersedes."""
+    """Add the memory and retire the records it supersedes, in one transaction."""
 
     store.add(
         project,
@@ -82,12 +81,8 @@ def write_memory(
         source=source(candidate.host or host, candidate.session or session),
         created_at=format_timestamp(now),
         id=memory_id,
+        supersedes=older,  # one the user forgot meanwhile: nothing to retire
     )
-    for old in older:
-        try:
-            store.mark_obsolete(old, memory_id, project=project)
-        except StoreError:
-            pass  # the user forgot it meanwhile: nothing to retire
 
 
 def source(host: str, session: str | None) -> str:

@@ -118,13 +118,20 @@ class MemoryStore:
         source: str = "",
         created_at: str | None = None,
         id: str | None = None,
+        supersedes: Iterable[str] = (),
     ) -> Memory:
         """Record a new memory and return it as stored (fields normalized).
 
         ``scope`` and ``files`` are root-relative (see :mod:`memhooks.store.scope`);
         ``created_at`` is ISO 8601 with ``Z`` or an offset (default: now); ``id``
         defaults to a fresh time-ordered id and must not exist in ``project`` yet.
+        ``supersedes``: ids of memories of ``project`` the new one retires (capture's
+        newer checkpoint), marked as :meth:`mark_obsolete` does in the same transaction —
+        a crash leaves both or neither; an id that names no memory any more (forgotten
+        meanwhile) is skipped.
         """
+        from . import supersede
+
         now = self._clock()
         memory = _draft(project, text, scope, files, kind, tags, entities, source, now)
         if created_at is not None or id is not None:
@@ -144,6 +151,9 @@ class MemoryStore:
                     "import a JSONL line with that id to update it, or leave the id out"
                 )
             rows.insert(conn, memory)
+            for old in supersedes:
+                if rows.find(conn, memory.project, old) is not None:
+                    supersede.mark(conn, memory.project, old, memory.id)
 
         self._write(work)
         return memory
