@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from memhooks.backends.base import Hit
 from memhooks.recall import Recalled
 from memhooks.recall.anchoring import Anchor
 
@@ -41,6 +42,29 @@ def test_the_recall_v1_entry_round_trips() -> None:
     assert anchored["anchored_by"] == "touched billing/invoice.py"
     for entry in (plain, anchored):
         assert Recalled.from_dict(entry).to_dict() == entry
+
+
+def test_every_field_of_a_recalled_memory_survives_the_round_trip() -> None:
+    # every field set (none left at its default), so a field from_dict or to_dict
+    # forgets is lost here
+    entry = {
+        "id": "billing-cents",
+        "text": "Invoice amounts are integer cents.",
+        "scope": "billing",
+        "files": ["billing/invoice.py"],
+        "kind": "decision",
+        "tags": ["money"],
+        "entities": ["Invoice"],
+        "created_at": "2026-12-02T04:00:00Z",
+        "commit": "0c263d7c36ff" + "0" * 28,
+        "recalled_by": [BY_QUERY],
+        "anchored_by": "touched billing/invoice.py",
+    }
+    assert list(entry) == [*Recalled.__slots__]  # recall-v1 order, nothing missing
+    memory = Recalled.from_dict(entry)
+    assert {name: getattr(memory, name) for name in Recalled.__slots__} == {**entry, "recalled_by": (BY_QUERY,)}
+    assert memory.to_dict() == entry
+    assert Recalled.of(Hit(**{k: v for k, v in entry.items() if k not in ("recalled_by", "anchored_by")}, score=1.0), [BY_QUERY], "touched billing/invoice.py").to_dict() == entry
 
 
 def test_the_anchor_says_why_and_leaves_the_memory_as_it_was() -> None:

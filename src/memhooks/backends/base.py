@@ -96,6 +96,12 @@ class SearchRequest:
         self.named_files = named_files or {}
 
 
+#: What a backend knows of a memory besides its ``id`` and ``text``, in recall-v1 order:
+#: the fields a :class:`Hit` carries and a recalled memory keeps
+#: (:class:`memhooks.recall.Recalled`), each a keyword argument of both.
+MEMORY_FIELDS = ("scope", "files", "kind", "tags", "entities", "created_at", "commit")
+
+
 class Hit:
     """One memory a backend returned: ``id``, ``text``, ``score`` (the backend's own
     relevance, higher is better, not comparable across backends), and what it knows of
@@ -103,19 +109,7 @@ class Hit:
     ``tags``, ``entities``, ``obsolete`` and ``commit`` (the full hash of the git commit
     the memory was made of, :mod:`memhooks.store.commits`)."""
 
-    __slots__ = (
-        "commit",
-        "created_at",
-        "entities",
-        "files",
-        "id",
-        "kind",
-        "obsolete",
-        "scope",
-        "score",
-        "tags",
-        "text",
-    )
+    __slots__ = ("id", "obsolete", "score", "text", *MEMORY_FIELDS)
 
     def __init__(
         self,

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from ..backends.base import MEMORY_FIELDS
 from . import RECALL_VERSION
 
 TYPE_CHECKING = False
@@ -27,19 +28,9 @@ class Recalled:
     A plain slotted class, not a dataclass: it is made on the hook's path, whose
     imports are held (``tests/hook/test_import_sets.py``)."""
 
-    __slots__ = (
-        "anchored_by",
-        "commit",
-        "created_at",
-        "entities",
-        "files",
-        "id",
-        "kind",
-        "recalled_by",
-        "scope",
-        "tags",
-        "text",
-    )
+    #: The memory's own fields, in recall-v1 order (what :meth:`to_dict` writes first).
+    FIELDS = ("id", "text", *MEMORY_FIELDS)
+    __slots__ = (*FIELDS, "recalled_by", "anchored_by")
     id: str
     text: str
     scope: str | None
@@ -85,19 +76,8 @@ class Recalled:
         cls, hit: Hit, recalled_by: Sequence[dict[str, Any]] = (), anchored_by: str | None = None
     ) -> Recalled:
         """The memory ``hit`` a backend returned, recalled by ``recalled_by``."""
-        return cls(
-            hit.id,
-            hit.text,
-            scope=hit.scope,
-            files=hit.files,
-            kind=hit.kind,
-            tags=hit.tags,
-            entities=hit.entities,
-            created_at=hit.created_at,
-            commit=hit.commit,
-            recalled_by=recalled_by,
-            anchored_by=anchored_by,
-        )
+        known = {name: getattr(hit, name) for name in MEMORY_FIELDS}
+        return cls(hit.id, hit.text, **known, recalled_by=recalled_by, anchored_by=anchored_by)
 
     @classmethod
     def from_dict(cls, memory: dict[str, Any]) -> Recalled:
@@ -105,13 +85,7 @@ class Recalled:
         return cls(
             str(memory["id"]),
             str(memory["text"]),
-            scope=memory.get("scope"),
-            files=memory.get("files"),
-            kind=memory.get("kind"),
-            tags=memory.get("tags"),
-            entities=memory.get("entities"),
-            created_at=memory.get("created_at"),
-            commit=memory.get("commit"),
+            **{name: memory.get(name) for name in MEMORY_FIELDS},
             recalled_by=memory.get("recalled_by") or (),
             anchored_by=memory.get("anchored_by"),
         )
@@ -136,18 +110,8 @@ class Recalled:
 
     def to_dict(self) -> dict[str, Any]:
         """The recall-v1 ``memories`` entry (``anchored_by`` only when set)."""
-        out = {
-            "id": self.id,
-            "text": self.text,
-            "scope": self.scope,
-            "files": self.files,
-            "kind": self.kind,
-            "tags": self.tags,
-            "entities": self.entities,
-            "created_at": self.created_at,
-            "commit": self.commit,
-            "recalled_by": list(self.recalled_by),
-        }
+        out = {name: getattr(self, name) for name in self.FIELDS}
+        out["recalled_by"] = list(self.recalled_by)
         if self.anchored_by is not None:
             out["anchored_by"] = self.anchored_by
         return out
