@@ -30,9 +30,27 @@ if TYPE_CHECKING:
     from types import TracebackType
     from typing import IO, TypeVar
 
-    from typing_extensions import Self
+    from typing_extensions import Self, TypedDict, Unpack
 
     T = TypeVar("T")
+
+    class Draft(TypedDict, total=False):
+        """What a caller says of a memory to record (:meth:`MemoryStore.add`,
+        :meth:`MemoryStore.remember`): ``scope`` (root-relative folder, default the
+        root), ``files`` (root-relative; :mod:`memhooks.store.scope`), ``kind``,
+        ``tags``, ``entities``, ``source`` (who recorded it). A typing-only record:
+        the keyword arguments, checked at run time against :data:`DRAFT`."""
+
+        scope: str
+        files: Iterable[str]
+        kind: str | None
+        tags: Iterable[str]
+        entities: Iterable[str]
+        source: str
+
+
+#: The fields of a :class:`Draft` (a memory to record), as keyword arguments.
+DRAFT = ("scope", "files", "kind", "tags", "entities", "source")
 
 
 class MemoryStore:
@@ -110,20 +128,15 @@ class MemoryStore:
         project: str,
         text: str,
         *,
-        scope: str = "",
-        files: Iterable[str] = (),
-        kind: str | None = None,
-        tags: Iterable[str] = (),
-        entities: Iterable[str] = (),
-        source: str = "",
         created_at: str | None = None,
         id: str | None = None,
         supersedes: Iterable[str] = (),
+        **fields: Unpack[Draft],
     ) -> Memory:
         """Record a new memory and return it as stored (fields normalized).
 
-        ``scope`` and ``files`` are root-relative (see :mod:`memhooks.store.scope`);
-        ``created_at`` is ISO 8601 with ``Z`` or an offset (default: now); ``id``
+        ``fields``: the :class:`Draft` fields (``scope``, ``files``, ``kind``, ``tags``,
+        ``entities``, ``source``); ``created_at`` is ISO 8601 with ``Z`` or an offset (default: now); ``id``
         defaults to a fresh time-ordered id and must not exist in ``project`` yet.
         ``supersedes``: ids of memories of ``project`` the new one retires (capture's
         newer checkpoint), marked as :meth:`mark_obsolete` does in the same transaction —
@@ -133,7 +146,7 @@ class MemoryStore:
         from . import supersede
 
         now = self._clock()
-        memory = _draft(project, text, scope, files, kind, tags, entities, source, now)
+        memory = _draft(project, text, fields, now)
         if created_at is not None or id is not None:
             try:
                 memory.id = "" if id is None else clean_id(id)
@@ -163,13 +176,8 @@ class MemoryStore:
         project: str,
         text: str,
         *,
-        scope: str = "",
-        files: Iterable[str] = (),
-        kind: str | None = None,
-        tags: Iterable[str] = (),
-        entities: Iterable[str] = (),
-        source: str = "",
         replaces: str | None = None,
+        **fields: Unpack[Draft],
     ) -> tuple[Memory, bool]:
         """Record ``text`` once per folder: ``(memory, added)``.
 
@@ -186,7 +194,7 @@ class MemoryStore:
         from . import supersede
 
         now = self._clock()
-        memory = _draft(project, text, scope, files, kind, tags, entities, source, now)
+        memory = _draft(project, text, fields, now)
 
         def work(conn: sqlite3.Connection) -> tuple[Memory, bool]:
             found = rows.same_text(conn, memory.project, memory.scope, memory.text)
@@ -501,30 +509,25 @@ class MemoryStore:
         return write(self._conn, self.path, self.timeout, work)
 
 
-def _draft(
-    project: str,
-    text: str,
-    scope: str,
-    files: Iterable[str],
-    kind: str | None,
-    tags: Iterable[str],
-    entities: Iterable[str],
-    source: str,
-    now: float,
-) -> Memory:
-    """A new memory's fields, normalized (its id is chosen when it is written)."""
+def _draft(project: str, text: str, fields: Draft, now: float) -> Memory:
+    """A new memory of ``text`` and the :class:`Draft` ``fields``, normalized (its id is
+    chosen when it is written). Raises TypeError for a field a draft does not have."""
+    unknown = fields.keys() - DRAFT
+    if unknown:
+        raise TypeError(f"a memory has no field {min(unknown)!r}; its fields: {', '.join(DRAFT)}")
+    files = fields.get("files", ())
     try:
         return Memory(
             id="",
             project=_project(project),
-            scope=normalize_scope(scope),
+            scope=normalize_scope(fields.get("scope", "")),
             files=normalize_files(files if isinstance(files, str) else builtins.list(files)),
             text=clean_text(text),
-            kind=clean_optional("kind", kind),
-            tags=clean_labels("tags", tags),
-            entities=clean_labels("entities", entities),
+            kind=clean_optional("kind", fields.get("kind")),
+            tags=clean_labels("tags", fields.get("tags", ())),
+            entities=clean_labels("entities", fields.get("entities", ())),
             created_at=format_timestamp(now),
-            source=_source(source),
+            source=_source(fields.get("source", "")),
         )
     except (TypeError, ValueError) as exc:
         raise StoreError(f"cannot record the memory: {exc}") from None
