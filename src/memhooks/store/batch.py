@@ -1,4 +1,6 @@
-"""Many new memories with caller-chosen ids in one transaction (``MemoryStore.add_many``).
+"""Many memories with caller-chosen ids in one transaction: new ones
+(``MemoryStore.add_many``), and what is stored of many (``MemoryStore.stored``,
+``MemoryStore.update_fields``).
 
 For importers that derive an id from where a memory came from (a commit, a line of a
 file) and re-run: a memory whose id the project already holds is left as it is, so a
@@ -71,4 +73,19 @@ def existing(conn: sqlite3.Connection, project: str, ids: Iterable[str]) -> set[
                 f"SELECT id FROM memories WHERE project = ? AND id IN ({marks})", (project, *chunk)
             )
         )
+    return found
+
+
+def stored(conn: sqlite3.Connection, project: str, ids: Iterable[str]) -> dict[str, Memory]:
+    """The memories of ``project`` among ``ids``, by id (one statement per
+    :data:`CHUNK` ids; obsolete ones included)."""
+    wanted = list(dict.fromkeys(ids))
+    found: dict[str, Memory] = {}
+    for start in range(0, len(wanted), CHUNK):
+        chunk = wanted[start : start + CHUNK]
+        marks = ",".join("?" * len(chunk))
+        sql = f"SELECT {rows.COLUMNS} FROM memories m WHERE m.project = ? AND m.id IN ({marks})"
+        for row in conn.execute(sql, (project, *chunk)):
+            memory = rows.from_row(row)
+            found[memory.id] = memory
     return found

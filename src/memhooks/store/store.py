@@ -240,6 +240,41 @@ class MemoryStore:
         with Translated(self.path):
             return batch.existing(self._conn, project, ids)
 
+    def stored(self, project: str, ids: Iterable[str]) -> builtins.dict[str, Memory]:
+        """The memories of ``project`` among ``ids``, by id, read at once (obsolete ones
+        included; an id not stored is left out)."""
+        from . import batch
+
+        with Translated(self.path):
+            return batch.stored(self._conn, project, ids)
+
+    def update_fields(
+        self, project: str, memories: Iterable[Memory], fields: Sequence[str]
+    ) -> builtins.list[str]:
+        """Bring stored memories up to date in one transaction: each memory of
+        ``project`` with the id of one of ``memories`` takes that one's ``fields``
+        (normalized as :meth:`add_many` does); its other fields — kind, tags, source,
+        obsolete marks — are kept. Returns the ids updated; one no longer stored is
+        skipped. Raises StoreError as :meth:`add_many` does."""
+        from . import batch
+
+        project = _project(project)
+        try:
+            fresh = [batch.clean(project, memory) for memory in memories]
+        except (TypeError, ValueError) as exc:
+            raise StoreError(f"cannot update the memories: {exc}") from None
+
+        def work(conn: sqlite3.Connection) -> builtins.list[str]:
+            present = batch.stored(conn, project, [memory.id for memory in fresh])
+            for memory in fresh:
+                if (old := present.get(memory.id)) is not None:
+                    for name in fields:
+                        setattr(old, name, getattr(memory, name))
+                    rows.update(conn, old)
+            return [memory.id for memory in fresh if memory.id in present]
+
+        return self._write(work)
+
     def stored_changes(
         self, project: str, ids: Iterable[str]
     ) -> builtins.dict[str, commits.Stored]:

@@ -18,7 +18,6 @@ pieces go to the embedded store. Every text is scrubbed of secrets first (:mod:`
 
 from __future__ import annotations
 
-import json
 import os
 
 from ..git import find_repository
@@ -43,6 +42,10 @@ if TYPE_CHECKING:
     from ..workspace import Workspace
     from .model import Transcript
     from .segment import Piece
+
+
+#: The fields of a stored piece a grown session brings up to date (its marks are kept).
+UPDATED = ("scope", "files", "text", "entities", "created_at")
 
 
 class ImportReport:
@@ -187,10 +190,10 @@ class _Import:
         memories = [m for m, _, _ in made]
         report.pieces += len(memories)
         prior = set(old.pieces) if old is not None else set()
-        stored = store.existing_ids(where.project, [m.id for m in memories]) if memories else set()
+        stored = store.stored(where.project, [m.id for m in memories]) if memories else {}
         new = [m for m in memories if m.id not in stored and m.id not in prior]
         report.forgotten += sum(m.id not in stored and m.id in prior for m in memories)
-        changed = [m for m in memories if m.id in stored and _differs(store, where.project, m)]
+        changed = [m for m in memories if _differs(stored.get(m.id), m)]
         report.unchanged += sum(m.id in stored for m in memories) - len(changed)
         if report.dry_run:
             report.added += len(new)
@@ -199,8 +202,7 @@ class _Import:
         if new:
             report.added += len(store.add_many(where.project, new))
         if changed:
-            lines = [json.dumps(_update(m), ensure_ascii=False) for m in changed]
-            store.import_jsonl(where.project, lines)
+            store.update_fields(where.project, changed, UPDATED)
             report.updated += len(changed)
         if new or changed:
             report.superseded += len(supersede.apply(store, where.project, [*new, *changed]))
@@ -216,17 +218,12 @@ class _Import:
         self.seen[path] = state.Seen(mark[0], mark[1], sorted(ids))
 
 
-def _differs(store: MemoryStore, project: str, made: Memory) -> bool:
-    stored = store.get(made.id, project=project)
+def _differs(stored: Memory | None, made: Memory) -> bool:
+    """Whether the piece ``made`` again says more than the piece ``stored`` (its session
+    grew), so that it is brought up to date (:data:`UPDATED`)."""
     return stored is not None and (
         stored.text != made.text or stored.files != made.files or stored.entities != made.entities
     )
-
-
-def _update(memory: Memory) -> dict[str, object]:
-    """The import line that brings a stored piece up to date (its marks are kept)."""
-    keep = ("id", "scope", "files", "text", "entities", "created_at")
-    return {key: getattr(memory, key) for key in keep}
 
 
 class _Placer:
