@@ -40,6 +40,27 @@ def test_import_says_what_it_did_and_a_rerun_adds_nothing(
     assert (code, json.loads(out)["added"], json.loads(out)["unchanged_files"]) == (0, 0, 14)
 
 
+def test_the_first_import_reads_each_session_once(
+    planted: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The store is made by the first piece written, not by a dry run first (which
+    # segmented every transcript twice on a first import)
+    from memhooks.transcripts import importer
+
+    cut: list[str] = []
+
+    def segment(transcript: object, place: object) -> object:
+        cut.append(transcript.session)  # type: ignore[attr-defined]
+        return real(transcript, place)
+
+    real = importer.segment
+    monkeypatch.setattr(importer, "segment", segment)
+    assert not Path(os.environ["MEMHOOKS_STORE"]).exists()
+    code, out, _ = _run(capsys, "transcripts", "import", str(planted))
+    assert code == 0 and "pieces: 15 added" in out
+    assert len(cut) == len(set(cut)) == 14
+
+
 def test_import_needs_an_enabled_project_but_a_dry_run_does_not(
     planted: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -16,12 +16,12 @@ from datetime import datetime
 
 from ..backends.embedded import refresh
 from ..backends.registry import DEFAULT, selected
-from ..errors import BackendError, MissingStoreError, UsageError
+from ..errors import BackendError, UsageError
 from ..history import import_history, open_checkout
 from ..maintain.targets import root_hook
 from ..store import MemoryStore
 from ..workspace import locate
-from .arguments import positive, store_option
+from .arguments import open_for_import, positive, store_option
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     repo = open_checkout(where.directory, where.root)
     started = time.monotonic()
     bar = _Bar(sys.stderr) if args.format == "human" and sys.stderr.isatty() else None
-    with _open_store(args.store, args.dry_run) as store:
+    with open_for_import(args.store, args.dry_run) as store:
         if not args.dry_run:
             store.adopt(where.project, where.aliases)  # the project's memories under older ids
         try:
@@ -116,16 +116,6 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(_summary(report, where.project, where.root, seconds))
     return 0
-
-
-def _open_store(path: str | None, dry_run: bool) -> MemoryStore:
-
-    if not dry_run:
-        return MemoryStore(path)
-    try:
-        return MemoryStore(path, create=False)
-    except MissingStoreError:  # nothing imported yet: a dry run compares with an empty store
-        return MemoryStore(":memory:")
 
 
 def _summary(report: ImportReport, project: str, root: str, seconds: float) -> str:

@@ -21,7 +21,7 @@ import os
 import sys
 
 from ..backends.embedded import refresh
-from ..errors import MissingStoreError, StoreError, UsageError
+from ..errors import StoreError, UsageError
 from ..maintain.targets import root_hook
 from ..store import Memory, MemoryStore
 from ..store.location import default_path
@@ -31,6 +31,7 @@ from ..transcripts.render import KIND
 from ..transcripts.supersede import CONFIRMED, KEPT
 from ..workspace import Workspace, locate
 from .arguments import nonblank as _nonblank
+from .arguments import open_for_import
 from .arguments import store_option as _store_option
 
 
@@ -91,25 +92,20 @@ def run(args: argparse.Namespace) -> int:
         return _decide(store, where, args.id, args.action)
 
 
-def _import(args: argparse.Namespace, *, scan: bool = True) -> int:
-    """``transcripts import``; with ``scan``, a missing store is made only once a dry run
-    found something to import."""
+def _import(args: argparse.Namespace) -> int:
+    """``transcripts import``: a missing store is made by the first piece written (a
+    first run in the wrong folder must not leave an empty store)."""
     where = locate(args.path)
-    if not args.dry_run:
+    dry_run = args.dry_run
+    if not dry_run:
         root_hook(where.root)  # one enablement rule for every write (as history import)
-    dry_run = args.dry_run or (scan and _absent(args.store))
-    store = _open(args.store, dry_run)
-    with store:
+    with open_for_import(args.store, dry_run, lazy=True) as store:
         if not dry_run:
             store.adopt(where.project, where.aliases)
         report = import_transcripts(
             store, where, env=os.environ, hosts=args.agent, chats=args.chat, dry_run=dry_run
         )
         path = store.path if store.path != ":memory:" else args.store or default_path()
-    if dry_run and not args.dry_run:
-        if report.added:
-            return _import(args, scan=False)  # the real import makes the store
-        report.dry_run = False  # nothing to import: no empty store is made for it
     if not (report.sessions or report.unchanged_files):
         return _nothing(args, where, report, path)
     if not dry_run and (report.added or report.updated):
@@ -120,12 +116,6 @@ def _import(args: argparse.Namespace, *, scan: bool = True) -> int:
     else:
         print(_summary(report, where))
     return 0
-
-
-def _absent(path: str | None) -> bool:
-    """Whether the store file does not exist yet (an import that finds nothing then
-    leaves it so: a first run in the wrong folder must not make an empty store)."""
-    return not os.path.exists(path or default_path())
 
 
 def _nothing(args: argparse.Namespace, where: Workspace, report: ImportReport, path: str) -> int:
@@ -166,15 +156,6 @@ def _chat_said(chat: str) -> str:
     if empty:
         return "the file is empty: no chat lines in it"
     return "nothing in it to keep (no user or assistant text worth a memory)"
-
-
-def _open(path: str | None, dry_run: bool) -> MemoryStore:
-    if not dry_run:
-        return MemoryStore(path)
-    try:
-        return MemoryStore(path, create=False)
-    except MissingStoreError:  # nothing imported yet: compare with an empty store
-        return MemoryStore(":memory:")
 
 
 def _summary(report: ImportReport, where: Workspace) -> str:

@@ -58,7 +58,9 @@ class MemoryStore:
 
     ``":memory:"`` gives a private in-memory store (for tests of code that uses one).
     Opening creates the file and its directory unless ``create`` is false, and
-    migrates an older schema. Writers wait up to ``timeout`` seconds for the
+    migrates an older schema; with ``lazy``, a missing file is created by the first
+    write (until then the store reads as empty, :attr:`vacant`): an import that finds
+    nothing leaves no empty store behind. Writers wait up to ``timeout`` seconds for the
     write lock. ``clock`` (seconds since the epoch) stamps new memories and ids.
     Every method raises :class:`~memhooks.errors.StoreError` when the file cannot
     be read or written, or when an argument cannot be stored; the message names
@@ -71,6 +73,7 @@ class MemoryStore:
         path: str | os.PathLike[str] | None = None,
         *,
         create: bool = True,
+        lazy: bool = False,
         timeout: float = BUSY_TIMEOUT,
         clock: Callable[[], float] = time.time,
     ) -> None:
@@ -80,14 +83,16 @@ class MemoryStore:
         self.timeout = timeout
         self._clock = clock
         #: A reader (``create=False``) of a file that holds no store yet (0 bytes, or no
-        #: schema: what a killed first write leaves) reads an empty in-memory store and
-        #: leaves the file as it is; its first write makes the file a store.
+        #: schema: what a killed first write leaves), or a ``lazy`` store whose file is
+        #: missing, reads an empty in-memory store and leaves the file as it is; its
+        #: first write makes the file a store.
         self.vacant = False
         #: Why a reader could only open the file read-only (a read-only file system,
         #: folder or file, or a side file of another user), or None. Its memories are
         #: read; a write fails with an error naming what is at fault.
         self.read_only: str | None = None
-        if not create and _blank(self.path):
+        # Nothing to read yet: a reader of a blank file, a lazy store of a missing one
+        if (not create and _blank(self.path)) or (create and lazy and _missing(self.path)):
             self._conn, self.vacant = self._empty(), True
             return
         if create:
@@ -574,6 +579,11 @@ def _blank(path: str) -> bool:
         return path != MEMORY and os.path.isfile(path) and os.path.getsize(path) == 0
     except OSError:
         return False
+
+
+def _missing(path: str) -> bool:
+    """No file at ``path`` yet (a lazy store makes it on its first write)."""
+    return path != MEMORY and not os.path.lexists(path)
 
 
 def _project(project: object) -> str:

@@ -34,6 +34,7 @@ from .segment import segment
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import sqlite3
     from collections.abc import Mapping, Sequence
 
     from typing_extensions import Self
@@ -129,21 +130,33 @@ class _Import:
         self.store, self.where = store, where
         self.report = ImportReport(dry_run=dry_run)
         self.placer = _Placer(where)
-        self.conn = connect(store.path, create=not dry_run, timeout=store.timeout)
-        try:
+        self.conn: sqlite3.Connection | None = None
+        self.seen: dict[str, state.Seen] = {}
+        if not store.vacant:  # a store its first write makes holds no state yet
+            try:
+                with Translated(store.path):
+                    self.seen = state.seen(self.ledger(), where.project)
+            except BaseException:
+                self.__exit__()
+                raise
+
+    def ledger(self) -> sqlite3.Connection:
+        """The connection of the state table (what was imported from where), opened and
+        the table made on first use: once the store's file exists."""
+        if self.conn is None:
+            store, dry_run = self.store, self.report.dry_run
+            self.conn = connect(store.path, create=not dry_run, timeout=store.timeout)
             with Translated(store.path):
                 if not dry_run and not state.ready(self.conn):
-                    write(self.conn, store.path, store.timeout, state.create)
-                self.seen = state.seen(self.conn, where.project)
-        except BaseException:
-            self.conn.close()
-            raise
+                    write(self.ledger(), store.path, store.timeout, state.create)
+        return self.conn
 
     def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.conn.close()
+        if self.conn is not None:
+            self.conn.close()
 
     def host_file(self, reader: Reader, path: str) -> None:
         """Import one host session file, unless it belongs to another project or is as
@@ -208,12 +221,14 @@ class _Import:
             report.superseded += len(supersede.apply(store, where.project, [*new, *changed]))
             live = {m.id for m in [*new, *changed]}
             report.fragments += fragments.replace(
-                store, self.conn, where.project, [x for x in made if x[0].id in live]
+                store, self.ledger(), where.project, [x for x in made if x[0].id in live]
             )
+        if store.vacant:
+            return  # nothing stored, no store made: the next import reads the file again
         host = transcripts[0].host if transcripts else ""
         session = transcripts[0].session if len(transcripts) == 1 else ""
         ids = prior | {m.id for m in memories}
-        write(self.conn, store.path, store.timeout,
+        write(self.ledger(), store.path, store.timeout,
               lambda c: state.record(c, where.project, path, mark, host, session, ids))  # fmt: skip
         self.seen[path] = state.Seen(mark[0], mark[1], sorted(ids))
 
