@@ -34,6 +34,7 @@ from ..scrubber import clean
 from ..statements import sentences, statement_kind
 from ..store import Memory
 from ..store.memory import parse_timestamp
+from ..testfiles import is_test
 from ..words import content_words
 from . import anchors
 
@@ -131,19 +132,6 @@ def settled(exchanges: list[Exchange]) -> list[Exchange]:
     ruled = [e for e in exchanges if rules(e.user.text)]
     end = (edits or ruled or exchanges)[-1]
     return [end, *(e for e in ruled if e.index > end.index)]
-
-
-def is_test(path: str) -> bool:
-    """A test file: in a ``test``/``tests`` folder, or named ``test_*``, ``*_test.*``, ``*.spec.*``."""
-    parts = path.split("/")
-    name = parts[-1]
-    return (
-        any(p in ("test", "tests", "__tests__", "spec") for p in parts[:-1])
-        or name.startswith("test_")
-        or name.partition(".")[0].endswith(("_test", "_spec", ".test"))
-        or ".spec." in name
-        or ".test." in name
-    )
 
 
 def compose(header: str, ended: list[Exchange], exchanges: list[Exchange]) -> str:

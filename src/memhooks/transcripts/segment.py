@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 
+from ..testfiles import subject
 from ..words import content_words
 from . import anchors
 from .model import USER
@@ -138,21 +139,6 @@ def _starts_new(piece: Piece, exchange: Exchange) -> bool:
     if not exchange.files and (_CONTINUE.match(text) or len(content_words(text)) < SHORT):
         return False
     return overlap(exchange.words, piece.recent_words()) < SAME_TOPIC
-
-
-def subject(path: str) -> str:
-    """What a file is about: its name without a test prefix or suffix and extension, so a
-    test file and the file it tests share one (``tests/test_sla.py`` and ``uptime/sla.py``
-    give ``sla``); the path itself for other files."""
-    name = path.rpartition("/")[2]
-    stem_, dot, _ext = name.partition(".")
-    if not dot:
-        return path
-    for prefix in ("test_", "tests_"):
-        stem_ = stem_.removeprefix(prefix)
-    for suffix in ("_test", "_tests", ".test", ".spec", "_spec"):
-        stem_ = stem_.removesuffix(suffix)
-    return stem_
 
 
 def overlap(a: frozenset[str], b: frozenset[str]) -> float:
