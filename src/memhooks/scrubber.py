@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from .statements import Lazy
+from .lazy import Lazy
 
 #: Names whose assigned value is a secret (``password=…``, ``"api_key": "…"``, ``TOKEN: …``).
 _SECRET_NAME = (
@@ -88,7 +88,7 @@ RULES: tuple[tuple[str, str, str, int], ...] = (
     ),
 )
 
-_COMPILED: dict[str, re.Pattern[str]] = {}
+_COMPILED = {kind: Lazy(pattern, re.DOTALL) for kind, _hints, pattern, _group in RULES}
 #: Values after a secret name that are references, not secrets (``${TOKEN}``, ``os.environ[...]``).
 _REFERENCE = Lazy(
     r"(?i)^[\"']?(?:\$\{?[A-Za-z_]|%[A-Za-z_]|os\.environ|process\.env|env\(|getenv|<[^>]*>|\[REDACTED|\*+[\"']?$|x{3,}|null|none|true|false|\"\"|'')",
@@ -99,12 +99,10 @@ def scrub(text: str) -> tuple[str, int]:
     """``(text with secrets replaced, how many were replaced)``. Never raises."""
     count = 0
     lowered = text.lower()
-    for kind, hints, pattern, group in RULES:
+    for kind, hints, _pattern, group in RULES:
         if not any(h in lowered for h in hints.split()):
             continue  # most texts hold no secret: no regex is compiled or run for them
-        compiled = _COMPILED.get(kind)
-        if compiled is None:
-            compiled = _COMPILED[kind] = re.compile(pattern, re.DOTALL)
+        compiled = _COMPILED[kind].compiled
 
         def replace(match: re.Match[str], kind: str = kind, group: int = group) -> str:
             nonlocal count

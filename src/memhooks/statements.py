@@ -6,39 +6,13 @@ keywords alone: callers pick sentences inside structured signals. English and Ch
 (seed 004 is written in Chinese). Tested against labelled prompts in
 ``tests/capture/data/prompts*.json``.
 
-Every pattern compiles on first use (:class:`Lazy`): a process pays only for the ones
-it uses (compiling all of them costs about 5 ms).
+Every pattern compiles on first use (:class:`memhooks.lazy.Lazy`): a process pays only
+for the ones it uses (compiling all of them costs about 5 ms).
 """
 
 from __future__ import annotations
 
-import re
-
-
-class Lazy:
-    """A regular expression compiled the first time it is used."""
-
-    __slots__ = ("_compiled", "pattern")
-
-    def __init__(self, pattern: str) -> None:
-        self.pattern = pattern
-        self._compiled: re.Pattern[str] | None = None
-
-    @property
-    def compiled(self) -> re.Pattern[str]:
-        if self._compiled is None:
-            self._compiled = re.compile(self.pattern)
-        return self._compiled
-
-    def search(self, text: str) -> re.Match[str] | None:
-        return self.compiled.search(text)
-
-    def match(self, text: str) -> re.Match[str] | None:
-        return self.compiled.match(text)
-
-    def split(self, text: str) -> list[str]:
-        return self.compiled.split(text)
-
+from .lazy import Lazy
 
 #: A statement of what was chosen ("we decided…", "let's use…", "use X, not Y", "from now on…").
 DECISION = Lazy(

@@ -8,7 +8,7 @@ decision, a rule or a finding is :mod:`memhooks.statements` (shared with transcr
 
 from __future__ import annotations
 
-from ..statements import Lazy
+from ..lazy import Lazy
 
 #: Lines of command output that say what went wrong.
 ERROR_LINE = Lazy(
