@@ -268,28 +268,7 @@ def test_session_end_records_what_the_host_reported(
 def test_later_record_of_a_session_supersedes_its_checkpoint(
     claude: Claude, store_path: str, project: Path, capture_on: str
 ) -> None:
-    observe(
-        claude("UserPromptSubmit", prompt="Fix the burst bug"), store_path=store_path, now=1000.0
-    )
-    observe(
-        claude("Stop", last_assistant_message="Moved the buckets to Redis; the burst test passes."),
-        store_path=store_path,
-        now=1010.0,
-    )
-    [checkpoint] = observe(claude("PreCompact", trigger="auto"), store_path=store_path, now=1020.0)
-    observe(
-        claude("UserPromptSubmit", prompt="Now add a regression test for the reset path"),
-        store_path=store_path,
-        now=1030.0,
-    )
-    observe(
-        claude(
-            "Stop",
-            last_assistant_message="Added tests/test_reset.py; the reset path is covered and all tests pass.",
-        ),
-        store_path=store_path,
-        now=1040.0,
-    )
+    checkpoint = _checkpoint_then_more(claude, store_path)
     [record_id] = observe(claude("SessionEnd", reason="other"), store_path=store_path, now=1050.0)
     everything = memories(store_path, project, all=True)
     assert [(m.id, m.kind, m.obsolete, m.superseded_by) for m in everything] == [
@@ -373,18 +352,31 @@ def test_a_record_and_the_checkpoint_it_retires_are_written_together(
 ) -> None:
     # A crash between adding the session's record and retiring its checkpoint must not
     # leave both live (recall would tell the model the session twice)
-    observe(claude("UserPromptSubmit", prompt="Fix the burst bug"), store_path=store_path, now=1000.0)
+    from memhooks.store import supersede
+
+    checkpoint = _checkpoint_then_more(claude, store_path)
+
+    def killed(*args: object) -> None:
+        raise KeyboardInterrupt  # the process dies while retiring the checkpoint
+
+    monkeypatch.setattr(supersede, "mark", killed)
+    with pytest.raises(KeyboardInterrupt):
+        observe(claude("SessionEnd", reason="other"), store_path=store_path, now=1050.0)
+    everything = memories(store_path, project, all=True)
+    assert [(m.id, m.kind, m.obsolete) for m in everything] == [(checkpoint, "checkpoint", False)]
+
+
+def _checkpoint_then_more(claude: Claude, store_path: str) -> str:
+    """A session's turn, a compaction (its checkpoint's id, returned), and another turn."""
+    observe(
+        claude("UserPromptSubmit", prompt="Fix the burst bug"), store_path=store_path, now=1000.0
+    )
     observe(
         claude("Stop", last_assistant_message="Moved the buckets to Redis; the burst test passes."),
         store_path=store_path,
         now=1010.0,
     )
     [checkpoint] = observe(claude("PreCompact", trigger="auto"), store_path=store_path, now=1020.0)
-    from memhooks.store import supersede
-
-    def killed(*args: object) -> None:
-        raise KeyboardInterrupt  # the process dies while retiring the checkpoint
-
     observe(
         claude("UserPromptSubmit", prompt="Now add a regression test for the reset path"),
         store_path=store_path,
@@ -398,8 +390,4 @@ def test_a_record_and_the_checkpoint_it_retires_are_written_together(
         store_path=store_path,
         now=1040.0,
     )
-    monkeypatch.setattr(supersede, "mark", killed)
-    with pytest.raises(KeyboardInterrupt):
-        observe(claude("SessionEnd", reason="other"), store_path=store_path, now=1050.0)
-    everything = memories(store_path, project, all=True)
-    assert [(m.id, m.kind, m.obsolete) for m in everything] == [(checkpoint, "checkpoint", False)]
+    return checkpoint
