@@ -9,14 +9,10 @@ module that adds its own arguments (``history``, ``sessions``) uses them too.
 
 from __future__ import annotations
 
-from ..errors import MissingStoreError
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Callable
-
-    from ..store import MemoryStore
 
 FORMATS = ("human", "json")
 
@@ -72,19 +68,3 @@ def store_option(p: argparse.ArgumentParser) -> None:
         help="embedded store file (default: MEMHOOKS_STORE, else the user data directory)",
     )
 
-
-def open_for_import(path: str | None, dry_run: bool, *, lazy: bool = False) -> MemoryStore:
-    """The store at ``path`` (``--store``; default :func:`memhooks.store.default_path`)
-    an import writes into (``history import``, ``transcripts import``): created when
-    missing — with ``lazy``, by its first write (:class:`MemoryStore`) — or, for a
-    ``dry_run``, read only, and an empty in-memory store when there is none yet (a dry
-    run compares with what is stored and writes nothing)."""
-    # here, not at the top: the parser is built for every command, most open no store
-    from ..store import MemoryStore
-
-    if not dry_run:
-        return MemoryStore(path, lazy=lazy)
-    try:
-        return MemoryStore(path, create=False)
-    except MissingStoreError:
-        return MemoryStore(":memory:")

@@ -21,7 +21,7 @@ from ..history import import_history, open_checkout
 from ..maintain.targets import root_hook
 from ..store import MemoryStore
 from ..workspace import locate
-from .arguments import open_for_import, positive, store_option
+from .arguments import positive, store_option
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     repo = open_checkout(where.directory, where.root)
     started = time.monotonic()
     bar = _Bar(sys.stderr) if args.format == "human" and sys.stderr.isatty() else None
-    with open_for_import(args.store, args.dry_run) as store:
+    with MemoryStore.for_import(args.store, dry_run=args.dry_run) as store:
         if not args.dry_run:
             store.adopt(where.project, where.aliases)  # the project's memories under older ids
         try:

@@ -31,7 +31,6 @@ from ..transcripts.render import KIND
 from ..transcripts.supersede import CONFIRMED, KEPT
 from ..workspace import Workspace, locate
 from .arguments import nonblank as _nonblank
-from .arguments import open_for_import
 from .arguments import store_option as _store_option
 
 
@@ -99,7 +98,7 @@ def _import(args: argparse.Namespace) -> int:
     dry_run = args.dry_run
     if not dry_run:
         root_hook(where.root)  # one enablement rule for every write (as history import)
-    with open_for_import(args.store, dry_run, lazy=True) as store:
+    with MemoryStore.for_import(args.store, dry_run=dry_run, lazy=True) as store:
         if not dry_run:
             store.adopt(where.project, where.aliases)
         report = import_transcripts(

@@ -6,7 +6,7 @@ import builtins
 import os
 import time
 
-from memhooks.errors import StoreError
+from memhooks.errors import MissingStoreError, StoreError
 
 from . import commits, rows, search
 from .connection import BUSY_TIMEOUT, MEMORY, Translated, connect, connect_reader, write
@@ -107,6 +107,20 @@ class MemoryStore:
         except BaseException:
             self._conn.close()
             raise
+
+    @classmethod
+    def for_import(cls, path: str | None, *, dry_run: bool, lazy: bool = False) -> MemoryStore:
+        """The store at ``path`` (default :func:`default_path`) an import writes into
+        (``history import``, ``transcripts import``): created when missing — with
+        ``lazy``, by its first write — or, for a ``dry_run``, opened to read, and an empty
+        in-memory store when there is none yet (a dry run compares with what is stored
+        and writes nothing)."""
+        if not dry_run:
+            return cls(path, lazy=lazy)
+        try:
+            return cls(path, create=False)
+        except MissingStoreError:
+            return cls(MEMORY)
 
     def _empty(self) -> sqlite3.Connection:
         conn = connect(MEMORY)
