@@ -39,11 +39,25 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import sqlite3
 
+    from typing_extensions import TypedDict, Unpack
+
     from ..agents.base import NormalizedEvent
     from ..session import Session
     from ..workspace import Workspace
     from .candidate import Candidate
     from .filters import Policy
+
+    class Options(TypedDict, total=False):
+        """What a caller of :func:`observe` may decide (see there)."""
+
+        store_path: str | None
+        now: float | None
+        cwd: str | None
+        timeout_s: float | None
+        policy: Policy | None
+        settings_path: str | None
+        session: Session | None
+
 
 #: Normalized events that may capture (the keys of ``detectors.BY_EVENT``, checked by a
 #: test), spelled out here so that the hook checks them before importing anything.
@@ -77,21 +91,11 @@ class Captured:
         self.project: str | None = None
 
 
-def observe(
-    event: NormalizedEvent,
-    *,
-    store_path: str | None = None,
-    now: float | None = None,
-    cwd: str | None = None,
-    timeout_s: float | None = None,
-    policy: Policy | None = None,
-    settings_path: str | None = None,
-    session: Session | None = None,
-) -> list[str]:
+def observe(event: NormalizedEvent, **options: Unpack[Options]) -> list[str]:
     """Capture what ``event`` teaches, if capture is on for its project; return the ids
     of the memories written (``[]`` when capture is off, or everything was filtered).
 
-    ``store_path``: the embedded store (default: ``MEMHOOKS_STORE``, else the user data
+    ``options`` (:class:`Options`, each optional): ``store_path``: the embedded store (default: ``MEMHOOKS_STORE``, else the user data
     directory); ``now``: seconds since the epoch (default: the clock); ``cwd``: the
     working folder the caller decided (the hook: its call's folder; default: the folder
     the event names, :func:`memhooks.agents.folder.named_folder`); ``timeout_s``: longest wait for the store's
@@ -104,16 +108,7 @@ def observe(
     Raises :class:`~memhooks.errors.StoreError` when the store cannot be written; an
     event whose folder is missing or outside any project captures nothing.
     """
-    return record(
-        event,
-        store_path=store_path,
-        now=now,
-        cwd=cwd,
-        timeout_s=timeout_s,
-        policy=policy,
-        settings_path=settings_path,
-        session=session,
-    ).ids
+    return record(event, **options).ids
 
 
 def record(
