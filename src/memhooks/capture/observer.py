@@ -95,11 +95,12 @@ def observe(event: NormalizedEvent, **options: Unpack[Options]) -> list[str]:
     """Capture what ``event`` teaches, if capture is on for its project; return the ids
     of the memories written (``[]`` when capture is off, or everything was filtered).
 
-    ``options`` (:class:`Options`, each optional): ``store_path``: the embedded store (default: ``MEMHOOKS_STORE``, else the user data
-    directory); ``now``: seconds since the epoch (default: the clock); ``cwd``: the
-    working folder the caller decided (the hook: its call's folder; default: the folder
-    the event names, :func:`memhooks.agents.folder.named_folder`); ``timeout_s``: longest wait for the store's
-    write lock; ``policy``: filter values (default :data:`.filters.DEFAULT`);
+    ``options`` (:class:`Options`, each optional): ``store_path``: the embedded store
+    (default: ``MEMHOOKS_STORE``, else the user data directory); ``now``: seconds since
+    the epoch (default: the clock); ``cwd``: the working folder the caller decided (the
+    hook: its call's folder; default: the folder the event names,
+    :func:`memhooks.agents.folder.named_folder`); ``timeout_s``: longest wait for the
+    store's write lock; ``policy``: filter values (default :data:`.filters.DEFAULT`);
     ``settings_path``: the on/off file (default :func:`.settings.config_path`);
     ``session``: the event's session (the hook's call has it open; default: opened in
     the state file, :func:`memhooks.session.open_session`), whose capture record the

@@ -67,4 +67,3 @@ def store_option(p: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="embedded store file (default: MEMHOOKS_STORE, else the user data directory)",
     )
-
