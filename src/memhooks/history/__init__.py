@@ -23,8 +23,29 @@ library never prints: progress goes to a callback.
 
 from __future__ import annotations
 
-from .gitlog import Checkout, open_checkout
-from .importer import import_history, memory_ids
-from .report import ImportReport
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .gitlog import Checkout, open_checkout
+    from .importer import import_history, memory_ids
+    from .report import ImportReport
+
+#: Where each public name lives, imported on first use: line-level recall in the hook
+#: reads ``message``, ``signal`` and ``blame_ignore`` of this package, and an eager
+#: import here loaded the importer with them (git's runner, hashing, the mapping: ~10 ms
+#: of a cold pre-tool Edit at load 7, speed20's ``-X importtime``).
+_LAZY = {
+    "Checkout": "gitlog",
+    "open_checkout": "gitlog",
+    "import_history": "importer",
+    "memory_ids": "importer",
+    "ImportReport": "report",
+}
+
+
+def __getattr__(name: str) -> object:
+    from ..lazy import attribute  # loaded with the first name asked for
+
+    return attribute(__name__, _LAZY, name, globals())
+
 
 __all__ = ["Checkout", "ImportReport", "import_history", "memory_ids", "open_checkout"]
