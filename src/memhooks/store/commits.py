@@ -18,7 +18,7 @@ wrote).
 
 from __future__ import annotations
 
-from . import rows, supersede
+from . import rows
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -279,6 +279,8 @@ def mark_reverted(
     ``project`` and the reverted one is live. Returns the marks made and how many named a
     reverted memory ``project`` does not hold. A memory already obsolete keeps its mark,
     so the first revert that names it is its successor."""
+    from . import supersede  # only the importer writes: the hook's recall reads this module
+
     made: list[tuple[str, str]] = []
     missing = 0
     for target, revert in marks:
