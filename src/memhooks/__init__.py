@@ -41,7 +41,7 @@ _LAZY = {
     "Scopes": "memhooks.protocol.resolve",
     "resolve": "memhooks.protocol.resolve",
     "resolve_scopes": "memhooks.protocol.resolve",
-    "validate": "memhooks.listing.lint",
+    "validate": "memhooks.validation",
     "bound_context": "memhooks.protocol.budget",
 }
 

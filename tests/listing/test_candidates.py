@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from memhooks.listing import candidates, discover
-from memhooks.listing.lint import collect
 from memhooks.protocol import cache
+from memhooks.validation import collect
 
 GOOD = "---\nschema: memhooks/v2\n---\n"
 OLD = "---\nschema: memhooks/v1\n---\n"  # MH001: shows which hooks were checked

@@ -17,8 +17,8 @@ from listing_support import GOOD, OLD, TICK, _short_racy_window, listed_after_ea
 from memhooks import dirs, filestate
 from memhooks.listing import cache as listing
 from memhooks.listing import discover, record
-from memhooks.listing.lint import collect
 from memhooks.protocol import cache
+from memhooks.validation import collect
 
 
 @pytest.fixture

@@ -193,7 +193,7 @@ def test_when_the_walk_does_not_complete_the_tree_is_walked_as_before(
 
 
 def test_validate_saves_the_parsed_hooks_while_git_checks_them(tmp_path, monkeypatch) -> None:
-    from memhooks.listing.lint import collect
+    from memhooks.validation import collect
 
     root = _project(tmp_path / "p")
     order: list[str] = []

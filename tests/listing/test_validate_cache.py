@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from memhooks.listing.lint import collect
 from memhooks.protocol import cache, hookfile
 from memhooks.protocol.resolve import resolve
+from memhooks.validation import collect
 
 GOOD = "---\nschema: memhooks/v2\nrecall_queries:\n  - q\n  - q\nx_future: 1\n---\nbody\n"
 BAD = "---\nschema: memhooks/v2\nrecall_queries:\n  - query: q\n    priority: 7\n---\n"

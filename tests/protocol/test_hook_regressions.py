@@ -117,7 +117,7 @@ def test_validate_all_keeps_git_ignore_rules_when_memhooks_root_is_set(
     # so --all walked the tree and reported gitignored hooks (vendored code, build output).
     import subprocess
 
-    from memhooks.listing.lint import collect
+    from memhooks.validation import collect
 
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     (tmp_path / ".gitignore").write_text("vendor/\n")

@@ -302,7 +302,7 @@ def test_the_mcp_remember_tool_follows_the_same_enablement_rule(tmp_path: Path) 
 def test_ctrl_c_in_any_command_is_one_line_and_exit_130(
     root: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from memhooks.listing import lint
+    from memhooks import validation as lint
 
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt

@@ -11,7 +11,7 @@ from __future__ import annotations
 import gc
 
 from .. import report
-from ..listing.lint import collect
+from ..validation import collect
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

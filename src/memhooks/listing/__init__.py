@@ -6,9 +6,8 @@ git lists them in a work tree (what it ignores left out) and as a walk finds the
 elsewhere, answered from the listing cache while nothing it rests on changed.
 Underneath: :mod:`.discover` (the uncached listing), :mod:`.candidates` (hooks read while
 git lists), :mod:`.walker` (the child that walks the tree), :mod:`.folders` (the walk
-the cache records), :mod:`.gitstate` (the git files a listing depends on), and
-:mod:`.lint` (validating targets as the ``validate`` command and
-:func:`memhooks.validate` do).
+the cache records), and :mod:`.gitstate` (the git files a listing depends on).
+Validating what it finds is :mod:`memhooks.validation`'s.
 """
 
 from __future__ import annotations

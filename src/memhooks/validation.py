@@ -1,15 +1,17 @@
-"""Validation of targets as the ``validate`` command and the Python API see them."""
+"""Validation of targets as the ``validate`` command and the Python API see them: the hooks
+:mod:`memhooks.listing` finds, with those the hook writer keeps out of git
+(:mod:`memhooks.maintain.local`), each checked through the parsed-hook cache."""
 
 from __future__ import annotations
 
 import os
 
-from ..errors import Diagnostic, DiagnosticError
-from ..protocol import cache
-from ..protocol.chain import hook_paths
-from ..protocol.hookfile import HOOK_NAME
-from ..protocol.root import REASON_ENV, REASON_GIT, chain_directories, resolve_target
-from .cache import find_hooks
+from .errors import Diagnostic, DiagnosticError
+from .listing import find_hooks
+from .protocol import cache
+from .protocol.chain import hook_paths
+from .protocol.hookfile import HOOK_NAME
+from .protocol.root import REASON_ENV, REASON_GIT, chain_directories, resolve_target
 
 
 def collect(path: str, *, all_hooks: bool, strict: bool = False) -> tuple[list[Diagnostic], str]:
@@ -42,7 +44,7 @@ def collect(path: str, *, all_hooks: bool, strict: bool = False) -> tuple[list[D
                 # git's listing leaves out the hook files memhooks made and keeps out of
                 # git (its own block of info/exclude), which the hook loads: take them in,
                 # as prune/migrate do (a hook the user's .gitignore leaves out stays out)
-                from ..maintain.local import with_local
+                from .maintain.local import with_local  # a listing only: not for one file
 
                 hooks = with_local(where.root, base, hooks)
         else:
