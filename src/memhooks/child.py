@@ -9,6 +9,8 @@ git is started through :func:`memhooks.git.spawn`.
 from __future__ import annotations
 
 import os
+import select
+import time
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -33,8 +35,6 @@ class Child:
         *,
         env: Mapping[str, str] | None = None,
     ) -> None:
-        import time
-
         self.deadline = time.monotonic() + TIMEOUT_S
         self.rest = b""  # what was read but not yet taken
         self.status: int | None = None
@@ -75,9 +75,6 @@ class Child:
 
     def read(self) -> bytes:
         """The next bytes of the output (b"" at its end); raises OSError past the deadline."""
-        import select
-        import time
-
         if self.fd is None:
             return b""
         left = self.deadline - time.monotonic()

@@ -13,10 +13,14 @@ to bottom as ``memhooks --help`` lists them (pre-commit's ``main.py`` has the sa
 
 from __future__ import annotations
 
+import os
 import sys
+import warnings
+from types import SimpleNamespace
 
 from . import __version__
 from .commands import arguments
+from .errors import DiagnosticError, MemhooksError, MemhooksWarning, UsageError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -72,8 +76,6 @@ def _parser_class() -> type[argparse.ArgumentParser]:
 def _columns() -> int:
     """Terminal columns as ``shutil.get_terminal_size()`` finds them: ``$COLUMNS``, else
     the terminal of standard output, else 80."""
-    import os
-
     try:
         columns = int(os.environ.get("COLUMNS", "0"))
     except ValueError:
@@ -351,8 +353,6 @@ def _plain_arguments(argv: list[str]) -> Any:
         if runs > 1:
             return None
         values.update(paths=positionals, role=[], file=[], budget=None)
-    from types import SimpleNamespace
-
     return SimpleNamespace(**values)
 
 
@@ -376,7 +376,6 @@ def main(argv: list[str] | None = None) -> int:
 def _warning_line(python: Callable[..., None]) -> Callable[..., None]:
     """A ``warnings.showwarning`` that prints a :class:`~memhooks.errors.MemhooksWarning`
     as ``warning: <text>`` on stderr and hands any other warning to ``python``."""
-    from .errors import MemhooksWarning
 
     def show(message: Warning | str, category: type[Warning], *args: Any, **kw: Any) -> None:
         if issubclass(category, MemhooksWarning):
@@ -395,10 +394,6 @@ def _dispatch(argv: list[str]) -> int:
         # `memhooks COMMAND ...` builds only that subcommand (help and typos get them all)
         only = argv[0] if argv and any(argv[0] == name for name, _, _ in COMMANDS) else None
         args = build_parser(only).parse_args(argv)
-    import warnings
-
-    from .errors import DiagnosticError, MemhooksError, MemhooksWarning, UsageError
-
     module = __import__(f"memhooks.commands.{args.command}", fromlist=["run"])
     try:
         with warnings.catch_warnings():
@@ -420,8 +415,6 @@ def _dispatch(argv: list[str]) -> int:
     except BrokenPipeError:
         # The reader went away (e.g. `| head`): stop quietly, and keep Python's exit-time
         # flush from complaining about the closed pipe.
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
     except OSError as exc:

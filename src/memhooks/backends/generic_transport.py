@@ -10,6 +10,8 @@ import subprocess
 
 from ..errors import BackendError
 from ..limits import MAX_READ_BYTES
+from .config import display
+from .http import Endpoint, HTTPFailure
 
 MAX_RESPONSE = MAX_READ_BYTES  # bytes: a memory list, not a data dump
 MAX_DETAIL = 200
@@ -23,8 +25,6 @@ def http(
     BackendError for an HTTP error status (401/403 said as refused credentials), no
     answer in time, an unreachable server, a reset, or a body over :data:`MAX_RESPONSE`
     bytes."""
-    from .http import Endpoint, HTTPFailure
-
     where = shown(url)
     base, _, query = url.partition("?")
     endpoint = Endpoint("generic", base)
@@ -88,6 +88,4 @@ def detail(raw: bytes) -> str:
 
 
 def shown(url: str) -> str:
-    from .config import display
-
     return str(display(url)).split("?", 1)[0]  # no credentials, no query string

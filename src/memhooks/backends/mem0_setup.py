@@ -6,9 +6,14 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import hashlib
+import logging
 import os
+import time
 
 from ..errors import BackendError
+from ..store.location import default_path as store_path
+from .http import Endpoint
 from .mem0_mapping import ENTITY_KEYS, describe, entity_refs, named_ids, translate
 
 TYPE_CHECKING = False
@@ -46,8 +51,6 @@ def open_oss(settings: dict[str, Any]) -> tuple[Any, str, float]:
     config = oss_config(path, table(settings, "config"))
     key = repr(sorted((k, repr(v)) for k, v in config.items()))
     if key not in _OPEN:
-        import time
-
         started = time.perf_counter()
         try:
             from mem0 import Memory  # type: ignore[import-untyped,import-not-found,unused-ignore]
@@ -124,10 +127,6 @@ def platform_endpoint(settings: dict[str, Any]) -> Any:
     """The Platform's HTTP API for searches and pings, authenticated as ``MemoryClient``
     does (mem0ai 2.2.1: ``Authorization: Token <key>``, ``Mem0-User-ID`` the key's MD5).
     No request is made; no SDK is imported."""
-    import hashlib
-
-    from .http import Endpoint
-
     api_key = _api_key(settings)
     host = text(settings, "host") or DEFAULT_HOST
     user = hashlib.md5(api_key.encode()).hexdigest()
@@ -175,7 +174,6 @@ def _quiet_environment(path: str) -> None:
     os.environ.setdefault("MEM0_DIR", path)  # mem0 writes its config.json here, not ~/.mem0
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
-    import logging
 
     # Library etiquette: Mem0's warnings (no spaCy, no BM25 model offline) go to the
     # application's handlers if it has any, and are not printed by Python otherwise.
@@ -192,8 +190,6 @@ def _telemetry_off() -> None:
 
 def default_path() -> str:
     """``$XDG_DATA_HOME/memhooks/mem0`` (next to the embedded store)."""
-    from ..store.location import default_path as store_path
-
     override = os.environ.get("MEMHOOKS_STORE")
     base = os.path.dirname(store_path()) if not override else _data_dir()
     return os.path.join(base, "mem0")

@@ -13,6 +13,7 @@ boundary (``raise BackendError(...) from exc``).
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 
 from ..errors import BackendError
@@ -73,8 +74,6 @@ class Calls:
         if timeout_s <= 0:
             raise BackendError(f"{self.backend}: no time left for {what}")
 
-        import asyncio
-
         async def bounded() -> T:
             return await asyncio.wait_for(call(), timeout_s)
 
@@ -98,7 +97,6 @@ class Calls:
         loop, self._loop = self._loop, None
         if loop is None or loop.is_closed():
             return
-        import asyncio
 
         try:
             if call is not None:

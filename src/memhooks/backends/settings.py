@@ -7,6 +7,7 @@ native field for them."""
 from __future__ import annotations
 
 from ..errors import BackendError
+from .http import Endpoint
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -113,8 +114,6 @@ def hints(text: str, **cues: list[str]) -> str:
 def endpoint(settings: Any, backend: str, key: str, url: str, headers: dict[str, str]) -> Any:
     """The :class:`~memhooks.backends.http.Endpoint` at setting ``key``'s ``url``; an
     URL that is not ``http(s)://host[:port][/path]`` is reported at the setting."""
-    from .http import Endpoint
-
     try:
         return Endpoint(backend, url, headers)
     except BackendError:

@@ -21,6 +21,7 @@ Order of work, cheapest first, so that an agent pays for capture only when it is
 from __future__ import annotations
 
 import time
+from os import environ
 
 from ..agents.folder import named_folder
 from ..errors import DiagnosticError
@@ -163,10 +164,6 @@ def _transcript(
 ) -> int:
     """Import the session's transcript (:func:`memhooks.transcripts.ending.import_ended`);
     return how many pieces were added or updated."""
-    from os import environ
-
-    from ..store import MemoryStore
-    from ..store.connection import BUSY_TIMEOUT
     from ..transcripts.ending import import_ended
 
     timeout = BUSY_TIMEOUT if left_s is None else max(0.01, left_s)

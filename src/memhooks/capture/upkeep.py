@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import time
 
+from ..backends.embedded import refresh
 from ..session import State, capture_record
 from ..session.location import state_path
 from ..store import MemoryStore, default_path
@@ -109,8 +110,6 @@ def process(
     for name, value in pruned.items():
         counts[f"pruned_{name}"] = value
     if counts["memories"] or counts["superseded"]:
-        from ..backends.embedded import refresh
-
         refresh(path)
     return counts
 

@@ -28,7 +28,6 @@ config could not be merged or no host was found, 2 for usage errors.
 from __future__ import annotations
 
 import json
-import os
 
 from ..install import (
     INSTALLERS,
@@ -43,8 +42,9 @@ from ..install import (
     status,
 )
 from ..install.gitexclude import tracked
-from ..protocol.root import canonical, find_root
+from .agents_check import run as check
 from .agents_report import render
+from .arguments import project
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -56,8 +56,6 @@ if TYPE_CHECKING:
 
 def run(args: argparse.Namespace) -> int:
     if args.action == "check":
-        from .agents_check import run as check
-
         return check(args)
     root, enabled = project(args.cwd)
     base = Context(root, USER, roles=args.role, via=args.via)
@@ -86,12 +84,6 @@ def run(args: argparse.Namespace) -> int:
     if "detected" in out and not names:
         return 1
     return 0
-
-
-def project(cwd: str) -> tuple[str, bool]:
-    """(the memhooks root of ``cwd``, whether it has a root MEMHOOKS.md)."""
-    root, _ = find_root(canonical(os.path.abspath(cwd), "--cwd"))
-    return root, os.path.isfile(os.path.join(root, "MEMHOOKS.md"))
 
 
 def _detect(base: Context) -> list[dict[str, Any]]:

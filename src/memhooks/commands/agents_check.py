@@ -10,7 +10,7 @@ import json
 
 from ..install import INSTALLERS, USER, Context, host, status
 from ..install.check import check as run_checks
-from .agents import project
+from .arguments import project
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

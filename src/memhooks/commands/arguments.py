@@ -1,6 +1,6 @@
 """Argument types and options several commands share: what argparse checks before a
 command runs (an integer within its range, a value that is not blank, ``--format``'s old
-names, ``--store``). :mod:`memhooks.cli` builds the parser with them, and each command
+names, ``--store``, the project of ``--cwd``). :mod:`memhooks.cli` builds the parser with them, and each command
 module that adds its own arguments (``history``, ``sessions``) uses them too.
 
 ``argparse`` is imported only to raise: a command whose arguments need no parser
@@ -8,6 +8,11 @@ module that adds its own arguments (``history``, ``sessions``) uses them too.
 """
 
 from __future__ import annotations
+
+import os
+
+from ..protocol.hookfile import HOOK_NAME
+from ..protocol.root import canonical, find_root
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -67,3 +72,10 @@ def store_option(p: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="embedded store file (default: MEMHOOKS_STORE, else the user data directory)",
     )
+
+
+def project(cwd: str) -> tuple[str, bool]:
+    """(the memhooks root of ``--cwd`` ``cwd``, whether it has a root MEMHOOKS.md).
+    Raises DiagnosticError as :func:`memhooks.protocol.root.canonical` does."""
+    root, _ = find_root(canonical(os.path.abspath(cwd), "--cwd"))
+    return root, os.path.isfile(os.path.join(root, HOOK_NAME))

@@ -20,6 +20,7 @@ from ..backends import config as configuration
 from ..backends import registry
 from ..backends.base import SearchRequest
 from ..backends.capabilities import ChecksHealth
+from ..backends.embedded import store_file
 from ..errors import MemhooksError
 
 TYPE_CHECKING = False
@@ -134,8 +135,6 @@ def check(
     try:
         result["backend"] = chosen = registry.selected(name)
         if chosen == "embedded":
-            from ..backends.embedded import store_file
-
             path = store_file({"path": store_path} if store_path else registry.settings(chosen))
             if os.path.lexists(path) and not os.path.isfile(path):
                 kind = "a directory" if os.path.isdir(path) else "not a regular file"

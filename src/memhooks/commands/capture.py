@@ -20,6 +20,8 @@ import sqlite3
 from urllib.parse import quote
 
 from ..capture import marks, settings
+from ..capture.upkeep import process
+from ..install import capture_events
 from ..session import capture_record
 from ..session.location import state_path
 from ..store import default_path
@@ -29,8 +31,6 @@ from ..workspace import locate
 
 def run(args: argparse.Namespace) -> int:
     if args.action == "process":
-        from ..capture.upkeep import process
-
         counts = process(args.store)
         if args.format == "json":
             print(json.dumps(counts, indent=2))
@@ -53,8 +53,6 @@ def run(args: argparse.Namespace) -> int:
         if level == settings.USER and why == settings.PROJECT:
             print(f"note: this project's own setting keeps capture {'on' if on else 'off'} here")
         if on:
-            from ..install import capture_events
-
             line = capture_events.hint(capture_events.unwired(workspace.root))
             if line:
                 print(line)

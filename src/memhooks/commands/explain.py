@@ -32,7 +32,6 @@ def run(args: argparse.Namespace) -> int:
             print(plan.to_json() if args.format == "json" else human(plan.data, plan.reason))
             return 0
         scopes = resolve_scopes(targets, args.role, args.file)
-        from ..terminal import visible
 
         for note in scopes.notes:
             print(f"memhooks: {visible(note)}", file=sys.stderr)

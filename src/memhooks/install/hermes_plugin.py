@@ -10,6 +10,10 @@ from __future__ import annotations
 import json
 import os
 
+import ruamel.yaml
+
+import memhooks
+
 from .. import __version__
 from .command import MARKER, argv
 
@@ -30,18 +34,10 @@ def manifest() -> str:
 
 def shim(roles: Iterable[str] = (), exe: list[str] | None = None) -> str:
     """The plugin's ``__init__.py``: find memhooks, register, or fall back to the CLI."""
-    import memhooks  # where this installation's package is, for the shim's fallback path
-
+    # where this installation's package and its dependency are, for the shim's fallback path
     package_parent = os.path.dirname(os.path.dirname(os.path.abspath(memhooks.__file__)))
-    paths = [package_parent]
-    try:
-        import ruamel.yaml
-
-        paths.append(
-            os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(ruamel.yaml.__file__))))
-        )
-    except ImportError:
-        pass
+    yaml_parent = os.path.dirname(os.path.dirname(os.path.abspath(ruamel.yaml.__file__)))
+    paths = [package_parent, os.path.dirname(yaml_parent)]
     command = argv("hermes", "pre_llm_call", list(roles), exe)
     return SHIM.format(
         marker=MARKER,

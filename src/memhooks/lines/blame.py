@@ -16,6 +16,7 @@ from __future__ import annotations
 import subprocess
 import time
 
+from .. import git
 from ..errors import MemhooksError
 from ..git import shallow_commits
 from .porcelain import Group, Parser
@@ -126,8 +127,6 @@ def _lines(
 ) -> list[str]:
     """The lines ``git ARGS`` prints in ``top`` until it exits (``run.complete``) or
     ``deadline`` passes (the process is killed)."""
-    from .. import git
-
     try:
         proc = subprocess.Popen(
             git.command(top, *_CONFIG, *args),

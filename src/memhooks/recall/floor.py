@@ -55,7 +55,7 @@ A generated folder cue is no cue here: its text is a template that names no topi
 
 from __future__ import annotations
 
-from ..settings import given
+from ..settings import given, switch
 from ..symbols.mentions import mentions
 from ..words import content_words, identifiers
 
@@ -147,8 +147,6 @@ def judge(
     floor is off (:data:`FLOOR`; an invalid value is a line in ``notes``, the hook's
     policy, or with ``notes`` None DiagnosticError MH028) — and
     ``out.dropped["below_floor"]`` counting the others."""
-    from ..settings import switch
-
     if not lexical(out.backend) or not switch(FLOOR, notes=notes):
         return memories
     keys = {key for memory in memories for key in _keys(memory)}

@@ -10,12 +10,12 @@ import time
 
 from ..fast.jsonfast import loads
 from .record import ANONYMOUS_IDLE_S
+from .state import IDLE_S, State
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from .state import State
 
 _SESSION_COLUMNS = "key, host, session, anonymous, root, started, updated, epoch, ended"
 #: Seconds without a hook call after which a session that the host did not end is shown
@@ -30,8 +30,6 @@ def open_existing(path: str) -> State | None:
     """The state file at ``path``, or None when there is none yet."""
     if not os.path.isfile(path) or os.path.getsize(path) == 0:
         return None
-    from .state import State
-
     return State(path)
 
 
@@ -106,8 +104,6 @@ def status(ended: object, updated: object, now: float) -> str:
 
 
 def _session(row: tuple[object, ...], now: float | None) -> dict[str, Any]:
-    from .state import IDLE_S
-
     key, host, session, anonymous, root, started, updated, epoch, ended = row
     now = time.time() if now is None else now
     return {

