@@ -5,6 +5,10 @@ importing ``hindsight-client`` cost 1–5 s per hook process (issue 14). Wire fo
 against ``hindsight-api`` 1.1.0 (the requests ``hindsight-client`` 1.1.0 sends;
 spec/backends.md §3).
 
+Over 300 lines on purpose: one memory system, one module (an adapter is one file, STYLE habit 2): the
+class is the adapter's verbs over one HTTP API; the functions under it read its answers
+into hits.
+
 User settings (``backends.hindsight`` of the user configuration): ``url`` (required),
 ``api_key`` (sent as a bearer token), ``bank`` (required: where ``remember`` writes and
 what is searched), ``banks`` (more banks searched besides ``bank``), ``required_tags``

@@ -5,6 +5,10 @@ and ``remember`` (off the hook path) through the official ``honcho-ai`` SDK
 (``pip install 'memhooks[honcho]'``), which gets or creates the peer and session. Wire
 format: what ``honcho-ai`` 2.7.0 sends (spec/backends.md §5.1).
 
+Over 300 lines on purpose: one memory system, one module (an adapter is one file, STYLE habit 2): the
+class is the adapter's five sources over one HTTP API; the functions under it read its
+answers into hits.
+
 User settings (``backends.honcho``): ``url`` (default ``HONCHO_URL``, else Honcho's
 hosted API ``https://api.honcho.dev``), ``api_key`` (a bearer token; also
 ``HONCHO_API_KEY``), ``workspace`` (default ``HONCHO_WORKSPACE_ID``, else ``default``),

@@ -1,6 +1,9 @@
 """JSON over HTTP for the server backends' recall path: a small HTTP/1.1 client on the
 socket module, with no SDK, no event loop and no third-party import.
 
+Over 300 lines on purpose: one HTTP/1.1 exchange within a deadline (connect, TLS, send, read the answer):
+every server backend's recall loads all of it, at once.
+
 Why not the vendors' SDKs: a hook is a fresh interpreter on every prompt, and importing
 ``hindsight_client`` alone took 1–5 s on the team's 2-core machine (issue 14);
 ``openviking_sdk`` and ``honcho`` pull in ``httpx`` and ``pydantic``. Why not

@@ -4,6 +4,9 @@
 :mod:`memhooks.backends.http` (``POST /v3/memories/search/``, ``GET /v1/ping/``; no SDK on
 the recall path), ``remember`` through the SDK's ``MemoryClient``.
 
+Over 300 lines on purpose: one adapter for both of Mem0's modes; its settings and SDK set-up are
+:mod:`.mem0_setup`'s, reading its answers :mod:`.mem0_mapping`'s.
+
 **Mem0 OSS and agent hooks.** In-process Mem0 OSS imports PyTorch and loads its
 embedding model in every new process — 10–19 s on two cores (issue 14) — and every agent
 hook is a new process: its recall cannot answer within a hook's deadline. For hooks use
@@ -100,7 +103,6 @@ from .mem0_setup import (
     choice,
     flag,
     ids,
-    invalid,
     open_oss,
     open_platform,
     platform_endpoint,
@@ -108,6 +110,7 @@ from .mem0_setup import (
     table,
 )
 from .mem0_setup import text as text_setting
+from .settings import invalid_setting
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -160,8 +163,12 @@ class Mem0Backend:
         settings = {} if settings is None else settings
         unknown = sorted(set(settings) - SETTINGS)
         if unknown:
-            raise invalid(
-                settings, unknown[0], "unknown setting", f"known: {', '.join(sorted(SETTINGS))}"
+            raise invalid_setting(
+                settings,
+                NAME,
+                unknown[0],
+                "unknown setting",
+                f"known: {', '.join(sorted(SETTINGS))}",
             )
         if choice(settings, "mode", MODES, "oss") == "platform":
             endpoint = platform_endpoint(settings)

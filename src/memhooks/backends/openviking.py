@@ -5,6 +5,10 @@ client of :mod:`memhooks.backends.http` — no SDK on the recall path — and ``
 (``pip install 'memhooks[openviking]'``), which waits until the write is indexed. Wire
 format: what ``openviking-sdk`` 0.1.17 sends to ``openviking`` 0.5.2.
 
+Over 300 lines on purpose: one memory system, one module (an adapter is one file, STYLE habit 2): the
+class is the adapter's three strategies over one HTTP API; the functions under it read
+its answers into hits.
+
 User settings (``backends.openviking``): ``url`` (required; also ``OPENVIKING_URL``),
 ``api_key``, ``account``, ``user``, ``actor_peer_id`` (identity, sent as OpenViking's
 ``X-API-Key``, ``X-OpenViking-Account``, ``-User`` and ``-Actor-Peer`` headers; also
