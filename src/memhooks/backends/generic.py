@@ -37,6 +37,7 @@ import time
 from ..errors import BackendError
 from .base import Health, Hit
 from .generic_transport import http, run_command, shown
+from .settings import invalid_setting
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -82,12 +83,15 @@ class GenericBackend:
     def __init__(self, settings: dict[str, Any]) -> None:
         unknown = sorted(set(settings) - set(SETTINGS))
         if unknown:
-            raise _invalid(settings, unknown[0], "unknown setting", f"known: {', '.join(SETTINGS)}")
+            raise invalid_setting(
+                settings, NAME, unknown[0], "unknown setting", f"known: {', '.join(SETTINGS)}"
+            )
         self.url = _url(settings, "url")
         self.command = _argv(settings, "command")
         if bool(self.url) == bool(self.command):
-            raise _invalid(
+            raise invalid_setting(
                 settings,
+                NAME,
                 "url" if self.url else "command",
                 "set exactly one of `url` and `command`",
                 "point backends.generic at an HTTP endpoint (url) or a program (command)",
@@ -98,7 +102,7 @@ class GenericBackend:
         self.headers = {"Content-Type": "application/json", "Accept": "application/json"}
         headers = settings.get("headers", {})
         if not isinstance(headers, dict) or not all(isinstance(v, str) for v in headers.values()):
-            raise _invalid(settings, "headers", "must be a table of strings")
+            raise invalid_setting(settings, NAME, "headers", "must be a table of strings")
         self.headers.update(headers)
         token = settings.get("token")
         if token:
@@ -238,21 +242,12 @@ def _typed(value: Any, kind: type | tuple[type, ...]) -> bool:
     return isinstance(value, kind)
 
 
-def _invalid(
-    settings: dict[str, Any], key: str, message: str, help: str | None = None
-) -> Exception:
-    invalid = getattr(settings, "invalid", None)
-    if invalid is not None:
-        return invalid(key, message, help)  # type: ignore[no-any-return]
-    return BackendError(f"generic: backends.generic.{key}: {message}")
-
-
 def _url(settings: dict[str, Any], key: str) -> str | None:
     value = settings.get(key)
     if value is None or value == "":
         return None
     if not isinstance(value, str) or not value.startswith(("http://", "https://")):
-        raise _invalid(settings, key, "must be an http:// or https:// URL")
+        raise invalid_setting(settings, NAME, key, "must be an http:// or https:// URL")
     return value
 
 
@@ -262,7 +257,7 @@ def _argv(settings: dict[str, Any], key: str) -> list[str] | None:
         return None
     argv = shlex.split(value) if isinstance(value, str) else value
     if not isinstance(argv, list) or not argv or not all(isinstance(a, str) and a for a in argv):
-        raise _invalid(settings, key, "must be a list of arguments or a command line")
+        raise invalid_setting(settings, NAME, key, "must be a list of arguments or a command line")
     return argv
 
 
@@ -272,7 +267,10 @@ def _seconds(value: Any, settings: dict[str, Any]) -> float:
     except (TypeError, ValueError):
         seconds = -1.0
     if not 0 < seconds <= 3600:
-        raise _invalid(
-            settings, "timeout_s", f"must be a number of seconds from 0 to 3600 (got {value!r})"
+        raise invalid_setting(
+            settings,
+            NAME,
+            "timeout_s",
+            f"must be a number of seconds from 0 to 3600 (got {value!r})",
         )
     return seconds

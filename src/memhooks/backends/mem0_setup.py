@@ -15,6 +15,7 @@ from ..errors import BackendError
 from ..store.location import default_path as store_path
 from .http import Endpoint
 from .mem0_mapping import ENTITY_KEYS, describe, entity_refs, named_ids, translate
+from .settings import invalid_setting
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -133,16 +134,17 @@ def platform_endpoint(settings: dict[str, Any]) -> Any:
     try:
         return Endpoint("mem0", host, {"authorization": f"Token {api_key}", "mem0-user-id": user})
     except BackendError:
-        raise invalid(
-            settings, "host", f"must be an http:// or https:// URL (got {host!r})"
+        raise invalid_setting(
+            settings, "mem0", "host", f"must be an http:// or https:// URL (got {host!r})"
         ) from None
 
 
 def _api_key(settings: dict[str, Any]) -> str:
     api_key = text(settings, "api_key")
     if not api_key:
-        raise invalid(
+        raise invalid_setting(
             settings,
+            "mem0",
             "api_key",
             "the Platform needs an API key",
             "set MEM0_API_KEY or MEMHOOKS_MEM0_API_KEY (or api_key in the file)",
@@ -201,38 +203,33 @@ def _data_dir() -> str:
     return os.path.join(base, "memhooks")
 
 
-def invalid(settings: dict[str, Any], key: str, message: str, help: str | None = None) -> Exception:
-    invalid = getattr(settings, "invalid", None)
-    if invalid is not None:
-        return invalid(key, message, help)  # type: ignore[no-any-return]
-    return BackendError(f"mem0: backends.mem0.{key}: {message}")
-
-
 def text(settings: dict[str, Any], key: str) -> str | None:
     value = settings.get(key)
     if value is not None and (not isinstance(value, str) or not value.strip()):
-        raise invalid(settings, key, "must be a non-blank string")
+        raise invalid_setting(settings, "mem0", key, "must be a non-blank string")
     return value.strip() if value else None
 
 
 def choice(settings: dict[str, Any], key: str, choices: tuple[str, ...], default: str) -> str:
     value = settings.get(key, default)
     if value not in choices:
-        raise invalid(settings, key, f"must be one of {', '.join(choices)} (got {value!r})")
+        raise invalid_setting(
+            settings, "mem0", key, f"must be one of {', '.join(choices)} (got {value!r})"
+        )
     return str(value)
 
 
 def table(settings: dict[str, Any], key: str) -> dict[str, Any]:
     value = settings.get(key, {})
     if not isinstance(value, dict):
-        raise invalid(settings, key, "must be a table (a mapping)")
+        raise invalid_setting(settings, "mem0", key, "must be a table (a mapping)")
     return value
 
 
 def flag(settings: dict[str, Any], key: str, default: bool) -> bool:
     value = settings.get(key, default)
     if not isinstance(value, bool):
-        raise invalid(settings, key, "must be true or false")
+        raise invalid_setting(settings, "mem0", key, "must be true or false")
     return value
 
 
@@ -243,7 +240,9 @@ def seconds(settings: dict[str, Any], key: str, default: float) -> float:
     except (TypeError, ValueError):
         seconds = -1.0
     if not 0 < seconds <= 3600:
-        raise invalid(settings, key, f"must be a number of seconds from 0 to 3600 (got {value!r})")
+        raise invalid_setting(
+            settings, "mem0", key, f"must be a number of seconds from 0 to 3600 (got {value!r})"
+        )
     return seconds
 
 
@@ -252,8 +251,11 @@ def ids(settings: dict[str, Any], mode: str) -> dict[str, str]:
         key: text(settings, key) for key in ENTITY_KEYS["platform"] if settings.get(key) is not None
     }
     if mode == "oss" and ids.get("app_id"):
-        raise invalid(
-            settings, "app_id", "is a Platform id; Mem0 OSS scopes by user_id, agent_id and run_id"
+        raise invalid_setting(
+            settings,
+            "mem0",
+            "app_id",
+            "is a Platform id; Mem0 OSS scopes by user_id, agent_id and run_id",
         )
     return {k: v for k, v in ids.items() if v} or {"user_id": DEFAULT_USER}
 
@@ -271,8 +273,9 @@ def allowed(
             or not isinstance(names, list)
             or not all(isinstance(n, str) for n in names)
         ):
-            raise invalid(
+            raise invalid_setting(
                 settings,
+                "mem0",
                 "allow_ids",
                 f"{key}: give an entity key (user_id, agent_id, run_id, app_id) "
                 'and a list of ids or "*"',

@@ -14,13 +14,15 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-def invalid_setting(settings: Any, backend: str, key: str, message: str) -> Exception:
+def invalid_setting(
+    settings: Any, backend: str, key: str, message: str, help: str | None = None
+) -> Exception:
     """The error for a bad user setting: MH028 at the file line or variable it came
-    from when ``settings`` knows (:class:`memhooks.backends.config.Settings`), else a
-    BackendError naming ``backends.<backend>.<key>``."""
+    from when ``settings`` knows (:class:`memhooks.backends.config.Settings`; ``help``
+    replaces its own), else a BackendError naming ``backends.<backend>.<key>``."""
     invalid = getattr(settings, "invalid", None)
     if callable(invalid):
-        error = invalid(key, message)
+        error = invalid(key, message, help)
         if isinstance(error, Exception):
             return error
     return BackendError(f"{backend}: backends.{backend}.{key}: {message}")
@@ -72,12 +74,12 @@ def setting_choice(
     settings: Any, backend: str, key: str, allowed: tuple[str, ...], default: str | None
 ) -> str | None:
     """Setting ``key``, one of ``allowed``; ``default`` when unset."""
-    value = settings.get(key, default)
+    value: str | None = settings.get(key, default)
     if value is not None and value not in allowed:
         raise invalid_setting(
             settings, backend, key, f"must be one of {', '.join(allowed)} (got {value!r})"
         )
-    return value  # type: ignore[no-any-return]
+    return value
 
 
 def choice(value: Any, key: str, allowed: tuple[str, ...], backend: str) -> str:
