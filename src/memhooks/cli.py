@@ -67,8 +67,9 @@ def _parser_class() -> type[argparse.ArgumentParser]:
             super().__init__(prog, indent_increment, max_help_position, width, **kw)
 
     class Parser(argparse.ArgumentParser):
-        def __init__(self, *args: Any, formatter_class: Any = Formatter, **kw: Any) -> None:
-            super().__init__(*args, formatter_class=formatter_class, **kw)
+        def __init__(self, *args: Any, **kw: Any) -> None:
+            kw.setdefault("formatter_class", Formatter)
+            super().__init__(*args, **kw)
 
     return Parser
 

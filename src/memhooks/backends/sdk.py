@@ -20,7 +20,6 @@ from ..errors import BackendError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    import asyncio
     from collections.abc import Awaitable, Callable
     from types import ModuleType
     from typing import Any, TypeVar

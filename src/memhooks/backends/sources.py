@@ -35,17 +35,20 @@ def gather(
             return [], [(source, str(exc))]
     import threading
 
-    boxes: list[dict[str, object]] = [{} for _ in calls]
+    values: list[list[T]] = [[] for _ in calls]
+    errors: list[list[BaseException]] = [[] for _ in calls]
 
-    def run(call: Callable[[], T], box: dict[str, object]) -> None:
+    def run(call: Callable[[], T], value: list[T], error: list[BaseException]) -> None:
         try:
-            box["value"] = call()
+            value.append(call())
         except BaseException as exc:  # noqa: BLE001 - carried to the caller's thread
-            box["error"] = exc
+            error.append(exc)
 
     threads = [
-        threading.Thread(target=run, args=(call, box), name=f"memhooks-{source}", daemon=True)
-        for (source, call), box in zip(calls, boxes)
+        threading.Thread(
+            target=run, args=(call, value, error), name=f"memhooks-{source}", daemon=True
+        )
+        for (source, call), value, error in zip(calls, values, errors)
     ]
     deadline = time.monotonic() + timeout_s + GRACE_S
     for thread in threads:
@@ -54,15 +57,15 @@ def gather(
         thread.join(max(0.0, deadline - time.monotonic()))
     answers: list[tuple[str, T]] = []
     failures: list[tuple[str, str]] = []
-    for (source, _), box, thread in zip(calls, boxes, threads):
+    for (source, _), value, error, thread in zip(calls, values, errors, threads):
         if thread.is_alive():
             failures.append((source, f"{source}: no answer within {timeout_s:.2f} s"))
-        elif isinstance(box.get("error"), BackendError):
-            failures.append((source, str(box["error"])))
-        elif "error" in box:
-            raise box["error"]  # type: ignore[misc]
+        elif error and isinstance(error[0], BackendError):
+            failures.append((source, str(error[0])))
+        elif error:
+            raise error[0]
         else:
-            answers.append((source, box["value"]))  # type: ignore[arg-type]
+            answers.append((source, value[0]))
     return answers, failures
 
 

@@ -55,6 +55,8 @@ A generated folder cue is no cue here: its text is a template that names no topi
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from ..settings import given, switch
 from ..symbols.mentions import mentions
 from ..words import content_words, identifiers
@@ -176,7 +178,8 @@ def apply(
         for cue, weight in zip(mine, weights):
             best[cue.key] = max(best.get(cue.key, 0), weight)
         judged.append((mine, weights))
-    kept, below = [], []
+    kept: list[Recalled] = []
+    below: list[Recalled] = []
     for memory, (mine, weights) in zip(memories, judged):
         if not mine:  # a commit's memory: not judged here (module docstring)
             kept.append(memory)
@@ -261,7 +264,7 @@ def identifier(word: str) -> bool:
     inner = word.strip("_")
     # (a word all in small letters, as every content word is, has no capital to look for)
     return "_" in inner or (
-        not inner.islower() and any(a.islower() and b.isupper() for a, b in zip(inner, inner[1:]))
+        not inner.islower() and any(a.islower() and b.isupper() for a, b in pairwise(inner))
     )
 
 

@@ -29,6 +29,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import sqlite3
     from collections.abc import Iterable
+    from typing import Any
 
 _COLUMNS = "key, project, session, host, scope, started, updated, recorded, data"
 
@@ -104,7 +105,7 @@ class CaptureRecord:
         )
 
 
-def _record(row: tuple[object, ...]) -> CaptureRecord:
+def _record(row: tuple[Any, ...]) -> CaptureRecord:
     data = json.loads(str(row[8]))
     return CaptureRecord(
         str(row[0]),
@@ -112,9 +113,9 @@ def _record(row: tuple[object, ...]) -> CaptureRecord:
         str(row[2]),
         str(row[3]),
         str(row[4]),
-        float(row[5]),  # type: ignore[arg-type]
-        float(row[6]),  # type: ignore[arg-type]
-        None if row[7] is None else float(row[7]),  # type: ignore[arg-type]
+        float(row[5]),
+        float(row[6]),
+        None if row[7] is None else float(row[7]),
         data if isinstance(data, dict) else {},
     )
 
