@@ -37,7 +37,7 @@ import time
 from ..errors import BackendError
 from .base import Health, Hit
 from .generic_transport import http, run_command, shown
-from .settings import invalid_setting
+from .settings import invalid_setting, seconds
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -107,7 +107,7 @@ class GenericBackend:
         token = settings.get("token")
         if token:
             self.headers["Authorization"] = f"Bearer {token}"
-        self.timeout_s = _seconds(settings.get("timeout_s", DEFAULT_TIMEOUT_S), settings)
+        self.timeout_s = seconds(settings, NAME, "timeout_s", DEFAULT_TIMEOUT_S)
         if self.write_url or self.write_command:
             self.remember = self._remember
         if self.health_url:
@@ -259,18 +259,3 @@ def _argv(settings: dict[str, Any], key: str) -> list[str] | None:
     if not isinstance(argv, list) or not argv or not all(isinstance(a, str) and a for a in argv):
         raise invalid_setting(settings, NAME, key, "must be a list of arguments or a command line")
     return argv
-
-
-def _seconds(value: Any, settings: dict[str, Any]) -> float:
-    try:
-        seconds = float(value)
-    except (TypeError, ValueError):
-        seconds = -1.0
-    if not 0 < seconds <= 3600:
-        raise invalid_setting(
-            settings,
-            NAME,
-            "timeout_s",
-            f"must be a number of seconds from 0 to 3600 (got {value!r})",
-        )
-    return seconds

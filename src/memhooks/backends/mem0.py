@@ -106,11 +106,10 @@ from .mem0_setup import (
     open_oss,
     open_platform,
     platform_endpoint,
-    seconds,
     table,
 )
 from .mem0_setup import text as text_setting
-from .settings import invalid_setting
+from .settings import invalid_setting, seconds
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -151,7 +150,7 @@ class Mem0Backend:
         self.filters = table(settings, "filters")
         self.allowed = allowed(settings, self.ids, self.filters)
         self.project_filter = flag(settings, "project_filter", True)
-        self.timeout_s = seconds(settings, "timeout_s", DEFAULT_TIMEOUT_S)
+        self.timeout_s = seconds(settings, NAME, "timeout_s", DEFAULT_TIMEOUT_S)
         self.where = where
         self.open_s = 0.0  # seconds opening Mem0 OSS took in this process
         self._lock = threading.Lock()

@@ -15,7 +15,7 @@ from ..errors import BackendError
 from ..store.location import default_path as store_path
 from .http import Endpoint
 from .mem0_mapping import ENTITY_KEYS, describe, entity_refs, named_ids, translate
-from .settings import invalid_setting
+from .settings import invalid_setting, seconds
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -156,7 +156,7 @@ def open_platform(settings: dict[str, Any]) -> tuple[Any, str]:
     """The SDK's ``MemoryClient`` (for ``remember``); it pings the server once."""
     _quiet_environment(text(settings, "path") or default_path())
     host = text(settings, "host") or DEFAULT_HOST
-    timeout_s = seconds(settings, "timeout_s", DEFAULT_TIMEOUT_S)
+    timeout_s = seconds(settings, "mem0", "timeout_s", DEFAULT_TIMEOUT_S)
     try:
         import httpx
         from mem0 import MemoryClient  # type: ignore[import-untyped,import-not-found,unused-ignore]
@@ -231,19 +231,6 @@ def flag(settings: dict[str, Any], key: str, default: bool) -> bool:
     if not isinstance(value, bool):
         raise invalid_setting(settings, "mem0", key, "must be true or false")
     return value
-
-
-def seconds(settings: dict[str, Any], key: str, default: float) -> float:
-    value = settings.get(key, default)
-    try:
-        seconds = float(value)
-    except (TypeError, ValueError):
-        seconds = -1.0
-    if not 0 < seconds <= 3600:
-        raise invalid_setting(
-            settings, "mem0", key, f"must be a number of seconds from 0 to 3600 (got {value!r})"
-        )
-    return seconds
 
 
 def ids(settings: dict[str, Any], mode: str) -> dict[str, str]:

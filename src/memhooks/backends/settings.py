@@ -41,6 +41,21 @@ def number(settings: Any, backend: str, key: str, default: float) -> float:
     return number
 
 
+def seconds(settings: Any, backend: str, key: str, default: float) -> float:
+    """Setting ``key`` as a number of seconds above 0 and at most 3600 (an hour: a
+    memory system's timeout), else ``default``."""
+    value = settings.get(key, default)
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        seconds = -1.0
+    if not 0 < seconds <= 3600:
+        raise invalid_setting(
+            settings, backend, key, f"must be a number of seconds from 0 to 3600 (got {value!r})"
+        )
+    return seconds
+
+
 def setting_text(settings: Any, backend: str, key: str, default: str | None = None) -> str | None:
     """Setting ``key`` as a stripped non-blank string; ``default`` when unset;
     ``default=None`` and unset means required only if the caller checks for ``None``."""
