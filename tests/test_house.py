@@ -131,6 +131,7 @@ LEFT: dict[str, str] = {
     "memhooks.backends.embedded": "facts21 (Draft, the write side)",
     "memhooks.hook.call": "hookspeed21",
     "memhooks.hook.lines": "speed20",
+    "memhooks.install.launcher": "launch24",
     "memhooks.lines.ownership": "lines20",
     "memhooks.lines.tools": HOOK_SET_SPLIT,
     "memhooks.recall.runtime": HOOK_SET_SPLIT,
