@@ -117,11 +117,13 @@ LAYERS: tuple[frozenset[str], ...] = tuple(
 )
 
 #: Arrows that run up today, each a debt named with its owner: a new one fails.
+TOLD_UP = "speed20: lines.told settles a hook call from the session and the store: its home is above lines"
 UP: dict[tuple[str, str], str] = {
-    (
-        "memhooks.lines.told",
-        "memhooks.recall.line_rank",
-    ): "speed20/lines20: says() is recall's word rule",
+    ("memhooks.lines.told", "memhooks.recall.line_rank"): TOLD_UP,
+    ("memhooks.lines.told", "memhooks.backends.base"): TOLD_UP,
+    ("memhooks.lines.told", "memhooks.backends.embedded"): TOLD_UP,
+    ("memhooks.lines.told", "memhooks.session.snapshot"): TOLD_UP,
+    ("memhooks.lines.told", "memhooks.store"): TOLD_UP,
 }
 
 #: Modules over :data:`MAX_LINES` with no reason yet: splits owed, and whose.
@@ -131,6 +133,8 @@ LEFT: dict[str, str] = {
     "memhooks.backends.embedded": "facts21 (Draft, the write side)",
     "memhooks.hook.call": "hookspeed21",
     "memhooks.hook.lines": "speed20",
+    "memhooks.session.snapshot": "speed20",
+    "memhooks.recall.result": "lines20",
     "memhooks.install.launcher": "launch24",
     "memhooks.lines.ownership": "lines20",
     "memhooks.lines.tools": HOOK_SET_SPLIT,
