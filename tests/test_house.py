@@ -55,6 +55,7 @@ KEPT: dict[tuple[str, str], str] = {
     ("memhooks.lines.told", "memhooks.git"): HOOK_PATH + ": PreToolUse Edit, all told",
     ("memhooks.lines.previous", "memhooks.lines.blame"): HOOK_PATH
     + ": git, when lines are missing",
+    ("memhooks.history", "memhooks.lazy"): HOOK_PATH + ": line recall reads history.message",
     ("memhooks.lines.told", "memhooks.paths"): HOOK_PATH + ": PreToolUse Edit, all told",
     ("memhooks.lines.told", "memhooks.lines.cache"): HOOK_PATH + ": PreToolUse Edit, all told",
     ("memhooks.lines.told", "memhooks.lines.head"): HOOK_PATH + ": PreToolUse Edit, all told",
