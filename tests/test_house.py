@@ -92,6 +92,7 @@ KEPT: dict[tuple[str, str], str] = {
     ("memhooks.install.base", "memhooks.install.launcher"): INSTALL_CIRCLE,
     ("memhooks.install.base", "memhooks.install.command"): INSTALL_CIRCLE,
     ("memhooks.install.command", "memhooks.install.launcher"): INSTALL_CIRCLE,
+    ("memhooks.install.command", "memhooks.install.launcher_state"): INSTALL_CIRCLE,
     ("memhooks.install.launcher", "memhooks.install.hosts"): INSTALL_CIRCLE,
 }
 
