@@ -58,7 +58,7 @@ def main() -> int:
     args = parser.parse_args()
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMHOOKS_")}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    from memhooks.install import Context, apply, launcher
+    from memhooks.install import Context, apply, launcher, launcher_state
     from memhooks.install.command import arguments, hook_program
     from memhooks.store import MemoryStore, project_id
 
@@ -81,7 +81,7 @@ def main() -> int:
             opened.import_jsonl(project_id(project), [json.dumps(line) for line in lines])
         ctx = Context(project, "user", home=tmp, env=env)
         apply(launcher.plan(ctx))
-        assert ctx.launcher is not None and launcher.state(ctx.launcher, env) == launcher.OK
+        assert ctx.launcher is not None and launcher_state.state(ctx.launcher, env) == launcher_state.OK
         words = arguments("claude-code")
         line = {
             "direct": shlex.join([*hook_program([sys.executable, "-m", "memhooks"]), *words]),

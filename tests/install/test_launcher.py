@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import memhooks
-from memhooks.install import Context, apply, launcher, plan, status
+from memhooks.install import Context, apply, launcher, launcher_state, plan, status
 from memhooks.install.command import hook_program, is_ours
 
 pytestmark = pytest.mark.skipif(os.name == "nt", reason="the launcher is a POSIX shell script")
@@ -76,7 +76,7 @@ def test_the_command_runs_the_launcher_which_answers_as_the_direct_command_does(
     # Claude Code runs it in /bin/sh: it sources the launcher into that shell
     assert ctx.launcher == str(where) and command == f"set -- hook --agent claude-code; command . {where} || exit 0"
     assert is_ours(command) and os.access(where, os.X_OK)
-    assert launcher.points_at(str(where)) == (MAIN[0], MAIN[2])
+    assert launcher_state.points_at(str(where)) == (MAIN[0], MAIN[2])
     root = tmp_path / "proj"
     _remember(tmp_path, root)
     payload = {"hook_event_name": "UserPromptSubmit", "cwd": str(root / "billing"), "session_id": "s1", "prompt": "how are totals rounded?"}
@@ -116,7 +116,7 @@ def test_an_install_from_another_installation_repoints_the_launcher_and_keeps_th
     assert [e.path for e in edits] == [ctx.launcher]  # nothing in the host's config changes
     apply(edits)
     assert (tmp_path / "home/.claude/settings.json").read_text() == settings
-    assert launcher.points_at(str(ctx.launcher)) == (MAIN[0], MAIN[2])
+    assert launcher_state.points_at(str(ctx.launcher)) == (MAIN[0], MAIN[2])
     assert plan("install", "claude-code", ctx) == []
 
 
@@ -172,7 +172,7 @@ def test_the_launcher_runs_in_the_smallest_shell_there_is_and_status_sees_it_gon
     script = tmp_path / "venv/bin/tool"  # a script of someone else's whose interpreter went
     script.parent.mkdir(parents=True)
     script.write_text("#!/gone/venv/bin/python3\n")
-    assert launcher.problem(str(script)) is None  # not a launcher: not ours to explain
+    assert launcher_state.problem(str(script)) is None  # not a launcher: not ours to explain
 
 
 def test_a_moved_installation_runs_the_memhooks_on_path_until_repointed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -17,7 +17,8 @@ the hooks and reported in ``Status.skill``. ``mcp=True`` also registers the MCP 
 ``memhooks mcp`` where the host's MCP config is known (``mcp_servers.py``). At project
 level, files an install creates that hold this machine's path to memhooks are kept out of
 git (``gitexclude.py``). Commands run the launcher (``launcher.py``), one path per user
-that the install writes and that survives upgrades.
+that the install writes and that survives upgrades; ``launcher_state.py`` tells what
+running it does now.
 
 Only our own entries are ever added or removed: other tools' hooks, comments (JSONC,
 YAML), key order and indentation survive (see ``jsonc.py``, ``eventmap.py``,
@@ -30,7 +31,16 @@ from __future__ import annotations
 
 import os
 
-from . import capture_events, gitexclude, launcher, mcp_servers, plugin_state, reach, skill
+from . import (
+    capture_events,
+    gitexclude,
+    launcher,
+    launcher_state,
+    mcp_servers,
+    plugin_state,
+    reach,
+    skill,
+)
 from .base import PROJECT, USER, Context, Edit, InstallError, Status
 from .command import suggest
 from .detect import find
@@ -169,11 +179,11 @@ def _plugin(host: Host, ctx: Context, found: Status) -> bool:
     found.files, found.events, found.fires = [carried.hooks_file], list(carried.hooks()), True
     where = os.path.join(carried.path, "skills", "memhooks")
     found.skill = {"path": where, "state": "installed", "shared_with": []}
-    now = launcher.state(ctx.launcher) if ctx.launcher else launcher.MISSING
-    if now != launcher.OK and launcher.fallback() is None:
+    now = launcher_state.state(ctx.launcher) if ctx.launcher else launcher_state.MISSING
+    if now != launcher_state.OK and launcher_state.fallback() is None:
         found.problems.append(f"no memhooks for the plugin to run (the launcher: {now})")
         found.fires, found.repair = False, again
-    elif now != launcher.OK:
+    elif now != launcher_state.OK:
         found.runs = _elsewhere()
         found.notes.append(
             f"the plugin runs {found.runs['program']} (slower): "
@@ -204,16 +214,16 @@ def _repair(host: Host, ctx: Context, found: Status) -> None:
     if not found.installed or not uses:
         return
     assert ctx.launcher is not None
-    now = launcher.state(ctx.launcher)
-    names = launcher.points_at(ctx.launcher)
-    if now == launcher.MOVED and names is not None:
+    now = launcher_state.state(ctx.launcher)
+    names = launcher_state.points_at(ctx.launcher)
+    if now == launcher_state.MOVED and names is not None:
         found.runs = _elsewhere()
         found.notes.append(
             f"the launcher {ctx.launcher} names a memhooks that is gone ({names[0]}); "
             f"it runs {found.runs['program']} instead, a little slower"
         )
         found.repair = again
-    elif now == launcher.OK and names is not None and names != launcher.target():
+    elif now == launcher_state.OK and names is not None and names != launcher.target():
         found.notes.append(
             f"the launcher {ctx.launcher} starts the memhooks of {names[0]}, not this one: "
             f"`{again}` switches it to this one"
@@ -222,9 +232,9 @@ def _repair(host: Host, ctx: Context, found: Status) -> None:
 
 def _elsewhere() -> dict[str, str | None]:
     """``Status.runs``: the memhooks a launcher whose installation is gone runs."""
-    program = launcher.fallback()
+    program = launcher_state.fallback()
     assert program is not None
-    return {"program": program, "version": launcher.version(program)}
+    return {"program": program, "version": launcher_state.version(program)}
 
 
 def _others(found: Host, ctx: Context) -> dict[tuple[str, str], Status]:

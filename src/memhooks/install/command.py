@@ -148,7 +148,7 @@ def problem(command: str) -> str | None:
     """Why a hook command would not reach memhooks (None: it would): its program is
     missing or not executable, or it is the launcher (:mod:`.launcher`) and no
     memhooks is left for it to start."""
-    from .launcher import problem as launcher_problem
+    from .launcher_state import problem as launcher_problem
 
     launcher = sourced(command)
     if launcher is not None:

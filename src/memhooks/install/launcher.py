@@ -16,8 +16,8 @@ a POSIX shell script that ``memhooks agents install`` writes and re-points:
   CPU per call in all (``bench/bench_launcher.py`` times both, ``docs/performance.md``
   has the figures and the alternatives measured);
 * when that installation is gone it runs the ``memhooks`` on ``PATH``, or the one pipx
-  and uv put in ``~/.local/bin``, until the next install re-points it (:func:`state`
-  says so, and ``agents status`` prints the repair command);
+  and uv put in ``~/.local/bin``, until the next install re-points it
+  (:mod:`.launcher_state` says so, and ``agents status`` prints the repair command);
 * when there is no memhooks at all, a hook gets the host's "nothing to add" reply, and
   one line naming the fix: shown to the user where the host has a channel for it (the
   ``notice`` key of its ``INSTALL`` row, e.g. Claude Code's ``systemMessage``), on
@@ -42,13 +42,10 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import shutil
-import subprocess
 import sys
 
 from . import command
 from .base import Edit, edit
-from .files import read
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -58,13 +55,6 @@ if TYPE_CHECKING:
 #: Set by the launcher before it hands over to another memhooks, so a ``memhooks`` on
 #: ``PATH`` that is this launcher again (a symlink) is not run in a loop.
 FALLBACK_VAR = "MEMHOOKS_LAUNCHER_FALLBACK"
-
-#: :func:`state` values.
-OK = "ok"
-MOVED = "moved"
-GONE = "gone"
-MISSING = "missing"
-FOREIGN = "foreign"
 
 
 def path(ctx: Context) -> str | None:
@@ -231,84 +221,3 @@ def plan(ctx: Context) -> list[Edit]:
     for change in edits:
         change.why = "the launcher hook commands run; it starts this memhooks"
     return edits
-
-
-def points_at(launcher: str) -> tuple[str, str] | None:
-    """``(interpreter, __main__.py)`` the launcher file names; None when it is missing
-    or not ours."""
-    body = read(launcher)
-    if body is None or command.MARKER not in body:
-        return None
-    values: dict[str, str] = {}
-    for line in body.splitlines():
-        key, sep, value = line.partition("=")
-        if sep and key in ("python", "main"):
-            try:
-                words = shlex.split(value)
-            except ValueError:
-                return None
-            values[key] = words[0] if words else ""
-    if set(values) != {"python", "main"}:
-        return None
-    return values["python"], values["main"]
-
-
-def state(launcher: str, env: dict[str, str] | None = None) -> str:
-    """What running ``launcher`` does now: :data:`OK` (starts the installation it names),
-    :data:`MOVED` (that one is gone; a ``memhooks`` on ``PATH`` or in ``~/.local/bin``
-    runs instead), :data:`GONE` (no memhooks at all: hooks answer nothing),
-    :data:`MISSING` (no such file) or :data:`FOREIGN` (a file that is not ours)."""
-    if not os.path.exists(launcher):
-        return MISSING
-    names = points_at(launcher)
-    if names is None:
-        return FOREIGN
-    python, main = names
-    if os.path.isfile(main) and os.access(python, os.X_OK):
-        return OK
-    return MOVED if fallback(env) else GONE
-
-
-def fallback(env: dict[str, str] | None = None) -> str | None:
-    """The ``memhooks`` a launcher whose installation is gone runs instead, or None."""
-    env = dict(os.environ) if env is None else env
-    found = shutil.which("memhooks", path=env.get("PATH", ""))
-    home = env.get("HOME", "")
-    for candidate in (found, os.path.join(home, ".local", "bin", "memhooks") if home else None):
-        if candidate and os.path.isabs(candidate) and os.access(candidate, os.X_OK):
-            return candidate
-    return None
-
-
-def version(program: str, env: dict[str, str] | None = None) -> str | None:
-    """The version ``program`` (a ``memhooks``) says it is, or None when it does not say
-    within 10 s. Run with :data:`FALLBACK_VAR` set: a launcher it reaches runs no other."""
-    env = dict(os.environ if env is None else env, **{FALLBACK_VAR: "1"})
-    try:
-        done = subprocess.run([program, "--version"], capture_output=True, text=True, env=env,
-                              timeout=10, check=False)  # fmt: skip
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    words = done.stdout.split()
-    return words[1] if done.returncode == 0 and len(words) == 2 and words[0] == "memhooks" else None
-
-
-def problem(
-    program: str, env: dict[str, str] | None = None, *, sourced: bool = False
-) -> str | None:
-    """Why hook commands that run the launcher ``program`` (that source it: ``sourced``,
-    when its ``#!`` line does not matter) would not reach memhooks (None: they do,
-    directly or through the fallback)."""
-    body = read(program) or ""
-    first = body.partition("\n")[0]
-    sh = first[2:].strip() if first.startswith("#!") and command.MARKER in body else ""
-    if (
-        sh and not sourced and not os.access(sh, os.X_OK)
-    ):  # the kernel cannot start it: hosts see exit 127
-        return f"the shell the launcher {program} runs in is gone ({sh})"
-    now = state(program, env)
-    if now == GONE:
-        names = points_at(program)
-        gone = names[0] if names else program
-        return f"the memhooks installation the launcher {program} starts is gone ({gone})"
-    return None

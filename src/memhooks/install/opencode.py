@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import os
 
-from . import command, launcher
+from . import command, launcher_state
 from .base import Context, Edit, Status, edit
 from .files import read
 
@@ -138,7 +138,7 @@ def status(host: Host, ctx: Context) -> Status:
             f"program not found or not executable: {program or '(unreadable plugin)'}"
         )
         found.stale = True
-    elif (why := launcher.problem(program)) is not None:
+    elif (why := launcher_state.problem(program)) is not None:
         found.problems.append(why)
         found.stale = True
     found.fires = not found.problems
