@@ -139,7 +139,7 @@ def test_lines_past_the_end_are_an_error_that_says_how_many_there_are(repo: Path
     assert diagnostic["message"].startswith("line 300 is past the end of the file; it has 19 lines")
 
 
-@pytest.mark.parametrize("lines", ["-3", "abc", "0", "9-3", ""])
+@pytest.mark.parametrize("lines", ["-3", "abc", "0", "9-3"])
 def test_lines_that_are_no_range_are_the_same_error(repo: Path, lines: str) -> None:
     # newcomer trial: `why f.py:-3` and `why f.py:abc` said "not a file"
     done = why(repo, f"retryx/retry.py:{lines}")
@@ -149,6 +149,15 @@ def test_lines_that_are_no_range_are_the_same_error(repo: Path, lines: str) -> N
         "ask for LINE or FIRST-LAST between 1 and 19"
     )
     assert done.stderr.splitlines()[1] == "  --> retryx/retry.py:1:1"
+
+
+def test_a_colon_with_no_lines_after_it_says_so(repo: Path) -> None:
+    done = why(repo, "retryx/retry.py:")
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[0] == (
+        "error[MH035]: no line or range of lines follows the `:`; it has 19 lines: "
+        "ask for LINE or FIRST-LAST between 1 and 19"
+    )
 
 
 def test_an_empty_file_has_no_lines_to_explain(repo: Path) -> None:

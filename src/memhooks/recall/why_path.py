@@ -130,8 +130,10 @@ def range_error(path: str, asked: str, size: int | None) -> LineRangeError:
     last = int(match.group(2) or first) if match else 0
     if size is not None and 1 <= first <= last and first > size:
         what = f"line{'s' if last > first else ''} {asked} {'are' if last > first else 'is'} past the end of the file"
-    else:
+    elif asked:
         what = f"`{asked}` is not a line or a range of lines"
+    else:
+        what = "no line or range of lines follows the `:`"
     if size is None:
         valid = "ask for LINE or FIRST-LAST, counted from 1"
     elif size == 0:
