@@ -5,6 +5,7 @@ chain's exclusions and the store's revert marks leave commits out."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +14,7 @@ import pytest
 from storyrepo import build, story
 
 from memhooks.commands.why import parse_target
-from memhooks.errors import UsageError
+from memhooks.errors import MemhooksError, UsageError
 from memhooks.history.gitlog import Header
 from memhooks.history.mapping import change_id
 from memhooks.mcp import tools
@@ -128,14 +129,14 @@ def test_lines_past_the_end_are_an_error_that_says_how_many_there_are(repo: Path
         "error[MH035]: lines 300-310 are past the end of the file; it has 19 lines: "
         "ask for LINE or FIRST-LAST between 1 and 19"
     )
-    assert done.stderr.splitlines()[1] == "  --> retryx/retry.py:1:1"
+    assert done.stderr.splitlines()[1] == "  --> retryx/retry.py:300-310"  # not :1:1
     some = why(repo, "retryx/retry.py:18-40").stdout.splitlines()
     assert some[2].startswith("retryx/retry.py 18–19: ")
     assert some[-1] == "the file has 19 lines: lines 20–40 are past its end"
     failed = why(repo, "retryx/retry.py:300", "--format", "json")
     assert failed.returncode == 2
     (diagnostic,) = json.loads(failed.stderr)
-    assert diagnostic["code"] == "MH035" and diagnostic["path"] == "retryx/retry.py"
+    assert diagnostic["code"] == "MH035" and diagnostic["path"] == "retryx/retry.py:300"
     assert diagnostic["message"].startswith("line 300 is past the end of the file; it has 19 lines")
 
 
@@ -148,7 +149,7 @@ def test_lines_that_are_no_range_are_the_same_error(repo: Path, lines: str) -> N
         f"error[MH035]: `{lines}` is not a line or a range of lines; it has 19 lines: "
         "ask for LINE or FIRST-LAST between 1 and 19"
     )
-    assert done.stderr.splitlines()[1] == "  --> retryx/retry.py:1:1"
+    assert done.stderr.splitlines()[1] == f"  --> retryx/retry.py:{lines}"
 
 
 def test_a_colon_with_no_lines_after_it_says_so(repo: Path) -> None:
@@ -186,13 +187,56 @@ def test_a_committed_binary_file_is_said_to_be_no_text(repo: Path) -> None:
     )
 
 
-def test_errors_name_the_file(repo: Path, tmp_path: Path) -> None:
+def test_errors_name_the_file_with_a_code(repo: Path, tmp_path: Path) -> None:
+    # newcomer trial: 'not a file' (exit 2) and 'not in a git work tree' (exit 1) had no code
     missing = why(repo, "nope.py:3")
-    assert missing.returncode == 2 and "nope.py: not a file" in missing.stderr
+    assert missing.returncode == 1
+    assert missing.stderr.splitlines()[:2] == [
+        "error[MH024]: the target does not exist",
+        "  --> nope.py",
+    ]
     outside = tmp_path / "loose.py"
     outside.write_text("x = 1\n", encoding="utf-8")
-    loose = why(tmp_path, "loose.py")
-    assert loose.returncode == 1 and "not in a git work tree" in loose.stderr
+    loose = why(tmp_path, "loose.py", env={**os.environ, "GIT_CEILING_DIRECTORIES": str(tmp_path)})
+    assert loose.returncode == 1
+    assert loose.stderr.splitlines()[0] == (
+        "error[MH032]: not in a git work tree, so no commit owns its lines"
+    )
+
+
+def test_a_symlink_out_of_the_project_is_refused(repo: Path, tmp_path: Path) -> None:
+    # newcomer trial #4 (security): a symlink to another repository's file was answered
+    # with that repository's history
+    other = tmp_path / "other"
+    other.mkdir()
+    subprocess.run(["git", "-C", str(other), "init", "-q"], check=True)
+    (other / "secret.py").write_text("x = 1\n", encoding="utf-8")
+    (repo / "retryx" / "outside.py").symlink_to(other / "secret.py")
+    done = why(repo, "retryx/outside.py:1")
+    assert done.returncode == 1 and done.stderr.startswith(
+        "error[MH029]: `retryx/outside.py` resolves to"
+    )
+
+
+def test_a_file_of_another_project_is_answered_saying_whose_it_is(
+    repo: Path, tmp_path: Path, built: tuple[Path, dict[str, str]]
+) -> None:
+    done = why(repo, f"{built[0]}/retryx/retry.py:9")
+    assert done.returncode == 0
+    assert done.stdout.splitlines()[-1] == (
+        f"answered for the project at {built[0]} (not this one, {repo})"
+    )
+
+
+def test_the_mcp_tool_refuses_files_outside_the_server_s_project(
+    repo: Path, built: tuple[Path, dict[str, str]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(repo)
+    with pytest.raises(MemhooksError, match=r"^MH029 `.*retry.py` is outside the project"):
+        tools.why(f"{built[0]}/retryx/retry.py", 9)
+    (repo / "retryx" / "outside.py").symlink_to(built[0] / "retryx" / "retry.py")
+    with pytest.raises(MemhooksError, match=r"^MH029 `retryx/outside.py` resolves to"):
+        tools.why("retryx/outside.py", 9)
 
 
 @pytest.mark.parametrize(

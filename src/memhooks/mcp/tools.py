@@ -87,8 +87,10 @@ def why(
     without them) are as they are: the owning commits, their previous owners where an
     owner only reshaped the code, exclusions applied (``memhooks why``'s JSON: ``notes``
     says what was skipped or missing on the way), plus ``context``: the labelled text.
-    Blaming stops after ``timeout`` seconds. Lines the file does not have raise UsageError
-    naming MH035 (:class:`~memhooks.recall.why_path.LineRangeError`)."""
+    Blaming stops after ``timeout`` seconds. Only files of the server's project (its
+    working directory's) are explained: any other, a symlink out of it included, is
+    refused (MH029). Lines the file does not have raise UsageError naming MH035
+    (:class:`~memhooks.recall.why_path.LineRangeError`)."""
     try:
         ranges: list[tuple[int, int]] = []
         if first_line is not None or last_line is not None:
@@ -98,7 +100,14 @@ def why(
                 asked = f"{first}" if first_line is None or last_line is None else f"{first}-{last}"
                 raise range_error(path, asked, line_count(path) if os.path.isfile(path) else None)
             ranges = [(first, last)]
-        answer = why_of(path, ranges, store_path=store_path, deadline=time.monotonic() + timeout)
+        project = locate(os.getcwd()).root  # the server's project: its files only
+        answer = why_of(
+            path,
+            ranges,
+            store_path=store_path,
+            deadline=time.monotonic() + timeout,
+            within=project,
+        )
     except DiagnosticError as exc:  # code, message and file in the tool's error
         raise (UsageError if isinstance(exc, UsageError) else MemhooksError)(
             _diagnostics(exc)

@@ -20,6 +20,7 @@ from ..dirs import home
 from ..errors import Diagnostic, DiagnosticError, HomeError, MemhooksError, UsageError
 from ..git import find_repository
 from ..lines.blame import BlameError
+from ..paths import is_within
 from ..protocol.resolve import resolve_at
 from ..protocol.root import resolve_target
 from ..session.location import state_dir
@@ -49,25 +50,44 @@ def why(
     *,
     store_path: str | None = None,
     deadline: float | None = None,
+    within: str | None = None,
 ) -> Why:
     """Why lines ``ranges`` of the file ``path`` (absolute, or relative to the process
     directory) are as they are, in its project: the exclusions of the chain of its
     folder (an invalid hook file left out and named in :attr:`Why.remarks`), the revert
     marks of the embedded store at ``store_path`` (default store; none when it does not
     exist), the blame cache in the state directory (without a usable HOME: neither, said
-    in :attr:`Why.remarks`). Raises UsageError (not a file), :class:`LineRangeError` (a
-    range starts past the end of the file), MemhooksError (not in a git work tree, git
-    cannot blame it), DiagnosticError (the root cannot be found: MH024/MH029)."""
+    in :attr:`Why.remarks`; a file of another project than the process directory's is
+    answered with a remark naming it). ``within``: a project root the file must be in
+    (the MCP server's: an agent names files of its project only). Raises
+    DiagnosticError MH024 (no such path), MH029 (a symlink leads out of the file's
+    project, or the file is outside ``within``), MH032 (not in a git work tree);
+    UsageError (not a file), :class:`LineRangeError` (a range starts past the end of
+    the file), MemhooksError (git cannot blame it)."""
+    where = locate(path)  # MH024 missing; MH029 a symlink that leads out of its project
     if not os.path.isfile(path):
-        raise UsageError(f"{path}: not a file")
+        raise UsageError(f"{path}: not a file; `why` explains the lines of a file")
     real = os.path.realpath(path)
-    where = locate(real)
+    if within is not None and not is_within(real, within):
+        raise DiagnosticError(
+            Diagnostic(
+                "MH029",
+                f"`{path}` is outside the project `{within}`: only its files are explained here",
+                path,
+                help="name a file of this project",
+            )
+        )
     repo = find_repository(os.path.dirname(real))
     if repo is None:
-        raise MemhooksError(f"{path}: not in a git work tree, so no commit owns its lines")
+        raise DiagnosticError(
+            Diagnostic("MH032", "not in a git work tree, so no commit owns its lines", path)
+        )
     top = os.path.realpath(repo.top)
     plan = resolve_at(resolve_target(os.path.dirname(real)), [], skip_invalid=True)
     remarks = [_skipped(d, where.root) for d in plan.skipped]
+    here = resolve_target(os.getcwd()).root if within is None else within
+    if where.root != here:  # said, so that no one takes it for this project's history
+        remarks.insert(0, f"answered for the project at {where.root} (not this one, {here})")
     missing: list[str] = []
     try:
         state: str | None = state_dir()
@@ -142,7 +162,8 @@ def range_error(path: str, asked: str, size: int | None) -> LineRangeError:
         valid = "it has 1 line: ask for line 1"
     else:
         valid = f"it has {size} lines: ask for LINE or FIRST-LAST between 1 and {size}"
-    return LineRangeError(Diagnostic(RANGE_CODE, f"{what}; {valid}", path))
+    # located at the target as written (PATH:LINES), not at the file's line 1
+    return LineRangeError(Diagnostic(RANGE_CODE, f"{what}; {valid}", f"{path}:{asked}"))
 
 
 def line_count(path: str) -> int | None:
