@@ -22,7 +22,7 @@ from ..git import find_repository
 from ..lines.blame import BlameError
 from ..paths import is_within
 from ..protocol.resolve import resolve_at
-from ..protocol.root import resolve_target
+from ..protocol.root import REASON_TARGET, resolve_target
 from ..session.location import state_dir
 from ..store import MemoryStore, default_path
 from ..workspace import locate
@@ -85,9 +85,12 @@ def why(
     top = os.path.realpath(repo.top)
     plan = resolve_at(resolve_target(os.path.dirname(real)), [], skip_invalid=True)
     remarks = [_skipped(d, where.root) for d in plan.skipped]
-    here = resolve_target(os.getcwd()).root if within is None else within
-    if where.root != here:  # said, so that no one takes it for this project's history
-        remarks.insert(0, f"answered for the project at {where.root} (not this one, {here})")
+    if within is None:  # a person: a file of another project is answered, and said to be
+        cwd = resolve_target(os.getcwd())
+        if cwd.reason != REASON_TARGET and cwd.root != where.root:
+            remarks.insert(
+                0, f"answered for the project at {where.root} (not this one, {cwd.root})"
+            )
     missing: list[str] = []
     try:
         state: str | None = state_dir()
