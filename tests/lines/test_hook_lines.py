@@ -212,3 +212,26 @@ def test_agents_status_says_an_edits_lines_reach_the_model_with_its_result(tmp_p
     ) in lines
     assert "kiro:   lines an edit replaces: none" in lines
     assert not any("before its result" in line or "before an edit:" in line for line in lines)
+
+
+def test_a_commit_the_prompt_gave_as_a_history_memory_is_not_told_again_at_a_read(
+    project: dict[str, object], hashes: dict[str, str]
+) -> None:
+    # the replay: 56 of 258 commits told at iproute2's Reads had come with the prompt
+    env = project["env"]
+    assert isinstance(env, dict)
+    imported = subprocess.run(
+        [sys.executable, "-m", "memhooks", "history", "import"],
+        cwd=project["root"], env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert imported.returncode == 0, imported.stderr
+    prompt = {"hook_event_name": "UserPromptSubmit", "session_id": "{session}", "cwd": "{root}",
+              "prompt": "why do we cap the Retrier at the measured attempt budget?"}  # fmt: skip
+    given = context(hook(project, "claude-code", prompt, session="p1"))
+    assert hashes["decision"][:12] in given
+    read = context(hook(project, "claude-code", "claude-read", session="p1"))
+    # named as what the simplification replaced, its message not told again
+    assert f"before it {hashes['decision'][:12]}" in read
+    assert "four attempts is the measured budget" not in read
+    again = context(hook(project, "claude-code", "claude-read", session="p2"))
+    assert "four attempts is the measured budget" in again  # a session without the prompt

@@ -225,7 +225,8 @@ def _recall(
     if not ranges:
         return None
     session = call.session
-    delivered = keys.of(keys.COMMIT, session.delivered())
+    items = session.delivered()
+    delivered = keys.of(keys.COMMIT, items)
     left = call.tool_budget()
     if left <= 0:
         return None
@@ -260,11 +261,15 @@ def _recall(
         if not told.commits:
             return None
     # The store is opened only for commits about to be told: one the store marks
-    # reverted (or obsolete) is left out, and the answer made again without it.
+    # reverted (or obsolete) is left out, and one the session was given as a history
+    # memory (at the prompt: its memory id in the ledger) is told already — the answer
+    # is made again without them.
     store, project = _store(call)
     if store is not None and project is not None:
         found = store.by_commit(project, told.commits)
-        if any(memory.obsolete for memory in found.values()):
+        given = {h for h, memory in found.items() if memory.id in items}
+        if given or any(memory.obsolete for memory in found.values()):
+            delivered = delivered | given  # tell() reads it when called
             told = tell(store=store, project=project, exclude=exclude)
             if not told.commits:
                 return None
