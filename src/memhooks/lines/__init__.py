@@ -13,7 +13,8 @@ Public API::
 
 Modules: ``porcelain`` (parsing ``git blame --incremental``), ``blame`` (running it
 under a deadline; a commit's old side), ``cache`` (one file version's blame in the state
-directory), ``head`` (HEAD without a process), ``ownership`` (the answer), ``previous`` (what an owner replaced), ``ranges`` (the
+directory), ``head`` (HEAD without a process), ``ownership`` (the answer), ``version`` (which file version a cache entry answers for),
+``previous`` (what an owner replaced), ``ranges`` (the
 lines an edit replaces), ``tools`` (which lines a tool call reads or replaces),
 ``names`` (a file version's definitions, kept beside its blame), ``warm`` (the blame
 ahead). Nothing here writes into the repository.

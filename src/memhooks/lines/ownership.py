@@ -1,18 +1,19 @@
 """Which commits own given lines of a file in the working tree.
 
 :func:`owners` answers from the cache (:mod:`.cache`) and blames only lines it does not
-know yet, within a deadline (:func:`.previous.previous_owners` says, for one owner, which
-commits owned the lines it replaced). Uncommitted lines own nothing; lines older than a history
-window (``since``) are owned by a boundary commit, reported as such.
+know yet, within a deadline (:mod:`.version` finds the cache entry of the working file;
+:func:`.previous.previous_owners` says, for one owner, which commits owned the lines it
+replaced). Uncommitted lines own nothing; lines older than a history window (``since``)
+are owned by a boundary commit, reported as such.
 """
 
 from __future__ import annotations
 
-import os
 import time
 
 from . import cache
 from .ranges import clip, extend, numbers, ranges_of
+from .version import entry_of, saved
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -77,6 +78,11 @@ class Ownership:
         self._entry: cache.Entry | None = None
 
     @property
+    def entry(self) -> cache.Entry | None:
+        """The cache entry of the file version answered for (None: nothing to cache)."""
+        return self._entry
+
+    @property
     def notes(self) -> dict[str, object]:
         return {} if self._entry is None else self._entry.notes
 
@@ -121,7 +127,7 @@ def owners(
     that is not a file, or that git does not track, owns nothing. Raises
     :class:`~memhooks.lines.blame.BlameError` only when git cannot run at all."""
     answer = Ownership(path)
-    entry = _entry(top, path, state_dir, since)
+    entry = entry_of(top, path, state_dir, since)
     if entry is None:
         return answer
     file, item, dirty = entry
@@ -155,7 +161,7 @@ def saved_text(top: str, path: str, *, state_dir: str) -> str | None:
     """The text of ``path`` as its cache entry holds it — the version before an edit the
     agent has just made — when it was saved under the HEAD of now; else None. For hosts
     that report an edit only after it is applied (the lines it replaced are gone)."""
-    found = _saved(top, path, state_dir)
+    found = saved(top, path, state_dir)
     return None if found is None else "".join(f"{line}\n" for line in found[1].text)
 
 
@@ -163,22 +169,12 @@ def owners_saved(top: str, path: str, ranges: Ranges, *, state_dir: str) -> Owne
     """The owners of lines ``ranges`` of the saved version (:func:`saved_text`): no git,
     the edit not followed; lines it had not blamed are unknown."""
     answer = Ownership(path)
-    found = _saved(top, path, state_dir)
+    found = saved(top, path, state_dir)
     if found is None:
         return answer
     answer._file, answer._entry = found
     answer.size = len(found[1].lines)
     return _answer(answer, found[1], clip(ranges, len(found[1].lines)))
-
-
-def _saved(top: str, path: str, state_dir: str) -> tuple[str, cache.Entry] | None:
-    from .head import head_commit
-
-    file = cache.path_of(state_dir, top, path)
-    item = cache.load(file)
-    if item is None or item.head != (head_commit(top) or ""):
-        return None
-    return file, item
 
 
 def commit_info(item: cache.Entry | None, hash_: str) -> tuple[str, int, bool]:
@@ -187,92 +183,6 @@ def commit_info(item: cache.Entry | None, hash_: str) -> tuple[str, int, bool]:
         return "", 0, False
     summary, author_time, boundary = info
     return str(summary), int(author_time), bool(boundary)
-
-
-def _entry(
-    top: str, path: str, state_dir: str, since: str | None
-) -> tuple[str, cache.Entry, bool] | None:
-    """(cache file, entry valid for the working file, whether it needs saving)."""
-    from .head import head_commit
-
-    full = os.path.join(top, *path.split("/"))
-    try:
-        st = os.stat(full)
-        if not os.path.isfile(full):
-            return None
-    except OSError:
-        return None
-    head = head_commit(top)
-    if not head:
-        return None  # no commit yet (or none git can name): nothing owns a line
-    if since:
-        head += f" since={since}"
-    file = cache.path_of(state_dir, top, path)
-    item = cache.load(file)
-    if item is not None and item.head != head and not _same_file(top, path, item.head, head):
-        item = None
-    if item is not None and item.head == head and cache.unchanged(item, st):
-        return file, item, False
-    raw = _read(full)
-    text = None if raw is None else _lines(raw)
-    if raw is None or text is None:
-        return None
-    if item is None:
-        fresh = cache.Entry(head, cache.stat_key(st), text)
-        fresh.committed = _is_head_blob(top, path, head.partition(" ")[0], raw)
-        return file, fresh, True
-    item.head = head
-    item.stat = cache.stat_key(st)
-    cache.follow_edit(item, text)
-    return file, item, True
-
-
-def _same_file(top: str, path: str, before: str, after: str) -> bool:
-    """Whether ``path`` is the same at two HEADs (both plain hashes, the same window)."""
-    old, _, old_window = before.partition(" ")
-    new, _, new_window = after.partition(" ")
-    if not old or not new or old_window != new_window:
-        return False
-    from ..git import run
-
-    try:
-        return run(top, "diff", "--quiet", "--no-ext-diff", old, new, "--", path).returncode == 0
-    except OSError:
-        return False
-
-
-def _is_head_blob(top: str, path: str, head: str, raw: bytes) -> bool | None:
-    """Whether a line not in ``raw`` is surely uncommitted: ``raw`` is HEAD's version of
-    ``path`` byte for byte, or HEAD has no such file (None: git could not say). One
-    ``git rev-parse``, on the path that blames anyway."""
-    from ..git import run
-
-    try:
-        done = run(top, "rev-parse", "--verify", "--quiet", f"{head}:{path}")
-    except OSError:
-        return None
-    oid = done.stdout.strip()
-    if done.returncode != 0 or len(oid) not in (40, 64):
-        return True  # not in HEAD: none of its lines is committed
-    return cache.blob_id(raw, len(oid)) == oid
-
-
-def _read(full: str) -> bytes | None:
-    try:
-        with open(full, "rb") as fp:
-            return fp.read()
-    except OSError:
-        return None
-
-
-def _lines(raw: bytes) -> list[str] | None:
-    """The file's lines as git counts them (a last line without a newline counts)."""
-    if b"\0" in raw[:8000]:
-        return None  # binary: git blames no lines of it we could show
-    lines = raw.decode("utf-8", "replace").split("\n")
-    if lines[-1] == "":
-        lines.pop()
-    return lines
 
 
 def _fill(item: cache.Entry, groups: Iterable[Group]) -> None:

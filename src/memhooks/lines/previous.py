@@ -83,9 +83,9 @@ def previous_owners(
     ``line_by_line``: match lines one by one too (one more blame where the old side
     names more than one commit; rows kept without it are matched when asked again).
     Raises nothing: git's failures give nothing."""
-    if owner.previous is None or owner.boundary or within._entry is None:
+    if owner.previous is None or owner.boundary or within.entry is None:
         return []
-    item = within._entry
+    item = within.entry
     keys = {r: f"{owner.hash} {owner.path} {r[0]}-{r[1]}" for r in owner.origin_lines}
     missing = [r for r, key in keys.items() if not _usable(item.before.get(key), line_by_line)]
     if missing:

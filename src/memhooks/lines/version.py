@@ -1,0 +1,112 @@
+"""Which file version a blame cache entry answers for: the working file's, found or made
+(:func:`entry_of`), or the one saved before an edit (:func:`saved`) — the bookkeeping
+under :mod:`.ownership`'s answers (git is asked only when HEAD moved or the file is new
+to the cache).
+"""
+
+from __future__ import annotations
+
+import os
+
+from . import cache
+
+
+def saved(top: str, path: str, state_dir: str) -> tuple[str, cache.Entry] | None:
+    """(cache file, entry) of ``path`` as its cache entry holds it — the version
+    before an edit just applied — when it was saved under the HEAD of now; else None."""
+    from .head import head_commit
+
+    file = cache.path_of(state_dir, top, path)
+    item = cache.load(file)
+    if item is None or item.head != (head_commit(top) or ""):
+        return None
+    return file, item
+
+
+def entry_of(
+    top: str, path: str, state_dir: str, since: str | None
+) -> tuple[str, cache.Entry, bool] | None:
+    """(cache file, the cache entry valid for the working file ``path`` under ``top``,
+    whether it needs saving), or None: not a file, no commit yet, not text. An entry
+    saved under another HEAD stands when git says the file did not change between
+    them; one saved for another version of the file follows the edit."""
+    from .head import head_commit
+
+    full = os.path.join(top, *path.split("/"))
+    try:
+        st = os.stat(full)
+        if not os.path.isfile(full):
+            return None
+    except OSError:
+        return None
+    head = head_commit(top)
+    if not head:
+        return None  # no commit yet (or none git can name): nothing owns a line
+    if since:
+        head += f" since={since}"
+    file = cache.path_of(state_dir, top, path)
+    item = cache.load(file)
+    if item is not None and item.head != head and not _same_file(top, path, item.head, head):
+        item = None
+    if item is not None and item.head == head and cache.unchanged(item, st):
+        return file, item, False
+    raw = _read(full)
+    text = None if raw is None else _lines(raw)
+    if raw is None or text is None:
+        return None
+    if item is None:
+        fresh = cache.Entry(head, cache.stat_key(st), text)
+        fresh.committed = _is_head_blob(top, path, head.partition(" ")[0], raw)
+        return file, fresh, True
+    item.head = head
+    item.stat = cache.stat_key(st)
+    cache.follow_edit(item, text)
+    return file, item, True
+
+
+def _same_file(top: str, path: str, before: str, after: str) -> bool:
+    """Whether ``path`` is the same at two HEADs (both plain hashes, the same window)."""
+    old, _, old_window = before.partition(" ")
+    new, _, new_window = after.partition(" ")
+    if not old or not new or old_window != new_window:
+        return False
+    from ..git import run
+
+    try:
+        return run(top, "diff", "--quiet", "--no-ext-diff", old, new, "--", path).returncode == 0
+    except OSError:
+        return False
+
+
+def _is_head_blob(top: str, path: str, head: str, raw: bytes) -> bool | None:
+    """Whether a line not in ``raw`` is surely uncommitted: ``raw`` is HEAD's version of
+    ``path`` byte for byte, or HEAD has no such file (None: git could not say). One
+    ``git rev-parse``, on the path that blames anyway."""
+    from ..git import run
+
+    try:
+        done = run(top, "rev-parse", "--verify", "--quiet", f"{head}:{path}")
+    except OSError:
+        return None
+    oid = done.stdout.strip()
+    if done.returncode != 0 or len(oid) not in (40, 64):
+        return True  # not in HEAD: none of its lines is committed
+    return cache.blob_id(raw, len(oid)) == oid
+
+
+def _read(full: str) -> bytes | None:
+    try:
+        with open(full, "rb") as fp:
+            return fp.read()
+    except OSError:
+        return None
+
+
+def _lines(raw: bytes) -> list[str] | None:
+    """The file's lines as git counts them (a last line without a newline counts)."""
+    if b"\0" in raw[:8000]:
+        return None  # binary: git blames no lines of it we could show
+    lines = raw.decode("utf-8", "replace").split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return lines
