@@ -172,6 +172,24 @@ def test_a_rerun_adds_nothing_and_changes_nothing(
     assert generation(store_path) == state  # not one row was written
 
 
+def test_a_reimport_rewrites_what_an_older_mapping_wrote(
+    capsys: pytest.CaptureFixture[str], repo: Path, store_path: str
+) -> None:
+    # A store written before blank-spelled trailers ("Co-Authored By:") were dropped: its
+    # commit rows carry mapping format 1 and the text kept the names.
+    imported(capsys, repo, store_path)
+    right = stored(store_path, project_id(str(repo)))
+    with sqlite3.connect(store_path) as conn:
+        conn.execute(
+            "UPDATE memories SET text = text || ? WHERE id = ?",
+            ("\n\nCo-Authored By: Ann Example", memory_id("auth")),
+        )
+        conn.execute("UPDATE commits SET format = 1")
+    again = imported(capsys, repo, store_path)
+    assert (again["added"], again["updated"], again["present"]) == (0, 75, 0)
+    assert stored(store_path, project_id(str(repo))) == right
+
+
 def test_importing_in_steps_gives_what_one_import_gives(
     capsys: pytest.CaptureFixture[str], repo: Path, store_path: str, tmp_path: Path
 ) -> None:

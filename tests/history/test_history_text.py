@@ -39,6 +39,40 @@ def test_trailers_that_name_people_go_and_the_rest_stays() -> None:
     )
 
 
+def test_trailers_spelled_as_real_histories_spell_them_go_too() -> None:
+    # psf/requests 5296b8be: "Co-Authored By:" (a blank for the hyphen) kept three names.
+    message = (
+        "Fix infinite loop on wrong Digest Authentication (Issue #547)\n\n"
+        "Modified code to use the current fix versus the old fix, which was broken.\n\n"
+        "Co-Authored By: Timnit Gebru <tgebru@gmail.com>\n"
+        "co-authored-by: Sarah Gonzalez\n"
+        "SIGNED OFF BY: Leila Muhtasib\n"
+        "Acked-by: E\n"
+        "Tested-By : F\n"
+        "Suggested by: G\n"
+        "CC: h@example.com\n"
+        "Refs: #548\n"
+    )
+    assert memory_text(message) == (
+        "Fix infinite loop on wrong Digest Authentication (Issue #547)\n\n"
+        "Modified code to use the current fix versus the old fix, which was broken.\n\n"
+        "Refs: #548"
+    )
+
+
+def test_a_by_line_in_prose_stays_unless_it_names_an_address() -> None:
+    message = (
+        "Retry the upload\n\n"
+        "Fixed by: waiting for the lock first.\n"
+        "Original author: Ann <ann@example.com>\n\n"
+        "More prose."
+    )
+    assert memory_text(message) == (
+        "Retry the upload\n\nFixed by: waiting for the lock first.\n\nMore prose."
+    )
+    assert memory_text("Fixed by: waiting") == "Fixed by: waiting"
+
+
 def test_prose_keeps_its_words_and_loses_addresses_and_secrets() -> None:
     text = memory_text(
         "Mail ops@example.com, not <root@example.org>.\n"

@@ -42,8 +42,9 @@ if TYPE_CHECKING:
 MAX_FILES = 100
 ID_PREFIX = "git-"
 #: The version of this mapping, kept with each commit in the store: a re-import rewrites
-#: the memories an older one wrote (0: before the store kept commits, schema version 6).
-FORMAT = 1
+#: the memories an older one wrote (0: before the store kept commits, schema version 6;
+#: 2: trailers spelled with blanks, ``Co-Authored By:``, dropped too).
+FORMAT = 2
 
 
 def change_id(header: Header, landing: int = 0) -> str:

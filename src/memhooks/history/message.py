@@ -1,9 +1,16 @@
 """A commit message as memory text: what the change says, without who made it.
 
-Dropped: trailer lines that name people or review bookkeeping (any ``Token-by:`` —
-``Signed-off-by``, ``Co-authored-by``, ``Reviewed-by``, … — and ``Cc``, ``Thanks-to``,
-``Change-Id``, ``Reviewed-on``, ``git-svn-id``; wherever they stand, since squashed
-merges put them mid-message) and ``(cherry picked from commit …)`` lines. Replaced:
+Dropped: trailer lines that name people or review bookkeeping, and
+``(cherry picked from commit …)`` lines. A trailer is a ``Token: value`` line
+(``git interpret-trailers``, https://git-scm.com/docs/git-interpret-trailers: a token of
+letters, digits and hyphens, any case, blanks allowed before the colon). Dropped
+wherever they stand, since squashed merges put them mid-message: any ``Token-by:``
+(``Signed-off-by``, ``Co-authored-by``, ``Reviewed-by``, ``Acked-by``, ``Tested-by``,
+``Reported-by``, ``Suggested-by``, …), ``Cc``, ``Thanks-to``, ``Change-Id``,
+``Reviewed-on``, ``git-svn-id``, and any ``Token: Name <address>`` line. Beyond git's
+spelling, because real histories have them (psf/requests 5296b8be: ``Co-Authored By:``):
+a token with blanks for hyphens (up to four words) — with an address anywhere, and
+any ``… by:`` line in the last paragraph, where trailers stand. Replaced:
 e-mail addresses (``<email>``) and secrets (:mod:`memhooks.scrubber`, the rules
 capture uses). Trailers that say something about the change (``Fixes:``, ``Refs:``,
 ``BREAKING CHANGE:``) are kept. The text is at most :data:`MAX_TEXT_CHARS` characters.
@@ -18,11 +25,18 @@ from ..scrubber import clean
 #: Longest memory text made from one commit message (characters; a cut text ends in "…").
 MAX_TEXT_CHARS = 2000
 
+#: A trailer token as people write it: git's (letters, digits, hyphens), or with blanks
+#: for hyphens (``Co-Authored By``), up to four words.
+_TOKEN = r"[A-Za-z][A-Za-z0-9]*(?:[- ][A-Za-z0-9]+){0,3}"
 _DROPPED_LINE = re.compile(
     r"^[ \t]*(?:[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*-by|cc|thanks-to|change-id|reviewed-on"
-    r"|git-svn-id)[ \t]*:|^[ \t]*\(cherry picked from commit [0-9a-f]+\)[ \t]*$",
+    r"|git-svn-id)[ \t]*:|^[ \t]*\(cherry picked from commit [0-9a-f]+\)[ \t]*$"
+    rf"|^[ \t]*{_TOKEN}[ \t]*:[^\n]*<[^<>\s]+@[^<>\s]+>",
     re.IGNORECASE | re.MULTILINE,
 )
+#: A ``… by:`` line spelled with blanks: dropped in the last paragraph only (prose may
+#: say "Fixed by: …" mid-message).
+_BY_LINE = re.compile(rf"^[ \t]*{_TOKEN}[- ]by[ \t]*:", re.IGNORECASE)
 _EMAIL = re.compile(r"<?[\w.+-]+@[\w-]+(?:\.[\w-]+)+>?")
 _BLANK_RUN = re.compile(r"\n{3,}")
 #: ``git revert``'s line naming the reverted commit.
@@ -36,9 +50,16 @@ _HASH = re.compile(r"\b[0-9a-f]{7,64}\b")
 
 def memory_text(message: str) -> str:
     """The memory text for a raw commit ``message`` (``""`` when nothing is left)."""
+    lines = message.strip().split("\n")
     if _DROPPED_LINE.search(message):
-        message = "\n".join(line for line in message.split("\n") if not _DROPPED_LINE.match(line))
-    text = "\n".join(line.rstrip() for line in message.strip().split("\n"))
+        lines = [line for line in lines if not _DROPPED_LINE.match(line)]
+    if " by" in message or " By" in message or " BY" in message:
+        last = len(lines)
+        while last and lines[last - 1].strip():
+            last -= 1
+        if last:  # a message of one paragraph is its subject, never trailers
+            lines = lines[:last] + [line for line in lines[last:] if not _BY_LINE.match(line)]
+    text = "\n".join(line.rstrip() for line in lines).strip()
     text = _BLANK_RUN.sub("\n\n", text)
     if "@" in text:
         text = _EMAIL.sub("<email>", text)
