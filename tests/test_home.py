@@ -95,10 +95,29 @@ def test_the_hook_recalls_and_says_why_it_keeps_no_session(project: Path, tmp_pa
                           capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
     assert done.returncode == 0
     assert "secret-sauce" in done.stdout
-    assert done.stderr.startswith(
-        f"memhooks hook: HOME `{gone}` does not exist, and memhooks keeps the hook's state file"
+    runtime = os.environ["XDG_RUNTIME_DIR"]
+    assert done.stderr == (
+        f"memhooks hook: HOME `{gone}` does not exist: no session file (set HOME, or"
+        f" MEMHOOKS_STATE_DIR); this session is kept in {runtime}/memhooks\n"
     )
     assert not gone.exists()
+
+
+def test_the_hook_says_a_missing_home_once_in_one_short_line(project: Path) -> None:
+    """Newcomer trial #4: with HOME unset, the store and the session file each said so in
+    a long note of its own (~500 characters, "HOME is not set" twice)."""
+    payload = {"hook_event_name": "UserPromptSubmit", "session_id": "s", "cwd": str(project),
+               "prompt": "what matters here"}  # fmt: skip
+    env = {k: v for k, v in _env(project).items() if k != "HOME"}
+    done = subprocess.run([sys.executable, "-m", "memhooks", "hook", "--agent", "claude-code"],
+                          input=json.dumps(payload), env=env,
+                          capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
+    assert done.returncode == 0
+    runtime = os.environ["XDG_RUNTIME_DIR"]
+    assert done.stderr == (
+        "memhooks hook: HOME is not set: no memory store or session file (set HOME, or"
+        f" MEMHOOKS_STORE and MEMHOOKS_STATE_DIR); this session is kept in {runtime}/memhooks\n"
+    )
 
 
 def test_the_runtime_folder_is_private_or_not_used(tmp_path: Path) -> None:

@@ -55,6 +55,7 @@ class HookCall:
         "_capture",
         "_cli_roles",
         "_folder",
+        "_home",
         "_root",
         "_session",
         "_state",
@@ -66,6 +67,7 @@ class HookCall:
         "env",
         "event",
         "exiting",
+        "homeless",
         "host",
         "native",
         "notes",
@@ -98,6 +100,10 @@ class HookCall:
         #: Why the state file could not be used (its session is then kept elsewhere:
         #: :meth:`_fallback_state`), or None.
         self.state_problem: str | None = None
+        #: What a missing home folder left unfound ("memory store", "session file"):
+        #: told in one short line (:meth:`home_note`), not one long note each.
+        self.homeless: list[str] = []
+        self._home: tuple[str, str | None] = ("", None)  # (why, where the session is kept)
         self._state_dir: str | None = None
         self._session: Session | None = None
         self._capture: tuple[str, bool] | None = None
@@ -262,6 +268,7 @@ class HookCall:
             except OSError as exc:  # HomeError (memhooks.errors is loaded only to raise it)
                 self._state_dir = NO_FOLDER
                 self.state_problem = str(exc)
+                self._no_home("session file", str(exc))
         return self._state_dir
 
     @property
@@ -295,17 +302,23 @@ class HookCall:
 
         self.state_problem = why
         folder = runtime_dir(self.env)
+        homeless = "session file" in self.homeless  # said by home_note()
         if folder is not None and folder != self.state_dir:
             try:
                 state = State(os.path.join(folder, FILENAME))
             except StoreError:
                 pass
             else:
+                if homeless:
+                    self._home = (self._home[0], folder)
+                    return state
                 self.notes.append(
                     f"{why}; this session is kept in {folder} until then (edits' cue updates"
                     " are applied at once, not journaled)"
                 )
                 return state
+        if homeless:
+            return State(EPHEMERAL)
         self.notes.append(
             f"{why}; this call went on without the session's ledger"
             " (and tool-time recall is off until the state file can be used)"
@@ -365,7 +378,39 @@ class HookCall:
             from ..backends.registry import store_ready
 
             self._store_ready, self._store_note = store_ready(self.env)
+            if self._store_note is not None:
+                self._no_home("memory store", self._store_note)
         return self._store_ready
+
+    def _no_home(self, what: str, why: str) -> None:
+        """Count ``what`` in :attr:`homeless` when ``why`` it cannot be found is the home
+        folder (:func:`memhooks.dirs.home`'s error leads the message)."""
+        from ..dirs import home
+
+        try:
+            home(self.env)
+        except OSError as exc:
+            if why.startswith(str(exc)):
+                self._home = (str(exc), self._home[1])
+                self.homeless.append(what)
+
+    def home_note(self) -> str | None:
+        """One short stderr line when the home folder kept memhooks' own folders from
+        being found, else None (newcomer trial 4: two long notes said "HOME is not set"
+        twice): what is missing, the settings that move it, and where the session is
+        kept meanwhile."""
+        if not self.homeless:
+            return None
+        why, kept = self._home
+        moves = {"memory store": "MEMHOOKS_STORE", "session file": "MEMHOOKS_STATE_DIR"}
+        missing = [what for what in moves if what in self.homeless]
+        line = (
+            f"{why}: no {' or '.join(missing)} (set HOME, or "
+            f"{' and '.join(moves[what] for what in missing)})"
+        )
+        if "session file" in self.homeless:
+            line += f"; this session is kept in {kept}" if kept else "; no session ledger"
+        return line
 
     @property
     def backend(self) -> Backend | MemhooksError | None:

@@ -121,7 +121,7 @@ def deliver(
     text = text_of(claimed) if claimed else None
     reply = Reply(call.delivery.render(call.native or "", text) if text else call.delivery.noop)
     reply.context = text
-    if down:
+    if down and "memory store" not in call.homeless:  # else call.home_note() says it
         reply.add_note(down)
     if partial:
         reply.add_note(partial)

@@ -121,6 +121,7 @@ def handle(
         reply = react(call)
         for note in call.notes:
             reply.add_note(note)
+        reply.add_note(call.home_note())
         reply.add_note(capture(call))
         if claim is not None and not claim():
             return Reply(fallback)  # the deadline answered: what was held lapses
