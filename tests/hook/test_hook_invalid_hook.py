@@ -67,7 +67,7 @@ def test_the_rest_of_the_chain_recalls_and_the_model_is_told_once(
     [line] = body["skipped"]
     assert line.startswith("src/req/MEMHOOKS.md:") and " MH0" in line
     assert line.endswith(
-        "this hook was skipped; run `memhooks validate src/req/MEMHOOKS.md` and fix it so its cues apply"
+        ": skipped; `memhooks validate src/req/MEMHOOKS.md` says how to fix it"
     )
     where = line.split(" ", 1)[0].split(":")
     assert len(where) == 3 and all(part.isdigit() for part in where[1:])  # file:line:column
@@ -75,6 +75,30 @@ def test_the_rest_of_the_chain_recalls_and_the_model_is_told_once(
     again, note = _prompt(root, env, f"s-{kind}", "and what else matters here")
     assert again is None or "skipped" not in again  # once per session
     assert note is not None and "skipped an invalid hook" in note  # stderr every time
+
+
+def test_with_nothing_recalled_the_model_gets_the_line_alone(
+    project: tuple[Path, dict[str, str]],
+) -> None:
+    """Newcomer trial #4: the one line came wrapped in an empty memories JSON (~350
+    characters); alone, it is the line after "[MemHooks] "."""
+    root, env = project
+    (root / "src" / "req" / "MEMHOOKS.md").write_bytes(b'---\nrecall_queries: ["unclosed\n---\n')
+    payload = {"hook_event_name": "UserPromptSubmit", "session_id": "alone",
+               "cwd": str(root / "src" / "req"), "prompt": "zebra quokka"}  # fmt: skip
+    from memhooks.store import MemoryStore
+
+    empty = root.parent / "empty.sqlite3"
+    MemoryStore(str(empty)).close()
+    env = {**env, "MEMHOOKS_STORE": str(empty)}
+    reply = handle(json.dumps(payload), agent="claude-code", env=env)
+    context = json.loads(reply.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert context.startswith("[MemHooks] src/req/MEMHOOKS.md:2:")
+    assert context.endswith(
+        ": skipped; `memhooks validate src/req/MEMHOOKS.md` says how to fix it"
+    )
+    assert "\n" not in context and len(context) < 160
+    assert "memories" not in context
 
 
 def test_sessions_show_records_the_skipped_hook(project: tuple[Path, dict[str, str]]) -> None:
