@@ -133,6 +133,14 @@ def test_the_runtime_folder_is_private_or_not_used(tmp_path: Path) -> None:
     os.rmdir(made)
     os.symlink(tmp_path, made)  # a planted link
     assert dirs.runtime_dir(env) is None
+    os.unlink(made)
+    os.mkdir(made, 0o700)
+    if os.geteuid() == 0:  # only root can give a folder away
+        os.chown(made, os.getuid() + 4242, -1)  # another user's private folder
+        assert dirs.runtime_dir(env) is None
+        os.chown(made, os.getuid(), -1)
+    os.chmod(made, 0o720)  # the group may write into it
+    assert dirs.runtime_dir(env) is None
     run = tmp_path / "run"
     run.mkdir(mode=0o700)
     assert dirs.runtime_dir({"XDG_RUNTIME_DIR": str(run)}) == str(run / "memhooks")
