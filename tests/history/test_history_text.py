@@ -71,6 +71,9 @@ def test_a_by_line_in_prose_stays_unless_it_names_an_address() -> None:
         "Retry the upload\n\nFixed by: waiting for the lock first.\n\nMore prose."
     )
     assert memory_text("Fixed by: waiting") == "Fixed by: waiting"
+    assert memory_text("docs: ask Ann <ann@example.com>\n\nOwner: Ann <ann@example.com>") == (
+        "docs: ask Ann <email>"
+    )
 
 
 def test_prose_keeps_its_words_and_loses_addresses_and_secrets() -> None:

@@ -30,10 +30,11 @@ MAX_TEXT_CHARS = 2000
 _TOKEN = r"[A-Za-z][A-Za-z0-9]*(?:[- ][A-Za-z0-9]+){0,3}"
 _DROPPED_LINE = re.compile(
     r"^[ \t]*(?:[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*-by|cc|thanks-to|change-id|reviewed-on"
-    r"|git-svn-id)[ \t]*:|^[ \t]*\(cherry picked from commit [0-9a-f]+\)[ \t]*$"
-    rf"|^[ \t]*{_TOKEN}[ \t]*:[^\n]*<[^<>\s]+@[^<>\s]+>",
+    r"|git-svn-id)[ \t]*:|^[ \t]*\(cherry picked from commit [0-9a-f]+\)[ \t]*$",
     re.IGNORECASE | re.MULTILINE,
 )
+#: ``Token: Name <address>``: names a person whatever the token (never the subject).
+_NAMED_LINE = re.compile(rf"^[ \t]*{_TOKEN}[ \t]*:[^\n]*<[^<>\s]+@[^<>\s]+>")
 #: A ``… by:`` line spelled with blanks: dropped in the last paragraph only (prose may
 #: say "Fixed by: …" mid-message).
 _BY_LINE = re.compile(rf"^[ \t]*{_TOKEN}[- ]by[ \t]*:", re.IGNORECASE)
@@ -53,6 +54,8 @@ def memory_text(message: str) -> str:
     lines = message.strip().split("\n")
     if _DROPPED_LINE.search(message):
         lines = [line for line in lines if not _DROPPED_LINE.match(line)]
+    if "@" in message:
+        lines = lines[:1] + [line for line in lines[1:] if not _NAMED_LINE.match(line)]
     if " by" in message or " By" in message or " BY" in message:
         last = len(lines)
         while last and lines[last - 1].strip():
