@@ -86,3 +86,26 @@ def test_a_misspelt_field_is_an_error_not_a_memory_without_it(store: MemoryStore
         with pytest.raises(TypeError, match="a memory has no field 'tag'; its fields: scope, files"):
             write("p", "Tokens expire after 15 min", tag=["auth"])  # type: ignore[call-arg]
     assert store.count("p") == 0
+
+
+def test_add_retires_what_it_supersedes_when_its_transaction_runs_again(
+    store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # store.connection.write runs the work again after a busy lock: ids given as a
+    # generator must still be marked on the run that commits (else both stay live)
+    from memhooks.store import store as module
+
+    real = module.write
+
+    def busy_once(conn, path, timeout, work, *rest):  # type: ignore[no-untyped-def]
+        conn.execute("BEGIN IMMEDIATE")
+        work(conn)
+        conn.execute("ROLLBACK")  # as after SQLITE_BUSY: nothing of the first run is kept
+        return real(conn, path, timeout, work, *rest)
+
+    old = store.add("p", "Session checkpoint")
+    monkeypatch.setattr(module, "write", busy_once)
+    new = store.add("p", "Session record", supersedes=(i for i in [old.id]))
+    stored = store.get(old.id, project="p")
+    assert stored is not None
+    assert (stored.obsolete, stored.superseded_by) == (True, new.id)

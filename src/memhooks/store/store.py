@@ -155,15 +155,17 @@ class MemoryStore:
         """Record a new memory and return it as stored (fields normalized).
 
         ``fields``: the :class:`Draft` fields (``scope``, ``files``, ``kind``, ``tags``,
-        ``entities``, ``source``); ``created_at`` is ISO 8601 with ``Z`` or an offset (default: now); ``id``
-        defaults to a fresh time-ordered id and must not exist in ``project`` yet.
-        ``supersedes``: ids of memories of ``project`` the new one retires (capture's
-        newer checkpoint), marked as :meth:`mark_obsolete` does in the same transaction —
-        a crash leaves both or neither; an id that names no memory any more (forgotten
-        meanwhile) is skipped.
+        ``entities``, ``source``); ``created_at`` is ISO 8601 with ``Z`` or an offset
+        (default: now); ``id`` defaults to a fresh time-ordered id and must not exist in
+        ``project`` yet. ``supersedes``: ids of memories of ``project`` the new one retires
+        (capture's newer checkpoint), marked as :meth:`mark_obsolete` does in the same
+        transaction — a crash leaves both or neither; an id that names no memory any more
+        (forgotten meanwhile) is skipped.
         """
         from . import supersede
 
+        # Read once: the transaction below runs again after a busy lock (store.connection.write)
+        supersedes = builtins.list(supersedes)
         now = self._clock()
         memory = _draft(project, text, fields, now)
         if created_at is not None or id is not None:
