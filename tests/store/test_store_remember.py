@@ -83,7 +83,9 @@ def test_the_cli_says_what_happened_and_recall_leaves_the_replaced_rule_out(
 def test_a_misspelt_field_is_an_error_not_a_memory_without_it(store: MemoryStore) -> None:
     # add and remember take one Draft's fields: a keyword they do not know is refused
     for write in (store.add, store.remember):
-        with pytest.raises(TypeError, match="a memory has no field 'tag'; its fields: scope, files"):
+        with pytest.raises(
+            TypeError, match="a memory has no field 'tag'; its fields: scope, files"
+        ):
             write("p", "Tokens expire after 15 min", tag=["auth"])  # type: ignore[call-arg]
     assert store.count("p") == 0
 
