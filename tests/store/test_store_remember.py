@@ -4,6 +4,7 @@ stays out of recall as a reverted commit does."""
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from memhooks.cli import main
 from memhooks.errors import StoreError
 from memhooks.recall import recall
 from memhooks.store import MemoryStore, project_id
+from memhooks.store import store as module
 
 ROOT_HOOK = "---\nschema: memhooks/v2\n---\n"
 
@@ -95,8 +97,6 @@ def test_add_retires_what_it_supersedes_when_its_transaction_runs_again(
 ) -> None:
     # store.connection.write runs the work again after a busy lock: ids given as a
     # generator must still be marked on the run that commits (else both stay live)
-    from memhooks.store import store as module
-
     real = module.write
 
     def busy_once(conn, path, timeout, work, *rest):  # type: ignore[no-untyped-def]
@@ -111,3 +111,16 @@ def test_add_retires_what_it_supersedes_when_its_transaction_runs_again(
     stored = store.get(old.id, project="p")
     assert stored is not None
     assert (stored.obsolete, stored.superseded_by) == (True, new.id)
+
+
+def test_the_draft_fields_checked_at_run_time_are_the_typed_ones() -> None:
+    # Draft is a typing-only TypedDict (no typing on the hook's path): DRAFT, the run-time
+    # check of add/remember's keywords, must name the same fields in the same order
+    tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+    draft = next(n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == "Draft")
+    typed = tuple(
+        n.target.id
+        for n in draft.body
+        if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)
+    )
+    assert typed == module.DRAFT
