@@ -43,13 +43,14 @@ def number(settings: Any, backend: str, key: str, default: float) -> float:
 
 def seconds(settings: Any, backend: str, key: str, default: float) -> float:
     """Setting ``key`` as a number of seconds above 0 and at most 3600 (an hour: a
-    memory system's timeout), else ``default``."""
+    memory system's timeout; ``true`` is no number, as for :func:`number`), else
+    ``default``."""
     value = settings.get(key, default)
     try:
         seconds = float(value)
     except (TypeError, ValueError):
         seconds = -1.0
-    if not 0 < seconds <= 3600:
+    if isinstance(value, bool) or not 0 < seconds <= 3600:
         raise invalid_setting(
             settings, backend, key, f"must be a number of seconds from 0 to 3600 (got {value!r})"
         )
