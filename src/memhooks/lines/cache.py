@@ -34,8 +34,11 @@ if TYPE_CHECKING:
     from typing import Any
 
 # 3: the stat key is memhooks.filestate.key; 4: owners as ints, text aside; 5: base;
-# 6: a shallow clone's edge is a boundary (entries of 5 named it as an owner)
-FORMAT = 6
+# 6: a shallow clone's edge is a boundary (entries of 5 named it as an owner);
+# 7: the commit texts kept in an entry's notes follow history.message of mapping FORMAT 2
+# (entries of 6 kept ``Co-Authored By:`` lines naming people). A change of that text rule
+# bumps this too: tests/lines/test_cache_format.py ties the two.
+FORMAT = 7
 
 #: What is known of a line's owner: None (not blamed yet), UNCOMMITTED, or
 #: ``origin index << SHIFT | line number in that origin`` (one int: a file's owners
