@@ -451,8 +451,6 @@ class HookCall:
         writer's automatic checkpoint folds the log in
         (https://sqlite.org/wal.html#ckpt)."""
         backend, self._backend = self._backend, None
-        if backend is not None and not isinstance(backend, Exception):
-            backend.close()
         session, self._session = self._session, None
         # A snapshot settles later calls: not from a call whose ledger rows do not stand
         if session is not None and self.event.session_id and not session.pending:
@@ -466,12 +464,27 @@ class HookCall:
             # after it, edits go the whole way
             full = session.tool_chars >= ceiling or not self.delivery.tool_events
             lines = self.line_recall
+            edits = lines and self.delivery.has_pre_tool  # told before they are made
+            names = lines and self._store_ready is not False
+            quiet = None
+            if edits and names:  # a store only commits' memories are in: no name search
+                from ..session.snapshot import previous_quiet, still
+
+                where = (self.state_dir, self.host, self.event.session_id, self.env)
+                quiet = previous_quiet(*where)
+                if not still(quiet):  # the store changed: asked again, if this call opened it
+                    quiet = None
+                    if backend is not None and not isinstance(backend, Exception):
+                        from ..lines.told import quiet_store
+
+                        quiet = quiet_store(backend, session.root)
             save(self.state_dir, self.host, self.event.session_id, root=session.root,
                  epoch=session.epoch, served=session.settled(), full=full,
-                 folders=self.tool_recall, reads=lines,
-                 edits=lines and not self.delivery.has_pre_tool,
-                 told=session.told() if lines and self.delivery.has_pre_tool else (),
-                 names=lines and self._store_ready is not False, prompt=session.prompt)  # fmt: skip
+                 folders=self.tool_recall, reads=lines, edits=lines and not edits,
+                 told=session.told() if edits else (), names=names, quiet=quiet,
+                 prompt=session.prompt)  # fmt: skip
+        if backend is not None and not isinstance(backend, Exception):
+            backend.close()
         if self._state is not None:
             if self.exiting:
                 _LEFT_OPEN.append(self._state)  # a reference: deleting it would close it

@@ -302,18 +302,14 @@ def _record(call: HookCall, shown: str, told: LineRecall) -> LineRecall | None:
 def _locate(call: HookCall, path: str) -> tuple[str, str, str] | None:
     """(work tree top, path relative to it, path relative to the root) of a file of the
     project, or None (outside the root, not a file, not in a git work tree)."""
-    from ..git import find_repository
+    from ..lines.worktree import place
 
     full = call.absolute(path)
     shown = call.inside(full)
-    if not shown or not os.path.isfile(full):
+    found = place(full) if shown else None
+    if not shown or found is None:
         return None
-    real = os.path.realpath(full)
-    repo = find_repository(os.path.dirname(real))
-    if repo is None:
-        return None
-    top = os.path.realpath(repo.top)
-    return top, os.path.relpath(real, top).replace(os.sep, "/"), shown
+    return found[0], found[1], shown
 
 
 def _exclusions(call: HookCall, top: str, rel: str) -> list[str]:

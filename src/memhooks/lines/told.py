@@ -22,6 +22,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Sequence
 
+    from ..backends.base import Backend
     from .tools import Change
 
 
@@ -53,20 +54,17 @@ def _told(
     told: Collection[str],
     prompt: str | None,
 ) -> bool:
-    from ..git import find_repository
     from ..paths import inside
     from . import cache
     from .head import head_commit
+    from .worktree import place
 
     full = absolute(change.path)
-    if not inside(full, root) or not os.path.isfile(full):
+    found = place(full) if inside(full, root) else None
+    if found is None:
         return False
-    real = os.path.realpath(full)
-    repo = find_repository(os.path.dirname(real))
-    if repo is None:
-        return False
-    top = os.path.realpath(repo.top)
-    rel = os.path.relpath(real, top).replace(os.sep, "/")
+    top, rel = found
+    real = os.path.join(top, *rel.split("/"))
     st = os.stat(real)
     entry = cache.load(cache.path_of(state_dir, top, rel))
     if entry is None or entry.stat != cache.stat_key(st) or entry.head != head_commit(top):
@@ -87,7 +85,7 @@ def _told(
     if not isinstance(notes, dict):
         return False
     size = len(entry.lines)
-    quiet: set[str] = set()  # owners found to add nothing
+    settled: set[str | None] = set()  # owners found to add nothing
     for first, last in ranges:
         for n in range(max(1, first), min(last, size) + 1):
             known = entry.lines[n - 1]
@@ -96,7 +94,7 @@ def _told(
             if known < 0:
                 continue  # uncommitted: owned by no commit
             hash_, _path, previous, *_rest = entry.origins[cache.origin_of(known)[0]]
-            if hash_ in quiet:
+            if hash_ in settled:
                 continue
             if entry.commits.get(str(hash_), ("", 0, False))[2]:  # a shallow clone's edge
                 quiet.add(str(hash_))  # never told: its history is not in the clone
@@ -111,5 +109,31 @@ def _told(
 
                 if says(str(note[3]), prompt):
                     return False
-            quiet.add(hash_)
+            settled.add(hash_)
     return True
+
+
+def quiet_store(backend: Backend, root: str) -> list[object] | None:
+    """What a session's snapshot keeps so that a pre-tool edit need not search the store
+    by the code's names (``quiet``: :func:`memhooks.session.snapshot.store_state`): for
+    the embedded store ``backend`` (open), its state when the memories of the project at
+    ``root`` there are all commits' — the symbol cue never tells those
+    (:mod:`memhooks.recall.symbol_recall`, rule 4), so a search would find nothing to
+    tell. None otherwise (another backend, a note or a conversation among the
+    memories): the edit goes the whole way. The snapshot keeps it while the store does not
+    change (:func:`memhooks.session.snapshot.still`): asked once per change."""
+    from ..backends.embedded import EmbeddedBackend
+
+    if not isinstance(backend, EmbeddedBackend) or backend.store.path == ":memory:":
+        return None
+    from ..errors import MemhooksError
+    from ..session.snapshot import store_state
+    from ..store import identify
+
+    state = store_state(os.path.abspath(backend.store.path))  # before the store is asked
+    try:
+        if state is None or backend.store.beyond_history(identify(root).id):
+            return None
+    except MemhooksError:
+        return None  # unreadable now: the edit goes the whole way (and says why)
+    return state

@@ -29,6 +29,7 @@ would add a module to every hook call's import set (``tests/hook/test_import_set
 from __future__ import annotations
 
 from ..fast.jsonfast import dumps
+from . import keys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -158,10 +159,10 @@ class Session:
         (:mod:`memhooks.lines.told`)."""
         rows = self.state.read(
             "SELECT item FROM delivered WHERE key = ? AND epoch = ? AND until IS NULL"
-            " AND item LIKE 'commit:%'",
-            (self.key, self.epoch),
+            " AND item LIKE ?",
+            (self.key, self.epoch, keys.COMMIT + "%"),
         )
-        return {str(item)[len("commit:") :] for (item,) in rows}
+        return keys.of(keys.COMMIT, {str(item) for (item,) in rows})
 
     def served(self) -> set[str]:
         """Targets (root-relative folders, ``file:<path>`` for files) given tool-time

@@ -36,8 +36,9 @@ from . import keys
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping
+    from typing import Any
 
-VERSION = 3  # 3: told (commits told), names (a store the symbol cue searches)
+VERSION = 4  # 3: told (commits told), names (a store the symbol cue searches); 4: quiet
 #: Most touch-log lines folded at once (a runaway log is cut, oldest first).
 MAX_LOG_LINES = 4096
 
@@ -80,6 +81,7 @@ def save(
     edits: bool = False,
     told: Iterable[str] = (),
     names: bool = False,
+    quiet: list[object] | None = None,
     prompt: str | None = None,
 ) -> None:
     """Write the snapshot of a session. ``full``: no tool event can add anything (its
@@ -88,14 +90,16 @@ def save(
     line-level recall tells the files read (:func:`.keys.lines`); ``edits``: it tells edits
     after they are made (every edit goes the whole way); ``told``: full hashes of the
     commits told whose ledger rows stand (:func:`edit_settled`); ``names``: a store the
-    symbol cue could search (a pre-tool edit then goes the whole way); ``prompt``: the
-    session's latest (the project's first commit is told when it answers it)."""
+    symbol cue could search (a pre-tool edit then goes the whole way, unless ``quiet``:
+    that store as it was when found to hold nothing the cue tells, :func:`store_state`);
+    ``prompt``: the session's latest (the project's first commit is told when it answers
+    it)."""
     snapshot, _log = _paths(state_dir, host, session_id)
 
     body = dumps(
         {"v": VERSION, "root": root, "epoch": epoch, "full": full, "folders": folders,
          "reads": reads, "edits": edits, "served": sorted(served), "told": sorted(told),
-         "names": names, "prompt": prompt}
+         "names": names, "quiet": quiet, "prompt": prompt}
     )  # fmt: skip
     try:
         with open(snapshot, encoding="utf-8") as fp:
@@ -131,18 +135,10 @@ def settled(
     read named) was told about and ``edit`` (the call reports an edit) is not one a host
     without a pre-tool channel is told about — then the touches are logged and nothing
     else is to be done. False sends the call the whole way. Never raises."""
-    if env.get("MEMHOOKS_ROOT"):
-        return False  # an explicit root: let the real resolution decide
-    snapshot, log = _paths(state_dir, host, session_id)
+    data = _load(state_dir, host, session_id, env)
+    if data is None:
+        return False
     try:
-        from ..fast.jsonfast import loads
-
-        with open(snapshot, "rb") as fp:
-            data = loads(fp.read())
-        if not isinstance(data, dict):
-            return False
-        if data.get("v") != VERSION:
-            return False
         root = data["root"]
         served = set(data["served"])
         full = bool(data["full"])
@@ -150,7 +146,7 @@ def settled(
         told = not full and bool(data["reads"])
         if not isinstance(root, str) or (edit and not full and data["edits"]):
             return False
-    except (OSError, ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError):
         return False
     for path in reads if told else ():
         if not os.path.isabs(path):
@@ -161,6 +157,7 @@ def settled(
         if rel and keys.lines(rel) not in served:
             return False  # a file the session was not told about yet
     lines = []
+    log = _paths(state_dir, host, session_id)[1]
     for path, kind in touched:
         if not os.path.isabs(path):
             if not cwd or not os.path.isabs(cwd):
@@ -201,29 +198,95 @@ def edit_settled(
     sure: Callable[[str, frozenset[str], str | None], bool],
 ) -> bool:
     """True when a pre-tool edit needs nothing: line-level recall is on for a host with a
-    pre-tool channel, no store could answer the code's names, and ``sure(root, told, prompt)``
-    (:func:`memhooks.lines.told.all_told`) finds every owner of the lines it replaces
-    among the commits told. False sends the call the whole way. Never raises."""
-    if env.get("MEMHOOKS_ROOT"):
+    pre-tool channel, the code's names could find nothing (no store; or a store that held
+    nothing the symbol cue tells and has not changed since: :func:`still`), and
+    ``sure(root, told, prompt)`` (:func:`memhooks.lines.told.all_told`) finds every owner
+    of the lines it replaces among the commits told. False sends the call the whole way.
+    Never raises."""
+    data = _load(state_dir, host, session_id, env)
+    if data is None:
         return False
+    try:
+        root = data["root"]
+        if not isinstance(root, str) or not data["reads"] or data["edits"]:
+            return False
+        if data["names"] and not still(data["quiet"]):
+            return False
+        told = frozenset(data["told"])
+        prompt = data["prompt"]
+        if prompt is not None and not isinstance(prompt, str):
+            return False
+    except (ValueError, KeyError, TypeError):
+        return False
+    return bool(told) and sure(root, told, prompt)
+
+
+def store_state(store: str) -> list[object] | None:
+    """The state of the embedded store at ``store`` (its file) a snapshot's ``quiet`` keeps
+    once the store was found to hold nothing the symbol cue tells
+    (:func:`memhooks.lines.told.quiet_store`): ``[store, its key]``
+    (:func:`memhooks.filestate.key`). Take it *before* the store is asked. None when there
+    is no store, its key is too recent to trust (a write in the same clock tick could keep
+    it: :data:`memhooks.filestate.RACY_NS`), or its write-ahead log holds anything — a
+    commit there has not reached the file yet (each connection makes and removes an empty
+    log: only its size says something; https://sqlite.org/wal.html)."""
+    from ..filestate import key, racy
+
+    try:
+        st = os.lstat(store)
+    except OSError:
+        return None
+    if racy(st) or _logged(store):
+        return None
+    return [store, list(key(st))]
+
+
+def previous_quiet(
+    state_dir: str, host: str, session_id: str, env: Mapping[str, str]
+) -> list[object] | None:
+    """The ``quiet`` the session's snapshot holds (:func:`store_state`; None: none)."""
+    data = _load(state_dir, host, session_id, env)
+    found = None if data is None else data.get("quiet")
+    return found if isinstance(found, list) else None
+
+
+def still(quiet: object) -> bool:
+    """Whether the store a snapshot's ``quiet`` (:func:`store_state`) names is as it was."""
+    if not isinstance(quiet, list) or len(quiet) != 2 or not isinstance(quiet[0], str):
+        return False
+    from ..filestate import unchanged
+
+    return unchanged(quiet[0], quiet[1]) and not _logged(quiet[0])
+
+
+def _logged(store: str) -> bool:
+    """Whether the write-ahead log of ``store`` holds anything (or cannot be read)."""
+    try:
+        return os.lstat(store + "-wal").st_size > 0
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True
+
+
+def _load(
+    state_dir: str, host: str, session_id: str, env: Mapping[str, str]
+) -> dict[str, Any] | None:
+    """The session's snapshot, or None (none, unreadable, another version, or an explicit
+    root: then the real resolution decides)."""
+    if env.get("MEMHOOKS_ROOT"):
+        return None
     snapshot, _log = _paths(state_dir, host, session_id)
     try:
         from ..fast.jsonfast import loads
 
         with open(snapshot, "rb") as fp:
             data = loads(fp.read())
-        if not isinstance(data, dict) or data.get("v") != VERSION:
-            return False
-        root = data["root"]
-        if not isinstance(root, str) or not data["reads"] or data["edits"] or data["names"]:
-            return False
-        told = frozenset(data["told"])
-        prompt = data["prompt"]
-        if prompt is not None and not isinstance(prompt, str):
-            return False
-    except (OSError, ValueError, KeyError, TypeError):
-        return False
-    return bool(told) and sure(root, told, prompt)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("v") != VERSION:
+        return None
+    return data
 
 
 #: Characters that make a shell command's words more than whitespace-separated paths.
