@@ -468,16 +468,19 @@ class HookCall:
             names = lines and self._store_ready is not False
             quiet = None
             if edits and names:  # a store only commits' memories are in: no name search
-                from ..session.snapshot import previous_quiet, still
+                from ..session.snapshot import quiet_state
 
-                where = (self.state_dir, self.host, self.event.session_id, self.env)
-                quiet = previous_quiet(*where)
-                if not still(quiet):  # the store changed: asked again, if this call opened it
-                    quiet = None
-                    if backend is not None and not isinstance(backend, Exception):
-                        from ..lines.told import quiet_store
+                opened = backend is not None and not isinstance(backend, Exception)
+                root = session.root
 
-                        quiet = quiet_store(backend, session.root)
+                def ask() -> list[object] | None:
+                    from ..lines.told import quiet_store
+
+                    assert backend is not None and not isinstance(backend, Exception)
+                    return quiet_store(backend, root)
+
+                quiet = quiet_state(self.state_dir, self.host, self.event.session_id, self.env,
+                                 root, ask if opened else None)  # fmt: skip
             save(self.state_dir, self.host, self.event.session_id, root=session.root,
                  epoch=session.epoch, served=session.settled(), full=full,
                  folders=self.tool_recall, reads=lines, edits=lines and not edits,

@@ -66,7 +66,7 @@ def _told(
     top, rel = found
     real = os.path.join(top, *rel.split("/"))
     st = os.stat(real)
-    entry = cache.load(cache.path_of(state_dir, top, rel))
+    entry = cache.load(cache.path_of(state_dir, top, rel), hand_on=True)  # the whole way's, if
     if entry is None or entry.stat != cache.stat_key(st) or entry.head != head_commit(top):
         return False
     with open(real, "rb") as fp:

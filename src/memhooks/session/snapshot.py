@@ -241,13 +241,45 @@ def store_state(store: str) -> list[object] | None:
     return [store, list(key(st))]
 
 
-def previous_quiet(
-    state_dir: str, host: str, session_id: str, env: Mapping[str, str]
+def quiet_state(
+    state_dir: str,
+    host: str,
+    session_id: str,
+    env: Mapping[str, str],
+    root: str,
+    ask: Callable[[], list[object] | None] | None,
 ) -> list[object] | None:
-    """The ``quiet`` the session's snapshot holds (:func:`store_state`; None: none)."""
+    """The ``quiet`` for the session's next snapshot (:func:`store_state`): the session's
+    own while the store is as it was; else another session's of the project at ``root``
+    (``sessions/_quiet.json``: a new session need not ask the store again);
+    else ``ask()`` (:func:`memhooks.lines.told.quiet_store`; None: the call did not open
+    the store), kept for the next sessions. None: the store may have something the
+    symbol cue tells."""
     data = _load(state_dir, host, session_id, env)
     found = None if data is None else data.get("quiet")
-    return found if isinstance(found, list) else None
+    if still(found) and isinstance(found, list):
+        return found
+    shared = os.path.join(state_dir, "sessions", "_quiet.json")  # no session's file name
+    try:
+        from ..fast.jsonfast import loads
+
+        with open(shared, "rb") as fp:
+            known = loads(fp.read())
+    except (OSError, ValueError):
+        known = None
+    if not isinstance(known, dict):
+        known = {}
+    found = known.get(root)
+    if still(found) and isinstance(found, list):
+        return found
+    found = ask() if ask is not None else None
+    if found is not None:
+        from .. import cachefile
+
+        known = {r: q for r, q in known.items() if still(q)}  # stores since changed: dropped
+        known[root] = found
+        cachefile.write(shared, dumps(known), mode=0o700)
+    return found
 
 
 def still(quiet: object) -> bool:
