@@ -13,7 +13,11 @@ Cases, each run at a random place of a file:
   ranked owners, starts the whole file's blame in the background (waited for, untimed);
 * ``edit_told``: the ``PreToolUse`` of an Edit of 3 of those lines in the same session:
   cache warm, its owners already told (the usual read-then-edit);
-* ``edit_new``: the same Edit in a new session: cache warm, owners told now;
+* ``edit_far``: then the ``PreToolUse`` of an Edit of 3 lines outside what was read
+  (200 lines further, or before it near the end of the file), same session, cache warm:
+  their owners not told yet unless they own read lines too;
+* ``edit_new``: the same Edit as ``edit_told`` in a new session: cache warm, owners told
+  now;
 * ``edit_cold``: the same Edit in a new session with no blame cached (an edit with no
   read before it);
 * ``edit_off``: the same Edit with ``MEMHOOKS_LINE_RECALL=off``: the hook's own cost for
@@ -22,8 +26,12 @@ Cases, each run at a random place of a file:
 Reported per case: p50, p95 and fastest wall time (ms) and p50 as a ratio to a bare
 ``python -c pass`` of the same interpreter, measured interleaved in the same run; the
 median, run by run, of its CPU time (user + system, the process and its children) over
-the bare interpreter's (``cpu_ratio``: steadier than wall time on a shared machine);
-characters told (median, max); deadline hits (the hook's own 3 s no-op). Target: an Edit
+the bare interpreter's (``cpu_ratio``: steadier than wall time on a shared machine) and
+of its wall time over the bare interpreter's of the same run (``wall_ratio``);
+characters told (median, max); deadline hits (the hook's own 3 s no-op); for
+``edit_told``, how many the shortcut settled without the state file
+(:mod:`memhooks.session.fastpath`) and the CPU ratio of those and of the others
+(``edit_told_by_way``). Target: an Edit
 with a warm cache (``edit_told``, ``edit_new``) at most 2x bare; a cold Read within the
 deadline.
 
@@ -66,7 +74,7 @@ from bench_blame import busiest_large_files, clone, emit, synthetic
 DEFAULT_REPO = os.path.normpath(
     os.path.join(HERE, "..", "..", "shared", "repos", "iproute2.bundle")
 )
-CASES = ("read_cold", "edit_told", "edit_new", "edit_cold", "edit_off")
+CASES = ("read_cold", "edit_told", "edit_far", "edit_new", "edit_cold", "edit_off")
 
 
 def installed(exe: str, env: dict[str, str], home: str) -> dict[str, list[str]]:
@@ -103,6 +111,19 @@ def timed(
     return elapsed, cpu, done.stdout.decode(), done.stderr.decode()
 
 
+def state_key(state: str) -> list[tuple[int, int]]:
+    """What a call that opened the session's state file changes (it writes the session's
+    row): the state file's and its write-ahead log's size and mtime."""
+    out = []
+    for name in ("state.sqlite3", "state.sqlite3-wal"):
+        try:
+            st = os.stat(os.path.join(state, name))
+            out.append((st.st_size, st.st_mtime_ns))
+        except OSError:
+            out.append((0, 0))
+    return out
+
+
 def told(stdout: str) -> int:
     if not stdout.strip():
         return 0
@@ -115,6 +136,8 @@ def payload(kind: str, root: str, session: str, path: str, lines: list[str], at:
         body = {"hook_event_name": "PostToolUse", "tool_name": "Read", "tool_response": {},
                 "tool_input": {"file_path": full, "offset": at, "limit": 40}}  # fmt: skip
     else:
+        if kind == "far":  # outside the 40 lines read at `at`
+            at = at + 200 if at + 213 < len(lines) else max(0, at - 200)
         old = "".join(lines[at + 10 : at + 13])
         body = {"hook_event_name": "PreToolUse", "tool_name": "Edit",
                 "tool_input": {"file_path": full, "old_string": old, "new_string": old + "\n"}}  # fmt: skip
@@ -181,8 +204,15 @@ def main() -> int:
         texts = {p: read_lines(os.path.join(root, p)) for p, _ in files}
         times = {name: {k: [] for k in ("bare", *CASES)} for name in versions}
         cpu: dict[str, dict[str, list[float]]] = {name: {k: [] for k in CASES} for name in versions}
+        wall: dict[str, dict[str, list[float]]] = {
+            name: {k: [] for k in CASES} for name in versions
+        }
         chars: dict[str, dict[str, list[int]]] = {name: {k: [] for k in CASES} for name in versions}
         hits = {name: dict.fromkeys(CASES, 0) for name in versions}
+        # edit_told's CPU ratios, by whether the shortcut settled it
+        split: dict[str, dict[str, list[float]]] = {
+            name: {"settled": [], "whole": []} for name in versions
+        }
         load = os.getloadavg()
         for number in range(args.runs + 2):
             path, size = files[number % len(files)]
@@ -200,8 +230,13 @@ def main() -> int:
                     post, mine, payload("read", root, session, path, lines, at)
                 )
                 wait_for_blame_ahead(state)
+                before = state_key(state)
                 measured["edit_told"] = timed(
                     pre, mine, payload("edit", root, session, path, lines, at)
+                )
+                shortcut = state_key(state) == before  # settled without the state file
+                measured["edit_far"] = timed(
+                    pre, mine, payload("far", root, session, path, lines, at)
                 )
                 measured["edit_new"] = timed(
                     pre, mine, payload("edit", root, session + "n", path, lines, at)
@@ -217,11 +252,27 @@ def main() -> int:
                     continue  # bytecode and first-run caches: not measured
                 for case, (ms, used, out, err) in measured.items():
                     times[name][case].append(ms)
+                    if case == "edit_told":
+                        split[name]["settled" if shortcut else "whole"].append(
+                            used / max(bare_ms[1], 0.1)
+                        )
                     if case != "bare":
                         cpu[name][case].append(used / max(bare_ms[1], 0.1))
+                        wall[name][case].append(ms / max(bare_ms[0], 0.1))
                         chars[name][case].append(told(out))
                         hits[name][case] += "gave up after the" in err
-        reports = {name: summary(times[name], chars[name], hits[name], cpu[name]) for name in versions}
+        reports = {
+            name: summary(times[name], chars[name], hits[name], cpu[name], wall[name])
+            for name in versions
+        }
+        for name in versions:
+            reports[name]["edit_told_by_way"] = {
+                way: {
+                    "runs": len(found),
+                    "cpu_ratio": round(statistics.median(found), 2) if found else None,
+                }
+                for way, found in split[name].items()
+            }
         report = {
             "runs": args.runs,
             "history": args.history,
@@ -247,7 +298,15 @@ def main() -> int:
                 for case in CASES
             }
             report["vs_baseline_cpu"] = {
-                case: round(report["cases"][case]["cpu_ratio"] / base["cases"][case]["cpu_ratio"], 2)  # type: ignore[index]
+                case: round(
+                    report["cases"][case]["cpu_ratio"] / base["cases"][case]["cpu_ratio"], 2
+                )  # type: ignore[index]
+                for case in CASES
+            }
+            report["vs_baseline_wall"] = {
+                case: round(
+                    report["cases"][case]["wall_ratio"] / base["cases"][case]["wall_ratio"], 2
+                )  # type: ignore[index]
                 for case in CASES
             }
     emit(report, args.json)
@@ -259,10 +318,11 @@ def summary(
     chars: dict[str, list[int]],
     hits: dict[str, int],
     cpu: dict[str, list[float]],
+    wall: dict[str, list[float]],
 ) -> dict[str, object]:
     """Per case: p50/p95/min ms, p50 over the bare interpreter's, the median of its CPU
-    time over the bare interpreter's run by run (``cpu_ratio``), characters told,
-    deadline hits."""
+    and wall time over the bare interpreter's run by run (``cpu_ratio``, ``wall_ratio``;
+    ``cpu_p95``: the 95th percentile of the CPU ratio), characters told, deadline hits."""
     bare_p50 = statistics.median(times["bare"])
     return {
         "bare_ms": stats(times["bare"]),
@@ -271,6 +331,8 @@ def summary(
                 **stats(times[case]),
                 "ratio_p50": round(statistics.median(times[case]) / bare_p50, 2),
                 "cpu_ratio": round(statistics.median(cpu[case]), 2),
+                "cpu_p95": stats(cpu[case])["p95"],
+                "wall_ratio": round(statistics.median(wall[case]), 2),
                 "chars_median": statistics.median(chars[case]),
                 "chars_max": max(chars[case]),
                 "deadline_hits": hits[case],
