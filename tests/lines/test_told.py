@@ -46,8 +46,11 @@ def test_an_edit_settles_only_when_every_owner_of_its_lines_was_told(
     assert decide(repo, state, cap, {decision})
     assert not decide(repo, state, cap, {regression})  # the decision not told yet
     assert not decide(repo, state, cap, {decision}, prompt="retry gateway calls with backoff")
-    # lines 7-13 hold the regression, a reshaping commit: its previous owners may be new
-    assert not decide(repo, state, "        self.attempts = attempts\n", {decision, regression})
+    # lines 7-13 hold the regression, a reshaping commit (low-signal): settled only when
+    # the previous owners the read looked up for those lines (the decision) were told too
+    reshaped = "        self.attempts = attempts\n"
+    assert decide(repo, state, reshaped, {decision, regression})
+    assert not decide(repo, state, reshaped, {regression})
 
 
 def test_an_edit_settles_only_for_the_file_version_the_cache_has(

@@ -100,11 +100,11 @@ def test_each_edit_tells_the_same_whether_or_not_the_shortcut_settles_it(
     assert hashes["decision"][:12] in told
     # the decision's line (±3 reaches the first commit's, which answers no prompt): settled
     assert step(repo, both, edit(repo, CAP)) == ("", True)
-    # the regression only reshaped these (low-signal): the shortcut cannot vouch for its
-    # previous owners, so the whole way, which tells it and what it replaced, once
+    # the regression only reshaped these (low-signal), outside what was read: the whole
+    # way, which tells it and what it replaced; then, all of them told, settled
     told, settled = step(repo, both, edit(repo, RESHAPED))
     assert hashes["regression"][:12] in told and not settled
-    assert step(repo, both, edit(repo, RESHAPED))[0] == ""
+    assert step(repo, both, edit(repo, RESHAPED)) == ("", True)
     # outside what was read, the project's first commit's lines: told only when it answers
     # the session's prompt — this one has none yet, then one it answers
     assert step(repo, both, edit(repo, LAST)) == ("", True)

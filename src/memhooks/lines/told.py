@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Sequence
 
     from ..backends.base import Backend
+    from .cache import Entry
     from .tools import Change
 
 
@@ -85,7 +86,9 @@ def _told(
     if not isinstance(notes, dict):
         return False
     size = len(entry.lines)
-    settled: set[str | None] = set()  # owners found to add nothing
+    # each owner of the lines: (its path there, its previous commit, its own line numbers),
+    # as lines.ownership.owners answers them (the first line's origin names the path)
+    owned: dict[str, tuple[str, object, set[int]]] = {}
     for first, last in ranges:
         for n in range(max(1, first), min(last, size) + 1):
             known = entry.lines[n - 1]
@@ -93,23 +96,68 @@ def _told(
                 return False  # not blamed yet
             if known < 0:
                 continue  # uncommitted: owned by no commit
-            hash_, _path, previous, *_rest = entry.origins[cache.origin_of(known)[0]]
-            if hash_ in settled:
-                continue
+            origin, there = cache.origin_of(known)
+            hash_, path, previous, *_rest = entry.origins[origin]
             if entry.commits.get(str(hash_), ("", 0, False))[2]:  # a shallow clone's edge
-                quiet.add(str(hash_))  # never told: its history is not in the clone
-                continue
-            note = notes.get(hash_)
-            if not isinstance(note, list) or note[4]:
-                return False  # not read yet, or low-signal: its previous owners may be new
-            if hash_ not in told:
-                if previous is not None or len(note) < 6 or not note[5]:
-                    return False
-                from ..recall.line_rank import says  # the project's first commit
+                continue  # never told: its history is not in the clone
+            if hash_ not in owned:
+                owned[str(hash_)] = (str(path), previous, set())
+            owned[str(hash_)][2].add(there)
+    for owner, (path, prior, numbers) in owned.items():
+        note = notes.get(owner)
+        if not isinstance(note, list) or len(note) < 6:
+            return False  # not read yet
+        if note[4]:  # low-signal: told with the owners before it
+            if owner not in told or not _before_told(entry, notes, owner, path, prior, numbers, told):  # fmt: skip
+                return False
+        elif owner not in told:
+            if prior is not None or not note[5]:
+                return False
+            from ..recall.line_rank import says  # the project's first commit
 
-                if says(str(note[3]), prompt):
-                    return False
-            settled.add(hash_)
+            if says(str(note[3]), prompt):
+                return False
+    return True
+
+
+def _before_told(
+    entry: Entry,
+    notes: dict[str, object],
+    hash_: str,
+    path: str,
+    previous: object,
+    numbers: set[int],
+    told: Collection[str],
+) -> bool:
+    """Whether the previous owners of a low-signal owner's lines (its line numbers there:
+    ``numbers``) were all told, as the read looked them up and kept them with the file
+    version (:func:`memhooks.lines.ownership.previous_owners`, under the same keys): every
+    one told, or a boundary commit (never told), and none low-signal itself (the whole
+    way would walk on to the owner before it). An owner with no previous commit has
+    none. Rows not kept (the read looked up others): False."""
+    if previous is None:
+        return True
+    ordered = sorted(numbers)
+    spans: list[list[int]] = []
+    for n in ordered:  # the owner's lines there as ranges, adjacent ones merged
+        if spans and n == spans[-1][1] + 1:
+            spans[-1][1] = n
+        else:
+            spans.append([n, n])
+    for first, last in spans:
+        rows = entry.before.get(f"{hash_} {path} {first}-{last}")
+        if not isinstance(rows, list):
+            return False
+        for row in rows:
+            if not isinstance(row, list) or len(row) != 6:
+                return False
+            before = str(row[0])
+            info = entry.commits.get(before)
+            if isinstance(info, list) and len(info) > 2 and info[2]:
+                continue  # a boundary commit: never told
+            note = notes.get(before)
+            if before not in told or not isinstance(note, list) or note[4]:
+                return False
     return True
 
 
