@@ -6,12 +6,16 @@ An edit settles here only when it is sure: every file it changes is inside the r
 in a git work tree, its blame cache entry is for HEAD and the file as it is now
 (:func:`memhooks.lines.cache.unchanged`), every line it replaces (±3) is known, and every
 commit owning one was told in this session (its ``commit:<hash>`` row stands in the
-ledger) and is not low-signal (a low-signal owner brings its previous owners, which the
-cache alone cannot vouch for) — or is the project's first commit, which an edit tells
-only when it answers the session's prompt (:func:`memhooks.recall.line_rank.says`), and
-this one does not; lines owned by a shallow clone's edge tell nothing (its history is not
-in the clone). Anything else goes the whole way: the ledger stays the
-truth; this only says "nothing new here". Only ``os`` and the cache's own modules load.
+ledger) — a low-signal owner (it only reshaped the lines) with the previous owners the
+read looked up for those lines and kept with the file version, each told (or a boundary
+commit) and none low-signal itself — or is the project's first commit, which an edit
+tells only when it answers the session's prompt (:func:`memhooks.recall.line_rank.says`),
+and this one does not; lines owned by a shallow clone's edge tell nothing (its history
+is not in the clone). The names of the code find nothing to tell (the snapshot says so:
+no store, or one holding only commits' memories, :func:`quiet_store`). Anything else
+goes the whole way, with the cache entry read here handed on
+(:func:`memhooks.lines.cache.load`): the ledger stays the truth; this only says "nothing
+new here". Only ``os`` and the cache's own modules load.
 """
 
 from __future__ import annotations

@@ -21,6 +21,11 @@ whole way, even in a served folder; a read of one it was told about settles here
 host that hears about an edit only after it (no pre-tool channel, ``edits``), every edit
 goes the whole way: the owners of the lines it replaced are told then.
 
+A pre-tool edit (a host with a pre-tool channel) settles here when the owners of the
+lines it replaces were all told (:func:`edit_settled`, :mod:`memhooks.lines.told`) and
+the code's names could find nothing: no store, or a store found to hold only commits'
+memories and unchanged since (``quiet``: :func:`store_state`, :func:`still`).
+
 Only ``os`` is imported here (and :mod:`memhooks.fast.jsonfast` to read the snapshot,
 :mod:`.keys` for the ledger's spelling).
 """
