@@ -466,21 +466,7 @@ class HookCall:
             lines = self.line_recall
             edits = lines and self.delivery.has_pre_tool  # told before they are made
             names = lines and self._store_ready is not False
-            quiet = None
-            if edits and names:  # a store only commits' memories are in: no name search
-                from ..session.snapshot import quiet_state
-
-                opened = backend is not None and not isinstance(backend, Exception)
-                root = session.root
-
-                def ask() -> list[object] | None:
-                    from ..lines.told import quiet_store
-
-                    assert backend is not None and not isinstance(backend, Exception)
-                    return quiet_store(backend, root)
-
-                quiet = quiet_state(self.state_dir, self.host, self.event.session_id, self.env,
-                                 root, ask if opened else None)  # fmt: skip
+            quiet = self._quiet(backend, session.root) if edits and names else None
             save(self.state_dir, self.host, self.event.session_id, root=session.root,
                  epoch=session.epoch, served=session.settled(), full=full,
                  folders=self.tool_recall, reads=lines, edits=lines and not edits,
@@ -494,6 +480,27 @@ class HookCall:
             else:
                 self._state.close()
             self._state = None
+
+    def _quiet(self, backend: Backend | MemhooksError | None, root: str) -> list[object] | None:
+        """What the session's snapshot keeps when the code's names can find nothing to
+        tell in the store (:func:`memhooks.session.snapshot.quiet_state`), so a pre-tool
+        edit need not search it. The store is asked only by a tool call that opened it
+        (a read's search by names, an edit's): a prompt's call stays off lines/."""
+        from ..agents.base import POST_COMMAND, POST_EDIT, POST_TOOL, PRE_TOOL
+        from ..session.snapshot import quiet_state
+
+        assert self.event.session_id is not None
+        tool = self.event.event in (POST_TOOL, PRE_TOOL, POST_EDIT, POST_COMMAND)
+        opened = backend if tool and not isinstance(backend, Exception) else None
+
+        def ask() -> list[object] | None:
+            from ..lines.told import quiet_store
+
+            assert opened is not None
+            return quiet_store(opened, root)
+
+        where = (self.state_dir, self.host, self.event.session_id, self.env)
+        return quiet_state(*where, root, ask if opened is not None else None)
 
 
 def _enabled_root(folder: str, env: Mapping[str, str]) -> str | None:
