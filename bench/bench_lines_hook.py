@@ -30,8 +30,10 @@ the bare interpreter's (``cpu_ratio``: steadier than wall time on a shared machi
 of its wall time over the bare interpreter's of the same run (``wall_ratio``);
 characters told (median, max); deadline hits (the hook's own 3 s no-op); for
 ``edit_told``, how many the shortcut settled without the state file
-(:mod:`memhooks.session.fastpath`) and the CPU ratio of those and of the others
-(``edit_told_by_way``). Target: an Edit
+(:mod:`memhooks.session.fastpath`), how many went the whole way and told something (the
+read had not told every owner of the edited lines) or nothing (``whole_silent``: what
+the shortcut could not vouch for), and the CPU and wall ratios of each (``edit_told_by_way``).
+Target: an Edit
 with a warm cache (``edit_told``, ``edit_new``) at most 2x bare; a cold Read within the
 deadline.
 
@@ -210,8 +212,8 @@ def main() -> int:
         chars: dict[str, dict[str, list[int]]] = {name: {k: [] for k in CASES} for name in versions}
         hits = {name: dict.fromkeys(CASES, 0) for name in versions}
         # edit_told's CPU ratios, by whether the shortcut settled it
-        split: dict[str, dict[str, list[float]]] = {
-            name: {"settled": [], "whole": []} for name in versions
+        split: dict[str, dict[str, list[tuple[float, float]]]] = {
+            name: {"settled": [], "whole": [], "whole_silent": []} for name in versions
         }
         load = os.getloadavg()
         for number in range(args.runs + 2):
@@ -253,8 +255,9 @@ def main() -> int:
                 for case, (ms, used, out, err) in measured.items():
                     times[name][case].append(ms)
                     if case == "edit_told":
-                        split[name]["settled" if shortcut else "whole"].append(
-                            used / max(bare_ms[1], 0.1)
+                        way = "settled" if shortcut else "whole" if told(out) else "whole_silent"
+                        split[name][way].append(
+                            (used / max(bare_ms[1], 0.1), ms / max(bare_ms[0], 0.1))
                         )
                     if case != "bare":
                         cpu[name][case].append(used / max(bare_ms[1], 0.1))
@@ -267,11 +270,7 @@ def main() -> int:
         }
         for name in versions:
             reports[name]["edit_told_by_way"] = {
-                way: {
-                    "runs": len(found),
-                    "cpu_ratio": round(statistics.median(found), 2) if found else None,
-                }
-                for way, found in split[name].items()
+                way: by_way(found) for way, found in split[name].items()
             }
         report = {
             "runs": args.runs,
@@ -311,6 +310,15 @@ def main() -> int:
             }
     emit(report, args.json)
     return 0
+
+
+def by_way(found: list[tuple[float, float]]) -> dict[str, object]:
+    """Runs, and the median CPU and wall ratios to the bare interpreter, of ``found``
+    (``(cpu ratio, wall ratio)`` per run)."""
+    if not found:
+        return {"runs": 0}
+    cpu = round(statistics.median(c for c, _ in found), 2)
+    return {"runs": len(found), "cpu_ratio": cpu, "wall_ratio": round(statistics.median(w for _, w in found), 2)}  # fmt: skip
 
 
 def summary(
