@@ -1,5 +1,5 @@
 """A pre-tool edit whose lines' owners the session was all told settles without SQLite
-(issue 20 item 7): the decision from the blame cache (:mod:`memhooks.lines.told`), and
+(issue 20 item 7): the decision from the blame cache (:mod:`memhooks.hook.told`), and
 through ``memhooks hook`` as Claude Code runs it — the state file is not opened, and an
 edit whose lines have an owner not told yet still goes the whole way and tells it."""
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 from test_hook_lines import context, hook, project  # noqa: F401  (the fixture)
 
+from memhooks.hook.told import all_told
 from memhooks.lines.ownership import owners
-from memhooks.lines.told import all_told
 from memhooks.lines.tools import changes
 from memhooks.recall.line_recall import READ, line_recall
 from memhooks.session.location import FILENAME

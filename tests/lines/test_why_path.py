@@ -13,7 +13,7 @@ import pytest
 from test_hook_lines import context, hook
 from test_why import why
 
-from memhooks.lines.told import all_told
+from memhooks.hook.told import all_told
 from memhooks.lines.tools import changes
 from memhooks.mcp import tools
 from memhooks.recall.line_recall import READ, line_recall

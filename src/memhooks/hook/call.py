@@ -494,7 +494,7 @@ class HookCall:
         opened = backend if tool and not isinstance(backend, Exception) else None
 
         def ask() -> list[object] | None:
-            from ..lines.told import quiet_store
+            from .told import quiet_store
 
             assert opened is not None
             return quiet_store(opened, root)

@@ -53,8 +53,8 @@ if TYPE_CHECKING:
 def react(call: HookCall) -> Reply:
     """The reply to ``call``'s event (the host's no-op when there is nothing to do): a
     tool event the session was already served is settled first
-    (:func:`memhooks.session.fastpath.settled`), before the root is looked for; the
-    reaction's module is imported only then."""
+    (:func:`memhooks.session.fastpath.settled`; a pre-tool edit: :func:`.told.settled`),
+    before the root is looked for; the reaction's module is imported only then."""
     where = REACTIONS.get(call.event.event or "")
     if where is None or _settled(call) or call.root is None:
         return Reply(call.delivery.noop)
@@ -66,10 +66,15 @@ def react(call: HookCall) -> Reply:
 
 
 def _settled(call: HookCall) -> bool:
-    """:func:`memhooks.session.fastpath.settled` for a tool event; a prompt or lifecycle
-    event is never settled there, and its call does not load the shortcut's modules."""
+    """:func:`memhooks.session.fastpath.settled` for a tool event, :func:`.told.settled`
+    for a pre-tool one; a prompt or lifecycle event is never settled there, and its call
+    does not load the shortcuts' modules."""
     if call.event.event not in SHORTCUT_EVENTS:
         return False
+    if call.event.event == PRE_TOOL:  # an edit whose lines' owners were all told
+        from .told import settled as told
+
+        return told(call)
     from ..session.fastpath import settled
 
     return settled(call)
@@ -86,8 +91,9 @@ def on_end(call: HookCall) -> Reply:
     return Reply(call.delivery.noop)
 
 
-#: The events :func:`memhooks.session.fastpath.settled` may settle (its ``TOOL_EVENTS``
-#: and ``PRE_TOOL``; ``tests/hook/test_reactions.py`` holds them equal).
+#: The events a shortcut may settle: :func:`memhooks.session.fastpath.settled`'s
+#: ``TOOL_EVENTS`` and ``PRE_TOOL`` (:func:`.told.settled`; ``tests/hook/test_reactions.py``
+#: holds them equal).
 SHORTCUT_EVENTS = frozenset((POST_TOOL, POST_COMMAND, POST_EDIT, PRE_TOOL))
 #: normalized event -> (module of this package, its reaction)
 REACTIONS: dict[str, tuple[str, str]] = {

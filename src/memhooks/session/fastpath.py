@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 
-from ..agents.base import DELETED, POST_COMMAND, POST_EDIT, POST_TOOL, PRE_TOOL, READ
+from ..agents.base import DELETED, POST_COMMAND, POST_EDIT, POST_TOOL, READ
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -55,8 +55,6 @@ def settled(call: Call) -> bool:
     docstring; the touches are logged then). False sends the call the whole way; never
     "something is wrong". Relative paths are the event's, joined to the call's folder."""
     event = call.event
-    if event.event == PRE_TOOL and event.session_id and not call.capture_on:
-        return _edit_told(call)
     if event.event not in TOOL_EVENTS or not event.session_id:
         return False
     touched = []
@@ -86,26 +84,6 @@ def settled(call: Call) -> bool:
     if not written:
         return True
     return _written_settled(call, where, written)
-
-
-def _edit_told(call: Call) -> bool:
-    """A pre-tool edit whose lines' owners were all told already (line-level recall:
-    :mod:`memhooks.lines.told`): the host's no-op, no SQLite."""
-    from ..lines.tools import changes
-
-    event = call.event
-    assert event.session_id is not None
-    found = changes(event.tool_name or "", event.tool_input or {})
-    if not found:
-        return True  # not an edit: nothing to tell before it (the host's no-op, no SQLite)
-    from .snapshot import edit_settled
-
-    def sure(root: str, told: frozenset[str], prompt: str | None) -> bool:
-        from ..lines.told import all_told
-
-        return all_told(found, call.absolute, root, call.state_dir, told, prompt)
-
-    return edit_settled(call.state_dir, event.host, event.session_id, call.env, sure)
 
 
 def _reads(event: NormalizedEvent, touched: list[tuple[str, str]]) -> list[str]:

@@ -156,7 +156,7 @@ class Session:
     def told(self) -> set[str]:
         """Full hashes of the commits line-level recall told in this epoch whose rows
         stand (no hook call holds them): what a snapshot may settle a pre-tool edit by
-        (:mod:`memhooks.lines.told`)."""
+        (:mod:`memhooks.hook.told`)."""
         rows = self.state.read(
             "SELECT item FROM delivered WHERE key = ? AND epoch = ? AND until IS NULL"
             " AND item LIKE ?",

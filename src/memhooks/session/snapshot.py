@@ -22,7 +22,7 @@ host that hears about an edit only after it (no pre-tool channel, ``edits``), ev
 goes the whole way: the owners of the lines it replaced are told then.
 
 A pre-tool edit (a host with a pre-tool channel) settles here when the owners of the
-lines it replaces were all told (:func:`edit_settled`, :mod:`memhooks.lines.told`) and
+lines it replaces were all told (:func:`edit_settled`, :mod:`memhooks.hook.told`) and
 the code's names could find nothing: no store, or a store found to hold only commits'
 memories and unchanged since (``quiet``: :func:`store_state`, :func:`still`).
 
@@ -205,7 +205,7 @@ def edit_settled(
     """True when a pre-tool edit needs nothing: line-level recall is on for a host with a
     pre-tool channel, the code's names could find nothing (no store; or a store that held
     nothing the symbol cue tells and has not changed since: :func:`still`), and
-    ``sure(root, told, prompt)`` (:func:`memhooks.lines.told.all_told`) finds every owner
+    ``sure(root, told, prompt)`` (:func:`memhooks.hook.told.all_told`) finds every owner
     of the lines it replaces among the commits told. False sends the call the whole way.
     Never raises."""
     data = _load(state_dir, host, session_id, env)
@@ -229,7 +229,7 @@ def edit_settled(
 def store_state(store: str) -> list[object] | None:
     """The state of the embedded store at ``store`` (its file) a snapshot's ``quiet`` keeps
     once the store was found to hold nothing the symbol cue tells
-    (:func:`memhooks.lines.told.quiet_store`): ``[store, its key]``
+    (:func:`memhooks.hook.told.quiet_store`): ``[store, its key]``
     (:func:`memhooks.filestate.key`). Take it *before* the store is asked. None when there
     is no store, its key is too recent to trust (a write in the same clock tick could keep
     it: :data:`memhooks.filestate.RACY_NS`), or its write-ahead log holds anything — a
@@ -257,7 +257,7 @@ def quiet_state(
     """The ``quiet`` for the session's next snapshot (:func:`store_state`): the session's
     own while the store is as it was; else another session's of the project at ``root``
     (``sessions/_quiet.json``: a new session need not ask the store again);
-    else ``ask()`` (:func:`memhooks.lines.told.quiet_store`; None: the call did not open
+    else ``ask()`` (:func:`memhooks.hook.told.quiet_store`; None: the call did not open
     the store), kept for the next sessions. None: the store may have something the
     symbol cue tells."""
     data = _load(state_dir, host, session_id, env)

@@ -16,6 +16,11 @@ no store, or one holding only commits' memories, :func:`quiet_store`). Anything 
 goes the whole way, with the cache entry read here handed on
 (:func:`memhooks.lines.cache.load`): the ledger stays the truth; this only says "nothing
 new here". Only ``os`` and the cache's own modules load.
+
+:func:`memhooks.hook.reactions.react` asks :func:`settled` for every pre-tool event,
+before the root is looked for. It reads the session's snapshot and the store's state, so
+it sits above them, in the hook (the other tool events' shortcut:
+:mod:`memhooks.session.fastpath`).
 """
 
 from __future__ import annotations
@@ -27,8 +32,31 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Sequence
 
     from ..backends.base import Backend
-    from .cache import Entry
-    from .tools import Change
+    from ..lines.cache import Entry
+    from ..lines.tools import Change
+    from .call import HookCall
+
+
+def settled(call: HookCall) -> bool:
+    """True when ``call``, a pre-tool event of a session, needs nothing: not an edit
+    (hosts such as Codex and Cline send one for every tool), or an edit the session's
+    snapshot settles (:func:`memhooks.session.snapshot.edit_settled`, by
+    :func:`all_told`): the host's no-op, no SQLite. False sends it the whole way. Not
+    with capture on (capture reads every tool event)."""
+    event = call.event
+    if not event.session_id or call.capture_on:
+        return False
+    from ..lines.tools import changes
+
+    found = changes(event.tool_name or "", event.tool_input or {})
+    if not found:
+        return True  # not an edit: nothing to tell before it
+    from ..session.snapshot import edit_settled
+
+    def sure(root: str, told: frozenset[str], prompt: str | None) -> bool:
+        return all_told(found, call.absolute, root, call.state_dir, told, prompt)
+
+    return edit_settled(call.state_dir, event.host, event.session_id, call.env, sure)
 
 
 def all_told(
@@ -59,10 +87,10 @@ def _told(
     told: Collection[str],
     prompt: str | None,
 ) -> bool:
+    from ..lines import cache
+    from ..lines.head import head_commit
+    from ..lines.worktree import place
     from ..paths import inside
-    from . import cache
-    from .head import head_commit
-    from .worktree import place
 
     full = absolute(change.path)
     found = place(full) if inside(full, root) else None
