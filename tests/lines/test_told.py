@@ -12,7 +12,7 @@ from test_hook_lines import context, hook, project  # noqa: F401  (the fixture)
 from memhooks.hook.told import all_told
 from memhooks.lines.ownership import owners
 from memhooks.lines.tools import changes
-from memhooks.recall.line_recall import READ, line_recall
+from memhooks.recall.line_recall import EDIT, READ, line_recall
 from memhooks.session.location import FILENAME
 
 PATH = "retryx/retry.py"
@@ -46,9 +46,12 @@ def test_an_edit_settles_only_when_every_owner_of_its_lines_was_told(
     assert decide(repo, state, cap, {decision})
     assert not decide(repo, state, cap, {regression})  # the decision not told yet
     assert not decide(repo, state, cap, {decision}, prompt="retry gateway calls with backoff")
-    # lines 7-13 hold the regression, a reshaping commit (low-signal): settled only when
-    # the previous owners the read looked up for those lines (the decision) were told too
+    # line 10 is the regression's, a reshaping commit (low-signal): settled only when its
+    # previous owners there (the decision), as an edit looks them up — matched line by
+    # line; a read keeps them unmatched — were told too
     reshaped = "        self.attempts = attempts\n"
+    assert not decide(repo, state, reshaped, {decision, regression})
+    line_recall(str(repo), PATH, [(7, 13)], kind=EDIT, focus=[(10, 10)], state_dir=state)
     assert decide(repo, state, reshaped, {decision, regression})
     assert not decide(repo, state, reshaped, {regression})
 

@@ -118,9 +118,14 @@ def _told(
     if not isinstance(notes, dict):
         return False
     size = len(entry.lines)
-    # each owner of the lines: (its path there, its previous commit, its own line numbers),
-    # as lines.ownership.owners answers them (the first line's origin names the path)
+    # the edit's own lines (no context): where the whole way looks for a low-signal
+    # owner's previous owners (recall.why: the owner as it owns these)
+    focus = {n for a, b in change.ranges(text, context=0) for n in range(a, b + 1)}
+    # each owner of the lines: (its path there, its previous commit, its line numbers
+    # there in the edit's own lines), as lines.ownership answers them (the first line's
+    # origin names the path)
     owned: dict[str, tuple[str, object, set[int]]] = {}
+    mixed: set[str] = set()
     for first, last in ranges:
         for n in range(max(1, first), min(last, size) + 1):
             known = entry.lines[n - 1]
@@ -134,13 +139,18 @@ def _told(
                 continue  # never told: its history is not in the clone
             if hash_ not in owned:
                 owned[str(hash_)] = (str(path), previous, set())
-            owned[str(hash_)][2].add(there)
+            elif owned[str(hash_)][0] != path:
+                mixed.add(str(hash_))  # two paths in one commit: which one keys its rows
+            if n in focus:
+                owned[str(hash_)][2].add(there)
     for owner, (path, prior, numbers) in owned.items():
         note = notes.get(owner)
         if not isinstance(note, list) or len(note) < 6:
             return False  # not read yet
         if note[4]:  # low-signal: told with the owners before it
-            if owner not in told or not _before_told(entry, notes, owner, path, prior, numbers, told):  # fmt: skip
+            if owner not in told or owner in mixed:
+                return False
+            if not _before_told(entry, notes, owner, path, prior, numbers, told):
                 return False
         elif owner not in told:
             if prior is not None or not note[5]:
@@ -161,28 +171,24 @@ def _before_told(
     numbers: set[int],
     told: Collection[str],
 ) -> bool:
-    """Whether the previous owners of a low-signal owner's lines (its line numbers there:
-    ``numbers``) were all told, as the read looked them up and kept them with the file
-    version (:func:`memhooks.lines.ownership.previous_owners`, under the same keys): every
-    one told, or a boundary commit (never told), and none low-signal itself (the whole
-    way would walk on to the owner before it). An owner with no previous commit has
-    none. Rows not kept (the read looked up others): False."""
-    if previous is None:
+    """Whether the previous owners of a low-signal owner's lines the edit changes (its
+    line numbers there: ``numbers``; none: the whole way looks for none) were all told,
+    as an earlier edit looked them up, matched line by line, and kept them with the file
+    version (:func:`memhooks.lines.previous.previous_owners`, under the same keys; a
+    read keeps them unmatched, and the whole way then runs git): every one told, or a
+    boundary commit (never told), and none low-signal itself (the whole way would walk
+    on to the owner before it). An owner with no previous commit has none."""
+    if previous is None or not numbers:
         return True
-    ordered = sorted(numbers)
-    spans: list[list[int]] = []
-    for n in ordered:  # the owner's lines there as ranges, adjacent ones merged
-        if spans and n == spans[-1][1] + 1:
-            spans[-1][1] = n
-        else:
-            spans.append([n, n])
-    for first, last in spans:
+    from ..lines.previous import usable
+    from ..lines.ranges import ranges_of
+
+    for first, last in ranges_of(sorted(numbers)):
         rows = entry.before.get(f"{hash_} {path} {first}-{last}")
-        if not isinstance(rows, list):
+        if not usable(rows, line_by_line=True):
             return False
+        assert isinstance(rows, list)
         for row in rows:
-            if not isinstance(row, list) or len(row) != 6:
-                return False
             before = str(row[0])
             info = entry.commits.get(before)
             if isinstance(info, list) and len(info) > 2 and info[2]:

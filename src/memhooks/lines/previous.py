@@ -87,7 +87,7 @@ def previous_owners(
         return []
     item = within.entry
     keys = {r: f"{owner.hash} {owner.path} {r[0]}-{r[1]}" for r in owner.origin_lines}
-    missing = [r for r, key in keys.items() if not _usable(item.before.get(key), line_by_line)]
+    missing = [r for r, key in keys.items() if not usable(item.before.get(key), line_by_line)]
     if missing:
         found = _blame_before(top, owner, missing, deadline, item, line_by_line)
         for r, rows in found.items():
@@ -97,7 +97,7 @@ def previous_owners(
     merged: dict[str, Before] = {}
     follow: dict[str, list[tuple[int, int]]] = {}
     for key in keys.values():
-        if not _usable(item.before.get(key)):
+        if not usable(item.before.get(key)):
             continue
         for hash_, count, path, prev_hash, prev_path, lines, matched in item.before[key]:
             prior = merged.get(str(hash_))
@@ -122,7 +122,7 @@ def _pairs(field: object) -> list[tuple[int, int]]:
     return [(int(a), int(b)) for a, b in field] if isinstance(field, list) else []
 
 
-def _usable(rows: object, line_by_line: bool = False) -> bool:
+def usable(rows: object, line_by_line: bool = False) -> bool:
     """Whether cached previous owners hold what a step needs: rows kept by an earlier
     version held less, and rows kept without their lines matched (a commit, not
     ``True``, in their matched field) when matching is asked for — blamed again."""
