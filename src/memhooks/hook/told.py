@@ -111,21 +111,19 @@ def _told(
             lines.pop()
         if lines != entry.text:
             return False
-    ranges = change.ranges(text)
+    ranges = _around(change, text)
     if not ranges:
         return False
     notes = entry.notes.get("commits")
     if not isinstance(notes, dict):
         return False
     size = len(entry.lines)
-    # the edit's own lines (no context): where the whole way looks for a low-signal
-    # owner's previous owners (recall.why: the owner as it owns these)
-    focus = {n for a, b in change.ranges(text, context=0) for n in range(a, b + 1)}
     # each owner of the lines: (its path there, its previous commit, its line numbers
     # there in the edit's own lines), as lines.ownership answers them (the first line's
     # origin names the path)
     owned: dict[str, tuple[str, object, set[int]]] = {}
     mixed: set[str] = set()
+    lines_at: dict[int, tuple[str, int]] = {}  # line -> (owner, its line number there)
     for first, last in ranges:
         for n in range(max(1, first), min(last, size) + 1):
             known = entry.lines[n - 1]
@@ -141,8 +139,14 @@ def _told(
                 owned[str(hash_)] = (str(path), previous, set())
             elif owned[str(hash_)][0] != path:
                 mixed.add(str(hash_))  # two paths in one commit: which one keys its rows
-            if n in focus:
-                owned[str(hash_)][2].add(there)
+            lines_at[n] = (str(hash_), there)
+    if any(isinstance(n, list) and n[4] for n in (notes.get(h) for h in owned)):
+        # a low-signal owner: the whole way looks for its previous owners from the edit's
+        # own lines (no context; recall.why: the owner as it owns these)
+        for a, b in change.ranges(text, context=0):
+            for n in range(a, b + 1):
+                if n in lines_at:
+                    owned[lines_at[n][0]][2].add(lines_at[n][1])
     for owner, (path, prior, numbers) in owned.items():
         note = notes.get(owner)
         if not isinstance(note, list) or len(note) < 6:
@@ -160,6 +164,23 @@ def _told(
             if says(str(note[3]), prompt):
                 return False
     return True
+
+
+def _around(change: Change, text: str) -> list[tuple[int, int]]:
+    """The lines :meth:`Change.ranges` gives the whole way (±3), or more: for an edit,
+    where its old texts stand, not narrowed to the lines its new texts change — narrowing
+    compares them line by line and loads difflib (~3 ms). More lines only ask more
+    owners to have been told."""
+    if change.content is not None:
+        return change.ranges(text)
+    from ..lines.ranges import CONTEXT, _count, _widen, edit_lines
+
+    spans = [
+        span
+        for old in change.olds
+        for span in edit_lines(text, old, replace_all=change.replace_all, context=0)
+    ]
+    return _widen(spans, CONTEXT, _count(text))
 
 
 def _before_told(
