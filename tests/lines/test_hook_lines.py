@@ -96,13 +96,7 @@ def test_without_a_pre_tool_channel_the_edit_is_told_after_it_from_the_saved_ver
 def test_history_memories_come_by_the_lines_they_own_not_by_the_file_they_touched(
     project: dict[str, object], hashes: dict[str, str]
 ) -> None:
-    env = project["env"]
-    assert isinstance(env, dict)
-    imported = subprocess.run(
-        [sys.executable, "-m", "memhooks", "history", "import"],
-        cwd=project["root"], env=env, capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    assert imported.returncode == 0, imported.stderr
+    _import_history(project)
     on = context(hook(project, "claude-code", "claude-read", session="h1"))
     assert "why these lines" in on and '"id":"git-' not in on.replace(" ", "")
     off = context(
@@ -218,13 +212,7 @@ def test_a_commit_the_prompt_gave_as_a_history_memory_is_not_told_again_at_a_rea
     project: dict[str, object], hashes: dict[str, str]
 ) -> None:
     # the replay: 56 of 258 commits told at iproute2's Reads had come with the prompt
-    env = project["env"]
-    assert isinstance(env, dict)
-    imported = subprocess.run(
-        [sys.executable, "-m", "memhooks", "history", "import"],
-        cwd=project["root"], env=env, capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    assert imported.returncode == 0, imported.stderr
+    _import_history(project)
     prompt = {"hook_event_name": "UserPromptSubmit", "session_id": "{session}", "cwd": "{root}",
               "prompt": "why do we cap the Retrier at the measured attempt budget?"}  # fmt: skip
     given = context(hook(project, "claude-code", prompt, session="p1"))
@@ -235,3 +223,14 @@ def test_a_commit_the_prompt_gave_as_a_history_memory_is_not_told_again_at_a_rea
     assert "four attempts is the measured budget" not in read
     again = context(hook(project, "claude-code", "claude-read", session="p2"))
     assert "four attempts is the measured budget" in again  # a session without the prompt
+
+
+def _import_history(project: dict[str, object]) -> None:
+    """``memhooks history import`` in the test project, as its user runs it."""
+    env = project["env"]
+    assert isinstance(env, dict)
+    imported = subprocess.run(
+        [sys.executable, "-m", "memhooks", "history", "import"],
+        cwd=project["root"], env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert imported.returncode == 0, imported.stderr
