@@ -237,7 +237,8 @@ def store_state(store: str) -> list[object] | None:
     log: only its size says something; https://sqlite.org/wal.html)."""
     from ..filestate import key, racy
 
-    try:
+    store = os.path.realpath(store)  # a store reached by a symlink: the database's own
+    try:  # state, and its log beside it (lstat of the link never changes)
         st = os.lstat(store)
     except OSError:
         return None
