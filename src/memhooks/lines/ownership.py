@@ -24,17 +24,16 @@ if TYPE_CHECKING:
     Ranges = Sequence[tuple[int, int]]
 
 
-class Owner:
-    """One commit owning some of the lines asked about: ``hash``, ``summary`` (its
-    message's first line, as the commit said it: untrusted text), ``author_time``
-    (seconds), ``boundary`` (older than the history window: the true owner is older),
-    ``path`` (the file's path in that commit), ``previous`` (``(hash, path)`` before
-    it, or None), ``lines`` (1-based inclusive ranges of the working file it owns,
-    ascending), ``origin_lines`` (the same lines' numbers in that commit's version)."""
+class Blamed:
+    """What blame says of one commit owning lines, walked further back from:
+    ``hash``, ``summary`` (its message's first line, as the commit said it: untrusted
+    text), ``author_time`` (seconds), ``boundary`` (older than the history window: the
+    true owner is older), ``path`` (the file's path in that commit), ``previous``
+    (``(hash, path)`` before it, or None), ``origin_lines`` (its lines to follow,
+    numbered as in its own version). :class:`Owner` and
+    :class:`memhooks.lines.previous.Before` add what each counts."""
 
-    __slots__ = (
-        "author_time", "boundary", "hash", "lines", "origin_lines", "path", "previous", "summary",
-    )  # fmt: skip
+    __slots__ = ("author_time", "boundary", "hash", "origin_lines", "path", "previous", "summary")
 
     def __init__(self, hash: str, summary: str, author_time: int, boundary: bool) -> None:
         self.hash = hash
@@ -43,8 +42,19 @@ class Owner:
         self.boundary = boundary
         self.path = ""
         self.previous: tuple[str, str] | None = None
-        self.lines: list[tuple[int, int]] = []
         self.origin_lines: list[tuple[int, int]] = []
+
+
+class Owner(Blamed):
+    """One commit owning some of the lines asked about (:class:`Blamed`), with ``lines``
+    (1-based inclusive ranges of the working file it owns, ascending; ``origin_lines``
+    are the same lines' numbers in that commit's version)."""
+
+    __slots__ = ("lines",)
+
+    def __init__(self, hash: str, summary: str, author_time: int, boundary: bool) -> None:
+        super().__init__(hash, summary, author_time, boundary)
+        self.lines: list[tuple[int, int]] = []
 
     @property
     def count(self) -> int:

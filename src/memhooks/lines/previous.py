@@ -23,7 +23,7 @@ the file version (what a commit replaced never changes).
 
 from __future__ import annotations
 
-from .ownership import commit_info
+from .ownership import Blamed, commit_info
 from .ranges import extend, numbers, ranges_of
 
 TYPE_CHECKING = False
@@ -35,30 +35,18 @@ if TYPE_CHECKING:
     from .porcelain import Group
 
 
-class Before:
-    """A previous owner: ``hash``, ``summary`` (untrusted, as the commit said it),
-    ``author_time`` (seconds), ``boundary``, ``count`` (how many of the replaced lines
-    it owned), ``matched`` (how many of the owner's lines git matched to lines of it),
-    and, to walk further back (:func:`previous_owners` of it), ``path`` (the file's
-    path in that commit), ``previous`` (``(hash, path)`` before it, or None) and
-    ``origin_lines`` (its lines to follow, numbered as in its own version: those
-    matched when git matched any, else those the owner replaced)."""
+class Before(Blamed):
+    """A previous owner (:class:`~memhooks.lines.ownership.Blamed`), with ``count`` (how
+    many of the replaced lines it owned) and ``matched`` (how many of the owner's lines
+    git matched to lines of it); its ``origin_lines`` are those matched when git matched
+    any, else those the owner replaced."""
 
-    __slots__ = (
-        "author_time", "boundary", "count", "hash", "matched", "origin_lines", "path",
-        "previous", "summary",
-    )  # fmt: skip
+    __slots__ = ("count", "matched")
 
     def __init__(self, hash: str, summary: str, author_time: int, boundary: bool) -> None:
-        self.hash = hash
-        self.summary = summary
-        self.author_time = author_time
-        self.boundary = boundary
+        super().__init__(hash, summary, author_time, boundary)
         self.count = 0
         self.matched = 0
-        self.path = ""
-        self.previous: tuple[str, str] | None = None
-        self.origin_lines: list[tuple[int, int]] = []
 
 
 #: A previous-owner row kept in the cache: ``[hash, lines owned, path there, previous
