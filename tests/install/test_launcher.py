@@ -243,3 +243,20 @@ def test_a_command_that_ran_the_launcher_as_a_program_is_replaced_not_doubled(tm
     settings.write_text(text.replace(json.dumps(command)[1:-1], f"{ctx.launcher} hook --agent claude-code"))  # as before
     apply(plan("install", "claude-code", ctx))
     assert settings.read_text() == text
+
+
+def test_a_sourced_launcher_that_is_not_ours_or_cannot_be_read_is_a_problem(
+    tmp_path: Path,
+) -> None:
+    # The host's shell sources the launcher and '|| exit 0' turns any failure into a
+    # silent no-op: agents status must say so instead of "fires: yes" (review, issue 24).
+    from memhooks.install import command
+
+    other = tmp_path / "memhooks"
+    other.write_text("#!/usr/bin/env python3\nprint('someone else')\n")
+    cmd = launcher.sourced(str(other), ["hook", "--agent", "claude-code"])
+    assert "is not memhooks' launcher" in (command.problem(cmd) or "")
+    other.chmod(0)
+    if os.access(other, os.R_OK):  # root reads anything
+        return
+    assert "cannot be read" in (command.problem(cmd) or "")

@@ -154,6 +154,8 @@ def problem(command: str) -> str | None:
     if launcher is not None:
         if not os.path.isfile(launcher):
             return f"the launcher it runs is missing: {launcher}"
+        if not os.access(launcher, os.R_OK):  # '.' reads it; '|| exit 0' hides the failure
+            return f"the launcher it runs cannot be read: {launcher}"
         return launcher_problem(launcher, sourced=True)
     if not runnable(command):
         return f"program not found or not executable: {command}"

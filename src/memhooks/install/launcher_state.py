@@ -96,6 +96,8 @@ def problem(
     ):  # the kernel cannot start it: hosts see exit 127
         return f"the shell the launcher {program} runs in is gone ({sh})"
     now = state(program, env)
+    if now == FOREIGN and sourced:  # the host's shell reads whatever is there, and
+        return f"{program} is not memhooks' launcher (run memhooks agents install)"  # exits 0
     if now == GONE:
         names = points_at(program)
         gone = names[0] if names else program
