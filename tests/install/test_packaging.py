@@ -4,6 +4,7 @@ marketplaces (the plugins' ``bin/memhooks`` executable), under memhooks' one ver
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -18,11 +19,29 @@ from memhooks.install import plugins
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def _checkout_copy(into: Path) -> Path:
+    """The files git would commit (tracked, and new ones not ignored), copied under ``into``:
+    the build then sees neither a stale ``build/`` or ``*.egg-info`` of the checkout (a module
+    deleted from ``src`` would still ship from ``build/lib``) nor another build or ``pip
+    install -e`` writing there at the same time, and it leaves the checkout unwritten."""
+    listed = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                            capture_output=True, check=True).stdout  # fmt: skip
+    copy = into / "checkout"
+    for rel in filter(None, listed.decode().split("\0")):
+        source = ROOT / rel
+        if source.is_file():  # a tracked file deleted in the work tree is not shipped
+            (copy / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, copy / rel)
+    return copy
+
+
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The sdist and wheel, built in this environment (no isolated build: no download)."""
+    """The sdist and wheel, built in this environment (no isolated build: no download) from a
+    copy of the checkout's files."""
     out = tmp_path_factory.mktemp("dist")
-    done = subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(ROOT)],
+    source = _checkout_copy(tmp_path_factory.mktemp("source"))
+    done = subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(source)],
                           capture_output=True, text=True, timeout=300, check=False)  # fmt: skip
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     return out
