@@ -16,9 +16,10 @@ answers, a step further back). Two views of that step, both from git:
   formatting commit over a rename over the fix; the lines around the fix came from
   another commit, and by hunk they outnumbered it).
 
-Previous owners come most lines matched first, then most lines of the old side; a
-further step starts from the lines matched when git matched any. Answers are kept with
-the file version (what a commit replaced never changes).
+Previous owners come most lines matched first, then most lines of the old side (where
+the old side of a range is one commit's, its lines are all matched: they came from
+nothing else); a further step starts from the lines matched when git matched any.
+Answers are kept with the file version (what a commit replaced never changes).
 """
 
 from __future__ import annotations
@@ -87,7 +88,12 @@ def previous_owners(
     for key in keys.values():
         if not usable(item.before.get(key)):
             continue
-        for hash_, count, path, prev_hash, prev_path, lines, matched in item.before[key]:
+        rows = item.before[key]
+        # an old side of one commit needs no matching: every line of the range that came
+        # from anywhere came from it (each line's chain, not only the matched ranges')
+        lone = len(rows) == 1
+        by_hunk = bool(rows) and rows[0][6] is True  # several commits, not matched yet
+        for hash_, count, path, prev_hash, prev_path, lines, matched in rows:
             prior = merged.get(str(hash_))
             if prior is None:
                 prior = merged[str(hash_)] = Before(str(hash_), *commit_info(item, str(hash_)))
@@ -97,8 +103,8 @@ def previous_owners(
             prior.count += int(count)
             for n in numbers(_pairs(lines)):
                 extend(prior.origin_lines, n)
-            for n in numbers(_pairs(matched)):
-                prior.matched += 1
+            for n in numbers(_pairs(lines if lone or by_hunk else matched)):
+                prior.matched += 0 if by_hunk else 1
                 extend(follow.setdefault(prior.hash, []), n)
     for hash_, lines in follow.items():
         merged[hash_].origin_lines = lines

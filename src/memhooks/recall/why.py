@@ -31,8 +31,9 @@ if TYPE_CHECKING:
 MESSAGE_CHARS = 2000
 #: Most previous owners shown per owner.
 MAX_BEFORE = 2
-#: Most steps further back past a previous owner that is itself low-signal or reshaping
-#: (a formatting commit over a rename over the fix: the fix is two steps back).
+#: Most commits named further back past previous owners that are themselves low-signal
+#: or reshaping (a formatting commit over a rename over the fix: the fix is two steps
+#: back), over every line's chain.
 MAX_WALK = 4
 
 
@@ -60,11 +61,12 @@ class Commit:
 class Explanation:
     """One owner: ``commit``, ``lines`` (ranges of the working file it owns),
     ``before`` (``[(commit, lines it owned of what it replaced)]``, most first; empty
-    unless it is low-signal), ``earlier`` (where the first of ``before`` is itself
-    low-signal: the owners further back, one a step, newest first, the last one that
-    is not low-signal, at most :data:`MAX_WALK`), ``initial`` (the project's first
-    commit — one without a parent — created the file: what it owns is what the project
-    was imported with)."""
+    unless it is low-signal), ``earlier`` (``[(commit, lines, hash of the commit that
+    replaced them)]``: where a commit of ``before`` is itself low-signal, the owners of
+    the lines it made, walked back along every line's chain until a commit that is not
+    low-signal, in the order walked, at most :data:`MAX_WALK`), ``initial`` (the
+    project's first commit — one without a parent — created the file: what it owns is
+    what the project was imported with)."""
 
     __slots__ = ("before", "commit", "earlier", "initial", "lines")
 
@@ -72,13 +74,13 @@ class Explanation:
         self.commit = commit
         self.lines = lines
         self.before: list[tuple[Commit, int]] = []
-        self.earlier: list[tuple[Commit, int]] = []
+        self.earlier: list[tuple[Commit, int, str]] = []
         self.initial = False
 
     @property
     def previous(self) -> list[Commit]:
         """The commits named before this one: ``before``, then ``earlier``."""
-        return [c for c, _ in self.before] + [c for c, _ in self.earlier]
+        return [c for c, _ in self.before] + [c for c, _, _ in self.earlier]
 
 
 class Why:
@@ -270,27 +272,31 @@ def _before(
     deadline: float | None,
     left_out: _Filter,
     line_by_line: bool,
-) -> tuple[list[tuple[Commit, int]], list[tuple[Commit, int]]]:
-    """``owner``'s previous owners, and while the first of them is low-signal too, the
-    owner before it (the lines' owner of most lines matched, a step at a time, renames
-    followed):
-    ``(before, earlier)`` of :class:`Explanation`."""
+) -> tuple[list[tuple[Commit, int]], list[tuple[Commit, int, str]]]:
+    """``owner``'s previous owners, and behind each of them that is low-signal too, the
+    owners of the lines it made — git's line-by-line match where it has one, so each
+    line's chain is followed, not the chain of the most lines (requests' ``auth.py``
+    290–297: the fix behind a rename owns one line of four) — a step at a time, renames
+    followed: ``(before, earlier)`` of :class:`Explanation`."""
     from ..lines.previous import previous_owners  # only an owner that reshaped its lines
 
     found = previous_owners(top, owner, own, deadline=deadline, line_by_line=line_by_line)
     before = _told(top, found, own, left_out, MAX_BEFORE)
-    earlier: list[tuple[Commit, int]] = []
+    earlier: list[tuple[Commit, int, str]] = []
     seen = {owner.hash, *(c.hash for _, c in before)}
-    step = before[0] if before else None
-    while (
-        step is not None and step[1].low_signal and len(earlier) < MAX_WALK and not _late(deadline)
-    ):
-        further = previous_owners(top, step[0], own, deadline=deadline, line_by_line=line_by_line)
-        back = _told(top, further, own, left_out, 1)
-        step = back[0] if back and back[0][1].hash not in seen else None
-        if step is not None:
-            seen.add(step[1].hash)
-            earlier.append((step[1], step[0].count))
+    steps = [(b, c) for b, c in before if c.low_signal]
+    while steps and len(earlier) < MAX_WALK and not _late(deadline):
+        step, after = steps.pop(0)
+        further = previous_owners(top, step, own, deadline=deadline, line_by_line=line_by_line)
+        if any(b.matched for b in further):  # the lines' own chains, not their hunk's
+            further = [b for b in further if b.matched]
+        for back, commit in _told(top, further, own, left_out, MAX_BEFORE):
+            if commit.hash in seen or len(earlier) >= MAX_WALK:
+                continue
+            seen.add(commit.hash)
+            earlier.append((commit, back.count, after.hash))
+            if commit.low_signal:
+                steps.append((back, commit))
     return [(c, b.count) for b, c in before], earlier
 
 

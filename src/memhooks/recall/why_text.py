@@ -5,8 +5,9 @@ The line, as issue 20 item 3 words it::
 
     retryx/retry.py 9–10: 627d3bdedbdc "perf: simplify retry" (2026-03-02); before it cf77203c5636 "fix: cap Retrier at the measured attempt budget" (2026-02-01)
 
-and where that previous owner only reshaped the lines too, the owner a step further
-back (:attr:`~.why.Explanation.earlier`)::
+and where that previous owner only reshaped the lines too, the owners a step further
+back along each line's chain (:attr:`~.why.Explanation.earlier`; ``before <id>:`` names
+the commit they go behind when it is not the one named just before)::
 
     src/requests/auth.py 293: 2a6f290bc093 "Add automatic code formatting …" (2022-04-29); before it 5a69137ac871 "… Renamed thread local attribute" (2015-04-04); before that 5296b8be90cb "Fix infinite loop on wrong Digest Authentication (Issue #547)" (2012-07-14)
 
@@ -89,13 +90,22 @@ def headline(
             mine = (also or {}).get(commit.hash)
             named.append(_named(commit) + (f", which owns {ranges_text(mine)}" if mine else ""))
         line += "; before it " + ", ".join(named)
-    if explanation.earlier:  # further back from the first previous owner, a step each
-        first = explanation.before[0][0]
-        line += (
-            "; before that " if len(explanation.before) == 1 else f"; before {short(first.hash)}: "
-        )
-        line += "; before that ".join(_named(commit) for commit, _ in explanation.earlier)
+    # further back, a step each: "before that" where the step follows the one commit
+    # named last, else which commit it goes behind
+    last = explanation.before[0][0].hash if len(explanation.before) == 1 else None
+    for after, commits in _steps(explanation.earlier):
+        step = ", ".join(_named(commit) for commit in commits)
+        line += f"; before that {step}" if after == last else f"; before {short(after)}: {step}"
+        last = commits[0].hash if len(commits) == 1 else None
     return line
+
+
+def _steps(earlier: list[tuple[Commit, int, str]]) -> list[tuple[str, list[Commit]]]:
+    """``earlier`` grouped by the commit each goes behind, in the order walked."""
+    groups: dict[str, list[Commit]] = {}
+    for commit, _count, after in earlier:
+        groups.setdefault(after, []).append(commit)
+    return list(groups.items())
 
 
 def render(
@@ -235,8 +245,12 @@ def to_json(why: Why) -> dict[str, Any]:
                 **_commit_json(e.commit),
                 "lines": [list(r) for r in e.lines],
                 "before": [{**_commit_json(c), "replaced_lines": n} for c, n in e.before],
-                # further back from before[0], a step each (it was low-signal too)
-                "earlier": [{**_commit_json(c), "replaced_lines": n} for c, n in e.earlier],
+                # further back behind a low-signal commit of "before" (or of "earlier"),
+                # a step each along every line's chain; "replaced_by": that commit
+                "earlier": [
+                    {**_commit_json(c), "replaced_lines": n, "replaced_by": after}
+                    for c, n, after in e.earlier
+                ],
             }
             for e in why.explanations
         ],

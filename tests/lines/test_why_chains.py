@@ -1,0 +1,98 @@
+"""Every line's chain (issue 20 item 9), on requests' ``auth.py`` 290–297 scaled down
+(``data/chains_story.json``): a formatting commit owns a guard alone in one hunk and two
+lines of two commits in another; behind it a rename reshaped the guard, whose reason is
+the loop fix. Asking about the guard alone, or about the block around it, the fix is
+named — by ``memhooks why`` (human and JSON), the MCP tool and the hook's Edit."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from storyrepo import build, story
+
+from memhooks.mcp import tools
+
+FIX = "Fix infinite loop on wrong Digest Authentication (Issue #547)"
+PATH = "src/requests/auth.py"
+
+
+@pytest.fixture
+def chains(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    repo = tmp_path / "requests"
+    return repo, build(repo, story("chains_story.json"))
+
+
+def why(repo: Path, *args: str) -> str:
+    done = subprocess.run([sys.executable, "-m", "memhooks", "why", *args], cwd=repo,
+                          capture_output=True, text=True, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def named(hashes: dict[str, str], label: str, subject: str, day: str) -> str:
+    return f'{hashes[label][:12]} "{subject}" ({day})'
+
+
+def test_the_fix_behind_the_rename_is_named_for_the_guard_alone_and_for_the_block(
+    chains: tuple[Path, dict[str, str]],
+) -> None:
+    repo, hashes = chains
+    fix = named(hashes, "decision", FIX, "2012-07-14")
+    rename = named(hashes, "rename", "HTTPDigestAuth - Renamed thread local attribute",
+                   "2015-04-04")  # fmt: skip
+    formatting = named(hashes, "format", "Apply black formatting (#6095)", "2022-04-29")
+    alone = why(repo, f"{PATH}:11").splitlines()[2]
+    assert alone == f"{PATH} 11: {formatting}; before it {rename}; before that {fix}"
+    block = why(repo, f"{PATH}:10-16").splitlines()[2]
+    # the rename's lines came from two commits: both chains are followed, the fix's too
+    state = named(hashes, "state", "Digest auth: replace only the first 'digest ' of the "
+                  "challenge", "2013-03-25")  # fmt: skip
+    assert block.startswith(f"{PATH} 11, 13–14: {formatting}; before it {rename}, which owns 12")
+    assert block.endswith(f"; before {hashes['rename'][:12]}: {state}, {fix}")
+    # the whole file: the rename's added line has nothing before it
+    assert f"{PATH} 7, 12: {rename}" in why(repo, PATH)
+
+
+def test_json_and_the_mcp_tool_name_the_commit_each_earlier_one_goes_behind(
+    chains: tuple[Path, dict[str, str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo, hashes = chains
+    owner = json.loads(why(repo, f"{PATH}:10-16", "--format", "json"))["owners"][0]
+    expected = [(hashes["state"], hashes["rename"]), (hashes["decision"], hashes["rename"])]
+    assert owner["commit"] == hashes["format"]
+    assert [(e["commit"], e["replaced_by"]) for e in owner["earlier"]] == expected
+    monkeypatch.chdir(repo)
+    answer = tools.why(PATH, 10, 16)
+    assert [(e["commit"], e["replaced_by"]) for e in answer["owners"][0]["earlier"]] == expected
+    assert FIX in answer["context"]
+
+
+def test_an_edit_of_the_block_is_told_the_fix_before_it_is_applied(
+    chains: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    repo, hashes = chains
+    (repo / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n", encoding="utf-8")
+    lines = (repo / PATH).read_text(encoding="utf-8").splitlines(keepends=True)
+    old = "".join(lines[10:14])  # 11-14: the guard and the lines after it
+    payload = {
+        "session_id": "s1", "cwd": str(repo), "hook_event_name": "PreToolUse",
+        "tool_name": "Edit", "tool_input": {"file_path": str(repo / PATH), "old_string": old,
+                                            "new_string": old.replace(" < 2", " < 3")},
+    }  # fmt: skip
+    env = {**os.environ, "MEMHOOKS_STATE_DIR": str(tmp_path / "state"),
+           "MEMHOOKS_STORE": str(tmp_path / "store.sqlite3"),
+           "MEMHOOKS_HOOK_TIMEOUT_MS": "30000"}  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "memhooks", "hook", "--agent", "claude-code"],
+        input=json.dumps(payload), capture_output=True, text=True, check=False, env=env,
+        cwd=repo,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    told = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert f'{hashes["decision"][:12]} "{FIX}"' in told
+    assert "stop after\n  | the second challenge." in told
