@@ -128,3 +128,26 @@ def test_a_note_remembered_mid_session_is_told_before_the_next_edit(
     assert NOTE in told and not settled
     told, settled = step(repo, both, edit(repo, call))
     assert told == "" and not settled  # a store with a note: a name search every edit
+
+
+FILE_NOTE = "Ops asked us to keep this module's behaviour frozen until the Q3 gateway migration."
+
+
+def test_a_note_remembered_for_the_file_is_told_before_the_next_edit_once(
+    repo: Path, both: dict[str, dict[str, str]]
+) -> None:
+    # newcomer trial #4: 'remember --file' a note that names none of the code's names is
+    # anchored to the file only; the next edit of that file tells it, before the change,
+    # and nothing tells it again in the session (not the next edit, not the next prompt)
+    step(repo, both, {"hook_event_name": "UserPromptSubmit", "prompt": "tune the backoff"})
+    step(repo, both, read(repo, 4, 16))
+    step(repo, both, edit(repo, CAP))
+    done = subprocess.run([sys.executable, "-m", "memhooks", "remember", "--file", PATH, FILE_NOTE],
+                          cwd=repo, env=both["as-is"], capture_output=True, text=True, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr  # one store for both ways
+    call = "                return fn()\n"
+    told, settled = step(repo, both, edit(repo, call))
+    assert told.count(FILE_NOTE) == 1 and not settled
+    assert FILE_NOTE not in step(repo, both, edit(repo, CAP))[0]
+    prompt = {"hook_event_name": "UserPromptSubmit", "prompt": "the gateway migration in Q3"}
+    assert FILE_NOTE not in step(repo, both, prompt)[0]

@@ -71,10 +71,11 @@ class Counts(Capability):
 @capability
 class AnchorsFiles(Capability):
     """Root-relative files directly in ``folder`` that memories not in ``besides``
-    touched, at most ``limit`` (tool-time recall per file). Raises MemhooksError."""
+    touched (commits' too unless not ``commits``), at most ``limit`` (tool-time recall
+    per file). Raises MemhooksError."""
 
     def anchored_files(
-        self, project: str, folder: str, *, besides: set[str], limit: int
+        self, project: str, folder: str, *, besides: set[str], limit: int, commits: bool = True
     ) -> list[str]: ...
 
 

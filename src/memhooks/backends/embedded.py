@@ -124,16 +124,18 @@ class EmbeddedBackend:
         *,
         besides: Collection[str] = (),
         limit: int = 500,
+        commits: bool = True,
     ) -> list[str]:
         """Root-relative files directly in ``folder`` that live memories of ``project``
-        touched, leaving out the memories whose ids are in ``besides``
-        (:func:`memhooks.store.ranking.anchored_files`). Raises BackendError."""
+        touched, leaving out the memories whose ids are in ``besides`` (and commits'
+        when not ``commits``: :func:`memhooks.store.ranking.anchored_files`). Raises
+        BackendError."""
         from ..store import ranking
 
         try:
             return self._read(
                 lambda conn: ranking.anchored_files(
-                    conn, project, folder, limit=limit, besides=besides
+                    conn, project, folder, limit=limit, besides=besides, commits=commits
                 )
             )
         except MemhooksError as exc:

@@ -31,11 +31,15 @@ def on_tool(call: HookCall) -> Reply:
 
 
 def on_pre_tool(call: HookCall) -> Reply:
-    """Before an edit, where the host's pre-tool reply reaches the model: the commits
+    """Before an edit, where the host's pre-tool reply reaches the model: what was
+    remembered for the files it changes since (:func:`_remembered`), and the commits
     that own the lines it replaces (:mod:`memhooks.hook.lines`)."""
-    if not call.delivery.before_tool(call.native) or not call.line_recall:
+    if not call.delivery.before_tool(call.native):
         return noop(call)
-    return joined(call, noop(call), lines.for_edit(call, applied=False))
+    reply = _remembered(call)
+    if not call.line_recall:
+        return reply
+    return joined(call, reply, lines.for_edit(call, applied=False))
 
 
 def on_edit(call: HookCall) -> Reply:
@@ -47,6 +51,9 @@ def on_edit(call: HookCall) -> Reply:
         and call.delivery.at_tool_time(call.native)
         and call.line_recall
     ):  # no pre-tool channel: told after the edit
+        news = _remembered(call)
+        if news.context:
+            reply = joined(call, reply, news.context)
         reply = joined(call, reply, lines.for_edit(call, applied=True))
     reply.changed = changed
     reply.add_note(note)
@@ -140,6 +147,49 @@ def _after_tool(call: HookCall, touched: list[tuple[str, str, str]]) -> Reply:
         session.release(claimed)  # the recall failed (handle() fails open): not served
         raise
     return reply
+
+
+def _remembered(call: HookCall) -> Reply:
+    """The memories anchored to the files an edit changes that the session lacks — a note
+    ``memhooks remember --file`` saved after the file's folder was served (the folder's
+    recall, and its marks of files with memories, were made before it) — told with the
+    edit (the caller says the event's channel reaches the model), once per session (the
+    ledger), anchored, within the tool-time budget. Commits'
+    memories are left to line-level recall (it tells the owners of the lines). Only a
+    backend that says which files its memories touch (:class:`AnchorsFiles`, the
+    embedded store) is asked; another tells such a note at the next prompt."""
+    from ..backends.capabilities import AnchorsFiles
+
+    if not call.tool_recall:
+        return noop(call)
+    rels = call.files(reads_only=False)[:TOOL_TARGETS]
+    if not rels or not call.store_ready or call.tool_budget() <= 0:
+        return noop(call)
+    backend = call.backend
+    if not isinstance(backend, AnchorsFiles) or call.root is None:
+        return noop(call)
+    from ..recall.anchoring import Anchor, anchored_files
+    from ..store import identify
+
+    have, project = call.session.delivered(), identify(call.root).id
+    fresh = [
+        rel
+        for rel in rels
+        if rel in anchored_files(backend, project, rel.rpartition("/")[0], have, commits=False)
+    ]
+    if not fresh:
+        return noop(call)
+    folder = call.root_path(fresh[0].rpartition("/")[0])
+    result = recall(
+        call,
+        folder,
+        prompt=None,  # newest first: a note remembered since leads its file's commits
+        files=[call.root_path(f) for f in fresh],
+        budget=call.tool_budget(),
+        keep=Anchor([], fresh, [], commits=False),
+        anchored=True,
+    )
+    return deliver(call, result, target=fresh[0], tool_time=True)
 
 
 def _unserved(served: set[str], touched: list[tuple[str, str, str]]) -> tuple[list[str], list[str]]:

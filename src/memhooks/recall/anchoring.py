@@ -85,18 +85,22 @@ class Anchor:
 MAX_ANCHORED_FILES = 500
 
 
-def anchored_files(backend: object, project: str, folder: str, besides: set[str]) -> list[str]:
+def anchored_files(
+    backend: object, project: str, folder: str, besides: set[str], *, commits: bool = True
+) -> list[str]:
     """Root-relative files directly in ``folder`` that memories not in ``besides`` (ids
-    the session has) touched, when ``backend`` can say (the embedded store; others
-    cannot, nor a backend that did not open: then none, and tool-time recall works per
-    folder only). Never raises."""
+    the session has) touched — not counting commits' memories unless ``commits`` —
+    when ``backend`` can say (the embedded store; others cannot, nor a backend that did
+    not open: then none, and tool-time recall works per folder only). Never raises."""
     from ..backends.capabilities import AnchorsFiles
     from ..errors import MemhooksError
 
     if not isinstance(backend, AnchorsFiles):
         return []
     try:
-        found = backend.anchored_files(project, folder, besides=besides, limit=MAX_ANCHORED_FILES)
+        found = backend.anchored_files(
+            project, folder, besides=besides, limit=MAX_ANCHORED_FILES, commits=commits
+        )
     except MemhooksError:
         return []
     return found

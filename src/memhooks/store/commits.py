@@ -36,6 +36,9 @@ SHORT = 12
 HIGH_SIGNAL = (
     "NOT EXISTS (SELECT 1 FROM commits c WHERE c.memory = m.pk AND c.low_signal IS NOT NULL)"
 )
+#: SQL condition on a memory row aliased ``m``: not made of a commit (a remembered note,
+#: a conversation): the memories line-level recall does not tell by their commits.
+NOT_A_COMMIT = "NOT EXISTS (SELECT 1 FROM commits c WHERE c.memory = m.pk)"
 #: Ids read per statement (SQLite's default limit on bound variables is 999).
 CHUNK = 500
 

@@ -8,7 +8,7 @@ reads only the rows it keeps (:func:`memories`). Scores and tie-breaks are those
 from __future__ import annotations
 
 from ..fast.jsonfast import dumps
-from .commits import HIGH_SIGNAL
+from .commits import HIGH_SIGNAL, NOT_A_COMMIT
 from .rows import COLUMNS, from_row
 from .scope import normalize_file
 from .search import _WEIGHTS, STOPWORDS, any_of, in_project, words
@@ -277,19 +277,25 @@ def relevance(text: str, texts: dict[int, str]) -> dict[int, float]:
 
 
 def anchored_files(
-    conn: sqlite3.Connection, project: str, folder: str, *, limit: int, besides: Iterable[str] = ()
+    conn: sqlite3.Connection,
+    project: str,
+    folder: str,
+    *,
+    limit: int,
+    besides: Iterable[str] = (),
+    commits: bool = True,
 ) -> list[str]:
     """The files directly in ``folder`` (root-relative) that live memories of ``project``
     touched, leaving out the memories whose ids are in ``besides`` and those of
-    low-signal commits (never delivered at tool time); at most ``limit``, in path
-    order."""
+    low-signal commits (never delivered at tool time) — of every commit when not
+    ``commits`` (line-level recall tells them); at most ``limit``, in path order."""
     prefix = f"{folder}/" if folder else ""
     sql = (
         # CROSS JOIN keeps SQLite reading the folder's file rows first; left to choose, it
         # scans the whole project's memories (6 ms on 10,000, against 0.3).
         "SELECT DISTINCT f.path FROM memory_files f CROSS JOIN memories m ON m.pk = f.memory"
         " WHERE f.path >= ? AND f.path < ? AND instr(substr(f.path, ?), '/') = 0"
-        f" AND m.project = ? AND m.obsolete = 0 AND {HIGH_SIGNAL}"
+        f" AND m.project = ? AND m.obsolete = 0 AND {HIGH_SIGNAL if commits else NOT_A_COMMIT}"
         " AND m.id NOT IN (SELECT value FROM json_each(?)) ORDER BY f.path LIMIT ?"
     )
     args = (prefix, prefix + "\U0010ffff", len(prefix) + 1, project, dumps(sorted(besides)), limit)
