@@ -13,7 +13,7 @@ from . import base, outcome
 from .base import EVENTS, POST_COMMAND, POST_EDIT, POST_TOOL, PRE_TOOL, NormalizedEvent
 from .fields import first_text, text
 from .paths import clean_dir
-from .tools import OTHER, ToolCall
+from .tools import OTHER, ToolCall, told
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: see base.py
 if TYPE_CHECKING:
@@ -91,13 +91,8 @@ def normalize(
         cwd=cwd,
         session_id=first_text(payload, "session_id", "sessionId"),
         prompt=prompt(text(payload.get("prompt"))),
-        tool_name=call.name,
-        tool_input=call.input,
-        files=call.files,
-        command=call.command,
-        exit_code=result.exit_code,
+        **told(call, result),
         success=success,
-        output=result.output,
         error=result.error or outcome.error_text(payload.get("error")),
         response=first_text(payload, "last_assistant_message", "prompt_response"),
         summary=text(payload.get("compact_summary")),

@@ -25,7 +25,7 @@ from .claude_code import TOOLS as CLAUDE_TOOLS
 from .delivery import HOOK_SPECIFIC, TOP_LEVEL, Delivery
 from .fields import first_text, text
 from .paths import clean_dir
-from .tools import COMMAND, EDIT, OTHER, READ_KIND, SEARCH, ToolCall
+from .tools import COMMAND, EDIT, OTHER, READ_KIND, SEARCH, ToolCall, told
 
 NAME = "copilot-cli"
 
@@ -130,13 +130,8 @@ def normalize(payload: dict[str, object], native_event: str | None) -> Normalize
         cwd=cwd,
         session_id=text(payload.get("sessionId")),
         prompt=first_text(payload, "prompt", "initialPrompt"),
-        tool_name=call.name,
-        tool_input=call.input,
-        files=call.files,
-        command=call.command,
-        exit_code=result.exit_code,
+        **told(call, result),
         success=False if native == "postToolUseFailure" else result.success,
-        output=result.output,
         error=result.error or outcome.error_text(payload.get("error")),
         reason=first_text(payload, "source", "reason", "stopReason", "trigger"),
         transcript_path=text(payload.get("transcriptPath")),

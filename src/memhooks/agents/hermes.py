@@ -25,7 +25,7 @@ from .base import NormalizedEvent
 from .delivery import CONTEXT, Delivery
 from .fields import child, first_text, mapping, text
 from .paths import clean_dir
-from .tools import COMMAND, EDIT, READ_KIND, SEARCH, ToolCall
+from .tools import COMMAND, EDIT, READ_KIND, SEARCH, ToolCall, told
 
 NAME = "hermes"
 
@@ -98,13 +98,8 @@ def normalize(payload: dict[str, object], native_event: str | None) -> Normalize
         cwd=cwd,
         session_id=text(fields.get("session_id")),
         prompt=first_text(extra, "user_message") or text(fields.get("prompt")),
-        tool_name=call.name,
-        tool_input=call.input,
-        files=call.files,
-        command=call.command,
-        exit_code=result.exit_code,
+        **told(call, result),
         success=success,
-        output=result.output,
         error=first_text(extra, "error_message") or result.error,
         response=first_text(extra, "assistant_response") or text(fields.get("ai_response")),
         raw=payload,

@@ -20,6 +20,23 @@ from .base import DELETED, POST_COMMAND, POST_EDIT, POST_TOOL, READ, RENAMED, WR
 from .fields import MAX_ITEMS, mapping, strings, text
 from .paths import clean_path
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import TypedDict
+
+    from .outcome import Outcome
+
+    class Told(TypedDict):
+        """What a tool event says of its call and its result (:func:`told`)."""
+
+        tool_name: str | None
+        tool_input: dict[str, object] | None
+        files: list[FileChange]
+        command: str | None
+        exit_code: int | None
+        output: str | None
+
+
 EDIT = "edit"
 READ_KIND = "read"
 DELETE = "delete"
@@ -133,6 +150,20 @@ class ToolCall:
         if any(f.action != READ for f in self.files):
             return POST_EDIT
         return POST_TOOL
+
+
+def told(call: ToolCall, result: Outcome) -> Told:
+    """The :class:`~memhooks.agents.base.NormalizedEvent` fields a tool call and its
+    result give (``**told(call, result)``): one mapping for every host that reports a
+    tool's output and exit code as they are."""
+    return {
+        "tool_name": call.name,
+        "tool_input": call.input,
+        "files": call.files,
+        "command": call.command,
+        "exit_code": result.exit_code,
+        "output": result.output,
+    }
 
 
 def files_from_input(
