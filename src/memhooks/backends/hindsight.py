@@ -40,17 +40,18 @@ import json
 import time
 
 from ..errors import BackendError
-from .base import Health, Hit, PartialHits
-from .http import segment
+from .base import Draft, Health, Hit, PartialHits, SearchRequest
+from .http import Endpoint, segment
 from .settings import (
+    bearer,
     choice,
     endpoint,
     hints,
     number,
     required_text,
+    seconds,
     setting_choice,
     setting_strings,
-    setting_text,
     strings,
 )
 from .sources import all_failed, gather
@@ -58,9 +59,6 @@ from .sources import all_failed, gather
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, ClassVar
-
-    from .base import Draft, SearchRequest
-    from .http import Endpoint
 
 NAME = "hindsight"
 TYPES = ("world", "experience", "observation")
@@ -98,7 +96,7 @@ class HindsightBackend:
         )
         self.reflect = settings.get("reflect") is True
         self.mental_models = setting_strings(settings, NAME, "mental_models")
-        self.timeout = number(settings, NAME, "timeout", 30.0)
+        self.timeout = seconds(settings, NAME, "timeout", 30.0)
 
     @classmethod
     def open(cls, settings: dict[str, Any] | None = None) -> HindsightBackend:
@@ -106,9 +104,7 @@ class HindsightBackend:
         when it knows the file line) for an invalid one; no request is made."""
         settings = settings or {}
         url = required_text(settings, NAME, "url")
-        api_key = setting_text(settings, NAME, "api_key")
-        headers = {"authorization": f"Bearer {api_key}"} if api_key else {}
-        return cls(endpoint(settings, NAME, "url", url, headers), settings)
+        return cls(endpoint(settings, NAME, "url", url, bearer(settings, NAME)), settings)
 
     def close(self) -> None:
         """Nothing to release: every call opens and closes its own connection."""

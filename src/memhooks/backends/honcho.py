@@ -41,7 +41,7 @@ import time
 from ..errors import BackendError
 from .base import Health, Hit
 from .http import segment
-from .settings import choice, endpoint, hints, number, setting_choice, setting_text
+from .settings import bearer, choice, endpoint, hints, seconds, setting_choice, setting_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -93,7 +93,7 @@ class HonchoBackend:
             settings, NAME, "remember", ("messages", "conclusions"), "messages"
         )
         self.dialectic = settings.get("dialectic") is True
-        self.timeout = number(settings, NAME, "timeout", 30.0)
+        self.timeout = seconds(settings, NAME, "timeout", 30.0)
         self.writer: Any = None  # the SDK client, made by the first remember()
         self._calls: Any = None
 
@@ -103,9 +103,7 @@ class HonchoBackend:
         when it knows the file line) for an invalid one; no request is made."""
         settings = settings or {}
         url = setting_text(settings, NAME, "url", DEFAULT_URL) or DEFAULT_URL
-        api_key = setting_text(settings, NAME, "api_key")
-        headers = {"authorization": f"Bearer {api_key}"} if api_key else {}
-        return cls(endpoint(settings, NAME, "url", url, headers), settings)
+        return cls(endpoint(settings, NAME, "url", url, bearer(settings, NAME)), settings)
 
     def close(self) -> None:
         if self._calls is not None:

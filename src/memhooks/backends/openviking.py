@@ -38,14 +38,14 @@ from __future__ import annotations
 import time
 
 from ..errors import BackendError
-from .base import Health, Hit
+from .base import Draft, Health, Hit, SearchRequest
 from .settings import (
     choice,
     endpoint,
     hints,
     invalid_setting,
-    number,
     required_text,
+    seconds,
     setting_choice,
     setting_strings,
     setting_text,
@@ -56,7 +56,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, ClassVar
 
-    from .base import Draft, SearchRequest
     from .http import Endpoint
 
 NAME = "openviking"
@@ -118,7 +117,7 @@ class OpenVikingBackend:
             key = "root_uri" if "root_uri" in str(exc) else "memory_uri"
             raise invalid_setting(settings, NAME, key, str(exc).split(": ", 1)[-1]) from None
         self.strategy = str(setting_choice(settings, NAME, "strategy", STRATEGIES, "find"))
-        self.timeout = number(settings, NAME, "timeout", 30.0)
+        self.timeout = seconds(settings, NAME, "timeout", 30.0)
         self.identity = {k: setting_text(settings, NAME, k) for k in IDENTITY}
         self.writer: Any = None  # the SDK client, made by the first remember()
         self._calls: Any = None

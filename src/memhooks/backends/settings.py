@@ -129,6 +129,13 @@ def hints(text: str, **cues: list[str]) -> str:
     return "\n".join(lines)
 
 
+def bearer(settings: Any, backend: str, key: str = "api_key") -> dict[str, str]:
+    """The ``authorization: Bearer <key>`` header of setting ``key``, or no header when
+    it is not set (a server run without authentication)."""
+    token = setting_text(settings, backend, key)
+    return {"authorization": f"Bearer {token}"} if token else {}
+
+
 def endpoint(settings: Any, backend: str, key: str, url: str, headers: dict[str, str]) -> Any:
     """The :class:`~memhooks.backends.http.Endpoint` at setting ``key``'s ``url``; an
     URL that is not ``http(s)://host[:port][/path]`` is reported at the setting."""
