@@ -27,7 +27,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import sqlite3
     from collections.abc import Callable, Iterable, Sequence
-    from types import TracebackType
     from typing import IO, TypeVar
 
     from typing_extensions import Self, TypedDict, Unpack
@@ -134,12 +133,7 @@ class MemoryStore:
     def __enter__(self) -> Self:
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.close()
 
     def add(
