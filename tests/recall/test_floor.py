@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from memhooks.cli import main
-from memhooks.recall import recall
+from memhooks.maintain.generated import AUTO_TAG, auto_cue_text, is_auto
+from memhooks.recall import floor, recall, runtime
 from memhooks.recall.floor import Cue, apply
 from memhooks.recall.outcome import Recalled
 
@@ -146,3 +147,11 @@ def test_a_hand_written_query_that_matched_through_common_words_keeps_its_matche
     chance = Recalled("chance", "Changelog lines list each project.", kind="note", recalled_by=by)
     kept, below = apply([real, chance], cues, ())
     assert [m.id for m in kept] == ["real"] and [m.id for m in below] == ["chance"]
+
+
+def test_recall_knows_a_generated_cue_by_the_tag_the_writer_gives_it() -> None:
+    # recall keeps its own copy of the tag (the writer's module is ~1.6 ms on the prompt):
+    # a cue maintain tags must be the cue the floor and the runtime skip
+    assert runtime.AUTO_TAG == AUTO_TAG
+    assert floor.AUTO_TAG is runtime.AUTO_TAG
+    assert is_auto({"text": auto_cue_text("src"), "tags": [runtime.AUTO_TAG]})

@@ -60,6 +60,7 @@ from itertools import pairwise
 from ..settings import given, switch
 from ..symbols.mentions import mentions
 from ..words import content_words, identifiers
+from .runtime import AUTO_TAG
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -95,8 +96,6 @@ EVERYDAY = content_words(
 )
 #: Letters two words must share at the start to be one word (``migrat``, ``migration``).
 PREFIX = 5
-#: Tag of a generated folder cue (:data:`memhooks.recall.runtime.AUTO_TAG`).
-_AUTO = "memhooks:auto"
 
 
 def lexical(backend: str | None) -> bool:
@@ -129,7 +128,7 @@ def cues(tasks: Iterable[Task], prompt: str, keys: Collection[tuple[Any, str]] =
     for task in tasks:
         query = task.query
         key = (task.source, query["query"])
-        if _AUTO in query.get("tags", ()) or task.source is None or key not in keys:
+        if AUTO_TAG in query.get("tags", ()) or task.source is None or key not in keys:
             continue
         files = [r["name"] for r in query.get("resources", ())
                  if isinstance(r, dict) and r.get("kind") == "file"]  # fmt: skip

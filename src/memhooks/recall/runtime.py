@@ -39,6 +39,9 @@ if TYPE_CHECKING:
     from ..backends.base import Backend, Hit
 
 RRF_K = 60
+#: The tag of a generated folder cue, as :data:`memhooks.maintain.generated.AUTO_TAG`
+#: writes it: recall's own copy, held equal by a test, because importing the writer's
+#: module costs the prompt ~1.6 ms (python -X importtime) for one string.
 AUTO_TAG = "memhooks:auto"
 
 
