@@ -452,7 +452,7 @@ def refresh(path: str | None = None, *, budget_s: float = REFRESH_S) -> int:
     (``MEMHOOKS_CACHE=0``) or hybrid search (it would load the embedding model in a
     writer) all give 0.
     """
-    if _hybrid_requested():
+    if hybrid_requested():
         return 0
     try:
         from ..store import MemoryStore
@@ -468,13 +468,16 @@ def refresh(path: str | None = None, *, budget_s: float = REFRESH_S) -> int:
         backend.close()
 
 
-def _hybrid_requested() -> bool:
+def hybrid_requested() -> bool:
+    """Whether ``MEMHOOKS_SEARCH`` asks for more than BM25 (hybrid search), read without
+    loading the embedding code: the one rule the store's ranking and the recall floor
+    (:func:`memhooks.recall.floor.lexical`) follow."""
     return given("MEMHOOKS_SEARCH") != "bm25"
 
 
 def _hybrid() -> bool:
     """Whether ``MEMHOOKS_SEARCH`` asks for hybrid search (without importing it when not)."""
-    if not _hybrid_requested():
+    if not hybrid_requested():
         return False
     from ..store import semantic
 

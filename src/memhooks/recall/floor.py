@@ -57,7 +57,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from ..settings import given, switch
+from ..settings import switch
 from ..symbols.mentions import mentions
 from ..words import content_words, identifiers
 from .runtime import AUTO_TAG
@@ -101,7 +101,11 @@ PREFIX = 5
 def lexical(backend: str | None) -> bool:
     """Whether ``backend`` (a backend name) ranks by shared words only: the embedded store
     unless ``MEMHOOKS_SEARCH`` asks for hybrid search."""
-    return backend == "embedded" and given("MEMHOOKS_SEARCH") == "bm25"
+    if backend != "embedded":
+        return False
+    from ..backends.embedded import hybrid_requested  # loaded: the backend that ranked
+
+    return not hybrid_requested()
 
 
 class Cue:
