@@ -1,4 +1,4 @@
-"""``add_many`` and ``existing_ids``: importers that choose ids and re-run."""
+"""``add_many`` and ``stored``: importers that choose ids and re-run."""
 
 from __future__ import annotations
 
@@ -24,8 +24,8 @@ def test_new_ids_are_added_in_one_go_and_known_ones_left_alone(store: MemoryStor
     assert store.add_many("p", [memory("a", "changed"), memory("c"), memory("c", "again")]) == ["c"]
     assert store.get("a", project="p") == before
     assert store.get("c", project="p").text == "a change"  # type: ignore[union-attr]
-    assert store.existing_ids("p", ["a", "x", "c", "a"]) == {"a", "c"}
-    assert store.existing_ids("other", ["a"]) == set()
+    assert store.stored("p", ["a", "x", "c", "a"]).keys() == {"a", "c"}
+    assert store.stored("other", ["a"]) == {}
 
 
 def test_one_bad_memory_writes_nothing(store: MemoryStore) -> None:
@@ -39,4 +39,4 @@ def test_one_bad_memory_writes_nothing(store: MemoryStore) -> None:
 def test_many_ids_are_looked_up_past_sqlite_s_variable_limit(store: MemoryStore) -> None:
     ids = [f"m{n}" for n in range(1500)]
     assert len(store.add_many("p", [memory(i) for i in ids])) == 1500
-    assert store.existing_ids("p", [*ids, "nope"]) == set(ids)
+    assert store.stored("p", [*ids, "nope"]).keys() == set(ids)

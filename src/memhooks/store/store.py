@@ -248,13 +248,6 @@ class MemoryStore:
                 raise StoreError(f"cannot record the memory {name!r}: {exc}") from None
         return self._write(lambda conn: batch.insert_new(conn, project, cleaned))
 
-    def existing_ids(self, project: str, ids: Iterable[str]) -> set[str]:
-        """Which of ``ids`` name memories of ``project`` (obsolete ones included)."""
-        from . import batch
-
-        with Translated(self.path):
-            return batch.existing(self._conn, project, ids)
-
     def stored(self, project: str, ids: Iterable[str]) -> builtins.dict[str, Memory]:
         """The memories of ``project`` among ``ids``, by id, read at once (obsolete ones
         included; an id not stored is left out)."""
