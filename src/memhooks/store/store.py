@@ -29,27 +29,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
     from typing import IO, TypeVar
 
-    from typing_extensions import Self, TypedDict, Unpack
+    from typing_extensions import Self
 
     T = TypeVar("T")
-
-    class Draft(TypedDict, total=False):
-        """What a caller says of a memory to record (:meth:`MemoryStore.add`,
-        :meth:`MemoryStore.remember`): ``scope`` (root-relative folder, default the
-        root), ``files`` (root-relative; :mod:`memhooks.store.scope`), ``kind``,
-        ``tags``, ``entities``, ``source`` (who recorded it). A typing-only record:
-        the keyword arguments, checked at run time against :data:`DRAFT`."""
-
-        scope: str
-        files: Iterable[str]
-        kind: str | None
-        tags: Iterable[str]
-        entities: Iterable[str]
-        source: str
-
-
-#: The fields of a :class:`Draft` (a memory to record), as keyword arguments.
-DRAFT = ("scope", "files", "kind", "tags", "entities", "source")
 
 
 class MemoryStore:
@@ -144,12 +126,18 @@ class MemoryStore:
         created_at: str | None = None,
         id: str | None = None,
         supersedes: Iterable[str] = (),
-        **fields: Unpack[Draft],
+        scope: str = "",
+        files: Iterable[str] = (),
+        kind: str | None = None,
+        tags: Iterable[str] = (),
+        entities: Iterable[str] = (),
+        source: str = "",
     ) -> Memory:
         """Record a new memory and return it as stored (fields normalized).
 
-        ``fields``: the :class:`Draft` fields (``scope``, ``files``, ``kind``, ``tags``,
-        ``entities``, ``source``); ``created_at`` is ISO 8601 with ``Z`` or an offset
+        ``scope``: the root-relative folder (default the root); ``files``: root-relative
+        paths (:mod:`memhooks.store.scope`); ``kind``, ``tags``, ``entities``; ``source``:
+        who recorded it. ``created_at`` is ISO 8601 with ``Z`` or an offset
         (default: now); ``id`` defaults to a fresh time-ordered id and must not exist in
         ``project`` yet. ``supersedes``: ids of memories of ``project`` the new one retires
         (capture's newer checkpoint), marked as :meth:`mark_obsolete` does in the same
@@ -161,7 +149,7 @@ class MemoryStore:
         # Read once: the transaction below runs again after a busy lock (store.connection.write)
         supersedes = builtins.list(supersedes)
         now = self._clock()
-        memory = _draft(project, text, fields, now)
+        memory = _draft(project, text, scope, files, kind, tags, entities, source, now)
         if created_at is not None or id is not None:
             try:
                 memory.id = "" if id is None else clean_id(id)
@@ -192,7 +180,12 @@ class MemoryStore:
         text: str,
         *,
         replaces: str | None = None,
-        **fields: Unpack[Draft],
+        scope: str = "",
+        files: Iterable[str] = (),
+        kind: str | None = None,
+        tags: Iterable[str] = (),
+        entities: Iterable[str] = (),
+        source: str = "",
     ) -> tuple[Memory, bool]:
         """Record ``text`` once per folder: ``(memory, added)``.
 
@@ -200,7 +193,7 @@ class MemoryStore:
         ``text`` (surrounding whitespace aside), that memory is the answer (``added``
         False) and the ``files``, ``tags`` and ``entities`` given are merged into it (its
         ``kind`` is kept, or set when it had none); otherwise a new memory is recorded as
-        :meth:`add` does. ``replaces`` names a memory of ``project`` that the answer
+        :meth:`add` does (its fields as :meth:`add` takes them). ``replaces`` names a memory of ``project`` that the answer
         supersedes: it is marked obsolete with ``superseded_by`` the answer's id
         (:meth:`mark_obsolete`'s rule, in the same transaction), so recall leaves it out
         as it leaves out a reverted commit. Raises StoreError when ``replaces`` names no
@@ -209,7 +202,7 @@ class MemoryStore:
         from . import supersede
 
         now = self._clock()
-        memory = _draft(project, text, fields, now)
+        memory = _draft(project, text, scope, files, kind, tags, entities, source, now)
 
         def work(conn: sqlite3.Connection) -> tuple[Memory, bool]:
             found = rows.same_text(conn, memory.project, memory.scope, memory.text)
@@ -565,25 +558,31 @@ class MemoryStore:
         return write(self._conn, self.path, self.timeout, work)
 
 
-def _draft(project: str, text: str, fields: Draft, now: float) -> Memory:
-    """A new memory of ``text`` and the :class:`Draft` ``fields``, normalized (its id is
-    chosen when it is written). Raises TypeError for a field a draft does not have."""
-    unknown = fields.keys() - DRAFT
-    if unknown:
-        raise TypeError(f"a memory has no field {min(unknown)!r}; its fields: {', '.join(DRAFT)}")
-    files = fields.get("files", ())
+def _draft(
+    project: str,
+    text: str,
+    scope: str,
+    files: Iterable[str],
+    kind: str | None,
+    tags: Iterable[str],
+    entities: Iterable[str],
+    source: str,
+    now: float,
+) -> Memory:
+    """A new memory of ``text`` and its fields, normalized (its id is chosen when it is
+    written). StoreError naming the field that cannot be stored."""
     try:
         return Memory(
             id="",
             project=_project(project),
-            scope=normalize_scope(fields.get("scope", "")),
+            scope=normalize_scope(scope),
             files=normalize_files(files if isinstance(files, str) else builtins.list(files)),
             text=clean_text(text),
-            kind=clean_optional("kind", fields.get("kind")),
-            tags=clean_labels("tags", fields.get("tags", ())),
-            entities=clean_labels("entities", fields.get("entities", ())),
+            kind=clean_optional("kind", kind),
+            tags=clean_labels("tags", tags),
+            entities=clean_labels("entities", entities),
             created_at=format_timestamp(now),
-            source=_source(fields.get("source", "")),
+            source=_source(source),
         )
     except (TypeError, ValueError) as exc:
         raise StoreError(f"cannot record the memory: {exc}") from None
