@@ -271,7 +271,7 @@ def run(repo: str, *, split_rev: str | None = None, split_date: str | None = Non
             )
             imported = import_at(root, store, split)
             with MemoryStore(store, create=False) as opened:
-                stored = opened.existing_ids(imported["project"], ids.values())
+                stored = opened.stored(imported["project"], ids.values())
             known = {sha: memory_id for sha, memory_id in ids.items() if memory_id in stored}
             tasks = mine_tasks(root, split, head, known, funnel)
             report = library(tasks, root, store, budget, per_query) if tasks else {}
@@ -284,7 +284,7 @@ def run(repo: str, *, split_rev: str | None = None, split_date: str | None = Non
                 step = import_at(root, store, task["parent"])
                 imported = {k: imported[k] + step[k] for k in ("added", "obsoleted")}
                 with MemoryStore(store, create=False) as opened:
-                    if not opened.existing_ids(step["project"], task["relevant"]):
+                    if not opened.stored(step["project"], task["relevant"]):
                         continue  # cites a commit on another branch, not imported before it
                 kept.append(task)
                 parts.append(library([task], root, store, budget, per_query))
