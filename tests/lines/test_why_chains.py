@@ -96,3 +96,40 @@ def test_an_edit_of_the_block_is_told_the_fix_before_it_is_applied(
     told = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
     assert f'{hashes["decision"][:12]} "{FIX}"' in told
     assert "stop after\n  | the second challenge." in told
+
+
+def test_a_commit_owning_only_a_blank_line_of_the_range_is_not_named(
+    chains: tuple[Path, dict[str, str]],
+) -> None:
+    # newcomer trial #4: auth.py 292/297 named "Digest authentication support!" for two
+    # blank lines of the block
+    repo, hashes = chains
+    done = why(repo, f"{PATH}:10-12")
+    assert not any(line.startswith(f"{PATH} 10: ") for line in done.splitlines())
+    assert (
+        "line 10 holds no word or number (blank or punctuation only): no commit is named for it"
+        in done
+    )
+    answer = json.loads(why(repo, f"{PATH}:10-12", "--format", "json"))
+    assert answer["wordless_ranges"] == [[10, 10]]
+    assert [o["commit"] for o in answer["owners"]] == [hashes["format"], hashes["rename"]]
+
+
+def test_a_version_bump_is_not_walked_back_to_the_bump_before_it(tmp_path: Path) -> None:
+    from storyrepo import commit_files, git
+
+    from memhooks.history import signal
+    from memhooks.recall import why as why_module
+
+    assert why_module.BUMPS <= set(signal.REASONS)
+    repo = tmp_path / "bumps"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    for key, value in (("user.name", "Story"), ("user.email", "story@example.com")):
+        git(repo, "config", key, value)
+    for n, when in ((1, 1700000000), (2, 1700100000), (3, 1700200000)):
+        last = commit_files(
+            repo, {"version.py": f'__version__ = "2.3{n}.0"\n'}, f"v2.3{n}.0\n", when
+        )
+    said = why(repo, "version.py:1").splitlines()[2]
+    assert said == f'version.py 1: {last[:12]} "v2.33.0" (2023-11-17)'

@@ -36,7 +36,8 @@ commit before them (issue 20 item 3: "perf: simplify retry" hides the decision i
     a one-line message (no body) that names no reason: GitHub's web-editor defaults
     (``Update README.md``, ``Create ci.yml``, ``Delete x``, ``Rename a to b``, ``Add files
     via upload``), a single word (``cleanup``, ``blah``, ``sidebar``), or a few words of
-    chore vocabulary only (``readme update``, ``empty commit``, ``try this``).
+    chore or progress vocabulary only (``readme update``, ``empty commit``, ``try this``,
+    ``basics working``).
 
 Measured on the shared bundles (tests/history/data/signal.json holds real commits of
 both): low-signal are 1,212 of requests' 4,877 non-merge commits (25 %) and 638 of
@@ -121,7 +122,7 @@ _CHORE_WORDS = _vocabulary(
     "update updated updates fix fixes fixed cleanup cleanups minor small typo typos tweak "
     "tweaks misc wip more stuff change changes docs doc readme history changelog authors "
     "todo test tests empty commit oops whoops try this better why not again the a some it "
-    "things"
+    "things basic basics working works work progress"
 )
 _PR_SUFFIX = re.compile(r"\s*\((?:#\d+(?:, ?#\d+)*)\)$")
 _PREFIX = re.compile(r"^[\w/.+-]+: ")

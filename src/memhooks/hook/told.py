@@ -140,6 +140,9 @@ def _told(
             elif owned[str(hash_)][0] != path:
                 mixed.add(str(hash_))  # two paths in one commit: which one keys its rows
             lines_at[n] = (str(hash_), there)
+    for hash_ in {h for h, _ in lines_at.values()}:  # owning only lines without a word:
+        if entry.wordless(n for n, (h, _) in lines_at.items() if h == hash_):
+            del owned[hash_]  # never named (recall.why), so never to be told
     if any(isinstance(n, list) and n[4] for n in (notes.get(h) for h in owned)):
         # a low-signal owner: the whole way looks for its previous owners from the edit's
         # own lines (no context; recall.why: the owner as it owns these)

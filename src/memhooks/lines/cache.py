@@ -31,14 +31,16 @@ from .. import cachefile, filestate
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from typing import Any
 
 # 3: the stat key is memhooks.filestate.key; 4: owners as ints, text aside; 5: base;
 # 6: a shallow clone's edge is a boundary (entries of 5 named it as an owner);
 # 7: the commit texts kept in an entry's notes follow history.message of mapping FORMAT 2
 # (entries of 6 kept ``Co-Authored By:`` lines naming people). A change of that text rule
-# bumps this too: tests/lines/test_cache_format.py ties the two.
-FORMAT = 7
+# bumps this too: tests/lines/test_cache_format.py ties the two. 8: mapping FORMAT 3 (the
+# low-signal reasons kept in the notes).
+FORMAT = 8
 
 #: What is known of a line's owner: None (not blamed yet), UNCOMMITTED, or
 #: ``origin index << SHIFT | line number in that origin`` (one int: a file's owners
@@ -107,6 +109,17 @@ class Entry:
     def base(self, value: list[str] | None) -> None:
         self._base = value
         self.base_changed = value is not None
+
+    def wordless(self, numbers: Iterable[int]) -> bool:
+        """Whether every line ``numbers`` (1-based) of this version holds no letter and no
+        digit — blank, or punctuation alone (``}``, ``);``, ``*/``): what owns only such
+        lines explains nothing (:func:`memhooks.recall.why.explain_lines`; the pre-tool
+        shortcut, :mod:`memhooks.hook.told`, says the same). False when the text is not
+        known."""
+        text = self.text
+        if not text:
+            return False
+        return not any(any(c.isalnum() for c in text[n - 1]) for n in numbers if 0 < n <= len(text))
 
     @property
     def text(self) -> list[str]:

@@ -111,6 +111,10 @@ class Ownership:
         part.size = self.size
         return _answer(part, self._entry, clip(ranges, len(self._entry.lines)))
 
+    def wordless(self, ranges: Ranges) -> bool:
+        """Whether every line of ``ranges`` holds no word (:meth:`.cache.Entry.wordless`)."""
+        return self._entry is not None and self._entry.wordless(numbers(ranges))
+
     def owner(self, hash_: str) -> Owner | None:
         """The owner ``hash_`` among :attr:`owners` (None: it owns none of these lines)."""
         return next((o for o in self.owners if o.hash == hash_), None)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 
 from ..lines.ownership import owners, owners_saved
+from ..lines.ranges import extend, numbers
 
 # This module is on the hook's import set (line-level recall): what only a cold answer
 # needs (git's log, the history's scrubbing and low-signal rule) is imported there, and
@@ -94,11 +95,12 @@ class Why:
     (their ranges), ``remarks`` (what the caller met on the way, in plain words: a hook
     file skipped, no HOME), ``cut`` (``[(hash, lines)]``: lines owned by a shallow clone's
     edge — the history before it is not in the clone, so no commit here explains them;
-    never an owner)."""
+    never an owner), ``wordless`` (ranges of lines holding no letter or digit whose
+    owners own nothing else asked about: no commit is named for them)."""
 
     __slots__ = (
         "binary", "cut", "excluded", "explanations", "lines", "path", "remarks", "size",
-        "total", "uncommitted", "uncommitted_lines", "unknown",
+        "total", "uncommitted", "uncommitted_lines", "unknown", "wordless",
     )  # fmt: skip
 
     def __init__(self, path: str, lines: Sequence[tuple[int, int]]) -> None:
@@ -114,6 +116,7 @@ class Why:
         self.unknown = 0
         self.remarks: list[str] = []
         self.cut: list[tuple[str, list[tuple[int, int]]]] = []
+        self.wordless: list[tuple[int, int]] = []
 
 
 def explain_lines(
@@ -162,8 +165,11 @@ def explain_lines(
     answer.size = own.size
     answer.uncommitted_lines = own.uncommitted_lines
     answer.cut = [(o.hash, o.lines) for o in own.owners if o.boundary]
-    found = _owners(own, max_owners)
-    commits = _texts(top, [o.hash for o in found], own)
+    found = _owners(own, max_owners, answer)
+    # an owner of wordless lines alone is read too (the same git process): an edit's
+    # shortcut (hook.told) finds every owner of the lines around it in the notes
+    read = [o.hash for o in own.owners if o in found or (not o.boundary and max_owners is None)]
+    commits = _texts(top, read, own)
     left_out = _Filter(_rules(exclude), store, project)
     left_out.look_up(commits)
     walks = max_previous
@@ -180,7 +186,7 @@ def explain_lines(
         explanation.initial = owner.previous is None and commit.root
         start = owner if focused is None else focused.owner(owner.hash)
         if (
-            commit.low_signal
+            _walked(commit)
             and start is not None
             and (walks is None or walks > 0)
             and (walk is None or walk(explanation))
@@ -260,8 +266,19 @@ def _unshallowed(
     return owners(top, path, ranges, state_dir=state_dir, deadline=deadline)
 
 
-def _owners(own: Ownership, limit: int | None) -> list[Owner]:
-    kept = [o for o in own.owners if not o.boundary]
+def _owners(own: Ownership, limit: int | None, answer: Why) -> list[Owner]:
+    """The owners worth naming, most lines first, at most ``limit``: not a shallow
+    clone's edge, and not one owning only lines without a word (kept in
+    ``answer.wordless``)."""
+    kept = []
+    for owner in own.owners:
+        if owner.boundary:
+            continue
+        if own.wordless(owner.lines):
+            for n in numbers(owner.lines):
+                extend(answer.wordless, n)
+            continue
+        kept.append(owner)
     return kept if limit is None else kept[:limit]
 
 
@@ -284,7 +301,7 @@ def _before(
     before = _told(top, found, own, left_out, MAX_BEFORE)
     earlier: list[tuple[Commit, int, str]] = []
     seen = {owner.hash, *(c.hash for _, c in before)}
-    steps = [(b, c) for b, c in before if c.low_signal]
+    steps = [(b, c) for b, c in before if _walked(c)]
     while steps and len(earlier) < MAX_WALK and not _late(deadline):
         step, after = steps.pop(0)
         further = previous_owners(top, step, own, deadline=deadline, line_by_line=line_by_line)
@@ -295,9 +312,22 @@ def _before(
                 continue
             seen.add(commit.hash)
             earlier.append((commit, back.count, after.hash))
-            if commit.low_signal:
+            if _walked(commit):
                 steps.append((back, commit))
     return [(c, b.count) for b, c in before], earlier
+
+
+#: Low-signal reasons (:data:`memhooks.history.signal.REASONS`, written out: the hook's
+#: edit path loads no regex module; a test holds them equal) whose commits are not
+#: walked back: a version, dependency or bot bump owns what it set, and the commit
+#: before it is the bump before (``__version__.py``: "v2.34.2", before it "v2.34.1" …).
+BUMPS = frozenset({"version", "dependency", "bot"})
+
+
+def _walked(commit: Commit) -> bool:
+    """Whether the commits before ``commit`` say why its lines are so: it is low-signal
+    or reshapes code, and is no bump (:data:`BUMPS`)."""
+    return bool(commit.low_signal) and commit.low_signal not in BUMPS
 
 
 def _late(deadline: float | None) -> bool:

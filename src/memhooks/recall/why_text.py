@@ -187,6 +187,12 @@ def notes(why: Why) -> list[str]:
             f"{_ranges_are(ranges)} older — `git fetch --unshallow` to explain "
             + _them(sum(b - a + 1 for a, b in ranges))
         )
+    if why.wordless:
+        out.append(
+            f"{_ranges_are(why.wordless).replace(' is', ' holds').replace(' are', ' hold')} "
+            "no word or number (blank or punctuation only): no commit is named for "
+            + _them(sum(b - a + 1 for a, b in why.wordless))
+        )
     if why.uncommitted and why.uncommitted < why.total:
         out.append(f"{_uncommitted(why)}: no commit explains {_them(why.uncommitted)}")
     if why.unknown:
@@ -257,6 +263,8 @@ def to_json(why: Why) -> dict[str, Any]:
         "excluded": [{"commit": h, "reason": r} for h, r in why.excluded],
         # a shallow clone's edge: the history of these lines is not in the clone
         "history_cut": [{"commit": h, "lines": [list(r) for r in lines]} for h, lines in why.cut],
+        # lines holding no letter or digit whose owners own nothing else asked about
+        "wordless_ranges": [list(r) for r in why.wordless],
         "uncommitted_lines": why.uncommitted,
         "uncommitted_ranges": [list(r) for r in why.uncommitted_lines],
         "binary": why.binary,
