@@ -10,8 +10,8 @@ second run adds only what is new and changes nothing else.
 from __future__ import annotations
 
 from . import rows
-from .memory import Memory, clean_id, clean_labels, clean_optional, clean_text, parse_timestamp
-from .scope import normalize_files, normalize_scope
+from .fields import CLEAN
+from .memory import Memory
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -23,26 +23,12 @@ CHUNK = 500
 
 
 def clean(project: str, memory: Memory) -> Memory:
-    """A copy of ``memory`` in ``project`` with every field normalized as
-    :meth:`MemoryStore.add` normalizes them; TypeError/ValueError naming the field."""
+    """A copy of ``memory`` in ``project`` with every field normalized by the one rule
+    (:data:`memhooks.store.fields.CLEAN`); TypeError/ValueError naming the field."""
     if not isinstance(memory, Memory):
         raise TypeError(f"add_many takes Memory objects, got {type(memory).__name__}")
-    if not isinstance(memory.source, str):
-        raise TypeError("`source` must be a string")
-    return Memory(
-        id=clean_id(memory.id),
-        project=project,
-        scope=normalize_scope(memory.scope),
-        files=normalize_files(memory.files),
-        text=clean_text(memory.text),
-        kind=clean_optional("kind", memory.kind),
-        tags=clean_labels("tags", memory.tags),
-        entities=clean_labels("entities", memory.entities),
-        created_at=parse_timestamp(memory.created_at),
-        source=memory.source,
-        obsolete=bool(memory.obsolete),
-        superseded_by=clean_optional("superseded_by", memory.superseded_by),
-    )
+    values = {name: clean(getattr(memory, name)) for name, clean in CLEAN.items()}
+    return Memory(project=project, **values)
 
 
 def insert_new(conn: sqlite3.Connection, project: str, memories: list[Memory]) -> list[str]:

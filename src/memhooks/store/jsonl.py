@@ -12,21 +12,13 @@ import json
 from memhooks.errors import StoreError
 
 from . import rows
-from .memory import (
-    Memory,
-    clean_id,
-    clean_labels,
-    clean_optional,
-    clean_text,
-    format_timestamp,
-    parse_timestamp,
-)
-from .scope import normalize_files, normalize_scope
+from .fields import CLEAN
+from .memory import Memory, format_timestamp
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import sqlite3
-    from collections.abc import Callable, Iterable
+    from collections.abc import Iterable
     from typing import IO, Any
 
     Fields = dict[str, Any]
@@ -160,40 +152,8 @@ def _fields(line: str) -> Fields:
         raise TypeError("each line must be a JSON object with at least a `text` field")
     if "text" not in data:
         raise ValueError("missing `text`; every memory needs its text")
-    fields: Fields = {"text": clean_text(data["text"])}
+    fields: Fields = {"text": CLEAN["text"](data["text"])}
     for key, value in data.items():
-        if key in _CLEANERS:
-            fields[key] = _CLEANERS[key](value)
+        if key in CLEAN and key != "text":
+            fields[key] = CLEAN[key](value)
     return fields
-
-
-def _bool(value: object) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError("`obsolete` must be true or false")
-    return value
-
-
-def _string(value: object) -> str:
-    if not isinstance(value, str):
-        raise TypeError("`source` must be a string")
-    return value
-
-
-_CLEANERS: dict[str, Callable[[Any], Any]] = {
-    "id": clean_id,
-    "scope": normalize_scope,
-    "files": lambda value: normalize_files(_list("files", value)),
-    "kind": lambda value: clean_optional("kind", value),
-    "tags": lambda value: clean_labels("tags", _list("tags", value)),
-    "entities": lambda value: clean_labels("entities", _list("entities", value)),
-    "created_at": parse_timestamp,
-    "source": _string,
-    "obsolete": _bool,
-    "superseded_by": lambda value: clean_optional("superseded_by", value),
-}
-
-
-def _list(name: str, value: object) -> list[Any]:
-    if not isinstance(value, list):
-        raise TypeError(f"`{name}` must be a list of strings")
-    return value

@@ -11,17 +11,9 @@ from memhooks.errors import MissingStoreError, StoreError
 from . import commits, rows, search
 from .connection import BUSY_TIMEOUT, MEMORY, Translated, connect, connect_reader, write
 from .location import default_path
-from .memory import (
-    Memory,
-    clean_id,
-    clean_labels,
-    clean_optional,
-    clean_text,
-    format_timestamp,
-    parse_timestamp,
-)
+from .memory import Memory, clean_id, format_timestamp, parse_timestamp
 from .schema import migrate
-from .scope import normalize_files, normalize_scope
+from .scope import normalize_scope
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -500,15 +492,17 @@ class MemoryStore:
         ``project`` updates that memory, keeping fields the line leaves out.
         New memories get ``default_scope`` and ``source`` when the line has none.
         """
+        from . import jsonl
+        from .fields import CLEAN
+
         project = _project(project)
         if isinstance(fp, (str, bytes)):
             raise StoreError("import_jsonl takes an open file or a list of lines, not a string")
         try:
             scope = normalize_scope(default_scope)
-            source = _source(source)
+            source = CLEAN["source"](source)
         except (TypeError, ValueError) as exc:
             raise StoreError(f"cannot import: {exc}") from None
-        from . import jsonl
 
         records = jsonl.parse(fp, getattr(fp, "name", "<input>"))
         now = self._clock()
@@ -569,20 +563,26 @@ def _draft(
     source: str,
     now: float,
 ) -> Memory:
-    """A new memory of ``text`` and its fields, normalized (its id is chosen when it is
-    written). StoreError naming the field that cannot be stored."""
+    """A new memory of ``text`` and its fields, normalized by the one rule
+    (:data:`memhooks.store.fields.CLEAN`; its id is chosen when it is written).
+    StoreError naming the field that cannot be stored."""
+    from .fields import CLEAN  # the write side: recall never loads it
+
+    def given(values: Iterable[str]) -> object:  # any iterable of strings, not one string
+        return values if isinstance(values, str) else builtins.list(values)
+
     try:
         return Memory(
             id="",
             project=_project(project),
-            scope=normalize_scope(scope),
-            files=normalize_files(files if isinstance(files, str) else builtins.list(files)),
-            text=clean_text(text),
-            kind=clean_optional("kind", kind),
-            tags=clean_labels("tags", tags),
-            entities=clean_labels("entities", entities),
+            scope=CLEAN["scope"](scope),
+            files=CLEAN["files"](given(files)),
+            text=CLEAN["text"](text),
+            kind=CLEAN["kind"](kind),
+            tags=CLEAN["tags"](given(tags)),
+            entities=CLEAN["entities"](given(entities)),
             created_at=format_timestamp(now),
-            source=_source(source),
+            source=CLEAN["source"](source),
         )
     except (TypeError, ValueError) as exc:
         raise StoreError(f"cannot record the memory: {exc}") from None
@@ -605,9 +605,3 @@ def _project(project: object) -> str:
     if not isinstance(project, str) or not project.strip():
         raise StoreError("a project id must be a non-blank string; see memhooks.store.project_id")
     return project
-
-
-def _source(source: object) -> str:
-    if not isinstance(source, str):
-        raise TypeError("`source` must be a string")
-    return source
