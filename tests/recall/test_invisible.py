@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from memhooks.recall import context, recall
+from memhooks.recall.result import dumps, inert_line
 from memhooks.store import MemoryStore, project_id
 
 SNEAKY = (
@@ -32,3 +33,13 @@ def test_hidden_characters_are_escaped_in_what_the_agent_gets(tmp_path: Path) ->
     body = json.loads(injected.split("\n", 2)[2])
     assert body["memories"][0]["text"] == SNEAKY  # the same value, every character kept
     assert body["guidance"][0]["value"].startswith("Guidance\u200b here")
+
+
+def test_a_note_line_escapes_what_the_memories_json_escapes_and_stays_one_line() -> None:
+    # one rule for what the agent sees as escapes: a note line (a hook's path is
+    # repository data) escapes each character exactly where the memories' JSON does
+    for c in [*SNEAKY, "<", ">", "\xa0", "\x85", "\u2028", "é", "\U0001f600", "\u200d"]:
+        json_escapes = dumps(c)[1:-1] != c
+        assert (inert_line(c) != c) == (json_escapes or c == "\u2028"), repr(c)
+        assert json.loads(f'"{inert_line(c)}"') == c
+    assert inert_line("src/a\nb\r\tc.md") == "src/a\\u000ab\\u000d\\u0009c.md"

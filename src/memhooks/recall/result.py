@@ -37,9 +37,10 @@ def dumps(value: Any) -> str:
     return text if text.isprintable() else _escape_hidden(text)
 
 
-def _escape_hidden(text: str) -> str:
+def _escape_hidden(text: str, line: bool = False) -> str:
     """``text`` (encoded JSON) with each hidden character JSON-escaped (outside strings
-    JSON has none, so replacing them in the encoded text is exact)."""
+    JSON has none, so replacing them in the encoded text is exact); with ``line``, also
+    ``<``, ``>`` and line breaks (:func:`inert_line`)."""
     import re
 
     from ..protocol.text import INVISIBLE
@@ -51,7 +52,12 @@ def _escape_hidden(text: str) -> str:
         code -= 0x10000  # a UTF-16 surrogate pair, as JSON writes astral characters
         return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
 
-    return re.sub(INVISIBLE, escape, text)
+    return re.sub(INVISIBLE[:-1] + _LINE_EXTRA + "]" if line else INVISIBLE, escape, text)
+
+
+#: What :func:`inert_line` writes as escapes beyond :data:`~memhooks.protocol.text.INVISIBLE`:
+#: the host's tag brackets and every line break (a note stays one line).
+_LINE_EXTRA = "<>\n\r\t\u2028\u2029"
 
 
 def injected_memory(memory: Recalled) -> dict[str, Any]:
@@ -227,23 +233,19 @@ def inject(
 
 
 def inert_line(text: str) -> str:
-    """``text`` as one line that cannot pass for the host's own words: ``<``, ``>`` and
-    characters that do not print (line breaks, zero-width ones) written as ``\\uXXXX``,
-    as :func:`dumps` writes them (a hook's path is repository data)."""
+    """``text`` as one line that cannot pass for the host's own words: ``<``, ``>``, line
+    breaks and the characters :func:`dumps` escapes written as ``\\uXXXX``, as
+    :func:`dumps` writes them (a hook's path is repository data)."""
     if text.isprintable() and "<" not in text and ">" not in text:
         return text
-    return "".join(
-        c if c.isprintable() and c not in "<>" else f"\\u{ord(c):04x}" for c in text
-    )
+    return _escape_hidden(text, line=True)
 
 
 def skipped_line(path: str, line: int | None, column: int | None, code: str, title: str) -> str:
     """The line the model gets about an invalid hook left out of the chain: where it is,
     its code and what to run (``path`` root-relative)."""
     where = path if line is None else f"{path}:{line}:{column or 1}"
-    return (
-        f"{where} {code} {title}: skipped; `memhooks validate {path}` says how to fix it"
-    )
+    return f"{where} {code} {title}: skipped; `memhooks validate {path}` says how to fix it"
 
 
 STATUS_TEXT = {
@@ -298,7 +300,11 @@ def text(result: dict[str, Any]) -> str:
         lines.append("")
         lines.append(
             f"left out: {dropped['budget']} over budget, {dropped['excluded']} excluded, {dropped['duplicates']} duplicates"
-            + (f", {dropped['below_floor']} below the relevance floor" if dropped.get("below_floor") else "")
+            + (
+                f", {dropped['below_floor']} below the relevance floor"
+                if dropped.get("below_floor")
+                else ""
+            )
         )
     failed = [q for q in result["queries"] if q["status"] != "ok"]
     for query in failed:
