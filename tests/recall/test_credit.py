@@ -63,3 +63,20 @@ def test_each_memory_credits_the_cue_that_matched(tmp_path: Path) -> None:
     )
     credits = {m["id"]: [b["matched"] for b in m["recalled_by"]] for m in result["memories"]}
     assert credits["refunds"][0] == "prompt" and credits["tax"][0] == "query"
+
+
+def test_a_query_is_credited_by_the_words_rule_recall_compares_prose_by(tmp_path: Path) -> None:
+    # credit compares words as memhooks.words does everywhere else: "merging" and "merge"
+    # are one word (credit's own stemmer kept "merg" and "merge" apart: "the prompt")
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    (root / "MEMHOOKS.md").write_text(
+        '---\nschema: memhooks/v2\nrecall_queries: ["Why does merging stall?"]\n---\n',
+        encoding="utf-8",
+    )
+    store = str(tmp_path / "store.sqlite3")
+    with MemoryStore(store) as s:
+        s.add(project_id(str(root)), "A merge of the ledger waits on the nightly lock", id="m")
+    result = recall(str(root), prompt="the nightly ledger lock", store_path=store)
+    body = json.loads(str(context(result)).split("\n", 2)[2])
+    assert {m["id"]: m["recalled_by"] for m in body["memories"]} == {"m": "Why does merging stall?"}

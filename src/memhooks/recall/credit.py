@@ -5,14 +5,14 @@ Every query searches with the prompt beside its own text (:mod:`.runtime`), so a
 "recalls" memories that only the prompt's words found. A query is credited when the
 memory shares a word with the query's own text — a generated folder cue's text carries
 no topic, so only its file cues count — or touches one of its file cues; a memory no
-query can claim so was found by the prompt. Words are compared as the search compares
-them, roughly: lower case, letters and digits, a few endings off, short and common
-words left out.
+query can claim so was found by the prompt. Words are compared by the one rule memhooks
+compares prose by (:func:`memhooks.words.content_words`: lower case, a few endings off,
+short and common words left out), as the relevance floor compares them.
 """
 
 from __future__ import annotations
 
-from ..words import memo
+from ..words import content_words
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -21,79 +21,19 @@ if TYPE_CHECKING:
 
 QUERY = "query"
 PROMPT = "prompt"
-#: Words that say nothing about a topic (what questions are made of).
-COMMON = frozenset(
-    (
-        "about",
-        "after",
-        "also",
-        "and",
-        "any",
-        "are",
-        "because",
-        "been",
-        "before",
-        "but",
-        "can",
-        "could",
-        "did",
-        "does",
-        "done",
-        "for",
-        "from",
-        "had",
-        "has",
-        "have",
-        "how",
-        "into",
-        "its",
-        "more",
-        "not",
-        "now",
-        "only",
-        "other",
-        "our",
-        "should",
-        "than",
-        "that",
-        "the",
-        "their",
-        "them",
-        "then",
-        "there",
-        "these",
-        "they",
-        "this",
-        "those",
-        "under",
-        "was",
-        "were",
-        "what",
-        "when",
-        "where",
-        "which",
-        "who",
-        "why",
-        "will",
-        "with",
-        "would",
-        "you",
-        "your",
-    )
-)
 
 
 def credited(hit: Hit, tasks: list[Task]) -> list[tuple[Task, str]]:
     """``tasks`` (the queries that found ``hit``, in rank order) each with how it matched
     — :data:`QUERY` (its own words or file cues) or :data:`PROMPT` (only the prompt it was
     searched with) — those that matched on their own first."""
-    words = _words(hit.text)
+    words = content_words(hit.text)
     files = set(hit.files or ())
     marked = [(task, QUERY if _own(task, words, files) else PROMPT) for task in tasks]
     return sorted(marked, key=lambda pair: pair[1] != QUERY)
 
 
-def _own(task: Task, words: set[str], files: set[str]) -> bool:
+def _own(task: Task, words: frozenset[str], files: set[str]) -> bool:
     request = task.request
     if task.source is None:
         return True  # the prompt-only query: its text is the prompt
@@ -105,28 +45,11 @@ def _own(task: Task, words: set[str], files: set[str]) -> bool:
 
 
 #: A query's words, once per process (a recall asks for each query's words per memory).
-_QUERIES: dict[str, set[str]] = {}
-#: ASCII punctuation and symbols, as spaces.
-_SPACE = {code: " " for code in range(128) if not chr(code).isalnum()}
+_QUERIES: dict[str, frozenset[str]] = {}
 
 
-def _query_words(text: str) -> set[str]:
+def _query_words(text: str) -> frozenset[str]:
     found = _QUERIES.get(text)
     if found is None:
-        found = _QUERIES[text] = _words(text)
+        found = _QUERIES[text] = content_words(text)
     return found
-
-
-def _words(text: str) -> set[str]:
-    found = {word for word in text.lower().translate(_SPACE).split() if len(word) >= 3}
-    return {_stemmed(word) for word in found - COMMON}  # each word once
-
-
-def _stem(word: str) -> str:
-    for ending in ("ing", "ed", "es", "s"):
-        if word.endswith(ending) and len(word) - len(ending) >= 3:
-            return word[: -len(ending)]
-    return word
-
-
-_stemmed = memo(_stem)  # each word stemmed once per process
