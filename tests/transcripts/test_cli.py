@@ -193,3 +193,34 @@ def test_an_empty_chat_file_is_named_when_nothing_is_imported(
     code, out, _ = _run(capsys, "transcripts", "import", str(project), "--chat", str(chat),
                         "--format", "json")  # fmt: skip
     assert json.loads(out)["chats"] == {str(chat): "the file is empty: no chat lines in it"}
+
+
+@pytest.mark.parametrize(
+    ("name", "code", "said"),
+    [
+        ("gone.jsonl", "MH024", "no chat file here"),
+        ("folder", "MH034", "cannot read the chat file: Is a directory"),
+    ],
+)
+def test_a_chat_file_that_cannot_be_read_is_an_error_naming_it(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    name: str,
+    code: str,
+    said: str,
+) -> None:
+    # never "nothing to keep" (nor a bare OS error): the file, an MH code and what to do
+    from conftest import git_project
+
+    project = git_project(tmp_path / "fresh")
+    monkeypatch.setenv("MEMHOOKS_STORE", str(tmp_path / "store.sqlite3"))
+    (tmp_path / "folder").mkdir()
+    chat = tmp_path / name
+    status, out, err = _run(capsys, "transcripts", "import", str(project), "--chat", str(chat))
+    assert (status, out) == (1, "")
+    assert err == (
+        f"error[{code}]: {said}\n  --> {chat}\n"
+        "  help: name a readable chat file (JSON Lines) with --chat\n"
+    )
+    assert not (tmp_path / "store.sqlite3").exists()

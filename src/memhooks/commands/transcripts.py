@@ -26,7 +26,7 @@ from ..maintain.targets import root_hook
 from ..store import Memory, MemoryStore
 from ..store.location import default_path
 from ..terminal import visible
-from ..transcripts import READERS, ImportReport, import_transcripts
+from ..transcripts import READERS, ImportReport, chat, import_transcripts
 from ..transcripts.render import KIND
 from ..transcripts.supersede import CONFIRMED, KEPT
 from ..workspace import Workspace, locate
@@ -121,7 +121,7 @@ def _nothing(args: argparse.Namespace, where: Workspace, report: ImportReport, p
     """Say that nothing was found: in each chat file named (``--chat``), and where each
     host's sessions were looked for."""
     looked = {name: READERS[name].folder(os.environ) for name in args.agent or sorted(READERS)}
-    chats = {chat: _chat_said(chat) for chat in args.chat or ()}
+    chats = {name: _chat_said(name) for name in args.chat or ()}
     if args.format == "json":
         out = {"project": where.project, "root": where.root, "store": path, **report.to_json()}
         print(json.dumps({**out, "looked_in": looked, "chats": chats}, indent=2))
@@ -129,7 +129,7 @@ def _nothing(args: argparse.Namespace, where: Workspace, report: ImportReport, p
     lines = [f"Nothing to import for {where.root}: no session of this project found in"]
     if chats:
         lines = [f"Nothing to import for {where.root}:"]
-        lines += [f"  {chat}: {said}" for chat, said in chats.items()]
+        lines += [f"  {name}: {said}" for name, said in chats.items()]
         lines.append("and no session of this project found in")
     width = max(map(len, looked), default=0)
     lines += [f"  {name:<{width}}  {folder}" for name, folder in looked.items()]
@@ -145,14 +145,11 @@ def _nothing(args: argparse.Namespace, where: Workspace, report: ImportReport, p
     return 0
 
 
-def _chat_said(chat: str) -> str:
-    """Why a chat file named with ``--chat`` gave nothing to import."""
-    try:
-        with open(chat, "rb") as fp:
-            empty = not fp.read().strip()
-    except OSError:
-        empty = False
-    if empty:
+def _chat_said(name: str) -> str:
+    """Why a chat file named with ``--chat`` gave nothing to import (the import read it
+    already: a file that cannot be read is :func:`memhooks.transcripts.chat.read_all`'s
+    error, MH024/MH034, before anything is said here)."""
+    if chat.blank(name):
         return "the file is empty: no chat lines in it"
     return "nothing in it to keep (no user or assistant text worth a memory)"
 

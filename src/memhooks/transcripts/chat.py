@@ -29,11 +29,11 @@ MAX_BYTES = 64 << 20
 
 def read_all(path: str, root: str) -> list[Transcript]:
     """Every session of the chat file at ``path`` (``root``: the project they belong to),
-    in the order they first appear. Raises DiagnosticError MH034 for a bad line, OSError
-    when the file cannot be read."""
+    in the order they first appear. Raises DiagnosticError MH034 for a bad line or a file
+    that cannot be read (a folder, no permission), MH024 when there is no file at ``path``.
+    """
     path = os.path.abspath(path)
-    with open(path, "rb") as fp:
-        data = fp.read(MAX_BYTES + 1)
+    data = _read(path)
     if len(data) > MAX_BYTES:
         raise _error(path, 1, 1, f"the file is larger than {MAX_BYTES >> 20} MiB; split it")
     default = os.path.splitext(os.path.basename(path))[0]
@@ -78,6 +78,29 @@ def _line(path: str, number: int, raw: bytes) -> tuple[str | None, Message]:
         raise _error(path, number, 1, "`session` must be a non-blank string")
     tools = [ToolUse("files", "read", list(files))] if files else []
     return session, Message(role, text.strip(), at, tools)
+
+
+def blank(path: str) -> bool:
+    """Whether the chat file at ``path`` holds nothing but white space; raises as
+    :func:`read_all` does for a file that is not there or cannot be read."""
+    return not _read(os.path.abspath(path)).strip()
+
+
+def _read(path: str) -> bytes:
+    """The first :data:`MAX_BYTES` + 1 bytes of the file at ``path`` (absolute)."""
+    try:
+        with open(path, "rb") as fp:
+            return fp.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        message = "no chat file here"
+        raise DiagnosticError(Diagnostic("MH024", message, path, help=_NAME_ONE)) from None
+    except OSError as exc:
+        message = f"cannot read the chat file: {exc.strerror or exc}"
+        raise DiagnosticError(Diagnostic("MH034", message, path, help=_NAME_ONE)) from None
+
+
+#: What to do about a chat file that is not there or cannot be read.
+_NAME_ONE = "name a readable chat file (JSON Lines) with --chat"
 
 
 def _error(path: str, line: int, column: int, message: str) -> DiagnosticError:
