@@ -12,6 +12,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+from importlib import metadata
 from pathlib import Path
 
 import jsonschema
@@ -89,8 +90,11 @@ def test_one_home_for_the_version() -> None:
 
 
 def test_the_cli_every_plugin_and_every_marketplace_say_one_version() -> None:
+    # the version pip installed (the distribution's metadata, not memhooks.__version__ the
+    # CLI prints from: comparing it with itself could not fail)
+    installed = metadata.version("memhooks")
     cli = subprocess.run([sys.executable, "-m", "memhooks", "--version"], capture_output=True, text=True, timeout=60, check=True)
-    assert cli.stdout.split() == ["memhooks", memhooks.__version__]
+    assert cli.stdout.split() == ["memhooks", installed]
     said: dict[str, list[str]] = {}
     for rel in plugins.tree():  # every generated manifest and marketplace, in the repo and the package
         if not rel.endswith(".json") or "/hooks" in rel or rel.endswith("hooks.json") or "mcp" in rel:
@@ -101,7 +105,7 @@ def test_the_cli_every_plugin_and_every_marketplace_say_one_version() -> None:
         said[rel] = versions
     manifests = [INSTALLERS[agent].wiring["plugin"]["manifest"] for agent in HOSTS]
     assert all(said[f"{plugins.IN_REPO}/{agent}/{m}"] for agent, m in zip(HOSTS, manifests))
-    assert {v for versions in said.values() for v in versions} == {memhooks.__version__}, said
+    assert {v for versions in said.values() for v in versions} == {installed}, said
 
 
 @pytest.mark.parametrize(
