@@ -5,9 +5,14 @@ with ``x`` but not tests."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from memhooks.testfiles import is_test, subject
+from memhooks.transcripts.anchors import Place
+from memhooks.transcripts.model import Message, ToolUse, Transcript
+from memhooks.transcripts.segment import segment
 
 CASES = [
     # path, is a test, subject
@@ -34,7 +39,19 @@ def test_a_test_file_and_its_subject(path: str, test: bool, topic: str) -> None:
     assert (is_test(path), subject(path)) == (test, topic)
 
 
-def test_a_test_is_tested_by_what_it_tests() -> None:
-    # what the importer relies on: every test named after a file shares its topic
-    tests = [p for p, test, _ in CASES if test and subject(p) == "sla"]
-    assert len(tests) == 8 and {subject(p) for p in tests} == {subject("uptime/sla.py")}
+@pytest.mark.parametrize("test", [p for p, test, topic in CASES if test and topic == "sla"])
+def test_editing_a_test_stays_on_the_topic_of_the_file_it_tests(tmp_path: Path, test: str) -> None:
+    # what the importer relies on (transcripts.segment): after an edit of uptime/sla.py, an
+    # edit of its test is the same piece, though nothing said shares a word with before
+    session = Transcript("claude-code", "s", "s.jsonl", str(tmp_path))
+    turns = [
+        ("The SLA report rounds availability down; round half up instead.", "uptime/sla.py"),
+        ("Cover the boundary where three nines meet the monthly window exactly.", test),
+    ]
+    for n, (said, path) in enumerate(turns):
+        session.messages.append(Message("user", said, f"2026-01-01T00:00:0{n}Z"))
+        edit = ToolUse("Edit", "edit", [str(tmp_path / path)])
+        session.messages.append(Message("assistant", "Done.", None, [edit]))
+    pieces = segment(session, Place(str(tmp_path), str(tmp_path), str(tmp_path)))
+    assert [[e.index for e in p.exchanges] for p in pieces] == [[0, 1]]
+    assert pieces[0].exchanges[1].edited == [test]
