@@ -55,18 +55,53 @@ SOURCE = pathlib.Path(settings.__file__).parent
 TYPED = (*settings.INTEGERS, *settings.SWITCHES, *settings.CHOICES)
 
 
+def _constants(text: str) -> dict[str, str]:
+    """``{NAME: setting}`` of module constants naming a setting of :data:`TYPED`."""
+    bound = re.findall(r"""^([A-Z][A-Z0-9_]*)\s*(?::[^=\n]*)?=\s*["'](MEMHOOKS_[A-Z_]+)["']""", text, re.MULTILINE)
+    return {name: setting for name, setting in bound if setting in TYPED}
+
+
+def _direct_reads(text: str, own: dict[str, str], others: dict[str, dict[str, str]]) -> list[str]:
+    """The settings of :data:`TYPED` ``text`` reads straight from an environment mapping:
+    by name (``os.environ.get("MEMHOOKS_X")``), through a constant of its own (``own``:
+    ``env.get(ENV_VAR)``) or of another module (``others``, by module name:
+    ``os.getenv(semantic.ENV_VAR)``); a write is not a read."""
+    names = "|".join(TYPED)
+    key = rf"""["'](?P<name>{names})["']|(?:(?P<module>\w+)\.)?(?P<constant>[A-Z][A-Z0-9_]*)\b"""
+    direct = re.compile(rf"(?:environ|env|getenv)\s*(?:\.get\(|\[|\()\s*(?:{key})(?!\]\s*=[^=])")
+    found = []
+    for m in direct.finditer(text):
+        held = own if m.group("module") is None else others.get(m.group("module"), {})
+        setting = m.group("name") or held.get(m.group("constant") or "")
+        if setting:
+            found.append(setting)
+    return found
+
+
 def test_a_setting_with_a_default_is_read_only_through_the_table() -> None:
     # One parse of each value: reading one straight from the environment is a second
-    # default and a second policy for a bad value (MEMHOOKS_SEARCH was parsed in three)
-    names = "|".join(TYPED)
-    direct = re.compile(rf"""(?:environ|env|getenv)\s*(?:\.get\(|\[|\()\s*["']({names})["'](?!\]\s*=[^=])""")  # not a write
+    # default and a second policy for a bad value (MEMHOOKS_SEARCH was parsed in three),
+    # whether the name is written out or held in a constant
+    texts = {p: p.read_text(encoding="utf-8") for p in SOURCE.rglob("*.py") if p.name != "settings.py"}
+    held = {p: _constants(text) for p, text in texts.items()}
+    by_module = {p.stem: held[p] for p in texts if held[p]}
     found = [
-        f"{p.relative_to(SOURCE)}: {m.group(1)}"
-        for p in SOURCE.rglob("*.py")
-        if p.name != "settings.py"
-        for m in direct.finditer(p.read_text(encoding="utf-8"))
+        f"{p.relative_to(SOURCE)}: {name}"
+        for p, text in texts.items()
+        for name in _direct_reads(text, held[p], by_module)
     ]
     assert found == []
+
+
+def test_the_scan_finds_a_read_through_a_constant() -> None:
+    source = '''ENV_VAR = "MEMHOOKS_SEARCH"\nmode = os.environ.get(ENV_VAR, "bm25")\nos.environ[ENV_VAR] = "x"\n'''
+    own = _constants(source)
+    assert own == {"ENV_VAR": "MEMHOOKS_SEARCH"}
+    assert _direct_reads(source, own, {}) == ["MEMHOOKS_SEARCH"]
+    assert _direct_reads("x = env.get(semantic.ENV_VAR)", {}, {"semantic": own}) == ["MEMHOOKS_SEARCH"]
+    assert _direct_reads("x = env.get(ENV_VAR)", {}, {"semantic": own}) == []  # another ENV_VAR
+    assert _direct_reads('x = os.getenv("MEMHOOKS_CACHE")', {}, {}) == ["MEMHOOKS_CACHE"]
+    assert _direct_reads('x = os.getenv("MEMHOOKS_STORE")', {}, {}) == []  # no default: a path
 
 
 def _defaults(rows: list[tuple[str, str]]) -> dict[str, str]:
