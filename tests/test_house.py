@@ -84,8 +84,6 @@ KEPT: dict[tuple[str, str], str] = {
     ("memhooks.listing.record", "hashlib"): VALIDATE + ": where there is no _sha1",
     ("memhooks.listing.walker", "fcntl"): VALIDATE + ": the walker child",
     ("memhooks.install.base", "memhooks.install.launcher"): INSTALL_CIRCLE,
-    ("memhooks.install.base", "memhooks.install.command"): INSTALL_CIRCLE,
-    ("memhooks.install.command", "memhooks.install.launcher_state"): INSTALL_CIRCLE,
     ("memhooks.install.launcher", "memhooks.install.hosts"): INSTALL_CIRCLE,
 }
 

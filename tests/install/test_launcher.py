@@ -250,13 +250,12 @@ def test_a_sourced_launcher_that_is_not_ours_or_cannot_be_read_is_a_problem(
 ) -> None:
     # The host's shell sources the launcher and '|| exit 0' turns any failure into a
     # silent no-op: agents status must say so instead of "fires: yes" (review, issue 24).
-    from memhooks.install import command
 
     other = tmp_path / "memhooks"
     other.write_text("#!/usr/bin/env python3\nprint('someone else')\n")
     cmd = launcher.sourced(str(other), ["hook", "--agent", "claude-code"])
-    assert "is not memhooks' launcher" in (command.problem(cmd) or "")
+    assert "is not memhooks' launcher" in (launcher_state.command_problem(cmd) or "")
     other.chmod(0)
     if os.access(other, os.R_OK):  # root reads anything
         return
-    assert "cannot be read" in (command.problem(cmd) or "")
+    assert "cannot be read" in (launcher_state.command_problem(cmd) or "")

@@ -14,6 +14,7 @@ import os
 
 from ..dirs import home as home_folder
 from ..errors import Diagnostic, DiagnosticError, HomeError
+from .command import executable
 from .files import read
 
 TYPE_CHECKING = False
@@ -63,8 +64,7 @@ class Context:
         self.roles = roles or []
         self.launcher: str | None = None
         if exe is None:
-            from . import launcher
-            from .command import executable
+            from . import launcher  # install's circle: the launcher writes through Edit
 
             self.launcher = launcher.path(self) if launcher.target() is not None else None
             exe = [self.launcher] if self.launcher else executable()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 
-from . import command
+from . import command, launcher_state
 from .base import Context, Edit, Status, edit
 from .files import read
 
@@ -63,7 +63,7 @@ def status(host: Host, ctx: Context) -> Status:
                     f"{path} is not executable (Cline treats that as switched off)"
                 )
             runs = [line[5:] for line in (text or "").splitlines() if line.startswith("exec ")]
-            why = command.problem(runs[0]) if runs else None
+            why = launcher_state.command_problem(runs[0]) if runs else None
             if why is not None:
                 found.problems.append(why)
                 found.stale = True

@@ -144,25 +144,6 @@ def program_of(command: str) -> str | None:
     return words[0] if words else None
 
 
-def problem(command: str) -> str | None:
-    """Why a hook command would not reach memhooks (None: it would): its program is
-    missing or not executable, or it is the launcher (:mod:`.launcher`) and no
-    memhooks is left for it to start."""
-    from .launcher_state import problem as launcher_problem
-
-    launcher = sourced(command)
-    if launcher is not None:
-        if not os.path.isfile(launcher):
-            return f"the launcher it runs is missing: {launcher}"
-        if not os.access(launcher, os.R_OK):  # '.' reads it; '|| exit 0' hides the failure
-            return f"the launcher it runs cannot be read: {launcher}"
-        return launcher_problem(launcher, sourced=True)
-    if not runnable(command):
-        return f"program not found or not executable: {command}"
-    program = program_of(command)
-    return launcher_problem(program) if program and os.path.isabs(program) else None
-
-
 def runnable(command: str) -> bool:
     """Whether the program a command starts with exists and is executable — and, for an
     interpreter started on a script (``python [-S] …/memhooks/__main__.py``), whether

@@ -16,8 +16,9 @@ import json
 
 from . import jsonc
 from .base import Status, edit
-from .command import is_ours, problem
+from .command import is_ours
 from .files import read
+from .launcher_state import command_problem
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -167,7 +168,7 @@ def broken_commands(found: dict[str, list[str]]) -> list[str]:
     events: dict[str, list[str]] = {}
     for event, cmds in found.items():
         for cmd in cmds:
-            why = problem(cmd)
+            why = command_problem(cmd)
             if why is not None and event not in events.setdefault(why, []):
                 events[why].append(event)
     return [f"{', '.join(names)}: {why}" for why, names in events.items()]

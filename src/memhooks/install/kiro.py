@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 
-from . import command
+from . import command, launcher_state
 from .base import Context, Edit, Status, edit, reading
 from .files import read
 
@@ -83,7 +83,7 @@ def status(host: Host, ctx: Context) -> Status:
     for hook in data.get("hooks", []):
         if _ours(hook) and hook.get("enabled", True):
             found.events.append(str(hook.get("trigger")))
-            why = command.problem(hook["action"]["command"])
+            why = launcher_state.command_problem(hook["action"]["command"])
             if why is not None:
                 found.problems.append(why)
                 found.stale = True

@@ -103,3 +103,20 @@ def problem(
         gone = names[0] if names else program
         return f"the memhooks installation the launcher {program} starts is gone ({gone})"
     return None
+
+
+def command_problem(hook_command: str) -> str | None:
+    """Why a hook command would not reach memhooks (None: it would): its program is
+    missing or not executable, or it runs the launcher (:mod:`.launcher`) and no
+    memhooks is left for it to start (:func:`problem`)."""
+    launcher = command.sourced(hook_command)
+    if launcher is not None:
+        if not os.path.isfile(launcher):
+            return f"the launcher it runs is missing: {launcher}"
+        if not os.access(launcher, os.R_OK):  # '.' reads it; '|| exit 0' hides the failure
+            return f"the launcher it runs cannot be read: {launcher}"
+        return problem(launcher, sourced=True)
+    if not command.runnable(hook_command):
+        return f"program not found or not executable: {hook_command}"
+    program = command.program_of(hook_command)
+    return problem(program) if program and os.path.isabs(program) else None
