@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from memhooks.agents.base import PRE_TOOL
-from memhooks.hook.reactions import REACTIONS, SHORTCUT_EVENTS
-from memhooks.session.fastpath import TOOL_EVENTS
+from memhooks.agents.base import TOOL_TIME_EVENTS
+from memhooks.hook.reactions import REACTIONS
 
 
 def test_the_events_react_asks_the_shortcut_about_are_those_it_settles() -> None:
     # a prompt or lifecycle call skips the shortcut without loading it (import sets)
-    assert SHORTCUT_EVENTS == TOOL_EVENTS | {PRE_TOOL}
-    assert SHORTCUT_EVENTS <= set(REACTIONS)
+    assert TOOL_TIME_EVENTS <= set(REACTIONS)

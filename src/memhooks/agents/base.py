@@ -51,6 +51,11 @@ EVENTS = (
     STOP,
     SESSION_END,
 )
+#: The events after a tool ran: what it read (``post_tool``), ran or changed.
+AFTER_TOOL_EVENTS = frozenset((POST_TOOL, POST_COMMAND, POST_EDIT))
+#: The events of a tool call, before it runs and after: tool-time recall's, and the ones
+#: the hook's shortcuts may settle (``memhooks.session.fastpath``, ``memhooks.hook.told``).
+TOOL_TIME_EVENTS = AFTER_TOOL_EVENTS | {PRE_TOOL}
 
 WRITTEN = "written"
 READ = "read"

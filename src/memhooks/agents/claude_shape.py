@@ -10,7 +10,7 @@ which their own modules pass in.
 from __future__ import annotations
 
 from . import base, outcome
-from .base import EVENTS, POST_COMMAND, POST_EDIT, POST_TOOL, PRE_TOOL, NormalizedEvent
+from .base import EVENTS, TOOL_TIME_EVENTS, NormalizedEvent
 from .fields import first_text, text
 from .paths import clean_dir
 from .tools import OTHER, ToolCall, told
@@ -72,7 +72,7 @@ def normalize(
     native = event_name(payload, hint)
     event = lookup(events, native)
     cwd = clean_dir(payload.get("cwd"))
-    is_tool = event in (PRE_TOOL, POST_TOOL, POST_EDIT, POST_COMMAND)
+    is_tool = event in TOOL_TIME_EVENTS
     call = ToolCall(
         first_text(payload, "tool_name", "toolName") if is_tool else None,
         payload.get("tool_input") if is_tool else None,

@@ -486,11 +486,11 @@ class HookCall:
         tell in the store (:func:`memhooks.session.snapshot.quiet_state`), so a pre-tool
         edit need not search it. The store is asked only by a tool call that opened it
         (a read's search by names, an edit's): a prompt's call stays off lines/."""
-        from ..agents.base import POST_COMMAND, POST_EDIT, POST_TOOL, PRE_TOOL
+        from ..agents.base import TOOL_TIME_EVENTS
         from ..session.snapshot import quiet_state
 
         assert self.event.session_id is not None
-        tool = self.event.event in (POST_TOOL, PRE_TOOL, POST_EDIT, POST_COMMAND)
+        tool = self.event.event in TOOL_TIME_EVENTS
         opened = backend if tool and not isinstance(backend, Exception) else None
 
         def ask() -> list[object] | None:

@@ -39,6 +39,7 @@ from ..agents.base import (
     PRE_TOOL,
     SESSION_END,
     SESSION_START,
+    TOOL_TIME_EVENTS,
     USER_PROMPT,
 )
 from .reply import Reply
@@ -69,7 +70,7 @@ def _settled(call: HookCall) -> bool:
     """:func:`memhooks.session.fastpath.settled` for a tool event, :func:`.told.settled`
     for a pre-tool one; a prompt or lifecycle event is never settled there, and its call
     does not load the shortcuts' modules."""
-    if call.event.event not in SHORTCUT_EVENTS:
+    if call.event.event not in TOOL_TIME_EVENTS:
         return False
     if call.event.event == PRE_TOOL:  # an edit whose lines' owners were all told
         from .told import settled as told
@@ -91,10 +92,6 @@ def on_end(call: HookCall) -> Reply:
     return Reply(call.delivery.noop)
 
 
-#: The events a shortcut may settle: :func:`memhooks.session.fastpath.settled`'s
-#: ``TOOL_EVENTS`` and ``PRE_TOOL`` (:func:`.told.settled`; ``tests/hook/test_reactions.py``
-#: holds them equal).
-SHORTCUT_EVENTS = frozenset((POST_TOOL, POST_COMMAND, POST_EDIT, PRE_TOOL))
 #: normalized event -> (module of this package, its reaction)
 REACTIONS: dict[str, tuple[str, str]] = {
     SESSION_START: ("prompt_time", "on_session_start"),

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 
-from ..agents.base import DELETED, POST_COMMAND, POST_EDIT, POST_TOOL, READ
+from ..agents.base import AFTER_TOOL_EVENTS, DELETED, POST_COMMAND, POST_EDIT, POST_TOOL, READ
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -46,16 +46,12 @@ if TYPE_CHECKING:
         def absolute(self, path: str) -> str: ...
 
 
-#: The events the shortcut can settle.
-TOOL_EVENTS = frozenset((POST_TOOL, POST_COMMAND, POST_EDIT))
-
-
 def settled(call: Call) -> bool:
     """True when ``call``'s event needs nothing but its touches logged (see the module
     docstring; the touches are logged then). False sends the call the whole way; never
     "something is wrong". Relative paths are the event's, joined to the call's folder."""
     event = call.event
-    if event.event not in TOOL_EVENTS or not event.session_id:
+    if event.event not in AFTER_TOOL_EVENTS or not event.session_id:
         return False
     touched = []
     for change in event.files:
