@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from memhooks.agents.delivery import NONE, Delivery, delivery_of, noop
-from memhooks.agents.registry import _MODULES, host_module
+from memhooks.agents.delivery import NONE, Delivery
+from memhooks.agents.registry import _MODULES, delivery_of, host_module, noop
 
 
 @pytest.mark.parametrize("host", sorted(_MODULES))

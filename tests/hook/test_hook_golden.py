@@ -11,17 +11,17 @@ from pathlib import Path
 import pytest
 from hook_support import MARKER, load_golden, payload
 
-from memhooks.agents import delivery
+from memhooks.agents import delivery, registry
 from memhooks.hook import handler
-from memhooks.settings import default
 from memhooks.maintain import events
+from memhooks.settings import default
 
 GOLDEN = load_golden()
 
 
 def _context_of(host: str, native: str, stdout: str) -> str:
     """The context text a host would take from ``stdout`` (asserting its shape)."""
-    kind = delivery.delivery_of(host).for_event(native).kind
+    kind = registry.delivery_of(host).for_event(native).kind
     if kind == delivery.PLAIN:
         return stdout
     body = json.loads(stdout)
@@ -60,7 +60,7 @@ def test_recorded_payload(name: str, project: Path, env: dict[str, str], monkeyp
     context = _context_of(event.host, event.native_event, reply.stdout)
     assert MARKER in context
     assert context.startswith("[MemHooks")
-    cap = delivery.delivery_of(event.host).for_event(event.native_event).cap
+    cap = registry.delivery_of(event.host).for_event(event.native_event).cap
     assert len(context) <= (cap or default("MEMHOOKS_MAX_CHARS"))
 
 

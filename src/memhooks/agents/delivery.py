@@ -133,21 +133,3 @@ class Delivery:
 
 #: The row of a host that no adapter recognised: nothing reaches the model.
 NONE = Delivery(None)
-
-
-def delivery_of(host: str | None) -> Delivery:
-    """``host``'s ``DELIVERY`` row (:data:`NONE` for an unknown or missing host)."""
-    if not host:
-        return NONE
-    from .registry import host_module
-
-    try:
-        row: Delivery = host_module(host).DELIVERY
-    except KeyError:
-        return NONE
-    return row
-
-
-def noop(host: str | None, native_event: str | None) -> str:
-    """The stdout that means "nothing to add" for ``host`` and ``native_event``."""
-    return delivery_of(host).for_event(native_event).noop

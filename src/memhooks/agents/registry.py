@@ -12,6 +12,7 @@ Adding a host is one module and one line here.
 from __future__ import annotations
 
 from .base import UNKNOWN, NormalizedEvent
+from .delivery import NONE, Delivery
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: see base.py
 if TYPE_CHECKING:
@@ -42,6 +43,23 @@ def host_module(name: str) -> Adapter:
     """The adapter module of host ``name``; KeyError for an unknown name."""
     module: Adapter = __import__(f"{__package__}.{_MODULES[name]}", fromlist=["_"])
     return module
+
+
+def delivery_of(host: str | None) -> Delivery:
+    """``host``'s ``DELIVERY`` row (:data:`memhooks.agents.delivery.NONE` for an unknown
+    or missing host)."""
+    if not host:
+        return NONE
+    try:
+        row: Delivery = host_module(host).DELIVERY
+    except KeyError:
+        return NONE
+    return row
+
+
+def noop(host: str | None, native_event: str | None) -> str:
+    """The stdout that means "nothing to add" for ``host`` and ``native_event``."""
+    return delivery_of(host).for_event(native_event).noop
 
 
 def __getattr__(name: str) -> object:

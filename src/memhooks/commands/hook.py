@@ -81,7 +81,7 @@ def serve(
 ) -> int:
     """One hook call, start to finish, under the internal deadline. Returns 0.
     ``exiting``: the process ends right after (:func:`memhooks.hook.handle`)."""
-    from ..agents.delivery import noop
+    from ..agents.registry import noop
     from ..hook.deadline import Watchdog, budget_ms, started_ago, window
     from ..hook.handler import handle
     from ..hook.payload import read_payload

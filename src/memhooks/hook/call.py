@@ -83,7 +83,7 @@ class HookCall:
         time_s: float = 3.0,
         exiting: bool = False,
     ) -> None:
-        from ..agents.delivery import delivery_of
+        from ..agents.registry import delivery_of
 
         self.event = event
         self.host = event.host

@@ -100,7 +100,7 @@ def handle(
     call put in the session's ledger stands, as nothing it found reached the model. The
     ledger and the reply are one decision: rows held while the call works
     (:mod:`memhooks.session.record`), confirmed only for a reply that goes out."""
-    from ..agents.delivery import noop
+    from ..agents.registry import noop
 
     env = os.environ if env is None else env
     started = time.monotonic()
