@@ -110,7 +110,7 @@ def test_a_canonical_text_reads_as_its_model_in_both_readers_and_validates(
 
 
 def test_what_the_canonical_read_caches_is_what_parsing_caches(tmp_path: Path) -> None:
-    from memhooks.maintain.generated import canonical_data
+    from memhooks.maintain.canonical import canonical_data
     from memhooks.protocol import cache
 
     model = canonical.Generated(True, [("a", ["a/x.py"])], body="\n# Notes\r\n\nKeep.\n")

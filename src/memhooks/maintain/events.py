@@ -343,11 +343,12 @@ def _unchanged(
     """True when :func:`_apply` would certainly write nothing: the hook is missing and
     would not be created, or it is a valid regular file whose generated cues already say
     what ``cues`` would make them say (:func:`.generated.unchanged`). Decided from the
-    hook's plain data (:func:`.generated.plain_data`: the parsed-hook cache, a generated
+    hook's plain data (:func:`.canonical.plain_data`: the parsed-hook cache, a generated
     hook's canonical text, else libyaml): nothing is locked, no YAML is round-tripped,
     and a hook too big to edit in the agent hook is no obstacle. ``learned``: a record
     to add this hook's folder to when it is unchanged (:func:`.settled.learn_folder`)."""
-    from .generated import plain_data, unchanged
+    from .canonical import plain_data
+    from .generated import unchanged
 
     try:
         st = os.lstat(hook)

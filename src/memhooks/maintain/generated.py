@@ -18,11 +18,9 @@ from ..protocol.text import normalize
 
 TYPE_CHECKING = False  # typing costs ~2 ms to import; annotations are strings
 if TYPE_CHECKING:
-    import os
     from collections.abc import Callable, Iterable
     from typing import Any
 
-    from ..protocol.cache import HookCache
 
 AUTO_TAG = "memhooks:auto"
 AUTO_CUE = (
@@ -116,42 +114,3 @@ def unchanged(
         if sum(name is not None for name in names) > max_paths:
             return False
     return True
-
-
-def plain_data(hook: str, st: os.stat_result, store: HookCache) -> dict[str, Any] | None:
-    """The frontmatter data of the regular file ``hook`` (``st``: its ``lstat``) when it
-    is valid, else None: the parsed-hook cache's entry, else :func:`canonical_data`,
-    else the cache's full parse (libyaml)."""
-    from ..filestate import key as stat_key
-
-    if store.get(hook, stat_key(st)) is None:
-        data = canonical_data(hook, store)
-        if data is not None:
-            return data
-    parsed = store.load(hook, st)
-    return parsed.data if parsed.valid else None
-
-
-def canonical_data(hook: str, store: HookCache) -> dict[str, Any] | None:
-    """The data of ``hook`` when its text is a generated hook's canonical form
-    (:mod:`.canonical`: valid by construction), read without a YAML library — such as
-    the hook the previous event wrote, within the cache's racy window — and put in
-    ``store`` (it is exactly what parsing gives: that data, no diagnostics;
-    ``tests/maintain/test_canonical.py``). None for any other text, or an unreadable or
-    unsafe file (the caller's full parse words what is wrong)."""
-    from ..errors import DiagnosticError
-    from ..filestate import key as stat_key
-    from ..protocol.frontmatter import decode, to_lf
-    from ..protocol.hookfile import read_bytes
-    from .canonical import read
-
-    try:
-        raw, st = read_bytes(hook)
-        model = read(decode(raw, hook))
-    except DiagnosticError:
-        return None
-    if model is None:
-        return None
-    data = model.data()
-    store.put(hook, stat_key(st), (data, to_lf(model.body).strip(), []), st)
-    return data

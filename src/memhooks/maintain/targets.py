@@ -61,7 +61,7 @@ def root_hook(root: str, store: HookCache | None = None) -> str:
     """
     path = require_enabled(root)
     from ..protocol import cache
-    from .generated import canonical_data
+    from .canonical import canonical_data
 
     view = cache.for_root(root) if store is None else store  # unchanged: not parsed again
     key = filestate.key(os.lstat(path))
