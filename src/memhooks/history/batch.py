@@ -12,7 +12,7 @@ import os
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..store import MemoryStore
-    from ..store.commits import Stored, Wanted
+    from ..store.commit_writes import Stored, Wanted
     from .report import ImportReport
 
 #: Commits written per transaction.
@@ -68,7 +68,7 @@ class Batch:
 
 
 def would(want: Wanted, stored: Stored | None) -> tuple[str, bool]:
-    """What :func:`memhooks.store.commits.apply` would do with ``want`` (a dry run)."""
+    """What :func:`memhooks.store.commit_writes.apply` would do with ``want`` (a dry run)."""
     assert want.build is not None
     if stored is None:
         if want.build() is None:

@@ -28,7 +28,8 @@ made from the messages each run reads, once every memory is stored).
 
 from __future__ import annotations
 
-from ..store.commits import SOURCE_PREFIX, CommitRow, Wanted
+from ..store.commit_writes import CommitRow, Wanted
+from ..store.commits import SOURCE_PREFIX
 from ..store.memory import format_timestamp
 from . import blame_ignore, gitlog
 from .batch import BATCH, Batch

@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 
     from typing_extensions import Self
 
+    from . import commit_writes
+
     T = TypeVar("T")
 
 
@@ -270,33 +272,39 @@ class MemoryStore:
 
     def stored_changes(
         self, project: str, ids: Iterable[str]
-    ) -> builtins.dict[str, commits.Stored]:
+    ) -> builtins.dict[str, commit_writes.Stored]:
         """What ``project`` holds of the history memories ``ids``
-        (:func:`memhooks.store.commits.stored`): a cheap read before deciding which
+        (:func:`memhooks.store.commit_writes.stored`): a cheap read before deciding which
         memories an import must build."""
+        from . import commit_writes  # history import only: the hook reads, never loads it
+
         with Translated(self.path):
-            return commits.stored(self._conn, _project(project), ids)
+            return commit_writes.stored(self._conn, _project(project), ids)
 
     def imported_commits(
         self, project: str, hashes: Sequence[str], format: int
     ) -> builtins.set[str]:
         """Which commit ``hashes`` ``history import`` stored in ``project`` with mapping
-        ``format`` or a later one (:func:`memhooks.store.commits.imported`)."""
+        ``format`` or a later one (:func:`memhooks.store.commit_writes.imported`)."""
+        from . import commit_writes
+
         with Translated(self.path):
-            return commits.imported(self._conn, project, hashes, format)
+            return commit_writes.imported(self._conn, project, hashes, format)
 
     def store_changes(
-        self, project: str, wanted: Sequence[commits.Wanted]
+        self, project: str, wanted: Sequence[commit_writes.Wanted]
     ) -> builtins.dict[str, tuple[str, bool]]:
         """Add, rewrite or update the history memories ``wanted`` in one write
         transaction; ``{id: (what was done, low-signal)}`` as decided under the write
-        lock (:func:`memhooks.store.commits.apply`). Raises StoreError naming a memory
+        lock (:func:`memhooks.store.commit_writes.apply`). Raises StoreError naming a memory
         that cannot be stored; nothing is written then."""
+        from . import commit_writes
+
         project = _project(project)
 
         def work(conn: sqlite3.Connection) -> builtins.dict[str, tuple[str, bool]]:
             try:
-                return commits.apply(conn, project, wanted)
+                return commit_writes.apply(conn, project, wanted)
             except (TypeError, ValueError) as exc:
                 raise StoreError(f"cannot record the memory of a commit: {exc}") from None
 
@@ -306,13 +314,15 @@ class MemoryStore:
         self, project: str, marks: Sequence[tuple[str, str]]
     ) -> tuple[builtins.list[tuple[str, str]], int]:
         """Mark each live memory a revert undid obsolete, superseded by the revert, in one
-        write transaction (:func:`memhooks.store.commits.mark_reverted`); return the
+        write transaction (:func:`memhooks.store.commit_writes.mark_reverted`); return the
         ``(reverted, revert)`` marks made and how many reverted memories the project
         does not hold."""
+        from . import commit_writes
+
         project = _project(project)
         if not marks:
             return [], 0
-        return self._write(lambda conn: commits.mark_reverted(conn, project, marks))
+        return self._write(lambda conn: commit_writes.mark_reverted(conn, project, marks))
 
     def by_commit(self, project: str, names: Iterable[str]) -> builtins.dict[str, Memory]:
         """``{name: memory}`` for the commits ``names`` (full or abbreviated hashes) that

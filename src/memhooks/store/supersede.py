@@ -4,7 +4,7 @@ A superseded memory stays in the store (``memhooks memories list --all`` shows i
 export keeps it) but is *obsolete*: recall, search and listings leave it out unless asked
 for obsolete memories. ``superseded_by`` names the memory that replaced it, in the same
 project. Used by :meth:`memhooks.store.MemoryStore.mark_obsolete` (capture's newer checkpoint),
-:func:`memhooks.store.commits.mark_reverted` (a revert in ``history import`` supersedes the
+:func:`memhooks.store.commit_writes.mark_reverted` (a revert in ``history import`` supersedes the
 commit it reverts) and :meth:`~memhooks.store.MemoryStore.remember` (``memhooks remember
 TEXT --replaces ID``). Each function runs inside the caller's write transaction.
 """
