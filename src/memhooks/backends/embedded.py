@@ -128,13 +128,13 @@ class EmbeddedBackend:
     ) -> list[str]:
         """Root-relative files directly in ``folder`` that live memories of ``project``
         touched, leaving out the memories whose ids are in ``besides`` (and commits'
-        when not ``commits``: :func:`memhooks.store.ranking.anchored_files`). Raises
+        when not ``commits``: :func:`memhooks.store.anchors.anchored_files`). Raises
         BackendError."""
-        from ..store import ranking
+        from ..store import anchors
 
         try:
             return self._read(
-                lambda conn: ranking.anchored_files(
+                lambda conn: anchors.anchored_files(
                     conn, project, folder, limit=limit, besides=besides, commits=commits
                 )
             )
@@ -207,10 +207,10 @@ class EmbeddedBackend:
 
     def _anchored(self, request: SearchRequest) -> list[tuple[int, float]]:
         """Tool time: the memories anchored to the target folder or the active files
-        (:func:`memhooks.store.ranking.anchored`), those about an active file first, then
-        by relevance to the prompt (:func:`memhooks.store.ranking.relevance`), then
+        (:func:`memhooks.store.anchors.anchored`), those about an active file first, then
+        by relevance to the prompt (:func:`memhooks.store.anchors.relevance`), then
         newest. One list per recall: every query of the folder shares it."""
-        from ..store import ranking
+        from ..store import anchors, ranking
 
         folder = request.scopes[0] if request.scopes else ""
         objects = self._lists().objects
@@ -224,14 +224,14 @@ class EmbeddedBackend:
         )
         if key not in objects:
             found = self._read(
-                lambda conn: ranking.anchored(
+                lambda conn: anchors.anchored(
                     conn, request.project, folder, request.active_files, limit=ANCHORED
                 )
             )
             pks = [pk for pk, _ in found]
             # Only the texts: the rows of the few kept are read afterwards (search()).
             bodies = self._read(lambda conn: ranking.texts(conn, pks)) if request.prompt else {}
-            scores = ranking.relevance(request.prompt or "", bodies)
+            scores = anchors.relevance(request.prompt or "", bodies)
             top = max(scores.values(), default=0.0) or 1.0
             ranked = [
                 (pk, BOOST["active"] * active + scores.get(pk, 0.0) / top, -position)
