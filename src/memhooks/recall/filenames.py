@@ -23,8 +23,14 @@ from __future__ import annotations
 
 import os
 
+from ..paths import relative
 from ..protocol.text import bound_prompt
+from .runtime import folder_of
 from .wording import singular, words
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Folders with more entries than this name no files: the hook lists and splits the
 #: names on every prompt (2,000 names: ~2 ms; measured, see named_files).
@@ -112,3 +118,14 @@ def _name_words(names: list[str]) -> list[set[str]]:
         lowered = (name[:dot] if dot > 0 else name).lower()
         out.append({singular(w) if w[-1] == "s" else w for w in words(lowered)})
     return out
+
+
+def named_in_folder(plan: dict[str, Any], root: str, prompt: str | None) -> dict[str, float]:
+    """``{root-relative file: share}``: the files directly in the plan's target folder
+    that ``prompt`` names; ``{}`` without a prompt."""
+    if not prompt or not prompt.strip():
+        return {}
+    directory = folder_of(plan, root)
+    rel = relative(directory, root)
+    prefix = f"{rel}/" if rel else ""
+    return {prefix + name: share for name, share in named_files(prompt, listing(directory)).items()}

@@ -199,19 +199,6 @@ def folder_of(plan: dict[str, Any] | None, root: str) -> str:
     return str(directory)
 
 
-def named_in_folder(plan: dict[str, Any], root: str, prompt: str | None) -> dict[str, float]:
-    """``{root-relative file: share}``: the files directly in the plan's target folder
-    that ``prompt`` names (:mod:`.filenames`); ``{}`` without a prompt."""
-    if not prompt or not prompt.strip():
-        return {}
-    from .filenames import listing, named_files
-
-    directory = folder_of(plan, root)
-    rel = relative(directory, root)
-    prefix = f"{rel}/" if rel else ""
-    return {prefix + name: share for name, share in named_files(prompt, listing(directory)).items()}
-
-
 #: Least time (seconds) a query is started with; with less left it is skipped.
 MIN_QUERY_S = 0.02
 #: Status of a query the deadline left unsearched.
@@ -252,7 +239,10 @@ def run_tasks(
             task.ms = (time.perf_counter() - started) * 1000
         # Sources of this search that failed while others answered (backends.base.PartialHits).
         failures = getattr(hits, "failures", None)
-        hits = _with_synthesis(task, backend, hits)
+        if task.request.options:  # provider options: a synthesis may be asked for
+            from .synthesis import with_synthesis
+
+            hits = with_synthesis(task, backend, hits)
         kept = []
         for hit in hits:
             key = (
@@ -277,37 +267,6 @@ def run_tasks(
             said = "; ".join(message for _, message in failures)
             task.status, task.error = "partial", f"{said}; {task.error}" if task.error else said
     return {"excluded": len(excluded)}
-
-
-#: Provider options that ask for a backend-side synthesis (Hindsight ``strategy: reflect``
-#: and ``mental_models``, Honcho ``strategy: reasoning``); the adapter decides whether the
-#: user's configuration allows it and returns ``None`` otherwise.
-SYNTHESIS_KEYS = ("strategy", "mental_models")
-
-
-def _with_synthesis(task: Task, backend: Backend, hits: list[Hit]) -> list[Hit]:
-    """Put the backend's synthesis (if the query asks for one, the adapter offers it and
-    it answers) first among the hits, as a memory of kind ``synthesis``. A failing
-    synthesis is noted on the task; the search hits stay."""
-    from ..backends.capabilities import Synthesizes
-
-    options = task.request.options
-    if not isinstance(backend, Synthesizes) or not any(options.get(k) for k in SYNTHESIS_KEYS):
-        return hits
-    try:
-        text = backend.synthesize(task.request)
-    except Exception as exc:  # noqa: BLE001 - synthesis is optional; keep the search hits
-        task.error = f"synthesis failed: {exc}"
-        return hits
-    if not isinstance(text, str) or not text.strip():
-        return hits
-    import zlib
-
-    from ..backends.base import Hit as HitClass
-
-    top = max((h.score for h in hits), default=1.0)
-    ident = f"synthesis:{backend.name}:{zlib.crc32(task.query['query'].encode()):08x}"
-    return [HitClass(ident, text.strip(), top, kind="synthesis"), *hits]
 
 
 def rank(

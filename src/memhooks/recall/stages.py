@@ -23,7 +23,6 @@ from .outcome import Recalled
 from .runtime import (
     RANK_S_PER_QUERY,
     build_tasks,
-    named_in_folder,
     rank,
     request_for,
     run_tasks,
@@ -238,11 +237,7 @@ def search(
         _adopt(backend, resolved, out.notes)
         plan_of = {str(i): p for i, p in enumerate(resolved.plans)} if resolved.routing else {}
         # Tool time ranks anchored memories only: the prompt-named files play no part.
-        named_of = (
-            {}
-            if anchored
-            else {cid: named_in_folder(plan, root, prompt) for cid, plan in plan_of.items()}
-        )
+        named_of = {} if anchored else _named(plan_of, root, prompt)
         for task in resolved.tasks:
             task.request = request_for(
                 task,
@@ -288,6 +283,17 @@ class Merged:
         self.duplicates = 0
         self.delivered = 0
         self.refused = 0
+
+
+def _named(plan_of: dict[str, Any], root: str, prompt: str | None) -> dict[str, dict[str, float]]:
+    """Per context id, the files of its plan's folder that ``prompt`` names
+    (:func:`memhooks.recall.filenames.named_in_folder`), ``{}`` without a prompt: a
+    session's start and tool time never load the file-name matcher."""
+    if not prompt or not prompt.strip():
+        return {}
+    from .filenames import named_in_folder
+
+    return {cid: named_in_folder(plan, root, prompt) for cid, plan in plan_of.items()}
 
 
 def merge(
