@@ -8,6 +8,15 @@ project root pays for finding it once and a reaction that needs nothing pays not
 no more). Nothing here prints; a problem worth telling the user is added to
 :attr:`HookCall.notes` (one stderr line in the end). :meth:`HookCall.close` closes what
 the call opened: the backend, the state file.
+
+Over 300 lines on purpose: every hook call, the tool shortcut's included, loads this
+module, and every fact here is one lazy attribute of the one call object. What only a
+failing call needs (no home folder, an unusable state file) is in
+:mod:`memhooks.hook.fallback`, loaded then; the project root's rule is
+:func:`memhooks.protocol.root.enabled_root`. Splitting the rest into modules every call
+loads would cost each call ~50-60 us of CPU per module (a small module's import, measured
+by re-import in one process: ``memhooks.limits``, ``session.keys``, ``store.commits``)
+for no less work.
 """
 
 from __future__ import annotations
@@ -55,7 +64,6 @@ class HookCall:
         "_capture",
         "_cli_roles",
         "_folder",
-        "_home",
         "_root",
         "_session",
         "_state",
@@ -67,6 +75,7 @@ class HookCall:
         "env",
         "event",
         "exiting",
+        "home",
         "homeless",
         "host",
         "native",
@@ -103,7 +112,8 @@ class HookCall:
         #: What a missing home folder left unfound ("memory store", "session file"):
         #: told in one short line (:meth:`home_note`), not one long note each.
         self.homeless: list[str] = []
-        self._home: tuple[str, str | None] = ("", None)  # (why, where the session is kept)
+        #: (why the home folder is unusable, where the session is kept then): home_note().
+        self.home: tuple[str, str | None] = ("", None)
         self._state_dir: str | None = None
         self._session: Session | None = None
         self._capture: tuple[str, bool] | None = None
@@ -134,7 +144,9 @@ class HookCall:
         folder is in no project with a root ``MEMHOOKS.md`` (then the hook does nothing:
         a user-level install fires in every folder)."""
         if self._root is False:
-            self._root = _enabled_root(self.folder, self.env)
+            from ..protocol.root import enabled_root
+
+            self._root = enabled_root(self.folder, self.env)
         return self._root  # type: ignore[return-value]
 
     def absolute(self, path: str) -> str:
@@ -259,7 +271,7 @@ class HookCall:
         """The state folder (:func:`memhooks.session.location.state_dir`); with no usable
         home to find it in (:class:`~memhooks.errors.HomeError`: :attr:`state_problem`),
         :data:`NO_FOLDER`: nothing can be created below it, and :attr:`state` is kept
-        elsewhere."""
+        elsewhere (:func:`memhooks.hook.fallback.state`)."""
         if self._state_dir is None:
             from ..session.location import state_dir
 
@@ -268,7 +280,9 @@ class HookCall:
             except OSError as exc:  # HomeError (memhooks.errors is loaded only to raise it)
                 self._state_dir = NO_FOLDER
                 self.state_problem = str(exc)
-                self._no_home("session file", str(exc))
+                from . import fallback  # only when something is missing
+
+                fallback.no_home(self, "session file", str(exc))
         return self._state_dir
 
     @property
@@ -284,46 +298,12 @@ class HookCall:
                     raise StoreError(str(self.state_problem))  # why: no home (state_dir)
                 self._state = State(os.path.join(self.state_dir, FILENAME))
             except StoreError as exc:
-                self._state = self._fallback_state(str(exc))
+                from . import fallback
+
+                self._state = fallback.state(self, str(exc))
             if self._state.replaced:
                 self.notes.append(self._state.replaced)
         return self._state
-
-    def _fallback_state(self, why: str) -> State:
-        """The state when the state file cannot be used (``why``): one in the user's
-        private runtime folder (:func:`memhooks.dirs.runtime_dir`), so the session's
-        ledger still keeps a memory from coming twice and the model is told once
-        (:attr:`state_problem`); else, failing open with less rather than not at all,
-        one in memory that ends with this call (:attr:`ledgerless`)."""
-        from ..dirs import runtime_dir
-        from ..errors import StoreError
-        from ..session.location import FILENAME
-        from ..session.state import State
-
-        self.state_problem = why
-        folder = runtime_dir(self.env)
-        homeless = "session file" in self.homeless  # said by home_note()
-        if folder is not None and folder != self.state_dir:
-            try:
-                state = State(os.path.join(folder, FILENAME))
-            except StoreError:
-                pass
-            else:
-                if homeless:
-                    self._home = (self._home[0], folder)
-                    return state
-                self.notes.append(
-                    f"{why}; this session is kept in {folder} until then (edits' cue updates"
-                    " are applied at once, not journaled)"
-                )
-                return state
-        if homeless:
-            return State(EPHEMERAL)
-        self.notes.append(
-            f"{why}; this call went on without the session's ledger"
-            " (and tool-time recall is off until the state file can be used)"
-        )
-        return State(EPHEMERAL)
 
     @property
     def ledgerless(self) -> bool:
@@ -352,7 +332,9 @@ class HookCall:
                     raise
                 assert self._state is not None
                 self._state.close()
-                self._state = self._fallback_state(str(exc))
+                from . import fallback
+
+                self._state = fallback.state(self, str(exc))
                 self._session = open_session(
                     self._state, self.host, self.event.session_id, self.root, prompt=prompt
                 )
@@ -379,38 +361,19 @@ class HookCall:
 
             self._store_ready, self._store_note = store_ready(self.env)
             if self._store_note is not None:
-                self._no_home("memory store", self._store_note)
+                from . import fallback
+
+                fallback.no_home(self, "memory store", self._store_note)
         return self._store_ready
-
-    def _no_home(self, what: str, why: str) -> None:
-        """Count ``what`` in :attr:`homeless` when ``why`` it cannot be found is the home
-        folder (:func:`memhooks.dirs.home`'s error leads the message)."""
-        from ..dirs import home
-
-        try:
-            home(self.env)
-        except OSError as exc:
-            if why.startswith(str(exc)):
-                self._home = (str(exc), self._home[1])
-                self.homeless.append(what)
 
     def home_note(self) -> str | None:
         """One short stderr line when the home folder kept memhooks' own folders from
-        being found, else None (newcomer trial 4: two long notes said "HOME is not set"
-        twice): what is missing, the settings that move it, and where the session is
-        kept meanwhile."""
+        being found, else None (:func:`memhooks.hook.fallback.home_note`)."""
         if not self.homeless:
             return None
-        why, kept = self._home
-        moves = {"memory store": "MEMHOOKS_STORE", "session file": "MEMHOOKS_STATE_DIR"}
-        missing = [what for what in moves if what in self.homeless]
-        line = (
-            f"{why}: no {' or '.join(missing)} (set HOME, or "
-            f"{' and '.join(moves[what] for what in missing)})"
-        )
-        if "session file" in self.homeless:
-            line += f"; this session is kept in {kept}" if kept else "; no session ledger"
-        return line
+        from . import fallback
+
+        return fallback.home_note(self)
 
     @property
     def backend(self) -> Backend | MemhooksError | None:
@@ -501,20 +464,3 @@ class HookCall:
 
         where = (self.state_dir, self.host, self.event.session_id, self.env)
         return quiet_state(*where, root, ask if opened is not None else None)
-
-
-def _enabled_root(folder: str, env: Mapping[str, str]) -> str | None:
-    """The project root of ``folder`` (:func:`memhooks.protocol.root.resolve_target`: found
-    from the path as given; links out of the project are refused) when it holds a root
-    hook that is a regular file."""
-    import stat
-
-    from ..protocol.hookfile import HOOK_NAME
-    from ..protocol.root import resolve_target
-
-    root = resolve_target(folder, env, "the host's working folder").root
-    try:
-        st = os.lstat(os.path.join(root, HOOK_NAME))
-    except OSError:
-        return None
-    return root if stat.S_ISREG(st.st_mode) else None

@@ -147,6 +147,19 @@ def resolve_target(
     return Target(real, directory, root, reason)
 
 
+def enabled_root(folder: str, env: Mapping[str, str]) -> str | None:
+    """The project root of ``folder`` (:func:`resolve_target`: found from the path as
+    given; links out of the project are refused) when it holds a root hook that is a
+    regular file, else None: a folder of no enabled project (the hook then does nothing).
+    Raises as :func:`resolve_target` does."""
+    root = resolve_target(folder, env, "the host's working folder").root
+    try:
+        st = os.lstat(os.path.join(root, HOOK_NAME))
+    except OSError:
+        return None
+    return root if stat.S_ISREG(st.st_mode) else None
+
+
 def _ignored(why: str, root: str | None = None, reason: str | None = None) -> None:
     """Say that ``MEMHOOKS_ROOT`` was ignored, and why (a
     :class:`~memhooks.errors.MemhooksWarning`; the CLI prints it once)."""
