@@ -122,16 +122,12 @@ OWED = "owed next round; began with "
 LEFT: dict[str, str] = {
     "memhooks.backends.config": HOOK_SET_SPLIT,
     "memhooks.backends.embedded": OWED + "facts21 (Draft, the write side)",
-    "memhooks.hook.call": OWED + "hookspeed21",
     "memhooks.hook.lines": OWED + "speed20",
     "memhooks.session.snapshot": OWED + "speed20",
     "memhooks.recall.result": OWED + "lines20",
     "memhooks.lines.tools": HOOK_SET_SPLIT,
-    "memhooks.recall.runtime": HOOK_SET_SPLIT,
     "memhooks.recall.stages": OWED + "facts21 (Recalled fields)",
     "memhooks.recall.why": OWED + "why20",
-    "memhooks.store.commits": HOOK_SET_SPLIT,
-    "memhooks.store.ranking": HOOK_SET_SPLIT,
     "memhooks.store.store": OWED + "facts21 (Draft for add/remember)",
 }
 MAX_LINES = 300
