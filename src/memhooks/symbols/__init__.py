@@ -25,9 +25,31 @@ Line numbers are 1-based and inclusive.
 
 from __future__ import annotations
 
-from .mentions import mentions
-from .model import Definition, Symbols
-from .reader import definitions, language, symbols_among, symbols_at
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .mentions import mentions
+    from .model import Definition, Symbols
+    from .reader import definitions, language, symbols_among, symbols_at
+
+#: Where each public name lives: imported on first use, so the prompt's relevance floor
+#: (:mod:`memhooks.recall.floor`, which asks :func:`mentions` only) loads neither the
+#: definition model nor the readers (the hook's import set, issue 21).
+_LAZY = {
+    "Definition": "model",
+    "Symbols": "model",
+    "definitions": "reader",
+    "language": "reader",
+    "mentions": "mentions",
+    "symbols_among": "reader",
+    "symbols_at": "reader",
+}
+
+
+def __getattr__(name: str) -> object:
+    from ..lazy import attribute  # loaded with the first name asked for
+
+    return attribute(__name__, _LAZY, name, globals())
+
 
 __all__ = [
     "Definition",
