@@ -50,7 +50,9 @@ checkout) timed in the same run, each case interleaved with this one's, each ver
 with its own state folder, caches and memory store (the same memories, written by that
 version's own code: an older memhooks refuses a store a newer one migrated); the report
 gains ``baseline`` (the same figures for it) and ``vs_baseline`` (this version's median
-over the baseline's, per case; ``vs_baseline_cpu`` the same for CPU).
+over the baseline's, per case; ``vs_baseline_cpu`` the same for CPU; ``paired_cpu`` the
+median over the runs of each call's CPU over the baseline call's beside it — the two
+versions take turns going first — the steadiest figure on a loaded machine).
 ``--env NAME=VALUE`` (repeatable): a setting for every
 call of both versions (``MEMHOOKS_LINE_RECALL=off`` times the paths the baseline had).
 """
@@ -263,8 +265,10 @@ def main() -> int:
             for version in versions.values():
                 version.times["bare"].append(bare_ms)
                 version.cpu["bare"].append(cpu_ms(usage))
+            # each pair in turn A B, then B A: neither version always runs second
+            order = list(versions.values())[:: -1 if number % 2 else 1]
             for kind in (*PROMPT_CASES, *TOOL_CASES):
-                for version in versions.values():
+                for version in order:
                     version.case(kind, number, cases, project)
         for version in versions.values():
             version.peak_rss(bare, deepest, cases, args.runs)
@@ -284,6 +288,11 @@ def main() -> int:
             kind: round(report[key] / base[key], 2)
             for kind in (*PROMPT_CASES, *TOOL_CASES)
             if (key := (f"hook_{kind}_cpu_ms" if kind in PROMPT_CASES else f"{kind}_cpu_ms"))
+        }
+        current, baseline = versions["current"].cpu, versions["baseline"].cpu
+        report["paired_cpu"] = {
+            kind: round(statistics.median(a / b for a, b in zip(current[kind], baseline[kind])), 3)
+            for kind in (*PROMPT_CASES, *TOOL_CASES)
         }
     print(json.dumps(report, indent=2))
     if args.json:
