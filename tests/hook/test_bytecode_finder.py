@@ -1,0 +1,95 @@
+"""memhooks' own modules load in a hook process straight from their bytecode
+(memhooks.fast.bytecode.Finder, put first on the meta path by memhooks.__main__), and a
+module loaded that way is the module the standard import system makes; where the
+bytecode is missing or stale, the standard way loads it, from its source."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import memhooks
+from memhooks.fast.bytecode import Finder
+
+IMPORT_SETS = Path(__file__).parent / "data" / "import_sets.json"
+#: Loaded by the standard way before the finder is in place (it lives in them).
+BEFORE = {"memhooks", "memhooks.fast", "memhooks.fast.bytecode"}
+#: What each process reports of a module: everything the import system sets on it, and
+#: the names its code defined.
+PROBE = """
+import json, sys
+from memhooks.fast.bytecode import Finder  # both ways: the same modules loaded before
+if sys.argv[1] == "finder":
+    sys.meta_path.insert(0, Finder)
+for name in sys.argv[2:]:
+    __import__(name)
+out = {}
+for name in sys.argv[2:]:
+    m = sys.modules[name]
+    s = m.__spec__
+    out[name] = {
+        "file": m.__file__, "cached": m.__cached__, "package": m.__package__,
+        "path": getattr(m, "__path__", None), "doc": m.__doc__,
+        "spec": [s.name, s.origin, s.parent, s.submodule_search_locations, s.has_location, s.cached],
+        "names": sorted(k for k in vars(m) if not k.startswith("__")),
+        "loader": type(s.loader).__name__ if not isinstance(s.loader, type) else s.loader.__name__,
+    }
+print(json.dumps(out))
+"""
+
+
+@pytest.fixture(scope="module")
+def package(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the package with its bytecode written, as after an install."""
+    top = tmp_path_factory.mktemp("site")
+    shutil.copytree(Path(memhooks.__file__).parent, top / "memhooks",
+                    ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(top / "memhooks")],
+                   env=env, check=True, capture_output=True)  # fmt: skip
+    return top
+
+
+def _probe(top: Path, way: str, names: list[str]) -> dict[str, dict[str, object]]:
+    env = {**os.environ, "PYTHONPATH": str(top), "PYTHONDONTWRITEBYTECODE": "1"}
+    done = subprocess.run([sys.executable, "-c", PROBE, way, *names], env=env,
+                          capture_output=True, text=True, check=True, timeout=120)  # fmt: skip
+    result: dict[str, dict[str, object]] = json.loads(done.stdout)
+    return result
+
+
+def test_every_module_a_hook_loads_is_the_same_through_the_finder(package: Path) -> None:
+    sets = json.loads(IMPORT_SETS.read_text(encoding="utf-8"))
+    names = sorted({n for kind in sets.values() for n in kind if n.startswith("memhooks")})
+    standard = _probe(package, "standard", names)
+    ours = _probe(package, "finder", names)
+    assert {n for n, m in ours.items() if m["loader"] != "Finder"} == BEFORE & set(names)
+    for name in names:
+        assert {**ours[name], "loader": None} == {**standard[name], "loader": None}, name
+        assert str(ours[name]["file"]).startswith(str(package / "memhooks"))
+
+
+def test_a_stale_or_missing_bytecode_file_is_left_to_the_standard_way(package: Path) -> None:
+    stale = package / "memhooks" / "limits.py"
+    stale.write_text(stale.read_text(encoding="utf-8") + "\nEDITED = 1\n", encoding="utf-8")
+    os.utime(stale, (0, 0))  # an older time too: only "as recorded" counts
+    (package / "memhooks" / "paths.py").rename(package / "memhooks" / "paths2.py")
+    (package / "memhooks" / "paths2.py").rename(package / "memhooks" / "paths.py")
+    for cached in (package / "memhooks" / "__pycache__").glob("paths.*.pyc"):
+        cached.unlink()
+    out = _probe(package, "finder", ["memhooks.limits", "memhooks.paths", "memhooks.dirs"])
+    assert out["memhooks.limits"]["loader"] == "SourceFileLoader"
+    assert "EDITED" in out["memhooks.limits"]["names"]  # the source's code ran, not the old bytecode
+    assert out["memhooks.paths"]["loader"] == "SourceFileLoader"
+    assert out["memhooks.dirs"]["loader"] == "Finder"
+
+
+def test_only_memhooks_names_are_looked_for() -> None:
+    for name in ("json", "memhooksx", "memhook", "site", "memhooks.no_such_module"):
+        assert Finder.find_spec(name) is None, name
