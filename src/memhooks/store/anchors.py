@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..fast.jsonfast import dumps
 from .commits import HIGH_SIGNAL, NOT_A_COMMIT
-from .ranking import store_files
+from .scope import usable_files
 from .search import STOPWORDS
 
 TYPE_CHECKING = False
@@ -36,7 +36,7 @@ def anchored(
     (a change that spans folders is scoped at the root: the root says little). Memories
     of low-signal commits are left out (:data:`memhooks.store.commits.HIGH_SIGNAL`,
     issue 20: they never fill a tool-time delivery)."""
-    wanted = store_files(files)
+    wanted = usable_files(files)
     if limit <= 0:
         return []
     live = "" if include_obsolete else " AND m.obsolete = 0"

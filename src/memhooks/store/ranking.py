@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..fast.jsonfast import dumps
 from .rows import COLUMNS, from_row
-from .scope import normalize_file
+from .scope import usable_files
 from .search import _WEIGHTS, any_of, in_project, words
 
 TYPE_CHECKING = False
@@ -155,7 +155,7 @@ def cue(
 
     Paths that cannot be a root-relative file are ignored (a hook may name anything).
     """
-    wanted = store_files(files)
+    wanted = usable_files(files)
     if limit <= 0 or not (wanted or scope is not None):
         return []
     live = "" if include_obsolete else " AND obsolete = 0"
@@ -193,15 +193,3 @@ def memories(conn: sqlite3.Connection, pks: Iterable[int]) -> dict[int, Memory]:
         (dumps(list(pks)),),
     )
     return {row[0]: from_row(row[1:]) for row in found}
-
-
-def store_files(files: Iterable[str]) -> list[str]:
-    """``files`` as root-relative store paths, leaving out what cannot be one (a hook
-    may name anything)."""
-    wanted = []
-    for path in files:
-        try:
-            wanted.append(normalize_file(path))
-        except (TypeError, ValueError):
-            continue
-    return wanted

@@ -8,6 +8,10 @@ rules but may not be the root. Spelling is canonical so that equality in SQL
 
 from __future__ import annotations
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
 ROOT = ""
 
 
@@ -43,6 +47,18 @@ def normalize_files(values: object) -> list[str]:
         if path not in out:
             out.append(path)
     return out
+
+
+def usable_files(files: Iterable[str]) -> list[str]:
+    """``files`` as root-relative store paths, leaving out what cannot be one (a hook
+    may name anything)."""
+    wanted = []
+    for path in files:
+        try:
+            wanted.append(normalize_file(path))
+        except (TypeError, ValueError):
+            continue
+    return wanted
 
 
 def ancestor_scopes(scope: str) -> list[str]:
