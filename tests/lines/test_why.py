@@ -140,7 +140,7 @@ def test_lines_past_the_end_are_an_error_that_says_how_many_there_are(repo: Path
     assert diagnostic["message"].startswith("line 300 is past the end of the file; it has 19 lines")
 
 
-@pytest.mark.parametrize("lines", ["-3", "abc", "0", "9-3"])
+@pytest.mark.parametrize("lines", ["-3", "abc", "0"])
 def test_lines_that_are_no_range_are_the_same_error(repo: Path, lines: str) -> None:
     # newcomer trial: `why f.py:-3` and `why f.py:abc` said "not a file"
     done = why(repo, f"retryx/retry.py:{lines}")
@@ -150,6 +150,17 @@ def test_lines_that_are_no_range_are_the_same_error(repo: Path, lines: str) -> N
         "ask for LINE or FIRST-LAST between 1 and 19"
     )
     assert done.stderr.splitlines()[1] == f"  --> retryx/retry.py:{lines}"
+
+
+def test_a_reversed_range_says_it_is_reversed(repo: Path) -> None:
+    # newcomer trial #4: `why auth.py:297-290` was "not a line or a range of lines"
+    done = why(repo, "retryx/retry.py:9-3")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines()[:2] == [
+        "error[MH035]: `9-3` is reversed: the first line comes first (3-9); it has 19 lines: "
+        "ask for LINE or FIRST-LAST between 1 and 19",
+        "  --> retryx/retry.py:9-3",
+    ]
 
 
 def test_a_colon_with_no_lines_after_it_says_so(repo: Path) -> None:
@@ -259,7 +270,8 @@ def test_a_range_that_runs_backwards_is_a_usage_error_with_its_code() -> None:
     assert isinstance(caught.value, LineRangeError)
     assert caught.value.diagnostic.code == "MH035"
     assert caught.value.diagnostic.message == (
-        "`9-3` is not a line or a range of lines; ask for LINE or FIRST-LAST, counted from 1"
+        "`9-3` is reversed: the first line comes first (3-9); ask for LINE or FIRST-LAST,"
+        " counted from 1"
     )
 
 
@@ -271,7 +283,7 @@ def test_the_mcp_tool_gives_the_same_answer_with_its_context(
     assert [o["commit"] for o in answer["owners"]] == [hashes["regression"]]
     assert answer["owners"][0]["before"][0]["subject"] == DECISION
     assert answer["context"].startswith("[memhooks: why these lines")
-    with pytest.raises(UsageError, match=r"^MH035 `10-9` is not a line .* 19 lines"):
+    with pytest.raises(UsageError, match=r"^MH035 `10-9` is reversed: .*\(9-10\); .* 19 lines"):
         tools.why("retryx/retry.py", 10, 9)
     with pytest.raises(UsageError, match=r"^MH035 line 30 is past the end of the file"):
         tools.why("retryx/retry.py", 30)

@@ -42,6 +42,53 @@ if TYPE_CHECKING:
 # low-signal reasons kept in the notes).
 FORMAT = 8
 
+
+class Said:
+    """What a commit said, as a file version's notes keep it (``notes["commits"][hash]``,
+    written by :func:`memhooks.recall.why.explain_lines` when it reads the commit; one
+    decoder for every reader, the pre-tool shortcut :mod:`memhooks.hook.told` included):
+    ``subject``, ``time`` (author time, seconds), ``email`` (the author's; never shown),
+    ``message`` (as ``history import`` keeps it), ``low_signal`` (the reason, or None),
+    ``root`` (it has no parent), ``files`` (how many files it touched)."""
+
+    __slots__ = ("email", "files", "low_signal", "message", "root", "subject", "time")
+
+    #: Fields of a kept row, in order (a row kept by an older version with fewer is read
+    #: again from git).
+    FIELDS = ("subject", "time", "email", "message", "low_signal", "root", "files")
+
+    def __init__(
+        self, subject: str, time: int, email: str, message: str,
+        low_signal: str | None, root: bool, files: int,
+    ) -> None:  # fmt: skip
+        self.subject = subject
+        self.time = time
+        self.email = email
+        self.message = message
+        self.low_signal = low_signal
+        self.root = root
+        self.files = files
+
+    @classmethod
+    def of(cls, notes: dict[str, object], hash_: str) -> Said | None:
+        """The commit ``hash_`` as ``notes`` keep it; None when not kept (or kept with
+        fewer fields than :data:`FIELDS`: to be read again)."""
+        commits = notes.get("commits")
+        row = commits.get(hash_) if isinstance(commits, dict) else None
+        if not isinstance(row, list) or len(row) < len(cls.FIELDS):
+            return None
+        subject, when, email, message, low, root, files = row[: len(cls.FIELDS)]
+        return cls(str(subject), int(when), str(email), str(message),
+                   None if low is None else str(low), bool(root), int(files))  # fmt: skip
+
+    def keep(self, notes: dict[str, object], hash_: str) -> None:
+        """Keep this in ``notes`` under ``hash_`` (saved with the entry)."""
+        commits = notes.setdefault("commits", {})
+        assert isinstance(commits, dict)
+        commits[hash_] = [self.subject, self.time, self.email, self.message,
+                          self.low_signal, self.root, self.files]  # fmt: skip
+
+
 #: What is known of a line's owner: None (not blamed yet), UNCOMMITTED, or
 #: ``origin index << SHIFT | line number in that origin`` (one int: a file's owners
 #: load as one flat JSON array, not a list per line — 10,000 lines in about a

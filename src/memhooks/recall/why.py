@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 
+from ..lines.cache import Said
 from ..lines.ownership import owners, owners_saved
 from ..lines.ranges import extend, numbers
 
@@ -355,8 +356,6 @@ def _told(
     return out
 
 
-#: Fields kept per commit in a file version's notes (:func:`_texts`).
-_KEPT = 7
 #: ``git log`` format: hash, author name, e-mail, author time, parents, subject, message.
 _FORMAT = "%H%x1f%an%x1f%ae%x1f%at%x1f%P%x1f%s%x1f%B"
 #: Where a commit's token in that output has its first separator (after a SHA-1 or a
@@ -366,24 +365,26 @@ _HEADER = (40, 64)
 
 def _texts(top: str, hashes: list[str], own: Ownership) -> dict[str, Commit]:
     """The commits named by ``hashes``: from the notes of the file version when they
-    were read before (no process), else from git (kept in those notes)."""
-    known = own.notes.setdefault("commits", {})
-    assert isinstance(known, dict)
-    # a commit kept before its files were counted is read again
-    missing = [h for h in hashes if len(known.get(h) or ()) < _KEPT]
+    were read before (no process), else from git (kept in those notes:
+    :class:`memhooks.lines.cache.Said`)."""
+    notes = own.notes
+    found: dict[str, Commit] = {}
+    missing = []
+    for hash_ in dict.fromkeys(hashes):
+        said = Said.of(notes, hash_)
+        if said is None:
+            missing.append(hash_)
+            continue
+        found[hash_] = commit = Commit(hash_, said.subject, said.time, said.message)
+        commit.email, commit.low_signal, commit.root = said.email, said.low_signal, said.root
+        commit.files = said.files
     if missing:
         for commit in _read(top, missing).values():
-            known[commit.hash] = [commit.subject, commit.time, commit.email, commit.message,
-                                  commit.low_signal, commit.root, commit.files]  # fmt: skip
+            found[commit.hash] = commit
+            Said(commit.subject, commit.time, commit.email, commit.message, commit.low_signal,
+                 commit.root, commit.files).keep(notes, commit.hash)  # fmt: skip
         own.keep()
-    found: dict[str, Commit] = {}
-    for hash_ in hashes:
-        if hash_ in known:
-            subject, when, email, message, low, *more = known[hash_]  # root, files: later
-            found[hash_] = commit = Commit(hash_, subject, when, message)
-            commit.email, commit.low_signal, commit.root = email, low, bool(more and more[0])
-            commit.files = int(more[1]) if len(more) > 1 else 0
-    return found
+    return {h: found[h] for h in hashes if h in found}
 
 
 def _read(top: str, hashes: list[str]) -> dict[str, Commit]:

@@ -153,6 +153,8 @@ def range_error(path: str, asked: str, size: int | None) -> LineRangeError:
     last = int(match.group(2) or first) if match else 0
     if size is not None and 1 <= first <= last and first > size:
         what = f"line{'s' if last > first else ''} {asked} {'are' if last > first else 'is'} past the end of the file"
+    elif match and first > last >= 1:  # written backwards: say which way it goes
+        what = f"`{asked}` is reversed: the first line comes first ({last}-{first})"
     elif asked:
         what = f"`{asked}` is not a line or a range of lines"
     else:
