@@ -125,10 +125,13 @@ def shallow_commits(folder: str) -> frozenset[str]:
     commit as the owner of every older line), or nothing (not shallow, not a work tree).
     A root commit is not in it: that one really has no parent."""
     repo = find_repository(os.path.realpath(folder))
-    if repo is None:
-        return frozenset()
+    return frozenset() if repo is None else shallow_edge(repo.common)
+
+
+def shallow_edge(common: str) -> frozenset[str]:
+    """:func:`shallow_commits` of the repository whose common directory is ``common``."""
     try:
-        with open(os.path.join(repo.common, "shallow"), "rb") as fp:
+        with open(os.path.join(common, "shallow"), "rb") as fp:
             return frozenset(line.strip().decode("ascii") for line in fp if line.strip())
     except (OSError, UnicodeDecodeError):
         return frozenset()

@@ -88,7 +88,7 @@ def _told(
     prompt: str | None,
 ) -> bool:
     from ..lines import cache
-    from ..lines.head import head_commit
+    from ..lines.head import blame_key
     from ..lines.worktree import place
     from ..paths import inside
 
@@ -100,7 +100,7 @@ def _told(
     real = os.path.join(top, *rel.split("/"))
     st = os.stat(real)
     entry = cache.load(cache.path_of(state_dir, top, rel), hand_on=True)  # the whole way's, if
-    if entry is None or entry.stat != cache.stat_key(st) or entry.head != head_commit(top):
+    if entry is None or entry.stat != cache.stat_key(st) or entry.head != blame_key(top):
         return False
     with open(real, "rb") as fp:
         raw = fp.read()

@@ -16,8 +16,9 @@ under a deadline; a commit's old side), ``cache`` (one file version's blame in t
 directory), ``head`` (HEAD without a process), ``ownership`` (the answer), ``version`` (which file version a cache entry answers for),
 ``previous`` (what an owner replaced), ``ranges`` (the
 lines an edit replaces), ``tools`` (which lines a tool call reads or replaces),
-``names`` (a file version's definitions, kept beside its blame), ``warm`` (the blame
-ahead). Nothing here writes into the repository.
+``names`` (a file version's definitions, kept beside its blame), ``said`` (what a
+commit said, kept in a file version's notes), ``warm`` (the blame ahead). Nothing here
+writes into the repository.
 """
 
 from __future__ import annotations

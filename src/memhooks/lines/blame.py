@@ -58,12 +58,14 @@ def blame(
     since: str | None = None,
     deadline: float | None = None,
     ignore: str | None = None,
+    edge: frozenset[str] | None = None,
 ) -> Run:
     """Blame ``path`` (relative to the work tree ``top``, ``/`` separators) as it is in
     the working tree, or at ``rev``; only the 1-based inclusive line ``ranges`` when
     given (git merges overlapping ones). ``since``: a date git understands; older lines
     are owned by a boundary commit, as are lines at a shallow clone's edge
-    (:func:`memhooks.git.shallow_commits`: the history before it is not in the clone).
+    (``edge``, when the caller knows it: :func:`memhooks.lines.head.blame_key`; else
+    :func:`memhooks.git.shallow_commits`: the history before it is not in the clone).
     ``ignore``: a commit whose changes git looks through (``--ignore-rev``: each line it
     changed goes to the line it was made from, when git can match one). ``deadline``: a
     :func:`time.monotonic` instant after which git is stopped and what it settled is
@@ -85,7 +87,7 @@ def blame(
             run.groups.append(group)
     # A shallow clone's edge has no parent to git, so --root makes it own every older
     # line: it is a boundary (history cut there), as blame without --root would say.
-    for hash_ in shallow_commits(top) & parser.commits.keys():
+    for hash_ in (shallow_commits(top) if edge is None else edge) & parser.commits.keys():
         parser.commits[hash_].boundary = True
     return run
 

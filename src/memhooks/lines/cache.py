@@ -39,54 +39,10 @@ if TYPE_CHECKING:
 # 7: the commit texts kept in an entry's notes follow history.message of mapping FORMAT 2
 # (entries of 6 kept ``Co-Authored By:`` lines naming people). A change of that text rule
 # bumps this too: tests/lines/test_cache_format.py ties the two. 8: mapping FORMAT 3 (the
-# low-signal reasons kept in the notes).
-FORMAT = 8
-
-
-class Said:
-    """What a commit said, as a file version's notes keep it (``notes["commits"][hash]``,
-    written by :func:`memhooks.recall.why.explain_lines` when it reads the commit; one
-    decoder for every reader, the pre-tool shortcut :mod:`memhooks.hook.told` included):
-    ``subject``, ``time`` (author time, seconds), ``email`` (the author's; never shown),
-    ``message`` (as ``history import`` keeps it), ``low_signal`` (the reason, or None),
-    ``root`` (it has no parent), ``files`` (how many files it touched)."""
-
-    __slots__ = ("email", "files", "low_signal", "message", "root", "subject", "time")
-
-    #: Fields of a kept row, in order (a row kept by an older version with fewer is read
-    #: again from git).
-    FIELDS = ("subject", "time", "email", "message", "low_signal", "root", "files")
-
-    def __init__(
-        self, subject: str, time: int, email: str, message: str,
-        low_signal: str | None, root: bool, files: int,
-    ) -> None:  # fmt: skip
-        self.subject = subject
-        self.time = time
-        self.email = email
-        self.message = message
-        self.low_signal = low_signal
-        self.root = root
-        self.files = files
-
-    @classmethod
-    def of(cls, notes: dict[str, object], hash_: str) -> Said | None:
-        """The commit ``hash_`` as ``notes`` keep it; None when not kept (or kept with
-        fewer fields than :data:`FIELDS`: to be read again)."""
-        commits = notes.get("commits")
-        row = commits.get(hash_) if isinstance(commits, dict) else None
-        if not isinstance(row, list) or len(row) < len(cls.FIELDS):
-            return None
-        subject, when, email, message, low, root, files = row[: len(cls.FIELDS)]
-        return cls(str(subject), int(when), str(email), str(message),
-                   None if low is None else str(low), bool(root), int(files))  # fmt: skip
-
-    def keep(self, notes: dict[str, object], hash_: str) -> None:
-        """Keep this in ``notes`` under ``hash_`` (saved with the entry)."""
-        commits = notes.setdefault("commits", {})
-        assert isinstance(commits, dict)
-        commits[hash_] = [self.subject, self.time, self.email, self.message,
-                          self.low_signal, self.root, self.files]  # fmt: skip
+# low-signal reasons kept in the notes); 9: ``head`` names a shallow clone's edge too
+# (:func:`memhooks.lines.head.blame_key`: entries of 8 kept the edge as an owner after
+# ``git fetch --unshallow``).
+FORMAT = 9
 
 
 #: What is known of a line's owner: None (not blamed yet), UNCOMMITTED, or
@@ -109,7 +65,8 @@ def origin_of(value: int) -> tuple[int, int]:
 
 
 class Entry:
-    """One file version's blame: ``head`` (commit hash or ``""``), ``stat`` (the file's
+    """One file version's blame: ``head`` (what it answers for besides the file:
+    :func:`memhooks.lines.head.blame_key`, or ``""``), ``stat`` (the file's
     stat key when saved), ``saved_ns``, ``text`` (its lines, without newlines; kept in a
     file of its own beside the entry and read only when needed: to follow an edit),
     ``lines`` (per line, see :data:`Known`), ``origins`` (``[hash, path, previous hash

@@ -8,16 +8,47 @@ from __future__ import annotations
 
 import os
 
+#: What :func:`blame_key` adds for a shallow clone, before its edge commits.
+SHALLOW = " shallow="
+
 
 def head_commit(top: str) -> str | None:
     """The hex hash of the commit HEAD names in the work tree ``top``, or None (no
     commit yet, not a repository)."""
-    from ..git import find_repository
+    found = _found(top)
+    return None if found is None else found[0]
+
+
+def blame_key(top: str) -> str | None:
+    """What a blame of a file of the work tree ``top`` answers for besides the file: the
+    commit HEAD names and, in a shallow clone, its edge — ``git fetch --unshallow`` or
+    ``--deepen`` changes what blame can see while HEAD stays (``"<hash>"``, ``"<hash>
+    shallow=<edge>,<edge>"``); None: no commit yet, not a repository. A blame cache entry
+    saved under another key does not answer as it is (:mod:`.version`)."""
+    found = _found(top)
+    if found is None:
+        return None
+    head, edge = found
+    return head + (SHALLOW + ",".join(sorted(edge)) if edge else "") if head else None
+
+
+def edge_of(key: str) -> frozenset[str]:
+    """The shallow clone's edge commits a :func:`blame_key` names (none: not shallow)."""
+    _, _, edge = key.partition(SHALLOW)
+    return frozenset(edge.split(" ")[0].split(",")) if edge else frozenset()
+
+
+def _found(top: str) -> tuple[str | None, frozenset[str]] | None:
+    """(HEAD's commit or None, the shallow edge), or None: not a repository's top."""
+    from ..git import find_repository, shallow_edge
 
     repo = find_repository(top)
     if repo is None or os.path.realpath(repo.top) != os.path.realpath(top):
         return None
-    gitdir, common = repo.gitdir, repo.common
+    return _head(top, repo.gitdir, repo.common), shallow_edge(repo.common)
+
+
+def _head(top: str, gitdir: str, common: str) -> str | None:
     try:
         name = "HEAD"
         for _ in range(5):

@@ -151,11 +151,13 @@ def owners(
     missing = ranges_of(n for n in numbers(wanted) if item.lines[n - 1] is None)
     if missing:
         from .blame import BlameError, blame  # git's runner: only when lines are missing
+        from .head import edge_of
 
         answer.cached = False
         whole = len(missing) == 1 and missing[0] == (1, len(item.lines))
         try:
-            run = blame(top, path, () if whole else missing, since=since, deadline=deadline)
+            run = blame(top, path, () if whole else missing, since=since, deadline=deadline,
+                        edge=edge_of(item.head))  # fmt: skip
         except BlameError as exc:
             if not exc.ran:
                 raise

@@ -24,6 +24,7 @@ Answers are kept with the file version (what a commit replaced never changes).
 
 from __future__ import annotations
 
+from .head import edge_of
 from .ownership import Blamed, commit_info
 from .ranges import extend, numbers, ranges_of
 
@@ -145,8 +146,10 @@ def _blame_before(
     try:
         olds = old_side(top, owner.previous, (owner.hash, owner.path), ranges)
         wanted = ranges_of(numbers([r for old in olds.values() for r in old]))
+        back = owner.previous
+        edge = edge_of(item.head)
         run = (
-            blame(top, owner.previous[1], wanted, rev=owner.previous[0], deadline=deadline)
+            blame(top, back[1], wanted, rev=back[0], deadline=deadline, edge=edge)
             if wanted
             else None
         )
@@ -186,7 +189,7 @@ def _match(
 
     try:
         run = blame(top, owner.path, list(out), rev=owner.hash, ignore=owner.hash,
-                    deadline=deadline)  # fmt: skip
+                    deadline=deadline, edge=edge_of(item.head))  # fmt: skip
     except BlameError:
         return
     if not run.complete:

@@ -14,11 +14,11 @@ from . import cache
 def saved(top: str, path: str, state_dir: str) -> tuple[str, cache.Entry] | None:
     """(cache file, entry) of ``path`` as its cache entry holds it — the version
     before an edit just applied — when it was saved under the HEAD of now; else None."""
-    from .head import head_commit
+    from .head import blame_key
 
     file = cache.path_of(state_dir, top, path)
     item = cache.load(file)
-    if item is None or item.head != (head_commit(top) or ""):
+    if item is None or item.head != (blame_key(top) or ""):
         return None
     return file, item
 
@@ -30,7 +30,7 @@ def entry_of(
     whether it needs saving), or None: not a file, no commit yet, not text. An entry
     saved under another HEAD stands when git says the file did not change between
     them; one saved for another version of the file follows the edit."""
-    from .head import head_commit
+    from .head import blame_key
 
     full = os.path.join(top, *path.split("/"))
     try:
@@ -39,7 +39,7 @@ def entry_of(
             return None
     except OSError:
         return None
-    head = head_commit(top)
+    head = blame_key(top)  # HEAD, and a shallow clone's edge
     if not head:
         return None  # no commit yet (or none git can name): nothing owns a line
     if since:
@@ -65,7 +65,8 @@ def entry_of(
 
 
 def _same_file(top: str, path: str, before: str, after: str) -> bool:
-    """Whether ``path`` is the same at two HEADs (both plain hashes, the same window)."""
+    """Whether ``path`` is the same at two HEADs (keys of :func:`.head.blame_key`, the
+    same window and shallow edge)."""
     old, _, old_window = before.partition(" ")
     new, _, new_window = after.partition(" ")
     if not old or not new or old_window != new_window:

@@ -11,11 +11,9 @@ text is untrusted data: it is carried as what each commit said, never as instruc
 
 from __future__ import annotations
 
-import os
-
-from ..lines.cache import Said
 from ..lines.ownership import owners, owners_saved
 from ..lines.ranges import extend, numbers
+from ..lines.said import Said
 
 # This module is on the hook's import set (line-level recall): what only a cold answer
 # needs (git's log, the history's scrubbing and low-signal rule) is imported there, and
@@ -159,8 +157,6 @@ def explain_lines(
         own = owners_saved(top, path, ranges, state_dir=state_dir)
     else:
         own = owners(top, path, ranges, state_dir=state_dir, deadline=deadline)
-        if any(o.boundary for o in own.owners) and not _shallow(top):
-            own = _unshallowed(top, path, ranges, state_dir, deadline)
     answer = Why(shown_path or path, ranges)
     answer.total, answer.uncommitted, answer.unknown = own.lines, own.uncommitted, own.unknown
     answer.size = own.size
@@ -244,27 +240,6 @@ class _Filter:
 
         hit = Hit(commit.hash, commit.message, 0.0, files=[path] if path else [])
         return self.rules.matches(hit)
-
-
-def _shallow(top: str) -> bool:
-    from ..git import shallow_commits
-
-    return bool(shallow_commits(top))
-
-
-def _unshallowed(
-    top: str, path: str, ranges: Sequence[tuple[int, int]], state_dir: str, deadline: float | None
-) -> Ownership:
-    """The owners of ``path`` blamed again: the cache had a shallow clone's edge own
-    lines, and the clone is no longer shallow (``git fetch --unshallow``: the same HEAD
-    and file, so the cache would keep the edge)."""
-    from ..lines import cache
-
-    try:
-        os.remove(cache.path_of(state_dir, top, path))
-    except OSError:
-        pass
-    return owners(top, path, ranges, state_dir=state_dir, deadline=deadline)
 
 
 def _owners(own: Ownership, limit: int | None, answer: Why) -> list[Owner]:
@@ -366,7 +341,7 @@ _HEADER = (40, 64)
 def _texts(top: str, hashes: list[str], own: Ownership) -> dict[str, Commit]:
     """The commits named by ``hashes``: from the notes of the file version when they
     were read before (no process), else from git (kept in those notes:
-    :class:`memhooks.lines.cache.Said`)."""
+    :class:`memhooks.lines.said.Said`)."""
     notes = own.notes
     found: dict[str, Commit] = {}
     missing = []
