@@ -133,3 +133,30 @@ def test_a_version_bump_is_not_walked_back_to_the_bump_before_it(tmp_path: Path)
         )
     said = why(repo, "version.py:1").splitlines()[2]
     assert said == f'version.py 1: {last[:12]} "v2.33.0" (2023-11-17)'
+
+
+def test_a_line_by_line_match_git_cannot_make_is_not_asked_again(
+    chains: tuple[Path, dict[str, str]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # each edit of a file version asked git again for a match it had failed to make
+    from memhooks.lines import blame as blame_module
+    from memhooks.recall.why import explain_lines
+
+    repo, hashes = chains
+    real = blame_module.blame
+    asked: list[str] = []
+
+    def failing(*args: object, **kwargs: object) -> blame_module.Run:
+        if kwargs.get("ignore"):
+            asked.append(str(kwargs["ignore"]))
+            raise blame_module.BlameError("cannot match")
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(blame_module, "blame", failing)
+    state = str(tmp_path / "state")
+    for _ in range(2):
+        answer = explain_lines(str(repo), PATH, [(13, 14)], state_dir=state, focus=[(13, 14)])
+        (owner,) = [e for e in answer.explanations if e.commit.hash == hashes["format"]]
+        # matched by hunk: the rename and the first commit behind the formatting commit
+        assert {c.hash for c, _ in owner.before} == {hashes["rename"], hashes["add"]}
+    assert asked == [hashes["format"]]

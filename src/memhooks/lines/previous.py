@@ -53,7 +53,8 @@ class Before(Blamed):
 
 #: A previous-owner row kept in the cache: ``[hash, lines owned, path there, previous
 #: hash, previous path, [[first, last], ...] (its own line numbers), [[first, last],
-#: ...] (those git matched line by line; ``true``: not matched yet)]``.
+#: ...] (those git matched line by line; ``true``: not matched yet; ``false``: git could
+#: not match them, followed by hunk)]``.
 _ROW = 7
 
 
@@ -93,7 +94,8 @@ def previous_owners(
         # an old side of one commit needs no matching: every line of the range that came
         # from anywhere came from it (each line's chain, not only the matched ranges')
         lone = len(rows) == 1
-        by_hunk = bool(rows) and rows[0][6] is True  # several commits, not matched yet
+        # several commits, not matched yet (True) or that git could not match (False)
+        by_hunk = bool(rows) and isinstance(rows[0][6], bool)
         for hash_, count, path, prev_hash, prev_path, lines, matched in rows:
             prior = merged.get(str(hash_))
             if prior is None:
@@ -113,7 +115,7 @@ def previous_owners(
 
 
 def _pairs(field: object) -> list[tuple[int, int]]:
-    """A row's ``[[first, last], ...]`` as ranges (``true``, not matched yet: none)."""
+    """A row's ``[[first, last], ...]`` as ranges (``true``/``false``: none)."""
     return [(int(a), int(b)) for a, b in field] if isinstance(field, list) else []
 
 
@@ -183,17 +185,22 @@ def _match(
     item: cache.Entry,
 ) -> None:
     """Add to the rows of ``out`` the lines git matches one by one (``blame
-    --ignore-rev``): each of the owner's lines to the line it was made from. Left as
-    they are when git cannot, or the deadline cuts it short."""
+    --ignore-rev``): each of the owner's lines to the line it was made from. Left
+    unmatched when the deadline cuts it short (asked again next time); when git cannot
+    match them, matched to nothing — kept, so the edits that follow do not ask again,
+    and followed by hunk (:func:`previous_owners`)."""
     from .blame import BlameError, blame
 
     try:
         run = blame(top, owner.path, list(out), rev=owner.hash, ignore=owner.hash,
                     deadline=deadline, edge=edge_of(item.head))  # fmt: skip
-    except BlameError:
+    except BlameError:  # git cannot match them: by hunk, remembered with the file version
+        for rows in out.values():
+            for row in rows:
+                row[6] = False
         return
     if not run.complete:
-        return
+        return  # cut short by the deadline: the next call may finish it
     at = _by_line(item, run.groups)
     for r, rows in out.items():
         for row in rows:
