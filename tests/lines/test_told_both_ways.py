@@ -81,7 +81,8 @@ def step(
     """Run ``payload`` both ways; what was told (the same both ways) and whether the
     shortcut settled it (no SQLite loaded)."""
     if payload["hook_event_name"] == "PreToolUse":
-        snapshot = Path(both["whole"]["MEMHOOKS_STATE_DIR"]) / "sessions" / "s1.json"
+        session = str(payload.get("session_id", "s1"))
+        snapshot = Path(both["whole"]["MEMHOOKS_STATE_DIR"]) / "sessions" / f"{session}.json"
         snapshot.unlink(missing_ok=True)  # the whole way
     told, loaded = run(repo, both["as-is"], payload)
     whole, whole_loaded = run(repo, both["whole"], payload)
@@ -151,3 +152,41 @@ def test_a_note_remembered_for_the_file_is_told_before_the_next_edit_once(
     assert FILE_NOTE not in step(repo, both, edit(repo, CAP))[0]
     prompt = {"hook_event_name": "UserPromptSubmit", "prompt": "the gateway migration in Q3"}
     assert FILE_NOTE not in step(repo, both, prompt)[0]
+
+
+def test_a_store_made_mid_session_is_searched_at_the_next_edit(
+    repo: Path, tmp_path: Path
+) -> None:
+    # review F3: the snapshot said "no store"; the first 'memhooks remember' makes one
+    (repo / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n", encoding="utf-8")
+    env = {**os.environ, "MEMHOOKS_STORE": str(tmp_path / "new.sqlite3"),
+           "MEMHOOKS_HOOK_TIMEOUT_MS": "30000"}  # fmt: skip
+    env.pop("PYTHONPROFILEIMPORTTIME", None)
+    both = {way: {**env, "MEMHOOKS_STATE_DIR": str(tmp_path / way)} for way in ("as-is", "whole")}
+    step(repo, both, read(repo, 4, 16))
+    assert step(repo, both, edit(repo, CAP)) == ("", True)  # no store: nothing to search
+    done = subprocess.run([sys.executable, "-m", "memhooks", "remember", NOTE], cwd=repo,
+                          env=env, capture_output=True, text=True, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    told, settled = step(repo, both, edit(repo, "                return fn()\n"))
+    assert NOTE in told and not settled
+
+
+def test_a_session_on_another_store_is_not_settled_by_this_ones_quiet_state(
+    repo: Path, both: dict[str, dict[str, str]], tmp_path: Path
+) -> None:
+    # review F2: what one store was found to hold says nothing of another's (the state
+    # folder's shared quiet states were keyed by the root alone)
+    import shutil
+
+    other = str(tmp_path / "other.sqlite3")
+    shutil.copy2(both["as-is"]["MEMHOOKS_STORE"], other)  # the same history, imported
+    step(repo, both, read(repo, 4, 16))  # this store is found quiet (history only)
+    mine = {way: {**env, "MEMHOOKS_STORE": other} for way, env in both.items()}
+    second = {"session_id": "s2"}
+    step(repo, mine, {**read(repo, 4, 16), **second})
+    done = subprocess.run([sys.executable, "-m", "memhooks", "remember", NOTE], cwd=repo,
+                          env=mine["as-is"], capture_output=True, text=True, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    told, settled = step(repo, mine, {**edit(repo, "                return fn()\n"), **second})
+    assert NOTE in told and not settled

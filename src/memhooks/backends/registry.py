@@ -126,6 +126,34 @@ def open_backend(
     return opened
 
 
+def selected_store(env: Mapping[str, str]) -> str | None:
+    """The embedded store file ``env`` selects (``MEMHOOKS_STORE``, else the default
+    path; it may not exist), or None when another backend is active — or may be: a
+    configuration file that cannot be read. A configuration file is read only when it
+    may select another backend. Raises HomeError when the default path needs a home
+    folder there is none of."""
+    from ..errors import HomeError
+
+    if env.get(configuration.BACKEND_VAR, DEFAULT) not in ("", DEFAULT):
+        return None
+    try:
+        configured = os.path.isfile(configuration.config_path(env))
+    except HomeError:
+        configured = False  # no home folder: no configuration file in it
+    if not env.get(configuration.BACKEND_VAR) and configured:
+        try:
+            if selected(env=env) != DEFAULT:
+                return None
+        except Exception:  # noqa: BLE001 - a broken config is reported by recall itself
+            return None
+    named = env.get("MEMHOOKS_STORE") or ""
+    if not named:
+        from ..store.location import default_path
+
+        return default_path()
+    return os.path.expanduser(named)
+
+
 def store_ready(env: Mapping[str, str]) -> tuple[bool, str | None]:
     """``(ready, note)``: ``ready`` is False when the embedded store is the active backend
     and its file does not exist yet — there is nothing to recall, and a hook must not
@@ -135,30 +163,14 @@ def store_ready(env: Mapping[str, str]) -> tuple[bool, str | None]:
     another backend; a broken one counts as ready (recall reports it)."""
     from ..errors import HomeError
 
-    if env.get(configuration.BACKEND_VAR, DEFAULT) not in ("", DEFAULT):
-        return True, None
     try:
-        configured = os.path.isfile(configuration.config_path(env))
-    except HomeError:
-        configured = False  # no home folder: no configuration file in it
-    if not env.get(configuration.BACKEND_VAR) and configured:
-        try:
-            if selected(env=env) != DEFAULT:
-                return True, None
-        except Exception:  # noqa: BLE001 - a broken config is reported by recall itself
-            return True, None
+        given = selected_store(env)
+    except HomeError as exc:
+        return False, str(exc)
+    if given is None:
+        return True, None
     named = env.get("MEMHOOKS_STORE") or ""
-    if not named:
-        from ..store.location import default_path
-
-        try:
-            given = default_path()
-        except HomeError as exc:
-            return False, str(exc)
-        what = f"the memory store {given!r}"
-    else:
-        given = os.path.expanduser(named)
-        what = f"MEMHOOKS_STORE {named!r}"
+    what = f"MEMHOOKS_STORE {named!r}" if named else f"the memory store {given!r}"
     if os.path.isfile(given):
         return True, None
     if os.path.lexists(given):

@@ -428,13 +428,15 @@ class HookCall:
             full = session.tool_chars >= ceiling or not self.delivery.tool_events
             lines = self.line_recall
             edits = lines and self.delivery.has_pre_tool  # told before they are made
-            names = lines and self._store_ready is not False
-            quiet = self._quiet(backend, session.root) if edits and names else None
+            # what the pre-tool edit's shortcut needs: only where it can settle edits
+            store, names, quiet = (
+                self._store(backend, session.root) if edits else (None, True, None)
+            )
             save(self.state_dir, self.host, self.event.session_id, root=session.root,
                  epoch=session.epoch, served=session.settled(), full=full,
                  folders=self.tool_recall, reads=lines, edits=lines and not edits,
                  told=session.told() if edits else (), names=names, quiet=quiet,
-                 prompt=session.prompt)  # fmt: skip
+                 store=store, prompt=session.prompt)  # fmt: skip
         if backend is not None and not isinstance(backend, Exception):
             backend.close()
         if self._state is not None:
@@ -444,13 +446,18 @@ class HookCall:
                 self._state.close()
             self._state = None
 
-    def _quiet(self, backend: Backend | MemhooksError | None, root: str) -> list[object] | None:
-        """What the session's snapshot keeps when the code's names can find nothing to
-        tell in the store (:func:`memhooks.session.snapshot.quiet_state`), so a pre-tool
-        edit need not search it. The store is asked only by a tool call that opened it
-        (a read's search by names, an edit's): a prompt's call stays off lines/."""
+    def _store(
+        self, backend: Backend | MemhooksError | None, root: str
+    ) -> tuple[list[object] | None, bool, list[object] | None]:
+        """What the session's snapshot keeps of the store the call selects, and whether
+        the code's names can find anything to tell there
+        (:func:`memhooks.session.snapshot.store_fields`), so a pre-tool edit need not
+        search it. Only a tool call looks (a prompt's or a lifecycle event's carries what
+        the last one found: the edit checks it anyway); the store is asked only by one
+        that opened it (a read's search by names, an edit's), the backend's registry
+        read only when what chose the store changed."""
         from ..agents.base import TOOL_TIME_EVENTS
-        from ..session.snapshot import quiet_state
+        from ..session.snapshot import carried, store_fields
 
         assert self.event.session_id is not None
         tool = self.event.event in TOOL_TIME_EVENTS
@@ -462,5 +469,17 @@ class HookCall:
             assert opened is not None
             return quiet_store(opened, root)
 
+        def choose() -> tuple[str, str | None] | None:
+            from ..backends.config import config_path
+            from ..backends.registry import selected_store
+            from ..errors import MemhooksError
+
+            try:
+                return config_path(self.env), selected_store(self.env)
+            except (MemhooksError, OSError):
+                return None  # no home folder: a pre-tool edit goes the whole way
+
         where = (self.state_dir, self.host, self.event.session_id, self.env)
-        return quiet_state(*where, root, ask if opened is not None else None)
+        if not tool:
+            return carried(*where)
+        return store_fields(*where, root, choose, ask if opened is not None else None)

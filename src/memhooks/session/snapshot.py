@@ -43,7 +43,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping
     from typing import Any
 
-VERSION = 4  # 3: told (commits told), names (a store the symbol cue searches); 4: quiet
+VERSION = 5  # 3: told (commits told), names (a store the symbol cue searches); 4: quiet;
+# 5: store (what chose the memory store, and its file: store_choice)
 #: Most touch-log lines folded at once (a runaway log is cut, oldest first).
 MAX_LOG_LINES = 4096
 
@@ -87,6 +88,7 @@ def save(
     told: Iterable[str] = (),
     names: bool = False,
     quiet: list[object] | None = None,
+    store: list[object] | None = None,
     prompt: str | None = None,
 ) -> None:
     """Write the snapshot of a session. ``full``: no tool event can add anything (its
@@ -97,14 +99,15 @@ def save(
     commits told whose ledger rows stand (:func:`edit_settled`); ``names``: a store the
     symbol cue could search (a pre-tool edit then goes the whole way, unless ``quiet``:
     that store as it was when found to hold nothing the cue tells, :func:`store_state`);
-    ``prompt``: the session's latest (the project's first commit is told when it answers
+    ``store``: the memory store the call selected (:func:`store_choice`; None: not known,
+    a pre-tool edit goes the whole way); ``prompt``: the session's latest (the project's first commit is told when it answers
     it)."""
     snapshot, _log = _paths(state_dir, host, session_id)
 
     body = dumps(
         {"v": VERSION, "root": root, "epoch": epoch, "full": full, "folders": folders,
          "reads": reads, "edits": edits, "served": sorted(served), "told": sorted(told),
-         "names": names, "quiet": quiet, "prompt": prompt}
+         "names": names, "quiet": quiet, "store": store, "prompt": prompt}
     )  # fmt: skip
     try:
         with open(snapshot, encoding="utf-8") as fp:
@@ -203,7 +206,9 @@ def edit_settled(
     sure: Callable[[str, frozenset[str], str | None], bool],
 ) -> bool:
     """True when a pre-tool edit needs nothing: line-level recall is on for a host with a
-    pre-tool channel, the code's names could find nothing (no store; or a store that held
+    pre-tool channel, the call selects the store the snapshot's call did
+    (:func:`store_choice`: the same variables, the same configuration file), the code's
+    names could find nothing there (no store, and still none; or a store that held
     nothing the symbol cue tells and has not changed since: :func:`still`), and
     ``sure(root, told, prompt)`` (:func:`memhooks.hook.told.all_told`) finds every owner
     of the lines it replaces among the commits told. False sends the call the whole way.
@@ -215,8 +220,15 @@ def edit_settled(
         root = data["root"]
         if not isinstance(root, str) or not data["reads"] or data["edits"]:
             return False
-        if data["names"] and not still(data["quiet"]):
-            return False
+        path = _chosen(data["store"], env)
+        if path is False:
+            return False  # another store, or a configuration that may choose one
+        if data["names"]:
+            quiet = data["quiet"]
+            if path is None or not still(quiet) or quiet[0] != path:
+                return False
+        elif path is None or os.path.lexists(path):
+            return False  # a store made since (the first 'memhooks remember')
         told = frozenset(data["told"])
         prompt = data["prompt"]
         if prompt is not None and not isinstance(prompt, str):
@@ -224,6 +236,53 @@ def edit_settled(
     except (ValueError, KeyError, TypeError):
         return False
     return bool(told) and sure(root, told, prompt)
+
+
+#: The variables that choose the memory store and its file
+#: (:func:`memhooks.backends.registry.selected_store`, :mod:`memhooks.backends.config`,
+#: :mod:`memhooks.dirs`): a call where one differs may select another store.
+STORE_VARS = (
+    "MEMHOOKS_BACKEND",
+    "MEMHOOKS_STORE",
+    "MEMHOOKS_EMBEDDED_PATH",
+    "MEMHOOKS_CONFIG",
+    "HOME",
+    "XDG_CONFIG_HOME",
+    "XDG_DATA_HOME",
+)
+
+
+def store_choice(env: Mapping[str, str], config: str, store: str | None) -> list[object]:
+    """What a snapshot keeps of the memory store a call selects, so that a later call
+    settles an edit only on the same one (review F2): ``[the values of STORE_VARS in
+    env, the configuration file config, its key (None: there is none), the real path of
+    the embedded store's file store (None: another backend)]``."""
+    path = None if store is None else os.path.realpath(store)
+    return [[env.get(name) for name in STORE_VARS], config, _key_of(config), path]
+
+
+def _chosen(choice: object, env: Mapping[str, str]) -> str | None | bool:
+    """The embedded store's real path :func:`store_choice` kept (None: another
+    backend) while ``env`` and the configuration file choose as they did; else False."""
+    if not isinstance(choice, list) or len(choice) != 4:
+        return False
+    names, config, known, path = choice
+    if names != [env.get(name) for name in STORE_VARS] or not isinstance(config, str):
+        return False
+    if _key_of(config) != known or not (path is None or isinstance(path, str)):
+        return False
+    return path
+
+
+def _key_of(path: str) -> list[int] | None:
+    """The key of the file ``path`` names, links followed (a configuration file kept in
+    a dotfiles folder): None when there is none."""
+    from ..filestate import key
+
+    try:
+        return list(key(os.stat(path)))
+    except (OSError, ValueError):
+        return None
 
 
 def store_state(store: str) -> list[object] | None:
@@ -247,24 +306,59 @@ def store_state(store: str) -> list[object] | None:
     return [store, list(key(st))]
 
 
-def quiet_state(
+def carried(
+    state_dir: str, host: str, session_id: str, env: Mapping[str, str]
+) -> tuple[list[object] | None, bool, list[object] | None]:
+    """``(store, names, quiet)`` as the session's snapshot has them (:func:`store_fields`),
+    unchecked — a pre-tool edit checks them; ``(None, True, None)`` when it has none."""
+    data = _load(state_dir, host, session_id, env)
+    if data is None:
+        return None, True, None
+    store, names, quiet = data.get("store"), data.get("names"), data.get("quiet")
+    if not isinstance(store, list) or not isinstance(names, bool):
+        return None, True, None
+    return store, names, quiet if isinstance(quiet, list) else None
+
+
+def store_fields(
     state_dir: str,
     host: str,
     session_id: str,
     env: Mapping[str, str],
     root: str,
+    choose: Callable[[], tuple[str, str | None] | None],
     ask: Callable[[], list[object] | None] | None,
-) -> list[object] | None:
-    """The ``quiet`` for the session's next snapshot (:func:`store_state`): the session's
-    own while the store is as it was; else another session's of the project at ``root``
-    (``sessions/_quiet.json``: a new session need not ask the store again);
-    else ``ask()`` (:func:`memhooks.hook.told.quiet_store`; None: the call did not open
-    the store), kept for the next sessions. None: the store may have something the
-    symbol cue tells."""
-    data = _load(state_dir, host, session_id, env)
-    found = None if data is None else data.get("quiet")
-    if still(found) and isinstance(found, list):
-        return found
+) -> tuple[list[object] | None, bool, list[object] | None]:
+    """``(store, names, quiet)`` for the session's next snapshot (:func:`save`).
+
+    ``store``: the memory store the call selects (:func:`store_choice`): the previous
+    snapshot's while the variables and the configuration file choose as they did, else
+    from ``choose()`` — ``(configuration file, embedded store file or None)``, None when
+    it cannot say (then an edit goes the whole way). ``names``: a store the symbol cue
+    could search (another backend, or the embedded store's file exists). ``quiet``
+    (:func:`store_state`), for that store only: the session's own, carried as it is (the
+    edit asks :func:`still`; a call that opened the store checks it first); else another
+    session's of the project at ``root`` on the same store (``sessions/_quiet.json``, so
+    a new session need not ask the store again); else ``ask()``
+    (:func:`memhooks.hook.told.quiet_store`; None: the call did not open the store),
+    kept for the next sessions. None: the store may hold something the symbol cue
+    tells."""
+    data = _load(state_dir, host, session_id, env) or {}
+    store = data.get("store")
+    if _chosen(store, env) is False:
+        chosen = choose()
+        if chosen is None:
+            return None, True, None
+        store = store_choice(env, *chosen)
+    assert isinstance(store, list)
+    path = store[3]
+    if not isinstance(path, str):
+        return store, True, None  # another backend: the whole way searches it
+    if not os.path.lexists(path):
+        return store, False, None  # no store (yet): nothing to search
+    found = data.get("quiet")
+    if isinstance(found, list) and found[:1] == [path] and (ask is None or still(found)):
+        return store, True, found
     shared = os.path.join(state_dir, "sessions", "_quiet.json")  # no session's file name
     try:
         from ..fast.jsonfast import loads
@@ -275,17 +369,19 @@ def quiet_state(
         known = None
     if not isinstance(known, dict):
         known = {}
-    found = known.get(root)
-    if still(found) and isinstance(found, list):
-        return found
+    where = f"{root}\n{path}"  # what one store holds says nothing of another's
+    found = known.get(where)
+    if still(found) and isinstance(found, list) and found[0] == path:
+        return store, True, found
     found = ask() if ask is not None else None
-    if found is not None:
-        from .. import cachefile
+    if found is None or found[0] != path:
+        return store, True, None
+    from .. import cachefile
 
-        known = {r: q for r, q in known.items() if still(q)}  # stores since changed: dropped
-        known[root] = found
-        cachefile.write(shared, dumps(known), mode=0o700)
-    return found
+    known = {k: q for k, q in known.items() if still(q)}  # stores since changed: dropped
+    known[where] = found
+    cachefile.write(shared, dumps(known), mode=0o700)
+    return store, True, found
 
 
 def still(quiet: object) -> bool:
