@@ -400,15 +400,16 @@ class MemoryStore:
         return total
 
     def beyond_history(self, project: str) -> bool:
-        """Whether ``project`` holds a live memory not made of a commit (``history
-        import`` makes one per commit, :mod:`memhooks.store.commits`): a remembered note,
-        an imported conversation. Reads the project's rows until one is found (~4 ms for
-        6,300 commits' memories and nothing else)."""
+        """Whether ``project`` holds a live memory not made of a commit: a remembered note,
+        an imported conversation — anything ``history import`` did not record as a
+        commit's (the ``commits`` table, :data:`memhooks.store.commits.NOT_A_COMMIT`;
+        a source spelt ``git:`` proves nothing). Reads the project's rows until one is
+        found."""
         with Translated(self.path):
             row = self._conn.execute(
-                "SELECT 1 FROM memories WHERE project = ? AND obsolete = 0"
-                " AND source NOT LIKE ? LIMIT 1",
-                (_project(project), commits.SOURCE_PREFIX + "%"),
+                "SELECT 1 FROM memories m WHERE m.project = ? AND m.obsolete = 0"
+                f" AND {commits.NOT_A_COMMIT} LIMIT 1",
+                (_project(project),),
             ).fetchone()
         return row is not None
 
