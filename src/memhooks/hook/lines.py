@@ -35,7 +35,6 @@ from ..session import keys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..lines.tools import Change
     from ..recall.line_recall import LineRecall
     from ..store import MemoryStore
     from .call import HookCall
@@ -91,6 +90,7 @@ def claim(call: HookCall, rels: list[str]) -> set[str]:
 def for_edit(call: HookCall, *, applied: bool) -> str:
     """What to tell before an edit (``applied``: after it, for a host with no pre-tool
     channel): the owners of the lines it replaces and what they replaced."""
+    from ..lines.ranges import CONTEXT, _count, _widen
     from ..lines.tools import changes
     from ..recall.line_recall import EDIT
 
@@ -104,12 +104,13 @@ def for_edit(call: HookCall, *, applied: bool) -> str:
         text = _before_text(call, top, rel, applied)
         if text is None:
             continue
-        told = _recall(call, top, rel, shown, change.ranges(text), kind=EDIT, change=change,
-                       text=text, applied=applied)  # fmt: skip
+        # the lines it really changes, once (narrowing them runs difflib), and ±3 around
+        focus = change.ranges(text, context=0)
+        around = _widen(focus, CONTEXT, _count(text))
+        told = _recall(call, top, rel, shown, around, kind=EDIT, focus=focus, applied=applied)
         if told is not None and told.text:
             texts.append(told.text)
         if _has_names(call, rel):
-            focus = change.ranges(text, context=0) or change.ranges(text)
             texts.append(_by_names(call, top, rel, shown, text, focus))
     return "\n\n".join(t for t in texts if t)
 
@@ -216,10 +217,12 @@ def _recall(
     ranges: list[tuple[int, int]],
     *,
     kind: str,
-    change: Change | None = None,
-    text: str = "",
+    focus: list[tuple[int, int]] | tuple[()] = (),
     applied: bool = False,
 ) -> LineRecall | None:
+    """The owners of lines ``ranges`` of ``rel`` (and, for an edit, the previous owners of
+    the lines it changes, ``focus``) that the session was not told, claimed in its
+    ledger; None when there is nothing to tell."""
     from ..recall.line_recall import line_recall
 
     if not ranges:
@@ -230,7 +233,6 @@ def _recall(
     left = call.tool_budget()
     if left <= 0:
         return None
-    focus = change.ranges(text, context=0) if change is not None else ()
     prompt, state_dir, deadline = session.prompt, call.state_dir, _deadline(call)
 
     def tell(**more: object) -> LineRecall:
