@@ -122,8 +122,6 @@ OWED = "owed next round; began with "
 LEFT: dict[str, str] = {
     "memhooks.backends.config": HOOK_SET_SPLIT,
     "memhooks.backends.embedded": OWED + "facts21 (Draft, the write side)",
-    "memhooks.hook.lines": OWED + "speed20",
-    "memhooks.session.snapshot": OWED + "speed20",
     "memhooks.recall.result": OWED + "lines20",
     "memhooks.lines.tools": HOOK_SET_SPLIT,
     "memhooks.recall.stages": OWED + "facts21 (Recalled fields)",

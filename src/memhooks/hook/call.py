@@ -451,13 +451,12 @@ class HookCall:
     ) -> tuple[list[object] | None, bool, list[object] | None]:
         """What the session's snapshot keeps of the store the call selects, and whether
         the code's names can find anything to tell there
-        (:func:`memhooks.session.snapshot.store_fields`), so a pre-tool edit need not
+        (:func:`memhooks.session.edits.store_fields`), so a pre-tool edit need not
         search it. Only a tool call looks (a prompt's or a lifecycle event's carries what
         the last one found: the edit checks it anyway); the store is asked only by one
         that opened it (a read's search by names, an edit's), the backend's registry
         read only when what chose the store changed."""
         from ..agents.base import TOOL_TIME_EVENTS
-        from ..session.snapshot import carried, store_fields
 
         assert self.event.session_id is not None
         tool = self.event.event in TOOL_TIME_EVENTS
@@ -481,5 +480,9 @@ class HookCall:
 
         where = (self.state_dir, self.host, self.event.session_id, self.env)
         if not tool:
+            from ..session.snapshot import carried
+
             return carried(*where)
+        from ..session.edits import store_fields
+
         return store_fields(*where, root, choose, ask if opened is not None else None)

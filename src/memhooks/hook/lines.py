@@ -35,8 +35,6 @@ from ..session import keys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..recall.line_recall import LineRecall
-    from ..store import MemoryStore
     from .call import HookCall
 
 #: Files of one tool call told about (the first ones it names).
@@ -53,6 +51,7 @@ def for_read(call: HookCall) -> str:
     """What to add after a read: the owners of the lines read (``""``: nothing)."""
     from ..lines.tools import reads
     from ..recall.line_recall import READ
+    from .owners import tell
 
     event = call.event
     texts: list[str] = []
@@ -65,7 +64,9 @@ def for_read(call: HookCall) -> str:
         if where is None:
             continue
         top, rel, shown = where
-        told = _recall(call, top, rel, shown, ranges or [(1, WHOLE)], kind=READ)
+        told = tell(
+            call, top, rel, shown, ranges or [(1, WHOLE)], kind=READ, deadline=_deadline(call)
+        )
         if told is not None and told.text:
             texts.append(told.text)
         if ranges:  # a part was read: the rest is blamed ahead, for the edit to come
@@ -93,6 +94,7 @@ def for_edit(call: HookCall, *, applied: bool) -> str:
     from ..lines.ranges import CONTEXT, _count, _widen
     from ..lines.tools import changes
     from ..recall.line_recall import EDIT
+    from .owners import tell
 
     event = call.event
     texts: list[str] = []
@@ -107,7 +109,17 @@ def for_edit(call: HookCall, *, applied: bool) -> str:
         # the lines it really changes, once (narrowing them runs difflib), and ±3 around
         focus = change.ranges(text, context=0)
         around = _widen(focus, CONTEXT, _count(text))
-        told = _recall(call, top, rel, shown, around, kind=EDIT, focus=focus, applied=applied)
+        told = tell(
+            call,
+            top,
+            rel,
+            shown,
+            around,
+            kind=EDIT,
+            focus=focus,
+            applied=applied,
+            deadline=_deadline(call),
+        )
         if told is not None and told.text:
             texts.append(told.text)
         if _has_names(call, rel):
@@ -175,6 +187,7 @@ def _by_names(
     from ..errors import MemhooksError
     from ..recall import QUERY_TIMEOUT_S
     from ..recall.symbol_recall import find, ledger_items, render
+    from .owners import exclusions
 
     try:
         memories = find(
@@ -182,7 +195,7 @@ def _by_names(
             _project(call),
             cue,
             delivered=call.session.delivered(),
-            exclude=lambda: _exclusions(call, top, rel),
+            exclude=lambda: exclusions(call, top, rel),
             timeout_s=max(0.05, min(QUERY_TIMEOUT_S, call.remaining() - MARGIN_S)),
         )
     except MemhooksError as exc:
@@ -209,98 +222,6 @@ def _project(call: HookCall) -> str:
     return identify(call.root).id
 
 
-def _recall(
-    call: HookCall,
-    top: str,
-    rel: str,
-    shown: str,
-    ranges: list[tuple[int, int]],
-    *,
-    kind: str,
-    focus: list[tuple[int, int]] | tuple[()] = (),
-    applied: bool = False,
-) -> LineRecall | None:
-    """The owners of lines ``ranges`` of ``rel`` (and, for an edit, the previous owners of
-    the lines it changes, ``focus``) that the session was not told, claimed in its
-    ledger; None when there is nothing to tell."""
-    from ..recall.line_recall import line_recall
-
-    if not ranges:
-        return None
-    session = call.session
-    items = session.delivered()
-    delivered = keys.of(keys.COMMIT, items)
-    left = call.tool_budget()
-    if left <= 0:
-        return None
-    prompt, state_dir, deadline = session.prompt, call.state_dir, _deadline(call)
-
-    def tell(**more: object) -> LineRecall:
-        return line_recall(
-            top,
-            rel,
-            ranges,
-            kind=kind,
-            state_dir=state_dir,
-            deadline=deadline,
-            prompt=prompt,
-            shown_path=shown,
-            delivered=delivered,
-            max_chars=left,
-            focus=focus,
-            saved=applied,
-            **more,  # type: ignore[arg-type]
-        )
-
-    told = tell()
-    if not told.commits:
-        return None
-    # The chain's exclusions are read only when there is something to tell (resolving the
-    # chain may parse its hooks).
-    exclude = _exclusions(call, top, rel)
-    if exclude:
-        told = tell(exclude=exclude)
-        if not told.commits:
-            return None
-    # The store is opened only for commits about to be told: one the store marks
-    # reverted (or obsolete) is left out, and one the session was given as a history
-    # memory (at the prompt: its memory id in the ledger) is told already — the answer
-    # is made again without them.
-    store, project = _store(call)
-    if store is not None and project is not None:
-        found = store.by_commit(project, told.commits)
-        given = {h for h, memory in found.items() if memory.id in items}
-        if given or any(memory.obsolete for memory in found.values()):
-            delivered = delivered | given  # tell() reads it when called
-            told = tell(store=store, project=project, exclude=exclude)
-            if not told.commits:
-                return None
-    return _record(call, shown, told)
-
-
-def _record(call: HookCall, shown: str, told: LineRecall) -> LineRecall | None:
-    """Claim ``told``'s commits in the session's ledger; None when a parallel hook call
-    of the session told them first."""
-    from ..recall.why_text import lines_of
-
-    by_hash = {e.commit.hash: e.commit for e in told.why.explanations}
-    by_hash.update({c.hash: c for e in told.why.explanations for c in e.previous})
-    # the lines each commit explains (a previous owner: the lines of the owner it is behind)
-    lines: dict[str, list[tuple[int, int]]] = {}
-    for e in told.why.explanations:
-        for commit in (e.commit, *e.previous):
-            lines.setdefault(commit.hash, e.lines)
-    items: list[dict[str, object]] = [
-        {"item": keys.commit(h), "words": by_hash[h].subject[:80] if h in by_hash else "",
-         "cue": lines_of(lines.get(h, []), shown)}
-        for h in told.commits
-    ]  # fmt: skip
-    claimed = call.session.record(
-        call.native or "", shown, items, lambda claimed: len(told.text), tool_time=True
-    )
-    return told if claimed else None
-
-
 def _locate(call: HookCall, path: str) -> tuple[str, str, str] | None:
     """(work tree top, path relative to it, path relative to the root) of a file of the
     project, or None (outside the root, not a file, not in a git work tree)."""
@@ -312,32 +233,6 @@ def _locate(call: HookCall, path: str) -> tuple[str, str, str] | None:
     if not shown or found is None:
         return None
     return found[0], found[1], shown
-
-
-def _exclusions(call: HookCall, top: str, rel: str) -> list[str]:
-    from ..protocol.resolve import resolve
-
-    folder = os.path.dirname(os.path.join(top, *rel.split("/")))
-    try:
-        return list(resolve(folder, call.roles).exclude)
-    except Exception:  # noqa: BLE001 - an invalid chain is validate's to report; recall goes on
-        return []
-
-
-def _store(call: HookCall) -> tuple[MemoryStore | None, str | None]:
-    """The embedded store (its revert marks apply) and the project id, when the call's
-    backend is the embedded store."""
-    backend = call.backend
-    if backend is None or call.root is None:
-        return None, None
-    from ..backends.embedded import EmbeddedBackend
-
-    if not isinstance(backend, EmbeddedBackend):
-        return None, None
-    store = backend.store
-    from ..store import identify
-
-    return store, identify(call.root).id
 
 
 def _deadline(call: HookCall) -> float:

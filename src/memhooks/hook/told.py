@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 def settled(call: HookCall) -> bool:
     """True when ``call``, a pre-tool event of a session, needs nothing: not an edit
     (hosts such as Codex and Cline send one for every tool), or an edit the session's
-    snapshot settles (:func:`memhooks.session.snapshot.edit_settled`, by
+    snapshot settles (:func:`memhooks.session.edits.edit_settled`, by
     :func:`all_told`): the host's no-op, no SQLite. False sends it the whole way. Not
     with capture on (capture reads every tool event)."""
     event = call.event
@@ -51,7 +51,7 @@ def settled(call: HookCall) -> bool:
     found = changes(event.tool_name or "", event.tool_input or {})
     if not found:
         return True  # not an edit: nothing to tell before it
-    from ..session.snapshot import edit_settled
+    from ..session.edits import edit_settled
 
     def sure(root: str, told: frozenset[str], prompt: str | None) -> bool:
         return all_told(found, call.absolute, root, call.state_dir, told, prompt)
@@ -225,19 +225,19 @@ def _before_told(
 
 def quiet_store(backend: Backend, root: str) -> list[object] | None:
     """What a session's snapshot keeps so that a pre-tool edit need not search the store
-    by the code's names (``quiet``: :func:`memhooks.session.snapshot.store_state`): for
+    by the code's names (``quiet``: :func:`memhooks.session.edits.store_state`): for
     the embedded store ``backend`` (open), its state when the memories of the project at
     ``root`` there are all commits' — the symbol cue never tells those
     (:mod:`memhooks.recall.symbol_recall`, rule 4), so a search would find nothing to
     tell. None otherwise (another backend, a note or a conversation among the
     memories): the edit goes the whole way. The snapshot keeps it while the store does not
-    change (:func:`memhooks.session.snapshot.still`): asked once per change."""
+    change (:func:`memhooks.session.edits.still`): asked once per change."""
     from ..backends.embedded import EmbeddedBackend
 
     if not isinstance(backend, EmbeddedBackend) or backend.store.path == ":memory:":
         return None
     from ..errors import MemhooksError
-    from ..session.snapshot import store_state
+    from ..session.edits import store_state
     from ..store import identify
 
     state = store_state(os.path.abspath(backend.store.path))  # before the store is asked

@@ -21,10 +21,9 @@ whole way, even in a served folder; a read of one it was told about settles here
 host that hears about an edit only after it (no pre-tool channel, ``edits``), every edit
 goes the whole way: the owners of the lines it replaced are told then.
 
-A pre-tool edit (a host with a pre-tool channel) settles here when the owners of the
-lines it replaces were all told (:func:`edit_settled`, :mod:`memhooks.hook.told`) and
-the code's names could find nothing: no store, or a store found to hold only commits'
-memories and unchanged since (``quiet``: :func:`store_state`, :func:`still`).
+A pre-tool edit (a host with a pre-tool channel) is asked of the snapshot by
+:mod:`.edits` (the owners of the lines it replaces all told, :mod:`memhooks.hook.told`,
+and the code's names could find nothing in the store the call selects).
 
 Only ``os`` is imported here (and :mod:`memhooks.fast.jsonfast` to read the snapshot,
 :mod:`.keys` for the ledger's spelling).
@@ -40,7 +39,7 @@ from . import keys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Mapping
+    from collections.abc import Iterable, Mapping
     from typing import Any
 
 VERSION = 5  # 3: told (commits told), names (a store the symbol cue searches); 4: quiet;
@@ -143,7 +142,7 @@ def settled(
     read named) was told about and ``edit`` (the call reports an edit) is not one a host
     without a pre-tool channel is told about — then the touches are logged and nothing
     else is to be done. False sends the call the whole way. Never raises."""
-    data = _load(state_dir, host, session_id, env)
+    data = load(state_dir, host, session_id, env)
     if data is None:
         return False
     try:
@@ -198,212 +197,7 @@ def settled(
     return True
 
 
-def edit_settled(
-    state_dir: str,
-    host: str,
-    session_id: str,
-    env: Mapping[str, str],
-    sure: Callable[[str, frozenset[str], str | None], bool],
-) -> bool:
-    """True when a pre-tool edit needs nothing: line-level recall is on for a host with a
-    pre-tool channel, the call selects the store the snapshot's call did
-    (:func:`store_choice`: the same variables, the same configuration file), the code's
-    names could find nothing there (no store, and still none; or a store that held
-    nothing the symbol cue tells and has not changed since: :func:`still`), and
-    ``sure(root, told, prompt)`` (:func:`memhooks.hook.told.all_told`) finds every owner
-    of the lines it replaces among the commits told. False sends the call the whole way.
-    Never raises."""
-    data = _load(state_dir, host, session_id, env)
-    if data is None:
-        return False
-    try:
-        root = data["root"]
-        if not isinstance(root, str) or not data["reads"] or data["edits"]:
-            return False
-        path = _chosen(data["store"], env)
-        if path is False:
-            return False  # another store, or a configuration that may choose one
-        if data["names"]:
-            quiet = data["quiet"]
-            if path is None or not still(quiet) or quiet[0] != path:
-                return False
-        elif path is None or os.path.lexists(path):
-            return False  # a store made since (the first 'memhooks remember')
-        told = frozenset(data["told"])
-        prompt = data["prompt"]
-        if prompt is not None and not isinstance(prompt, str):
-            return False
-    except (ValueError, KeyError, TypeError):
-        return False
-    return bool(told) and sure(root, told, prompt)
-
-
-#: The variables that choose the memory store and its file
-#: (:func:`memhooks.backends.registry.selected_store`, :mod:`memhooks.backends.config`,
-#: :mod:`memhooks.dirs`): a call where one differs may select another store.
-STORE_VARS = (
-    "MEMHOOKS_BACKEND",
-    "MEMHOOKS_STORE",
-    "MEMHOOKS_EMBEDDED_PATH",
-    "MEMHOOKS_CONFIG",
-    "HOME",
-    "XDG_CONFIG_HOME",
-    "XDG_DATA_HOME",
-)
-
-
-def store_choice(env: Mapping[str, str], config: str, store: str | None) -> list[object]:
-    """What a snapshot keeps of the memory store a call selects, so that a later call
-    settles an edit only on the same one (review F2): ``[the values of STORE_VARS in
-    env, the configuration file config, its key (None: there is none), the real path of
-    the embedded store's file store (None: another backend)]``."""
-    path = None if store is None else os.path.realpath(store)
-    return [[env.get(name) for name in STORE_VARS], config, _key_of(config), path]
-
-
-def _chosen(choice: object, env: Mapping[str, str]) -> str | None | bool:
-    """The embedded store's real path :func:`store_choice` kept (None: another
-    backend) while ``env`` and the configuration file choose as they did; else False."""
-    if not isinstance(choice, list) or len(choice) != 4:
-        return False
-    names, config, known, path = choice
-    if names != [env.get(name) for name in STORE_VARS] or not isinstance(config, str):
-        return False
-    if _key_of(config) != known or not (path is None or isinstance(path, str)):
-        return False
-    return path
-
-
-def _key_of(path: str) -> list[int] | None:
-    """The key of the file ``path`` names, links followed (a configuration file kept in
-    a dotfiles folder): None when there is none."""
-    from ..filestate import key
-
-    try:
-        return list(key(os.stat(path)))
-    except (OSError, ValueError):
-        return None
-
-
-def store_state(store: str) -> list[object] | None:
-    """The state of the embedded store at ``store`` (its file) a snapshot's ``quiet`` keeps
-    once the store was found to hold nothing the symbol cue tells
-    (:func:`memhooks.hook.told.quiet_store`): ``[store, its key]``
-    (:func:`memhooks.filestate.key`). Take it *before* the store is asked. None when there
-    is no store, its key is too recent to trust (a write in the same clock tick could keep
-    it: :data:`memhooks.filestate.RACY_NS`), or its write-ahead log holds anything — a
-    commit there has not reached the file yet (each connection makes and removes an empty
-    log: only its size says something; https://sqlite.org/wal.html)."""
-    from ..filestate import key, racy
-
-    store = os.path.realpath(store)  # a store reached by a symlink: the database's own
-    try:  # state, and its log beside it (lstat of the link never changes)
-        st = os.lstat(store)
-    except OSError:
-        return None
-    if racy(st) or _logged(store):
-        return None
-    return [store, list(key(st))]
-
-
-def carried(
-    state_dir: str, host: str, session_id: str, env: Mapping[str, str]
-) -> tuple[list[object] | None, bool, list[object] | None]:
-    """``(store, names, quiet)`` as the session's snapshot has them (:func:`store_fields`),
-    unchecked — a pre-tool edit checks them; ``(None, True, None)`` when it has none."""
-    data = _load(state_dir, host, session_id, env)
-    if data is None:
-        return None, True, None
-    store, names, quiet = data.get("store"), data.get("names"), data.get("quiet")
-    if not isinstance(store, list) or not isinstance(names, bool):
-        return None, True, None
-    return store, names, quiet if isinstance(quiet, list) else None
-
-
-def store_fields(
-    state_dir: str,
-    host: str,
-    session_id: str,
-    env: Mapping[str, str],
-    root: str,
-    choose: Callable[[], tuple[str, str | None] | None],
-    ask: Callable[[], list[object] | None] | None,
-) -> tuple[list[object] | None, bool, list[object] | None]:
-    """``(store, names, quiet)`` for the session's next snapshot (:func:`save`).
-
-    ``store``: the memory store the call selects (:func:`store_choice`): the previous
-    snapshot's while the variables and the configuration file choose as they did, else
-    from ``choose()`` — ``(configuration file, embedded store file or None)``, None when
-    it cannot say (then an edit goes the whole way). ``names``: a store the symbol cue
-    could search (another backend, or the embedded store's file exists). ``quiet``
-    (:func:`store_state`), for that store only: the session's own, carried as it is (the
-    edit asks :func:`still`; a call that opened the store checks it first); else another
-    session's of the project at ``root`` on the same store (``sessions/_quiet.json``, so
-    a new session need not ask the store again); else ``ask()``
-    (:func:`memhooks.hook.told.quiet_store`; None: the call did not open the store),
-    kept for the next sessions. None: the store may hold something the symbol cue
-    tells."""
-    data = _load(state_dir, host, session_id, env) or {}
-    store = data.get("store")
-    if _chosen(store, env) is False:
-        chosen = choose()
-        if chosen is None:
-            return None, True, None
-        store = store_choice(env, *chosen)
-    assert isinstance(store, list)
-    path = store[3]
-    if not isinstance(path, str):
-        return store, True, None  # another backend: the whole way searches it
-    if not os.path.lexists(path):
-        return store, False, None  # no store (yet): nothing to search
-    found = data.get("quiet")
-    if isinstance(found, list) and found[:1] == [path] and (ask is None or still(found)):
-        return store, True, found
-    shared = os.path.join(state_dir, "sessions", "_quiet.json")  # no session's file name
-    try:
-        from ..fast.jsonfast import loads
-
-        with open(shared, "rb") as fp:
-            known = loads(fp.read())
-    except (OSError, ValueError):
-        known = None
-    if not isinstance(known, dict):
-        known = {}
-    where = f"{root}\n{path}"  # what one store holds says nothing of another's
-    found = known.get(where)
-    if still(found) and isinstance(found, list) and found[0] == path:
-        return store, True, found
-    found = ask() if ask is not None else None
-    if found is None or found[0] != path:
-        return store, True, None
-    from .. import cachefile
-
-    known = {k: q for k, q in known.items() if still(q)}  # stores since changed: dropped
-    known[where] = found
-    cachefile.write(shared, dumps(known), mode=0o700)
-    return store, True, found
-
-
-def still(quiet: object) -> bool:
-    """Whether the store a snapshot's ``quiet`` (:func:`store_state`) names is as it was."""
-    if not isinstance(quiet, list) or len(quiet) != 2 or not isinstance(quiet[0], str):
-        return False
-    from ..filestate import unchanged
-
-    return unchanged(quiet[0], quiet[1]) and not _logged(quiet[0])
-
-
-def _logged(store: str) -> bool:
-    """Whether the write-ahead log of ``store`` holds anything (or cannot be read)."""
-    try:
-        return os.lstat(store + "-wal").st_size > 0
-    except FileNotFoundError:
-        return False
-    except OSError:
-        return True
-
-
-def _load(
+def load(
     state_dir: str, host: str, session_id: str, env: Mapping[str, str]
 ) -> dict[str, Any] | None:
     """The session's snapshot, or None (none, unreadable, another version, or an explicit
@@ -421,6 +215,20 @@ def _load(
     if not isinstance(data, dict) or data.get("v") != VERSION:
         return None
     return data
+
+
+def carried(
+    state_dir: str, host: str, session_id: str, env: Mapping[str, str]
+) -> tuple[list[object] | None, bool, list[object] | None]:
+    """``(store, names, quiet)`` as the session's snapshot has them (:func:`memhooks.session.edits.store_fields`),
+    unchecked — a pre-tool edit checks them; ``(None, True, None)`` when it has none."""
+    data = load(state_dir, host, session_id, env)
+    if data is None:
+        return None, True, None
+    store, names, quiet = data.get("store"), data.get("names"), data.get("quiet")
+    if not isinstance(store, list) or not isinstance(names, bool):
+        return None, True, None
+    return store, names, quiet if isinstance(quiet, list) else None
 
 
 #: Characters that make a shell command's words more than whitespace-separated paths.

@@ -1,0 +1,144 @@
+"""The commits that own lines, told once per session (issue 20 items 2, 3): what
+:mod:`.lines` tells at a read and before an edit, made by
+:func:`memhooks.recall.line_recall.line_recall` and claimed in the session's ledger
+(:func:`memhooks.session.keys.commit`: each commit reaches a session once).
+
+A commit the embedded store marks reverted (or obsolete) is left out, and one the
+session was given as a history memory (at the prompt: its memory id in the ledger) is
+told already: the answer is made again without them. The store is opened only for
+commits about to be told.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ..session import keys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..recall.line_recall import LineRecall
+    from ..store import MemoryStore
+    from .call import HookCall
+
+
+def tell(
+    call: HookCall,
+    top: str,
+    rel: str,
+    shown: str,
+    ranges: list[tuple[int, int]],
+    *,
+    kind: str,
+    deadline: float,
+    focus: list[tuple[int, int]] | tuple[()] = (),
+    applied: bool = False,
+) -> LineRecall | None:
+    """The owners of lines ``ranges`` of ``rel`` (work tree ``top``; ``shown``: its path
+    from the root) — and, for an edit, the previous owners of the lines it changes,
+    ``focus`` — that the session was not told, told by ``deadline`` (monotonic) and
+    claimed in its ledger; None when there is nothing to tell."""
+    from ..recall.line_recall import line_recall
+
+    if not ranges:
+        return None
+    session = call.session
+    items = session.delivered()
+    delivered = keys.of(keys.COMMIT, items)
+    left = call.tool_budget()
+    if left <= 0:
+        return None
+    prompt, state_dir = session.prompt, call.state_dir
+
+    def made(**more: object) -> LineRecall:
+        return line_recall(
+            top,
+            rel,
+            ranges,
+            kind=kind,
+            state_dir=state_dir,
+            deadline=deadline,
+            prompt=prompt,
+            shown_path=shown,
+            delivered=delivered,
+            max_chars=left,
+            focus=focus,
+            saved=applied,
+            **more,  # type: ignore[arg-type]
+        )
+
+    told = made()
+    if not told.commits:
+        return None
+    # The chain's exclusions are read only when there is something to tell (resolving the
+    # chain may parse its hooks).
+    exclude = exclusions(call, top, rel)
+    if exclude:
+        told = made(exclude=exclude)
+        if not told.commits:
+            return None
+    # The store is opened only for commits about to be told: one the store marks
+    # reverted (or obsolete) is left out, and one the session was given as a history
+    # memory (at the prompt: its memory id in the ledger) is told already — the answer
+    # is made again without them.
+    store, project = _store(call)
+    if store is not None and project is not None:
+        found = store.by_commit(project, told.commits)
+        given = {h for h, memory in found.items() if memory.id in items}
+        if given or any(memory.obsolete for memory in found.values()):
+            delivered = delivered | given  # made() reads it when called
+            told = made(store=store, project=project, exclude=exclude)
+            if not told.commits:
+                return None
+    return _record(call, shown, told)
+
+
+def _record(call: HookCall, shown: str, told: LineRecall) -> LineRecall | None:
+    """Claim ``told``'s commits in the session's ledger; None when a parallel hook call
+    of the session told them first."""
+    from ..recall.why_text import lines_of
+
+    by_hash = {e.commit.hash: e.commit for e in told.why.explanations}
+    by_hash.update({c.hash: c for e in told.why.explanations for c in e.previous})
+    # the lines each commit explains (a previous owner: the lines of the owner it is behind)
+    lines: dict[str, list[tuple[int, int]]] = {}
+    for e in told.why.explanations:
+        for commit in (e.commit, *e.previous):
+            lines.setdefault(commit.hash, e.lines)
+    items: list[dict[str, object]] = [
+        {"item": keys.commit(h), "words": by_hash[h].subject[:80] if h in by_hash else "",
+         "cue": lines_of(lines.get(h, []), shown)}
+        for h in told.commits
+    ]  # fmt: skip
+    claimed = call.session.record(
+        call.native or "", shown, items, lambda claimed: len(told.text), tool_time=True
+    )
+    return told if claimed else None
+
+
+def _store(call: HookCall) -> tuple[MemoryStore | None, str | None]:
+    """The embedded store (its revert marks apply) and the project id, when the call's
+    backend is the embedded store."""
+    backend = call.backend
+    if backend is None or call.root is None:
+        return None, None
+    from ..backends.embedded import EmbeddedBackend
+
+    if not isinstance(backend, EmbeddedBackend):
+        return None, None
+    store = backend.store
+    from ..store import identify
+
+    return store, identify(call.root).id
+
+
+def exclusions(call: HookCall, top: str, rel: str) -> list[str]:
+    """The ``exclude`` phrases of the chain of ``rel``'s folder (none when the chain is
+    invalid: validate reports it)."""
+    from ..protocol.resolve import resolve
+
+    folder = os.path.dirname(os.path.join(top, *rel.split("/")))
+    try:
+        return list(resolve(folder, call.roles).exclude)
+    except Exception:  # noqa: BLE001 - an invalid chain is validate's to report; recall goes on
+        return []
