@@ -29,6 +29,12 @@ NOTE = "Retrier.call sleeps between attempts: the gateway rate-limits retries of
 
 def run(repo: Path, env: dict[str, str], payload: dict[str, object]) -> tuple[str, bool]:
     """(what the hook told the model, whether it loaded SQLite)."""
+    told, loaded = modules(repo, env, payload)
+    return told, "_sqlite3" in loaded
+
+
+def modules(repo: Path, env: dict[str, str], payload: dict[str, object]) -> tuple[str, set[str]]:
+    """(what the hook told the model, the modules it loaded)."""
     done = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "memhooks", "hook", "--agent", "claude-code"],
         input=json.dumps({"session_id": "s1", "cwd": str(repo), **payload}),
@@ -38,7 +44,7 @@ def run(repo: Path, env: dict[str, str], payload: dict[str, object]) -> tuple[st
     rest = [line for line in done.stderr.splitlines() if not line.startswith("import time:")]
     assert done.returncode == 0 and not rest, rest
     told = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"] if done.stdout.strip() else ""  # fmt: skip
-    return str(told), any(line.rpartition("|")[2].strip() == "_sqlite3" for line in imports)
+    return str(told), {line.rpartition("|")[2].strip() for line in imports}
 
 
 def read(repo: Path, offset: int, limit: int) -> dict[str, object]:
@@ -190,3 +196,19 @@ def test_a_session_on_another_store_is_not_settled_by_this_ones_quiet_state(
     assert done.returncode == 0, done.stderr
     told, settled = step(repo, mine, {**edit(repo, "                return fn()\n"), **second})
     assert NOTE in told and not settled
+
+
+def test_an_edit_that_tells_owners_searches_no_names_in_a_store_of_commits_alone(
+    repo: Path, both: dict[str, dict[str, str]], hashes: dict[str, str]
+) -> None:
+    # the code's names never tell a commit's memory: while the session's snapshot knows
+    # the store holds nothing else, the whole way tells the owners without that search
+    # (the same answer: test_each_edit_tells_the_same_whether_or_not_the_shortcut_settles_it)
+    step(repo, both, read(repo, 4, 4))
+    payload = edit(repo, RESHAPED)
+    told, loaded = modules(repo, both["as-is"], payload)
+    assert hashes["regression"][:12] in told
+    assert "memhooks.recall.symbol_recall" not in loaded
+    (Path(both["whole"]["MEMHOOKS_STATE_DIR"]) / "sessions" / "s1.json").unlink()
+    whole, loaded = modules(repo, both["whole"], payload)
+    assert whole == told and "memhooks.recall.symbol_recall" in loaded

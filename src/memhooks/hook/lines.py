@@ -95,9 +95,11 @@ def for_edit(call: HookCall, *, applied: bool) -> str:
     from ..lines.tools import changes
     from ..recall.line_recall import EDIT
     from .owners import tell
+    from .told import nothing_named
 
     event = call.event
     texts: list[str] = []
+    names = not nothing_named(call)
     for change in changes(event.tool_name or "", event.tool_input or {})[:MAX_FILES]:
         where = _locate(call, change.path)
         if where is None:
@@ -122,7 +124,7 @@ def for_edit(call: HookCall, *, applied: bool) -> str:
         )
         if told is not None and told.text:
             texts.append(told.text)
-        if _has_names(call, rel):
+        if names and _has_names(call, rel):
             texts.append(_by_names(call, top, rel, shown, text, focus))
     return "\n\n".join(t for t in texts if t)
 

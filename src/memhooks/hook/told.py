@@ -223,6 +223,19 @@ def _before_told(
     return True
 
 
+def nothing_named(call: HookCall) -> bool:
+    """True when, as the session's snapshot knows it, the store ``call`` selects holds
+    nothing but commits' memories, or there is none
+    (:func:`memhooks.session.edits.nothing_named`): an edit that goes the whole way
+    then opens no store to search by the code's names or for a file's notes — they
+    would find nothing (the same rule that lets :func:`settled` settle an edit)."""
+    if not call.event.session_id:
+        return False
+    from ..session.edits import nothing_named as known
+
+    return known(call.state_dir, call.host, call.event.session_id, call.env)
+
+
 def quiet_store(backend: Backend, root: str) -> list[object] | None:
     """What a session's snapshot keeps so that a pre-tool edit need not search the store
     by the code's names (``quiet``: :func:`memhooks.session.edits.store_state`): for

@@ -158,13 +158,15 @@ def _remembered(call: HookCall) -> Reply:
     memories are left to line-level recall (it tells the owners of the lines). Only a
     backend that says which files its memories touch (:class:`AnchorsFiles`, the
     embedded store) is asked; another tells such a note at the next prompt."""
-    from ..backends.capabilities import AnchorsFiles
+    from .told import nothing_named
 
     if not call.tool_recall:
         return noop(call)
     rels = call.files(reads_only=False)[:TOOL_TARGETS]
-    if not rels or not call.store_ready or call.tool_budget() <= 0:
+    if not rels or nothing_named(call) or not call.store_ready or call.tool_budget() <= 0:
         return noop(call)
+    from ..backends.capabilities import AnchorsFiles
+
     backend = call.backend
     if not isinstance(backend, AnchorsFiles) or call.root is None:
         return noop(call)

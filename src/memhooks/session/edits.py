@@ -49,15 +49,8 @@ def edit_settled(
         root = data["root"]
         if not isinstance(root, str) or not data["reads"] or data["edits"]:
             return False
-        path = _chosen(data["store"], env)
-        if path is False:
-            return False  # another store, or a configuration that may choose one
-        if data["names"]:
-            quiet = data["quiet"]
-            if path is None or not still(quiet) or quiet[0] != path:
-                return False
-        elif path is None or os.path.lexists(path):
-            return False  # a store made since (the first 'memhooks remember')
+        if not _nothing_named(data, env):
+            return False
         told = frozenset(data["told"])
         prompt = data["prompt"]
         if prompt is not None and not isinstance(prompt, str):
@@ -65,6 +58,34 @@ def edit_settled(
     except (ValueError, KeyError, TypeError):
         return False
     return bool(told) and sure(root, told, prompt)
+
+
+def nothing_named(state_dir: str, host: str, session_id: str, env: Mapping[str, str]) -> bool:
+    """True when, as the session's snapshot knows it, the store the call selects holds
+    nothing the code's names (the symbol cue, :mod:`memhooks.recall.symbol_recall`) or a
+    file's anchors could tell beyond commits' memories: there is no store (and still
+    none), or it was found to hold only commits' memories and has not changed since.
+    Then an edit that goes the whole way need not open it to search by names
+    (:mod:`memhooks.hook.lines`) or for notes (:mod:`memhooks.hook.tool_time`). Never
+    raises."""
+    data = load(state_dir, host, session_id, env)
+    try:
+        return data is not None and _nothing_named(data, env)
+    except (ValueError, KeyError, TypeError):
+        return False
+
+
+def _nothing_named(data: dict[str, object], env: Mapping[str, str]) -> bool:
+    """:func:`nothing_named` of a loaded snapshot ``data``. Raises KeyError, TypeError."""
+    path = _chosen(data["store"], env)
+    if path is False:
+        return False  # another store, or a configuration that may choose one
+    if data["names"]:
+        quiet = data["quiet"]
+        return (
+            isinstance(path, str) and still(quiet) and isinstance(quiet, list) and quiet[0] == path
+        )
+    return isinstance(path, str) and not os.path.lexists(path)  # else one made since
 
 
 #: The variables that choose the memory store and its file
