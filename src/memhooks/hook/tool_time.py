@@ -11,7 +11,6 @@ import os
 from ..session import keys
 from . import lines
 from .deliver import deliver, joined, kind, noop, recall
-from .maintenance import maintain_edit
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -43,6 +42,8 @@ def on_pre_tool(call: HookCall) -> Reply:
 
 
 def on_edit(call: HookCall) -> Reply:
+    from .maintenance import maintain_edit  # not on a pre-tool edit's path: nothing is made yet
+
     changed, note = maintain_edit(call)
     touched = [(rel, "file", "edit") for rel in call.files(reads_only=False)]
     reply = _after_tool(call, touched)
@@ -62,6 +63,7 @@ def on_edit(call: HookCall) -> Reply:
 
 def on_command(call: HookCall) -> Reply:
     from ..session import mentions
+    from .maintenance import maintain_edit
 
     assert call.root is not None
     changed, note = maintain_edit(call)  # a shell tool that reported files it wrote
