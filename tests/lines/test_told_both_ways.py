@@ -209,6 +209,12 @@ def test_an_edit_that_tells_owners_searches_no_names_in_a_store_of_commits_alone
     told, loaded = modules(repo, both["as-is"], payload)
     assert hashes["regression"][:12] in told
     assert "memhooks.recall.symbol_recall" not in loaded
-    (Path(both["whole"]["MEMHOOKS_STATE_DIR"]) / "sessions" / "s1.json").unlink()
+    # a new session knows it from the state folder's shared quiet states
+    fresh, loaded = modules(repo, both["as-is"], {**payload, "session_id": "s2"})
+    assert hashes["regression"][:12] in fresh
+    assert "memhooks.recall.symbol_recall" not in loaded
+    sessions = Path(both["whole"]["MEMHOOKS_STATE_DIR"]) / "sessions"
+    (sessions / "s1.json").unlink()
+    (sessions / "_quiet.json").unlink()
     whole, loaded = modules(repo, both["whole"], payload)
     assert whole == told and "memhooks.recall.symbol_recall" in loaded

@@ -469,14 +469,9 @@ class HookCall:
             return quiet_store(opened, root)
 
         def choose() -> tuple[str, str | None] | None:
-            from ..backends.config import config_path
-            from ..backends.registry import selected_store
-            from ..errors import MemhooksError
+            from .told import chosen_store
 
-            try:
-                return config_path(self.env), selected_store(self.env)
-            except (MemhooksError, OSError):
-                return None  # no home folder: a pre-tool edit goes the whole way
+            return chosen_store(self.env)  # None: no home folder, edits go the whole way
 
         where = (self.state_dir, self.host, self.event.session_id, self.env)
         if not tool:

@@ -29,7 +29,7 @@ import os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Collection, Sequence
+    from collections.abc import Callable, Collection, Mapping, Sequence
 
     from ..backends.base import Backend
     from ..lines.cache import Entry
@@ -229,11 +229,28 @@ def nothing_named(call: HookCall) -> bool:
     (:func:`memhooks.session.edits.nothing_named`): an edit that goes the whole way
     then opens no store to search by the code's names or for a file's notes — they
     would find nothing (the same rule that lets :func:`settled` settle an edit)."""
-    if not call.event.session_id:
+    if not call.event.session_id or call.root is None:
         return False
     from ..session.edits import nothing_named as known
 
-    return known(call.state_dir, call.host, call.event.session_id, call.env)
+    def choose() -> tuple[str, str | None] | None:
+        return chosen_store(call.env)
+
+    return known(call.state_dir, call.host, call.event.session_id, call.env, call.root, choose)
+
+
+def chosen_store(env: Mapping[str, str]) -> tuple[str, str | None] | None:
+    """(the configuration file, the embedded store's file or None: another backend)
+    that ``env`` selects (:func:`memhooks.backends.registry.selected_store`), or None
+    when that cannot be said (no home folder)."""
+    from ..backends.config import config_path
+    from ..backends.registry import selected_store
+    from ..errors import MemhooksError
+
+    try:
+        return config_path(env), selected_store(env)
+    except (MemhooksError, OSError):
+        return None
 
 
 def quiet_store(backend: Backend, root: str) -> list[object] | None:

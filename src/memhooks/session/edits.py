@@ -60,19 +60,36 @@ def edit_settled(
     return bool(told) and sure(root, told, prompt)
 
 
-def nothing_named(state_dir: str, host: str, session_id: str, env: Mapping[str, str]) -> bool:
-    """True when, as the session's snapshot knows it, the store the call selects holds
-    nothing the code's names (the symbol cue, :mod:`memhooks.recall.symbol_recall`) or a
-    file's anchors could tell beyond commits' memories: there is no store (and still
-    none), or it was found to hold only commits' memories and has not changed since.
-    Then an edit that goes the whole way need not open it to search by names
-    (:mod:`memhooks.hook.lines`) or for notes (:mod:`memhooks.hook.tool_time`). Never
-    raises."""
+def nothing_named(
+    state_dir: str,
+    host: str,
+    session_id: str,
+    env: Mapping[str, str],
+    root: str,
+    choose: Callable[[], tuple[str, str | None] | None],
+) -> bool:
+    """True when the store the call selects holds nothing the code's names (the symbol
+    cue, :mod:`memhooks.recall.symbol_recall`) or a file's anchors could tell beyond
+    commits' memories: there is no store (and still none), or it was found to hold only
+    commits' memories and has not changed since — as the session's snapshot knows it,
+    or, in a session with none yet, as another session of the project at ``root`` found
+    the store ``choose()`` names (:func:`store_fields`). Then an edit that goes the
+    whole way need not open it to search by names (:mod:`memhooks.hook.lines`) or for
+    notes (:mod:`memhooks.hook.tool_time`). Never raises."""
     data = load(state_dir, host, session_id, env)
     try:
-        return data is not None and _nothing_named(data, env)
+        if data is not None and data.get("store") is not None:
+            return _nothing_named(data, env)
     except (ValueError, KeyError, TypeError):
         return False
+    chosen = choose()
+    if chosen is None or chosen[1] is None:
+        return False
+    path = os.path.realpath(chosen[1])
+    if not os.path.lexists(path):
+        return True  # no store
+    found = _shared(state_dir)[1].get(f"{root}\n{path}")
+    return still(found) and isinstance(found, list) and found[0] == path
 
 
 def _nothing_named(data: dict[str, object], env: Mapping[str, str]) -> bool:
@@ -195,16 +212,7 @@ def store_fields(
     found = data.get("quiet")
     if isinstance(found, list) and found[:1] == [path] and (ask is None or still(found)):
         return store, True, found
-    shared = os.path.join(state_dir, "sessions", "_quiet.json")  # no session's file name
-    try:
-        from ..fast.jsonfast import loads
-
-        with open(shared, "rb") as fp:
-            known = loads(fp.read())
-    except (OSError, ValueError):
-        known = None
-    if not isinstance(known, dict):
-        known = {}
+    shared, known = _shared(state_dir)
     where = f"{root}\n{path}"  # what one store holds says nothing of another's
     found = known.get(where)
     if still(found) and isinstance(found, list) and found[0] == path:
@@ -218,6 +226,20 @@ def store_fields(
     known[where] = found
     cachefile.write(shared, dumps(known), mode=0o700)
     return store, True, found
+
+
+def _shared(state_dir: str) -> tuple[str, dict[str, object]]:
+    """The quiet states sessions found (``sessions/_quiet.json``, keyed by the project's
+    root and the store's real path): its path, and what it holds (``{}``: none)."""
+    shared = os.path.join(state_dir, "sessions", "_quiet.json")  # no session's file name
+    try:
+        from ..fast.jsonfast import loads
+
+        with open(shared, "rb") as fp:
+            known = loads(fp.read())
+    except (OSError, ValueError):
+        known = None
+    return shared, known if isinstance(known, dict) else {}
 
 
 def still(quiet: object) -> bool:
