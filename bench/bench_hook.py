@@ -30,7 +30,7 @@ fresh session unless said otherwise. Cases:
 Reported per case: median, p90, p95 and fastest (``min``) wall time of the hook process
 (spawn to exit), as ratios to a bare ``python -c pass`` of the same interpreter measured
 in the same run, interleaved (on a loaded machine the minimum approximates an idle one
-better than the median); the median CPU (user + system, ``wait4``) and its ratio to the
+better than the median); the median CPU (user + system, ``wait4``; ``cpu_p95_ms`` its p95) and its ratio to the
 bare interpreter's (``cpu_ms``: what the call itself cost, less moved by other load); the characters of context the model received (median, max)
 and how many calls delivered any; how many answered the no-op at the hook's own 3 s
 deadline (``deadline_hits``: on a loaded machine, not a failure) and how many wrote any
@@ -432,6 +432,7 @@ def summarize(
         report[f"{prefix}_p95_ms"] = round(percentile(times[kind], 0.95), 2)
         if cpu:
             report[f"{prefix}_cpu_ms"] = round(statistics.median(cpu[kind]), 2)
+            report[f"{prefix}_cpu_p95_ms"] = round(percentile(cpu[kind], 0.95), 2)
             report[f"{prefix}_cpu_ratio_to_bare"] = round(
                 statistics.median(cpu[kind]) / statistics.median(cpu["bare"]), 2
             )

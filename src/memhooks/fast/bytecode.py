@@ -11,7 +11,7 @@ uses the bytecode only when the standard loader would (the running interpreter's
 number, timestamp-checked, the source's modified time and size as recorded). Anything
 else — no bytecode file yet, a stale or hash-checked one, a name with no file — returns
 None, and the standard finders load it as always (and write its bytecode). Measured:
-~20-40 us less per module (re-importing one in a process), ~8-11% less CPU per hook call
+~20-40 us less per module (re-importing one in a process), 5-11% less CPU per hook call
 (a served read: 36 modules; a later prompt: ~90), paired runs (docs/performance.md).
 """
 
