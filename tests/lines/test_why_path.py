@@ -19,10 +19,12 @@ from memhooks.mcp import tools
 from memhooks.recall.line_recall import READ, line_recall
 
 BROKEN = '---\nschema: memhooks/v2\nrecall:\n  queries: ["unclosed\n---\n'
+# the hook's own line for a hook file it skips (recall.result.skipped_line), and what that
+# leaves out of this answer
 SKIPPED = (
-    "skipped retryx/MEMHOOKS.md:4:13: MH000 invalid YAML frontmatter: found unexpected end "
-    "of stream (a quoted scalar that starts here is not closed) — its exclusions are not "
-    "applied; run `memhooks validate retryx/MEMHOOKS.md`"
+    "retryx/MEMHOOKS.md:4:13 MH000 invalid YAML frontmatter: found unexpected end of stream"
+    " (a quoted scalar that starts here is not closed): skipped; `memhooks validate"
+    " retryx/MEMHOOKS.md` says how to fix it — its exclusions are not applied"
 )
 
 

@@ -72,8 +72,9 @@ WRITE_TOOLS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 class Change:
     """What one edit replaces in ``path`` (as the tool named it): ``olds`` (texts it
     replaces, in order; ``replace_all``: every occurrence) with ``news`` (what each
-    becomes, where the tool says: None when it does not), or ``content`` (a whole-file
-    write: the lines that differ are replaced)."""
+    becomes, where the tool says: None when it does not; one for each old text, else
+    ValueError), or ``content`` (a whole-file write: the lines that differ are
+    replaced)."""
 
     __slots__ = ("content", "news", "olds", "path", "replace_all")
 
@@ -88,6 +89,8 @@ class Change:
         self.path = path
         self.olds = olds or []
         self.news: list[str | None] = news if news is not None else [None] * len(self.olds)
+        if len(self.news) != len(self.olds):
+            raise ValueError("a Change has one new text (or None) for each old text")
         self.content = content
         self.replace_all = replace_all
 
@@ -101,7 +104,7 @@ class Change:
         if self.content is not None:
             return changed_lines(text, self.content, context=context)
         found: list[tuple[int, int]] = []
-        for old, new in zip(self.olds, self.news, strict=False):
+        for old, new in zip(self.olds, self.news, strict=True):  # paired as they are made
             spans = edit_lines(text, old, replace_all=self.replace_all, context=0)
             found += [r for span in spans for r in narrowed(span, old, new)]
         return _widen(found, context, _count(text))

@@ -103,10 +103,20 @@ def _read(full: str) -> bytes | None:
         return None
 
 
+#: How many bytes from a file's start git's binary test reads (git's ``buffer_is_binary``).
+BINARY_PROBE = 8000
+
+
+def is_binary(raw: bytes) -> bool:
+    """Whether a file starting with ``raw`` is binary as git tells: a NUL byte in its
+    first :data:`BINARY_PROBE` bytes. Git blames no lines of it that could be shown."""
+    return b"\0" in raw[:BINARY_PROBE]
+
+
 def _lines(raw: bytes) -> list[str] | None:
     """The file's lines as git counts them (a last line without a newline counts)."""
-    if b"\0" in raw[:8000]:
-        return None  # binary: git blames no lines of it we could show
+    if is_binary(raw):
+        return None
     lines = raw.decode("utf-8", "replace").split("\n")
     if lines[-1] == "":
         lines.pop()

@@ -18,14 +18,16 @@ import tempfile
 
 from ..dirs import home
 from ..errors import Diagnostic, DiagnosticError, HomeError, MemhooksError, UsageError
-from ..git import find_repository
 from ..lines.blame import BlameError
+from ..lines.version import BINARY_PROBE, is_binary
+from ..lines.worktree import place
 from ..paths import is_within
 from ..protocol.resolve import resolve_at
 from ..protocol.root import REASON_TARGET, resolve_target
 from ..session.location import state_dir
 from ..store import MemoryStore, default_path
 from ..workspace import locate
+from .result import skipped_line
 from .why import Why, explain_lines
 
 TYPE_CHECKING = False
@@ -77,12 +79,12 @@ def why(
                 help="name a file of this project",
             )
         )
-    repo = find_repository(os.path.dirname(real))
-    if repo is None:
+    placed = place(real)
+    if placed is None:
         raise DiagnosticError(
             Diagnostic("MH032", "not in a git work tree, so no commit owns its lines", path)
         )
-    top = os.path.realpath(repo.top)
+    top, rel = placed
     plan = resolve_at(resolve_target(os.path.dirname(real)), [], skip_invalid=True)
     remarks = [_skipped(d, where.root) for d in plan.skipped]
     if within is None:  # a person: a file of another project is answered, and said to be
@@ -110,7 +112,7 @@ def why(
     try:
         answer = explain_lines(
             top,
-            os.path.relpath(real, top).replace(os.sep, "/"),
+            rel,
             ranges,
             state_dir=scratch.name if scratch is not None else state or "",
             exclude=list(plan.exclude),
@@ -126,7 +128,7 @@ def why(
             store.close()
         if scratch is not None:
             scratch.cleanup()
-    answer.binary = answer.size is None and _binary(real)
+    answer.binary = answer.size is None and is_binary(_start(real))
     answer.remarks = remarks
     check_ranges(answer)
     return answer
@@ -183,18 +185,14 @@ def line_count(path: str) -> int | None:
 
 
 def _skipped(diagnostic: Diagnostic, root: str) -> str:
-    """The remark for a hook file of the chain left out: where, its code, what to run."""
+    """The remark for a hook file of the chain left out: the hook's line for it
+    (:func:`memhooks.recall.result.skipped_line`), and what that leaves out here."""
     path = diagnostic.path
     if os.path.isabs(path):
         path = os.path.relpath(path, root).replace(os.sep, "/")
-    where = (
-        path if diagnostic.line is None else f"{path}:{diagnostic.line}:{diagnostic.column or 1}"
-    )
     message = diagnostic.message.splitlines()[0] if diagnostic.message else diagnostic.title
-    return (
-        f"skipped {where}: {diagnostic.code} {message} — its exclusions are not applied; "
-        f"run `memhooks validate {path}`"
-    )
+    line = skipped_line(path, diagnostic.line, diagnostic.column, diagnostic.code, message)
+    return f"{line} — its exclusions are not applied"
 
 
 def _homeless(missing: list[str]) -> str:
@@ -210,10 +208,10 @@ def _homeless(missing: list[str]) -> str:
     return said
 
 
-def _binary(path: str) -> bool:
-    """Whether ``path`` holds a NUL byte near its start (git's own test for binary)."""
+def _start(path: str) -> bytes:
+    """The first bytes of ``path`` git's binary test reads (none when unreadable)."""
     try:
         with open(path, "rb") as fp:
-            return b"\0" in fp.read(8000)
+            return fp.read(BINARY_PROBE)
     except OSError:
-        return False
+        return b""
