@@ -160,3 +160,17 @@ def test_a_line_by_line_match_git_cannot_make_is_not_asked_again(
         # matched by hunk: the rename and the first commit behind the formatting commit
         assert {c.hash for c, _ in owner.before} == {hashes["rename"], hashes["add"]}
     assert asked == [hashes["format"]]
+
+
+def test_a_commit_the_session_was_given_is_named_by_its_id_alone_at_an_edit(
+    chains: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    # newcomer trial #4: the prompt gave the fix as a history memory, and the edit of the
+    # guard named it again with its subject
+    from memhooks.recall.line_recall import EDIT, line_recall
+
+    repo, hashes = chains
+    told = line_recall(str(repo), PATH, [(11, 11)], kind=EDIT, state_dir=str(tmp_path / "s"),
+                       focus=[(11, 11)], delivered={hashes["decision"]})  # fmt: skip
+    assert f"before that {hashes['decision'][:12]} (told before)" in told.text
+    assert FIX not in told.text and hashes["decision"] not in told.commits

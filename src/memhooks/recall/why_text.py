@@ -73,28 +73,40 @@ def date(seconds: int) -> str:
     return time.strftime("%Y-%m-%d", time.gmtime(seconds))
 
 
-def _named(commit: Commit) -> str:
+#: How a commit the reader was given before is named (by its id alone: its subject and
+#: message are in what it was given).
+TOLD = "(told before)"
+
+
+def _named(commit: Commit, known: frozenset[str] | set[str] = frozenset()) -> str:
+    if commit.hash in known:
+        return f"{short(commit.hash)} {TOLD}"
     subject = " ".join(commit.subject.split()).replace('"', "'")
     return f'{short(commit.hash)} "{subject}" ({date(commit.time)})'
 
 
 def headline(
-    why: Why, explanation: Explanation, also: dict[str, list[tuple[int, int]]] | None = None
+    why: Why,
+    explanation: Explanation,
+    also: dict[str, list[tuple[int, int]]] | None = None,
+    known: frozenset[str] | set[str] = frozenset(),
 ) -> str:
     """The one line for ``explanation``: path, lines, commit, and its previous owners
-    (``also``: lines a previous owner owns itself in this answer, said here once)."""
-    line = f"{why.path} {ranges_text(explanation.lines)}: {_named(explanation.commit)}"
+    (``also``: lines a previous owner owns itself in this answer, said here once;
+    ``known``: full hashes of commits the reader was given, named by id alone)."""
+    line = f"{why.path} {ranges_text(explanation.lines)}: {_named(explanation.commit, known)}"
     if explanation.before:
         named = []
         for commit, _count in explanation.before:
             mine = (also or {}).get(commit.hash)
-            named.append(_named(commit) + (f", which owns {ranges_text(mine)}" if mine else ""))
+            said = _named(commit, known)
+            named.append(said + (f", which owns {ranges_text(mine)}" if mine else ""))
         line += "; before it " + ", ".join(named)
     # further back, a step each: "before that" where the step follows the one commit
     # named last, else which commit it goes behind
     last = explanation.before[0][0].hash if len(explanation.before) == 1 else None
     for after, commits in _steps(explanation.earlier):
-        step = ", ".join(_named(commit) for commit in commits)
+        step = ", ".join(_named(commit, known) for commit in commits)
         line += f"; before that {step}" if after == last else f"; before {short(after)}: {step}"
         last = commits[0].hash if len(commits) == 1 else None
     return line
@@ -141,7 +153,7 @@ def render_kept(
     for explanation in why.explanations:
         if explanation.commit.hash in also and not explanation.before:
             continue
-        block = [headline(why, explanation, also)]
+        block = [headline(why, explanation, also, known)]
         for commit in (explanation.commit, *explanation.previous):
             if commit.hash not in shown:
                 shown.add(commit.hash)
