@@ -4,7 +4,8 @@ a few per file; a low-signal owner only with what it replaced."""
 from __future__ import annotations
 
 from memhooks.recall.line_rank import rank
-from memhooks.recall.why import Commit, Explanation, Why
+from memhooks.recall.why import Explanation, Why
+from memhooks.recall.why_commit import Commit
 
 
 def owner(name: str, lines: list[tuple[int, int]], message: str, *, low: bool = False,

@@ -157,8 +157,10 @@ def test_a_reversed_range_says_it_is_reversed(repo: Path) -> None:
     done = why(repo, "retryx/retry.py:9-3")
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.splitlines()[:2] == [
-        "error[MH035]: `9-3` is reversed: the first line comes first (3-9); it has 19 lines: "
-        "ask for LINE or FIRST-LAST between 1 and 19",
+        (
+            "error[MH035]: `9-3` is reversed: the first line comes first (3-9); it has 19 "
+            "lines: ask for LINE or FIRST-LAST between 1 and 19"
+        ),
         "  --> retryx/retry.py:9-3",
     ]
 
@@ -356,7 +358,8 @@ def test_the_walk_back_goes_past_a_rename_to_the_fix_behind_a_formatting_commit(
 
 def test_a_commit_owning_lines_here_and_there_has_them_counted_not_listed() -> None:
     # newcomer trial: a formatting commit arrived with ~80 line ranges (~500 characters)
-    from memhooks.recall.why import Commit, Explanation, Why
+    from memhooks.recall.why import Explanation, Why
+    from memhooks.recall.why_commit import Commit
     from memhooks.recall.why_text import headline
 
     answer = Why("setup.py", [])

@@ -2,9 +2,9 @@
 only reshaped them, the commits before it (issue 20 items 3 and 9).
 
 :func:`explain_lines` is the one answer behind ``memhooks why``, the MCP tool and the
-edit-time delivery: owners from :mod:`memhooks.lines`, each commit's message from git
-(scrubbed as ``history import`` scrubs it), the hook chain's ``exclude`` phrases and the
-embedded store's reverted/superseded marks applied. A commit that is low-signal or
+edit-time delivery: owners from :mod:`memhooks.lines`, what each commit said and what
+leaves one out (:mod:`.why_commit`: the hook chain's ``exclude`` phrases, the embedded
+store's reverted/superseded marks). A commit that is low-signal or
 reshapes code (``memhooks.history.signal``) brings its lines' previous owners. Commit
 text is untrusted data: it is carried as what each commit said, never as instructions.
 """
@@ -13,11 +13,10 @@ from __future__ import annotations
 
 from ..lines.ownership import owners, owners_saved
 from ..lines.ranges import extend, numbers
-from ..lines.said import Said
+from .why_commit import Commit, LeftOut, rules, texts
 
-# This module is on the hook's import set (line-level recall): what only a cold answer
-# needs (git's log, the history's scrubbing and low-signal rule) is imported there, and
-# the exclusion rules only when the chain has phrases.
+# On the hook's import set (line-level recall): the walk back loads lines.previous only
+# for an owner that reshaped its lines.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -25,37 +24,13 @@ if TYPE_CHECKING:
     from ..lines.ownership import Owner, Ownership
     from ..lines.previous import Before
     from ..store import MemoryStore
-    from .exclusion import Exclusions
 
-#: Longest commit message carried per commit (characters; the id says where the rest is).
-MESSAGE_CHARS = 2000
 #: Most previous owners shown per owner.
 MAX_BEFORE = 2
 #: Most commits named further back past previous owners that are themselves low-signal
 #: or reshaping (a formatting commit over a rename over the fix: the fix is two steps
 #: back), over every line's chain.
 MAX_WALK = 4
-
-
-class Commit:
-    """What a commit said: ``hash``, ``subject``, ``time`` (author time, seconds),
-    ``message`` (its text as ``history import`` keeps it: trailers naming people
-    dropped, e-mails and secrets scrubbed, bounded), ``low_signal`` (the reason from
-    :func:`memhooks.history.signal.low_signal`, ``"reshapes"`` for a refactor-like
-    subject, else None), ``root`` (it has no parent: the project's first commit),
-    ``files`` (how many files it touched; 0: not known)."""
-
-    __slots__ = ("email", "files", "hash", "low_signal", "message", "root", "subject", "time")
-
-    def __init__(self, hash: str, subject: str, time: int, message: str) -> None:
-        self.hash = hash
-        self.email = ""  # what the change id is made of; never shown
-        self.subject = subject
-        self.time = time
-        self.message = message
-        self.low_signal: str | None = None
-        self.root = False
-        self.files = 0
 
 
 class Explanation:
@@ -166,8 +141,8 @@ def explain_lines(
     # an owner of wordless lines alone is read too (the same git process): an edit's
     # shortcut (hook.told) finds every owner of the lines around it in the notes
     read = [o.hash for o in own.owners if o in found or (not o.boundary and max_owners is None)]
-    commits = _texts(top, read, own)
-    left_out = _Filter(_rules(exclude), store, project)
+    commits = texts(top, read, own)
+    left_out = LeftOut(rules(exclude), store, project)
     left_out.look_up(commits)
     walks = max_previous
     focused = own.within(focus) if focus else None
@@ -197,51 +172,6 @@ def explain_lines(
     return answer
 
 
-def _rules(exclude: Sequence[str]) -> Exclusions | None:
-    if not exclude:
-        return None
-    from .exclusion import Exclusions
-
-    return Exclusions(list(exclude))
-
-
-class _Filter:
-    """What leaves a commit out: the store's mark on its memory (obsolete: ``reverted``
-    when a revert superseded it), or an exclusion phrase of the chain."""
-
-    def __init__(self, rules: Exclusions | None, store: MemoryStore | None, project: str | None):
-        self.rules = rules
-        self.store = store
-        self.project = project
-        self.marks: dict[str, str] = {}
-
-    def look_up(self, commits: dict[str, Commit]) -> None:
-        """Read the store's marks of ``commits`` (one query)."""
-        if self.store is None or self.project is None or not commits:
-            return
-        from ..history.gitlog import Header
-        from ..history.mapping import change_id
-
-        found = self.store.by_commit(self.project, list(commits))
-        for hash_, commit in commits.items():
-            memory = found.get(hash_)
-            if memory is None:  # imported before commits were indexed: by its change
-                header = Header(hash_, commit.email, str(commit.time), commit.subject)
-                memory = self.store.get(change_id(header), project=self.project)
-            if memory is not None and memory.obsolete:
-                self.marks[hash_] = "reverted" if memory.superseded_by else "obsolete"
-
-    def reason(self, commit: Commit, path: str) -> str | None:
-        if commit.hash in self.marks:
-            return self.marks[commit.hash]
-        if not self.rules:
-            return None
-        from ..backends.base import Hit
-
-        hit = Hit(commit.hash, commit.message, 0.0, files=[path] if path else [])
-        return self.rules.matches(hit)
-
-
 def _owners(own: Ownership, limit: int | None, answer: Why) -> list[Owner]:
     """The owners worth naming, most lines first, at most ``limit``: not a shallow
     clone's edge, and not one owning only lines without a word (kept in
@@ -263,7 +193,7 @@ def _before(
     owner: Owner,
     own: Ownership,
     deadline: float | None,
-    left_out: _Filter,
+    left_out: LeftOut,
     line_by_line: bool,
 ) -> tuple[list[tuple[Commit, int]], list[tuple[Commit, int, str]]]:
     """``owner``'s previous owners, and behind each of them that is low-signal too, the
@@ -316,12 +246,12 @@ def _late(deadline: float | None) -> bool:
 
 
 def _told(
-    top: str, found: list[Before], own: Ownership, left_out: _Filter, limit: int
+    top: str, found: list[Before], own: Ownership, left_out: LeftOut, limit: int
 ) -> list[tuple[Before, Commit]]:
     """The first ``limit`` previous owners of ``found`` that are not a boundary, each
     with what its commit said, less those left out; in order."""
     kept = [b for b in found if not b.boundary][:limit]
-    commits = _texts(top, [b.hash for b in kept], own)
+    commits = texts(top, [b.hash for b in kept], own)
     left_out.look_up(commits)
     out: list[tuple[Before, Commit]] = []
     for before in kept:
@@ -329,71 +259,3 @@ def _told(
         if commit is not None and not left_out.reason(commit, ""):
             out.append((before, commit))
     return out
-
-
-#: ``git log`` format: hash, author name, e-mail, author time, parents, subject, message.
-_FORMAT = "%H%x1f%an%x1f%ae%x1f%at%x1f%P%x1f%s%x1f%B"
-#: Where a commit's token in that output has its first separator (after a SHA-1 or a
-#: SHA-256 hash); a file's name follows as a token of its own.
-_HEADER = (40, 64)
-
-
-def _texts(top: str, hashes: list[str], own: Ownership) -> dict[str, Commit]:
-    """The commits named by ``hashes``: from the notes of the file version when they
-    were read before (no process), else from git (kept in those notes:
-    :class:`memhooks.lines.said.Said`)."""
-    notes = own.notes
-    found: dict[str, Commit] = {}
-    missing = []
-    for hash_ in dict.fromkeys(hashes):
-        said = Said.of(notes, hash_)
-        if said is None:
-            missing.append(hash_)
-            continue
-        found[hash_] = commit = Commit(hash_, said.subject, said.time, said.message)
-        commit.email, commit.low_signal, commit.root = said.email, said.low_signal, said.root
-        commit.files = said.files
-    if missing:
-        for commit in _read(top, missing).values():
-            found[commit.hash] = commit
-            Said(commit.subject, commit.time, commit.email, commit.message, commit.low_signal,
-                 commit.root, commit.files).keep(notes, commit.hash)  # fmt: skip
-        own.keep()
-    return {h: found[h] for h in hashes if h in found}
-
-
-def _read(top: str, hashes: list[str]) -> dict[str, Commit]:
-    """The commits named by full ``hashes``, with their messages and low-signal reason."""
-    from ..history import blame_ignore, signal
-    from ..history.message import bound, memory_text
-    from ..history.process import tokens
-
-    if not hashes:
-        return {}
-    # --name-only: each commit's header token is followed by one token per file it touched
-    args = ["log", "--no-walk=unsorted", "-z", "--name-only", f"--format={_FORMAT}",
-            *dict.fromkeys(hashes)]  # fmt: skip
-    found: dict[str, Commit] = {}
-    ignored = blame_ignore.revs(top)
-    commit: Commit | None = None
-    for token in tokens(top, args):
-        if commit is not None and token.find(b"\x1f") not in _HEADER:
-            commit.files += 1
-            continue
-        hash_, author, email, when, parents, subject, message = token.decode(
-            "utf-8", "replace"
-        ).split("\x1f", 6)
-        body = message.partition("\n")[2].strip()
-        commit = Commit(hash_, subject, int(when), bound(memory_text(message), MESSAGE_CHARS))
-        commit.low_signal = signal.low_signal(
-            subject,
-            body,
-            author=author,
-            email=email,
-            parents=len(parents.split()),
-            blame_ignored=blame_ignore.listed(hash_, ignored),
-        ) or ("reshapes" if signal.reshapes(subject) else None)
-        commit.email = email
-        commit.root = not parents.split()
-        found[hash_] = commit
-    return found

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import time
 
-from .why import Commit, Explanation, Why
+from .why import Explanation, Why
+from .why_commit import Commit
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
