@@ -174,3 +174,19 @@ def test_a_commit_the_session_was_given_is_named_by_its_id_alone_at_an_edit(
                        focus=[(11, 11)], delivered={hashes["decision"]})  # fmt: skip
     assert f"before that {hashes['decision'][:12]} (told before)" in told.text
     assert FIX not in told.text and hashes["decision"] not in told.commits
+
+
+def test_an_uncommitted_line_names_the_owner_of_what_it_replaced(
+    chains: tuple[Path, dict[str, str]],
+) -> None:
+    # newcomer trial #4: `why` of an edited line said only that it was not committed
+    repo, hashes = chains
+    text = (repo / PATH).read_text(encoding="utf-8").replace(" < 2:", " < 3:")
+    (repo / PATH).write_text(text, encoding="utf-8")
+    done = why(repo, f"{PATH}:11")
+    assert done.splitlines()[-1] == (
+        "what the uncommitted change replaced is owned at HEAD by "
+        f'{hashes["format"][:12]} "Apply black formatting (#6095)" (2022-04-29)'
+    )
+    answer = json.loads(why(repo, f"{PATH}:11", "--format", "json"))
+    assert [r["commit"] for r in answer["uncommitted_replaced"]] == [hashes["format"]]

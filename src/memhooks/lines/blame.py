@@ -99,11 +99,15 @@ def old_side(
     lines: Sequence[tuple[int, int]],
 ) -> dict[tuple[int, int], list[tuple[int, int]]]:
     """For each range of ``lines`` (1-based, inclusive) of ``after`` (``(commit,
-    path)``): the line ranges of ``before`` that the diff to ``after`` replaced with, or
-    removed next to, those lines — where they came from. Lines that were only added map
-    to nothing. One ``git diff`` for all of them. Raises :class:`BlameError`."""
+    path)``; commit ``""``: the file in the working tree, at ``before``'s path): the line
+    ranges of ``before`` that the diff to ``after`` replaced with, or removed next to,
+    those lines — where they came from. Lines that were only added map to nothing. One
+    ``git diff`` for all of them. Raises :class:`BlameError`."""
     args = ["diff", "--no-ext-diff", "--no-color", "--no-renames", "-U0"]
-    args += [f"{before[0]}:{before[1]}", f"{after[0]}:{after[1]}"]
+    if after[0]:
+        args += [f"{before[0]}:{before[1]}", f"{after[0]}:{after[1]}"]
+    else:
+        args += [before[0], "--", before[1]]
     found: dict[tuple[int, int], list[tuple[int, int]]] = {r: [] for r in lines}
     for line in _lines(top, args, None, Run(), ok=(0, 1)):
         if not line.startswith("@@ "):

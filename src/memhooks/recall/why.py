@@ -70,11 +70,14 @@ class Why:
     file skipped, no HOME), ``cut`` (``[(hash, lines)]``: lines owned by a shallow clone's
     edge — the history before it is not in the clone, so no commit here explains them;
     never an owner), ``wordless`` (ranges of lines holding no letter or digit whose
-    owners own nothing else asked about: no commit is named for them)."""
+    owners own nothing else asked about: no commit is named for them), ``replaced``
+    (``memhooks why`` only: ``[(hash, subject, author time, lines)]``, the commits that
+    own, at HEAD, the lines the uncommitted ones replaced — their last committed
+    version)."""
 
     __slots__ = (
-        "binary", "cut", "excluded", "explanations", "lines", "path", "remarks", "size",
-        "total", "uncommitted", "uncommitted_lines", "unknown", "wordless",
+        "binary", "cut", "excluded", "explanations", "lines", "path", "remarks", "replaced",
+        "size", "total", "uncommitted", "uncommitted_lines", "unknown", "wordless",
     )  # fmt: skip
 
     def __init__(self, path: str, lines: Sequence[tuple[int, int]]) -> None:
@@ -91,6 +94,7 @@ class Why:
         self.remarks: list[str] = []
         self.cut: list[tuple[str, list[tuple[int, int]]]] = []
         self.wordless: list[tuple[int, int]] = []
+        self.replaced: list[tuple[str, str, int, int]] = []
 
 
 def explain_lines(

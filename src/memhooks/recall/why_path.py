@@ -18,7 +18,8 @@ import tempfile
 
 from ..dirs import home
 from ..errors import Diagnostic, DiagnosticError, HomeError, MemhooksError, UsageError
-from ..lines.blame import BlameError
+from ..lines.blame import BlameError, blame, old_side
+from ..lines.ranges import numbers, ranges_of
 from ..lines.version import BINARY_PROBE, is_binary
 from ..lines.worktree import place
 from ..paths import is_within
@@ -121,6 +122,8 @@ def why(
             shown_path=where.relative(real),
             deadline=deadline,
         )
+        if answer.uncommitted_lines:
+            answer.replaced = _replaced(top, rel, answer.uncommitted_lines, deadline)
     except BlameError as exc:
         raise MemhooksError(f"{path}: git cannot blame it: {exc}") from None
     finally:
@@ -132,6 +135,27 @@ def why(
     answer.remarks = remarks
     check_ranges(answer)
     return answer
+
+
+def _replaced(
+    top: str, rel: str, uncommitted: list[tuple[int, int]], deadline: float | None
+) -> list[tuple[str, str, int, int]]:
+    """The commits owning, at HEAD, the lines the ``uncommitted`` ones replaced (one diff
+    against HEAD, one blame there): ``[(hash, subject, author time, lines)]``, most lines
+    first. Lines only added replaced nothing; a shallow clone's edge is no owner."""
+    olds = old_side(top, ("HEAD", rel), ("", rel), uncommitted)
+    wanted = ranges_of(numbers([r for old in olds.values() for r in old]))
+    if not wanted:
+        return []
+    run = blame(top, rel, wanted, rev="HEAD", deadline=deadline)
+    found: dict[str, tuple[str, str, int, int]] = {}
+    for group in run.groups:
+        commit = group.commit
+        if commit.boundary:
+            continue
+        count = found[commit.hash][3] if commit.hash in found else 0
+        found[commit.hash] = (commit.hash, commit.summary, commit.author_time, count + group.count)
+    return sorted(found.values(), key=lambda r: (-r[3], -r[2]))
 
 
 def check_ranges(answer: Why) -> None:

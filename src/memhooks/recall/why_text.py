@@ -82,8 +82,11 @@ TOLD = "(told before)"
 def _named(commit: Commit, known: frozenset[str] | set[str] = frozenset()) -> str:
     if commit.hash in known:
         return f"{short(commit.hash)} {TOLD}"
-    subject = " ".join(commit.subject.split()).replace('"', "'")
-    return f'{short(commit.hash)} "{subject}" ({date(commit.time)})'
+    return f'{short(commit.hash)} "{_subject(commit.subject)}" ({date(commit.time)})'
+
+
+def _subject(subject: str) -> str:
+    return " ".join(subject.split()).replace('"', "'")
 
 
 def headline(
@@ -208,6 +211,9 @@ def notes(why: Why) -> list[str]:
         )
     if why.uncommitted and why.uncommitted < why.total:
         out.append(f"{_uncommitted(why)}: no commit explains {_them(why.uncommitted)}")
+    if why.replaced:  # memhooks why: what the uncommitted lines were before the change
+        named = ", ".join(f'{short(h)} "{_subject(s)}" ({date(t)})' for h, s, t, _ in why.replaced)
+        out.append(f"what the uncommitted change replaced is owned at HEAD by {named}")
     if why.unknown:
         out.append(f"{_lines(why.unknown)} not blamed before the time limit")
     if why.excluded:
@@ -280,6 +286,10 @@ def to_json(why: Why) -> dict[str, Any]:
         "wordless_ranges": [list(r) for r in why.wordless],
         "uncommitted_lines": why.uncommitted,
         "uncommitted_ranges": [list(r) for r in why.uncommitted_lines],
+        # the commits owning, at HEAD, what the uncommitted lines replaced
+        "uncommitted_replaced": [
+            {"commit": h, "subject": s, "date": date(t), "lines": n} for h, s, t, n in why.replaced
+        ],
         "binary": why.binary,
         "unknown_lines": why.unknown,
         "file_lines": why.size,
