@@ -12,8 +12,9 @@ import json
 import os
 import time
 
+from ..recall.why_json import to_json
 from ..recall.why_path import RANGE, LineRangeError, line_count, range_error, why
-from ..recall.why_text import notes, nothing, render, to_json
+from ..recall.why_text import notes, nothing, render
 from ..report import print_errors
 
 

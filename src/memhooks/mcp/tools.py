@@ -20,9 +20,10 @@ from ..maintain.targets import root_hook
 from ..protocol.resolve import resolve
 from ..recall import context
 from ..recall import recall as run_recall
+from ..recall.why_json import to_json
 from ..recall.why_path import line_count, range_error
 from ..recall.why_path import why as why_of
-from ..recall.why_text import render, to_json
+from ..recall.why_text import render
 from ..scrubber import scrub
 from ..store import MemoryStore
 from ..workspace import locate

@@ -1,5 +1,5 @@
 """The words of a :class:`~memhooks.recall.why.Why`: one line per commit saying which
-lines it explains, then what it said, bounded; and the same as JSON.
+lines it explains, then what it said, bounded (the same as data: :mod:`.why_json`).
 
 The line, as issue 20 item 3 words it::
 
@@ -24,10 +24,6 @@ import time
 
 from .why import Explanation, Why
 from .why_commit import Commit
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 LABEL = (
     "[memhooks: why these lines are the way they are — what each commit said, from the "
@@ -258,51 +254,3 @@ def _said(commit: Commit, limit: int) -> str:
         body = bound(body, limit)
     quoted = "\n".join(f"  | {line}" if line else "  |" for line in body.split("\n"))
     return f"  {short(commit.hash)} said:\n{quoted}"
-
-
-def to_json(why: Why) -> dict[str, Any]:
-    """``why`` as a JSON-ready dict (``untrusted``: the messages are commit text)."""
-    return {
-        "path": why.path,
-        "lines": [list(r) for r in why.lines],
-        "owners": [
-            {
-                **_commit_json(e.commit),
-                "lines": [list(r) for r in e.lines],
-                "before": [{**_commit_json(c), "replaced_lines": n} for c, n in e.before],
-                # further back behind a low-signal commit of "before" (or of "earlier"),
-                # a step each along every line's chain; "replaced_by": that commit
-                "earlier": [
-                    {**_commit_json(c), "replaced_lines": n, "replaced_by": after}
-                    for c, n, after in e.earlier
-                ],
-            }
-            for e in why.explanations
-        ],
-        "excluded": [{"commit": h, "reason": r} for h, r in why.excluded],
-        # a shallow clone's edge: the history of these lines is not in the clone
-        "history_cut": [{"commit": h, "lines": [list(r) for r in lines]} for h, lines in why.cut],
-        # lines holding no letter or digit whose owners own nothing else asked about
-        "wordless_ranges": [list(r) for r in why.wordless],
-        "uncommitted_lines": why.uncommitted,
-        "uncommitted_ranges": [list(r) for r in why.uncommitted_lines],
-        # the commits owning, at HEAD, what the uncommitted lines replaced
-        "uncommitted_replaced": [
-            {"commit": h, "subject": s, "date": date(t), "lines": n} for h, s, t, n in why.replaced
-        ],
-        "binary": why.binary,
-        "unknown_lines": why.unknown,
-        "file_lines": why.size,
-        "notes": notes(why) if why.explanations else [nothing(why), *notes(why)],
-        "untrusted": True,
-    }
-
-
-def _commit_json(commit: Commit) -> dict[str, Any]:
-    return {
-        "commit": commit.hash,
-        "subject": commit.subject,
-        "date": date(commit.time),
-        "low_signal": commit.low_signal,
-        "message": commit.message,
-    }

@@ -1,0 +1,59 @@
+"""A :class:`~memhooks.recall.why.Why` as data: ``memhooks why --format json`` and the MCP
+``why`` tool (the words of the same answer: :mod:`.why_text`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .why import Why
+from .why_commit import Commit
+from .why_text import date, notes, nothing
+
+
+def to_json(why: Why) -> dict[str, Any]:
+    """``why`` as a JSON-ready dict (``untrusted``: the messages are commit text)."""
+    return {
+        "path": why.path,
+        "lines": [list(r) for r in why.lines],
+        "owners": [
+            {
+                **_commit_json(e.commit),
+                "lines": [list(r) for r in e.lines],
+                "before": [{**_commit_json(c), "replaced_lines": n} for c, n in e.before],
+                # further back behind a low-signal commit of "before" (or of "earlier"),
+                # a step each along every line's chain; "replaced_by": that commit
+                "earlier": [
+                    {**_commit_json(c), "replaced_lines": n, "replaced_by": after}
+                    for c, n, after in e.earlier
+                ],
+            }
+            for e in why.explanations
+        ],
+        "excluded": [{"commit": h, "reason": r} for h, r in why.excluded],
+        # a shallow clone's edge: the history of these lines is not in the clone
+        "history_cut": [{"commit": h, "lines": [list(r) for r in lines]} for h, lines in why.cut],
+        # lines holding no letter or digit whose owners own nothing else asked about
+        "wordless_ranges": [list(r) for r in why.wordless],
+        "uncommitted_lines": why.uncommitted,
+        "uncommitted_ranges": [list(r) for r in why.uncommitted_lines],
+        # the commits owning, at HEAD, what the uncommitted lines replaced
+        "uncommitted_replaced": [
+            {"commit": h, "subject": s, "date": date(t), "lines": n} for h, s, t, n in why.replaced
+        ],
+        "binary": why.binary,
+        "unknown_lines": why.unknown,
+        "file_lines": why.size,
+        "notes": notes(why) if why.explanations else [nothing(why), *notes(why)],
+        "untrusted": True,
+    }
+
+
+def _commit_json(commit: Commit) -> dict[str, Any]:
+    return {
+        "commit": commit.hash,
+        "subject": commit.subject,
+        "date": date(commit.time),
+        "low_signal": commit.low_signal,
+        "message": commit.message,
+    }
