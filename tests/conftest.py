@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,8 +16,22 @@ settings.register_profile("deterministic", derandomize=True, database=None)
 settings.load_profile("deterministic")
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _sandbox_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The sandbox for module- and session-scoped fixtures, which pytest sets up before any
+    function-scoped one: without it a module fixture that runs the hook wrote its sessions
+    into the caller's ``~/.local/state/memhooks`` (newcomer trial #6)."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        yield _sandbox(tmp_path_factory, monkeypatch)
+
+
 @pytest.fixture(autouse=True)
 def _sandbox_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Each test's own home, state and runtime folders, and no ``MEMHOOKS_*`` setting."""
+    return _sandbox(tmp_path_factory, monkeypatch)
+
+
+def _sandbox(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))
     for var, sub in (
