@@ -17,6 +17,10 @@ from memhooks.maintain import events
 from memhooks.settings import default
 
 GOLDEN = load_golden()
+#: The in-process calls' deadline: as generous as the subprocess tests' (conftest ``env``);
+#: the handler's 3 s default left a SessionStart recall out of time under load 9 on
+#: 2 cores, and the golden reply became "memory unavailable" (newcomer trial #6).
+TIME_S = 30.0
 
 
 def _context_of(host: str, native: str, stdout: str) -> str:
@@ -49,7 +53,7 @@ def test_recorded_payload(name: str, project: Path, env: dict[str, str], monkeyp
     monkeypatch.setattr(events, "maintain", fake)
     agent = case["agent"]
     raw = payload(name, project)
-    reply = handler.handle(raw, agent=agent, native_event=case["event"], env=env)  # type: ignore[arg-type]
+    reply = handler.handle(raw, agent=agent, native_event=case["event"], env=env, time_s=TIME_S)  # type: ignore[arg-type]
     assert reply.note == case["note"]
     assert bool(maintained) == case["maintain"]
     if case["response"] == "noop":
@@ -75,6 +79,6 @@ def test_real_payloads_need_no_agent_flag(name: str, project: Path, env: dict[st
     """Detection from the payload alone answers exactly as with ``--agent``."""
     monkeypatch.setattr(events, "maintain", lambda event, folder, env, dry=False: [])
     raw = payload(name, project)
-    flagged = handler.handle(raw, agent=GOLDEN[name]["agent"], env={**env, "MEMHOOKS_STATE_DIR": str(tmp_path / "a")})  # type: ignore[arg-type]
-    detected = handler.handle(raw, env={**env, "MEMHOOKS_STATE_DIR": str(tmp_path / "b")})
+    flagged = handler.handle(raw, agent=GOLDEN[name]["agent"], env={**env, "MEMHOOKS_STATE_DIR": str(tmp_path / "a")}, time_s=TIME_S)  # type: ignore[arg-type]
+    detected = handler.handle(raw, env={**env, "MEMHOOKS_STATE_DIR": str(tmp_path / "b")}, time_s=TIME_S)
     assert detected.stdout == flagged.stdout

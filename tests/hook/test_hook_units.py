@@ -213,7 +213,7 @@ def test_a_payload_memhooks_cannot_use_gets_a_no_op_and_a_plain_note(
 
     store = str(tmp_path / "memories.sqlite3")
     MemoryStore(store).close()  # a store exists, so the hook goes as far as the folder
-    reply = handler.handle(raw, agent="claude-code", env={"MEMHOOKS_STORE": store})
+    reply = handler.handle(raw, agent="claude-code", env={"MEMHOOKS_STORE": store}, time_s=30.0)
     assert (reply.stdout, reply.note) == ("", note)
 
 
