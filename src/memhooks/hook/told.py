@@ -114,9 +114,9 @@ def _told(
     ranges = _around(change, text)
     if not ranges:
         return False
-    notes = entry.notes.get("commits")
-    if not isinstance(notes, dict):
-        return False
+    from ..lines.said import Said  # the one reading of the commits the notes keep
+
+    notes = entry.notes
     size = len(entry.lines)
     # each owner of the lines: (its path there, its previous commit, its line numbers
     # there in the edit's own lines), as lines.ownership answers them (the first line's
@@ -143,7 +143,8 @@ def _told(
     for hash_ in {h for h, _ in lines_at.values()}:  # owning only lines without a word:
         if entry.wordless(n for n, (h, _) in lines_at.items() if h == hash_):
             del owned[hash_]  # never named (recall.why), so never to be told
-    if any(isinstance(n, list) and n[4] for n in (notes.get(h) for h in owned)):
+    said = {h: Said.of(notes, h) for h in owned}
+    if any(s is not None and s.low_signal for s in said.values()):
         # a low-signal owner: the whole way looks for its previous owners from the edit's
         # own lines (no context; recall.why: the owner as it owns these)
         for a, b in change.ranges(text, context=0):
@@ -151,20 +152,20 @@ def _told(
                 if n in lines_at:
                     owned[lines_at[n][0]][2].add(lines_at[n][1])
     for owner, (path, prior, numbers) in owned.items():
-        note = notes.get(owner)
-        if not isinstance(note, list) or len(note) < 6:
+        note = said[owner]
+        if note is None:
             return False  # not read yet
-        if note[4]:  # low-signal: told with the owners before it
+        if note.low_signal:  # told with the owners before it
             if owner not in told or owner in mixed:
                 return False
             if not _before_told(entry, notes, owner, path, prior, numbers, told):
                 return False
         elif owner not in told:
-            if prior is not None or not note[5]:
+            if prior is not None or not note.root:
                 return False
             from ..recall.line_rank import says  # the project's first commit
 
-            if says(str(note[3]), prompt):
+            if says(note.message, prompt):
                 return False
     return True
 
@@ -206,6 +207,7 @@ def _before_told(
         return True
     from ..lines.previous import usable
     from ..lines.ranges import ranges_of
+    from ..lines.said import Said
 
     for first, last in ranges_of(sorted(numbers)):
         rows = entry.before.get(f"{hash_} {path} {first}-{last}")
@@ -217,8 +219,8 @@ def _before_told(
             info = entry.commits.get(before)
             if isinstance(info, list) and len(info) > 2 and info[2]:
                 continue  # a boundary commit: never told
-            note = notes.get(before)
-            if before not in told or not isinstance(note, list) or note[4]:
+            note = Said.of(notes, before)
+            if before not in told or note is None or note.low_signal:
                 return False
     return True
 
