@@ -93,3 +93,56 @@ def test_a_stale_or_missing_bytecode_file_is_left_to_the_standard_way(package: P
 def test_only_memhooks_names_are_looked_for() -> None:
     for name in ("json", "memhooksx", "memhook", "site", "memhooks.no_such_module"):
         assert Finder.find_spec(name) is None, name
+
+
+def test_package_resources_read_through_the_finder(package: Path) -> None:
+    """importlib.resources (the installer's check payloads, the skill) works for a package
+    the finder loaded: without a resource reader it raised "Can't open orphan path"."""
+    probe = (
+        "import sys\nfrom memhooks.fast.bytecode import Finder\nsys.meta_path.insert(0, Finder)\n"
+        "import memhooks.install\nfrom importlib import resources\n"
+        "assert memhooks.install.__spec__.loader is Finder\n"
+        "print(len((resources.files('memhooks.install') / 'check_payloads.json').read_bytes()))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(package), "PYTHONDONTWRITEBYTECODE": "1"}
+    done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True,
+                          check=False, timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    payloads = package / "memhooks" / "install" / "check_payloads.json"
+    assert int(done.stdout) == payloads.stat().st_size
+
+
+def test_optimized_interpreters_are_left_to_the_standard_way(package: Path) -> None:
+    """Under -O the standard loader runs the .opt-1 bytecode (no assertions); the finder's
+    plain bytecode would run them."""
+    env = {**os.environ, "PYTHONPATH": str(package), "PYTHONDONTWRITEBYTECODE": "1"}
+    probe = "from memhooks.fast.bytecode import Finder; print(Finder.find_spec('memhooks.errors'))"
+    done = subprocess.run([sys.executable, "-O", "-c", probe], env=env, capture_output=True,
+                          text=True, check=True, timeout=120)  # fmt: skip
+    assert done.stdout.strip() == "None"
+    done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
+                          text=True, check=True, timeout=120)  # fmt: skip
+    assert "Finder" in done.stdout
+
+
+def test_no_name_of_ours_is_both_a_module_and_a_package() -> None:
+    """The finder tries ``name.py`` first, the path finder ``name/__init__.py``: the same
+    module either way only while no name is both."""
+    top = Path(memhooks.__file__).parent
+    both = [p for p in top.rglob("__init__.py") if p.parent.with_suffix(".py").exists()]
+    assert both == []
+
+
+def test_a_tree_moved_after_compiling_names_its_new_files(package: Path, tmp_path: Path) -> None:
+    """Tracebacks name the files where they are now, as the source loader's do."""
+    moved = tmp_path / "moved"
+    shutil.copytree(package, moved)  # copy2: the sources' times, so the bytecode stays current
+    probe = (
+        "import sys\nfrom memhooks.fast.bytecode import Finder\nsys.meta_path.insert(0, Finder)\n"
+        "import memhooks.errors as m\nassert m.__spec__.loader is Finder\n"
+        "print(m._is_file.__code__.co_filename)"
+    )
+    env = {**os.environ, "PYTHONPATH": str(moved), "PYTHONDONTWRITEBYTECODE": "1"}
+    done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True,
+                          check=True, timeout=120)  # fmt: skip
+    assert done.stdout.strip() == str(moved / "memhooks" / "errors.py")

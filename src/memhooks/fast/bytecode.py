@@ -17,6 +17,7 @@ None, and the standard finders load it as always (and write its bytecode). Measu
 
 from __future__ import annotations
 
+import _imp
 import io
 import os
 import sys
@@ -25,13 +26,16 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from importlib.machinery import ModuleSpec
+    from importlib.readers import FileReader
     from types import ModuleType
+    from typing import Any
 
 #: The folder holding the ``memhooks`` package.
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 _TAG = sys.implementation.cache_tag
 _MAGIC: bytes = sys.modules["_frozen_importlib_external"].MAGIC_NUMBER
 _SPEC: Callable[..., ModuleSpec] = sys.modules["_frozen_importlib"].ModuleSpec
+_OPTIMIZE = sys.flags.optimize
 #: Bytes of a bytecode file's header (PEP 552): magic, flags, source mtime, source size.
 HEADER = 16
 
@@ -45,11 +49,15 @@ class Finder:
         cls, name: str, path: Sequence[str] | None = None, target: ModuleType | None = None
     ) -> ModuleSpec | None:
         """The spec of ``name`` when it is memhooks' and its bytecode is current, else
-        None (the standard finders then decide)."""
-        if not name.startswith("memhooks") or (len(name) > 8 and name[8] != "."):
+        None (the standard finders then decide). None under ``-O``/``PYTHONOPTIMIZE``: the
+        standard loader then runs the ``.opt-N`` bytecode, without assertions."""
+        if _OPTIMIZE or not name.startswith("memhooks") or (len(name) > 8 and name[8] != "."):
             return None
         head, _, stem = name.rpartition(".")
         folder = os.path.join(ROOT, *head.split(".")) if head else ROOT
+        # A module before a package (most names are modules: one failed open fewer); the
+        # path finder looks for a package first, which differs only where both exist — no
+        # name of ours is both (tests/hook/test_bytecode_finder.py).
         for source, cached, package in (
             (f"{folder}/{stem}.py", f"{folder}/__pycache__/{stem}.{_TAG}.pyc", False),
             (f"{folder}/{stem}/__init__.py", f"{folder}/{stem}/__pycache__/__init__.{_TAG}.pyc", True),
@@ -83,7 +91,21 @@ class Finder:
         spec = module.__spec__
         assert spec is not None
         data, spec.loader_state = spec.loader_state, None
-        exec(marshal.loads(memoryview(data)[HEADER:]), module.__dict__)  # noqa: S102 - our own bytecode
+        code = marshal.loads(memoryview(data)[HEADER:])
+        _imp._fix_co_filename(code, spec.origin)  # type: ignore[attr-defined]  # as the source loader: a moved tree
+        exec(code, module.__dict__)  # noqa: S102 - our own bytecode
+
+    @staticmethod
+    def get_resource_reader(name: str) -> FileReader:
+        """The files beside package ``name``'s ``__init__.py``, for :mod:`importlib.resources`
+        (the standard source loader's reader, :class:`importlib.readers.FileReader`)."""
+        from importlib.readers import FileReader
+        from types import SimpleNamespace
+
+        spec = sys.modules[name].__spec__
+        assert spec is not None
+        located: Any = SimpleNamespace(path=spec.origin)  # all FileReader reads of a loader
+        return FileReader(located)
 
 
 def current(data: bytes, st: os.stat_result) -> bool:
