@@ -14,9 +14,9 @@ module, and every fact here is one lazy attribute of the one call object. What o
 failing call needs (no home folder, an unusable state file) is in
 :mod:`memhooks.hook.fallback`, loaded then; the project root's rule is
 :func:`memhooks.protocol.root.enabled_root`. Splitting the rest into modules every call
-loads would cost each call ~50-60 us of CPU per module (a small module's import, measured
-by re-import in one process: ``memhooks.limits``, ``session.keys``, ``store.commits``)
-for no less work.
+loads would cost each call ~30-60 us of CPU per module for no less work — a small
+module's import even from its bytecode (:mod:`memhooks.fast.bytecode`), as
+docs/performance.md measures it ("What is left": ``limits`` ~45 us at load 4).
 """
 
 from __future__ import annotations
@@ -64,6 +64,7 @@ class HookCall:
         "_capture",
         "_cli_roles",
         "_folder",
+        "_project",
         "_root",
         "_session",
         "_state",
@@ -105,9 +106,10 @@ class HookCall:
         self._cli_roles = tuple(roles)
         self._folder: str | None = None
         self._root: str | None | bool = False  # False: not looked for yet
+        self._project: str | None = None
         self._state: State | None = None
         #: Why the state file could not be used (its session is then kept elsewhere:
-        #: :meth:`_fallback_state`), or None.
+        #: :meth:`_elsewhere`), or None.
         self.state_problem: str | None = None
         #: What a missing home folder left unfound ("memory store", "session file"):
         #: told in one short line (:meth:`home_note`), not one long note each.
@@ -148,6 +150,19 @@ class HookCall:
 
             self._root = enabled_root(self.folder, self.env)
         return self._root  # type: ignore[return-value]
+
+    @property
+    def project(self) -> str:
+        """The id memories of the project at :attr:`root` are stored under
+        (:func:`memhooks.store.identify`: a walk up to ``.git``, file reads, once per
+        repository a ``git rev-list``), worked out once a call. Only called once
+        :attr:`root` was found."""
+        if self._project is None:
+            from ..store import identify
+
+            assert self.root is not None
+            self._project = identify(self.root).id
+        return self._project
 
     def absolute(self, path: str) -> str:
         """``path`` as the event gave it, made absolute: a host that named no folder in
@@ -271,7 +286,7 @@ class HookCall:
         """The state folder (:func:`memhooks.session.location.state_dir`); with no usable
         home to find it in (:class:`~memhooks.errors.HomeError`: :attr:`state_problem`),
         :data:`NO_FOLDER`: nothing can be created below it, and :attr:`state` is kept
-        elsewhere (:func:`memhooks.hook.fallback.state`)."""
+        elsewhere (:meth:`_elsewhere`)."""
         if self._state_dir is None:
             from ..session.location import state_dir
 
@@ -280,9 +295,7 @@ class HookCall:
             except OSError as exc:  # HomeError (memhooks.errors is loaded only to raise it)
                 self._state_dir = NO_FOLDER
                 self.state_problem = str(exc)
-                from . import fallback  # only when something is missing
-
-                fallback.no_home(self, "session file", str(exc))
+                self._no_home("session file", str(exc))
         return self._state_dir
 
     @property
@@ -298,12 +311,27 @@ class HookCall:
                     raise StoreError(str(self.state_problem))  # why: no home (state_dir)
                 self._state = State(os.path.join(self.state_dir, FILENAME))
             except StoreError as exc:
-                from . import fallback
-
-                self._state = fallback.state(self, str(exc))
+                self._state = self._elsewhere(str(exc))
             if self._state.replaced:
                 self.notes.append(self._state.replaced)
         return self._state
+
+    def _elsewhere(self, why: str) -> State:
+        """The state when the state file cannot be used (``why``): kept elsewhere, or in
+        memory (:func:`memhooks.hook.fallback.state`); :attr:`state_problem` says why."""
+        from ..session.state import State
+        from . import fallback  # only when something is missing
+
+        self.state_problem = why
+        homeless = "session file" in self.homeless  # said by home_note()
+        kept, note = fallback.state(why, self.env, self.state_dir, homeless=homeless)
+        if note is not None:
+            self.notes.append(note)
+        if kept is None:
+            return State(EPHEMERAL)
+        if homeless:
+            self.home = (self.home[0], os.path.dirname(kept.path))
+        return kept
 
     @property
     def ledgerless(self) -> bool:
@@ -332,9 +360,7 @@ class HookCall:
                     raise
                 assert self._state is not None
                 self._state.close()
-                from . import fallback
-
-                self._state = fallback.state(self, str(exc))
+                self._state = self._elsewhere(str(exc))
                 self._session = open_session(
                     self._state, self.host, self.event.session_id, self.root, prompt=prompt
                 )
@@ -361,10 +387,18 @@ class HookCall:
 
             self._store_ready, self._store_note = store_ready(self.env)
             if self._store_note is not None:
-                from . import fallback
-
-                fallback.no_home(self, "memory store", self._store_note)
+                self._no_home("memory store", self._store_note)
         return self._store_ready
+
+    def _no_home(self, what: str, why: str) -> None:
+        """Count ``what`` in :attr:`homeless` when ``why`` it cannot be found is the home
+        folder (:func:`memhooks.hook.fallback.home_error`)."""
+        from . import fallback  # only when something is missing
+
+        error = fallback.home_error(self.env, why)
+        if error is not None:
+            self.home = (error, self.home[1])
+            self.homeless.append(what)
 
     def home_note(self) -> str | None:
         """One short stderr line when the home folder kept memhooks' own folders from
@@ -373,7 +407,7 @@ class HookCall:
             return None
         from . import fallback
 
-        return fallback.home_note(self)
+        return fallback.home_note(self.homeless, *self.home)
 
     @property
     def backend(self) -> Backend | MemhooksError | None:
@@ -462,22 +496,18 @@ class HookCall:
         tool = self.event.event in TOOL_TIME_EVENTS
         opened = backend if tool and not isinstance(backend, Exception) else None
 
-        def ask() -> list[object] | None:
-            from .told import quiet_store
-
-            assert opened is not None
-            return quiet_store(opened, root)
-
-        def choose() -> tuple[str, str | None] | None:
-            from .told import chosen_store
-
-            return chosen_store(self.env)  # None: no home folder, edits go the whole way
-
         where = (self.state_dir, self.host, self.event.session_id, self.env)
         if not tool:
             from ..session.snapshot import carried
 
             return carried(*where)
-        from ..session.edits import store_fields
+        from ..session.edits import chosen_store, quiet_store, store_fields
+
+        def ask() -> list[object] | None:
+            assert opened is not None
+            return quiet_store(opened, self.project)
+
+        def choose() -> tuple[str, str | None] | None:
+            return chosen_store(self.env)  # None: no home folder, edits go the whole way
 
         return store_fields(*where, root, choose, ask if opened is not None else None)

@@ -29,9 +29,8 @@ import os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Collection, Mapping, Sequence
+    from collections.abc import Callable, Collection, Sequence
 
-    from ..backends.base import Backend
     from ..lines.cache import Entry
     from ..lines.tools import Change
     from .call import HookCall
@@ -233,49 +232,10 @@ def nothing_named(call: HookCall) -> bool:
     would find nothing (the same rule that lets :func:`settled` settle an edit)."""
     if not call.event.session_id or call.root is None:
         return False
+    from ..session.edits import chosen_store
     from ..session.edits import nothing_named as known
 
     def choose() -> tuple[str, str | None] | None:
         return chosen_store(call.env)
 
     return known(call.state_dir, call.host, call.event.session_id, call.env, call.root, choose)
-
-
-def chosen_store(env: Mapping[str, str]) -> tuple[str, str | None] | None:
-    """(the configuration file, the embedded store's file or None: another backend)
-    that ``env`` selects (:func:`memhooks.backends.registry.selected_store`), or None
-    when that cannot be said (no home folder)."""
-    from ..backends.config import config_path
-    from ..backends.registry import selected_store
-    from ..errors import MemhooksError
-
-    try:
-        return config_path(env), selected_store(env)
-    except (MemhooksError, OSError):
-        return None
-
-
-def quiet_store(backend: Backend, root: str) -> list[object] | None:
-    """What a session's snapshot keeps so that a pre-tool edit need not search the store
-    by the code's names (``quiet``: :func:`memhooks.session.edits.store_state`): for
-    the embedded store ``backend`` (open), its state when the memories of the project at
-    ``root`` there are all commits' — the symbol cue never tells those
-    (:mod:`memhooks.recall.symbol_recall`, rule 4), so a search would find nothing to
-    tell. None otherwise (another backend, a note or a conversation among the
-    memories): the edit goes the whole way. The snapshot keeps it while the store does not
-    change (:func:`memhooks.session.edits.still`): asked once per change."""
-    from ..backends.embedded import EmbeddedBackend
-
-    if not isinstance(backend, EmbeddedBackend) or backend.store.path == ":memory:":
-        return None
-    from ..errors import MemhooksError
-    from ..session.edits import store_state
-    from ..store import identify
-
-    state = store_state(os.path.abspath(backend.store.path))  # before the store is asked
-    try:
-        if state is None or backend.store.beyond_history(identify(root).id):
-            return None
-    except MemhooksError:
-        return None  # unreadable now: the edit goes the whole way (and says why)
-    return state

@@ -242,7 +242,7 @@ def run_tasks(
         if task.request.options:  # provider options: a synthesis may be asked for
             from .synthesis import with_synthesis
 
-            hits = with_synthesis(task, backend, hits)
+            hits, task.error = with_synthesis(task.request, backend, hits)  # error: None till now
         kept = []
         for hit in hits:
             key = (

@@ -14,8 +14,7 @@ from ..backends.capabilities import Synthesizes
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..backends.base import Backend
-    from .runtime import Task
+    from ..backends.base import Backend, SearchRequest
 
 #: Provider options that ask for a backend-side synthesis (Hindsight ``strategy: reflect``
 #: and ``mental_models``, Honcho ``strategy: reasoning``); the adapter decides whether the
@@ -23,20 +22,21 @@ if TYPE_CHECKING:
 SYNTHESIS_KEYS = ("strategy", "mental_models")
 
 
-def with_synthesis(task: Task, backend: Backend, hits: list[Hit]) -> list[Hit]:
-    """Put the backend's synthesis (if the query asks for one, the adapter offers it and
-    it answers) first among the hits, as a memory of kind ``synthesis``. A failing
-    synthesis is noted on the task; the search hits stay."""
-    options = task.request.options
+def with_synthesis(
+    request: SearchRequest, backend: Backend, hits: list[Hit]
+) -> tuple[list[Hit], str | None]:
+    """(``hits`` with the backend's synthesis first — if ``request`` asks for one, the
+    adapter offers it and it answers — as a memory of kind ``synthesis``; why the
+    synthesis failed, or None). A failing synthesis keeps the search hits."""
+    options = request.options
     if not isinstance(backend, Synthesizes) or not any(options.get(k) for k in SYNTHESIS_KEYS):
-        return hits
+        return hits, None
     try:
-        text = backend.synthesize(task.request)
+        text = backend.synthesize(request)
     except Exception as exc:  # noqa: BLE001 - synthesis is optional; keep the search hits
-        task.error = f"synthesis failed: {exc}"
-        return hits
+        return hits, f"synthesis failed: {exc}"
     if not isinstance(text, str) or not text.strip():
-        return hits
+        return hits, None
     top = max((h.score for h in hits), default=1.0)
-    ident = f"synthesis:{backend.name}:{zlib.crc32(task.query['query'].encode()):08x}"
-    return [Hit(ident, text.strip(), top, kind="synthesis"), *hits]
+    ident = f"synthesis:{backend.name}:{zlib.crc32(request.text.encode()):08x}"
+    return [Hit(ident, text.strip(), top, kind="synthesis"), *hits], None

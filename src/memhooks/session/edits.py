@@ -26,6 +26,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
+    from ..backends.base import Backend
+
 
 def edit_settled(
     state_dir: str,
@@ -155,7 +157,7 @@ def _key_of(path: str) -> list[int] | None:
 def store_state(store: str) -> list[object] | None:
     """The state of the embedded store at ``store`` (its file) a snapshot's ``quiet`` keeps
     once the store was found to hold nothing the symbol cue tells
-    (:func:`memhooks.hook.told.quiet_store`): ``[store, its key]``
+    (:func:`quiet_store`): ``[store, its key]``
     (:func:`memhooks.filestate.key`). Take it *before* the store is asked. None when there
     is no store, its key is too recent to trust (a write in the same clock tick could keep
     it: :data:`memhooks.filestate.RACY_NS`), or its write-ahead log holds anything — a
@@ -171,6 +173,43 @@ def store_state(store: str) -> list[object] | None:
     if racy(st) or _logged(store):
         return None
     return [store, list(key(st))]
+
+
+def chosen_store(env: Mapping[str, str]) -> tuple[str, str | None] | None:
+    """(the configuration file, the embedded store's file or None: another backend)
+    that ``env`` selects (:func:`memhooks.backends.registry.selected_store`), or None
+    when that cannot be said (no home folder): ``choose()`` of :func:`store_fields`."""
+    from ..backends.config import config_path
+    from ..backends.registry import selected_store
+    from ..errors import MemhooksError
+
+    try:
+        return config_path(env), selected_store(env)
+    except (MemhooksError, OSError):
+        return None
+
+
+def quiet_store(backend: Backend, project: str) -> list[object] | None:
+    """``quiet`` for the embedded store ``backend`` (open): its state
+    (:func:`store_state`) when the memories of ``project`` (its id,
+    :func:`memhooks.store.identify`) there are all commits' — the symbol cue never tells
+    those (:mod:`memhooks.recall.symbol_recall`, rule 4), so a search by the code's names
+    would find nothing. None otherwise (another backend, a note or a conversation among
+    the memories, a store unreadable now): the edit goes the whole way. ``ask()`` of
+    :func:`store_fields`: asked once per change of the store (:func:`still`)."""
+    from ..backends.embedded import EmbeddedBackend
+
+    if not isinstance(backend, EmbeddedBackend) or backend.store.path == ":memory:":
+        return None
+    from ..errors import MemhooksError
+
+    state = store_state(os.path.abspath(backend.store.path))  # before the store is asked
+    try:
+        if state is None or backend.store.beyond_history(project):
+            return None
+    except MemhooksError:
+        return None
+    return state
 
 
 def store_fields(
@@ -193,7 +232,7 @@ def store_fields(
     edit asks :func:`still`; a call that opened the store checks it first); else another
     session's of the project at ``root`` on the same store (``sessions/_quiet.json``, so
     a new session need not ask the store again); else ``ask()``
-    (:func:`memhooks.hook.told.quiet_store`; None: the call did not open the store),
+    (:func:`quiet_store`; None: the call did not open the store),
     kept for the next sessions. None: the store may hold something the symbol cue
     tells."""
     data = load(state_dir, host, session_id, env) or {}
