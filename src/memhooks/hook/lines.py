@@ -194,7 +194,7 @@ def _by_names(
     try:
         memories = find(
             backend,
-            _project(call),
+            call.project,
             cue,
             delivered=call.session.delivered(),
             exclude=lambda: exclusions(call, top, rel),
@@ -215,13 +215,6 @@ def _by_names(
 
     claimed = call.session.record(call.native or "", shown, ledger_items(kept), size, tool_time=True)  # fmt: skip
     return told if any(m.id in claimed for m in kept) else ""
-
-
-def _project(call: HookCall) -> str:
-    from ..store import identify
-
-    assert call.root is not None
-    return identify(call.root).id
 
 
 def _locate(call: HookCall, path: str) -> tuple[str, str, str] | None:

@@ -127,9 +127,7 @@ def _store(call: HookCall) -> tuple[MemoryStore | None, str | None]:
     if not isinstance(backend, EmbeddedBackend):
         return None, None
     store = backend.store
-    from ..store import identify
-
-    return store, identify(call.root).id
+    return store, call.project
 
 
 def exclusions(call: HookCall, top: str, rel: str) -> list[str]:

@@ -173,9 +173,8 @@ def _remembered(call: HookCall) -> Reply:
     if not isinstance(backend, AnchorsFiles) or call.root is None:
         return noop(call)
     from ..recall.anchoring import Anchor, anchored_files
-    from ..store import identify
 
-    have, project = call.session.delivered(), identify(call.root).id
+    have, project = call.session.delivered(), call.project
     fresh = [
         rel
         for rel in rels
