@@ -1,4 +1,4 @@
-"""What the pre-tool edit's shortcut rests on (:func:`memhooks.hook.told.quiet_store`):
+"""What the pre-tool edit's shortcut rests on (:func:`memhooks.session.edits.quiet_store`):
 the code's names never tell a commit's memory, so only another memory makes an edit
 search the store. Which memories are commits' is what ``history import`` recorded in
 the store (its ``commits`` table), not how a memory's source is spelt."""
