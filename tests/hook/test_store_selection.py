@@ -42,3 +42,16 @@ def test_a_default_store_path_that_is_a_directory_is_noted(tmp_path: Path, monke
     call = _call({})
     assert call.store_ready is False
     assert str(call.backend) == f"the memory store {default_path()!r} is a directory; point MEMHOOKS_STORE at a file, or move it away"
+
+
+def test_the_project_id_is_worked_out_once_a_call(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 21 item 1: tool time, line recall and its owners read one HookCall.project —
+    identify(root) walks up to .git and reads its files, and ran up to four times a call."""
+    from memhooks import store
+
+    asked: list[str] = []
+    identify = store.identify
+    monkeypatch.setattr(store, "identify", lambda root: asked.append(root) or identify(root))
+    call = _call(dict(os.environ))
+    assert call.project == identify(str(project.resolve())).id
+    assert call.project == call.project and asked == [call.root]
