@@ -162,6 +162,62 @@ def test_a_line_by_line_match_git_cannot_make_is_not_asked_again(
     assert asked == [hashes["format"]]
 
 
+@pytest.mark.parametrize(
+    "failure",
+    [
+        {"ran": False},  # git could not start: EAGAIN under parallel hooks
+        {"refused": False},  # git was killed by a signal
+    ],
+)
+def test_a_transient_git_failure_is_not_remembered_as_cannot_match(
+    chains: tuple[Path, dict[str, str]],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    failure: dict[str, bool],
+) -> None:
+    # review B: a git that failed to start was cached as 'git cannot match', and the
+    # by-hunk answer stayed until HEAD moved
+    from memhooks.lines import blame as blame_module
+    from memhooks.recall.why import explain_lines
+
+    repo, hashes = chains
+    real = blame_module.blame
+    asked: list[str] = []
+
+    def flaky(*args: object, **kwargs: object) -> blame_module.Run:
+        if kwargs.get("ignore"):
+            asked.append(str(kwargs["ignore"]))
+            if len(asked) == 1:
+                raise blame_module.BlameError("git could not be run", **failure)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    def before(state: str) -> set[str]:
+        answer = explain_lines(str(repo), PATH, [(13, 14)], state_dir=state, focus=[(13, 14)])
+        (owner,) = [e for e in answer.explanations if e.commit.hash == hashes["format"]]
+        return {c.hash for c, _ in owner.before}
+
+    matched = before(str(tmp_path / "fresh"))
+    monkeypatch.setattr(blame_module, "blame", flaky)
+    state = str(tmp_path / "state")
+    before(state)
+    assert asked == [hashes["format"]]
+    # git is fine now: asked again (and kept), not answered by the failure
+    assert before(state) == matched
+    assert before(state) == matched
+    assert asked == [hashes["format"]] * 2
+
+
+def test_git_killed_by_a_signal_is_not_a_refusal(
+    chains: tuple[Path, dict[str, str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memhooks.lines import blame as blame_module
+
+    monkeypatch.setattr(blame_module.git, "command", lambda top, *a: ["sh", "-c", "kill -9 $$"])
+    with pytest.raises(blame_module.BlameError, match="killed") as raised:
+        blame_module.blame(str(chains[0]), PATH)
+    assert raised.value.ran and not raised.value.refused
+
+
 def test_a_commit_the_session_was_given_is_named_by_its_id_alone_at_an_edit(
     chains: tuple[Path, dict[str, str]], tmp_path: Path
 ) -> None:

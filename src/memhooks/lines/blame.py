@@ -31,11 +31,15 @@ _CONFIG = ("-c", "core.quotePath=true", "-c", "i18n.logOutputEncoding=UTF-8")
 
 class BlameError(MemhooksError):
     """Git could not blame: ``str(error)`` is git's first error line, or why it could
-    not run; ``ran`` is False when git could not be started at all."""
+    not run; ``ran`` is False when git could not be started at all; ``refused`` is True
+    only when git ran to its end and said no (an exit status) — False when it could not
+    start (EAGAIN under parallel hooks) or was killed by a signal: a transient failure,
+    worth asking again, never an answer to remember."""
 
-    def __init__(self, message: str, *, ran: bool = True) -> None:
+    def __init__(self, message: str, *, ran: bool = True, refused: bool | None = None) -> None:
         super().__init__(message)
         self.ran = ran
+        self.refused = ran if refused is None else refused
 
 
 class Run:
@@ -144,6 +148,8 @@ def _lines(
     except OSError as exc:
         raise BlameError(f"git could not be run ({exc.strerror or exc})", ran=False) from None
     out, err, finished = _collect(proc, deadline)
+    if finished and proc.returncode < 0:
+        raise BlameError(f"git was killed (signal {-proc.returncode})", refused=False)
     if finished and proc.returncode not in ok:
         said = next((x.strip() for x in err.decode("utf-8", "replace").splitlines() if x), "")
         raise BlameError(said.removeprefix("fatal: ") or f"git exited {proc.returncode}")

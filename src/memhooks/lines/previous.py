@@ -186,15 +186,18 @@ def _match(
 ) -> None:
     """Add to the rows of ``out`` the lines git matches one by one (``blame
     --ignore-rev``): each of the owner's lines to the line it was made from. Left
-    unmatched when the deadline cuts it short (asked again next time); when git cannot
-    match them, matched to nothing — kept, so the edits that follow do not ask again,
+    unmatched when the deadline cuts it short or git fails to start or is killed (asked
+    again next time); when git cannot match them, matched to nothing — kept, so the edits that follow do not ask again,
     and followed by hunk (:func:`previous_owners`)."""
     from .blame import BlameError, blame
 
     try:
         run = blame(top, owner.path, list(out), rev=owner.hash, ignore=owner.hash,
                     deadline=deadline, edge=edge_of(item.head))  # fmt: skip
-    except BlameError:  # git cannot match them: by hunk, remembered with the file version
+    except BlameError as exc:
+        if not exc.refused:
+            return  # git could not start or was killed: asked again next time
+        # git cannot match them: by hunk, remembered with the file version
         for rows in out.values():
             for row in rows:
                 row[6] = False
