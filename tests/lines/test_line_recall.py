@@ -148,3 +148,18 @@ def test_a_read_tells_no_sweeping_commit_and_no_commit_told_at_another_file(
     second = line_recall(str(repo), "pkg/b.py", [], kind=READ, state_dir=state,
                          delivered=set(first.commits))  # fmt: skip
     assert second.text == "" and second.commits == []
+
+
+def test_a_bump_owning_the_edited_line_is_not_told_alone(
+    repo: Path, hashes: dict[str, str], tmp_path: Path
+) -> None:
+    # review B: a PreToolUse Edit of requests' __version__ line delivered only
+    # '6e83187b8feb "v2.34.2"' — a bump is not walked back, so alone it tells nothing
+    from storyrepo import commit_files
+
+    for n, when in ((0, 1700300000), (1, 1700400000), (2, 1700500000)):
+        commit_files(repo, {"retryx/version.py": f'VERSION = "1.0.{n}"\n'},
+                            f"v1.0.{n}\n", when)  # fmt: skip
+    edit = line_recall(str(repo), "retryx/version.py", [(1, 1)], kind=EDIT,
+                       state_dir=str(tmp_path / "s"), focus=[(1, 1)])  # fmt: skip
+    assert (edit.text, edit.commits) == ("", [])

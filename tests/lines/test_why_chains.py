@@ -119,9 +119,9 @@ def test_a_version_bump_is_not_walked_back_to_the_bump_before_it(tmp_path: Path)
     from storyrepo import commit_files, git
 
     from memhooks.history import signal
-    from memhooks.recall import why as why_module
+    from memhooks.lines import said
 
-    assert why_module.BUMPS <= set(signal.REASONS)
+    assert said.BUMPS <= set(signal.REASONS)
     repo = tmp_path / "bumps"
     repo.mkdir()
     git(repo, "init", "-q", "-b", "main")

@@ -5,6 +5,29 @@ writes and reads it, the pre-tool shortcut :mod:`memhooks.hook.told` reads it.
 
 from __future__ import annotations
 
+#: Low-signal reasons (:data:`memhooks.history.signal.REASONS`) whose commits are not
+#: walked back: the bump before a bump tells no more than the bump itself.
+BUMPS = frozenset({"version", "dependency", "bot"})
+#: The reason ``why`` gives a commit the low-signal rule lets through but whose subject
+#: says it reshapes code (:func:`memhooks.history.signal.reshapes`: "perf: simplify
+#: retry"): walked back like a low-signal one, yet itself a change to tell.
+RESHAPES = "reshapes"
+
+
+def walked(low_signal: str | None) -> bool:
+    """Whether a commit whose low-signal reason is ``low_signal`` (None: it may say why)
+    is walked back to its lines' previous owners — by ``why``, the hook's line-level
+    recall and the pre-tool shortcut alike: low-signal and no bump (:data:`BUMPS`). A
+    low-signal owner not walked back has nothing behind it, so it is never told at an
+    edit (:func:`memhooks.recall.line_recall.line_recall`)."""
+    return bool(low_signal) and low_signal not in BUMPS
+
+
+def says_little(low_signal: str | None) -> bool:
+    """Whether a commit with this reason tells nothing alone (issue 20 item 1: low-signal
+    commits never fill a tool-time delivery): low-signal, not :data:`RESHAPES`."""
+    return bool(low_signal) and low_signal != RESHAPES
+
 
 class Said:
     """What a commit said, kept in a file version's notes (``notes["commits"][hash]``)
@@ -29,6 +52,11 @@ class Said:
         self.low_signal = low_signal
         self.root = root
         self.files = files
+
+    @property
+    def walked(self) -> bool:
+        """:func:`walked` of this commit's low-signal reason."""
+        return walked(self.low_signal)
 
     @classmethod
     def of(cls, notes: dict[str, object], hash_: str) -> Said | None:

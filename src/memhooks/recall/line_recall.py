@@ -19,6 +19,7 @@ comes without its message. Commit text is untrusted and labelled.
 
 from __future__ import annotations
 
+from ..lines.said import says_little
 from .why import explain_lines
 
 TYPE_CHECKING = False
@@ -126,13 +127,17 @@ def _edit_worthy(
     explanation: Explanation, focus: Sequence[tuple[int, int]], prompt: str | None
 ) -> bool:
     """Whether an owner of an edit's lines is worth telling: the project's first commit
-    only when it answers the prompt; a low-signal owner of context lines alone (none the
-    edit changes) only when it brings what it replaced."""
+    only when it answers the prompt; a low-signal owner (a bump, formatting, a merge …:
+    :func:`memhooks.lines.said.says_little`) only when it brings what it replaced —
+    alone it tells nothing, and low-signal commits never fill a tool-time delivery
+    (issue 20 item 1); a reshaping one ("perf: simplify retry") of context lines alone
+    (none the edit changes) only with what it replaced too."""
     if explanation.initial:
         return _answers(explanation, prompt)
-    if explanation.commit.low_signal and not explanation.previous and focus:
-        return _overlap(explanation.lines, focus) > 0
-    return True
+    low = explanation.commit.low_signal
+    if not low or explanation.previous:
+        return True
+    return not says_little(low) and _overlap(explanation.lines, focus) > 0
 
 
 def _not_sweeping(explanation: Explanation) -> bool:

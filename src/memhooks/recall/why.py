@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from ..lines.ownership import owners, owners_saved
 from ..lines.ranges import extend, numbers
+from ..lines.said import walked
 from .why_commit import Commit, LeftOut, rules, texts
 
 # On the hook's import set (line-level recall): the walk back loads lines.previous only
@@ -227,17 +228,10 @@ def _before(
     return [(c, b.count) for b, c in before], earlier
 
 
-#: Low-signal reasons (:data:`memhooks.history.signal.REASONS`, written out: the hook's
-#: edit path loads no regex module; a test holds them equal) whose commits are not
-#: walked back: a version, dependency or bot bump owns what it set, and the commit
-#: before it is the bump before (``__version__.py``: "v2.34.2", before it "v2.34.1" …).
-BUMPS = frozenset({"version", "dependency", "bot"})
-
-
 def _walked(commit: Commit) -> bool:
     """Whether the commits before ``commit`` say why its lines are so: it is low-signal
-    or reshapes code, and is no bump (:data:`BUMPS`)."""
-    return bool(commit.low_signal) and commit.low_signal not in BUMPS
+    or reshapes code, and is no bump (:func:`memhooks.lines.said.walked`, the one rule)."""
+    return walked(commit.low_signal)
 
 
 def _late(deadline: float | None) -> bool:

@@ -7,7 +7,7 @@ store's reverted/obsolete marks. Commit text is untrusted data.
 
 from __future__ import annotations
 
-from ..lines.said import Said
+from ..lines.said import RESHAPES, Said
 
 # On the hook's import set with recall.why: git's log, the history's scrubbing and
 # low-signal rule load only for a commit not read before; the exclusion rules only when
@@ -151,7 +151,7 @@ def _read(top: str, hashes: list[str]) -> dict[str, Commit]:
             email=email,
             parents=len(parents.split()),
             blame_ignored=blame_ignore.listed(hash_, ignored),
-        ) or ("reshapes" if signal.reshapes(subject) else None)
+        ) or (RESHAPES if signal.reshapes(subject) else None)
         commit.email = email
         commit.root = not parents.split()
         found[hash_] = commit
