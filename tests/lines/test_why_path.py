@@ -16,7 +16,7 @@ from test_why import why
 from memhooks.hook.told import all_told
 from memhooks.lines.tools import changes
 from memhooks.mcp import tools
-from memhooks.recall.line_recall import READ, line_recall
+from memhooks.recall.line_recall import EDIT, READ, line_recall
 
 BROKEN = '---\nschema: memhooks/v2\nrecall:\n  queries: ["unclosed\n---\n'
 # the hook's own line for a hook file it skips (recall.result.skipped_line), and what that
@@ -142,3 +142,21 @@ def test_an_edit_of_lines_only_a_shallow_edge_owns_settles_with_nothing_told(
     found = changes("Edit", {"file_path": "retryx/retry.py", "old_string": "import time\n",
                              "new_string": "x\n"})  # fmt: skip
     assert all_told(found, lambda p: str(clone / p), str(clone), state, set())
+
+
+def test_an_edit_of_a_bump_owned_line_settles_with_nothing_told(repo: Path, tmp_path: Path) -> None:
+    # review B: the whole way tells a bump nothing (not walked back, alone it says
+    # nothing), but the shortcut waited for it to be told: such an edit never settled
+    from storyrepo import commit_files
+
+    for n, when in ((0, 1700300000), (1, 1700400000)):
+        commit_files(repo, {"retryx/version.py": f'"""The version."""\nVERSION = "1.0.{n}"\n'},
+                     f"v1.0.{n}\n", when)  # fmt: skip
+    state = str(tmp_path / "state")
+    read = line_recall(str(repo), "retryx/version.py", [(1, 2)], kind=READ, state_dir=state)
+    found = changes("Edit", {"file_path": "retryx/version.py", "old_string": 'VERSION = "1.0.1"',
+                             "new_string": 'VERSION = "1.0.2"'})  # fmt: skip
+    assert all_told(found, lambda p: str(repo / p), str(repo), state, set(read.commits))
+    edit = line_recall(str(repo), "retryx/version.py", [(2, 2)], kind=EDIT, state_dir=state,
+                       focus=[(2, 2)], delivered=set(read.commits))  # fmt: skip
+    assert edit.text == ""  # the whole way agrees

@@ -113,7 +113,7 @@ def _told(
     ranges = _around(change, text)
     if not ranges:
         return False
-    from ..lines.said import Said  # the one reading of the commits the notes keep
+    from ..lines.said import Said, says_little  # the one reading of the notes' commits
 
     notes = entry.notes
     size = len(entry.lines)
@@ -148,13 +148,15 @@ def _told(
         # own lines (no context; recall.why: the owner as it owns these)
         for a, b in change.ranges(text, context=0):
             for n in range(a, b + 1):
-                if n in lines_at:
+                if n in lines_at and lines_at[n][0] in owned:  # not a wordless owner's
                     owned[lines_at[n][0]][2].add(lines_at[n][1])
     for owner, (path, prior, numbers) in owned.items():
         note = said[owner]
         if note is None:
             return False  # not read yet
         if note.low_signal:  # told with the owners before it
+            if not note.walked or (prior is None and says_little(note.low_signal)):
+                continue  # nothing behind it: never told at an edit (recall.line_recall)
             if owner not in told or owner in mixed:
                 return False
             if not _before_told(entry, notes, owner, path, prior, numbers, told):
