@@ -122,9 +122,10 @@ def test_uncommitted_lines_are_said_in_plain_words(repo: Path) -> None:
 
 
 def test_lines_past_the_end_are_an_error_that_says_how_many_there_are(repo: Path) -> None:
-    # newcomer trial: a range past EOF exited 0 while other bad ranges exited 2
+    # newcomer trial: a range past EOF exited 0 while other bad ranges exited 2 (#6: and
+    # MH024/MH029 exit 1 — one rule: every diagnostic exits 1)
     done = why(repo, "retryx/retry.py:300-310")
-    assert done.returncode == 2 and done.stdout == ""
+    assert done.returncode == 1 and done.stdout == ""
     assert done.stderr.splitlines()[0] == (
         "error[MH035]: lines 300-310 are past the end of the file; it has 19 lines: "
         "ask for LINE or FIRST-LAST between 1 and 19"
@@ -134,7 +135,7 @@ def test_lines_past_the_end_are_an_error_that_says_how_many_there_are(repo: Path
     assert some[2].startswith("retryx/retry.py 18–19: ")
     assert some[-1] == "the file has 19 lines: lines 20–40 are past its end"
     failed = why(repo, "retryx/retry.py:300", "--format", "json")
-    assert failed.returncode == 2
+    assert failed.returncode == 1
     (diagnostic,) = json.loads(failed.stderr)
     assert diagnostic["code"] == "MH035" and diagnostic["path"] == "retryx/retry.py:300"
     assert diagnostic["message"].startswith("line 300 is past the end of the file; it has 19 lines")
@@ -144,7 +145,7 @@ def test_lines_past_the_end_are_an_error_that_says_how_many_there_are(repo: Path
 def test_lines_that_are_no_range_are_the_same_error(repo: Path, lines: str) -> None:
     # newcomer trial: `why f.py:-3` and `why f.py:abc` said "not a file"
     done = why(repo, f"retryx/retry.py:{lines}")
-    assert done.returncode == 2 and done.stdout == ""
+    assert done.returncode == 1 and done.stdout == ""
     assert done.stderr.splitlines()[0] == (
         f"error[MH035]: `{lines}` is not a line or a range of lines; it has 19 lines: "
         "ask for LINE or FIRST-LAST between 1 and 19"
@@ -155,7 +156,7 @@ def test_lines_that_are_no_range_are_the_same_error(repo: Path, lines: str) -> N
 def test_a_reversed_range_says_it_is_reversed(repo: Path) -> None:
     # newcomer trial #4: `why auth.py:297-290` was "not a line or a range of lines"
     done = why(repo, "retryx/retry.py:9-3")
-    assert done.returncode == 2 and done.stdout == ""
+    assert done.returncode == 1 and done.stdout == ""
     assert done.stderr.splitlines()[:2] == [
         (
             "error[MH035]: `9-3` is reversed: the first line comes first (3-9); it has 19 "
@@ -167,7 +168,7 @@ def test_a_reversed_range_says_it_is_reversed(repo: Path) -> None:
 
 def test_a_colon_with_no_lines_after_it_says_so(repo: Path) -> None:
     done = why(repo, "retryx/retry.py:")
-    assert done.returncode == 2
+    assert done.returncode == 1
     assert done.stderr.splitlines()[0] == (
         "error[MH035]: no line or range of lines follows the `:`; it has 19 lines: "
         "ask for LINE or FIRST-LAST between 1 and 19"
@@ -184,7 +185,7 @@ def test_an_empty_file_has_no_lines_to_explain(repo: Path) -> None:
         "py.typed is empty: it has no lines to explain\n",
     )
     some = why(repo, "py.typed:1")
-    assert some.returncode == 2
+    assert some.returncode == 1
     assert "line 1 is past the end of the file; it is empty: ask for the whole file" in some.stderr
 
 
@@ -215,6 +216,16 @@ def test_errors_name_the_file_with_a_code(repo: Path, tmp_path: Path) -> None:
     assert loose.stderr.splitlines()[0] == (
         "error[MH032]: not in a git work tree, so no commit owns its lines"
     )
+
+
+def test_a_folder_is_refused_with_a_code(repo: Path) -> None:
+    # newcomer trial #6: 'why src/requests' said "not a file" with no MH code, exit 2
+    done = why(repo, "retryx")
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr.splitlines()[:2] == [
+        "error[MH029]: `retryx` is not a file: `why` explains the lines of a file",
+        "  --> retryx",
+    ]
 
 
 def test_a_symlink_out_of_the_project_is_refused(repo: Path, tmp_path: Path) -> None:

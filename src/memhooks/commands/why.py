@@ -59,9 +59,9 @@ def run(args: argparse.Namespace) -> int:
         path, ranges = parse_target(args.target)
         deadline = None if args.timeout is None else time.monotonic() + args.timeout
         answer = why(path, ranges, store_path=args.store, deadline=deadline)
-    except LineRangeError as exc:  # the caller's mistake: exit 2, with its code
+    except LineRangeError as exc:  # a diagnostic like every other: exit 1, with its code
         print_errors(exc.diagnostics, args.format)
-        return 2
+        return 1
     if args.format == "json":
         print(json.dumps(to_json(answer), indent=2, ensure_ascii=False))
         return 0

@@ -43,8 +43,9 @@ RANGE = re.compile(r"^(\d+)(?:-(\d+))?$")
 
 class LineRangeError(DiagnosticError, UsageError):
     """Lines asked for that the file does not have, or a range that is not one
-    (:data:`RANGE_CODE`); a caller's mistake (``memhooks why`` exits 2). The message
-    names the file, the range as given and the lines the file has."""
+    (:data:`RANGE_CODE`); a diagnostic like every other (``memhooks why`` exits 1, as
+    for MH024/MH029/MH032; a UsageError for the MCP tool). The message names the file,
+    the range as given and the lines the file has."""
 
 
 def why(
@@ -64,12 +65,19 @@ def why(
     answered with a remark naming it). ``within``: a project root the file must be in
     (the MCP server's: an agent names files of its project only). Raises
     DiagnosticError MH024 (no such path), MH029 (a symlink leads out of the file's
-    project, or the file is outside ``within``), MH032 (not in a git work tree);
-    UsageError (not a file), :class:`LineRangeError` (a range starts past the end of
+    project, or the file is outside ``within``, or it is no file: a folder), MH032 (not
+    in a git work tree); :class:`LineRangeError` (a range starts past the end of
     the file), MemhooksError (git cannot blame it)."""
     where = locate(path)  # MH024 missing; MH029 a symlink that leads out of its project
     if not os.path.isfile(path):
-        raise UsageError(f"{path}: not a file; `why` explains the lines of a file")
+        raise DiagnosticError(
+            Diagnostic(
+                "MH029",
+                f"`{path}` is not a file: `why` explains the lines of a file",
+                path,
+                help="name a file (PATH or PATH:LINE[-LINE]); for a folder's memories, `memhooks recall`",
+            )
+        )
     real = os.path.realpath(path)
     if within is not None and not is_within(real, within):
         raise DiagnosticError(
