@@ -17,6 +17,8 @@ from ..session import keys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ..recall.line_recall import LineRecall
     from ..store import MemoryStore
     from .call import HookCall
@@ -67,6 +69,7 @@ def tell(
             **more,  # type: ignore[arg-type]
         )
 
+    more: dict[str, object] = {}
     told = made()
     if not told.commits:
         return None
@@ -74,7 +77,8 @@ def tell(
     # chain may parse its hooks).
     exclude = exclusions(call, top, rel)
     if exclude:
-        told = made(exclude=exclude)
+        more = {"exclude": exclude}
+        told = made(**more)
         if not told.commits:
             return None
     # The store is opened only for commits about to be told: one the store marks
@@ -87,15 +91,26 @@ def tell(
         given = {h for h, memory in found.items() if memory.id in items}
         if given or any(memory.obsolete for memory in found.values()):
             delivered = delivered | given  # made() reads it when called
-            told = made(store=store, project=project, exclude=exclude)
+            more = {"store": store, "project": project, "exclude": exclude}
+            told = made(**more)
             if not told.commits:
                 return None
-    return _record(call, shown, told)
+
+    def without(taken: set[str]) -> LineRecall:
+        nonlocal delivered
+        delivered = delivered | taken
+        return made(**more)
+
+    return _record(call, shown, told, without)
 
 
-def _record(call: HookCall, shown: str, told: LineRecall) -> LineRecall | None:
-    """Claim ``told``'s commits in the session's ledger; None when a parallel hook call
-    of the session told them first."""
+def _record(
+    call: HookCall, shown: str, told: LineRecall, without: Callable[[set[str]], LineRecall]
+) -> LineRecall | None:
+    """Claim ``told``'s commits in the session's ledger and return what tells only the
+    claimed ones (``without(taken)``: the answer made again without the commits a
+    parallel hook call of the session told first, as :func:`.deliver.deliver` renders
+    only what it claimed); None when there is nothing of it left to tell."""
     from ..recall.why_text import lines_of
 
     by_hash = {e.commit.hash: e.commit for e in told.why.explanations}
@@ -110,10 +125,25 @@ def _record(call: HookCall, shown: str, told: LineRecall) -> LineRecall | None:
          "cue": lines_of(lines.get(h, []), shown)}
         for h in told.commits
     ]  # fmt: skip
-    claimed = call.session.record(
-        call.native or "", shown, items, lambda claimed: len(told.text), tool_time=True
-    )
-    return told if claimed else None
+    wanted = {keys.commit(h): h for h in told.commits}
+    made: dict[str, LineRecall | None] = {}
+
+    def size(claimed: set[str]) -> int:
+        taken = {h for key, h in wanted.items() if key not in claimed}
+        if not taken:
+            made["told"] = told
+        else:
+            again = without(taken)
+            # a commit the smaller answer adds (room freed) is not claimed: tell nothing
+            # rather than a commit the ledger does not hold
+            fits = set(again.commits) <= {wanted[key] for key in claimed}
+            made["told"] = again if again.commits and fits else None
+        answer = made["told"]
+        return len(answer.text) if answer is not None else 0
+
+    claimed = call.session.record(call.native or "", shown, items, size, tool_time=True)
+    answer = made.get("told")
+    return answer if claimed and answer is not None and answer.commits else None
 
 
 def _store(call: HookCall) -> tuple[MemoryStore | None, str | None]:
