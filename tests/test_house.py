@@ -51,6 +51,8 @@ KEPT: dict[tuple[str, str], str] = {
     ("memhooks.backends.http", "socket"): HOOK_PATH + ": TLS only for an https server",
     ("memhooks.backends.http", "ssl"): HOOK_PATH + ": TLS only for an https server (~6 ms)",
     ("memhooks.backends.sources", "threading"): HOOK_PATH + ": several sources at once",
+    ("memhooks.backends.generic_transport", "memhooks.backends.secrets"): HOOK_PATH
+    + ": the generic backend; only an error names its URL",
     ("memhooks.lines.previous", "memhooks.lines.blame"): HOOK_PATH
     + ": git, when lines are missing",
     ("memhooks.history", "memhooks.lazy"): HOOK_PATH + ": line recall reads history.message",
@@ -120,7 +122,6 @@ UP: dict[tuple[str, str], str] = {}
 HOOK_SET_SPLIT = "tidy21: on the hook's import set — a split re-records it (not this session)"
 OWED = "owed next round; began with "
 LEFT: dict[str, str] = {
-    "memhooks.backends.config": HOOK_SET_SPLIT,
     "memhooks.backends.embedded": OWED + "facts21 (Draft, the write side)",
     "memhooks.recall.result": OWED + "lines20",
     "memhooks.lines.tools": HOOK_SET_SPLIT,

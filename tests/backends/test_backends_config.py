@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from memhooks.backends import config as configuration
-from memhooks.backends import registry
+from memhooks.backends import registry, secrets
 from memhooks.backends.generic import GenericBackend
 from memhooks.backends.mem0 import Mem0Backend
 from memhooks.cli import main
@@ -213,7 +213,7 @@ def test_list_never_shows_secrets(
 
 
 def test_display_masks_by_key_at_any_depth() -> None:
-    shown = configuration.display(
+    shown = secrets.display(
         {"headers": {"X": "1"}, "nested": {"client_secret": "s", "ok": "v"}, "empty_token": ""}
     )
     assert shown == {

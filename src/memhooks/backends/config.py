@@ -25,8 +25,8 @@ settings, whatever backend names come to exist (:data:`TEST_PREFIX`).
 
 An environment value is a string, except ``true``/``false`` (booleans) and a value that
 starts with ``{`` or ``[`` (JSON). An invalid file or value is MH028 naming the file and
-line (or the variable) and what to fix. Secrets are never rendered: :func:`display`
-shows ``set`` for them.
+line (or the variable) and what to fix. Secrets are never rendered:
+:func:`memhooks.backends.secrets.display` shows ``set`` for them.
 """
 
 from __future__ import annotations
@@ -50,8 +50,6 @@ TEST_PREFIX = "MEMHOOKS_TEST_"
 #: Top-level keys of the file: name -> (type, what it holds)
 TOP_LEVEL = {"backend": (str, "the active backend"), "backends": (dict, "one table per backend")}
 #: Keys (at any depth) whose values are never shown; also anything ending in these.
-SECRET_KEYS = ("api_key", "key", "token", "password", "secret", "headers", "authorization")
-SECRET_SUFFIXES = ("_key", "_token", "_password", "_secret")
 
 
 def config_path(env: Mapping[str, str] | None = None) -> str:
@@ -298,24 +296,3 @@ def _env_value(var: str, raw: str) -> Any:
                 help=f"set {var} to a JSON object or array, or to a plain string that does not start with {{ or [",
             )
     return raw
-
-
-def is_secret(key: str) -> bool:
-    lowered = key.lower()
-    return lowered in SECRET_KEYS or lowered.endswith(SECRET_SUFFIXES)
-
-
-def display(value: Any, key: str = "") -> Any:
-    """``value`` safe to print: secrets (by key, at any depth) become ``"set"``,
-    credentials inside URLs become ``***``."""
-    import re
-
-    if is_secret(key):
-        return "set" if value not in (None, "", {}, []) else "not set"
-    if isinstance(value, dict):
-        return {k: display(v, str(k)) for k, v in value.items()}
-    if isinstance(value, list):
-        return [display(v) for v in value]
-    if isinstance(value, str):
-        return re.sub(r"(?<=://)[^/@\s]+@", "***@", value)
-    return value

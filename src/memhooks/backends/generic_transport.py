@@ -10,7 +10,6 @@ import subprocess
 
 from ..errors import BackendError
 from ..limits import MAX_READ_BYTES
-from .config import display
 from .http import Endpoint, HTTPFailure
 
 MAX_RESPONSE = MAX_READ_BYTES  # bytes: a memory list, not a data dump
@@ -88,4 +87,7 @@ def detail(raw: bytes) -> str:
 
 
 def shown(url: str) -> str:
-    return str(display(url)).split("?", 1)[0]  # no credentials, no query string
+    """``url`` fit for an error message: no credentials, no query string."""
+    from .secrets import display  # an error's words: a search that answers never loads it
+
+    return str(display(url)).split("?", 1)[0]

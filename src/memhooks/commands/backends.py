@@ -17,7 +17,7 @@ import os
 import time
 
 from ..backends import config as configuration
-from ..backends import registry
+from ..backends import registry, secrets
 from ..backends.base import SearchRequest
 from ..backends.capabilities import ChecksHealth
 from ..backends.embedded import store_file
@@ -82,7 +82,7 @@ def listing(env: Mapping[str, str] | None = None) -> dict[str, Any]:
         for key in getattr(cls, "ENV", {}):
             entry["settings"][key] = "not set"
         for key, value in found.items():
-            entry["settings"][key] = configuration.display(value, key)
+            entry["settings"][key] = secrets.display(value, key)
             entry["sources"][key] = found.source(key)
         report["backends"].append(entry)
     return report
