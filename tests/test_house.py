@@ -125,7 +125,6 @@ LEFT: dict[str, str] = {
     "memhooks.backends.embedded": OWED + "facts21 (Draft, the write side)",
     "memhooks.recall.result": OWED + "lines20",
     "memhooks.lines.tools": HOOK_SET_SPLIT,
-    "memhooks.recall.stages": OWED + "facts21 (Recalled fields)",
     "memhooks.store.store": OWED + "facts21 (Draft for add/remember)",
 }
 MAX_LINES = 300

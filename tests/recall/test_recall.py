@@ -397,7 +397,7 @@ def test_bad_numbers_and_blank_roles_are_usage_errors_naming_the_flag(
 
 
 def test_near_copies_that_differ_in_punctuation_are_kept_once(tmp_path: Path) -> None:
-    from memhooks.recall.dedup import Seen
+    from memhooks.recall.merging import Seen
 
     seen = Seen()
     seen.add("a", "Deploys freeze on Fridays after the March outage")

@@ -116,9 +116,10 @@ def recall_result(
     """
     from ..protocol.text import bound_prompt
     from ..session import keys
+    from .merging import merge
     from .outcome import Recall
     from .result import pack
-    from .stages import merge, query_report, resolve, search
+    from .stages import query_report, resolve, search
 
     # What recall reads of a prompt (the hook cuts it on arrival; the CLI and MCP here).
     prompt = bound_prompt(prompt) if prompt else prompt

@@ -4,9 +4,9 @@
    active files, exclusions, guidance and the search tasks in priority order;
 2. :func:`search` — open the backend (unless given one) and run every task under its own
    cap and one deadline (:func:`memhooks.recall.runtime.run_tasks`);
-3. :func:`merge` — rank the tasks' hits (priority groups, reciprocal-rank fusion), drop
-   duplicates, what the caller says was already delivered, and what its ``keep`` test
-   refuses;
+3. :func:`memhooks.recall.merging.merge` — rank the tasks' hits (priority groups,
+   reciprocal-rank fusion), drop duplicates, what the caller says was already delivered,
+   and what its ``keep`` test refuses;
 4. packing into the budget (:func:`memhooks.recall.result.pack`), done by
    :func:`memhooks.recall.recall_result`.
 
@@ -19,21 +19,19 @@ import os
 import time
 
 from ..paths import inside, relative
-from .outcome import Recalled
 from .runtime import (
     RANK_S_PER_QUERY,
     build_tasks,
-    rank,
     request_for,
     run_tasks,
 )
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Collection, Iterable
+    from collections.abc import Iterable
     from typing import Any
 
-    from ..backends.base import Backend, Hit
+    from ..backends.base import Backend
     from ..errors import Diagnostic, MemhooksError
     from .runtime import Task
 
@@ -271,20 +269,6 @@ def search(
     return out
 
 
-class Merged:
-    """Stage 3: ``memories`` (:class:`~memhooks.recall.outcome.Recalled`, best first),
-    ``duplicates``, ``delivered`` and ``refused`` (distinct memories left out for each
-    reason)."""
-
-    __slots__ = ("delivered", "duplicates", "memories", "refused")
-
-    def __init__(self) -> None:
-        self.memories: list[Recalled] = []
-        self.duplicates = 0
-        self.delivered = 0
-        self.refused = 0
-
-
 def _named(plan_of: dict[str, Any], root: str, prompt: str | None) -> dict[str, dict[str, float]]:
     """Per context id, the files of its plan's folder that ``prompt`` names
     (:func:`memhooks.recall.filenames.named_in_folder`), ``{}`` without a prompt: a
@@ -294,76 +278,6 @@ def _named(plan_of: dict[str, Any], root: str, prompt: str | None) -> dict[str, 
     from .filenames import named_in_folder
 
     return {cid: named_in_folder(plan, root, prompt) for cid, plan in plan_of.items()}
-
-
-def merge(
-    tasks: list[Task],
-    per_query: int,
-    *,
-    delivered: Collection[str] = (),
-    keep: Callable[[Recalled], str | None] | None = None,
-) -> Merged:
-    """Stage 3: the ranked memories of ``tasks``; a memory recalled again by a lower
-    priority query only adds provenance. ``delivered``: ids the caller already gave the
-    agent (left out, counted); ``keep``: a test every memory must pass (e.g. tool-time
-    anchoring, :mod:`.anchoring`): None refuses it, a non-empty reason becomes its
-    ``anchored_by``."""
-    from .dedup import Seen
-
-    out = Merged()
-    seen = Seen()
-    kept: dict[str, int] = {}  # id -> its place in out.memories
-    left_out: dict[str, str] = {}  # id -> why, counted once per memory
-    # Delivered memories do not take a query's places: the next ones move up.
-    for hit, by in rank(tasks, per_query, skip=delivered):
-        if hit.id in kept:
-            place = kept[hit.id]
-            first = out.memories[place]
-            more = [*first.recalled_by, *provenance(hit, by)]
-            more.sort(key=lambda b: b.get("matched") != "query")
-            out.memories[place] = first.replace(recalled_by=tuple(more))
-            continue
-        if hit.id in left_out:
-            continue
-        memory = Recalled.of(hit, provenance(hit, by))
-        if keep is not None:
-            why = keep(memory)
-            if why is None:
-                left_out[hit.id] = "refused"
-                continue
-            if why:
-                memory = memory.replace(anchored_by=why)
-        if seen.duplicate_of(hit.id, hit.text):
-            left_out[hit.id] = "duplicate"
-            continue
-        seen.add(hit.id, hit.text)
-        kept[hit.id] = len(out.memories)
-        out.memories.append(memory)
-    reasons = list(left_out.values())
-    out.duplicates = reasons.count("duplicate")
-    # rank() skips them (the next ones move up): count the distinct ones it skipped
-    out.delivered = len({h.id for t in tasks for h in t.hits if h.id in delivered})
-    out.refused = reasons.count("refused")
-    return out
-
-
-def provenance(hit: Hit, by: list[Task]) -> list[dict[str, Any]]:
-    """The recall-v1 ``recalled_by`` of ``hit`` recalled by the tasks ``by``: the queries
-    whose own words or file cues matched it first, each marked ``matched`` ``query`` or
-    ``prompt`` (:mod:`.credit`)."""
-    from .credit import credited
-
-    return [
-        {
-            "query": t.query["query"],
-            "source": t.source,
-            "priority": t.priority,
-            "context": t.context,
-            "score": next((h.score for h in t.hits if h.id == hit.id), hit.score),
-            "matched": how,
-        }
-        for t, how in credited(hit, by)
-    ]
 
 
 def query_report(task: Task) -> dict[str, Any]:
