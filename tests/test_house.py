@@ -122,7 +122,6 @@ UP: dict[tuple[str, str], str] = {}
 HOOK_SET_SPLIT = "tidy21: on the hook's import set — a split re-records it (not this session)"
 OWED = "owed next round; began with "
 LEFT: dict[str, str] = {
-    "memhooks.backends.embedded": OWED + "facts21 (Draft, the write side)",
     "memhooks.recall.result": OWED + "lines20",
     "memhooks.lines.tools": HOOK_SET_SPLIT,
     "memhooks.store.store": OWED + "facts21 (Draft for add/remember)",

@@ -31,6 +31,13 @@ memories. Lists are reused while the store is unchanged
 routed list serve every query, and across recalls — in one process or, through a cache
 file, in the next hook process — the hooks' own queries cost a lookup until a memory
 changes.
+
+Over 300 lines on purpose: the adapter and its ranking policy (the private ``_routed``
+… ``_cue`` methods, ~215 lines) run on every prompt, and each module the prompt loads
+costs its interpreter ~0.2–0.4 ms (``python -X importtime``, load 5); the hook's
+import set (``tests/hook/data/import_sets.json``) may not grow for a split. The policy's
+home is beside the store's ranking (:mod:`memhooks.store.ranking`, issue 21 step 5): a
+move for the next round, in the same count of modules.
 """
 
 from __future__ import annotations
