@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from ..settings import default
 
-#: The version of the recall result (:meth:`Recall.to_dict`).
-RECALL_VERSION = "memhooks/recall-v1"
 #: Characters of context when the caller names no budget (``MEMHOOKS_MAX_CHARS``'s default).
 DEFAULT_BUDGET = default("MEMHOOKS_MAX_CHARS")
 #: Hits taken from each query.
@@ -24,12 +22,18 @@ if TYPE_CHECKING:
 
     from ..backends.base import Backend
     from ..errors import MemhooksError
-    from .outcome import Recall, Recalled
+    from .outcome import RECALL_VERSION, Recall, Recalled
     from .result import context, text
 
 #: Public names loaded on first use: the hook's line-level recall imports modules of this
 #: package (``recall.line_recall``, ``recall.why``) and runs no recall.
-_LAZY = {"Recall": "outcome", "Recalled": "outcome", "context": "result", "text": "result"}
+_LAZY = {
+    "RECALL_VERSION": "outcome",
+    "Recall": "outcome",
+    "Recalled": "outcome",
+    "context": "result",
+    "text": "result",
+}
 
 
 def __getattr__(name: str) -> object:

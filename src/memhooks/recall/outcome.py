@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from ..backends.base import MEMORY_FIELDS
-from . import RECALL_VERSION
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -13,6 +12,9 @@ if TYPE_CHECKING:
 
     from ..backends.base import Hit
     from .stages import Resolved
+
+#: The version of the recall result (:meth:`Recall.to_dict`).
+RECALL_VERSION = "memhooks/recall-v1"
 
 
 class Recalled:
