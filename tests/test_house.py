@@ -78,7 +78,6 @@ KEPT: dict[tuple[str, str], str] = {
     ("memhooks.listing.cache", "memhooks.listing.candidates"): VALIDATE + ": a listing that holds",
     ("memhooks.listing.cache", "memhooks.listing.gitstate"): VALIDATE + ": a listing that holds",
     ("memhooks.listing.cache", "threading"): VALIDATE + ": the walk beside git",
-    ("memhooks.listing.discover", "memhooks.listing.candidates"): VALIDATE + ": git lists",
     ("memhooks.listing.discover", "subprocess"): VALIDATE + ": git lists",
     ("memhooks.listing.candidates", "memhooks.listing.discover"): VALIDATE + ": hooks in a folder",
     ("memhooks.listing.candidates", "array"): VALIDATE + ": the child's folder stats",

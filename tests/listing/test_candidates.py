@@ -219,7 +219,7 @@ def test_without_git_nothing_is_left_running_and_the_walker_answers(tmp_path, mo
     monkeypatch.setenv("PATH", str(tmp_path / "nothing"))  # no git to be found
     read: list[str] = []
     assert candidates.git_list(str(root), None, read.append) is None
-    assert discover.list_hooks(str(root), use_git=True, speculate=read.append) == [
+    assert candidates.read_while_listed(str(root), None, read.append) == [
         str(root / "MEMHOOKS.md")
     ]
 

@@ -30,10 +30,9 @@ the last listing is then not read again (its names are known), only ``lstat``-ed
 walks skip ``.git`` and descend into everything else, nested repositories and ignored
 folders included (more folders checked, never fewer); in git, past 20,000 folders the
 second starts again skipping what git ignores as a whole (``node_modules``). A listing
-in which
-any recorded entry changed within :data:`memhooks.filestate.RACY_NS` of the walk
-is not saved (coarse timestamps: git's "racy" problem), nor one made when git could not
-answer. A cache file that is unreadable, damaged (its CRC-32 does not match) or made for
+in which any recorded entry changed within :data:`memhooks.filestate.RACY_NS` of the
+walk is not saved (coarse timestamps: git's "racy" problem), nor one made when git could
+not answer. A cache file that is unreadable, damaged (its CRC-32 does not match) or made for
 another key is ignored, never trusted; nor one naming a hook outside the listed
 directory.
 
@@ -73,20 +72,24 @@ _HOLDS, _RECENT, _CHANGED = "holds", "recent", "changed"
 
 
 def find_hooks(directory: str, *, use_git: bool, **overlap: Unpack[Overlap]) -> list[str]:
-    """:func:`memhooks.listing.discover.list_hooks` through the listing cache: the same
-    sorted absolute paths, from the cache file when it still holds (``meanwhile`` is not
-    called then: nothing is waited for). ``overlap`` is ``list_hooks``' ``meanwhile``,
-    ``speculate`` and ``settle``; ``speculate`` is passed on when the cache is off (see
-    :mod:`memhooks.listing.candidates`). Raises DiagnosticError MH030 as the walk does."""
+    """:func:`memhooks.listing.discover.list_hooks` through the listing cache, the same
+    sorted absolute paths: from the cache file when it holds (``meanwhile`` not called),
+    else with ``overlap``'s ``speculate`` reading hooks while git lists them
+    (:func:`memhooks.listing.candidates.git_list`). MH030 as the walk raises it."""
     meanwhile = overlap.get("meanwhile")
     try:
         file = record.file_for(directory, use_git) if switch("MEMHOOKS_CACHE") else None
     except OSError:  # no home folder to keep the cache in (HomeError): as without a cache
         file = None
+    speculate = overlap.get("speculate")
     if file is None:
+        if use_git and speculate is not None:  # hooks read while git lists them
+            from .candidates import read_while_listed
+
+            return read_while_listed(directory, meanwhile, speculate, overlap.get("settle"))
         from .discover import list_hooks as listed
 
-        return listed(directory, use_git=use_git, **overlap)
+        return listed(directory, use_git=use_git, meanwhile=meanwhile)
     key = record.key(directory, use_git)
     previous = record.load(file, key, directory)
     if isinstance(previous, tuple):  # too many folders to list, and the top is unchanged
@@ -102,8 +105,7 @@ def find_hooks(directory: str, *, use_git: bool, **overlap: Unpack[Overlap]) -> 
         from .discover import list_hooks as listed
 
         return listed(directory, use_git=use_git, meanwhile=meanwhile)
-    speculate, settle = overlap.get("speculate"), overlap.get("settle")
-    hooks, made = _list(directory, use_git, meanwhile, previous, speculate, settle)
+    hooks, made = _list(directory, use_git, meanwhile, previous, speculate, overlap.get("settle"))
     if made == _TOO_MANY:  # do not try again while the top folder stays the same
         top = _top_stat(directory)
         if top is not None:

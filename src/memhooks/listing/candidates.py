@@ -173,6 +173,23 @@ def git_list(
         _end(children)
 
 
+def read_while_listed(
+    directory: str,
+    meanwhile: Callable[[], None] | None,
+    speculate: Callable[[str], None],
+    settle: Callable[[], None] | None = None,
+) -> list[str]:
+    """What :func:`memhooks.listing.discover.list_hooks` lists in git, with ``speculate``
+    called on each hook candidate while git lists (:func:`git_list`); where that cannot
+    answer, ``list_hooks``' own listing (``meanwhile`` called once either way)."""
+    from .discover import list_hooks
+
+    listed = git_list(directory, meanwhile, speculate, settle=settle)
+    if listed is not None:
+        return listed
+    return list_hooks(directory, use_git=True)
+
+
 def _candidates(
     walker: Child,
     directory: str,

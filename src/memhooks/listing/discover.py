@@ -32,7 +32,8 @@ if TYPE_CHECKING:
     from typing import TypedDict
 
     class Overlap(TypedDict, total=False):
-        """:func:`list_hooks`'s ``meanwhile``, ``speculate`` and ``settle``, handed on."""
+        """:func:`memhooks.listing.cache.find_hooks`'s ``meanwhile`` (as :func:`list_hooks`
+        takes it), ``speculate`` and ``settle`` (as ``candidates.git_list`` does)."""
 
         meanwhile: Callable[[], None] | None
         speculate: Callable[[str], None] | None
@@ -43,34 +44,18 @@ GIT_TIMEOUT_S = 30.0
 
 
 def list_hooks(
-    directory: str,
-    *,
-    use_git: bool,
-    meanwhile: Callable[[], None] | None = None,
-    speculate: Callable[[str], None] | None = None,
-    settle: Callable[[], None] | None = None,
+    directory: str, *, use_git: bool, meanwhile: Callable[[], None] | None = None
 ) -> list[str]:
     """Sorted absolute paths of hook entries below ``directory`` (inclusive).
 
     ``meanwhile`` is called once while git lists the tree (walking 5,000 folders takes it
     ~50 ms, as long as the rest of ``validate --all``), so the caller's own start-up
-    work overlaps it; without git it is called before the walk. ``speculate``, when
-    given, is called (after ``meanwhile``) with the absolute path of each regular file
-    named like a hook that a walk in a child process finds while git lists, so the
-    caller can read it meanwhile; some of those paths may not be in the result (git
-    ignores them), and the result is git's either way
-    (:mod:`memhooks.listing.candidates`); ``settle`` then once they are all read
-    (while git checks them), when they are. Raises DiagnosticError MH030 when the tree
-    cannot be walked.
+    work overlaps it; without git it is called before the walk. (A caller that also
+    reads hooks while git lists them asks :func:`memhooks.listing.candidates.git_list`
+    first: :func:`memhooks.listing.cache.find_hooks`.) Raises DiagnosticError MH030 when
+    the tree cannot be walked.
     """
     if use_git:
-        if speculate is not None:
-            from .candidates import git_list
-
-            listed = git_list(directory, meanwhile, speculate, settle=settle)
-            if listed is not None:
-                return listed
-            meanwhile = None  # called already
         listed = _git_list(directory, meanwhile)
         if listed is not None:
             return listed
