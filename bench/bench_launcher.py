@@ -59,7 +59,7 @@ def main() -> int:
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMHOOKS_")}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     from memhooks.install import Context, apply, launcher, launcher_state
-    from memhooks.install.command import arguments, hook_program
+    from memhooks.install.command import arguments, hook_program, sourcing
     from memhooks.store import MemoryStore, project_id
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -86,7 +86,7 @@ def main() -> int:
         line = {
             "direct": shlex.join([*hook_program([sys.executable, "-m", "memhooks"]), *words]),
             "program": shlex.join([ctx.launcher, *words]),
-            "sourced": launcher.sourced(ctx.launcher, words),
+            "sourced": sourcing(ctx.launcher, words),
         }
         argv = {
             f"{os.path.basename(sh)}:{c}": [sh, "-c", line[c]] for sh in SHELLS for c in COMMANDS

@@ -32,7 +32,6 @@ IMPORT_SETS = Path(__file__).parent / "hook" / "data" / "import_sets.json"
 EXTRA = "optional extra: the SDK may not be installed"
 HOOK_PATH = "a hook path import_sets.json does not record"
 VALIDATE = "validate/explain's measured path (issue 14; bench_engine validate_warm)"
-INSTALL_CIRCLE = "install's circle: Context's default command is the launcher's (base -> launcher -> hosts -> base)"
 KEPT: dict[tuple[str, str], str] = {
     ("memhooks.__main__", "site"): "the hook's entry: site is set up late, on first need (-S)",
     ("memhooks.__main__", "importlib.machinery"): "the hook's entry, with site",
@@ -84,8 +83,6 @@ KEPT: dict[tuple[str, str], str] = {
     ("memhooks.listing.record", "_sha1"): VALIDATE + ": the C hash, hashlib's fallback",
     ("memhooks.listing.record", "hashlib"): VALIDATE + ": where there is no _sha1",
     ("memhooks.listing.walker", "fcntl"): VALIDATE + ": the walker child",
-    ("memhooks.install.base", "memhooks.install.launcher"): INSTALL_CIRCLE,
-    ("memhooks.install.launcher", "memhooks.install.hosts"): INSTALL_CIRCLE,
 }
 
 #: The layers the packages (and top-level modules) stand in, bottom first: a module

@@ -16,7 +16,7 @@ import pytest
 
 import memhooks
 from memhooks.install import Context, apply, launcher, launcher_state, plan, status
-from memhooks.install.command import hook_program, is_ours
+from memhooks.install.command import hook_program, is_ours, sourcing
 
 pytestmark = pytest.mark.skipif(os.name == "nt", reason="the launcher is a POSIX shell script")
 
@@ -253,7 +253,7 @@ def test_a_sourced_launcher_that_is_not_ours_or_cannot_be_read_is_a_problem(
 
     other = tmp_path / "memhooks"
     other.write_text("#!/usr/bin/env python3\nprint('someone else')\n")
-    cmd = launcher.sourced(str(other), ["hook", "--agent", "claude-code"])
+    cmd = sourcing(str(other), ["hook", "--agent", "claude-code"])
     assert "is not memhooks' launcher" in (launcher_state.command_problem(cmd) or "")
     other.chmod(0)
     if os.access(other, os.R_OK):  # root reads anything

@@ -19,9 +19,8 @@ import jsonschema
 import pytest
 
 import memhooks
-from memhooks.install import Context, apply, plan, plugin_state, plugins, status
-from memhooks.install import launcher
-from memhooks.install.command import is_ours, sourced
+from memhooks.install import Context, apply, launcher, plan, plugin_state, plugins, status
+from memhooks.install.command import is_ours, sourced, sourcing
 from memhooks.install.hosts import INSTALLERS
 
 try:
@@ -61,7 +60,7 @@ def test_a_plugin_wires_what_agents_install_wires(agent: str) -> None:
             assert is_ours(command)
             if INSTALLERS[agent].wiring.get("shell"):  # read into the shell the host runs it in
                 assert wanted.startswith("/x/memhooks ") and sourced(command) == f"${{{root}}}/bin/memhooks"
-                assert command == launcher.sourced(f"${{{root}}}/bin/memhooks", shlex.split(wanted)[1:], expand=True)
+                assert command == sourcing(f"${{{root}}}/bin/memhooks", shlex.split(wanted)[1:], expand=True)
             else:
                 assert command == wanted.replace("/x/memhooks", f'sh "${{{root}}}/bin/memhooks"', 1)
 

@@ -78,7 +78,7 @@ Keys (optional unless marked):
 ``shell``
     The POSIX shell the host runs a hook command in (``sh``: ``/bin/sh -c``, ``bash``:
     ``bash -c``), seen with the real CLI: its commands source the launcher into that
-    shell (``memhooks.install.launcher.sourced``: one shell start fewer per call). Unset:
+    shell (``memhooks.install.command.sourcing``: one shell start fewer per call). Unset:
     the host runs the command without a shell, or it is not known, and the command runs
     the launcher as a program.
 ``plugin``

@@ -42,7 +42,7 @@ from . import (
     skill,
 )
 from .base import PROJECT, USER, Context, Edit, InstallError, Status
-from .command import suggest
+from .command import suggest, target
 from .detect import find
 from .files import read, remove, write
 from .hosts import INSTALLERS, Host, host
@@ -223,7 +223,7 @@ def _repair(host: Host, ctx: Context, found: Status) -> None:
             f"it runs {found.runs['program']} instead, a little slower"
         )
         found.repair = again
-    elif now == launcher_state.OK and names is not None and names != launcher.target():
+    elif now == launcher_state.OK and names is not None and names != target():
         found.notes.append(
             f"the launcher {ctx.launcher} starts the memhooks of {names[0]}, not this one: "
             f"`{again}` switches it to this one"

@@ -1,4 +1,6 @@
-"""What an installer is: one module per agent host behind one small Protocol.
+"""What an installer works with: the :class:`Context` it installs in, the :class:`Edit`
+list it returns, the :class:`Status` it reads back (the Protocol an installer module
+satisfies is :class:`memhooks.install.hosts.Installer`, beside the hosts it serves).
 
 An installer never writes: :func:`install` and :func:`uninstall` return the
 :class:`Edit` list (file, new text or None to delete) that would bring the host's config
@@ -14,13 +16,12 @@ import os
 
 from ..dirs import home as home_folder
 from ..errors import Diagnostic, DiagnosticError, HomeError
-from .command import executable
+from .command import executable, launcher_path, target
 from .files import read
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
-    from typing import Protocol
 
 PROJECT = "project"
 USER = "user"
@@ -64,10 +65,9 @@ class Context:
         self.roles = roles or []
         self.launcher: str | None = None
         if exe is None:
-            from . import launcher  # install's circle: the launcher writes through Edit
-
-            self.launcher = launcher.path(self) if launcher.target() is not None else None
-            exe = [self.launcher] if self.launcher else executable()
+            found = launcher_path(self.env, home) if target() is not None else None
+            self.launcher = found
+            exe = [found] if found else executable()
         self.exe = exe
         self.via = via
 
@@ -271,19 +271,3 @@ def edit(path: str, new: str | None, mode: int | None = None) -> list[Edit]:
     if new == before:
         return []
     return [Edit(path, new, before, mode)]
-
-
-if TYPE_CHECKING:
-    from .hosts import Host
-
-    class Installer(Protocol):
-        """A behaviour module (``memhooks.install.jsonhooks`` unless the host's row names
-        another): turns a host's ``INSTALL`` row into edits and reads its state back.
-        ``status`` fills ``files``, ``events``, ``fires`` and ``problems``; the level,
-        channel and launch-folder verdicts are added by ``memhooks.install.status``."""
-
-        def install(self, host: Host, ctx: Context) -> list[Edit]: ...
-
-        def uninstall(self, host: Host, ctx: Context) -> list[Edit]: ...
-
-        def status(self, host: Host, ctx: Context) -> Status: ...

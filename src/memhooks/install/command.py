@@ -13,7 +13,7 @@ tenth (``bench/bench_hook.py``).
 
 For a host that runs its hook commands in a POSIX shell (the ``shell`` key of its
 ``INSTALL`` row) the command sources the launcher into that shell instead
-(:func:`.launcher.sourced`: ``set -- hook --agent …; command . <launcher> || exit 0``).
+(:func:`sourcing`: ``set -- hook --agent …; command . <launcher> || exit 0``).
 
 An entry is ours when its command runs ``memhooks hook`` (any path to the executable,
 ``python -m memhooks hook``, or ``python [-S] …/memhooks/__main__.py hook``) or sources the
@@ -32,7 +32,7 @@ import memhooks
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Mapping
 
 #: Marker line in files memhooks generates whole (plugins, Cline hook scripts).
 MARKER = "memhooks-managed"
@@ -41,7 +41,7 @@ _OURS = re.compile(
     r"""(?:^|[\s/\\"'])memhooks(?:\.exe|\.cmd)?["']?\s+hook(?:\s|$)|-m\s+memhooks\s+hook(?:\s|$)"""
     r"""|[/\\]memhooks[/\\]__main__\.py["']?\s+hook(?:\s|$)"""
 )
-#: The command that sources the launcher (:func:`.launcher.sourced`); group 1 is the
+#: The command that sources the launcher (:func:`sourcing`); group 1 is the
 #: launcher's path (shell-quoted).
 SOURCED = re.compile(r"^set -- hook\s.*?; command \. (.+) \|\| exit 0$")
 
@@ -120,7 +120,7 @@ def is_ours(command: object) -> bool:
 
 def sourced(command: str) -> str | None:
     """The launcher (a path naming memhooks) a command sources
-    (:func:`.launcher.sourced`), or None."""
+    (:func:`sourcing`), or None."""
     found = SOURCED.match(command)
     if found is None:
         return None
@@ -165,3 +165,38 @@ def runnable(command: str) -> bool:
     if os.sep in program or (os.altsep and os.altsep in program):
         return os.path.isfile(program) and os.access(program, os.X_OK)
     return shutil.which(program) is not None
+
+
+def launcher_path(env: Mapping[str, str], home: str) -> str | None:
+    """The path of the launcher (:mod:`.launcher`) hook commands run, for the user whose
+    environment is ``env`` and home folder ``home``: the memhooks data folder's
+    ``bin/memhooks``; None on Windows."""
+    if os.name == "nt":
+        return None
+    xdg = env.get("XDG_DATA_HOME", "")
+    base = xdg if os.path.isabs(xdg) else os.path.join(home, ".local", "share")
+    return os.path.join(base, "memhooks", "bin", "memhooks")
+
+
+def target() -> tuple[str, str] | None:
+    """``(interpreter, __main__.py)`` of the running installation, as hook commands
+    start it; None when it cannot be started that way (no ``__main__.py`` file)."""
+    program = hook_program([os.path.abspath(sys.executable), "-m", "memhooks"])
+    if len(program) == 3 and program[1] == "-S":
+        return program[0], program[2]
+    return None
+
+
+def sourcing(launcher: str, arguments: list[str], *, expand: bool = False) -> str:
+    """The hook command, for a host that runs it in a POSIX shell, that sources
+    ``launcher`` into that shell with ``arguments`` (``hook --agent …``) as its
+    positional parameters: ``set -- ARGUMENTS; command . LAUNCHER || exit 0``.
+    ``expand``: ``launcher`` holds a ``${VAR}`` the host fills in (a plugin's folder),
+    quoted with ``"`` so the shell expands it.
+
+    ``.`` takes no arguments in dash, hence ``set --``; ``command`` keeps a launcher that
+    cannot be read from ending the shell with status 2 (a special built-in's error,
+    POSIX 2.8.1), which Claude Code and Gemini CLI read as "block"; the launcher ends by
+    ``exec`` or ``exit``, so ``|| exit 0`` runs only then."""
+    where = f'"{launcher}"' if expand else shlex.quote(launcher)
+    return f"set -- {shlex.join(arguments)}; command . {where} || exit 0"

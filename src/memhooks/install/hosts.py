@@ -17,16 +17,28 @@ import os
 
 from ..agents.registry import HOSTS
 from ..errors import UsageError
-from . import command, launcher
+from . import command
 from .base import PROJECT, USER
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from types import ModuleType
-    from typing import Any
+    from typing import Any, Protocol
 
     from ..agents.wiring import Events, Wiring
-    from .base import Context
+    from .base import Context, Edit, Status
+
+    class Installer(Protocol):
+        """A behaviour module (``memhooks.install.jsonhooks`` unless the host's row names
+        another): turns a host's ``INSTALL`` row into edits and reads its state back.
+        ``status`` fills ``files``, ``events``, ``fires`` and ``problems``; the level,
+        channel and launch-folder verdicts are added by ``memhooks.install.status``."""
+
+        def install(self, host: Host, ctx: Context) -> list[Edit]: ...
+
+        def uninstall(self, host: Host, ctx: Context) -> list[Edit]: ...
+
+        def status(self, host: Host, ctx: Context) -> Status: ...
 
 
 class Host:
@@ -93,7 +105,7 @@ class Host:
         host that runs commands in a shell, one that sources the launcher."""
         passed = event if self.wiring.get("event_arg") else None
         if self.wiring.get("shell") and ctx.launcher and ctx.exe == [ctx.launcher]:
-            return launcher.sourced(ctx.launcher, command.arguments(self.name, passed, ctx.roles))
+            return command.sourcing(ctx.launcher, command.arguments(self.name, passed, ctx.roles))
         return command.shell(self.name, passed, ctx.roles, ctx.exe)
 
     def entry(self, ctx: Context, event: str, matcher: str | None) -> dict[str, Any]:

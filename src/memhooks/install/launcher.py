@@ -42,38 +42,18 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import sys
 
 from . import command
 from .base import Edit, edit
+from .hosts import INSTALLERS, Host
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .base import Context
-    from .hosts import Host
 
 #: Set by the launcher before it hands over to another memhooks, so a ``memhooks`` on
 #: ``PATH`` that is this launcher again (a symlink) is not run in a loop.
 FALLBACK_VAR = "MEMHOOKS_LAUNCHER_FALLBACK"
-
-
-def path(ctx: Context) -> str | None:
-    """The launcher's path for the user of ``ctx`` (its ``env`` and ``home``): the
-    memhooks data folder's ``bin/memhooks``; None on Windows."""
-    if os.name == "nt":
-        return None
-    xdg = ctx.env.get("XDG_DATA_HOME", "")
-    base = xdg if os.path.isabs(xdg) else os.path.join(ctx.home, ".local", "share")
-    return os.path.join(base, "memhooks", "bin", "memhooks")
-
-
-def target() -> tuple[str, str] | None:
-    """``(interpreter, __main__.py)`` of the running installation, as hook commands
-    start it; None when it cannot be started that way (no ``__main__.py`` file)."""
-    program = command.hook_program([os.path.abspath(sys.executable), "-m", "memhooks"])
-    if len(program) == 3 and program[1] == "-S":
-        return program[0], program[2]
-    return None
 
 
 def shell() -> str:
@@ -109,21 +89,6 @@ def text(launcher: str, python: str, main: str, sh: str | None = None) -> str:
         *_elsewhere(gone, _replies(gone)),
     ]
     return "\n".join(lines) + "\n"
-
-
-def sourced(launcher: str, arguments: list[str], *, expand: bool = False) -> str:
-    """The hook command, for a host that runs it in a POSIX shell, that sources
-    ``launcher`` into that shell with ``arguments`` (``hook --agent …``) as its
-    positional parameters: ``set -- ARGUMENTS; command . LAUNCHER || exit 0``.
-    ``expand``: ``launcher`` holds a ``${VAR}`` the host fills in (a plugin's folder),
-    quoted with ``"`` so the shell expands it.
-
-    ``.`` takes no arguments in dash, hence ``set --``; ``command`` keeps a launcher that
-    cannot be read from ending the shell with status 2 (a special built-in's error,
-    POSIX 2.8.1), which Claude Code and Gemini CLI read as "block"; the launcher ends by
-    ``exec`` or ``exit``, so ``|| exit 0`` runs only then."""
-    where = f'"{launcher}"' if expand else shlex.quote(launcher)
-    return f"set -- {shlex.join(arguments)}; command . {where} || exit 0"
 
 
 def _boot(main: str) -> str:
@@ -204,8 +169,6 @@ def _reply(host: Host, gone: str, pattern: str) -> str:
 
 def _replies(gone: str) -> list[str]:
     """``case`` arms: per host, what its hook prints when memhooks is gone."""
-    from .hosts import INSTALLERS
-
     arms = [_reply(h, gone, f'  *" hook "*"--agent {n} "*)') for n, h in INSTALLERS.items()]
     return [*arms, '  *" hook "*) : ;;']
 
@@ -214,7 +177,7 @@ def plan(ctx: Context) -> list[Edit]:
     """The edit that writes (or re-points) the launcher at ``ctx.launcher`` to the
     running installation; [] when it is current or there is none to write."""
     where = ctx.launcher
-    found = target()
+    found = command.target()
     if where is None or found is None:
         return []
     edits = edit(where, text(where, *found), mode=0o755)

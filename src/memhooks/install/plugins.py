@@ -13,7 +13,7 @@ files equal to what this module generates. Each carries:
 * the hook wiring: exactly the entries ``memhooks agents install`` writes (the row's
   ``events`` through :meth:`~memhooks.install.hosts.Host.entries`: one source of truth
   for both paths), whose command reads the plugin's ``bin/memhooks`` into the shell the
-  host runs it in (a row with ``shell``: :func:`.launcher.sourced`), or runs it by ``sh``;
+  host runs it in (a row with ``shell``: :func:`.command.sourcing`), or runs it by ``sh``;
 * the Agent Skill (``skills/memhooks/``, the package's ``skill/`` copied);
 * the MCP server ``memhooks mcp`` (``.mcp.json``, or the manifest's ``mcpServers``);
 * a manifest whose version is :data:`memhooks.__version__`.
@@ -31,7 +31,7 @@ import json
 import shlex
 
 from .. import __version__
-from . import launcher, skill
+from . import command, launcher, skill
 from .base import USER, Context
 from .hosts import INSTALLERS
 
@@ -80,7 +80,7 @@ def hook_entries(host: Host) -> dict[str, list[Any]]:
     def swap(value: Any) -> Any:
         if isinstance(value, str) and value.startswith(marker + " ") and host.wiring.get("shell"):
             words = shlex.split(value[len(marker) :])
-            return launcher.sourced(program(host), words, expand=True)
+            return command.sourcing(program(host), words, expand=True)
         if isinstance(value, str) and value.startswith(marker + " "):
             return quoted + value[len(marker) :]
         if isinstance(value, dict):
