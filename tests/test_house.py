@@ -120,7 +120,6 @@ OWED = "owed next round; began with "
 LEFT: dict[str, str] = {
     "memhooks.recall.result": OWED + "lines20",
     "memhooks.lines.tools": HOOK_SET_SPLIT,
-    "memhooks.store.store": OWED + "facts21 (Draft for add/remember)",
 }
 MAX_LINES = 300
 REASON = "Over 300 lines on purpose:"

@@ -1,4 +1,14 @@
-"""The :class:`MemoryStore`: one SQLite file holding the memories of many projects."""
+"""The :class:`MemoryStore`: one SQLite file holding the memories of many projects.
+
+Over 300 lines on purpose: the class is the store's one door (STYLE.md: a store class
+that takes its path), and what it holds is its public methods' signatures and
+docstrings; the work of each write lives in a module of its own, loaded by its first
+call where the hook's reads never need it — the field rule (:mod:`.fields`), many
+memories at once (:mod:`.batch`), superseding (:mod:`.supersede`), adoption
+(:mod:`.adoption`), JSON Lines (:mod:`.jsonl`) — or shared with a read, as history
+memories (:mod:`.commits`). A second class for the write side would make every caller
+pick a class by what it does next.
+"""
 
 from __future__ import annotations
 
