@@ -7,7 +7,8 @@ Modules: ``store`` (the :class:`MemoryStore` class), ``memory`` (the record and
 its field rules), ``scope`` (root-relative paths), ``project`` (project ids from
 root commits; ``gitrepo`` reads ``.git``; ``adoption`` moves memories kept under earlier ids), ``location`` (default file path), ``connection`` (WAL, locking,
 error translation), ``schema`` (migrations), ``rows`` (record <-> row),
-``search`` (full-text and folder-cue queries), ``jsonl`` (import/export), ``batch``
+``search`` (full-text and folder-cue queries), ``fields`` (the rule for each field a
+caller gives), ``jsonl`` (import/export), ``batch``
 (many new memories with caller-chosen ids, for importers), ``commits`` (the git commits
 a history memory was made of: author, low-signal reason, lookups by hash).
 """
