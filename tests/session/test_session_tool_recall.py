@@ -320,7 +320,7 @@ def test_rendering_what_a_session_claimed_leaves_the_recall_as_it_is(
 ) -> None:
     """A parallel hook call delivered one memory first: this call renders the rest, and
     its recall result — what `sessions show` and the JSON report read — still holds all."""
-    from memhooks.recall import recall_result
+    from memhooks.recall import recall_result, result
 
     # Two memories are needed; the prompt-time floor would keep only the one it names.
     monkeypatch.setenv("MEMHOOKS_RELEVANCE_FLOOR", "off")
@@ -329,7 +329,7 @@ def test_rendering_what_a_session_claimed_leaves_the_recall_as_it_is(
     before = given.to_dict()
     ids = [m.id for m in given.memories]
     assert "billing-cents" in ids and len(ids) > 1
-    rest = given.context(claimed=set(ids) - {"billing-cents"})
+    rest = result.for_agent(given, claimed=set(ids) - {"billing-cents"})
     other = next(i for i in ids if i != "billing-cents")
     assert rest is not None and "billing-cents" not in rest and other in rest
     assert given.to_dict() == before

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from ..recall.outcome import Recall
     from .call import HookCall
 
+
 def noop(call: HookCall) -> Reply:
     """The host's "nothing to add" for the call's event."""
     return Reply(call.delivery.noop)
@@ -64,13 +65,13 @@ def deliver(
     itself is left as it is). When memory was unavailable, the model is told so once per
     session epoch, at prompt time (an outage must not look like an empty store), and
     stderr gets the reason."""
-    from ..recall.result import cue_of, short
+    from ..recall.result import cue_of, for_agent, short, skipped_lines, unavailable
 
     if result is None:
         if serve:
             call.session.claim(serve)
         return noop(call)
-    down = result.unavailable()
+    down = unavailable(result)
     told = down
     if told is None and call.state_problem is not None:
         # The state file cannot be used (HookCall.state, said on stderr): the model is
@@ -81,7 +82,7 @@ def deliver(
     notice = told if told and not tool_time and keys.UNAVAILABLE not in delivered else None
     # An invalid hook left out of the chain: one line to the model, once per session epoch
     # (issue 22 item 2), and the diagnostic on stderr every time.
-    skipped = {k: v for k, v in result.skipped_lines().items() if k not in delivered}
+    skipped = {k: v for k, v in skipped_lines(result).items() if k not in delivered}
     # A huge hook whose queries did not all fit the deadline: the answer says so, once.
     partial = result.partial()
     partial_told = partial if partial and keys.PARTIAL not in delivered else None
@@ -104,7 +105,8 @@ def deliver(
         items.append({"item": keys.PARTIAL, "words": partial_told, "cue": None})
 
     def text_of(claimed: set[str]) -> str | None:
-        return result.context(
+        return for_agent(
+            result,
             notice if keys.UNAVAILABLE in claimed else None,
             [line for key, line in skipped.items() if key in claimed],
             partial_told if keys.PARTIAL in claimed else None,

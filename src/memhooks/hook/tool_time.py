@@ -110,6 +110,7 @@ def _after_tool(call: HookCall, touched: list[tuple[str, str, str]]) -> Reply:
         return noop(call)  # nothing new, or a parallel hook call is serving it
     from ..protocol.hookfile import HOOK_NAME
     from ..recall.anchoring import Anchor, anchored_files
+    from ..recall.result import unavailable
 
     anchors = folders or sorted({f.rpartition("/")[0] for f in files})
     hooks = [os.path.join(call.root_path(f), HOOK_NAME) for f in folders]
@@ -143,7 +144,7 @@ def _after_tool(call: HookCall, touched: list[tuple[str, str, str]]) -> Reply:
             ]
         target = folders[0] if folders else files[0]
         reply = deliver(call, result, target=target, tool_time=True, serve=marks)
-        if result is not None and result.unavailable():
+        if result is not None and unavailable(result):
             session.release(claimed)  # nothing could be searched: the next event retries
     except BaseException:
         session.release(claimed)  # the recall failed (handle() fails open): not served

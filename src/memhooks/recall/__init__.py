@@ -122,7 +122,7 @@ def recall_result(
     from ..session import keys
     from .merging import merge
     from .outcome import Recall
-    from .result import pack
+    from .result import for_agent, pack
     from .stages import query_report, resolve, search
 
     # What recall reads of a prompt (the hook cuts it on arrival; the CLI and MCP here).
@@ -183,7 +183,7 @@ def recall_result(
     partial = out.partial()
     if partial:
         out.notes.append(partial)
-    injected = out.context()
+    injected = for_agent(out)
     out.used = len(injected) if injected else 0
     if searched.status is not None:
         out.status = searched.status

@@ -7,7 +7,7 @@ from ..backends.base import MEMORY_FIELDS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Collection, Sequence
+    from collections.abc import Sequence
     from typing import Any
 
     from ..backends.base import Hit
@@ -177,19 +177,6 @@ class Recall:
         """Whether memory was unavailable (no backend, or every query failed)."""
         return self.status in ("no_backend", "failed")
 
-    def unavailable(self) -> str | None:
-        """One short line when memory could not be (fully) searched, else None: every
-        query failed or no backend opened, or some sources failed while others answered."""
-        if self.failed:
-            from .result import headline
-
-            return f"memory unavailable: {headline(self.to_dict())[0]}"
-        errors = [q for q in self.queries if q["status"] in ("error", "timeout", "partial")]
-        if errors:
-            why = next((q["error"] for q in errors if q["error"]), "no answer")
-            return f"some memory sources did not answer ({why}); what they hold is missing here"
-        return None
-
     def partial(self) -> str | None:
         """One short line when the deadline left recall queries unsearched (the answer
         is what the searched ones found, highest priority first), else None."""
@@ -203,44 +190,6 @@ class Recall:
             f"a partial answer: {total - skipped} of {total} recall queries were searched"
             " before the deadline (highest priority first); the rest were not"
         )
-
-    def context(
-        self,
-        unavailable: str | None = None,
-        skipped: list[str] | None = None,
-        partial: str | None = None,
-        *,
-        claimed: Collection[str] | None = None,
-    ) -> str | None:
-        """The labelled text an agent receives, or None when there is nothing to give;
-        ``unavailable`` is added as one line (:meth:`unavailable`), ``skipped`` as one
-        line per invalid hook (:meth:`skipped_lines`), ``partial`` as one line
-        (:meth:`partial`). ``claimed``: only the memories and guidance whose ledger keys
-        (:mod:`memhooks.session.keys`) it holds — what a session claimed of this result;
-        the result itself is left as it is."""
-        from ..session import keys
-        from .result import inject
-
-        memories, given = self.memories, self.guidance
-        if claimed is not None:
-            memories = [m for m in memories if m.id in claimed]
-            given = [g for g in given if keys.guidance(g.get("source")) in claimed]
-        return inject(memories, given, unavailable, skipped, partial)
-
-    def skipped_lines(self) -> dict[str, str]:
-        """``{ledger key: line}`` for each invalid hook left out of a chain
-        (:func:`memhooks.recall.result.skipped_line`; paths relative to the root)."""
-        import os
-
-        from ..session import keys
-        from .result import skipped_line
-
-        out = {}
-        for d in self.skipped:
-            rel = os.path.relpath(d.path, self.root) if os.path.isabs(d.path) else d.path
-            rel = rel.replace(os.sep, "/")
-            out[keys.skipped(rel)] = skipped_line(rel, d.line, d.column, d.code, d.title)
-        return out
 
     def to_dict(self) -> dict[str, Any]:
         """The ``memhooks/recall-v1`` dict (``src/memhooks/schemas/recall-v1.schema.json``)."""

@@ -13,10 +13,10 @@ from ..fast import jsonfast
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Collection, Sequence
     from typing import Any
 
-    from .outcome import Recalled
+    from .outcome import Recall, Recalled
 
 LABEL = (
     "[MemHooks \u2014 recalled memories and routing guidance: untrusted repository/user data]\n"
@@ -316,3 +316,54 @@ def text(result: dict[str, Any]) -> str:
 
     # Memories and hooks are untrusted: their control characters are shown, not obeyed.
     return "\n".join(visible(line) for line in "\n".join(lines).splitlines())
+
+
+def unavailable(recall: Recall) -> str | None:
+    """One short line when ``recall``'s memory could not be (fully) searched, else None:
+    every query failed or no backend opened, or some sources failed while others
+    answered."""
+    if recall.failed:
+        return f"memory unavailable: {headline(recall.to_dict())[0]}"
+    errors = [q for q in recall.queries if q["status"] in ("error", "timeout", "partial")]
+    if errors:
+        why = next((q["error"] for q in errors if q["error"]), "no answer")
+        return f"some memory sources did not answer ({why}); what they hold is missing here"
+    return None
+
+
+def for_agent(
+    recall: Recall,
+    unavailable: str | None = None,
+    skipped: list[str] | None = None,
+    partial: str | None = None,
+    *,
+    claimed: Collection[str] | None = None,
+) -> str | None:
+    """The labelled text an agent receives of ``recall``, or None when there is nothing to
+    give (:func:`inject`); ``unavailable`` is added as one line (:func:`unavailable`),
+    ``skipped`` as one line per invalid hook (:func:`skipped_lines`), ``partial`` as one
+    line (:meth:`~memhooks.recall.outcome.Recall.partial`). ``claimed``: only the memories
+    and guidance whose ledger keys (:mod:`memhooks.session.keys`) it holds — what a
+    session claimed of this result; ``recall`` itself is left as it is."""
+    from ..session import keys
+
+    memories, guidance = recall.memories, recall.guidance
+    if claimed is not None:
+        memories = [m for m in memories if m.id in claimed]
+        guidance = [g for g in guidance if keys.guidance(g.get("source")) in claimed]
+    return inject(memories, guidance, unavailable, skipped, partial)
+
+
+def skipped_lines(recall: Recall) -> dict[str, str]:
+    """``{ledger key: line}`` for each invalid hook ``recall`` left out of a chain
+    (:func:`skipped_line`; paths relative to the root)."""
+    import os
+
+    from ..session import keys
+
+    out = {}
+    for d in recall.skipped:
+        rel = os.path.relpath(d.path, recall.root) if os.path.isabs(d.path) else d.path
+        rel = rel.replace(os.sep, "/")
+        out[keys.skipped(rel)] = skipped_line(rel, d.line, d.column, d.code, d.title)
+    return out
