@@ -80,7 +80,9 @@ def conclusion(memory: Memory) -> frozenset[str]:
     not the agent's account of its work."""
     if _ENDED not in memory.text:
         return content_words(memory.text)
-    said = [line[len("user: ") :] for line in ended(memory).splitlines() if line.startswith("user: ")]
+    said = [
+        line[len("user: ") :] for line in ended(memory).splitlines() if line.startswith("user: ")
+    ]
     return content_words("\n".join(said))
 
 
