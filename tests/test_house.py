@@ -114,6 +114,14 @@ LAYERS: tuple[frozenset[str], ...] = tuple(
 #: (the pre-tool shortcut moved from lines/ up to hook/told.py).
 UP: dict[tuple[str, str], str] = {}
 
+#: Packages with an import circle inside them today, each a debt named with its owner: a
+#: circle in any other package fails (issue 21: agents, maintain, listing, install and
+#: recall's outcome <-> result were untied).
+CIRCLES: dict[str, str] = {
+    "hook": "speed21/edit20: call <-> fallback <-> told (the per-call object and its shortcuts)",
+    "recall": "speed21: runtime <-> synthesis (the runtime split)",
+}
+
 #: Modules over :data:`MAX_LINES` with no reason yet: splits owed, and whose.
 HOOK_SET_SPLIT = "tidy21: on the hook's import set — a split re-records it (not this session)"
 OWED = "owed next round; began with "
@@ -288,6 +296,23 @@ def test_no_import_circle_across_packages() -> None:
             _top(t) for t in targets if _top(t) != _top(module) and (module, t) not in UP
         )
     assert _circles(packages) == []
+
+
+def _inner_circles() -> dict[str, list[list[str]]]:
+    """Package -> the import circles among its own modules."""
+    arrows = _arrows()
+    found = {}
+    for package in sorted({_top(m) for m in arrows}):
+        graph = {m: {t for t in ts if _top(t) == package} for m, ts in arrows.items() if _top(m) == package}
+        if circles := _circles(graph):
+            found[package] = circles
+    return found
+
+
+def test_no_import_circle_inside_a_package_but_the_named_ones() -> None:
+    found = _inner_circles()
+    assert {p: c for p, c in found.items() if p not in CIRCLES} == {}
+    assert [p for p in CIRCLES if p not in found] == [], "untied: take it out of CIRCLES"
 
 
 def test_the_circle_finder_finds_one() -> None:
