@@ -5,9 +5,9 @@ Codex and Gemini CLI trust a hook by its command (a hash of it, its ``name:comma
 so a command naming a virtualenv's interpreter (``/…/venv/bin/python3 -S
 /…/site-packages/memhooks/__main__.py hook …``) would change with every new
 virtualenv, Python version or install method, and switch the hooks off until someone
-approved them again. Hook commands and the MCP server entry therefore run
-:func:`path` (``$XDG_DATA_HOME/memhooks/bin/memhooks``, ``~/.local/share/…`` when unset),
-a POSIX shell script that ``memhooks agents install`` writes and re-points:
+approved them again. Hook commands and the MCP server entry therefore run the file at
+:func:`~memhooks.install.command.launcher_path` (``$XDG_DATA_HOME/memhooks/bin/memhooks``,
+``~/.local/share/…`` when unset), a POSIX shell script that ``memhooks agents install`` writes and re-points:
 
 * it ``exec``\\ s the interpreter of the installation it names without the site module,
   as :func:`.command.hook_program` does, but imports ``memhooks.__main__`` from its
@@ -26,14 +26,14 @@ a POSIX shell script that ``memhooks agents install`` writes and re-points:
 Most hosts run a hook command in a shell they start for it (Claude Code ``/bin/sh -c``,
 Codex, Gemini CLI and Copilot CLI ``bash -c``: the ``shell`` key of their ``INSTALL``
 row). Their command does not start the launcher as a second shell: it sources it into
-that one (:func:`sourced`: ``set -- hook --agent …; command . <launcher> || exit 0``), so
+that one (:func:`~memhooks.install.command.sourcing`: ``set -- hook --agent …; command . <launcher> || exit 0``), so
 a hook call costs what the direct command cost — one shell, then the interpreter (the
 file is read and two tests run; ``docs/performance.md`` has the figures). A launcher
 file that is gone makes ``command .`` fail with one line naming it, and ``|| exit 0``
 answers the host's no-op. Hosts that run the command without a shell (Hermes, OpenCode's
 plugin, MCP server entries) or whose way is not known run the launcher as a program.
 
-Windows has no ``/bin/sh`` to run it: there :func:`path` is None and commands name the
+Windows has no ``/bin/sh`` to run it: there :func:`~memhooks.install.command.launcher_path` is None and commands name the
 installation directly, as before (out of scope for the launcher).
 """
 
