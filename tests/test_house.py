@@ -115,12 +115,9 @@ LAYERS: tuple[frozenset[str], ...] = tuple(
 UP: dict[tuple[str, str], str] = {}
 
 #: Packages with an import circle inside them today, each a debt named with its owner: a
-#: circle in any other package fails (issue 21: agents, maintain, listing, install and
-#: recall's outcome <-> result were untied).
-CIRCLES: dict[str, str] = {
-    "hook": "speed21/edit20: call <-> fallback <-> told (the per-call object and its shortcuts)",
-    "recall": "speed21: runtime <-> synthesis (the runtime split)",
-}
+#: circle in any other package fails. None now (issue 21: agents, maintain, listing,
+#: install, recall and hook were untied this round).
+CIRCLES: dict[str, str] = {}
 
 #: Modules over :data:`MAX_LINES` with no reason yet: splits owed, and whose.
 HOOK_SET_SPLIT = "tidy21: on the hook's import set — a split re-records it (not this session)"
