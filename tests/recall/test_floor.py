@@ -155,3 +155,25 @@ def test_recall_knows_a_generated_cue_by_the_tag_the_writer_gives_it() -> None:
     assert runtime.AUTO_TAG == AUTO_TAG
     assert floor.AUTO_TAG is runtime.AUTO_TAG
     assert is_auto({"text": auto_cue_text("src"), "tags": [runtime.AUTO_TAG]})
+
+
+def test_without_a_prompt_a_commit_only_the_folder_cue_found_is_left_out() -> None:
+    # newcomer trial #6: SessionStart after a compaction delivered 2,077 chars of bulk and
+    # low-signal commits ('Move to src directory', a formatting run) the folder cue found
+    from types import SimpleNamespace
+
+    from memhooks.recall import _prompt_less as prompt_less
+    from memhooks.recall.outcome import Recalled
+    from memhooks.recall.runtime import AUTO_TAG
+
+    auto = SimpleNamespace(source="a/MEMHOOKS.md", query={"query": "folder?", "tags": [AUTO_TAG]})
+    asked = SimpleNamespace(source="a/MEMHOOKS.md", query={"query": "retry budget?", "tags": []})
+    by_auto = ({"source": "a/MEMHOOKS.md", "query": "folder?"},)
+    by_asked = ({"source": "a/MEMHOOKS.md", "query": "retry budget?"},)
+    bulk = Recalled("git-1", "Move to src directory", commit="d63e94f", recalled_by=by_auto)
+    note = Recalled("n-1", "the gateway allows 4 attempts", recalled_by=by_auto)
+    cited = Recalled(
+        "git-2", "cap retries at 4", commit="5296b8b", recalled_by=(*by_auto, *by_asked)
+    )
+    kept = prompt_less([bulk, note, cited], [auto, asked])
+    assert [m.id for m in kept] == ["n-1", "git-2"]

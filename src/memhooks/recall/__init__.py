@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from ..errors import MemhooksError
     from .outcome import RECALL_VERSION, Recall, Recalled
     from .result import context, text
+    from .runtime import Task
 
 #: Public names loaded on first use: the hook's line-level recall imports modules of this
 #: package (``recall.line_recall``, ``recall.why``) and runs no recall.
@@ -173,6 +174,11 @@ def recall_result(
 
         notes = out.notes if skip_invalid else None  # the hook goes on; a command fails
         merged.memories = judge(merged.memories, resolved, prompt, out, notes)
+    elif not prompt and not anchored and merged.memories:
+        found = len(merged.memories)
+        merged.memories = _prompt_less(merged.memories, resolved.tasks)
+        if len(merged.memories) < found:  # the floor's count: no floor ran otherwise
+            out.dropped["below_floor"] = found - len(merged.memories)
     kept, kept_guidance, over = pack(merged.memories, guidance, budget)
     out.memories, out.guidance = kept, kept_guidance
     out.dropped["duplicates"] = merged.duplicates
@@ -193,3 +199,22 @@ def recall_result(
         else:
             out.status = "over_budget" if over else "nothing_found"
     return out
+
+
+def _prompt_less(memories: list[Recalled], tasks: Iterable[Task]) -> list[Recalled]:
+    """A recall without a prompt (a session start, after a compaction): ``memories``
+    without the commits' memories that only a generated folder cue found. That cue names
+    no topic; it lists the folder's files, so it matches the commits touching most of
+    them — a move to ``src/``, a formatting run, "Add inline types" — and they filled
+    the whole delivery (newcomer trial #6: 2,077 chars of bulk and low-signal commits;
+    issue 20 item 1: low-signal commits never fill a tool-time delivery). A folder's
+    commits reach the agent at its Reads, by the lines read (line-level recall)."""
+    from .runtime import AUTO_TAG  # loaded already: the recall ran the runtime
+
+    auto = {(t.source, t.query["query"]) for t in tasks if AUTO_TAG in t.query.get("tags", ())}
+    return [
+        m
+        for m in memories
+        if not m.commit
+        or any((b.get("source"), b.get("query", "")) not in auto for b in m.recalled_by)
+    ]
