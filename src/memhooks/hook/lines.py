@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 #: Files of one tool call told about (the first ones it names).
 MAX_FILES = 2
 #: The last line of any file (a read without a range reads the whole file).
-WHOLE = 10**9
+WHOLE = keys.WHOLE
 #: Seconds kept back for the rest of the call (rendering, the ledger write).
 MARGIN_S = 0.3
 #: The served target of a symbol cue searched in the session: ``names:<path>#<names>``.
@@ -55,11 +55,13 @@ def for_read(call: HookCall) -> str:
 
     event = call.event
     texts: list[str] = []
-    found = reads(event.tool_name or "", event.tool_input or {}, call.host)
-    won = claim(call, [rel for path, _ranges in found if (rel := call.inside(call.absolute(path)))])
-    for path, ranges in found[:MAX_FILES]:
-        if call.inside(call.absolute(path)) not in won:
-            continue  # told before, or a parallel hook call of the session is telling it
+    # only the files told about are claimed: a file past MAX_FILES is told at its next read
+    found = reads(event.tool_name or "", event.tool_input or {}, call.host)[:MAX_FILES]
+    named = [(rel, ranges) for path, ranges in found if (rel := call.inside(call.absolute(path)))]
+    won = claim(call, named)
+    for path, ranges in found:
+        if (call.inside(call.absolute(path)), tuple(ranges or [(1, WHOLE)])) not in won:
+            continue  # read before, or a parallel hook call of the session is telling it
         where = _locate(call, path)
         if where is None:
             continue
@@ -79,13 +81,17 @@ def for_read(call: HookCall) -> str:
     return "\n\n".join(t for t in texts if t)
 
 
-def claim(call: HookCall, rels: list[str]) -> set[str]:
-    """Mark the files ``rels`` (root-relative) read in the session's served targets
-    (:func:`memhooks.session.keys.lines`): a later read of one
-    settles in the tool-event shortcut. Returns those this call claimed first (a
-    parallel hook call of the session may have)."""
-    won = call.session.claim([keys.lines(rel) for rel in rels if rel]) if rels else []
-    return keys.of(keys.LINES, set(won))
+def claim(
+    call: HookCall, reads: list[tuple[str, list[tuple[int, int]]]]
+) -> set[tuple[str, tuple[tuple[int, int], ...]]]:
+    """Mark the lines ``reads`` (root-relative file, its ranges; none: the whole file)
+    read in the session's served targets (:func:`memhooks.session.keys.lines`): the same
+    read again settles in the tool-event shortcut. Returns the reads this call claimed
+    first, ranges as given (a parallel hook call of the session may have claimed one)."""
+    spans = {(rel, tuple(ranges or [(1, WHOLE)])) for rel, ranges in reads if rel}
+    marks = {read: [keys.lines(read[0], first, last) for first, last in read[1]] for read in spans}
+    won = set(call.session.claim([key for keys_ in marks.values() for key in keys_]))
+    return {read for read, keys_ in marks.items() if won.intersection(keys_)}
 
 
 def for_edit(call: HookCall, *, applied: bool) -> str:

@@ -70,10 +70,8 @@ def on_command(call: HookCall) -> Reply:
     found = mentions.in_command(call.event.command or "", call.folder, call.root)
     reply = _after_tool(call, [(rel, what, "command") for rel, what in found])
     if found and call.delivery.at_tool_time(call.native) and _shell_read(call):
-        # a shell read (sed -n A,Bp F, head, cat, nl): the owners of the lines read;
-        # every file it names counts as told, as the tool-event shortcut assumes
+        # a shell read (sed -n A,Bp F, head, cat, nl): the owners of the lines read
         reply = joined(call, reply, lines.for_read(call))
-        lines.claim(call, [rel for rel, what in found if what == "file"])
     reply.changed = changed
     reply.add_note(note)
     return reply

@@ -82,17 +82,20 @@ def settled(call: Call) -> bool:
     return _written_settled(call, where, written)
 
 
-def _reads(event: NormalizedEvent, touched: list[tuple[str, str]]) -> list[str]:
-    """The files the event reads that line-level recall would tell about: those of a
-    read tool (:func:`memhooks.lines.tools.reads`), or the files a shell command that
-    starts as a shell read names (the command's exact reading waits for the whole way:
-    it loads :mod:`shlex`)."""
+def _reads(
+    event: NormalizedEvent, touched: list[tuple[str, str]]
+) -> list[tuple[str, list[tuple[int, int]] | None]]:
+    """The reads line-level recall would tell about, ``(path, ranges)`` (``[]``: the
+    whole file): those of a read tool (:func:`memhooks.lines.tools.reads`); a shell
+    command that starts as a shell read names files whose lines are not known here
+    (``None``: the command's exact reading waits for the whole way, it loads
+    :mod:`shlex`)."""
     from ..lines.tools import reads, shell_read
 
     if event.event == POST_TOOL:
-        return [path for path, _ranges in reads(event.tool_name or "", event.tool_input or {}, event.host)]  # fmt: skip
+        return list(reads(event.tool_name or "", event.tool_input or {}, event.host))
     if event.event == POST_COMMAND and shell_read(event.command or ""):
-        return [path for path, kind in touched if kind == "file"]
+        return [(path, None) for path, kind in touched if kind == "file"]
     return []
 
 

@@ -11,8 +11,9 @@ Served targets (what a tool event was given, per epoch):
 ``file:<path>``     a file given tool-time recall of its own: :func:`file`
 ``anchor:<path>``   a file of a served folder with anchored memories the session still
                     lacks, so reading it later recalls them: :func:`anchor`
-``lines:<path>``    a file whose read line-level recall handled (its owners told, or
-                    nothing to tell): :func:`lines`
+``lines:<path>#A-B`` lines A-B of a file whose read line-level recall handled (their
+                    owners told, or nothing to tell): :func:`lines`; a read of other
+                    lines of the file still tells their owners
 =================== ================================================================
 
 Delivered items (what reached the model, per epoch):
@@ -36,6 +37,8 @@ ANCHOR = "anchor:"
 LINES = "lines:"
 GUIDANCE = "guidance:"
 COMMIT = "commit:"
+#: The last line of any file: a read of the whole file is lines 1-WHOLE.
+WHOLE = 10**9
 #: The "memory unavailable" line (told once per session epoch, at prompt time).
 UNAVAILABLE = "notice:unavailable"
 #: The "partial answer" line (told once per session epoch).
@@ -58,10 +61,12 @@ def anchor(rel: str) -> str:
     return ANCHOR + rel
 
 
-def lines(rel: str) -> str:
-    """The served key of the root-relative file ``rel`` whose read line-level recall
-    handled."""
-    return LINES + rel
+def lines(rel: str, first: int, last: int) -> str:
+    """The served key of lines ``first``-``last`` (1-based, inclusive) of the
+    root-relative file ``rel`` whose read line-level recall handled. What reaches a
+    session once is a commit (:func:`commit`), not a file: the key is the range read, so
+    only the same read again settles without recall."""
+    return f"{LINES}{rel}#{first}-{last}"
 
 
 def guidance(source: object) -> str:

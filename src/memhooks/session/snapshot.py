@@ -133,13 +133,14 @@ def settled(
     touched: Iterable[tuple[str, str]],
     env: Mapping[str, str],
     *,
-    reads: Iterable[str] = (),
+    reads: Iterable[tuple[str, list[tuple[int, int]] | None]] = (),
     edit: bool = False,
 ) -> bool:
     """True when every ``(path, kind)`` touched (absolute, or relative to ``cwd``; kind
     ``file`` or ``folder``) lies inside the session's root and was served — and, while
-    line-level recall is on, every file of ``reads`` (the files a read tool or a shell
-    read named) was told about and ``edit`` (the call reports an edit) is not one a host
+    line-level recall is on, every read of ``reads`` (``(path, ranges)``: the lines a
+    read tool or a shell read named; ``[]`` the whole file, ``None`` lines not known) was
+    handled before (the same lines) and ``edit`` (the call reports an edit) is not one a host
     without a pre-tool channel is told about — then the touches are logged and nothing
     else is to be done. False sends the call the whole way. Never raises."""
     data = load(state_dir, host, session_id, env)
@@ -155,14 +156,17 @@ def settled(
             return False
     except (ValueError, KeyError, TypeError):
         return False
-    for path in reads if told else ():
+    for path, ranges in reads if told else ():
+        if ranges is None:
+            return False  # which lines: the whole way reads the command
         if not os.path.isabs(path):
             if not cwd or not os.path.isabs(cwd):
                 return False
             path = os.path.join(cwd, path)
         rel = inside(path, root)
-        if rel and keys.lines(rel) not in served:
-            return False  # a file the session was not told about yet
+        spans = ranges or [(1, keys.WHOLE)]
+        if rel and any(keys.lines(rel, a, b) not in served for a, b in spans):
+            return False  # lines the session did not read yet
     lines = []
     log = _paths(state_dir, host, session_id)[1]
     for path, kind in touched:
