@@ -1,7 +1,8 @@
 """A note remembered for a file mid-session comes with the next edit of that file, once
 (newcomer trial #4): before the edit where the host's pre-tool reply reaches the model
 (Claude Code: ``tests/lines/test_told_both_ways.py``), else with the edit's tool-time
-reply — Gemini CLI's ``AfterTool`` of ``replace``."""
+reply — Gemini CLI's ``AfterTool`` of ``replace`` — with line-level recall on or off
+(reviewA: off, the note never came)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 PATH = "retryx/retry.py"
 NOTE = "Ops asked us to keep this module's behaviour frozen until the Q3 gateway migration."
@@ -27,12 +30,13 @@ def gemini(repo: Path, env: dict[str, str], payload: dict[str, object]) -> str:
     return str(json.loads(done.stdout).get("hookSpecificOutput", {}).get("additionalContext", ""))
 
 
+@pytest.mark.parametrize("line_recall", ["on", "0"])
 def test_a_host_without_a_pre_tool_channel_is_told_the_note_with_the_edit(
-    repo: Path, tmp_path: Path
+    repo: Path, tmp_path: Path, line_recall: str
 ) -> None:
     (repo / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n", encoding="utf-8")
     env = {**os.environ, "MEMHOOKS_STORE": str(tmp_path / "store.sqlite3"),
-           "MEMHOOKS_STATE_DIR": str(tmp_path / "state"), "MEMHOOKS_HOOK_TIMEOUT_MS": "30000"}  # fmt: skip
+           "MEMHOOKS_STATE_DIR": str(tmp_path / "state"), "MEMHOOKS_HOOK_TIMEOUT_MS": "30000", "MEMHOOKS_LINE_RECALL": line_recall}  # fmt: skip
     env.pop("PYTHONPROFILEIMPORTTIME", None)
     target = str(repo / PATH)
     gemini(repo, env, {"hook_event_name": "AfterTool", "tool_name": "read_file",

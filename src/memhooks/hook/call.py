@@ -462,13 +462,16 @@ class HookCall:
             full = session.tool_chars >= ceiling or not self.delivery.tool_events
             lines = self.line_recall
             edits = lines and self.delivery.has_pre_tool  # told before they are made
+            # a host without a pre-tool channel is told after an edit: its owners (line
+            # recall) and a note remembered since (tool recall, line recall on or off)
+            told_after = not self.delivery.has_pre_tool and (lines or self.tool_recall)
             # what the pre-tool edit's shortcut needs: only where it can settle edits
             store, names, quiet = (
                 self._store(backend, session.root) if edits else (None, True, None)
             )
             save(self.state_dir, self.host, self.event.session_id, root=session.root,
                  epoch=session.epoch, served=session.settled(), full=full,
-                 folders=self.tool_recall, reads=lines, edits=lines and not edits,
+                 folders=self.tool_recall, reads=lines, edits=told_after,
                  told=session.told() if edits else (), names=names, quiet=quiet,
                  store=store, prompt=session.prompt)  # fmt: skip
         if backend is not None and not isinstance(backend, Exception):

@@ -47,15 +47,14 @@ def on_edit(call: HookCall) -> Reply:
     changed, note = maintain_edit(call)
     touched = [(rel, "file", "edit") for rel in call.files(reads_only=False)]
     reply = _after_tool(call, touched)
-    if (
-        not call.delivery.has_pre_tool
-        and call.delivery.at_tool_time(call.native)
-        and call.line_recall
-    ):  # no pre-tool channel: told after the edit
+    if not call.delivery.has_pre_tool and call.delivery.at_tool_time(call.native):
+        # no pre-tool channel: told after the edit — a note remembered since whatever
+        # line-level recall says (as on_pre_tool), the lines' owners when it is on
         news = _remembered(call)
         if news.context:
             reply = joined(call, reply, news.context)
-        reply = joined(call, reply, lines.for_edit(call, applied=True))
+        if call.line_recall:
+            reply = joined(call, reply, lines.for_edit(call, applied=True))
     reply.changed = changed
     reply.add_note(note)
     return reply
