@@ -19,7 +19,14 @@ def test_missing_embedded_store_means_nothing_to_recall(tmp_path: Path) -> None:
     env = {"MEMHOOKS_STORE": str(tmp_path / "none.sqlite3"), "MEMHOOKS_CONFIG": str(tmp_path / "absent.toml")}
     call = _call(env)
     assert call.store_ready is False
-    assert call.notes == [] and call.backend is None  # no store yet is normal: nothing remembered
+    assert call.backend is None  # no store yet is no outage: the model is told nothing
+    # but the user is, on stderr, once per session (newcomer #6: the hook said nothing)
+    assert call.notes == [
+        (
+            f"MEMHOOKS_STORE {env['MEMHOOKS_STORE']!r} does not exist: nothing to recall until"
+            " 'memhooks remember' or 'memhooks history import' makes it (or unset it)"
+        )
+    ]
 
 
 def test_config_file_choosing_another_backend_keeps_recall_on(tmp_path: Path) -> None:
@@ -55,3 +62,25 @@ def test_the_project_id_is_worked_out_once_a_call(project: Path, monkeypatch: py
     call = _call(dict(os.environ))
     assert call.project == identify(str(project.resolve())).id
     assert call.project == call.project and asked == [call.root]
+
+
+def test_a_missing_store_file_is_said_once_a_session_on_stderr(tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    project = tmp_path / "p"
+    project.mkdir()
+    (project / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n", encoding="utf-8")
+    env = {**os.environ, "MEMHOOKS_STORE": str(tmp_path / "gone.sqlite3"),
+           "MEMHOOKS_STATE_DIR": str(tmp_path / "state"), "MEMHOOKS_HOOK_TIMEOUT_MS": "30000"}  # fmt: skip
+    prompt = {"session_id": "s1", "cwd": str(project), "hook_event_name": "UserPromptSubmit",
+              "prompt": "why does the retry loop stop at four attempts?"}  # fmt: skip
+    said = []
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-m", "memhooks", "hook", "--agent", "claude-code"],
+                              input=json.dumps(prompt), capture_output=True, text=True, env=env,
+                              cwd=project, check=False)  # fmt: skip
+        assert done.returncode == 0
+        said.append(done.stderr.count("does not exist"))
+    assert said == [1, 0]

@@ -82,6 +82,7 @@ def test_a_store_that_cannot_be_one_is_said_to_the_model(tmp_path: Path) -> None
     assert again.returncode == 0 and again.stdout in ("", "{}\n", "{}"), again.stdout  # told once
     assert "is a directory" in again.stderr
     (tmp_path / "fresh").mkdir()
-    env["MEMHOOKS_STORE"] = str(tmp_path / "fresh" / "none-yet.sqlite3")  # no store yet: nothing to say
+    env["MEMHOOKS_STORE"] = str(tmp_path / "fresh" / "none-yet.sqlite3")  # no store yet: not to the model
     quiet = prompt("Make the totals use two decimals")
-    assert quiet.stdout in ("", "{}\n", "{}") and quiet.stderr == ""
+    assert quiet.stdout in ("", "{}\n", "{}") and quiet.stderr.count("does not exist") == 1  # the user hears it
+    assert prompt("And the tax too").stderr == ""  # once a session

@@ -388,7 +388,25 @@ class HookCall:
             self._store_ready, self._store_note = store_ready(self.env)
             if self._store_note is not None:
                 self._no_home("memory store", self._store_note)
+            elif not self._store_ready and self.env.get("MEMHOOKS_STORE"):
+                self._missing_store(self.env["MEMHOOKS_STORE"])
         return self._store_ready
+
+    def _missing_store(self, named: str) -> None:
+        """One stderr line per session when the file ``MEMHOOKS_STORE`` names does not
+        exist (newcomer #6: the hook said nothing, the CLI's recall says it). Not the
+        model's to hear: a store not made yet is no outage."""
+        from ..session import keys
+
+        try:
+            first = self.session.claim([keys.STORE_MISSING])
+        except Exception:  # noqa: BLE001 - no ledger: say it on every call rather than never
+            first = [keys.STORE_MISSING]
+        if first:
+            self.notes.append(
+                f"MEMHOOKS_STORE {named!r} does not exist: nothing to recall until"
+                " 'memhooks remember' or 'memhooks history import' makes it (or unset it)"
+            )
 
     def _no_home(self, what: str, why: str) -> None:
         """Count ``what`` in :attr:`homeless` when ``why`` it cannot be found is the home

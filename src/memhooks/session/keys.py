@@ -11,6 +11,8 @@ Served targets (what a tool event was given, per epoch):
 ``file:<path>``     a file given tool-time recall of its own: :func:`file`
 ``anchor:<path>``   a file of a served folder with anchored memories the session still
                     lacks, so reading it later recalls them: :func:`anchor`
+``notice:store-missing`` the stderr line about a missing ``MEMHOOKS_STORE`` file was
+                    said: :data:`STORE_MISSING`
 ``lines:<path>#A-B`` lines A-B of a file whose read line-level recall handled (their
                     owners told, or nothing to tell): :func:`lines`; a read of other
                     lines of the file still tells their owners
@@ -44,6 +46,8 @@ UNAVAILABLE = "notice:unavailable"
 #: The "partial answer" line (told once per session epoch).
 PARTIAL = "notice:partial"
 SKIPPED = "notice:skipped:"
+#: The served mark of the stderr line about a ``MEMHOOKS_STORE`` file that does not exist.
+STORE_MISSING = "notice:store-missing"
 
 
 def folder(rel: str) -> str:
