@@ -94,6 +94,15 @@ def deliver(
         }
         for m in result.memories
     ]
+    # A memory made of a commit claims the commit too, in the same write: line-level
+    # recall keys what it tells by commit (keys.commit), so a Read in parallel, or after,
+    # does not tell it again — nor a prompt after a Read (for_agent renders a commit's
+    # memory only with its commit claimed).
+    items += [
+        {"item": keys.commit(m.commit), "words": short(" ".join(m.text.split())), "cue": cue_of(m)}
+        for m in result.memories
+        if m.commit
+    ]
     items += [
         {"item": keys.guidance(g.get("source")), "words": "guidance", "cue": g.get("source")}
         for g in result.guidance

@@ -3,10 +3,13 @@
 :func:`memhooks.recall.line_recall.line_recall` and claimed in the session's ledger
 (:func:`memhooks.session.keys.commit`: each commit reaches a session once).
 
-A commit the embedded store marks reverted (or obsolete) is left out, and one the
-session was given as a history memory (at the prompt: its memory id in the ledger) is
-told already: the answer is made again without them. The store is opened only for
-commits about to be told.
+What the session has is left out before the owners are ranked and capped
+(:func:`memhooks.recall.line_recall.line_recall`): a commit told at another read, and
+one whose history memory a prompt delivered (it claims ``commit:<hash>`` with the
+memory's id). A commit the embedded store marks reverted (or obsolete) is left out, and
+one given as a history memory by a ledger that holds only its memory id is told already:
+the answer is made again without them. The store is opened only for commits about to be
+told.
 """
 
 from __future__ import annotations

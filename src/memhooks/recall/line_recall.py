@@ -10,7 +10,9 @@ lines it just read or is about to replace, once per session.
   as at a read.
 
 Each owner is one line saying which lines it explains, then what it said (bounded): the
-words of :mod:`.why_text`. A commit the session was already given is not told again: an
+words of :mod:`.why_text`. A commit the session was already given (at a read, an edit,
+or as a history memory at a prompt) is not told again, and is left out *before* the
+owners are ranked and capped, so it never takes the place of one the session lacks: an
 owner whose commits were all delivered is left out — at a read, an owner told before
 whatever it replaced here (a formatting commit read in file after file is named once) —
 and at an edit a commit named again, as the owner the lines' previous owners are behind,
@@ -93,21 +95,16 @@ def line_recall(
         walk=_not_sweeping if kind == READ else None,
         line_by_line=kind == EDIT,
     )
+    # What the session has is dropped before ranking and capping: the owners it was
+    # given (at a prompt, at another read) must not take the places of those it lacks.
+    why.explanations = [e for e in why.explanations if _fresh(e, kind, delivered)]
     if kind == READ:
         from .line_rank import rank  # only a read is ranked (the hook's edit path: item 7)
 
-        chosen = rank(why, prompt)
+        fresh = rank(why, prompt)
     else:
-        chosen = sorted(why.explanations, key=lambda e: -_overlap(e.lines, focus))
-        chosen = [e for e in chosen if _edit_worthy(e, focus, prompt)][:EDIT_OWNERS]
-    fresh = []
-    for explanation in chosen:
-        hashes = {explanation.commit.hash, *(c.hash for c in explanation.previous)}
-        if hashes <= delivered:
-            continue
-        if kind == READ and explanation.commit.hash in delivered:
-            continue  # told at another file: what it replaced here is not named behind it
-        fresh.append(explanation)
+        fresh = sorted(why.explanations, key=lambda e: -_overlap(e.lines, focus))
+        fresh = [e for e in fresh if _edit_worthy(e, focus, prompt)][:EDIT_OWNERS]
     why.explanations = fresh
     if not fresh:
         return LineRecall("", [], why)  # all told: a warm edit loads no renderer
@@ -121,6 +118,19 @@ def line_recall(
         if commit.hash not in delivered
     ]
     return LineRecall(text, list(dict.fromkeys(commits)), why)
+
+
+def _fresh(explanation: Explanation, kind: str, delivered: frozenset[str] | set[str]) -> bool:
+    """Whether ``explanation`` brings a commit the session lacks (``delivered``: full
+    hashes it was given): not when its owner and every commit behind it were told, nor at
+    a read when its owner was (told at another file: what it replaced here is not named
+    behind it)."""
+    if not delivered:
+        return True
+    owner = explanation.commit.hash
+    if kind == READ and owner in delivered:
+        return False
+    return not {owner, *(c.hash for c in explanation.previous)} <= delivered
 
 
 def _edit_worthy(

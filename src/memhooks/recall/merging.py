@@ -12,6 +12,7 @@ priority, better ranked) copy is kept.
 
 from __future__ import annotations
 
+from ..session.keys import had
 from .outcome import Recalled
 from .runtime import rank
 from .wording import words as _split
@@ -117,7 +118,7 @@ def merge(
     reasons = list(left_out.values())
     out.duplicates = reasons.count("duplicate")
     # rank() skips them (the next ones move up): count the distinct ones it skipped
-    out.delivered = len({h.id for t in tasks for h in t.hits if h.id in delivered})
+    out.delivered = len({h.id for t in tasks for h in t.hits if had(delivered, h.id, h.commit)})
     out.refused = reasons.count("refused")
     return out
 

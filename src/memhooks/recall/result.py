@@ -344,12 +344,19 @@ def for_agent(
     ``skipped`` as one line per invalid hook (:func:`skipped_lines`), ``partial`` as one
     line (:meth:`~memhooks.recall.outcome.Recall.partial`). ``claimed``: only the memories
     and guidance whose ledger keys (:mod:`memhooks.session.keys`) it holds — what a
-    session claimed of this result; ``recall`` itself is left as it is."""
+    session claimed of this result; a memory made of a commit needs its
+    ``commit:<hash>`` key too — ``recall`` itself is left as it is."""
     from ..session import keys
 
     memories, guidance = recall.memories, recall.guidance
     if claimed is not None:
-        memories = [m for m in memories if m.id in claimed]
+        # a memory made of a commit also needs its commit's key: one a Read told the
+        # session (or is telling it in parallel) is not told again
+        memories = [
+            m
+            for m in memories
+            if m.id in claimed and (not m.commit or keys.commit(m.commit) in claimed)
+        ]
         guidance = [g for g in guidance if keys.guidance(g.get("source")) in claimed]
     return inject(memories, guidance, unavailable, skipped, partial)
 

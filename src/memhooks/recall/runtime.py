@@ -29,6 +29,7 @@ import time
 
 from ..errors import MemhooksError
 from ..paths import relative
+from ..session.keys import had
 from .exclusion import Exclusions
 
 TYPE_CHECKING = False
@@ -273,8 +274,8 @@ def rank(
     tasks: list[Task], per_query: int, skip: Collection[str] = ()
 ) -> list[tuple[Hit, list[Task]]]:
     """Priority groups in order; within a group, reciprocal-rank fusion of the tasks'
-    top ``per_query`` hits, not counting those in ``skip`` (what the session already has:
-    the next ones move up). Returns (hit, tasks that recalled it) best first."""
+    top ``per_query`` hits, not counting those in ``skip`` (what the session already has,
+    by id or commit: the next ones move up). Returns (hit, tasks that recalled it) best first."""
     groups: list[list[Task]] = []
     for task in tasks:
         if groups and groups[-1][0].sort_key()[:2] == task.sort_key()[:2]:
@@ -286,7 +287,7 @@ def rank(
         scores: dict[str, float] = {}
         found: dict[str, tuple[Hit, list[Task], int]] = {}
         for task in group:
-            fresh = [hit for hit in task.hits if hit.id not in skip] if skip else task.hits
+            fresh = [h for h in task.hits if not had(skip, h.id, h.commit)] if skip else task.hits
             for position, hit in enumerate(fresh[:per_query]):
                 scores[hit.id] = scores.get(hit.id, 0.0) + 1.0 / (RRF_K + position + 1)
                 if hit.id in found:

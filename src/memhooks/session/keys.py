@@ -23,7 +23,9 @@ Delivered items (what reached the model, per epoch):
 ======================== ===========================================================
 ``<memory id>``          a memory, as its id
 ``guidance:<hook>``      a hook's guidance, by its hook file: :func:`guidance`
-``commit:<hash>``        a commit told by line-level recall (full hash): :func:`commit`
+``commit:<hash>``        a commit told by line-level recall (full hash), or whose
+                         history memory a recall delivered (claimed with its id, in
+                         one write): :func:`commit`
 ``notice:unavailable``   the "memory unavailable" line: :data:`UNAVAILABLE`
 ``notice:partial``       the "partial answer" line: :data:`PARTIAL`
 ``notice:skipped:<hook>`` the line about an invalid hook left out: :func:`skipped`
@@ -33,6 +35,10 @@ Only strings: the tool-event shortcut imports this module.
 """
 
 from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Collection
 
 FILE = "file:"
 ANCHOR = "anchor:"
@@ -79,8 +85,16 @@ def guidance(source: object) -> str:
 
 
 def commit(full_hash: str) -> str:
-    """The delivered key of a commit told by line-level recall."""
+    """The delivered key of a commit told by line-level recall, or whose history memory
+    was delivered (:func:`memhooks.hook.deliver.deliver` claims both keys)."""
     return COMMIT + full_hash
+
+
+def had(delivered: Collection[str], memory_id: str, commit_hash: str | None) -> bool:
+    """Whether a session whose ledger is ``delivered`` has the memory ``memory_id``: its
+    id is there, or it is made of a commit (``commit_hash``, full) that is
+    (:func:`commit`: told by line-level recall, or delivered as another memory)."""
+    return memory_id in delivered or (commit_hash is not None and COMMIT + commit_hash in delivered)
 
 
 def skipped(rel: str) -> str:

@@ -1,0 +1,88 @@
+"""A commit reaches a session once, whichever door it came through (issue 20 items 2, 5;
+newcomer #8): the history memories a prompt delivered are the commits they were made
+of, so a Read afterwards tells the owners the session still lacks instead of nothing —
+what the session has is left out before the owners are ranked and capped — and a
+prompt after a Read does not tell again a commit the Read told.
+
+The story (``data/ledger_story.json``): an invoice module whose lines are owned by three
+"digest retries" commits, a rounding fix and a rendering fix."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from storyrepo import build, story
+
+PATH = "billing/invoice.py"
+DIGEST = ("cap", "reset", "thread")  # the commits the prompt "digest retries" names
+OTHERS = ("cents", "fonts")
+
+
+@pytest.fixture
+def session(tmp_path: Path) -> tuple[Path, dict[str, str], dict[str, str]]:
+    """(root, environment of its hooks, {label: hash}): the story with its history
+    imported, as the quickstart does."""
+    root = tmp_path / "repo"
+    hashes = build(root, story("ledger_story.json"))
+    (root / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n", encoding="utf-8")
+    env = {**os.environ, "MEMHOOKS_STATE_DIR": str(tmp_path / "state"),
+           "MEMHOOKS_STORE": str(tmp_path / "store.sqlite3"), "HOME": str(tmp_path / "home"),
+           "MEMHOOKS_HOOK_TIMEOUT_MS": "30000"}  # fmt: skip
+    done = subprocess.run([sys.executable, "-m", "memhooks", "history", "import"], cwd=root,
+                          env=env, capture_output=True, text=True, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return root, env, hashes
+
+
+def hook(root: Path, env: dict[str, str], payload: dict[str, object]) -> str:
+    """What Claude Code's hook told the model for ``payload`` (``""``: nothing)."""
+    event = {"session_id": "s1", "cwd": str(root), **payload}
+    done = subprocess.run([sys.executable, "-m", "memhooks", "hook", "--agent", "claude-code"],
+                          input=json.dumps(event), cwd=root, env=env, capture_output=True,
+                          text=True, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    if not done.stdout.strip() or done.stdout.strip() == "{}":
+        return ""
+    return str(json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"])
+
+
+def prompt(text: str) -> dict[str, object]:
+    return {"hook_event_name": "UserPromptSubmit", "prompt": text}
+
+
+def read(root: Path) -> dict[str, object]:
+    return {"hook_event_name": "PostToolUse", "tool_name": "Read", "tool_response": {},
+            "tool_input": {"file_path": str(root / PATH)}}  # fmt: skip
+
+
+def told(text: str, hashes: dict[str, str], labels: tuple[str, ...]) -> set[str]:
+    return {label for label in labels if hashes[label][:12] in text}
+
+
+def test_a_read_after_the_prompt_tells_the_owners_the_prompt_did_not(
+    session: tuple[Path, dict[str, str], dict[str, str]],
+) -> None:
+    root, env, hashes = session
+    at_prompt = hook(root, env, prompt("digest retries"))
+    assert told(at_prompt, hashes, DIGEST) == set(DIGEST)  # the best owners of the file
+    at_read = hook(root, env, read(root))
+    # before: the three ranked first were dropped after the cap, and nothing was told
+    assert told(at_read, hashes, OTHERS) == set(OTHERS)
+    assert told(at_read, hashes, DIGEST) == set()  # each commit once
+
+
+def test_a_prompt_after_a_read_does_not_tell_its_commits_again(
+    session: tuple[Path, dict[str, str], dict[str, str]],
+) -> None:
+    root, env, hashes = session
+    at_read = hook(root, env, read(root))
+    first = told(at_read, hashes, (*DIGEST, *OTHERS))
+    assert first
+    at_prompt = hook(root, env, prompt("digest retries"))
+    assert told(at_prompt, hashes, tuple(first)) == set()
+    assert told(at_prompt, hashes, DIGEST) == set(DIGEST) - first  # the rest still come
