@@ -86,3 +86,26 @@ def test_a_prompt_after_a_read_does_not_tell_its_commits_again(
     at_prompt = hook(root, env, prompt("digest retries"))
     assert told(at_prompt, hashes, tuple(first)) == set()
     assert told(at_prompt, hashes, DIGEST) == set(DIGEST) - first  # the rest still come
+
+
+NOTE = "Invoices are immutable once sent: accounting reconciles them by their rendered text."
+
+
+def test_a_note_on_the_file_is_not_crowded_out_at_a_read_by_its_commits(
+    session: tuple[Path, dict[str, str], dict[str, str]],
+) -> None:
+    # store/anchors.anchored cut to its limit before recall refused the commits' memories
+    # (line-level recall tells commits by the lines they own): a file with more commits
+    # that match the prompt than a query takes left no place for the note remembered for it
+    from storyrepo import commit_files
+
+    root, env, _ = session
+    for n in range(20):
+        text = (root / PATH).read_text(encoding="utf-8") + f"# digest retries, step {n}\n"
+        commit_files(root, {PATH: text}, f"digest: tune retries, step {n}", 1767700000 + n)
+    for args in (["history", "import"], ["remember", "--file", PATH, NOTE]):
+        done = subprocess.run([sys.executable, "-m", "memhooks", *args], cwd=root, env=env,
+                              capture_output=True, text=True, check=False)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+    assert NOTE not in hook(root, env, prompt("digest retries"))  # it names none of them
+    assert NOTE in hook(root, env, read(root))

@@ -36,13 +36,18 @@ class SearchRequest:
     prompt names by file name (:mod:`memhooks.recall.filenames`; empty without a prompt);
     ``anchored``: tool time — only memories anchored to the target folder (``scopes[0]``)
     or to ``active_files`` are wanted, ranked by ``prompt`` and the query (a backend that
-    cannot restrict its search may ignore it: recall filters the hits).
+    cannot restrict its search may ignore it: recall filters the hits); ``commits``:
+    with ``anchored``, False when history memories (a commit's) are not wanted —
+    line-level recall tells the commits that own the lines instead — so they must not
+    take the places of the others (a backend that cannot tell may ignore it: recall
+    filters them).
     """
 
     __slots__ = (
         "active_files",
         "anchored",
         "auto",
+        "commits",
         "entities",
         "files",
         "limit",
@@ -77,8 +82,10 @@ class SearchRequest:
         active_files: list[str] | None = None,
         named_files: dict[str, float] | None = None,
         anchored: bool = False,
+        commits: bool = True,
     ) -> None:
         self.anchored = anchored
+        self.commits = commits
         self.text = text
         self.prompt = prompt
         self.entities = entities or []

@@ -159,7 +159,8 @@ class EmbeddedBackend:
                 # Every query of a tool-time recall gets the same anchored list: its hits
                 # are made once (the runtime filters and fuses them per query).
                 key = _key("~anchored-hits", request.project, *request.scopes[:1],
-                           *sorted(request.active_files), "\x1e", request.prompt or "", str(request.limit))  # fmt: skip
+                           *sorted(request.active_files), "\x1e", request.prompt or "",
+                           str(request.limit), str(request.commits))  # fmt: skip
                 made: list[Hit] | None = self._lists().objects.get(key)
                 if made is None:
                     ranked = self._anchored(request)[: request.limit]
@@ -228,11 +229,17 @@ class EmbeddedBackend:
             *sorted(request.active_files),
             "\x1e",
             request.prompt or "",
+            str(request.commits),
         )
         if key not in objects:
             found = self._read(
                 lambda conn: anchors.anchored(
-                    conn, request.project, folder, request.active_files, limit=ANCHORED
+                    conn,
+                    request.project,
+                    folder,
+                    request.active_files,
+                    limit=ANCHORED,
+                    commits=request.commits,
                 )
             )
             pks = [pk for pk, _ in found]

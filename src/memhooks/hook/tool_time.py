@@ -126,6 +126,7 @@ def _after_tool(call: HookCall, touched: list[tuple[str, str, str]]) -> Reply:
             budget=budget,
             keep=keep,
             anchored=True,
+            commits=keep.commits,
         )
         marks: list[str] = []
         if result is not None and folders:
@@ -189,6 +190,7 @@ def _remembered(call: HookCall) -> Reply:
         budget=call.tool_budget(),
         keep=Anchor([], fresh, [], commits=False),
         anchored=True,
+        commits=False,
     )
     return deliver(call, result, target=fresh[0], tool_time=True)
 

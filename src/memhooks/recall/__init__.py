@@ -85,6 +85,7 @@ def recall_result(
     delivered: Collection[str] = (),
     keep: Callable[[Recalled], str | None] | None = None,
     anchored: bool = False,
+    commits: bool = True,
     skip_invalid: bool = False,
 ) -> Recall:
     """Recall what matters for ``target`` (a folder or file) and ``targets`` (more
@@ -109,7 +110,10 @@ def recall_result(
     ``anchored``: tool time — ask the backend for memories anchored to the target folder
     and the active files only (:attr:`~memhooks.backends.base.SearchRequest.anchored`),
     and, unless ``keep`` says otherwise, keep only those
-    (:meth:`memhooks.recall.anchoring.Anchor.for_target`). With a ``prompt`` and not
+    (:meth:`memhooks.recall.anchoring.Anchor.for_target`); ``commits=False`` (with
+    ``anchored``): no history memories are wanted — the backend is asked for the others
+    only (:attr:`~memhooks.backends.base.SearchRequest.commits`), so the commits a
+    ``keep`` refuses do not crowd them out. With a ``prompt`` and not
     anchored, a lexical backend's memories pass the relevance floor
     (:mod:`memhooks.recall.floor`; ``dropped["below_floor"]`` counts those it left out;
     ``MEMHOOKS_RELEVANCE_FLOOR=off`` turns it off).
@@ -158,6 +162,7 @@ def recall_result(
         query_timeout_s=query_timeout_s,
         deadline_s=deadline_s,
         anchored=anchored,
+        commits=commits,
     )
     out.backend = searched.backend
     out.notes += searched.notes

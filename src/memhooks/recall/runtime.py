@@ -274,8 +274,8 @@ def rank(
     tasks: list[Task], per_query: int, skip: Collection[str] = ()
 ) -> list[tuple[Hit, list[Task]]]:
     """Priority groups in order; within a group, reciprocal-rank fusion of the tasks'
-    top ``per_query`` hits, not counting those in ``skip`` (what the session already has,
-    by id or commit: the next ones move up). Returns (hit, tasks that recalled it) best first."""
+    top ``per_query`` hits, not counting those the session has (``skip``, its ledger:
+    the next ones move up). Returns (hit, tasks that recalled it) best first."""
     groups: list[list[Task]] = []
     for task in tasks:
         if groups and groups[-1][0].sort_key()[:2] == task.sort_key()[:2]:

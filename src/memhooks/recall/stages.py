@@ -198,6 +198,7 @@ def search(
     query_timeout_s: float,
     deadline_s: float,
     anchored: bool = False,
+    commits: bool = True,
 ) -> Searched:
     """Stage 2: run ``resolved.tasks`` (their hits and statuses are set on them).
 
@@ -207,7 +208,8 @@ def search(
     is the status: ``empty_store`` (MissingStoreError), else ``no_backend``.
     ``query_timeout_s`` caps each backend call, ``deadline_s`` all of them together
     (opening the backend is not counted: an in-process model loads once); ``anchored``
-    asks the backend for tool-time anchored memories only (``SearchRequest.anchored``)."""
+    asks the backend for tool-time anchored memories only (``SearchRequest.anchored``),
+    ``commits=False`` for no history memories among them (``SearchRequest.commits``)."""
     from ..backends.capabilities import Counts
     from ..errors import MemhooksError, MissingStoreError
     from .exclusion import Exclusions
@@ -250,6 +252,7 @@ def search(
                 named=named_of.get(task.context),
                 anchored=anchored,
             )
+            task.request.commits = commits
         # Time for ranking what was found is kept back from the searches: a hook with
         # thousands of queries then answers with what fit, in time.
         ranking = min(deadline_s / 2, RANK_S_PER_QUERY * len(resolved.tasks))

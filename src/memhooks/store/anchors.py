@@ -28,6 +28,7 @@ def anchored(
     *,
     limit: int,
     include_obsolete: bool = False,
+    commits: bool = True,
 ) -> list[tuple[int, int]]:
     """Memories anchored to ``folder`` (root-relative, ``""`` = root) or to ``files``:
     ``[(pk, touches one of files)]``, those touching ``files`` first, then those touching
@@ -35,7 +36,8 @@ def anchored(
     within each, at most ``limit``. Root-scoped memories count only through files
     (a change that spans folders is scoped at the root: the root says little). Memories
     of low-signal commits are left out (:data:`memhooks.store.commits.HIGH_SIGNAL`,
-    issue 20: they never fill a tool-time delivery)."""
+    issue 20: they never fill a tool-time delivery) — of every commit when not
+    ``commits`` (line-level recall tells them: the limit is the other memories')."""
     wanted = usable_files(files)
     if limit <= 0:
         return []
@@ -51,7 +53,7 @@ def anchored(
         "  UNION ALL SELECT pk, 0 FROM memories WHERE project = ? AND scope = ? AND scope != ''),"
         " best (pk, active) AS (SELECT pk, max(active) FROM hit GROUP BY pk)"
         " SELECT m.pk, b.active FROM best b JOIN memories m ON m.pk = b.pk"
-        f" WHERE m.project = ?{live} AND {HIGH_SIGNAL}"
+        f" WHERE m.project = ?{live} AND {HIGH_SIGNAL if commits else NOT_A_COMMIT}"
         " ORDER BY b.active DESC, m.created_at DESC, m.id DESC LIMIT ?"
     )
     params = (
