@@ -18,7 +18,7 @@ from memhooks.errors import MemhooksError, UsageError
 from memhooks.history.gitlog import Header
 from memhooks.history.mapping import change_id
 from memhooks.mcp import tools
-from memhooks.recall.why_path import LineRangeError
+from memhooks.recall.why_path import MISSING_HELP, NO_GIT_HELP, LineRangeError
 from memhooks.store import MemoryStore, project_id
 
 DECISION = "fix: cap Retrier at the measured attempt budget"
@@ -205,17 +205,43 @@ def test_errors_name_the_file_with_a_code(repo: Path, tmp_path: Path) -> None:
     # newcomer trial: 'not a file' (exit 2) and 'not in a git work tree' (exit 1) had no code
     missing = why(repo, "nope.py:3")
     assert missing.returncode == 1
-    assert missing.stderr.splitlines()[:2] == [
-        "error[MH024]: the target does not exist",
+    assert missing.stderr.splitlines() == [
+        "error[MH024]: the file does not exist",
         "  --> nope.py",
+        f"  help: {MISSING_HELP}",
     ]
     outside = tmp_path / "loose.py"
     outside.write_text("x = 1\n", encoding="utf-8")
     loose = why(tmp_path, "loose.py", env={**os.environ, "GIT_CEILING_DIRECTORIES": str(tmp_path)})
     assert loose.returncode == 1
-    assert loose.stderr.splitlines()[0] == (
-        "error[MH032]: not in a git work tree, so no commit owns its lines"
-    )
+    assert loose.stderr.splitlines() == [
+        "error[MH032]: not in a git work tree, so no commit owns its lines",
+        "  --> loose.py:1:1",
+        f"  help: {NO_GIT_HELP}",
+    ]
+
+
+@pytest.mark.parametrize("lines", ["0", "5-2", "3", "abc", ""])
+def test_a_missing_file_is_said_missing_whatever_lines_are_asked(repo: Path, lines: str) -> None:
+    # rough20: 'why missing.py:0' and 'missing.py:5-2' said MH035 (no such lines) for a
+    # file that is not there: what is wrong with the path comes first
+    done = why(repo, f"nope.py:{lines}", "--format", "json")
+    assert (done.returncode, done.stdout) == (1, "")
+    (diagnostic,) = json.loads(done.stderr)
+    assert diagnostic["code"] == "MH024" and diagnostic["help"] == MISSING_HELP
+    # a name with something after its colon that is no range may be a file's whole name
+    assert diagnostic["path"] == ("nope.py" if lines[:1].isdigit() else f"nope.py:{lines}")
+
+
+def test_git_that_cannot_run_is_a_diagnostic_with_its_code(repo: Path, tmp_path: Path) -> None:
+    # rough20: 'git cannot blame it' was a plain error without a code or what to do
+    env = {**os.environ, "PATH": str(tmp_path / "nowhere"), "HOME": str(tmp_path / "home")}
+    done = why(repo, "retryx/retry.py:9", "--format", "json", env=env)
+    assert (done.returncode, done.stdout) == (1, "")
+    (diagnostic,) = json.loads(done.stderr)
+    assert diagnostic["code"] == "MH032" and diagnostic["help"] == NO_GIT_HELP
+    assert diagnostic["path"] == "retryx/retry.py"
+    assert diagnostic["message"].startswith("git cannot blame it: git could not be run")
 
 
 def test_a_folder_is_refused_with_a_code(repo: Path) -> None:
@@ -277,7 +303,11 @@ def test_targets_parse_from_the_right(target: str, expected: tuple[str, list[obj
     assert parse_target(target) == expected
 
 
-def test_a_range_that_runs_backwards_is_a_usage_error_with_its_code() -> None:
+def test_a_range_that_runs_backwards_is_a_usage_error_with_its_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.py").mkdir()  # there, but not a file: how many lines is not known
     with pytest.raises(UsageError) as caught:
         parse_target("a.py:9-3")
     assert isinstance(caught.value, LineRangeError)
@@ -300,6 +330,14 @@ def test_the_mcp_tool_gives_the_same_answer_with_its_context(
         tools.why("retryx/retry.py", 10, 9)
     with pytest.raises(UsageError, match=r"^MH035 line 30 is past the end of the file"):
         tools.why("retryx/retry.py", 30)
+    # rough20: line 0 was taken for line 1 (and 0-5 for 5): it is no line
+    with pytest.raises(UsageError, match=r"^MH035 `0` is not a line"):
+        tools.why("retryx/retry.py", 0)
+    with pytest.raises(UsageError, match=r"^MH035 `0-5` is not a line"):
+        tools.why("retryx/retry.py", 0, 5)
+    # a missing file is said missing before its lines are looked at
+    with pytest.raises(MemhooksError, match=r"^MH024 the file does not exist"):
+        tools.why("retryx/nope.py", 10, 9)
 
 
 def test_a_second_answer_for_the_same_file_version_needs_no_git(

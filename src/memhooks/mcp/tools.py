@@ -21,7 +21,7 @@ from ..protocol.resolve import resolve
 from ..recall import context
 from ..recall import recall as run_recall
 from ..recall.why_json import to_json
-from ..recall.why_path import line_count, range_error
+from ..recall.why_path import existing, line_count, range_error
 from ..recall.why_path import why as why_of
 from ..recall.why_text import render
 from ..scrubber import scrub
@@ -95,8 +95,10 @@ def why(
     try:
         ranges: list[tuple[int, int]] = []
         if first_line is not None or last_line is not None:
-            first = first_line or last_line or 1
-            last = last_line or first
+            existing(path)  # MH024 before anything about the lines of a missing file
+            first = first_line if first_line is not None else last_line
+            last = last_line if last_line is not None else first
+            assert first is not None and last is not None
             if first < 1 or last < first:
                 asked = f"{first}" if first_line is None or last_line is None else f"{first}-{last}"
                 raise range_error(path, asked, line_count(path) if os.path.isfile(path) else None)

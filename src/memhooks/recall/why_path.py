@@ -17,14 +17,14 @@ import re
 import tempfile
 
 from ..dirs import home
-from ..errors import Diagnostic, DiagnosticError, HomeError, MemhooksError, UsageError
+from ..errors import Diagnostic, DiagnosticError, HomeError, UsageError
 from ..lines.blame import BlameError, blame, old_side
 from ..lines.ranges import numbers, ranges_of
 from ..lines.version import BINARY_PROBE, is_binary
 from ..lines.worktree import place
 from ..paths import is_within
 from ..protocol.resolve import resolve_at
-from ..protocol.root import REASON_TARGET, resolve_target
+from ..protocol.root import REASON_TARGET, canonical, resolve_target
 from ..session.location import state_dir
 from ..store import MemoryStore, default_path
 from ..workspace import locate
@@ -39,6 +39,16 @@ if TYPE_CHECKING:
 RANGE_CODE = "MH035"
 #: ``LINE`` or ``FIRST-LAST`` as ``memhooks why`` takes them.
 RANGE = re.compile(r"^(\d+)(?:-(\d+))?$")
+#: What to do about a file ``why`` cannot find (MH024).
+MISSING_HELP = (
+    "check the path: name a file that exists, relative to the working folder or absolute, "
+    "then :LINE or :FIRST-LAST if you want lines of it"
+)
+#: What to do when git cannot tell who owns the lines (MH032).
+NO_GIT_HELP = (
+    "name a file of a git work tree with commits (`git init` and a first commit for a "
+    "new project), with git installed and on PATH"
+)
 
 
 class LineRangeError(DiagnosticError, UsageError):
@@ -67,8 +77,10 @@ def why(
     DiagnosticError MH024 (no such path), MH029 (a symlink leads out of the file's
     project, or the file is outside ``within``, or it is no file: a folder), MH032 (not
     in a git work tree); :class:`LineRangeError` (a range starts past the end of
-    the file), MemhooksError (git cannot blame it)."""
-    where = locate(path)  # MH024 missing; MH029 a symlink that leads out of its project
+    the file), DiagnosticError MH032 (git cannot blame it). A missing file is MH024
+    whatever the lines asked: what is wrong with the path is said first."""
+    existing(path)
+    where = locate(path)  # MH029 a symlink that leads out of its project
     if not os.path.isfile(path):
         raise DiagnosticError(
             Diagnostic(
@@ -91,8 +103,11 @@ def why(
     placed = place(real)
     if placed is None:
         raise DiagnosticError(
-            Diagnostic("MH032", "not in a git work tree, so no commit owns its lines", path)
-        )
+            Diagnostic(
+                "MH032", "not in a git work tree, so no commit owns its lines", path,
+                help=NO_GIT_HELP,
+            )
+        )  # fmt: skip
     top, rel = placed
     plan = resolve_at(resolve_target(os.path.dirname(real)), [], skip_invalid=True)
     remarks = [_skipped(d, where.root) for d in plan.skipped]
@@ -133,7 +148,9 @@ def why(
         if answer.uncommitted_lines:
             answer.replaced = _replaced(top, rel, answer.uncommitted_lines, deadline)
     except BlameError as exc:
-        raise MemhooksError(f"{path}: git cannot blame it: {exc}") from None
+        raise DiagnosticError(
+            Diagnostic("MH032", f"git cannot blame it: {exc}", path, help=NO_GIT_HELP)
+        ) from None
     finally:
         if store is not None:
             store.close()
@@ -143,6 +160,19 @@ def why(
     answer.remarks = remarks
     check_ranges(answer)
     return answer
+
+
+def existing(path: str) -> str:
+    """``path`` with every symlink followed. Raises DiagnosticError MH024 naming it
+    (:data:`MISSING_HELP`) when it does not exist: asked first, so a missing file is
+    said as missing, not as lines it does not have (``missing.py:0``)."""
+    try:
+        return canonical(path, "file")
+    except DiagnosticError as exc:
+        found = exc.diagnostic
+        raise DiagnosticError(
+            Diagnostic(found.code, found.message, found.path, help=MISSING_HELP)
+        ) from None
 
 
 def _replaced(
