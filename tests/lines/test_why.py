@@ -77,7 +77,30 @@ def test_an_exclude_phrase_of_the_chain_leaves_a_commit_out(
     )
     answer = json.loads(why(repo, "retryx/retry.py:8-11", "--format", "json").stdout)
     assert [o["commit"] for o in answer["owners"]] == [hashes["regression"]]
-    assert answer["excluded"] == [{"commit": hashes["add"], "reason": "exponential backoff"}]
+    assert answer["excluded"] == [
+        {"commit": hashes["add"], "reason": "exponential backoff", "behind": None}
+    ]
+
+
+def test_an_excluded_previous_owner_is_listed_as_left_out(
+    repo: Path, hashes: dict[str, str]
+) -> None:
+    # rough20 (issue 20 item 5: exclusions apply and are visible): a previous owner an
+    # exclude phrase left out vanished from the answer, owners and 'excluded' alike
+    (repo / "MEMHOOKS.md").write_text(
+        "---\nschema: memhooks/v2\nexclude: [measured attempt budget]\n---\n", encoding="utf-8"
+    )
+    answer = json.loads(why(repo, "retryx/retry.py:9-10", "--format", "json").stdout)
+    assert [(o["commit"], o["before"]) for o in answer["owners"]] == [(hashes["regression"], [])]
+    assert answer["excluded"] == [
+        {"commit": hashes["decision"], "reason": "measured attempt budget",
+         "behind": hashes["regression"]}
+    ]  # fmt: skip
+    human = why(repo, "retryx/retry.py:9-10").stdout.splitlines()
+    assert human[-1] == (
+        f"left out: {hashes['decision'][:12]} (measured attempt budget; "
+        f"before {hashes['regression'][:12]})"
+    )
 
 
 def test_a_commit_the_store_marks_reverted_is_not_offered(
@@ -99,8 +122,13 @@ def test_a_commit_the_store_marks_reverted_is_not_offered(
         ])  # fmt: skip
         store.mark_obsolete(memory_id, "git-revert", project=project)
     done = why(repo, "retryx/retry.py:9-10", "--format", "json", "--store", store_file)
-    regression = json.loads(done.stdout)["owners"][0]
+    answer = json.loads(done.stdout)
+    regression = answer["owners"][0]
     assert regression["commit"] == hashes["regression"] and regression["before"] == []
+    # the reverted decision is left out, and said to be
+    assert answer["excluded"] == [
+        {"commit": hashes["decision"], "reason": "reverted", "behind": hashes["regression"]}
+    ]
     human = why(repo, "retryx/retry.py:5", "--store", store_file).stdout
     assert f"left out: {hashes['decision'][:12]} (reverted)" in human
 
@@ -370,7 +398,7 @@ def test_a_commit_history_import_stored_and_a_revert_marked_is_left_out(
         store.mark_obsolete(found[hashes["decision"]].id, found[hashes["add"]].id, project=project)
     answer = json.loads(why(repo, "retryx/retry.py:5", "--format", "json", *env_store).stdout)
     assert answer["owners"] == []
-    assert answer["excluded"] == [{"commit": hashes["decision"], "reason": "reverted"}]
+    assert answer["excluded"] == [{"commit": hashes["decision"], "reason": "reverted", "behind": None}]
 
 
 def test_every_rendering_names_a_commit_by_the_stores_short_id() -> None:

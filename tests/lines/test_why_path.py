@@ -45,7 +45,9 @@ def test_a_broken_hook_file_on_the_path_is_skipped_and_named(
     ]
     answer = json.loads(why(repo, "retryx/retry.py:8-11", "--format", "json").stdout)
     assert answer["notes"][0] == SKIPPED  # the root's exclusion still applies
-    assert answer["excluded"] == [{"commit": hashes["add"], "reason": "exponential backoff"}]
+    assert answer["excluded"] == [
+        {"commit": hashes["add"], "reason": "exponential backoff", "behind": None}
+    ]
     monkeypatch.chdir(repo)
     assert tools.why("retryx/retry.py", 8, 11)["notes"][0] == SKIPPED
 

@@ -62,7 +62,8 @@ class Explanation:
 class Why:
     """The answer for ``path`` (root-relative) at ``lines`` (the ranges asked, empty
     for the whole file): ``explanations`` (most lines first), ``excluded`` (``[(hash,
-    reason)]``: an exclude phrase, ``reverted`` or ``obsolete``), ``total`` (lines asked
+    reason, behind)]``: an exclude phrase, ``reverted`` or ``obsolete``; ``behind``: for
+    a previous owner left out, the commit that replaced its lines, else None), ``total`` (lines asked
     about, within the file), ``size`` (the file's lines; None: not a text file git can
     blame, or a project without a commit), ``binary`` (set by
     :func:`memhooks.recall.why_path.why`: the file is not text), ``uncommitted`` and
@@ -85,7 +86,7 @@ class Why:
         self.path = path
         self.lines = list(lines)
         self.explanations: list[Explanation] = []
-        self.excluded: list[tuple[str, str]] = []
+        self.excluded: list[tuple[str, str, str | None]] = []
         self.total = 0
         self.size: int | None = None
         self.binary = False
@@ -155,9 +156,7 @@ def explain_lines(
         commit = commits.get(owner.hash)
         if commit is None:
             continue
-        reason = left_out.reason(commit, answer.path)
-        if reason:
-            answer.excluded.append((owner.hash, reason))
+        if left_out.leaves_out(commit, answer.path):
             continue
         explanation = Explanation(commit, owner.lines)
         explanation.initial = owner.previous is None and commit.root
@@ -174,6 +173,7 @@ def explain_lines(
             )
             walks = None if walks is None else walks - 1
         answer.explanations.append(explanation)
+    answer.excluded = left_out.excluded
     return answer
 
 
@@ -209,7 +209,7 @@ def _before(
     from ..lines.previous import previous_owners  # only an owner that reshaped its lines
 
     found = previous_owners(top, owner, own, deadline=deadline, line_by_line=line_by_line)
-    before = _told(top, found, own, left_out, MAX_BEFORE)
+    before = _told(top, found, own, left_out, MAX_BEFORE, owner.hash)
     earlier: list[tuple[Commit, int, str]] = []
     seen = {owner.hash, *(c.hash for _, c in before)}
     steps = [(b, c) for b, c in before if _walked(c)]
@@ -218,7 +218,7 @@ def _before(
         further = previous_owners(top, step, own, deadline=deadline, line_by_line=line_by_line)
         if any(b.matched for b in further):  # the lines' own chains, not their hunk's
             further = [b for b in further if b.matched]
-        for back, commit in _told(top, further, own, left_out, MAX_BEFORE):
+        for back, commit in _told(top, further, own, left_out, MAX_BEFORE, step.hash):
             if commit.hash in seen or len(earlier) >= MAX_WALK:
                 continue
             seen.add(commit.hash)
@@ -244,16 +244,17 @@ def _late(deadline: float | None) -> bool:
 
 
 def _told(
-    top: str, found: list[Before], own: Ownership, left_out: LeftOut, limit: int
+    top: str, found: list[Before], own: Ownership, left_out: LeftOut, limit: int, behind: str
 ) -> list[tuple[Before, Commit]]:
     """The first ``limit`` previous owners of ``found`` that are not a boundary, each
-    with what its commit said, less those left out; in order."""
+    with what its commit said, less those left out (kept in ``left_out.excluded``, as
+    previous owners of ``behind``); in order."""
     kept = [b for b in found if not b.boundary][:limit]
     commits = texts(top, [b.hash for b in kept], own)
     left_out.look_up(commits)
     out: list[tuple[Before, Commit]] = []
     for before in kept:
         commit = commits.get(before.hash)
-        if commit is not None and not left_out.reason(commit, ""):
+        if commit is not None and not left_out.leaves_out(commit, "", behind):
             out.append((before, commit))
     return out

@@ -55,13 +55,24 @@ def rules(exclude: Sequence[str]) -> Exclusions | None:
 
 class LeftOut:
     """What leaves a commit out: the store's mark on its memory (obsolete: ``reverted``
-    when a revert superseded it), or an exclusion phrase of the chain."""
+    when a revert superseded it), or an exclusion phrase of the chain. ``excluded``: the
+    commits :meth:`leaves_out` left out, in the order met, once each: ``[(hash, reason,
+    behind)]`` — ``behind``, for a previous owner, the commit that replaced its lines
+    (None for an owner) — so an answer shows what it left out (issue 20 item 5)."""
 
     def __init__(self, rules: Exclusions | None, store: MemoryStore | None, project: str | None):
         self.rules = rules
         self.store = store
         self.project = project
         self.marks: dict[str, str] = {}
+        self.excluded: list[tuple[str, str, str | None]] = []
+
+    def leaves_out(self, commit: Commit, path: str, behind: str | None = None) -> bool:
+        """Whether ``commit`` is left out (:meth:`reason`), kept in :attr:`excluded`."""
+        reason = self.reason(commit, path)
+        if reason and all(h != commit.hash for h, _, _ in self.excluded):
+            self.excluded.append((commit.hash, reason, behind))
+        return reason is not None
 
     def look_up(self, commits: dict[str, Commit]) -> None:
         """Read the store's marks of ``commits`` (one query)."""

@@ -30,7 +30,9 @@ def to_json(why: Why) -> dict[str, Any]:
             }
             for e in why.explanations
         ],
-        "excluded": [{"commit": h, "reason": r} for h, r in why.excluded],
+        # owners and previous owners left out; "behind": the commit that replaced the
+        # lines of a previous owner (null for an owner)
+        "excluded": [{"commit": h, "reason": r, "behind": b} for h, r, b in why.excluded],
         # a shallow clone's edge: the history of these lines is not in the clone
         "history_cut": [{"commit": h, "lines": [list(r) for r in lines]} for h, lines in why.cut],
         # lines holding no letter or digit whose owners own nothing else asked about

@@ -213,8 +213,13 @@ def notes(why: Why) -> list[str]:
     if why.unknown:
         out.append(f"{_lines(why.unknown)} not blamed before the time limit")
     if why.excluded:
-        out.append("left out: " + ", ".join(f"{short(h)} ({reason})" for h, reason in why.excluded))
+        out.append("left out: " + ", ".join(_left_out(*e) for e in why.excluded))
     return out
+
+
+def _left_out(hash_: str, reason: str, behind: str | None) -> str:
+    """``cf77203c5636 (reverted)``; a previous owner: ``… (reverted; before 627d3bdedbdc)``."""
+    return f"{short(hash_)} ({reason}" + (f"; before {short(behind)})" if behind else ")")
 
 
 def _uncommitted(why: Why) -> str:
