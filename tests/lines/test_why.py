@@ -398,7 +398,9 @@ def test_a_commit_history_import_stored_and_a_revert_marked_is_left_out(
         store.mark_obsolete(found[hashes["decision"]].id, found[hashes["add"]].id, project=project)
     answer = json.loads(why(repo, "retryx/retry.py:5", "--format", "json", *env_store).stdout)
     assert answer["owners"] == []
-    assert answer["excluded"] == [{"commit": hashes["decision"], "reason": "reverted", "behind": None}]
+    assert answer["excluded"] == [
+        {"commit": hashes["decision"], "reason": "reverted", "behind": None}
+    ]
 
 
 def test_every_rendering_names_a_commit_by_the_stores_short_id() -> None:
