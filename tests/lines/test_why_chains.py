@@ -240,9 +240,22 @@ def test_an_uncommitted_line_names_the_owner_of_what_it_replaced(
     text = (repo / PATH).read_text(encoding="utf-8").replace(" < 2:", " < 3:")
     (repo / PATH).write_text(text, encoding="utf-8")
     done = why(repo, f"{PATH}:11")
+    # rough20: the owner at HEAD only reformatted the line, and the walk back that names
+    # the fix for a committed line stopped there for an uncommitted one: the same rule
     assert done.splitlines()[-1] == (
         "what the uncommitted change replaced is owned at HEAD by "
-        f'{hashes["format"][:12]} "Apply black formatting (#6095)" (2022-04-29)'
+        + named(hashes, "format", "Apply black formatting (#6095)", "2022-04-29")
+        + "; before it "
+        + named(hashes, "rename", "HTTPDigestAuth - Renamed thread local attribute", "2015-04-04")
+        + "; before that "
+        + named(hashes, "decision", FIX, "2012-07-14")
     )
     answer = json.loads(why(repo, f"{PATH}:11", "--format", "json"))
-    assert [r["commit"] for r in answer["uncommitted_replaced"]] == [hashes["format"]]
+    (replaced,) = answer["uncommitted_replaced"]
+    assert (replaced["commit"], replaced["lines"]) == (hashes["format"], [[11, 11]])
+    assert [b["commit"] for b in replaced["before"]] == [hashes["rename"]]
+    assert [(e["commit"], e["replaced_by"]) for e in replaced["earlier"]] == [
+        (hashes["decision"], hashes["rename"])
+    ]
+    # asked again, the answer comes from the entry kept under HEAD's own key, the same
+    assert why(repo, f"{PATH}:11") == done

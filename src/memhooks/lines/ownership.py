@@ -193,6 +193,43 @@ def owners_saved(top: str, path: str, ranges: Ranges, *, state_dir: str) -> Owne
     return _answer(answer, found[1], clip(ranges, len(found[1].lines)))
 
 
+#: What the cache key of a file as HEAD has it starts with (:func:`owners_at_head`): its
+#: entry lives beside the working file's, never mistaken for it.
+AT_HEAD = "\0HEAD:"
+
+
+def owners_at_head(
+    top: str, path: str, ranges: Ranges, *, state_dir: str, deadline: float | None = None
+) -> Ownership:
+    """The owners of lines ``ranges`` of ``path`` as the commit HEAD names has it (the
+    lines an uncommitted change replaced: ``memhooks why``), kept in the state directory
+    under their own key — for :func:`.previous.previous_owners` a step further back, as
+    for :func:`owners`. ``size`` is not known (None). Raises
+    :class:`~memhooks.lines.blame.BlameError`."""
+    from .blame import blame
+    from .head import blame_key, edge_of
+
+    answer = Ownership(path)
+    head = blame_key(top)
+    wanted = list(ranges)
+    if not head or not wanted:
+        return answer
+    file = cache.path_of(state_dir, top, AT_HEAD + path)
+    item = cache.load(file)
+    if item is None or item.head != head:
+        item = cache.Entry(head, [], None)
+    reach = max(last for _, last in wanted)
+    item.lines += [None] * (reach - len(item.lines))
+    missing = ranges_of(n for n in numbers(wanted) if item.lines[n - 1] is None)
+    if missing:
+        run = blame(top, path, missing, rev="HEAD", deadline=deadline, edge=edge_of(head))
+        _fill(item, run.groups)
+        answer.cached = False
+        cache.save(file, item)
+    answer._file, answer._entry = file, item
+    return _answer(answer, item, wanted)
+
+
 def commit_info(item: cache.Entry | None, hash_: str) -> tuple[str, int, bool]:
     info = None if item is None else item.commits.get(hash_)
     if not info:

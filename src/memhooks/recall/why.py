@@ -12,7 +12,7 @@ text is untrusted data: it is carried as what each commit said, never as instruc
 from __future__ import annotations
 
 from ..lines.ownership import owners, owners_saved
-from ..lines.ranges import extend, numbers
+from ..lines.ranges import extend, numbers, ranges_of
 from ..lines.said import walked
 from .why_commit import Commit, LeftOut, rules, texts
 
@@ -73,9 +73,9 @@ class Why:
     edge — the history before it is not in the clone, so no commit here explains them;
     never an owner), ``wordless`` (ranges of lines holding no letter or digit whose
     owners own nothing else asked about: no commit is named for them), ``replaced``
-    (``memhooks why`` only: ``[(hash, subject, author time, lines)]``, the commits that
-    own, at HEAD, the lines the uncommitted ones replaced — their last committed
-    version)."""
+    (``memhooks why`` only: the commits that own, at HEAD, the lines the uncommitted
+    ones replaced — their last committed version — as :class:`Explanation`, lines
+    numbered as HEAD has them, walked back as the owners are)."""
 
     __slots__ = (
         "binary", "cut", "excluded", "explanations", "lines", "path", "remarks", "replaced",
@@ -96,7 +96,7 @@ class Why:
         self.remarks: list[str] = []
         self.cut: list[tuple[str, list[tuple[int, int]]]] = []
         self.wordless: list[tuple[int, int]] = []
-        self.replaced: list[tuple[str, str, int, int]] = []
+        self.replaced: list[Explanation] = []
 
 
 def explain_lines(
@@ -116,6 +116,7 @@ def explain_lines(
     focus: Sequence[tuple[int, int]] = (),
     walk: Callable[[Explanation], bool] | None = None,
     line_by_line: bool = True,
+    replaced: bool = False,
 ) -> Why:
     """Why lines ``ranges`` of ``path`` (relative to the work tree ``top``) are as they
     are. ``exclude``: the chain's exclusion phrases; ``store``/``project``: the embedded
@@ -131,7 +132,8 @@ def explain_lines(
     walked back; ``walk``: whether a low-signal owner's previous owners are worth
     looking up (default: all); ``line_by_line``: follow each line through the owner
     (:mod:`memhooks.lines.previous`: one more blame a step; a whole-file read does
-    without).
+    without); ``replaced``: name in :attr:`Why.replaced` the owners at HEAD of what
+    the uncommitted lines replaced, walked back by the same rule (``memhooks why``).
     Raises :class:`memhooks.lines.BlameError` when git cannot run,
     :class:`~memhooks.errors.DiagnosticError` MH032 when git cannot read a commit."""
     if saved:  # the version before an edit just applied (lines.saved_text)
@@ -173,8 +175,49 @@ def explain_lines(
             )
             walks = None if walks is None else walks - 1
         answer.explanations.append(explanation)
+    if replaced and answer.uncommitted_lines:
+        answer.replaced = _at_head(top, path, answer.uncommitted_lines, state_dir, left_out,
+                                   deadline)  # fmt: skip
     answer.excluded = left_out.excluded
     return answer
+
+
+def _at_head(
+    top: str,
+    path: str,
+    uncommitted: list[tuple[int, int]],
+    state_dir: str,
+    left_out: LeftOut,
+    deadline: float | None,
+) -> list[Explanation]:
+    """The owners at HEAD of the lines the ``uncommitted`` ones replaced (one diff
+    against HEAD, one blame there), most lines first, each walked back where it only
+    reshaped its lines — the rule for committed lines (:func:`_walked`): an edit over a
+    "perf: simplify" line names the decision it simplified away. Lines only added
+    replaced nothing; a shallow clone's edge is no owner."""
+    from ..lines.blame import old_side
+    from ..lines.ownership import owners_at_head
+
+    olds = old_side(top, ("HEAD", path), ("", path), uncommitted)
+    wanted = ranges_of(numbers([r for old in olds.values() for r in old]))
+    if not wanted:
+        return []
+    own = owners_at_head(top, path, wanted, state_dir=state_dir, deadline=deadline)
+    found = [o for o in own.owners if not o.boundary]
+    commits = texts(top, [o.hash for o in found], own)
+    left_out.look_up(commits)
+    out: list[Explanation] = []
+    for owner in found:
+        commit = commits.get(owner.hash)
+        if commit is None or left_out.leaves_out(commit, path):
+            continue
+        explanation = Explanation(commit, owner.lines)
+        if _walked(commit) and not _late(deadline):
+            explanation.before, explanation.earlier = _before(
+                top, owner, own, deadline, left_out, True
+            )
+        out.append(explanation)
+    return out
 
 
 def _owners(own: Ownership, limit: int | None, answer: Why) -> list[Owner]:

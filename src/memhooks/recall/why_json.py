@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .why import Why
+from .why import Explanation, Why
 from .why_commit import Commit
 from .why_text import date, notes, nothing
 
@@ -16,20 +16,7 @@ def to_json(why: Why) -> dict[str, Any]:
     return {
         "path": why.path,
         "lines": [list(r) for r in why.lines],
-        "owners": [
-            {
-                **_commit_json(e.commit),
-                "lines": [list(r) for r in e.lines],
-                "before": [{**_commit_json(c), "replaced_lines": n} for c, n in e.before],
-                # further back behind a low-signal commit of "before" (or of "earlier"),
-                # a step each along every line's chain; "replaced_by": that commit
-                "earlier": [
-                    {**_commit_json(c), "replaced_lines": n, "replaced_by": after}
-                    for c, n, after in e.earlier
-                ],
-            }
-            for e in why.explanations
-        ],
+        "owners": [_explanation_json(e) for e in why.explanations],
         # owners and previous owners left out; "behind": the commit that replaced the
         # lines of a previous owner (null for an owner)
         "excluded": [{"commit": h, "reason": r, "behind": b} for h, r, b in why.excluded],
@@ -39,15 +26,28 @@ def to_json(why: Why) -> dict[str, Any]:
         "wordless_ranges": [list(r) for r in why.wordless],
         "uncommitted_lines": why.uncommitted,
         "uncommitted_ranges": [list(r) for r in why.uncommitted_lines],
-        # the commits owning, at HEAD, what the uncommitted lines replaced
-        "uncommitted_replaced": [
-            {"commit": h, "subject": s, "date": date(t), "lines": n} for h, s, t, n in why.replaced
-        ],
+        # the commits owning, at HEAD, what the uncommitted lines replaced, as owners are
+        # ("lines": HEAD's line numbers), walked back as owners are
+        "uncommitted_replaced": [_explanation_json(e) for e in why.replaced],
         "binary": why.binary,
         "unknown_lines": why.unknown,
         "file_lines": why.size,
         "notes": notes(why) if why.explanations else [nothing(why), *notes(why)],
         "untrusted": True,
+    }
+
+
+def _explanation_json(explanation: Explanation) -> dict[str, Any]:
+    return {
+        **_commit_json(explanation.commit),
+        "lines": [list(r) for r in explanation.lines],
+        "before": [{**_commit_json(c), "replaced_lines": n} for c, n in explanation.before],
+        # further back behind a low-signal commit of "before" (or of "earlier"), a step
+        # each along every line's chain; "replaced_by": that commit
+        "earlier": [
+            {**_commit_json(c), "replaced_lines": n, "replaced_by": after}
+            for c, n, after in explanation.earlier
+        ],
     }
 
 

@@ -18,8 +18,7 @@ import tempfile
 
 from ..dirs import home
 from ..errors import Diagnostic, DiagnosticError, HomeError, UsageError
-from ..lines.blame import BlameError, blame, old_side
-from ..lines.ranges import numbers, ranges_of
+from ..lines.blame import BlameError
 from ..lines.version import BINARY_PROBE, is_binary
 from ..lines.worktree import place
 from ..paths import is_within
@@ -144,9 +143,8 @@ def why(
             project=where.project,
             shown_path=where.relative(real),
             deadline=deadline,
+            replaced=True,
         )
-        if answer.uncommitted_lines:
-            answer.replaced = _replaced(top, rel, answer.uncommitted_lines, deadline)
     except BlameError as exc:
         raise DiagnosticError(
             Diagnostic("MH032", f"git cannot blame it: {exc}", path, help=NO_GIT_HELP)
@@ -173,27 +171,6 @@ def existing(path: str) -> str:
         raise DiagnosticError(
             Diagnostic(found.code, found.message, found.path, help=MISSING_HELP)
         ) from None
-
-
-def _replaced(
-    top: str, rel: str, uncommitted: list[tuple[int, int]], deadline: float | None
-) -> list[tuple[str, str, int, int]]:
-    """The commits owning, at HEAD, the lines the ``uncommitted`` ones replaced (one diff
-    against HEAD, one blame there): ``[(hash, subject, author time, lines)]``, most lines
-    first. Lines only added replaced nothing; a shallow clone's edge is no owner."""
-    olds = old_side(top, ("HEAD", rel), ("", rel), uncommitted)
-    wanted = ranges_of(numbers([r for old in olds.values() for r in old]))
-    if not wanted:
-        return []
-    run = blame(top, rel, wanted, rev="HEAD", deadline=deadline)
-    found: dict[str, tuple[str, str, int, int]] = {}
-    for group in run.groups:
-        commit = group.commit
-        if commit.boundary:
-            continue
-        count = found[commit.hash][3] if commit.hash in found else 0
-        found[commit.hash] = (commit.hash, commit.summary, commit.author_time, count + group.count)
-    return sorted(found.values(), key=lambda r: (-r[3], -r[2]))
 
 
 def check_ranges(answer: Why) -> None:

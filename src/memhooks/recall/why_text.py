@@ -95,6 +95,18 @@ def headline(
     (``also``: lines a previous owner owns itself in this answer, said here once;
     ``known``: full hashes of commits the reader was given, named by id alone)."""
     line = f"{why.path} {ranges_text(explanation.lines)}: {_named(explanation.commit, known)}"
+    return line + chain(explanation, also, known)
+
+
+def chain(
+    explanation: Explanation,
+    also: dict[str, list[tuple[int, int]]] | None = None,
+    known: frozenset[str] | set[str] = frozenset(),
+) -> str:
+    """What :func:`headline` says after the commit: ``; before it …`` (its previous
+    owners) and ``; before that …`` a step each further back; ``""`` when it was not
+    walked back."""
+    line = ""
     if explanation.before:
         named = []
         for commit, _count in explanation.before:
@@ -207,9 +219,12 @@ def notes(why: Why) -> list[str]:
         )
     if why.uncommitted and why.uncommitted < why.total:
         out.append(f"{_uncommitted(why)}: no commit explains {_them(why.uncommitted)}")
-    if why.replaced:  # memhooks why: what the uncommitted lines were before the change
-        named = ", ".join(f'{short(h)} "{_subject(s)}" ({date(t)})' for h, s, t, _ in why.replaced)
-        out.append(f"what the uncommitted change replaced is owned at HEAD by {named}")
+    for replaced in why.replaced:  # memhooks why: what the uncommitted lines were before
+        there = f" (lines {ranges_text(replaced.lines)} there)" if len(why.replaced) > 1 else ""
+        out.append(
+            f"what the uncommitted change replaced is owned at HEAD by "
+            f"{_named(replaced.commit)}{there}{chain(replaced)}"
+        )
     if why.unknown:
         out.append(f"{_lines(why.unknown)} not blamed before the time limit")
     if why.excluded:
