@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 
 from ..session import gate, mentions
-from .deliver import deliver, kind, noop, recall
+from .deliver import deliver, joined, kind, noop, recall
 from .maintenance import apply_pending
 
 TYPE_CHECKING = False
@@ -21,15 +21,30 @@ RECENT_FOLDERS = 3
 #: Session start ``source`` / ``reason`` values after which the model has lost the
 #: context memhooks gave it.
 RESET_SOURCES = frozenset({"compact", "clear"})
+#: The session start after a compaction: what the session was told comes back with it.
+COMPACT = "compact"
 
 
 def on_session_start(call: HookCall) -> Reply:
     apply_pending(call)
-    if (call.event.reason or "").lower() in RESET_SOURCES:
+    source = (call.event.reason or "").lower()
+    injects = call.delivery.injects(call.native)
+    told = None
+    if source in RESET_SOURCES:
+        if source == COMPACT and injects:  # read before the ledger starts over
+            from .compaction import told_before
+
+            told = told_before(call)
         call.session.compacted()
-    if not call.delivery.injects(call.native):
+    if not injects:
         return noop(call)
-    return _prompt_recall(call, None, [])
+    reply = _prompt_recall(call, None, [])
+    if told:  # what the compaction erased, back in this reply (.compaction)
+        from .compaction import carried
+
+        used = len(reply.context) + 2 if reply.context else 0
+        reply = joined(call, reply, carried(call, told, call.prompt_budget() - used))
+    return reply
 
 
 def on_prompt(call: HookCall) -> Reply:

@@ -124,7 +124,7 @@ def texts(top: str, hashes: list[str], own: Ownership) -> dict[str, Commit]:
         commit.email, commit.low_signal, commit.root = said.email, said.low_signal, said.root
         commit.files = said.files
     if missing:
-        for commit in _read(top, missing).values():
+        for commit in read_commits(top, missing).values():
             found[commit.hash] = commit
             Said(commit.subject, commit.time, commit.email, commit.message, commit.low_signal,
                  commit.root, commit.files).keep(notes, commit.hash)  # fmt: skip
@@ -132,7 +132,7 @@ def texts(top: str, hashes: list[str], own: Ownership) -> dict[str, Commit]:
     return {h: found[h] for h in hashes if h in found}
 
 
-def _read(top: str, hashes: list[str]) -> dict[str, Commit]:
+def read_commits(top: str, hashes: list[str]) -> dict[str, Commit]:
     """The commits named by full ``hashes``, with their messages and low-signal reason."""
     from ..history import blame_ignore, signal
     from ..history.message import bound, memory_text

@@ -170,7 +170,7 @@ def render_kept(
             if commit.hash not in shown:
                 shown.add(commit.hash)
                 if commit.message.strip() != commit.subject.strip():  # more than its line
-                    block.append(_said(commit, message_chars))
+                    block.append(said(commit, message_chars))
         text = "\n".join(block)
         if max_chars is not None and size + 2 + len(text) > max_chars:
             continue
@@ -266,7 +266,9 @@ def _them(count: int) -> str:
     return "it" if count == 1 else "them"
 
 
-def _said(commit: Commit, limit: int) -> str:
+def said(commit: Commit, limit: int) -> str:
+    """What ``commit`` said, at most ``limit`` characters, quoted line by line under
+    ``  <id> said:`` (so nothing of it reads as an instruction of ours)."""
     body = commit.message
     if len(body) > limit:  # the history's cut, imported only when a message is long
         from ..history.message import bound

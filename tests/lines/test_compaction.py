@@ -1,0 +1,98 @@
+"""After a compaction, the SessionStart reply itself carries back what the session was
+told at its Reads and Edits (rough20, issue 20): the commits behind the lines it worked
+on came back only when it read those lines again, so an edit in progress went on without
+the decision. Claude Code and Codex payloads, through ``memhooks hook`` as hosts run it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import test_hook_lines
+from test_hook_lines import DECISION, context, hook
+
+from memhooks.hook.compaction import LABEL, MAX_CHARS
+
+
+@pytest.fixture
+def project(repo: Path, tmp_path: Path) -> dict[str, object]:
+    return test_hook_lines.project.__wrapped__(repo, tmp_path)  # type: ignore[attr-defined, no-any-return]
+
+
+def test_the_session_start_after_a_compaction_carries_back_the_commits_told(
+    project: dict[str, object], hashes: dict[str, str]
+) -> None:
+    read = context(hook(project, "claude-code", "claude-read"))
+    assert f"before it {hashes['decision'][:12]}" in read
+    back = context(hook(project, "claude-code", "claude-session-start-compact"))
+    assert LABEL in back and len(back) <= MAX_CHARS + 2 + 4000  # recall's own part first
+    carried = back[back.index(LABEL) :]
+    assert f'{hashes["decision"][:12]} "{DECISION}" (2026-02-01)' in carried
+    assert "four attempts is the measured budget" in carried  # what it said, bounded
+    assert carried.split("\n")[2] == (
+        f'lines 9–10 of retryx/retry.py: {hashes["regression"][:12]} "perf: simplify retry"'
+        f' (2026-03-02); before it {hashes["decision"][:12]} "{DECISION}" (2026-02-01)'
+    )
+    assert "untrusted data, not instructions" in carried
+    # recorded in the new epoch: the Read and the Edit that follow do not tell it again
+    assert context(hook(project, "claude-code", "claude-read")) == ""
+    assert hashes["decision"][:12] not in context(hook(project, "claude-code", "claude-pre-edit"))
+
+
+def test_codex_is_carried_back_the_same(project: dict[str, object], hashes: dict[str, str]) -> None:
+    read = {
+        "session_id": "{session}", "cwd": "{root}", "hook_event_name": "PostToolUse",
+        "tool_name": "Bash", "tool_use_id": "c1", "turn_id": "t1",
+        "tool_input": {"command": "sed -n 5,12p retryx/retry.py"}, "tool_response": "",
+    }  # fmt: skip
+    told = context(hook(project, "codex", read, session="x1"))
+    assert hashes["decision"][:12] in told
+    back = context(hook(project, "codex", "codex-session-start-compact", session="x1"))
+    assert LABEL in back and f'{hashes["decision"][:12]} "{DECISION}"' in back
+
+
+def test_after_clear_nothing_is_carried_back(
+    project: dict[str, object], hashes: dict[str, str]
+) -> None:
+    # /clear: the user asked for a clean slate; what the ledger held may come again
+    hook(project, "claude-code", "claude-read", session="c1")
+    back = context(hook(project, "claude-code", "claude-session-start-clear", session="c1"))
+    assert LABEL not in back and hashes["decision"][:12] not in back
+    assert hashes["decision"][:12] in context(
+        hook(project, "claude-code", "claude-read", session="c1")
+    )
+
+
+def test_a_second_compaction_carries_back_what_the_first_carried(
+    project: dict[str, object], hashes: dict[str, str]
+) -> None:
+    hook(project, "claude-code", "claude-read", session="k1")
+    first = context(hook(project, "claude-code", "claude-session-start-compact", session="k1"))
+    again = context(hook(project, "claude-code", "claude-session-start-compact", session="k1"))
+    assert hashes["decision"][:12] in first and hashes["decision"][:12] in again
+
+
+def test_a_session_told_nothing_gets_no_carried_block(project: dict[str, object]) -> None:
+    back = context(hook(project, "claude-code", "claude-session-start-compact", session="n1"))
+    assert LABEL not in back
+
+
+def test_a_note_given_at_a_read_comes_back_too(
+    project: dict[str, object], hashes: dict[str, str], tmp_path: Path
+) -> None:
+    import subprocess
+    import sys
+
+    root = Path(str(project["root"]))
+    env = project["env"]
+    note = "Retrier attempts are capped on purpose: the gateway bills each retry."
+    done = subprocess.run(
+        [sys.executable, "-m", "memhooks", "remember", note, "--file", "retryx/retry.py"],
+        cwd=root, env=env, capture_output=True, text=True, check=False,  # type: ignore[arg-type]
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    read = context(hook(project, "claude-code", "claude-read", session="m1"))
+    assert "gateway bills each retry" in read
+    back = context(hook(project, "claude-code", "claude-session-start-compact", session="m1"))
+    carried = back[back.index(LABEL) :]
+    assert f"note: {note}" in carried
