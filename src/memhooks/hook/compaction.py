@@ -22,11 +22,17 @@ memory text is untrusted data, labelled so.
 
 from __future__ import annotations
 
+from ..backends.embedded import EmbeddedBackend
+from ..errors import MemhooksError
+from ..lines.worktree import place
+from ..recall.why_commit import Commit, read_commits
+from ..recall.why_text import date, said, short
 from ..session import keys
+from ..session.report import deliveries
 
+# Loaded only by a session start after a compaction (rare): its imports are at the top.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..recall.why_commit import Commit
     from .call import HookCall
 
 #: Most commits carried back, the newest told first.
@@ -65,8 +71,6 @@ class Told:
 def told_before(call: HookCall) -> Told:
     """What the session's current epoch was told at tool time (deliveries that stand),
     newest first, each once: read before the ledger starts over."""
-    from ..session.report import deliveries
-
     session = call.session
     told = Told()
     seen: set[str] = set()
@@ -140,10 +144,6 @@ def _commits(call: HookCall, told: list[tuple[str, str]]) -> list[tuple[str, str
     tree); none when too little time is left or git cannot say."""
     if not told or call.remaining() < MIN_LEFT_S or call.root is None:
         return []
-    from ..errors import MemhooksError
-    from ..lines.worktree import place
-    from ..recall.why_commit import read_commits
-
     placed = place(call.root_path(_file_of(told[0][1]))) if told[0][1] else None
     top = placed[0] if placed is not None else call.root
     try:
@@ -160,7 +160,6 @@ def _file_of(cue: str) -> str:
 
 def _commits_text(cue: str, commits: list[Commit]) -> str:
     """``cue: <owner>; before it <previous>, …`` then what each said, bounded."""
-    from ..recall.why_text import date, said, short
 
     def named(commit: Commit) -> str:
         subject = " ".join(commit.subject.split()).replace('"', "'")
@@ -179,8 +178,6 @@ def _memories(call: HookCall, told: list[tuple[str, str]]) -> list[tuple[str, st
     (not obsolete), at most :data:`MAX_MEMORIES`."""
     if not told or call.root is None:
         return []
-    from ..backends.embedded import EmbeddedBackend
-
     backend = call.backend
     if not isinstance(backend, EmbeddedBackend):
         return []

@@ -12,7 +12,7 @@ text is untrusted data: it is carried as what each commit said, never as instruc
 from __future__ import annotations
 
 from ..lines.ownership import owners, owners_saved
-from ..lines.ranges import extend, numbers, ranges_of
+from ..lines.ranges import extend, numbers
 from ..lines.said import walked
 from .why_commit import Commit, LeftOut, rules, texts
 
@@ -75,7 +75,7 @@ class Why:
     owners own nothing else asked about: no commit is named for them), ``replaced``
     (``memhooks why`` only: the commits that own, at HEAD, the lines the uncommitted
     ones replaced — their last committed version — as :class:`Explanation`, lines
-    numbered as HEAD has them, walked back as the owners are)."""
+    numbered as HEAD has them, walked back as the owners are: :mod:`.why_head`)."""
 
     __slots__ = (
         "binary", "cut", "excluded", "explanations", "lines", "path", "remarks", "replaced",
@@ -116,7 +116,6 @@ def explain_lines(
     focus: Sequence[tuple[int, int]] = (),
     walk: Callable[[Explanation], bool] | None = None,
     line_by_line: bool = True,
-    replaced: bool = False,
 ) -> Why:
     """Why lines ``ranges`` of ``path`` (relative to the work tree ``top``) are as they
     are. ``exclude``: the chain's exclusion phrases; ``store``/``project``: the embedded
@@ -132,8 +131,7 @@ def explain_lines(
     walked back; ``walk``: whether a low-signal owner's previous owners are worth
     looking up (default: all); ``line_by_line``: follow each line through the owner
     (:mod:`memhooks.lines.previous`: one more blame a step; a whole-file read does
-    without); ``replaced``: name in :attr:`Why.replaced` the owners at HEAD of what
-    the uncommitted lines replaced, walked back by the same rule (``memhooks why``).
+    without).
     Raises :class:`memhooks.lines.BlameError` when git cannot run,
     :class:`~memhooks.errors.DiagnosticError` MH032 when git cannot read a commit."""
     if saved:  # the version before an edit just applied (lines.saved_text)
@@ -164,60 +162,19 @@ def explain_lines(
         explanation.initial = owner.previous is None and commit.root
         start = owner if focused is None else focused.owner(owner.hash)
         if (
-            _walked(commit)
+            walks_back(commit)
             and start is not None
             and (walks is None or walks > 0)
             and (walk is None or walk(explanation))
-            and not _late(deadline)
+            and not late(deadline)
         ):
-            explanation.before, explanation.earlier = _before(
+            explanation.before, explanation.earlier = walk_back(
                 top, start, own, deadline, left_out, line_by_line
             )
             walks = None if walks is None else walks - 1
         answer.explanations.append(explanation)
-    if replaced and answer.uncommitted_lines:
-        answer.replaced = _at_head(top, path, answer.uncommitted_lines, state_dir, left_out,
-                                   deadline)  # fmt: skip
     answer.excluded = left_out.excluded
     return answer
-
-
-def _at_head(
-    top: str,
-    path: str,
-    uncommitted: list[tuple[int, int]],
-    state_dir: str,
-    left_out: LeftOut,
-    deadline: float | None,
-) -> list[Explanation]:
-    """The owners at HEAD of the lines the ``uncommitted`` ones replaced (one diff
-    against HEAD, one blame there), most lines first, each walked back where it only
-    reshaped its lines — the rule for committed lines (:func:`_walked`): an edit over a
-    "perf: simplify" line names the decision it simplified away. Lines only added
-    replaced nothing; a shallow clone's edge is no owner."""
-    from ..lines.blame import old_side
-    from ..lines.ownership import owners_at_head
-
-    olds = old_side(top, ("HEAD", path), ("", path), uncommitted)
-    wanted = ranges_of(numbers([r for old in olds.values() for r in old]))
-    if not wanted:
-        return []
-    own = owners_at_head(top, path, wanted, state_dir=state_dir, deadline=deadline)
-    found = [o for o in own.owners if not o.boundary]
-    commits = texts(top, [o.hash for o in found], own)
-    left_out.look_up(commits)
-    out: list[Explanation] = []
-    for owner in found:
-        commit = commits.get(owner.hash)
-        if commit is None or left_out.leaves_out(commit, path):
-            continue
-        explanation = Explanation(commit, owner.lines)
-        if _walked(commit) and not _late(deadline):
-            explanation.before, explanation.earlier = _before(
-                top, owner, own, deadline, left_out, True
-            )
-        out.append(explanation)
-    return out
 
 
 def _owners(own: Ownership, limit: int | None, answer: Why) -> list[Owner]:
@@ -236,7 +193,7 @@ def _owners(own: Ownership, limit: int | None, answer: Why) -> list[Owner]:
     return kept if limit is None else kept[:limit]
 
 
-def _before(
+def walk_back(
     top: str,
     owner: Owner,
     own: Ownership,
@@ -255,8 +212,8 @@ def _before(
     before = _told(top, found, own, left_out, MAX_BEFORE, owner.hash)
     earlier: list[tuple[Commit, int, str]] = []
     seen = {owner.hash, *(c.hash for _, c in before)}
-    steps = [(b, c) for b, c in before if _walked(c)]
-    while steps and len(earlier) < MAX_WALK and not _late(deadline):
+    steps = [(b, c) for b, c in before if walks_back(c)]
+    while steps and len(earlier) < MAX_WALK and not late(deadline):
         step, after = steps.pop(0)
         further = previous_owners(top, step, own, deadline=deadline, line_by_line=line_by_line)
         if any(b.matched for b in further):  # the lines' own chains, not their hunk's
@@ -266,18 +223,18 @@ def _before(
                 continue
             seen.add(commit.hash)
             earlier.append((commit, back.count, after.hash))
-            if _walked(commit):
+            if walks_back(commit):
                 steps.append((back, commit))
     return [(c, b.count) for b, c in before], earlier
 
 
-def _walked(commit: Commit) -> bool:
+def walks_back(commit: Commit) -> bool:
     """Whether the commits before ``commit`` say why its lines are so: it is low-signal
     or reshapes code, and is no bump (:func:`memhooks.lines.said.walked`, the one rule)."""
     return walked(commit.low_signal)
 
 
-def _late(deadline: float | None) -> bool:
+def late(deadline: float | None) -> bool:
     """Whether ``deadline`` (:func:`time.monotonic`) has passed: no more git to start."""
     if deadline is None:
         return False

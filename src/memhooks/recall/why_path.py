@@ -29,6 +29,7 @@ from ..store import MemoryStore, default_path
 from ..workspace import locate
 from .result import skipped_line
 from .why import Why, explain_lines
+from .why_head import at_head
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -132,19 +133,21 @@ def why(
     store = MemoryStore(store_file) if store_file and os.path.isfile(store_file) else None
     # no HOME: a blame cache for this answer only, gone with it
     scratch = tempfile.TemporaryDirectory(prefix="memhooks-why-") if state is None else None
+    blame_dir = scratch.name if scratch is not None else state or ""
     try:
         answer = explain_lines(
             top,
             rel,
             ranges,
-            state_dir=scratch.name if scratch is not None else state or "",
+            state_dir=blame_dir,
             exclude=list(plan.exclude),
             store=store,
             project=where.project,
             shown_path=where.relative(real),
             deadline=deadline,
-            replaced=True,
         )
+        at_head(top, rel, answer, state_dir=blame_dir, exclude=list(plan.exclude), store=store,
+                project=where.project, deadline=deadline)  # fmt: skip
     except BlameError as exc:
         raise DiagnosticError(
             Diagnostic("MH032", f"git cannot blame it: {exc}", path, help=NO_GIT_HELP)

@@ -1,0 +1,63 @@
+"""What uncommitted lines replaced, for ``memhooks why``: the commits owning those lines
+at HEAD — their last committed version — each walked back where it only reshaped its
+lines, by the rule for committed lines (:func:`memhooks.recall.why.walks_back`): an
+edit over a "perf: simplify" line names the decision it simplified away, as a question
+about the committed line does. Not on the hook's path (the hook tells what owns the
+lines an edit replaces, which are committed or owned by nothing).
+"""
+
+from __future__ import annotations
+
+from ..lines.blame import old_side
+from ..lines.ownership import owners_at_head
+from ..lines.ranges import numbers, ranges_of
+from .why import Explanation, Why, late, walk_back, walks_back
+from .why_commit import LeftOut, rules, texts
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..store import MemoryStore
+
+
+def at_head(
+    top: str,
+    path: str,
+    answer: Why,
+    *,
+    state_dir: str,
+    exclude: Sequence[str] = (),
+    store: MemoryStore | None = None,
+    project: str | None = None,
+    deadline: float | None = None,
+) -> None:
+    """Fill ``answer.replaced`` for the uncommitted lines of ``answer`` (of ``path``,
+    relative to the work tree ``top``): one diff against HEAD, one blame there (kept in
+    the blame cache under HEAD's own key), most lines first; what the chain's
+    ``exclude`` phrases or the store's revert marks leave out joins ``answer.excluded``.
+    Lines only added replaced nothing; a shallow clone's edge is no owner. Raises
+    :class:`memhooks.lines.BlameError` when git cannot run."""
+    if not answer.uncommitted_lines:
+        return
+    olds = old_side(top, ("HEAD", path), ("", path), answer.uncommitted_lines)
+    wanted = ranges_of(numbers([r for old in olds.values() for r in old]))
+    if not wanted:
+        return
+    own = owners_at_head(top, path, wanted, state_dir=state_dir, deadline=deadline)
+    found = [o for o in own.owners if not o.boundary]
+    commits = texts(top, [o.hash for o in found], own)
+    left_out = LeftOut(rules(exclude), store, project)
+    left_out.look_up(commits)
+    for owner in found:
+        commit = commits.get(owner.hash)
+        if commit is None or left_out.leaves_out(commit, path):
+            continue
+        explanation = Explanation(commit, owner.lines)
+        if walks_back(commit) and not late(deadline):
+            explanation.before, explanation.earlier = walk_back(
+                top, owner, own, deadline, left_out, True
+            )
+        answer.replaced.append(explanation)
+    known = {h for h, _, _ in answer.excluded}
+    answer.excluded += [e for e in left_out.excluded if e[0] not in known]
