@@ -4,8 +4,12 @@ a Write over an existing file, each widened by three lines of context."""
 from __future__ import annotations
 
 import difflib
+import subprocess
+import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memhooks.lines import changed_lines, edit_lines
 from memhooks.lines.porcelain import Parser, unquote
@@ -43,6 +47,58 @@ def test_an_insertion_counts_the_lines_it_lands_between() -> None:
     new = TEXT.replace("line 10\n", "line 10\ninserted\n")
     assert changed_lines(TEXT, new, context=0) == [(10, 11)]
     assert changed_lines(TEXT, TEXT) == []
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.sampled_from(["a", "b", "c", "}", "", "x = 1"]), max_size=12),
+    st.lists(st.sampled_from(["a", "b", "d", "}", "", "y = 2"]), max_size=12),
+)
+def test_the_lines_an_edit_changes_are_difflibs_whether_or_not_it_runs(
+    old: list[str], new: list[str]
+) -> None:
+    # A pre-tool edit that rewrites a few lines skips difflib's import (~4 ms): the
+    # narrowed lines must be what difflib's opcodes over the differing middles say (the
+    # lines shared at both ends are never compared), for any two texts.
+    old_text, new_text = "\n".join(old), "\n".join(new)
+    a, b = old_text.split("\n"), new_text.split("\n")
+    head = 0
+    while head < min(len(a), len(b)) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    middles = (a[head : len(a) - tail], b[head : len(b) - tail])
+    expected = []
+    matcher = difflib.SequenceMatcher(None, *middles, autojunk=False)
+    for tag, i1, i2, _j1, _j2 in matcher.get_opcodes():
+        if tag != "equal":
+            i1, i2 = i1 + head, i2 + head
+            expected.append((i1 + 1, i2) if i2 > i1 else (i1, i1 + 1))
+    size = len(a) - (1 if old_text.endswith("\n") or not old_text else 0)
+    widened = []
+    for first, last in sorted(expected):
+        first, last = max(1, first), min(size, last)
+        if first > last:
+            continue
+        if widened and first <= widened[-1][1] + 1:
+            widened[-1] = (widened[-1][0], max(widened[-1][1], last))
+        else:
+            widened.append((first, last))
+    assert changed_lines(old_text, new_text, context=0) == widened
+
+
+def test_a_few_lines_rewritten_are_narrowed_without_difflib() -> None:
+    code = (
+        "import sys, difflib\n"
+        "del sys.modules['difflib']\n"
+        "from memhooks.lines import changed_lines\n"
+        "text = ''.join(f'line {n}\\n' for n in range(1, 21))\n"
+        "assert changed_lines(text, text.replace('line 10\\n', 'ten\\n'), context=0) == [(10, 10)]\n"
+        "print('difflib' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
 
 
 def test_blame_output_parses_in_groups_with_previous_and_boundary() -> None:
@@ -88,7 +144,10 @@ def test_a_write_over_a_huge_file_compares_only_what_it_rewrote(
     old = "".join(f"x = {n}\n" for n in range(200_000))
     one = old.replace("x = 100000\n", "y = 100000\n")
     assert changed_lines(old, one, context=0) == [(100_001, 100_001)]
-    assert compared == [(1, 1)]  # the one line that differs, not 200,001 against 200,001
+    assert compared == []  # the one line that differs shares nothing: not compared at all
+    two = old.replace("x = 100000\n", "y\nx = 100000\ny\n")  # a line of it kept between
+    assert changed_lines(old, two, context=0) == [(100_000, 100_002)]
+    assert compared == [(1, 3)]  # only what differs is compared, not 200,001 lines
     rewritten = "head\n" + "".join(f"z = {n}\n" for n in range(199_998)) + "x = 199999\n"
     assert changed_lines(old, rewritten, context=0) == [(1, 199_999)]
-    assert compared == [(1, 1)]  # too large to compare: replaced whole
+    assert compared == [(1, 3)]  # too large to compare: replaced whole

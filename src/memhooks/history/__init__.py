@@ -14,7 +14,7 @@ Public API::
                    dry_run=False, progress=None) -> ImportReport
 
 Modules: ``gitlog`` (the three reads of ``git log``), ``process`` (running git),
-``message`` (message -> text, reverted hashes), ``conventions`` (subject -> kind, tags),
+``message`` (message -> text, reverted hashes), ``cut`` (how long a commit's text may be), ``conventions`` (subject -> kind, tags),
 ``mapping`` (commit -> memory, change ids), ``signal`` (the low-signal rule: merges,
 bots, dependency and version bumps, formatting, one-line chores), ``importer`` (the
 import itself). The

@@ -13,7 +13,7 @@ a token with blanks for hyphens (up to four words) — with an address anywhere,
 any ``… by:`` line in the last paragraph, where trailers stand. Replaced:
 e-mail addresses (``<email>``) and secrets (:mod:`memhooks.scrubber`, the rules
 capture uses). Trailers that say something about the change (``Fixes:``, ``Refs:``,
-``BREAKING CHANGE:``) are kept. The text is at most :data:`MAX_TEXT_CHARS` characters.
+``BREAKING CHANGE:``) are kept. The text is at most :data:`MAX_TEXT_CHARS` characters (:func:`.cut.bound`).
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from __future__ import annotations
 import re
 
 from ..scrubber import clean
+from .cut import MAX_TEXT_CHARS, bound
 
-#: Longest memory text made from one commit message (characters; a cut text ends in "…").
-MAX_TEXT_CHARS = 2000
+__all__ = ["MAX_TEXT_CHARS", "bound", "memory_text", "reverted", "reverted_subject"]
 
 #: A trailer token as people write it: git's (letters, digits, hyphens), or with blanks
 #: for hyphens (``Co-Authored By``), up to four words.
@@ -68,20 +68,6 @@ def memory_text(message: str) -> str:
         text = _EMAIL.sub("<email>", text)
 
     return bound(clean(text).strip())
-
-
-def bound(text: str, limit: int = MAX_TEXT_CHARS) -> str:
-    """``text`` cut to at most ``limit`` characters, at a line or word end when one is
-    near (in the last fifth), with ``…`` marking the cut."""
-    if len(text) <= limit:
-        return text
-    cut = text[: limit - 1]
-    for mark in ("\n", " "):
-        end = cut.rfind(mark)
-        if end >= limit * 4 // 5:
-            cut = cut[:end]
-            break
-    return cut.rstrip() + "…"
 
 
 def reverted(subject: str, message: str) -> list[str]:

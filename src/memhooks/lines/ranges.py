@@ -42,9 +42,9 @@ def edit_lines(
 
 def changed_lines(old_text: str, new_text: str, *, context: int = CONTEXT) -> list[tuple[int, int]]:
     """The lines of ``old_text`` that writing ``new_text`` over it replaces or removes
-    (an insertion counts the lines it lands between), widened by ``context`` lines."""
-    from difflib import SequenceMatcher
-
+    (an insertion counts the lines it lands between), widened by ``context`` lines:
+    :class:`difflib.SequenceMatcher`'s opcodes, compared only when the changed middles
+    share a line (:func:`_one_change`)."""
     old = old_text.split("\n")
     new = new_text.split("\n")
     # The lines both share at the start and at the end are not compared again: a Write
@@ -65,6 +65,12 @@ def changed_lines(old_text: str, new_text: str, *, context: int = CONTEXT) -> li
         # quadratic at worst): the whole rewritten stretch counts as replaced.
         spans.append((head + 1, head + len(old_mid)) if old_mid else (head, head + 1))
         return _widen(spans, context, _count(old_text))
+    if _one_change(old_mid, new_mid):
+        # nothing to match: difflib's opcodes would be one replace, insert or delete
+        spans.append((head + 1, head + len(old_mid)) if old_mid else (head, head + 1))
+        return _widen(spans, context, _count(old_text))
+    from difflib import SequenceMatcher  # with re, enum, heapq: ~4 ms of a hook's import
+
     matcher = SequenceMatcher(None, old_mid, new_mid, autojunk=False)
     for tag, i1, i2, _j1, _j2 in matcher.get_opcodes():
         if tag == "equal":
@@ -73,6 +79,16 @@ def changed_lines(old_text: str, new_text: str, *, context: int = CONTEXT) -> li
         i1, i2 = i1 + head, i2 + head
         spans.append((i1 + 1, i2) if i2 > i1 else (i1, i1 + 1))
     return _widen(spans, context, _count(old_text))
+
+
+def _one_change(old: list[str], new: list[str]) -> bool:
+    """Whether ``old`` and ``new`` (the differing middles of two texts' lines) share no
+    line: then no line of one matches a line of the other, and the whole of ``old`` is
+    replaced by the whole of ``new`` — what :class:`difflib.SequenceMatcher` would say
+    without running it (a pre-tool edit's common case: a few lines rewritten)."""
+    if not old or not new:
+        return True
+    return set(old).isdisjoint(new)
 
 
 def narrowed(span: tuple[int, int], old: str, new: str | None) -> list[tuple[int, int]]:

@@ -271,7 +271,7 @@ def said(commit: Commit, limit: int) -> str:
     ``  <id> said:`` (so nothing of it reads as an instruction of ours)."""
     body = commit.message
     if len(body) > limit:  # the history's cut, imported only when a message is long
-        from ..history.message import bound
+        from ..history.cut import bound
 
         body = bound(body, limit)
     quoted = "\n".join(f"  | {line}" if line else "  |" for line in body.split("\n"))
