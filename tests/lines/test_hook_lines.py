@@ -234,3 +234,75 @@ def _import_history(project: dict[str, object]) -> None:
         cwd=project["root"], env=env, capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert imported.returncode == 0, imported.stderr
+
+
+def _settle_store(project: dict[str, object]) -> None:
+    """The store as a session finds it minutes after ``history import``: its write older
+    than the racy window (memhooks.filestate.RACY_NS), so its state can be trusted."""
+    store = str(project["env"]["MEMHOOKS_STORE"])  # type: ignore[index]
+    past = os.stat(store).st_mtime - 60
+    os.utime(store, (past, past))
+
+
+def _opens_store(project: dict[str, object], name: str, session: str) -> tuple[str, bool]:
+    """The hook's answer to payload ``name``, and whether its process loaded the store."""
+    raw = json.dumps(PAYLOADS[name]).replace("{root}", str(project["root"]))
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "memhooks", "hook", "--agent", "claude-code"],
+        input=raw.replace("{session}", session), capture_output=True, text=True, check=False,
+        env=project["env"], cwd=project["root"],  # type: ignore[arg-type]
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return context(done.stdout), " memhooks.store.store\n" in done.stderr
+
+
+def test_a_warm_edit_tells_what_the_store_would_without_opening_it(
+    project: dict[str, object], hashes: dict[str, str], tmp_path: Path
+) -> None:
+    # issue 20 item 7: the store's marks on the project's commits, kept by the read that
+    # opened it, spare the next edits (any session) the store while it is unchanged
+    _import_history(project)
+    _settle_store(project)
+    assert context(hook(project, "claude-code", "claude-read", session="r1"))
+    marks = tmp_path / "state" / "sessions" / "_marks.json"
+    assert marks.exists()
+    fast, opened = _opens_store(project, "claude-pre-edit", "e1")
+    assert not opened
+    assert f"before it {hashes['decision'][:12]}" in fast
+    marks.unlink()  # the whole way: asked of the store
+    whole, opened = _opens_store(project, "claude-pre-edit", "e2")
+    assert opened and whole == fast
+
+
+def test_a_commit_marked_obsolete_since_the_marks_were_kept_is_left_out(
+    project: dict[str, object], hashes: dict[str, str], tmp_path: Path
+) -> None:
+    from memhooks.store import MemoryStore, identify
+
+    _import_history(project)
+    _settle_store(project)
+    hook(project, "claude-code", "claude-read", session="r1")  # keeps the marks
+    store = MemoryStore(str(project["env"]["MEMHOOKS_STORE"]))  # type: ignore[index]
+    with store:
+        found = store.by_commit(identify(str(project["root"])).id, [hashes["regression"]])
+        store.mark_obsolete(found[hashes["regression"]].id)
+    told, opened = _opens_store(project, "claude-pre-edit", "e1")
+    assert opened  # the store changed since: its marks are read again
+    assert hashes["regression"][:12] not in told
+    again, opened = _opens_store(project, "claude-pre-edit", "e2")
+    assert again == told
+
+
+def test_an_edit_after_the_prompt_gave_a_commit_as_a_memory_asks_the_store(
+    project: dict[str, object], hashes: dict[str, str]
+) -> None:
+    _import_history(project)
+    _settle_store(project)
+    hook(project, "claude-code", "claude-read", session="r1")  # keeps the marks
+    prompt = {"hook_event_name": "UserPromptSubmit", "session_id": "{session}", "cwd": "{root}",
+              "prompt": "why do we cap the Retrier at the measured attempt budget?"}  # fmt: skip
+    assert hashes["decision"][:12] in context(hook(project, "claude-code", prompt, session="p1"))
+    told, opened = _opens_store(project, "claude-pre-edit", "p1")
+    assert opened  # a commit's memory in the ledger: only the store says which commit
+    assert f"before it {hashes['decision'][:12]}" in told
+    assert "four attempts is the measured budget" not in told  # given with the prompt

@@ -9,7 +9,8 @@ one whose history memory a prompt delivered (it claims ``commit:<hash>`` with th
 memory's id). A commit the embedded store marks reverted (or obsolete) is left out, and
 one given as a history memory by a ledger that holds only its memory id is told already:
 the answer is made again without them. The store is opened only for commits about to be
-told.
+told, and not while what it said of every commit, kept beside its state
+(:mod:`memhooks.session.marks`), says it would change nothing.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from ..recall.line_recall import LineRecall
+    from ..session.marks import Marks
     from ..store import MemoryStore
     from .call import HookCall
 
@@ -87,9 +89,16 @@ def tell(
     # The store is opened only for commits about to be told: one the store marks
     # reverted (or obsolete) is left out, and one the session was given as a history
     # memory (at the prompt: its memory id in the ledger) is told already — the answer
-    # is made again without them.
-    store, project = _store(call)
+    # is made again without them. What it says of every commit is kept beside its
+    # state (memhooks.session.marks): while it holds, the store is not opened.
+    kept = _marks(call)
+    if kept is not None and kept[1] is not None and kept[1].untouched(told.commits, items):
+        store, project = None, None
+    else:
+        store, project = _store(call)
     if store is not None and project is not None:
+        if kept is not None and kept[1] is None:
+            _keep_marks(call, store, project)
         found = store.by_commit(project, told.commits)
         given = {h for h, memory in found.items() if memory.id in items}
         if given or any(memory.obsolete for memory in found.values()):
@@ -161,6 +170,41 @@ def _store(call: HookCall) -> tuple[MemoryStore | None, str | None]:
         return None, None
     store = backend.store
     return store, call.project
+
+
+def _marks(call: HookCall) -> tuple[str, Marks | None] | None:
+    """(the embedded store's real path, the marks kept for it and the call's project or
+    None: to be read) when the call selects the embedded store and its file exists;
+    None otherwise (another backend, or no store: :func:`_store` says what to ask)."""
+    from ..session.edits import chosen_store
+    from ..session.marks import load
+
+    chosen = chosen_store(call.env)
+    if chosen is None or chosen[1] is None or call.root is None:
+        return None
+    path = os.path.realpath(chosen[1])
+    if not os.path.lexists(path):
+        return None
+    return path, load(call.state_dir, call.root, path)
+
+
+def _keep_marks(call: HookCall, store: MemoryStore, project: str) -> None:
+    """Read the store's marks on every commit of ``project`` and keep them beside its
+    state (taken first) for the calls that follow (:mod:`memhooks.session.marks`)."""
+    from ..errors import MemhooksError
+    from ..session.edits import store_state
+    from ..session.marks import keep
+
+    if store.path == ":memory:":
+        return
+    state = store_state(os.path.abspath(store.path))  # before the store is asked
+    if state is None or call.root is None:
+        return  # a write just made, or one in its log: ask again next time
+    try:
+        obsolete, odd = store.commit_marks(project)
+    except MemhooksError:
+        return
+    keep(call.state_dir, call.root, state, obsolete, odd)
 
 
 def exclusions(call: HookCall, top: str, rel: str) -> list[str]:

@@ -340,6 +340,13 @@ class MemoryStore:
         with Translated(self.path):
             return commits.by_hash(self._conn, project, names)
 
+    def commit_marks(self, project: str) -> tuple[builtins.list[str], builtins.list[str]]:
+        """What :meth:`by_commit` can say of any commit of ``project``
+        (:func:`memhooks.store.commits.marks`): ``(obsolete hashes, ids of commits'
+        memories not spelt git-…)``."""
+        with Translated(self.path):
+            return commits.marks(self._conn, project)
+
     def adopt(self, project: str, aliases: Iterable[str]) -> int:
         """Move every memory (and capture's state) kept under ``aliases`` — ids the same
         project had before, :attr:`memhooks.store.project.Identity.aliases` — to
