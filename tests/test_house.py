@@ -22,6 +22,17 @@ import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 IMPORT_SETS = Path(__file__).parent / "hook" / "data" / "import_sets.json"
+#: The pre-tool edit's kinds of call, recorded on a real history (tests/lines).
+EDIT_IMPORT_SETS = Path(__file__).parent / "lines" / "data" / "edit_import_sets.json"
+
+
+def _hook_set() -> set[str]:
+    """Every module some kind of hook call loads (both records)."""
+    return set().union(
+        *json.loads(IMPORT_SETS.read_text(encoding="utf-8")).values(),
+        *json.loads(EDIT_IMPORT_SETS.read_text(encoding="utf-8")).values(),
+    )
+
 
 #: Imports kept inside functions outside the hook's import set, as (module, the module
 #: it imports) -> why. Four reasons only: an optional extra (an SDK, or a standard module
@@ -30,7 +41,7 @@ IMPORT_SETS = Path(__file__).parent / "hook" / "data" / "import_sets.json"
 #: (bench/bench_engine.py, beside the Rust reference) — and an import circle inside a
 #: package not untied yet (named).
 EXTRA = "optional extra: the SDK may not be installed"
-HOOK_PATH = "a hook path import_sets.json does not record"
+HOOK_PATH = "a hook path the import sets (hook, edit) do not record"
 VALIDATE = "validate/explain's measured path (issue 14; bench_engine validate_warm)"
 KEPT: dict[tuple[str, str], str] = {
     ("memhooks.__main__", "site"): "the hook's entry: site is set up late, on first need (-S)",
@@ -52,10 +63,7 @@ KEPT: dict[tuple[str, str], str] = {
     ("memhooks.backends.sources", "threading"): HOOK_PATH + ": several sources at once",
     ("memhooks.backends.generic_transport", "memhooks.backends.secrets"): HOOK_PATH
     + ": the generic backend; only an error names its URL",
-    ("memhooks.lines.previous", "memhooks.lines.blame"): HOOK_PATH
-    + ": git, when lines are missing",
     ("memhooks.history", "memhooks.lazy"): HOOK_PATH + ": line recall reads history.message",
-    ("memhooks.recall.why_text", "memhooks.history.message"): HOOK_PATH + ": a long message",
     ("memhooks.capture.observer", "memhooks.backends.embedded"): HOOK_PATH + ": capture on",
     ("memhooks.capture.observer", "memhooks.transcripts.ending"): HOOK_PATH + ": capture on",
     ("memhooks.cli", "argparse"): VALIDATE + ": no argparse for a plain command line",
@@ -257,7 +265,7 @@ def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def test_imports_inside_functions_only_on_the_hook_path() -> None:
-    hook_set = set().union(*json.loads(IMPORT_SETS.read_text(encoding="utf-8")).values())
+    hook_set = _hook_set()
     found = []
     for module, path in MODULES.items():
         if module in hook_set:
@@ -334,7 +342,7 @@ def test_a_long_module_says_why(module: str) -> None:
 def test_every_named_exception_is_still_needed() -> None:
     """KEPT, UP and LEFT excuse what is there today only: an entry nothing needs any more
     would let that exact import, arrow or size come back unseen."""
-    hook_set = set().union(*json.loads(IMPORT_SETS.read_text(encoding="utf-8")).values())
+    hook_set = _hook_set()
     used = set()
     for module, path in MODULES.items():
         if module not in hook_set:
