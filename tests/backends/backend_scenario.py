@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from memhooks.backends.base import Draft
+from memhooks.store.memory import Draft
 
 DATA = Path(__file__).parent / "data"
 SCENARIO: dict[str, Any] = json.loads((DATA / "scenario.json").read_text(encoding="utf-8"))

@@ -28,7 +28,7 @@ from backend_scenario import DATA, SCENARIO, check, make_project
 from generic_support import MemoryServer
 from http_stub import Stub, recorded
 
-from memhooks.backends.base import Draft, Health, Hit, SearchRequest
+from memhooks.backends.base import Health, Hit, SearchRequest
 from memhooks.backends.capabilities import (
     CAPABILITIES,
     Adopts,
@@ -42,6 +42,7 @@ from memhooks.backends.registry import BACKENDS, open_backend
 from memhooks.errors import BackendError
 from memhooks.recall import recall
 from memhooks.store import MemoryStore, project_id
+from memhooks.store.memory import Draft
 
 CONTRACT: dict[str, Any] = json.loads((DATA / "contract.json").read_text(encoding="utf-8"))
 PROJECT = "proj"  # the recorded servers' bank, workspace, project
@@ -87,13 +88,15 @@ def _embedded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Opene
     with MemoryStore(path) as store:
         for memory in SCENARIO["memories"]:
             store.remember(
-                _project(tmp_path),
-                memory["text"],
-                scope=memory["scope"],
-                files=memory.get("files", []),
-                kind=memory.get("kind"),
-                tags=memory.get("tags", []),
-                entities=memory.get("entities", []),
+                Draft(
+                    memory["text"],
+                    project=_project(tmp_path),
+                    scope=memory["scope"],
+                    files=memory.get("files", []),
+                    kind=memory.get("kind"),
+                    tags=memory.get("tags", []),
+                    entities=memory.get("entities", []),
+                )
             )
     _env(monkeypatch, "embedded", path=str(path))
     backend = open_backend()

@@ -15,12 +15,13 @@ import pytest
 from backend_scenario import SCENARIO, check, make_project
 from generic_support import MemoryServer
 
-from memhooks.backends.base import Draft, SearchRequest
+from memhooks.backends.base import SearchRequest
 from memhooks.backends.generic import GenericBackend
 from memhooks.cli import main
 from memhooks.errors import BackendError
 from memhooks.recall import recall
 from memhooks.store import project_id
+from memhooks.store.memory import Draft
 
 COMMAND = Path(__file__).parent / "generic_command.py"
 AUTH_QUERY = "How are auth tokens rotated and stored?"

@@ -13,10 +13,11 @@ import pytest
 from backend_scenario import SCENARIO, check, drafts, keys, make_project
 from http_stub import HANG, RESET, Stub, recorded, timed
 
-from memhooks.backends.base import Draft, PartialHits, SearchRequest, failures_of
+from memhooks.backends.base import PartialHits, SearchRequest, failures_of
 from memhooks.backends.hindsight import HindsightBackend, budget_for, to_hits
 from memhooks.errors import BackendError
 from memhooks.recall import recall
+from memhooks.store.memory import Draft
 
 RECALL = "/v1/default/banks/{}/memories/recall"
 EMPTY = {"/memories/recall": {"results": []}}

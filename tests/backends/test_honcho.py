@@ -19,10 +19,11 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from backend_scenario import DATA, SCENARIO, check, make_project
 
-from memhooks.backends.base import Draft, SearchRequest
+from memhooks.backends.base import SearchRequest
 from memhooks.backends.honcho import HonchoBackend
 from memhooks.errors import BackendError
 from memhooks.recall import recall
+from memhooks.store.memory import Draft
 
 ROUTES: dict[str, Any] = json.loads((DATA / "honcho_responses.json").read_text(encoding="utf-8"))[
     "routes"

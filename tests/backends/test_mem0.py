@@ -16,9 +16,10 @@ from typing import Any
 
 import pytest
 
-from memhooks.backends.base import Draft, SearchRequest
+from memhooks.backends.base import SearchRequest
 from memhooks.backends.mem0 import Mem0Backend, sharpen
 from memhooks.errors import BackendError
+from memhooks.store.memory import Draft
 
 RECORDED = json.loads(
     (Path(__file__).parent / "data" / "mem0_platform.json").read_text(encoding="utf-8")

@@ -20,12 +20,13 @@ from typing import Any
 import pytest
 from backend_scenario import SCENARIO, check, drafts, keys, make_project
 
-from memhooks.backends.base import Draft, SearchRequest
+from memhooks.backends.base import SearchRequest
 from memhooks.backends.registry import open_backend
 from memhooks.cli import main
 from memhooks.errors import BackendError
 from memhooks.recall import recall
 from memhooks.store import project_id
+from memhooks.store.memory import Draft
 
 pytestmark = [
     pytest.mark.skipif(

@@ -13,10 +13,11 @@ import pytest
 from backend_scenario import SCENARIO, check, keys, make_project
 from http_stub import HANG, Stub, recorded, timed
 
-from memhooks.backends.base import Draft, SearchRequest
+from memhooks.backends.base import SearchRequest
 from memhooks.backends.openviking import OpenVikingBackend, context_hits, find_hits, sdk_options_for
 from memhooks.errors import BackendError
 from memhooks.recall import recall
+from memhooks.store.memory import Draft
 
 ROOT = "viking://resources/memhooks"
 FIND, SEARCH = "/api/v1/search/find", "/api/v1/search/search"

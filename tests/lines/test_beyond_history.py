@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from memhooks.store import MemoryStore, identify
+from memhooks.store.memory import Draft
 
 
 def test_only_a_memory_history_import_did_not_make_is_beyond_history(
@@ -26,7 +27,9 @@ def test_only_a_memory_history_import_did_not_make_is_beyond_history(
     with MemoryStore(path) as store:
         assert not store.beyond_history(project)
         # a memory spelt like a commit's, that no import made (a JSONL from elsewhere)
-        spelt, _ = store.remember(project, "cap retries at four", source="git:" + "a" * 40)
+        spelt, _ = store.remember(
+            Draft("cap retries at four", project=project, source="git:" + "a" * 40)
+        )
         assert store.beyond_history(project) and not store.beyond_history("elsewhere")
         store.mark_obsolete(spelt.id, project=project)
         assert not store.beyond_history(project)

@@ -13,6 +13,7 @@ from storyrepo import build, story
 from memhooks.backends.embedded import EmbeddedBackend
 from memhooks.recall.symbol_recall import COMMON, Cue, find
 from memhooks.store import MemoryStore, identify
+from memhooks.store.memory import Draft
 from memhooks.symbols import symbols_at
 
 PATH = "uptime/incidents.py"
@@ -52,10 +53,14 @@ def test_an_edit_inside_a_function_finds_the_note_that_names_it_and_not_what_sha
     store: MemoryStore, uptime: Path
 ) -> None:
     project = identify(str(uptime)).id
-    store.remember(project, DECISION, kind="decision")  # no file: reachable by the names only
-    store.remember(project, "Merge windows of the release calendar are announced in ops.")
-    store.remember(project, "MERGE_GAP_S_V2 is planned for the streaming pipeline.")
-    store.remember(project, "We merge windows nightly; see the downtime report.")
+    store.remember(
+        Draft(DECISION, project=project, kind="decision")
+    )  # no file: reachable by the names only
+    store.remember(
+        Draft("Merge windows of the release calendar are announced in ops.", project=project)
+    )
+    store.remember(Draft("MERGE_GAP_S_V2 is planned for the streaming pipeline.", project=project))
+    store.remember(Draft("We merge windows nightly; see the downtime report.", project=project))
     cue = cue_at(uptime, [(22, 22)])
     assert cue.names == {"merge_windows": 3, "MERGE_GAP_S": 2} and cue.stem == "incidents"
     assert found(store, uptime, cue) == [DECISION]
@@ -66,8 +71,10 @@ def test_a_conversation_piece_comes_through_the_names_it_lists_as_entities(
 ) -> None:
     project = identify(str(uptime)).id
     piece = "Conversation: customers saw one outage reported twice; we sort, then join."
-    store.remember(project, piece, kind="conversation", entities=["merge_windows"],
-                   files=["uptime/other.py"])  # fmt: skip
+    store.remember(
+        Draft(piece, project=project, kind="conversation", entities=["merge_windows"],
+              files=["uptime/other.py"])
+    )  # fmt: skip
     memories = find(EmbeddedBackend(store), project, cue_at(uptime, [(22, 22)]))
     assert [m.text for m in memories] == [piece]
     assert memories[0].anchored_by == "names merge_windows in uptime/incidents.py"
@@ -76,9 +83,9 @@ def test_a_conversation_piece_comes_through_the_names_it_lists_as_entities(
 def test_a_name_too_many_memories_name_does_not_count(store: MemoryStore, uptime: Path) -> None:
     project = identify(str(uptime)).id
     for n in range(COMMON):
-        store.remember(project, f"main() of tool {n} prints the report")
+        store.remember(Draft(f"main() of tool {n} prints the report", project=project))
     rare = "downtime_minutes rounds down to whole minutes (the SLA counts whole minutes)."
-    store.remember(project, rare)
+    store.remember(Draft(rare, project=project))
     cue = cue_at(uptime, [(35, 35)])  # inside main, calling downtime_minutes
     assert list(cue.names) == ["main", "downtime_minutes"]
     assert found(store, uptime, cue) == [rare]
@@ -88,7 +95,7 @@ def test_what_the_session_has_or_an_exclusion_names_is_left_out(
     store: MemoryStore, uptime: Path
 ) -> None:
     project = identify(str(uptime)).id
-    memory, _ = store.remember(project, DECISION)
+    memory, _ = store.remember(Draft(DECISION, project=project))
     cue = cue_at(uptime, [(22, 22)])
     assert found(store, uptime, cue, delivered={memory.id}) == []
     assert found(store, uptime, cue, exclude=lambda: ["agreed with support"]) == []
@@ -104,9 +111,11 @@ def test_a_name_the_file_keeps_to_itself_counts_only_in_a_memory_about_that_file
     text = 'static void usage(void)\n{\n\tfprintf(stderr, "Usage: ip OBJECT\\n");\n}\n'
     cue = Cue.of("ip/ip.c", symbols_at("ip/ip.c", text, [(3, 3)]))
     assert cue is not None and cue.local == {"usage"}
-    store.remember(project, "iproute: fix usage() spacing problems", files=["ip/iproute.c"])
+    store.remember(
+        Draft("iproute: fix usage() spacing problems", project=project, files=["ip/iproute.c"])
+    )
     mine = "ip: usage() lists every object, in the order of the manual"
-    store.remember(project, mine, files=["ip/ip.c"])
+    store.remember(Draft(mine, project=project, files=["ip/ip.c"]))
     found = find(EmbeddedBackend(store), project, cue)
     assert [m.text for m in found] == [mine]
 
@@ -117,7 +126,7 @@ def test_a_second_edit_of_the_same_lines_reaches_no_further_down_the_list(
     project = identify(str(uptime)).id
     notes = [f"merge_windows note {n}: windows less than 5 minutes apart merge" for n in range(3)]
     for note in notes:
-        store.remember(project, note)
+        store.remember(Draft(note, project=project))
     cue = cue_at(uptime, [(22, 22)])
     first = find(EmbeddedBackend(store), project, cue)
     assert len(first) == 2
@@ -147,5 +156,5 @@ def test_a_commit_naming_the_function_is_left_to_the_lines_it_owns(
     assert done.returncode == 0, done.stderr
     project = identify(str(uptime)).id
     assert any("merge_windows joins" in m.text for m in store.list(project))
-    store.remember(project, DECISION)
+    store.remember(Draft(DECISION, project=project))
     assert found(store, uptime, cue_at(uptime, [(22, 22)])) == [DECISION]

@@ -13,14 +13,23 @@ from memhooks.errors import StoreError
 from memhooks.recall import recall
 from memhooks.store import MemoryStore, project_id
 from memhooks.store import store as module
+from memhooks.store.memory import Draft
 
 ROOT_HOOK = "---\nschema: memhooks/v2\n---\n"
 
 
 def test_the_same_text_in_the_same_folder_is_one_memory(store: MemoryStore) -> None:
-    first, added = store.remember("p", "Tokens expire after 15 min", scope="auth", tags=["a"])
+    first, added = store.remember(
+        Draft("Tokens expire after 15 min", project="p", scope="auth", tags=["a"])
+    )
     again, added_again = store.remember(
-        "p", "  Tokens expire after 15 min\n", scope="auth", tags=["b"], files=["auth/t.py"]
+        Draft(
+            "  Tokens expire after 15 min\n",
+            project="p",
+            scope="auth",
+            tags=["b"],
+            files=["auth/t.py"],
+        )
     )
     assert (added, added_again) == (True, False)
     assert again.id == first.id
@@ -29,30 +38,43 @@ def test_the_same_text_in_the_same_folder_is_one_memory(store: MemoryStore) -> N
     assert (stored.tags, stored.files) == (["a", "b"], ["auth/t.py"])  # what was said again adds
     assert store.count("p") == 1
     # another folder, or other words, is another memory
-    assert store.remember("p", "Tokens expire after 15 min", scope="")[1] is True
-    assert store.remember("p", "tokens expire after 15 min", scope="auth")[1] is True
+    assert store.remember(Draft("Tokens expire after 15 min", project="p", scope=""))[1] is True
+    assert store.remember(Draft("tokens expire after 15 min", project="p", scope="auth"))[1] is True
+
+
+def test_a_draft_says_when_it_was_made_and_a_bad_time_records_nothing(
+    store: MemoryStore,
+) -> None:
+    # the one record every remember takes carries created_at: the store keeps it (in UTC)
+    dated, _ = store.remember(Draft("Dated", project="p", created_at="2026-11-30T13:00:00+01:00"))
+    assert dated.created_at == "2026-11-30T12:00:00Z"
+    with pytest.raises(StoreError, match="cannot record the memory"):
+        store.remember(Draft("Undated", project="p", created_at="yesterday"))
+    assert [m.text for m in store.list("p")] == ["Dated"]
 
 
 def test_replaces_supersedes_the_older_memory(store: MemoryStore) -> None:
-    old, _ = store.remember("p", "Sessions time out after 15 min")
-    new, added = store.remember("p", "Sessions time out after 30 min", replaces=old.id)
+    old, _ = store.remember(Draft("Sessions time out after 15 min", project="p"))
+    new, added = store.remember(
+        Draft("Sessions time out after 30 min", project="p"), replaces=old.id
+    )
     assert added
     stored = store.get(old.id, project="p")
     assert stored is not None and stored.obsolete and stored.superseded_by == new.id
     assert [m.id for m, _ in store.search("p", "sessions time out")] == [new.id]
     # saying the old text again is a new, live memory: it was superseded, not forgotten
-    assert store.remember("p", "Sessions time out after 15 min")[1] is True
+    assert store.remember(Draft("Sessions time out after 15 min", project="p"))[1] is True
 
 
 def test_replaces_an_unknown_or_the_same_memory_records_nothing(store: MemoryStore) -> None:
-    kept, _ = store.remember("p", "Keep this")
+    kept, _ = store.remember(Draft("Keep this", project="p"))
     with pytest.raises(StoreError, match="there is no memory 'nope'"):
-        store.remember("p", "New text", replaces="nope")
+        store.remember(Draft("New text", project="p"), replaces="nope")
     with pytest.raises(StoreError, match="cannot supersede itself"):
-        store.remember("p", "Keep this", replaces=kept.id)
+        store.remember(Draft("Keep this", project="p"), replaces=kept.id)
     assert [m.text for m in store.list("p", include_obsolete=True)] == ["Keep this"]
     with pytest.raises(StoreError, match="there is no memory"):  # another project's id
-        store.remember("q", "Other", replaces=kept.id)
+        store.remember(Draft("Other", project="q"), replaces=kept.id)
 
 
 def test_the_cli_says_what_happened_and_recall_leaves_the_replaced_rule_out(

@@ -180,48 +180,6 @@ def failures_of(hits: list[Hit]) -> list[tuple[str, str]]:
     return list(getattr(hits, "failures", None) or [])
 
 
-class Draft:
-    """A memory to write (``memhooks remember`` on a backend that supports writes):
-    ``text``, ``project`` (project id), ``scope`` (root-relative folder), ``files``,
-    ``kind``, ``tags``, ``entities``, ``source`` (who recorded it), ``created_at``
-    (ISO 8601 or ``None`` for now)."""
-
-    __slots__ = (
-        "created_at",
-        "entities",
-        "files",
-        "kind",
-        "project",
-        "scope",
-        "source",
-        "tags",
-        "text",
-    )
-
-    def __init__(
-        self,
-        text: str,
-        *,
-        project: str,
-        scope: str = "",
-        files: list[str] | None = None,
-        kind: str | None = None,
-        tags: list[str] | None = None,
-        entities: list[str] | None = None,
-        source: str = "",
-        created_at: str | None = None,
-    ) -> None:
-        self.text = text
-        self.project = project
-        self.scope = scope
-        self.files = files or []
-        self.kind = kind
-        self.tags = tags or []
-        self.entities = entities or []
-        self.source = source
-        self.created_at = created_at
-
-
 class Health:
     """The answer of a health check: ``ok`` (bool), ``detail`` (one line for people),
     ``ms`` (how long the check took, milliseconds)."""

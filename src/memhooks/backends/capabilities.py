@@ -17,7 +17,8 @@ if TYPE_CHECKING:
     from typing import Protocol as Capability
     from typing import runtime_checkable as capability
 
-    from .base import Draft, Health, SearchRequest
+    from ..store.memory import Draft
+    from .base import Health, SearchRequest
 else:
 
     class _Checked(type):

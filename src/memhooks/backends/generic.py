@@ -44,7 +44,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-    from .base import Draft, SearchRequest
+    from ..store.memory import Draft
+    from .base import SearchRequest
 
 NAME = "generic"
 VERSION = 1

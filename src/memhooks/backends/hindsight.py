@@ -40,7 +40,7 @@ import json
 import time
 
 from ..errors import BackendError
-from .base import Draft, Health, Hit, PartialHits, SearchRequest
+from .base import Health, Hit, PartialHits, SearchRequest
 from .http import Endpoint, segment
 from .settings import (
     bearer,
@@ -59,6 +59,8 @@ from .sources import all_failed, gather
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, ClassVar
+
+    from ..store.memory import Draft
 
 NAME = "hindsight"
 TYPES = ("world", "experience", "observation")

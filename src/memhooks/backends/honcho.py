@@ -47,7 +47,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, ClassVar
 
-    from .base import Draft, SearchRequest
+    from ..store.memory import Draft
+    from .base import SearchRequest
     from .http import Endpoint
 
 NAME = "honcho"

@@ -116,7 +116,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any, ClassVar
 
-    from .base import Draft, Hit, SearchRequest
+    from ..store.memory import Draft
+    from .base import Hit, SearchRequest
 
 NAME = "mem0"
 #: What ``backends check`` says about Mem0 OSS and agent hooks (module docstring).

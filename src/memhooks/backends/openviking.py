@@ -38,7 +38,7 @@ from __future__ import annotations
 import time
 
 from ..errors import BackendError
-from .base import Draft, Health, Hit, SearchRequest
+from .base import Health, Hit, SearchRequest
 from .settings import (
     choice,
     endpoint,
@@ -56,6 +56,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, ClassVar
 
+    from ..store.memory import Draft
     from .http import Endpoint
 
 NAME = "openviking"

@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import argparse
 
-from ..backends.base import Draft
 from ..backends.capabilities import Remembers
 from ..backends.embedded import refresh
 from ..backends.registry import DEFAULT, open_backend, selected
 from ..errors import BackendError, UsageError
 from ..maintain.targets import root_hook
 from ..store import MemoryStore
+from ..store.memory import Draft
 from ..workspace import locate
 
 
@@ -41,27 +41,19 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(
             f"--file must name paths inside the project root {where.root}: {outside[0]}"
         )
+    draft = Draft(args.text, project=where.project, scope=where.scope, files=files,
+                  kind=args.kind, tags=args.tag, entities=args.entity, source="cli")  # fmt: skip
     name = selected(args.backend)
     if name != DEFAULT:
         if args.store:
             raise UsageError(f"--store names an embedded store file, but the backend is {name}")
         if args.replaces:
             raise UsageError(f"--replaces needs the embedded store; the backend is {name}")
-        return _remember_in(name, args, where.project, where.scope, files)
+        return _remember_in(name, draft)
 
     with MemoryStore(args.store) as store:
         store.adopt(where.project, where.aliases)  # memories kept under the project's older ids
-        memory, added = store.remember(
-            where.project,
-            args.text,
-            scope=where.scope,
-            files=files,
-            kind=args.kind,
-            tags=args.tag,
-            entities=args.entity,
-            source="cli",
-            replaces=args.replaces,
-        )
+        memory, added = store.remember(draft, replaces=args.replaces)
     refresh(store.path)
     said = "Remembered" if added else "Already remembered as"
     line = f"{said} {memory.id} in project {memory.project} (scope {memory.scope or '.'})"
@@ -71,26 +63,14 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _remember_in(
-    name: str, args: argparse.Namespace, project: str, scope: str, files: list[str]
-) -> int:
+def _remember_in(name: str, draft: Draft) -> int:
 
     backend = open_backend(name)
     try:
         if not isinstance(backend, Remembers):
             raise BackendError(f"backend {name} does not support writes (as configured)")
-        draft = Draft(
-            args.text,
-            project=project,
-            scope=scope,
-            files=files,
-            kind=args.kind,
-            tags=args.tag,
-            entities=args.entity,
-            source="cli",
-        )
         written = backend.remember(draft)
     finally:
         backend.close()
-    print(f"Remembered {written} in {name} (scope {scope or '.'})")
+    print(f"Remembered {written} in {name} (scope {draft.scope or '.'})")
     return 0

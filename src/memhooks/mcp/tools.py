@@ -26,6 +26,7 @@ from ..recall.why_path import why as why_of
 from ..recall.why_text import render
 from ..scrubber import scrub
 from ..store import MemoryStore
+from ..store.memory import Draft
 from ..workspace import locate
 
 TYPE_CHECKING = False
@@ -146,16 +147,9 @@ def remember(
     clean, redacted = scrub(text)
     with MemoryStore(store_path) as store:
         store.adopt(where.project, where.aliases)
-        memory, added = store.remember(
-            where.project,
-            clean,
-            scope=where.scope,
-            files=rel,
-            kind=kind,
-            tags=list(tags or ()),
-            entities=list(entities or ()),
-            source="mcp",
-        )
+        draft = Draft(clean, project=where.project, scope=where.scope, files=rel, kind=kind,
+                      tags=list(tags or ()), entities=list(entities or ()), source="mcp")  # fmt: skip
+        memory, added = store.remember(draft)
     refresh(store.path)
     return {
         "id": memory.id,

@@ -91,6 +91,51 @@ class Memory:
         return f"Memory({self.id!r}, project={self.project!r}, scope={self.scope!r}, text={self.text[:40]!r})"
 
 
+class Draft:
+    """A memory to record, as a caller says it (``memhooks remember``, the MCP tool):
+    ``text``, ``project`` (project id), ``scope`` (root-relative folder), ``files``,
+    ``kind``, ``tags``, ``entities``, ``source`` (who recorded it), ``created_at``
+    (ISO 8601 or ``None`` for now). The one record every ``remember`` takes — the
+    embedded store's (:meth:`memhooks.store.MemoryStore.remember`, which normalizes it
+    into a :class:`Memory`) and every backend's that writes
+    (:class:`memhooks.backends.capabilities.Remembers`)."""
+
+    __slots__ = (
+        "created_at",
+        "entities",
+        "files",
+        "kind",
+        "project",
+        "scope",
+        "source",
+        "tags",
+        "text",
+    )
+
+    def __init__(
+        self,
+        text: str,
+        *,
+        project: str,
+        scope: str = "",
+        files: list[str] | None = None,
+        kind: str | None = None,
+        tags: list[str] | None = None,
+        entities: list[str] | None = None,
+        source: str = "",
+        created_at: str | None = None,
+    ) -> None:
+        self.text = text
+        self.project = project
+        self.scope = scope
+        self.files = files or []
+        self.kind = kind
+        self.tags = tags or []
+        self.entities = entities or []
+        self.source = source
+        self.created_at = created_at
+
+
 def new_id(now: float) -> str:
     """A fresh memory id: 12 hex digits of milliseconds since the epoch, then 8 more.
 

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from typing_extensions import Self
 
     from . import commit_writes
+    from .memory import Draft
 
     T = TypeVar("T")
 
@@ -178,35 +179,31 @@ class MemoryStore:
         self._write(work)
         return memory
 
-    def remember(
-        self,
-        project: str,
-        text: str,
-        *,
-        replaces: str | None = None,
-        scope: str = "",
-        files: Iterable[str] = (),
-        kind: str | None = None,
-        tags: Iterable[str] = (),
-        entities: Iterable[str] = (),
-        source: str = "",
-    ) -> tuple[Memory, bool]:
-        """Record ``text`` once per folder: ``(memory, added)``.
+    def remember(self, draft: Draft, *, replaces: str | None = None) -> tuple[Memory, bool]:
+        """Record ``draft`` (:class:`~memhooks.store.memory.Draft`: the record every
+        backend's ``remember`` takes too) once per folder: ``(memory, added)``.
 
-        When a live memory of ``project`` scoped to ``scope`` already says exactly
-        ``text`` (surrounding whitespace aside), that memory is the answer (``added``
-        False) and the ``files``, ``tags`` and ``entities`` given are merged into it (its
-        ``kind`` is kept, or set when it had none); otherwise a new memory is recorded as
-        :meth:`add` does (its fields as :meth:`add` takes them). ``replaces`` names a memory of ``project`` that the answer
-        supersedes: it is marked obsolete with ``superseded_by`` the answer's id
+        When a live memory of ``draft.project`` scoped to ``draft.scope`` already says
+        exactly ``draft.text`` (surrounding whitespace aside), that memory is the answer
+        (``added`` False) and the draft's ``files``, ``tags`` and ``entities`` are merged
+        into it (its ``kind`` is kept, or set when it had none); otherwise a new memory is
+        recorded, its fields normalized as :meth:`add` does (``created_at``: the draft's,
+        else now). ``replaces`` names a memory of the project that the answer supersedes:
+        it is marked obsolete with ``superseded_by`` the answer's id
         (:meth:`mark_obsolete`'s rule, in the same transaction), so recall leaves it out
         as it leaves out a reverted commit. Raises StoreError when ``replaces`` names no
-        memory of ``project`` or the answer itself, or as :meth:`add` does.
+        memory of the project or the answer itself, or as :meth:`add` does.
         """
         from . import supersede
 
         now = self._clock()
-        memory = _draft(project, text, scope, files, kind, tags, entities, source, now)
+        memory = _draft(draft.project, draft.text, draft.scope, draft.files, draft.kind,
+                        draft.tags, draft.entities, draft.source, now)  # fmt: skip
+        if draft.created_at is not None:
+            try:
+                memory.created_at = parse_timestamp(draft.created_at)
+            except (TypeError, ValueError) as exc:
+                raise StoreError(f"cannot record the memory: {exc}") from None
 
         def work(conn: sqlite3.Connection) -> tuple[Memory, bool]:
             found = rows.same_text(conn, memory.project, memory.scope, memory.text)
