@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from ..backends.base import Backend
     from ..errors import MemhooksError
     from ..session import Session, State
+    from ..store.project import Identity
 
 #: Time kept back from the work for rendering and writing the response.
 MARGIN_S = 0.25
@@ -64,7 +65,7 @@ class HookCall:
         "_capture",
         "_cli_roles",
         "_folder",
-        "_project",
+        "_identity",
         "_root",
         "_session",
         "_state",
@@ -106,7 +107,7 @@ class HookCall:
         self._cli_roles = tuple(roles)
         self._folder: str | None = None
         self._root: str | None | bool = False  # False: not looked for yet
-        self._project: str | None = None
+        self._identity: Identity | None = None
         self._state: State | None = None
         #: Why the state file could not be used (its session is then kept elsewhere:
         #: :meth:`_elsewhere`), or None.
@@ -152,17 +153,23 @@ class HookCall:
         return self._root  # type: ignore[return-value]
 
     @property
-    def project(self) -> str:
-        """The id memories of the project at :attr:`root` are stored under
-        (:func:`memhooks.store.identify`: a walk up to ``.git``, file reads, once per
-        repository a ``git rev-list``), worked out once a call. Only called once
-        :attr:`root` was found."""
-        if self._project is None:
+    def identity(self) -> Identity:
+        """The identity of the project at :attr:`root` — the id its memories are stored
+        under and the ids it had before (:func:`memhooks.store.identify`: a walk up to
+        ``.git``, file reads, once per repository a ``git rev-list``), worked out once a
+        call and handed to its recall. Only called once :attr:`root` was found."""
+        if self._identity is None:
             from ..store import identify
 
             assert self.root is not None
-            self._project = identify(self.root).id
-        return self._project
+            self._identity = identify(self.root)
+        return self._identity
+
+    @property
+    def project(self) -> str:
+        """The id memories of the project at :attr:`root` are stored under
+        (:attr:`identity`)."""
+        return self.identity.id
 
     def absolute(self, path: str) -> str:
         """``path`` as the event gave it, made absolute: a host that named no folder in
@@ -485,7 +492,7 @@ class HookCall:
             told_after = not self.delivery.has_pre_tool and (lines or self.tool_recall)
             # what the pre-tool edit's shortcut needs: only where it can settle edits
             store, names, quiet = (
-                self._store(backend, session.root) if edits else (None, True, None)
+                self._store(backend) if edits else (None, True, None)
             )
             save(self.state_dir, self.host, self.event.session_id, root=session.root,
                  epoch=session.epoch, served=session.settled(), full=full,
@@ -502,7 +509,7 @@ class HookCall:
             self._state = None
 
     def _store(
-        self, backend: Backend | MemhooksError | None, root: str
+        self, backend: Backend | MemhooksError | None
     ) -> tuple[list[object] | None, bool, list[object] | None]:
         """What the session's snapshot keeps of the store the call selects, and whether
         the code's names can find anything to tell there
@@ -517,18 +524,10 @@ class HookCall:
         tool = self.event.event in TOOL_TIME_EVENTS
         opened = backend if tool and not isinstance(backend, Exception) else None
 
-        where = (self.state_dir, self.host, self.event.session_id, self.env)
         if not tool:
             from ..session.snapshot import carried
 
-            return carried(*where)
-        from ..session.edits import chosen_store, quiet_store, store_fields
+            return carried(self.state_dir, self.host, self.event.session_id, self.env)
+        from ..session.edits import store_fields
 
-        def ask() -> list[object] | None:
-            assert opened is not None
-            return quiet_store(opened, self.project)
-
-        def choose() -> tuple[str, str | None] | None:
-            return chosen_store(self.env)  # None: no home folder, edits go the whole way
-
-        return store_fields(*where, root, choose, ask if opened is not None else None)
+        return store_fields(self, opened)

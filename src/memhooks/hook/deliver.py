@@ -48,6 +48,7 @@ def recall(call: HookCall, target: str, **options: Any) -> Recall | None:
         delivered=call.session.delivered(),
         strict=True,
         skip_invalid=True,
+        identity=call.identity,
         **options,
     )
 

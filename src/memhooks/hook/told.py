@@ -55,7 +55,7 @@ def settled(call: HookCall) -> bool:
     def sure(root: str, told: frozenset[str], prompt: str | None) -> bool:
         return all_told(found, call.absolute, root, call.state_dir, told, prompt)
 
-    return edit_settled(call.state_dir, event.host, event.session_id, call.env, sure)
+    return edit_settled(call, sure)
 
 
 def all_told(
@@ -232,12 +232,6 @@ def nothing_named(call: HookCall) -> bool:
     (:func:`memhooks.session.edits.nothing_named`): an edit that goes the whole way
     then opens no store to search by the code's names or for a file's notes — they
     would find nothing (the same rule that lets :func:`settled` settle an edit)."""
-    if not call.event.session_id or call.root is None:
-        return False
-    from ..session.edits import chosen_store
     from ..session.edits import nothing_named as known
 
-    def choose() -> tuple[str, str | None] | None:
-        return chosen_store(call.env)
-
-    return known(call.state_dir, call.host, call.event.session_id, call.env, call.root, choose)
+    return known(call)

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
     from ..backends.base import Backend
     from ..errors import MemhooksError
+    from ..store.project import Identity
     from .outcome import RECALL_VERSION, Recall, Recalled
     from .result import context, text
     from .runtime import Task
@@ -87,6 +88,7 @@ def recall_result(
     anchored: bool = False,
     commits: bool = True,
     skip_invalid: bool = False,
+    identity: Identity | None = None,
 ) -> Recall:
     """Recall what matters for ``target`` (a folder or file) and ``targets`` (more
     folders of the same project, e.g. the ones a session worked in).
@@ -116,7 +118,9 @@ def recall_result(
     ``keep`` refuses do not crowd them out. With a ``prompt`` and not
     anchored, a lexical backend's memories pass the relevance floor
     (:mod:`memhooks.recall.floor`; ``dropped["below_floor"]`` counts those it left out;
-    ``MEMHOOKS_RELEVANCE_FLOOR=off`` turns it off).
+    ``MEMHOOKS_RELEVANCE_FLOOR=off`` turns it off). ``identity``: the project's
+    (:func:`memhooks.store.identify`), when the caller identified the root already (the
+    hook call); None: identified here.
 
     Raises DiagnosticError when a target or a hook in its chain is invalid (with
     ``strict``; otherwise the failing scope is dropped with a note) — but with
@@ -142,6 +146,7 @@ def recall_result(
         strict=strict,
         anchored=anchored,
         skip_invalid=skip_invalid,
+        identity=identity,
     )
     if anchored and keep is None:
         from .anchoring import Anchor

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
     from ..backends.base import Backend
     from ..errors import Diagnostic, MemhooksError
+    from ..store.project import Identity
     from .runtime import Task
 
 
@@ -94,15 +95,18 @@ def resolve(
     strict: bool,
     anchored: bool = False,
     skip_invalid: bool = False,
+    identity: Identity | None = None,
 ) -> Resolved:
     """Stage 1 for ``targets`` (folders or files of one project; the first is the base).
     ``anchored``: a tool-time recall, which searches its target even when no hook asks
-    anything and there is no prompt. Raises DiagnosticError when a target or a hook in
-    its chain is invalid (with ``strict``; otherwise the failing scope is dropped with
-    a note). With ``skip_invalid`` an invalid hook of a chain is left out of it
+    anything and there is no prompt. ``identity``: the project's
+    (:func:`memhooks.store.identify`) when the caller identified its root already — a
+    hook call has (:attr:`memhooks.hook.call.HookCall.identity`); None: identified here.
+    Raises DiagnosticError when a target or a hook in its chain is invalid (with
+    ``strict``; otherwise the failing scope is dropped with a note). With
+    ``skip_invalid`` an invalid hook of a chain is left out of it
     (:attr:`Resolved.skipped`: its first error)."""
     from ..protocol.resolve import resolve_scopes
-    from ..store import identify
 
     files = list(files)
     scopes = resolve_scopes(targets, roles, files, strict=strict, skip_invalid=skip_invalid)
@@ -121,7 +125,10 @@ def resolve(
         base = os.path.realpath(targets[0])
         anchor = relative(base, root) or "."
     tasks = build_tasks(plans, prompt, routing, anchor)
-    identity = identify(root)
+    if identity is None:
+        from ..store import identify
+
+        identity = identify(root)
     notes += [f"skipped an invalid hook: {_where(d)} {d.code} {d.message}" for d in scopes.skipped]
     return Resolved(
         plans,

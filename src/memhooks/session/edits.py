@@ -25,17 +25,40 @@ from .snapshot import load
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
+    from typing import Any, Protocol
 
+    from ..agents.base import NormalizedEvent
     from ..backends.base import Backend
 
+    class Call(Protocol):
+        """What this reads of a hook call (:class:`memhooks.hook.call.HookCall`, the one
+        home of every per-call fact): where its session's snapshot is, the variables that
+        choose the store, the project."""
 
-def edit_settled(
-    state_dir: str,
-    host: str,
-    session_id: str,
-    env: Mapping[str, str],
-    sure: Callable[[str, frozenset[str], str | None], bool],
-) -> bool:
+        @property
+        def event(self) -> NormalizedEvent: ...
+        @property
+        def host(self) -> str: ...
+        @property
+        def env(self) -> Mapping[str, str]: ...
+        @property
+        def state_dir(self) -> str: ...
+        @property
+        def root(self) -> str | None: ...
+        @property
+        def project(self) -> str: ...
+
+
+def _load(call: Call) -> dict[str, Any] | None:
+    """The snapshot of ``call``'s session (:func:`memhooks.session.snapshot.load`), or
+    None (none, or the call has no session id)."""
+    session_id = call.event.session_id
+    if not session_id:
+        return None
+    return load(call.state_dir, call.host, session_id, call.env)
+
+
+def edit_settled(call: Call, sure: Callable[[str, frozenset[str], str | None], bool]) -> bool:
     """True when a pre-tool edit needs nothing: line-level recall is on for a host with a
     pre-tool channel, the call selects the store the snapshot's call did
     (:func:`store_choice`: the same variables, the same configuration file), the code's
@@ -44,14 +67,14 @@ def edit_settled(
     ``sure(root, told, prompt)`` (:func:`memhooks.hook.told.all_told`) finds every owner
     of the lines it replaces among the commits told. False sends the call the whole way.
     Never raises."""
-    data = load(state_dir, host, session_id, env)
+    data = _load(call)
     if data is None:
         return False
     try:
         root = data["root"]
         if not isinstance(root, str) or not data["reads"] or data["edits"]:
             return False
-        if not _nothing_named(data, env):
+        if not _nothing_named(data, call.env):
             return False
         told = frozenset(data["told"])
         prompt = data["prompt"]
@@ -62,35 +85,32 @@ def edit_settled(
     return bool(told) and sure(root, told, prompt)
 
 
-def nothing_named(
-    state_dir: str,
-    host: str,
-    session_id: str,
-    env: Mapping[str, str],
-    root: str,
-    choose: Callable[[], tuple[str, str | None] | None],
-) -> bool:
-    """True when the store the call selects holds nothing the code's names (the symbol
+def nothing_named(call: Call) -> bool:
+    """True when the store ``call`` selects holds nothing the code's names (the symbol
     cue, :mod:`memhooks.recall.symbol_recall`) or a file's anchors could tell beyond
     commits' memories: there is no store (and still none), or it was found to hold only
     commits' memories and has not changed since — as the session's snapshot knows it,
-    or, in a session with none yet, as another session of the project at ``root`` found
-    the store ``choose()`` names (:func:`store_fields`). Then an edit that goes the
-    whole way need not open it to search by names (:mod:`memhooks.hook.lines`) or for
-    notes (:mod:`memhooks.hook.tool_time`). Never raises."""
-    data = load(state_dir, host, session_id, env)
+    or, in a session with none yet, as another session of the project at the call's
+    root found the store :func:`chosen_store` names (:func:`store_fields`). Then an edit
+    that goes the whole way need not open it to search by names
+    (:mod:`memhooks.hook.lines`) or for notes (:mod:`memhooks.hook.tool_time`). False
+    without a session id or a root. Never raises."""
+    root = call.root if call.event.session_id else None
+    if root is None:
+        return False
+    data = _load(call)
     try:
         if data is not None and data.get("store") is not None:
-            return _nothing_named(data, env)
+            return _nothing_named(data, call.env)
     except (ValueError, KeyError, TypeError):
         return False
-    chosen = choose()
+    chosen = chosen_store(call.env)
     if chosen is None or chosen[1] is None:
         return False
     path = os.path.realpath(chosen[1])
     if not os.path.lexists(path):
         return True  # no store
-    found = _shared(state_dir)[1].get(f"{root}\n{path}")
+    found = _shared(call.state_dir)[1].get(f"{root}\n{path}")
     return still(found) and isinstance(found, list) and found[0] == path
 
 
@@ -195,8 +215,8 @@ def quiet_store(backend: Backend, project: str) -> list[object] | None:
     :func:`memhooks.store.identify`) there are all commits' — the symbol cue never tells
     those (:mod:`memhooks.recall.symbol_recall`, rule 4), so a search by the code's names
     would find nothing. None otherwise (another backend, a note or a conversation among
-    the memories, a store unreadable now): the edit goes the whole way. ``ask()`` of
-    :func:`store_fields`: asked once per change of the store (:func:`still`)."""
+    the memories, a store unreadable now): the edit goes the whole way. Asked by
+    :func:`store_fields` once per change of the store (:func:`still`)."""
     from ..backends.embedded import EmbeddedBackend
 
     if not isinstance(backend, EmbeddedBackend) or backend.store.path == ":memory:":
@@ -213,32 +233,28 @@ def quiet_store(backend: Backend, project: str) -> list[object] | None:
 
 
 def store_fields(
-    state_dir: str,
-    host: str,
-    session_id: str,
-    env: Mapping[str, str],
-    root: str,
-    choose: Callable[[], tuple[str, str | None] | None],
-    ask: Callable[[], list[object] | None] | None,
+    call: Call, opened: Backend | None
 ) -> tuple[list[object] | None, bool, list[object] | None]:
-    """``(store, names, quiet)`` for the session's next snapshot (:func:`save`).
+    """``(store, names, quiet)`` for the next snapshot (:func:`save`) of ``call``'s
+    session (it has a session id and a root).
 
     ``store``: the memory store the call selects (:func:`store_choice`): the previous
     snapshot's while the variables and the configuration file choose as they did, else
-    from ``choose()`` — ``(configuration file, embedded store file or None)``, None when
-    it cannot say (then an edit goes the whole way). ``names``: a store the symbol cue
-    could search (another backend, or the embedded store's file exists). ``quiet``
-    (:func:`store_state`), for that store only: the session's own, carried as it is (the
-    edit asks :func:`still`; a call that opened the store checks it first); else another
-    session's of the project at ``root`` on the same store (``sessions/_quiet.json``, so
-    a new session need not ask the store again); else ``ask()``
-    (:func:`quiet_store`; None: the call did not open the store),
-    kept for the next sessions. None: the store may hold something the symbol cue
-    tells."""
-    data = load(state_dir, host, session_id, env) or {}
+    :func:`chosen_store`'s — ``(configuration file, embedded store file or None)``, None
+    when it cannot say (no home folder: then an edit goes the whole way). ``names``: a
+    store the symbol cue could search (another backend, or the embedded store's file
+    exists). ``quiet`` (:func:`store_state`), for that store only: the session's own,
+    carried as it is (the edit asks :func:`still`; a call that opened the store checks it
+    first); else another session's of the project at the call's root on the same store
+    (``sessions/_quiet.json``, so a new session need not ask the store again); else what
+    :func:`quiet_store` finds in ``opened``, the backend the call opened (None: it opened
+    none, the store is not asked), kept for the next sessions. None: the store may hold
+    something the symbol cue tells."""
+    env = call.env
+    data = _load(call) or {}
     store = data.get("store")
     if _chosen(store, env) is False:
-        chosen = choose()
+        chosen = chosen_store(env)
         if chosen is None:
             return None, True, None
         store = store_choice(env, *chosen)
@@ -249,14 +265,14 @@ def store_fields(
     if not os.path.lexists(path):
         return store, False, None  # no store (yet): nothing to search
     found = data.get("quiet")
-    if isinstance(found, list) and found[:1] == [path] and (ask is None or still(found)):
+    if isinstance(found, list) and found[:1] == [path] and (opened is None or still(found)):
         return store, True, found
-    shared, known = _shared(state_dir)
-    where = f"{root}\n{path}"  # what one store holds says nothing of another's
+    shared, known = _shared(call.state_dir)
+    where = f"{call.root}\n{path}"  # what one store holds says nothing of another's
     found = known.get(where)
     if still(found) and isinstance(found, list) and found[0] == path:
         return store, True, found
-    found = ask() if ask is not None else None
+    found = quiet_store(opened, call.project) if opened is not None else None
     if found is None or found[0] != path:
         return store, True, None
     from .. import cachefile
