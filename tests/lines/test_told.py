@@ -93,3 +93,31 @@ def test_an_edit_whose_lines_have_an_owner_not_told_yet_tells_it(
     told = context(hook(project, "claude-code", edit(root, cap)))
     assert hashes["decision"][:12] in told
     assert context(hook(project, "claude-code", edit(root, cap))) == ""  # once per session
+
+
+def test_an_edit_over_a_wordless_owners_line_and_a_reshaped_line_settles(tmp_path: Path) -> None:
+    # the edit's own lines hold a blank line whose owner owns nothing with a word (never
+    # told, left out) and a line a whitespace cleanup reshaped (low-signal, walked back to
+    # the decision before it): settled once both were told — looking up the reshaped
+    # line's previous owners once skipped into the left-out owner's line (a KeyError)
+    from storyrepo import build
+
+    repo = (tmp_path / "repo").resolve()
+    body = "def retry(fn):\n    attempts=4\n{gap}    return fn(attempts)\n"
+    hashes = build(repo, [
+        {"label": "decision", "author_time": 1700000000,
+         "message": "Cap retries at four: the gateway's measured budget\n",
+         "files": {PATH: body.format(gap="")}},
+        {"label": "cleanup", "author_time": 1700100000, "message": "whitespace cleanup\n",
+         "files": {PATH: body.format(gap="").replace("attempts=4", "attempts = 4")}},
+        {"label": "gap", "author_time": 1700200000, "message": "Add a blank line\n",
+         "files": {PATH: body.format(gap="\n").replace("attempts=4", "attempts = 4")}},
+    ])  # fmt: skip
+    state = str(tmp_path / "state")
+    old = "    attempts = 4\n\n    return fn(attempts)\n"  # the cleanup's, the blank line's, ...
+    read = line_recall(str(repo), PATH, [(1, 4)], kind=READ, state_dir=state)
+    told = line_recall(str(repo), PATH, [(1, 4)], kind=EDIT, focus=[(2, 4)], state_dir=state)
+    given = {*read.commits, *told.commits}
+    assert hashes["gap"] not in given and {hashes["decision"], hashes["cleanup"]} <= given
+    assert decide(repo, state, old, given)
+    assert not decide(repo, state, old, given - {hashes["decision"]})  # walked back to it

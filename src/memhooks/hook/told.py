@@ -69,12 +69,16 @@ def all_told(
     """True when the changes ``found`` (an edit tool call's:
     :func:`memhooks.lines.tools.changes`) replace only lines whose owners were all told (``told``: full hashes; see the module docstring). ``absolute``
     makes the call's paths absolute; ``root``: the session's root; ``prompt``: the
-    session's latest. Never raises."""
+    session's latest. False, too, when a file changes under it (it vanished, it cannot
+    be read: the whole way decides then). The cache entry it reads is the one
+    :func:`memhooks.lines.cache.load` accepted (its format checked), so nothing else is
+    caught here: a fault in this reading is a defect, and reaches the hook's one
+    fail-open path (one line on stderr) instead of passing for "not told"."""
     if not found:
         return False
     try:
         return all(_told(change, absolute, root, state_dir, told, prompt) for change in found)
-    except (OSError, ValueError, KeyError, TypeError, IndexError):
+    except OSError:
         return False
 
 

@@ -66,7 +66,7 @@ def edit_settled(call: Call, sure: Callable[[str, frozenset[str], str | None], b
     nothing the symbol cue tells and has not changed since: :func:`still`), and
     ``sure(root, told, prompt)`` (:func:`memhooks.hook.told.all_told`) finds every owner
     of the lines it replaces among the commits told. False sends the call the whole way.
-    Never raises."""
+    Raises only what ``sure`` raises."""
     data = _load(call)
     if data is None:
         return False
