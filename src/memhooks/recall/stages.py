@@ -99,9 +99,8 @@ def resolve(
 ) -> Resolved:
     """Stage 1 for ``targets`` (folders or files of one project; the first is the base).
     ``anchored``: a tool-time recall, which searches its target even when no hook asks
-    anything and there is no prompt. ``identity``: the project's
-    (:func:`memhooks.store.identify`) when the caller identified its root already — a
-    hook call has (:attr:`memhooks.hook.call.HookCall.identity`); None: identified here.
+    anything and there is no prompt. ``identity``: the project's (:func:`memhooks.store.identify`)
+    if the caller has it (the hook call's :attr:`~memhooks.hook.call.HookCall.identity`).
     Raises DiagnosticError when a target or a hook in its chain is invalid (with
     ``strict``; otherwise the failing scope is dropped with a note). With
     ``skip_invalid`` an invalid hook of a chain is left out of it

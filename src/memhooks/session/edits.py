@@ -31,16 +31,12 @@ if TYPE_CHECKING:
     from ..backends.base import Backend
 
     class Call(Protocol):
-        """What this reads of a hook call (:class:`memhooks.hook.call.HookCall`, the one
-        home of every per-call fact): where its session's snapshot is, the variables that
-        choose the store, the project."""
+        """What this reads of a hook call (:class:`memhooks.hook.call.HookCall`)."""
 
-        @property
-        def event(self) -> NormalizedEvent: ...
-        @property
-        def host(self) -> str: ...
-        @property
-        def env(self) -> Mapping[str, str]: ...
+        event: NormalizedEvent
+        host: str
+        env: Mapping[str, str]
+
         @property
         def state_dir(self) -> str: ...
         @property
@@ -50,23 +46,18 @@ if TYPE_CHECKING:
 
 
 def _load(call: Call) -> dict[str, Any] | None:
-    """The snapshot of ``call``'s session (:func:`memhooks.session.snapshot.load`), or
-    None (none, or the call has no session id)."""
-    session_id = call.event.session_id
-    if not session_id:
-        return None
-    return load(call.state_dir, call.host, session_id, call.env)
+    """The snapshot of ``call``'s session (:func:`.snapshot.load`; None: no session id)."""
+    sid = call.event.session_id
+    return load(call.state_dir, call.host, sid, call.env) if sid else None
 
 
 def edit_settled(call: Call, sure: Callable[[str, frozenset[str], str | None], bool]) -> bool:
     """True when a pre-tool edit needs nothing: line-level recall is on for a host with a
     pre-tool channel, the call selects the store the snapshot's call did
     (:func:`store_choice`: the same variables, the same configuration file), the code's
-    names could find nothing there (no store, and still none; or a store that held
-    nothing the symbol cue tells and has not changed since: :func:`still`), and
-    ``sure(root, told, prompt)`` (:func:`memhooks.hook.told.all_told`) finds every owner
-    of the lines it replaces among the commits told. False sends the call the whole way.
-    Raises only what ``sure`` raises."""
+    names could find nothing there (:func:`nothing_named`), and ``sure(root, told,
+    prompt)`` (:func:`memhooks.hook.told.all_told`) finds every owner of the lines it
+    replaces among the commits told. False: the whole way. Raises what ``sure`` raises."""
     data = _load(call)
     if data is None:
         return False
@@ -88,13 +79,12 @@ def edit_settled(call: Call, sure: Callable[[str, frozenset[str], str | None], b
 def nothing_named(call: Call) -> bool:
     """True when the store ``call`` selects holds nothing the code's names (the symbol
     cue, :mod:`memhooks.recall.symbol_recall`) or a file's anchors could tell beyond
-    commits' memories: there is no store (and still none), or it was found to hold only
-    commits' memories and has not changed since — as the session's snapshot knows it,
-    or, in a session with none yet, as another session of the project at the call's
-    root found the store :func:`chosen_store` names (:func:`store_fields`). Then an edit
-    that goes the whole way need not open it to search by names
-    (:mod:`memhooks.hook.lines`) or for notes (:mod:`memhooks.hook.tool_time`). False
-    without a session id or a root. Never raises."""
+    commits' memories: none (and still none), or one found to hold only commits'
+    memories and unchanged since — as the session's snapshot knows it, or, in a session
+    with none yet, as another session of the project found the store
+    :func:`chosen_store` names (:func:`store_fields`). An edit that goes the whole way
+    then opens no store to search by names (:mod:`memhooks.hook.lines`) or for notes
+    (:mod:`memhooks.hook.tool_time`). False without a session id or a root; never raises."""
     root = call.root if call.event.session_id else None
     if root is None:
         return False
@@ -130,15 +120,8 @@ def _nothing_named(data: dict[str, object], env: Mapping[str, str]) -> bool:
 #: The variables that choose the memory store and its file
 #: (:func:`memhooks.backends.registry.selected_store`, :mod:`memhooks.backends.config`,
 #: :mod:`memhooks.dirs`): a call where one differs may select another store.
-STORE_VARS = (
-    "MEMHOOKS_BACKEND",
-    "MEMHOOKS_STORE",
-    "MEMHOOKS_EMBEDDED_PATH",
-    "MEMHOOKS_CONFIG",
-    "HOME",
-    "XDG_CONFIG_HOME",
-    "XDG_DATA_HOME",
-)
+STORE_VARS = ("MEMHOOKS_BACKEND", "MEMHOOKS_STORE", "MEMHOOKS_EMBEDDED_PATH", "MEMHOOKS_CONFIG",
+              "HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME")  # fmt: skip
 
 
 def store_choice(env: Mapping[str, str], config: str, store: str | None) -> list[object]:
