@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import copy_devset
+from transcript_support import copy_devset, git_project
 
 from memhooks.cli import main
 from memhooks.store import MemoryStore, project_id
@@ -126,8 +126,6 @@ def test_nothing_to_import_says_where_it_looked_and_makes_no_store(
 ) -> None:
     # Newcomer trial #1: a first run in a project no host has a session of printed
     # "0 added" and left an empty store behind.
-    from conftest import git_project
-
     project = git_project(tmp_path / "fresh")
     home = tmp_path / "home"
     monkeypatch.setenv("HOME", str(home))
@@ -176,8 +174,6 @@ def test_an_empty_chat_file_is_named_when_nothing_is_imported(
 ) -> None:
     # newcomer trial: `--chat empty.jsonl` said only where host sessions were looked for,
     # and to "name another tool's chat with --chat FILE" — which they had done
-    from conftest import git_project
-
     project = git_project(tmp_path / "fresh")
     monkeypatch.setenv("MEMHOOKS_STORE", str(tmp_path / "store.sqlite3"))
     chat = tmp_path / "empty.jsonl"
@@ -211,8 +207,6 @@ def test_a_chat_file_that_cannot_be_read_is_an_error_naming_it(
     said: str,
 ) -> None:
     # never "nothing to keep" (nor a bare OS error): the file, an MH code and what to do
-    from conftest import git_project
-
     project = git_project(tmp_path / "fresh")
     monkeypatch.setenv("MEMHOOKS_STORE", str(tmp_path / "store.sqlite3"))
     (tmp_path / "folder").mkdir()

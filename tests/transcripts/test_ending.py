@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import lay_out
+from transcript_support import lay_out
 
 from memhooks.agents import normalize
 from memhooks.capture import record, settings

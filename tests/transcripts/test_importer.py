@@ -7,7 +7,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from conftest import copy_devset, git_project, lay_out
+from transcript_support import copy_devset, git_project, lay_out
 
 from memhooks.store import MemoryStore
 from memhooks.transcripts import import_transcripts

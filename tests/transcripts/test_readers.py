@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import lay_out
+from transcript_support import lay_out
 
 from memhooks.transcripts import READERS
 from memhooks.transcripts.lines import Damage

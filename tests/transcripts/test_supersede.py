@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import copy_devset
+from transcript_support import copy_devset
 
 from memhooks.store import Memory, MemoryStore
 from memhooks.transcripts import import_transcripts
