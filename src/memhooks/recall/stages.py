@@ -102,10 +102,10 @@ def resolve(
     anything and there is no prompt. ``identity``: the project's (:func:`memhooks.store.identify`)
     if the caller has it (the hook call's :attr:`~memhooks.hook.call.HookCall.identity`).
     Raises DiagnosticError when a target or a hook in its chain is invalid (with
-    ``strict``; otherwise the failing scope is dropped with a note). With
-    ``skip_invalid`` an invalid hook of a chain is left out of it
-    (:attr:`Resolved.skipped`: its first error)."""
+    ``strict``; otherwise the failing scope is dropped with a note). With ``skip_invalid``
+    an invalid hook of a chain is left out of it (:attr:`Resolved.skipped`: its first)."""
     from ..protocol.resolve import resolve_scopes
+    from ..store import identify
 
     files = list(files)
     scopes = resolve_scopes(targets, roles, files, strict=strict, skip_invalid=skip_invalid)
@@ -124,10 +124,7 @@ def resolve(
         base = os.path.realpath(targets[0])
         anchor = relative(base, root) or "."
     tasks = build_tasks(plans, prompt, routing, anchor)
-    if identity is None:
-        from ..store import identify
-
-        identity = identify(root)
+    identity = identify(root) if identity is None else identity
     notes += [f"skipped an invalid hook: {_where(d)} {d.code} {d.message}" for d in scopes.skipped]
     return Resolved(
         plans,
