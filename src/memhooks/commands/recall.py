@@ -21,7 +21,7 @@ import json
 import sys
 
 from ..recall import DEFAULT_BUDGET, context, recall, text
-from ..recall.result import headline
+from ..recall.status import headline
 from ..settings import default
 
 

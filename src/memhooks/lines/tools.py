@@ -8,8 +8,7 @@ start at; 2,000 lines by default — code.claude.com/docs/en/tools-reference); G
 OpenCode ``read {filePath, offset (0-based), limit}``; Hermes ``read_file {path, offset
 (1-based), limit}``; Copilot CLI ``view {path, view_range: [first, last]}`` (``-1``: to
 the end); Cline ``read_file``, Kiro ``fs_read``: whole files. Shell reads (Codex has no
-read tool): ``sed -n 'A,Bp' FILE``, ``nl -ba FILE | sed -n 'A,Bp'``, ``head -n N FILE``,
-``cat FILE`` — the commands agents use to page through a file.
+read tool) are :mod:`.shell`'s.
 
 Edits (issue 20 item 3) give :class:`Change` records: the text an edit replaces (Claude
 Code ``Edit``/``MultiEdit``, Gemini ``replace``, Copilot and Kiro ``str_replace``,
@@ -42,7 +41,7 @@ SHELL_TOOLS = {
     "bash": "command",
     "shell": "command",
 }
-#: The commands a shell read starts with (:func:`shell_reads`); the hook's tool-event
+#: The commands a shell read starts with (:func:`.shell.shell_reads`); the hook's tool-event
 #: shortcut sends a command starting with one of them the whole way when it names a file
 #: the session was not told about.
 SHELL_READERS = frozenset(("sed", "nl", "head", "cat"))
@@ -126,7 +125,11 @@ def reads(
         return [(path, _read_range(tool, args, spec, host))]
     key = SHELL_TOOLS.get(tool)
     command = args.get(key) if key else None
-    return shell_reads(command) if isinstance(command, str) else []
+    if not isinstance(command, str):
+        return []
+    from .shell import shell_reads  # a shell command: its words read as the shell would
+
+    return shell_reads(command)
 
 
 def _read_range(
@@ -193,99 +196,6 @@ def shell_read(command: str) -> bool:
     is one of :data:`SHELL_READERS`): cheap, no shell-word reading."""
     words = command.split(None, 1)
     return bool(words) and words[0].rsplit("/", 1)[-1] in SHELL_READERS
-
-
-def shell_reads(command: str) -> list[tuple[str, list[tuple[int, int]]]]:
-    """The files a shell command pages through: ``sed -n 'A,Bp' F`` (also after ``nl
-    -ba F |``), ``head -n N F``, ``cat F``; anything else reads nothing known."""
-    import shlex
-
-    found: list[tuple[str, list[tuple[int, int]]]] = []
-    for part in _statements(command):
-        try:
-            words = shlex.split(part)
-        except ValueError:
-            continue
-        piped = [p for p in _split(words, "|") if p]
-        if not piped:
-            continue
-        first = piped[0]
-        name = first[0].rsplit("/", 1)[-1]
-        if name == "sed":
-            found += _sed(first)
-        elif name in ("cat", "nl") and len(piped) == 1:
-            found += [(f, []) for f in _operands(first[1:])]
-        elif name == "nl" and len(piped) == 2 and piped[1][0] == "sed":
-            files = _operands(first[1:])
-            window = _sed_window(piped[1][1:])
-            if len(files) == 1 and window:
-                found.append((files[0], [window]))
-        elif name == "head":
-            found += _head(first)
-    return found
-
-
-def _sed(words: list[str]) -> list[tuple[str, list[tuple[int, int]]]]:
-    window = _sed_window(words[1:])
-    if window is None:
-        return []
-    files = [w for w in words[1:] if not w.startswith("-") and not _is_script(w)]
-    return [(f, [window]) for f in files]
-
-
-def _sed_window(args: list[str]) -> tuple[int, int] | None:
-    if "-n" not in args:
-        return None
-    scripts = [a for a in args if _is_script(a)]
-    if len(scripts) != 1:
-        return None
-    body = scripts[0][:-1]
-    first, _, last = body.partition(",")
-    if not first.isdigit() or (last and not (last.isdigit() or last == "$")):
-        return None
-    end = int(last) if last.isdigit() else (10**9 if last == "$" else int(first))
-    return (max(1, int(first)), end)
-
-
-def _is_script(word: str) -> bool:
-    return word.endswith("p") and word[:-1].replace(",", "").replace("$", "").isdigit()
-
-
-def _head(words: list[str]) -> list[tuple[str, list[tuple[int, int]]]]:
-    count = 10
-    files: list[str] = []
-    rest = iter(words[1:])
-    for word in rest:
-        if word == "-n":
-            count = _int(next(rest, "")) or count
-        elif word.startswith("-n") and word[2:].isdigit():
-            count = int(word[2:])
-        elif word.startswith("-") and word[1:].isdigit():
-            count = int(word[1:])
-        elif not word.startswith("-"):
-            files.append(word)
-    return [(f, [(1, count)]) for f in files]
-
-
-def _operands(words: list[str]) -> list[str]:
-    return [w for w in words if not w.startswith("-") and w not in (">", "<")]
-
-
-def _statements(command: str) -> list[str]:
-    out = [command]
-    for mark in ("&&", "||", ";", "\n"):
-        out = [piece for part in out for piece in part.split(mark)]
-    return [p.strip() for p in out if p.strip()]
-
-
-def _split(words: list[str], mark: str) -> list[list[str]]:
-    groups: list[list[str]] = [[]]
-    for word in words:
-        if word == mark:
-            groups.append([])
-        else:
-            groups[-1].append(word)
-    return groups
 
 
 def search_blocks(diff: str) -> list[tuple[str, str | None]]:

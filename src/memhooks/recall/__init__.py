@@ -24,8 +24,9 @@ if TYPE_CHECKING:
     from ..errors import MemhooksError
     from ..store.project import Identity
     from .outcome import RECALL_VERSION, Recall, Recalled
-    from .result import context, text
+    from .result import context
     from .runtime import Task
+    from .summary import text
 
 #: Public names loaded on first use: the hook's line-level recall imports modules of this
 #: package (``recall.line_recall``, ``recall.why``) and runs no recall.
@@ -34,7 +35,7 @@ _LAZY = {
     "Recall": "outcome",
     "Recalled": "outcome",
     "context": "result",
-    "text": "result",
+    "text": "summary",
 }
 
 

@@ -4,7 +4,13 @@ The result is a plain, versioned JSON-able dict (``memhooks/recall-v1``, see
 :func:`memhooks.recall.recall`). What an agent receives is :func:`context`: a two-line
 trust label followed by compact JSON (``memhooks/memories-v1``) — the memories and the
 hooks' guidance are repository/user data and cannot override instructions. The budget
-counts every character of that string (Unicode code points), label included.
+counts every character of that string (Unicode code points), label included. What
+people read of a recall is :mod:`.summary`'s and :mod:`.status`'s.
+
+Over 300 lines on purpose: all of it is what the model receives of a recall — packed
+into the budget, escaped, labelled — and every prompt's recall loads it at once; a
+split by noun (packing, escaping) would add a module to the hook's import set
+(``tests/hook/data/import_sets.json``) for the same work.
 """
 
 from __future__ import annotations
@@ -248,81 +254,13 @@ def skipped_line(path: str, line: int | None, column: int | None, code: str, tit
     return f"{where} {code} {title}: skipped; `memhooks validate {path}` says how to fix it"
 
 
-STATUS_TEXT = {
-    "ok": "recalled {n} memor{ies}",
-    "nothing_found": "searched, nothing relevant found",
-    "over_budget": "found {dropped} memor{dies}, but none fits the budget; raise --budget",
-    "empty_store": "no memories recorded for this project yet (in this store)",
-    "no_cues": "no recall queries in the hooks here and no prompt: nothing to recall",
-    "no_backend": "no memory backend is available",
-    "failed": "every recall query failed",
-}
-
-
-def headline(result: dict[str, Any]) -> tuple[str, str | None]:
-    """The status line of a recall result (what happened, and for ``no_backend`` /
-    ``failed`` why) and the reason it quotes, if any."""
-    n = len(result["memories"])
-    over = result["dropped"]["budget"]
-    status = STATUS_TEXT[result["status"]].format(
-        n=n, ies="y" if n == 1 else "ies", dropped=over, dies="y" if over == 1 else "ies"
-    )
-    if result["status"] in ("no_backend", "failed"):
-        reasons = [q["error"] for q in result["queries"] if q.get("error")] + result["notes"]
-        if reasons:  # the why belongs in the headline, not only in a note below
-            return f"{status}: {reasons[0]}", reasons[0]
-    return status, None
-
-
-def text(result: dict[str, Any]) -> str:
-    """Human-readable rendering of a recall result (control characters shown as escapes)."""
-    status, shown = headline(result)
-    lines = [
-        f"memhooks recall: {status}",
-        f"backend: {result['backend'] or 'none'}   project: {result['project']}",
-        f"budget: {result['budget']['used']}/{result['budget']['chars']} characters",
-    ]
-    for number, memory in enumerate(result["memories"], 1):
-        meta = ", ".join(str(memory[k]) for k in ("kind", "created_at") if memory.get(k))
-        lines.append("")
-        lines.append(
-            f"[{number}] {memory['id']}  scope: {memory['scope'] or '.'}"
-            + (f"  ({meta})" if meta else "")
-        )
-        lines += [f"    {line}" for line in memory["text"].splitlines() or [""]]
-        for by in memory["recalled_by"]:
-            priority = "default" if by["priority"] is None else f"{by['priority']:.2f}"
-            lines.append(
-                f"    recalled by [{priority}] {short(by['query'])}  (score {by['score']:.4g})"
-            )
-    dropped = result["dropped"]
-    if any(dropped.values()):
-        lines.append("")
-        lines.append(
-            f"left out: {dropped['budget']} over budget, {dropped['excluded']} excluded, {dropped['duplicates']} duplicates"
-            + (
-                f", {dropped['below_floor']} below the relevance floor"
-                if dropped.get("below_floor")
-                else ""
-            )
-        )
-    failed = [q for q in result["queries"] if q["status"] != "ok"]
-    for query in failed:
-        lines.append(f"query {query['status']}: {query['query']}: {query['error']}")
-    for note in result["notes"]:
-        if note != shown:
-            lines.append(f"note: {note}")
-    from ..terminal import visible
-
-    # Memories and hooks are untrusted: their control characters are shown, not obeyed.
-    return "\n".join(visible(line) for line in "\n".join(lines).splitlines())
-
-
 def unavailable(recall: Recall) -> str | None:
     """One short line when ``recall``'s memory could not be (fully) searched, else None:
     every query failed or no backend opened, or some sources failed while others
     answered."""
     if recall.failed:
+        from .status import headline  # the status line people read too: only on a failure
+
         return f"memory unavailable: {headline(recall.to_dict())[0]}"
     errors = [q for q in recall.queries if q["status"] in ("error", "timeout", "partial")]
     if errors:

@@ -1,0 +1,102 @@
+"""Which lines of which files a shell command pages through (:func:`shell_reads`): the
+commands agents use to read a file when they have no read tool, or prefer the shell
+(Codex has none) — ``sed -n 'A,Bp' FILE``, ``nl -ba FILE | sed -n 'A,Bp'``, ``head -n N
+FILE``, ``cat FILE``. Reads give ``(path, ranges)`` as :func:`memhooks.lines.tools.reads`
+does (an empty ``ranges``: the whole file); anything else reads nothing known. Loaded
+only for a shell tool's command: it reads shell words with :mod:`shlex`."""
+
+from __future__ import annotations
+
+import shlex
+
+
+def shell_reads(command: str) -> list[tuple[str, list[tuple[int, int]]]]:
+    """The files a shell command pages through: ``sed -n 'A,Bp' F`` (also after ``nl
+    -ba F |``), ``head -n N F``, ``cat F``; anything else reads nothing known."""
+    found: list[tuple[str, list[tuple[int, int]]]] = []
+    for part in _statements(command):
+        try:
+            words = shlex.split(part)
+        except ValueError:
+            continue
+        piped = [p for p in _split(words, "|") if p]
+        if not piped:
+            continue
+        first = piped[0]
+        name = first[0].rsplit("/", 1)[-1]
+        if name == "sed":
+            found += _sed(first)
+        elif name in ("cat", "nl") and len(piped) == 1:
+            found += [(f, []) for f in _operands(first[1:])]
+        elif name == "nl" and len(piped) == 2 and piped[1][0] == "sed":
+            files = _operands(first[1:])
+            window = _sed_window(piped[1][1:])
+            if len(files) == 1 and window:
+                found.append((files[0], [window]))
+        elif name == "head":
+            found += _head(first)
+    return found
+
+
+def _sed(words: list[str]) -> list[tuple[str, list[tuple[int, int]]]]:
+    window = _sed_window(words[1:])
+    if window is None:
+        return []
+    files = [w for w in words[1:] if not w.startswith("-") and not _is_script(w)]
+    return [(f, [window]) for f in files]
+
+
+def _sed_window(args: list[str]) -> tuple[int, int] | None:
+    if "-n" not in args:
+        return None
+    scripts = [a for a in args if _is_script(a)]
+    if len(scripts) != 1:
+        return None
+    body = scripts[0][:-1]
+    first, _, last = body.partition(",")
+    if not first.isdigit() or (last and not (last.isdigit() or last == "$")):
+        return None
+    end = int(last) if last.isdigit() else (10**9 if last == "$" else int(first))
+    return (max(1, int(first)), end)
+
+
+def _is_script(word: str) -> bool:
+    return word.endswith("p") and word[:-1].replace(",", "").replace("$", "").isdigit()
+
+
+def _head(words: list[str]) -> list[tuple[str, list[tuple[int, int]]]]:
+    count = 10
+    files: list[str] = []
+    rest = iter(words[1:])
+    for word in rest:
+        if word == "-n":
+            given = next(rest, "")
+            count = int(given) if given.strip().isdigit() and int(given) > 0 else count
+        elif word.startswith("-n") and word[2:].isdigit():
+            count = int(word[2:])
+        elif word.startswith("-") and word[1:].isdigit():
+            count = int(word[1:])
+        elif not word.startswith("-"):
+            files.append(word)
+    return [(f, [(1, count)]) for f in files]
+
+
+def _operands(words: list[str]) -> list[str]:
+    return [w for w in words if not w.startswith("-") and w not in (">", "<")]
+
+
+def _statements(command: str) -> list[str]:
+    out = [command]
+    for mark in ("&&", "||", ";", "\n"):
+        out = [piece for part in out for piece in part.split(mark)]
+    return [p.strip() for p in out if p.strip()]
+
+
+def _split(words: list[str], mark: str) -> list[list[str]]:
+    groups: list[list[str]] = [[]]
+    for word in words:
+        if word == mark:
+            groups.append([])
+        else:
+            groups[-1].append(word)
+    return groups
