@@ -50,6 +50,17 @@ def test_an_installed_host_checks_out(agent: str, tmp_path: Path) -> None:
     assert result.delivered is (None if agent == "windsurf" else True)  # Windsurf: no channel
 
 
+def test_a_git_dir_in_the_environment_is_left_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # run from a git hook or an alias, GIT_DIR names the user's repository: the check's
+    # throwaway project is made its own repository, the user's is never initialised
+    ctx = _install(tmp_path, "claude-code")
+    theirs = tmp_path / "theirs.git"
+    monkeypatch.setenv("GIT_DIR", str(theirs))
+    (result,) = check(INSTALLERS["claude-code"], ctx, status("claude-code", ctx))
+    assert result.ok, result.problems
+    assert not theirs.exists()
+
+
 def test_the_cli_reports_and_exits_0_when_every_check_passes(tmp_path: Path) -> None:
     _install(tmp_path, "claude-code")
     done = _cli(tmp_path, "--agent", "claude-code")

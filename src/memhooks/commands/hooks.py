@@ -18,6 +18,7 @@ import os
 from .. import git
 from ..listing.discover import list_hooks
 from ..maintain.local import local_hooks, share, with_local
+from ..paths import is_within
 from ..protocol.root import resolve_target
 from ..terminal import visible
 
@@ -91,11 +92,7 @@ def _share(root: str, paths: list[str]) -> int:
     local = local_hooks(root)
     if paths:
         named = [os.path.realpath(p) for p in paths]
-        wanted = [
-            h
-            for h in local
-            if any(h == n or h.startswith(n.rstrip(os.sep) + os.sep) for n in named)
-        ]
+        wanted = [h for h in local if any(is_within(h, n) for n in named)]
     else:
         wanted = local
     shared = share(root, wanted)

@@ -31,6 +31,7 @@ import time
 import uuid
 from importlib import resources
 
+from .. import git
 from ..store import MemoryStore, project_id
 from . import eventmap, jsonc, trust, yamlconf
 from .command import is_ours
@@ -184,7 +185,8 @@ def _project(base: str) -> str:
     """A git work tree with a root hook, a file, and one known memory in its own store."""
     root = os.path.join(base, "project")
     os.makedirs(os.path.join(root, "deploy"))
-    subprocess.run(["git", "init", "-q", root], check=True, capture_output=True, timeout=30)
+    subprocess.run(git.command(root, "init", "-q"), check=True, capture_output=True,
+                   env=git.environment(), timeout=30)  # fmt: skip
     with open(os.path.join(root, "MEMHOOKS.md"), "w", encoding="utf-8") as handle:
         handle.write(
             '---\nschema: memhooks/v2\nrecall_queries:\n  - "When does the deploy window close?"\n---\n'

@@ -26,6 +26,7 @@ import os
 
 from .. import excludes
 from ..git import find_repository
+from ..paths import is_within
 from ..protocol.hookfile import HOOK_NAME
 
 TYPE_CHECKING = False
@@ -107,9 +108,7 @@ def ours(root: str, hooks: Iterable[str]) -> list[str]:
 def with_local(root: str, directory: str, hooks: list[str]) -> list[str]:
     """``hooks`` (a git listing of ``directory``, which leaves out what is excluded) with
     the local hook files below ``directory`` added, sorted."""
-    below = [
-        p for p in local_hooks(root) if (p + os.sep).startswith(directory.rstrip(os.sep) + os.sep)
-    ]
+    below = [p for p in local_hooks(root) if is_within(p, directory)]
     return sorted(set(hooks) | set(below)) if below else hooks
 
 
