@@ -3,6 +3,7 @@ value — a command fails with MH028, the hook notes it and goes on with the def
 
 from __future__ import annotations
 
+import inspect
 import pathlib
 import re
 
@@ -13,13 +14,19 @@ from memhooks.agents import NormalizedEvent
 from memhooks.backends.registry import BACKENDS
 from memhooks.errors import DiagnosticError
 from memhooks.hook.call import HookCall
-from memhooks.protocol.budget import bound_context
+from memhooks.mcp import tools
+from memhooks.protocol.budget import bound_context, bound_view
 from memhooks.recall import DEFAULT_BUDGET
 
 
 def test_the_prompt_budget_has_one_default_for_the_hook_recall_and_the_library() -> None:
     call = HookCall(NormalizedEvent("hermes", "user_prompt", native_event="pre_llm_call"), {})
     assert call.prompt_budget() == DEFAULT_BUDGET == settings.default("MEMHOOKS_MAX_CHARS") == 8000
+    # the MCP recall tool wrote its own 8000 beside the table (and protocol.budget kept a
+    # dead 24,000 and its own 6,000 for one guidance item): one home, the table
+    assert inspect.signature(tools.recall).parameters["budget"].default == DEFAULT_BUDGET
+    guidance = inspect.signature(bound_view).parameters["max_guidance_chars"].default
+    assert guidance == settings.default("MEMHOOKS_MAX_GUIDANCE_CHARS")
 
 
 def test_an_invalid_value_fails_a_command_and_is_a_note_in_the_hook(monkeypatch: pytest.MonkeyPatch) -> None:

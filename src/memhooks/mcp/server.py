@@ -26,6 +26,7 @@ from pydantic import Field
 
 from .. import __version__
 from ..errors import MemhooksError
+from ..recall import DEFAULT_BUDGET
 from . import tools
 
 INSTRUCTIONS = (
@@ -74,7 +75,7 @@ def build(store_path: str | None = None) -> MCPServer:
         roles: Roles = [],  # noqa: B006
         budget: Annotated[
             int, Field(ge=1, le=1_000_000, description="characters the context may use")
-        ] = 8000,
+        ] = DEFAULT_BUDGET,
     ) -> dict[str, Any]:
         """Recall the memories that matter for a folder, within a character budget.
         Returns status, the context text to use, and the memories it holds."""

@@ -18,7 +18,7 @@ from ..backends.embedded import refresh
 from ..errors import DiagnosticError, MemhooksError, UsageError
 from ..maintain.targets import root_hook
 from ..protocol.resolve import resolve
-from ..recall import context
+from ..recall import DEFAULT_BUDGET, context
 from ..recall import recall as run_recall
 from ..recall.why_json import to_json
 from ..recall.why_path import existing, line_count, range_error
@@ -51,7 +51,7 @@ def recall(
     prompt: str | None = None,
     files: list[str] | None = None,
     roles: list[str] | None = None,
-    budget: int = 8000,
+    budget: int = DEFAULT_BUDGET,
     store_path: str | None = None,
 ) -> dict[str, Any]:
     """Bounded recall for ``path``: ``status``, ``context`` (the text an agent is given,
