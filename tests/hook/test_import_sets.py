@@ -20,6 +20,8 @@ import pytest
 from memhooks.install import command
 
 DATA = Path(__file__).parent / "data" / "import_sets.json"
+#: Read at collection: the suite's sandbox (conftest.py) takes every ``MEMHOOKS_*`` away.
+RECORD = bool(os.environ.get("MEMHOOKS_RECORD_IMPORT_SETS"))
 #: Modules outside memhooks whose presence is part of the record (the costly ones).
 WATCHED = (
     "argparse", "json.decoder", "platformdirs", "re", "ruamel", "sqlite3", "subprocess",
@@ -52,7 +54,9 @@ def import_sets(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]
         "MEMHOOKS_HOOK_TIMEOUT_MS": "30000",  # a loaded machine must not reach the deadline's path
     }  # fmt: skip
 
-    def call(payload: dict[str, object], cwd: Path = root) -> list[str]:
+    def call(
+        payload: dict[str, object], cwd: Path = root, settings: dict[str, str] | None = None
+    ) -> list[str]:
         body = {
             "session_id": "imports-1",
             "cwd": str(cwd),
@@ -60,7 +64,7 @@ def import_sets(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]
             **payload,
         }
         done = subprocess.run(command.argv("claude-code"), input=json.dumps(body), text=True, capture_output=True,
-                              env=env, cwd=str(cwd), timeout=60, check=False)  # fmt: skip
+                              env={**env, **(settings or {})}, cwd=str(cwd), timeout=60, check=False)  # fmt: skip
         assert done.returncode == 0
         notes = [line for line in done.stderr.splitlines() if not line.startswith("import time:")]
         assert notes == [], notes
@@ -98,13 +102,22 @@ def import_sets(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]
             "tool_input": {"command": "wc -l src/acme/billing.py"},
         }
     )
+    # line-level recall off (a session that never had it): a served read reads no tool
+    # input for lines (memhooks.lines.tools), as before line-level recall
+    off = {"session_id": "imports-3"}
+    lines_off = {"MEMHOOKS_LINE_RECALL": "off"}
+    call({**prompt, **off}, settings=lines_off)
+    call({**read("src/acme/billing.py"), **off}, settings=lines_off)
+    out["post_tool_served_lines_off"] = call(
+        {**read("src/acme/billing.py"), **off}, settings=lines_off
+    )
     new = root / "src" / "acme" / "discount.py"
     new.write_text("RATE = 0.1\n", encoding="utf-8")
     out["post_edit_maintained"] = call({"hook_event_name": "PostToolUse", "tool_name": "Write",
                                         "tool_input": {"file_path": str(new), "content": "RATE = 0.1\n"}})  # fmt: skip
     out["pre_compact"] = call({"hook_event_name": "PreCompact", "trigger": "auto"})
     out["session_end"] = call({"hook_event_name": "SessionEnd", "reason": "exit"})
-    if os.environ.get("MEMHOOKS_RECORD_IMPORT_SETS"):
+    if RECORD:
         DATA.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return out
 
@@ -126,7 +139,13 @@ def test_each_kind_of_hook_call_loads_its_recorded_modules(
 def test_the_tool_shortcut_loads_no_sqlite_no_yaml_no_typing(
     import_sets: dict[str, list[str]],
 ) -> None:
-    for kind in ("post_tool_served", "post_command_served", "pre_tool", "no_project"):
+    for kind in (
+        "post_tool_served",
+        "post_tool_served_lines_off",
+        "post_command_served",
+        "pre_tool",
+        "no_project",
+    ):
         assert not {"sqlite3", "ruamel", "yaml", "typing", "re", "subprocess"} & set(
             import_sets[kind]
         ), kind
@@ -136,6 +155,16 @@ def test_a_prompt_that_recalls_loads_no_re(import_sets: dict[str, list[str]]) ->
     # re with enum, functools and collections: ~3 ms of CPU a prompt (memhooks.words)
     assert "memhooks.recall.floor" in import_sets["user_prompt_recalls"]
     assert "re" not in import_sets["user_prompt_recalls"]
+
+
+def test_a_served_read_without_line_recall_loads_nothing_of_it(
+    import_sets: dict[str, list[str]],
+) -> None:
+    # MEMHOOKS_LINE_RECALL=off: the shortcut does not read which lines a tool read
+    assert "memhooks.lines.tools" in import_sets["post_tool_served"]
+    assert not [
+        m for m in import_sets["post_tool_served_lines_off"] if m.startswith("memhooks.lines")
+    ]
 
 
 def test_a_pre_tool_call_that_edits_nothing_opens_no_state_file(

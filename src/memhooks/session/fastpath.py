@@ -71,10 +71,9 @@ def settled(call: Call) -> bool:
 
     where = call.state_dir
     folder = call.folder
-    reads = _reads(event, touched)
     edit = event.event == POST_EDIT
     if not snapshot.settled(where, event.host, event.session_id, folder, touched, call.env,
-                            reads=reads, edit=edit):  # fmt: skip
+                            reads=lambda: _reads(event, touched), edit=edit):  # fmt: skip
         return False
     written = [f for f in event.files if f.action != READ]
     if not written:

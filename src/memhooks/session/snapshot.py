@@ -39,7 +39,7 @@ from . import keys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Callable, Iterable, Mapping
     from typing import Any
 
 VERSION = 5  # 3: told (commits told), names (a store the symbol cue searches); 4: quiet;
@@ -133,13 +133,14 @@ def settled(
     touched: Iterable[tuple[str, str]],
     env: Mapping[str, str],
     *,
-    reads: Iterable[tuple[str, list[tuple[int, int]] | None]] = (),
+    reads: Callable[[], Iterable[tuple[str, list[tuple[int, int]] | None]]] | None = None,
     edit: bool = False,
 ) -> bool:
     """True when every ``(path, kind)`` touched (absolute, or relative to ``cwd``; kind
     ``file`` or ``folder``) lies inside the session's root and was served — and, while
-    line-level recall is on, every read of ``reads`` (``(path, ranges)``: the lines a
-    read tool or a shell read named; ``[]`` the whole file, ``None`` lines not known) was
+    line-level recall is on, every read ``reads()`` gives (``(path, ranges)``: the lines a
+    read tool or a shell read named; ``[]`` the whole file, ``None`` lines not known; asked
+    only then, so a call with line-level recall off loads no reader of tool input) was
     handled before (the same lines) and ``edit`` (the call reports an edit) is not one a host
     without a pre-tool channel is told about — then the touches are logged and nothing
     else is to be done. False sends the call the whole way. Never raises."""
@@ -156,7 +157,7 @@ def settled(
             return False
     except (ValueError, KeyError, TypeError):
         return False
-    for path, ranges in reads if told else ():
+    for path, ranges in reads() if told and reads is not None else ():
         if ranges is None:
             return False  # which lines: the whole way reads the command
         if not os.path.isabs(path):
