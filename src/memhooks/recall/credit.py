@@ -16,6 +16,8 @@ from ..words import content_words
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ..backends.base import Hit
     from .runtime import Task
 
@@ -27,13 +29,19 @@ def credited(hit: Hit, tasks: list[Task]) -> list[tuple[Task, str]]:
     """``tasks`` (the queries that found ``hit``, in rank order) each with how it matched
     — :data:`QUERY` (its own words or file cues) or :data:`PROMPT` (only the prompt it was
     searched with) — those that matched on their own first."""
-    words = content_words(hit.text)
     files = set(hit.files or ())
+    read: list[frozenset[str]] = []  # the memory's words, read when a query's words decide
+
+    def words() -> frozenset[str]:
+        if not read:
+            read.append(content_words(hit.text))
+        return read[0]
+
     marked = [(task, QUERY if _own(task, words, files) else PROMPT) for task in tasks]
     return sorted(marked, key=lambda pair: pair[1] != QUERY)
 
 
-def _own(task: Task, words: frozenset[str], files: set[str]) -> bool:
+def _own(task: Task, words: Callable[[], frozenset[str]], files: set[str]) -> bool:
     request = task.request
     if task.source is None:
         return True  # the prompt-only query: its text is the prompt
@@ -41,7 +49,7 @@ def _own(task: Task, words: frozenset[str], files: set[str]) -> bool:
         return True
     if request is not None and request.auto:
         return False  # a generated cue's text names no topic
-    return not words.isdisjoint(_query_words(str(task.query.get("query", ""))))
+    return not words().isdisjoint(_query_words(str(task.query.get("query", ""))))
 
 
 #: A query's words, once per process (a recall asks for each query's words per memory).
