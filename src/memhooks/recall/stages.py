@@ -151,10 +151,10 @@ def _where(diagnostic: Diagnostic) -> str:
 def _adopt(backend: Backend, resolved: Resolved, notes: list[str]) -> None:
     """The embedded store moves what it kept under the project's earlier ids (a remote
     added, the first commit made; :meth:`memhooks.store.MemoryStore.adopt`)."""
-    from ..backends.capabilities import Adopts
+    from ..backends.capabilities import Adopts  # (only with earlier ids: search's caller)
     from ..errors import MemhooksError
 
-    if resolved.aliases and isinstance(backend, Adopts):
+    if isinstance(backend, Adopts):
         try:
             backend.adopt(resolved.project, resolved.aliases)
         except MemhooksError as exc:  # searching still works on what the id finds
@@ -213,7 +213,6 @@ def search(
     (opening the backend is not counted: an in-process model loads once); ``anchored``
     asks the backend for tool-time anchored memories only (``SearchRequest.anchored``),
     ``commits=False`` for no history memories among them (``SearchRequest.commits``)."""
-    from ..backends.capabilities import Counts
     from ..errors import MemhooksError, MissingStoreError
     from .exclusion import Exclusions
 
@@ -237,7 +236,8 @@ def search(
     out = Searched(backend.name)
     root, exclude = resolved.root, resolved.exclude
     try:
-        _adopt(backend, resolved, out.notes)
+        if resolved.aliases:
+            _adopt(backend, resolved, out.notes)
         plan_of = {str(i): p for i, p in enumerate(resolved.plans)} if resolved.routing else {}
         # Tool time ranks anchored memories only: the prompt-named files play no part.
         named_of = {} if anchored else _named(plan_of, root, prompt)
@@ -263,12 +263,15 @@ def search(
             resolved.tasks, backend, Exclusions(exclude), time.monotonic() + deadline_s - ranking
         )
         out.excluded = counters["excluded"]
-        if isinstance(backend, Counts) and not any(t.hits for t in resolved.tasks):
-            try:
-                if backend.count(resolved.project) == 0:
-                    out.status = "empty_store"
-            except MemhooksError as exc:  # the queries' own errors already say what failed
-                out.notes.append(f"could not count the memories: {exc}")
+        if not any(t.hits for t in resolved.tasks):  # (only then: capabilities loaded)
+            from ..backends.capabilities import Counts
+
+            if isinstance(backend, Counts):
+                try:
+                    if backend.count(resolved.project) == 0:
+                        out.status = "empty_store"
+                except MemhooksError as exc:  # the queries' own errors say what failed
+                    out.notes.append(f"could not count the memories: {exc}")
     finally:
         if owned:
             backend.close()
