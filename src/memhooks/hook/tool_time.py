@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 
 from ..session import keys
-from . import lines
 from .deliver import deliver, joined, kind, noop, recall
 
 TYPE_CHECKING = False
@@ -25,7 +24,9 @@ def on_tool(call: HookCall) -> Reply:
     touched = [(rel, kind(call, rel), "read") for rel in call.files(reads_only=True)]
     reply = _after_tool(call, touched)
     if touched and call.delivery.at_tool_time(call.native) and call.line_recall:
-        reply = joined(call, reply, lines.for_read(call))
+        from .lines import for_read  # (line-level recall off: not loaded)
+
+        reply = joined(call, reply, for_read(call))
     return reply
 
 
@@ -38,7 +39,9 @@ def on_pre_tool(call: HookCall) -> Reply:
     reply = _remembered(call)
     if not call.line_recall:
         return reply
-    return joined(call, reply, lines.for_edit(call, applied=False))
+    from .lines import for_edit
+
+    return joined(call, reply, for_edit(call, applied=False))
 
 
 def on_edit(call: HookCall) -> Reply:
@@ -54,7 +57,9 @@ def on_edit(call: HookCall) -> Reply:
         if news.context:
             reply = joined(call, reply, news.context)
         if call.line_recall:
-            reply = joined(call, reply, lines.for_edit(call, applied=True))
+            from .lines import for_edit
+
+            reply = joined(call, reply, for_edit(call, applied=True))
     reply.changed = changed
     reply.add_note(note)
     return reply
@@ -70,7 +75,9 @@ def on_command(call: HookCall) -> Reply:
     reply = _after_tool(call, [(rel, what, "command") for rel, what in found])
     if found and call.delivery.at_tool_time(call.native) and _shell_read(call):
         # a shell read (sed -n A,Bp F, head, cat, nl): the owners of the lines read
-        reply = joined(call, reply, lines.for_read(call))
+        from .lines import for_read
+
+        reply = joined(call, reply, for_read(call))
     reply.changed = changed
     reply.add_note(note)
     return reply
