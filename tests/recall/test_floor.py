@@ -13,6 +13,7 @@ from memhooks.maintain.generated import AUTO_TAG, auto_cue_text, is_auto
 from memhooks.recall import floor, recall, runtime
 from memhooks.recall.floor import Cue, apply
 from memhooks.recall.outcome import Recalled
+from memhooks.words import content_words
 
 SHOP = Path(__file__).resolve().parents[2] / "examples" / "shop"
 
@@ -51,6 +52,13 @@ def test_no_floor_without_a_prompt_or_at_tool_time(shop: Path) -> None:
 
 def _memory(mid: str, text: str, **more: Any) -> Recalled:
     return Recalled(mid, text, kind="note", recalled_by=[{"source": None, "query": "q"}], **more)
+
+
+def test_the_everyday_words_are_written_out_as_content_words_reads_them() -> None:
+    # the floor ships them stemmed (reading them cost every prompt); an everyday word
+    # added to EVERYDAY_WORDS is added stemmed to EVERYDAY
+    assert floor.EVERYDAY == content_words(floor.EVERYDAY_WORDS)
+    assert floor.Cue((None, "it fails every time"), "it fails every time").words == set()
 
 
 def test_a_memory_passes_by_anchor_name_or_distinctive_words() -> None:

@@ -23,7 +23,7 @@ of these holds:
    "staging database" and a memory about the staging DB), and at least :data:`RELATIVE`
    of what that cue's best match shares. Distinctive: a content word
    (:func:`memhooks.words.content_words`: lower-cased, plural and verb endings off,
-   common words out) that is not an everyday word (:data:`EVERYDAY`: "one more time",
+   common words out) that is not an everyday word (:data:`EVERYDAY_WORDS`: "one more time",
    "last", "after", "fails"). Weight 1 each; 2 for a word that is one of the memory's
    tags or entities, its kind, or in its files' names (a label someone chose, or the code
    it is about), or an identifier. Two words are one when one begins the other in
@@ -55,8 +55,6 @@ A generated folder cue is no cue here: its text is a template that names no topi
 
 from __future__ import annotations
 
-from itertools import pairwise
-
 from ..settings import switch
 from ..symbols.mentions import mentions
 from ..words import content_words, identifiers
@@ -80,9 +78,8 @@ COVER = 0.5
 #: ... and at least this share of the weight the cue's best match shares.
 RELATIVE = 0.6
 #: Words too common in developers' prose to say what a memory is about (beyond the common
-#: words :func:`content_words` leaves out). Stemmed as :func:`content_words` stems.
-EVERYDAY = content_words(
-    """time times day days week weeks month year today yesterday tomorrow last first next
+#: words :func:`content_words` leaves out), as people write them.
+EVERYDAY_WORDS = """time times day days week weeks month year today yesterday tomorrow last first next
     previous new old still back after before again always never ever around already
     soon later early late long longer short small big large little number value values
     case cases part place point problem error errors bug bugs fail fails
@@ -93,6 +90,17 @@ EVERYDAY = content_words(
     calls check checks look need needs help start stop happen happens happened seem
     seems report reported say says said tell told know think going come comes went
     ago since until while during within without across between among through"""
+#: :data:`EVERYDAY_WORDS` as :func:`content_words` reads them (stemmed), written out:
+#: reading them at import cost every prompt ~1.2 M instructions of stemming
+#: (``tests/recall/test_floor.py`` holds the two equal).
+EVERYDAY = frozenset(
+    """acros ago already alway among anyth around back best better between big break broken
+    bug bugs call case check come correct day days different during early error ever
+    everyth fail first give going happen help keep kept know larg last late later littl
+    long longer month need never new next noth number old other part peopl plac point
+    previou problem put puts report right said same say says seem short show sinc small
+    someon someth soon start stop take tell think through time today told tomorrow trie
+    try until user valu week went within without work wors wrong year yesterday""".split()  # noqa: SIM905
 )
 #: Letters two words must share at the start to be one word (``migrat``, ``migration``).
 PREFIX = 5
@@ -265,9 +273,11 @@ def identifier(word: str) -> bool:
     ``camelCase`` / ``CamelCase`` (a capital after a small letter). Not an acronym
     (``API``, ``README``) or a number (``10``): prose says those of many things."""
     inner = word.strip("_")
-    # (a word all in small letters, as every content word is, has no capital to look for)
+    # (a word all in small letters, as every content word is, has no capital to look for;
+    # zip, not itertools.pairwise: itertools is no other module of the prompt hook's)
+    pairs = zip(inner, inner[1:])  # noqa: RUF007
     return "_" in inner or (
-        not inner.islower() and any(a.islower() and b.isupper() for a, b in pairwise(inner))
+        not inner.islower() and any(a.islower() and b.isupper() for a, b in pairs)
     )
 
 
