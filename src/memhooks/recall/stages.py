@@ -149,9 +149,9 @@ def _where(diagnostic: Diagnostic) -> str:
 
 
 def _adopt(backend: Backend, resolved: Resolved, notes: list[str]) -> None:
-    """The embedded store moves what it kept under the project's earlier ids (a remote
-    added, the first commit made; :meth:`memhooks.store.MemoryStore.adopt`)."""
-    from ..backends.capabilities import Adopts  # (only with earlier ids: search's caller)
+    """The embedded store moves what it kept under the project's earlier ids (asked only
+    when it has some: a remote added, the first commit made; ``MemoryStore.adopt``)."""
+    from ..backends.capabilities import Adopts
     from ..errors import MemhooksError
 
     if isinstance(backend, Adopts):
