@@ -19,12 +19,7 @@ import os
 import time
 
 from ..paths import inside, relative
-from .runtime import (
-    RANK_S_PER_QUERY,
-    build_tasks,
-    request_for,
-    run_tasks,
-)
+from .runtime import RANK_S_PER_QUERY, build_tasks, request_for, run_tasks
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
