@@ -4,7 +4,7 @@ that only reshaped them, the commits before it.
 
 =============== ===================================================================
 read            a post-tool event of a read (Read offset/limit, read_file, view,
-                ``sed -n A,Bp``/``nl``/``head``/``cat``: :mod:`memhooks.lines.tools`):
+                ``sed -n A,Bp``/``nl``/``head``/``tail``/``cat``: :mod:`memhooks.lines.tools`):
                 the ranked owners of the lines read (:mod:`memhooks.recall.line_rank`);
                 the whole file is then blamed ahead in the background
                 (:mod:`memhooks.lines.warm`) so the edit finds it ready
@@ -66,6 +66,10 @@ def for_read(call: HookCall) -> str:
         if where is None:
             continue
         top, rel, shown = where
+        if any(first < 0 for first, _ in ranges):  # tail -n N: the last N lines
+            from ..lines.shell import from_end  # loaded already: a shell command read
+
+            ranges = from_end(ranges, _size(top, rel))
         told = tell(
             call, top, rel, shown, ranges or [(1, WHOLE)], kind=READ, deadline=_deadline(call)
         )
@@ -151,6 +155,16 @@ def _read(top: str, rel: str) -> str | None:
             return fp.read()
     except OSError:
         return None
+
+
+def _size(top: str, rel: str) -> int:
+    """How many lines the file ``rel`` has, as git counts them (0: unreadable)."""
+    try:
+        with open(os.path.join(top, *rel.split("/")), "rb") as fp:
+            data = fp.read()
+    except OSError:
+        return 0
+    return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
 
 
 def _has_names(call: HookCall, rel: str) -> bool:

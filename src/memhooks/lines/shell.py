@@ -1,18 +1,25 @@
 """Which lines of which files a shell command pages through (:func:`shell_reads`): the
 commands agents use to read a file when they have no read tool, or prefer the shell
 (Codex has none) — ``sed -n 'A,Bp' FILE``, ``nl -ba FILE | sed -n 'A,Bp'``, ``head -n N
-FILE``, ``cat FILE``. Reads give ``(path, ranges)`` as :func:`memhooks.lines.tools.reads`
-does (an empty ``ranges``: the whole file); anything else reads nothing known. Loaded
-only for a shell tool's command: it reads shell words with :mod:`shlex`."""
+FILE``, ``tail -n N FILE``, ``cat FILE``. Reads give ``(path, ranges)`` as
+:func:`memhooks.lines.tools.reads` does (an empty ``ranges``: the whole file; ``(-N,
+FROM_END)``: the last N lines, :func:`from_end` once the file's size is known); anything
+else reads nothing known. Loaded only for a shell tool's command: it reads shell words
+with :mod:`shlex`."""
 
 from __future__ import annotations
 
 import shlex
 
+#: A read range ``(-N, FROM_END)``: the last N lines of the file (``tail -n N``), made
+#: lines by :func:`from_end`; negative, so never taken for lines counted from the start.
+FROM_END = -1
+
 
 def shell_reads(command: str) -> list[tuple[str, list[tuple[int, int]]]]:
     """The files a shell command pages through: ``sed -n 'A,Bp' F`` (also after ``nl
-    -ba F |``), ``head -n N F``, ``cat F``; anything else reads nothing known."""
+    -ba F |``), ``head -n N F``, ``tail -n N F`` (:data:`FROM_END`), ``cat F``;
+    anything else reads nothing known."""
     found: list[tuple[str, list[tuple[int, int]]]] = []
     for part in _statements(command):
         try:
@@ -35,7 +42,22 @@ def shell_reads(command: str) -> list[tuple[str, list[tuple[int, int]]]]:
                 found.append((files[0], [window]))
         elif name == "head":
             found += _head(first)
+        elif name == "tail" and len(piped) == 1:
+            found += _tail(first)
     return found
+
+
+def from_end(ranges: list[tuple[int, int]], size: int) -> list[tuple[int, int]]:
+    """``ranges`` with a :data:`FROM_END` range ``(-N, FROM_END)`` made the last N
+    lines of a file of ``size`` lines (none of an empty file)."""
+    out = []
+    for first, last in ranges:
+        if last == FROM_END:
+            if size < 1:
+                continue
+            first, last = max(1, size + first + 1), size
+        out.append((first, last))
+    return out
 
 
 def _sed(words: list[str]) -> list[tuple[str, list[tuple[int, int]]]]:
@@ -79,6 +101,30 @@ def _head(words: list[str]) -> list[tuple[str, list[tuple[int, int]]]]:
         elif not word.startswith("-"):
             files.append(word)
     return [(f, [(1, count)]) for f in files]
+
+
+def _tail(words: list[str]) -> list[tuple[str, list[tuple[int, int]]]]:
+    """``tail [-n] N F`` (the last N lines: :data:`FROM_END`) or ``tail -n +K F`` (from
+    line K on); ``-f``/``-c`` read no lines known here."""
+    count, start = 10, 0
+    files: list[str] = []
+    rest = iter(words[1:])
+    for word in rest:
+        number = next(rest, "") if word == "-n" else word[2:] if word.startswith("-n") else ""
+        if number:
+            if number.startswith("+") and number[1:].isdigit():
+                start = int(number[1:])
+            elif number.isdigit():
+                count = int(number)
+        elif word.startswith("-") and word[1:].isdigit():
+            count = int(word[1:])
+        elif word.startswith("-"):
+            return []  # -f follows, -c counts bytes: no lines known
+        else:
+            files.append(word)
+    if start:
+        return [(f, [(start, 10**9)]) for f in files]
+    return [(f, [(-count, FROM_END)]) for f in files] if count else []
 
 
 def _operands(words: list[str]) -> list[str]:

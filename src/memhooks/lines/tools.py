@@ -8,7 +8,10 @@ start at; 2,000 lines by default — code.claude.com/docs/en/tools-reference); G
 OpenCode ``read {filePath, offset (0-based), limit}``; Hermes ``read_file {path, offset
 (1-based), limit}``; Copilot CLI ``view {path, view_range: [first, last]}`` (``-1``: to
 the end); Cline ``read_file``, Kiro ``fs_read``: whole files. Shell reads (Codex has no
-read tool) are :mod:`.shell`'s.
+read tool) are :mod:`.shell`'s, bounded like a Read: ``cat``/``nl`` of a whole file give
+the lines a Read without a limit gives (:data:`READ_LINES`; a cold ``cat`` of iproute2's
+large files blamed every line, p50 959 ms against 388 bounded,
+``bench/bench_shell_read.py``).
 
 Edits (issue 20 item 3) give :class:`Change` records: the text an edit replaces (Claude
 Code ``Edit``/``MultiEdit``, Gemini ``replace``, Copilot and Kiro ``str_replace``,
@@ -44,7 +47,7 @@ SHELL_TOOLS = {
 #: The commands a shell read starts with (:func:`.shell.shell_reads`); the hook's tool-event
 #: shortcut sends a command starting with one of them the whole way when it names a file
 #: the session was not told about.
-SHELL_READERS = frozenset(("sed", "nl", "head", "cat"))
+SHELL_READERS = frozenset(("sed", "nl", "head", "tail", "cat"))
 #: Edit tools replacing one text: name -> (path keys, old keys, all-occurrences key, new
 #: keys).
 REPLACE_TOOLS: dict[str, tuple[tuple[str, ...], tuple[str, ...], str, tuple[str, ...]]] = {
@@ -129,7 +132,8 @@ def reads(
         return []
     from .shell import shell_reads  # a shell command: its words read as the shell would
 
-    return shell_reads(command)
+    # a whole file paged through is bounded as a Read without a limit is
+    return [(path, ranges or [(1, READ_LINES)]) for path, ranges in shell_reads(command)]
 
 
 def _read_range(
