@@ -96,3 +96,23 @@ def test_a_note_given_at_a_read_comes_back_too(
     back = context(hook(project, "claude-code", "claude-session-start-compact", session="m1"))
     carried = back[back.index(LABEL) :]
     assert f"note: {note}" in carried
+
+
+def test_what_a_prompt_brought_is_left_to_the_next_prompt(
+    project: dict[str, object], hashes: dict[str, str]
+) -> None:
+    import subprocess
+    import sys
+
+    root = Path(str(project["root"]))
+    note = "Retrier attempts are capped on purpose: the gateway bills each retry."
+    done = subprocess.run(
+        [sys.executable, "-m", "memhooks", "remember", note, "--file", "retryx/retry.py"],
+        cwd=root, env=project["env"], capture_output=True, text=True, check=False,  # type: ignore[arg-type]
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    prompt = {"session_id": "{session}", "cwd": "{root}", "hook_event_name": "UserPromptSubmit",
+              "transcript_path": "/dev/null", "prompt": "why does the gateway bill each retry?"}  # fmt: skip
+    assert "gateway bills each retry" in context(hook(project, "claude-code", prompt, session="p1"))
+    back = context(hook(project, "claude-code", "claude-session-start-compact", session="p1"))
+    assert LABEL not in back
