@@ -109,3 +109,30 @@ def test_a_note_on_the_file_is_not_crowded_out_at_a_read_by_its_commits(
         assert done.returncode == 0, done.stderr
     assert NOTE not in hook(root, env, prompt("digest retries"))  # it names none of them
     assert NOTE in hook(root, env, read(root))
+
+
+OLD_NOTE = "Invoice totals once went out in the wrong currency when a sender retried."
+
+
+def test_before_an_edit_only_notes_remembered_since_the_session_began_are_pushed(
+    session: tuple[Path, dict[str, str], dict[str, str]],
+) -> None:
+    # hook/tool_time._remembered told a file's older notes at every edit, unranked; they
+    # were candidates where the file's folder was served, ranked by the prompt there
+    from memhooks.store import MemoryStore
+    from memhooks.store.project import project_id
+
+    root, env, _ = session
+    with MemoryStore(env["MEMHOOKS_STORE"]) as store:
+        store.add(project_id(str(root)), OLD_NOTE, files=[PATH], scope="billing",
+                  created_at="2026-01-02T00:00:00Z")  # fmt: skip
+    old = "        self.nonce = None\n"
+    edit = {"hook_event_name": "PreToolUse", "tool_name": "Edit",
+            "tool_input": {"file_path": str(root / PATH), "old_string": old,
+                           "new_string": "        self.nonce = b''\n"}}  # fmt: skip
+    assert OLD_NOTE not in hook(root, env, edit)
+    done = subprocess.run([sys.executable, "-m", "memhooks", "remember", "--file", PATH, NOTE],
+                          cwd=root, env=env, capture_output=True, text=True, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    told = hook(root, env, edit)
+    assert NOTE in told and OLD_NOTE not in told

@@ -158,14 +158,17 @@ def _after_tool(call: HookCall, touched: list[tuple[str, str, str]]) -> Reply:
 
 
 def _remembered(call: HookCall) -> Reply:
-    """The memories anchored to the files an edit changes that the session lacks — a note
-    ``memhooks remember --file`` saved after the file's folder was served (the folder's
-    recall, and its marks of files with memories, were made before it) — told with the
-    edit (the caller says the event's channel reaches the model), once per session (the
-    ledger), anchored, within the tool-time budget. Commits'
-    memories are left to line-level recall (it tells the owners of the lines). Only a
-    backend that says which files its memories touch (:class:`AnchorsFiles`, the
-    embedded store) is asked; another tells such a note at the next prompt."""
+    """The memories anchored to the files an edit changes that were saved since the
+    session began and that it lacks — a note ``memhooks remember --file`` saved after the
+    file's folder was served (the folder's recall, and its marks of files with memories,
+    were made before it) — told with the edit (the caller says the event's channel
+    reaches the model), once per session (the ledger), anchored, newest first, within the
+    tool-time budget. An older one is not pushed here unranked: it was a candidate when
+    the folder (or the file, by its mark) was served, ranked by the prompt there, and
+    nothing is better than noise. Commits' memories are left to line-level recall (it
+    tells the owners of the lines). Only a backend that says which files its memories
+    touch (:class:`AnchorsFiles`, the embedded store) is asked; another tells such a
+    note at the next prompt."""
     from .told import nothing_named
 
     if not call.tool_recall:
@@ -199,6 +202,11 @@ def _remembered(call: HookCall) -> Reply:
         anchored=True,
         commits=False,
     )
+    if result is not None:
+        from ..store.memory import format_timestamp
+
+        since = format_timestamp(int(call.session.started))  # created_at: whole seconds
+        result.memories = [m for m in result.memories if (m.created_at or "") >= since]
     return deliver(call, result, target=fresh[0], tool_time=True)
 
 

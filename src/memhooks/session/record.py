@@ -68,6 +68,7 @@ class Session:
         "pending_chars",
         "prompt",
         "root",
+        "started",
         "state",
         "tool_chars",
     )
@@ -82,6 +83,8 @@ class Session:
         self.epoch = 0
         self.prompt: str | None = None
         self.tool_chars = 0
+        #: When the session was first seen (:attr:`State.clock`, seconds).
+        self.started = 0.0
         #: Wall-clock second (:attr:`State.clock`) until which this call's ledger rows are
         #: held for :meth:`confirm`; None: they stand as written (callers outside the hook).
         self.hold_until: float | None = None
@@ -416,15 +419,17 @@ def open_session(
                 "UPDATE sessions SET prompt = ?, prompt_at = ? WHERE key = ?", (latest, now, key)
             )
         row = conn.execute(
-            "SELECT key, session, anonymous, epoch, prompt, tool_chars FROM sessions WHERE key = ?",
+            "SELECT key, session, anonymous, epoch, prompt, tool_chars, started FROM sessions"
+            " WHERE key = ?",
             (key,),
         ).fetchone()
         return tuple(row)
 
-    key, shown, anonymous, epoch, kept_prompt, tool_chars = state.write(work)
+    key, shown, anonymous, epoch, kept_prompt, tool_chars, started = state.write(work)
     session = Session(state, str(key), host, str(shown), root)
     session.anonymous = bool(anonymous)
     session.epoch = int(epoch)  # type: ignore[call-overload]
     session.prompt = kept_prompt if isinstance(kept_prompt, str) else None
     session.tool_chars = int(tool_chars)  # type: ignore[call-overload]
+    session.started = float(started)  # type: ignore[arg-type]
     return session
