@@ -127,6 +127,20 @@ def old_side(
     return found
 
 
+def show(
+    top: str, commit: str, path: str, deadline: float | None, limit: int = 400_000
+) -> str | None:
+    """The text of ``path`` at ``commit`` (``git cat-file``); None when it has a NUL
+    byte (not text) or more than ``limit`` characters. Raises :class:`BlameError` (git
+    failed, or ``deadline`` passed first)."""
+    run = Run()
+    lines = _lines(top, ["cat-file", "blob", f"{commit}:{path}"], deadline, run)
+    if not run.complete:
+        raise BlameError("git did not answer in time", refused=False)
+    text = "\n".join(lines)
+    return None if len(text) > limit or "\0" in text else text
+
+
 def _span(text: str) -> tuple[int, int]:
     start, _, count = text.partition(",")
     return int(start), int(count) if count else 1

@@ -9,7 +9,11 @@ words) found in what the commit said.
 Kept: those owning at least :data:`MIN_LINES` lines and :data:`MIN_SHARE` of the lines
 read, or matching at least :data:`MIN_PROMPT` of the prompt's words; a low-signal owner
 only when it brings a previous owner (what it replaced); never a sweeping commit
-(:func:`sweeping`); at most ``limit``, best first.
+(:func:`sweeping`), nor one that changed the lines only on their surface — comments,
+docstrings, type annotations (:mod:`memhooks.lines.surface`: "Add inline types" on
+requests' ``auth.py``, whatever its subject says; judged by what the commit changed in
+those lines, best first, only for the owners about to be kept); at most ``limit``, best
+first.
 
 The project's first commit (no parent: an initial import, a "test project" commit),
 where it created the file, owns whatever nobody changed since — often most of an old
@@ -48,6 +52,9 @@ SWEEP_FILES = 15
 SWEEP_RANGES = 4
 #: Owners kept per file read.
 LIMIT = 3
+#: Most owners judged for a surface-only change per read (:mod:`memhooks.lines.surface`:
+#: two ``git cat-file`` each when not kept with the file version); past them, none is.
+JUDGED = 2 * LIMIT
 
 
 def rank(why: Why, prompt: str | None = None, *, limit: int = LIMIT) -> list[Explanation]:
@@ -69,7 +76,18 @@ def rank(why: Why, prompt: str | None = None, *, limit: int = LIMIT) -> list[Exp
             continue
         scored.append((share + PROMPT_WEIGHT * prompt_share, explanation.commit.time, explanation))
     scored.sort(key=lambda item: (-item[0], -item[1]))
-    return [explanation for _, _, explanation in scored[:limit]]
+    kept: list[Explanation] = []
+    judged = 0
+    for _, _, explanation in scored:
+        if len(kept) >= limit:
+            break
+        # judged lazily, best first: for the owners about to be kept, at most JUDGED
+        if why.surface is not None and not explanation.before and judged < JUDGED:
+            judged += 1
+            if why.surface(explanation):
+                continue  # it changed these lines only on their surface: no decision
+        kept.append(explanation)
+    return kept
 
 
 def answers(explanation: Explanation, prompt: str | None) -> bool:

@@ -94,6 +94,7 @@ def line_recall(
         focus=focus if kind == EDIT else (),
         walk=_not_sweeping if kind == READ else None,
         line_by_line=kind == EDIT,
+        surface=kind == READ,
     )
     # What the session has is dropped before ranking and capping: the owners it was
     # given (at a prompt, at another read) must not take the places of those it lacks.

@@ -75,11 +75,14 @@ class Why:
     owners own nothing else asked about: no commit is named for them), ``replaced``
     (``memhooks why`` only: the commits that own, at HEAD, the lines the uncommitted
     ones replaced — their last committed version — as :class:`Explanation`, lines
-    numbered as HEAD has them, walked back as the owners are: :mod:`.why_head`)."""
+    numbered as HEAD has them, walked back as the owners are: :mod:`.why_head`),
+    ``surface`` (with ``explain_lines(surface=True)``: whether an explanation's owner
+    changed its lines only on their surface, :mod:`memhooks.lines.surface` — asked
+    lazily, one git process or two each; None: not asked)."""
 
     __slots__ = (
         "binary", "cut", "excluded", "explanations", "lines", "path", "remarks", "replaced",
-        "size", "total", "uncommitted", "uncommitted_lines", "unknown", "wordless",
+        "size", "surface", "total", "uncommitted", "uncommitted_lines", "unknown", "wordless",
     )  # fmt: skip
 
     def __init__(self, path: str, lines: Sequence[tuple[int, int]]) -> None:
@@ -97,6 +100,7 @@ class Why:
         self.cut: list[tuple[str, list[tuple[int, int]]]] = []
         self.wordless: list[tuple[int, int]] = []
         self.replaced: list[Explanation] = []
+        self.surface: Callable[[Explanation], bool] | None = None
 
 
 def explain_lines(
@@ -116,6 +120,7 @@ def explain_lines(
     focus: Sequence[tuple[int, int]] = (),
     walk: Callable[[Explanation], bool] | None = None,
     line_by_line: bool = True,
+    surface: bool = False,
 ) -> Why:
     """Why lines ``ranges`` of ``path`` (relative to the work tree ``top``) are as they
     are. ``exclude``: the chain's exclusion phrases; ``store``/``project``: the embedded
@@ -131,7 +136,7 @@ def explain_lines(
     walked back; ``walk``: whether a low-signal owner's previous owners are worth
     looking up (default: all); ``line_by_line``: follow each line through the owner
     (:mod:`memhooks.lines.previous`: one more blame a step; a whole-file read does
-    without).
+    without); ``surface``: give the answer its :attr:`Why.surface` judge.
     Raises :class:`memhooks.lines.BlameError` when git cannot run,
     :class:`~memhooks.errors.DiagnosticError` MH032 when git cannot read a commit."""
     if saved:  # the version before an edit just applied (lines.saved_text)
@@ -143,6 +148,8 @@ def explain_lines(
     answer.size = own.size
     answer.uncommitted_lines = own.uncommitted_lines
     answer.cut = [(o.hash, o.lines) for o in own.owners if o.boundary]
+    if surface:
+        answer.surface = _surface_judge(top, own, deadline)
     found = _owners(own, max_owners, answer)
     # an owner of wordless lines alone is read too (the same git process): an edit's
     # shortcut (hook.told) finds every owner of the lines around it in the notes
@@ -175,6 +182,18 @@ def explain_lines(
         answer.explanations.append(explanation)
     answer.excluded = left_out.excluded
     return answer
+
+
+def _surface_judge(
+    top: str, own: Ownership, deadline: float | None
+) -> Callable[[Explanation], bool]:
+    def judge(explanation: Explanation) -> bool:
+        from ..lines.surface import surface_only  # only for an owner about to be told
+
+        owner = own.owner(explanation.commit.hash)
+        return owner is not None and surface_only(top, owner, own, deadline=deadline)
+
+    return judge
 
 
 def _owners(own: Ownership, limit: int | None, answer: Why) -> list[Owner]:

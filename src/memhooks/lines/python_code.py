@@ -1,0 +1,173 @@
+"""Python code without its surface, line by line (:mod:`.surface`'s reader for Python):
+the tokens of each line (the standard library's own ``tokenize``) less comments (``#
+type: ignore`` too), statements that are only a string (docstrings), annotations of
+parameters, returns and assignments (``x: int = 0`` reads ``x = 0``; ``x: int`` alone
+is nothing), imports from ``typing``, ``typing_extensions`` and ``__future__``, ``if
+TYPE_CHECKING:`` blocks and ``@overload`` stubs; indentation is layout.
+"""
+
+from __future__ import annotations
+
+import io
+import tokenize
+from tokenize import TokenInfo
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+_TYPING_MODULES = frozenset({"typing", "typing_extensions", "__future__"})
+#: Words that open a statement whose ``:`` is no annotation (soft keywords included).
+_KEYWORDS = frozenset(
+    {"if", "elif", "else", "for", "while", "with", "try", "except", "finally", "def", "class",
+     "lambda", "return", "yield", "del", "pass", "break", "continue", "raise", "import", "from",
+     "global", "nonlocal", "assert", "async", "await", "match", "case", "type", "not", "and",
+     "or", "in", "is"}
+)  # fmt: skip
+#: How an ``if`` that guards imports for type checkers reads.
+_TYPE_CHECKING = (["if", "TYPE_CHECKING", ":"], ["if", "typing", ".", "TYPE_CHECKING", ":"])
+
+
+def python_code(text: str) -> dict[int, str] | None:
+    """``{line: its code}`` of Python ``text`` (lines holding code only), the surface
+    taken away (module docstring); None when it does not tokenize."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    layout = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT,
+              tokenize.DEDENT, tokenize.ENDMARKER, tokenize.ENCODING}  # fmt: skip
+    code: dict[int, list[str]] = {}
+    skip_depth: int | None = None  # inside an ``if TYPE_CHECKING:`` block or stub body
+    depth = 0  # indentation level
+    drop_next_def = False
+    for statement in _statements(tokens):
+        for t in statement:
+            if t.type == tokenize.INDENT:
+                depth += 1
+            elif t.type == tokenize.DEDENT:
+                depth -= 1
+        if skip_depth is not None:
+            if depth > skip_depth:
+                continue
+            skip_depth = None
+        words = [t for t in statement if t.type not in layout]
+        if not words:
+            continue
+        strings = [w.string for w in words]
+        if all(w.type == tokenize.STRING for w in words):
+            continue  # a docstring
+        if _typing_import(strings):
+            continue
+        if strings in _TYPE_CHECKING:
+            skip_depth = depth
+            continue
+        if strings in (["@", "overload"], ["@", "typing", ".", "overload"]):
+            drop_next_def = True
+            continue
+        if drop_next_def and strings[0] in ("def", "async"):
+            drop_next_def = False
+            if strings[-1] == ":":  # the stub's body is a block of its own
+                skip_depth = depth
+            continue
+        drop_next_def = False
+        kept = _without_annotations(words)
+        for t in kept:
+            code.setdefault(t.start[0], []).append(t.string)
+    return {line: " ".join(parts) for line, parts in code.items()}
+
+
+def _statements(tokens: list[TokenInfo]) -> Iterator[list[TokenInfo]]:
+    """``tokens`` cut into logical lines (each ends with its NEWLINE)."""
+    statement: list[TokenInfo] = []
+    for t in tokens:
+        statement.append(t)
+        if t.type in (tokenize.NEWLINE, tokenize.ENDMARKER):
+            yield statement
+            statement = []
+    if statement:
+        yield statement
+
+
+def _typing_import(strings: list[str]) -> bool:
+    if strings[0] == "from" and len(strings) > 1:
+        return strings[1] in _TYPING_MODULES
+    if strings[0] == "import":
+        names = [s for s in strings[1:] if s != ","]
+        return bool(names) and all(n in _TYPING_MODULES for n in names)
+    return False
+
+
+def _without_annotations(words: list[TokenInfo]) -> list[TokenInfo]:
+    """The tokens of one statement without its annotations."""
+    strings = [w.string for w in words]
+    if strings[0] in ("def", "async"):
+        return _def_without_annotations(words)
+    if strings[0] in _KEYWORDS or strings[0] == "@":
+        return words
+    # an annotated assignment: a target (names, dots, subscripts) then ':' at depth 0
+    depth = 0
+    for i, s in enumerate(strings):
+        if s in "([{":
+            depth += 1
+        elif s in ")]}":
+            depth -= 1
+        elif depth == 0 and s == ":":
+            rest = strings[i + 1 :]
+            if "=" not in rest:
+                return []  # a bare annotation declares a type, nothing runs
+            cut = i + 1 + _at_depth_zero(rest, "=")
+            return words[:i] + words[cut:]
+        elif depth == 0 and s not in (".",) and not (s.isidentifier() or s.isdigit()):
+            break
+    return words
+
+
+def _at_depth_zero(strings: list[str], wanted: str) -> int:
+    depth = 0
+    for i, s in enumerate(strings):
+        if s in "([{":
+            depth += 1
+        elif s in ")]}":
+            depth -= 1
+        elif depth == 0 and s == wanted:
+            return i
+    return len(strings)
+
+
+def _def_without_annotations(words: list[TokenInfo]) -> list[TokenInfo]:
+    """A ``def`` header without its parameters' and return annotations."""
+    out: list[TokenInfo] = []
+    depth = 0
+    skipping = False
+    returns = False
+    for w in words:
+        s = w.string
+        if returns:
+            if s == ":" and depth == 0:
+                returns = False
+                out.append(w)
+            elif s in "([{":
+                depth += 1
+            elif s in ")]}":
+                depth -= 1
+            continue
+        if s in "([{":
+            depth += 1
+        elif s in ")]}":
+            depth -= 1
+            if depth == 0:
+                skipping = False
+        if skipping:
+            if depth == 1 and s in (",", "="):
+                skipping = False
+                out.append(w)
+            continue
+        if depth == 1 and s == ":":
+            skipping = True
+            continue
+        if depth == 0 and s == "->":
+            returns = True
+            continue
+        out.append(w)
+    return out

@@ -1,0 +1,78 @@
+"""A commit that changed the lines read only on their surface — comments, docstrings, type
+annotations — is not told as their owner (issue 20 item 2; requests' "Add inline types"
+was the top owner of ``auth.py``'s first 60 lines): judged by what it changed in those
+lines, not by its subject, and a real change hidden in such a commit still counts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from storyrepo import build, story
+
+from memhooks.lines.surface import language, substantive_lines
+from memhooks.recall.line_recall import EDIT, READ, line_recall
+
+PAIRS = json.loads((Path(__file__).parent / "data" / "surface" / "pairs.json").read_text("utf-8"))
+PATH = "billing/total.py"
+
+
+def test_annotations_docstrings_comments_and_typing_imports_are_surface() -> None:
+    python = PAIRS["python"]
+    assert substantive_lines(python["before"], python["annotated"], "python") == set()
+
+
+def test_a_default_value_or_an_argument_added_with_the_types_is_code() -> None:
+    python = PAIRS["python"]
+    found = substantive_lines(python["before"], python["changed"], "python")
+    lines = python["changed"].splitlines()
+    assert found is not None
+    assert sorted(lines[n - 1].strip() for n in found) == [
+        'def total(lines: list[Line], currency: str = "EUR") -> decimal.Decimal:',
+        "return gateway.post(self, retries=2)",
+    ]
+
+
+def test_in_c_comments_and_whitespace_are_surface_and_code_is_not() -> None:
+    c = PAIRS["c"]
+    assert substantive_lines(c["before"], c["commented"], "c") == set()
+    changed = substantive_lines(c["before"], c["changed"], "c")
+    assert changed is not None
+    assert [c["changed"].splitlines()[n - 1].strip() for n in sorted(changed)] == [
+        "return l->mtu ?: 1500;"
+    ]
+
+
+def test_text_that_is_not_code_of_its_language_is_not_judged() -> None:
+    assert substantive_lines("def f(:\n", "def f(x):\n", "python") is None
+    assert language("README.md") is None and language("ip/iplink.c") == "c"
+
+
+@pytest.fixture
+def billing(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    repo = tmp_path / "repo"
+    return repo, build(repo, story("surface_story.json"))
+
+
+def test_a_read_tells_the_decision_not_the_commit_that_only_added_types(
+    billing: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    repo, hashes = billing
+    state = str(tmp_path / "state")
+    told = line_recall(str(repo), PATH, [(10, 20)], kind=READ, state_dir=state)
+    assert hashes["types"] not in told.commits  # it owns 5 of the 11 lines, the most
+    assert hashes["decision"] in told.commits
+    # the verdict is kept with the file version: the same read again runs no git for it
+    again = line_recall(str(repo), PATH, [(10, 20)], kind=READ, state_dir=state)
+    assert again.commits == told.commits
+
+
+def test_an_edit_still_names_every_owner_of_the_lines_it_replaces(
+    billing: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    # the rule is a read's: before an edit, the lines' owners are all told
+    repo, hashes = billing
+    told = line_recall(str(repo), PATH, [(12, 18)], kind=EDIT, state_dir=str(tmp_path / "s"),
+                       focus=[(15, 15)])  # fmt: skip
+    assert hashes["types"] in told.commits
