@@ -54,8 +54,10 @@ def test_the_fix_behind_the_rename_is_named_for_the_guard_alone_and_for_the_bloc
                   "challenge", "2013-03-25")  # fmt: skip
     assert block.startswith(f"{PATH} 11, 13–14: {formatting}; before it {rename}, which owns 12")
     assert block.endswith(f"; before {hashes['rename'][:12]}: {state}, {fix}")
-    # the whole file: the rename's added line has nothing before it
-    assert f"{PATH} 7, 12: {rename}" in why(repo, PATH)
+    # the whole file: the rename is named once, behind the formatting commit, with the
+    # lines it owns itself (its own line would name nothing more)
+    whole = why(repo, PATH)
+    assert f"{rename}, which owns 7, 12" in whole and f"{PATH} 7, 12:" not in whole
 
 
 def test_json_and_the_mcp_tool_name_the_commit_each_earlier_one_goes_behind(
@@ -259,3 +261,16 @@ def test_an_uncommitted_line_names_the_owner_of_what_it_replaced(
     ]
     # asked again, the answer comes from the entry kept under HEAD's own key, the same
     assert why(repo, f"{PATH}:11") == done
+
+
+def test_an_owner_named_with_its_chain_behind_another_gets_no_line_of_its_own(
+    chains: tuple[Path, dict[str, str]],
+) -> None:
+    # reviewer: why auth.py:290-297 named the rename and the commit before it twice — behind
+    # the formatting commit ("which owns 294"), then in a line of its own
+    repo, hashes = chains
+    heads = [line for line in why(repo, f"{PATH}:10-16").splitlines() if line.startswith(PATH)]
+    assert len(heads) == 1
+    assert f'{hashes["rename"][:12]} "HTTPDigestAuth - Renamed thread local attribute"' in heads[0]
+    assert heads[0].count(hashes["rename"][:12]) == 2  # named, then what went before it
+    assert hashes["decision"][:12] in heads[0]

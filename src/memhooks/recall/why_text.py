@@ -155,15 +155,23 @@ def render_kept(
     known: frozenset[str] | set[str] = frozenset(),
 ) -> tuple[str, list[Explanation]]:
     """:func:`render`'s text and the explanations it holds. A commit is named once: an
-    owner that is also the previous owner of another owner's lines is told there."""
+    owner that is also the previous owner of another owner's lines is told there (with
+    the lines it owns itself) — and gets no line of its own when that line would name
+    nothing more: nothing was before it, or every commit before it was named in a line
+    already given (requests' ``auth.py`` 290–297: the thread-local rename, owner of 294,
+    and the commit before it were named behind the formatting commit, then again)."""
     befores = {c.hash for e in why.explanations for c in e.previous}
     also = {e.commit.hash: e.lines for e in why.explanations if e.commit.hash in befores}
     parts = [LABEL]
     size = len(LABEL)
     kept: list[Explanation] = []
     shown = set(known)
+    named: set[str] = set()  # the commits the lines given so far name
     for explanation in why.explanations:
-        if explanation.commit.hash in also and not explanation.before:
+        if explanation.commit.hash in also and (
+            not explanation.before
+            or {explanation.commit.hash, *(c.hash for c in explanation.previous)} <= named
+        ):
             continue
         block = [headline(why, explanation, also, known)]
         for commit in (explanation.commit, *explanation.previous):
@@ -176,6 +184,7 @@ def render_kept(
             continue
         parts.append(text)
         kept.append(explanation)
+        named.update([explanation.commit.hash, *(c.hash for c in explanation.previous)])
         size += 2 + len(text)
     return ("\n\n".join(parts) if kept else ""), kept
 
