@@ -21,6 +21,9 @@ PATH = "billing/total.py"
 def test_annotations_docstrings_comments_and_typing_imports_are_surface() -> None:
     python = PAIRS["python"]
     assert substantive_lines(python["before"], python["annotated"], "python") == set()
+    # a signature spread over lines, annotated, with a formatter's trailing comma
+    assert substantive_lines(python["before"], python["reflowed"], "python") == set()
+    assert substantive_lines("f = g((1))\n", "f = g((1,))\n", "python") == {1}  # a tuple
 
 
 def test_a_default_value_or_an_argument_added_with_the_types_is_code() -> None:

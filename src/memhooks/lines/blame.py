@@ -128,17 +128,50 @@ def old_side(
 
 
 def show(
-    top: str, commit: str, path: str, deadline: float | None, limit: int = 400_000
-) -> str | None:
-    """The text of ``path`` at ``commit`` (``git cat-file``); None when it has a NUL
-    byte (not text) or more than ``limit`` characters. Raises :class:`BlameError` (git
-    failed, or ``deadline`` passed first)."""
-    run = Run()
-    lines = _lines(top, ["cat-file", "blob", f"{commit}:{path}"], deadline, run)
-    if not run.complete:
-        raise BlameError("git did not answer in time", refused=False)
-    text = "\n".join(lines)
-    return None if len(text) > limit or "\0" in text else text
+    top: str, specs: Sequence[tuple[str, str]], deadline: float | None, limit: int = 400_000
+) -> dict[tuple[str, str], str | None]:
+    """The text of each ``(commit, path)`` of ``specs``, from one ``git cat-file
+    --batch``; None for one git does not have, with a NUL byte (not text) or of more
+    than ``limit`` bytes. Raises :class:`BlameError` (git failed, or ``deadline``
+    passed first)."""
+    wanted = list(dict.fromkeys(specs))
+    asked = "".join(f"{commit}:{path}\n" for commit, path in wanted).encode(
+        "utf-8", "surrogateescape"
+    )
+    try:
+        proc = subprocess.Popen(
+            git.command(top, *_CONFIG, "cat-file", "--batch"),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env={**git.environment(), "GIT_OPTIONAL_LOCKS": "0"},
+        )
+    except OSError as exc:
+        raise BlameError(f"git could not be run ({exc.strerror or exc})", ran=False) from None
+    timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+    try:
+        out, _err = proc.communicate(asked, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        raise BlameError("git did not answer in time", refused=False) from None
+    if proc.returncode != 0:
+        raise BlameError(f"git cat-file exited {proc.returncode}")
+    found: dict[tuple[str, str], str | None] = {}
+    at = 0
+    for spec in wanted:
+        end = out.index(b"\n", at)
+        header = out[at:end].split(b" ")
+        at = end + 1
+        if len(header) != 3 or header[1] != b"blob":
+            found[spec] = None  # missing, or not a file
+            continue
+        size = int(header[2])
+        body = out[at : at + size]
+        at += size + 1
+        text = None if size > limit or b"\0" in body else body.decode("utf-8", "replace")
+        found[spec] = text
+    return found
 
 
 def _span(text: str) -> tuple[int, int]:

@@ -1,9 +1,10 @@
-"""Python code without its surface, line by line (:mod:`.surface`'s reader for Python):
-the tokens of each line (the standard library's own ``tokenize``) less comments (``#
-type: ignore`` too), statements that are only a string (docstrings), annotations of
-parameters, returns and assignments (``x: int = 0`` reads ``x = 0``; ``x: int`` alone
-is nothing), imports from ``typing``, ``typing_extensions`` and ``__future__``, ``if
-TYPE_CHECKING:`` blocks and ``@overload`` stubs; indentation is layout.
+"""Python code without its surface, statement by statement (:mod:`.surface`'s reader
+for Python): each statement's tokens (the standard library's ``tokenize``) less
+comments (``# type: ignore`` too), statements that are only a string (docstrings),
+annotations of parameters, returns and assignments (``x: int = 0`` reads ``x = 0``;
+``x: int`` alone is nothing), imports from ``typing``, ``typing_extensions`` and
+``__future__``, ``if TYPE_CHECKING:`` blocks and ``@overload`` stubs; indentation, line
+breaks and a formatter's trailing comma are layout.
 """
 
 from __future__ import annotations
@@ -28,16 +29,18 @@ _KEYWORDS = frozenset(
 _TYPE_CHECKING = (["if", "TYPE_CHECKING", ":"], ["if", "typing", ".", "TYPE_CHECKING", ":"])
 
 
-def python_code(text: str) -> dict[int, str] | None:
-    """``{line: its code}`` of Python ``text`` (lines holding code only), the surface
-    taken away (module docstring); None when it does not tokenize."""
+def python_code(text: str) -> list[tuple[str, int, int]] | None:
+    """The statements of Python ``text`` that hold code, the surface taken away (module
+    docstring), in order: ``(their code, first line, last line)`` — a statement, not a
+    line, so a signature spread over lines with its annotations is the same code as on
+    one line without them. None when the text does not tokenize."""
     try:
         tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
     except (tokenize.TokenError, SyntaxError):
         return None
     layout = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT,
               tokenize.DEDENT, tokenize.ENDMARKER, tokenize.ENCODING}  # fmt: skip
-    code: dict[int, list[str]] = {}
+    code: list[tuple[str, int, int]] = []
     skip_depth: int | None = None  # inside an ``if TYPE_CHECKING:`` block or stub body
     depth = 0  # indentation level
     drop_next_def = False
@@ -71,10 +74,10 @@ def python_code(text: str) -> dict[int, str] | None:
                 skip_depth = depth
             continue
         drop_next_def = False
-        kept = _without_annotations(words)
-        for t in kept:
-            code.setdefault(t.start[0], []).append(t.string)
-    return {line: " ".join(parts) for line, parts in code.items()}
+        kept = _without_trailing_commas(_without_annotations(words))
+        if kept:
+            code.append((" ".join(t.string for t in kept), words[0].start[0], words[-1].end[0]))
+    return code
 
 
 def _statements(tokens: list[TokenInfo]) -> Iterator[list[TokenInfo]]:
@@ -169,5 +172,27 @@ def _def_without_annotations(words: list[TokenInfo]) -> list[TokenInfo]:
         if depth == 0 and s == "->":
             returns = True
             continue
+        out.append(w)
+    return out
+
+
+def _without_trailing_commas(words: list[TokenInfo]) -> list[TokenInfo]:
+    """``words`` without a comma right before a closing bracket where the brackets hold
+    another comma (a formatter's "magic trailing comma"; ``(x,)``, a one-element tuple,
+    keeps its own)."""
+    commas: list[int] = []  # per open bracket, the commas seen in it
+    out: list[TokenInfo] = []
+    for i, w in enumerate(words):
+        s = w.string
+        if s in "([{":
+            commas.append(0)
+        elif s in ")]}":
+            if commas:
+                commas.pop()
+        elif s == "," and commas:
+            commas[-1] += 1
+            following = words[i + 1].string if i + 1 < len(words) else ""
+            if following in (")", "]", "}") and commas[-1] > 1:
+                continue
         out.append(w)
     return out

@@ -41,6 +41,8 @@ from .ranges import ranges_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from .ownership import Blamed, Ownership
 
 PYTHON = frozenset({".py", ".pyi"})
@@ -59,77 +61,85 @@ def language(path: str) -> str | None:
     return "python" if ext in PYTHON else "c" if ext in C_LIKE else None
 
 
-def surface_only(top: str, owner: Blamed, own: Ownership, *, deadline: float | None = None) -> bool:
-    """Whether ``owner`` changed the lines it owns only on their surface (module
-    docstring), in the work tree ``top`` whose answer ``own`` keeps the verdict with its
-    file version. False when it cannot be judged (``deadline``, :func:`time.monotonic`:
-    git not done by then: not judged, nor kept). Raises nothing."""
-    if owner.previous is None or owner.boundary or not owner.origin_lines:
-        return False  # created the file (or older than the history window): no before
-    notes = own.notes
-    kept = notes.get(NOTES)
+def surface_owners(
+    top: str, owners: Sequence[Blamed], own: Ownership, *, deadline: float | None = None
+) -> set[str]:
+    """The hashes of ``owners`` that changed the lines they own only on their surface
+    (module docstring), in the work tree ``top`` whose answer ``own`` keeps the verdicts
+    with its file version: one ``git cat-file --batch`` for those not judged before.
+    An owner that cannot be judged is not surface (nor, past ``deadline``
+    (:func:`time.monotonic`), is one not judged yet: asked again later). Raises nothing."""
+    kept = own.notes.get(NOTES)
     verdicts: dict[str, object] = kept if isinstance(kept, dict) else {}
-    found = verdicts.get(owner.hash, False)
-    if found is False:
+    judged = [o for o in owners if o.previous is not None and not o.boundary and o.origin_lines]
+    wanted = [o for o in judged if o.hash not in verdicts]
+    if wanted:
         try:
-            found = _judged(top, owner, deadline)
+            verdicts.update(_judged(top, wanted, deadline))
         except BlameError:
-            return False  # git failed or the deadline came: not judged, asked again later
-        verdicts[owner.hash] = found
-        notes[NOTES] = verdicts
-        own.keep()
+            pass  # git failed or the deadline came: not judged, asked again later
+        else:
+            own.notes[NOTES] = verdicts
+            own.keep()
+    return {o.hash for o in judged if _surface(verdicts.get(o.hash), o.origin_lines)}
+
+
+def _surface(found: object, lines: list[tuple[int, int]]) -> bool:
+    """Whether none of ``lines`` is among the substantive ranges ``found`` (a verdict;
+    anything else: not judged)."""
     if not isinstance(found, list):
         return False
     substantive = {n for first, last in found for n in range(first, last + 1)}
-    return not any(
-        n in substantive for first, last in owner.origin_lines for n in range(first, last + 1)
-    )
+    return not any(n in substantive for first, last in lines for n in range(first, last + 1))
 
 
-def _judged(top: str, owner: Blamed, deadline: float | None) -> list[list[int]] | None:
-    """The substantive line ranges of ``owner``'s version of its file, or None (not
-    judged). Raises :class:`.blame.BlameError` (git failed, or ``deadline`` passed)."""
-    assert owner.previous is not None
-    kind = language(owner.path)
-    if kind is None or language(owner.previous[1]) != kind:
-        return None
-    before = show(top, owner.previous[0], owner.previous[1], deadline, MAX_CHARS)
-    after = show(top, owner.hash, owner.path, deadline, MAX_CHARS)
-    if before is None or after is None:
-        return None
-    found = substantive_lines(before, after, kind)
-    return None if found is None else [[a, b] for a, b in ranges_of(sorted(found))]
+def _judged(
+    top: str, owners: Sequence[Blamed], deadline: float | None
+) -> dict[str, list[list[int]] | None]:
+    """Each of ``owners``' verdict: the substantive line ranges of its version of its
+    file, or None (not judged). Raises :class:`.blame.BlameError` (git failed, or
+    ``deadline`` passed)."""
+    pairs = {}
+    for owner in owners:
+        assert owner.previous is not None
+        kind = language(owner.path)
+        if kind is not None and language(owner.previous[1]) == kind:
+            pairs[owner.hash] = (kind, owner.previous, (owner.hash, owner.path))
+    texts = show(top, [spec for _, *specs in pairs.values() for spec in specs], deadline, MAX_CHARS)
+    out: dict[str, list[list[int]] | None] = {o.hash: None for o in owners}
+    for hash_, (kind, before, after) in pairs.items():
+        old, new = texts.get(before), texts.get(after)
+        found = None if old is None or new is None else substantive_lines(old, new, kind)
+        out[hash_] = None if found is None else [[a, b] for a, b in ranges_of(sorted(found))]
+    return out
 
 
 def substantive_lines(before: str, after: str, kind: str) -> set[int] | None:
     """Lines of ``after`` (1-based) whose code differs from ``before``'s, or next to
-    code ``after`` removed; ``kind`` ``"python"`` or ``"c"``. None when either text
-    cannot be read as code of that kind."""
+    code ``after`` removed; ``kind`` ``"python"`` (compared statement by statement) or
+    ``"c"`` (line by line). None when either text cannot be read as code of that kind."""
     read = python_code if kind == "python" else _c_code
     old, new = read(before), read(after)
     if old is None or new is None:
         return None
-    lines = sorted(new)
-    matcher = SequenceMatcher(None, [old[n] for n in sorted(old)], [new[n] for n in lines],
+    matcher = SequenceMatcher(None, [c for c, _, _ in old], [c for c, _, _ in new],
                               autojunk=False)  # fmt: skip
     found: set[int] = set()
     for tag, _i1, _i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             continue
         if j2 > j1:  # new code: its lines, and the comments between them
-            found.update(range(lines[j1], lines[j2 - 1] + 1))
-        else:  # code removed: the code lines around it, and what lies between them
-            first = lines[j1 - 1] if j1 > 0 else 1
-            last = lines[j1] if j1 < len(lines) else after.count("\n") + 1
+            found.update(range(new[j1][1], new[j2 - 1][2] + 1))
+        else:  # code removed: the code around it, and what lies between
+            first = new[j1 - 1][1] if j1 > 0 else 1
+            last = new[j1][2] if j1 < len(new) else after.count("\n") + 1
             found.update(range(first, last + 1))
     return found
 
 
-# -- C-like ---------------------------------------------------------------------------
-
-
-def _c_code(text: str) -> dict[int, str] | None:
-    """``{line: its code}`` of C-like ``text``: comments and whitespace taken away."""
+def _c_code(text: str) -> list[tuple[str, int, int]]:
+    """The lines of C-like ``text`` that hold code, comments and whitespace taken away:
+    ``(its code, line, line)``."""
     pattern = re.compile(
         r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|/\*.*?\*/|//[^\n]*', re.DOTALL
     )
@@ -141,9 +151,6 @@ def _c_code(text: str) -> dict[int, str] | None:
         return found
 
     code = pattern.sub(blank, text)
-    out = {}
-    for n, line in enumerate(code.split("\n"), 1):
-        words = line.split()
-        if words:
-            out[n] = " ".join(words)
-    return out
+    return [
+        (" ".join(line.split()), n, n) for n, line in enumerate(code.split("\n"), 1) if line.strip()
+    ]

@@ -53,7 +53,8 @@ SWEEP_RANGES = 4
 #: Owners kept per file read.
 LIMIT = 3
 #: Most owners judged for a surface-only change per read (:mod:`memhooks.lines.surface`:
-#: two ``git cat-file`` each when not kept with the file version); past them, none is.
+#: their two versions of the file, by one ``git cat-file --batch`` a few owners at a
+#: time, unless kept with the file version); past them, none is.
 JUDGED = 2 * LIMIT
 
 
@@ -76,17 +77,20 @@ def rank(why: Why, prompt: str | None = None, *, limit: int = LIMIT) -> list[Exp
             continue
         scored.append((share + PROMPT_WEIGHT * prompt_share, explanation.commit.time, explanation))
     scored.sort(key=lambda item: (-item[0], -item[1]))
+    ranked = [explanation for _, _, explanation in scored]
+    if why.surface is None:
+        return ranked[:limit]
+    # judged lazily, best first, a few at a time (one git process each time): the owners
+    # about to be kept, at most JUDGED; one that changed these lines only on their
+    # surface is no decision and is left out
     kept: list[Explanation] = []
     judged = 0
-    for _, _, explanation in scored:
-        if len(kept) >= limit:
-            break
-        # judged lazily, best first: for the owners about to be kept, at most JUDGED
-        if why.surface is not None and not explanation.before and judged < JUDGED:
-            judged += 1
-            if why.surface(explanation):
-                continue  # it changed these lines only on their surface: no decision
-        kept.append(explanation)
+    while ranked and len(kept) < limit:
+        batch, ranked = ranked[: limit - len(kept)], ranked[limit - len(kept) :]
+        asked = [e for e in batch if not e.before][: max(0, JUDGED - judged)]
+        judged += len(asked)
+        surface = why.surface(asked) if asked else set()
+        kept += [e for e in batch if e.commit.hash not in surface or e.before]
     return kept
 
 

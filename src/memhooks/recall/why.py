@@ -76,9 +76,9 @@ class Why:
     (``memhooks why`` only: the commits that own, at HEAD, the lines the uncommitted
     ones replaced — their last committed version — as :class:`Explanation`, lines
     numbered as HEAD has them, walked back as the owners are: :mod:`.why_head`),
-    ``surface`` (with ``explain_lines(surface=True)``: whether an explanation's owner
-    changed its lines only on their surface, :mod:`memhooks.lines.surface` — asked
-    lazily, one git process or two each; None: not asked)."""
+    ``surface`` (with ``explain_lines(surface=True)``: which of some explanations'
+    owners changed their lines only on their surface, :mod:`memhooks.lines.surface` —
+    their hashes; asked lazily, one git process a call; None: not asked)."""
 
     __slots__ = (
         "binary", "cut", "excluded", "explanations", "lines", "path", "remarks", "replaced",
@@ -100,7 +100,7 @@ class Why:
         self.cut: list[tuple[str, list[tuple[int, int]]]] = []
         self.wordless: list[tuple[int, int]] = []
         self.replaced: list[Explanation] = []
-        self.surface: Callable[[Explanation], bool] | None = None
+        self.surface: Callable[[Sequence[Explanation]], set[str]] | None = None
 
 
 def explain_lines(
@@ -186,12 +186,13 @@ def explain_lines(
 
 def _surface_judge(
     top: str, own: Ownership, deadline: float | None
-) -> Callable[[Explanation], bool]:
-    def judge(explanation: Explanation) -> bool:
-        from ..lines.surface import surface_only  # only for an owner about to be told
+) -> Callable[[Sequence[Explanation]], set[str]]:
+    def judge(explanations: Sequence[Explanation]) -> set[str]:
+        from ..lines.surface import surface_owners  # only for owners about to be told
 
-        owner = own.owner(explanation.commit.hash)
-        return owner is not None and surface_only(top, owner, own, deadline=deadline)
+        found = [own.owner(e.commit.hash) for e in explanations]
+        owners = [o for o in found if o is not None]
+        return surface_owners(top, owners, own, deadline=deadline) if owners else set()
 
     return judge
 
