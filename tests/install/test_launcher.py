@@ -196,6 +196,32 @@ def test_a_moved_installation_runs_the_memhooks_on_path_until_repointed(tmp_path
     assert cli.returncode == 0 and any(line.endswith(said) for line in cli.stdout.splitlines()), cli.stdout
 
 
+def test_an_installation_made_again_in_the_same_environment_is_followed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue 24's newcomer: `pip install -e .` into the venv `agents install` ran from
+    # replaces the package folder; the launcher's __main__.py is gone, its interpreter is
+    # not: hooks answered only "installation … is gone" until the next install
+    ctx, command = _installed(tmp_path)
+    root = tmp_path / "proj"
+    _remember(tmp_path, root)
+    gone = str(tmp_path / "site-packages/memhooks/__main__.py")  # the folder pip removed
+    _point(str(ctx.launcher), sys.executable, gone)
+    payload = {"hook_event_name": "UserPromptSubmit", "cwd": str(root / "billing"), "session_id": "s", "prompt": "how are totals rounded?"}
+    done = _hook(command, payload, _env(tmp_path))  # no memhooks on PATH nor in ~/.local/bin
+    assert (done.returncode, done.stderr) == (0, "") and "half-even" in done.stdout
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    assert launcher_state.state(str(ctx.launcher)) == launcher_state.REINSTALLED
+    found = status("claude-code", ctx)
+    assert found.fires is True and found.problems == []
+    assert found.repair == "memhooks agents install --agent claude-code"
+    assert any(f"names {gone}, which is gone" in note for note in found.notes)
+    bare = tmp_path / "bare"  # an interpreter with no memhooks: the launcher looks further
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(bare)], check=True, timeout=120)
+    _point(str(ctx.launcher), str(bare / "bin/python"), gone)
+    assert launcher_state.state(str(ctx.launcher)) == launcher_state.GONE
+    nothing = _hook(command, {**payload, "session_id": "t"}, _env(tmp_path))
+    assert nothing.returncode == 0 and "is gone" in json.loads(nothing.stdout)["systemMessage"]
+
+
 def test_a_memhooks_on_path_that_is_the_launcher_itself_is_not_run_again(tmp_path: Path) -> None:
     ctx, command = _installed(tmp_path)
     _point(str(ctx.launcher), "/gone/venv/bin/python3", "/gone/venv/lib/memhooks/__main__.py")

@@ -180,7 +180,10 @@ def _plugin(host: Host, ctx: Context, found: Status) -> bool:
     where = os.path.join(carried.path, "skills", "memhooks")
     found.skill = {"path": where, "state": "installed", "shared_with": []}
     now = launcher_state.state(ctx.launcher) if ctx.launcher else launcher_state.MISSING
-    if now != launcher_state.OK and launcher_state.fallback() is None:
+    if now == launcher_state.REINSTALLED:
+        found.notes.append(_reinstalled(ctx.launcher, again))
+        found.repair = again
+    elif now != launcher_state.OK and launcher_state.fallback() is None:
         found.problems.append(f"no memhooks for the plugin to run (the launcher: {now})")
         found.fires, found.repair = False, again
     elif now != launcher_state.OK:
@@ -223,11 +226,25 @@ def _repair(host: Host, ctx: Context, found: Status) -> None:
             f"it runs {found.runs['program']} instead, a little slower"
         )
         found.repair = again
+    elif now == launcher_state.REINSTALLED:
+        found.notes.append(_reinstalled(ctx.launcher, again))
+        found.repair = again
     elif now == launcher_state.OK and names is not None and names != target():
         found.notes.append(
             f"the launcher {ctx.launcher} starts the memhooks of {names[0]}, not this one: "
             f"`{again}` switches it to this one"
         )
+
+
+def _reinstalled(launcher: str | None, again: str) -> str:
+    """The note for a launcher whose ``__main__.py`` is gone while its interpreter imports
+    a memhooks installed again in its environment (:data:`launcher_state.REINSTALLED`)."""
+    names = launcher_state.points_at(launcher) if launcher else None
+    python, main = names or ("?", "?")
+    return (
+        f"the launcher {launcher} names {main}, which is gone; {python} runs the memhooks "
+        f"installed again in its environment, a little slower: `{again}` re-points it"
+    )
 
 
 def _elsewhere() -> dict[str, str | None]:

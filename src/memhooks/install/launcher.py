@@ -15,6 +15,9 @@ approved them again. Hook commands and the MCP server entry therefore run the fi
   call: that saving (~0.2 ms) pays back part of the shell's start (~0.9 ms), ~0.7 ms of
   CPU per call in all (``bench/bench_launcher.py`` times both, ``docs/performance.md``
   has the figures and the alternatives measured);
+* when the ``__main__.py`` it names is gone but its interpreter is not (memhooks
+  installed again into the same environment: ``pip install -e .`` replaces the package
+  folder), it runs the memhooks that interpreter imports now, with the site module;
 * when that installation is gone it runs the ``memhooks`` on ``PATH``, or the one pipx
   and uv put in ``~/.local/bin``, until the next install re-points it
   (:mod:`.launcher_state` says so, and ``agents status`` prints the repair command);
@@ -54,6 +57,9 @@ if TYPE_CHECKING:
 #: Set by the launcher before it hands over to another memhooks, so a ``memhooks`` on
 #: ``PATH`` that is this launcher again (a symlink) is not run in a loop.
 FALLBACK_VAR = "MEMHOOKS_LAUNCHER_FALLBACK"
+#: The exit status of the launcher's interpreter when it imports no memhooks (then the
+#: launcher looks further): a status memhooks itself never ends with (0, 1, 2).
+NOT_HERE = 86
 
 
 def shell() -> str:
@@ -84,6 +90,12 @@ def text(launcher: str, python: str, main: str, sh: str | None = None) -> str:
         'if [ -f "$main" ] && [ -x "$python" ]; then',
         f'  exec "$python" -S -c {shlex.quote(_boot(main))} "$@"',
         "fi",
+        "# That file is gone but its interpreter is not (memhooks installed again into the",
+        "# same environment, as `pip install -e` does): the memhooks it imports now runs.",
+        'if [ -x "$python" ]; then',
+        f'  "$python" -c {shlex.quote(_follow())} "$@"',
+        f'  found=$?; [ "$found" = {NOT_HERE} ] || exit "$found"',
+        "fi",
         "# That installation is gone (another virtualenv, another Python): the memhooks on",
         "# PATH, or the one pipx and uv put in ~/.local/bin, runs until the next install.",
         *_elsewhere(gone, _replies(gone)),
@@ -104,6 +116,24 @@ def _boot(main: str) -> str:
             "if sys.path and not sys.path[0]: del sys.path[0]",
             f"sys.path.append({json.dumps(parent)})",
             "import memhooks.__main__",
+        )
+    )
+
+
+def _follow() -> str:
+    """The ``-c`` program the launcher starts when the ``__main__.py`` it names is gone
+    but its interpreter is not: the memhooks that interpreter imports now, with the site
+    module (an editable install is found through it); exit :data:`NOT_HERE`, having read
+    nothing, when it has none."""
+    return "\n".join(
+        (
+            "import sys",
+            "if sys.path and not sys.path[0]: del sys.path[0]",
+            "try:",
+            "    import memhooks.__main__",
+            "except ModuleNotFoundError as missing:",
+            "    if missing.name not in ('memhooks', 'memhooks.__main__'): raise",
+            f"    sys.exit({NOT_HERE})",
         )
     )
 

@@ -17,6 +17,7 @@ from .launcher import FALLBACK_VAR
 #: :func:`state` values.
 OK = "ok"
 MOVED = "moved"
+REINSTALLED = "reinstalled"
 GONE = "gone"
 MISSING = "missing"
 FOREIGN = "foreign"
@@ -44,6 +45,8 @@ def points_at(launcher: str) -> tuple[str, str] | None:
 
 def state(launcher: str, env: dict[str, str] | None = None) -> str:
     """What running ``launcher`` does now: :data:`OK` (starts the installation it names),
+    :data:`REINSTALLED` (the ``__main__.py`` it names is gone, and its interpreter imports
+    a memhooks installed again there, e.g. by ``pip install -e``: that one runs),
     :data:`MOVED` (that one is gone; a ``memhooks`` on ``PATH`` or in ``~/.local/bin``
     runs instead), :data:`GONE` (no memhooks at all: hooks answer nothing),
     :data:`MISSING` (no such file) or :data:`FOREIGN` (a file that is not ours)."""
@@ -55,7 +58,22 @@ def state(launcher: str, env: dict[str, str] | None = None) -> str:
     python, main = names
     if os.path.isfile(main) and os.access(python, os.X_OK):
         return OK
+    if os.access(python, os.X_OK) and imports_memhooks(python, env):
+        return REINSTALLED
     return MOVED if fallback(env) else GONE
+
+
+def imports_memhooks(python: str, env: dict[str, str] | None = None) -> bool:
+    """Whether the interpreter ``python`` (with its site module, as the launcher starts it
+    then) imports a memhooks, asked within 10 s."""
+    probe = ("import sys\nif sys.path and not sys.path[0]: del sys.path[0]\n"
+             "import importlib.util\nsys.exit(importlib.util.find_spec('memhooks') is None)")  # fmt: skip
+    try:
+        done = subprocess.run([python, "-c", probe], capture_output=True, env=env,
+                              timeout=10, check=False)  # fmt: skip
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return done.returncode == 0
 
 
 def fallback(env: dict[str, str] | None = None) -> str | None:
