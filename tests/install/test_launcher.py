@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import memhooks
-from memhooks.install import Context, apply, launcher, launcher_state, plan, status
+from memhooks.install import Context, apply, launcher, launcher_state, plan, retire, status
 from memhooks.install.command import hook_program, is_ours, sourcing
 
 pytestmark = pytest.mark.skipif(os.name == "nt", reason="the launcher is a POSIX shell script")
@@ -220,6 +220,30 @@ def test_an_installation_made_again_in_the_same_environment_is_followed(tmp_path
     assert launcher_state.state(str(ctx.launcher)) == launcher_state.GONE
     nothing = _hook(command, {**payload, "session_id": "t"}, _env(tmp_path))
     assert nothing.returncode == 0 and "is gone" in json.loads(nothing.stdout)["systemMessage"]
+
+
+def test_uninstall_removes_the_launcher_after_the_last_host_that_runs_it(tmp_path: Path) -> None:
+    # issue 24: `agents uninstall` left ~/.local/share/memhooks/bin/memhooks behind
+    ctx, _ = _installed(tmp_path)  # Claude Code, user level
+    apply(plan("install", "cursor", ctx))
+    project = ctx.at("project")
+    apply(plan("install", "claude-code", project))  # this project's own settings run it too
+    where = Path(str(ctx.launcher))
+    apply(plan("uninstall", "claude-code", ctx))
+    assert where.exists()  # Cursor and the project's install still run it
+    apply(plan("uninstall", "claude-code", project))
+    assert where.exists()
+    last = plan("uninstall", "cursor", ctx)
+    assert [(e.action, e.path) for e in last if e.path == str(where)] == [("delete", str(where))]
+    apply(last)
+    assert not where.exists() and retire.runners(ctx) == []
+    where.parent.mkdir(parents=True)
+    where.write_text("#!/bin/sh\necho mine\n")  # a file of the user's at that path: theirs
+    apply(plan("install", "cursor", ctx))
+    assert "memhooks" in where.read_text()  # an install writes ours (it re-points it)
+    where.write_text("#!/bin/sh\necho mine\n")
+    apply(plan("uninstall", "cursor", ctx))
+    assert where.read_text() == "#!/bin/sh\necho mine\n"
 
 
 def test_a_memhooks_on_path_that_is_the_launcher_itself_is_not_run_again(tmp_path: Path) -> None:

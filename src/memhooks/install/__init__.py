@@ -39,6 +39,7 @@ from . import (
     mcp_servers,
     plugin_state,
     reach,
+    retire,
     skill,
 )
 from .base import PROJECT, USER, Context, Edit, InstallError, Status
@@ -101,6 +102,8 @@ def plan(
         edits = mcp_servers.plan(agent, ctx, want, edits)
         if action == "install":
             edits = launcher.plan(ctx) + edits
+        else:
+            edits += retire.plan(ctx, edits)
         if ctx.level == PROJECT:
             edits += gitexclude.plan(ctx, edits)
         return edits

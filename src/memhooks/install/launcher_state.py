@@ -1,7 +1,7 @@
 """What running the launcher (:mod:`.launcher`) does now, for ``agents status`` and
 ``agents check``: whether the installation it names is there, which other memhooks it
 runs when not (and which version that is), and why a hook command that runs it would
-not reach memhooks."""
+not reach memhooks (who runs it: :mod:`.retire`)."""
 
 from __future__ import annotations
 
