@@ -46,3 +46,46 @@ def test_the_process_ends_at_its_limit_with_what_it_settled(repo: Path, state: s
     assert warm.main([str(repo), PATH, state, "0"]) == 0  # no time at all: nothing blamed
     assert not os.path.exists(cache.path_of(state, str(repo), PATH) + ".warm")
     assert owners(str(repo), PATH, state_dir=state).complete  # the next call blames it
+
+
+def test_what_the_owners_said_is_read_ahead_and_an_edit_far_from_the_read_runs_no_git(
+    repo: Path, state: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # issue 20 item 7: a Read of a few lines leaves the commits of the rest of the file
+    # unread; an edit there started git to say what they said (and loaded the history's
+    # rules) — the background process reads them ahead, beside the entry
+    from memhooks.lines import said
+    from memhooks.recall.why import explain_lines
+    from memhooks.recall.why_commit import read_commits
+
+    top = str(repo)
+    assert warm.main([top, PATH, state, "30"]) == 0
+    entry = cache.path_of(state, top, PATH)
+    every = owners(top, PATH, state_dir=state)
+    ahead = said.aside(entry, every.entry.head if every.entry else "", cache.FORMAT)
+    hashes = [o.hash for o in every.owners]
+    assert hashes and all(said.Said.of(ahead, h) is not None for h in hashes)
+    assert "commits" not in every.notes  # the entry itself stays as small as it was
+    expected = read_commits(top, hashes)  # what git says, read now
+    monkeypatch.setenv("PATH", "")  # no git from here on
+    why = explain_lines(top, PATH, [(9, 10)], state_dir=state)
+    told = {e.commit.hash: e.commit for e in why.explanations}
+    assert told
+    for hash_, commit in told.items():
+        assert vars_of(commit) == vars_of(expected[hash_])
+
+
+def test_what_was_read_ahead_for_another_head_is_not_used(repo: Path, state: str) -> None:
+    from memhooks.lines import said
+
+    top = str(repo)
+    assert warm.main([top, PATH, state, "30"]) == 0
+    entry = cache.path_of(state, top, PATH)
+    head = owners(top, PATH, state_dir=state).entry.head  # type: ignore[union-attr]
+    assert said.aside(entry, head, cache.FORMAT)
+    assert said.aside(entry, "another head", cache.FORMAT) == {}
+    assert said.aside(entry, head, cache.FORMAT - 1) == {}  # another text rule
+
+
+def vars_of(commit: object) -> dict[str, object]:
+    return {k: getattr(commit, k) for k in commit.__slots__}  # type: ignore[attr-defined]

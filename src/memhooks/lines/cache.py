@@ -125,6 +125,16 @@ class Entry:
             return False
         return not any(any(c.isalnum() for c in text[n - 1]) for n in numbers if 0 < n <= len(text))
 
+    def aside(self) -> dict[str, object]:
+        """What the background blame read ahead of this version's owners' commits, kept
+        beside the entry it was loaded from (:func:`memhooks.lines.said.aside`; ``{}``:
+        nothing, or an entry not loaded from a file)."""
+        if not self._text_file:
+            return {}
+        from .said import aside
+
+        return aside(self._text_file[: -len(".text")] + ".json", self.head, FORMAT)
+
     @property
     def text(self) -> list[str]:
         if self._text is None:

@@ -1,13 +1,33 @@
 """What a commit said, as a blame cache entry's notes keep it: the one layout of
 ``notes["commits"][hash]`` for every reader — :func:`memhooks.recall.why.explain_lines`
-writes and reads it, the pre-tool shortcut :mod:`memhooks.hook.told` reads it.
+writes and reads it, the pre-tool shortcut :mod:`memhooks.hook.told` reads it — and
+how it is read from git (:func:`read`: one ``git log``, scrubbed and judged as ``history
+import`` does).
+
+The background blame (:mod:`memhooks.lines.warm`) reads ahead what every owner of the
+file said and keeps it *aside*, in a file beside the entry (``<key>.said``: the layout
+of notes, with the entry's format and HEAD), never in the entry itself: an entry is
+read whole by every edit of its file, and the owners of a 10,000-line file said a few
+hundred kilobytes. An edit of lines the read did not cover finds its owners there
+(:func:`aside`) instead of starting git, and keeps what it used in the notes.
 """
 
 from __future__ import annotations
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 #: Low-signal reasons (:data:`memhooks.history.signal.REASONS`) whose commits are not
 #: walked back: the bump before a bump tells no more than the bump itself.
 BUMPS = frozenset({"version", "dependency", "bot"})
+#: Longest commit message kept per commit (characters; the id says where the rest is).
+MESSAGE_CHARS = 2000
+#: ``git log`` format: hash, author name, e-mail, author time, parents, subject, message.
+_FORMAT = "%H%x1f%an%x1f%ae%x1f%at%x1f%P%x1f%s%x1f%B"
+#: Where a commit's token in that output has its first separator (after a SHA-1 or a
+#: SHA-256 hash); a file's name follows as a token of its own.
+_HEADER = (40, 64)
 #: The reason ``why`` gives a commit the low-signal rule lets through but whose subject
 #: says it reshapes code (:func:`memhooks.history.signal.reshapes`: "perf: simplify
 #: retry"): walked back like a low-signal one, yet itself a change to tell.
@@ -76,3 +96,83 @@ class Said:
         assert isinstance(commits, dict)
         commits[hash_] = [self.subject, self.time, self.email, self.message,
                           self.low_signal, self.root, self.files]  # fmt: skip
+
+
+def read(top: str, hashes: list[str]) -> dict[str, Said]:
+    """What the commits named by full ``hashes`` said, from one ``git log`` in the work
+    tree ``top``: the message as ``history import`` keeps it (trailers naming people
+    dropped, e-mails and secrets scrubbed, at most :data:`MESSAGE_CHARS`), its low-signal
+    reason (:func:`memhooks.history.signal.low_signal`; :data:`RESHAPES` for a subject
+    that reshapes code), whether it has no parent, and how many files it touched. Raises
+    :class:`~memhooks.errors.DiagnosticError` MH032 when git cannot read them."""
+    from ..history import blame_ignore, signal
+    from ..history.message import bound, memory_text
+    from ..history.process import tokens
+
+    if not hashes:
+        return {}
+    # --name-only: each commit's header token is followed by one token per file it touched
+    args = ["log", "--no-walk=unsorted", "-z", "--name-only", f"--format={_FORMAT}",
+            *dict.fromkeys(hashes)]  # fmt: skip
+    found: dict[str, Said] = {}
+    ignored = blame_ignore.revs(top)
+    said: Said | None = None
+    for token in tokens(top, args):
+        if said is not None and token.find(b"\x1f") not in _HEADER:
+            said.files += 1
+            continue
+        hash_, author, email, when, parents, subject, message = token.decode(
+            "utf-8", "replace"
+        ).split("\x1f", 6)
+        body = message.partition("\n")[2].strip()
+        low = signal.low_signal(
+            subject,
+            body,
+            author=author,
+            email=email,
+            parents=len(parents.split()),
+            blame_ignored=blame_ignore.listed(hash_, ignored),
+        ) or (RESHAPES if signal.reshapes(subject) else None)
+        text = bound(memory_text(message), MESSAGE_CHARS)
+        said = Said(subject, int(when), email, text, low, not parents.split(), 0)
+        found[hash_] = said
+    return found
+
+
+def aside_file(entry_file: str) -> str:
+    """The file beside a blame cache entry (``<key>.json``) holding what was read ahead."""
+    return entry_file[: -len(".json")] + ".said"
+
+
+def aside(entry_file: str, head: str, version: int) -> dict[str, object]:
+    """What was read ahead of the commits of the file version whose cache entry is
+    ``entry_file`` (HEAD ``head``: :attr:`memhooks.lines.cache.Entry.head`; ``version``:
+    the cache's :data:`~memhooks.lines.cache.FORMAT`, which follows the text rule), in
+    the layout of notes (``{"commits": {hash: row}}``, for :meth:`Said.of`); ``{}`` when
+    nothing was, or it was read for another HEAD or format. Never raises."""
+    from ..fast.jsonfast import loads
+
+    try:
+        with open(aside_file(entry_file), "rb") as fp:
+            found = loads(fp.read())
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(found, dict) or found.get("format") != version or found.get("head") != head:
+        return {}
+    return found
+
+
+def keep_aside(entry_file: str, head: str, version: int, rows: dict[str, Said]) -> bool:
+    """Add ``rows`` (hash -> what it said) to what is kept aside for the file version of
+    ``entry_file`` at HEAD ``head`` (cache format ``version``), whole or not at all;
+    False when it could not be."""
+    from .. import cachefile
+    from ..fast.jsonfast import dumps
+
+    kept = aside(entry_file, head, version)
+    commits: dict[str, Any] = dict(kept.get("commits") or {})  # type: ignore[call-overload]
+    notes: dict[str, object] = {"commits": commits}
+    for hash_, said in rows.items():
+        said.keep(notes, hash_)
+    data = {"format": version, "head": head, "commits": commits}
+    return cachefile.write(aside_file(entry_file), dumps(data, separators=(",", ":")), mode=0o700)

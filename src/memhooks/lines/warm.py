@@ -3,11 +3,15 @@ edit that follows a Read finds its lines' owners ready (issue 20 item 7).
 
 Not a daemon (seed 000's boundary): one process per file that is not cached yet, started
 by the hook of the Read and ending by itself — when the file is blamed, or after
-``limit_s`` seconds, whichever comes first. Single-flight per file: a lock file beside the
-file's cache entry is created exclusively; while it exists (and is younger than
-``limit_s``) no second process starts for that file. The process is detached (its own
-session, no standard streams: the host does not wait for it) and writes nothing but the
-cache entry. The hook starts it (issue 20 item 7); nothing else does.
+``limit_s`` seconds, whichever comes first. Once the file is blamed it reads what each of
+its owners said (one ``git log`` per 200 commits, at most :data:`AHEAD`) and keeps it
+beside the cache entry (:func:`memhooks.lines.said.keep_aside`), so that an edit of
+lines the read did not cover starts no git process to say what their owners said.
+Single-flight per file: a lock file beside the file's cache entry is created
+exclusively; while it exists (and is younger than ``limit_s``) no second process starts
+for that file. The process is detached (its own session, no standard streams: the host
+does not wait for it) and writes nothing but the cache entry and what it read ahead.
+The hook starts it (issue 20 item 7); nothing else does.
 """
 
 from __future__ import annotations
@@ -19,8 +23,17 @@ import time
 
 from . import cache
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .ownership import Ownership
+
 #: Seconds a background blame may run (and after which its lock is stale).
 LIMIT_S = 30.0
+#: Most commits whose messages one background blame reads ahead (a file's owners: a few
+#: hundred in iproute2's largest files).
+AHEAD = 2000
+#: Commits one ``git log`` of the read-ahead names.
+BATCH = 200
 
 
 def spawn(top: str, path: str, state_dir: str, *, limit_s: float = LIMIT_S) -> bool:
@@ -91,19 +104,52 @@ def _drop(lock: str) -> None:
 
 
 def main(argv: list[str]) -> int:
-    """The background process: ``TOP PATH STATE_DIR LIMIT_S``."""
+    """The background process: ``TOP PATH STATE_DIR LIMIT_S``: the whole file blamed,
+    then what its owners said read ahead (at
+    most :data:`AHEAD` commits: :func:`read_ahead`), both within ``LIMIT_S``."""
     from .ownership import owners
 
     top, path, state_dir, limit = argv
     lock = cache.path_of(state_dir, top, path) + ".warm"
+    deadline = time.monotonic() + float(limit)
     try:
         # Nobody to tell of a failure here: the next hook call blames what is missing
-        # and says what went wrong.
+        # (or reads what a commit said) and says what went wrong.
         with contextlib.suppress(Exception):
-            owners(top, path, state_dir=state_dir, deadline=time.monotonic() + float(limit))
+            own = owners(top, path, state_dir=state_dir, deadline=deadline)
+            read_ahead(top, cache.path_of(state_dir, top, path), own, deadline)
     finally:
         _drop(lock)
     return 0
+
+
+def read_ahead(top: str, file: str, own: Ownership, deadline: float, limit: int = AHEAD) -> int:
+    """Read what the owners ``own`` names said that neither the notes of its file version
+    (cache entry ``file``) nor what is kept aside hold — at most ``limit`` commits, most
+    lines first, :data:`BATCH` to a ``git log``, while ``deadline`` (monotonic) has not
+    passed — and keep it aside (:func:`memhooks.lines.said.keep_aside`); how many were
+    read. Raises what :func:`memhooks.lines.said.read` raises."""
+    from .said import aside, keep_aside, read
+
+    entry = own.entry
+    if entry is None:
+        return 0
+    known = set(_commits(aside(file, entry.head, cache.FORMAT))) | set(_commits(entry.notes))
+    wanted = [o.hash for o in own.owners if not o.boundary and o.hash not in known][:limit]
+    done = 0
+    for start in range(0, len(wanted), BATCH):
+        if time.monotonic() >= deadline:
+            break
+        found = read(top, wanted[start : start + BATCH])
+        if found and keep_aside(file, entry.head, cache.FORMAT, found):
+            done += len(found)
+    return done
+
+
+def _commits(notes: dict[str, object]) -> dict[str, object]:
+    """The commits a notes-like dict keeps (``notes["commits"]``; none: ``{}``)."""
+    found = notes.get("commits")
+    return found if isinstance(found, dict) else {}
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ store's reverted/obsolete marks. Commit text is untrusted data.
 
 from __future__ import annotations
 
-from ..lines.said import RESHAPES, Said
+from ..lines.said import Said, read
 
 # On the hook's import set with recall.why: git's log, the history's scrubbing and
 # low-signal rule load only for a commit not read before; the exclusion rules only when
@@ -19,9 +19,6 @@ if TYPE_CHECKING:
     from ..lines.ownership import Ownership
     from ..store import MemoryStore
     from .exclusion import Exclusions
-
-#: Longest commit message carried per commit (characters; the id says where the rest is).
-MESSAGE_CHARS = 2000
 
 
 class Commit:
@@ -101,17 +98,11 @@ class LeftOut:
         return self.rules.matches(hit)
 
 
-#: ``git log`` format: hash, author name, e-mail, author time, parents, subject, message.
-_FORMAT = "%H%x1f%an%x1f%ae%x1f%at%x1f%P%x1f%s%x1f%B"
-#: Where a commit's token in that output has its first separator (after a SHA-1 or a
-#: SHA-256 hash); a file's name follows as a token of its own.
-_HEADER = (40, 64)
-
-
 def texts(top: str, hashes: list[str], own: Ownership) -> dict[str, Commit]:
     """The commits named by ``hashes``: from the notes of the file version when they
-    were read before (no process), else from git (kept in those notes:
-    :class:`memhooks.lines.said.Said`)."""
+    were read before (no process), or from what the background blame read ahead of the
+    file's owners (:meth:`memhooks.lines.cache.Entry.aside`), else from git — kept in those
+    notes (:class:`memhooks.lines.said.Said`)."""
     notes = own.notes
     found: dict[str, Commit] = {}
     missing = []
@@ -120,50 +111,26 @@ def texts(top: str, hashes: list[str], own: Ownership) -> dict[str, Commit]:
         if said is None:
             missing.append(hash_)
             continue
-        found[hash_] = commit = Commit(hash_, said.subject, said.time, said.message)
-        commit.email, commit.low_signal, commit.root = said.email, said.low_signal, said.root
-        commit.files = said.files
+        found[hash_] = _commit(hash_, said)
     if missing:
-        for commit in read_commits(top, missing).values():
-            found[commit.hash] = commit
-            Said(commit.subject, commit.time, commit.email, commit.message, commit.low_signal,
-                 commit.root, commit.files).keep(notes, commit.hash)  # fmt: skip
+        aside = own.entry.aside() if own.entry is not None else {}
+        ahead = {h: said for h in missing if (said := Said.of(aside, h)) is not None}
+        rest = [h for h in missing if h not in ahead]
+        for hash_, said in {**ahead, **(read(top, rest) if rest else {})}.items():
+            found[hash_] = _commit(hash_, said)
+            said.keep(notes, hash_)
         own.keep()
     return {h: found[h] for h in hashes if h in found}
 
 
 def read_commits(top: str, hashes: list[str]) -> dict[str, Commit]:
-    """The commits named by full ``hashes``, with their messages and low-signal reason."""
-    from ..history import blame_ignore, signal
-    from ..history.message import bound, memory_text
-    from ..history.process import tokens
+    """The commits named by full ``hashes``, with their messages and low-signal reason
+    (:func:`memhooks.lines.said.read`: one ``git log``)."""
+    return {h: _commit(h, said) for h, said in read(top, hashes).items()}
 
-    if not hashes:
-        return {}
-    # --name-only: each commit's header token is followed by one token per file it touched
-    args = ["log", "--no-walk=unsorted", "-z", "--name-only", f"--format={_FORMAT}",
-            *dict.fromkeys(hashes)]  # fmt: skip
-    found: dict[str, Commit] = {}
-    ignored = blame_ignore.revs(top)
-    commit: Commit | None = None
-    for token in tokens(top, args):
-        if commit is not None and token.find(b"\x1f") not in _HEADER:
-            commit.files += 1
-            continue
-        hash_, author, email, when, parents, subject, message = token.decode(
-            "utf-8", "replace"
-        ).split("\x1f", 6)
-        body = message.partition("\n")[2].strip()
-        commit = Commit(hash_, subject, int(when), bound(memory_text(message), MESSAGE_CHARS))
-        commit.low_signal = signal.low_signal(
-            subject,
-            body,
-            author=author,
-            email=email,
-            parents=len(parents.split()),
-            blame_ignored=blame_ignore.listed(hash_, ignored),
-        ) or (RESHAPES if signal.reshapes(subject) else None)
-        commit.email = email
-        commit.root = not parents.split()
-        found[hash_] = commit
-    return found
+
+def _commit(hash_: str, said: Said) -> Commit:
+    commit = Commit(hash_, said.subject, said.time, said.message)
+    commit.email, commit.low_signal, commit.root = said.email, said.low_signal, said.root
+    commit.files = said.files
+    return commit
