@@ -46,7 +46,8 @@ open (the symbol cue searches it at every edit, :mod:`memhooks.recall.symbol_rec
 without it there is none, and the commits come from git alone. ``--baseline EXE``:
 another install's ``memhooks`` command (a virtualenv of an older checkout), installed
 the same way for a user of its own and timed in the same run, each call interleaved with
-this one's, each with its own state folder; the report gains ``baseline`` and
+this one's, each with its own state folder; the report gains ``baseline``,
+``same_as_baseline`` (per case, the runs where both told exactly the same),
 ``vs_baseline`` (p50 over the baseline's p50, per case) and ``vs_baseline_cpu`` (the
 same for ``cpu_ratio``).
 
@@ -215,12 +216,15 @@ def main() -> int:
         split: dict[str, dict[str, list[tuple[float, float]]]] = {
             name: {"settled": [], "whole": [], "whole_silent": []} for name in versions
         }
+        # per case, the runs where both installs told the same (--baseline)
+        same = dict.fromkeys(CASES, 0)
         load = os.getloadavg()
         for number in range(args.runs + 2):
             path, size = files[number % len(files)]
             at = rng.randrange(1, max(2, size - 60))
             lines = texts[path]
             bare_ms = timed(bare, env)
+            told_by: dict[str, dict[str, str]] = {}
             for name, commands in versions.items():
                 pre, post = commands["PreToolUse"], commands["PostToolUse"]
                 state = states[name]
@@ -252,6 +256,7 @@ def main() -> int:
                 measured["edit_off"] = timed(pre, off, edit)
                 if number < 2:
                     continue  # bytecode and first-run caches: not measured
+                told_by[name] = {case: found[2] for case, found in measured.items()}
                 for case, (ms, used, out, err) in measured.items():
                     times[name][case].append(ms)
                     if case == "edit_told":
@@ -264,6 +269,9 @@ def main() -> int:
                         wall[name][case].append(ms / max(bare_ms[0], 0.1))
                         chars[name][case].append(told(out))
                         hits[name][case] += "gave up after the" in err
+            if len(told_by) == 2:
+                for case in CASES:
+                    same[case] += told_by["current"][case] == told_by["baseline"][case]
         reports = {
             name: summary(times[name], chars[name], hits[name], cpu[name], wall[name])
             for name in versions
@@ -292,6 +300,7 @@ def main() -> int:
         if args.baseline:
             base = reports["baseline"]
             report["baseline"] = {"exe": args.baseline, **base}
+            report["same_as_baseline"] = same  # runs where both told the same, per case
             report["vs_baseline"] = {
                 case: round(report["cases"][case]["p50"] / base["cases"][case]["p50"], 2)  # type: ignore[index]
                 for case in CASES
