@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import test_hook_lines
-from test_hook_lines import DECISION, context, hook
+from test_hook_lines import DECISION, PAYLOADS, context, hook
 
 from memhooks.hook.compaction import LABEL, MAX_CHARS
 
@@ -116,3 +116,33 @@ def test_what_a_prompt_brought_is_left_to_the_next_prompt(
     assert "gateway bills each retry" in context(hook(project, "claude-code", prompt, session="p1"))
     back = context(hook(project, "claude-code", "claude-session-start-compact", session="p1"))
     assert LABEL not in back
+
+
+def test_a_read_whose_owners_all_came_back_stays_read(
+    project: dict[str, object], hashes: dict[str, str]
+) -> None:
+    # rough20, on iproute2's ip/ipaddress.c: a Read told the three best of five owners;
+    # after the compaction carried the three back, the same Read told the other two —
+    # owners the cap had left out, 1,057 characters less worth them than nothing
+    from storyrepo import commit_files
+
+    root = Path(str(project["root"]))
+    def part(n: int, value: int) -> str:
+        return f"# part {n}\n" + "".join(f"LIMIT_{n}_{k} = {value + k}\n" for k in range(6))
+
+    sections = [part(n, 0) for n in range(5)]
+    commit_files(root, {"retryx/limits.py": "".join(sections)}, "add the limits", 1772000000)
+    for n in range(5):  # each part's values set by a commit of its own, with its reason
+        sections[n] = part(n, 10 * n + 100)
+        commit_files(root, {"retryx/limits.py": "".join(sections)},
+                     f"fix: raise limits {n} past the gateway's quota {n}",
+                     1772100000 + n * 1000)  # fmt: skip
+    read = dict(PAYLOADS["claude-read"], tool_input={"file_path": "{root}/retryx/limits.py"})
+    told = context(hook(project, "claude-code", read, session="r1"))
+    assert told.count('"fix: raise limits') == 3  # three per file at most
+    back = context(hook(project, "claude-code", "claude-session-start-compact", session="r1"))
+    assert back.count('"fix: raise limits') == 3
+    assert context(hook(project, "claude-code", read, session="r1")) == ""
+    # a second compaction carries them back again, with the lines they were told for
+    again = context(hook(project, "claude-code", "claude-session-start-compact", session="r1"))
+    assert again.count('"fix: raise limits') == 3 and " of retryx/limits.py: " in again

@@ -48,8 +48,9 @@ ITEM_CHARS = 300
 #: Least time left (seconds) to start git for the commits' text.
 MIN_LEFT_S = 0.2
 
-#: The cue of what a compaction carried back, in the ledger (``sessions show``).
-CUE = "before the compaction"
+#: The target of the delivery that carries back (``sessions show``); what it carried is
+#: carried again by the next compaction. No root-relative path starts with a ``(``.
+TARGET = "(before the compaction)"
 
 LABEL = (
     "[memhooks: what this session was told before the compaction, for the lines and files "
@@ -60,14 +61,18 @@ LABEL = (
 
 class Told:
     """What the ending epoch told at tool time, newest first: ``commits`` (``[(hash,
-    cue)]``: the cue says which lines of which file, as ``sessions show`` does) and
-    ``memories`` (``[(id, file or folder it was given at)]``)."""
+    cue)]``: the cue says which lines of which file, as ``sessions show`` does),
+    ``memories`` (``[(id, its cue)]``), ``by_file`` (root-relative file -> the hashes of
+    all the commits told for its lines, beyond :data:`MAX_COMMITS` too) and ``read``
+    (file -> its ``lines:`` served targets: the reads that told them)."""
 
-    __slots__ = ("commits", "memories")
+    __slots__ = ("by_file", "commits", "memories", "read")
 
     def __init__(self) -> None:
         self.commits: list[tuple[str, str]] = []
         self.memories: list[tuple[str, str]] = []
+        self.by_file: dict[str, set[str]] = {}
+        self.read: dict[str, list[str]] = {}
 
     def __bool__(self) -> bool:
         return bool(self.commits or self.memories)
@@ -87,17 +92,24 @@ def told_before(call: HookCall) -> Told:
         # a prompt's memories follow its words: the next prompt recalls anew; what an
         # earlier compaction carried back is kept again
         tool = events.get(str(delivery["event"])) in TOOL_TIME_EVENTS
+        if not tool and delivery["target"] != TARGET:
+            continue
         items = delivery["items"] if isinstance(delivery["items"], list) else []
         for item in items:
             key = str(item.get("item", "")) if isinstance(item, dict) else ""
-            if not key or key in seen or not (tool or item.get("cue") == CUE):
+            if not key or key in seen:
                 continue
             seen.add(key)
+            cue = str(item.get("cue") or "")
             if key.startswith(keys.COMMIT):
-                told.commits.append((key[len(keys.COMMIT) :], str(item.get("cue") or "")))
+                told.commits.append((key[len(keys.COMMIT) :], cue))
+                told.by_file.setdefault(_file_of(cue), set()).add(key[len(keys.COMMIT) :])
             elif ":" not in key:  # a memory (guidance and notices are keyed with a colon)
-                told.memories.append((key, str(delivery["target"])))
+                told.memories.append((key, cue))
     del told.commits[MAX_COMMITS:]
+    for target in session.settled():
+        if target.startswith(keys.LINES):
+            told.read.setdefault(target[len(keys.LINES) :].rpartition("#")[0], []).append(target)
     return told
 
 
@@ -141,12 +153,20 @@ def carried(call: HookCall, told: Told, budget: int) -> str:
         return "\n\n".join([LABEL, *(text for _, text in kept)]) if kept else ""
 
     fitting = [key for block_keys, _ in parts(set(words)) for key in block_keys]
+    cues = {keys.commit(h): cue for h, cue in told.commits}
+    cues.update(told.memories)
     items: list[dict[str, object]] = [
-        {"item": key, "words": words[key], "cue": CUE} for key in fitting
+        {"item": key, "words": words[key], "cue": cues.get(key, "")} for key in fitting
     ]
     if not items:
         return ""
-    claimed = call.session.record(call.native or "", "", items, lambda c: len(text_of(c)))
+    # the reads whose every commit comes back stay read: the same read again tells
+    # nothing new (it would tell the owners the cap left out, less worth the characters)
+    back = {key[len(keys.COMMIT) :] for key in fitting if key.startswith(keys.COMMIT)}
+    serve = [t for f, hashes in told.by_file.items() if f and hashes <= back
+             for t in told.read.get(f, ())]  # fmt: skip
+    claimed = call.session.record(call.native or "", TARGET, items, lambda c: len(text_of(c)),
+                                  serve=serve)  # fmt: skip
     return text_of(claimed) if claimed else ""
 
 
