@@ -127,6 +127,7 @@ def test_a_read_whose_owners_all_came_back_stays_read(
     from storyrepo import commit_files
 
     root = Path(str(project["root"]))
+
     def part(n: int, value: int) -> str:
         return f"# part {n}\n" + "".join(f"LIMIT_{n}_{k} = {value + k}\n" for k in range(6))
 
