@@ -332,18 +332,31 @@ def test_targets_parse_from_the_right(target: str, expected: tuple[str, list[obj
 
 
 def test_a_range_that_runs_backwards_is_a_usage_error_with_its_code(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "a.py").mkdir()  # there, but not a file: how many lines is not known
+    monkeypatch.chdir(repo)
     with pytest.raises(UsageError) as caught:
-        parse_target("a.py:9-3")
+        parse_target("retryx/retry.py:9-3")
     assert isinstance(caught.value, LineRangeError)
     assert caught.value.diagnostic.code == "MH035"
     assert caught.value.diagnostic.message == (
-        "`9-3` is reversed: the first line comes first (3-9); ask for LINE or FIRST-LAST,"
-        " counted from 1"
+        "`9-3` is reversed: the first line comes first (3-9); it has 19 lines: ask for LINE"
+        " or FIRST-LAST between 1 and 19"
     )
+
+
+@pytest.mark.parametrize("lines", ["0", "9-3", "abc"])
+def test_what_is_wrong_with_the_file_comes_before_its_lines(
+    repo: Path, tmp_path: Path, lines: str
+) -> None:
+    # rough20: 'why retryx:0' said MH035 (no such lines) of a folder, and 'why loose.py:0'
+    # of a file no git holds: the file's own mistake is the one to fix first
+    folder = why(repo, f"retryx:{lines}", "--format", "json")
+    assert json.loads(folder.stderr)[0]["code"] == ("MH029" if lines != "abc" else "MH024")
+    (tmp_path / "loose.py").write_text("x = 1\n", encoding="utf-8")
+    env = {**os.environ, "GIT_CEILING_DIRECTORIES": str(tmp_path)}
+    loose = why(tmp_path, f"loose.py:{lines}", "--format", "json", env=env)
+    assert json.loads(loose.stderr)[0]["code"] == "MH032"
 
 
 def test_the_mcp_tool_gives_the_same_answer_with_its_context(
@@ -363,9 +376,11 @@ def test_the_mcp_tool_gives_the_same_answer_with_its_context(
         tools.why("retryx/retry.py", 0)
     with pytest.raises(UsageError, match=r"^MH035 `0-5` is not a line"):
         tools.why("retryx/retry.py", 0, 5)
-    # a missing file is said missing before its lines are looked at
+    # a missing file is said missing before its lines are looked at, a folder a folder
     with pytest.raises(MemhooksError, match=r"^MH024 the file does not exist"):
         tools.why("retryx/nope.py", 10, 9)
+    with pytest.raises(MemhooksError, match=r"^MH029 `retryx` is not a file"):
+        tools.why("retryx", 0)
 
 
 def test_a_second_answer_for_the_same_file_version_needs_no_git(

@@ -13,7 +13,7 @@ import os
 import time
 
 from ..recall.why_json import to_json
-from ..recall.why_path import RANGE, LineRangeError, existing, line_count, range_error, why
+from ..recall.why_path import RANGE, LineRangeError, checked, line_count, range_error, why
 from ..recall.why_text import notes, nothing, render
 from ..report import print_errors
 
@@ -36,23 +36,24 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def parse_target(target: str) -> tuple[str, list[tuple[int, int]]]:
     """``PATH[:LINE[-LINE]]`` -> (path, ranges). A path that exists as written wins
-    over a ``:N`` suffix. Raises DiagnosticError MH024 when the file named before the
-    lines does not exist (said first: ``missing.py:0`` is a missing file);
-    :class:`~memhooks.recall.why_path.LineRangeError` (MH035) for lines that are no
-    range — empty, reversed, not numbers (``a.py:-3``, ``a.py:abc``, when ``a.py`` is a
-    file) — naming the lines the file has."""
+    over a ``:N`` suffix. Raises :class:`~memhooks.recall.why_path.LineRangeError`
+    (MH035) for lines that are no range — empty, reversed, not numbers (``a.py:-3``,
+    ``a.py:abc``, when ``a.py`` is a file) — naming the lines the file has; but first
+    what is wrong with the file itself, as ``why`` would say it (MH024 missing, MH029 a
+    folder, MH032 outside git: :func:`~memhooks.recall.why_path.checked`)."""
     path, colon, lines = target.rpartition(":")
     if not colon or os.path.exists(target):
         return target, []
     match = RANGE.match(lines)
     if match is None:
         if os.path.isfile(path):  # a file, and after it something that is no range
+            checked(path)
             raise range_error(path, lines, line_count(path))
         return target, []  # a name with a colon in it, or none: why() says which
     first = int(match.group(1))
     last = int(match.group(2) or first)
     if first < 1 or last < first:
-        existing(path)  # MH024 first: the lines of a missing file are no question
+        checked(path)  # the file's own mistakes first: its lines are no question then
         raise range_error(path, lines, line_count(path) if os.path.isfile(path) else None)
     return path, [(first, last)]
 

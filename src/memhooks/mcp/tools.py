@@ -21,7 +21,7 @@ from ..protocol.resolve import resolve
 from ..recall import DEFAULT_BUDGET, context
 from ..recall import recall as run_recall
 from ..recall.why_json import to_json
-from ..recall.why_path import existing, line_count, range_error
+from ..recall.why_path import checked, line_count, range_error
 from ..recall.why_path import why as why_of
 from ..recall.why_text import render
 from ..scrubber import scrub
@@ -94,9 +94,10 @@ def why(
     refused (MH029). Lines the file does not have raise UsageError naming MH035
     (:class:`~memhooks.recall.why_path.LineRangeError`)."""
     try:
+        project = locate(os.getcwd()).root  # the server's project: its files only
         ranges: list[tuple[int, int]] = []
         if first_line is not None or last_line is not None:
-            existing(path)  # MH024 before anything about the lines of a missing file
+            checked(path, project)  # the file's own mistakes before its lines'
             first = first_line if first_line is not None else last_line
             last = last_line if last_line is not None else first
             assert first is not None and last is not None
@@ -104,7 +105,6 @@ def why(
                 asked = f"{first}" if first_line is None or last_line is None else f"{first}-{last}"
                 raise range_error(path, asked, line_count(path) if os.path.isfile(path) else None)
             ranges = [(first, last)]
-        project = locate(os.getcwd()).root  # the server's project: its files only
         answer = why_of(
             path,
             ranges,

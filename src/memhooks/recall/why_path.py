@@ -26,7 +26,7 @@ from ..protocol.resolve import resolve_at
 from ..protocol.root import REASON_TARGET, canonical, resolve_target
 from ..session.location import state_dir
 from ..store import MemoryStore, default_path
-from ..workspace import locate
+from ..workspace import Workspace, locate
 from .result import skipped_line
 from .why import Why, explain_lines
 from .why_head import at_head
@@ -77,38 +77,10 @@ def why(
     DiagnosticError MH024 (no such path), MH029 (a symlink leads out of the file's
     project, or the file is outside ``within``, or it is no file: a folder), MH032 (not
     in a git work tree); :class:`LineRangeError` (a range starts past the end of
-    the file), DiagnosticError MH032 (git cannot blame it). A missing file is MH024
-    whatever the lines asked: what is wrong with the path is said first."""
-    existing(path)
-    where = locate(path)  # MH029 a symlink that leads out of its project
-    if not os.path.isfile(path):
-        raise DiagnosticError(
-            Diagnostic(
-                "MH029",
-                f"`{path}` is not a file: `why` explains the lines of a file",
-                path,
-                help="name a file (PATH or PATH:LINE[-LINE]); for a folder's memories, `memhooks recall`",
-            )
-        )
+    the file), DiagnosticError MH032 (git cannot blame it). What is wrong with the path
+    is said before anything about the lines (:func:`checked`)."""
+    where, top, rel = checked(path, within)
     real = os.path.realpath(path)
-    if within is not None and not is_within(real, within):
-        raise DiagnosticError(
-            Diagnostic(
-                "MH029",
-                f"`{path}` is outside the project `{within}`: only its files are explained here",
-                path,
-                help="name a file of this project",
-            )
-        )
-    placed = place(real)
-    if placed is None:
-        raise DiagnosticError(
-            Diagnostic(
-                "MH032", "not in a git work tree, so no commit owns its lines", path,
-                help=NO_GIT_HELP,
-            )
-        )  # fmt: skip
-    top, rel = placed
     plan = resolve_at(resolve_target(os.path.dirname(real)), [], skip_invalid=True)
     remarks = [_skipped(d, where.root) for d in plan.skipped]
     if within is None:  # a person: a file of another project is answered, and said to be
@@ -161,6 +133,44 @@ def why(
     answer.remarks = remarks
     check_ranges(answer)
     return answer
+
+
+def checked(path: str, within: str | None = None) -> tuple[Workspace, str, str]:
+    """The file ``path`` as ``why`` answers for it: (its workspace, the top of the git
+    work tree holding it, its path there). Raises DiagnosticError, in this order — what
+    is wrong with the path is said before anything about its lines: MH024 (no such
+    path), MH029 (a symlink leads out of its project; no file: a folder; outside
+    ``within``), MH032 (not in a git work tree)."""
+    existing(path)
+    where = locate(path)  # MH029 a symlink that leads out of its project
+    if not os.path.isfile(path):
+        raise DiagnosticError(
+            Diagnostic(
+                "MH029",
+                f"`{path}` is not a file: `why` explains the lines of a file",
+                path,
+                help="name a file (PATH or PATH:LINE[-LINE]); for a folder's memories, `memhooks recall`",
+            )
+        )
+    real = os.path.realpath(path)
+    if within is not None and not is_within(real, within):
+        raise DiagnosticError(
+            Diagnostic(
+                "MH029",
+                f"`{path}` is outside the project `{within}`: only its files are explained here",
+                path,
+                help="name a file of this project",
+            )
+        )
+    placed = place(real)
+    if placed is None:
+        raise DiagnosticError(
+            Diagnostic(
+                "MH032", "not in a git work tree, so no commit owns its lines", path,
+                help=NO_GIT_HELP,
+            )
+        )  # fmt: skip
+    return where, *placed
 
 
 def existing(path: str) -> str:
