@@ -293,16 +293,46 @@ def test_a_commit_marked_obsolete_since_the_marks_were_kept_is_left_out(
     assert again == told
 
 
-def test_an_edit_after_the_prompt_gave_a_commit_as_a_memory_asks_the_store(
-    project: dict[str, object], hashes: dict[str, str]
+def test_an_edit_after_the_prompt_gave_a_commit_as_a_memory_needs_no_store(
+    project: dict[str, object], hashes: dict[str, str], tmp_path: Path
 ) -> None:
+    # the prompt's history memory claims its commit in the same write (hook.deliver): the
+    # edit leaves it out without asking the store which commit the memory's id is
     _import_history(project)
     _settle_store(project)
     hook(project, "claude-code", "claude-read", session="r1")  # keeps the marks
     prompt = {"hook_event_name": "UserPromptSubmit", "session_id": "{session}", "cwd": "{root}",
               "prompt": "why do we cap the Retrier at the measured attempt budget?"}  # fmt: skip
-    assert hashes["decision"][:12] in context(hook(project, "claude-code", prompt, session="p1"))
+    for session in ("p1", "p2"):
+        assert hashes["decision"][:12] in context(hook(project, "claude-code", prompt, session))
     told, opened = _opens_store(project, "claude-pre-edit", "p1")
-    assert opened  # a commit's memory in the ledger: only the store says which commit
+    assert not opened
     assert f"before it {hashes['decision'][:12]}" in told
+    assert "four attempts is the measured budget" not in told  # given with the prompt
+    (tmp_path / "state" / "sessions" / "_marks.json").unlink()  # the whole way
+    whole, opened = _opens_store(project, "claude-pre-edit", "p2")
+    assert opened and whole == told
+
+
+def test_a_commit_whose_memory_names_another_commit_sends_the_edit_to_the_store(
+    project: dict[str, object], hashes: dict[str, str], tmp_path: Path
+) -> None:
+    # history rewritten since the import: the decision's memory names a commit that is
+    # gone, so a prompt that gave it claimed that one — only the store says it was given
+    import sqlite3
+
+    _import_history(project)
+    store = str(project["env"]["MEMHOOKS_STORE"])  # type: ignore[index]
+    with sqlite3.connect(store) as conn:
+        conn.execute("UPDATE memories SET source = ? WHERE source = ?",
+                     ("git:" + "0" * 40, "git:" + hashes["decision"]))  # fmt: skip
+    conn.close()
+    _settle_store(project)
+    hook(project, "claude-code", "claude-read", session="r1")  # keeps the marks
+    prompt = {"hook_event_name": "UserPromptSubmit", "session_id": "{session}", "cwd": "{root}",
+              "prompt": "why do we cap the Retrier at the measured attempt budget?"}  # fmt: skip
+    given = context(hook(project, "claude-code", prompt, "p1"))
+    assert "four attempts is the measured budget" in given and "0" * 12 in given
+    told, opened = _opens_store(project, "claude-pre-edit", "p1")
+    assert opened
     assert "four attempts is the measured budget" not in told  # given with the prompt

@@ -92,7 +92,7 @@ def tell(
     # is made again without them. What it says of every commit is kept beside its
     # state (memhooks.session.marks): while it holds, the store is not opened.
     kept = _marks(call)
-    if kept is not None and kept[1] is not None and kept[1].untouched(told.commits, items):
+    if kept is not None and kept[1] is not None and kept[1].untouched(told.commits):
         store, project = None, None
     else:
         store, project = _store(call)
@@ -201,10 +201,10 @@ def _keep_marks(call: HookCall, store: MemoryStore, project: str) -> None:
     if state is None or call.root is None:
         return  # a write just made, or one in its log: ask again next time
     try:
-        obsolete, odd = store.commit_marks(project)
+        obsolete, elsewhere = store.commit_marks(project)
     except MemhooksError:
         return
-    keep(call.state_dir, call.root, state, obsolete, odd)
+    keep(call.state_dir, call.root, state, obsolete, elsewhere)
 
 
 def exclusions(call: HookCall, top: str, rel: str) -> list[str]:

@@ -5,7 +5,12 @@ Before it tells the owners of an edit's lines, line-level recall asks the store 
 things of the commits about to be told (:func:`memhooks.hook.owners.tell`): is one's
 memory obsolete (reverted, superseded), and was one given to the session as a memory
 (its id in the ledger)? Opening the store for that — its modules, the SQLite file, the
-project's id — was the largest part of a warm edit past the shortcut. A call that opens
+project's id — was the largest part of a warm edit past the shortcut. A commit's memory
+given to a session claims, in the same write, the commit its source names
+(:func:`memhooks.hook.deliver.deliver`), so a commit about to be told (none the session
+has) was given only by a memory that names another commit — a change cherry-picked, a
+history rewritten since the import: those commits are kept, and only they send an edit
+to the store. A call that opens
 the store keeps its answer for every commit of the project
 (:meth:`memhooks.store.MemoryStore.commit_marks`) in ``sessions/_marks.json``, keyed
 by the project's root and the store's real path, with the store's state taken before it
@@ -25,27 +30,26 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable
 
-#: How ``history import`` spells a commit's memory id (:data:`memhooks.history.mapping.ID_PREFIX`).
-HISTORY_ID = "git-"
+
+#: What a kept row says, in order (a row of another version is read again from the store).
+VERSION = 2
 
 
 class Marks:
     """What the store says of a project's commits: ``obsolete`` (full hashes whose one
-    memory is obsolete) and ``odd`` (ids of commits' memories not spelt ``git-…``)."""
+    memory is obsolete) and ``elsewhere`` (hashes whose memory names another commit)."""
 
-    __slots__ = ("obsolete", "odd")
+    __slots__ = ("elsewhere", "obsolete")
 
-    def __init__(self, obsolete: Iterable[str], odd: Iterable[str]) -> None:
+    def __init__(self, obsolete: Iterable[str], elsewhere: Iterable[str]) -> None:
         self.obsolete = frozenset(obsolete)
-        self.odd = frozenset(odd)
+        self.elsewhere = frozenset(elsewhere)
 
-    def untouched(self, commits: Iterable[str], ledger: Collection[str]) -> bool:
-        """Whether none of ``commits`` (full hashes) is obsolete and the session's
-        ``ledger`` (its delivered items) holds no commit's memory — then the store would
-        change nothing of what is told (:func:`memhooks.hook.owners.tell`)."""
-        if not self.obsolete.isdisjoint(commits):
-            return False
-        return not any(item.startswith(HISTORY_ID) or item in self.odd for item in ledger)
+    def untouched(self, commits: Collection[str]) -> bool:
+        """Whether the store would change nothing of what telling ``commits`` (full
+        hashes the session was not told) says: none is obsolete, and none could have
+        reached the session as a memory without its commit being claimed."""
+        return self.obsolete.isdisjoint(commits) and self.elsewhere.isdisjoint(commits)
 
 
 def _file(state_dir: str) -> str:
@@ -71,18 +75,18 @@ def load(state_dir: str, root: str, store: str) -> Marks | None:
 
     row = _known(state_dir).get(f"{root}\n{store}")
     try:
-        if not isinstance(row, list) or len(row) != 3 or not still(row[0]):
+        if not isinstance(row, list) or len(row) != 4 or not still(row[0]):
             return None
-        state, obsolete, odd = row
-        if state[0] != store:
+        state, obsolete, elsewhere, version = row
+        if state[0] != store or version != VERSION:
             return None
-        return Marks([str(h) for h in obsolete], [str(i) for i in odd])
+        return Marks([str(h) for h in obsolete], [str(h) for h in elsewhere])
     except (TypeError, ValueError, IndexError):
         return None
 
 
 def keep(
-    state_dir: str, root: str, state: list[object], obsolete: list[str], odd: list[str]
+    state_dir: str, root: str, state: list[object], obsolete: list[str], elsewhere: list[str]
 ) -> None:
     """Keep the marks read from the store whose state (taken before they were read) is
     ``state`` for the project at ``root``; what other stores' rows say is kept while
@@ -97,5 +101,5 @@ def keep(
         for k, row in _known(state_dir).items()
         if isinstance(row, list) and row and still(row[0])
     }
-    known[f"{root}\n{state[0]}"] = [state, obsolete, odd]
+    known[f"{root}\n{state[0]}"] = [state, obsolete, elsewhere, VERSION]
     cachefile.write(_file(state_dir), dumps(known), mode=0o700)

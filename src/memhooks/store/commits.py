@@ -73,12 +73,11 @@ def by_hash(conn: sqlite3.Connection, project: str, names: Iterable[str]) -> dic
 
 def marks(conn: sqlite3.Connection, project: str) -> tuple[list[str], list[str]]:
     """What :func:`by_hash` can say of any commit of ``project``, as one read a hook keeps
-    beside the store's state (:mod:`memhooks.session.marks`): ``(obsolete, ids)`` — the
-    full hashes whose memory (the only one :func:`by_hash` finds by that hash) is
-    obsolete, and the ids of memories made of commits that do not start ``git-``
-    (``history import`` names each by its change: :func:`memhooks.history.mapping.change_id`;
-    one adopted under a fresh id does not), so that a ledger's memory id is known to be
-    a commit's by its spelling or this list."""
+    beside the store's state (:mod:`memhooks.session.marks`): ``(obsolete, elsewhere)`` —
+    the full hashes whose memory (the only one :func:`by_hash` finds by that hash) is
+    obsolete, and the hashes whose memory names another commit as its source (a change
+    cherry-picked, a history rewritten since the import): a session given that memory
+    claimed the commit its source names, not this one (:func:`memhooks.hook.deliver.deliver`)."""
     obsolete = conn.execute(
         "SELECT DISTINCT c.hash FROM commits c CROSS JOIN memories m ON m.pk = c.memory"
         " WHERE m.project = ? AND m.obsolete = 1 AND NOT EXISTS (SELECT 1 FROM commits o"
@@ -86,9 +85,9 @@ def marks(conn: sqlite3.Connection, project: str) -> tuple[list[str], list[str]]
         " AND o.memory != c.memory)",
         (project, project),
     ).fetchall()
-    odd = conn.execute(
-        "SELECT DISTINCT m.id FROM commits c CROSS JOIN memories m ON m.pk = c.memory"
-        " WHERE m.project = ? AND m.id NOT LIKE 'git-%'",
-        (project,),
+    elsewhere = conn.execute(
+        "SELECT DISTINCT c.hash FROM commits c CROSS JOIN memories m ON m.pk = c.memory"
+        " WHERE m.project = ? AND m.source IS NOT (? || c.hash)",
+        (project, SOURCE_PREFIX),
     ).fetchall()
-    return sorted(str(h) for (h,) in obsolete), sorted(str(i) for (i,) in odd)
+    return sorted(str(h) for (h,) in obsolete), sorted(str(h) for (h,) in elsewhere)

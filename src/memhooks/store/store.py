@@ -339,8 +339,8 @@ class MemoryStore:
 
     def commit_marks(self, project: str) -> tuple[builtins.list[str], builtins.list[str]]:
         """What :meth:`by_commit` can say of any commit of ``project``
-        (:func:`memhooks.store.commits.marks`): ``(obsolete hashes, ids of commits'
-        memories not spelt git-…)``."""
+        (:func:`memhooks.store.commits.marks`): ``(obsolete hashes, hashes whose memory
+        names another commit)``."""
         with Translated(self.path):
             return commits.marks(self._conn, project)
 
