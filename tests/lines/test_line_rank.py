@@ -74,6 +74,17 @@ def test_a_sweeping_commit_is_not_told_at_a_read() -> None:
     assert names(rank(why)) == ["f"]
 
 
+def test_a_sweep_is_known_by_its_places_in_the_whole_file_not_in_the_lines_read() -> None:
+    # reviewer: requests' "Add inline types" owns auth.py in 29 places, and 2-3 of any
+    # 30 lines read: told at every ranged read once the whole file was blamed
+    types = owner("t", [(289, 290), (304, 305)], "Add inline types to Requests (#7272)",
+                  files=20)  # fmt: skip
+    fix = owner("f", [(291, 299)], "Fix infinite loop on wrong Digest Authentication")
+    assert names(rank(read_of(30, types, fix))) == ["f", "t"]  # the file's spread unknown
+    types.places = 29
+    assert names(rank(read_of(30, types, fix))) == ["f"]
+
+
 def test_a_commit_across_many_files_that_owns_a_block_is_a_feature() -> None:
     # one block of this file (a function moved in, an option wired through the tools),
     # or a scattered change of a few files (json output, on iproute2): ranked as any other

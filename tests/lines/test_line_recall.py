@@ -145,6 +145,10 @@ def test_a_read_tells_no_sweeping_commit_and_no_commit_told_at_another_file(
     why = explain_lines(str(repo), "pkg/a.py", state_dir=state)
     (types,) = [e for e in why.explanations if e.commit.hash == hashes["types"]]
     assert (types.commit.files, len(types.lines), types.commit.low_signal) == (16, 6, None)
+    # a read of a few of its lines still knows its spread over the file (blamed whole)
+    part = explain_lines(str(repo), "pkg/a.py", [(8, 12)], state_dir=state, surface=True)
+    (types,) = [e for e in part.explanations if e.commit.hash == hashes["types"]]
+    assert (len(types.lines), types.places) == (2, 6)
     second = line_recall(str(repo), "pkg/b.py", [], kind=READ, state_dir=state,
                          delivered=set(first.commits))  # fmt: skip
     assert second.text == "" and second.commits == []

@@ -100,6 +100,18 @@ class Entry:
         self._base: list[str] | None = None
         self.base_changed = False
 
+    def places(self) -> dict[str, int]:
+        """For each commit owning lines of this version as far as it was blamed (every
+        line, once a whole-file blame ran), in how many separate places."""
+        out: dict[str, int] = {}
+        last = None
+        for value in self.lines:
+            owner = None if value is None or value < 0 else self.origins[origin_of(value)[0]][0]
+            if owner is not None and owner != last:
+                out[str(owner)] = out.get(str(owner), 0) + 1
+            last = owner
+        return out
+
     @property
     def base(self) -> list[str]:
         """The text blame saw (``text`` while no edit is followed)."""

@@ -42,10 +42,12 @@ MIN_PROMPT = 0.3
 #: message answers the prompt goes before one that merely owns more lines.
 PROMPT_WEIGHT = 2.0
 #: A commit touching at least this many files sweeps the project: at a read, where it
-#: owns the lines in more than :data:`SWEEP_RANGES` separate places or is low-signal, it
-#: is a mechanical pass (formatting, types, lint: requests' "Add inline types", 20 files,
-#: owns 72 lines of auth.py in 29 places; its formatting commit, 39 files, 75 lines in
-#: 44) and is not told. On
+#: owns the file in more than :data:`SWEEP_RANGES` separate places (as far as the file
+#: was blamed: a ranged read's blame ahead blames the rest, so a second read knows the
+#: whole file — reviewer: "Add inline types" was told at every ranged read of auth.py,
+#: owning 2-3 places of each) or is low-signal, it is a mechanical pass (formatting,
+#: types, lint: requests' "Add inline types", 20 files, owns 72 lines of auth.py in 29
+#: places; its formatting commit, 39 files, 75 lines in 44) and is not told. On
 #: iproute2's real-clone sessions no cited commit touched 15 files or more (of 274
 #: commits told at its reads, 8 did).
 SWEEP_FILES = 15
@@ -114,7 +116,8 @@ def sweeping(explanation: Explanation) -> bool:
     commit = explanation.commit
     if commit.files < SWEEP_FILES:
         return False
-    return bool(commit.low_signal) or len(explanation.lines) > SWEEP_RANGES
+    places = max(len(explanation.lines), explanation.places)
+    return bool(commit.low_signal) or places > SWEEP_RANGES
 
 
 def _count(ranges: list[tuple[int, int]]) -> int:

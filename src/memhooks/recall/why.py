@@ -42,9 +42,11 @@ class Explanation:
     the lines it made, walked back along every line's chain until a commit that is not
     low-signal, in the order walked, at most :data:`MAX_WALK`), ``initial`` (the
     project's first commit — one without a parent — created the file: what it owns is
-    what the project was imported with)."""
+    what the project was imported with), ``places`` (with ``explain_lines(surface=True)``:
+    in how many separate places its commit owns the file, as far as it was blamed; 0:
+    not counted)."""
 
-    __slots__ = ("before", "commit", "earlier", "initial", "lines")
+    __slots__ = ("before", "commit", "earlier", "initial", "lines", "places")
 
     def __init__(self, commit: Commit, lines: list[tuple[int, int]]) -> None:
         self.commit = commit
@@ -52,6 +54,7 @@ class Explanation:
         self.before: list[tuple[Commit, int]] = []
         self.earlier: list[tuple[Commit, int, str]] = []
         self.initial = False
+        self.places = 0
 
     @property
     def previous(self) -> list[Commit]:
@@ -148,6 +151,8 @@ def explain_lines(
     answer.size = own.size
     answer.uncommitted_lines = own.uncommitted_lines
     answer.cut = [(o.hash, o.lines) for o in own.owners if o.boundary]
+    # a read's: in how many places each commit owns the whole file (a sweep's footprint)
+    places = own.entry.places() if surface and own.entry is not None else {}
     if surface:
         answer.surface = _surface_judge(top, own, deadline)
     found = _owners(own, max_owners, answer)
@@ -167,6 +172,7 @@ def explain_lines(
             continue
         explanation = Explanation(commit, owner.lines)
         explanation.initial = owner.previous is None and commit.root
+        explanation.places = places.get(owner.hash, 0)
         start = owner if focused is None else focused.owner(owner.hash)
         if (
             walks_back(commit)
