@@ -74,6 +74,11 @@ def test_a_read_after_the_prompt_tells_the_owners_the_prompt_did_not(
     # before: the three ranked first were dropped after the cap, and nothing was told
     assert told(at_read, hashes, OTHERS) == set(OTHERS)
     assert told(at_read, hashes, DIGEST) == set()  # each commit once
+    # `sessions show` lists the prompt's memories once (their commits' keys are the ledger's)
+    shown = subprocess.run([sys.executable, "-m", "memhooks", "sessions", "show", "s1"], cwd=root,
+                           env=env, capture_output=True, text=True, check=False).stdout  # fmt: skip
+    assert not any(f"commit:{hashes[label]}" in shown for label in DIGEST)
+    assert all(f"commit:{hashes[label]}" in shown for label in OTHERS)
 
 
 def test_a_prompt_after_a_read_does_not_tell_its_commits_again(

@@ -159,7 +159,10 @@ def _show(state: Any, session: dict[str, Any], fmt: str) -> int:
                 f"{_when(d['at'])}  {d['event']}  for {d['target'] or '.'}  {d['chars']:,} characters"
             )
         )
+        listed = {str(item["item"]) for item in d["items"]}
         for item in d["items"]:
+            if item.get("of") in listed:
+                continue  # the commit of a history memory listed beside it
             cue = f"  (recalled by: {item['cue']})" if item.get("cue") else ""
             print(visible(f"    {item['item']}  {item['words']}{cue}"))
     sys.stdout.flush()

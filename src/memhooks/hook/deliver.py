@@ -100,10 +100,11 @@ def deliver(
     # does not tell it again — nor a prompt after a Read (for_agent renders a commit's
     # memory only with its commit claimed).
     items += [
-        {"item": keys.commit(m.commit), "words": short(" ".join(m.text.split())), "cue": cue_of(m)}
+        {"item": keys.commit(m.commit), "words": short(" ".join(m.text.split())), "cue": cue_of(m),
+         "of": m.id}  # the memory it came as: `sessions show` lists that one
         for m in result.memories
         if m.commit
-    ]
+    ]  # fmt: skip
     items += [
         {"item": keys.guidance(g.get("source")), "words": "guidance", "cue": g.get("source")}
         for g in result.guidance
