@@ -1,6 +1,8 @@
 """A commit a parallel hook call of the session claimed first is not told again
 (hook/owners._record, reviewA): parallel Reads each rendered the whole answer when the
-ledger claimed any of its commits, so a shared owner came once per Read."""
+ledger claimed any of its commits, so a shared owner came once per Read. And a commit
+is recorded told only when the answer tells it (newcomer1: parallel Reads of one file
+marked commits told that never reached the model)."""
 
 from __future__ import annotations
 
@@ -22,7 +24,9 @@ class Ledger:
     def record(self, native, target, items, size, *, tool_time=False):  # type: ignore[no-untyped-def]
         claimed = {str(i["item"]) for i in items} - self.taken
         if claimed:
-            self.chars = size(claimed)
+            self.chars, delivered = size(claimed)
+            claimed &= delivered  # as Session.record: only what is told is recorded
+        self.recorded = claimed
         return claimed
 
 
@@ -37,8 +41,9 @@ def test_only_the_commits_this_call_claimed_are_told_and_counted() -> None:
     call = SimpleNamespace(session=ledger, native="PostToolUse")
     asked: list[set[str]] = []
 
-    def without(taken: set[str]) -> LineRecall:
+    def without(taken: set[str], only: set[str]) -> LineRecall:
         asked.append(taken)
+        assert only == {own}
         return told(own)
 
     answer = owners._record(call, "src/x.py", told(shared, own), without)  # type: ignore[arg-type]
@@ -50,11 +55,40 @@ def test_only_the_commits_this_call_claimed_are_told_and_counted() -> None:
 def test_nothing_is_told_when_every_commit_was_claimed_first() -> None:
     shared = "a" * 40
     call = SimpleNamespace(session=Ledger({keys.commit(shared)}), native="PostToolUse")
-    assert owners._record(call, "x.py", told(shared), lambda taken: told()) is None  # type: ignore[arg-type]
+    assert owners._record(call, "x.py", told(shared), lambda taken, only: told()) is None  # type: ignore[arg-type]
 
 
-def test_an_answer_made_again_never_tells_a_commit_it_did_not_claim() -> None:
-    shared, own, freed = "a" * 40, "b" * 40, "c" * 40
-    call = SimpleNamespace(session=Ledger({keys.commit(shared)}), native="PostToolUse")
-    answer = owners._record(call, "x.py", told(shared, own), lambda taken: told(own, freed))  # type: ignore[arg-type]
-    assert answer is None
+def test_an_answer_made_again_is_made_of_the_claimed_commits_alone() -> None:
+    shared, own = "a" * 40, "b" * 40
+    ledger = Ledger({keys.commit(shared)})
+    call = SimpleNamespace(session=ledger, native="PostToolUse")
+    answer = owners._record(
+        call, "x.py", told(shared, own), lambda taken, only: told(*sorted(only))
+    )  # type: ignore[arg-type]
+    assert answer is not None and answer.commits == [own]
+
+
+def test_a_claimed_commit_the_smaller_answer_leaves_out_is_not_recorded_told() -> None:
+    # the owner was taken by a parallel Read; the commit behind it, claimed here, is not
+    # told without it: it must stay untold in the ledger (newcomer1: '0 characters' rows)
+    owner_, behind = "a" * 40, "b" * 40
+    ledger = Ledger({keys.commit(owner_)})
+    call = SimpleNamespace(session=ledger, native="PostToolUse")
+    assert owners._record(call, "x.py", told(owner_, behind), lambda taken, only: told()) is None  # type: ignore[arg-type]
+    assert ledger.recorded == set()
+
+
+def test_the_ledger_records_only_what_the_answer_delivers(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # Session.record with a size that says which of the claimed items were delivered
+    from memhooks.session import State, open_session
+
+    session = open_session(
+        State(str(tmp_path / "state.sqlite3")), "claude-code", "P1", str(tmp_path)
+    )
+    items = [{"item": keys.commit(h * 40), "words": h, "cue": None} for h in "ab"]
+    claimed = session.record("PostToolUse", "x.py", items, lambda c: (7, {keys.commit("b" * 40)}),
+                             tool_time=True)  # fmt: skip
+    assert claimed == {keys.commit("b" * 40)}
+    again = open_session(State(str(tmp_path / "state.sqlite3")), "claude-code", "P1", str(tmp_path))
+    assert keys.of(keys.COMMIT, again.delivered()) == {"b" * 40}  # "a" may still be told
+    assert session.record("PostToolUse", "x.py", items[:1], lambda c: (0, set())) == set()

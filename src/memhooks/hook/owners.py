@@ -108,21 +108,28 @@ def tell(
             if not told.commits:
                 return None
 
-    def without(taken: set[str]) -> LineRecall:
+    def without(taken: set[str], only: set[str]) -> LineRecall:
         nonlocal delivered
         delivered = delivered | taken
-        return made(**more)
+        return made(**more, only=only)
 
     return _record(call, shown, told, without)
 
 
 def _record(
-    call: HookCall, shown: str, told: LineRecall, without: Callable[[set[str]], LineRecall]
+    call: HookCall,
+    shown: str,
+    told: LineRecall,
+    without: Callable[[set[str], set[str]], LineRecall],
 ) -> LineRecall | None:
     """Claim ``told``'s commits in the session's ledger and return what tells only the
-    claimed ones (``without(taken)``: the answer made again without the commits a
-    parallel hook call of the session told first, as :func:`.deliver.deliver` renders
-    only what it claimed); None when there is nothing of it left to tell."""
+    claimed ones (``without(taken, only)``: the answer made again without the commits a
+    parallel hook call of the session told first, and with no commit but those of
+    ``only``, as :func:`.deliver.deliver` renders only what it claimed); None when there
+    is nothing of it left to tell. Only the commits the answer tells are recorded: one
+    claimed that the smaller answer leaves out (its owner was taken) stays untold
+    (newcomer1: parallel Reads of one file marked commits told that never reached the
+    model)."""
     from ..recall.why_text import lines_of
 
     by_hash = {e.commit.hash: e.commit for e in told.why.explanations}
@@ -140,18 +147,18 @@ def _record(
     wanted = {keys.commit(h): h for h in told.commits}
     made: dict[str, LineRecall | None] = {}
 
-    def size(claimed: set[str]) -> int:
+    def size(claimed: set[str]) -> tuple[int, set[str]]:
         taken = {h for key, h in wanted.items() if key not in claimed}
         if not taken:
             made["told"] = told
         else:
-            again = without(taken)
-            # a commit the smaller answer adds (room freed) is not claimed: tell nothing
-            # rather than a commit the ledger does not hold
-            fits = set(again.commits) <= {wanted[key] for key in claimed}
-            made["told"] = again if again.commits and fits else None
+            # made again with the claimed commits alone (room freed brings no other)
+            again = without(taken, {wanted[key] for key in claimed})
+            made["told"] = again if again.commits else None
         answer = made["told"]
-        return len(answer.text) if answer is not None else 0
+        if answer is None:
+            return 0, set()
+        return len(answer.text), {keys.commit(h) for h in answer.commits}
 
     claimed = call.session.record(call.native or "", shown, items, size, tool_time=True)
     answer = made.get("told")

@@ -239,7 +239,7 @@ class Session:
         native_event: str,
         target: str,
         items: list[dict[str, object]],
-        size: Callable[[set[str]], int],
+        size: Callable[[set[str]], int | tuple[int, set[str]]],
         *,
         tool_time: bool = False,
         serve: Iterable[str] = (),
@@ -248,7 +248,10 @@ class Session:
         "cue": the recall query}``) in the ledger and log one delivery for ``target``
         through ``native_event``. Returns the items claimed: those no other hook call of
         the session delivered first. ``size(claimed)`` gives the characters of what is
-        then delivered (counted against the tool-time ceiling when ``tool_time``);
+        then delivered (counted against the tool-time ceiling when ``tool_time``), or
+        ``(characters, items)`` when only those of the claimed are delivered (an answer
+        made again without what another call took may tell fewer): only they are
+        recorded, and returned;
         ``serve``: targets to mark served in the same write (:meth:`claim`). While
         :attr:`hold_until` is set, all of it is held until :meth:`confirm`."""
         from .state import MAX_DELIVERIES
@@ -270,6 +273,11 @@ class Session:
             if not claimed:
                 return claimed, 0, marked
             chars = size(claimed)
+            if isinstance(chars, tuple):  # only some of the claimed are delivered
+                chars, delivered = chars
+                claimed &= delivered
+                if not claimed:
+                    return claimed, 0, marked
             logged = [i for i in items if str(i["item"]) in claimed]
             cursor = conn.execute(
                 "INSERT INTO deliveries (key, epoch, at, native_event, target, chars, items,"
