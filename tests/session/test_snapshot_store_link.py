@@ -7,7 +7,7 @@ import os
 import time
 from pathlib import Path
 
-from memhooks.session.edits import still, store_state
+from memhooks.session.storestate import still, store_state
 
 
 def test_a_store_behind_a_symlink_is_seen_to_change(tmp_path: Path) -> None:

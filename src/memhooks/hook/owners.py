@@ -199,8 +199,8 @@ def _keep_marks(call: HookCall, store: MemoryStore, project: str) -> None:
     """Read the store's marks on every commit of ``project`` and keep them beside its
     state (taken first) for the calls that follow (:mod:`memhooks.session.marks`)."""
     from ..errors import MemhooksError
-    from ..session.edits import store_state
     from ..session.marks import keep
+    from ..session.storestate import store_state
 
     if store.path == ":memory:":
         return

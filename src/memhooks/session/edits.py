@@ -2,7 +2,7 @@
 nothing (:func:`edit_settled`, asked by :func:`memhooks.hook.told.settled`), and the
 memory store that rests on — which store the session's calls select
 (:func:`store_choice`) and whether the code's names could find anything to tell there
-(``quiet``: :func:`store_state`, :func:`still`), kept by :func:`store_fields` when a
+(``quiet``: :func:`.storestate.store_state`, :func:`.storestate.still`), kept by :func:`store_fields` when a
 call closes.
 
 A note is told before an edit when the symbol cue finds it
@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import os
 
-from ..fast.jsonfast import dumps
 from .snapshot import load
+from .storestate import keep, rows, still, store_state
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -100,7 +100,7 @@ def nothing_named(call: Call) -> bool:
     path = os.path.realpath(chosen[1])
     if not os.path.lexists(path):
         return True  # no store
-    found = _shared(call.state_dir)[1].get(f"{root}\n{path}")
+    found = rows(call.state_dir, "quiet").get(f"{root}\n{path}")
     return still(found) and isinstance(found, list) and found[0] == path
 
 
@@ -157,27 +157,6 @@ def _key_of(path: str) -> list[int] | None:
         return None
 
 
-def store_state(store: str) -> list[object] | None:
-    """The state of the embedded store at ``store`` (its file) a snapshot's ``quiet`` keeps
-    once the store was found to hold nothing the symbol cue tells
-    (:func:`quiet_store`): ``[store, its key]``
-    (:func:`memhooks.filestate.key`). Take it *before* the store is asked. None when there
-    is no store, its key is too recent to trust (a write in the same clock tick could keep
-    it: :data:`memhooks.filestate.RACY_NS`), or its write-ahead log holds anything — a
-    commit there has not reached the file yet (each connection makes and removes an empty
-    log: only its size says something; https://sqlite.org/wal.html)."""
-    from ..filestate import key, racy
-
-    store = os.path.realpath(store)  # a store reached by a symlink: the database's own
-    try:  # state, and its log beside it (lstat of the link never changes)
-        st = os.lstat(store)
-    except OSError:
-        return None
-    if racy(st) or _logged(store):
-        return None
-    return [store, list(key(st))]
-
-
 def chosen_store(env: Mapping[str, str]) -> tuple[str, str | None] | None:
     """(the configuration file, the embedded store's file or None: another backend)
     that ``env`` selects (:func:`memhooks.backends.registry.selected_store`), or None
@@ -194,12 +173,12 @@ def chosen_store(env: Mapping[str, str]) -> tuple[str, str | None] | None:
 
 def quiet_store(backend: Backend, project: str) -> list[object] | None:
     """``quiet`` for the embedded store ``backend`` (open): its state
-    (:func:`store_state`) when the memories of ``project`` (its id,
+    (:func:`.storestate.store_state`) when the memories of ``project`` (its id,
     :func:`memhooks.store.identify`) there are all commits' — the symbol cue never tells
     those (:mod:`memhooks.recall.symbol_recall`, rule 4), so a search by the code's names
     would find nothing. None otherwise (another backend, a note or a conversation among
     the memories, a store unreadable now): the edit goes the whole way. Asked by
-    :func:`store_fields` once per change of the store (:func:`still`)."""
+    :func:`store_fields` once per change of the store (:func:`.storestate.still`)."""
     from ..backends.embedded import EmbeddedBackend
 
     if not isinstance(backend, EmbeddedBackend) or backend.store.path == ":memory:":
@@ -226,8 +205,8 @@ def store_fields(
     :func:`chosen_store`'s — ``(configuration file, embedded store file or None)``, None
     when it cannot say (no home folder: then an edit goes the whole way). ``names``: a
     store the symbol cue could search (another backend, or the embedded store's file
-    exists). ``quiet`` (:func:`store_state`), for that store only: the session's own,
-    carried as it is (the edit asks :func:`still`; a call that opened the store checks it
+    exists). ``quiet`` (:func:`.storestate.store_state`), for that store only: the session's own,
+    carried as it is (the edit asks :func:`.storestate.still`; a call that opened the store checks it
     first); else another session's of the project at the call's root on the same store
     (``sessions/_quiet.json``, so a new session need not ask the store again); else what
     :func:`quiet_store` finds in ``opened``, the backend the call opened (None: it opened
@@ -250,50 +229,12 @@ def store_fields(
     found = data.get("quiet")
     if isinstance(found, list) and found[:1] == [path] and (opened is None or still(found)):
         return store, True, found
-    shared, known = _shared(call.state_dir)
     where = f"{call.root}\n{path}"  # what one store holds says nothing of another's
-    found = known.get(where)
+    found = rows(call.state_dir, "quiet").get(where)
     if still(found) and isinstance(found, list) and found[0] == path:
         return store, True, found
     found = quiet_store(opened, call.project) if opened is not None else None
     if found is None or found[0] != path:
         return store, True, None
-    from .. import cachefile
-
-    known = {k: q for k, q in known.items() if still(q)}  # stores since changed: dropped
-    known[where] = found
-    cachefile.write(shared, dumps(known), mode=0o700)
+    keep(call.state_dir, "quiet", where, found, lambda quiet: quiet)  # its row is its state
     return store, True, found
-
-
-def _shared(state_dir: str) -> tuple[str, dict[str, object]]:
-    """The quiet states sessions found (``sessions/_quiet.json``, keyed by the project's
-    root and the store's real path): its path, and what it holds (``{}``: none)."""
-    shared = os.path.join(state_dir, "sessions", "_quiet.json")  # no session's file name
-    try:
-        from ..fast.jsonfast import loads
-
-        with open(shared, "rb") as fp:
-            known = loads(fp.read())
-    except (OSError, ValueError):
-        known = None
-    return shared, known if isinstance(known, dict) else {}
-
-
-def still(quiet: object) -> bool:
-    """Whether the store a snapshot's ``quiet`` (:func:`store_state`) names is as it was."""
-    if not isinstance(quiet, list) or len(quiet) != 2 or not isinstance(quiet[0], str):
-        return False
-    from ..filestate import unchanged
-
-    return unchanged(quiet[0], quiet[1]) and not _logged(quiet[0])
-
-
-def _logged(store: str) -> bool:
-    """Whether the write-ahead log of ``store`` holds anything (or cannot be read)."""
-    try:
-        return os.lstat(store + "-wal").st_size > 0
-    except FileNotFoundError:
-        return False
-    except OSError:
-        return True

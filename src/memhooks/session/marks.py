@@ -10,21 +10,18 @@ given to a session claims, in the same write, the commit its source names
 (:func:`memhooks.hook.deliver.deliver`), so a commit about to be told (none the session
 has) was given only by a memory that names another commit — a change cherry-picked, a
 history rewritten since the import: those commits are kept, and only they send an edit
-to the store. A call that opens
-the store keeps its answer for every commit of the project
-(:meth:`memhooks.store.MemoryStore.commit_marks`) in ``sessions/_marks.json``, keyed
-by the project's root and the store's real path, with the store's state taken before it
-was asked (:func:`memhooks.session.edits.store_state`: the file's key, an empty
-write-ahead log). A later call — of any session — trusts it while the store is still so
-(:func:`memhooks.session.edits.still`); a write to the store (``remember``, an import, a
-revert marked) sends the next call to the store, which keeps the new answer.
+to the store.
 
-Only ``os`` and the state folder's JSON are loaded here.
+A call that opens the store keeps its answer for every commit of the project
+(:meth:`memhooks.store.MemoryStore.commit_marks`) in ``sessions/_marks.json``, keyed by
+the project's root and the store's real path, with the store's state taken before it
+was asked (:mod:`memhooks.session.storestate`: the file's key, an empty write-ahead
+log). A later call — of any session — trusts it while the store is still so; a write to
+the store (``remember``, an import, a revert marked) sends the next call to the store,
+which keeps the new answer. Nothing is imported here until a function runs.
 """
 
 from __future__ import annotations
-
-import os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -52,28 +49,13 @@ class Marks:
         return self.obsolete.isdisjoint(commits) and self.elsewhere.isdisjoint(commits)
 
 
-def _file(state_dir: str) -> str:
-    return os.path.join(state_dir, "sessions", "_marks.json")  # no session's file name
-
-
-def _known(state_dir: str) -> dict[str, object]:
-    from ..fast.jsonfast import loads
-
-    try:
-        with open(_file(state_dir), "rb") as fp:
-            found = loads(fp.read())
-    except (OSError, ValueError):
-        return {}
-    return found if isinstance(found, dict) else {}
-
-
 def load(state_dir: str, root: str, store: str) -> Marks | None:
     """The marks kept for the project at ``root`` in the store file ``store`` (its real
     path) while that store is as it was when they were read; else None (ask the store).
     Never raises."""
-    from .edits import still
+    from .storestate import rows, still
 
-    row = _known(state_dir).get(f"{root}\n{store}")
+    row = rows(state_dir, "marks").get(f"{root}\n{store}")
     try:
         if not isinstance(row, list) or len(row) != 4 or not still(row[0]):
             return None
@@ -89,17 +71,13 @@ def keep(
     state_dir: str, root: str, state: list[object], obsolete: list[str], elsewhere: list[str]
 ) -> None:
     """Keep the marks read from the store whose state (taken before they were read) is
-    ``state`` for the project at ``root``; what other stores' rows say is kept while
-    they are still as they were. Best effort: a failed write only costs the next call a
-    store."""
-    from .. import cachefile
-    from ..fast.jsonfast import dumps
-    from .edits import still
+    ``state`` for the project at ``root`` (:func:`memhooks.session.storestate.keep`)."""
+    from . import storestate
 
-    known = {
-        k: row
-        for k, row in _known(state_dir).items()
-        if isinstance(row, list) and row and still(row[0])
-    }
-    known[f"{root}\n{state[0]}"] = [state, obsolete, elsewhere, VERSION]
-    cachefile.write(_file(state_dir), dumps(known), mode=0o700)
+    row = [state, obsolete, elsewhere, VERSION]
+    storestate.keep(state_dir, "marks", f"{root}\n{state[0]}", row, _state_of)
+
+
+def _state_of(row: object) -> object:
+    """The store's state a kept row was read at."""
+    return row[0] if isinstance(row, list) and row else None
