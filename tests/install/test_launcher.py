@@ -16,6 +16,7 @@ import pytest
 
 import memhooks
 from memhooks.install import Context, apply, launcher, launcher_state, plan, retire, status
+from memhooks.install.hosts import INSTALLERS
 from memhooks.install.command import hook_program, is_ours, sourcing
 
 pytestmark = pytest.mark.skipif(os.name == "nt", reason="the launcher is a POSIX shell script")
@@ -244,6 +245,35 @@ def test_uninstall_removes_the_launcher_after_the_last_host_that_runs_it(tmp_pat
     where.write_text("#!/bin/sh\necho mine\n")
     apply(plan("uninstall", "cursor", ctx))
     assert where.read_text() == "#!/bin/sh\necho mine\n"
+
+
+def test_an_uninstall_never_takes_the_launcher_from_another_projects_hooks(tmp_path: Path) -> None:
+    # reviewA: 'agents uninstall --project' in project A deleted the launcher project
+    # B's project-level hooks still ran: B's memhooks went dead with one stderr line
+    env = _env(tmp_path)
+    a, b = _project(tmp_path / "a"), _project(tmp_path / "b")
+    in_a = Context(str(a), "project", home=env["HOME"], env=env)
+    in_b = Context(str(b), "project", home=env["HOME"], env=env)
+    apply(plan("install", "claude-code", in_a))
+    apply(plan("install", "claude-code", in_b))
+    where = Path(str(in_a.launcher))
+    settings_a, settings_b = (INSTALLERS["claude-code"].config_path(c) for c in (in_a, in_b))
+    assert retire.recorded(str(where)) == [settings_a, settings_b]
+    apply(plan("uninstall", "claude-code", in_a))
+    assert where.exists()  # a project-level uninstall never removes it
+    user = in_a.at("user")
+    apply(plan("install", "cursor", user))
+    apply(plan("uninstall", "cursor", user))
+    assert where.exists()  # B's hooks still run it, and the record says so
+    assert retire.runners(user) == [settings_b]
+    command = json.loads(Path(settings_b).read_text())["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"]
+    _remember(tmp_path, b)
+    payload = {"hook_event_name": "UserPromptSubmit", "cwd": str(b / "billing"), "session_id": "s", "prompt": "how are totals rounded?"}
+    assert "half-even" in _hook(command, payload, env).stdout  # B's memhooks answers
+    apply(plan("uninstall", "claude-code", in_b))
+    apply(plan("install", "cursor", user))
+    apply(plan("uninstall", "cursor", user))  # the last runner: launcher and record go
+    assert not where.exists() and not Path(str(where) + retire.PROJECTS).exists()
 
 
 def test_a_memhooks_on_path_that_is_the_launcher_itself_is_not_run_again(tmp_path: Path) -> None:

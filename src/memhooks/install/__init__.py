@@ -101,7 +101,7 @@ def plan(
             want = False if mcp or not capture else None
         edits = mcp_servers.plan(agent, ctx, want, edits)
         if action == "install":
-            edits = launcher.plan(ctx) + edits
+            edits = launcher.plan(ctx) + edits + retire.record(ctx, edits)
         else:
             edits += retire.plan(ctx, edits)
         if ctx.level == PROJECT:

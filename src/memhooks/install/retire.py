@@ -3,10 +3,12 @@
 
 Runners are what memhooks can see: every host's configuration at the user level and in
 the project at hand — its hooks, its MCP server entry, Cline's hook scripts — that names
-the launcher, and memhooks' plugin in a host (the plugin runs the launcher first). A
-project-level install in another project is not seen: once the launcher is gone its
-hooks fail open (the shell names the missing file) and ``agents status`` there prints
-the repair.
+the launcher, memhooks' plugin in a host (the plugin runs the launcher first), and the
+project-level configurations an install wrote it into anywhere: a project install
+records them beside the launcher (:func:`record`, ``<launcher>.projects``, one path a
+line), so an uninstall in one project never takes the launcher from another. Only a
+user-level uninstall removes it; a project-level one never does (a project installed by
+a memhooks older than the record is not known: ``agents install`` there records it).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 import os
 
 from . import mcp_servers, plugin_state
-from .base import Edit
+from .base import PROJECT, Edit, edit
 from .files import read
 from .hosts import INSTALLERS
 from .launcher_state import points_at
@@ -25,6 +27,9 @@ if TYPE_CHECKING:
 
     from .base import Context
 
+#: The record of project-level configurations that run the launcher: beside it.
+PROJECTS = ".projects"
+
 
 def runners(ctx: Context, pending: Sequence[Edit] = ()) -> list[str]:
     """What runs the launcher at ``ctx.launcher`` once ``pending`` is applied (the files
@@ -33,7 +38,7 @@ def runners(ctx: Context, pending: Sequence[Edit] = ()) -> list[str]:
     if launcher is None:
         return []
     after = {e.path: e.text for e in pending}
-    found = []
+    found = [p for p in recorded(launcher) if launcher in _text(p, after)]
     for host in INSTALLERS.values():
         paths = [host.config_path(ctx, level) for level in host.LEVELS]
         for level in host.LEVELS:
@@ -43,13 +48,16 @@ def runners(ctx: Context, pending: Sequence[Edit] = ()) -> list[str]:
             inside = (
                 [os.path.join(path, n) for n in _names(path)] if os.path.isdir(path) else [path]
             )
-            found += [
-                f for f in inside if launcher in ((after[f] if f in after else read(f)) or "")
-            ]
+            found += [f for f in inside if launcher in _text(f, after)]
         plugin = plugin_state.active(host, ctx)
         if plugin is not None:
             found.append(f"memhooks' plugin {plugin.ref}")
     return found
+
+
+def _text(path: str, after: dict[str, str | None]) -> str:
+    """What ``path`` holds once the pending edits ``after`` are applied."""
+    return (after[path] if path in after else read(path)) or ""
 
 
 def _names(folder: str) -> list[str]:
@@ -59,12 +67,32 @@ def _names(folder: str) -> list[str]:
         return []
 
 
-def plan(ctx: Context, pending: list[Edit]) -> list[Edit]:
-    """The edit that removes the launcher when, ``pending`` applied, nothing runs it
-    (:func:`runners`); [] while something does. A file there that is not ours stays."""
-    where = ctx.launcher
-    if where is None or points_at(where) is None or runners(ctx, pending):
+def recorded(launcher: str) -> list[str]:
+    """The project-level configuration files installs wrote ``launcher`` into."""
+    return (read(launcher + PROJECTS) or "").splitlines()
+
+
+def record(ctx: Context, pending: Sequence[Edit]) -> list[Edit]:
+    """The edit that adds to the record beside the launcher the project-level files of
+    ``pending`` (an install at ``ctx.level`` project) that run it; [] when they are in."""
+    launcher = ctx.launcher
+    if launcher is None or ctx.level != PROJECT:
         return []
-    gone = Edit(where, None, read(where))
-    gone.why = "nothing memhooks can see runs the launcher any more"
-    return [gone]
+    known = recorded(launcher)
+    new = [e.path for e in pending if e.text and launcher in e.text and e.path not in known]
+    return edit(launcher + PROJECTS, "".join(f"{p}\n" for p in [*known, *new])) if new else []
+
+
+def plan(ctx: Context, pending: list[Edit]) -> list[Edit]:
+    """The edits that remove the launcher and its record when, ``pending`` applied,
+    nothing runs it (:func:`runners`) — only at the user level: [] for a project-level
+    uninstall, or while something runs it. A file there that is not ours stays."""
+    where = ctx.launcher
+    if where is None or ctx.level == PROJECT or points_at(where) is None:
+        return []
+    if runners(ctx, pending):
+        return []
+    gone = [Edit(where, None, read(where))] + edit(where + PROJECTS, None)
+    for change in gone:
+        change.why = "nothing memhooks can see runs the launcher any more"
+    return gone
