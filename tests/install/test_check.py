@@ -16,6 +16,7 @@ import pytest
 from memhooks.install import Context, apply, plan, status
 from memhooks.install.check import MARKER, check, payloads
 from memhooks.install.hosts import INSTALLERS
+from memhooks.store import MemoryStore
 
 pytestmark = pytest.mark.skipif(os.name == "nt", reason="the launcher is a POSIX shell script")
 
@@ -71,6 +72,16 @@ def test_the_cli_reports_and_exits_0_when_every_check_passes(tmp_path: Path) -> 
     report = json.loads(_cli(tmp_path, "--agent", "claude-code", "--format", "json").stdout)
     (entry,) = report["checks"]
     assert entry["ok"] and entry["delivered"] and entry["command"].startswith("set -- hook --agent claude-code; command . ")
+    # the check's project has its own store; the user's, which the hooks will read, may
+    # not exist yet: said, not failed (lead: a project with hooks and no memories is normal)
+    store = report["store"]
+    assert store["exists"] is False and lines[-2] == (
+        f"memory store: {store['path']}: none yet — `memhooks history import` (the project's commits) "
+        "or `memhooks remember` makes it; until then hooks give the hooks' own guidance only"
+    )
+    with MemoryStore(store["path"]) as made:
+        made.add("p", "a memory")
+    assert _cli(tmp_path, "--agent", "claude-code").stdout.splitlines()[-2] == f"memory store: {store['path']}"
 
 
 def test_nothing_installed_is_a_failure(tmp_path: Path) -> None:

@@ -7,7 +7,10 @@ installed in no host named."""
 from __future__ import annotations
 
 import json
+import os
 
+from ..backends.registry import selected, selected_store
+from ..errors import MemhooksError
 from ..install import INSTALLERS, USER, Context, host, status
 from ..install.check import check as run_checks
 from .arguments import project
@@ -35,16 +38,48 @@ def run(args: argparse.Namespace) -> int:
             found = status(name, ctx)
             if found.installed:
                 results += run_checks(found_host, ctx, found)
+    store = memory_store(dict(os.environ))
     if args.format == "json":
-        print(json.dumps({"checks": [r.to_dict() for r in results]}, indent=2))
+        print(json.dumps({"checks": [r.to_dict() for r in results], "store": store}, indent=2))
     else:
-        print(render_checks(results, names if args.agent else None))
+        print(render_checks(results, names if args.agent else None, store))
     run = [r for r in results if not r.skipped]
     return 0 if run and all(r.ok for r in run) else 1
 
 
-def render_checks(results: list[Any], named: list[str] | None) -> str:
-    """The human form of ``agents check``: one line per check, then its problems."""
+def memory_store(env: dict[str, str]) -> dict[str, Any]:
+    """What the hooks will read, beside the throwaway project the checks use: the
+    embedded store ``{"path", "exists"}`` (it may not exist yet: a project with hooks
+    and no memories yet is normal, so it is said, not failed), ``{"backend": name}``
+    for another backend, or ``{"problem"}`` (no home folder for the default path)."""
+    try:
+        path = selected_store(env)
+        if path is None:
+            return {"backend": selected(env=env)}
+    except MemhooksError as exc:
+        return {"problem": str(exc)}
+    return {"path": path, "exists": os.path.isfile(path)}
+
+
+def _store_line(store: dict[str, Any]) -> str:
+    if "backend" in store:
+        return f"memory: the {store['backend']} backend (`memhooks backends check` tests it)"
+    if "problem" in store:
+        return f"memory store: none: {store['problem']}"
+    if store["exists"]:
+        return f"memory store: {store['path']}"
+    return (
+        f"memory store: {store['path']}: none yet — `memhooks history import` (the "
+        "project's commits) or `memhooks remember` makes it; until then hooks give the "
+        "hooks' own guidance only"
+    )
+
+
+def render_checks(
+    results: list[Any], named: list[str] | None, store: dict[str, Any] | None = None
+) -> str:
+    """The human form of ``agents check``: one line per check, then its problems, the
+    memory store the hooks will read (``store``: :func:`memory_store`), the count."""
     if not results:
         which = ", ".join(named) if named else "any agent host"
         return f"memhooks is not installed in {which}: run `memhooks agents install` first"
@@ -75,6 +110,8 @@ def render_checks(results: list[Any], named: list[str] | None) -> str:
             f"{r.agent}:   problem: {p}" for p in r.problems if r.trust is None or p != r.trust[1]
         ]
         lines.append(f"{r.agent}:   command: {r.command}")
+    if store is not None:
+        lines.append(_store_line(store))
     run = [r for r in results if not r.skipped]
     failed = sum(1 for r in run if not r.ok)
     lines.append(f"{len(run) - failed} of {len(run)} checks passed")
