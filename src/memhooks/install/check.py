@@ -243,6 +243,9 @@ def _run(
         result.problems.append(f"exit {done.returncode}: {why}".rstrip(": "))
         return result
     _judge(result, host.name, done.stdout)
+    said = (done.stderr.strip().splitlines() or [""])[-1]
+    if said and result.problems:  # the hook's own line says why (memhooks gone, …)
+        result.problems.insert(0, f"the hook said: {said}")
     result.trust = trust.state(host, ctx, event, line)
     if result.trust is not None and not result.trust[0]:
         result.problems.append(result.trust[1])
