@@ -119,25 +119,51 @@ def test_a_note_on_the_file_is_not_crowded_out_at_a_read_by_its_commits(
 OLD_NOTE = "Invoice totals once went out in the wrong currency when a sender retried."
 
 
-def test_before_an_edit_only_notes_remembered_since_the_session_began_are_pushed(
-    session: tuple[Path, dict[str, str], dict[str, str]],
-) -> None:
-    # hook/tool_time._remembered told a file's older notes at every edit, unranked; they
-    # were candidates where the file's folder was served, ranked by the prompt there
+def edit_of(root: Path) -> dict[str, object]:
+    old = "        self.nonce = None\n"
+    return {"hook_event_name": "PreToolUse", "tool_name": "Edit",
+            "tool_input": {"file_path": str(root / PATH), "old_string": old,
+                           "new_string": "        self.nonce = b''\n"}}  # fmt: skip
+
+
+def old_note(root: Path, env: dict[str, str]) -> None:
     from memhooks.store import MemoryStore
     from memhooks.store.project import project_id
 
-    root, env, _ = session
     with MemoryStore(env["MEMHOOKS_STORE"]) as store:
         store.add(project_id(str(root)), OLD_NOTE, files=[PATH], scope="billing",
                   created_at="2026-01-02T00:00:00Z")  # fmt: skip
-    old = "        self.nonce = None\n"
-    edit = {"hook_event_name": "PreToolUse", "tool_name": "Edit",
-            "tool_input": {"file_path": str(root / PATH), "old_string": old,
-                           "new_string": "        self.nonce = b''\n"}}  # fmt: skip
-    assert OLD_NOTE not in hook(root, env, edit)
-    done = subprocess.run([sys.executable, "-m", "memhooks", "remember", "--file", PATH, NOTE],
+
+
+def remember(root: Path, env: dict[str, str], text: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "memhooks", "remember", "--file", PATH, text],
                           cwd=root, env=env, capture_output=True, text=True, check=False)  # fmt: skip
     assert done.returncode == 0, done.stderr
-    told = hook(root, env, edit)
+
+
+def test_an_edit_before_any_read_of_its_folder_is_told_the_files_notes_before_it(
+    session: tuple[Path, dict[str, str], dict[str, str]],
+) -> None:
+    # review 11:27: only notes saved since the session began were pushed, so an edit that
+    # is the session's first touch of its folder (no read served it) got the older note
+    # after the edit was made, from the post-tool event that served the folder
+    root, env, _ = session
+    old_note(root, env)
+    assert OLD_NOTE not in hook(root, env, prompt("speed up the test suite"))
+    assert hook(root, env, edit_of(root)).count(OLD_NOTE) == 1
+    assert OLD_NOTE not in hook(root, env, edit_of(root))  # once a session
+
+
+def test_after_a_read_an_edit_pushes_only_what_was_remembered_since(
+    session: tuple[Path, dict[str, str], dict[str, str]],
+) -> None:
+    # the read's recall had the file's notes as candidates (ranked by the prompt there):
+    # the edit after it does not push them again, only a note remembered since
+    root, env, _ = session
+    old_note(root, env)
+    assert OLD_NOTE not in hook(root, env, prompt("speed up the test suite"))
+    at_read = hook(root, env, read(root))
+    remember(root, env, NOTE)
+    told = hook(root, env, edit_of(root))
     assert NOTE in told and OLD_NOTE not in told
+    assert at_read.count(OLD_NOTE) == 1

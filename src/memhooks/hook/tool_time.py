@@ -158,17 +158,22 @@ def _after_tool(call: HookCall, touched: list[tuple[str, str, str]]) -> Reply:
 
 
 def _remembered(call: HookCall) -> Reply:
-    """The memories anchored to the files an edit changes that were saved since the
-    session began and that it lacks — a note ``memhooks remember --file`` saved after the
-    file's folder was served (the folder's recall, and its marks of files with memories,
-    were made before it) — told with the edit (the caller says the event's channel
-    reaches the model), once per session (the ledger), anchored, newest first, within the
-    tool-time budget. An older one is not pushed here unranked: it was a candidate when
-    the folder (or the file, by its mark) was served, ranked by the prompt there, and
-    nothing is better than noise. Commits' memories are left to line-level recall (it
-    tells the owners of the lines). Only a backend that says which files its memories
-    touch (:class:`AnchorsFiles`, the embedded store) is asked; another tells such a
-    note at the next prompt."""
+    """The memories anchored to the files an edit changes that the session lacks, told
+    with the edit (the caller says the event's channel reaches the model), once per
+    session (the ledger), anchored, within the tool-time budget:
+
+    * a file whose recall the session had (its folder served, and no mark says the file
+      still holds memories the folder's recall left out): only the notes saved since the
+      session began — ``memhooks remember --file`` after the folder was served — newest
+      first. An older one was a candidate there, ranked by the prompt, and lost: nothing
+      is better than noise;
+    * a file the session never had recall for (an edit before any read of its folder, a
+      file marked with memories left out): its notes ranked by the session's prompt, as
+      a read of it would give them — before the edit, not after it (review, 11:27).
+
+    Commits' memories are left to line-level recall (it tells the owners of the lines).
+    Only a backend that says which files its memories touch (:class:`AnchorsFiles`, the
+    embedded store) is asked; another tells such a note at the next prompt."""
     from .told import nothing_named
 
     if not call.tool_recall:
@@ -191,23 +196,36 @@ def _remembered(call: HookCall) -> Reply:
     ]
     if not fresh:
         return noop(call)
+    served = call.session.served()
+    unserved = [rel for rel in fresh if not _had_recall(served, rel)]
     folder = call.root_path(fresh[0].rpartition("/")[0])
     result = recall(
         call,
         folder,
-        prompt=None,  # newest first: a note remembered since leads its file's commits
+        # a file never served: ranked as its read would be; else newest first (a note
+        # remembered since leads its file's commits)
+        prompt=call.session.prompt if unserved else None,
         files=[call.root_path(f) for f in fresh],
         budget=call.tool_budget(),
         keep=Anchor([], fresh, [], commits=False),
         anchored=True,
         commits=False,
     )
-    if result is not None:
+    if result is not None and not unserved:
         from ..store.memory import format_timestamp
 
         since = format_timestamp(int(call.session.started))  # created_at: whole seconds
         result.memories = [m for m in result.memories if (m.created_at or "") >= since]
     return deliver(call, result, target=fresh[0], tool_time=True)
+
+
+def _had_recall(served: set[str], rel: str) -> bool:
+    """Whether file ``rel``'s memories were candidates of a recall this session: the file
+    served on its own, or its folder served without marking the file as holding
+    memories left out (:func:`memhooks.session.keys.unread_anchor`)."""
+    if keys.file(rel) in served:
+        return True
+    return keys.folder(rel.rpartition("/")[0]) in served and not keys.unread_anchor(served, rel)
 
 
 def _unserved(served: set[str], touched: list[tuple[str, str, str]]) -> tuple[list[str], list[str]]:
