@@ -224,3 +224,39 @@ def test_a_rename_pulled_later_moves_the_memories_imported_before_it(
     fresh = str(Path(store_path).with_name("fresh.sqlite3"))
     imported(capsys, repo, fresh)
     assert memories == stored(fresh, project)
+
+
+def test_the_marks_a_hook_keeps_say_what_by_commit_says_of_each_commit_and_read_one_project(
+    capsys: pytest.CaptureFixture[str], repo: Path, store_path: str, tmp_path: Path
+) -> None:
+    # what session.marks keeps lets a warm edit skip the store: it must be what by_commit
+    # would say of every commit (a revert's, a cherry-pick's), and reading it must not
+    # scan the commits of every project the user's store holds (review: 22-42 ms)
+    from memhooks.store import commits
+
+    imported(capsys, repo, store_path)
+    project = project_id(str(repo))
+    every = git(repo, "log", "--all", "--format=%H").split()
+    with MemoryStore(store_path) as store:
+        obsolete, elsewhere = store.commit_marks(project)
+        found = store.by_commit(project, every)
+    assert set(obsolete) == {h for h, m in found.items() if m.obsolete} != set()
+    assert set(elsewhere) == {h for h, m in found.items() if m.source != "git:" + h} != set()
+    other = tmp_path / "other"  # another project in the same store
+    other.mkdir()
+    git(other, "init", "-q", "-b", "main")
+    (other / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n", encoding="utf-8")
+    for n in range(3):
+        (other / "a.txt").write_text(f"{n}\n", encoding="utf-8")
+        git(other, "add", "a.txt")
+        git(other, "-c", "user.name=O", "-c", "user.email=o@example.com", "commit", "-q",
+            "-m", f"other {n}")  # fmt: skip
+    git(other, "-c", "user.name=O", "-c", "user.email=o@example.com", "revert", "--no-edit", "HEAD")
+    imported(capsys, other, store_path)
+    with MemoryStore(store_path) as store:
+        assert store.commit_marks(project) == (obsolete, elsewhere)
+    with sqlite3.connect(store_path) as conn:
+        for sql, args in ((commits.OBSOLETE, (project, project)),
+                          (commits.ELSEWHERE, (project, commits.SOURCE_PREFIX))):  # fmt: skip
+            plan = [row[-1] for row in conn.execute("EXPLAIN QUERY PLAN " + sql, args)]
+            assert not any(step.startswith("SCAN c") for step in plan), plan

@@ -71,23 +71,31 @@ def by_hash(conn: sqlite3.Connection, project: str, names: Iterable[str]) -> dic
     return found
 
 
+#: The commits of a project whose one memory is obsolete (parameters: the project, twice).
+#: From the project's memories to their commits (the memories' project index, then each
+#: commit by its key): from the commits side, SQLite read every commit of the store.
+OBSOLETE = (
+    "SELECT DISTINCT c.hash FROM memories m JOIN commits c ON c.memory = m.pk"
+    " WHERE m.project = ? AND m.obsolete = 1 AND NOT EXISTS (SELECT 1 FROM commits o"
+    " JOIN memories n ON n.pk = o.memory WHERE o.hash = c.hash AND o.memory != c.memory"
+    " AND n.project = ?)"
+)
+#: The commits of a project whose memory names another as its source (parameters: the
+#: project, :data:`SOURCE_PREFIX`).
+ELSEWHERE = (
+    "SELECT DISTINCT c.hash FROM memories m JOIN commits c ON c.memory = m.pk"
+    " WHERE m.project = ? AND m.source IS NOT (? || c.hash)"
+)
+
+
 def marks(conn: sqlite3.Connection, project: str) -> tuple[list[str], list[str]]:
     """What :func:`by_hash` can say of any commit of ``project``, as one read a hook keeps
     beside the store's state (:mod:`memhooks.session.marks`): ``(obsolete, elsewhere)`` —
     the full hashes whose memory (the only one :func:`by_hash` finds by that hash) is
     obsolete, and the hashes whose memory names another commit as its source (a change
     cherry-picked, a history rewritten since the import): a session given that memory
-    claimed the commit its source names, not this one (:func:`memhooks.hook.deliver.deliver`)."""
-    obsolete = conn.execute(
-        "SELECT DISTINCT c.hash FROM commits c CROSS JOIN memories m ON m.pk = c.memory"
-        " WHERE m.project = ? AND m.obsolete = 1 AND NOT EXISTS (SELECT 1 FROM commits o"
-        " CROSS JOIN memories n ON n.pk = o.memory WHERE o.hash = c.hash AND n.project = ?"
-        " AND o.memory != c.memory)",
-        (project, project),
-    ).fetchall()
-    elsewhere = conn.execute(
-        "SELECT DISTINCT c.hash FROM commits c CROSS JOIN memories m ON m.pk = c.memory"
-        " WHERE m.project = ? AND m.source IS NOT (? || c.hash)",
-        (project, SOURCE_PREFIX),
-    ).fetchall()
+    claimed the commit its source names, not this one (:func:`memhooks.hook.deliver.deliver`).
+    Reads the project's memories and their commits, not the store's other projects'."""
+    obsolete = conn.execute(OBSOLETE, (project, project)).fetchall()
+    elsewhere = conn.execute(ELSEWHERE, (project, SOURCE_PREFIX)).fetchall()
     return sorted(str(h) for (h,) in obsolete), sorted(str(h) for (h,) in elsewhere)
