@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memhooks.cli import main
 from memhooks.maintain.generated import AUTO_TAG, auto_cue_text, is_auto
@@ -59,6 +61,67 @@ def test_the_everyday_words_are_written_out_as_content_words_reads_them() -> Non
     # added to EVERYDAY_WORDS is added stemmed to EVERYDAY
     assert floor.EVERYDAY == content_words(floor.EVERYDAY_WORDS)
     assert floor.Cue((None, "it fails every time"), "it fails every time").words == set()
+
+
+def _weight(cue: Cue, said: frozenset[str], labels: frozenset[str]) -> int:
+    """The words rule as first written, word by word (floor._Words.weight counts the
+    words both have as sets)."""
+    total = 0
+    for word in cue.words:
+        if word in said:
+            same = [word]
+        elif len(word) >= floor.PREFIX:
+            same = [w for w in said if len(w) >= floor.PREFIX and w[: floor.PREFIX] == word[: floor.PREFIX]
+                    and (w.startswith(word) or word.startswith(w))]  # fmt: skip
+        else:
+            continue
+        if same:
+            total += 2 if floor.identifier(word) or any(w in labels for w in same) else 1
+    return total
+
+
+@given(st.text(alphabet="aZbY_1", max_size=8))
+def test_an_identifier_is_snake_or_camel_case_as_written(word: str) -> None:
+    inner = word.strip("_")
+    pairs = zip(inner, inner[1:])  # noqa: RUF007
+    camel = not inner.islower() and any(a.islower() and b.isupper() for a, b in pairs)
+    assert floor.identifier(word) == ("_" in inner or camel)
+
+
+WORDS = st.sampled_from(
+    [
+        "migrated",
+        "migration",
+        "migrations",
+        "merge_gap_s",
+        "MERGE_GAP_S",
+        "mergeWindows",
+        "windows",
+        "window",
+        "staging",
+        "stage",
+        "database",
+        "db",
+        "cookie",
+        "cookies",
+        "session",
+        "sessions",
+        "token",
+        "tokens",
+        "timeout",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(WORDS, max_size=8), st.lists(WORDS, max_size=8), st.lists(WORDS, max_size=3))
+def test_a_memory_weighs_what_the_words_rule_says(
+    cue_words: list[str], text_words: list[str], tags: list[str]
+) -> None:
+    cue = Cue((None, "q"), " ".join(cue_words))
+    memory = _memory("m", " ".join(text_words), tags=tags)
+    words = floor._Words(memory)
+    assert words.weight(cue) == _weight(cue, words.said, words.labels)
 
 
 def test_a_memory_passes_by_anchor_name_or_distinctive_words() -> None:

@@ -118,15 +118,18 @@ def lexical(backend: str | None) -> bool:
 
 class Cue:
     """What one query asked, as the floor reads it: ``key`` (``(source, query)`` as
-    ``recalled_by`` names it), its distinctive ``words``, its code-shaped ``names`` and
-    the ``files`` it lists."""
+    ``recalled_by`` names it), its distinctive ``words`` (``heavy``: those that are
+    identifiers; ``long``: those of :data:`PREFIX` letters or more), its code-shaped
+    ``names`` and the ``files`` it lists."""
 
-    __slots__ = ("files", "key", "names", "text", "words")
+    __slots__ = ("files", "heavy", "key", "long", "names", "text", "words")
 
     def __init__(self, key: tuple[Any, str], text: str, files: Iterable[str] = ()) -> None:
         self.key = key
         self.text = text
         self.words = content_words(text) - EVERYDAY
+        self.heavy = frozenset(w for w in self.words if identifier(w))
+        self.long = frozenset(w for w in self.words if len(w) >= PREFIX)
         self.names = frozenset(w for w in _tokens(text) if identifier(w))
         self.files = frozenset(files)
 
@@ -231,10 +234,10 @@ def _named(memory: Recalled, cues_: list[Cue]) -> bool:
 class _Words:
     """A memory's words as the floor reads them, made once per memory: ``said`` (content
     words of its text and labels), ``labels`` (of its tags, entities, kind and file
-    names) and ``starts`` (the words of :data:`PREFIX` letters or more by their first
-    letters)."""
+    names) and, when a cue first asks, ``starts`` (the words of :data:`PREFIX` letters or
+    more by their first letters)."""
 
-    __slots__ = ("labels", "said", "starts")
+    __slots__ = ("_starts", "labels", "said")
 
     def __init__(self, memory: Recalled) -> None:
         named = [
@@ -245,26 +248,32 @@ class _Words:
         ]
         self.labels = content_words(" ".join(named))
         self.said = content_words(memory.text) | self.labels
-        self.starts: dict[str, list[str]] = {}
-        for word in self.said:
-            if len(word) >= PREFIX:
-                self.starts.setdefault(word[:PREFIX], []).append(word)
+        self._starts: dict[str, list[str]] | None = None
+
+    @property
+    def starts(self) -> dict[str, list[str]]:
+        if self._starts is None:
+            self._starts = {}
+            for word in self.said:
+                if len(word) >= PREFIX:
+                    self._starts.setdefault(word[:PREFIX], []).append(word)
+        return self._starts
 
     def weight(self, cue: Cue) -> int:
-        """The weight of the distinctive words shared with ``cue``. Two words are one
-        when one begins the other and the shorter has :data:`PREFIX` letters or more:
-        the light stemmer leaves ``migrat`` (migrated) and ``migration`` apart."""
-        total = 0
-        for word in cue.words:
-            if word in self.said:
-                same = [word]
-            elif len(word) >= PREFIX:
-                same = [w for w in self.starts.get(word[:PREFIX], ())
-                        if w.startswith(word) or word.startswith(w)]  # fmt: skip
-            else:
+        """The weight of the distinctive words shared with ``cue``: 1 each, 2 for one of
+        its identifiers or of the memory's labels. Two words are one when one begins the
+        other and the shorter has :data:`PREFIX` letters or more: the light stemmer
+        leaves ``migrat`` (migrated) and ``migration`` apart. (The words both have are
+        counted as sets: every prompt weighs each memory against each of its cues.)"""
+        shared = cue.words & self.said
+        total = len(shared) + len(shared & self.labels | shared & cue.heavy)
+        for word in cue.long - shared:
+            near = self.starts.get(word[:PREFIX])
+            if near is None:
                 continue
+            same = [w for w in near if w.startswith(word) or word.startswith(w)]
             if same:
-                total += 2 if identifier(word) or any(w in self.labels for w in same) else 1
+                total += 2 if word in cue.heavy or any(w in self.labels for w in same) else 1
         return total
 
 
@@ -273,12 +282,14 @@ def identifier(word: str) -> bool:
     ``camelCase`` / ``CamelCase`` (a capital after a small letter). Not an acronym
     (``API``, ``README``) or a number (``10``): prose says those of many things."""
     inner = word.strip("_")
-    # (a word all in small letters, as every content word is, has no capital to look for;
-    # zip, not itertools.pairwise: itertools is no other module of the prompt hook's)
-    pairs = zip(inner, inner[1:])  # noqa: RUF007
-    return "_" in inner or (
-        not inner.islower() and any(a.islower() and b.isupper() for a, b in pairs)
-    )
+    if "_" in inner:
+        return True
+    # a capital after a small letter is past the first letter: a word with none there
+    # ("How", every content word) is no camelCase (zip, not itertools.pairwise:
+    # itertools is no other module of the prompt hook's)
+    if inner[1:].islower():
+        return False
+    return any(a.islower() and b.isupper() for a, b in zip(inner, inner[1:]))  # noqa: RUF007
 
 
 def _tokens(text: str) -> list[str]:
