@@ -35,6 +35,8 @@ def code_shaped(name: str) -> bool:
 
 def mentions(text: str, name: str) -> bool:
     """Whether ``text`` names the symbol ``name`` (see the module docstring)."""
+    if name not in text:
+        return False  # (most asks: the floor asks each memory's entities of every cue)
     shaped = code_shaped(name)
     return any(shaped or _as_code(text, a, b) for a, b in _whole(text, name))
 
