@@ -128,7 +128,8 @@ class Cue:
         self.key = key
         self.text = text
         self.words = content_words(text) - EVERYDAY
-        self.heavy = frozenset(w for w in self.words if identifier(w))
+        # (content words are in small letters: an identifier among them is snake_case)
+        self.heavy = frozenset(w for w in self.words if "_" in w.strip("_"))
         self.long = frozenset(w for w in self.words if len(w) >= PREFIX)
         self.names = frozenset(w for w in _tokens(text) if identifier(w))
         self.files = frozenset(files)
@@ -234,10 +235,9 @@ def _named(memory: Recalled, cues_: list[Cue]) -> bool:
 class _Words:
     """A memory's words as the floor reads them, made once per memory: ``said`` (content
     words of its text and labels), ``labels`` (of its tags, entities, kind and file
-    names) and, when a cue first asks, ``starts`` (the words of :data:`PREFIX` letters or
-    more by their first letters)."""
+    names) and ``firsts`` (the first :data:`PREFIX` letters of each, or the whole word)."""
 
-    __slots__ = ("_starts", "labels", "said")
+    __slots__ = ("firsts", "labels", "said")
 
     def __init__(self, memory: Recalled) -> None:
         named = [
@@ -248,33 +248,30 @@ class _Words:
         ]
         self.labels = content_words(" ".join(named))
         self.said = content_words(memory.text) | self.labels
-        self._starts: dict[str, list[str]] | None = None
-
-    @property
-    def starts(self) -> dict[str, list[str]]:
-        if self._starts is None:
-            self._starts = {}
-            for word in self.said:
-                if len(word) >= PREFIX:
-                    self._starts.setdefault(word[:PREFIX], []).append(word)
-        return self._starts
+        self.firsts = set(map(str.__getitem__, self.said, [_FIRST] * len(self.said)))
 
     def weight(self, cue: Cue) -> int:
         """The weight of the distinctive words shared with ``cue``: 1 each, 2 for one of
         its identifiers or of the memory's labels. Two words are one when one begins the
         other and the shorter has :data:`PREFIX` letters or more: the light stemmer
-        leaves ``migrat`` (migrated) and ``migration`` apart. (The words both have are
-        counted as sets: every prompt weighs each memory against each of its cues.)"""
+        leaves ``migrat`` (migrated) and ``migration`` apart. (Counted as sets, and a
+        cue's word looked for by its first letters only where the memory has them: every
+        prompt weighs each memory against each of its cues.)"""
         shared = cue.words & self.said
         total = len(shared) + len(shared & self.labels | shared & cue.heavy)
         for word in cue.long - shared:
-            near = self.starts.get(word[:PREFIX])
-            if near is None:
+            first = word[:PREFIX]
+            if first not in self.firsts:
                 continue
-            same = [w for w in near if w.startswith(word) or word.startswith(w)]
+            same = [w for w in self.said if w.startswith(first) and len(w) >= PREFIX
+                    and (w.startswith(word) or word.startswith(w))]  # fmt: skip
             if same:
                 total += 2 if word in cue.heavy or any(w in self.labels for w in same) else 1
         return total
+
+
+#: The first :data:`PREFIX` letters of a word (:attr:`_Words.firsts`).
+_FIRST = slice(0, PREFIX)
 
 
 def identifier(word: str) -> bool:
