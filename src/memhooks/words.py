@@ -33,12 +33,14 @@ _UPPER = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _IDENT = "abcdefghijklmnopqrstuvwxyz" + _UPPER.decode() + "_" + _DIGITS
 
 
+_ALL = bytes(range(256))
+
+
 def _table(keep: str) -> bytes:
-    """A :meth:`bytes.translate` table: the bytes of ``keep`` kept, every other a space."""
-    table = bytearray(b" " * 256)
-    for char in keep:
-        table[ord(char)] = ord(char)
-    return bytes(table)
+    """A :meth:`bytes.translate` table: the bytes of ``keep`` kept, every other a space
+    (made by translating, not byte by byte: the prompt hook imports this)."""
+    others = _ALL.translate(None, keep.encode("ascii"))
+    return _ALL.translate(bytes.maketrans(others, b" " * len(others)))
 
 
 _WORD_BYTES = _table(_IDENT + ".")
