@@ -55,30 +55,28 @@ class Finder:
         if _OPTIMIZE or not name.startswith("memhooks") or (len(name) > 8 and name[8] != "."):
             return None
         head, _, stem = name.rpartition(".")
-        folder = os.path.join(ROOT, *head.split(".")) if head else ROOT
+        folder = f"{ROOT}/{head.replace('.', '/')}" if head else ROOT
         # A module before a package (most names are modules: one failed open fewer); the
         # path finder looks for a package first, which differs only where both exist — no
         # name of ours is both (tests/hook/test_bytecode_finder.py).
-        for source, cached, package in (
-            (f"{folder}/{stem}.py", f"{folder}/__pycache__/{stem}.{_TAG}.pyc", False),
-            (f"{folder}/{stem}/__init__.py", f"{folder}/{stem}/__pycache__/__init__.{_TAG}.pyc", True),
-        ):  # fmt: skip
-            try:
-                with io.open_code(cached) as fp:  # as the import system opens it (PEP 578)
-                    data = fp.read()
-                st = os.stat(source)
-            except OSError:
-                continue
-            if not current(data, st):
+        source = f"{folder}/{stem}.py"
+        found = _read(source, f"{folder}/__pycache__/{stem}.{_TAG}.pyc")
+        package = found is None
+        if package:
+            source = f"{folder}/{stem}/__init__.py"
+            found = _read(source, f"{folder}/{stem}/__pycache__/__init__.{_TAG}.pyc")
+            if found is None:
                 return None
-            spec = _SPEC(name, cls, origin=source, is_package=package)
-            spec.has_location = True
-            spec.cached = cached
-            if package:
-                spec.submodule_search_locations = [os.path.dirname(source)]
-            spec.loader_state = data
-            return spec
-        return None
+        cached, data = found
+        if not data:
+            return None  # not current: the standard loader decides
+        spec = _SPEC(name, cls, origin=source, is_package=package)
+        spec.has_location = True
+        spec.cached = cached
+        if package:
+            spec.submodule_search_locations = [os.path.dirname(source)]
+        spec.loader_state = data
+        return spec
 
     @staticmethod
     def create_module(spec: ModuleSpec) -> ModuleType:
@@ -117,6 +115,18 @@ class Finder:
         assert spec is not None
         located: Any = SimpleNamespace(path=spec.origin)  # all FileReader reads of a loader
         return FileReader(located)
+
+
+def _read(source: str, cached: str) -> tuple[str, bytes] | None:
+    """``(cached, its bytes)`` when the bytecode file ``cached`` and ``source`` exist —
+    the bytes empty when they are not :func:`current` — else None."""
+    try:
+        with io.open_code(cached) as fp:  # as the import system opens it (PEP 578)
+            data = fp.read()
+        st = os.stat(source)
+    except OSError:
+        return None
+    return cached, data if current(data, st) else b""
 
 
 def current(data: bytes, st: os.stat_result) -> bool:
