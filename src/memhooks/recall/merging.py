@@ -118,7 +118,9 @@ def merge(
     reasons = list(left_out.values())
     out.duplicates = reasons.count("duplicate")
     # rank() skips them (the next ones move up): count the distinct ones it skipped
-    out.delivered = len({h.id for t in tasks for h in t.hits if had(delivered, h.id, h.commit)})
+    if delivered:  # (each distinct hit asked once: the queries find the same memories)
+        found = {h.id: h.commit for t in tasks for h in t.hits}
+        out.delivered = sum(1 for i, commit in found.items() if had(delivered, i, commit))
     out.refused = reasons.count("refused")
     return out
 
