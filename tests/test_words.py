@@ -78,10 +78,13 @@ def test_each_word_is_stemmed_once_and_the_memory_stays_bounded(
 ) -> None:
     calls: list[str] = []
     monkeypatch.setattr(words, "_STEMS", {})
+    monkeypatch.setattr(words, "_TEXTS", {})
     monkeypatch.setattr(words, "MOST_STEMS", 3)
     monkeypatch.setattr(words, "stem", lambda w: calls.append(w) or _stem(w))
     assert words.content_words("merging windows") == {"merg", "window"}
     assert words.content_words("Merging windows, merging!") == {"merg", "window"}
     assert sorted(calls) == ["merging", "windows"]  # asked once per word
+    assert words.content_words("merging windows") == {"merg", "window"}  # the text: once
+    assert list(words._TEXTS) == ["merging windows", "Merging windows, merging!"]
     words.content_words("retries overlapping")  # past the bound: the memory starts afresh
     assert len(words._STEMS) == 2

@@ -70,9 +70,14 @@ def content_words(text: str) -> frozenset[str]:
     recall found (the relevance floor, :mod:`memhooks.recall.floor`; a query's credit,
     :mod:`memhooks.recall.credit`), so this is made cheap: each distinct run of word
     characters is read once, lower-cased by the translation table (the patterns' letters
-    are ASCII), and each word is stemmed once per process (:data:`_STEMS`). Measured with
-    callgrind on 120 of the hook bench's memory texts: 17.3 M instructions before, 5.1 M
-    (``tests/test_words.py`` holds it equal to the patterns' words, stemmed)."""
+    are ASCII), each word is stemmed once per process (:data:`_STEMS`) and each text read
+    once (:data:`_TEXTS`: the floor and a query's credit read the same memories and
+    queries). Measured with callgrind on 120 of the hook bench's memory texts: 17.3 M
+    instructions before, 5.1 M (``tests/test_words.py`` holds it equal to the patterns'
+    words, stemmed)."""
+    known = _TEXTS.get(text)
+    if known is not None:
+        return known
     found = _lowered_words(text)
     found -= _STOP
     stems = _STEMS
@@ -82,11 +87,18 @@ def content_words(text: str) -> frozenset[str]:
         fresh = found
     for word in fresh:
         stems[word] = stem(word)
-    return frozenset(map(stems.__getitem__, found))
+    if len(_TEXTS) >= MOST_TEXTS:
+        _TEXTS.clear()
+    known = _TEXTS[text] = frozenset(map(stems.__getitem__, found))
+    return known
 
 
-#: Most words whose stems :data:`_STEMS` keeps.
+#: Most words whose stems :data:`_STEMS` keeps, and texts whose words :data:`_TEXTS` keeps
+#: (a long-lived process, the MCP server or the Hermes plugin, starts afresh past them).
 MOST_STEMS = 100_000
+MOST_TEXTS = 1024
+#: Each text's content words, once per process.
+_TEXTS: dict[str, frozenset[str]] = {}
 #: Each word's stem, once per process: the same words come again and again in the
 #: memories one recall reads. Not ``functools.lru_cache``: ``functools`` is not on the
 #: hook's path.

@@ -49,15 +49,4 @@ def _own(task: Task, words: Callable[[], frozenset[str]], files: set[str]) -> bo
         return True
     if request is not None and request.auto:
         return False  # a generated cue's text names no topic
-    return not words().isdisjoint(_query_words(str(task.query.get("query", ""))))
-
-
-#: A query's words, once per process (a recall asks for each query's words per memory).
-_QUERIES: dict[str, frozenset[str]] = {}
-
-
-def _query_words(text: str) -> frozenset[str]:
-    found = _QUERIES.get(text)
-    if found is None:
-        found = _QUERIES[text] = content_words(text)
-    return found
+    return not words().isdisjoint(content_words(str(task.query.get("query", ""))))
