@@ -89,15 +89,12 @@ def merge(
     out = Merged()
     seen = Seen()
     kept: dict[str, int] = {}  # id -> its place in out.memories
+    more: dict[int, list[dict[str, Any]]] = {}  # place -> provenance of later recalls
     left_out: dict[str, str] = {}  # id -> why, counted once per memory
     # Delivered memories do not take a query's places: the next ones move up.
     for hit, by in rank(tasks, per_query, skip=delivered):
         if hit.id in kept:
-            place = kept[hit.id]
-            first = out.memories[place]
-            more = [*first.recalled_by, *provenance(hit, by)]
-            more.sort(key=lambda b: b.get("matched") != "query")
-            out.memories[place] = first.replace(recalled_by=tuple(more))
+            more.setdefault(kept[hit.id], []).extend(provenance(hit, by))
             continue
         if hit.id in left_out:
             continue
@@ -115,6 +112,12 @@ def merge(
         seen.add(hit.id, hit.text)
         kept[hit.id] = len(out.memories)
         out.memories.append(memory)
+    for place, later in more.items():
+        # queries that matched on their own first, each kind in the order found (a
+        # stable sort of all of them, once: the memory is replaced once)
+        first = out.memories[place]
+        both = sorted([*first.recalled_by, *later], key=lambda b: b.get("matched") != "query")
+        out.memories[place] = first.replace(recalled_by=tuple(both))
     reasons = list(left_out.values())
     out.duplicates = reasons.count("duplicate")
     # rank() skips them (the next ones move up): count the distinct ones it skipped
