@@ -5,8 +5,11 @@ edit whose lines have an owner not told yet still goes the whole way and tells i
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from test_hook_lines import context, hook, project  # noqa: F401  (the fixture)
 
 from memhooks.hook.told import all_told
@@ -121,3 +124,35 @@ def test_an_edit_over_a_wordless_owners_line_and_a_reshaped_line_settles(tmp_pat
     assert hashes["gap"] not in given and {hashes["decision"], hashes["cleanup"]} <= given
     assert decide(repo, state, old, given)
     assert not decide(repo, state, old, given - {hashes["decision"]})  # walked back to it
+
+
+def test_a_fault_in_the_edit_shortcut_reaches_the_one_fail_open_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # reviewA: all_told caught KeyError, TypeError, IndexError and ValueError as "not
+    # told", so a defect there sent every edit the whole way and said nothing; only a
+    # file that changes under it (OSError) is "not told" now, anything else is the hook's
+    # failure: the host's no-op and one line, within the call
+    from memhooks.hook import handler, told
+    from memhooks.session import edits
+
+    def broken(*args: object) -> bool:
+        raise KeyError("a field the cache entry should hold")
+
+    def snapshot(call: object, sure: Callable[[str, frozenset[str], str | None], bool]) -> bool:
+        return sure(str(tmp_path), frozenset({"a" * 40}), None)  # as a settling snapshot asks
+
+    monkeypatch.setattr(edits, "edit_settled", snapshot)
+    monkeypatch.setattr(told, "_told", broken)
+    edit = {"session_id": "s", "cwd": str(tmp_path), "hook_event_name": "PreToolUse", "tool_name": "Edit",
+            "tool_input": {"file_path": str(tmp_path / PATH), "old_string": "a\n", "new_string": "b\n"}}  # fmt: skip
+    env = {"HOME": str(tmp_path), "MEMHOOKS_STATE_DIR": str(tmp_path / "state")}
+    reply = handler.handle(json.dumps(edit), agent="claude-code", env=env, time_s=30.0)
+    assert reply.stdout == "" and "KeyError" in (reply.note or "")
+
+    def vanished(*args: object) -> bool:
+        raise FileNotFoundError(str(tmp_path / PATH))
+
+    monkeypatch.setattr(told, "_told", vanished)  # a file that changed under it: not told
+    found = changes("Edit", {"file_path": PATH, "old_string": "a\n", "new_string": "b\n"})
+    assert not told.all_told(found, str, str(tmp_path), "", set())
