@@ -270,6 +270,15 @@ def test_an_uninstall_never_takes_the_launcher_from_another_projects_hooks(tmp_p
     _remember(tmp_path, b)
     payload = {"hook_event_name": "UserPromptSubmit", "cwd": str(b / "billing"), "session_id": "s", "prompt": "how are totals rounded?"}
     assert "half-even" in _hook(command, payload, env).stdout  # B's memhooks answers
+    # B installed by a memhooks older than the record: installing again records it
+    Path(str(where) + retire.PROJECTS).unlink()
+    again = plan("install", "claude-code", in_b)
+    assert [e.path for e in again] == [str(where) + retire.PROJECTS]  # nothing else changes
+    apply(again)
+    assert retire.recorded(str(where)) == [settings_b]
+    apply(plan("install", "cursor", user))
+    apply(plan("uninstall", "cursor", user))
+    assert where.exists()
     apply(plan("uninstall", "claude-code", in_b))
     apply(plan("install", "cursor", user))
     apply(plan("uninstall", "cursor", user))  # the last runner: launcher and record go

@@ -39,20 +39,28 @@ def runners(ctx: Context, pending: Sequence[Edit] = ()) -> list[str]:
         return []
     after = {e.path: e.text for e in pending}
     found = [p for p in recorded(launcher) if launcher in _text(p, after)]
+    levels = {level for host in INSTALLERS.values() for level in host.LEVELS}
+    found += [f for f in _configs(ctx, levels) if launcher in _text(f, after)]
     for host in INSTALLERS.values():
-        paths = [host.config_path(ctx, level) for level in host.LEVELS]
-        for level in host.LEVELS:
-            mcp = mcp_servers.location(host.name, ctx.at(level))
-            paths += [mcp[0]] if mcp else []
-        for path in dict.fromkeys(paths):
-            inside = (
-                [os.path.join(path, n) for n in _names(path)] if os.path.isdir(path) else [path]
-            )
-            found += [f for f in inside if launcher in _text(f, after)]
         plugin = plugin_state.active(host, ctx)
         if plugin is not None:
             found.append(f"memhooks' plugin {plugin.ref}")
-    return found
+    return list(dict.fromkeys(found))
+
+
+def _configs(ctx: Context, levels: set[str]) -> list[str]:
+    """Every host's configuration files at ``levels`` (user; the project of ``ctx``):
+    its hooks' file (a folder's files: Cline's hook scripts) and its MCP servers' file."""
+    paths = []
+    for host in INSTALLERS.values():
+        for level in levels & set(host.LEVELS):
+            paths.append(host.config_path(ctx, level))
+            mcp = mcp_servers.location(host.name, ctx.at(level))
+            paths += [mcp[0]] if mcp else []
+    files = []
+    for path in dict.fromkeys(paths):
+        files += [os.path.join(path, n) for n in _names(path)] if os.path.isdir(path) else [path]
+    return files
 
 
 def _text(path: str, after: dict[str, str | None]) -> str:
@@ -73,13 +81,17 @@ def recorded(launcher: str) -> list[str]:
 
 
 def record(ctx: Context, pending: Sequence[Edit]) -> list[Edit]:
-    """The edit that adds to the record beside the launcher the project-level files of
-    ``pending`` (an install at ``ctx.level`` project) that run it; [] when they are in."""
+    """The edit that adds to the record beside the launcher every project-level
+    configuration file of the project of ``ctx`` (an install at the project level) that
+    runs it once ``pending`` is applied — written now or before: a project installed by a
+    memhooks older than the record is recorded by installing again; [] when all are in."""
     launcher = ctx.launcher
     if launcher is None or ctx.level != PROJECT:
         return []
+    after = {e.path: e.text for e in pending}
     known = recorded(launcher)
-    new = [e.path for e in pending if e.text and launcher in e.text and e.path not in known]
+    here = [f for f in _configs(ctx, {PROJECT}) if launcher in _text(f, after)]
+    new = [f for f in here if f not in known]
     return edit(launcher + PROJECTS, "".join(f"{p}\n" for p in [*known, *new])) if new else []
 
 
