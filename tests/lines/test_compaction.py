@@ -147,3 +147,16 @@ def test_a_read_whose_owners_all_came_back_stays_read(
     # a second compaction carries them back again, with the lines they were told for
     again = context(hook(project, "claude-code", "claude-session-start-compact", session="r1"))
     assert again.count('"fix: raise limits') == 3 and " of retryx/limits.py: " in again
+
+
+def test_a_pre_compact_before_the_session_start_does_not_lose_it(
+    project: dict[str, object], hashes: dict[str, str]
+) -> None:
+    # rough20: with capture's events wired, Claude Code's PreCompact started the new
+    # epoch first, and the session start found nothing told in it: nothing came back
+    hook(project, "claude-code", "claude-read", session="q1")
+    pre = {"session_id": "{session}", "cwd": "{root}", "transcript_path": "/dev/null",
+           "hook_event_name": "PreCompact", "trigger": "auto", "custom_instructions": ""}  # fmt: skip
+    hook(project, "claude-code", pre, session="q1")
+    back = context(hook(project, "claude-code", "claude-session-start-compact", session="q1"))
+    assert LABEL in back and f'{hashes["decision"][:12]} "{DECISION}"' in back

@@ -79,20 +79,25 @@ class Told:
 
 
 def told_before(call: HookCall) -> Told:
-    """What the session's current epoch was told at tool time (deliveries that stand,
-    made at one of the host's tool events, or carried back by an earlier compaction),
-    newest first, each once: read before the ledger starts over. What a prompt brought
-    is left to the next prompt."""
+    """What the session was told at tool time in its epoch (deliveries that stand, made
+    at one of the host's tool events, or carried back by an earlier compaction), newest
+    first, each once: read before the ledger starts over. The current epoch, or — when
+    the host's ``PreCompact`` already started a new one and nothing was told in it yet
+    (Claude Code with capture's events wired: ``PreCompact``, then ``SessionStart``) —
+    the one just before. What a prompt brought is left to the next prompt."""
     session = call.session
     told = Told()
     seen: set[str] = set()
     events = host_module(call.host).EVENTS  # native -> normalized: which were tool events
-    rows = [d for d in deliveries(session.state, session.key) if d["epoch"] == session.epoch]
+    rows = [
+        d
+        for d in deliveries(session.state, session.key)
+        if session.epoch - 1 <= d["epoch"] <= session.epoch
+        and (events.get(str(d["event"])) in TOOL_TIME_EVENTS or d["target"] == TARGET)
+    ]  # a prompt's memories follow its words: the next prompt recalls anew
+    epoch = max((int(d["epoch"]) for d in rows), default=session.epoch)
     for delivery in reversed(rows):
-        # a prompt's memories follow its words: the next prompt recalls anew; what an
-        # earlier compaction carried back is kept again
-        tool = events.get(str(delivery["event"])) in TOOL_TIME_EVENTS
-        if not tool and delivery["target"] != TARGET:
+        if delivery["epoch"] != epoch:
             continue
         items = delivery["items"] if isinstance(delivery["items"], list) else []
         for item in items:
@@ -107,9 +112,12 @@ def told_before(call: HookCall) -> Told:
             elif ":" not in key:  # a memory (guidance and notices are keyed with a colon)
                 told.memories.append((key, cue))
     del told.commits[MAX_COMMITS:]
-    for target in session.settled():
-        if target.startswith(keys.LINES):
-            told.read.setdefault(target[len(keys.LINES) :].rpartition("#")[0], []).append(target)
+    for (target,) in session.state.read(
+        "SELECT target FROM served WHERE key = ? AND epoch = ? AND until IS NULL AND target LIKE ?",
+        (session.key, epoch, keys.LINES + "%"),
+    ):
+        name = str(target)
+        told.read.setdefault(name[len(keys.LINES) :].rpartition("#")[0], []).append(name)
     return told
 
 
