@@ -158,5 +158,17 @@ def test_a_pre_compact_before_the_session_start_does_not_lose_it(
     pre = {"session_id": "{session}", "cwd": "{root}", "transcript_path": "/dev/null",
            "hook_event_name": "PreCompact", "trigger": "auto", "custom_instructions": ""}  # fmt: skip
     hook(project, "claude-code", pre, session="q1")
+    post = {"session_id": "{session}", "cwd": "{root}", "transcript_path": "/dev/null",
+            "hook_event_name": "PostCompact", "trigger": "auto", "compact_summary": "s"}  # fmt: skip
+    hook(project, "claude-code", post, session="q1")  # a second epoch begun, empty too
     back = context(hook(project, "claude-code", "claude-session-start-compact", session="q1"))
     assert LABEL in back and f'{hashes["decision"][:12]} "{DECISION}"' in back
+
+
+def test_nothing_from_before_a_clear_comes_back(
+    project: dict[str, object], hashes: dict[str, str]
+) -> None:
+    hook(project, "claude-code", "claude-read", session="w1")
+    hook(project, "claude-code", "claude-session-start-clear", session="w1")
+    back = context(hook(project, "claude-code", "claude-session-start-compact", session="w1"))
+    assert LABEL not in back

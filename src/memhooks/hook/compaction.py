@@ -82,9 +82,11 @@ def told_before(call: HookCall) -> Told:
     """What the session was told at tool time in its epoch (deliveries that stand, made
     at one of the host's tool events, or carried back by an earlier compaction), newest
     first, each once: read before the ledger starts over. The current epoch, or — when
-    the host's ``PreCompact`` already started a new one and nothing was told in it yet
-    (Claude Code with capture's events wired: ``PreCompact``, then ``SessionStart``) —
-    the one just before. What a prompt brought is left to the next prompt."""
+    a compaction event already began it and nothing was told in it yet (Claude Code
+    with capture's events wired: ``PreCompact``, then ``SessionStart``; marked
+    :data:`memhooks.session.keys.COMPACTED`) — the epoch before it. Not across a
+    ``clear``: the user asked for a clean slate. What a prompt brought is left to the
+    next prompt."""
     session = call.session
     told = Told()
     seen: set[str] = set()
@@ -92,10 +94,19 @@ def told_before(call: HookCall) -> Told:
     rows = [
         d
         for d in deliveries(session.state, session.key)
-        if session.epoch - 1 <= d["epoch"] <= session.epoch
-        and (events.get(str(d["event"])) in TOOL_TIME_EVENTS or d["target"] == TARGET)
+        if events.get(str(d["event"])) in TOOL_TIME_EVENTS or d["target"] == TARGET
     ]  # a prompt's memories follow its words: the next prompt recalls anew
-    epoch = max((int(d["epoch"]) for d in rows), default=session.epoch)
+    marked = {
+        int(str(e))
+        for (e,) in session.state.read(
+            "SELECT epoch FROM served WHERE key = ? AND target = ? AND until IS NULL",
+            (session.key, keys.COMPACTED),
+        )
+    }
+    told_in = {int(d["epoch"]) for d in rows}
+    epoch = session.epoch
+    while epoch in marked and epoch not in told_in and epoch > 0:
+        epoch -= 1  # begun by PreCompact (and PostCompact): what came before it
     for delivery in reversed(rows):
         if delivery["epoch"] != epoch:
             continue

@@ -82,8 +82,13 @@ def _settled(call: HookCall) -> bool:
 
 
 def on_compact(call: HookCall) -> Reply:
-    """The host dropped earlier context: the ledger is emptied."""
+    """The host dropped earlier context: the ledger is emptied, the new epoch marked as
+    a compaction's (a session start that follows carries back what the one before told:
+    :mod:`.compaction`)."""
+    from ..session import keys
+
     call.session.compacted()
+    call.session.claim([keys.COMPACTED])
     return Reply(call.delivery.noop)
 
 

@@ -13,6 +13,7 @@ Served targets (what a tool event was given, per epoch):
                     lacks, so reading it later recalls them: :func:`anchor`
 ``notice:store-missing`` the stderr line about a missing ``MEMHOOKS_STORE`` file was
                     said: :data:`STORE_MISSING`
+``notice:compacted`` a compaction event began the epoch: :data:`COMPACTED`
 ``lines:<path>#A-B`` lines A-B of a file whose read line-level recall handled (their
                     owners told, or nothing to tell): :func:`lines`; a read of other
                     lines of the file still tells their owners
@@ -54,6 +55,10 @@ PARTIAL = "notice:partial"
 SKIPPED = "notice:skipped:"
 #: The served mark of the stderr line about a ``MEMHOOKS_STORE`` file that does not exist.
 STORE_MISSING = "notice:store-missing"
+#: The served mark of an epoch a compaction event began (``PreCompact``, ``PostCompact``):
+#: a session start after it carries back what the epoch before told
+#: (:mod:`memhooks.hook.compaction`).
+COMPACTED = "notice:compacted"
 
 
 def folder(rel: str) -> str:
