@@ -172,3 +172,28 @@ def test_nothing_from_before_a_clear_comes_back(
     hook(project, "claude-code", "claude-session-start-clear", session="w1")
     back = context(hook(project, "claude-code", "claude-session-start-compact", session="w1"))
     assert LABEL not in back
+
+
+def test_history_memories_come_back_once_each_and_not_as_a_chain(
+    project: dict[str, object], hashes: dict[str, str]
+) -> None:
+    # reviewB (review-lines, 11:28): with line-level recall off, a Read gives history
+    # memories, each claiming its commit beside it; the carry-back told each twice (the
+    # commit from git, the memory as a "note") and put unrelated commits of one file on
+    # one line as "before it" — 2026 before 2012
+    from test_hook_lines import _import_history
+
+    _import_history(project)
+    off = {"MEMHOOKS_LINE_RECALL": "off"}
+    read = context(hook(project, "claude-code", "claude-read", session="h1", **off))
+    assert '"commit":' in read.replace(" ", "")  # history memories, not line-level recall
+    back = context(hook(project, "claude-code", "claude-session-start-compact", session="h1",
+                        **off))  # fmt: skip
+    carried = back[back.index(LABEL) :]
+    assert "before it" not in carried and "note:" not in carried
+    named = [line.split('"')[0].split(": ")[-1].strip() for line in carried.split("\n")[2:]
+             if not line.startswith("  ") and line]  # fmt: skip
+    assert len(named) == len(set(named)) >= 2  # each commit once, on a line of its own
+    # both keys of each were recorded: nothing of it comes again at the next read
+    again = context(hook(project, "claude-code", "claude-read", session="h1", **off))
+    assert all(n not in again for n in named)

@@ -61,15 +61,20 @@ LABEL = (
 
 class Told:
     """What the ending epoch told at tool time, newest first: ``commits`` (``[(hash,
-    cue)]``: the cue says which lines of which file, as ``sessions show`` does),
-    ``memories`` (``[(id, its cue)]``), ``by_file`` (root-relative file -> the hashes of
-    all the commits told for its lines, beyond :data:`MAX_COMMITS` too) and ``read``
-    (file -> its ``lines:`` served targets: the reads that told them)."""
+    cue, group)]``: the cue says which lines of which file, as ``sessions show`` does;
+    ``group``: the delivery of a line-level answer — the commits one read or edit told
+    for the same lines, an owner and those before it — else None: a commit of its own),
+    ``as_memory`` (hash -> the id of the history memory it was delivered as: carried
+    once, as the commit, both claimed), ``memories`` (``[(id, its cue)]``), ``by_file``
+    (root-relative file -> the hashes of all the commits line-level recall told for its
+    lines, beyond :data:`MAX_COMMITS` too) and ``read`` (file -> its ``lines:`` served
+    targets: the reads that told them)."""
 
-    __slots__ = ("by_file", "commits", "memories", "read")
+    __slots__ = ("as_memory", "by_file", "commits", "memories", "read")
 
     def __init__(self) -> None:
-        self.commits: list[tuple[str, str]] = []
+        self.commits: list[tuple[str, str, int | None]] = []
+        self.as_memory: dict[str, str] = {}
         self.memories: list[tuple[str, str]] = []
         self.by_file: dict[str, set[str]] = {}
         self.read: dict[str, list[str]] = {}
@@ -107,7 +112,7 @@ def told_before(call: HookCall) -> Told:
     epoch = session.epoch
     while epoch in marked and epoch not in told_in and epoch > 0:
         epoch -= 1  # begun by PreCompact (and PostCompact): what came before it
-    for delivery in reversed(rows):
+    for number, delivery in enumerate(reversed(rows)):
         if delivery["epoch"] != epoch:
             continue
         items = delivery["items"] if isinstance(delivery["items"], list) else []
@@ -118,10 +123,17 @@ def told_before(call: HookCall) -> Told:
             seen.add(key)
             cue = str(item.get("cue") or "")
             if key.startswith(keys.COMMIT):
-                told.commits.append((key[len(keys.COMMIT) :], cue))
-                told.by_file.setdefault(_file_of(cue), set()).add(key[len(keys.COMMIT) :])
+                hash_, of = key[len(keys.COMMIT) :], item.get("of")
+                if of:  # a history memory's commit (tool-time recall): carried as the commit
+                    told.as_memory[hash_] = str(of)
+                lines = _lines_cue(cue) and not of
+                told.commits.append((hash_, cue, number if lines else None))
+                if lines:
+                    told.by_file.setdefault(_file_of(cue), set()).add(hash_)
             elif ":" not in key:  # a memory (guidance and notices are keyed with a colon)
                 told.memories.append((key, cue))
+    commits_of = set(told.as_memory.values())
+    told.memories = [(i, cue) for i, cue in told.memories if i not in commits_of]
     del told.commits[MAX_COMMITS:]
     for (target,) in session.state.read(
         "SELECT target FROM served WHERE key = ? AND epoch = ? AND until IS NULL AND target LIKE ?",
@@ -141,22 +153,34 @@ def carried(call: HookCall, told: Told, budget: int) -> str:
     budget = min(budget, MAX_CHARS)
     if not told or budget <= len(LABEL) + 2:
         return ""
-    groups: list[tuple[str, list[Commit]]] = []  # (cue, commits told for those lines)
-    for _hash, cue, commit in _commits(call, told.commits):
-        if groups and cue and groups[-1][0] == cue:
-            groups[-1][1].append(commit)
-        else:
-            groups.append((cue, [commit]))
+    # the commits one line-level answer told for the same lines: one line, newest (the
+    # owner) first — those before it are older by construction; any other commit alone
+    groups: list[tuple[str, list[Commit]]] = []
+    at: dict[tuple[int, str], list[Commit]] = {}
+    for _hash, cue, group, commit in _commits(call, told.commits):
+        if group is not None and (group, cue) in at:
+            at[(group, cue)].append(commit)
+            continue
+        groups.append((cue, [commit]))
+        if group is not None:
+            at[(group, cue)] = groups[-1][1]
+    for _, commits in groups:
+        commits.sort(key=lambda c: -c.time)
     notes = _memories(call, told.memories)
     words = {keys.commit(c.hash): c.subject[:80] for _, commits in groups for c in commits}
     words.update({memory_id: " ".join(text.split())[:80] for memory_id, text in notes})
+
+    def claims(commit: Commit) -> list[str]:
+        """The ledger keys ``commit`` takes: itself, and the memory it came as."""
+        of = told.as_memory.get(commit.hash)
+        return [keys.commit(commit.hash), *([of] if of else [])]
 
     def parts(claimed: set[str]) -> list[tuple[list[str], str]]:
         """(ledger keys, text) of each block of what is ``claimed``, as many as fit."""
         out: list[tuple[list[str], str]] = []
         size = len(LABEL)
         blocks = [
-            ([keys.commit(c.hash) for c in kept], _commits_text(cue, kept))
+            ([key for c in kept for key in claims(c)], _commits_text(cue, kept))
             for cue, commits in groups
             if (kept := [c for c in commits if keys.commit(c.hash) in claimed])
         ]
@@ -171,8 +195,11 @@ def carried(call: HookCall, told: Told, budget: int) -> str:
         kept = parts(claimed)
         return "\n\n".join([LABEL, *(text for _, text in kept)]) if kept else ""
 
+    words.update({of: words[keys.commit(h)] for h, of in told.as_memory.items()
+                  if keys.commit(h) in words})  # fmt: skip
     fitting = [key for block_keys, _ in parts(set(words)) for key in block_keys]
-    cues = {keys.commit(h): cue for h, cue in told.commits}
+    cues = {keys.commit(h): cue for h, cue, _ in told.commits}
+    cues.update({of: cues.get(keys.commit(h), "") for h, of in told.as_memory.items()})
     cues.update(told.memories)
     items: list[dict[str, object]] = [
         {"item": key, "words": words[key], "cue": cues.get(key, "")} for key in fitting
@@ -189,18 +216,29 @@ def carried(call: HookCall, told: Told, budget: int) -> str:
     return text_of(claimed) if claimed else ""
 
 
-def _commits(call: HookCall, told: list[tuple[str, str]]) -> list[tuple[str, str, Commit]]:
-    """Each commit of ``told`` with what it said (one ``git log`` in the project's work
-    tree); none when too little time is left or git cannot say."""
+def _commits(
+    call: HookCall, told: list[tuple[str, str, int | None]]
+) -> list[tuple[str, str, int | None, Commit]]:
+    """Each commit of ``told`` with what it said (one ``git log`` in the work tree of the
+    files they were told for); none when too little time is left or git cannot say."""
     if not told or call.remaining() < MIN_LEFT_S or call.root is None:
         return []
-    placed = place(call.root_path(_file_of(told[0][1]))) if told[0][1] else None
+    file = next((_file_of(cue) for _, cue, group in told if group is not None), "")
+    placed = place(call.root_path(file)) if file else None
     top = placed[0] if placed is not None else call.root
     try:
-        found = read_commits(top, [hash_ for hash_, _ in told])
+        found = read_commits(top, [hash_ for hash_, _, _ in told])
     except (MemhooksError, OSError):
         return []
-    return [(h, cue, found[h]) for h, cue in told if h in found]
+    return [(h, cue, group, found[h]) for h, cue, group in told if h in found]
+
+
+def _lines_cue(cue: str) -> bool:
+    """Whether ``cue`` names lines of a file, as line-level recall records what it told
+    (:func:`memhooks.recall.why_text.lines_of`: ``line 293 of auth.py``, ``lines 9–10,
+    14 of retry.py``, ``84 lines between 12 and 310 of setup.py``)."""
+    first = cue.split(" ", 1)[0]
+    return " of " in cue and (first in ("line", "lines") or " lines between " in cue)
 
 
 def _file_of(cue: str) -> str:
