@@ -95,7 +95,7 @@ def test_a_note_given_at_a_read_comes_back_too(
     assert "gateway bills each retry" in read
     back = context(hook(project, "claude-code", "claude-session-start-compact", session="m1"))
     carried = back[back.index(LABEL) :]
-    assert f"note: {note}" in carried
+    assert f" said:\n  | {note}" in carried and carried.split("\n")[-2].startswith("note ")
 
 
 def test_what_a_prompt_brought_is_left_to_the_next_prompt(
@@ -190,7 +190,7 @@ def test_history_memories_come_back_once_each_and_not_as_a_chain(
     back = context(hook(project, "claude-code", "claude-session-start-compact", session="h1",
                         **off))  # fmt: skip
     carried = back[back.index(LABEL) :]
-    assert "before it" not in carried and "note:" not in carried
+    assert "before it" not in carried and "\nnote " not in carried
     named = [line.split('"')[0].split(": ")[-1].strip() for line in carried.split("\n")[2:]
              if not line.startswith("  ") and line]  # fmt: skip
     assert len(named) == len(set(named)) >= 2  # each commit once, on a line of its own

@@ -184,7 +184,7 @@ def carried(call: HookCall, told: Told, budget: int) -> str:
             for cue, commits in groups
             if (kept := [c for c in commits if keys.commit(c.hash) in claimed])
         ]
-        blocks += [([i], f"note: {_bounded(t)}") for i, t in notes if i in claimed]
+        blocks += [([i], _note_text(i, t)) for i, t in notes if i in claimed]
         for block in blocks:
             if size + 2 + len(block[1]) <= budget:
                 out.append(block)
@@ -279,6 +279,11 @@ def _memories(call: HookCall, told: list[tuple[str, str]]) -> list[tuple[str, st
     return out
 
 
-def _bounded(text: str) -> str:
+def _note_text(memory_id: str, text: str) -> str:
+    """``note <id> said:`` then the memory's text quoted line by line, as a commit's is
+    (nothing of it reads as a line of ours), at most :data:`ITEM_CHARS`."""
     text = text.strip()
-    return text if len(text) <= ITEM_CHARS else text[: ITEM_CHARS - 1].rstrip() + "…"
+    if len(text) > ITEM_CHARS:
+        text = text[: ITEM_CHARS - 1].rstrip() + "…"
+    quoted = "\n".join(f"  | {line}" if line else "  |" for line in text.split("\n"))
+    return f"note {memory_id} said:\n{quoted}"
