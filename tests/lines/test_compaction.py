@@ -101,19 +101,28 @@ def test_a_note_given_at_a_read_comes_back_too(
 def test_what_a_prompt_brought_is_left_to_the_next_prompt(
     project: dict[str, object], hashes: dict[str, str]
 ) -> None:
+    # a history memory the prompt recalled (its commit claimed beside it) and a note, at
+    # a prompt in a subfolder: the next prompt recalls anew by its own words; carried
+    # back, they would take the room of what the reads and edits told (review-lines: the
+    # test must fail where prompt deliveries were carried)
     import subprocess
     import sys
 
+    from test_hook_lines import _import_history
+
     root = Path(str(project["root"]))
+    _import_history(project)
     note = "Retrier attempts are capped on purpose: the gateway bills each retry."
     done = subprocess.run(
         [sys.executable, "-m", "memhooks", "remember", note, "--file", "retryx/retry.py"],
         cwd=root, env=project["env"], capture_output=True, text=True, check=False,  # type: ignore[arg-type]
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    prompt = {"session_id": "{session}", "cwd": "{root}", "hook_event_name": "UserPromptSubmit",
-              "transcript_path": "/dev/null", "prompt": "why does the gateway bill each retry?"}  # fmt: skip
-    assert "gateway bills each retry" in context(hook(project, "claude-code", prompt, session="p1"))
+    prompt = {"session_id": "{session}", "cwd": "{root}/retryx", "transcript_path": "/dev/null",
+              "hook_event_name": "UserPromptSubmit",
+              "prompt": "why is the retry attempt budget measured, and does the gateway bill each retry?"}  # fmt: skip
+    given = context(hook(project, "claude-code", prompt, session="p1"))
+    assert "gateway bills each retry" in given and hashes["decision"][:12] in given
     back = context(hook(project, "claude-code", "claude-session-start-compact", session="p1"))
     assert LABEL not in back
 
