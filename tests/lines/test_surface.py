@@ -79,3 +79,18 @@ def test_an_edit_still_names_every_owner_of_the_lines_it_replaces(
     told = line_recall(str(repo), PATH, [(12, 18)], kind=EDIT, state_dir=str(tmp_path / "s"),
                        focus=[(15, 15)])  # fmt: skip
     assert hashes["types"] in told.commits
+
+
+def test_the_versions_are_read_in_one_batch_whatever_each_spec_names(
+    billing: tuple[Path, dict[str, str]],
+) -> None:
+    # a folder (a tree, whose content git prints too), a path no commit has, a path with
+    # a line break: none of them shifts the texts read after it
+    from memhooks.lines.blame import show
+
+    repo, hashes = billing
+    specs = [(hashes["types"], "billing"), (hashes["add"], "missing.py"),
+             (hashes["add"], "a\nb.py"), (hashes["types"], PATH)]  # fmt: skip
+    found = show(str(repo), specs, None)
+    assert [found[s] is None for s in specs] == [True, True, True, False]
+    assert (found[specs[3]] or "").startswith('"""Billing helpers."""')

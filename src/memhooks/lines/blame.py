@@ -134,7 +134,11 @@ def show(
     --batch``; None for one git does not have, with a NUL byte (not text) or of more
     than ``limit`` bytes. Raises :class:`BlameError` (git failed, or ``deadline``
     passed first)."""
-    wanted = list(dict.fromkeys(specs))
+    # a path with a line break cannot be asked for in a batch: not read
+    wanted = [spec for spec in dict.fromkeys(specs) if "\n" not in spec[1]]
+    found: dict[tuple[str, str], str | None] = dict.fromkeys(specs)
+    if not wanted:
+        return found
     asked = "".join(f"{commit}:{path}\n" for commit, path in wanted).encode(
         "utf-8", "surrogateescape"
     )
@@ -157,20 +161,21 @@ def show(
         raise BlameError("git did not answer in time", refused=False) from None
     if proc.returncode != 0:
         raise BlameError(f"git cat-file exited {proc.returncode}")
-    found: dict[tuple[str, str], str | None] = {}
     at = 0
-    for spec in wanted:
-        end = out.index(b"\n", at)
-        header = out[at:end].split(b" ")
-        at = end + 1
-        if len(header) != 3 or header[1] != b"blob":
-            found[spec] = None  # missing, or not a file
-            continue
-        size = int(header[2])
-        body = out[at : at + size]
-        at += size + 1
-        text = None if size > limit or b"\0" in body else body.decode("utf-8", "replace")
-        found[spec] = text
+    try:
+        for spec in wanted:
+            end = out.index(b"\n", at)
+            header = out[at:end].split(b" ")
+            at = end + 1
+            if len(header) != 3:
+                continue  # "<name> missing" (or ambiguous): no content follows
+            size = int(header[2])
+            body = out[at : at + size]
+            at += size + 1  # every object's content, a blob's or not, and its newline
+            if header[1] == b"blob" and size <= limit and b"\0" not in body:
+                found[spec] = body.decode("utf-8", "replace")
+    except ValueError:
+        raise BlameError("git cat-file's answer was cut short") from None
     return found
 
 
