@@ -26,6 +26,17 @@ def test_annotations_docstrings_comments_and_typing_imports_are_surface() -> Non
     assert substantive_lines("f = g((1))\n", "f = g((1,))\n", "python") == {1}  # a tuple
 
 
+def test_imports_merged_and_sorted_are_surface_and_a_new_name_is_code() -> None:
+    # requests' "Fix CI and build failures (#7190)", a ruff pass over 19 files, told at a
+    # Read of adapters.py for its import lines
+    before = ("from x.errors import A, B\nfrom x.errors import C as _C\nimport os\n\n"
+              "f = A\n")  # fmt: skip
+    sorted_ = "import os\n\nfrom x.errors import (\n    A,\n    B,\n)\nfrom x.errors import C as _C\n\nf = A\n"
+    assert substantive_lines(before, sorted_, "python") == set()
+    more = sorted_.replace("    B,\n", "    B,\n    D,\n")
+    assert substantive_lines(before, more, "python") == set(range(1, 9))  # the block, 1-8
+
+
 def test_a_default_value_or_an_argument_added_with_the_types_is_code() -> None:
     python = PAIRS["python"]
     found = substantive_lines(python["before"], python["changed"], "python")

@@ -4,7 +4,8 @@ comments (``# type: ignore`` too), statements that are only a string (docstrings
 annotations of parameters, returns and assignments (``x: int = 0`` reads ``x = 0``;
 ``x: int`` alone is nothing), imports from ``typing``, ``typing_extensions`` and
 ``__future__``, ``if TYPE_CHECKING:`` blocks and ``@overload`` stubs; indentation, line
-breaks and a formatter's trailing comma are layout.
+breaks and a formatter's trailing comma are layout, and so is how a block of imports is
+grouped and ordered (the names it binds are its code).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ def python_code(text: str) -> list[tuple[str, int, int]] | None:
     skip_depth: int | None = None  # inside an ``if TYPE_CHECKING:`` block or stub body
     depth = 0  # indentation level
     drop_next_def = False
+    block: tuple[set[str], int, int] | None = None  # the imports since the last code
     for statement in _statements(tokens):
         for t in statement:
             if t.type == tokenize.INDENT:
@@ -74,10 +76,52 @@ def python_code(text: str) -> list[tuple[str, int, int]] | None:
                 skip_depth = depth
             continue
         drop_next_def = False
+        first, last = words[0].start[0], words[-1].end[0]
+        names = _bindings(strings)
+        if names is not None:  # an import: one of the block of imports it is in
+            if block is None:
+                block = (set(), first, last)
+            block[0].update(names)
+            block = (block[0], block[1], last)
+            continue
+        if block is not None:
+            code.append(_block(block))
+            block = None
         kept = _without_trailing_commas(_without_annotations(words))
         if kept:
-            code.append((" ".join(t.string for t in kept), words[0].start[0], words[-1].end[0]))
+            code.append((" ".join(t.string for t in kept), first, last))
+    if block is not None:
+        code.append(_block(block))
     return code
+
+
+def _bindings(strings: list[str]) -> set[str] | None:
+    """The names an import statement binds, each as ``module:name>as`` (None: not an
+    import): how they are grouped, ordered and wrapped is a formatter's choice (ruff and
+    isort merge and sort them)."""
+    if strings[0] == "import":
+        out = set()
+        for part in " ".join(strings[1:]).split(" , "):
+            name, _, alias = part.partition(" as ")
+            out.add(f":{name.replace(' ', '')}>{alias or name.replace(' ', '')}")
+        return out
+    if strings[0] != "from" or "import" not in strings:
+        return None
+    at = strings.index("import")
+    module = "".join(strings[1:at])
+    parts = [s for s in strings[at + 1 :] if s not in ("(", ")")]
+    out = set()
+    for part in " ".join(parts).split(" , "):
+        name, _, alias = part.strip(" ,").partition(" as ")
+        if name:
+            out.add(f"{module}:{name}>{alias or name}")
+    return out
+
+
+def _block(block: tuple[set[str], int, int]) -> tuple[str, int, int]:
+    """A block of consecutive imports as one unit of code: the names it binds."""
+    names, first, last = block
+    return ("import " + " ".join(sorted(names)), first, last)
 
 
 def _statements(tokens: list[TokenInfo]) -> Iterator[list[TokenInfo]]:
