@@ -42,8 +42,10 @@ def test_a_default_value_or_an_argument_added_with_the_types_is_code() -> None:
     found = substantive_lines(python["before"], python["changed"], "python")
     lines = python["changed"].splitlines()
     assert found is not None
-    assert sorted(lines[n - 1].strip() for n in found) == [
+    # the docstring written right below the changed signature goes with it
+    assert [lines[n - 1].strip() for n in sorted(found)] == [
         'def total(lines: list[Line], currency: str = "EUR") -> decimal.Decimal:',
+        '"""The invoice total, rounded once.',
         "return gateway.post(self, retries=2)",
     ]
 
@@ -53,8 +55,10 @@ def test_in_c_comments_and_whitespace_are_surface_and_code_is_not() -> None:
     assert substantive_lines(c["before"], c["commented"], "c") == set()
     changed = substantive_lines(c["before"], c["changed"], "c")
     assert changed is not None
+    # the comment right above the changed line goes with it (written with the change)
     assert [c["changed"].splitlines()[n - 1].strip() for n in sorted(changed)] == [
-        "return l->mtu ?: 1500;"
+        '// never cached: "ip link set" changes it',
+        "return l->mtu ?: 1500;",
     ]
 
 
@@ -105,3 +109,23 @@ def test_the_versions_are_read_in_one_batch_whatever_each_spec_names(
     found = show(str(repo), specs, None)
     assert [found[s] is None for s in specs] == [True, True, True, False]
     assert (found[specs[3]] or "").startswith('"""Billing helpers."""')
+
+
+def test_the_comment_written_with_a_change_is_not_surface_once_the_code_moved_on() -> None:
+    # review-lines: requests' "Guard against users sending unprepared requests." wrote a
+    # comment and the guard under it; "Add inline types" later rewrote the guard line, so
+    # the fix owns only its comment — it is still the reason for that guard
+    before = "def send(request):\n    return adapter.send(request)\n"
+    fixed = ("def send(request):\n    # It's possible that users might accidentally send a Request\n"
+             "    # object. Guard against that specific failure case.\n"
+             "    if isinstance(request, Request):\n"
+             "        raise ValueError('You can only send PreparedRequests.')\n"
+             "    return adapter.send(request)\n")  # fmt: skip
+    assert {2, 3} <= (substantive_lines(before, fixed, "python") or set())
+
+
+def test_much_to_compare_is_not_judged() -> None:
+    # review-lines: a table of repeated rows made the comparison quadratic (4.9 s a Read)
+    rows = "".join(f"0x00, 0x0{n % 3},\n" for n in range(3000))
+    assert substantive_lines(rows, rows.replace("0x01", "0x04"), "c") is None
+    assert substantive_lines(rows, rows + "0x09,\n", "c") == {3001}  # the end alone differs

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from difflib import SequenceMatcher
 
 from .blame import BlameError, show
@@ -52,6 +53,11 @@ C_LIKE = frozenset(
 )  # fmt: skip
 #: Largest file judged (characters, either version): a bigger one is not judged.
 MAX_CHARS = 400_000
+#: Most work one comparison may take: the units (statements, lines) that differ between
+#: the two versions, past their common start and end, multiplied; more is not judged
+#: (a comparison is quadratic where lines repeat: a firmware table of 6,000 rows of
+#: ``0x00,…`` took 4.9 s — review-lines).
+MAX_WORK = 1_000_000
 NOTES = "surface"
 
 
@@ -108,6 +114,9 @@ def _judged(
     texts = show(top, [spec for _, *specs in pairs.values() for spec in specs], deadline, MAX_CHARS)
     out: dict[str, list[list[int]] | None] = {o.hash: None for o in owners}
     for hash_, (kind, before, after) in pairs.items():
+        if deadline is not None and time.monotonic() >= deadline:
+            del out[hash_]  # not judged in time: asked again later (told meanwhile)
+            continue
         old, new = texts.get(before), texts.get(after)
         found = None if old is None or new is None else substantive_lines(old, new, kind)
         out[hash_] = None if found is None else [[a, b] for a, b in ranges_of(sorted(found))]
@@ -122,18 +131,37 @@ def substantive_lines(before: str, after: str, kind: str) -> set[int] | None:
     old, new = read(before), read(after)
     if old is None or new is None:
         return None
-    matcher = SequenceMatcher(None, [c for c, _, _ in old], [c for c, _, _ in new],
+    a, b = [c for c, _, _ in old], [c for c, _, _ in new]
+    start = 0  # the common start and end need no matching
+    while start < min(len(a), len(b)) and a[start] == b[start]:
+        start += 1
+    end = 0
+    while end < min(len(a), len(b)) - start and a[-1 - end] == b[-1 - end]:
+        end += 1
+    if (len(a) - start - end) * (len(b) - start - end) > MAX_WORK:
+        return None  # too much to compare: not judged
+    matcher = SequenceMatcher(None, a[start : len(a) - end], b[start : len(b) - end],
                               autojunk=False)  # fmt: skip
     found: set[int] = set()
+    lines = after.split("\n")
+    coded = {n for _, first, last in new for n in (first, last)}  # a statement's ends
     for tag, _i1, _i2, j1, j2 in matcher.get_opcodes():
+        j1, j2 = j1 + start, j2 + start
         if tag == "equal":
             continue
         if j2 > j1:  # new code: its lines, and the comments between them
-            found.update(range(new[j1][1], new[j2 - 1][2] + 1))
+            first, last = new[j1][1], new[j2 - 1][2]
         else:  # code removed: the code around it, and what lies between
             first = new[j1 - 1][1] if j1 > 0 else 1
-            last = new[j1][2] if j1 < len(new) else after.count("\n") + 1
-            found.update(range(first, last + 1))
+            last = new[j1][2] if j1 < len(new) else len(lines)
+        # and the comment written with it: the lines right above and below (no blank
+        # line between) that hold no code (review-lines: a fix whose comment explains the
+        # guard it added stays the owner of that comment once the guard is rewritten)
+        while first > 1 and lines[first - 2].strip() and first - 1 not in coded:
+            first -= 1
+        while last < len(lines) and lines[last].strip() and last + 1 not in coded:
+            last += 1
+        found.update(range(first, last + 1))
     return found
 
 
