@@ -20,7 +20,11 @@ PATH = "billing/total.py"
 
 def test_annotations_docstrings_comments_and_typing_imports_are_surface() -> None:
     python = PAIRS["python"]
-    assert substantive_lines(python["before"], python["annotated"], "python") == set()
+    found = substantive_lines(python["before"], python["annotated"], "python")
+    # all but a bare annotation in a class body: a field, for all a reader of the class
+    # can tell (a dataclass's) — its name is code
+    lines = python["annotated"].splitlines()
+    assert [lines[n - 1].strip() for n in sorted(found or ())] == ["lines: list[Line]"]
     # a signature spread over lines, annotated, with a formatter's trailing comma
     assert substantive_lines(python["before"], python["reflowed"], "python") == set()
     assert substantive_lines("f = g((1))\n", "f = g((1,))\n", "python") == {1}  # a tuple
@@ -46,6 +50,7 @@ def test_a_default_value_or_an_argument_added_with_the_types_is_code() -> None:
     assert [lines[n - 1].strip() for n in sorted(found)] == [
         'def total(lines: list[Line], currency: str = "EUR") -> decimal.Decimal:',
         '"""The invoice total, rounded once.',
+        "lines: list[Line]",
         "return gateway.post(self, retries=2)",
     ]
 
@@ -129,3 +134,17 @@ def test_much_to_compare_is_not_judged() -> None:
     rows = "".join(f"0x00, 0x0{n % 3},\n" for n in range(3000))
     assert substantive_lines(rows, rows.replace("0x01", "0x04"), "c") is None
     assert substantive_lines(rows, rows + "0x09,\n", "c") == {3001}  # the end alone differs
+
+
+def test_a_field_of_a_class_a_lambda_default_and_a_url_in_a_template_are_code() -> None:
+    # review-lines: a dataclass field added (a required __init__ parameter) was judged
+    # surface, so was `+ 2` in a lambda default, and a URL changed in a JS template string
+    before = "@dataclass\nclass Config:\n    url: str\n"
+    field = "@dataclass\nclass Config:\n    url: str\n    ca_bundle: str\n"
+    assert substantive_lines(before, field, "python") == {4}
+    typed = "@dataclass\nclass Config:\n    url: 'str | None'\n"
+    assert substantive_lines(before, typed, "python") == set()  # its type alone: surface
+    assert substantive_lines("def f(cb=lambda x: x + 1):\n    pass\n",
+                             "def f(cb=lambda x: x + 2):\n    pass\n", "python") == {1}  # fmt: skip
+    assert substantive_lines("const u = `http://a.example/v1`;\n",
+                             "const u = `http://a.example/v2`;\n", "c") == {1}  # fmt: skip

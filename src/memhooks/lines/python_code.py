@@ -46,12 +46,15 @@ def python_code(text: str) -> list[tuple[str, int, int]] | None:
     depth = 0  # indentation level
     drop_next_def = False
     block: tuple[set[str], int, int] | None = None  # the imports since the last code
+    bodies: list[tuple[str, int]] = []  # the class and def bodies open: (kind, depth)
     for statement in _statements(tokens):
         for t in statement:
             if t.type == tokenize.INDENT:
                 depth += 1
             elif t.type == tokenize.DEDENT:
                 depth -= 1
+        while bodies and bodies[-1][1] > depth:
+            bodies.pop()
         if skip_depth is not None:
             if depth > skip_depth:
                 continue
@@ -87,7 +90,10 @@ def python_code(text: str) -> list[tuple[str, int, int]] | None:
         if block is not None:
             code.append(_block(block))
             block = None
-        kept = _without_trailing_commas(_without_annotations(words))
+        in_class = bool(bodies) and bodies[-1] == ("class", depth)
+        if strings[0] in ("class", "def", "async") and strings[-1] == ":":
+            bodies.append(("class" if strings[0] == "class" else "def", depth + 1))
+        kept = _without_trailing_commas(_without_annotations(words, in_class))
         if kept:
             code.append((" ".join(t.string for t in kept), first, last))
     if block is not None:
@@ -145,8 +151,10 @@ def _typing_import(strings: list[str]) -> bool:
     return False
 
 
-def _without_annotations(words: list[TokenInfo]) -> list[TokenInfo]:
-    """The tokens of one statement without its annotations."""
+def _without_annotations(words: list[TokenInfo], in_class: bool = False) -> list[TokenInfo]:
+    """The tokens of one statement without its annotations; ``in_class``: the statement
+    is in a class body, where a bare annotation is a field (a dataclass's, a
+    NamedTuple's, a pydantic model's: review-lines) — its name is code."""
     strings = [w.string for w in words]
     if strings[0] in ("def", "async"):
         return _def_without_annotations(words)
@@ -161,8 +169,8 @@ def _without_annotations(words: list[TokenInfo]) -> list[TokenInfo]:
             depth -= 1
         elif depth == 0 and s == ":":
             rest = strings[i + 1 :]
-            if "=" not in rest:
-                return []  # a bare annotation declares a type, nothing runs
+            if "=" not in rest:  # a bare annotation: a type, or in a class a field
+                return words[:i] if in_class else []
             cut = i + 1 + _at_depth_zero(rest, "=")
             return words[:i] + words[cut:]
         elif depth == 0 and s not in (".",) and not (s.isidentifier() or s.isdigit()):
@@ -188,8 +196,11 @@ def _def_without_annotations(words: list[TokenInfo]) -> list[TokenInfo]:
     depth = 0
     skipping = False
     returns = False
+    lambdas = 0  # a lambda in a default value: its ':' is no annotation
     for w in words:
         s = w.string
+        if s == "lambda":
+            lambdas += 1
         if returns:
             if s == ":" and depth == 0:
                 returns = False
@@ -210,7 +221,9 @@ def _def_without_annotations(words: list[TokenInfo]) -> list[TokenInfo]:
                 skipping = False
                 out.append(w)
             continue
-        if depth == 1 and s == ":":
+        if depth == 1 and s == ":" and lambdas:
+            lambdas -= 1
+        elif depth == 1 and s == ":":
             skipping = True
             continue
         if depth == 0 and s == "->":

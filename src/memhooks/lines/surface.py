@@ -169,7 +169,9 @@ def _c_code(text: str) -> list[tuple[str, int, int]]:
     """The lines of C-like ``text`` that hold code, comments and whitespace taken away:
     ``(its code, line, line)``."""
     pattern = re.compile(
-        r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|/\*.*?\*/|//[^\n]*', re.DOTALL
+        # strings first (a URL's // in a JavaScript template or Go raw string is no comment)
+        r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|`(?:\\.|[^`\\])*`|/\*.*?\*/|//[^\n]*',
+        re.DOTALL,
     )
 
     def blank(match: re.Match[str]) -> str:
