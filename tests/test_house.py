@@ -64,6 +64,8 @@ KEPT: dict[tuple[str, str], str] = {
     ("memhooks.backends.generic_transport", "memhooks.backends.secrets"): HOOK_PATH
     + ": the generic backend; only an error names its URL",
     ("memhooks.history", "memhooks.lazy"): HOOK_PATH + ": line recall reads history.message",
+    ("memhooks.lines.surface", "memhooks.lines.surface_diff"): HOOK_PATH
+    + ": a Read's surface verdicts kept: no difflib, no tokenize",
     ("memhooks.capture.observer", "memhooks.backends.embedded"): HOOK_PATH + ": capture on",
     ("memhooks.capture.observer", "memhooks.transcripts.ending"): HOOK_PATH + ": capture on",
     ("memhooks.cli", "argparse"): VALIDATE + ": no argparse for a plain command line",

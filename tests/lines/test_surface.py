@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from storyrepo import build, story
 
-from memhooks.lines.surface import language, substantive_lines
+from memhooks.lines.surface import language
+from memhooks.lines.surface_diff import substantive_lines
 from memhooks.recall.line_recall import EDIT, READ, line_recall
 
 PAIRS = json.loads((Path(__file__).parent / "data" / "surface" / "pairs.json").read_text("utf-8"))

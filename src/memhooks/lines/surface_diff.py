@@ -1,0 +1,82 @@
+"""The comparison behind :mod:`.surface`: which lines of a commit's version of a file
+hold code that differs from the version before it (:class:`difflib.SequenceMatcher`
+over the code units of :mod:`.python_code`, or of C-like lines), bounded in work.
+Loaded only when an owner is judged for the first time: a Read whose verdicts are kept
+loads neither difflib nor tokenize.
+"""
+
+from __future__ import annotations
+
+import re
+from difflib import SequenceMatcher
+
+from .python_code import python_code
+
+#: Most work one comparison may take: the units (statements, lines) that differ between
+#: the two versions, past their common start and end, multiplied; more is not judged
+#: (a comparison is quadratic where lines repeat: a firmware table of 6,000 rows of
+#: ``0x00,…`` took 4.9 s — review-lines).
+MAX_WORK = 1_000_000
+
+
+def substantive_lines(before: str, after: str, kind: str) -> set[int] | None:
+    """Lines of ``after`` (1-based) whose code differs from ``before``'s, or next to
+    code ``after`` removed; ``kind`` ``"python"`` (compared statement by statement) or
+    ``"c"`` (line by line). None when either text cannot be read as code of that kind."""
+    read = python_code if kind == "python" else _c_code
+    old, new = read(before), read(after)
+    if old is None or new is None:
+        return None
+    a, b = [c for c, _, _ in old], [c for c, _, _ in new]
+    start = 0  # the common start and end need no matching
+    while start < min(len(a), len(b)) and a[start] == b[start]:
+        start += 1
+    end = 0
+    while end < min(len(a), len(b)) - start and a[-1 - end] == b[-1 - end]:
+        end += 1
+    if (len(a) - start - end) * (len(b) - start - end) > MAX_WORK:
+        return None  # too much to compare: not judged
+    matcher = SequenceMatcher(None, a[start : len(a) - end], b[start : len(b) - end],
+                              autojunk=False)  # fmt: skip
+    found: set[int] = set()
+    lines = after.split("\n")
+    coded = {n for _, first, last in new for n in (first, last)}  # a statement's ends
+    for tag, _i1, _i2, j1, j2 in matcher.get_opcodes():
+        j1, j2 = j1 + start, j2 + start
+        if tag == "equal":
+            continue
+        if j2 > j1:  # new code: its lines, and the comments between them
+            first, last = new[j1][1], new[j2 - 1][2]
+        else:  # code removed: the code around it, and what lies between
+            first = new[j1 - 1][1] if j1 > 0 else 1
+            last = new[j1][2] if j1 < len(new) else len(lines)
+        # and the comment written with it: the lines right above and below (no blank
+        # line between) that hold no code (review-lines: a fix whose comment explains the
+        # guard it added stays the owner of that comment once the guard is rewritten)
+        while first > 1 and lines[first - 2].strip() and first - 1 not in coded:
+            first -= 1
+        while last < len(lines) and lines[last].strip() and last + 1 not in coded:
+            last += 1
+        found.update(range(first, last + 1))
+    return found
+
+
+def _c_code(text: str) -> list[tuple[str, int, int]]:
+    """The lines of C-like ``text`` that hold code, comments and whitespace taken away:
+    ``(its code, line, line)``."""
+    pattern = re.compile(
+        # strings first (a URL's // in a JavaScript template or Go raw string is no comment)
+        r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|`(?:\\.|[^`\\])*`|/\*.*?\*/|//[^\n]*',
+        re.DOTALL,
+    )
+
+    def blank(match: re.Match[str]) -> str:
+        found = match.group(0)
+        if found.startswith(("/*", "//")):
+            return "\n" * found.count("\n") or " "
+        return found
+
+    code = pattern.sub(blank, text)
+    return [
+        (" ".join(line.split()), n, n) for n, line in enumerate(code.split("\n"), 1) if line.strip()
+    ]
