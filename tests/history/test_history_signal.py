@@ -83,6 +83,16 @@ def test_a_second_parent_makes_a_merge_whatever_its_subject() -> None:
         ("Rename delay to netsim", True),
         ("fix: cap Retrier at the measured attempt budget", False),
         ("ss: add AF_XDP support", False),
+        # typing and lint passes (requests' history): the reason is behind them
+        ("Add inline types to Requests (#7272)", True),
+        ("Add type hints to sessions", True),
+        ("Fix mypy errors", True),
+        ("Apply ruff fixes", True),
+        ("Annotate the adapters", True),
+        ("Fix linting issues in utils", True),
+        ("Add support for annotations in the JSON output", False),
+        ("Add a type check for the timeout argument", False),
+        ("Types of proxies: accept a str", False),
     ],
 )
 def test_reshaping_subjects(subject: str, expected: bool) -> None:

@@ -495,3 +495,21 @@ def test_past_its_deadline_the_answer_starts_no_git_for_previous_owners(
     monkeypatch.undo()
     told = explain_lines(str(repo), "retryx/retry.py", [(9, 10)], state_dir=state)
     assert [c.hash for c in told.explanations[0].previous] == [hashes["decision"]]
+
+
+def test_a_typing_pass_is_walked_back_to_the_decision(repo: Path, hashes: dict[str, str]) -> None:
+    # newcomer trial (requests' hooks.py:22): 'Add inline types to Requests (#7272)' was
+    # named as the reason of a line it only annotated, and nothing behind it
+    from storyrepo import commit_files
+
+    file = repo / "retryx" / "retry.py"
+    text = file.read_text(encoding="utf-8").replace(
+        "        self.attempts = attempts\n", "        self.attempts: int = attempts\n"
+    )
+    typed = commit_files(repo, {"retryx/retry.py": text}, "Add inline types to retryx (#12)",
+                         1773000000)  # fmt: skip
+    answer = json.loads(why(repo, "retryx/retry.py:10", "--format", "json").stdout)
+    (owner,) = answer["owners"]
+    assert (owner["commit"], owner["low_signal"]) == (typed, "reshapes")
+    behind = [c["commit"] for c in owner["before"]] + [c["commit"] for c in owner["earlier"]]
+    assert behind[:2] == [hashes["regression"], hashes["decision"]]

@@ -131,7 +131,11 @@ _CONVENTIONAL_STYLE = re.compile(r"^style(?:\([^)]*\))?!?:", re.IGNORECASE)
 _RESHAPE = re.compile(
     r"^(?:refactor|perf|style|chore)(?:\([^)]*\))?!?:"
     r"|\b(?:refactor\w*|clean ?up\w*|simplif\w*|restructur\w*|reorganiz\w*|tidy|tidies"
-    r"|de-?duplicat\w*|optimi[sz]\w*|speed up|move[sd]?|moving|renam\w*|split\w*)\b",
+    r"|de-?duplicat\w*|optimi[sz]\w*|speed up|move[sd]?|moving|renam\w*|split\w*"
+    # a typing or lint pass over many files: requests' "Add inline types to Requests
+    # (#7272)" owned the guard a decision wrote (newcomer trial, rough20)
+    r"|(?:inline |static )?type (?:hints?|annotations?|checking)|inline types|typ(?:e|ing) stubs"
+    r"|annotat(?:e|es|ed|ing)|lint(?:s|er|ers|ing)?|mypy|pyright|ruff|flake8|pylint)\b",
     re.IGNORECASE,
 )
 
@@ -169,7 +173,8 @@ def low_signal(
 def reshapes(subject: str) -> bool:
     """Whether a commit with this ``subject`` reshapes code rather than deciding what it
     does: a Conventional Commits ``refactor``/``perf``/``style``/``chore`` type, or words
-    such as refactor, cleanup, simplify, optimize, move, rename, split. Line-level recall
+    such as refactor, cleanup, simplify, optimize, move, rename, split, or a typing or
+    lint pass (inline types, type hints, annotations, mypy, ruff, lint). Line-level recall
     shows the previous owner of such a commit's lines as well (issue 20 item 3); a
     low-signal commit (:func:`low_signal`) is treated so too."""
     return bool(_RESHAPE.search(" ".join(subject.split())))

@@ -41,8 +41,10 @@ if TYPE_CHECKING:
 # bumps this too: tests/lines/test_cache_format.py ties the two. 8: mapping FORMAT 3 (the
 # low-signal reasons kept in the notes); 9: ``head`` names a shallow clone's edge too
 # (:func:`memhooks.lines.head.blame_key`: entries of 8 kept the edge as an owner after
-# ``git fetch --unshallow``).
-FORMAT = 9
+# ``git fetch --unshallow``); 10: typing and lint passes reshape code
+# (:func:`memhooks.history.signal.reshapes`: entries of 9 kept "Add inline types" as a
+# commit that says why its lines are so, and no walk went past it).
+FORMAT = 10
 
 
 #: What is known of a line's owner: None (not blamed yet), UNCOMMITTED, or
