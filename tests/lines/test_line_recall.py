@@ -139,12 +139,13 @@ def test_a_read_tells_no_sweeping_commit_and_no_commit_told_at_another_file(
     state = str(tmp_path / "s")
     first = line_recall(str(repo), "pkg/a.py", [], kind=READ, state_dir=state)
     assert first.commits == [hashes["feature"]]
-    # the typing pass owns more of the file than the feature: only the sweep rule keeps it out
+    # the typing pass owns more of the file than the feature; it reshapes code (walked back
+    # where a read walks), and as a sweep it is not told at a read at all
     from memhooks.recall.why import explain_lines
 
     why = explain_lines(str(repo), "pkg/a.py", state_dir=state)
     (types,) = [e for e in why.explanations if e.commit.hash == hashes["types"]]
-    assert (types.commit.files, len(types.lines), types.commit.low_signal) == (16, 6, None)
+    assert (types.commit.files, len(types.lines), types.commit.low_signal) == (16, 6, "reshapes")
     # a read of a few of its lines still knows its spread over the file (blamed whole)
     part = explain_lines(str(repo), "pkg/a.py", [(8, 12)], state_dir=state, surface=True)
     (types,) = [e for e in part.explanations if e.commit.hash == hashes["types"]]
