@@ -34,16 +34,10 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
     from typing import Any
 
-# 3: the stat key is memhooks.filestate.key; 4: owners as ints, text aside; 5: base;
-# 6: a shallow clone's edge is a boundary (entries of 5 named it as an owner);
-# 7: the commit texts kept in an entry's notes follow history.message of mapping FORMAT 2
-# (entries of 6 kept ``Co-Authored By:`` lines naming people). A change of that text rule
-# bumps this too: tests/lines/test_cache_format.py ties the two. 8: mapping FORMAT 3 (the
-# low-signal reasons kept in the notes); 9: ``head`` names a shallow clone's edge too
-# (:func:`memhooks.lines.head.blame_key`: entries of 8 kept the edge as an owner after
-# ``git fetch --unshallow``); 10: typing and lint passes reshape code
-# (:func:`memhooks.history.signal.reshapes`: entries of 9 kept "Add inline types" as a
-# commit that says why its lines are so, and no walk went past it).
+# 3: filestate key; 4: owners as ints; 5: base; 6: a shallow edge is a boundary; 7: texts
+# follow history.message (mapping FORMAT 2; tests/lines/test_cache_format.py ties them);
+# 8: mapping FORMAT 3 (low-signal reasons); 9: head names the shallow edge (blame_key);
+# 10: typing and lint passes reshape code (history.signal.reshapes: walked past).
 FORMAT = 10
 
 
