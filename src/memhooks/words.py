@@ -204,3 +204,52 @@ def _scan(run: str, add: Callable[[str], object]) -> None:
             at = stop
         else:
             at += 1
+
+
+def code_word(word: str) -> bool:
+    """A word only code is named by: ``snake_case`` / ``UPPER_CASE`` (an inner ``_``) or
+    ``camelCase`` / ``CamelCase`` (a capital after a small letter). Not an acronym
+    (``API``, ``README``) or a number (``10``): prose says those of many things."""
+    inner = word.strip("_")
+    if "_" in inner:
+        return True
+    # a capital after a small letter is past the first letter: a word with none there
+    # ("How", every content word) is no camelCase (zip, not itertools.pairwise:
+    # itertools is no other module of the prompt hook's)
+    if inner[1:].islower():
+        return False
+    return any(a.islower() and b.isupper() for a, b in zip(inner, inner[1:]))  # noqa: RUF007
+
+
+#: Characters around a name in prose that are not part of it (quotes, brackets, the
+#: punctuation that ends a clause).
+_AROUND = "`'\"()[]{}<>,;:!?*"
+
+
+def code_names(text: str) -> list[str]:
+    """The names of code a text says, in order, each once: a :func:`code_word`
+    (``no_proxy``, ``mergeWindows``), a dotted name (``os.environ``,
+    ``requests.Session.send``: two or more parts of two or more characters, each
+    beginning with a letter), a path (``src/requests/utils.py``: a ``/`` between word
+    characters, naming a file or two or more folders) and what is written between backquotes (```` `proxies` ````). Prose
+    around them — quotes, brackets, a clause's end — is not part of the name; a dot
+    that ends a sentence is not a dotted name (``e.g.`` is none either)."""
+    found: dict[str, None] = {}
+    quoted = text.split("`")
+    for inside in quoted[1:-1:2]:  # between a pair of backquotes
+        if inside.strip() and len(inside) <= 80 and identifiers(inside):
+            found.setdefault(inside.strip(), None)
+    for token in text.split():
+        name = token.strip(_AROUND).rstrip(".")
+        if not identifiers(name):
+            continue
+        parts = name.split(".")
+        dotted = len(parts) > 1 and all(
+            len(part) >= 2 and part[0].isalpha() and part.replace("_", "a").isalnum()
+            for part in parts
+        )
+        path = name.isascii() and (name.count("/") > 1 or "." in name.rpartition("/")[2])
+        path = path and "/" in name.strip("/")  # a file's path; not "and/or", "TCP/IP"
+        if dotted or path or any(code_word(word) for word in identifiers(name)):
+            found.setdefault(name, None)
+    return list(found)

@@ -36,7 +36,12 @@ of these holds:
    does share distinctive words, rule 3's :data:`RELATIVE` part still leaves out what
    shares one word by chance (the Safari cookie and "session outage" above).
 
-Not applied to a commit's memory (``memhooks history import``): its prompt-time ranking
+Applied to a commit's memory (``memhooks history import``) only when the prompt says a
+name of code (an identifier, as rule 2 reads it) that one of the memories found says:
+then a commit must pass like any memory. "no_proxy is ignored when using sessions" found
+the commits about ``no_proxy`` and, by the word "ignored" alone, one-line ``.gitignore``
+chores ("ignore it", "ignore builds") and "Add .git-blame-ignore-revs", which a root
+folder's files lifted above them. Otherwise a commit's memory is not judged: its prompt-time ranking
 was tuned on the history benchmarks, and there the floor cost cited commits. On iproute2's
 real-clone sessions (bench/repo_replay.py, 87 tasks, one code with the floor on and off)
 the prompt and the Reads delivered a cited commit in .532 of the sessions instead of
@@ -57,6 +62,7 @@ from __future__ import annotations
 
 from ..settings import switch
 from ..symbols.mentions import mentions
+from ..words import code_word as identifier
 from ..words import content_words, identifiers
 from .runtime import AUTO_TAG
 
@@ -181,10 +187,11 @@ def apply(
     prompt names or the host marks active."""
     wanted = frozenset(active)
     prompt, by_key = cues_[0], {c.key: c for c in cues_[1:]}
+    answered = _answered(memories, prompt)
     judged: list[tuple[list[Cue], list[int]]] = []
     best: dict[tuple[Any, str], int] = {}
     for memory in memories:
-        if memory.commit:
+        if memory.commit and not answered:
             judged.append(([], []))
             continue
         words = _Words(memory)
@@ -196,7 +203,7 @@ def apply(
     kept: list[Recalled] = []
     below: list[Recalled] = []
     for memory, (mine, weights) in zip(memories, judged):
-        if not mine:  # a commit's memory: not judged here (module docstring)
+        if not mine:  # a commit's memory, no name answered: not judged (module docstring)
             kept.append(memory)
             continue
         passes = (
@@ -211,6 +218,12 @@ def apply(
         )
         (kept if passes else below).append(memory)
     return kept, below
+
+
+def _answered(memories: list[Recalled], prompt: Cue) -> bool:
+    """Whether one of ``memories`` says a name of code the prompt says (rule 2's
+    identifiers): then commits' memories are judged too (the module docstring)."""
+    return any(mentions(m.text, name) for name in prompt.names for m in memories)
 
 
 def _keys(memory: Recalled) -> list[tuple[Any, str]]:
@@ -272,21 +285,6 @@ class _Words:
 
 #: The first :data:`PREFIX` letters of a word (:attr:`_Words.firsts`).
 _FIRST = slice(0, PREFIX)
-
-
-def identifier(word: str) -> bool:
-    """A word only code is named by: ``snake_case`` / ``UPPER_CASE`` (an inner ``_``) or
-    ``camelCase`` / ``CamelCase`` (a capital after a small letter). Not an acronym
-    (``API``, ``README``) or a number (``10``): prose says those of many things."""
-    inner = word.strip("_")
-    if "_" in inner:
-        return True
-    # a capital after a small letter is past the first letter: a word with none there
-    # ("How", every content word) is no camelCase (zip, not itertools.pairwise:
-    # itertools is no other module of the prompt hook's)
-    if inner[1:].islower():
-        return False
-    return any(a.islower() and b.isupper() for a, b in zip(inner, inner[1:]))  # noqa: RUF007
 
 
 def _tokens(text: str) -> list[str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..fast.jsonfast import dumps
 from .rows import COLUMNS, from_row
 from .scope import usable_files
-from .search import _WEIGHTS, any_of, in_project, words
+from .search import _WEIGHTS, any_of, in_project, name_phrases, words
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -53,6 +53,13 @@ def ranked(
     is common, all words score against the newest :data:`COMMON` matching memories
     only. When no word is dropped, the result is exactly ``search()``'s: same scores,
     ties broken by id.
+
+    A name of code the query says (:func:`~memhooks.store.search.name_phrases`:
+    ``no_proxy``, ``os.environ``, a path) is a strong cue: it is matched as a phrase too,
+    so a memory that says it scores that phrase's BM25 beside its words' (the prompt
+    "no_proxy is ignored when using sessions" put five one-line ``.gitignore`` commits,
+    found by "ignored", before the commits about ``no_proxy``: FTS5 reads ``no_proxy``
+    as the words ``no``, a stopword, and ``proxy``). Names are never dropped as common.
     """
     terms = words(query_text)
     if not terms or limit <= 0:
@@ -81,10 +88,11 @@ def ranked(
             break
         chosen.add(term)
         total += count[term]
-    expression = in_project(project, any_of(t for t in live if t in chosen))
+    phrases = any_of(name_phrases(query_text)) if live else ""
+    expression = in_project(project, _either(any_of(t for t in live if t in chosen), phrases))
     window: tuple[int, ...] = ()
     if live and not chosen:  # every word is common: score the newest matches only
-        expression = in_project(project, any_of(live))
+        expression = in_project(project, _either(any_of(live), phrases))
         oldest = conn.execute(
             "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?"
             " ORDER BY rowid DESC LIMIT 1 OFFSET ?",
@@ -94,6 +102,11 @@ def ranked(
     if not live:
         return []
     return _top(conn, expression, window, limit, include_obsolete)
+
+
+def _either(words: str, phrases: str) -> str:
+    """An FTS5 expression matching ``words`` or ``phrases`` (either may be empty)."""
+    return " OR ".join(part for part in (words, phrases) if part)
 
 
 def _top(

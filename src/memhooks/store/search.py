@@ -68,12 +68,43 @@ def words(text: str) -> list[str]:
 
 
 def match_expression(text: str) -> str:
-    """An FTS5 MATCH expression for free text: :func:`words`, quoted, joined by ``OR``.
+    """An FTS5 MATCH expression for free text: :func:`words`, quoted, joined by ``OR``,
+    and the names of code it says as phrases (:func:`name_phrases`: a memory saying
+    ``no_proxy`` scores that phrase beside the words ``proxy``...).
 
     No input can form FTS5 syntax, so ``AND``/``NEAR`` are plain words. ``""``
     means "nothing to search for".
     """
-    return any_of(words(text))
+    return " OR ".join(part for part in (any_of(words(text)), any_of(name_phrases(text))) if part)
+
+
+#: Names of code a query's phrases are made of, at most (:func:`name_phrases`).
+MAX_NAMES = 8
+
+
+def name_phrases(text: str) -> list[str]:
+    """The names of code ``text`` says (:func:`memhooks.words.code_names`), each as the
+    words FTS5 reads in it (``no_proxy`` → ``no proxy``, ``src/requests/utils.py`` →
+    ``src requests utils py``), for :func:`any_of` to quote as phrases: the store's
+    tokenizer splits a name at ``_``, ``.`` and ``/``, so only a phrase keeps its words
+    together. A name of one word (``mergeWindows``, ``PostgreSQL``) is none: it is one
+    of the words searched already. At most :data:`MAX_NAMES`."""
+    if not _joined(text):
+        return []  # no name of two words or more, and memhooks.words stays unloaded
+    from ..words import code_names  # (the prompt hook loads it only for such a prompt)
+
+    out: dict[str, None] = {}
+    for name in code_names(text):
+        spaced = "".join(ch if ch.isalnum() else " " for ch in name).lower().split()
+        if len(spaced) > 1:
+            out.setdefault(" ".join(spaced), None)
+    return list(out)[:MAX_NAMES]
+
+
+def _joined(text: str) -> bool:
+    """Whether ``text`` may hold a name of two words or more: one joined by ``_``, ``/``
+    or an inner ``.``, or something in backquotes."""
+    return any(c in text for c in "_/`") or "." in text.replace(". ", " ").rstrip(".")
 
 
 def any_of(terms: Iterable[str]) -> str:
