@@ -67,7 +67,8 @@ _LINE_EXTRA = "<>\n\r\t\u2028\u2029"
 
 
 def injected_memory(memory: Recalled) -> dict[str, Any]:
-    """The part of a recalled memory an agent sees. A memory made of a git commit names
+    """The part of a recalled memory an agent sees (``recalled_by`` only when something
+    other than the prompt found it: :func:`by_prompt`). A memory made of a git commit names
     it — ``commit`` (:data:`memhooks.store.commits.SHORT` hex digits) and ``files`` (the
     first :data:`FILES_SHOWN`, then how many more) — so the agent can ``git show`` it."""
     out: dict[str, Any] = {"id": memory.id}
@@ -82,8 +83,22 @@ def injected_memory(memory: Recalled) -> dict[str, Any]:
         out["scope"] = memory.scope
     if memory.created_at:
         out["created_at"] = memory.created_at
-    out["recalled_by"] = cue_of(memory)
+    if not by_prompt(memory):
+        out["recalled_by"] = cue_of(memory)
     return out
+
+
+def by_prompt(memory: Recalled) -> bool:
+    """Whether the prompt alone recalled ``memory`` (the prompt-only query, or a query
+    credited with no match of its own: :mod:`memhooks.recall.credit`). Its
+    ``recalled_by`` is then left out of what the agent sees: the model has its prompt,
+    and repeating it with every memory cost 40–75 characters a memory on requests'
+    "no_proxy is ignored when using sessions" (a folder cue, a hook's query, a file or
+    symbol still say what found the memory)."""
+    if memory.anchored_by or not memory.recalled_by:
+        return False
+    first = memory.recalled_by[0]
+    return first.get("source") is None or first.get("matched") == "prompt"
 
 
 #: Hex digits of a commit id shown (``memhooks.store.commits.SHORT``, written out: the
