@@ -88,3 +88,18 @@ def test_each_word_is_stemmed_once_and_the_memory_stays_bounded(
     assert list(words._TEXTS) == ["merging windows", "Merging windows, merging!"]
     words.content_words("retries overlapping")  # past the bound: the memory starts afresh
     assert len(words._STEMS) == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("no_proxy is ignored when using sessions.", ["no_proxy"]),
+        ("use os.environ in requests.Session.send, e.g. here", ["os.environ", "requests.Session.send"]),
+        ("see src/requests/utils.py: `proxies` and NoProxy", ["proxies", "src/requests/utils.py", "NoProxy"]),
+        ("\"mergeWindows\" (MAX_ATTEMPTS)", ["mergeWindows", "MAX_ATTEMPTS"]),
+        # prose: acronyms, versions, numbers, "and/or", a clause's end, a one-letter part
+        ("API and README at 2.31.0, and/or TCP/IP. Then e.g. i.e. it fails", []),
+    ],
+)
+def test_code_names_are_what_prose_says_of_code(text: str, names: list[str]) -> None:
+    assert words.code_names(text) == names

@@ -201,6 +201,25 @@ def test_a_commits_memory_is_not_judged_by_the_floor() -> None:
     assert [m.id for m in kept] == ["c"] and [m.id for m in below] == ["n"]
 
 
+def test_a_commits_memory_is_judged_once_a_memory_says_a_name_the_prompt_says() -> None:
+    # requests, "no_proxy is ignored when using sessions": the no_proxy commits came with
+    # one-line .gitignore chores that share only "ignored" (lane prompt20).
+    prompt = "no_proxy is ignored when using sessions"
+    cue = Cue((None, prompt), prompt)
+    sha = iter(f"{n:x}" * 40 for n in range(1, 10))
+    about = _memory("about", "Ignore empty fields in no_proxy", commit=next(sha))
+    chore = _memory("chore", "ignore it", commit=next(sha), files=[".gitignore"])
+    sessions = _memory(
+        "sessions", "Close the sessions adapters on exit", commit=next(sha),
+        files=["requests/sessions.py"],
+    )  # fmt: skip
+    kept, below = apply([chore, about, sessions], [cue], [])
+    assert [m.id for m in kept] == ["about", "sessions"] and [m.id for m in below] == ["chore"]
+    # the same chore, when nothing found says the name, is not judged (the test above)
+    kept, below = apply([chore, sessions], [cue], [])
+    assert [m.id for m in kept] == ["chore", "sessions"] and below == []
+
+
 def test_a_hand_written_query_that_matched_through_common_words_keeps_its_matches() -> None:
     # The real Claude Code e2e of issue 22: the root hook asks "What constraints apply to
     # every change in this project?" and the rule it routes shares only common words with

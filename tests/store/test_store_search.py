@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from store_fakes import DATA, FakeClock
 
-from memhooks.store import MemoryStore
+from memhooks.store import MemoryStore, ranking
 from memhooks.store.search import MAX_TERMS, match_expression
 
 PROJECT = "github.com/acme/app"
@@ -169,3 +169,36 @@ def test_candidates_prefer_file_hits_then_deeper_scopes_then_newest(ranked: Memo
 def test_ranking_fixture_is_what_the_tests_assume() -> None:
     rows = [json.loads(line) for line in (DATA / "ranking.jsonl").read_text("utf-8").splitlines()]
     assert [row["id"] for row in rows] == [f"r{i:02}" for i in range(1, 11)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("no_proxy is ignored", '"proxy" OR "ignored" OR "no proxy"'),
+        ("see `os.environ`", '"see" OR "os" OR "environ" OR "os environ"'),
+        ('a_"b NEAR(x_y)', '"b" OR "near" OR "x" OR "y" OR "near x y"'),  # no FTS syntax
+        ("Fix it. Now", '"fix" OR "now"'),  # a sentence's dot joins no name
+    ],
+)
+def test_a_name_of_code_is_matched_as_a_phrase_of_its_words(text: str, expected: str) -> None:
+    assert match_expression(text) == expected
+
+
+def test_a_name_in_the_query_outranks_a_short_memory_sharing_an_everyday_word(
+    store: MemoryStore,
+) -> None:
+    # requests' history: the .gitignore chore "ignore it" (two words, so BM25 scores
+    # "ignored" high) ranked above the commits about no_proxy (lane prompt20).
+    load(store, [
+        json.dumps({"id": "chore", "text": "ignore it", "files": [".gitignore"]}),
+        json.dumps({"id": "about", "text": "Allow use of 'no_proxy' in the proxies argument:"
+                    " a session does not need the environment to skip the proxy for a host."}),
+        json.dumps({"id": "proxy", "text": "Use the full URL when contacting a proxy"}),
+        *(json.dumps({"id": f"other-{n}", "text": f"Release {n}: cookies, redirects and"
+                      " timeouts as the changelog says"}) for n in range(12)),
+    ])  # fmt: skip
+    found = [m.id for m, _ in store.search(PROJECT, "no_proxy is ignored", limit=3)]
+    assert found == ["about", "chore", "proxy"]
+    ranked = ranking.ranked(store._conn, PROJECT, "no_proxy is ignored", limit=3, names=True)
+    assert [pk for pk, _ in ranked] == [store._conn.execute(
+        "SELECT pk FROM memories WHERE id = ?", (mid,)).fetchone()[0] for mid in found]

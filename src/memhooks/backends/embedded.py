@@ -321,7 +321,7 @@ class EmbeddedBackend:
         if found is None:
             found = self._read(
                 lambda conn: ranking.ranked(
-                    conn, project, prompt, limit=depth, frequencies=cache.frequencies
+                    conn, project, prompt, limit=depth, frequencies=cache.frequencies, names=True
                 )
             )
             if self._hybrid:

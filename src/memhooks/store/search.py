@@ -79,7 +79,7 @@ def match_expression(text: str) -> str:
 
 
 #: Names of code a query's phrases are made of, at most (:func:`name_phrases`).
-MAX_NAMES = 8
+MAX_NAMES = 4
 
 
 def name_phrases(text: str) -> list[str]:

@@ -1,0 +1,71 @@
+"""What a prompt that names code brings from the project's history, through the hook as
+Claude Code runs it at the root (issue 20, lane prompt20): the commits about the name,
+not one-line chores that share an everyday word of the prompt with it, and no memory
+repeating the prompt the model already has."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from gitrepo import build, recorded
+from test_history_import import imported
+
+PROMPT = "no_proxy is ignored when using sessions"
+#: The commits that say no_proxy; the chores say only "ignore" ("ignored").
+ABOUT_NO_PROXY = {"respect", "empty-fields", "allow-use"}
+CHORES = {"ignore-it", "ignore-builds", "ignore-junit", "idea", "blame-ignore"}
+
+
+@pytest.fixture
+def history(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    repo = tmp_path / "requests"
+    hashes = build(repo, recorded("no_proxy.json"))
+    (repo / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n", encoding="utf-8")
+    return repo.resolve(), hashes
+
+
+def prompt(repo: Path, store: str, text: str) -> list[dict[str, str]]:
+    """The memories Claude Code's model is given for ``text`` at the root."""
+    event = {"session_id": "s-prompt", "hook_event_name": "UserPromptSubmit", "prompt": text,
+             "cwd": str(repo), "transcript_path": str(repo.parent / "t.jsonl")}  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "memhooks", "hook", "--agent", "claude-code"],
+        input=json.dumps(event), cwd=repo, capture_output=True, text=True, timeout=60,
+        env={**os.environ, "MEMHOOKS_STORE": store},
+    )  # fmt: skip
+    assert (done.returncode, done.stderr) == (0, "")
+    context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    memories: list[dict[str, str]] = json.loads(context.split("\n", 2)[2])["memories"]
+    return memories
+
+
+def test_a_name_in_the_prompt_brings_its_commits_not_chores_sharing_a_word(
+    capsys: pytest.CaptureFixture[str], history: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    repo, hashes = history
+    store = str(tmp_path / "memories.sqlite3")
+    imported(capsys, repo, store)
+    given = prompt(repo, store, PROMPT)
+    by_commit = {hashes[label][:12]: label for label in hashes}
+    labels = [by_commit[m["commit"]] for m in given]
+    assert set(labels) == ABOUT_NO_PROXY  # every chore matched only "ignored"
+    assert not any("recalled_by" in m for m in given)  # the model has its prompt
+    assert PROMPT not in json.dumps(given)
+
+
+def test_a_prompt_without_a_name_of_code_keeps_its_commits_unjudged(
+    capsys: pytest.CaptureFixture[str], history: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    # The floor judges commits only when the prompt names code that a memory says: a
+    # commit sharing one rare word with a prose prompt is often the one it needs.
+    repo, hashes = history
+    store = str(tmp_path / "memories.sqlite3")
+    imported(capsys, repo, store)
+    given = prompt(repo, store, "cookies of the session are lost")
+    assert given[0]["commit"] == hashes["cookies"][:12]
+    assert hashes["carry"][:12] in [m["commit"] for m in given]  # "session" alone
