@@ -231,7 +231,8 @@ def code_names(text: str) -> list[str]:
     (``no_proxy``, ``mergeWindows``), a dotted name (``os.environ``,
     ``requests.Session.send``: two or more parts of two or more characters, each
     beginning with a letter), a path (``src/requests/utils.py``: a ``/`` between word
-    characters, naming a file or two or more folders) and what is written between backquotes (```` `proxies` ````). Prose
+    characters, naming a file or two or more folders) and what is written between
+    backquotes (```` `proxies` ````). Prose
     around them — quotes, brackets, a clause's end — is not part of the name; a dot
     that ends a sentence is not a dotted name (``e.g.`` is none either)."""
     found: dict[str, None] = {}

@@ -5,6 +5,7 @@ repeating the prompt the model already has."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -30,12 +31,13 @@ def history(tmp_path: Path) -> tuple[Path, dict[str, str]]:
 
 
 def prompt(repo: Path, store: str, text: str) -> list[dict[str, str]]:
-    """The memories Claude Code's model is given for ``text`` at the root."""
-    event = {"session_id": "s-prompt", "hook_event_name": "UserPromptSubmit", "prompt": text,
+    """The memories Claude Code's model is given for ``text`` at the root, first in its
+    session."""
+    event = {"session_id": "s-" + hashlib.sha1(text.encode()).hexdigest()[:12], "hook_event_name": "UserPromptSubmit", "prompt": text,
              "cwd": str(repo), "transcript_path": str(repo.parent / "t.jsonl")}  # fmt: skip
     done = subprocess.run(
         [sys.executable, "-m", "memhooks", "hook", "--agent", "claude-code"],
-        input=json.dumps(event), cwd=repo, capture_output=True, text=True, timeout=60,
+        input=json.dumps(event), cwd=repo, capture_output=True, text=True, timeout=60, check=False,
         env={**os.environ, "MEMHOOKS_STORE": store},
     )  # fmt: skip
     assert (done.returncode, done.stderr) == (0, "")
@@ -69,3 +71,17 @@ def test_a_prompt_without_a_name_of_code_keeps_its_commits_unjudged(
     given = prompt(repo, store, "cookies of the session are lost")
     assert given[0]["commit"] == hashes["cookies"][:12]
     assert hashes["carry"][:12] in [m["commit"] for m in given]  # "session" alone
+
+
+def test_a_low_signal_commit_comes_at_the_prompt_only_when_it_says_a_name_of_the_prompt(
+    capsys: pytest.CaptureFixture[str], history: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    # "Update sessions.py" (a one-line chore: low-signal) is short, so "sessions" alone
+    # scored it high; it stays searchable and comes when the prompt names that file.
+    repo, hashes = history
+    store = str(tmp_path / "memories.sqlite3")
+    imported(capsys, repo, store)
+    chore = hashes["update-sessions"][:12]
+    assert chore not in [m["commit"] for m in prompt(repo, store, "cookies of the session are lost")]
+    for named in ("cookies are lost in requests/sessions.py", "cookies are lost in sessions.py"):
+        assert chore in [m["commit"] for m in prompt(repo, store, named)]

@@ -41,8 +41,9 @@ name of code (an identifier, as rule 2 reads it) that one of the memories found 
 then a commit must pass like any memory. "no_proxy is ignored when using sessions" found
 the commits about ``no_proxy`` and, by the word "ignored" alone, one-line ``.gitignore``
 chores ("ignore it", "ignore builds") and "Add .git-blame-ignore-revs", which a root
-folder's files lifted above them. Otherwise a commit's memory is not judged: its prompt-time ranking
-was tuned on the history benchmarks, and there the floor cost cited commits. On iproute2's
+folder's files lifted above them. Otherwise a commit's memory is not judged: its
+prompt-time ranking was tuned on the history benchmarks, and there the floor cost cited
+commits. On iproute2's
 real-clone sessions (bench/repo_replay.py, 87 tasks, one code with the floor on and off)
 the prompt and the Reads delivered a cited commit in .532 of the sessions instead of
 .601 (47 tasks instead of 53); the whole session, with the edits' line-level recall,

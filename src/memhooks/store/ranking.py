@@ -65,7 +65,9 @@ def ranked(
     On iproute2's 87 task prompts (33 name code) the prompt's ranking took the same time
     with them (median 2.2 ms, warm counts); a query of eight names, as symbol recall
     asks (:mod:`memhooks.recall.symbol_recall`, which matches names on its own), took
-    7–12 ms instead of 2 ms, so other queries leave them out.
+    7–12 ms instead of 2 ms, so other queries leave them out. With ``names``, a
+    low-signal commit's memory is left out unless it says a name of the query
+    (:func:`_without_chores`).
     """
     terms = words(query_text)
     if not terms or limit <= 0:
@@ -107,7 +109,36 @@ def ranked(
         window = () if oldest is None else (oldest[0],)
     if not live:
         return []
-    return _top(conn, expression, window, limit, include_obsolete)
+    found = _top(conn, expression, window, limit, include_obsolete)
+    return _without_chores(conn, found, query_text) if names else found
+
+
+def _without_chores(
+    conn: sqlite3.Connection, found: list[tuple[int, float]], query_text: str
+) -> list[tuple[int, float]]:
+    """``found`` without the memories of low-signal commits (merges, bots' and version
+    bumps, formatting, one-line chores: :func:`memhooks.history.signal.low_signal`) unless
+    one says a name of code of the query (:func:`memhooks.words.code_names`, as written,
+    any case) or touched the file the query names by its path. They stay searchable (``memhooks memories search``) and never fill a
+    tool-time delivery; at the prompt, requests' "ignore it" and "no .idea ignore"
+    (``.gitignore``) filled it for the word "ignored"."""
+    sql = (
+        "SELECT DISTINCT memory FROM commits WHERE low_signal IS NOT NULL"
+        " AND memory IN (SELECT value FROM json_each(?))"
+    )
+    quiet = {pk for (pk,) in conn.execute(sql, (dumps([pk for pk, _ in found]),))}
+    if not quiet:
+        return found
+    from ..words import code_names  # (loaded only when a chore was found)
+
+    names = [name.lower() for name in code_names(query_text)]
+    said = {pk for pk, text in texts(conn, quiet).items() if any(n in text.lower() for n in names)}
+    touched = conn.execute(
+        "SELECT memory, path FROM memory_files WHERE memory IN (SELECT value FROM json_each(?))",
+        (dumps(sorted(quiet - said)),),
+    )
+    said.update(pk for pk, path in touched if path.lower() in names)
+    return [(pk, score) for pk, score in found if pk not in quiet or pk in said]
 
 
 def _either(words: str, phrases: str) -> str:
