@@ -23,11 +23,14 @@ CHORES = {"ignore-it", "ignore-builds", "ignore-junit", "idea", "blame-ignore"}
 
 
 @pytest.fixture
-def history(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+def history(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[Path, dict[str, str], str]:
+    """The repository (enabled), its ``{label: hash}`` and its store, history imported."""
     repo = tmp_path / "requests"
     hashes = build(repo, recorded("no_proxy.json"))
     (repo / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n", encoding="utf-8")
-    return repo.resolve(), hashes
+    store = str(tmp_path / "memories.sqlite3")
+    imported(capsys, repo.resolve(), store)
+    return repo.resolve(), hashes, store
 
 
 def prompt(repo: Path, store: str, text: str) -> list[dict[str, str]]:
@@ -47,11 +50,9 @@ def prompt(repo: Path, store: str, text: str) -> list[dict[str, str]]:
 
 
 def test_a_name_in_the_prompt_brings_its_commits_not_chores_sharing_a_word(
-    capsys: pytest.CaptureFixture[str], history: tuple[Path, dict[str, str]], tmp_path: Path
+    history: tuple[Path, dict[str, str], str],
 ) -> None:
-    repo, hashes = history
-    store = str(tmp_path / "memories.sqlite3")
-    imported(capsys, repo, store)
+    repo, hashes, store = history
     given = prompt(repo, store, PROMPT)
     by_commit = {hashes[label][:12]: label for label in hashes}
     labels = [by_commit[m["commit"]] for m in given]
@@ -61,27 +62,25 @@ def test_a_name_in_the_prompt_brings_its_commits_not_chores_sharing_a_word(
 
 
 def test_a_prompt_without_a_name_of_code_keeps_its_commits_unjudged(
-    capsys: pytest.CaptureFixture[str], history: tuple[Path, dict[str, str]], tmp_path: Path
+    history: tuple[Path, dict[str, str], str],
 ) -> None:
     # The floor judges commits only when the prompt names code that a memory says: a
     # commit sharing one rare word with a prose prompt is often the one it needs.
-    repo, hashes = history
-    store = str(tmp_path / "memories.sqlite3")
-    imported(capsys, repo, store)
+    repo, hashes, store = history
     given = prompt(repo, store, "cookies of the session are lost")
     assert given[0]["commit"] == hashes["cookies"][:12]
     assert hashes["carry"][:12] in [m["commit"] for m in given]  # "session" alone
 
 
 def test_a_low_signal_commit_comes_at_the_prompt_only_when_it_says_a_name_of_the_prompt(
-    capsys: pytest.CaptureFixture[str], history: tuple[Path, dict[str, str]], tmp_path: Path
+    history: tuple[Path, dict[str, str], str],
 ) -> None:
     # "Update sessions.py" (a one-line chore: low-signal) is short, so "sessions" alone
     # scored it high; it stays searchable and comes when the prompt names that file.
-    repo, hashes = history
-    store = str(tmp_path / "memories.sqlite3")
-    imported(capsys, repo, store)
+    repo, hashes, store = history
     chore = hashes["update-sessions"][:12]
-    assert chore not in [m["commit"] for m in prompt(repo, store, "cookies of the session are lost")]
+    assert chore not in [
+        m["commit"] for m in prompt(repo, store, "cookies of the session are lost")
+    ]
     for named in ("cookies are lost in requests/sessions.py", "cookies are lost in sessions.py"):
         assert chore in [m["commit"] for m in prompt(repo, store, named)]

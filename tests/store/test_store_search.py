@@ -200,5 +200,7 @@ def test_a_name_in_the_query_outranks_a_short_memory_sharing_an_everyday_word(
     found = [m.id for m, _ in store.search(PROJECT, "no_proxy is ignored", limit=3)]
     assert found == ["about", "chore", "proxy"]
     ranked = ranking.ranked(store._conn, PROJECT, "no_proxy is ignored", limit=3, names=True)
-    assert [pk for pk, _ in ranked] == [store._conn.execute(
-        "SELECT pk FROM memories WHERE id = ?", (mid,)).fetchone()[0] for mid in found]
+    assert [pk for pk, _ in ranked] == [
+        store._conn.execute("SELECT pk FROM memories WHERE id = ?", (mid,)).fetchone()[0]
+        for mid in found
+    ]
