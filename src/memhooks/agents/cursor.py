@@ -132,7 +132,14 @@ INSTALL: Wiring = {
     # packaged as a plugin too (memhooks.install.plugins): the manifest follows Cursor's
     # published schema (cursor/plugins schemas/plugin.schema.json); plugin hooks find
     # their folder in $CURSOR_PLUGIN_ROOT; installed ones live in ~/.cursor/plugins/
-    "plugin": {"kind": "cursor-plugin", "manifest": ".cursor-plugin/plugin.json", "hooks": "hooks/hooks.json", "root_var": "CURSOR_PLUGIN_ROOT", "mcp_file": "mcp.json", "remove": "Cursor's Customize page (Plugins)"},
+    "plugin": {
+        "kind": "cursor-plugin",
+        "manifest": ".cursor-plugin/plugin.json",
+        "hooks": "hooks/hooks.json",
+        "root_var": "CURSOR_PLUGIN_ROOT",
+        "mcp_file": "mcp.json",
+        "remove": "Cursor's Customize page (Plugins)",
+    },
     "project": ".cursor/hooks.json",
     "user": ".cursor/hooks.json",
     # postToolUse carries context for the tool just run; edits keep afterFileEdit (the

@@ -491,9 +491,7 @@ class HookCall:
             # recall) and a note remembered since (tool recall, line recall on or off)
             told_after = not self.delivery.has_pre_tool and (lines or self.tool_recall)
             # what the pre-tool edit's shortcut needs: only where it can settle edits
-            store, names, quiet = (
-                self._store(backend) if edits else (None, True, None)
-            )
+            store, names, quiet = self._store(backend) if edits else (None, True, None)
             save(self.state_dir, self.host, self.event.session_id, root=session.root,
                  epoch=session.epoch, served=session.settled(), full=full,
                  folders=self.tool_recall, reads=lines, edits=told_after,
