@@ -95,7 +95,8 @@ def python_code(text: str) -> list[tuple[str, int, int]] | None:
             bodies.append(("class" if strings[0] == "class" else "def", depth + 1))
         kept = _without_trailing_commas(_without_annotations(words, in_class))
         if kept:
-            code.append((" ".join(t.string for t in kept), first, last))
+            # the block a statement belongs to is code: its depth goes with it
+            code.append((f"{depth}|" + " ".join(t.string for t in kept), first, last))
     if block is not None:
         code.append(_block(block))
     return code

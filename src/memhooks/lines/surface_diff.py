@@ -77,6 +77,21 @@ def _c_code(text: str) -> list[tuple[str, int, int]]:
         return found
 
     code = pattern.sub(blank, text)
-    return [
-        (" ".join(line.split()), n, n) for n, line in enumerate(code.split("\n"), 1) if line.strip()
-    ]
+    # each line with its nesting: the braces open before it and whether the code line
+    # before it is a braceless if/for/while/else header — code re-nested under a new
+    # condition is changed code, a re-indent at the same nesting is layout
+    out: list[tuple[str, int, int]] = []
+    depth, header = 0, False
+    for n, line in enumerate(code.split("\n"), 1):
+        words = " ".join(line.split())
+        if not words:
+            continue
+        out.append((f"{depth}|{int(header)}|{words}", n, n))
+        bare = _LITERAL.sub("", words)
+        depth += bare.count("{") - bare.count("}")
+        header = bool(_HEADER.match(bare)) and not bare.endswith((";", "{", "}"))
+    return out
+
+
+_LITERAL = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'')
+_HEADER = re.compile(r"^(?:\}\s*)?(?:if|for|while|else|do)\b")
