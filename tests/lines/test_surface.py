@@ -152,3 +152,19 @@ def test_a_field_of_a_class_a_lambda_default_and_a_url_in_a_template_are_code() 
                              "def f(cb=lambda x: x + 2):\n    pass\n", "python") == {1}  # fmt: skip
     assert substantive_lines("const u = `http://a.example/v1`;\n",
                              "const u = `http://a.example/v2`;\n", "c") == {1}  # fmt: skip
+
+
+def test_a_statement_moved_to_another_block_is_code_a_reindent_is_not() -> None:
+    # review-lines 11:31: "batch: flush and close the sink once, after every item" only
+    # dedented three statements out of the loop and was judged surface; so was iproute2's
+    # "bridge: vni: Guard close_vni_port() call" for the call it re-nested under its `if`
+    looped = "def f(xs, sink):\n    for x in xs:\n        sink.write(x)\n        sink.close()\n"
+    after = "def f(xs, sink):\n    for x in xs:\n        sink.write(x)\n    sink.close()\n"
+    assert substantive_lines(looped, after, "python") == {4}
+    assert substantive_lines(looped, looped.replace("    ", "\t"), "python") == set()
+    call = "void f(void)\n{\n\tprint();\n\tclose_port();\n}\n"
+    guarded = "void f(void)\n{\n\tprint();\n\n\tif (!first)\n\t\tclose_port();\n}\n"
+    assert {5, 6} <= (substantive_lines(call, guarded, "c") or set())
+    braced = "void f(void)\n{\n\tif (x) {\n\t\tprint();\n\t\tclose_port();\n\t}\n}\n"
+    assert {4, 5} <= (substantive_lines(call, braced, "c") or set())
+    assert substantive_lines(call, call.replace("\t", "        "), "c") == set()

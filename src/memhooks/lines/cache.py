@@ -37,8 +37,9 @@ if TYPE_CHECKING:
 # 3: filestate key; 4: owners as ints; 5: base; 6: a shallow edge is a boundary; 7: texts
 # follow history.message (mapping FORMAT 2; tests/lines/test_cache_format.py ties them);
 # 8: mapping FORMAT 3 (low-signal reasons); 9: head names the shallow edge (blame_key);
-# 10: typing and lint passes reshape code (history.signal.reshapes: walked past).
-FORMAT = 10
+# 10: typing and lint passes reshape code (history.signal.reshapes: walked past);
+# 11: surface verdicts judge a unit with its nesting (lines.surface_diff).
+FORMAT = 11
 
 
 #: What is known of a line's owner: None (not blamed yet), UNCOMMITTED, or
