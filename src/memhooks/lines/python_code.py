@@ -162,33 +162,29 @@ def _without_annotations(words: list[TokenInfo], in_class: bool = False) -> list
     if strings[0] in _KEYWORDS or strings[0] == "@":
         return words
     # an annotated assignment: a target (names, dots, subscripts) then ':' at depth 0
-    depth = 0
-    for i, s in enumerate(strings):
-        if s in "([{":
-            depth += 1
-        elif s in ")]}":
-            depth -= 1
-        elif depth == 0 and s == ":":
+    for i, s in _at_depth_zero(strings):
+        if s == ":":
             rest = strings[i + 1 :]
             if "=" not in rest:  # a bare annotation: a type, or in a class a field
                 return words[:i] if in_class else []
-            cut = i + 1 + _at_depth_zero(rest, "=")
+            cut = i + 1 + next((j for j, t in _at_depth_zero(rest) if t == "="), len(rest))
             return words[:i] + words[cut:]
-        elif depth == 0 and s not in (".",) and not (s.isidentifier() or s.isdigit()):
+        if s != "." and not (s.isidentifier() or s.isdigit()):
             break
     return words
 
 
-def _at_depth_zero(strings: list[str], wanted: str) -> int:
+def _at_depth_zero(strings: list[str]) -> Iterator[tuple[int, str]]:
+    """``(index, token)`` of each token of ``strings`` outside any bracket, the brackets
+    themselves left out."""
     depth = 0
     for i, s in enumerate(strings):
         if s in "([{":
             depth += 1
         elif s in ")]}":
             depth -= 1
-        elif depth == 0 and s == wanted:
-            return i
-    return len(strings)
+        elif depth == 0:
+            yield i, s
 
 
 def _def_without_annotations(words: list[TokenInfo]) -> list[TokenInfo]:
