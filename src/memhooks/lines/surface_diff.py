@@ -77,19 +77,31 @@ def _c_code(text: str) -> list[tuple[str, int, int]]:
         return found
 
     code = pattern.sub(blank, text)
-    # each line with its nesting: the braces open before it and whether the code line
-    # before it is a braceless if/for/while/else header — code re-nested under a new
-    # condition is changed code, a re-indent at the same nesting is layout
+    # each line with its nesting: the braces open before it and whether a braceless
+    # if/for/while/else/do header governs it (its condition may span lines) — code
+    # re-nested under a new condition is changed code, a re-indent at the same nesting
+    # is layout (review-lines 11:31: iproute2 7418335b4b re-nested close_vni_port())
     out: list[tuple[str, int, int]] = []
-    depth, header = 0, False
+    depth, governed = 0, False
+    header: int | None = None  # in a header: its parens still open
     for n, line in enumerate(code.split("\n"), 1):
         words = " ".join(line.split())
         if not words:
             continue
-        out.append((f"{depth}|{int(header)}|{words}", n, n))
-        bare = _LITERAL.sub("", words)
+        out.append((f"{depth}|{int(governed)}|{words}", n, n))
+        if words.startswith("#"):
+            continue  # a preprocessor line governs nothing and ends no header
+        bare = _LITERAL.sub('""', words)
         depth += bare.count("{") - bare.count("}")
-        header = bool(_HEADER.match(bare)) and not bare.endswith((";", "{", "}"))
+        if header is None and _HEADER.match(bare):
+            header = 0
+        governed = False
+        if header is not None:
+            header += bare.count("(") - bare.count(")")
+            ended = bare.endswith((";", "{", "}"))
+            if header <= 0 or ended:  # whole: braceless unless it ends a statement or opens
+                governed = header <= 0 and not ended
+                header = None
     return out
 
 
