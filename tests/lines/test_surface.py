@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from storyrepo import build, story
@@ -154,17 +155,28 @@ def test_a_field_of_a_class_a_lambda_default_and_a_url_in_a_template_are_code() 
                              "const u = `http://a.example/v2`;\n", "c") == {1}  # fmt: skip
 
 
-def test_a_statement_moved_to_another_block_is_code_a_reindent_is_not() -> None:
-    # review-lines 11:31: "batch: flush and close the sink once, after every item" only
-    # dedented three statements out of the loop and was judged surface; so was iproute2's
-    # "bridge: vni: Guard close_vni_port() call" for the call it re-nested under its `if`
-    looped = "def f(xs, sink):\n    for x in xs:\n        sink.write(x)\n        sink.close()\n"
-    after = "def f(xs, sink):\n    for x in xs:\n        sink.write(x)\n    sink.close()\n"
-    assert substantive_lines(looped, after, "python") == {4}
-    assert substantive_lines(looped, looped.replace("    ", "\t"), "python") == set()
-    call = "void f(void)\n{\n\tprint();\n\tclose_port();\n}\n"
-    guarded = "void f(void)\n{\n\tprint();\n\n\tif (!first)\n\t\tclose_port();\n}\n"
-    assert {5, 6} <= (substantive_lines(call, guarded, "c") or set())
-    braced = "void f(void)\n{\n\tif (x) {\n\t\tprint();\n\t\tclose_port();\n\t}\n}\n"
-    assert {4, 5} <= (substantive_lines(call, braced, "c") or set())
-    assert substantive_lines(call, call.replace("\t", "        "), "c") == set()
+NESTING = PAIRS["nesting"]  # review-lines 11:31: a unit's nesting is code, its indent layout
+
+
+@pytest.mark.parametrize("case", [c for c in NESTING if c["substantive"]], ids=lambda c: c["case"])
+def test_code_moved_into_or_out_of_a_block_is_code(case: dict[str, Any]) -> None:
+    # a Python statement's block is syntax; C code re-nested under a new condition (braced,
+    # braceless, its condition over two lines) runs under it: neither is layout
+    found = substantive_lines(case["before"], case["after"], case["kind"])
+    assert sorted(found or ()) == case["substantive"]
+
+
+@pytest.mark.parametrize("case", [c for c in NESTING if not c["substantive"]], ids=lambda c: c["case"])
+def test_a_reindent_at_the_same_nesting_stays_surface(case: dict[str, Any]) -> None:
+    # precision: "leading whitespace is code" would tell pure re-indent commits whose
+    # subjects no low-signal rule knows (iproute2 "kill spaces before tabs")
+    assert substantive_lines(case["before"], case["after"], case["kind"]) == set()
+
+
+def test_a_read_tells_the_commit_that_moved_statements_out_of_a_loop(tmp_path: Path) -> None:
+    # review-lines 11:31: it was judged surface (only indentation changed) and not told
+    repo = tmp_path / "repo"
+    hashes = build(repo, story("batch_story.json"))
+    told = line_recall(str(repo), "pkg/batch.py", [(8, 13)], kind=READ,
+                       state_dir=str(tmp_path / "state"))  # fmt: skip
+    assert hashes["once"] in told.commits
