@@ -5,7 +5,9 @@ annotations of parameters, returns and assignments (``x: int = 0`` reads ``x = 0
 ``x: int`` alone is nothing), imports from ``typing``, ``typing_extensions`` and
 ``__future__``, ``if TYPE_CHECKING:`` blocks and ``@overload`` stubs; indentation, line
 breaks and a formatter's trailing comma are layout, and so is how a block of imports is
-grouped and ordered (the names it binds are its code).
+grouped and ordered (the names it binds are its code). The block a statement is in is
+code: each unit carries its depth (``1|return x``), so a statement moved out of a loop
+differs and a re-indent at the same depth does not (review-lines 11:31).
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ def python_code(text: str) -> list[tuple[str, int, int]] | None:
     skip_depth: int | None = None  # inside an ``if TYPE_CHECKING:`` block or stub body
     depth = 0  # indentation level
     drop_next_def = False
-    block: tuple[set[str], int, int] | None = None  # the imports since the last code
+    block: tuple[set[str], int, int, int] | None = None  # imports since the last code, depth
     bodies: list[tuple[str, int]] = []  # the class and def bodies open: (kind, depth)
     for statement in _statements(tokens):
         for t in statement:
@@ -82,10 +84,13 @@ def python_code(text: str) -> list[tuple[str, int, int]] | None:
         first, last = words[0].start[0], words[-1].end[0]
         names = _bindings(strings)
         if names is not None:  # an import: one of the block of imports it is in
+            if block is not None and block[3] != depth:  # a block ends where its depth does
+                code.append(_block(block))
+                block = None
             if block is None:
-                block = (set(), first, last)
+                block = (set(), first, last, depth)
             block[0].update(names)
-            block = (block[0], block[1], last)
+            block = (block[0], block[1], last, depth)
             continue
         if block is not None:
             code.append(_block(block))
@@ -125,10 +130,11 @@ def _bindings(strings: list[str]) -> set[str] | None:
     return out
 
 
-def _block(block: tuple[set[str], int, int]) -> tuple[str, int, int]:
-    """A block of consecutive imports as one unit of code: the names it binds."""
-    names, first, last = block
-    return ("import " + " ".join(sorted(names)), first, last)
+def _block(block: tuple[set[str], int, int, int]) -> tuple[str, int, int]:
+    """A block of consecutive imports at one depth as one unit of code: the names it
+    binds, with the depth."""
+    names, first, last, depth = block
+    return (f"{depth}|import " + " ".join(sorted(names)), first, last)
 
 
 def _statements(tokens: list[TokenInfo]) -> Iterator[list[TokenInfo]]:
