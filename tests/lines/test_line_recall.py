@@ -168,3 +168,33 @@ def test_a_bump_owning_the_edited_line_is_not_told_alone(
     edit = line_recall(str(repo), "retryx/version.py", [(1, 1)], kind=EDIT,
                        state_dir=str(tmp_path / "s"), focus=[(1, 1)])  # fmt: skip
     assert (edit.text, edit.commits) == ("", [])
+
+
+def test_a_narrow_read_tells_the_decision_a_sweep_reformatted(tmp_path: Path) -> None:
+    # newcomer trial (requests' auth.py 286-297, owned by "Add automatic code formatting"):
+    # a Read of a few lines told nothing while `why` and the edit named the decision
+    # behind the formatter. A narrow read walks a sweep back; a whole-file read does not
+    # (what a sweep replaced over a whole file is its grab-bag of history), and a sweep
+    # over the project's first commit brings nothing worth telling.
+    from storyrepo import build, commit_files, story
+
+    repo = tmp_path / "sweep"
+    hashes = build(repo, story("sweep_story.json"))
+    text = (repo / "pkg/a.py").read_text(encoding="utf-8")
+    decided = text.replace("value_12 = 12", "value_12 = 12 * 60  # seconds: the broker counts minutes")
+    decided = decided.replace("value_14 = 14", "value_14 = 14 * 60")
+    decision = commit_files(repo, {"pkg/a.py": decided},
+                            "Count the broker's timeout in seconds\n\nIt counts minutes; "
+                            "12 meant a twelfth of the budget.\n", 1625097600)  # fmt: skip
+    swept = {f"pkg/m{n}.py": f"x_{n} = {n}\n" for n in range(14)}
+    swept["pkg/a.py"] = decided.replace(" = 12 * 60", " = (12 * 60)").replace(" = 14 * 60", " = (14 * 60)")
+    sweep = commit_files(repo, swept, "Format code with black (#88)\n", 1627776000)
+    state = str(tmp_path / "s")
+    narrow = line_recall(str(repo), "pkg/a.py", [(10, 14)], kind=READ, state_dir=state)
+    assert decision in narrow.commits
+    assert f"{sweep[:12]}" in narrow.text and f"before it {decision[:12]}" in narrow.text
+    whole = line_recall(str(repo), "pkg/a.py", [], kind=READ, state_dir=state)
+    assert sweep not in whole.commits and hashes["feature"] in whole.commits
+    # the typing pass's lines 9 and 11 replaced the first commit's: nothing to tell
+    typed = line_recall(str(repo), "pkg/a.py", [(8, 9)], kind=READ, state_dir=str(tmp_path / "t"))
+    assert typed.commits == []

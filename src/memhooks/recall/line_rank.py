@@ -60,19 +60,24 @@ LIMIT = 3
 JUDGED = 2 * LIMIT
 
 
-def rank(why: Why, prompt: str | None = None, *, limit: int = LIMIT) -> list[Explanation]:
-    """The explanations of ``why`` worth delivering for a read, best first."""
+def rank(
+    why: Why, prompt: str | None = None, *, limit: int = LIMIT, narrow: bool = False
+) -> list[Explanation]:
+    """The explanations of ``why`` worth delivering for a read, best first. ``narrow``: a
+    read of a few lines (:data:`.line_recall.NARROW_READ`), where a sweeping owner is
+    kept when it brings what it replaced. A low-signal owner is judged against the prompt
+    by what it said and what it replaced (its value is the commits behind it)."""
     read = max(1, why.total)
     cue = content_words(prompt or "")
     scored: list[tuple[float, int, Explanation]] = []
     for explanation in why.explanations:
-        if explanation.commit.low_signal and not explanation.before:
+        if explanation.commit.low_signal and not _brings(explanation):
             continue
-        if sweeping(explanation):
+        if sweeping(explanation) and not (narrow and _brings(explanation)):
             continue
         lines = _count(explanation.lines)
         share = lines / read
-        said = content_words(explanation.commit.message) if cue else frozenset()
+        said = _said(explanation) if cue else frozenset()
         prompt_share = len(cue & said) / len(cue) if cue else 0.0
         on_lines = lines >= MIN_LINES and share >= MIN_SHARE and not explanation.initial
         if not on_lines and prompt_share < MIN_PROMPT:
@@ -94,6 +99,23 @@ def rank(why: Why, prompt: str | None = None, *, limit: int = LIMIT) -> list[Exp
         surface = why.surface(asked) if asked else set()
         kept += [e for e in batch if e.commit.hash not in surface or e.before]
     return kept
+
+
+def _brings(explanation: Explanation) -> bool:
+    """Whether what the owner of ``explanation`` replaced names a commit that says why:
+    neither the project's first commit nor another low-signal one (a typing pass over
+    the initial import tells nothing)."""
+    return any(not c.root and not c.low_signal for c in explanation.previous)
+
+
+def _said(explanation: Explanation) -> frozenset[str]:
+    """The words of what the owner of ``explanation`` said — and, for a low-signal owner,
+    of what the commits it replaced said."""
+    words = content_words(explanation.commit.message)
+    if explanation.commit.low_signal:
+        for commit in explanation.previous:
+            words |= content_words(commit.message)
+    return words
 
 
 def answers(explanation: Explanation, prompt: str | None) -> bool:

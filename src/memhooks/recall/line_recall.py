@@ -38,6 +38,13 @@ EDIT_OWNERS = 4
 #: Low-signal owners of a read whose previous owners are looked up (most lines first):
 #: twice the owners a read keeps (:data:`.line_rank.LIMIT`), each a diff and a blame cold.
 READ_PREVIOUS = 6
+#: A read of at most this many lines is narrow: a sweeping owner of its lines (a
+#: formatting or typing pass over the project) is walked back there too — what it
+#: replaced on a few lines is one or two commits, not the file's grab-bag of history
+#: (newcomer trial: requests' auth.py 286–297, owned by "Add automatic code formatting",
+#: told nothing at the Read while ``why`` and the edit named 5296b8be "Fix infinite loop
+#: on wrong Digest Authentication" behind it).
+NARROW_READ = 60
 #: Characters of one commit message at tool time (the rest: ``git show <id>``).
 MESSAGE_CHARS = 500
 
@@ -82,6 +89,7 @@ def line_recall(
     ``only``: tell no commit but these (and those delivered, by id: an answer made
     again with what the session's ledger claimed, :func:`memhooks.hook.owners.tell`). Raises what
     :func:`memhooks.recall.why.explain_lines` raises."""
+    narrow = kind == READ and bool(ranges) and sum(b - a + 1 for a, b in ranges) <= NARROW_READ
     why = explain_lines(
         top,
         path,
@@ -95,7 +103,7 @@ def line_recall(
         saved=saved,
         max_previous=READ_PREVIOUS if kind == READ else None,
         focus=focus if kind == EDIT else (),
-        walk=_not_sweeping if kind == READ else None,
+        walk=_not_sweeping if kind == READ and not narrow else None,
         line_by_line=kind == EDIT,
         surface=kind == READ,
     )
@@ -107,7 +115,7 @@ def line_recall(
     if kind == READ:
         from .line_rank import rank  # only a read is ranked (the hook's edit path: item 7)
 
-        fresh = rank(why, prompt)
+        fresh = rank(why, prompt, narrow=narrow)
     else:
         fresh = sorted(why.explanations, key=lambda e: -_overlap(e.lines, focus))
         fresh = [e for e in fresh if _edit_worthy(e, focus, prompt)][:EDIT_OWNERS]
