@@ -16,7 +16,8 @@ def _call(env: dict[str, str]) -> HookCall:
 
 
 def test_missing_embedded_store_means_nothing_to_recall(tmp_path: Path) -> None:
-    env = {"MEMHOOKS_STORE": str(tmp_path / "none.sqlite3"), "MEMHOOKS_CONFIG": str(tmp_path / "absent.toml")}
+    env = {"MEMHOOKS_STORE": str(tmp_path / "none.sqlite3"), "MEMHOOKS_CONFIG": str(tmp_path / "absent.toml"),
+           "MEMHOOKS_STATE_DIR": str(tmp_path / "state")}  # fmt: skip  (the once-a-session mark: not /tmp/memhooks-<uid>)
     call = _call(env)
     assert call.store_ready is False
     assert call.backend is None  # no store yet is no outage: the model is told nothing
