@@ -52,12 +52,13 @@ def test_the_fix_behind_the_rename_is_named_for_the_guard_alone_and_for_the_bloc
     # the rename's lines came from two commits: both chains are followed, the fix's too
     state = named(hashes, "state", "Digest auth: replace only the first 'digest ' of the "
                   "challenge", "2013-03-25")  # fmt: skip
-    assert block.startswith(f"{PATH} 11, 13–14: {formatting}; before it {rename}, which owns 12")
+    # the lines it owns itself in brackets: "…, which owns 12, <hash>" read a hash as a line
+    assert block.startswith(f"{PATH} 11, 13–14: {formatting}; before it {rename} (which owns 12)")
     assert block.endswith(f"; before {hashes['rename'][:12]}: {state}, {fix}")
     # the whole file: the rename is named once, behind the formatting commit, with the
     # lines it owns itself (its own line would name nothing more)
     whole = why(repo, PATH)
-    assert f"{rename}, which owns 7, 12" in whole and f"{PATH} 7, 12:" not in whole
+    assert f"{rename} (which owns 7, 12)" in whole and f"{PATH} 7, 12:" not in whole
 
 
 def test_json_and_the_mcp_tool_name_the_commit_each_earlier_one_goes_behind(

@@ -112,7 +112,7 @@ def chain(
         for commit, _count in explanation.before:
             mine = (also or {}).get(commit.hash)
             said = _named(commit, known)
-            named.append(said + (f", which owns {ranges_text(mine)}" if mine else ""))
+            named.append(said + (f" (which owns {ranges_text(mine)})" if mine else ""))
         line += "; before it " + ", ".join(named)
     # further back, a step each: "before that" where the step follows the one commit
     # named last, else which commit it goes behind
