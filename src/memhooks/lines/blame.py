@@ -142,16 +142,7 @@ def show(
     asked = "".join(f"{commit}:{path}\n" for commit, path in wanted).encode(
         "utf-8", "surrogateescape"
     )
-    try:
-        proc = subprocess.Popen(
-            git.command(top, *_CONFIG, "cat-file", "--batch"),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env={**git.environment(), "GIT_OPTIONAL_LOCKS": "0"},
-        )
-    except OSError as exc:
-        raise BlameError(f"git could not be run ({exc.strerror or exc})", ran=False) from None
+    proc = _popen(top, ["cat-file", "--batch"], stdin=subprocess.PIPE)
     timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
     try:
         out, _err = proc.communicate(asked, timeout=timeout)
@@ -189,16 +180,7 @@ def _lines(
 ) -> list[str]:
     """The lines ``git ARGS`` prints in ``top`` until it exits (``run.complete``) or
     ``deadline`` passes (the process is killed)."""
-    try:
-        proc = subprocess.Popen(
-            git.command(top, *_CONFIG, *args),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env={**git.environment(), "GIT_OPTIONAL_LOCKS": "0"},
-        )
-    except OSError as exc:
-        raise BlameError(f"git could not be run ({exc.strerror or exc})", ran=False) from None
+    proc = _popen(top, args, stdin=subprocess.DEVNULL)
     out, err, finished = _collect(proc, deadline)
     if finished and proc.returncode < 0:
         raise BlameError(f"git was killed (signal {-proc.returncode})", refused=False)
@@ -226,3 +208,19 @@ def _collect(proc: subprocess.Popen[bytes], deadline: float | None) -> tuple[byt
         # communicate after a timeout loses nothing: it returns all git printed
         out, err = proc.communicate()
         return out or b"", err or b"", False
+
+
+def _popen(top: str, args: list[str], *, stdin: int) -> subprocess.Popen[bytes]:
+    """``git ARGS`` started in ``top`` with the blame's configuration, its output piped,
+    no optional locks taken (a hook never blocks the user's git). Raises BlameError when
+    git cannot be started."""
+    try:
+        return subprocess.Popen(
+            git.command(top, *_CONFIG, *args),
+            stdin=stdin,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env={**git.environment(), "GIT_OPTIONAL_LOCKS": "0"},
+        )
+    except OSError as exc:
+        raise BlameError(f"git could not be run ({exc.strerror or exc})", ran=False) from None
