@@ -141,27 +141,33 @@ def remember(root: Path, env: dict[str, str], text: str) -> None:
     assert done.returncode == 0, done.stderr
 
 
+@pytest.fixture
+def noted(session: tuple[Path, dict[str, str], dict[str, str]]) -> tuple[Path, dict[str, str]]:
+    """The session's project with a note on the file saved before the session began, and
+    a prompt that does not bring it."""
+    root, env, _ = session
+    old_note(root, env)
+    assert OLD_NOTE not in hook(root, env, prompt("speed up the test suite"))
+    return root, env
+
+
 def test_an_edit_before_any_read_of_its_folder_is_told_the_files_notes_before_it(
-    session: tuple[Path, dict[str, str], dict[str, str]],
+    noted: tuple[Path, dict[str, str]],
 ) -> None:
     # review 11:27: only notes saved since the session began were pushed, so an edit that
     # is the session's first touch of its folder (no read served it) got the older note
     # after the edit was made, from the post-tool event that served the folder
-    root, env, _ = session
-    old_note(root, env)
-    assert OLD_NOTE not in hook(root, env, prompt("speed up the test suite"))
+    root, env = noted
     assert hook(root, env, edit_of(root)).count(OLD_NOTE) == 1
     assert OLD_NOTE not in hook(root, env, edit_of(root))  # once a session
 
 
 def test_after_a_read_an_edit_pushes_only_what_was_remembered_since(
-    session: tuple[Path, dict[str, str], dict[str, str]],
+    noted: tuple[Path, dict[str, str]],
 ) -> None:
     # the read's recall had the file's notes as candidates (ranked by the prompt there):
     # the edit after it does not push them again, only a note remembered since
-    root, env, _ = session
-    old_note(root, env)
-    assert OLD_NOTE not in hook(root, env, prompt("speed up the test suite"))
+    root, env = noted
     at_read = hook(root, env, read(root))
     remember(root, env, NOTE)
     told = hook(root, env, edit_of(root))
