@@ -225,7 +225,7 @@ def _had_recall(served: set[str], rel: str) -> bool:
     memories left out (:func:`memhooks.session.keys.unread_anchor`)."""
     if keys.file(rel) in served:
         return True
-    return keys.folder(rel.rpartition("/")[0]) in served and not keys.unread_anchor(served, rel)
+    return keys.folder(rel.rpartition("/")[0]) in served and keys.anchor(rel) not in served
 
 
 def _unserved(served: set[str], touched: list[tuple[str, str, str]]) -> tuple[list[str], list[str]]:

@@ -64,11 +64,6 @@ def substantive_lines(before: str, after: str, kind: str) -> set[int] | None:
 def _c_code(text: str) -> list[tuple[str, int, int]]:
     """The lines of C-like ``text`` that hold code, comments and whitespace taken away:
     ``(its code, line, line)``."""
-    pattern = re.compile(
-        # strings first (a URL's // in a JavaScript template or Go raw string is no comment)
-        r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|`(?:\\.|[^`\\])*`|/\*.*?\*/|//[^\n]*',
-        re.DOTALL,
-    )
 
     def blank(match: re.Match[str]) -> str:
         found = match.group(0)
@@ -76,7 +71,7 @@ def _c_code(text: str) -> list[tuple[str, int, int]]:
             return "\n" * found.count("\n") or " "
         return found
 
-    code = pattern.sub(blank, text)
+    code = _COMMENTS.sub(blank, text)
     # each line with its nesting: the braces open before it and whether a braceless
     # if/for/while/else/do header governs it (its condition may span lines) — code
     # re-nested under a new condition is changed code, a re-indent at the same nesting
@@ -105,5 +100,11 @@ def _c_code(text: str) -> list[tuple[str, int, int]]:
     return out
 
 
+#: C-like comments and the strings they may hide in: strings first (a URL's // in a
+#: JavaScript template or Go raw string is no comment).
+_COMMENTS = re.compile(
+    r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|`(?:\\.|[^`\\])*`|/\*.*?\*/|//[^\n]*',
+    re.DOTALL,
+)
 _LITERAL = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'')
 _HEADER = re.compile(r"^(?:\}\s*)?(?:if|for|while|else|do)\b")
