@@ -181,13 +181,17 @@ def test_a_narrow_read_tells_the_decision_a_sweep_reformatted(tmp_path: Path) ->
     repo = tmp_path / "sweep"
     hashes = build(repo, story("sweep_story.json"))
     text = (repo / "pkg/a.py").read_text(encoding="utf-8")
-    decided = text.replace("value_12 = 12", "value_12 = 12 * 60  # seconds: the broker counts minutes")
+    decided = text.replace(
+        "value_12 = 12", "value_12 = 12 * 60  # seconds: the broker counts minutes"
+    )
     decided = decided.replace("value_14 = 14", "value_14 = 14 * 60")
     decision = commit_files(repo, {"pkg/a.py": decided},
                             "Count the broker's timeout in seconds\n\nIt counts minutes; "
                             "12 meant a twelfth of the budget.\n", 1625097600)  # fmt: skip
     swept = {f"pkg/m{n}.py": f"x_{n} = {n}\n" for n in range(14)}
-    swept["pkg/a.py"] = decided.replace(" = 12 * 60", " = (12 * 60)").replace(" = 14 * 60", " = (14 * 60)")
+    swept["pkg/a.py"] = decided.replace(" = 12 * 60", " = (12 * 60)").replace(
+        " = 14 * 60", " = (14 * 60)"
+    )
     sweep = commit_files(repo, swept, "Format code with black (#88)\n", 1627776000)
     state = str(tmp_path / "s")
     narrow = line_recall(str(repo), "pkg/a.py", [(10, 14)], kind=READ, state_dir=state)
@@ -198,3 +202,31 @@ def test_a_narrow_read_tells_the_decision_a_sweep_reformatted(tmp_path: Path) ->
     # the typing pass's lines 9 and 11 replaced the first commit's: nothing to tell
     typed = line_recall(str(repo), "pkg/a.py", [(8, 9)], kind=READ, state_dir=str(tmp_path / "t"))
     assert typed.commits == []
+
+
+def test_at_a_narrow_read_the_lines_own_owners_go_before_a_sweeps_chain(tmp_path: Path) -> None:
+    # newcomer trial: requests' auth.py 286-297 lost 3a9d9f22, owner of 287-288, to the
+    # formatter's and the typing pass's chains (they own more of the lines, second-hand)
+    from storyrepo import build, commit_files, story
+
+    from memhooks.recall.line_rank import rank
+    from memhooks.recall.why import explain_lines
+
+    repo = tmp_path / "sweep"
+    build(repo, story("sweep_story.json"))
+    text = (repo / "pkg/a.py").read_text(encoding="utf-8")
+    for n in (12, 14, 16):
+        text = text.replace(f"value_{n} = {n}\n", f"value_{n} = {n} * 60\n")
+    commit_files(repo, {"pkg/a.py": text}, "Count the broker's timeouts in seconds\n", 1625097600)
+    swept = {f"pkg/m{n}.py": f"x_{n} = {n}\n" for n in range(14)}
+    swept["pkg/a.py"] = text.replace(" * 60", "*60")
+    commit_files(repo, swept, "Format code with black (#88)\n", 1627776000)
+    direct = swept["pkg/a.py"].replace("value_10 = 10", "value_10 = 10  # the gateway's own")
+    direct = direct.replace("value_11: int = 11", "value_11: int = 11  # the gateway's own")
+    own = commit_files(repo, {"pkg/a.py": direct}, "Keep the gateway's own limits\n", 1630454400)
+    why = explain_lines(
+        str(repo), "pkg/a.py", [(10, 16)], state_dir=str(tmp_path / "s"), max_previous=6
+    )
+    ranked = rank(why, None, narrow=True)
+    assert [e.commit.hash for e in ranked][:1] == [own]  # 2 lines of its own before the sweep's 3
+    assert len(ranked) == 2  # the sweep still comes, second, with what it replaced

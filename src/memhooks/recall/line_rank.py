@@ -69,12 +69,16 @@ def rank(
     by what it said and what it replaced (its value is the commits behind it)."""
     read = max(1, why.total)
     cue = content_words(prompt or "")
-    scored: list[tuple[float, int, Explanation]] = []
+    # a narrow read's sweep is kept for what it replaced — second-hand: it goes after the
+    # owners that wrote the lines read themselves (newcomer: requests auth.py 286-297 lost
+    # 3a9d9f22, owner of 287-288, to the formatter's and the typing pass's chains)
+    scored: list[tuple[bool, float, int, Explanation]] = []
     for explanation in why.explanations:
-        if explanation.commit.low_signal and not _brings(explanation):
-            continue
-        if sweeping(explanation) and not (narrow and _brings(explanation)):
-            continue
+        low, sweep = explanation.commit.low_signal, sweeping(explanation)
+        if low or sweep:
+            brings = _brings(explanation)
+            if (low and not brings) or (sweep and not (narrow and brings)):
+                continue
         lines = _count(explanation.lines)
         share = lines / read
         said = _said(explanation) if cue else frozenset()
@@ -82,9 +86,10 @@ def rank(
         on_lines = lines >= MIN_LINES and share >= MIN_SHARE and not explanation.initial
         if not on_lines and prompt_share < MIN_PROMPT:
             continue
-        scored.append((share + PROMPT_WEIGHT * prompt_share, explanation.commit.time, explanation))
-    scored.sort(key=lambda item: (-item[0], -item[1]))
-    ranked = [explanation for _, _, explanation in scored]
+        score = share + PROMPT_WEIGHT * prompt_share
+        scored.append((sweep, score, explanation.commit.time, explanation))
+    scored.sort(key=lambda item: (item[0], -item[1], -item[2]))
+    ranked = [explanation for _, _, _, explanation in scored]
     if why.surface is None:
         return ranked[:limit]
     # judged lazily, best first, a few at a time (one git process each time): the owners
