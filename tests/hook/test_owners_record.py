@@ -1,8 +1,10 @@
 """A commit a parallel hook call of the session claimed first is not told again
 (hook/owners._record, reviewA): parallel Reads each rendered the whole answer when the
-ledger claimed any of its commits, so a shared owner came once per Read. And a commit
-is recorded told only when the answer tells it (newcomer1: parallel Reads of one file
-marked commits told that never reached the model)."""
+ledger claimed any of its commits, so a shared owner came once per Read. The answer is
+made again inside the ledger's write, as a Read after the other would make it (the room
+freed brings the next owners), and a commit is recorded told exactly when the answer
+tells it (newcomer1: parallel Reads of one file marked commits told that never reached
+the model)."""
 
 from __future__ import annotations
 
@@ -14,20 +16,20 @@ from memhooks.session import keys
 
 
 class Ledger:
-    """The session's ``record`` as the ledger answers it: what another call took first
-    is not claimed; ``size`` is asked for what is."""
+    """The session's ``record_made`` as the ledger answers it inside its write: the
+    answer is asked with what the session holds (``taken``), and only what it tells that
+    no other call took is claimed."""
 
     def __init__(self, taken: set[str]) -> None:
         self.taken = taken
         self.chars: int | None = None
+        self.asked: list[set[str]] = []
 
-    def record(self, native, target, items, size, *, tool_time=False):  # type: ignore[no-untyped-def]
-        claimed = {str(i["item"]) for i in items} - self.taken
-        if claimed:
-            self.chars, delivered = size(claimed)
-            claimed &= delivered  # as Session.record: only what is told is recorded
-        self.recorded = claimed
-        return claimed
+    def record_made(self, native, target, answer, *, tool_time=False):  # type: ignore[no-untyped-def]
+        self.asked.append(set(self.taken))
+        self.chars, items = answer(set(self.taken))
+        self.recorded = {str(i["item"]) for i in items} - self.taken
+        return self.recorded
 
 
 def told(*hashes: str) -> LineRecall:
@@ -35,60 +37,74 @@ def told(*hashes: str) -> LineRecall:
     return LineRecall(text, list(hashes), SimpleNamespace(explanations=[]))  # type: ignore[arg-type]
 
 
-def test_only_the_commits_this_call_claimed_are_told_and_counted() -> None:
-    shared, own = "a" * 40, "b" * 40
-    ledger = Ledger({keys.commit(shared)})
+def test_an_answer_a_parallel_call_overtook_is_made_again_and_brings_the_next_owner() -> None:
+    # reviewA: a shared owner came once per parallel Read; lines20: the answer made
+    # again without it told fewer than a Read after the other would (requests utils.py
+    # 810-859 and 840-889 at once left a4f9a599 and 2255c34a to neither)
+    shared, own, next_ = "a" * 40, "b" * 40, "c" * 40
+    ledger = Ledger({keys.commit(shared), "mem-1"})
     call = SimpleNamespace(session=ledger, native="PostToolUse")
     asked: list[set[str]] = []
 
-    def without(taken: set[str], only: set[str]) -> LineRecall:
+    def again(taken: set[str]) -> LineRecall:
         asked.append(taken)
-        assert only == {own}
-        return told(own)
+        return told(own, next_)  # made without what the session holds now
 
-    answer = owners._record(call, "src/x.py", told(shared, own), without)  # type: ignore[arg-type]
-    assert asked == [{shared}]
-    assert answer is not None and answer.commits == [own] and shared[:12] not in answer.text
+    answer = owners._record(call, "src/x.py", told(shared, own), again)  # type: ignore[arg-type]
+    assert asked == [{shared}]  # every commit the session holds, not memory ids
+    assert answer is not None and answer.commits == [own, next_] and shared[:12] not in answer.text
+    assert ledger.recorded == {keys.commit(own), keys.commit(next_)}
     assert ledger.chars == len(answer.text)
 
 
-def test_nothing_is_told_when_every_commit_was_claimed_first() -> None:
+def test_an_answer_nobody_overtook_is_told_as_made() -> None:
+    own = "b" * 40
+    ledger = Ledger({keys.commit("d" * 40)})  # another commit, told elsewhere
+
+    def again(taken: set[str]) -> LineRecall:
+        raise AssertionError("made again although none of its commits was taken")
+
+    call = SimpleNamespace(session=ledger, native="PostToolUse")
+    answer = owners._record(call, "x.py", told(own), again)  # type: ignore[arg-type]
+    assert answer is not None and answer.commits == [own] and ledger.recorded == {keys.commit(own)}
+
+
+def test_nothing_is_told_or_claimed_when_every_commit_was_claimed_first() -> None:
+    # the owner was taken by a parallel Read and the answer made again tells nothing:
+    # nothing is claimed (newcomer1: '0 characters' rows of commits never told)
     shared = "a" * 40
-    call = SimpleNamespace(session=Ledger({keys.commit(shared)}), native="PostToolUse")
-    assert owners._record(call, "x.py", told(shared), lambda taken, only: told()) is None  # type: ignore[arg-type]
-
-
-def test_an_answer_made_again_is_made_of_the_claimed_commits_alone() -> None:
-    shared, own = "a" * 40, "b" * 40
     ledger = Ledger({keys.commit(shared)})
     call = SimpleNamespace(session=ledger, native="PostToolUse")
-    answer = owners._record(
-        call, "x.py", told(shared, own), lambda taken, only: told(*sorted(only))
-    )  # type: ignore[arg-type]
-    assert answer is not None and answer.commits == [own]
-
-
-def test_a_claimed_commit_the_smaller_answer_leaves_out_is_not_recorded_told() -> None:
-    # the owner was taken by a parallel Read; the commit behind it, claimed here, is not
-    # told without it: it must stay untold in the ledger (newcomer1: '0 characters' rows)
-    owner_, behind = "a" * 40, "b" * 40
-    ledger = Ledger({keys.commit(owner_)})
-    call = SimpleNamespace(session=ledger, native="PostToolUse")
-    assert owners._record(call, "x.py", told(owner_, behind), lambda taken, only: told()) is None  # type: ignore[arg-type]
+    assert owners._record(call, "x.py", told(shared), lambda taken: told()) is None  # type: ignore[arg-type]
     assert ledger.recorded == set()
 
 
-def test_the_ledger_records_only_what_the_answer_delivers(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    # Session.record with a size that says which of the claimed items were delivered
+def test_the_ledger_claims_what_the_answer_made_in_its_write_tells(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # Session.record_made: the answer sees what a parallel call holds, and what it tells
+    # is claimed in the same write — only that
     from memhooks.session import State, open_session
 
-    session = open_session(
-        State(str(tmp_path / "state.sqlite3")), "claude-code", "P1", str(tmp_path)
-    )
-    items = [{"item": keys.commit(h * 40), "words": h, "cue": None} for h in "ab"]
-    claimed = session.record("PostToolUse", "x.py", items, lambda c: (7, {keys.commit("b" * 40)}),
-                             tool_time=True)  # fmt: skip
-    assert claimed == {keys.commit("b" * 40)}
-    again = open_session(State(str(tmp_path / "state.sqlite3")), "claude-code", "P1", str(tmp_path))
-    assert keys.of(keys.COMMIT, again.delivered()) == {"b" * 40}  # "a" may still be told
-    assert session.record("PostToolUse", "x.py", items[:1], lambda c: (0, set())) == set()
+    def session():  # type: ignore[no-untyped-def]
+        return open_session(
+            State(str(tmp_path / "state.sqlite3")), "claude-code", "P1", str(tmp_path)
+        )
+
+    first, second = session(), session()
+    item = {h: {"item": keys.commit(h * 40), "words": h, "cue": None} for h in "abc"}
+    assert first.record_made("PostToolUse", "x.py", lambda taken: (5, [item["a"]])) == {
+        keys.commit("a" * 40)
+    }
+    seen: list[set[str]] = []
+
+    def answer(taken: set[str]) -> tuple[int, list[dict[str, object]]]:
+        seen.append(taken)
+        return 7, [item[h] for h in "bc" if keys.commit(h * 40) not in taken]
+
+    assert second.record_made("PostToolUse", "x.py", answer, tool_time=True) == {
+        keys.commit("b" * 40), keys.commit("c" * 40)}  # fmt: skip
+    assert seen == [{keys.commit("a" * 40)}]
+    again = session()
+    assert keys.of(keys.COMMIT, again.delivered()) == {h * 40 for h in "abc"}
+    assert again.tool_chars == 7
+    # an answer that tells nothing claims nothing
+    assert again.record_made("PostToolUse", "x.py", lambda taken: (0, [])) == set()

@@ -108,61 +108,54 @@ def tell(
             if not told.commits:
                 return None
 
-    def without(taken: set[str], only: set[str]) -> LineRecall:
+    def again(taken: set[str]) -> LineRecall:
         nonlocal delivered
         delivered = delivered | taken
-        return made(**more, only=only)
+        return made(**more)
 
-    return _record(call, shown, told, without)
+    return _record(call, shown, told, again)
 
 
 def _record(
-    call: HookCall,
-    shown: str,
-    told: LineRecall,
-    without: Callable[[set[str], set[str]], LineRecall],
+    call: HookCall, shown: str, told: LineRecall, again: Callable[[set[str]], LineRecall]
 ) -> LineRecall | None:
-    """Claim ``told``'s commits in the session's ledger and return what tells only the
-    claimed ones (``without(taken, only)``: the answer made again without the commits a
-    parallel hook call of the session told first, and with no commit but those of
-    ``only``, as :func:`.deliver.deliver` renders only what it claimed); None when there
-    is nothing of it left to tell. Only the commits the answer tells are recorded: one
-    claimed that the smaller answer leaves out (its owner was taken) stays untold
-    (newcomer1: parallel Reads of one file marked commits told that never reached the
-    model)."""
+    """Claim ``told``'s commits in the session's ledger and return what it tells; None
+    when there is nothing to tell. When a parallel hook call of the session told one of
+    them first, the answer is made again inside the ledger's write (``again(taken)``:
+    without every commit the session holds then), as it would have been made after that
+    call: the room freed brings the next owners (parallel Reads of requests' utils.py
+    810-859 and 840-889 left a4f9a599 and 2255c34a to neither, told only at an edit),
+    and what it tells is what is claimed — a commit neither tells stays unclaimed
+    (newcomer1: parallel Reads marked commits told that never reached the model)."""
+    mine = set(told.commits)
+    made: dict[str, LineRecall] = {}
+
+    def answer(items: set[str]) -> tuple[int, list[dict[str, object]]]:
+        taken = keys.of(keys.COMMIT, items)
+        made["told"] = now = again(taken) if mine & taken else told
+        return len(now.text), _items(now, shown)
+
+    claimed = call.session.record_made(call.native or "", shown, answer, tool_time=True)
+    result = made.get("told")
+    return result if claimed and result is not None and result.commits else None
+
+
+def _items(told: LineRecall, shown: str) -> list[dict[str, object]]:
+    """The ledger items of the commits ``told`` tells: each commit's subject and the
+    lines it explains (a previous owner: those of the owner it is behind)."""
     from ..recall.why_text import lines_of
 
-    by_hash = {e.commit.hash: e.commit for e in told.why.explanations}
-    by_hash.update({c.hash: c for e in told.why.explanations for c in e.previous})
-    # the lines each commit explains (a previous owner: the lines of the owner it is behind)
+    subjects: dict[str, str] = {}
     lines: dict[str, list[tuple[int, int]]] = {}
     for e in told.why.explanations:
         for commit in (e.commit, *e.previous):
+            subjects.setdefault(commit.hash, commit.subject)
             lines.setdefault(commit.hash, e.lines)
-    items: list[dict[str, object]] = [
-        {"item": keys.commit(h), "words": by_hash[h].subject[:80] if h in by_hash else "",
+    return [
+        {"item": keys.commit(h), "words": subjects.get(h, "")[:80],
          "cue": lines_of(lines.get(h, []), shown)}
         for h in told.commits
     ]  # fmt: skip
-    wanted = {keys.commit(h): h for h in told.commits}
-    made: dict[str, LineRecall | None] = {}
-
-    def size(claimed: set[str]) -> tuple[int, set[str]]:
-        taken = {h for key, h in wanted.items() if key not in claimed}
-        if not taken:
-            made["told"] = told
-        else:
-            # made again with the claimed commits alone (room freed brings no other)
-            again = without(taken, {wanted[key] for key in claimed})
-            made["told"] = again if again.commits else None
-        answer = made["told"]
-        if answer is None:
-            return 0, set()
-        return len(answer.text), {keys.commit(h) for h in answer.commits}
-
-    claimed = call.session.record(call.native or "", shown, items, size, tool_time=True)
-    answer = made.get("told")
-    return answer if claimed and answer is not None and answer.commits else None
 
 
 def _store(call: HookCall) -> tuple[MemoryStore | None, str | None]:

@@ -79,15 +79,13 @@ def line_recall(
     max_chars: int = 2000,
     focus: Sequence[tuple[int, int]] = (),
     saved: bool = False,
-    only: set[str] | frozenset[str] | None = None,
 ) -> LineRecall:
     """Line-level recall for lines ``ranges`` of ``path`` (relative to the work tree
     ``top``) that were read (``kind`` :data:`READ`) or are about to be replaced
     (:data:`EDIT`); ``focus``: for an edit, the lines it replaces without their context
     (their owners go first); ``saved``: the edit is already applied (a host without a
-    pre-tool channel): answer for the version saved before it; ``delivered``: full hashes the session was given;
-    ``only``: tell no commit but these (and those delivered, by id: an answer made
-    again with what the session's ledger claimed, :func:`memhooks.hook.owners.tell`). Raises what
+    pre-tool channel): answer for the version saved before it; ``delivered``: full
+    hashes the session was given. Raises what
     :func:`memhooks.recall.why.explain_lines` raises."""
     narrow = kind == READ and bool(ranges) and sum(b - a + 1 for a, b in ranges) <= NARROW_READ
     why = explain_lines(
@@ -110,8 +108,6 @@ def line_recall(
     # What the session has is dropped before ranking and capping: the owners it was
     # given (at a prompt, at another read) must not take the places of those it lacks.
     why.explanations = [e for e in why.explanations if _fresh(e, kind, delivered)]
-    if only is not None:
-        why.explanations = [e for e in why.explanations if _within(e, delivered, only)]
     if kind == READ:
         from .line_rank import rank  # only a read is ranked (the hook's edit path: item 7)
 
@@ -145,15 +141,6 @@ def _fresh(explanation: Explanation, kind: str, delivered: frozenset[str] | set[
     if kind == READ and owner in delivered:
         return False
     return not {owner, *(c.hash for c in explanation.previous)} <= delivered
-
-
-def _within(
-    explanation: Explanation, delivered: frozenset[str] | set[str], only: set[str] | frozenset[str]
-) -> bool:
-    """Whether every commit ``explanation`` would tell is in ``only`` (one delivered is
-    named by its id alone)."""
-    hashes = {explanation.commit.hash, *(c.hash for c in explanation.previous)}
-    return hashes - set(delivered) <= set(only)
 
 
 def _edit_worthy(

@@ -239,7 +239,7 @@ class Session:
         native_event: str,
         target: str,
         items: list[dict[str, object]],
-        size: Callable[[set[str]], int | tuple[int, set[str]]],
+        size: Callable[[set[str]], int],
         *,
         tool_time: bool = False,
         serve: Iterable[str] = (),
@@ -248,19 +248,52 @@ class Session:
         "cue": the recall query}``) in the ledger and log one delivery for ``target``
         through ``native_event``. Returns the items claimed: those no other hook call of
         the session delivered first. ``size(claimed)`` gives the characters of what is
-        then delivered (counted against the tool-time ceiling when ``tool_time``), or
-        ``(characters, items)`` when only those of the claimed are delivered (an answer
-        made again without what another call took may tell fewer): only they are
-        recorded, and returned;
+        then delivered (counted against the tool-time ceiling when ``tool_time``);
         ``serve``: targets to mark served in the same write (:meth:`claim`). While
         :attr:`hold_until` is set, all of it is held until :meth:`confirm`."""
+
+        def told(taken: set[str]) -> tuple[int, list[dict[str, object]]]:
+            claimed = {str(i["item"]) for i in items} - taken
+            return (size(claimed) if claimed else 0), [i for i in items if i["item"] in claimed]
+
+        if not items and not serve:
+            return set()
+        return self._log(native_event, target, told, tool_time, serve)
+
+    def record_made(
+        self,
+        native_event: str,
+        target: str,
+        answer: Callable[[set[str]], tuple[int, list[dict[str, object]]]],
+        *,
+        tool_time: bool = False,
+    ) -> set[str]:
+        """Log one delivery whose answer is made inside the write: ``answer(taken)`` gets
+        the items the session holds — delivered, or held by a parallel hook call — and
+        returns (characters, the items it tells, shaped as :meth:`record`'s), none of
+        ``taken``. An answer another call overtook is made again there from what stands
+        then, so a parallel call tells what it would have told after the other (room
+        freed brings the next owners), and every item it tells is claimed in that same
+        write: what is claimed is told, what is not told stays unclaimed. Returns the
+        items claimed."""
+        return self._log(native_event, target, answer, tool_time, ())
+
+    def _log(
+        self,
+        native_event: str,
+        target: str,
+        answer: Callable[[set[str]], tuple[int, list[dict[str, object]]]],
+        tool_time: bool,
+        serve: Iterable[str],
+    ) -> set[str]:
+        """The write of :meth:`record` and :meth:`record_made`."""
         from .state import MAX_DELIVERIES
 
         now = self.state.clock()
         serving = list(dict.fromkeys(serve))
         hold = self.hold_until
 
-        def work(conn: sqlite3.Connection) -> tuple[set[str], int, list[str]]:
+        def work(conn: sqlite3.Connection) -> tuple[set[str], set[str], int, list[str]]:
             marked = [t for t in serving if self._serve(conn, t, now)]
             taken = {
                 str(i)
@@ -269,16 +302,11 @@ class Session:
                     (self.key, self.epoch, now),
                 )
             }
-            claimed = {str(i["item"]) for i in items} - taken
+            chars, logged = answer(taken)
+            claimed = {str(i["item"]) for i in logged} - taken
             if not claimed:
-                return claimed, 0, marked
-            chars = size(claimed)
-            if isinstance(chars, tuple):  # only some of the claimed are delivered
-                chars, delivered = chars
-                claimed &= delivered
-                if not claimed:
-                    return claimed, 0, marked
-            logged = [i for i in items if str(i["item"]) in claimed]
+                return claimed, taken, 0, marked
+            logged = [i for i in logged if str(i["item"]) in claimed]
             cursor = conn.execute(
                 "INSERT INTO deliveries (key, epoch, at, native_event, target, chars, items,"
                 " until) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -300,14 +328,14 @@ class Session:
                     "UPDATE sessions SET tool_chars = tool_chars + ?, updated = ? WHERE key = ?",
                     (chars, now, self.key),
                 )
-            return claimed, chars, marked
+            return claimed, taken, chars, marked
 
-        if not items and not serving:
-            return set()
-        claimed, chars, marked = self.state.write(work)
+        claimed, taken, chars, marked = self.state.write(work)
         self.served().update(serving)
         self._held.update(set(serving) - set(marked))
-        self.delivered().update(str(i["item"]) for i in items)
+        # what stands now: what other calls hold, and what this one claimed (an item it
+        # did not tell stays unclaimed, for a later call to tell)
+        self.delivered().update(taken | claimed)
         if hold is not None and (claimed or marked):
             self._mine.update(marked)
             self._holds = True

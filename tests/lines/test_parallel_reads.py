@@ -1,0 +1,119 @@
+"""Parallel Reads of one file (hosts run hooks for parallel tool calls at once): the
+commits their answers share are told by one of them, and the other tells what a Read
+after it would — the next owners — so nothing the two claim goes untold and nothing
+either leaves out is claimed (lines20: requests' utils.py 810-859 and 840-889 read at
+once left a4f9a599 and 2255c34a to neither; they came only at an edit)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from storyrepo import build
+
+from memhooks.hook import handler, owners
+from memhooks.session import State, keys, open_session
+
+PATH = "pkg/proxy.py"
+#: Functions added one commit each, largest first: a read of the file ranks their
+#: commits in this order, three at a time (memhooks.recall.line_rank.LIMIT).
+SUBJECTS = [
+    "Honour no_proxy for CIDR ranges",
+    "Strip credentials before matching proxy bypass hosts",
+    "Resolve the proxy from the scheme of the URL",
+    "Keep the port when comparing bypass entries",
+    "Accept an empty no_proxy entry",
+    "Read proxies from the environment once per session",
+]
+
+
+def function(n: int, size: int) -> str:
+    body = "".join(f"    value_{n}_{i} = compute_{n}(value_{n}_{i - 1})\n" for i in range(1, size))
+    return f"def rule_{n}(value_{n}_0):\n{body}"
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> dict[str, object]:
+    repo = (tmp_path / "repo").resolve()
+    commits = [{"label": "readme", "author_time": 1600000000, "message": "Add a README\n",
+                "files": {"README.md": "proxies\n"}}]  # fmt: skip
+    text = ""
+    for n, subject in enumerate(SUBJECTS):
+        text += function(n, 8 - n)
+        commits.append({"label": f"c{n}", "author_time": 1600000000 + 1000 * (n + 1),
+                        "message": subject + "\n", "files": {PATH: text}})  # fmt: skip
+    hashes = build(repo, commits)
+    (repo / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n", encoding="utf-8")
+    env = {**os.environ, "HOME": str(tmp_path / "home"),
+           "MEMHOOKS_STATE_DIR": str(tmp_path / "state"),
+           "MEMHOOKS_HOOK_TIMEOUT_MS": "30000"}  # fmt: skip
+    return {"root": repo, "env": env, "hashes": hashes, "state": tmp_path / "state"}
+
+
+def read(project: dict[str, object], session: str, offset: int) -> str:
+    root = project["root"]
+    return json.dumps({"session_id": session, "cwd": str(root), "hook_event_name": "PostToolUse",
+                       "tool_name": "Read", "tool_response": {},
+                       "tool_input": {"file_path": f"{root}/{PATH}", "offset": offset, "limit": 40}})  # fmt: skip
+
+
+def in_process(project: dict[str, object], payload: str) -> str:
+    reply = handler.handle(payload, agent="claude-code", env=project["env"], time_s=30.0)  # type: ignore[arg-type]
+    assert reply.note is None, reply.note
+    return reply.stdout
+
+
+def as_host(project: dict[str, object], payload: str) -> str:
+    done = subprocess.run([sys.executable, "-m", "memhooks", "hook", "--agent", "claude-code"],
+                          input=payload, capture_output=True, text=True, check=True,
+                          env=project["env"], cwd=project["root"])  # type: ignore[arg-type]  # fmt: skip
+    return done.stdout
+
+
+def told(stdout: str, hashes: dict[str, str]) -> list[str]:
+    """The labels of the commits a Claude Code reply tells, in its order."""
+    if not stdout.strip():
+        return []
+    text = json.loads(stdout)["hookSpecificOutput"]["additionalContext"]
+    short = {h[:12]: label for label, h in hashes.items()}
+    return list(
+        dict.fromkeys(short[h] for h in re.findall(r"\b[0-9a-f]{12}\b", text) if h in short)
+    )
+
+
+def ledger(project: dict[str, object], session: str) -> set[str]:
+    state = State(str(project["state"]) + "/state.sqlite3")
+    found = open_session(state, "claude-code", session, str(project["root"]))
+    hashes: dict[str, str] = project["hashes"]  # type: ignore[assignment]
+    by_hash = {h: label for label, h in hashes.items()}
+    return {by_hash[h] for h in keys.of(keys.COMMIT, found.delivered())}
+
+
+def test_a_read_overtaken_by_a_parallel_read_tells_the_next_owners(
+    project: dict[str, object], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hashes: dict[str, str] = project["hashes"]  # type: ignore[assignment]
+    # the two Reads one after the other: what each tells
+    first = told(as_host(project, read(project, "seq", 1)), hashes)
+    after = told(as_host(project, read(project, "seq", 2)), hashes)
+    assert first == ["c0", "c1", "c2"] and after == ["c3", "c4", "c5"]
+
+    # at once: the Read of lines 2-41 has made its answer (the same three owners) when
+    # the Read of lines 1-40, a host process of its own, claims them first
+    record = owners._record
+    overtaken: list[str] = []
+
+    def raced(*args, **kwargs):  # type: ignore[no-untyped-def]
+        overtaken.extend(told(as_host(project, read(project, "par", 1)), hashes))
+        return record(*args, **kwargs)
+
+    monkeypatch.setattr(owners, "_record", raced)
+    late = told(in_process(project, read(project, "par", 2)), hashes)
+    assert overtaken == first
+    assert late == after  # the room the other call freed brings the next owners
+    assert ledger(project, "par") == set(first) | set(late)  # claimed: exactly what was told
