@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..fast.jsonfast import dumps
 from .rows import COLUMNS, from_row
 from .scope import usable_files
-from .search import _WEIGHTS, any_of, in_project, name_phrases, words
+from .search import _WEIGHTS, any_of, either, in_project, phrases_of, said_names, words
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -96,11 +96,13 @@ def ranked(
             break
         chosen.add(term)
         total += count[term]
-    phrases = any_of(name_phrases(query_text)) if live and names else ""
-    expression = in_project(project, _either(any_of(t for t in live if t in chosen), phrases))
+    # the query's names of code, read once: for its phrases, and again by _without_chores
+    named = said_names(query_text) if live and names else None
+    phrases = any_of(phrases_of(named)) if named else ""
+    expression = in_project(project, either(any_of(t for t in live if t in chosen), phrases))
     window: tuple[int, ...] = ()
     if live and not chosen:  # every word is common: score the newest matches only
-        expression = in_project(project, _either(any_of(live), phrases))
+        expression = in_project(project, either(any_of(live), phrases))
         oldest = conn.execute(
             "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?"
             " ORDER BY rowid DESC LIMIT 1 OFFSET ?",
@@ -110,18 +112,22 @@ def ranked(
     if not live:
         return []
     found = _top(conn, expression, window, limit, include_obsolete)
-    return _without_chores(conn, found, query_text) if names else found
+    return _without_chores(conn, found, query_text, named) if names else found
 
 
 def _without_chores(
-    conn: sqlite3.Connection, found: list[tuple[int, float]], query_text: str
+    conn: sqlite3.Connection,
+    found: list[tuple[int, float]],
+    query_text: str,
+    named: list[str] | None,
 ) -> list[tuple[int, float]]:
     """``found`` without the memories of low-signal commits (merges, bots' and version
     bumps, formatting, one-line chores: :func:`memhooks.history.signal.low_signal`) unless
     one says a name of code of the query (:func:`memhooks.words.code_names`, as written,
-    any case) or touched the file the query names by its path. They stay searchable (``memhooks memories search``) and never fill a
-    tool-time delivery; at the prompt, requests' "ignore it" and "no .idea ignore"
-    (``.gitignore``) filled it for the word "ignored"."""
+    any case; ``named``: those names when :func:`ranked` read them already, else None) or
+    touched the file the query names by its path. They stay searchable (``memhooks
+    memories search``) and never fill a tool-time delivery; at the prompt, requests'
+    "ignore it" and "no .idea ignore" (``.gitignore``) filled it for the word "ignored"."""
     sql = (
         "SELECT DISTINCT memory FROM commits WHERE low_signal IS NOT NULL"
         " AND memory IN (SELECT value FROM json_each(?))"
@@ -129,9 +135,11 @@ def _without_chores(
     quiet = {pk for (pk,) in conn.execute(sql, (dumps([pk for pk, _ in found]),))}
     if not quiet:
         return found
-    from ..words import code_names  # (loaded only when a chore was found)
+    if named is None:
+        from ..words import code_names  # (loaded only when a chore was found)
 
-    names = [name.lower() for name in code_names(query_text)]
+        named = code_names(query_text)
+    names = [name.lower() for name in named]
     said = {pk for pk, text in texts(conn, quiet).items() if any(n in text.lower() for n in names)}
     touched = conn.execute(
         "SELECT memory, path FROM memory_files WHERE memory IN (SELECT value FROM json_each(?))",
@@ -139,11 +147,6 @@ def _without_chores(
     )
     said.update(pk for pk, path in touched if path.lower() in names)
     return [(pk, score) for pk, score in found if pk not in quiet or pk in said]
-
-
-def _either(words: str, phrases: str) -> str:
-    """An FTS5 expression matching ``words`` or ``phrases`` (either may be empty)."""
-    return " OR ".join(part for part in (words, phrases) if part)
 
 
 def _top(

@@ -75,7 +75,12 @@ def match_expression(text: str) -> str:
     No input can form FTS5 syntax, so ``AND``/``NEAR`` are plain words. ``""``
     means "nothing to search for".
     """
-    return " OR ".join(part for part in (any_of(words(text)), any_of(name_phrases(text))) if part)
+    return either(any_of(words(text)), any_of(name_phrases(text)))
+
+
+def either(words: str, phrases: str) -> str:
+    """An FTS5 expression matching ``words`` or ``phrases`` (either may be empty)."""
+    return " OR ".join(part for part in (words, phrases) if part)
 
 
 #: Names of code a query's phrases are made of, at most (:func:`name_phrases`).
@@ -89,12 +94,25 @@ def name_phrases(text: str) -> list[str]:
     tokenizer splits a name at ``_``, ``.`` and ``/``, so only a phrase keeps its words
     together. A name of one word (``mergeWindows``, ``PostgreSQL``) is none: it is one
     of the words searched already. At most :data:`MAX_NAMES`."""
-    if not _joined(text):
-        return []  # no name of two words or more, and memhooks.words stays unloaded
-    from ..words import code_names  # (the prompt hook loads it only for such a prompt)
+    return phrases_of(said_names(text) or [])
 
+
+def said_names(text: str) -> list[str] | None:
+    """:func:`memhooks.words.code_names` of ``text`` when it may hold a name of two words
+    or more (:func:`_joined`), else None — unread: :mod:`memhooks.words` stays unloaded
+    (the prompt hook loads it only for such a prompt)."""
+    if not _joined(text):
+        return None
+    from ..words import code_names
+
+    return code_names(text)
+
+
+def phrases_of(names: Iterable[str]) -> list[str]:
+    """The names of code ``names`` (:func:`memhooks.words.code_names`) as phrases, as
+    :func:`name_phrases` says; at most :data:`MAX_NAMES`."""
     out: dict[str, None] = {}
-    for name in code_names(text):
+    for name in names:
         spaced = "".join(ch if ch.isalnum() else " " for ch in name).lower().split()
         if len(spaced) > 1:
             out.setdefault(" ".join(spaced), None)
