@@ -15,7 +15,7 @@ from memhooks.maintain.generated import AUTO_TAG, auto_cue_text, is_auto
 from memhooks.recall import floor, recall, runtime
 from memhooks.recall.floor import Cue, apply
 from memhooks.recall.outcome import Recalled
-from memhooks.words import content_words
+from memhooks.words import code_word, content_words
 
 SHOP = Path(__file__).resolve().parents[2] / "examples" / "shop"
 
@@ -76,16 +76,28 @@ def _weight(cue: Cue, said: frozenset[str], labels: frozenset[str]) -> int:
         else:
             continue
         if same:
-            total += 2 if floor.identifier(word) or any(w in labels for w in same) else 1
+            total += 2 if code_word(word) or any(w in labels for w in same) else 1
     return total
 
 
-@given(st.text(alphabet="aZbY_1", max_size=8))
-def test_an_identifier_is_snake_or_camel_case_as_written(word: str) -> None:
-    inner = word.strip("_")
-    pairs = zip(inner, inner[1:])  # noqa: RUF007
-    camel = not inner.islower() and any(a.islower() and b.isupper() for a, b in pairs)
-    assert floor.identifier(word) == ("_" in inner or camel)
+@pytest.mark.parametrize("name", ["mergeWindows", "MergeWindows", "closeWindowsMerge"])
+def test_a_memory_that_says_an_identifier_of_the_prompt_passes_by_it_alone(name: str) -> None:
+    # one shared word of several is under the words rule's share: the name alone keeps it
+    # (a snake_case name weighs 2 as a word already)
+    prompt = f"Incident windows close too early around midnight; {name} skips overlapping outages."
+    cue = Cue((None, prompt), prompt)
+    said = _memory("said", f"Renamed {name} last spring.")
+    other = _memory("other", "Midnight deploys restart the pager.")  # one word too, no name
+    kept, below = apply([said, other], [cue], [])
+    assert [m.id for m in kept] == ["said"] and [m.id for m in below] == ["other"]
+
+
+@pytest.mark.parametrize("word", ["API", "README", "Merge", "merge", "_private", "10", "v2"])
+def test_an_acronym_a_word_or_a_number_in_the_prompt_is_no_identifier(word: str) -> None:
+    prompt = f"Incident windows close too early around midnight; {word} skips overlapping outages."
+    said = _memory("said", f"Renamed {word} last spring.")
+    kept, below = apply([said], [Cue((None, prompt), prompt)], [])
+    assert kept == [] and [m.id for m in below] == ["said"]
 
 
 WORDS = st.sampled_from(

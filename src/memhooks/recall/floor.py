@@ -17,7 +17,8 @@ of these holds:
    query that recalled it lists as a resource.
 2. **Name** — one of its cues names one of its entities as a whole identifier
    (:func:`memhooks.symbols.mentions`), or it says an identifier of a cue
-   (:func:`identifier`: ``MERGE_GAP_S``, ``mergeWindows``; not ``API`` or ``10``).
+   (:func:`memhooks.words.code_word`: ``MERGE_GAP_S``, ``mergeWindows``; not ``API`` or
+   ``10``).
 3. **Words** — it shares with one of its cues distinctive words weighing at least
    :data:`MIN_WEIGHT` (or, for a cue of few distinctive words, :data:`COVER` of them:
    "staging database" and a memory about the staging DB), and at least :data:`RELATIVE`
@@ -63,8 +64,7 @@ from __future__ import annotations
 
 from ..settings import switch
 from ..symbols.mentions import mentions
-from ..words import code_word as identifier
-from ..words import content_words, identifiers
+from ..words import code_word, content_words, identifiers
 from .runtime import AUTO_TAG
 
 TYPE_CHECKING = False
@@ -138,7 +138,7 @@ class Cue:
         # (content words are in small letters: an identifier among them is snake_case)
         self.heavy = frozenset(w for w in self.words if "_" in w.strip("_"))
         self.long = frozenset(w for w in self.words if len(w) >= PREFIX)
-        self.names = frozenset(w for w in _tokens(text) if identifier(w))
+        self.names = frozenset(w for w in _tokens(text) if code_word(w))
         self.files = frozenset(files)
 
 
@@ -188,7 +188,10 @@ def apply(
     prompt names or the host marks active."""
     wanted = frozenset(active)
     prompt, by_key = cues_[0], {c.key: c for c in cues_[1:]}
-    answered = _answered(memories, prompt)
+    # which memories say a name of code the prompt says: read once, for rule 2 and to
+    # know whether commits' memories are judged (the module docstring)
+    says_name = [any(mentions(m.text, name) for name in prompt.names) for m in memories]
+    answered = any(says_name)
     judged: list[tuple[list[Cue], list[int]]] = []
     best: dict[tuple[Any, str], int] = {}
     for memory in memories:
@@ -203,12 +206,13 @@ def apply(
         judged.append((mine, weights))
     kept: list[Recalled] = []
     below: list[Recalled] = []
-    for memory, (mine, weights) in zip(memories, judged):
+    for memory, (mine, weights), named in zip(memories, judged, says_name):
         if not mine:  # a commit's memory, no name answered: not judged (module docstring)
             kept.append(memory)
             continue
         passes = (
             _anchor(memory, wanted, mine[1:])
+            or named
             or _named(memory, mine)
             or any(
                 weight >= max(1, min(MIN_WEIGHT, COVER * len(cue.words)))
@@ -219,12 +223,6 @@ def apply(
         )
         (kept if passes else below).append(memory)
     return kept, below
-
-
-def _answered(memories: list[Recalled], prompt: Cue) -> bool:
-    """Whether one of ``memories`` says a name of code the prompt says (rule 2's
-    identifiers): then commits' memories are judged too (the module docstring)."""
-    return any(mentions(m.text, name) for name in prompt.names for m in memories)
 
 
 def _keys(memory: Recalled) -> list[tuple[Any, str]]:
@@ -238,12 +236,12 @@ def _anchor(memory: Recalled, active: frozenset[str], mine: list[Cue]) -> bool:
 
 
 def _named(memory: Recalled, cues_: list[Cue]) -> bool:
-    """Rule 2: a cue names one of its entities, or it says an identifier of a cue."""
+    """Rule 2, but for the identifiers of the prompt (``cues_[0]``), which
+    :func:`apply` reads once: a cue names one of its entities, or it says an identifier
+    of a query's cue."""
     return any(
-        any(entity and mentions(cue.text, entity) for entity in memory.entities)
-        or any(mentions(memory.text, name) for name in cue.names)
-        for cue in cues_
-    )
+        entity and mentions(cue.text, entity) for cue in cues_ for entity in memory.entities
+    ) or any(mentions(memory.text, name) for cue in cues_[1:] for name in cue.names)
 
 
 class _Words:
