@@ -22,7 +22,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
 
 #: What :func:`words` finds (as ``re.findall`` of this pattern would).
 WORD = r"[A-Za-z][A-Za-z0-9_]{2,}|\d+(?:\.\d+)?"
@@ -106,19 +106,12 @@ _STEMS: dict[str, str] = {}
 
 
 def _lowered_words(text: str) -> set[str]:
-    """The distinct words of ``text`` as :func:`words` finds them, lower-cased."""
+    """The distinct words of ``text`` as :func:`words` finds them, lower-cased (each
+    distinct run read once)."""
     if not text.isascii() and _other_digit(text):
         return {m.lower() for m in words(text)}
     found: set[str] = set()
-    for run in set(_runs(text, _LOWER_WORD_BYTES)):
-        if not run.isalpha():
-            run = run.strip(".")  # a dot at either end is part of no word or number
-            if not run.isalpha():
-                if run:
-                    _scan(run, found.add)
-                continue
-        if len(run) >= 3:
-            found.add(run)
+    _each_word(set(_runs(text, _LOWER_WORD_BYTES)), found.add)
     return found
 
 
@@ -145,14 +138,23 @@ def words(text: str) -> list[str]:
 
         return re.findall(WORD, text)
     out: list[str] = []
-    for run in _runs(text, _WORD_BYTES):
-        run = run.strip(".")  # a dot at either end is part of no word or number
-        if run.isalpha():
-            if len(run) >= 3:
-                out.append(run)
-        elif run:
-            _scan(run, out.append)
+    _each_word(_runs(text, _WORD_BYTES), out.append)
     return out
+
+
+def _each_word(runs: Iterable[str], add: Callable[[str], object]) -> None:
+    """``add`` each word and number of ``runs`` (:func:`_runs` of ASCII letters, digits,
+    ``_`` and ``.``) in order: a run of letters alone is a word when it has three or
+    more; any other is scanned (:func:`_scan`)."""
+    for run in runs:
+        if not run.isalpha():
+            run = run.strip(".")  # a dot at either end is part of no word or number
+            if not run.isalpha():
+                if run:
+                    _scan(run, add)
+                continue
+        if len(run) >= 3:
+            add(run)
 
 
 def identifiers(text: str) -> list[str]:
