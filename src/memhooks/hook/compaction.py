@@ -195,12 +195,14 @@ def carried(call: HookCall, told: Told, budget: int) -> str:
         kept = parts(claimed)
         return "\n\n".join([LABEL, *(text for _, text in kept)]) if kept else ""
 
-    words.update({of: words[keys.commit(h)] for h, of in told.as_memory.items()
-                  if keys.commit(h) in words})  # fmt: skip
-    fitting = [key for block_keys, _ in parts(set(words)) for key in block_keys]
     cues = {keys.commit(h): cue for h, cue, _ in told.commits}
-    cues.update({of: cues.get(keys.commit(h), "") for h, of in told.as_memory.items()})
+    for hash_, of in told.as_memory.items():  # the memory a commit came as: its words, cue
+        commit_key = keys.commit(hash_)
+        if commit_key in words:
+            words[of] = words[commit_key]
+        cues[of] = cues.get(commit_key, "")
     cues.update(told.memories)
+    fitting = [key for block_keys, _ in parts(set(words)) for key in block_keys]
     items: list[dict[str, object]] = [
         {"item": key, "words": words[key], "cue": cues.get(key, "")} for key in fitting
     ]
