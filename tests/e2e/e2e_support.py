@@ -112,6 +112,40 @@ def routing_project(base: Path, start: str = "") -> Project:
     return Project(base, tree, (DATA / "routing" / "memories.jsonl").read_text(), start=start)
 
 
+class Story:
+    """The retry story (``tests/lines/data/retry_story.json``: decision commit →
+    unrelated commit → a misleading "perf: simplify retry" on the same lines) built as a
+    real repository at ``base/proj`` (``root``; ``hashes``: ``{label: commit}``), with
+    Claude Code's default install (``memhooks init``, ``memhooks agents install --agent
+    claude-code``; no history import, no store) and its own HOME and state folder
+    (``env``)."""
+
+    def __init__(self, base: Path) -> None:
+        sys.path.insert(0, str(HERE.parent / "lines"))
+        try:
+            from storyrepo import build
+        finally:
+            sys.path.remove(str(HERE.parent / "lines"))
+        self.root, home = base / "proj", base / "home"
+        home.mkdir()
+        self.hashes = build(self.root)
+        self.env = {**sandbox_env(home), "MEMHOOKS_STATE_DIR": str(base / "state"),
+                    "MEMHOOKS_STORE": str(base / "store.sqlite3")}  # fmt: skip
+        for args in (["init"], ["agents", "install", "--agent", "claude-code"]):
+            done = subprocess.run([memhooks_cli(), *args], cwd=self.root, env=self.env,
+                                  capture_output=True, text=True, check=False)  # fmt: skip
+            assert done.returncode == 0, done.stderr
+
+    def claude(self, server_url: str, *args: str) -> subprocess.CompletedProcess[str]:
+        """Claude Code run at the root in print mode (``claude -p ARGS``, edits accepted)
+        against the fake model at ``server_url``."""
+        return subprocess.run(
+            [binary("claude"), "-p", *args, "--permission-mode", "acceptEdits"],
+            cwd=self.root, env={**self.env, **AGENT_ENV["claude-code"](server_url), "PWD": str(self.root)},
+            stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=240, check=False,
+        )  # fmt: skip
+
+
 def start_fake_llm(project: Project, **kwargs: object):  # type: ignore[no-untyped-def]
     """A running fake model server; by default it makes the agent write ``backend/auth/hello.txt``."""
     kwargs = kwargs or {"scenario": "write", "write_path": str(project.sub / "hello.txt")}

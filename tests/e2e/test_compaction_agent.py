@@ -14,16 +14,10 @@ session start's reply, under memhooks' label.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import uuid
-from pathlib import Path
 
 import pytest
-from e2e_support import AGENT_ENV, binary, fake_llm, memhooks_cli, sandbox_env
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "lines"))
-from storyrepo import build
+from e2e_support import Story, fake_llm
 
 LABEL = "[memhooks: what this session was told before the compaction"
 DECISION = "fix: cap Retrier at the measured attempt budget"
@@ -32,16 +26,8 @@ DECISION = "fix: cap Retrier at the measured attempt budget"
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     base = tmp_path_factory.mktemp("compaction")
-    root, home = base / "proj", base / "home"
-    home.mkdir()
-    hashes = build(root)
-    env = {**sandbox_env(home), "MEMHOOKS_STATE_DIR": str(base / "state"),
-           "MEMHOOKS_STORE": str(base / "store.sqlite3")}  # fmt: skip
-    for args in (["init"], ["agents", "install", "--agent", "claude-code"]):
-        done = subprocess.run(
-            [memhooks_cli(), *args], cwd=root, env=env, capture_output=True, text=True, check=False
-        )
-        assert done.returncode == 0, done.stderr
+    story = Story(base)
+    root = story.root
     session = str(uuid.uuid4())
     steps = [
         ("Look at the retry loop", [{"read": str(root / "retryx" / "retry.py")}], "--session-id"),
@@ -53,16 +39,12 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     for number, (prompt, script, flag) in enumerate(steps):
         server = fake_llm(base / f"requests-{number}.jsonl", script=script)
         try:
-            done = subprocess.run(
-                [binary("claude"), "-p", prompt, "--permission-mode", "acceptEdits", flag, session],
-                cwd=root, env={**env, **AGENT_ENV["claude-code"](server.base_url), "PWD": str(root)},
-                stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=240, check=False,
-            )  # fmt: skip
+            done = story.claude(server.base_url, prompt, flag, session)
         finally:
             server.stop()
         requests.append([json.dumps(r["body"], ensure_ascii=False) for r in server.requests()])
         outputs.append(f"exit {done.returncode}: {done.stdout[-500:]} {done.stderr[-500:]}")
-    return {"hashes": hashes, "requests": requests, "outputs": "\n".join(outputs)}
+    return {"hashes": story.hashes, "requests": requests, "outputs": "\n".join(outputs)}
 
 
 def test_the_read_told_the_decision_before_the_compaction(runs: dict[str, object]) -> None:

@@ -12,17 +12,12 @@ delivered once in the session, with the misleading commit named as the later own
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 import transcript
-from e2e_support import AGENT_ENV, binary, fake_llm, memhooks_cli, sandbox_env
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "lines"))
-from storyrepo import build
+from e2e_support import Story, fake_llm
 
 PATH = "retryx/retry.py"
 DECISION = "fix: cap Retrier at the measured attempt budget"
@@ -34,26 +29,14 @@ PROMPT = "Make the retry loop reject a zero attempt count"
 @pytest.fixture(scope="module")
 def session(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     base = tmp_path_factory.mktemp("line-recall")
-    root, home = base / "proj", base / "home"
-    home.mkdir()
-    hashes = build(root)
-    env = {**sandbox_env(home), "MEMHOOKS_STATE_DIR": str(base / "state"),
-           "MEMHOOKS_STORE": str(base / "store.sqlite3")}  # fmt: skip
-    for args in (["init"], ["agents", "install", "--agent", "claude-code"]):
-        done = subprocess.run(
-            [memhooks_cli(), *args], cwd=root, env=env, capture_output=True, text=True, check=False
-        )
-        assert done.returncode == 0, done.stderr
+    story = Story(base)
+    root, hashes = story.root, story.hashes
     target = str(root / PATH)
     script = [{"read": target}, {"edit": target, "old": OLD, "new": NEW}]
     server = fake_llm(base / "requests.jsonl", script=script)
     try:
         started = time.monotonic()
-        done = subprocess.run(
-            [binary("claude"), "-p", PROMPT, "--permission-mode", "acceptEdits"],
-            cwd=root, env={**env, **AGENT_ENV["claude-code"](server.base_url), "PWD": str(root)},
-            stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=240, check=False,
-        )  # fmt: skip
+        done = story.claude(server.base_url, PROMPT)
         seconds = time.monotonic() - started
     finally:
         server.stop()

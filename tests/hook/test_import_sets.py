@@ -16,6 +16,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from import_set_support import assert_recorded, loaded
 
 from memhooks.install import command
 
@@ -27,16 +28,6 @@ WATCHED = (
     "argparse", "json.decoder", "platformdirs", "re", "ruamel", "sqlite3", "subprocess",
     "threading", "typing", "yaml",
 )  # fmt: skip
-
-
-def _loaded(stderr: str) -> list[str]:
-    names = {
-        line.rsplit("|", 1)[-1].strip()
-        for line in stderr.splitlines()
-        if line.startswith("import time:")
-    }
-    ours = {n for n in names if n == "memhooks" or n.startswith("memhooks.")}
-    return sorted(ours | {n for n in WATCHED if n in names})
 
 
 @pytest.fixture(scope="module")
@@ -68,7 +59,7 @@ def import_sets(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]
         assert done.returncode == 0
         notes = [line for line in done.stderr.splitlines() if not line.startswith("import time:")]
         assert notes == [], notes
-        return _loaded(done.stderr)
+        return loaded(done.stderr, WATCHED)
 
     def read(rel: str) -> dict[str, object]:
         path = str(root / rel)
@@ -129,11 +120,7 @@ KINDS = sorted(json.loads(DATA.read_text(encoding="utf-8")))
 def test_each_kind_of_hook_call_loads_its_recorded_modules(
     kind: str, import_sets: dict[str, list[str]]
 ) -> None:
-    recorded = json.loads(DATA.read_text(encoding="utf-8"))[kind]
-    assert import_sets[kind] == recorded, (
-        f"{kind}: added {sorted(set(import_sets[kind]) - set(recorded))}, "
-        f"gone {sorted(set(recorded) - set(import_sets[kind]))}"
-    )
+    assert_recorded(DATA, kind, import_sets[kind])
 
 
 def test_the_tool_shortcut_loads_no_sqlite_no_yaml_no_typing(

@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from import_set_support import assert_recorded, loaded
 
 from memhooks.install import command
 
@@ -28,16 +29,6 @@ PAYLOADS = json.loads((Path(__file__).parent / "data" / "hook_payloads.json").re
 #: Read at collection: the tests' sandbox drops every MEMHOOKS_ variable.
 RECORD = bool(os.environ.get("MEMHOOKS_RECORD_IMPORT_SETS"))
 WATCHED = ("difflib", "enum", "hashlib", "json.decoder", "re", "sqlite3", "subprocess", "typing")
-
-
-def _loaded(stderr: str) -> list[str]:
-    names = {
-        line.rsplit("|", 1)[-1].strip()
-        for line in stderr.splitlines()
-        if line.startswith("import time:")
-    }
-    ours = {n for n in names if n == "memhooks" or n.startswith("memhooks.")}
-    return sorted(ours | {n for n in WATCHED if n in names})
 
 
 @pytest.fixture(scope="module")
@@ -75,7 +66,7 @@ def import_sets(
         assert done.returncode == 0, done.stderr
         notes = [line for line in done.stderr.splitlines() if not line.startswith("import time:")]
         assert notes == [], notes
-        return _loaded(done.stderr), done.stdout
+        return loaded(done.stderr, WATCHED), done.stdout
 
     call("claude-read", "reader")  # blames the lines, keeps the store's marks
     _blamed_ahead(base / "state")  # the rest of the file, blamed in the background
@@ -108,11 +99,7 @@ def _blamed_ahead(state: Path, seconds: float = 60.0) -> None:
 def test_a_pre_tool_edit_loads_its_recorded_modules(
     kind: str, import_sets: dict[str, list[str]]
 ) -> None:
-    recorded = json.loads(DATA.read_text(encoding="utf-8"))[kind]
-    assert import_sets[kind] == recorded, (
-        f"{kind}: added {sorted(set(import_sets[kind]) - set(recorded))}, "
-        f"gone {sorted(set(recorded) - set(import_sets[kind]))}"
-    )
+    assert_recorded(DATA, kind, import_sets[kind])
 
 
 def test_a_warm_edit_that_tells_loads_no_store_no_difflib_no_re(
