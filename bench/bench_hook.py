@@ -217,47 +217,12 @@ def main() -> int:
         help="a setting for every hook call of both versions (e.g. MEMHOOKS_LINE_RECALL=off)",
     )  # fmt: skip
     args = parser.parse_args()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMHOOKS_")}
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env.update(item.partition("=")[::2] for item in args.env)
-    from memhooks.store import MemoryStore, project_id
-
+    env = bench_env(args.env)
     with tempfile.TemporaryDirectory() as tmp:
         tmp = os.path.realpath(tmp)
-        store = os.path.join(tmp, "memories.sqlite3")
-        for key, value in (
-            ("XDG_CACHE_HOME", os.path.join(tmp, "cache")),
-            ("MEMHOOKS_STORE", store),
-            ("MEMHOOKS_STATE_DIR", os.path.join(tmp, "state")),
-            ("HOME", tmp),
-        ):
-            os.environ[key] = env[key] = value
-        project = os.path.join(tmp, "synthetic")
-        deepest, lines = build_synthetic(project, Writer(random.Random(4)))
-        unanchored = os.path.join(project, *UNANCHORED)
-        os.makedirs(unanchored)
-        for name in ("sans.py", "serif.py", "mono.py"):
-            with open(os.path.join(unanchored, name), "w", encoding="utf-8") as fp:
-                fp.write("# synthetic\n")
-        subprocess.run(["git", "init", "-q", project], check=True)
-        age_hooks(project)
-        with MemoryStore(store) as opened:
-            opened.import_jsonl(project_id(project), [json.dumps(line) for line in lines])
-            memories = opened.count(project_id(project))
-        dump = os.path.join(tmp, "memories.jsonl")
-        with open(dump, "w", encoding="utf-8") as fp:
-            fp.writelines(json.dumps(line) + "\n" for line in lines)
+        project, cases, memories, versions = build(tmp, env, args.baseline)
+        deepest = cases.deepest
         bare = [sys.executable, "-c", "pass"]
-        cases = Cases(project, deepest, unanchored)
-        # Exactly the command `memhooks agents install` writes (install/command.py), per
-        # version, each with its own state folder (sessions, snapshots) and caches; a
-        # baseline's calls interleave with this version's.
-        versions = {"current": Version(hook_command(), env, tmp, "current", store)}
-        if args.baseline:
-            # its own store, written by its own code: a store this version migrated to a
-            # newer schema is one an older memhooks refuses to open
-            versions["baseline"] = Version(hook_command(args.baseline), env, tmp, "baseline")
-            versions["baseline"].build_store(project, dump)
         for version in versions.values():
             version.warm_up(deepest, cases)
         for number in range(args.runs):
@@ -299,6 +264,61 @@ def main() -> int:
         with open(args.json, "w", encoding="utf-8") as fp:
             json.dump(report, fp, indent=2)
     return 0
+
+
+def bench_env(settings: list[str]) -> dict[str, str]:
+    """This process's environment for the hook calls: no ``MEMHOOKS_*`` of the caller's,
+    bytecode written as after an install, plus ``settings`` (``NAME=VALUE`` each)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMHOOKS_")}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env.update(item.partition("=")[::2] for item in settings)
+    return env
+
+
+def build(
+    tmp: str, env: dict[str, str], baseline: str | None
+) -> tuple[str, Cases, int, dict[str, Version]]:
+    """The synthetic project in ``tmp`` (a git work tree, its store of 10,000 memories),
+    its cases, the count of memories, and the versions under measurement: ``current``
+    (this interpreter's install) and, given ``baseline`` (another install's ``memhooks``),
+    ``baseline`` with a store written by its own code. Sets ``env`` (and this process's
+    environment) to the project's caches, store, state folder and home."""
+    from memhooks.store import MemoryStore, project_id
+
+    store = os.path.join(tmp, "memories.sqlite3")
+    for key, value in (
+        ("XDG_CACHE_HOME", os.path.join(tmp, "cache")),
+        ("MEMHOOKS_STORE", store),
+        ("MEMHOOKS_STATE_DIR", os.path.join(tmp, "state")),
+        ("HOME", tmp),
+    ):
+        os.environ[key] = env[key] = value
+    project = os.path.join(tmp, "synthetic")
+    deepest, lines = build_synthetic(project, Writer(random.Random(4)))
+    unanchored = os.path.join(project, *UNANCHORED)
+    os.makedirs(unanchored)
+    for name in ("sans.py", "serif.py", "mono.py"):
+        with open(os.path.join(unanchored, name), "w", encoding="utf-8") as fp:
+            fp.write("# synthetic\n")
+    subprocess.run(["git", "init", "-q", project], check=True)
+    age_hooks(project)
+    with MemoryStore(store) as opened:
+        opened.import_jsonl(project_id(project), [json.dumps(line) for line in lines])
+        memories = opened.count(project_id(project))
+    dump = os.path.join(tmp, "memories.jsonl")
+    with open(dump, "w", encoding="utf-8") as fp:
+        fp.writelines(json.dumps(line) + "\n" for line in lines)
+    cases = Cases(project, deepest, unanchored)
+    # Exactly the command `memhooks agents install` writes (install/command.py), per
+    # version, each with its own state folder (sessions, snapshots) and caches; a
+    # baseline's calls interleave with this version's.
+    versions = {"current": Version(hook_command(), env, tmp, "current", store)}
+    if baseline:
+        # its own store, written by its own code: a store this version migrated to a
+        # newer schema is one an older memhooks refuses to open
+        versions["baseline"] = Version(hook_command(baseline), env, tmp, "baseline")
+        versions["baseline"].build_store(project, dump)
+    return project, cases, memories, versions
 
 
 class Version:
@@ -362,7 +382,12 @@ class Version:
         for raw in cases.setup():
             child(self.hook, self.unhurried, raw, notes_ok=True)
 
-    def case(self, kind: str, number: int, cases: Cases, project: str) -> None:
+    def case(
+        self, kind: str, number: int, cases: Cases, project: str, under: list[str] | None = None
+    ) -> None:
+        """Run ``kind``'s call ``number`` (its untimed calls first) and record it. ``under``:
+        a command the timed call runs under (e.g. ``valgrind --tool=callgrind …``), with the
+        unhurried deadline (``bench_hook_instructions.py``)."""
         os.environ["XDG_CACHE_HOME"] = self.env["XDG_CACHE_HOME"]  # forget_searches' folder
         if kind == "cold":
             forget_searches()
@@ -371,7 +396,8 @@ class Version:
         before, raw = cases.next(kind, number)
         for untimed in before:
             child(self.hook, self.unhurried, untimed, notes_ok=True)
-        elapsed, usage, out, note = spawn(self.hook, self.env, raw, notes_ok=True)
+        argv, env = ([*under, *self.hook], self.unhurried) if under else (self.hook, self.env)
+        elapsed, usage, out, note = spawn(argv, env, raw, notes_ok=True)
         self.times[kind].append(elapsed)
         self.cpu[kind].append(cpu_ms(usage))
         context = model_text(out.decode("utf-8"), event_of(raw)) or ""
