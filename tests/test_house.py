@@ -44,8 +44,6 @@ EXTRA = "optional extra: the SDK may not be installed"
 HOOK_PATH = "a hook path the import sets (hook, edit) do not record"
 VALIDATE = "validate/explain's measured path (issue 14; bench_engine validate_warm)"
 KEPT: dict[tuple[str, str], str] = {
-    ("memhooks.__main__", "site"): "the hook's entry: site is set up late, on first need (-S)",
-    ("memhooks.__main__", "importlib.machinery"): "the hook's entry, with site",
     ("memhooks.backends.mem0_setup", "mem0"): EXTRA,
     ("memhooks.backends.mem0_setup", "mem0.memory"): EXTRA,
     ("memhooks.backends.mem0_setup", "httpx"): EXTRA + " (mem0's)",
