@@ -74,6 +74,9 @@ def import_sets(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]
     out["user_prompt"] = call({**prompt, "prompt": "Which release constraints apply to billing?"})
     # a new session's first prompt: its memories are delivered (the relevance floor runs)
     out["user_prompt_recalls"] = call({**prompt, "session_id": "imports-2"})
+    # the same with the floor turned off: its modules are not loaded
+    floor_off = {"MEMHOOKS_RELEVANCE_FLOOR": "off"}
+    out["user_prompt_floor_off"] = call({**prompt, "session_id": "imports-4"}, settings=floor_off)
     out["pre_tool"] = call(
         {
             "hook_event_name": "PreToolUse",
@@ -142,6 +145,16 @@ def test_a_prompt_that_recalls_loads_no_re(import_sets: dict[str, list[str]]) ->
     # re with enum, functools and collections: ~3 ms of CPU a prompt (memhooks.words)
     assert "memhooks.recall.floor" in import_sets["user_prompt_recalls"]
     assert "re" not in import_sets["user_prompt_recalls"]
+
+
+def test_a_prompt_with_the_floor_off_loads_none_of_it(import_sets: dict[str, list[str]]) -> None:
+    # MEMHOOKS_RELEVANCE_FLOOR=off: the memories are delivered unjudged, and the modules
+    # that read their words and names for the floor are not imported
+    floor = {"memhooks.recall.floor", "memhooks.symbols", "memhooks.symbols.mentions"}
+    assert floor <= set(import_sets["user_prompt_recalls"])
+    assert (
+        set(import_sets["user_prompt_floor_off"]) == set(import_sets["user_prompt_recalls"]) - floor
+    )
 
 
 def test_a_served_read_without_line_recall_loads_nothing_of_it(

@@ -180,11 +180,15 @@ def recall_result(
     merged = merge(resolved.tasks, per_query, delivered=delivered, keep=keep)
     if prompt and not anchored and merged.memories:
         # Prompt time: only what really matches the prompt or a hook's question. Imported
-        # here: the floor reads words, which no other kind of hook call needs.
-        from .floor import judge
+        # here, and only when the floor is on: it reads words and names (recall.floor,
+        # symbols.mentions), which no other kind of hook call needs.
+        from ..settings import switch
 
         notes = out.notes if skip_invalid else None  # the hook goes on; a command fails
-        merged.memories = judge(merged.memories, resolved, prompt, out, notes)
+        if switch("MEMHOOKS_RELEVANCE_FLOOR", notes=notes):
+            from .floor import judge
+
+            merged.memories = judge(merged.memories, resolved, prompt, out, notes)
     elif not prompt and not anchored and merged.memories:
         found = len(merged.memories)
         merged.memories = _prompt_less(merged.memories, resolved.tasks)
