@@ -158,14 +158,17 @@ def test_lines_past_the_end_are_an_error_that_says_how_many_there_are(repo: Path
         "error[MH035]: lines 300-310 are past the end of the file; it has 19 lines: "
         "ask for LINE or FIRST-LAST between 1 and 19"
     )
-    assert done.stderr.splitlines()[1] == "  --> retryx/retry.py:300-310"  # not :1:1
+    # file, line and column as every diagnostic (lines20: it was `retryx/retry.py:300-310`):
+    # a range past the end is located where the file ends
+    assert done.stderr.splitlines()[1] == "  --> retryx/retry.py:19:1"
     some = why(repo, "retryx/retry.py:18-40").stdout.splitlines()
     assert some[2].startswith("retryx/retry.py 18–19: ")
     assert some[-1] == "the file has 19 lines: lines 20–40 are past its end"
     failed = why(repo, "retryx/retry.py:300", "--format", "json")
     assert failed.returncode == 1
     (diagnostic,) = json.loads(failed.stderr)
-    assert diagnostic["code"] == "MH035" and diagnostic["path"] == "retryx/retry.py:300"
+    assert diagnostic["code"] == "MH035" and diagnostic["path"] == "retryx/retry.py"
+    assert (diagnostic["line"], diagnostic["column"]) == (19, 1)
     assert diagnostic["message"].startswith("line 300 is past the end of the file; it has 19 lines")
 
 
@@ -178,7 +181,7 @@ def test_lines_that_are_no_range_are_the_same_error(repo: Path, lines: str) -> N
         f"error[MH035]: `{lines}` is not a line or a range of lines; it has 19 lines: "
         "ask for LINE or FIRST-LAST between 1 and 19"
     )
-    assert done.stderr.splitlines()[1] == f"  --> retryx/retry.py:{lines}"
+    assert done.stderr.splitlines()[1] == "  --> retryx/retry.py:1:1"  # no line asked: line 1
 
 
 def test_a_reversed_range_says_it_is_reversed(repo: Path) -> None:
@@ -190,7 +193,7 @@ def test_a_reversed_range_says_it_is_reversed(repo: Path) -> None:
             "error[MH035]: `9-3` is reversed: the first line comes first (3-9); it has 19 "
             "lines: ask for LINE or FIRST-LAST between 1 and 19"
         ),
-        "  --> retryx/retry.py:9-3",
+        "  --> retryx/retry.py:9:1",  # where the range as written begins
     ]
 
 

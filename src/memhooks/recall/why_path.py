@@ -201,7 +201,9 @@ def check_ranges(answer: Why) -> None:
 
 def range_error(path: str, asked: str, size: int | None) -> LineRangeError:
     """The :class:`LineRangeError` for lines ``asked`` (as the caller wrote them) of
-    ``path``, which has ``size`` lines (None: not known)."""
+    ``path``, which has ``size`` lines (None: not known), located at ``path``, a line
+    and column 1: the first line asked when the file has it, its last line for a range
+    past its end, line 1 for text that is no range."""
     match = RANGE.match(asked)
     first = int(match.group(1)) if match else 0
     last = int(match.group(2) or first) if match else 0
@@ -221,8 +223,14 @@ def range_error(path: str, asked: str, size: int | None) -> LineRangeError:
         valid = "it has 1 line: ask for line 1"
     else:
         valid = f"it has {size} lines: ask for LINE or FIRST-LAST between 1 and {size}"
-    # located at the target as written (PATH:LINES), not at the file's line 1
-    return LineRangeError(Diagnostic(RANGE_CODE, f"{what}; {valid}", f"{path}:{asked}"))
+    # file, line and column, as every diagnostic: where the lines asked begin when the
+    # file has that line, else where it ends (a range past it), else line 1 (no range);
+    # the message quotes the range as written
+    if first >= 1 and size and first > size:
+        line = size  # past the end: where the file ends
+    else:
+        line = max(1, first)
+    return LineRangeError(Diagnostic(RANGE_CODE, f"{what}; {valid}", path, line, 1))
 
 
 def line_count(path: str) -> int | None:
