@@ -72,6 +72,22 @@ def test_a_read_tells_the_lines_read_and_the_edit_then_adds_nothing(
     assert hashes["decision"][:12] in again  # another session is told again
 
 
+def test_a_path_with_windows_separators_is_told_as_the_same_file(
+    project: dict[str, object], hashes: dict[str, str]
+) -> None:
+    # lines20: `retryx\\retry.py` (a host on Windows sends native separators,
+    # agent-hooks.md section 11) told nothing at the Read and nothing before the Edit
+    read = json.loads(json.dumps(PAYLOADS["claude-read"]))
+    read["tool_input"]["file_path"] = "retryx\\retry.py"  # relative to cwd, the root
+    told = context(hook(project, "claude-code", read))
+    assert f"before it {hashes['decision'][:12]}" in told
+    assert "retryx/retry.py 9–10:" in told
+    edit = json.loads(json.dumps(PAYLOADS["claude-pre-edit"]))
+    edit["tool_input"]["file_path"] = "{root}\\retryx\\retry.py"
+    assert hashes["decision"][:12] in context(hook(project, "claude-code", edit, session="s2"))
+    assert context(hook(project, "claude-code", read)) == ""  # the same lines: told once
+
+
 def test_line_recall_can_be_turned_off(project: dict[str, object]) -> None:
     off = {"MEMHOOKS_LINE_RECALL": "off"}
     assert context(hook(project, "claude-code", "claude-pre-edit", **off)) == ""

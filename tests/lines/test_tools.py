@@ -94,3 +94,29 @@ def test_replace_all_takes_every_occurrence() -> None:
     text = "a\n" + "b\n" * 10 + "a\n"
     (change,) = changes("Edit", {"file_path": "f", "old_string": "a\n", "replace_all": True})
     assert change.ranges(text) == [(1, 4), (9, 12)]
+
+
+@pytest.mark.parametrize(
+    ("tool", "args"),
+    [
+        ("Edit", {"file_path": "C:\\p\\a.py", "old_string": "line 12\n", "new_string": "x"}),
+        ("MultiEdit", {"file_path": "C:\\p\\a.py", "edits": [{"old_string": "line 12\n"}]}),
+        ("replace_in_file", {"path": "C:\\p\\a.py", "diff": "------- SEARCH\nline 12\n=======\nx\n+++++++ REPLACE\n"}),
+        ("apply_patch", {"command": "*** Begin Patch\n*** Update File: C:\\p\\a.py\n@@\n-line 12\n+x\n*** End Patch\n"}),
+        ("Write", {"file_path": "C:\\p\\a.py", "content": TEXT.replace("line 12\n", "x\n")}),
+    ],
+)  # fmt: skip
+def test_an_edit_s_native_windows_path_is_normalised_as_every_payload_path(
+    tool: str, args: dict[str, Any]
+) -> None:
+    # lines20: a host on Windows sends `C:\p\a.py` (agent-hooks.md: native separators);
+    # line-level recall took it as one file name and told nothing at the Read or the Edit
+    found = changes(tool, args)
+    assert [c.path for c in found] == ["C:/p/a.py"]
+    assert found[0].ranges(TEXT, context=0) == [(12, 12)]
+
+
+def test_a_path_that_is_no_path_is_no_read() -> None:
+    # the payload rule rejects URLs and control characters (memhooks.agents.paths)
+    assert reads("Read", {"file_path": "https://example.com/a.py"}) == []
+    assert changes("Edit", {"file_path": "a\x07.py", "old_string": "x\n"}) == []

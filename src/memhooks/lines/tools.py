@@ -35,15 +35,10 @@ READ_TOOLS: dict[str, tuple[tuple[str, ...], str, int, str]] = {
 #: Hosts whose ``read_file`` counts lines from 1 (the others count from 0).
 ONE_BASED_READ = frozenset({"hermes"})
 #: Shell tools: name -> the key of the command.
-SHELL_TOOLS = {
-    "Bash": "command",
-    "run_shell_command": "command",
-    "terminal": "command",
-    "execute_command": "command",
-    "execute_bash": "command",
-    "bash": "command",
-    "shell": "command",
-}
+SHELL_TOOLS = dict.fromkeys(
+    ("Bash", "run_shell_command", "terminal", "execute_command", "execute_bash", "bash", "shell"),
+    "command",
+)
 #: The commands a shell read starts with (:func:`.shell.shell_reads`); the hook's tool-event
 #: shortcut sends a command starting with one of them the whole way when it names a file
 #: the session was not told about.
@@ -122,7 +117,7 @@ def reads(
     """``(path, ranges)`` for each file the tool call ``tool`` with ``args`` reads."""
     spec = READ_TOOLS.get(tool)
     if spec is not None:
-        path = _first(args, spec[0])
+        path = _clean(_first(args, spec[0]))
         if not path:
             return []
         return [(path, _read_range(tool, args, spec, host))]
@@ -164,12 +159,12 @@ def changes(tool: str, args: dict[str, object]) -> list[Change]:
     """What the edit tool call ``tool`` with ``args`` is about to replace."""
     spec = REPLACE_TOOLS.get(tool)
     if spec is not None:
-        path, old = _first(args, spec[0]), _first(args, spec[1])
+        path, old = _clean(_first(args, spec[0])), _first(args, spec[1])
         if path and old:
             new = _text(args, spec[3])
             return [Change(path, [old], replace_all=args.get(spec[2]) is True, news=[new])]
     if tool == "MultiEdit":
-        path, edits = _first(args, ("file_path",)), args.get("edits")
+        path, edits = _clean(_first(args, ("file_path",))), args.get("edits")
         if path and isinstance(edits, list):
             pairs = [
                 (e["old_string"], _text(e, ("new_string",)))
@@ -178,7 +173,7 @@ def changes(tool: str, args: dict[str, object]) -> list[Change]:
             ]
             return [Change(path, [o for o, _ in pairs], news=[n for _, n in pairs])]
     if tool == "replace_in_file":
-        path, diff = _first(args, ("path",)), _first(args, ("diff",))
+        path, diff = _clean(_first(args, ("path",))), _first(args, ("diff",))
         if not path or not diff:
             return []
         blocks = search_blocks(diff)
@@ -188,7 +183,7 @@ def changes(tool: str, args: dict[str, object]) -> list[Change]:
         return patch_changes(patch) if patch else []
     spec_w = WRITE_TOOLS.get(tool)
     if spec_w is not None:
-        path = _first(args, spec_w[0])
+        path = _clean(_first(args, spec_w[0]))
         content = args.get(spec_w[1][0])
         if path and isinstance(content, str):
             return [Change(path, content=content)]
@@ -249,7 +244,7 @@ def patch_changes(patch: str) -> list[Change]:
             close()
             current = None
             if line.startswith("*** Update File:"):
-                current = Change(line[len("*** Update File:") :].strip())
+                current = Change(_clean(line[len("*** Update File:") :]))
                 out.append(current)
         elif current is not None:
             if line.startswith("@@"):
@@ -264,7 +259,16 @@ def patch_changes(patch: str) -> list[Change]:
                 hunk.append("")
                 new.append("")
     close()
-    return [c for c in out if c.olds]
+    return [c for c in out if c.olds and c.path]
+
+
+def _clean(path: str) -> str:
+    """``path`` read as every path of a payload (:func:`memhooks.agents.paths.clean_path`:
+    backslashes become ``/`` — a host on Windows sends native separators, agent-hooks.md
+    section 11 —, ``file://`` decoded; a URL or a control character: ``""``)."""
+    from ..agents.paths import clean_path  # loaded already: the event's files were read so
+
+    return (clean_path(path, None) or "") if path else ""
 
 
 def _first(args: dict[str, object], keys: tuple[str, ...]) -> str:
