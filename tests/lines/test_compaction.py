@@ -5,10 +5,14 @@ the decision. Claude Code and Codex payloads, through ``memhooks hook`` as hosts
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 import test_hook_lines
+from storyrepo import commit_files, git
 from test_hook_lines import DECISION, PAYLOADS, context, hook
 
 from memhooks.hook.compaction import LABEL, MAX_CHARS
@@ -206,3 +210,34 @@ def test_history_memories_come_back_once_each_and_not_as_a_chain(
     # both keys of each were recorded: nothing of it comes again at the next read
     again = context(hook(project, "claude-code", "claude-read", session="h1", **off))
     assert all(n not in again for n in named)
+
+
+def test_a_commit_git_no_longer_has_is_left_out_of_what_comes_back_alone(
+    project: dict[str, object], hashes: dict[str, str]
+) -> None:
+    # lines20: a commit told at a Read, then rewritten away (amend, rebase) and pruned,
+    # made the one `git log` of the carry-back fail: nothing came back, and nothing said why
+    root: Path = project["root"]  # type: ignore[assignment]
+    path = root / "retryx" / "retry.py"
+    text = path.read_text(encoding="utf-8").replace(
+        "        self.backoff = backoff\n",
+        "        self.backoff = max(0.1, backoff)\n        self.jitter = 0.1\n",
+    )
+    local = commit_files(root, {"retryx/retry.py": text}, "Floor the backoff, add jitter\n", 1780000000)  # fmt: skip
+    read = context(hook(project, "claude-code", "claude-read", session="g1"))
+    assert local[:12] in read and hashes["decision"][:12] in read
+    git(root, "reset", "-q", "--hard", "HEAD~1")
+    git(root, "reflog", "expire", "--expire=now", "--all")
+    git(root, "gc", "-q", "--prune=now")
+    payload = json.dumps(PAYLOADS["claude-session-start-compact"])
+    done = subprocess.run(
+        [sys.executable, "-m", "memhooks", "hook", "--agent", "claude-code"],
+        input=payload.replace("{root}", str(root)).replace("{session}", "g1"),
+        capture_output=True, text=True, check=False,
+        env=project["env"], cwd=root,  # type: ignore[arg-type]
+    )  # fmt: skip
+    assert done.returncode == 0
+    back = context(done.stdout)
+    assert LABEL in back and f'{hashes["decision"][:12]} "{DECISION}"' in back
+    assert local[:12] not in back
+    assert done.stderr.count("\n") == 1 and local[:12] in done.stderr  # one line says which

@@ -222,7 +222,8 @@ def _commits(
     call: HookCall, told: list[tuple[str, str, int | None]]
 ) -> list[tuple[str, str, int | None, Commit]]:
     """Each commit of ``told`` with what it said (one ``git log`` in the work tree of the
-    files they were told for); none when too little time is left or git cannot say."""
+    files they were told for); none when too little time is left or git cannot run, and
+    not one git no longer has (history rewritten since): each said in the call's note."""
     if not told or call.remaining() < MIN_LEFT_S or call.root is None:
         return []
     file = next((_file_of(cue) for _, cue, group in told if group is not None), "")
@@ -230,8 +231,15 @@ def _commits(
     top = placed[0] if placed is not None else call.root
     try:
         found = read_commits(top, [hash_ for hash_, _, _ in told])
-    except (MemhooksError, OSError):
+    except (MemhooksError, OSError) as exc:
+        call.notes.append(
+            f"what the session was told before the compaction is not carried back: {exc}"
+        )
         return []
+    lost = [short(h) for h, _, _ in told if h not in found]
+    if lost:  # rewritten or pruned since: the others come back without it
+        call.notes.append(f"commit{'s' if len(lost) > 1 else ''} {', '.join(lost)} told before the "
+                          "compaction no longer in git (history rewritten?): not carried back")  # fmt: skip
     return [(h, cue, group, found[h]) for h, cue, group in told if h in found]
 
 

@@ -103,17 +103,20 @@ def read(top: str, hashes: list[str]) -> dict[str, Said]:
     tree ``top``: the message as ``history import`` keeps it (trailers naming people
     dropped, e-mails and secrets scrubbed, at most :data:`MESSAGE_CHARS`), its low-signal
     reason (:func:`memhooks.history.signal.low_signal`; :data:`RESHAPES` for a subject
-    that reshapes code), whether it has no parent, and how many files it touched. Raises
-    :class:`~memhooks.errors.DiagnosticError` MH032 when git cannot read them."""
+    that reshapes code), whether it has no parent, and how many files it touched. A hash
+    git has no commit for is not in the answer. Raises
+    :class:`~memhooks.errors.DiagnosticError` MH032 when git cannot run there."""
     from ..history import blame_ignore, signal
     from ..history.message import bound, memory_text
     from ..history.process import tokens
 
     if not hashes:
         return {}
-    # --name-only: each commit's header token is followed by one token per file it touched
-    args = ["log", "--no-walk=unsorted", "-z", "--name-only", f"--format={_FORMAT}",
-            *dict.fromkeys(hashes)]  # fmt: skip
+    # --name-only: each commit's header token is followed by one token per file it touched;
+    # --ignore-missing: a commit git no longer has (history rewritten, pruned) is left out
+    # of the answer, not the failure of every other one
+    args = ["log", "--no-walk=unsorted", "--ignore-missing", "-z", "--name-only",
+            f"--format={_FORMAT}", *dict.fromkeys(hashes)]  # fmt: skip
     found: dict[str, Said] = {}
     ignored = blame_ignore.revs(top)
     said: Said | None = None
