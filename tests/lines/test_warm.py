@@ -89,3 +89,31 @@ def test_what_was_read_ahead_for_another_head_is_not_used(repo: Path, state: str
 
 def vars_of(commit: object) -> dict[str, object]:
     return {k: getattr(commit, k) for k in commit.__slots__}  # type: ignore[attr-defined]
+
+
+def test_an_edit_told_from_the_read_ahead_leaves_the_entry_as_it_was_and_settles_after(
+    repo: Path, state: str, hashes: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # issue 20 item 7: what the owners of an edit's lines said came from the read-ahead;
+    # saving the whole entry again to keep it in the notes was ~7 % of a warm edit far
+    # from the read (a 6,000-line file's entry: ~130 kB of JSON). It stays aside, and
+    # the pre-tool shortcut finds it there: the same edit again settles.
+    from memhooks.hook.told import all_told
+    from memhooks.lines.tools import changes
+    from memhooks.recall.why import explain_lines
+
+    top = str(repo)
+    past = time.time() - 60  # written minutes ago: its stat vouches for it
+    os.utime(repo / PATH, (past, past))
+    assert warm.main([top, PATH, state, "30"]) == 0
+    entry = Path(cache.path_of(state, top, PATH))
+    kept = entry.read_bytes()
+    monkeypatch.setenv("PATH", "")  # no git: every commit from the read-ahead
+    why = explain_lines(top, PATH, [(2, 8)], state_dir=state)
+    told = {e.commit.hash for e in why.explanations}
+    assert hashes["decision"] in told
+    assert entry.read_bytes() == kept  # not written again
+    cap = "MAX_ATTEMPTS = 4  # the gateway's measured budget\n"
+    found = changes("Edit", {"file_path": PATH, "old_string": cap, "new_string": "x\n"})
+    assert all_told(found, lambda p: str(repo / p), top, state, told)
+    assert not all_told(found, lambda p: str(repo / p), top, state, told - {hashes["decision"]})

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Sequence
 
     from ..lines.cache import Entry
+    from ..lines.said import Said
     from ..lines.tools import Change
     from .call import HookCall
 
@@ -117,9 +118,9 @@ def _told(
     ranges = _around(change, text)
     if not ranges:
         return False
-    from ..lines.said import Said, says_little  # the one reading of the notes' commits
+    from ..lines.said import says_little
 
-    notes = entry.notes
+    said_of = _said(entry)
     size = len(entry.lines)
     # each owner of the lines: (its path there, its previous commit, its line numbers
     # there in the edit's own lines), as lines.ownership answers them (the first line's
@@ -146,7 +147,7 @@ def _told(
     for hash_ in {h for h, _ in lines_at.values()}:  # owning only lines without a word:
         if entry.wordless(n for n, (h, _) in lines_at.items() if h == hash_):
             del owned[hash_]  # never named (recall.why), so never to be told
-    said = {h: Said.of(notes, h) for h in owned}
+    said = {h: said_of(h) for h in owned}
     if any(s is not None and s.low_signal for s in said.values()):
         # a low-signal owner: the whole way looks for its previous owners from the edit's
         # own lines (no context; recall.why: the owner as it owns these)
@@ -163,7 +164,7 @@ def _told(
                 continue  # nothing behind it: never told at an edit (recall.line_recall)
             if owner not in told or owner in mixed:
                 return False
-            if not _before_told(entry, notes, owner, path, prior, numbers, told):
+            if not _before_told(entry, said_of, owner, path, prior, numbers, told):
                 return False
         elif owner not in told:
             if prior is not None or not note.root:
@@ -192,9 +193,30 @@ def _around(change: Change, text: str) -> list[tuple[int, int]]:
     return _widen(spans, CONTEXT, _count(text))
 
 
+def _said(entry: Entry) -> Callable[[str], Said | None]:
+    """What a commit said as the whole way finds it (:func:`memhooks.recall.why_commit.texts`):
+    in the notes of the file version, else in what the background blame read ahead
+    (:meth:`memhooks.lines.cache.Entry.aside`, read once, only when a note is missing);
+    None: not read yet."""
+    from ..lines.said import Said  # the one reading of the notes' commits
+
+    aside: dict[str, object] | None = None
+
+    def said_of(hash_: str) -> Said | None:
+        nonlocal aside
+        found = Said.of(entry.notes, hash_)
+        if found is None:
+            if aside is None:
+                aside = entry.aside()
+            found = Said.of(aside, hash_)
+        return found
+
+    return said_of
+
+
 def _before_told(
     entry: Entry,
-    notes: dict[str, object],
+    said_of: Callable[[str], Said | None],
     hash_: str,
     path: str,
     previous: object,
@@ -212,7 +234,6 @@ def _before_told(
         return True
     from ..lines.previous import usable
     from ..lines.ranges import ranges_of
-    from ..lines.said import Said
 
     for first, last in ranges_of(sorted(numbers)):
         rows = entry.before.get(f"{hash_} {path} {first}-{last}")
@@ -224,7 +245,7 @@ def _before_told(
             info = entry.commits.get(before)
             if isinstance(info, list) and len(info) > 2 and info[2]:
                 continue  # a boundary commit: never told
-            note = Said.of(notes, before)
+            note = said_of(before)
             if before not in told or note is None or note.low_signal:
                 return False
     return True

@@ -9,7 +9,8 @@ file said and keeps it *aside*, in a file beside the entry (``<key>.said``: the 
 of notes, with the entry's format and HEAD), never in the entry itself: an entry is
 read whole by every edit of its file, and the owners of a 10,000-line file said a few
 hundred kilobytes. An edit of lines the read did not cover finds its owners there
-(:func:`aside`) instead of starting git, and keeps what it used in the notes.
+(:func:`aside`) instead of starting git; what it used stays there (the entry is not
+saved again for it), and the pre-tool shortcut looks there too.
 """
 
 from __future__ import annotations
