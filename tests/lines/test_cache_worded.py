@@ -10,6 +10,7 @@ import random
 from pathlib import Path
 
 from memhooks.lines import cache
+from memhooks.lines.worded import worded
 
 LINES = ["", "  ", "}", "  );", "\t*/", "x", "  return 0;", "# 1", "\r", "—", "  — é",
          "٣", "²", "中文", "\xa0", "½", "a—", "--", "\x00", "\ud800"]  # fmt: skip
@@ -20,12 +21,12 @@ def by_character(text: list[str]) -> str:
 
 
 def test_which_lines_hold_a_word_follows_the_character_rule() -> None:
-    assert cache.worded([]) == ""
-    assert cache.worded(LINES) == by_character(LINES)
+    assert worded([]) == ""
+    assert worded(LINES) == by_character(LINES)
     rng = random.Random(7)
     for _ in range(500):
         text = ["".join(rng.choice(LINES) for _ in range(rng.randrange(3))) for _ in range(9)]
-        assert cache.worded(text) == by_character(text), text
+        assert worded(text) == by_character(text), text
 
 
 def test_a_loaded_entry_says_which_lines_are_wordless_without_its_text(tmp_path: Path) -> None:

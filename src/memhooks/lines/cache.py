@@ -38,8 +38,7 @@ if TYPE_CHECKING:
 # follow history.message (mapping FORMAT 2; tests/lines/test_cache_format.py ties them);
 # 8: mapping FORMAT 3 (low-signal reasons); 9: head names the shallow edge (blame_key);
 # 10: typing and lint passes reshape code (history.signal.reshapes: walked past);
-# 11: surface verdicts judge a unit with its nesting (lines.surface_diff); 12: which
-# lines hold a word kept with the entry (Entry.wordless reads no text).
+# 11: surface verdicts judge a unit with its nesting (lines.surface_diff); 12: worded.
 FORMAT = 12
 
 
@@ -132,9 +131,7 @@ class Entry:
         digit — blank, or punctuation alone (``}``, ``);``, ``*/``): what owns only such
         lines explains nothing (:func:`memhooks.recall.why.explain_lines`; the pre-tool
         shortcut, :mod:`memhooks.hook.told`, says the same). False when the text is not
-        known. Read from :attr:`worded`, kept with the entry: a warm edit reads no text
-        (a 6,000-line file's text: ~3.4 M instructions of a warm edit's ~90 M, callgrind,
-        bench_lines_hook ``edit_new``)."""
+        known. Read from :attr:`worded`, kept with the entry: a warm edit reads no text."""
         worded = self.worded
         if not worded:
             return False
@@ -144,8 +141,10 @@ class Entry:
     @property
     def worded(self) -> str:
         """Per line of :attr:`text`, ``"1"`` when it holds a letter or a digit, else
-        ``"0"`` (:func:`worded`); made from the text when not kept."""
+        ``"0"`` (:func:`memhooks.lines.worded.worded`); made from the text when not kept."""
         if self._worded is None:
+            from .worded import worded
+
             self._worded = worded(self.text)
         return self._worded
 
@@ -170,33 +169,6 @@ class Entry:
         self._text = value
         self._worded = None
         self.text_changed = True
-
-
-#: ``bytes.translate`` of a text's UTF-8 bytes for :func:`worded`: ASCII letters and
-#: digits become ``1``, bytes of other characters ``?``; other ASCII is deleted.
-_WORD = bytes(
-    ord("?") if b >= 0x80 else ord("1") if chr(b).isalnum() else b for b in range(256)
-)
-_NOT_WORD = bytes(b for b in range(0x80) if not chr(b).isalnum() and b != 0x0A)
-_FLAG = bytes.maketrans(b"\x00\x01", b"01")
-
-
-def worded(text: list[str]) -> str:
-    """Per line of ``text`` (lines without their newline), ``"1"`` when it holds a
-    letter or a digit (``str.isalnum`` of one of its characters), else ``"0"``. The ASCII
-    lines are judged by two ``bytes`` passes over the whole text (a 10,000-line file in
-    well under a millisecond); a line with other characters and no ASCII letter or digit,
-    character by character."""
-    if not text:
-        return ""
-    raw = "\n".join(text).encode("utf-8", "surrogatepass")
-    kept = raw.translate(_WORD, _NOT_WORD).split(b"\n")
-    flags = bytearray(map(bool, kept))
-    if not raw.isascii():
-        for n, part in enumerate(kept):
-            if part and b"1" not in part:  # only characters beyond ASCII
-                flags[n] = any(c.isalnum() for c in text[n])
-    return flags.translate(_FLAG).decode("ascii")
 
 
 def _read_text(file: str) -> list[str]:
@@ -294,31 +266,6 @@ def unchanged(entry: Entry, st: os.stat_result) -> bool:
     return entry.stat == stat_key(st) and st.st_mtime_ns < entry.saved_ns - filestate.RACY_NS
 
 
-def follow_edit(entry: Entry, text: list[str]) -> bool:
-    """Carry ``entry`` over to the file's new lines ``text``, compared with the text blame
-    saw (:attr:`Entry.base`, not the previous edit): lines kept keep what is known of
-    them; the others are uncommitted when the base is HEAD's version (``committed``),
-    else not blamed yet (blame alone knows whether they are HEAD's lines). Text back to
-    the base gets the base's owners back. Returns whether anything changed."""
-    if text == entry.text:
-        return False
-    if entry.base_lines is None:  # the first edit followed: what blame saw is kept aside
-        entry.base, entry.base_lines = entry.text, list(entry.lines)
-    base, owners = entry.base, entry.base_lines
-    if text == base:  # the edit undone
-        entry.text, entry.lines = text, list(owners)
-        entry.base_lines, entry.base = None, None
-        return True
-    from difflib import SequenceMatcher
-
-    lines: list[int | None] = [UNCOMMITTED if entry.committed else None] * len(text)
-    matcher = SequenceMatcher(None, base, text, autojunk=False)
-    for old, new, size in matcher.get_matching_blocks():
-        lines[new : new + size] = owners[old : old + size]
-    entry.text, entry.lines = text, lines
-    return True
-
-
 def settle(entry: Entry) -> None:
     """After a blame of the followed version: what it found of lines kept from the base
     is the base's too (so that a later edit, or its undoing, keeps it)."""
@@ -332,13 +279,3 @@ def settle(entry: Entry) -> None:
         for k in range(size):
             if owners[old + k] is None and lines[new + k] is not None:
                 owners[old + k] = lines[new + k]
-
-
-def blob_id(raw: bytes, size: int) -> str:
-    """Git's object id of a blob holding ``raw`` (sha1, or sha256 when ``size`` is 64)."""
-    import hashlib
-
-    digest = hashlib.sha256() if size == 64 else hashlib.sha1()
-    digest.update(b"blob %d\0" % len(raw))
-    digest.update(raw)
-    return digest.hexdigest()

@@ -60,7 +60,10 @@ def entry_of(
         return file, fresh, True
     item.head = head
     item.stat = cache.stat_key(st)
-    cache.follow_edit(item, text)
+    if text != item.text:  # lines changed (not only its stat): followed, with difflib
+        from .follow import follow_edit
+
+        follow_edit(item, text)
     return file, item, True
 
 
@@ -92,7 +95,7 @@ def _is_head_blob(top: str, path: str, head: str, raw: bytes) -> bool | None:
     oid = done.stdout.strip()
     if done.returncode != 0 or len(oid) not in (40, 64):
         return True  # not in HEAD: none of its lines is committed
-    return cache.blob_id(raw, len(oid)) == oid
+    return blob_id(raw, len(oid)) == oid
 
 
 def _read(full: str) -> bytes | None:
@@ -121,3 +124,13 @@ def _lines(raw: bytes) -> list[str] | None:
     if lines[-1] == "":
         lines.pop()
     return lines
+
+
+def blob_id(raw: bytes, size: int) -> str:
+    """Git's object id of a blob holding ``raw`` (sha1, or sha256 when ``size`` is 64)."""
+    import hashlib
+
+    digest = hashlib.sha256() if size == 64 else hashlib.sha1()
+    digest.update(b"blob %d\0" % len(raw))
+    digest.update(raw)
+    return digest.hexdigest()
