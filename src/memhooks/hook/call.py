@@ -70,6 +70,7 @@ class HookCall:
         "_session",
         "_state",
         "_state_dir",
+        "_store_choice",
         "_store_note",
         "_store_ready",
         "deadline",
@@ -121,6 +122,7 @@ class HookCall:
         self._session: Session | None = None
         self._capture: tuple[str, bool] | None = None
         self._store_ready: bool | None = None
+        self._store_choice: tuple[tuple[str, str | None] | None] | None = None
         self._store_note: str | None = None
         self._backend: Backend | MemhooksError | None = None
         self._backend_opened = False
@@ -398,6 +400,19 @@ class HookCall:
             elif not self._store_ready and self.env.get("MEMHOOKS_STORE"):
                 self._missing_store(self.env["MEMHOOKS_STORE"])
         return self._store_ready
+
+    @property
+    def store_choice(self) -> tuple[str, str | None] | None:
+        """(the configuration file, the embedded store's file or None: another backend)
+        the call's environment selects, or None when that cannot be said
+        (:func:`memhooks.session.edits.chosen_store`), worked out once: a pre-tool edit
+        asks it for the store's marks, for what the code's names could find and for the
+        session's snapshot (each a configuration lookup and a few ``stat`` calls)."""
+        if self._store_choice is None:
+            from ..session.edits import chosen_store
+
+            self._store_choice = (chosen_store(self.env),)
+        return self._store_choice[0]
 
     def _missing_store(self, named: str) -> None:
         """One stderr line per session when the file ``MEMHOOKS_STORE`` names does not

@@ -209,7 +209,7 @@ def _by_names(
     from ..errors import MemhooksError
     from ..recall import QUERY_TIMEOUT_S
     from ..recall.symbol_recall import find, ledger_items, render
-    from .owners import exclusions
+    from .exclusions import exclusions
 
     try:
         memories = find(

@@ -78,8 +78,10 @@ def tell(
     told = made()
     if not told.commits:
         return None
-    # The chain's exclusions are read only when there is something to tell (resolving the
-    # chain may parse its hooks).
+    # The chain's exclusions are read only when there is something to tell (kept between
+    # calls while its hook files stand; resolving the chain may parse them).
+    from .exclusions import exclusions
+
     exclude = exclusions(call, top, rel)
     if exclude:
         more = {"exclude": exclude}
@@ -176,10 +178,9 @@ def _marks(call: HookCall) -> tuple[str, Marks | None] | None:
     """(the embedded store's real path, the marks kept for it and the call's project or
     None: to be read) when the call selects the embedded store and its file exists;
     None otherwise (another backend, or no store: :func:`_store` says what to ask)."""
-    from ..session.edits import chosen_store
     from ..session.marks import load
 
-    chosen = chosen_store(call.env)
+    chosen = call.store_choice
     if chosen is None or chosen[1] is None or call.root is None:
         return None
     path = os.path.realpath(chosen[1])
@@ -206,14 +207,3 @@ def _keep_marks(call: HookCall, store: MemoryStore, project: str) -> None:
         return
     keep(call.state_dir, call.root, state, obsolete, elsewhere)
 
-
-def exclusions(call: HookCall, top: str, rel: str) -> list[str]:
-    """The ``exclude`` phrases of the chain of ``rel``'s folder (none when the chain is
-    invalid: validate reports it)."""
-    from ..protocol.resolve import resolve
-
-    folder = os.path.dirname(os.path.join(top, *rel.split("/")))
-    try:
-        return list(resolve(folder, call.roles).exclude)
-    except Exception:  # noqa: BLE001 - an invalid chain is validate's to report; recall goes on
-        return []

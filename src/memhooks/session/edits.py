@@ -43,6 +43,8 @@ if TYPE_CHECKING:
         def root(self) -> str | None: ...
         @property
         def project(self) -> str: ...
+        @property
+        def store_choice(self) -> tuple[str, str | None] | None: ...
 
 
 def _load(call: Call) -> dict[str, Any] | None:
@@ -94,7 +96,7 @@ def nothing_named(call: Call) -> bool:
             return _nothing_named(data, call.env)
     except (ValueError, KeyError, TypeError):
         return False
-    chosen = chosen_store(call.env)
+    chosen = call.store_choice
     if chosen is None or chosen[1] is None:
         return False
     path = os.path.realpath(chosen[1])
@@ -216,7 +218,7 @@ def store_fields(
     data = _load(call) or {}
     store = data.get("store")
     if _chosen(store, env) is False:
-        chosen = chosen_store(env)
+        chosen = call.store_choice
         if chosen is None:
             return None, True, None
         store = store_choice(env, *chosen)

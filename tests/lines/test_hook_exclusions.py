@@ -1,0 +1,90 @@
+"""A chain's ``exclude`` phrases apply to line-level recall (issue 20 item 5) and are kept
+between hook calls while its hook files stand (issue 20 item 7: resolving the chain again
+was ~3 % of a warm edit that tells): a hook file edited, added or removed, or a work tree
+made between the root and the folder, resolves it again."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from test_hook_lines import DECISION, context, hook, project  # noqa: F401  (the fixture)
+
+from memhooks.hook import exclusions as kept
+from memhooks.protocol import cache as hook_cache
+
+HOOK = "---\nschema: memhooks/v2\n{more}---\n"
+
+
+class Call:
+    """What :func:`memhooks.hook.exclusions.exclusions` reads of a hook call."""
+
+    def __init__(self, state: Path) -> None:
+        self.state_dir = str(state)
+        self.roles: list[str] = []
+
+
+def write_hook(folder: Path, exclude: list[str]) -> None:
+    more = "".join(
+        f"exclude:\n  - {p}\n" if i == 0 else f"  - {p}\n" for i, p in enumerate(exclude)
+    )
+    hook = folder / "MEMHOOKS.md"
+    hook.write_text(HOOK.format(more=more), encoding="utf-8")
+    past = time.time() - 60  # older than the racy window: its key is trusted
+    os.utime(hook, (past, past))
+
+
+def test_the_phrases_are_kept_while_the_chain_stands(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    call = Call(tmp_path / "state")
+    write_hook(repo, ["measured attempt budget"])
+    assert kept.exclusions(call, str(repo), "retryx/retry.py") == ["measured attempt budget"]  # type: ignore[arg-type]
+    resolved: list[str] = []
+    real = kept._resolved
+    monkeypatch.setattr(kept, "_resolved", lambda *a: resolved.append("x") or real(*a))
+    assert kept.exclusions(call, str(repo), "retryx/retry.py") == ["measured attempt budget"]  # type: ignore[arg-type]
+    assert resolved == []  # kept: the chain is not resolved again
+    write_hook(repo / "retryx", ["gateway"])  # a hook of the folder's own
+    assert kept.exclusions(call, str(repo), "retryx/retry.py") == [  # type: ignore[arg-type]
+        "measured attempt budget", "gateway"]  # fmt: skip
+    write_hook(repo, [])  # the root's phrase removed
+    assert kept.exclusions(call, str(repo), "retryx/retry.py") == ["gateway"]  # type: ignore[arg-type]
+    (repo / "retryx" / "MEMHOOKS.md").unlink()
+    assert kept.exclusions(call, str(repo), "retryx/retry.py") == []  # type: ignore[arg-type]
+    assert len(resolved) == 3
+    subprocess.run(
+        ["git", "init", "-q", str(repo / "retryx")], check=True
+    )  # a work tree of its own
+    write_hook(repo / "retryx", [])
+    write_hook(repo, ["measured attempt budget"])
+    assert kept.exclusions(call, str(repo), "retryx/retry.py") == []  # type: ignore[arg-type]
+
+
+def test_a_hook_changed_within_the_racy_window_is_not_kept(repo: Path, tmp_path: Path) -> None:
+    call = Call(tmp_path / "state")
+    (repo / "MEMHOOKS.md").write_text(HOOK.format(more="exclude:\n  - gateway\n"), "utf-8")
+    assert kept.exclusions(call, str(repo), "retryx/retry.py") == ["gateway"]  # type: ignore[arg-type]
+    assert not (tmp_path / "state" / kept.FOLDER).exists()
+
+
+def test_an_edit_is_not_told_an_excluded_decision_until_the_phrase_goes(
+    project: dict[str, object], hashes: dict[str, str]
+) -> None:
+    root = Path(str(project["root"]))
+    write_hook(root, ["measured attempt budget"])
+    told = context(hook(project, "claude-code", "claude-pre-edit", session="a"))
+    assert hashes["decision"][:12] not in told
+    assert context(hook(project, "claude-code", "claude-pre-edit", session="b")) == told  # kept
+    write_hook(root, [])
+    told = context(hook(project, "claude-code", "claude-pre-edit", session="c"))
+    assert f'before it {hashes["decision"][:12]} "{DECISION}"' in told
+
+
+def test_the_kept_phrases_follow_the_hook_parser() -> None:
+    # When what parsing a hook yields changes (memhooks.protocol.cache.FORMAT moves), bump
+    # memhooks.hook.exclusions.FORMAT and record the pair here.
+    assert (hook_cache.FORMAT, kept.FORMAT) == (7, 1)
