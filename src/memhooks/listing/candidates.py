@@ -28,16 +28,17 @@ importing the YAML reader). Here the two overlap without walking the tree twice:
    symlink either). Folders git would show only as a whole (``--directory``) matter only
    for hooks git does not list, and there are none on this path.
 
+A candidate git ignores is left out where git's listing provably does (:func:`_left_out`).
+
 Whenever that reasoning does not hold, None is returned and the caller lists the tree
-as before (what was read meanwhile is reused, nothing else): a candidate that git does
-not list (ignored: the old listing decides whether a wholly untracked folder's ignored
-hook is still checked), one in a folder holding ``.git`` (a nested repository, or not:
-git looks closer) or in a folder the index holds as a file or submodule, an entry
-named like a hook that is not
-a regular file (a symlink, a directory, a FIFO), a folder the child cannot read, more
-than :data:`LIMIT` folders (git skips what it ignores, e.g. ``node_modules``; the child
-cannot), more than :data:`MAX_CANDIDATES` candidates (one command line), no ``posix_spawn``,
-or git or the child failing or exceeding :data:`memhooks.child.TIMEOUT_S`.
+as before (what was read meanwhile is reused, nothing else): an ignored candidate this
+path cannot decide (the old listing decides whether a walk finds it), one in a folder
+holding ``.git`` (a nested repository, or not: git looks closer) or in a folder the
+index holds as a file or submodule, an entry named like a hook that is not a regular
+file (a symlink, a directory, a FIFO), a folder the child cannot read, more than
+:data:`LIMIT` folders (git skips what it ignores, e.g. ``node_modules``; the child
+cannot), more than :data:`MAX_CANDIDATES` candidates (one command line), no
+``posix_spawn``, or git or the child failing or exceeding :data:`memhooks.child.TIMEOUT_S`.
 """
 
 from __future__ import annotations
@@ -147,8 +148,11 @@ def git_list(
             rule = verdicts[at + 2]
             if not rule or rule.startswith("!"):  # no rule, or a negated one: not ignored
                 listed.add(verdicts[at + 3])
-        if any(rel not in listed for rel in candidates):
-            return None  # git ignores one: the old listing decides (see the docstring)
+        shown = [rel for rel in candidates if rel in listed]
+        if len(shown) < len(candidates):  # git ignores some
+            if not _left_out([rel for rel in candidates if rel not in listed], shown, tracked):
+                return None  # the old listing decides (see the docstring)
+            candidates = shown
         # A tracked hook spelt in another case (core.ignoreCase): check-ignore does not
         # check a path the index matches, and the listing shows the index's spelling.
         folded = HOOK_NAME.casefold()
@@ -171,6 +175,28 @@ def git_list(
         return None
     finally:
         _end(children)
+
+
+def _left_out(ignored: list[str], shown: list[str], tracked: list[str]) -> bool:
+    """Whether git's listing (:mod:`memhooks.listing.discover`) leaves out each of
+    ``ignored`` (candidates git ignores) as it does unless a walk finds one: in the
+    highest folder on its way holding no file of ``tracked`` (git shows it as a whole,
+    even with only ignored files) when git shows nothing inside, which is then walked.
+    Decided when that folder holds a hook of ``shown`` (git lists it) or there is none;
+    else False. (A cue memhooks keeps out of git beside its project's hooks: the first.)"""
+    holding: set[str] = set()  # folders on the way to a tracked file
+    for name in tracked:
+        rel = name.rpartition("/")[0]
+        while rel and rel not in holding:
+            holding.add(rel)
+            rel = rel.rpartition("/")[0]
+    for rel in ignored:
+        parts = rel.split("/")[:-1]
+        ways = ("/".join(parts[: n + 1]) for n in range(len(parts)))
+        whole = next((folder for folder in ways if folder not in holding), None)
+        if whole is not None and not any(s.startswith(whole + "/") for s in shown):
+            return False
+    return True
 
 
 def read_while_listed(
