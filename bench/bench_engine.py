@@ -31,10 +31,27 @@ ratios; the load average before and after. Use the virtualenv memhooks is instal
 with compiled bytecode (``python -m compileall -q src`` for an editable install)::
 
     .venv/bin/python bench/bench_engine.py [--runs 11] [--reference PATH] [--json OUT]
-        [--cases validate_warm,validate_cold,validate_first,ref_validate]
+        [--cases validate_warm,validate_cold,validate_first,ref_validate] [--baseline EXE]
 
 ``--cases`` times only the named cases (comma-separated; ``bare`` is always timed, the
 tree is built in full either way).
+
+``--baseline EXE``: another install's ``memhooks`` (an older version's virtualenv) timed
+on the same tree in the same rounds, each engine case (``explain``, the ``validate``
+ones) right after this version's as ``baseline_<case>``, with a cache folder of its own
+(sharing one, each version rewrites the other's parsed-hook and listing caches every
+run: caches on then cost about what caches off do). The result gains ``vs_baseline``,
+this version's median over the baseline's per case. Compare versions this way, never
+one run's figures against another's: the tree is what *this* version's hook left it
+(the ``Write`` cases' setup). Since afc4dc2 memhooks keeps the hook files it generates
+out of git (the clone's ``info/exclude``), so the deepest folder's cue is one git
+ignores (``tree.hooks_git_ignores``), which a513c91's hook never made; and until the
+listing decided such a hook itself (:func:`memhooks.listing.candidates._left_out`),
+``validate --all`` with the caches off or empty then handed the whole tree to git's
+untracked walk (~40 ms more CPU here, any version): each version's own bench gave
+113–119 ms for ``validate_cold`` after afc4dc2 against a513c91's 80–84 ms, while the
+two timed on one tree were at par (docs/performance.md, "validate --all on a tree
+with a hook git ignores").
 """
 
 from __future__ import annotations
@@ -209,6 +226,9 @@ def main() -> int:
     parser.add_argument("--reference", default=REFERENCE, help="the Rust reference binary")
     parser.add_argument("--json", metavar="OUT")
     parser.add_argument("--cases", help="comma-separated case names to time (default: all)")
+    parser.add_argument(
+        "--baseline", metavar="EXE", help="another install's memhooks, timed beside (engine cases)"
+    )
     args = parser.parse_args()
 
     import memhooks
@@ -307,24 +327,23 @@ def main() -> int:
         huge = huge[: 1024 * 1024]
         prompt = "claude-code-UserPromptSubmit.json"
 
-        first_cache = os.path.join(tmp, "cache-first")  # emptied before each run
+        versions = [("", exe, env)]
+        if args.baseline:  # its own cache folder (see the module docstring)
+            other = os.path.abspath(args.baseline)
+            own = {**env, "XDG_CACHE_HOME": os.path.join(tmp, "cache-baseline")}
+            versions.append(("baseline_", other, own))
+        engine = [engine_cases(prefix, program, base, deepest, big_path, version_env, tmp)
+                  for prefix, program, version_env in versions]  # fmt: skip
         cases = [
             Case("bare", [sys.executable, "-c", "pass"], env),
-            Case("explain", [exe, "explain", deepest, "--format", "json"], env),
-            Case("validate_warm", [exe, "validate", "--all", base], env),
-            Case("validate_cold", [exe, "validate", "--all", base], {**env, "MEMHOOKS_CACHE": "0"}),
-            Case(
-                "validate_first",
-                [exe, "validate", "--all", base],
-                {**env, "XDG_CACHE_HOME": first_cache},
-                before=lambda: shutil.rmtree(first_cache, ignore_errors=True),
-            ),
+            # each engine case, then the baseline's beside it
+            *(case for row in zip(*(version[:4] for version in engine)) for case in row),
             Case("hook_noop", hook_argv, env, payload("claude-code-PreToolUse.json", base)),
             Case("write_unchanged", hook_argv, env, write_payload(base, written)),
             Case("write_changed", hook_argv, env, lambda n: write_payload(side, new_file(n), SIDE_SESSION)),
             Case("note_10", lambda n: [exe, "note", "--cwd", note_dirs[10], "--query", f"q{n}"], env),
             Case("note_400", lambda n: [exe, "note", "--cwd", note_dirs[400], "--query", f"q{n}"], env),
-            Case("validate_255k", [exe, "validate", big_path], env),
+            *(version[4] for version in engine),
             Case("prompt_255k", hook_argv, env, payload(prompt, big, prompt="fix component 7")),
             Case("prompt_1mb", hook_argv, env, payload(prompt, deepest, prompt=huge)),
         ]
@@ -338,14 +357,16 @@ def main() -> int:
             unknown = wanted - {case.name for case in cases}
             if unknown:
                 parser.error(f"unknown cases: {', '.join(sorted(unknown))}")
-            cases = [case for case in cases if case.name in wanted]
+            cases = [case for case in cases if case.name.removeprefix("baseline_") in wanted]
         # the parsed-hook and listing caches trust nothing changed within the last 2 s
         # (memhooks.filestate.RACY_NS): "warm" is a tree left alone that long
         time.sleep(2.1)
-        child([exe, "explain", deepest, "--format", "json"], env)  # fills the disk cache
-        child([exe, "validate", "--all", base], env)
+        for _prefix, program, version_env in versions:  # fills each one's disk cache
+            child([program, "explain", deepest, "--format", "json"], version_env)
+            child([program, "validate", "--all", base], version_env)
         # as measured: the Write cases' setup gives the deepest folder a generated cue
         chain = len(memhooks.resolve(deepest).sources)
+        ignored = ignored_hooks(base)
         for number in range(args.runs):
             for case in cases:
                 case.run(number)
@@ -355,7 +376,7 @@ def main() -> int:
     bare_min = min(cases[0].ms)
     result: dict[str, object] = {
         "tree": {"depth": DEPTH, "directories": DIRS, "hooks": HOOKS, "chain": CHAIN,
-                 "chain_measured": chain},  # fmt: skip
+                 "chain_measured": chain, "hooks_git_ignores": ignored},  # fmt: skip
         "runs": args.runs,
         "load_average": {"before": load_before, "after": os.getloadavg()},
         "resolve_warm_ms": round(resolve_ms, 4),
@@ -369,11 +390,53 @@ def main() -> int:
             "min_ratio": round(fastest / bare_min, 2),
             "peak_rss_mb": case.rss,
         }
+    if args.baseline:
+        result["baseline"] = os.path.abspath(args.baseline)
+        medians = {case.name: statistics.median(case.ms) for case in cases}
+        result["vs_baseline"] = {
+            name: round(medians[name] / medians["baseline_" + name], 3)
+            for name in medians
+            if "baseline_" + name in medians
+        }
     print(json.dumps(result, indent=2))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fp:
             json.dump(result, fp, indent=2)
     return 0
+
+
+def engine_cases(
+    prefix: str, exe: str, base: str, deepest: str, big_path: str, env: dict[str, str], tmp: str
+) -> list[Case]:
+    """The engine's commands run by ``exe`` (one install's ``memhooks``), named with
+    ``prefix``: explain, validate --all with the caches warm, off and empty, and
+    validate of the 255 KB hook."""
+    first_cache = os.path.join(tmp, prefix + "cache-first")  # emptied before each run
+    return [
+        Case(prefix + "explain", [exe, "explain", deepest, "--format", "json"], env),
+        Case(prefix + "validate_warm", [exe, "validate", "--all", base], env),
+        Case(
+            prefix + "validate_cold",
+            [exe, "validate", "--all", base],
+            {**env, "MEMHOOKS_CACHE": "0"},
+        ),
+        Case(
+            prefix + "validate_first",
+            [exe, "validate", "--all", base],
+            {**env, "XDG_CACHE_HOME": first_cache},
+            before=lambda: shutil.rmtree(first_cache, ignore_errors=True),
+        ),
+        Case(prefix + "validate_255k", [exe, "validate", big_path], env),
+    ]
+
+
+def ignored_hooks(base: str) -> int:
+    """How many hook files below ``base`` git ignores (untracked and excluded)."""
+    done = subprocess.run(
+        ["git", "-C", base, "ls-files", "-z", "--others", "--ignored", "--exclude-standard"],
+        capture_output=True, check=True,
+    )  # fmt: skip
+    return sum(name.endswith(b"MEMHOOKS.md") for name in done.stdout.split(b"\0"))
 
 
 def median_ms(func, runs: int) -> float:
