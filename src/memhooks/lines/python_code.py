@@ -111,20 +111,18 @@ def _bindings(strings: list[str]) -> set[str] | None:
     """The names an import statement binds, each as ``module:name>as`` (None: not an
     import): how they are grouped, ordered and wrapped is a formatter's choice (ruff and
     isort merge and sort them)."""
-    if strings[0] == "import":
-        out = set()
-        for part in " ".join(strings[1:]).split(" , "):
-            name, _, alias = part.partition(" as ")
-            out.add(f":{name.replace(' ', '')}>{alias or name.replace(' ', '')}")
-        return out
-    if strings[0] != "from" or "import" not in strings:
+    if strings[0] == "import":  # import a.b as c, d
+        module, parts = "", strings[1:]
+    elif strings[0] == "from" and "import" in strings:  # from m import (a as b, c,)
+        at = strings.index("import")
+        module = "".join(strings[1:at])
+        parts = [s for s in strings[at + 1 :] if s not in ("(", ")")]
+    else:
         return None
-    at = strings.index("import")
-    module = "".join(strings[1:at])
-    parts = [s for s in strings[at + 1 :] if s not in ("(", ")")]
     out = set()
     for part in " ".join(parts).split(" , "):
         name, _, alias = part.strip(" ,").partition(" as ")
+        name = name.replace(" ", "")  # a dotted module: "a . b"
         if name:
             out.add(f"{module}:{name}>{alias or name}")
     return out
