@@ -98,3 +98,27 @@ def test_everyday_words_of_a_prompt_do_not_make_a_commit_answer_it() -> None:
 
     assert not says("Don't fix the tests twice", "don't change the tests, just fix it")
     assert says("Cap gateway retries at the budget", "why are gateway retries capped?")
+
+
+def test_a_chain_does_not_take_the_place_of_the_owner_of_more_of_the_lines_read() -> None:
+    # lines20 (requests utils.py 845-860, "no_proxy is ignored when using sessions"): a
+    # one-line "Split get_environ_proxies" chain, its prompt words second-hand, went
+    # before a4f9a599, which owns 4 of the 16 lines read, and the cap of 3 dropped it
+    prompt = "no_proxy is ignored when using sessions"
+    port = owner("a", [(854, 857)], "Port bpo-39057 to Requests (#7427)")
+    plain = owner("p", [(845, 847)], "consider plain ip notation of an ip in no_proxy")
+    ranges = owner("r", [(848, 848)], "Added possibility to use IP ranges to no_proxy")
+    split = owner("s", [(859, 859)], "Split get_environ_proxies into two methods.", low=True)
+    split.before = [(Commit("9" * 40, "Use IP ranges in no_proxy", 0, "Use IP ranges in no_proxy"), 1)]
+    why = read_of(16, port, plain, ranges, split)
+    assert names(rank(why, prompt, narrow=True)) == ["p", "r", "a"]
+    # with room for all, the chain still comes, after them
+    assert names(rank(why, prompt, narrow=True, limit=4)) == ["p", "r", "a", "s"]
+
+
+def test_a_chain_that_owns_more_lines_than_a_silent_owner_keeps_its_place() -> None:
+    # a reshaping owner of most of the lines, with the decision behind it, before an owner
+    # of fewer lines that says nothing of the prompt
+    split = owner("s", [(1, 8)], "refactor: split the retry loop", low=True, before=True)
+    small = owner("m", [(9, 10)], "Rename a variable in the loop")
+    assert names(rank(read_of(10, small, split), "why four attempts?")) == ["s", "m"]
