@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 
 from .snapshot import load
-from .storestate import keep, rows, still, store_state
+from .storestate import current, keep, still, store_state
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -102,8 +102,8 @@ def nothing_named(call: Call) -> bool:
     path = os.path.realpath(chosen[1])
     if not os.path.lexists(path):
         return True  # no store
-    found = rows(call.state_dir, "quiet").get(f"{root}\n{path}")
-    return still(found) and isinstance(found, list) and found[0] == path
+    row = current(call.state_dir, "quiet", f"{root}\n{path}")  # [quiet]
+    return row is not None and _of_store(row[0], path)
 
 
 def _nothing_named(data: dict[str, object], env: Mapping[str, str]) -> bool:
@@ -232,11 +232,17 @@ def store_fields(
     if isinstance(found, list) and found[:1] == [path] and (opened is None or still(found)):
         return store, True, found
     where = f"{call.root}\n{path}"  # what one store holds says nothing of another's
-    found = rows(call.state_dir, "quiet").get(where)
-    if still(found) and isinstance(found, list) and found[0] == path:
-        return store, True, found
+    row = current(call.state_dir, "quiet", where)  # [quiet]
+    if row is not None and _of_store(row[0], path):
+        return store, True, row[0]
     found = quiet_store(opened, call.project) if opened is not None else None
     if found is None or found[0] != path:
         return store, True, None
-    keep(call.state_dir, "quiet", where, found, lambda quiet: quiet)  # its row is its state
+    keep(call.state_dir, "quiet", where, [found])
     return store, True, found
+
+
+def _of_store(quiet: object, path: str) -> bool:
+    """Whether ``quiet`` (a kept :func:`.storestate.store_state`) is the state of the
+    store file ``path``."""
+    return isinstance(quiet, list) and quiet[0] == path

@@ -53,11 +53,11 @@ def load(state_dir: str, root: str, store: str) -> Marks | None:
     """The marks kept for the project at ``root`` in the store file ``store`` (its real
     path) while that store is as it was when they were read; else None (ask the store).
     Never raises."""
-    from .storestate import rows, still
+    from .storestate import current
 
-    row = rows(state_dir, "marks").get(f"{root}\n{store}")
+    row = current(state_dir, "marks", f"{root}\n{store}")
     try:
-        if not isinstance(row, list) or len(row) != 4 or not still(row[0]):
+        if row is None or len(row) != 4:
             return None
         state, obsolete, elsewhere, version = row
         if state[0] != store or version != VERSION:
@@ -75,9 +75,4 @@ def keep(
     from . import storestate
 
     row = [state, obsolete, elsewhere, VERSION]
-    storestate.keep(state_dir, "marks", f"{root}\n{state[0]}", row, _state_of)
-
-
-def _state_of(row: object) -> object:
-    """The store's state a kept row was read at."""
-    return row[0] if isinstance(row, list) and row else None
+    storestate.keep(state_dir, "marks", f"{root}\n{state[0]}", row)

@@ -4,11 +4,12 @@ the store is still as it was.
 
 A store's state (:func:`store_state`) is its file's key and an empty write-ahead log;
 :func:`still` says whether a kept state holds. Two files of the state folder keep rows
-keyed by a project's root and a store's real path, each row with the state it was read
-at: ``sessions/_quiet.json`` (the store holds only commits' memories:
-:mod:`memhooks.session.edits`) and ``sessions/_marks.json`` (what it says of the
-project's commits: :mod:`memhooks.session.marks`). :func:`rows` reads one,
-:func:`keep` adds a row and drops those whose store changed since.
+keyed by a project's root and a store's real path, each row a list whose first item is
+the state it was read at: ``sessions/_quiet.json`` (the store holds only commits'
+memories: :mod:`memhooks.session.edits`) and ``sessions/_marks.json`` (what it says of
+the project's commits: :mod:`memhooks.session.marks`). :func:`current` reads a row
+while its store is as it was, :func:`keep` adds one and drops those whose store changed
+since.
 
 Only ``os`` is imported here (and :mod:`memhooks.filestate` to compare a file's state).
 """
@@ -19,7 +20,7 @@ import os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from typing import Any
 
 
 def store_state(store: str) -> list[object] | None:
@@ -64,7 +65,19 @@ def _file(state_dir: str, name: str) -> str:
     return os.path.join(state_dir, "sessions", f"_{name}.json")  # no session's file name
 
 
-def rows(state_dir: str, name: str) -> dict[str, object]:
+def current(state_dir: str, name: str, key: str) -> list[Any] | None:
+    """The row kept under ``key`` in ``sessions/_<name>.json`` (JSON as it was written)
+    while the store its state (``row[0]``) names is as it was (:func:`still`); else None."""
+    row = _rows(state_dir, name).get(key)
+    return row if isinstance(row, list) and _standing(row) else None
+
+
+def _standing(row: object) -> bool:
+    """Whether ``row`` is a kept row whose store is as it was when it was read."""
+    return isinstance(row, list) and bool(row) and still(row[0])
+
+
+def _rows(state_dir: str, name: str) -> dict[str, object]:
     """The rows kept in ``sessions/_<name>.json`` (``{}``: none, or unreadable)."""
     from ..fast.jsonfast import loads
 
@@ -76,15 +89,13 @@ def rows(state_dir: str, name: str) -> dict[str, object]:
     return found if isinstance(found, dict) else {}
 
 
-def keep(
-    state_dir: str, name: str, key: str, row: object, state_of: Callable[[object], object]
-) -> None:
-    """Keep ``row`` under ``key`` in ``sessions/_<name>.json``, dropping the rows whose
-    store changed since (``state_of(row)``: the state a row was read at, :func:`still`).
+def keep(state_dir: str, name: str, key: str, row: list[object]) -> None:
+    """Keep ``row`` (its first item the state it was read at) under ``key`` in
+    ``sessions/_<name>.json``, dropping the rows whose store changed since (:func:`still`).
     Best effort: a failed write only costs the next call a look at the store."""
     from .. import cachefile
     from ..fast.jsonfast import dumps
 
-    kept = {k: found for k, found in rows(state_dir, name).items() if still(state_of(found))}
+    kept = {k: found for k, found in _rows(state_dir, name).items() if _standing(found)}
     kept[key] = row
     cachefile.write(_file(state_dir, name), dumps(kept), mode=0o700)
