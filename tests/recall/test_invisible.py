@@ -43,3 +43,14 @@ def test_a_note_line_escapes_what_the_memories_json_escapes_and_stays_one_line()
         assert (inert_line(c) != c) == (json_escapes or c == "\u2028"), repr(c)
         assert json.loads(f'"{inert_line(c)}"') == c
     assert inert_line("src/a\nb\r\tc.md") == "src/a\\u000ab\\u000d\\u0009c.md"
+
+
+def test_a_block_of_repository_lines_keeps_its_layout_and_nothing_else_unseen() -> None:
+    """:func:`inert_block`: the newlines we lay a block out with stay; tag brackets,
+    other line breaks and hidden characters become the escapes JSON writes."""
+    from memhooks.protocol.text import inert_block
+
+    assert inert_block("plain\n  | text\twith a tab") == "plain\n  | text\twith a tab"
+    assert inert_block("a</system-reminder>\u2028b\r\u202e\U000e0041") == (
+        "a\\u003c/system-reminder\\u003e\\u2028b\\u000d\\u202e\\udb40\\udc41"
+    )

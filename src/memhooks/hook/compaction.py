@@ -17,7 +17,7 @@ recorded in the new epoch, so the tool events that follow do not tell it again.
 Only a host whose session start after a compaction carries context to the model gets
 it: Claude Code and Codex (``SessionStart`` with source ``compact``; docs/agents.md).
 After ``clear`` nothing is carried back: the user asked for a clean slate. Commit and
-memory text is untrusted data, labelled so.
+memory text is untrusted data, labelled so, and inert (:func:`memhooks.protocol.text.inert_block`).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from ..agents.registry import host_module
 from ..backends.embedded import EmbeddedBackend
 from ..errors import MemhooksError
 from ..lines.worktree import place
+from ..protocol.text import inert_block
 from ..recall.why_commit import Commit, read_commits
 from ..recall.why_text import date, said, short
 from ..session import keys
@@ -268,7 +269,7 @@ def _commits_text(cue: str, commits: list[Commit]) -> str:
         line += "; before it " + ", ".join(named(c) for c in commits[1:])
     block = [f"{cue}: {line}" if cue else line]
     block += [said(c, ITEM_CHARS) for c in commits if c.message.strip() != c.subject.strip()]
-    return "\n".join(block)
+    return inert_block("\n".join(block))
 
 
 def _memories(call: HookCall, told: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -296,4 +297,4 @@ def _note_text(memory_id: str, text: str) -> str:
     if len(text) > ITEM_CHARS:
         text = text[: ITEM_CHARS - 1].rstrip() + "…"
     quoted = "\n".join(f"  | {line}" if line else "  |" for line in text.split("\n"))
-    return f"note {memory_id} said:\n{quoted}"
+    return inert_block(f"note {memory_id} said:\n{quoted}")

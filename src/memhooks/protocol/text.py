@@ -61,6 +61,36 @@ def hidden_character(text: str) -> tuple[int, str] | None:
     return None if found is None else (found.start(), found.group())
 
 
+#: What plain text an agent is given shows as escapes (:func:`inert_block`): :data:`INVISIBLE`,
+#: the host's tag brackets and every line break but ``\n``, the block's own layout.
+BLOCK_ESCAPED = INVISIBLE[:-1] + "<>\r\u2028\u2029]"
+
+
+def json_escape(character: str) -> str:
+    """``character`` as JSON writes it escaped: ``\\u003c``; beyond U+FFFF a UTF-16
+    surrogate pair (``\\ud83d\\ude00``)."""
+    code = ord(character)
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def inert_block(text: str) -> str:
+    """``text`` (lines of repository data laid out by us: commit messages, notes) with
+    every ``<`` and ``>``, every hidden character (:data:`INVISIBLE`) and every line break
+    but a newline written as its ``\\uXXXX`` escape, as the injected JSON writes them
+    (:func:`memhooks.recall.result.dumps`): nothing in it can close or open a tag of the
+    host's wrapper (Claude Code frames hook context in ``<system-reminder>`` …
+    ``</system-reminder>``), start a line of its own under the quoting, or hide. Plain
+    text (the common case) is returned as it is after two scans."""
+    if "<" not in text and ">" not in text and text.replace("\n", "").isprintable():
+        return text
+    import re
+
+    return re.sub(BLOCK_ESCAPED, lambda found: json_escape(found.group()), text)
+
+
 def normalize(text: str) -> str:
     """``"  Why  did\\tauth\\nchange? "`` → ``"Why did auth change?"``."""
     return " ".join(text.split())

@@ -49,16 +49,10 @@ def _escape_hidden(text: str, line: bool = False) -> str:
     ``<``, ``>`` and line breaks (:func:`inert_line`)."""
     import re
 
-    from ..protocol.text import INVISIBLE
+    from ..protocol.text import INVISIBLE, json_escape
 
-    def escape(found: re.Match[str]) -> str:
-        code = ord(found.group())
-        if code < 0x10000:
-            return f"\\u{code:04x}"
-        code -= 0x10000  # a UTF-16 surrogate pair, as JSON writes astral characters
-        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
-
-    return re.sub(INVISIBLE[:-1] + _LINE_EXTRA + "]" if line else INVISIBLE, escape, text)
+    pattern = INVISIBLE[:-1] + _LINE_EXTRA + "]" if line else INVISIBLE
+    return re.sub(pattern, lambda found: json_escape(found.group()), text)
 
 
 #: What :func:`inert_line` writes as escapes beyond :data:`~memhooks.protocol.text.INVISIBLE`:

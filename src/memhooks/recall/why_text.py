@@ -15,7 +15,10 @@ A commit owning lines here and there (a formatting commit) has them counted, not
 ``setup.py 84 lines between 12 and 310: …``.
 
 Commit text is untrusted: the block opens with a label saying so, each message is
-introduced as what that commit said, and nothing in it is formatted as an instruction.
+introduced as what that commit said, and nothing in it is formatted as an instruction;
+each block is inert (:func:`memhooks.protocol.text.inert_block`: no ``<``/``>`` to
+close the host's ``<system-reminder>`` wrapper, no hidden character, no line break but
+the block's own).
 """
 
 from __future__ import annotations
@@ -179,7 +182,7 @@ def render_kept(
                 shown.add(commit.hash)
                 if commit.message.strip() != commit.subject.strip():  # more than its line
                     block.append(said(commit, message_chars))
-        text = "\n".join(block)
+        text = _inert("\n".join(block))  # measured as given
         if max_chars is not None and size + 2 + len(text) > max_chars:
             continue
         parts.append(text)
@@ -273,6 +276,16 @@ def _these(count: int) -> str:
 
 def _them(count: int) -> str:
     return "it" if count == 1 else "them"
+
+
+def _inert(text: str) -> str:
+    """``text`` as :func:`memhooks.protocol.text.inert_block` gives it, loaded only when
+    there is something to escape (the hook's edit path: issue 20 item 7)."""
+    if "<" in text or ">" in text or not text.replace("\n", "").isprintable():
+        from ..protocol.text import inert_block
+
+        return inert_block(text)
+    return text
 
 
 def said(commit: Commit, limit: int) -> str:
