@@ -70,8 +70,11 @@ def test_every_field_of_a_recalled_memory_survives_the_round_trip() -> None:
 def test_the_anchor_says_why_and_leaves_the_memory_as_it_was() -> None:
     memory = _memory()
     before = memory.to_dict()
-    assert Anchor(["billing"], [], [])(memory) == "touched billing/invoice.py"
-    assert Anchor(["billing"], ["billing/invoice.py"], [])(memory) == "touched billing/invoice.py"
+    # lines20: a note "touched" nothing; it is anchored to the file (a commit touched it)
+    assert Anchor(["billing"], [], [])(memory) == "anchored to billing/invoice.py"
+    assert Anchor(["billing"], ["billing/invoice.py"], [])(memory) == "anchored to billing/invoice.py"
+    commit = memory.replace(commit="0c263d7c36ff" + "0" * 28)
+    assert Anchor(["billing"], [], [])(commit) == "touched billing/invoice.py"
     assert Anchor(["tax"], [], ["/p/billing/MEMHOOKS.md"])(memory) == ""  # its hook
     assert Anchor(["tax"], [], [])(memory) is None
     assert memory.to_dict() == before

@@ -228,7 +228,7 @@ def test_launched_in_a_folder_its_files_memories_come_at_the_first_read(agent: A
     assert delivered(read) == ["shipping-carrier"]
     body = json.loads(json.loads(read)["hookSpecificOutput"]["additionalContext"].split("\n", 2)[2])
     # credited to what anchored it, not to a prompt that never mentioned it
-    assert body["memories"][0]["recalled_by"] == "touched shipping/rates.py"
+    assert body["memories"][0]["recalled_by"] == "anchored to shipping/rates.py"
 
 
 def test_a_read_before_any_prompt_and_without_any_hook_query_recalls_the_folder(agent: Agent) -> None:
@@ -244,7 +244,7 @@ def test_the_cli_reproduces_a_tool_time_recall(agent: Agent, capsys: pytest.Capt
     assert main(["recall", str(agent.root / "billing"), "--prompt", prompt, "--file", str(agent.root / "billing" / "invoice.py"), "--tool-time", "--format", "json", "--store", agent.env["MEMHOOKS_STORE"]]) == 0
     result = json.loads(capsys.readouterr().out)
     assert [m["id"] for m in result["memories"]] == ["billing-cents", "tax-rate"] == delivered(agent.read("billing/invoice.py"))
-    assert result["memories"][0]["anchored_by"] == "touched billing/invoice.py"
+    assert result["memories"][0]["anchored_by"] == "anchored to billing/invoice.py"
 
 
 def test_a_prompt_with_a_lone_surrogate_still_recalls(agent: Agent) -> None:

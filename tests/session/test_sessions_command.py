@@ -35,7 +35,7 @@ def test_list_and_show_say_what_was_delivered(agent: Agent) -> None:
     assert (second["event"], second["target"]) == ("PostToolUse", "billing")
     assert [i["item"] for i in second["items"]] == ["billing-cents", "tax-rate"]
     assert second["items"][0]["words"].startswith("BILLING-MARK: invoice amounts")
-    assert second["items"][0]["cue"] == "touched billing/invoice.py"  # what brought it at the Read
+    assert second["items"][0]["cue"] == "anchored to billing/invoice.py"  # what brought it at the Read
     assert session["chars"] == first["chars"] + second["chars"] > 0
     human = _cli(agent.env, "show", "S1").stdout
     assert "PostToolUse  for billing" in human and "billing-cents  BILLING-MARK" in human

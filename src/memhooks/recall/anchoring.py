@@ -23,8 +23,9 @@ class Anchor:
     ``files`` root-relative (``""`` is the root), ``hooks`` the absolute paths of the
     target folders' own hook files. Calling it with a memory says why the memory is kept
     (:meth:`__call__`); recall gives a memory kept for a file it touched or for its scope
-    that reason as ``anchored_by`` (``"touched billing/invoice.py"``, ``"scoped to
-    billing"``): what brought it, rather than the query that happened to rank it.
+    that reason as ``anchored_by`` (``"anchored to billing/invoice.py"`` — a commit's:
+    ``"touched billing/invoice.py"`` —, ``"scoped to billing"``): what brought it,
+    rather than the query that happened to rank it.
     ``commits``: keep history memories (a commit's) too; False when line-level recall
     tells the commits that own the lines touched instead of those that touched the file
     (issue 20 item 2)."""
@@ -45,7 +46,8 @@ class Anchor:
         self.commits = commits
 
     def __call__(self, memory: Recalled) -> str | None:
-        """Why ``memory`` belongs to the targets — ``"touched <file>"``, ``"scoped to
+        """Why ``memory`` belongs to the targets — ``"anchored to <file>"`` (a commit's
+        memory: ``"touched <file>"``), ``"scoped to
         <folder>"``, or ``""`` when a target folder's own hook recalled it — or None when
         it does not."""
         if not self.commits and memory.commit:
@@ -54,8 +56,8 @@ class Anchor:
         touched = [p for p in paths if p in self.files] or [
             p for p in paths if p.rpartition("/")[0] in self.folders
         ]
-        if touched:
-            return f"touched {touched[0]}"
+        if touched:  # a commit touched the file; a note or a conversation is anchored to it
+            return f"{'touched' if memory.commit else 'anchored to'} {touched[0]}"
         scope = memory.scope
         if scope is not None and scope in self.folders and scope != "":
             return f"scoped to {scope}"

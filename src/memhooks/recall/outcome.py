@@ -23,7 +23,7 @@ class Recalled:
     ``tags``, ``entities``, ``created_at`` — ISO 8601 or None —, ``commit`` — the full
     hash of the commit it was made of, or None) and what recalled it: ``recalled_by``
     (the queries that found it, recall-v1 provenance dicts, :mod:`.credit`) and
-    ``anchored_by`` (what anchored it at tool time, ``"touched billing/invoice.py"``,
+    ``anchored_by`` (what anchored it at tool time, ``"anchored to billing/invoice.py"``,
     or the names that found it, :mod:`.symbol_recall`; None otherwise).
 
     Immutable (assigning raises AttributeError): :meth:`replace` makes a changed copy.
