@@ -84,3 +84,19 @@ def test_a_low_signal_commit_comes_at_the_prompt_only_when_it_says_a_name_of_the
     ]
     for named in ("cookies are lost in requests/sessions.py", "cookies are lost in sessions.py"):
         assert chore in [m["commit"] for m in prompt(repo, store, named)]
+
+
+def test_a_one_line_chore_of_ignore_lists_or_release_notes_is_not_recalled_at_the_prompt(
+    history: tuple[Path, dict[str, str], str],
+) -> None:
+    # lines20: on requests, "a connection error is ignored during redirects" brought
+    # "ignore it" and "ignore builds" (.gitignore), "what changed in the latest release"
+    # "updated history w/ latest changes" (HISTORY.rst): one-line commits of ignore lists
+    # and release notes say nothing of code; they stay searchable, and come when the
+    # prompt names their file
+    repo, hashes, store = history
+    chores = {hashes[label][:12] for label in (*CHORES - {"blame-ignore"}, "history-note")}
+    for text in ("why are the builds ignored", "the latest changes of the history"):
+        assert not chores & {m["commit"] for m in prompt(repo, store, text)}, text
+    named = prompt(repo, store, "the latest changes in HISTORY.rst")
+    assert hashes["history-note"][:12] in [m["commit"] for m in named]

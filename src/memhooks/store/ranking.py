@@ -28,6 +28,25 @@ COMMON = 2000
 #: delivered / MRR: 8,000 .507/.309, 5,000 .503/.307, 4,000 .508/.305, 3,000 .478 (an
 #: earlier run): 4,000 keeps the quality and is ~1 ms faster on the hook bench's prompts.
 POSTINGS = 4000
+#: Release notes, by name (lower case, without a text extension): with ignore lists
+#: (``.gitignore``, ``.dockerignore`` …) the files of a chore. A commit that touched only
+#: such files and said one line ("ignore it", "no .idea ignore", "makin' history",
+#: "Prepare changelog for next release": requests has 213) says nothing about code; at
+#: the prompt it is a low-signal commit's memory (:func:`_without_chores`).
+RELEASE_NOTES = frozenset(
+    (
+        "changelog",
+        "change_log",
+        "changes",
+        "history",
+        "news",
+        "release-notes",
+        "release_notes",
+        "releasenotes",
+    )
+)
+#: Extensions a release notes file is written with ("" : none).
+NOTES_EXTENSIONS = frozenset(("", "md", "rst", "txt", "markdown", "adoc"))
 
 
 def ranked(
@@ -127,12 +146,15 @@ def _without_chores(
     any case; ``named``: those names when :func:`ranked` read them already, else None) or
     touched the file the query names by its path. They stay searchable (``memhooks
     memories search``) and never fill a tool-time delivery; at the prompt, requests'
-    "ignore it" and "no .idea ignore" (``.gitignore``) filled it for the word "ignored"."""
+    "ignore it" and "no .idea ignore" (``.gitignore``) filled it for the word "ignored".
+    A commit of one line that touched only ignore lists and release notes
+    (:func:`chore_file`) is such a chore too."""
     sql = (
         "SELECT DISTINCT memory FROM commits WHERE low_signal IS NOT NULL"
         " AND memory IN (SELECT value FROM json_each(?))"
     )
     quiet = {pk for (pk,) in conn.execute(sql, (dumps([pk for pk, _ in found]),))}
+    quiet |= _bookkeeping(conn, [pk for pk, _ in found if pk not in quiet])
     if not quiet:
         return found
     if named is None:
@@ -147,6 +169,33 @@ def _without_chores(
     )
     said.update(pk for pk, path in touched if path.lower() in names)
     return [(pk, score) for pk, score in found if pk not in quiet or pk in said]
+
+
+def _bookkeeping(conn: sqlite3.Connection, pks: list[int]) -> set[int]:
+    """The memories of ``pks`` made of a commit of one line that touched only files of
+    :func:`chore_file`."""
+    files: dict[int, list[str]] = {}
+    rows = conn.execute(
+        "SELECT f.memory, f.path FROM memory_files f WHERE f.memory IN"
+        " (SELECT c.memory FROM commits c WHERE c.memory IN (SELECT value FROM json_each(?)))",
+        (dumps(pks),),
+    )
+    for pk, path in rows:
+        files.setdefault(pk, []).append(path)
+    chores = [pk for pk, paths in files.items() if all(map(chore_file, paths))]
+    return {pk for pk, text in texts(conn, chores).items() if "\n" not in text.strip()}
+
+
+def chore_file(path: str) -> bool:
+    """Whether ``path`` is an ignore list or a project's release notes (a chore's file:
+    :data:`RELEASE_NOTES`)."""
+    name = path.rpartition("/")[2].lower()
+    if name.startswith(".") and name.endswith("ignore"):
+        return True
+    stem, dot, extension = name.rpartition(".")
+    if not dot:
+        stem, extension = name, ""
+    return stem in RELEASE_NOTES and extension in NOTES_EXTENSIONS
 
 
 def _top(
