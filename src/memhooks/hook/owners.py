@@ -206,4 +206,3 @@ def _keep_marks(call: HookCall, store: MemoryStore, project: str) -> None:
     except MemhooksError:
         return
     keep(call.state_dir, call.root, state, obsolete, elsewhere)
-

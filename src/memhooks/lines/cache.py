@@ -77,9 +77,9 @@ class Entry:
     ``text``, ``"1"`` when it holds a letter or a digit, else ``"0"`` (:meth:`wordless`)."""
 
     __slots__ = (
-        "_base", "_text", "_text_file", "_worded", "base_changed", "base_lines", "before",
-        "commits", "committed", "head", "lines", "notes", "origins", "saved_ns", "stat",
-        "text_changed",
+        "_aside", "_base", "_text", "_text_file", "_worded", "base_changed", "base_lines",
+        "before", "commits", "committed", "head", "lines", "notes", "origins", "saved_ns",
+        "stat", "text_changed",
     )  # fmt: skip
 
     def __init__(self, head: str, stat: list[int], text: list[str] | None) -> None:
@@ -99,6 +99,7 @@ class Entry:
         self._base: list[str] | None = None
         self.base_changed = False
         self._worded: str | None = None
+        self._aside: dict[str, object] | None = None
 
     def places(self) -> dict[str, int]:
         """For each commit owning lines of this version as far as it was blamed (every
@@ -151,12 +152,16 @@ class Entry:
     def aside(self) -> dict[str, object]:
         """What the background blame read ahead of this version's owners' commits, kept
         beside the entry it was loaded from (:func:`memhooks.lines.said.aside`; ``{}``:
-        nothing, or an entry not loaded from a file)."""
+        nothing, or an entry not loaded from a file). Read once per entry: the pre-tool
+        shortcut and the whole way it hands the entry on to both ask (~120 kB of JSON for
+        a 6,000-line file's owners)."""
         if not self._text_file:
             return {}
-        from .said import aside
+        if self._aside is None:
+            from .said import aside
 
-        return aside(self._text_file[: -len(".text")] + ".json", self.head, FORMAT)
+            self._aside = aside(self._text_file[: -len(".text")] + ".json", self.head, FORMAT)
+        return self._aside
 
     @property
     def text(self) -> list[str]:
