@@ -85,3 +85,29 @@ def test_a_missing_store_file_is_said_once_a_session_on_stderr(tmp_path: Path) -
         assert done.returncode == 0
         said.append(done.stderr.count("does not exist"))
     assert said == [1, 0]
+
+
+def test_the_store_a_session_s_snapshot_names_stands_while_the_same_variables_choose(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 20 item 7: a pre-tool edit asks which store its call selects for the marks,
+    the symbol cue and the snapshot; a session's snapshot keeps what chose it, so the
+    backends' registry and configuration are not loaded to say it again."""
+    from memhooks.session import edits, snapshot
+
+    store = tmp_path / "store.sqlite3"
+    env = {"MEMHOOKS_STORE": str(store), "MEMHOOKS_CONFIG": str(tmp_path / "absent.toml"),
+           "MEMHOOKS_STATE_DIR": str(tmp_path / "state")}  # fmt: skip
+    chosen = edits.chosen_store(env)
+    assert chosen == (str(tmp_path / "absent.toml"), str(store))
+    snapshot.save(str(tmp_path / "state"), "claude-code", "s1", root=str(tmp_path), epoch=0,
+                  served=[], full=False, store=edits.store_choice(env, *chosen))  # fmt: skip
+
+    def event() -> NormalizedEvent:
+        return NormalizedEvent("claude-code", "pre_tool", native_event="PreToolUse", session_id="s1")
+
+    monkeypatch.setattr(edits, "chosen_store", lambda env: pytest.fail("asked again"))
+    assert HookCall(event(), env).store_choice == chosen
+    other = {**env, "MEMHOOKS_STORE": str(tmp_path / "other.sqlite3")}  # another store chosen
+    monkeypatch.setattr(edits, "chosen_store", lambda env: ("x", env["MEMHOOKS_STORE"]))
+    assert HookCall(event(), other).store_choice == ("x", str(tmp_path / "other.sqlite3"))

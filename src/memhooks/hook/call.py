@@ -404,14 +404,18 @@ class HookCall:
     @property
     def store_choice(self) -> tuple[str, str | None] | None:
         """(the configuration file, the embedded store's file or None: another backend)
-        the call's environment selects, or None when that cannot be said
-        (:func:`memhooks.session.edits.chosen_store`), worked out once: a pre-tool edit
-        asks it for the store's marks, for what the code's names could find and for the
-        session's snapshot (each a configuration lookup and a few ``stat`` calls)."""
+        the call's environment selects, or None when that cannot be said, worked out
+        once: a pre-tool edit asks it for the store's marks, for what the code's names
+        could find and for the session's snapshot. As the session's snapshot kept it
+        while the same variables and configuration file choose
+        (:func:`memhooks.session.edits.kept_choice`), else
+        :func:`memhooks.session.edits.chosen_store` (it loads the backends' registry and
+        configuration: ~0.5 ms)."""
         if self._store_choice is None:
-            from ..session.edits import chosen_store
+            from ..session.edits import chosen_store, kept_choice
 
-            self._store_choice = (chosen_store(self.env),)
+            kept = kept_choice(self) if self.event.session_id else None
+            self._store_choice = (kept if kept is not None else chosen_store(self.env),)
         return self._store_choice[0]
 
     def _missing_store(self, named: str) -> None:

@@ -159,6 +159,20 @@ def _key_of(path: str) -> list[int] | None:
         return None
 
 
+def kept_choice(call: Call) -> tuple[str, str | None] | None:
+    """:func:`chosen_store` as the session's snapshot keeps it (:func:`store_choice`:
+    the configuration file, the embedded store's real path or None), while the
+    variables and the configuration file choose as they did (:func:`_chosen`); else
+    None (no snapshot, or one that no longer says)."""
+    data = _load(call)
+    choice = data.get("store") if data is not None else None
+    path = _chosen(choice, call.env)
+    if path is False:
+        return None
+    assert isinstance(choice, list) and isinstance(path, (str, type(None)))
+    return str(choice[1]), path
+
+
 def chosen_store(env: Mapping[str, str]) -> tuple[str, str | None] | None:
     """(the configuration file, the embedded store's file or None: another backend)
     that ``env`` selects (:func:`memhooks.backends.registry.selected_store`), or None
