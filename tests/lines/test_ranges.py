@@ -151,3 +151,15 @@ def test_a_write_over_a_huge_file_compares_only_what_it_rewrote(
     rewritten = "head\n" + "".join(f"z = {n}\n" for n in range(199_998)) + "x = 199999\n"
     assert changed_lines(old, rewritten, context=0) == [(1, 199_999)]
     assert compared == [(1, 3)]  # too large to compare: replaced whole
+
+
+def test_a_text_counted_again_is_counted_from_its_own_lines() -> None:
+    # issue 20 item 7: the last text counted is remembered (a pre-tool edit counts the
+    # lines of its file five times); another text, even one made from it, is counted anew
+    from memhooks.lines.ranges import _count
+
+    text = "a\nb\nc\n" * 1000
+    assert _count(text) == 3000 and _count(text) == 3000
+    longer = text + "d"
+    assert _count(longer) == 3001
+    assert _count("x\ny") == 2 and _count("") == 0 and _count(text) == 3000

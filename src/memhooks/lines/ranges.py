@@ -107,11 +107,22 @@ def narrowed(span: tuple[int, int], old: str, new: str | None) -> list[tuple[int
     return out or [span]
 
 
+#: The text :func:`_count` counted last, and its lines: a pre-tool edit counts the lines
+#: of the file it changes five times over (its ranges, their context, the shortcut's
+#: ranges), ~90 µs each for a 6,000-line file.
+_counted: tuple[str, int] = ("", 0)
+
+
 def _count(text: str) -> int:
     """Lines in ``text`` as git counts them (a last line without a newline counts)."""
+    global _counted
+    if text is _counted[0]:  # the same string object: the same text
+        return _counted[1]
     if not text:
         return 0
-    return text.count("\n") + (0 if text.endswith("\n") else 1)
+    size = text.count("\n") + (0 if text.endswith("\n") else 1)
+    _counted = (text, size)
+    return size
 
 
 def _widen(spans: list[tuple[int, int]], context: int, size: int) -> list[tuple[int, int]]:
