@@ -10,12 +10,13 @@ import os
 import shutil
 import subprocess
 import sys
+from importlib.util import MAGIC_NUMBER as MAGIC
 from pathlib import Path
 
 import pytest
 
 import memhooks
-from memhooks.fast.bytecode import Finder
+from memhooks.fast.bytecode import CHUNK, Finder, _read
 
 IMPORT_SETS = Path(__file__).parent / "data" / "import_sets.json"
 #: Loaded by the standard way before the finder is in place (it lives in them).
@@ -146,3 +147,18 @@ def test_a_tree_moved_after_compiling_names_its_new_files(package: Path, tmp_pat
     done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True,
                           check=True, timeout=120)  # fmt: skip
     assert done.stdout.strip() == str(moved / "memhooks" / "errors.py")
+
+
+def test_a_bytecode_file_larger_than_one_read_is_read_whole(tmp_path: Path) -> None:
+    # the finder asks one read of CHUNK bytes (no fstat); a file of that size or more
+    # reads on to its end (file sizes in bytes, header included)
+    for size in (CHUNK - 1, CHUNK, CHUNK + 1, 2 * CHUNK, 3 * CHUNK + 5):
+        source = tmp_path / f"m{size}.py"
+        source.write_text("X = 1\n", encoding="utf-8")
+        st = os.stat(source)
+        header = MAGIC + b"\0" * 4 + (int(st.st_mtime) & 0xFFFFFFFF).to_bytes(4, "little")
+        body = header + (st.st_size & 0xFFFFFFFF).to_bytes(4, "little")
+        cached = tmp_path / f"m{size}.pyc"
+        cached.write_bytes((body + bytes(range(256)) * (size // 256 + 1))[:size])
+        found = _read(str(source), str(cached))
+        assert found is not None and found[1] == cached.read_bytes()
