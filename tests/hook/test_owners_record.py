@@ -79,9 +79,12 @@ def test_nothing_is_told_or_claimed_when_every_commit_was_claimed_first() -> Non
     assert ledger.recorded == set()
 
 
-def test_the_ledger_claims_what_the_answer_made_in_its_write_tells(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    # Session.record_made: the answer sees what a parallel call holds, and what it tells
-    # is claimed in the same write — only that
+def test_the_answer_is_made_outside_the_write_and_again_when_overtaken(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # Session.record_made: the answer (line recall: git, blame cache files) is made with
+    # the ledger this call read, outside the state file's write lock (review 13:46: made
+    # inside it, one overtaken Read held the lock 547 ms with 11 git processes, and every
+    # hook call of every session waited); the write claims it only when none of its
+    # items was taken since — else it is made again from what stood then
     from memhooks.session import State, open_session
 
     def session():  # type: ignore[no-untyped-def]
@@ -90,6 +93,7 @@ def test_the_ledger_claims_what_the_answer_made_in_its_write_tells(tmp_path) -> 
         )
 
     first, second = session(), session()
+    second.delivered()  # the ledger as this call read it: empty
     item = {h: {"item": keys.commit(h * 40), "words": h, "cue": None} for h in "abc"}
     assert first.record_made("PostToolUse", "x.py", lambda taken: (5, [item["a"]])) == {
         keys.commit("a" * 40)
@@ -97,14 +101,36 @@ def test_the_ledger_claims_what_the_answer_made_in_its_write_tells(tmp_path) -> 
     seen: list[set[str]] = []
 
     def answer(taken: set[str]) -> tuple[int, list[dict[str, object]]]:
-        seen.append(taken)
-        return 7, [item[h] for h in "bc" if keys.commit(h * 40) not in taken]
+        assert not second.state.conn.in_transaction  # no lock held while it is made
+        seen.append(set(taken))
+        room = "ab" if keys.commit("a" * 40) not in taken else "bc"  # the room freed
+        return 7, [item[h] for h in room]
 
     assert second.record_made("PostToolUse", "x.py", answer, tool_time=True) == {
-        keys.commit("b" * 40), keys.commit("c" * 40)}  # fmt: skip
-    assert seen == [{keys.commit("a" * 40)}]
+        keys.commit("b" * 40),
+        keys.commit("c" * 40),
+    }
+    assert seen == [set(), {keys.commit("a" * 40)}]  # made again once, from what stood
     again = session()
     assert keys.of(keys.COMMIT, again.delivered()) == {h * 40 for h in "abc"}
     assert again.tool_chars == 7
     # an answer that tells nothing claims nothing
     assert again.record_made("PostToolUse", "x.py", lambda taken: (0, [])) == set()
+
+
+def test_an_answer_overtaken_at_every_try_claims_nothing(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from memhooks.session import State, open_session
+    from memhooks.session.record import MAKES
+
+    state = State(str(tmp_path / "state.sqlite3"))
+    mine, other = (open_session(state, "claude-code", "P1", str(tmp_path)) for _ in "12")
+    tries: list[int] = []
+
+    def answer(taken: set[str]) -> tuple[int, list[dict[str, object]]]:
+        n = len(tries)
+        tries.append(n)  # a parallel call takes what it is about to tell, every time
+        other.record("PostToolUse", "x.py", [{"item": f"commit:{n}", "words": "", "cue": None}], lambda c: 1)  # fmt: skip
+        return 3, [{"item": f"commit:{n}", "words": "", "cue": None}]
+
+    assert mine.record_made("PostToolUse", "x.py", answer) == set()
+    assert len(tries) == MAKES  # bounded

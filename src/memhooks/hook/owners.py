@@ -123,10 +123,11 @@ def _record(
 ) -> LineRecall | None:
     """Claim ``told``'s commits in the session's ledger and return what it tells; None
     when there is nothing to tell. When a parallel hook call of the session told one of
-    them first, the answer is made again inside the ledger's write (``again(taken)``:
-    without every commit the session holds then), as it would have been made after that
-    call: the room freed brings the next owners (parallel Reads of requests' utils.py
-    810-859 and 840-889 left a4f9a599 and 2255c34a to neither, told only at an edit),
+    them first, the answer is made again (``again(taken)``: without every commit the
+    session holds then; outside the ledger's write, ``Session.record_made``), as it
+    would have been made after that call: the room freed brings the next owners
+    (parallel Reads of requests' utils.py 810-859 and 840-889 left a4f9a599 and
+    2255c34a to neither, told only at an edit),
     and what it tells is what is claimed — a commit neither tells stays unclaimed
     (newcomer1: parallel Reads marked commits told that never reached the model)."""
     mine = set(told.commits)

@@ -43,6 +43,8 @@ if TYPE_CHECKING:
 ANONYMOUS_IDLE_S = 1800.0
 #: Characters of the latest prompt kept (it becomes the query of tool-time recall).
 MAX_PROMPT = 4000
+#: Most times :meth:`Session.record_made` makes an answer parallel hook calls overtake.
+MAKES = 3
 #: The rows of the ledger tables that count: standing, or held by a call that may still
 #: confirm them (parameter: now, :attr:`State.clock`).
 _LIVE = "(until IS NULL OR until > ?)"
@@ -258,7 +260,7 @@ class Session:
 
         if not items and not serve:
             return set()
-        return self._log(native_event, target, told, tool_time, serve)
+        return self._log(native_event, target, told, tool_time, serve) or set()
 
     def record_made(
         self,
@@ -268,32 +270,45 @@ class Session:
         *,
         tool_time: bool = False,
     ) -> set[str]:
-        """Log one delivery whose answer is made inside the write: ``answer(taken)`` gets
-        the items the session holds — delivered, or held by a parallel hook call — and
-        returns (characters, the items it tells, shaped as :meth:`record`'s), none of
-        ``taken``. An answer another call overtook is made again there from what stands
-        then, so a parallel call tells what it would have told after the other (room
-        freed brings the next owners), and every item it tells is claimed in that same
-        write: what is claimed is told, what is not told stays unclaimed. Returns the
-        items claimed."""
-        return self._log(native_event, target, answer, tool_time, ())
+        """Log one delivery of an answer that may have to be made again: ``answer(taken)``
+        gets the items the session holds — delivered, or held by a parallel hook call —
+        and returns (characters, the items it tells, shaped as :meth:`record`'s), none of
+        ``taken``. It is made outside the write (it may run git: the state file's write
+        lock is held for SQL alone), first with the ledger this call read; the write then
+        claims every item it tells only when none was taken since, else nothing is
+        written and it is made again from what stands then, at most :data:`MAKES` times
+        — so a parallel call tells what it would have told after the other (the room
+        freed brings the next owners), what is claimed is told, and what is not told
+        stays unclaimed. Returns the items claimed (none when every try was overtaken)."""
+        taken = set(self.delivered())
+        for _ in range(MAKES):
+            made = answer(taken)
+            if not made[1]:
+                return set()
+            seen: set[str] = set()
+            claimed = self._log(native_event, target, _unless_taken(made, seen), tool_time, ())
+            if claimed is not None:
+                return claimed
+            taken = seen  # what stood at the write: made again from it
+        return set()
 
     def _log(
         self,
         native_event: str,
         target: str,
-        answer: Callable[[set[str]], tuple[int, list[dict[str, object]]]],
+        answer: Callable[[set[str]], tuple[int, list[dict[str, object]]] | None],
         tool_time: bool,
         serve: Iterable[str],
-    ) -> set[str]:
-        """The write of :meth:`record` and :meth:`record_made`."""
+    ) -> set[str] | None:
+        """The write of :meth:`record` and :meth:`record_made`: ``answer(taken)``, asked
+        inside it, must be SQL-free and quick; None leaves the write without a row."""
         from .state import MAX_DELIVERIES
 
         now = self.state.clock()
         serving = list(dict.fromkeys(serve))
         hold = self.hold_until
 
-        def work(conn: sqlite3.Connection) -> tuple[set[str], set[str], int, list[str]]:
+        def work(conn: sqlite3.Connection) -> tuple[set[str] | None, set[str], int, list[str]]:
             marked = [t for t in serving if self._serve(conn, t, now)]
             taken = {
                 str(i)
@@ -302,7 +317,10 @@ class Session:
                     (self.key, self.epoch, now),
                 )
             }
-            chars, logged = answer(taken)
+            told = answer(taken)
+            if told is None:
+                return None, taken, 0, marked
+            chars, logged = told
             claimed = {str(i["item"]) for i in logged} - taken
             if not claimed:
                 return claimed, taken, 0, marked
@@ -335,7 +353,9 @@ class Session:
         self._held.update(set(serving) - set(marked))
         # what stands now: what other calls hold, and what this one claimed (an item it
         # did not tell stays unclaimed, for a later call to tell)
-        self.delivered().update(taken | claimed)
+        self.delivered().update(taken | (claimed or set()))
+        if claimed is None:
+            return None
         if hold is not None and (claimed or marked):
             self._mine.update(marked)
             self._holds = True
@@ -414,6 +434,22 @@ class Session:
                 "UPDATE sessions SET ended = ?, updated = ? WHERE key = ?", (now, now, self.key)
             )
         )
+
+
+def _unless_taken(
+    made: tuple[int, list[dict[str, object]]], seen: set[str]
+) -> Callable[[set[str]], tuple[int, list[dict[str, object]]] | None]:
+    """The check :meth:`Session.record_made` runs in its write: ``made`` (characters,
+    items) when none of its items is taken, else None, what stands kept in ``seen``."""
+    wanted = {str(i["item"]) for i in made[1]}
+
+    def check(taken: set[str]) -> tuple[int, list[dict[str, object]]] | None:
+        if wanted & taken:
+            seen.update(taken)
+            return None  # overtaken since it was made
+        return made
+
+    return check
 
 
 def open_session(
