@@ -88,6 +88,26 @@ def test_a_path_with_windows_separators_is_told_as_the_same_file(
     assert context(hook(project, "claude-code", read)) == ""  # the same lines: told once
 
 
+def test_a_read_of_a_file_git_does_not_track_leaves_nothing_of_it_in_state(
+    project: dict[str, object], tmp_path: Path
+) -> None:
+    # newcomer 13:50: a gitignored toy.py holding a token landed verbatim in
+    # blame/<key>.text, its names in blame/<key>.names
+    root: Path = project["root"]  # type: ignore[assignment]
+    (root / ".gitignore").write_text("toy.py\n", encoding="utf-8")
+    (root / "toy.py").write_text('def toy():\n    return "SECRET-TOKEN-3333"\n', encoding="utf-8")
+    (root / "new.py").write_text('def fresh():\n    return "SECRET-TOKEN-4444"\n', encoding="utf-8")
+    for name in ("toy.py", "new.py"):
+        read = {"session_id": "{session}", "cwd": "{root}", "hook_event_name": "PostToolUse",
+                "tool_name": "Read", "tool_response": {},
+                "tool_input": {"file_path": f"{{root}}/{name}", "offset": 1, "limit": 2}}  # fmt: skip
+        assert context(hook(project, "claude-code", read)) == ""
+    state = tmp_path / "state"
+    assert not [p for p in state.rglob("*") if p.is_file() and b"SECRET-TOKEN" in p.read_bytes()]
+    # no entry, no text, no names (a blame ahead's single-flight lock may stand a moment)
+    assert not [p for p in (state / "blame").rglob("*") if p.is_file() and p.suffix != ".warm"]
+
+
 def test_line_recall_can_be_turned_off(project: dict[str, object]) -> None:
     off = {"MEMHOOKS_LINE_RECALL": "off"}
     assert context(hook(project, "claude-code", "claude-pre-edit", **off)) == ""

@@ -168,11 +168,19 @@ def test_a_history_window_leaves_older_lines_to_a_boundary_commit(
     assert [o.hash for o in answer.owners if not o.boundary] == [hashes["regression"]]
 
 
-def test_an_untracked_or_missing_file_owns_nothing(repo: Path, state: str) -> None:
-    (repo / "scratch.py").write_text("x = 1\n", encoding="utf-8")
+def test_an_untracked_or_missing_file_owns_nothing_and_leaves_nothing_in_state(
+    repo: Path, state: str
+) -> None:
+    # newcomer 13:50: a Read of an untracked or ignored file copied its whole text into
+    # blame/<key>.text (a secret verbatim; a 130 MB file, 130 MB): no commit owns a line
+    # of it, and nothing of it is the state's to keep (`why` still says its lines are
+    # not committed: it compares with HEAD itself)
+    (repo / "scratch.py").write_text('KEY = "SECRET-3333"\n', encoding="utf-8")
     untracked = owners(str(repo), "scratch.py", state_dir=state)
-    assert untracked.owners == [] and untracked.uncommitted == 1
+    assert untracked.owners == [] and untracked.size is None and untracked.entry is None
     assert owners(str(repo), "gone.py", state_dir=state).lines == 0
+    kept = [p for p in Path(state).rglob("*") if p.is_file()]
+    assert not any(b"SECRET-3333" in p.read_bytes() for p in kept)
 
 
 def test_no_git_at_all_is_an_error(repo: Path, state: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -212,3 +220,15 @@ def test_a_repository_without_a_commit_owns_nothing_and_runs_no_blame(
     monkeypatch.setattr(blame_module, "blame", no_blame)
     answer = owners(str(fresh.resolve()), "a.py", state_dir=state)
     assert answer.owners == [] and answer.lines == 0
+
+
+def test_a_file_larger_than_the_read_limit_is_not_read_whole(
+    repo: Path, state: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a tracked file past memhooks.limits.MAX_READ_BYTES (16 MiB) is not read whole on a
+    # hook's path nor kept (newcomer 13:50: 130 MB -> 2.6 s, 857 MB RSS, 130 MB of state)
+    from memhooks import limits
+
+    monkeypatch.setattr(limits, "MAX_READ_BYTES", (repo / PATH).stat().st_size - 1)
+    assert owners(str(repo), PATH, state_dir=state).owners == []
+    assert not [p for p in Path(state).rglob("*") if p.is_file()]

@@ -13,6 +13,8 @@ kept), with no racy window of file times. Nothing here writes into the repositor
 
 from __future__ import annotations
 
+import os
+
 from .. import cachefile
 from ..limits import MAX_NAMES_CHARS
 from ..symbols.model import Definition
@@ -23,7 +25,8 @@ FORMAT = 2  # 2: with each definition's local mark
 
 def definitions(top: str, path: str, text: str, *, state_dir: str) -> list[Definition]:
     """The definitions of ``text``, the working version of ``path`` (relative to the
-    work tree ``top``): from the cache when it holds this text's, else read and kept."""
+    work tree ``top``): from the cache when it holds this text's, else read — and kept
+    when the file has a blame cache entry (git tracks it)."""
     if len(text) > MAX_NAMES_CHARS:
         return []  # generated code or data: parsing it would outlast the hook's deadline
     file = _file(state_dir, top, path)
@@ -33,7 +36,10 @@ def definitions(top: str, path: str, text: str, *, state_dir: str) -> list[Defin
         from ..symbols import definitions as read
 
         found = read(path, text)
-        _save(file, key, found)
+        if os.path.exists(file[: -len(".names")] + ".json"):
+            # kept only beside a blame entry: a file git does not track has none, and
+            # nothing of it is written to the state directory (newcomer 13:50)
+            _save(file, key, found)
     return found
 
 

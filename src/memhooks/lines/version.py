@@ -7,6 +7,7 @@ to the cache).
 from __future__ import annotations
 
 import os
+import stat
 
 from . import cache
 
@@ -27,18 +28,22 @@ def entry_of(
     top: str, path: str, state_dir: str, since: str | None
 ) -> tuple[str, cache.Entry, bool] | None:
     """(cache file, the cache entry valid for the working file ``path`` under ``top``,
-    whether it needs saving), or None: not a file, no commit yet, not text. An entry
-    saved under another HEAD stands when git says the file did not change between
-    them; one saved for another version of the file follows the edit."""
+    whether it needs saving), or None: not a file, no commit yet, not in HEAD (a file git
+    does not track, or one not committed yet: no commit owns a line of it, and nothing of
+    it is kept in the state directory), larger than ``MAX_READ_BYTES``
+    (:mod:`memhooks.limits`), not text. An entry saved under another HEAD stands when git says
+    the file did not change between them; one saved for another version of the file
+    follows the edit."""
+    from ..limits import MAX_READ_BYTES
     from .head import blame_key
 
     full = os.path.join(top, *path.split("/"))
     try:
         st = os.stat(full)
-        if not os.path.isfile(full):
-            return None
     except OSError:
         return None
+    if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_READ_BYTES:
+        return None  # a folder, a device; or too large to read whole on a hook's path
     head = blame_key(top)  # HEAD, and a shallow clone's edge
     if not head:
         return None  # no commit yet (or none git can name): nothing owns a line
@@ -50,13 +55,16 @@ def entry_of(
         item = None
     if item is not None and item.head == head and cache.unchanged(item, st):
         return file, item, False
+    oid = _head_blob(top, path, head.partition(" ")[0]) if item is None else None
+    if oid == "":
+        return None  # untracked, ignored or new: its text is not the state's to keep
     raw = _read(full)
     text = None if raw is None else _lines(raw)
     if raw is None or text is None:
         return None
     if item is None:
         fresh = cache.Entry(head, cache.stat_key(st), text)
-        fresh.committed = _is_head_blob(top, path, head.partition(" ")[0], raw)
+        fresh.committed = None if oid is None else blob_id(raw, len(oid)) == oid
         return file, fresh, True
     item.head = head
     item.stat = cache.stat_key(st)
@@ -82,10 +90,10 @@ def _same_file(top: str, path: str, before: str, after: str) -> bool:
         return False
 
 
-def _is_head_blob(top: str, path: str, head: str, raw: bytes) -> bool | None:
-    """Whether a line not in ``raw`` is surely uncommitted: ``raw`` is HEAD's version of
-    ``path`` byte for byte, or HEAD has no such file (None: git could not say). One
-    ``git rev-parse``, on the path that blames anyway."""
+def _head_blob(top: str, path: str, head: str) -> str | None:
+    """The object id of ``path`` in commit ``head``; ``""`` when ``head`` has no such
+    file, None when git could not say. One ``git rev-parse``, on the path that blames
+    anyway (:attr:`memhooks.lines.cache.Entry.committed` compares it with the file)."""
     from ..git import run
 
     try:
@@ -93,9 +101,7 @@ def _is_head_blob(top: str, path: str, head: str, raw: bytes) -> bool | None:
     except OSError:
         return None
     oid = done.stdout.strip()
-    if done.returncode != 0 or len(oid) not in (40, 64):
-        return True  # not in HEAD: none of its lines is committed
-    return blob_id(raw, len(oid)) == oid
+    return oid if done.returncode == 0 and len(oid) in (40, 64) else ""
 
 
 def _read(full: str) -> bytes | None:
