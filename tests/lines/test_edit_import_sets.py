@@ -3,8 +3,8 @@
 of its time, issue 20 item 7), on the retry story with its history imported, the cache
 warm from a read of another session and the store's marks kept: an edit of the
 decision's line, told now (``edit_tells``); an edit of the lines the "perf: simplify"
-commit reshaped, whose previous owners git matches line by line now (``edit_walks``: a
-read keeps them by hunk); that edit again (``edit_settled``: the shortcut). Record on
+commit reshaped, whose previous owners it looks up for the lines it changes
+(``edit_walks``: the read looked them up for all the owner's lines); that edit again (``edit_settled``: the shortcut). Record on
 purpose when a change adds or drops one:
 
     MEMHOOKS_RECORD_IMPORT_SETS=1 .venv/bin/python -m pytest tests/lines/test_edit_import_sets.py

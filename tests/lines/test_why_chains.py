@@ -138,10 +138,10 @@ def test_a_version_bump_is_not_walked_back_to_the_bump_before_it(tmp_path: Path)
     assert said == f'version.py 1: {last[:12]} "v2.33.0" (2023-11-17)'
 
 
-def test_a_line_by_line_match_git_cannot_make_is_not_asked_again(
+def test_previous_owners_kept_with_the_file_version_are_not_asked_again(
     chains: tuple[Path, dict[str, str]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # each edit of a file version asked git again for a match it had failed to make
+    # each edit of a file version must not run git again for what a commit replaced
     from memhooks.lines import blame as blame_module
     from memhooks.recall.why import explain_lines
 
@@ -149,20 +149,20 @@ def test_a_line_by_line_match_git_cannot_make_is_not_asked_again(
     real = blame_module.blame
     asked: list[str] = []
 
-    def failing(*args: object, **kwargs: object) -> blame_module.Run:
-        if kwargs.get("ignore"):
-            asked.append(str(kwargs["ignore"]))
-            raise blame_module.BlameError("cannot match")
+    def counted(*args: object, **kwargs: object) -> blame_module.Run:
+        if kwargs.get("rev"):
+            asked.append(str(kwargs["rev"]))
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(blame_module, "blame", failing)
+    monkeypatch.setattr(blame_module, "blame", counted)
     state = str(tmp_path / "state")
     for _ in range(2):
         answer = explain_lines(str(repo), PATH, [(13, 14)], state_dir=state, focus=[(13, 14)])
         (owner,) = [e for e in answer.explanations if e.commit.hash == hashes["format"]]
-        # matched by hunk: the rename and the first commit behind the formatting commit
+        # followed by their text: the rename (13) and the first commit (14)
         assert {c.hash for c, _ in owner.before} == {hashes["rename"], hashes["add"]}
-    assert asked == [hashes["format"]]
+    # the version before the formatting commit (the rename), and further back: once each
+    assert hashes["rename"] in asked and len(asked) == len(set(asked))
 
 
 @pytest.mark.parametrize(
@@ -170,16 +170,17 @@ def test_a_line_by_line_match_git_cannot_make_is_not_asked_again(
     [
         {"ran": False},  # git could not start: EAGAIN under parallel hooks
         {"refused": False},  # git was killed by a signal
+        {},  # git said no
     ],
 )
-def test_a_transient_git_failure_is_not_remembered_as_cannot_match(
+def test_a_git_failure_is_not_remembered_as_no_previous_owner(
     chains: tuple[Path, dict[str, str]],
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     failure: dict[str, bool],
 ) -> None:
-    # review B: a git that failed to start was cached as 'git cannot match', and the
-    # by-hunk answer stayed until HEAD moved
+    # review B: a git that failed to start was cached, and the wrong answer stayed until
+    # HEAD moved
     from memhooks.lines import blame as blame_module
     from memhooks.recall.why import explain_lines
 
@@ -188,8 +189,8 @@ def test_a_transient_git_failure_is_not_remembered_as_cannot_match(
     asked: list[str] = []
 
     def flaky(*args: object, **kwargs: object) -> blame_module.Run:
-        if kwargs.get("ignore"):
-            asked.append(str(kwargs["ignore"]))
+        if kwargs.get("rev"):
+            asked.append(str(kwargs["rev"]))
             if len(asked) == 1:
                 raise blame_module.BlameError("git could not be run", **failure)
         return real(*args, **kwargs)  # type: ignore[arg-type]
@@ -199,15 +200,15 @@ def test_a_transient_git_failure_is_not_remembered_as_cannot_match(
         (owner,) = [e for e in answer.explanations if e.commit.hash == hashes["format"]]
         return {c.hash for c, _ in owner.before}
 
-    matched = before(str(tmp_path / "fresh"))
+    followed = before(str(tmp_path / "fresh"))
     monkeypatch.setattr(blame_module, "blame", flaky)
     state = str(tmp_path / "state")
-    before(state)
-    assert asked == [hashes["format"]]
+    assert before(state) == set()
     # git is fine now: asked again (and kept), not answered by the failure
-    assert before(state) == matched
-    assert before(state) == matched
-    assert asked == [hashes["format"]] * 2
+    assert before(state) == followed
+    again = len(asked)
+    assert before(state) == followed
+    assert asked[:2] == [hashes["rename"]] * 2 and len(asked) == again
 
 
 def test_git_killed_by_a_signal_is_not_a_refusal(

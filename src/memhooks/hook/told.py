@@ -225,9 +225,9 @@ def _before_told(
 ) -> bool:
     """Whether the previous owners of a low-signal owner's lines the edit changes (its
     line numbers there: ``numbers``; none: the whole way looks for none) were all told,
-    as an earlier edit looked them up, matched line by line, and kept them with the file
-    version (:func:`memhooks.lines.previous.previous_owners`, under the same keys; a
-    read keeps them unmatched, and the whole way then runs git): every one told, or a
+    as an earlier call looked them up and kept them with the file version
+    (:func:`memhooks.lines.previous.previous_owners`, under the same keys; lines no call
+    looked up yet send the edit the whole way, which runs git): every one told, or a
     boundary commit (never told), and none low-signal itself (the whole way would walk
     on to the owner before it). An owner with no previous commit has none."""
     if previous is None or not numbers:
@@ -237,7 +237,7 @@ def _before_told(
 
     for first, last in ranges_of(sorted(numbers)):
         rows = entry.before.get(f"{hash_} {path} {first}-{last}")
-        if not usable(rows, line_by_line=True):
+        if not usable(rows):
             return False
         assert isinstance(rows, list)
         for row in rows:

@@ -61,7 +61,6 @@ def blame(
     rev: str | None = None,
     since: str | None = None,
     deadline: float | None = None,
-    ignore: str | None = None,
     edge: frozenset[str] | None = None,
 ) -> Run:
     """Blame ``path`` (relative to the work tree ``top``, ``/`` separators) as it is in
@@ -70,16 +69,13 @@ def blame(
     are owned by a boundary commit, as are lines at a shallow clone's edge
     (``edge``, when the caller knows it: :func:`memhooks.lines.head.blame_key`; else
     :func:`memhooks.git.shallow_commits`: the history before it is not in the clone).
-    ``ignore``: a commit whose changes git looks through (``--ignore-rev``: each line it
-    changed goes to the line it was made from, when git can match one). ``deadline``: a
+    ``deadline``: a
     :func:`time.monotonic` instant after which git is stopped and what it settled is
     returned. Raises :class:`BlameError`."""
     args = ["blame", "--incremental", "--root"]  # a root commit owns its lines: no boundary
     args += [f"-L{start},{end}" for start, end in ranges]
     if since:
         args.append(f"--since={since}")
-    if ignore:
-        args.append(f"--ignore-rev={ignore}")
     args += [*([rev] if rev else []), "--", path]
     run = Run()
     if deadline is not None and deadline <= time.monotonic():
@@ -96,34 +92,59 @@ def blame(
     return run
 
 
+class Hunk:
+    """One hunk of a diff: ``old_start`` and ``old`` (the lines it removed, their text),
+    ``new_start`` and ``new`` (the lines it wrote). A hunk that only adds has
+    ``old_start`` the line before the addition, as git numbers it (and the other way
+    round)."""
+
+    __slots__ = ("new", "new_start", "old", "old_start")
+
+    def __init__(self, old_start: int, new_start: int) -> None:
+        self.old_start = old_start
+        self.new_start = new_start
+        self.old: list[str] = []
+        self.new: list[str] = []
+
+
+def hunks(top: str, before: tuple[str, str], after: tuple[str, str]) -> list[Hunk]:
+    """The hunks of the diff from ``before`` to ``after`` (``(commit, path)``; ``after``'s
+    commit ``""``: the file in the working tree, at ``before``'s path), no context, in
+    order: one ``git diff``. Raises :class:`BlameError`."""
+    args = ["diff", "--no-ext-diff", "--no-color", "--no-renames", "-U0"]
+    if after[0]:
+        args += [f"{before[0]}:{before[1]}", f"{after[0]}:{after[1]}"]
+    else:
+        args += [before[0], "--", before[1]]
+    found: list[Hunk] = []
+    for line in _lines(top, args, None, Run(), ok=(0, 1)):
+        if line.startswith("@@ "):
+            old, new = line.split(" ")[1:3]
+            found.append(Hunk(_span(old[1:])[0], _span(new[1:])[0]))
+        elif found and line[:1] == "-":
+            found[-1].old.append(line[1:])
+        elif found and line[:1] == "+":
+            found[-1].new.append(line[1:])
+    return found
+
+
 def old_side(
     top: str,
     before: tuple[str, str],
     after: tuple[str, str],
     lines: Sequence[tuple[int, int]],
 ) -> dict[tuple[int, int], list[tuple[int, int]]]:
-    """For each range of ``lines`` (1-based, inclusive) of ``after`` (``(commit,
-    path)``; commit ``""``: the file in the working tree, at ``before``'s path): the line
-    ranges of ``before`` that the diff to ``after`` replaced with, or removed next to,
-    those lines — where they came from. Lines that were only added map to nothing. One
-    ``git diff`` for all of them. Raises :class:`BlameError`."""
-    args = ["diff", "--no-ext-diff", "--no-color", "--no-renames", "-U0"]
-    if after[0]:
-        args += [f"{before[0]}:{before[1]}", f"{after[0]}:{after[1]}"]
-    else:
-        args += [before[0], "--", before[1]]
+    """For each range of ``lines`` (1-based, inclusive) of ``after`` (as
+    :func:`hunks`): the line ranges of ``before`` that the diff to ``after`` replaced with,
+    or removed next to, those lines — where they came from. Lines that were only added
+    map to nothing. One ``git diff`` for all of them. Raises :class:`BlameError`."""
     found: dict[tuple[int, int], list[tuple[int, int]]] = {r: [] for r in lines}
-    for line in _lines(top, args, None, Run(), ok=(0, 1)):
-        if not line.startswith("@@ "):
-            continue
-        old, new = line.split(" ")[1:3]
-        old_start, old_count = _span(old[1:])
-        new_start, new_count = _span(new[1:])
-        # a removal (new_count 0) sits between new_start and new_start + 1
-        new_end = new_start + max(new_count, 1) - 1
+    for hunk in hunks(top, before, after):
+        # a removal (no new lines) sits between new_start and new_start + 1
+        new_end = hunk.new_start + max(len(hunk.new), 1) - 1
         for (first, last), out in found.items():
-            if old_count and new_start <= last and new_end >= first:
-                out.append((old_start, old_start + old_count - 1))
+            if hunk.old and hunk.new_start <= last and new_end >= first:
+                out.append((hunk.old_start, hunk.old_start + len(hunk.old) - 1))
     return found
 
 

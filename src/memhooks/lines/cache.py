@@ -38,8 +38,9 @@ if TYPE_CHECKING:
 # follow history.message (mapping FORMAT 2; tests/lines/test_cache_format.py ties them);
 # 8: mapping FORMAT 3 (low-signal reasons); 9: head names the shallow edge (blame_key);
 # 10: typing and lint passes reshape code (history.signal.reshapes: walked past);
-# 11: surface verdicts judge a unit with its nesting (lines.surface_diff); 12: worded.
-FORMAT = 12
+# 11: surface verdicts judge a unit with its nesting (lines.surface_diff); 12: worded;
+# 13: previous owners follow each line's text (lines.origin), not git's --ignore-rev.
+FORMAT = 13
 
 
 #: What is known of a line's owner: None (not blamed yet), UNCOMMITTED, or

@@ -3,22 +3,21 @@
 they are so).
 
 :func:`previous_owners` answers for one :class:`~.ownership.Owner` (or one of its own
-answers, a step further back). Two views of that step, both from git:
+answers, a step further back), from one diff of the owner's version to the one before
+it and one blame of that version:
 
-* the **old side** of the owner's diff to the version before it, blamed there: every
-  commit whose lines the owner replaced or removed next to its lines (a decision that
-  the owner deleted is in it) — by hunk, so a reformatted block brings the owners of
-  all its lines;
-* **line by line**, ``git blame --ignore-rev OWNER``: git's own matching of each of the
-  owner's lines to the line it was made from (added lines match none). It says which
-  of those commits each line comes from, so a walk further back follows the lines
-  asked about, not the lines of the same hunk around them (requests' ``auth.py``: a
-  formatting commit over a rename over the fix; the lines around the fix came from
-  another commit, and by hunk they outnumbered it).
+* each of the owner's lines is **followed by its text** (:mod:`.origin`): the line the
+  owner removed that holds its words, wherever it was — a formatter that sorted,
+  merged or split imports moved text across hunks (requests 2a6f290: ``LocationValueError,``
+  came from a line four hunks away) — and that line's owner there is the line's
+  previous owner, as ``git blame OWNER^`` names it;
+* a line written afresh (no removed line holds its words) came from what its hunk
+  replaced: the owners of the hunk's old side (a "perf: simplify" that rewrote a
+  decision's lines names the decision).
 
-Previous owners come most lines matched first, then most lines of the old side (where
-the old side of a range is one commit's, its lines are all matched: they came from
-nothing else); a further step starts from the lines matched when git matched any.
+So a line has the same previous owners whether it is asked about alone or in a range;
+a range's are its lines' together, most lines followed first, then most lines of the
+old side next to them, then newest. A further step starts from the lines followed.
 Answers are kept with the file version (what a commit replaced never changes).
 """
 
@@ -39,9 +38,9 @@ if TYPE_CHECKING:
 
 class Before(Blamed):
     """A previous owner (:class:`~memhooks.lines.ownership.Blamed`), with ``count`` (how
-    many of the replaced lines it owned) and ``matched`` (how many of the owner's lines
-    git matched to lines of it); its ``origin_lines`` are those matched when git matched
-    any, else those the owner replaced."""
+    many of its lines the owner's lines came from or replaced next to them) and
+    ``matched`` (how many of them the owner's lines came from); its ``origin_lines``
+    are those."""
 
     __slots__ = ("count", "matched")
 
@@ -51,52 +50,40 @@ class Before(Blamed):
         self.matched = 0
 
 
-#: A previous-owner row kept in the cache: ``[hash, lines owned, path there, previous
-#: hash, previous path, [[first, last], ...] (its own line numbers), [[first, last],
-#: ...] (those git matched line by line; ``true``: not matched yet; ``false``: git could
-#: not match them, followed by hunk)]``.
+#: A previous-owner row kept in the cache: ``[hash, lines counted, path there, previous
+#: hash, previous path, [[first, last], ...] (its own line numbers: those the owner's
+#: lines came from, and those the owner replaced next to them), [[first, last], ...]
+#: (those the owner's lines came from)]``.
 _ROW = 7
 
 
 def previous_owners(
-    top: str,
-    owner: Owner | Before,
-    within: Ownership,
-    *,
-    deadline: float | None = None,
-    line_by_line: bool = True,
+    top: str, owner: Owner | Before, within: Ownership, *, deadline: float | None = None
 ) -> list[Before]:
     """The commits that owned what ``owner`` (one of ``within.owners``, or one of the
-    :class:`Before` this returned: a step further back) replaced in its lines (module
-    docstring): most lines matched first, then most lines replaced, then newest;
-    renames followed, as blame follows them. Lines it only added have no previous
-    owner. A range the deadline leaves unblamed gives nothing (a part would mislead).
-    ``line_by_line``: match lines one by one too (one more blame where the old side
-    names more than one commit; rows kept without it are matched when asked again).
-    Raises nothing: git's failures give nothing."""
+    :class:`Before` this returned: a step further back) made its lines of (module
+    docstring): most lines followed first, then most lines counted, then newest; renames
+    followed, as blame follows them. Lines it only added have no previous owner. A
+    range the deadline leaves unblamed gives nothing (a part would mislead). Raises
+    nothing: git's failures give nothing (and nothing is kept: asked again next time)."""
     if owner.previous is None or owner.boundary or within.entry is None:
         return []
     item = within.entry
     keys = {r: f"{owner.hash} {owner.path} {r[0]}-{r[1]}" for r in owner.origin_lines}
-    missing = [r for r, key in keys.items() if not usable(item.before.get(key), line_by_line)]
+    missing = [r for r, key in keys.items() if not usable(item.before.get(key))]
     if missing:
-        found = _blame_before(top, owner, missing, deadline, item, line_by_line)
+        found = _blame_before(top, owner, missing, deadline, item)
         for r, rows in found.items():
             item.before[keys[r]] = rows
         if found:
             within.keep()
     merged: dict[str, Before] = {}
-    follow: dict[str, list[tuple[int, int]]] = {}
     for key in keys.values():
-        if not usable(item.before.get(key)):
+        kept = item.before.get(key)
+        if not usable(kept):
             continue
-        rows = item.before[key]
-        # an old side of one commit needs no matching: every line of the range that came
-        # from anywhere came from it (each line's chain, not only the matched ranges')
-        lone = len(rows) == 1
-        # several commits, not matched yet (True) or that git could not match (False)
-        by_hunk = bool(rows) and isinstance(rows[0][6], bool)
-        for hash_, count, path, prev_hash, prev_path, lines, matched in rows:
+        assert isinstance(kept, list)
+        for hash_, count, path, prev_hash, prev_path, _lines, followed in kept:
             prior = merged.get(str(hash_))
             if prior is None:
                 prior = merged[str(hash_)] = Before(str(hash_), *commit_info(item, str(hash_)))
@@ -104,30 +91,23 @@ def previous_owners(
                 if prev_hash and prev_path:
                     prior.previous = (str(prev_hash), str(prev_path))
             prior.count += int(count)
-            for n in numbers(_pairs(lines)):
+            for n in numbers(_pairs(followed)):
+                prior.matched += 1
                 extend(prior.origin_lines, n)
-            for n in numbers(_pairs(lines if lone or by_hunk else matched)):
-                prior.matched += 0 if by_hunk else 1
-                extend(follow.setdefault(prior.hash, []), n)
-    for hash_, lines in follow.items():
-        merged[hash_].origin_lines = lines
     return sorted(merged.values(), key=lambda o: (-o.matched, -o.count, -o.author_time))
 
 
 def _pairs(field: object) -> list[tuple[int, int]]:
-    """A row's ``[[first, last], ...]`` as ranges (``true``/``false``: none)."""
+    """A row's ``[[first, last], ...]`` as ranges."""
     return [(int(a), int(b)) for a, b in field] if isinstance(field, list) else []
 
 
-def usable(rows: object, line_by_line: bool = False) -> bool:
-    """Whether cached previous owners hold what a step needs: rows kept by an earlier
-    version held less, and rows kept without their lines matched (a commit, not
-    ``True``, in their matched field) when matching is asked for — blamed again."""
+def usable(rows: object) -> bool:
+    """Whether cached previous owners hold what a step needs (rows kept by an earlier
+    version held less, or something else: blamed again)."""
     if not isinstance(rows, list):
         return False
-    if not all(isinstance(r, list) and len(r) == _ROW for r in rows):
-        return False
-    return not line_by_line or all(r[6] is not True for r in rows)
+    return all(isinstance(r, list) and len(r) == _ROW and isinstance(r[6], list) for r in rows)
 
 
 def _blame_before(
@@ -136,22 +116,39 @@ def _blame_before(
     ranges: list[tuple[int, int]],
     deadline: float | None,
     item: cache.Entry,
-    line_by_line: bool,
 ) -> dict[tuple[int, int], list[list[Any]]]:
     """Previous-owner rows per range of ``ranges`` (``owner``'s own line numbers): one
-    diff and one blame of the old side for all of them, and (``line_by_line``) where that
-    names more than one commit, one blame ignoring the owner (the lines matched); a range
-    the deadline left unsettled is absent."""
-    from .blame import BlameError, blame, old_side
+    diff, each line followed by its text (:func:`.origin.origins`), one blame of the
+    version before at the lines followed and those replaced; a range the deadline left
+    unsettled is absent."""
+    from .blame import BlameError, blame, hunks
+    from .origin import origins
 
     assert owner.previous is not None
+    back = owner.previous
     try:
-        olds = old_side(top, owner.previous, (owner.hash, owner.path), ranges)
-        wanted = ranges_of(numbers([r for old in olds.values() for r in old]))
-        back = owner.previous
-        edge = edge_of(item.head)
+        diff = hunks(top, back, (owner.hash, owner.path))
+        came = origins(diff, numbers(ranges))
+        sides = [(h.new_start, h.new_start + max(len(h.new), 1) - 1, h) for h in diff if h.old]
+        followed: dict[tuple[int, int], set[int]] = {}
+        replaced: dict[tuple[int, int], set[int]] = {}
+        for r in ranges:
+            here = followed[r] = set()
+            near = replaced[r] = set()
+            for first, last, hunk in sides:
+                if first <= r[1] and last >= r[0]:  # what the owner replaced next to r
+                    near.update(range(hunk.old_start, hunk.old_start + len(hunk.old)))
+            for n in numbers([r]):
+                source = came.get(n)
+                if source is not None:
+                    here.add(source)
+                    continue
+                for first, last, hunk in sides:  # written afresh: what its hunk replaced
+                    if hunk.new and first <= n <= last:
+                        here.update(range(hunk.old_start, hunk.old_start + len(hunk.old)))
+        wanted = ranges_of(sorted(set().union(*followed.values(), *replaced.values())))
         run = (
-            blame(top, back[1], wanted, rev=back[0], deadline=deadline, edge=edge)
+            blame(top, back[1], wanted, rev=back[0], deadline=deadline, edge=edge_of(item.head))
             if wanted
             else None
         )
@@ -159,64 +156,20 @@ def _blame_before(
         return {}
     at = _by_line(item, [] if run is None else run.groups)
     out: dict[tuple[int, int], list[list[Any]]] = {}
-    for r, old in olds.items():
-        lines = numbers(old)
+    for r in ranges:
+        lines = followed[r] | replaced[r]
         if any(n not in at for n in lines):
             continue  # not settled before the deadline: the next call may finish it
+        owning = {at[n][0].commit.hash for n in followed[r]}
         rows: dict[str, list[Any]] = {}
-        for n in lines:
+        for n in sorted(lines):
             group, there = at[n]
-            _add(rows, group, there, 5)
+            if group.commit.hash in owning:
+                _add(rows, group, there, 5)
+                if n in followed[r]:
+                    _add(rows, group, there, 6)
         out[r] = list(rows.values())
-    several = {r: found for r, found in out.items() if len(found) > 1}
-    for found in several.values():
-        for row in found:
-            row[6] = True  # not matched yet (a lone commit needs no matching)
-    if several and line_by_line:
-        _match(top, owner, several, deadline, item)
     return out
-
-
-def _match(
-    top: str,
-    owner: Owner | Before,
-    out: dict[tuple[int, int], list[list[Any]]],
-    deadline: float | None,
-    item: cache.Entry,
-) -> None:
-    """Add to the rows of ``out`` the lines git matches one by one (``blame
-    --ignore-rev``): each of the owner's lines to the line it was made from. Left
-    unmatched when the deadline cuts it short or git fails to start or is killed (asked
-    again next time); when git cannot match them, matched to nothing — kept, so the edits that follow do not ask again,
-    and followed by hunk (:func:`previous_owners`)."""
-    from .blame import BlameError, blame
-
-    try:
-        run = blame(top, owner.path, list(out), rev=owner.hash, ignore=owner.hash,
-                    deadline=deadline, edge=edge_of(item.head))  # fmt: skip
-    except BlameError as exc:
-        if not exc.refused:
-            return  # git could not start or was killed: asked again next time
-        # git cannot match them: by hunk, remembered with the file version
-        for rows in out.values():
-            for row in rows:
-                row[6] = False
-        return
-    if not run.complete:
-        return  # cut short by the deadline: the next call may finish it
-    at = _by_line(item, run.groups)
-    for r, rows in out.items():
-        for row in rows:
-            row[6] = []
-        by_hash = {row[0]: row for row in rows}
-        for n in numbers([r]):
-            found = at.get(n)
-            if found is None or found[0].commit.hash == owner.hash:
-                continue  # a line the owner added: it matches none
-            group, there = found
-            if group.commit.hash not in by_hash:  # a line the old side did not hold
-                rows.append(_row(by_hash, group))
-            _add(by_hash, group, there, 6)
 
 
 def _by_line(item: cache.Entry, groups: list[Group]) -> dict[int, tuple[Group, int]]:
@@ -242,7 +195,7 @@ def _row(rows: dict[str, list[Any]], group: Group) -> list[Any]:
 
 def _add(rows: dict[str, list[Any]], group: Group, there: int, field: int) -> None:
     """Count line ``there`` of ``group``'s commit in its row of ``rows`` (made when
-    missing): among the replaced lines (``field`` 5, counted) or the matched ones (6)."""
+    missing): among the lines counted (``field`` 5) or the lines followed (6)."""
     row = _row(rows, group)
     if field == 5:
         row[1] += 1

@@ -102,7 +102,6 @@ def line_recall(
         max_previous=READ_PREVIOUS if kind == READ else None,
         focus=focus if kind == EDIT else (),
         walk=_not_sweeping if kind == READ and not narrow else None,
-        line_by_line=kind == EDIT,
         surface=kind == READ,
     )
     # What the session has is dropped before ranking and capping: the owners it was

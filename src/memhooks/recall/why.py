@@ -122,7 +122,6 @@ def explain_lines(
     saved: bool = False,
     focus: Sequence[tuple[int, int]] = (),
     walk: Callable[[Explanation], bool] | None = None,
-    line_by_line: bool = True,
     surface: bool = False,
 ) -> Why:
     """Why lines ``ranges`` of ``path`` (relative to the work tree ``top``) are as they
@@ -137,9 +136,7 @@ def explain_lines(
     lines there (each line's history is its own: the context of a reformatted block must
     not hide what the changed lines replaced), and one that owns none of them is not
     walked back; ``walk``: whether a low-signal owner's previous owners are worth
-    looking up (default: all); ``line_by_line``: follow each line through the owner
-    (:mod:`memhooks.lines.previous`: one more blame a step; a whole-file read does
-    without); ``surface``: give the answer its :attr:`Why.surface` judge.
+    looking up (default: all); ``surface``: give the answer its :attr:`Why.surface` judge.
     Raises :class:`memhooks.lines.BlameError` when git cannot run,
     :class:`~memhooks.errors.DiagnosticError` MH032 when git cannot read a commit."""
     if saved:  # the version before an edit just applied (lines.saved_text)
@@ -181,9 +178,7 @@ def explain_lines(
             and (walk is None or walk(explanation))
             and not late(deadline)
         ):
-            explanation.before, explanation.earlier = walk_back(
-                top, start, own, deadline, left_out, line_by_line
-            )
+            explanation.before, explanation.earlier = walk_back(top, start, own, deadline, left_out)
             walks = None if walks is None else walks - 1
         answer.explanations.append(explanation)
     answer.excluded = left_out.excluded
@@ -225,25 +220,22 @@ def walk_back(
     own: Ownership,
     deadline: float | None,
     left_out: LeftOut,
-    line_by_line: bool,
 ) -> tuple[list[tuple[Commit, int]], list[tuple[Commit, int, str]]]:
     """``owner``'s previous owners, and behind each of them that is low-signal too, the
-    owners of the lines it made — git's line-by-line match where it has one, so each
-    line's chain is followed, not the chain of the most lines (requests' ``auth.py``
+    owners of the lines it made — each line followed by its text, so each line's chain
+    is followed, not the chain of the most lines (requests' ``auth.py``
     290–297: the fix behind a rename owns one line of four) — a step at a time, renames
     followed: ``(before, earlier)`` of :class:`Explanation`."""
     from ..lines.previous import previous_owners  # only an owner that reshaped its lines
 
-    found = previous_owners(top, owner, own, deadline=deadline, line_by_line=line_by_line)
+    found = previous_owners(top, owner, own, deadline=deadline)
     before = _told(top, found, own, left_out, MAX_BEFORE, owner.hash)
     earlier: list[tuple[Commit, int, str]] = []
     seen = {owner.hash, *(c.hash for _, c in before)}
     steps = [(b, c) for b, c in before if walks_back(c)]
     while steps and len(earlier) < MAX_WALK and not late(deadline):
         step, after = steps.pop(0)
-        further = previous_owners(top, step, own, deadline=deadline, line_by_line=line_by_line)
-        if any(b.matched for b in further):  # the lines' own chains, not their hunk's
-            further = [b for b in further if b.matched]
+        further = previous_owners(top, step, own, deadline=deadline)
         for back, commit in _told(top, further, own, left_out, MAX_BEFORE, step.hash):
             if commit.hash in seen or len(earlier) >= MAX_WALK:
                 continue

@@ -55,9 +55,7 @@ def at_head(
             continue
         explanation = Explanation(commit, owner.lines)
         if walks_back(commit) and not late(deadline):
-            explanation.before, explanation.earlier = walk_back(
-                top, owner, own, deadline, left_out, True
-            )
+            explanation.before, explanation.earlier = walk_back(top, owner, own, deadline, left_out)
         answer.replaced.append(explanation)
     known = {h for h, _, _ in answer.excluded}
     answer.excluded += [e for e in left_out.excluded if e[0] not in known]
