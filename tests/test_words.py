@@ -97,8 +97,11 @@ def test_each_word_is_stemmed_once_and_the_memory_stays_bounded(
         ("use os.environ in requests.Session.send, e.g. here", ["os.environ", "requests.Session.send"]),
         ("see src/requests/utils.py: `proxies` and NoProxy", ["proxies", "src/requests/utils.py", "NoProxy"]),
         ("\"mergeWindows\" (MAX_ATTEMPTS)", ["mergeWindows", "MAX_ATTEMPTS"]),
+        # newcomer 13:48: a CamelCase name that begins with an acronym is code
+        ("make the HTTPAdapter retry behaviour configurable, on URLError", ["HTTPAdapter", "URLError"]),
         # prose: acronyms, versions, numbers, "and/or", a clause's end, a one-letter part
         ("API and README at 2.31.0, and/or TCP/IP. Then e.g. i.e. it fails", []),
+        ("APIs and URLs over IPv4 with OAuth at 10 MBps", []),
     ],
 )
 def test_code_names_are_what_prose_says_of_code(text: str, names: list[str]) -> None:

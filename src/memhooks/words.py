@@ -210,8 +210,9 @@ def _scan(run: str, add: Callable[[str], object]) -> None:
 
 def code_word(word: str) -> bool:
     """A word only code is named by: ``snake_case`` / ``UPPER_CASE`` (an inner ``_``) or
-    ``camelCase`` / ``CamelCase`` (a capital after a small letter). Not an acronym
-    (``API``, ``README``) or a number (``10``): prose says those of many things."""
+    ``camelCase`` / ``CamelCase`` (a capital after a small letter, or an acronym
+    beginning one: ``HTTPAdapter``). Not an acronym (``API``, ``README``, ``APIs``) or a
+    number (``10``): prose says those of many things."""
     inner = word.strip("_")
     if "_" in inner:
         return True
@@ -220,7 +221,16 @@ def code_word(word: str) -> bool:
     # itertools is no other module of the prompt hook's)
     if inner[1:].islower():
         return False
-    return any(a.islower() and b.isupper() for a, b in zip(inner, inner[1:]))  # noqa: RUF007
+    if any(a.islower() and b.isupper() for a, b in zip(inner, inner[1:])):  # noqa: RUF007
+        return True
+    # an acronym that begins a CamelCase name — HTTPAdapter, URLError, IOError: two
+    # capitals, then a capital and two small letters —; not a plural (APIs, URLs), nor
+    # a product's name (OAuth, IPv4, MBps)
+    return any(
+        inner[i : i + 3].isupper() and inner[i + 3 : i + 5].isalpha()
+        and inner[i + 3 : i + 5].islower()
+        for i in range(len(inner) - 4)
+    )  # fmt: skip
 
 
 #: Characters around a name in prose that are not part of it (quotes, brackets, the

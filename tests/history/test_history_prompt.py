@@ -100,3 +100,4 @@ def test_a_one_line_chore_of_ignore_lists_or_release_notes_is_not_recalled_at_th
         assert not chores & {m["commit"] for m in prompt(repo, store, text)}, text
     named = prompt(repo, store, "the latest changes in HISTORY.rst")
     assert hashes["history-note"][:12] in [m["commit"] for m in named]
+

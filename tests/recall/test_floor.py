@@ -80,7 +80,9 @@ def _weight(cue: Cue, said: frozenset[str], labels: frozenset[str]) -> int:
     return total
 
 
-@pytest.mark.parametrize("name", ["mergeWindows", "MergeWindows", "closeWindowsMerge"])
+@pytest.mark.parametrize(
+    "name", ["mergeWindows", "MergeWindows", "closeWindowsMerge", "HTTPWindows", "IOMerge"]
+)
 def test_a_memory_that_says_an_identifier_of_the_prompt_passes_by_it_alone(name: str) -> None:
     # one shared word of several is under the words rule's share: the name alone keeps it
     # (a snake_case name weighs 2 as a word already)
@@ -92,7 +94,9 @@ def test_a_memory_that_says_an_identifier_of_the_prompt_passes_by_it_alone(name:
     assert [m.id for m in kept] == ["said"] and [m.id for m in below] == ["other"]
 
 
-@pytest.mark.parametrize("word", ["API", "README", "Merge", "merge", "_private", "10", "v2"])
+@pytest.mark.parametrize(
+    "word", ["API", "README", "Merge", "merge", "_private", "10", "v2", "APIs", "OAuth", "IPv4"]
+)
 def test_an_acronym_a_word_or_a_number_in_the_prompt_is_no_identifier(word: str) -> None:
     prompt = f"Incident windows close too early around midnight; {word} skips overlapping outages."
     said = _memory("said", f"Renamed {word} last spring.")
