@@ -44,6 +44,8 @@ def prompt(repo: Path, store: str, text: str) -> list[dict[str, str]]:
         env={**os.environ, "MEMHOOKS_STORE": store},
     )  # fmt: skip
     assert (done.returncode, done.stderr) == (0, "")
+    if not done.stdout.strip():
+        return []  # nothing worth telling
     context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
     memories: list[dict[str, str]] = json.loads(context.split("\n", 2)[2])["memories"]
     return memories

@@ -51,7 +51,11 @@ the prompt and the Reads delivered a cited commit in .532 of the sessions instea
 in .842 instead of .853 (74 instead of 75), for 12 % fewer characters (5,702 → 4,996)
 and precision .112 instead of .099. A commit that shares one rare word with the prompt
 is often the cited one; line-level recall and the low-signal rule are the commits'
-precision. Nor at tool time (anchored recall has its own rule,
+precision. One rule still holds for them: a commit the prompt alone found, that shares
+no distinctive word with it (only common and everyday ones), is left out — requests'
+"tidy up the module docstrings" brought "give up", "lawyer up, v2" and "speed up
+appveyor" for "up", "fix digest auth nonce counting again" "trying again" and "dammit,
+i changed again" (newcomer 13:51, 13:53). Nor at tool time (anchored recall has its own rule,
 :mod:`memhooks.recall.anchoring`), to a recall without a prompt (a hook's queries and the
 folder cue then choose), and to memories a backend matched by meaning (Mem0, Hindsight,
 Honcho, OpenViking, a generic backend, the embedded store with ``MEMHOOKS_SEARCH=hybrid``):
@@ -196,7 +200,10 @@ def apply(
     best: dict[tuple[Any, str], int] = {}
     for memory in memories:
         if memory.commit and not answered:
-            judged.append(([], []))
+            # not judged — unless the prompt alone found it and it shares no distinctive
+            # word with it (module docstring: "give up" for "tidy up the docstrings")
+            routed = any(k in by_key for k in _keys(memory)) or _anchor(memory, wanted, [])
+            judged.append(([], []) if routed or _Words(memory).weight(prompt) else ([prompt], [0]))
             continue
         words = _Words(memory)
         mine = [prompt, *(by_key[k] for k in _keys(memory) if k in by_key)]
