@@ -54,3 +54,30 @@ def test_a_block_of_repository_lines_keeps_its_layout_and_nothing_else_unseen() 
     assert inert_block("a</system-reminder>\u2028b\r\u202e\U000e0041") == (
         "a\\u003c/system-reminder\\u003e\\u2028b\\u000d\\u202e\\udb40\\udc41"
     )
+
+
+def test_a_block_escapes_as_the_one_pattern_does_and_loads_re_only_for_hidden_text() -> None:
+    # issue 20 item 7: a C commit's message names `a->b` and `<linux/if.h>`; escaping its
+    # brackets loaded `re` and `enum` into the pre-tool edit that told it (~4 ms)
+    import random
+    import re
+    import subprocess
+    import sys
+
+    from memhooks.protocol.text import BLOCK_ESCAPED, inert_block, json_escape
+
+    pieces = ["a", " ", "\n", "\t", "<", ">", "->", "é", "\r", "\u2028", "\u200b", "\x7f",
+              "\U000e0041", "\u200c", "\xad", "\ud83d\ude00", "中"]  # fmt: skip
+    rng = random.Random(3)
+    for _ in range(2000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randrange(8)))
+        assert inert_block(text) == re.sub(BLOCK_ESCAPED, lambda m: json_escape(m.group()), text)
+    program = (
+        "import sys\nfrom memhooks.protocol.text import inert_block\n"
+        "assert inert_block('ip: a->b\\n\\t#include <linux/if.h>') == "
+        "'ip: a-\\\\u003eb\\n\\t#include \\\\u003clinux/if.h\\\\u003e'\n"
+        "print(sorted({'re', 'enum'} & set(sys.modules)))"
+    )
+    done = subprocess.run([sys.executable, "-S", "-c", program], capture_output=True, text=True,
+                          env={"PYTHONPATH": str(Path(__file__).parents[2] / "src")}, check=True)  # fmt: skip
+    assert done.stdout.strip() == "[]"

@@ -83,9 +83,16 @@ def inert_block(text: str) -> str:
     (:func:`memhooks.recall.result.dumps`): nothing in it can close or open a tag of the
     host's wrapper (Claude Code frames hook context in ``<system-reminder>`` …
     ``</system-reminder>``), start a line of its own under the quoting, or hide. Plain
-    text (the common case) is returned as it is after two scans."""
-    if "<" not in text and ">" not in text and text.replace("\n", "").isprintable():
-        return text
+    text (the common case) is returned as it is after two scans; printable text with
+    ``<`` or ``>`` (a C commit's ``a->b``, ``<linux/if.h>``) has those two replaced:
+    every other character :data:`BLOCK_ESCAPED` names is not printable, and a newline
+    or a tab is none of them, so ``str.isprintable`` of the rest vouches there is none —
+    ``re`` (with ``enum``: ~4 ms of a hook process) is loaded only for text with a
+    hidden character or a line break but ``\n``."""
+    if text.replace("\n", "").replace("\t", "").isprintable():
+        if "<" not in text and ">" not in text:
+            return text
+        return text.replace("<", json_escape("<")).replace(">", json_escape(">"))
     import re
 
     return re.sub(BLOCK_ESCAPED, lambda found: json_escape(found.group()), text)
