@@ -39,8 +39,8 @@ if TYPE_CHECKING:
 class Before(Blamed):
     """A previous owner (:class:`~memhooks.lines.ownership.Blamed`), with ``count`` (how
     many of its lines the owner's lines came from or replaced next to them) and
-    ``matched`` (how many of them the owner's lines came from); its ``origin_lines``
-    are those."""
+    ``matched`` (how many of the owner's lines came from it); its ``origin_lines`` are
+    the lines of its that they came from."""
 
     __slots__ = ("count", "matched")
 
@@ -53,8 +53,8 @@ class Before(Blamed):
 #: A previous-owner row kept in the cache: ``[hash, lines counted, path there, previous
 #: hash, previous path, [[first, last], ...] (its own line numbers: those the owner's
 #: lines came from, and those the owner replaced next to them), [[first, last], ...]
-#: (those the owner's lines came from)]``.
-_ROW = 7
+#: (those the owner's lines came from), how many of the owner's lines came from them]``.
+_ROW = 8
 
 
 def previous_owners(
@@ -83,7 +83,7 @@ def previous_owners(
         if not usable(kept):
             continue
         assert isinstance(kept, list)
-        for hash_, count, path, prev_hash, prev_path, _lines, followed in kept:
+        for hash_, count, path, prev_hash, prev_path, _lines, followed, lines in kept:
             prior = merged.get(str(hash_))
             if prior is None:
                 prior = merged[str(hash_)] = Before(str(hash_), *commit_info(item, str(hash_)))
@@ -91,8 +91,8 @@ def previous_owners(
                 if prev_hash and prev_path:
                     prior.previous = (str(prev_hash), str(prev_path))
             prior.count += int(count)
+            prior.matched += int(lines)
             for n in numbers(_pairs(followed)):
-                prior.matched += 1
                 extend(prior.origin_lines, n)
     return sorted(merged.values(), key=lambda o: (-o.matched, -o.count, -o.author_time))
 
@@ -130,23 +130,22 @@ def _blame_before(
         diff = hunks(top, back, (owner.hash, owner.path))
         came = origins(diff, numbers(ranges))
         sides = [(h.new_start, h.new_start + max(len(h.new), 1) - 1, h) for h in diff if h.old]
-        followed: dict[tuple[int, int], set[int]] = {}
+        # each of the owner's lines: the lines it came from (its hunk's old side when it
+        # was written afresh); each range: the old side of the hunks next to it
+        sources: dict[int, set[int]] = {}
         replaced: dict[tuple[int, int], set[int]] = {}
         for r in ranges:
-            here = followed[r] = set()
             near = replaced[r] = set()
             for first, last, hunk in sides:
-                if first <= r[1] and last >= r[0]:  # what the owner replaced next to r
+                if first <= r[1] and last >= r[0]:
                     near.update(range(hunk.old_start, hunk.old_start + len(hunk.old)))
             for n in numbers([r]):
                 source = came.get(n)
-                if source is not None:
-                    here.add(source)
-                    continue
-                for first, last, hunk in sides:  # written afresh: what its hunk replaced
+                here = sources[n] = set() if source is None else {source}
+                for first, last, hunk in sides if source is None else ():
                     if hunk.new and first <= n <= last:
                         here.update(range(hunk.old_start, hunk.old_start + len(hunk.old)))
-        wanted = ranges_of(sorted(set().union(*followed.values(), *replaced.values())))
+        wanted = ranges_of(sorted(set().union(*sources.values(), *replaced.values())))
         run = (
             blame(top, back[1], wanted, rev=back[0], deadline=deadline, edge=edge_of(item.head))
             if wanted
@@ -157,16 +156,19 @@ def _blame_before(
     at = _by_line(item, [] if run is None else run.groups)
     out: dict[tuple[int, int], list[list[Any]]] = {}
     for r in ranges:
-        lines = followed[r] | replaced[r]
+        followed = set().union(*(sources[n] for n in numbers([r])))
+        lines = followed | replaced[r]
         if any(n not in at for n in lines):
             continue  # not settled before the deadline: the next call may finish it
-        owning = {at[n][0].commit.hash for n in followed[r]}
         rows: dict[str, list[Any]] = {}
+        for n in numbers([r]):  # how many of the owner's lines came from each commit
+            for group in {at[m][0].commit.hash: at[m][0] for m in sources[n]}.values():
+                _row(rows, group)[7] += 1
         for n in sorted(lines):
             group, there = at[n]
-            if group.commit.hash in owning:
+            if group.commit.hash in rows:
                 _add(rows, group, there, 5)
-                if n in followed[r]:
+                if n in followed:
                     _add(rows, group, there, 6)
         out[r] = list(rows.values())
     return out
@@ -189,7 +191,9 @@ def _row(rows: dict[str, list[Any]], group: Group) -> list[Any]:
     row = rows.get(group.commit.hash)
     if row is None:
         previous = group.previous or (None, None)
-        row = rows[group.commit.hash] = [group.commit.hash, 0, group.filename, *previous, [], []]
+        row = rows[group.commit.hash] = [
+            group.commit.hash, 0, group.filename, *previous, [], [], 0
+        ]  # fmt: skip
     return row
 
 
