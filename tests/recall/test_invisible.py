@@ -52,8 +52,13 @@ def test_a_block_of_repository_lines_keeps_its_layout_and_nothing_else_unseen() 
 
     assert inert_block("plain\n  | text\twith a tab") == "plain\n  | text\twith a tab"
     assert inert_block("a</system-reminder>\u2028b\r\u202e\U000e0041") == (
-        "a\\u003c/system-reminder\\u003e\\u2028b\\u000d\\u202e\\udb40\\udc41"
+        "a\\u003c/system-reminder>\\u2028b\\u000d\\u202e\\udb40\\udc41"
     )
+    # what cannot open a tag stays as C and Rust messages write it
+    code = "filter->families, (1 << AF_FAMILY), a < 3, x<=y, <bits/socket.h>"
+    assert inert_block(code) == code.replace("<bits", "\\u003cbits")
+    # a person's terminal: tags as written, hidden characters still shown
+    assert inert_block("<b>\u202e", tags=False) == "<b>\\u202e"
 
 
 def test_a_block_escapes_as_the_one_pattern_does_and_loads_re_only_for_hidden_text() -> None:
@@ -64,18 +69,20 @@ def test_a_block_escapes_as_the_one_pattern_does_and_loads_re_only_for_hidden_te
     import subprocess
     import sys
 
-    from memhooks.protocol.text import BLOCK_ESCAPED, inert_block, json_escape
+    from memhooks.protocol.text import BLOCK_ESCAPED, TAG_OPENER, inert_block, json_escape
 
-    pieces = ["a", " ", "\n", "\t", "<", ">", "->", "é", "\r", "\u2028", "\u200b", "\x7f",
+    pieces = ["a", " ", "\n", "\t", "<", ">", "->", "é", "\r", "/", "!", "?", "3", "Z", "\u2028", "\u200b", "\x7f",
               "\U000e0041", "\u200c", "\xad", "\ud83d\ude00", "中"]  # fmt: skip
     rng = random.Random(3)
     for _ in range(2000):
         text = "".join(rng.choice(pieces) for _ in range(rng.randrange(8)))
-        assert inert_block(text) == re.sub(BLOCK_ESCAPED, lambda m: json_escape(m.group()), text)
+        for tags, pattern in ((True, f"{TAG_OPENER}|{BLOCK_ESCAPED}"), (False, BLOCK_ESCAPED)):
+            escaped = re.sub(pattern, lambda m: json_escape(m.group()), text)
+            assert inert_block(text, tags) == escaped, (text, tags)
     program = (
         "import sys\nfrom memhooks.protocol.text import inert_block\n"
         "assert inert_block('ip: a->b\\n\\t#include <linux/if.h>') == "
-        "'ip: a-\\\\u003eb\\n\\t#include \\\\u003clinux/if.h\\\\u003e'\n"
+        "'ip: a->b\\n\\t#include \\\\u003clinux/if.h>'\n"
         "print(sorted({'re', 'enum'} & set(sys.modules)))"
     )
     done = subprocess.run([sys.executable, "-S", "-c", program], capture_output=True, text=True,

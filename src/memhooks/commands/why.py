@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(to_json(answer), indent=2, ensure_ascii=False))
         return 0
-    print(render(answer, message_chars=2000) or nothing(answer))
+    print(render(answer, message_chars=2000, tags=False) or nothing(answer))
     said = notes(answer)
     if said:
         print("\n" + "\n".join(said))

@@ -61,9 +61,15 @@ def hidden_character(text: str) -> tuple[int, str] | None:
     return None if found is None else (found.start(), found.group())
 
 
-#: What plain text an agent is given shows as escapes (:func:`inert_block`): :data:`INVISIBLE`,
-#: the host's tag brackets and every line break but ``\n``, the block's own layout.
-BLOCK_ESCAPED = INVISIBLE[:-1] + "<>\r\u2028\u2029]"
+#: What plain text shows as escapes (:func:`inert_block`): :data:`INVISIBLE` and every line
+#: break but ``\n``, the block's own layout.
+BLOCK_ESCAPED = INVISIBLE[:-1] + "\r\u2028\u2029]"
+#: A ``<`` that could open or close a tag of the host's wrapper (``<system-reminder>``,
+#: ``</system-reminder>``, ``<!--``, ``<?``); ``->``, ``<<``, ``a < b`` and every ``>``
+#: cannot, and stay as written (C and Rust messages are full of them: each escape costs
+#: six characters of the budget).
+TAG_OPENER = "<(?=[A-Za-z/!?])"
+_TAG_STARTS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz/!?")
 
 
 def json_escape(character: str) -> str:
@@ -76,26 +82,28 @@ def json_escape(character: str) -> str:
     return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
 
 
-def inert_block(text: str) -> str:
+def inert_block(text: str, tags: bool = True) -> str:
     """``text`` (lines of repository data laid out by us: commit messages, notes) with
-    every ``<`` and ``>``, every hidden character (:data:`INVISIBLE`) and every line break
-    but a newline written as its ``\\uXXXX`` escape, as the injected JSON writes them
-    (:func:`memhooks.recall.result.dumps`): nothing in it can close or open a tag of the
-    host's wrapper (Claude Code frames hook context in ``<system-reminder>`` …
-    ``</system-reminder>``), start a line of its own under the quoting, or hide. Plain
-    text (the common case) is returned as it is after two scans; printable text with
-    ``<`` or ``>`` (a C commit's ``a->b``, ``<linux/if.h>``) has those two replaced:
-    every other character :data:`BLOCK_ESCAPED` names is not printable, and a newline
-    or a tab is none of them, so ``str.isprintable`` of the rest vouches there is none —
-    ``re`` (with ``enum``: ~4 ms of a hook process) is loaded only for text with a
-    hidden character or a line break but ``\n``."""
+    every hidden character (:data:`INVISIBLE`) and every line break but a newline written
+    as its ``\\uXXXX`` escape, as the injected JSON writes them
+    (:func:`memhooks.recall.result.dumps`), and with ``tags`` (text for a model) every
+    :data:`TAG_OPENER` too: nothing in it can close or open a tag of the host's wrapper
+    (Claude Code frames hook context in ``<system-reminder>`` … ``</system-reminder>``),
+    start a line of its own under the quoting, or hide. Printable text (the common case,
+    newline and tab allowed) is done without ``re`` (with ``enum``: ~4 ms of a hook
+    process): every other character :data:`BLOCK_ESCAPED` names is not printable, so
+    ``str.isprintable`` of the rest vouches there is none, and a tag opener is found by
+    splitting at ``<``."""
     if text.replace("\n", "").replace("\t", "").isprintable():
-        if "<" not in text and ">" not in text:
+        if not tags or "<" not in text:
             return text
-        return text.replace("<", json_escape("<")).replace(">", json_escape(">"))
+        first, *rest = text.split("<")
+        escaped = json_escape("<")
+        return first + "".join((escaped if p[:1] in _TAG_STARTS else "<") + p for p in rest)
     import re
 
-    return re.sub(BLOCK_ESCAPED, lambda found: json_escape(found.group()), text)
+    pattern = f"{TAG_OPENER}|{BLOCK_ESCAPED}" if tags else BLOCK_ESCAPED
+    return re.sub(pattern, lambda found: json_escape(found.group()), text)
 
 
 def normalize(text: str) -> str:

@@ -15,10 +15,8 @@ A commit owning lines here and there (a formatting commit) has them counted, not
 ``setup.py 84 lines between 12 and 310: …``.
 
 Commit text is untrusted: the block opens with a label saying so, each message is
-introduced as what that commit said, and nothing in it is formatted as an instruction;
-each block is inert (:func:`memhooks.protocol.text.inert_block`: no ``<``/``>`` to
-close the host's ``<system-reminder>`` wrapper, no hidden character, no line break but
-the block's own).
+introduced as what that commit said, nothing in it is formatted as an instruction, and
+each block is inert (:func:`_inert`: it cannot close the host's ``<system-reminder>``).
 """
 
 from __future__ import annotations
@@ -141,13 +139,16 @@ def render(
     max_chars: int | None = None,
     message_chars: int = 600,
     known: frozenset[str] | set[str] = frozenset(),
+    tags: bool = True,
 ) -> str:
     """The labelled text: each owner's line, then what it said and what the commits
     before it said (each message at most ``message_chars``; none for a commit whose
     hash is in ``known``: the reader has it already), the whole at most ``max_chars``
     (an explanation that does not fit is left out whole). ``""`` when nothing explains
-    the lines."""
-    return render_kept(why, max_chars=max_chars, message_chars=message_chars, known=known)[0]
+    the lines. ``tags``: for a model, not a person's terminal (:func:`_inert`)."""
+    return render_kept(
+        why, max_chars=max_chars, message_chars=message_chars, known=known, tags=tags
+    )[0]
 
 
 def render_kept(
@@ -156,6 +157,7 @@ def render_kept(
     max_chars: int | None = None,
     message_chars: int = 600,
     known: frozenset[str] | set[str] = frozenset(),
+    tags: bool = True,
 ) -> tuple[str, list[Explanation]]:
     """:func:`render`'s text and the explanations it holds. A commit is named once: an
     owner that is also the previous owner of another owner's lines is told there (with
@@ -182,7 +184,7 @@ def render_kept(
                 shown.add(commit.hash)
                 if commit.message.strip() != commit.subject.strip():  # more than its line
                     block.append(said(commit, message_chars))
-        text = _inert("\n".join(block))  # measured as given
+        text = _inert("\n".join(block), tags)  # measured as given
         if max_chars is not None and size + 2 + len(text) > max_chars:
             continue
         parts.append(text)
@@ -253,7 +255,9 @@ def _uncommitted(why: Why) -> str:
     """``line 20 is not committed yet`` / ``lines 18–21 are not committed yet`` (the
     count when the ranges are not known)."""
     if not why.uncommitted_lines:
-        return f"{_these(why.uncommitted)} not committed yet"
+        return (
+            f"{_lines(why.uncommitted)} {'is' if why.uncommitted == 1 else 'are'} not committed yet"
+        )
     return f"{_ranges_are(why.uncommitted_lines)} not committed yet"
 
 
@@ -270,21 +274,17 @@ def _lines(count: int) -> str:
     return "1 line" if count == 1 else f"{count} lines"
 
 
-def _these(count: int) -> str:
-    return "1 line is" if count == 1 else f"{count} lines are"
-
-
 def _them(count: int) -> str:
     return "it" if count == 1 else "them"
 
 
-def _inert(text: str) -> str:
+def _inert(text: str, tags: bool) -> str:
     """``text`` as :func:`memhooks.protocol.text.inert_block` gives it, loaded only when
-    there is something to escape (the hook's edit path: issue 20 item 7)."""
-    if "<" in text or ">" in text or not text.replace("\n", "").isprintable():
+    something may need escaping (the hook's edit path: issue 20 item 7)."""
+    if (tags and "<" in text) or not text.replace("\n", "").isprintable():
         from ..protocol.text import inert_block
 
-        return inert_block(text)
+        return inert_block(text, tags)
     return text
 
 
