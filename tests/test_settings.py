@@ -11,7 +11,7 @@ import pytest
 
 from memhooks import settings
 from memhooks.agents import NormalizedEvent
-from memhooks.backends.registry import BACKENDS
+from memhooks.backends.registry import BACKENDS, unknown_settings
 from memhooks.errors import DiagnosticError
 from memhooks.hook.call import HookCall
 from memhooks.mcp import tools
@@ -54,7 +54,28 @@ def test_every_setting_the_package_reads_is_in_the_table() -> None:
     # backend settings are a pattern (MEMHOOKS_<BACKEND>_<KEY>), documented in backends/config.py
     prefixes = "|".join([*(name.upper() for name in BACKENDS), "TEST"])
     backend = {n for n in named if re.match(rf"MEMHOOKS_({prefixes})_", n)}
-    assert named - backend - {"MEMHOOKS_MEM", "MEMHOOKS_GENERIC", "MEMHOOKS_TEST"} <= table
+    fragments = {"MEMHOOKS_MEM", "MEMHOOKS_GENERIC", "MEMHOOKS_TEST"}
+    assert named - backend - fragments - set(settings.SCRIPTS) <= table == settings.KNOWN
+    # and none of them is "unknown" to the hook's and the commands' check (MH038)
+    assert unknown_settings({name: "1" for name in named - fragments}) == []
+
+
+def test_a_misspelt_setting_is_unknown_and_the_note_names_the_one_meant() -> None:
+    env = {
+        "MEMHOOKS_TOOL_RECAL": "off", "MEMHOOKS_MAXCHARS": "100", "MEMHOOKS_ZQXJ": "1",
+        "MEMHOOKS_TOOL_RECALL": "on", "MEMHOOKS_MEM0_API_KEY": "k", "MEMHOOKS_EMBEDDED_PATH": "p",
+        "MEMHOOKS_TEST_HINDSIGHT_URL": "u", "MEMHOOKS_E2E_AGENTS": "claude", "PATH": "/bin",
+    }  # fmt: skip
+    odd = ["MEMHOOKS_MAXCHARS", "MEMHOOKS_TOOL_RECAL", "MEMHOOKS_ZQXJ"]
+    assert unknown_settings(env) == odd
+    # the table's cheap first cut (every hook call) leaves the backends' names to them
+    assert settings.unknown(env) == sorted([*odd, "MEMHOOKS_EMBEDDED_PATH", "MEMHOOKS_MEM0_API_KEY"])
+    assert settings.unknown_note("MEMHOOKS_TOOL_RECAL") == (
+        "MEMHOOKS_TOOL_RECAL is not a memhooks setting (ignored); did you mean MEMHOOKS_TOOL_RECALL?"
+    )
+    assert settings.unknown_note("MEMHOOKS_MAXCHARS").endswith("did you mean MEMHOOKS_MAX_CHARS?")
+    # the shared prefix alone is no likeness
+    assert settings.unknown_note("MEMHOOKS_ZQXJ").endswith("(ignored); unset it")
 
 
 SOURCE = pathlib.Path(settings.__file__).parent
@@ -132,11 +153,11 @@ def _value(name: str) -> str:
 
 def test_the_documented_defaults_are_the_tables() -> None:
     # the module's own table (its docstring) and every docs/ table with a default column
-    module = _defaults(re.findall(r"^(``MEMHOOKS_[A-Z_]+``)\s+(\S+)", settings.__doc__ or "", re.M))
+    module = _defaults(re.findall(r"^(``MEMHOOKS_[A-Z_]+``)\s+(\S+)", settings.__doc__ or "", re.MULTILINE))
     assert module == {name: _value(name) for name in TYPED}
     docs = pathlib.Path(__file__).parents[1] / "docs"
     for page in [*docs.glob("*.md"), docs.parent / "README.md"]:
-        rows = re.findall(r"^\|\s*((?:`MEMHOOKS_[A-Z_]+`(?:,\s*)?)+)\s*\|\s*([^|]*?)\s*\|[^|\n]*\|", page.read_text(encoding="utf-8"), re.M)
+        rows = re.findall(r"^\|\s*((?:`MEMHOOKS_[A-Z_]+`(?:,\s*)?)+)\s*\|\s*([^|]*?)\s*\|[^|\n]*\|", page.read_text(encoding="utf-8"), re.MULTILINE)
         said = {n: v.replace(",", "") for n, v in _defaults(rows).items()}
         assert said == {n: _value(n) for n in said}, page.name
 
@@ -146,3 +167,50 @@ def test_every_user_setting_is_documented() -> None:
     text = " ".join(p.read_text(encoding="utf-8") for p in docs.glob("*.md"))
     user = (*TYPED, *settings.PATHS, *settings.TEXTS)
     assert [name for name in user if name not in text] == []
+
+
+def test_a_command_warns_of_a_misspelt_setting_and_goes_on(
+    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from memhooks.cli import main
+
+    (tmp_path / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n")
+    monkeypatch.setenv("MEMHOOKS_TOOL_RECAL", "off")
+    assert main(["validate", str(tmp_path)]) == 0
+    assert capsys.readouterr().err == (
+        "warning[MH038]: MEMHOOKS_TOOL_RECAL is not a memhooks setting (ignored);"
+        " did you mean MEMHOOKS_TOOL_RECALL?\n"
+        "  --> MEMHOOKS_TOOL_RECAL\n"
+        "  help: check the name against the settings table (docs, `memhooks.settings`), or unset it\n"
+    )
+
+
+def test_a_relative_state_dir_fails_a_command_with_mh028(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from memhooks.cli import main
+
+    monkeypatch.setenv("MEMHOOKS_STATE_DIR", "relative/state")
+    assert main(["sessions"]) == 1
+    assert capsys.readouterr().err.startswith(
+        "error[MH028]: MEMHOOKS_STATE_DIR must be an absolute folder (got 'relative/state')\n"
+    )
+
+
+@pytest.mark.parametrize("kind", ["garbage", "folder"])
+def test_a_store_file_a_command_cannot_use_is_mh037_at_its_path(
+    kind: str, tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from memhooks.cli import main
+
+    store = tmp_path / "store.sqlite3"
+    if kind == "folder":
+        store.mkdir()
+    else:
+        store.write_bytes(b"not a database" * 100)
+    monkeypatch.setenv("MEMHOOKS_STORE", str(store))
+    assert main(["memories", "list", "--cwd", str(tmp_path)]) == 1
+    first, where, _help = capsys.readouterr().err.splitlines()
+    said = "is a directory" if kind == "folder" else "is not a SQLite database"
+    assert first.startswith("error[MH037]: ") and said in first
+    assert where.startswith(f"  --> {store}")

@@ -6,9 +6,11 @@ is ours: the reference reports those as plain ``error:`` text without a code. MH
 (``memhooks history import`` cannot read the git history), MH033 (an invisible or
 control character in a recall query or an exclusion) MH034 (a plain chat transcript
 ``memhooks transcripts import --chat`` cannot read) MH035 (lines ``memhooks why`` was
-asked about that the file does not have) and MH036 (a hook over the size limit, which the
-reference reports as MH000 with invalid files) are ours too. A new code is a new row
-here (claim it on the team board first); :class:`memhooks.errors.Diagnostic` reads it.
+asked about that the file does not have), MH036 (a hook over the size limit, which the
+reference reports as MH000 with invalid files), MH037 (a memory store or state file a
+command cannot open or write) and MH038 (a ``MEMHOOKS_*`` variable that is no setting)
+are ours too. A new code is a new row here (claim it on the team board first);
+:class:`memhooks.errors.Diagnostic` reads it.
 """
 
 from __future__ import annotations
@@ -168,6 +170,16 @@ CATALOGUE: dict[str, tuple[str, str, str]] = {
         ERROR,
         "Hook file too large",
         "keep hooks small: they hold retrieval cues, not memories",
+    ),
+    "MH037": (
+        ERROR,
+        "Store file unusable",
+        "point the setting the message names at a usable file, or move the file away",
+    ),
+    "MH038": (
+        WARNING,
+        "Unknown setting",
+        "check the name against the settings table (docs, `memhooks.settings`), or unset it",
     ),
 }
 

@@ -20,7 +20,16 @@ from types import SimpleNamespace
 
 from . import __version__
 from .commands import arguments
-from .errors import DiagnosticError, MemhooksError, MemhooksWarning, UsageError
+from .errors import (
+    Diagnostic,
+    DiagnosticError,
+    MemhooksError,
+    MemhooksWarning,
+    MissingStoreError,
+    StoreError,
+    UsageError,
+)
+from .settings import unknown, unknown_note
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -389,6 +398,21 @@ def _warning_line(python: Callable[..., None]) -> Callable[..., None]:
     return show
 
 
+def _unknown_settings(fmt: str) -> None:
+    """MH038 on stderr for each ``MEMHOOKS_*`` variable that is no setting
+    (:func:`memhooks.backends.registry.unknown_settings`): a warning, the command goes
+    on. A scan of the environment's names unless one is not in the table."""
+    if not unknown():
+        return
+    from .backends.registry import unknown_settings
+
+    odd = unknown_settings()
+    if odd:
+        from .report import print_errors
+
+        print_errors([Diagnostic("MH038", unknown_note(name), name) for name in odd], fmt)
+
+
 def _dispatch(argv: list[str]) -> int:
     args = _plain_arguments(argv)
     if args is None:
@@ -401,6 +425,7 @@ def _dispatch(argv: list[str]) -> int:
             # each of our warnings once, as one line; any other keeps Python's form
             warnings.simplefilter("default", MemhooksWarning)
             warnings.showwarning = _warning_line(warnings.showwarning)
+            _unknown_settings(getattr(args, "format", "human"))
             return int(module.run(args))
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -409,6 +434,18 @@ def _dispatch(argv: list[str]) -> int:
         from .report import print_errors
 
         print_errors(exc.diagnostics, getattr(args, "format", "human"))
+        return 1
+    except StoreError as exc:
+        if exc.path is None:  # a request the store could not do (no such memory)
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
+        from .report import print_errors
+
+        # the file itself: MH037 at its path (no store yet, or a 0-byte file: the
+        # message says how one is made)
+        told = "" if isinstance(exc, MissingStoreError) else None
+        diagnostic = Diagnostic("MH037", str(exc), exc.path, help=told)
+        print_errors([diagnostic], getattr(args, "format", "human"))
         return 1
     except MemhooksError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -170,7 +170,14 @@ class UsageError(MemhooksError):
 
 
 class StoreError(MemhooksError):
-    """The embedded memory store could not be opened, migrated, read or written."""
+    """The embedded memory store could not be opened, migrated, read or written.
+    ``path``: the SQLite file at fault, when the file itself is the problem (not a
+    database, a folder, damaged, locked, read-only, …: a command reports it as MH037 at
+    that path), else None (a request the store could not do: no such memory)."""
+
+    def __init__(self, message: str = "", path: str | None = None) -> None:
+        super().__init__(message)
+        self.path = path
 
 
 class MissingStoreError(StoreError):

@@ -41,7 +41,16 @@ variable                        default   range and meaning
 ``MEMHOOKS_<BACKEND>_<KEY>``    —         one backend setting (``backends/config.py``)
 ``MEMHOOKS_LAUNCHER_FALLBACK``  —         set by the launcher for the memhooks it hands
                                           over to (``install/launcher.py``), not by users
+``MEMHOOKS_TEST_*`` and the     —         memhooks' own test and bench scripts'
+other :data:`SCRIPTS`                     switches: never settings
 =============================== ========= ============================================
+
+**Any other** ``MEMHOOKS_*`` **variable** is no setting: most likely a misspelt one, which
+would otherwise do nothing without a word. :func:`unknown` finds them (a scan of the
+environment's names against this table, no more, on every call); :func:`unknown_note`
+says which setting was probably meant (:mod:`difflib`, loaded only then). A command
+warns (MH038: a typo must not stop work); the agent hook says it on stderr once per
+session (``memhooks.hook.call.HookCall.once``).
 
 **Policy for an invalid value** (one rule, DEVELOPERS.md): a command raises
 DiagnosticError MH028 naming the variable; the agent hook fails open — it notes the
@@ -91,6 +100,14 @@ PATHS = ("MEMHOOKS_ROOT", "MEMHOOKS_STORE", "MEMHOOKS_STATE_DIR", "MEMHOOKS_CONF
 TEXTS = ("MEMHOOKS_BACKEND", "MEMHOOKS_ROLES", "MEMHOOKS_ROLE_MAP")
 #: Variables memhooks sets for itself, never a user setting.
 INTERNAL = ("MEMHOOKS_LAUNCHER_FALLBACK",)
+#: Prefixes of the variables of memhooks' own test and bench scripts: never read as
+#: settings (``MEMHOOKS_TEST_HINDSIGHT_URL``, ``MEMHOOKS_E2E_AGENTS``, …).
+TEST_PREFIX = "MEMHOOKS_TEST_"
+SCRIPTS = (TEST_PREFIX, "MEMHOOKS_E2E", "MEMHOOKS_FAULTS", "MEMHOOKS_STRESS_",
+           "MEMHOOKS_RECORD_IMPORT_SETS")  # fmt: skip
+#: Every setting's name (the backends' ``MEMHOOKS_<BACKEND>_<KEY>`` are a pattern:
+#: :func:`unknown`).
+KNOWN = frozenset({*INTEGERS, *SWITCHES, *CHOICES, *PATHS, *TEXTS, *INTERNAL})
 #: Words of a switch.
 ON = ("on", "1", "true", "yes")
 OFF = ("off", "0", "false", "no")
@@ -118,7 +135,7 @@ def integer(name: str, env: Mapping[str, str] | None = None, notes: list[str] | 
         value = low - 1
     if low <= value <= high:
         return value
-    _invalid(
+    invalid(
         name, f"an integer from {low} to {high}", env[name], default, notes, "set it within range"
     )
     return default
@@ -134,7 +151,7 @@ def switch(name: str, env: Mapping[str, str] | None = None, notes: list[str] | N
         return False
     if value in ON or name in LENIENT:
         return True
-    _invalid(name, "`on` or `off`", value, SWITCHES[name], notes, "set it to `on` or `off`")
+    invalid(name, "`on` or `off`", value, SWITCHES[name], notes, "set it to `on` or `off`")
     return SWITCHES[name]
 
 
@@ -154,14 +171,44 @@ def choice(name: str, env: Mapping[str, str] | None = None, notes: list[str] | N
     if value in choices:
         return value
     named = " or ".join(f"`{c}`" for c in choices)
-    _invalid(name, f"one of {', '.join(choices)}", env[name], default, notes, f"set it to {named}")
+    invalid(name, f"one of {', '.join(choices)}", env[name], default, notes, f"set it to {named}")
     return default
 
 
-def _invalid(
+def unknown(env: Mapping[str, str] | None = None) -> list[str]:
+    """The ``MEMHOOKS_*`` names of ``env`` that are not in the table, nor one of the
+    test scripts' :data:`SCRIPTS`, sorted: a scan of the names, cheap enough for every
+    hook call. A backend's ``MEMHOOKS_<BACKEND>_<KEY>`` is among them: which names those
+    are is the backends' fact (:func:`memhooks.backends.registry.unknown_settings`, the
+    whole answer, imported only when this one is not empty)."""
+    env = os.environ if env is None else env
+    return sorted(
+        name
+        for name in env
+        if name.startswith("MEMHOOKS_") and name not in KNOWN and not name.startswith(SCRIPTS)
+    )
+
+
+def unknown_note(name: str) -> str:
+    """One line saying that ``name`` is no setting and was ignored, with the setting
+    it most resembles (:func:`difflib.get_close_matches`), if any."""
+    import difflib
+
+    # the words after the shared prefix (which alone makes every name look close)
+    words = {known.removeprefix("MEMHOOKS_"): known for known in sorted(KNOWN)}
+    close = difflib.get_close_matches(name.removeprefix("MEMHOOKS_"), words, n=1)
+    meant = f"; did you mean {words[close[0]]}?" if close else "; unset it"
+    return f"{name} is not a memhooks setting (ignored){meant}"
+
+
+def invalid(
     name: str, what: str, raw: str, default: object, notes: list[str] | None, fix: str
 ) -> None:
-    """Note the invalid value in ``notes`` (the default is used), or raise MH028."""
+    """The table's policy for an invalid value of setting ``name`` (``raw``; it must be
+    ``what``): with ``notes`` (the hook) a line saying so and that ``default`` is used is
+    added; else DiagnosticError MH028 naming the variable is raised, whose help is
+    ``unset NAME or <fix>``. Also for the settings read where they are used
+    (:data:`PATHS`, :data:`TEXTS`)."""
     if notes is not None:
         note = f"{name} must be {what} (got {raw!r}); using {_said(default)}"
         if note not in notes:

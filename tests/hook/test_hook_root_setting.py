@@ -1,5 +1,6 @@
 """``MEMHOOKS_ROOT`` exported for one project never switches the hook off in another
-(seed 000: it wins *when it contains the target*; issue 22 item 6)."""
+(seed 000: it wins *when it contains the target*; issue 22 item 6), and one that cannot
+be a root is said, not silently ignored."""
 
 from __future__ import annotations
 
@@ -25,8 +26,25 @@ def test_a_root_setting_for_another_project_leaves_recall_on(
 ) -> None:
     other = tmp_path / "other-project"
     other.mkdir()
-    for value in (str(other), str(tmp_path / "deleted-project")):
-        done = _prompt(project, {**env, "MEMHOOKS_ROOT": value}, session=value)
+    done = _prompt(project, {**env, "MEMHOOKS_ROOT": str(other)}, session="other")
+    assert done.returncode == 0
+    assert MARKER in done.stdout, done.stderr
+    assert done.stderr == ""  # another project's root is no mistake: the CLI warns, the hook not
+
+
+def test_a_root_setting_that_names_nothing_is_said_once_a_session_and_recall_goes_on(
+    project: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    gone = tmp_path / "deleted-project"
+    said = []
+    for session in ("one", "one", "two"):
+        done = _prompt(project, {**env, "MEMHOOKS_ROOT": str(gone)}, session=session)
         assert done.returncode == 0
-        assert MARKER in done.stdout, done.stderr
-        assert done.stderr == ""  # the CLI warns; the host is given nothing to show
+        assert (MARKER in done.stdout) is (session not in said), done.stderr  # recalled once
+        said += [session, done.stderr]
+    said = said[1::2]
+    line = (
+        f"memhooks hook: MEMHOOKS_ROOT ignored: {str(gone)!r} does not exist; the project root"
+        f" is {str(project)!r} (set it to an existing folder, or unset it)\n"
+    )
+    assert said == [line, "", line]  # one line, once per session

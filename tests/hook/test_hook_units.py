@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from memhooks.agents import FileChange, NormalizedEvent
+from memhooks.agents import NormalizedEvent
+from memhooks.agents.folder import working_folder
 from memhooks.commands.hook import parse_argv, serve
 from memhooks.errors import UsageError
-from memhooks.agents.folder import working_folder
 from memhooks.hook import handler, reactions, roles
 from memhooks.hook.call import HookCall
-from memhooks.settings import default
 from memhooks.hook.deadline import Watchdog, budget_ms
+from memhooks.settings import default
 
 
 @pytest.mark.parametrize(
@@ -71,12 +71,20 @@ def test_roles_only_from_explicit_settings() -> None:
         "MEMHOOKS_ROLES": "backend, reviewer,",
         "MEMHOOKS_ROLE_MAP": "permission_mode:plan=architect;agent_type:Explore=researcher,reviewer;broken",
     }
-    assert roles.roles(["cli"], payload, env) == [
+    notes: list[str] = []
+    assert roles.roles(["cli"], payload, env, notes) == [
         "cli",
         "backend",
         "reviewer",
         "architect",
         "researcher",
+    ]
+    # the malformed rule is left out and said (it was ignored without a word)
+    assert notes == [
+        (
+            "MEMHOOKS_ROLE_MAP must be `FIELD:VALUE=ROLE[,ROLE]` rules separated by `;`"
+            " (got 'broken'); using the other rules"
+        )
     ]
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from memhooks.errors import DiagnosticError
 from memhooks.session import State, gate, mentions, open_session, state_dir
 
 
@@ -109,10 +110,18 @@ def test_the_state_file_lives_in_the_state_directory_never_in_the_project(tmp_pa
     assert (
         state_dir({"XDG_STATE_HOME": "relative", "HOME": home}) == f"{home}/.local/state/memhooks"
     )
-    assert (
-        state_dir({"MEMHOOKS_STATE_DIR": "relative", "HOME": home})
-        == f"{home}/.local/state/memhooks"
-    )
+    # a relative MEMHOOKS_STATE_DIR is an invalid value (it would name another folder in
+    # each working folder): the hook notes it and uses the default, a command fails
+    notes: list[str] = []
+    relative = {"MEMHOOKS_STATE_DIR": "relative", "HOME": home}
+    assert state_dir(relative, notes) == f"{home}/.local/state/memhooks"
+    assert notes == [
+        "MEMHOOKS_STATE_DIR must be an absolute folder (got 'relative'); using the default folder"
+    ]
+    with pytest.raises(DiagnosticError) as caught:
+        state_dir(relative)
+    assert caught.value.diagnostic.code == "MH028"
+    assert caught.value.diagnostic.path == "MEMHOOKS_STATE_DIR"
 
 
 def test_a_damaged_state_file_is_replaced(tmp_path: Path) -> None:

@@ -158,8 +158,9 @@ def test_a_missing_store_is_still_an_error_for_readers(
 ) -> None:
     missing = tmp_path / "typo.sqlite3"
     assert main(["memories", "list", "--cwd", str(root), "--store", str(missing)]) == 1
-    assert capsys.readouterr().err == (
-        f"error: there is no memory store at {missing}; record a memory or import some first\n"
+    assert capsys.readouterr().err == (  # MH037 at the store's path; the message says what to do
+        f"error[MH037]: there is no memory store at {missing}; record a memory or import some first\n"
+        f"  --> {missing}\n"
     )
     assert not missing.exists()
 

@@ -53,8 +53,8 @@ def test_a_store_on_a_read_only_folder_is_read_and_a_write_says_why(
         ]
         wrote = _cli("remember", "Refresh tokens live 30 days", *base)
         assert wrote.returncode == 1
-        assert wrote.stderr.startswith(f"error: cannot write the memory store {store}: ")
-        said = wrote.stderr.split(": ", 2)[2]
+        assert wrote.stderr.startswith(f"error[MH037]: cannot write the memory store {store}: ")
+        said = wrote.stderr.splitlines()[0].split(": ", 2)[2]
         assert f"{folder}" in said and "read-only" in said and "MEMHOOKS_STORE" not in said
 
 

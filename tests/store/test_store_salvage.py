@@ -139,5 +139,5 @@ def test_salvage_without_a_readable_schema_is_an_error_and_writes_no_file(
         str(store),
     ]
     assert main(argv) == 1
-    assert f"error: the memory store {store} is damaged" in capsys.readouterr().err
+    assert f"error[MH037]: the memory store {store} is damaged" in capsys.readouterr().err
     assert not rescued.exists()

@@ -223,8 +223,8 @@ def test_a_store_whose_schema_text_is_not_utf8_is_a_store_error_not_a_traceback(
 
     monkeypatch.chdir(tmp_path)
     assert main(["memories", "list", "--store", str(path)]) == 1
-    err = capsys.readouterr().err.strip()
-    assert err.startswith(f"error: {expected}") and err.endswith(
+    err = capsys.readouterr().err.splitlines()[0]
+    assert err.startswith(f"error[MH037]: {expected}") and err.endswith(
         "`memhooks memories export --salvage FILE`, move the store away, then"
         " `memhooks memories import FILE` into a new one"
     )
@@ -255,6 +255,6 @@ def test_a_damaged_row_is_a_store_error_naming_the_memory_and_field(
     expected = f"the memory store {path} is damaged: memory 'm1' has an unreadable `{field}`"
     for command in (["memories", "list"], ["memories", "export"], ["memories", "show", "m1"]):
         assert main([*command, "--cwd", str(tmp_path), "--store", str(path)]) == 1
-        assert capsys.readouterr().err.startswith(f"error: {expected}")
+        assert capsys.readouterr().err.startswith(f"error[MH037]: {expected}")
     result = recall(str(tmp_path), prompt="memory deploys", store_path=str(path))
     assert result["status"] == "failed" and expected in result["queries"][0]["error"]

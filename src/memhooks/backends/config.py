@@ -36,6 +36,7 @@ import sys
 
 from .. import dirs
 from ..errors import HomeError, fail
+from ..settings import TEST_PREFIX  # the test scripts' variables: never settings
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -45,8 +46,6 @@ if TYPE_CHECKING:
 FILENAME = "config.toml"
 CONFIG_VAR = "MEMHOOKS_CONFIG"
 BACKEND_VAR = "MEMHOOKS_BACKEND"
-#: Variables of memhooks' test scripts: never settings (a Mem0 table refuses unknown keys).
-TEST_PREFIX = "MEMHOOKS_TEST_"
 #: Top-level keys of the file: name -> (type, what it holds)
 TOP_LEVEL = {"backend": (str, "the active backend"), "backends": (dict, "one table per backend")}
 #: Keys (at any depth) whose values are never shown; also anything ending in these.

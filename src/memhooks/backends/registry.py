@@ -41,6 +41,17 @@ BACKENDS = {
 DEFAULT = "embedded"
 
 
+def unknown_settings(env: Mapping[str, str] | None = None) -> list[str]:
+    """The ``MEMHOOKS_*`` variables of ``env`` that are no setting, sorted: those
+    :func:`memhooks.settings.unknown` finds that are no backend's
+    ``MEMHOOKS_<BACKEND>_<KEY>`` (:func:`memhooks.backends.config.env_prefix` of each
+    backend of :data:`BACKENDS`)."""
+    from ..settings import unknown
+
+    prefixes = tuple(configuration.env_prefix(name) for name in BACKENDS)
+    return [name for name in unknown(env) if not name.startswith(prefixes)]
+
+
 def read_config(env: Mapping[str, str] | None = None) -> configuration.Config:
     """The user's configuration file, checked against :data:`BACKENDS` (MH028 when
     invalid; empty when there is none)."""

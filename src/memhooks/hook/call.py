@@ -214,7 +214,7 @@ class HookCall:
         """The explicit roles (:func:`memhooks.hook.roles.roles`)."""
         from .roles import roles
 
-        return roles(self._cli_roles, self.event.raw, self.env)
+        return roles(self._cli_roles, self.event.raw, self.env, self.notes)
 
     def setting(self, name: str) -> int:
         """Integer setting ``name`` (:mod:`memhooks.settings`): an invalid value is noted
@@ -300,7 +300,7 @@ class HookCall:
             from ..session.location import state_dir
 
             try:
-                self._state_dir = state_dir(self.env)
+                self._state_dir = state_dir(self.env, self.notes)
             except OSError as exc:  # HomeError (memhooks.errors is loaded only to raise it)
                 self._state_dir = NO_FOLDER
                 self.state_problem = str(exc)
@@ -424,14 +424,60 @@ class HookCall:
         model's to hear: a store not made yet is no outage."""
         from ..session import keys
 
+        self.once(
+            keys.STORE_MISSING,
+            f"MEMHOOKS_STORE {named!r} does not exist: nothing to recall until"
+            " 'memhooks remember' or 'memhooks history import' makes it (or unset it)",
+        )
+
+    def once(self, key: str, note: str) -> None:
+        """Add ``note`` to :attr:`notes` the first time this session meets ``key`` (a
+        served key, :mod:`memhooks.session.keys`); with no ledger, on every call rather
+        than never. Call only when :attr:`root` is not None."""
         try:
-            first = self.session.claim([keys.STORE_MISSING])
+            first = self.session.claim([key])
         except Exception:  # noqa: BLE001 - no ledger: say it on every call rather than never
-            first = [keys.STORE_MISSING]
+            first = [key]
         if first:
-            self.notes.append(
-                f"MEMHOOKS_STORE {named!r} does not exist: nothing to recall until"
-                " 'memhooks remember' or 'memhooks history import' makes it (or unset it)"
+            self.notes.append(note)
+
+    def setting_notes(self) -> None:
+        """Say, once per session, each ``MEMHOOKS_*`` variable that is no setting
+        (:func:`memhooks.settings.unknown`, with the setting it resembles) and a
+        ``MEMHOOKS_ROOT`` that cannot be a root (:func:`memhooks.protocol.root.usable_root`;
+        one for another project, a folder that does not contain this one, is no mistake
+        and is not said). Costs a scan of the environment's names when neither applies.
+        Outside an enabled project nothing is said (the hook does nothing there)."""
+        from ..settings import unknown  # the table's first cut: loaded, and cheap
+
+        odd = unknown(self.env)
+        named = self.env.get("MEMHOOKS_ROOT")
+        if not odd and not named:
+            return
+        if odd:
+            from ..backends.registry import unknown_settings  # the backends' own names
+
+            odd = unknown_settings(self.env)
+        from ..protocol.root import usable_root
+
+        why = usable_root(named)[1] if named else None
+        if not odd and why is None:
+            return
+        try:
+            if self.root is None:
+                return
+        except Exception:  # noqa: BLE001 - the reaction already said what is wrong there
+            return
+        from ..session import keys
+        from ..settings import unknown_note
+
+        for name in odd:
+            self.once(keys.setting(name), unknown_note(name))
+        if why is not None:
+            self.once(
+                keys.setting("MEMHOOKS_ROOT"),
+                f"MEMHOOKS_ROOT ignored: {named!r} {why}; the project root is {self.root!r}"
+                " (set it to an existing folder, or unset it)",
             )
 
     def _no_home(self, what: str, why: str) -> None:

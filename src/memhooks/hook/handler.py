@@ -119,6 +119,7 @@ def handle(
             event, env, roles=roles, time_s=time_s - (time.monotonic() - started), exiting=exiting
         )
         reply = react(call)
+        call.setting_notes()
         for note in call.notes:
             reply.add_note(note)
         reply.add_note(call.home_note())

@@ -17,12 +17,18 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
 
-def roles(cli_roles: Iterable[str], payload: object, env: Mapping[str, str]) -> list[str]:
-    """Roles from the command line, ``MEMHOOKS_ROLES`` and ``MEMHOOKS_ROLE_MAP``."""
+def roles(
+    cli_roles: Iterable[str],
+    payload: object,
+    env: Mapping[str, str],
+    notes: list[str] | None = None,
+) -> list[str]:
+    """Roles from the command line, ``MEMHOOKS_ROLES`` and ``MEMHOOKS_ROLE_MAP``; a
+    malformed rule as :func:`mapped_roles`."""
     out: list[str] = []
     found = [*cli_roles, *env.get("MEMHOOKS_ROLES", "").split(",")]
     if isinstance(payload, dict):
-        found += mapped_roles(env.get("MEMHOOKS_ROLE_MAP", ""), payload)
+        found += mapped_roles(env.get("MEMHOOKS_ROLE_MAP", ""), payload, notes)
     for role in found:
         role = role.strip()
         if role and role not in out:
@@ -30,14 +36,23 @@ def roles(cli_roles: Iterable[str], payload: object, env: Mapping[str, str]) -> 
     return out
 
 
-def mapped_roles(spec: str, payload: dict[str, object]) -> list[str]:
+def mapped_roles(
+    spec: str, payload: dict[str, object], notes: list[str] | None = None
+) -> list[str]:
     """Roles of ``MEMHOOKS_ROLE_MAP`` rules whose ``FIELD:VALUE`` matches ``payload``.
-    Malformed rules are ignored."""
+    A malformed rule (no ``:`` or ``=``, no field, no role; a blank one is no rule) is
+    an invalid value (:func:`memhooks.settings.invalid`): with ``notes`` (the hook) it
+    is noted and left out, the other rules kept; else DiagnosticError MH028 is raised."""
     out: list[str] = []
     for rule in spec.split(";"):
         condition, sep, targets = rule.partition("=")
         field, colon, value = condition.partition(":")
-        if not (sep and colon):
+        if not (sep and colon and field.strip() and targets.replace(",", "").strip()):
+            if rule.strip():
+                from ..settings import invalid
+
+                invalid("MEMHOOKS_ROLE_MAP", "`FIELD:VALUE=ROLE[,ROLE]` rules separated by `;`",
+                        rule.strip(), "the other rules", notes, "fix the rule")  # fmt: skip
             continue
         if payload.get(field.strip()) == value.strip():
             out += targets.split(",")

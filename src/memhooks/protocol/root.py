@@ -187,18 +187,27 @@ def env_root(env: Mapping[str, str]) -> str | None:
     value = env.get("MEMHOOKS_ROOT")
     if not value:
         return None
+    root, why = usable_root(value)
+    if why is not None:
+        _ignored(f"`{value}` {why}")
+    return root
+
+
+def usable_root(value: str) -> tuple[str | None, str | None]:
+    """(the canonical folder, None) when the ``MEMHOOKS_ROOT`` value ``value`` can be a
+    root, else (None, why not: it names nothing, something that is not a directory, or
+    a directory we may not read — the end of a sentence). The one rule of
+    :func:`env_root` and of the hook's note about the setting
+    (:meth:`memhooks.hook.call.HookCall.setting_notes`)."""
     try:
         root = os.path.realpath(value, strict=True)
     except OSError as exc:
-        _ignored(f"`{value}` {_unreachable(value, exc)}")
-        return None
+        return None, _unreachable(value, exc)
     if not os.path.isdir(root):
-        _ignored(f"`{value}` is not a directory")
-        return None
+        return None, "is not a directory"
     if not os.access(root, os.R_OK | os.X_OK):
-        _ignored(f"`{value}` may not be read (Permission denied)")
-        return None
-    return root
+        return None, "may not be read (Permission denied)"
+    return root, None
 
 
 def ancestors(directory: str) -> list[str]:

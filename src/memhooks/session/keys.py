@@ -14,6 +14,9 @@ Served targets (what a tool event was given, per epoch):
 ``notice:store-missing`` the stderr line about a missing ``MEMHOOKS_STORE`` file was
                     said: :data:`STORE_MISSING`
 ``notice:compacted`` a compaction event began the epoch: :data:`COMPACTED`
+``notice:setting:<NAME>`` the stderr line about the setting ``NAME`` (no such setting,
+                    or a ``MEMHOOKS_ROOT`` that cannot be a root) was said:
+                    :func:`setting`
 ``lines:<path>#A-B`` lines A-B of a file whose read line-level recall handled (their
                     owners told, or nothing to tell): :func:`lines`; a read of other
                     lines of the file still tells their owners
@@ -53,6 +56,7 @@ UNAVAILABLE = "notice:unavailable"
 #: The "partial answer" line (told once per session epoch).
 PARTIAL = "notice:partial"
 SKIPPED = "notice:skipped:"
+SETTING = "notice:setting:"
 #: The served mark of the stderr line about a ``MEMHOOKS_STORE`` file that does not exist.
 STORE_MISSING = "notice:store-missing"
 #: The served mark of an epoch a compaction event began (``PreCompact``, ``PostCompact``):
@@ -100,6 +104,11 @@ def had(delivered: Collection[str], memory_id: str, commit_hash: str | None) -> 
     id is there, or it is made of a commit (``commit_hash``, full) that is
     (:func:`commit`: told by line-level recall, or delivered as another memory)."""
     return memory_id in delivered or (commit_hash is not None and COMMIT + commit_hash in delivered)
+
+
+def setting(name: str) -> str:
+    """The served key of the stderr line about the environment variable ``name``."""
+    return SETTING + name
 
 
 def skipped(rel: str) -> str:

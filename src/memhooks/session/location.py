@@ -15,14 +15,21 @@ FILENAME = "state.sqlite3"
 ENV_VAR = "MEMHOOKS_STATE_DIR"
 
 
-def state_dir(env: Mapping[str, str] | None = None) -> str:
+def state_dir(env: Mapping[str, str] | None = None, notes: list[str] | None = None) -> str:
     """The directory of the state file: an absolute ``MEMHOOKS_STATE_DIR``, else
     :func:`memhooks.dirs.state_dir`; nothing is created. A relative
-    ``MEMHOOKS_STATE_DIR`` is ignored (the XDG rule)."""
+    ``MEMHOOKS_STATE_DIR`` (it would name another folder in every working folder) is
+    an invalid value (:func:`memhooks.settings.invalid`): with ``notes`` (the hook) it is
+    noted and the default folder used, else DiagnosticError MH028 is raised."""
     env = os.environ if env is None else env
     override = os.path.expanduser(env.get(ENV_VAR, ""))
     if override and os.path.isabs(override):
         return override
+    if override.strip():
+        from ..settings import invalid
+
+        invalid(ENV_VAR, "an absolute folder", env[ENV_VAR], "the default folder", notes,
+                "set it to an absolute path")  # fmt: skip
     return dirs.state_dir(env)
 
 

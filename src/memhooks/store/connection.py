@@ -242,7 +242,8 @@ class Translated:
         if isinstance(exc, DamagedRow):
             raise StoreError(
                 f"{self.role.name} {self.path} is damaged: {exc}; forget that memory, or "
-                + self.role.damaged
+                + self.role.damaged,
+                path=self.path,
             ) from exc
 
 
@@ -252,25 +253,28 @@ def _is_busy(exc: sqlite3.Error) -> bool:
 
 def _prepare(path: str, create: bool, role: Role = STORE) -> None:
     if os.path.isdir(path):
-        raise StoreError(f"{role.name} path {path} is a directory; give the path of a file")
+        raise StoreError(f"{role.name} path {path} is a directory; give the path of a file", path)
     if os.path.exists(path):
         if not os.path.isfile(path):
             raise StoreError(
                 f"{role.name} path {path} is not a regular file (a device, a pipe or a "
-                "socket); give the path of a file"
+                "socket); give the path of a file",
+                path,
             )
         if not create and os.path.getsize(path) == 0:  # SQLite would write a schema into it
             raise MissingStoreError(
-                f"{role.name} {path} is an empty file; record a memory or import some first"
+                f"{role.name} {path} is an empty file; record a memory or import some first",
+                path,
             )
         return
     if not create:
         raise MissingStoreError(
-            f"there is no memory store at {path}; record a memory or import some first"
+            f"there is no memory store at {path}; record a memory or import some first", path
         )
     try:
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     except OSError as exc:
         raise StoreError(
-            f"cannot create the folder for {role.name} {path}: {exc.strerror}; " + role.elsewhere
+            f"cannot create the folder for {role.name} {path}: {exc.strerror}; " + role.elsewhere,
+            path,
         ) from exc

@@ -67,19 +67,24 @@ def to_store_error(
     if found == "notadb":
         return StoreError(
             f"{role.name} {path} is not a SQLite database (SQLite: {message}); move the file away or "
-            + role.elsewhere
+            + role.elsewhere,
+            path=path,
         )
     if found == "corrupt":
-        return StoreError(f"{role.name} {path} is damaged (SQLite: {message}); {role.damaged}")
+        return StoreError(
+            f"{role.name} {path} is damaged (SQLite: {message}); {role.damaged}", path=path
+        )
     if found == "busy":
         return StoreError(
             f"{role.name} {path} stayed locked by another process for over {timeout:g} s "
-            f"(SQLite: {message}); try again, and check for a stuck memhooks process"
+            f"(SQLite: {message}); try again, and check for a stuck memhooks process",
+            path=path,
         )
     if found == "full":
         return StoreError(
             f"{role.name} {path} cannot grow: the disk holding it is full (SQLite: {message}); "
-            f"nothing was written: free some space, or {role.elsewhere}"
+            f"nothing was written: free some space, or {role.elsewhere}",
+            path=path,
         )
     if found == "access":
         why = unwritable(path)
@@ -89,11 +94,12 @@ def to_store_error(
                 f"check the permissions of the file and its folder, or {role.elsewhere}",
             )
         return StoreError(
-            f"cannot write {role.name} {path}: {why[0]} (SQLite: {message}); {why[1]}"
+            f"cannot write {role.name} {path}: {why[0]} (SQLite: {message}); {why[1]}", path=path
         )
     return StoreError(
         f"{role.name} {path} failed: {message}; if this repeats, the file may be "
-        f"damaged: {role.damaged}"
+        f"damaged: {role.damaged}",
+        path=path,
     )
 
 
@@ -102,7 +108,8 @@ def undecodable(path: str, exc: UnicodeDecodeError, role: Role = STORE) -> Store
     bytes were changed under it (sqlite3 raises UnicodeDecodeError, not sqlite3.Error)."""
     return StoreError(
         f"{role.name} {path} is damaged: a stored text is not valid UTF-8 "
-        f"({exc.reason} at byte {exc.start}); {role.damaged}"
+        f"({exc.reason} at byte {exc.start}); {role.damaged}",
+        path=path,
     )
 
 

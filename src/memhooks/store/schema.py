@@ -274,11 +274,13 @@ def _version(conn: sqlite3.Connection, path: str) -> int:
     if version > len(MIGRATIONS):
         raise StoreError(
             f"the memory store {path} has schema version {version}, newer than this "
-            f"memhooks understands ({len(MIGRATIONS)}); upgrade memhooks"
+            f"memhooks understands ({len(MIGRATIONS)}); upgrade memhooks",
+            path,
         )
     if (version == 0 and tables > 0) or (version > 0 and app_id != APPLICATION_ID):
         raise StoreError(
             f"{path} is a SQLite database but not a memhooks memory store; "
-            "point MEMHOOKS_STORE / --store at another path"
+            "point MEMHOOKS_STORE / --store at another path",
+            path,
         )
     return int(version)

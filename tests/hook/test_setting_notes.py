@@ -1,0 +1,82 @@
+"""A setting the hook cannot use is said on stderr, in one line, and the hook goes on
+with the rest (DEVELOPERS.md: no failure of memhooks is silent; the policy of
+``memhooks.settings``): a misspelt ``MEMHOOKS_*`` variable once per session, with the
+setting it resembles; an invalid value of a setting read where it is used (a relative
+``MEMHOOKS_STATE_DIR``, a malformed ``MEMHOOKS_ROLE_MAP`` rule) on each call that reads
+it, as every invalid value."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from hook_support import MARKER
+
+CLI = [sys.executable, "-m", "memhooks", "hook", "--agent", "claude-code"]
+
+
+def _call(
+    project: Path, env: dict[str, str], session: str, event: str = "UserPromptSubmit"
+) -> subprocess.CompletedProcess[str]:
+    payload: dict[str, object] = {"hook_event_name": event, "session_id": session, "cwd": str(project),
+                                  "prompt": "which release constraints apply?"}  # fmt: skip
+    if event == "PostToolUse":
+        path = str(project / "src" / "acme" / "billing.py")
+        payload.update(tool_name="Read", tool_input={"file_path": path},
+                       tool_response={"type": "text", "file": {"filePath": path}})  # fmt: skip
+    return subprocess.run(CLI, input=json.dumps(payload), env=env, cwd=project,
+                          capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
+
+
+def test_a_misspelt_setting_is_said_once_a_session_with_the_one_meant(
+    project: Path, env: dict[str, str]
+) -> None:
+    env = {**env, "MEMHOOKS_TOOL_RECAL": "off"}
+    line = (
+        "memhooks hook: MEMHOOKS_TOOL_RECAL is not a memhooks setting (ignored);"
+        " did you mean MEMHOOKS_TOOL_RECALL?\n"
+    )
+    first = _call(project, env, "s1")
+    assert first.returncode == 0 and MARKER in first.stdout  # recall goes on
+    assert first.stderr == line
+    again = [_call(project, env, "s1", event) for event in ("UserPromptSubmit", "PostToolUse")]
+    assert [done.stderr for done in again] == ["", ""]
+    assert all(done.returncode == 0 for done in again)
+    # a tool event that opens a new session says it there too
+    assert _call(project, env, "s2", "PostToolUse").stderr == line
+
+
+def test_backend_and_test_script_variables_are_not_unknown(
+    project: Path, env: dict[str, str]
+) -> None:
+    env = {**env, "MEMHOOKS_MEM0_USER_ID": "alice", "MEMHOOKS_TEST_MEM0_VENV": "/v"}
+    done = _call(project, env, "s3")
+    assert done.returncode == 0 and MARKER in done.stdout
+    assert done.stderr == ""
+
+
+def test_a_relative_state_dir_is_said_and_the_default_folder_used(
+    project: Path, env: dict[str, str]
+) -> None:
+    done = _call(project, {**env, "MEMHOOKS_STATE_DIR": "relative/state"}, "s4")
+    assert done.returncode == 0 and MARKER in done.stdout
+    assert done.stderr == (
+        "memhooks hook: MEMHOOKS_STATE_DIR must be an absolute folder (got 'relative/state');"
+        " using the default folder\n"
+    )
+    assert not (project / "relative").exists()  # nothing made in the working folder
+
+
+def test_a_malformed_role_map_rule_is_said_and_the_others_kept(
+    project: Path, env: dict[str, str]
+) -> None:
+    done = _call(
+        project, {**env, "MEMHOOKS_ROLE_MAP": "garbage;permission_mode:plan=architect"}, "s5"
+    )
+    assert done.returncode == 0 and MARKER in done.stdout
+    assert done.stderr == (
+        "memhooks hook: MEMHOOKS_ROLE_MAP must be `FIELD:VALUE=ROLE[,ROLE]` rules separated by `;`"
+        " (got 'garbage'); using the other rules\n"
+    )
