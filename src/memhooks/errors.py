@@ -97,8 +97,8 @@ class Diagnostic:
         """1-based (line, column) to show: the diagnostic's own, ``(1, 1)`` for a regular
         file without a known position (as the reference engine), None when the subject
         has no lines (a folder, a missing path, a special file, a symlink, a setting, a
-        command-line flag)."""
-        if self.line is None and not _is_file(self.path):
+        command-line flag, a file of a code in :data:`LINELESS`: a SQLite database)."""
+        if self.line is None and (self.code in LINELESS or not _is_file(self.path)):
             return None
         return (self.line or 1, self.column or 1)
 
@@ -131,6 +131,11 @@ class Diagnostic:
 
     def __hash__(self) -> int:
         return hash((self.code, self.path, self.line, self.column, self.message))
+
+
+#: Codes whose subject is a file without lines (MH037: a store's SQLite database): shown
+#: as its path alone, never ``:1:1``.
+LINELESS = frozenset({"MH037"})
 
 
 def _is_file(path: str) -> bool:
