@@ -80,3 +80,28 @@ def test_a_malformed_role_map_rule_is_said_and_the_others_kept(
         "memhooks hook: MEMHOOKS_ROLE_MAP must be `FIELD:VALUE=ROLE[,ROLE]` rules separated by `;`"
         " (got 'garbage'); using the other rules\n"
     )
+
+
+def test_a_served_tool_call_pays_nothing_for_the_settings_said(
+    project: Path, env: dict[str, str]
+) -> None:
+    # a stray variable is said by the session's first calls; a tool call served before
+    # loads the modules it loads without it (no backend registry, no difflib; the
+    # shortcut settles it before the root is looked for, and so before any notice)
+    from import_set_support import loaded
+
+    def third_call(settings: dict[str, str], session: str) -> list[str]:
+        said = [
+            _call(project, {**env, **settings}, session, event).stderr
+            for event in ("UserPromptSubmit", "PostToolUse")
+        ]
+        served = _call(
+            project, {**env, **settings, "PYTHONPROFILEIMPORTTIME": "1"}, session, "PostToolUse"
+        )
+        assert served.returncode == 0
+        said += [line for line in served.stderr.splitlines() if not line.startswith("import time:")]
+        assert bool("".join(said)) is bool(settings)  # said once, by the first call
+        return loaded(served.stderr, ("sqlite3",))
+
+    settings = {"MEMHOOKS_TOOL_RECAL": "off"}
+    assert third_call(settings, "s6") == third_call({}, "s7")

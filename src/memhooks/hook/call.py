@@ -446,8 +446,13 @@ class HookCall:
         (:func:`memhooks.settings.unknown`, with the setting it resembles) and a
         ``MEMHOOKS_ROOT`` that cannot be a root (:func:`memhooks.protocol.root.usable_root`;
         one for another project, a folder that does not contain this one, is no mistake
-        and is not said). Costs a scan of the environment's names when neither applies.
-        Outside an enabled project nothing is said (the hook does nothing there)."""
+        and is not said). Only in a call that looked for the root (a prompt, a session
+        start, a tool event not served before): a settled tool call (the shortcut) pays
+        nothing, not even the scan, and opens no state file for it — the session's first
+        calls say it. Outside an enabled project nothing is said (the hook does nothing
+        there)."""
+        if not self._root:  # False: not looked for (a settled tool call); None: no project
+            return
         from ..settings import unknown  # the table's first cut: loaded, and cheap
 
         odd = unknown(self.env)
@@ -458,15 +463,10 @@ class HookCall:
             from ..backends.registry import unknown_settings  # the backends' own names
 
             odd = unknown_settings(self.env)
-        from ..protocol.root import usable_root
+        from ..protocol.root import usable_root  # loaded: the root was looked for
 
         why = usable_root(named)[1] if named else None
         if not odd and why is None:
-            return
-        try:
-            if self.root is None:
-                return
-        except Exception:  # noqa: BLE001 - the reaction already said what is wrong there
             return
         from ..session import keys
         from ..settings import unknown_note
