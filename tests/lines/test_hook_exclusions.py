@@ -88,3 +88,23 @@ def test_the_kept_phrases_follow_the_hook_parser() -> None:
     # When what parsing a hook yields changes (memhooks.protocol.cache.FORMAT moves), bump
     # memhooks.hook.exclusions.FORMAT and record the pair here.
     assert (hook_cache.FORMAT, kept.FORMAT) == (7, 1)
+
+
+def test_a_relative_memhooks_root_keys_the_root_it_names_from_each_folder(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # review: MEMHOOKS_ROOT=. (docs/quickstart.md exports a relative one) names the folder
+    # the hook runs in; the phrases kept for one root must not answer for another
+    call = Call(tmp_path / "state")
+    write_hook(repo, ["measured attempt budget"])
+    write_hook(repo / "retryx", [])
+    past = time.time() - 60
+    for hook_file in (repo / "MEMHOOKS.md", repo / "retryx" / "MEMHOOKS.md"):
+        os.utime(hook_file, ns=(int(past * 1e9), int(past * 1e9)))
+    monkeypatch.setenv("MEMHOOKS_ROOT", ".")
+    monkeypatch.chdir(repo / "retryx")  # the root is retryx: the root hook is not in its chain
+    assert kept.exclusions(call, str(repo), "retryx/retry.py") == []  # type: ignore[arg-type]
+    monkeypatch.chdir(repo)  # the root is the repository: its phrase applies
+    assert kept.exclusions(call, str(repo), "retryx/retry.py") == ["measured attempt budget"]  # type: ignore[arg-type]
+    monkeypatch.chdir(repo / "retryx")
+    assert kept.exclusions(call, str(repo), "retryx/retry.py") == []  # type: ignore[arg-type]

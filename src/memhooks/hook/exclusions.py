@@ -7,7 +7,8 @@ edit that tells (callgrind: ~3.3 M of its ~96 M instructions, ``bench_lines_hook
 ``edit_far``), for phrases that change only when a hook file does. What it found is
 kept in the state folder, one small JSON file per folder (``chains/<key>.json``): the
 root it found, the :func:`memhooks.filestate.key` of each hook file of the chain from
-that root down (None where there is none), ``MEMHOOKS_ROOT`` as it was, and the
+that root down (None where there is none), ``MEMHOOKS_ROOT`` as it named a folder
+then (canonical: a relative value is read from the process's folder), and the
 phrases. It stands while every one of those is the same and the root is found the same
 way: still the top of the folder's work tree (:func:`memhooks.git.is_top`: no ``.git``
 made between), or ``MEMHOOKS_ROOT``'s; a root found by another rule is not kept, nor
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
     from .call import HookCall
 
 #: Bump with :data:`memhooks.protocol.cache.FORMAT` (what parsing a hook yields), or
-#: when merging the chain's phrases changes (``tests/hook/test_exclusions.py`` ties them).
+#: when merging the chain's phrases changes (``tests/lines/test_hook_exclusions.py`` ties them).
 FORMAT = 1
 #: The folder, in the state folder, of the kept chains.
 FOLDER = "chains"
@@ -39,7 +40,10 @@ def exclusions(call: HookCall, top: str, rel: str) -> list[str]:
     chain is invalid."""
     folder = os.path.dirname(os.path.join(top, *rel.split("/")))
     file = os.path.join(call.state_dir, FOLDER, cachefile.key_name(folder) + ".json")
-    explicit = os.environ.get("MEMHOOKS_ROOT", "")  # what resolve() reads
+    # MEMHOOKS_ROOT as resolve() reads it: canonical, so a relative value (read from the
+    # process's folder) or a swapped link names the root it names now
+    value = os.environ.get("MEMHOOKS_ROOT", "")
+    explicit = os.path.realpath(value) if value else ""
     kept = _kept(file, folder, explicit)
     if kept is not None:
         return kept
