@@ -220,8 +220,8 @@ def load(file: str, *, hand_on: bool = False) -> Entry | None:
         entry.notes = data["notes"]
         entry.committed = data["committed"]
         entry.base_lines = data["base_lines"]
-        if not isinstance(data["worded"], str):
-            return None
+        if not isinstance(data["worded"], str) or len(data["worded"]) != len(entry.lines):
+            return None  # flags for another version's lines: every line past them wordless
         entry._worded = data["worded"]
     except (OSError, ValueError, KeyError, TypeError):
         return None
