@@ -111,3 +111,28 @@ def test_the_store_a_session_s_snapshot_names_stands_while_the_same_variables_ch
     other = {**env, "MEMHOOKS_STORE": str(tmp_path / "other.sqlite3")}  # another store chosen
     monkeypatch.setattr(edits, "chosen_store", lambda env: ("x", env["MEMHOOKS_STORE"]))
     assert HookCall(event(), other).store_choice == ("x", str(tmp_path / "other.sqlite3"))
+
+
+def test_a_relative_store_variable_names_the_store_of_the_folder_the_call_runs_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """review: MEMHOOKS_STORE=store.sqlite3 (docs/quickstart.md exports a relative one)
+    names another file from another working folder; the session's snapshot kept the one
+    an earlier call's folder named, and a pre-tool edit read that store's marks."""
+    from memhooks.session import edits, snapshot
+
+    (tmp_path / "sub").mkdir()
+    env = {"MEMHOOKS_STORE": "store.sqlite3", "MEMHOOKS_CONFIG": str(tmp_path / "absent.toml"),
+           "MEMHOOKS_STATE_DIR": str(tmp_path / "state")}  # fmt: skip
+    monkeypatch.chdir(tmp_path / "sub")
+    chosen = edits.chosen_store(env)
+    snapshot.save(str(tmp_path / "state"), "claude-code", "s1", root=str(tmp_path), epoch=0,
+                  served=[], full=False, store=edits.store_choice(env, *chosen))  # fmt: skip
+    event = NormalizedEvent("claude-code", "pre_tool", native_event="PreToolUse", session_id="s1")
+    assert edits.kept_choice(HookCall(event, env)) == (str(tmp_path / "absent.toml"),
+                                                       str((tmp_path / "sub" / "store.sqlite3").resolve()))  # fmt: skip
+    monkeypatch.chdir(tmp_path)  # the same variable names ./store.sqlite3 here
+    assert edits.kept_choice(HookCall(event, env)) is None
+    chosen_here = HookCall(event, env).store_choice  # chosen again, here
+    assert chosen_here is not None and chosen_here[1] is not None
+    assert os.path.realpath(chosen_here[1]) == str((tmp_path / "store.sqlite3").resolve())

@@ -129,10 +129,23 @@ STORE_VARS = ("MEMHOOKS_BACKEND", "MEMHOOKS_STORE", "MEMHOOKS_EMBEDDED_PATH", "M
 def store_choice(env: Mapping[str, str], config: str, store: str | None) -> list[object]:
     """What a snapshot keeps of the memory store a call selects, so that a later call
     settles an edit only on the same one (review F2): ``[the values of STORE_VARS in
-    env, the configuration file config, its key (None: there is none), the real path of
+    env (:func:`_named`), the configuration file config, its key (None: there is none), the real path of
     the embedded store's file store (None: another backend)]``."""
     path = None if store is None else os.path.realpath(store)
-    return [[env.get(name) for name in STORE_VARS], config, _key_of(config), path]
+    return [_named(env), config, _key_of(config), path]
+
+
+def _named(env: Mapping[str, str]) -> list[str | None]:
+    """The values of :data:`STORE_VARS` in ``env`` as they name places: a path made
+    absolute (``MEMHOOKS_STORE=store.sqlite3`` names another file from another working
+    folder; docs/quickstart.md exports a relative one), the backend's name as it is."""
+    named: list[str | None] = []
+    for name in STORE_VARS:
+        value = env.get(name)
+        if value and name != "MEMHOOKS_BACKEND":
+            value = os.path.abspath(os.path.expanduser(value))
+        named.append(value)
+    return named
 
 
 def _chosen(choice: object, env: Mapping[str, str]) -> str | None | bool:
@@ -141,7 +154,7 @@ def _chosen(choice: object, env: Mapping[str, str]) -> str | None | bool:
     if not isinstance(choice, list) or len(choice) != 4:
         return False
     names, config, known, path = choice
-    if names != [env.get(name) for name in STORE_VARS] or not isinstance(config, str):
+    if names != _named(env) or not isinstance(config, str):
         return False
     if _key_of(config) != known or not (path is None or isinstance(path, str)):
         return False
