@@ -516,3 +516,24 @@ def test_a_typing_pass_is_walked_back_to_the_decision(repo: Path, hashes: dict[s
     assert (owner["commit"], owner["low_signal"]) == (typed, "reshapes")
     behind = [c["commit"] for c in owner["before"]] + [c["commit"] for c in owner["earlier"]]
     assert behind[:2] == [hashes["regression"], hashes["decision"]]
+
+
+def test_a_terminal_shows_a_commit_as_written_and_the_mcp_tool_cannot_open_a_tag(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``memhooks why`` on a terminal is read by a person: ``<`` and ``->`` as the commit
+    wrote them, hidden characters still as escapes; the MCP tool's context is for a model:
+    a ``<`` that could open a tag is escaped (:func:`memhooks.protocol.text.inert_block`)."""
+    from storyrepo import commit_files
+
+    text = (repo / "retryx" / "retry.py").read_text(encoding="utf-8")
+    message = "fix: attempts from <bits/socket.h>\n\nkeep a->b as it was \u202e here"
+    commit_files(repo, {"retryx/retry.py": text.replace("attempts=8", "attempts=6")},
+                 message, 1_800_000_000)  # fmt: skip
+    shown = why(repo, "retryx/retry.py:9").stdout
+    assert '"fix: attempts from <bits/socket.h>"' in shown
+    assert "a->b as it was \\u202e here" in shown and "\u202e" not in shown
+    monkeypatch.chdir(repo)
+    context = tools.why("retryx/retry.py", 9)["context"]
+    assert "\\u003cbits/socket.h>" in context and "<bits" not in context
+    assert "a->b as it was \\u202e here" in context
