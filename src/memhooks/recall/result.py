@@ -51,10 +51,13 @@ def _escape_hidden(text: str, line: bool = False) -> str:
 
     from ..protocol.text import INVISIBLE, json_escape
 
-    pattern = INVISIBLE[:-1] + _LINE_EXTRA + "]" if line else INVISIBLE
+    pattern = INVISIBLE[:-1] + (_LINE_EXTRA if line else _BREAKS) + "]"
     return re.sub(pattern, lambda found: json_escape(found.group()), text)
 
 
+#: Line breaks JSON leaves as they are inside a string but a reader takes for a new line:
+#: :func:`dumps` writes them as escapes too (the line-level text does: ``inert_block``).
+_BREAKS = "\u2028\u2029"
 #: What :func:`inert_line` writes as escapes beyond :data:`~memhooks.protocol.text.INVISIBLE`:
 #: the host's tag brackets and every line break (a note stays one line).
 _LINE_EXTRA = "<>\n\r\t\u2028\u2029"
