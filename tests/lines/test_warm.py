@@ -87,6 +87,38 @@ def test_what_was_read_ahead_for_another_head_is_not_used(repo: Path, state: str
     assert said.aside(entry, head, cache.FORMAT - 1) == {}  # another text rule
 
 
+def test_a_row_read_ahead_is_read_alone_as_the_whole_file_reads_it(repo: Path, state: str) -> None:
+    # issue 20 item 7: an edit asks for a few of the hundreds of commits kept aside for a
+    # big file; each row is parsed when asked, and says what parsing the whole file says
+    from memhooks.lines import said
+
+    top = str(repo)
+    assert warm.main([top, PATH, state, "30"]) == 0
+    entry = cache.path_of(state, top, PATH)
+    head = owners(top, PATH, state_dir=state).entry.head  # type: ignore[union-attr]
+    whole = said.aside(entry, head, cache.FORMAT)
+    hashes = list(whole["commits"])  # type: ignore[call-overload]
+    assert hashes
+    ahead = said.Ahead.read(entry, head, cache.FORMAT)
+    for hash_ in [*hashes, "0" * 40, hashes[0][:12]]:
+        assert fields(ahead.said(hash_)) == fields(said.Said.of(whole, hash_))
+    assert ahead.said("0" * 40) is None
+    # another HEAD or text rule: nothing, as the whole file says
+    assert said.Ahead.read(entry, "another head", cache.FORMAT).said(hashes[0]) is None
+    assert said.Ahead.read(entry, head, cache.FORMAT - 1).said(hashes[0]) is None
+    # a file written in another layout (spaced JSON) is parsed whole, and answers the same
+    import json
+
+    with open(said.aside_file(entry), "w") as fp:
+        json.dump(whole, fp, indent=1)
+    spaced = said.Ahead.read(entry, head, cache.FORMAT)
+    assert [fields(spaced.said(h)) for h in hashes] == [fields(ahead.said(h)) for h in hashes]
+
+
+def fields(found: object) -> tuple[object, ...] | None:
+    return None if found is None else tuple(getattr(found, k) for k in found.__slots__)  # type: ignore[attr-defined]
+
+
 def vars_of(commit: object) -> dict[str, object]:
     return {k: getattr(commit, k) for k in commit.__slots__}  # type: ignore[attr-defined]
 

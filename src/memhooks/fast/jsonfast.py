@@ -64,6 +64,25 @@ def loads(raw: bytes | bytearray | str) -> object:
     return value
 
 
+def value_at(text: str, index: int) -> object:
+    """The JSON value that starts at ``text[index]`` (no whitespace before it), parsed
+    as ``json.loads`` parses one, and nothing after it: a row of a big file can be read
+    without parsing the rest. Raises ValueError when no whole value starts there."""
+    global _scan
+    if _scan is None:
+        try:
+            from _json import make_scanner  # type: ignore[import-not-found, unused-ignore]
+        except ImportError:
+            import json
+
+            return json.JSONDecoder().raw_decode(text, index)[0]
+        _scan = make_scanner(_Context())  # type: ignore[arg-type]  # duck-typed JSONDecoder
+    try:
+        return _scan(text, index)[0]
+    except (StopIteration, RecursionError, SystemError):
+        raise ValueError(f"no JSON value at {index}") from None
+
+
 def _slow(raw: bytes | bytearray | str) -> object:
     import json
 

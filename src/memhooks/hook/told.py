@@ -196,20 +196,14 @@ def _around(change: Change, text: str) -> list[tuple[int, int]]:
 def _said(entry: Entry) -> Callable[[str], Said | None]:
     """What a commit said as the whole way finds it (:func:`memhooks.recall.why_commit.texts`):
     in the notes of the file version, else in what the background blame read ahead
-    (:meth:`memhooks.lines.cache.Entry.aside`, read once, only when a note is missing);
+    (:meth:`memhooks.lines.cache.Entry.aside`: read once, only when a note is missing,
+    each commit's row parsed when asked);
     None: not read yet."""
     from ..lines.said import Said  # the one reading of the notes' commits
 
-    aside: dict[str, object] | None = None
-
     def said_of(hash_: str) -> Said | None:
-        nonlocal aside
         found = Said.of(entry.notes, hash_)
-        if found is None:
-            if aside is None:
-                aside = entry.aside()
-            found = Said.of(aside, hash_)
-        return found
+        return entry.aside().said(hash_) if found is None else found
 
     return said_of
 

@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
     from typing import Any
 
+    from .said import Ahead
+
 # 3: filestate key; 4: owners as ints; 5: base; 6: a shallow edge is a boundary; 7: texts
 # follow history.message (mapping FORMAT 2; tests/lines/test_cache_format.py ties them);
 # 8: mapping FORMAT 3 (low-signal reasons); 9: head names the shallow edge (blame_key);
@@ -100,7 +102,7 @@ class Entry:
         self._base: list[str] | None = None
         self.base_changed = False
         self._worded: str | None = None
-        self._aside: dict[str, object] | None = None
+        self._aside: Ahead | None = None
 
     def places(self) -> dict[str, int]:
         """For each commit owning lines of this version as far as it was blamed (every
@@ -150,18 +152,18 @@ class Entry:
             self._worded = worded(self.text)
         return self._worded
 
-    def aside(self) -> dict[str, object]:
+    def aside(self) -> Ahead:
         """What the background blame read ahead of this version's owners' commits, kept
-        beside the entry it was loaded from (:func:`memhooks.lines.said.aside`; ``{}``:
-        nothing, or an entry not loaded from a file). Read once per entry: the pre-tool
-        shortcut and the whole way it hands the entry on to both ask (~120 kB of JSON for
-        a 6,000-line file's owners)."""
-        if not self._text_file:
-            return {}
-        if self._aside is None:
-            from .said import aside
+        beside the entry it was loaded from (:class:`memhooks.lines.said.Ahead`; empty:
+        nothing, or an entry not loaded from a file). Read once per entry, each commit's
+        row parsed when asked: the pre-tool shortcut and the whole way it hands the
+        entry on to both ask (~120 kB of JSON for a 6,000-line file's owners)."""
+        from .said import Ahead
 
-            self._aside = aside(self._text_file[: -len(".text")] + ".json", self.head, FORMAT)
+        if not self._text_file:
+            return Ahead("")
+        if self._aside is None:
+            self._aside = Ahead.read(self._text_file[: -len(".text")] + ".json", self.head, FORMAT)
         return self._aside
 
     @property

@@ -117,8 +117,11 @@ def texts(top: str, hashes: list[str], own: Ownership) -> dict[str, Commit]:
             continue
         found[hash_] = _commit(hash_, said)
     if missing:
-        aside = own.entry.aside() if own.entry is not None else {}
-        ahead = {h: said for h in missing if (said := Said.of(aside, h)) is not None}
+        if own.entry is not None:
+            aside = own.entry.aside()
+            ahead = {h: said for h in missing if (said := aside.said(h)) is not None}
+        else:
+            ahead = {}
         rest = [h for h in missing if h not in ahead]
         for hash_, said in ahead.items():
             found[hash_] = _commit(hash_, said)
