@@ -6,6 +6,7 @@ edit whose lines have an owner not told yet still goes the whole way and tells i
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -156,3 +157,35 @@ def test_a_fault_in_the_edit_shortcut_reaches_the_one_fail_open_line(
     monkeypatch.setattr(told, "_told", vanished)  # a file that changed under it: not told
     found = changes("Edit", {"file_path": PATH, "old_string": "a\n", "new_string": "b\n"})
     assert not told.all_told(found, str, str(tmp_path), "", set())
+
+
+def test_the_whole_way_gets_the_file_the_shortcut_read_as_it_would_read_it(
+    repo: Path, state: str, hashes: dict[str, str]
+) -> None:
+    # issue 20 item 7: an edit the shortcut cannot settle goes the whole way, which took
+    # the file's place and text again; it is handed on, decoded as the whole way decodes
+    # a file (CRLF and undecodable bytes included), and only while the file is unchanged
+    from memhooks.hook import told
+    from memhooks.hook.lines import _read
+
+    line_recall(str(repo), PATH, [(1, 19)], kind=READ, state_dir=state)
+    cap = "MAX_ATTEMPTS = 4  # the gateway's measured budget\n"
+    assert not decide(repo, state, cap, {hashes["regression"]})
+    full = str(repo / PATH)
+    top, rel, text = told.handed(full) or ("", "", "")
+    assert (top, rel) == (os.path.realpath(repo), PATH) and text == _read(top, rel)
+    assert told.handed(full) is None  # taken once
+
+    # bytes the cache's check reads as they are (its blame is warm for them)
+    raw = (repo / PATH).read_bytes()
+    told._HANDED[full] = (top, rel, key_of(full), b"a\r\nb\rc\xff\n" + raw)
+    assert told.handed(full)[2] == "a\nb\nc\ufffd\n" + raw.decode()  # type: ignore[index]
+    told._HANDED[full] = (top, rel, key_of(full), raw)
+    (repo / PATH).write_bytes(raw + b"# changed since\n")
+    assert told.handed(full) is None  # changed since: the whole way reads it again
+
+
+def key_of(path: str) -> object:
+    from memhooks.filestate import key
+
+    return key(os.stat(path))

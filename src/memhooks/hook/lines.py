@@ -105,17 +105,19 @@ def for_edit(call: HookCall, *, applied: bool) -> str:
     from ..lines.tools import changes
     from ..recall.line_recall import EDIT
     from .owners import tell
-    from .told import nothing_named
+    from .told import handed, nothing_named
 
     event = call.event
     texts: list[str] = []
     names = not nothing_named(call)
     for change in changes(event.tool_name or "", event.tool_input or {})[:MAX_FILES]:
-        where = _locate(call, change.path)
+        # the pre-tool shortcut that did not settle this edit placed and read the file
+        read = None if applied else handed(call.absolute(change.path))
+        where = _locate(call, change.path, None if read is None else read[:2])
         if where is None:
             continue
         top, rel, shown = where
-        text = _before_text(call, top, rel, applied)
+        text = read[2] if read is not None else _before_text(call, top, rel, applied)
         if text is None:
             continue
         # the lines it really changes, once (narrowing them runs difflib), and ±3 around
@@ -237,14 +239,21 @@ def _by_names(
     return told if any(m.id in claimed for m in kept) else ""
 
 
-def _locate(call: HookCall, path: str) -> tuple[str, str, str] | None:
+def _locate(
+    call: HookCall, path: str, placed: tuple[str, str] | None = None
+) -> tuple[str, str, str] | None:
     """(work tree top, path relative to it, path relative to the root) of a file of the
-    project, or None (outside the root, not a file, not in a git work tree)."""
-    from ..lines.worktree import place
-
+    project, or None (outside the root, not a file, not in a git work tree). ``placed``:
+    its (top, rel) as :func:`memhooks.lines.worktree.place` answered already."""
     full = call.absolute(path)
     shown = call.inside(full)
-    found = place(full) if shown else None
+    if not shown:
+        return None
+    if placed is not None:
+        return placed[0], placed[1], shown
+    from ..lines.worktree import place
+
+    found = place(full)
     if not shown or found is None:
         return None
     return found[0], found[1], shown

@@ -31,6 +31,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Sequence
 
+    from ..filestate import Key
     from ..lines.cache import Entry
     from ..lines.said import Said
     from ..lines.tools import Change
@@ -91,6 +92,7 @@ def _told(
     told: Collection[str],
     prompt: str | None,
 ) -> bool:
+    from .. import filestate
     from ..lines import cache
     from ..lines.head import blame_key
     from ..lines.worktree import place
@@ -108,6 +110,7 @@ def _told(
         return False
     with open(real, "rb") as fp:
         raw = fp.read()
+    _HANDED[full] = (top, rel, filestate.key(st), raw)  # for the whole way, if it goes
     text = raw.decode("utf-8", "replace")
     if not cache.unchanged(entry, st):  # changed too recently for its stat to say: its lines
         lines = text.split("\n")
@@ -174,6 +177,33 @@ def _told(
             if says(note.message, prompt):
                 return False
     return True
+
+
+#: A file the shortcut placed and read for an edit it did not settle, for the whole way
+#: in the same process (:func:`handed`): ``{absolute path: (top, rel, its key, bytes)}``.
+_HANDED: dict[str, tuple[str, str, Key, bytes]] = {}
+
+
+def handed(full: str) -> tuple[str, str, str] | None:
+    """``(top, rel, text)`` of the file at the absolute path ``full`` as the shortcut
+    placed (:func:`memhooks.lines.worktree.place`) and read it for an edit it did not
+    settle, the text decoded as the whole way reads a file (UTF-8, undecodable bytes
+    replaced, universal newlines) — while the file is unchanged (its key); None
+    otherwise. Taken once: the whole way neither places nor reads the file again."""
+    found = _HANDED.pop(full, None)
+    if found is None:
+        return None
+    from ..filestate import key
+
+    top, rel, known, raw = found
+    try:
+        if key(os.stat(os.path.join(top, *rel.split("/")))) != known:
+            return None
+    except OSError:
+        return None
+    import io
+
+    return top, rel, io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8", errors="replace").read()
 
 
 def _around(change: Change, text: str) -> list[tuple[int, int]]:
