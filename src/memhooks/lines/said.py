@@ -171,6 +171,11 @@ def aside(entry_file: str, head: str, version: int) -> dict[str, object]:
     return found
 
 
+#: Commits :class:`Ahead` finds one by one before it parses them all: a search of
+#: the ~120 kB of a 6,000-line file's owners costs ~20 µs, parsing it whole ~300 µs.
+SEARCHED = 8
+
+
 class Ahead:
     """What was read ahead of a file version's commits (:func:`aside`), each commit's
     row parsed when it is asked for (:meth:`said`): an edit asks for a few of the
@@ -214,6 +219,16 @@ class Ahead:
         ahead (or a row that cannot be read: to be read again)."""
         if hash_ in self._rows:
             return Said.of_row(self._rows[hash_])
+        if self._text and len(self._rows) >= SEARCHED:  # asked for many: read them all
+            from ..fast.jsonfast import value_at
+
+            try:
+                found = value_at(self._text, 0)
+            except ValueError:
+                found = None
+            self._rows = dict(found) if isinstance(found, dict) else {}
+            self._text = ""
+            return Said.of_row(self._rows.get(hash_))
         row: object = None
         if self._text:
             key = f'"{hash_}":'
