@@ -275,6 +275,21 @@ def bench_env(settings: list[str]) -> dict[str, str]:
     return env
 
 
+def sandbox(tmp: str, env: dict[str, str], **more: str) -> str:
+    """Point ``env`` and this process's environment at ``tmp``: caches, the store (its
+    path is returned), the state folder, the home, and ``more`` (``XDG_DATA_HOME=…``)."""
+    store = os.path.join(tmp, "memories.sqlite3")
+    for key, value in (
+        ("XDG_CACHE_HOME", os.path.join(tmp, "cache")),
+        ("MEMHOOKS_STORE", store),
+        ("MEMHOOKS_STATE_DIR", os.path.join(tmp, "state")),
+        ("HOME", tmp),
+        *more.items(),
+    ):
+        os.environ[key] = env[key] = value
+    return store
+
+
 def build(
     tmp: str, env: dict[str, str], baseline: str | None
 ) -> tuple[str, Cases, int, dict[str, Version]]:
@@ -285,14 +300,7 @@ def build(
     environment) to the project's caches, store, state folder and home."""
     from memhooks.store import MemoryStore, project_id
 
-    store = os.path.join(tmp, "memories.sqlite3")
-    for key, value in (
-        ("XDG_CACHE_HOME", os.path.join(tmp, "cache")),
-        ("MEMHOOKS_STORE", store),
-        ("MEMHOOKS_STATE_DIR", os.path.join(tmp, "state")),
-        ("HOME", tmp),
-    ):
-        os.environ[key] = env[key] = value
+    store = sandbox(tmp, env)
     project = os.path.join(tmp, "synthetic")
     deepest, lines = build_synthetic(project, Writer(random.Random(4)))
     unanchored = os.path.join(project, *UNANCHORED)

@@ -31,7 +31,6 @@ them): the report gives each version's spread (``max - min``) beside the median.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import statistics
@@ -41,6 +40,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
+from bench_blame import emit
 from bench_hook import PROMPT_CASES, TOOL_CASES, bench_env, build
 
 VALGRIND = "valgrind"
@@ -105,10 +105,7 @@ def main() -> int:
         for name in versions:
             if notes[name][kind]:
                 report[kind][f"{name}_notes"] = notes[name][kind][:2]  # type: ignore[index]
-    print(json.dumps(report, indent=2))
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as fp:
-            json.dump(report, fp, indent=2)
+    emit(report, args.json)
     return 0
 
 

@@ -42,7 +42,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from bench_hook import child, spawn
+from bench_hook import child, sandbox, spawn
 from bench_recall import PROMPTS, Writer, age_hooks, build_synthetic
 from claude_host import Session, recorded
 
@@ -64,15 +64,7 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp = os.path.realpath(tmp)
-        store = os.path.join(tmp, "memories.sqlite3")
-        for key, value in (
-            ("XDG_CACHE_HOME", os.path.join(tmp, "cache")),
-            ("XDG_DATA_HOME", os.path.join(tmp, "data")),
-            ("MEMHOOKS_STORE", store),
-            ("MEMHOOKS_STATE_DIR", os.path.join(tmp, "state")),
-            ("HOME", tmp),
-        ):
-            os.environ[key] = env[key] = value
+        store = sandbox(tmp, env, XDG_DATA_HOME=os.path.join(tmp, "data"))
         project = os.path.join(tmp, "synthetic")
         deepest, lines = build_synthetic(project, Writer(random.Random(4)))
         subprocess.run(["git", "init", "-q", project], check=True)
