@@ -537,3 +537,13 @@ def test_a_terminal_shows_a_commit_as_written_and_the_mcp_tool_cannot_open_a_tag
     context = tools.why("retryx/retry.py", 9)["context"]
     assert "\\u003cbits/socket.h>" in context and "<bits" not in context
     assert "a->b as it was \\u202e here" in context
+
+
+def test_an_untracked_file_is_not_said_to_be_in_a_project_with_no_commit(repo: Path) -> None:
+    """Last newcomer trial: ``why`` of a file git does not track answered "the project
+    has no commit yet" in a repository of thousands of commits."""
+    (repo / "retryx" / "new.py").write_text("a = 1\n", encoding="utf-8")
+    shown = why(repo, "retryx/new.py:1")
+    assert shown.returncode == 0
+    assert "untracked, ignored or not committed yet" in shown.stdout
+    assert "none explains its lines" in shown.stdout

@@ -199,7 +199,7 @@ def nothing(why: Why) -> str:
     if why.binary:
         return f"{why.path}: not a text file; git blames lines of text, so no commit explains lines of it"
     if why.size is None:
-        return f"{why.path}: no commit explains its lines (the project has no commit yet)"
+        return f"{why.path}: no commit at HEAD has this file (untracked, ignored or not committed yet — or the project has no commit yet), so none explains its lines"
     if why.size == 0:
         return f"{why.path} is empty: it has no lines to explain"
     if why.cut:
