@@ -108,3 +108,27 @@ def test_a_relative_memhooks_root_keys_the_root_it_names_from_each_folder(
     assert kept.exclusions(call, str(repo), "retryx/retry.py") == ["measured attempt budget"]  # type: ignore[arg-type]
     monkeypatch.chdir(repo / "retryx")
     assert kept.exclusions(call, str(repo), "retryx/retry.py") == []  # type: ignore[arg-type]
+
+
+def test_a_work_tree_made_inside_the_root_resolves_again_without_a_hook_of_its_own(
+    repo: Path, tmp_path: Path
+) -> None:
+    # last review: the kept root's is_top check could go with every test green — a
+    # nested repository with no MEMHOOKS.md changes no hook key, only the root
+    call = Call(tmp_path / "state")
+    write_hook(repo, ["measured attempt budget"])
+    assert kept.exclusions(call, str(repo), "retryx/retry.py") == ["measured attempt budget"]  # type: ignore[arg-type]
+    subprocess.run(["git", "init", "-q", str(repo / "retryx")], check=True)
+    assert kept.exclusions(call, str(repo), "retryx/retry.py") == []  # type: ignore[arg-type]
+
+
+def test_a_root_found_as_the_highest_hook_is_not_kept(tmp_path: Path) -> None:
+    # outside git the root is the highest hook file: one written above it later must
+    # take effect, and its path is not among the kept keys — so nothing is kept
+    call = Call(tmp_path / "state")
+    project = tmp_path / "plain" / "p"
+    project.mkdir(parents=True)
+    (project / "x.py").write_text("x = 1\n", encoding="utf-8")
+    write_hook(project, ["gateway"])
+    assert kept.exclusions(call, str(project), "x.py") == ["gateway"]  # type: ignore[arg-type]
+    assert not (tmp_path / "state" / kept.FOLDER).exists()
