@@ -103,6 +103,11 @@ def test_a_row_read_ahead_is_read_alone_as_the_whole_file_reads_it(repo: Path, s
     for hash_ in [*hashes, "0" * 40, hashes[0][:12]]:
         assert fields(ahead.said(hash_)) == fields(said.Said.of(whole, hash_))
     assert ahead.said("0" * 40) is None
+    # past said.SEARCHED rows asked, the whole file is parsed once: the same answers
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(said, "SEARCHED", 1)
+        many = said.Ahead.read(entry, head, cache.FORMAT)
+        assert [fields(many.said(h)) for h in hashes] == [fields(ahead.said(h)) for h in hashes]
     # another HEAD or text rule: nothing, as the whole file says
     assert said.Ahead.read(entry, "another head", cache.FORMAT).said(hashes[0]) is None
     assert said.Ahead.read(entry, head, cache.FORMAT - 1).said(hashes[0]) is None
