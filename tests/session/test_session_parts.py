@@ -263,3 +263,26 @@ def test_a_replaced_state_file_carries_its_pending_updates_over(tmp_path: Path) 
         and "its journal could not be read: hook updates accepted and not yet applied are lost"
         in state.replaced
     )
+
+
+def test_the_targets_an_epoch_settled_are_only_those_that_stand(tmp_path: Path) -> None:
+    # The served table's one home (issue 21): a compaction reads the epoch it ended from
+    # here — a target a parallel call still holds, or another epoch's, was never settled
+    from memhooks.session import keys
+
+    now = [1_000_000.0]
+    state = State(str(tmp_path / "state.sqlite3"), clock=lambda: now[0])
+    first = open_session(state, "claude-code", "s", "/p")
+    first.claim([keys.lines("a.py", 1, 40), keys.COMPACTED])
+    held = open_session(state, "claude-code", "s", "/p")
+    held.hold_until = now[0] + 5  # a call whose reply has not gone out yet
+    held.claim([keys.lines("b.py", 1, 9)])
+    first.compacted()
+    first.claim([keys.lines("c.py", 3, 4), keys.COMPACTED])
+    reader = open_session(state, "claude-code", "s", "/p")
+    assert reader.settled_in(0) == {keys.lines("a.py", 1, 40), keys.COMPACTED}
+    assert reader.settled_in(1) == {keys.lines("c.py", 3, 4), keys.COMPACTED}
+    assert reader.marked_epochs(keys.COMPACTED) == {0, 1}
+    held.confirm()  # its reply went out: its row stands
+    assert keys.lines("b.py", 1, 9) in reader.settled_in(0)
+    assert reader.marked_epochs(keys.lines("b.py", 1, 9)) == {0}

@@ -102,13 +102,7 @@ def told_before(call: HookCall) -> Told:
         for d in deliveries(session.state, session.key)
         if events.get(str(d["event"])) in TOOL_TIME_EVENTS or d["target"] == TARGET
     ]  # a prompt's memories follow its words: the next prompt recalls anew
-    marked = {
-        int(str(e))
-        for (e,) in session.state.read(
-            "SELECT epoch FROM served WHERE key = ? AND target = ? AND until IS NULL",
-            (session.key, keys.COMPACTED),
-        )
-    }
+    marked = session.marked_epochs(keys.COMPACTED)
     told_in = {int(d["epoch"]) for d in rows}
     epoch = session.epoch
     while epoch in marked and epoch not in told_in and epoch > 0:
@@ -136,12 +130,9 @@ def told_before(call: HookCall) -> Told:
     commits_of = set(told.as_memory.values())
     told.memories = [(i, cue) for i, cue in told.memories if i not in commits_of]
     del told.commits[MAX_COMMITS:]
-    for (target,) in session.state.read(
-        "SELECT target FROM served WHERE key = ? AND epoch = ? AND until IS NULL AND target LIKE ?",
-        (session.key, epoch, keys.LINES + "%"),
-    ):
-        name = str(target)
-        told.read.setdefault(name[len(keys.LINES) :].rpartition("#")[0], []).append(name)
+    for name in sorted(session.settled_in(epoch)):
+        if name.startswith(keys.LINES):  # a read that told its lines' owners
+            told.read.setdefault(name[len(keys.LINES) :].rpartition("#")[0], []).append(name)
     return told
 
 

@@ -186,6 +186,26 @@ class Session:
         call's own only once confirmed (what a snapshot may settle later calls by)."""
         return self.served() - self._held - self._mine
 
+    def settled_in(self, epoch: int) -> set[str]:
+        """The served targets of ``epoch`` (any, not only :attr:`epoch`) that stand: no
+        hook call holds them — :meth:`settled` read from the state file, for an epoch
+        this call did not serve in (:mod:`memhooks.hook.compaction` reads the one a
+        compaction ended)."""
+        rows = self.state.read(
+            "SELECT target FROM served WHERE key = ? AND epoch = ? AND until IS NULL",
+            (self.key, epoch),
+        )
+        return {str(target) for (target,) in rows}
+
+    def marked_epochs(self, target: str) -> set[int]:
+        """The epochs in which ``target`` stands served (a mark such as
+        :data:`memhooks.session.keys.COMPACTED`: which epochs a compaction event began)."""
+        rows = self.state.read(
+            "SELECT epoch FROM served WHERE key = ? AND target = ? AND until IS NULL",
+            (self.key, target),
+        )
+        return {int(str(epoch)) for (epoch,) in rows}
+
     def claim(
         self, targets: Iterable[str], *, touches: Iterable[tuple[str, str, str]] = ()
     ) -> list[str]:
