@@ -154,3 +154,22 @@ def test_an_edit_told_from_the_read_ahead_leaves_the_entry_as_it_was_and_settles
     found = changes("Edit", {"file_path": PATH, "old_string": cap, "new_string": "x\n"})
     assert all_told(found, lambda p: str(repo / p), top, state, told)
     assert not all_told(found, lambda p: str(repo / p), top, state, told - {hashes["decision"]})
+
+
+def test_what_a_commit_said_is_its_note_else_what_was_read_ahead(repo: Path, state: str) -> None:
+    # one reading for the pre-tool shortcut and the whole way (issue 21: it was written
+    # in hook/told and recall/why_commit): a note kept from git answers first, then the
+    # read-ahead; a commit neither holds is None, for git to be asked
+    from memhooks.lines import said
+
+    top = str(repo)
+    assert warm.main([top, PATH, state, "30"]) == 0
+    entry = owners(top, PATH, state_dir=state).entry
+    assert entry is not None and "commits" not in entry.notes
+    whole = said.aside(cache.path_of(state, top, PATH), entry.head, cache.FORMAT)
+    hashes = list(whole["commits"])  # type: ignore[call-overload]
+    assert hashes and all(fields(entry.said(h)) == fields(said.Said.of(whole, h)) for h in hashes)
+    kept = said.Said("kept from git", 1, "a@example.org", "kept from git\n", None, False, 1)
+    kept.keep(entry.notes, hashes[0])
+    assert fields(entry.said(hashes[0])) == fields(kept)  # the note, not the read-ahead
+    assert entry.said("0" * 40) is None

@@ -123,7 +123,7 @@ def _told(
         return False
     from ..lines.said import says_little
 
-    said_of = _said(entry)
+    said_of = entry.said
     size = len(entry.lines)
     # each owner of the lines: (its path there, its previous commit, its line numbers
     # there in the edit's own lines), as lines.ownership answers them (the first line's
@@ -221,21 +221,6 @@ def _around(change: Change, text: str) -> list[tuple[int, int]]:
         for span in edit_lines(text, old, replace_all=change.replace_all, context=0)
     ]
     return _widen(spans, CONTEXT, _count(text))
-
-
-def _said(entry: Entry) -> Callable[[str], Said | None]:
-    """What a commit said as the whole way finds it (:func:`memhooks.recall.why_commit.texts`):
-    in the notes of the file version, else in what the background blame read ahead
-    (:meth:`memhooks.lines.cache.Entry.aside`: read once, only when a note is missing,
-    each commit's row parsed when asked);
-    None: not read yet."""
-    from ..lines.said import Said  # the one reading of the notes' commits
-
-    def said_of(hash_: str) -> Said | None:
-        found = Said.of(entry.notes, hash_)
-        return entry.aside().said(hash_) if found is None else found
-
-    return said_of
 
 
 def _before_told(

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
     from typing import Any
 
-    from .said import Ahead
+    from .said import Ahead, Said
 
 # 3: filestate key; 4: owners as ints; 5: base; 6: a shallow edge is a boundary; 7: texts
 # follow history.message (mapping FORMAT 2; tests/lines/test_cache_format.py ties them);
@@ -165,6 +165,17 @@ class Entry:
         if self._aside is None:
             self._aside = Ahead.read(self._text_file[: -len(".text")] + ".json", self.head, FORMAT)
         return self._aside
+
+    def said(self, hash_: str) -> Said | None:
+        """What the commit ``hash_`` (full hash) said, as this version knows it: in
+        :attr:`notes` (kept there by :func:`memhooks.recall.why_commit.texts` from git),
+        else in what the background blame read ahead (:meth:`aside`, read only when a
+        note is missing); None: neither holds it (git must be asked). The one reading
+        for the pre-tool shortcut (:mod:`memhooks.hook.told`) and the whole way."""
+        from .said import Said
+
+        found = Said.of(self.notes, hash_)
+        return self.aside().said(hash_) if found is None else found
 
     @property
     def text(self) -> list[str]:

@@ -101,35 +101,26 @@ class LeftOut:
 def texts(top: str, hashes: list[str], own: Ownership) -> dict[str, Commit]:
     """The commits named by ``hashes``: from the notes of the file version when they
     were read before (no process), or from what the background blame read ahead of the
-    file's owners (:meth:`memhooks.lines.cache.Entry.aside`), else from git — what git
+    file's owners — both as :meth:`memhooks.lines.cache.Entry.said` reads them, the
+    pre-tool shortcut's one reading too (:mod:`memhooks.hook.told`) — else from git — what git
     said kept in those notes (:class:`memhooks.lines.said.Said`) and the entry saved.
     What came from the read-ahead alone stays there: it is kept already, and saving a
     big file's entry (~130 kB of JSON for a 6,000-line file) was ~7 % of a warm edit's
-    instructions (bench_lines_hook ``edit_far``, callgrind: 155.8 M → 144.7 M); the
-    pre-tool shortcut reads the read-ahead too (:mod:`memhooks.hook.told`)."""
-    notes = own.notes
+    instructions (bench_lines_hook ``edit_far``, callgrind: 155.8 M → 144.7 M)."""
     found: dict[str, Commit] = {}
     missing = []
     for hash_ in dict.fromkeys(hashes):
-        said = Said.of(notes, hash_)
+        said = own.entry.said(hash_) if own.entry is not None else None
         if said is None:
             missing.append(hash_)
             continue
         found[hash_] = _commit(hash_, said)
     if missing:
-        if own.entry is not None:
-            aside = own.entry.aside()
-            ahead = {h: said for h in missing if (said := aside.said(h)) is not None}
-        else:
-            ahead = {}
-        rest = [h for h in missing if h not in ahead]
-        for hash_, said in ahead.items():
+        notes = own.notes
+        for hash_, said in read(top, missing).items():
             found[hash_] = _commit(hash_, said)
-        if rest:
-            for hash_, said in read(top, rest).items():
-                found[hash_] = _commit(hash_, said)
-                said.keep(notes, hash_)
-            own.keep()
+            said.keep(notes, hash_)
+        own.keep()
     return {h: found[h] for h in hashes if h in found}
 
 
