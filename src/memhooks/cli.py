@@ -25,9 +25,9 @@ from .errors import (
     DiagnosticError,
     MemhooksError,
     MemhooksWarning,
-    MissingStoreError,
     StoreError,
     UsageError,
+    store_diagnostic,
 )
 from .settings import unknown, unknown_note
 
@@ -436,15 +436,12 @@ def _dispatch(argv: list[str]) -> int:
         print_errors(exc.diagnostics, getattr(args, "format", "human"))
         return 1
     except StoreError as exc:
-        if exc.path is None:  # a request the store could not do (no such memory)
+        diagnostic = store_diagnostic(exc)  # the file itself: MH037 at its path
+        if diagnostic is None:  # a request the store could not do (no such memory)
             print(f"error: {exc}", file=sys.stderr)
             return 1
         from .report import print_errors
 
-        # the file itself: MH037 at its path (no store yet, or a 0-byte file: the
-        # message says how one is made)
-        told = "" if isinstance(exc, MissingStoreError) else None
-        diagnostic = Diagnostic("MH037", str(exc), exc.path, help=told)
         print_errors([diagnostic], getattr(args, "format", "human"))
         return 1
     except MemhooksError as exc:

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 __all__ = [
     "BackendError", "Diagnostic", "DiagnosticError", "HomeError", "MemhooksError",
     "MemhooksWarning", "MissingStoreError", "StoreError", "UsageError", "fail", "one_line",
+    "store_diagnostic",
 ]  # fmt: skip
 
 
@@ -217,6 +218,18 @@ def fail(
 ) -> DiagnosticError:
     """Build a :class:`DiagnosticError` for one diagnostic (``raise fail(...)``)."""
     return DiagnosticError(Diagnostic(code, message, path, line, column, **kw))
+
+
+def store_diagnostic(exc: BaseException | None) -> Diagnostic | None:
+    """MH037 at the store's path when ``exc`` is a StoreError about the file itself
+    (:attr:`StoreError.path`: not a database, a folder, damaged, locked, read-only, no
+    store yet for a reader), else None — a request the store could not do, or another
+    error. How every command reports an unusable store (``memhooks recall`` too)."""
+    if not isinstance(exc, StoreError) or exc.path is None:
+        return None
+    # no store yet, or a 0-byte file: the message says how one is made
+    told = "" if isinstance(exc, MissingStoreError) else None
+    return Diagnostic("MH037", str(exc), exc.path, help=told)
 
 
 def one_line(exc: BaseException) -> str:

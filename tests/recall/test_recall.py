@@ -358,6 +358,8 @@ def test_found_but_nothing_fits_says_over_budget(project: tuple[Path, str]) -> N
 def test_recall_without_a_usable_store_says_why_first_and_exits_1(
     project: tuple[Path, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """MH037 at the store's path, as remember and memories say it (newcomer trial:
+    recall alone exited 1 with no code)."""
     from memhooks.cli import main
 
     root, _ = project
@@ -365,14 +367,30 @@ def test_recall_without_a_usable_store_says_why_first_and_exits_1(
     broken.write_text("not a database\n")
     assert main(["recall", str(root / "svc"), "--prompt", "x", "--store", str(broken)]) == 1
     stdout, stderr = capsys.readouterr()
-    out = stderr.splitlines()
     assert stdout == ""  # said once: a failed recall's report is its diagnostic, on stderr
-    assert out[0] == (
-        f"memhooks recall: no memory backend is available: the memory store {broken} is not a SQLite database"
+    assert stderr == (
+        f"error[MH037]: the memory store {broken} is not a SQLite database"
         " (SQLite: file is not a database); move the file away or point MEMHOOKS_STORE /"
-        " --store at another path"
+        f" --store at another path\n  --> {broken}\n"
+        "  help: point the setting the message names at a usable file, or move the file away\n"
     )
-    assert not any(line.startswith("note:") for line in out)  # said once, in the headline
+    assert main(["memories", "list", "--cwd", str(root), "--store", str(broken)]) == 1
+    assert capsys.readouterr().err == stderr  # word for word
+
+
+def test_recall_in_json_keeps_its_result_and_gives_mh037_as_json(
+    project: tuple[Path, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from memhooks.cli import main
+
+    root, _ = project
+    argv = ["recall", str(root / "svc"), "--prompt", "x", "--store", str(tmp_path), "--format", "json"]
+    assert main(argv) == 1
+    stdout, stderr = capsys.readouterr()
+    assert json.loads(stdout)["status"] == "no_backend"
+    [said] = json.loads(stderr)
+    assert (said["code"], said["path"]) == ("MH037", str(tmp_path))
+    assert said["message"] == f"the memory store path {tmp_path} is a directory; give the path of a file"
 
 
 @pytest.mark.parametrize(
@@ -446,8 +464,9 @@ def test_context_format_says_why_on_stderr_when_recall_cannot_run(
     assert main(argv) == 1
     out, err = capsys.readouterr()
     assert out == "" and err == (
-        f"memhooks recall: no memory backend is available: the memory store path {tmp_path}"
-        " is a directory; give the path of a file\n"
+        f"error[MH037]: the memory store path {tmp_path} is a directory; give the path of a file\n"
+        f"  --> {tmp_path}\n"
+        "  help: point the setting the message names at a usable file, or move the file away\n"
     )
 
 

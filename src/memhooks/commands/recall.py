@@ -11,7 +11,10 @@ the exact labelled text an agent would be given (nothing when nothing was recall
 Exit 0 whenever recall ran, even when it found nothing (the status says so); 1 when the
 target or its hooks are invalid, or when no backend could be opened or every query failed
 (status ``no_backend`` / ``failed``: the result is still printed, with the reason; in
-the human format on stderr, in the others on stdout with the reason on stderr).
+the human format on stderr, in the others on stdout with the reason on stderr). A store
+file that cannot be used (a folder, not a database, damaged, locked, read-only) is MH037
+at its path, as every command says it (:func:`memhooks.errors.store_diagnostic`): the
+diagnostic instead of the human report, or on stderr beside the JSON result.
 """
 
 from __future__ import annotations
@@ -20,14 +23,16 @@ import argparse
 import json
 import sys
 
-from ..recall import DEFAULT_BUDGET, context, recall, text
+from ..errors import store_diagnostic
+from ..recall import DEFAULT_BUDGET, context, recall_result, text
 from ..recall.status import headline
+from ..report import print_errors
 from ..settings import default
 
 
 def run(args: argparse.Namespace) -> int:
 
-    result = recall(
+    found = recall_result(
         args.path,
         prompt=args.prompt,
         files=args.file,
@@ -38,7 +43,15 @@ def run(args: argparse.Namespace) -> int:
         store_path=args.store,
         anchored=args.tool_time,
     )
-    failed = result["status"] in ("no_backend", "failed")
+    result = found.to_dict()
+    failed = found.failed
+    # no store yet is no failure (status empty_store): nothing to recall yet
+    unusable = store_diagnostic(found.unavailable) if failed else None
+    if unusable is not None:
+        if args.format == "json":  # the result stays on stdout for scripts
+            print(json.dumps(result, ensure_ascii=False, indent=2))
+        print_errors([unusable], "json" if args.format == "json" else "human")
+        return 1
     if args.format == "json":
         print(json.dumps(result, ensure_ascii=False, indent=2))
     elif args.format == "context":

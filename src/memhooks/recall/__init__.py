@@ -172,6 +172,7 @@ def recall_result(
     )
     out.backend = searched.backend
     out.notes += searched.notes
+    out.unavailable = searched.unavailable
     if not searched.opened:
         out.status = str(searched.status)
         return out

@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ..backends.base import Hit
+    from ..errors import MemhooksError
     from .stages import Resolved
 
 #: The version of the recall result (:meth:`Recall.to_dict`).
@@ -129,7 +130,9 @@ class Recall:
     ``dropped`` counts (``budget``, ``excluded``, ``duplicates``, ``delivered`` — already
     in the session's ledger —, ``refused`` — failed the caller's ``keep`` test — and
     ``budget_ids``); ``budget`` and ``used`` (characters); ``notes``; ``skipped`` (the
-    first error of each invalid hook left out of a chain, as Diagnostics).
+    first error of each invalid hook left out of a chain, as Diagnostics); ``unavailable``
+    (the MemhooksError that kept the backend from opening, or None; not in the dict: a
+    command reports it as its diagnostic).
     """
 
     __slots__ = (
@@ -146,6 +149,7 @@ class Recall:
         "skipped",
         "status",
         "targets",
+        "unavailable",
         "used",
     )
 
@@ -171,6 +175,7 @@ class Recall:
         self.used = 0
         self.notes = list(resolved.notes)
         self.skipped = list(resolved.skipped)
+        self.unavailable: MemhooksError | None = None
 
     @property
     def failed(self) -> bool:

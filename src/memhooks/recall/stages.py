@@ -172,11 +172,11 @@ def _active_files(files: Iterable[str], root: str, notes: list[str]) -> list[str
 
 
 class Searched:
-    """Stage 2: ``backend`` (its name, None when none opened), ``opened`` (False: nothing
-    could be searched), ``status`` (None, or ``empty_store`` / ``no_backend``),
-    ``excluded`` (distinct memories dropped by exclusions), ``notes``."""
+    """Stage 2: ``backend`` (its name, None when none opened), ``opened``, ``status`` (None,
+    ``empty_store`` / ``no_backend``), ``excluded`` (distinct memories dropped by
+    exclusions), ``notes``, ``unavailable`` (the MemhooksError the opening raised)."""
 
-    __slots__ = ("backend", "excluded", "notes", "opened", "status")
+    __slots__ = ("backend", "excluded", "notes", "opened", "status", "unavailable")
 
     def __init__(self, backend: str | None, status: str | None = None) -> None:
         self.backend = backend
@@ -184,6 +184,7 @@ class Searched:
         self.opened = status is None
         self.excluded = 0
         self.notes: list[str] = []
+        self.unavailable: MemhooksError | None = None
 
 
 def search(
@@ -226,6 +227,7 @@ def search(
         missing = isinstance(backend, MissingStoreError)
         out = Searched("embedded", "empty_store") if missing else Searched(None, "no_backend")
         out.notes.append(str(backend))
+        out.unavailable = backend
         return out
     assert backend is not None and not isinstance(backend, str)
     out = Searched(backend.name)
