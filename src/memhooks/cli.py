@@ -29,7 +29,7 @@ from .errors import (
     UsageError,
     store_diagnostic,
 )
-from .settings import unknown, unknown_note
+from .settings import relative_stores, unknown, unknown_note
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -413,6 +413,22 @@ def _unknown_settings(fmt: str) -> None:
         print_errors([Diagnostic("MH038", unknown_note(name), name) for name in odd], fmt)
 
 
+def _rooted_store_paths() -> None:
+    """A relative ``MEMHOOKS_STORE`` (or ``MEMHOOKS_EMBEDDED_PATH``) made absolute for
+    the whole command, and the processes it starts, against the project root found from
+    the working folder (:func:`memhooks.store.location.rooted`: the hook's rule too).
+    Nothing to do, and nothing loaded, when none is relative."""
+    if not relative_stores(os.environ):
+        return
+    from .store.location import rooted
+
+    try:
+        folder = os.getcwd()
+    except OSError:  # the working folder was removed: the command says so itself
+        return
+    os.environ.update(rooted(os.environ, folder))
+
+
 def _dispatch(argv: list[str]) -> int:
     args = _plain_arguments(argv)
     if args is None:
@@ -426,6 +442,7 @@ def _dispatch(argv: list[str]) -> int:
             warnings.simplefilter("default", MemhooksWarning)
             warnings.showwarning = _warning_line(warnings.showwarning)
             _unknown_settings(getattr(args, "format", "human"))
+            _rooted_store_paths()
             return int(module.run(args))
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -98,6 +98,10 @@ CHOICES = {
 #: Settings that name a place or a list, read where they are used.
 PATHS = ("MEMHOOKS_ROOT", "MEMHOOKS_STORE", "MEMHOOKS_STATE_DIR", "MEMHOOKS_CONFIG")
 TEXTS = ("MEMHOOKS_BACKEND", "MEMHOOKS_ROLES", "MEMHOOKS_ROLE_MAP")
+#: The variables that name the embedded store's file (``MEMHOOKS_EMBEDDED_PATH``: the
+#: embedded backend's own ``path`` setting, :mod:`memhooks.backends.config`): a relative
+#: one is made absolute by :func:`memhooks.store.location.rooted`.
+STORE_PATHS = ("MEMHOOKS_STORE", "MEMHOOKS_EMBEDDED_PATH")
 #: Variables memhooks sets for itself, never a user setting.
 INTERNAL = ("MEMHOOKS_LAUNCHER_FALLBACK",)
 #: Prefixes of the variables of memhooks' own test and bench scripts: never read as
@@ -173,6 +177,17 @@ def choice(name: str, env: Mapping[str, str] | None = None, notes: list[str] | N
     named = " or ".join(f"`{c}`" for c in choices)
     invalid(name, f"one of {', '.join(choices)}", env[name], default, notes, f"set it to {named}")
     return default
+
+
+def relative_stores(env: Mapping[str, str]) -> list[str]:
+    """The variables of :data:`STORE_PATHS` that ``env`` sets to a relative path (one
+    starting with ``~`` counts as absolute): a look at two values, cheap enough for
+    every hook call; :func:`memhooks.store.location.rooted` says where they point."""
+    return [
+        name
+        for name in STORE_PATHS
+        if (value := env.get(name)) and not value.startswith("~") and not os.path.isabs(value)
+    ]
 
 
 def unknown(env: Mapping[str, str] | None = None) -> list[str]:

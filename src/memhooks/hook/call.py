@@ -96,6 +96,7 @@ class HookCall:
         exiting: bool = False,
     ) -> None:
         from ..agents.registry import delivery_of
+        from ..settings import relative_stores  # loaded: every call reads settings
 
         self.event = event
         self.host = event.host
@@ -126,6 +127,21 @@ class HookCall:
         self._store_note: str | None = None
         self._backend: Backend | MemhooksError | None = None
         self._backend_opened = False
+        if relative_stores(env):
+            self.env = self._rooted(env)
+
+    def _rooted(self, env: Mapping[str, str]) -> Mapping[str, str]:
+        """``env`` with its relative store paths made absolute against the project root
+        found from the call's :attr:`folder` (:func:`memhooks.store.location.rooted`:
+        the CLI's rule too, not the hook process's folder); as it was when the host
+        named a folder that does not exist (said when a reaction needs the folder)."""
+        from ..store.location import rooted
+
+        try:
+            folder = self.folder
+        except Exception:  # noqa: BLE001 - UsageError: the reactions say it
+            return env
+        return {**env, **rooted(env, folder)}
 
     def remaining(self) -> float:
         """Seconds left for work, the margin for the response kept back."""

@@ -1,10 +1,28 @@
-"""Where the store file lives when nobody says otherwise."""
+"""Where the store file lives: the default, and the one rule for a relative one.
+
+**A relative store path in the environment** (``MEMHOOKS_STORE=rel.sqlite3``, or the
+embedded backend's ``MEMHOOKS_EMBEDDED_PATH``) **is relative to the project root
+memhooks finds from the working folder** — the folder the command runs in, the folder
+the agent's hook payload names (the launch folder agents use) — by the root rule of
+:func:`memhooks.protocol.root.find_root` (``MEMHOOKS_ROOT`` when it contains that
+folder, else the git work tree, else the highest ``MEMHOOKS.md``); outside any project
+(none of those), to the working folder itself. So one relative value names one file
+whichever folder of the project a command or an agent's tool call runs from (newcomer
+trial: ``memhooks remember`` at the root and in ``src/pkg`` made two stores). The CLI
+(:func:`memhooks.cli.main`) and the agent hook (:class:`memhooks.hook.call.HookCall`)
+apply it once, where they start (:func:`rooted`); ``--store FILE`` is a command-line
+argument and stays relative to the shell's folder, as every path argument.
+"""
 
 from __future__ import annotations
 
 import os
 
 from .. import dirs
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 FILENAME = "memories.sqlite3"
 ENV_VAR = "MEMHOOKS_STORE"
@@ -13,8 +31,29 @@ ENV_VAR = "MEMHOOKS_STORE"
 def default_path() -> str:
     """Absolute path of the store file: ``$MEMHOOKS_STORE`` if set and non-empty, else
     ``memories.sqlite3`` in :func:`memhooks.dirs.data_dir`. Nothing is created here;
-    :class:`~memhooks.store.MemoryStore` makes the directory."""
+    :class:`~memhooks.store.MemoryStore` makes the directory. A relative value is taken
+    from the process folder here: the CLI and the hook made it absolute by the module's
+    rule before (:func:`rooted`)."""
     override = os.environ.get(ENV_VAR)
     if override:
         return os.path.abspath(os.path.expanduser(override))
     return os.path.join(dirs.data_dir(), FILENAME)
+
+
+def rooted(env: Mapping[str, str], folder: str) -> dict[str, str]:
+    """The store variables of ``env`` that name a relative path
+    (:func:`memhooks.settings.relative_stores`), each made absolute against the project
+    root found from the working folder ``folder`` (absolute), or ``folder`` itself
+    outside any project (the module's rule): ``{name: absolute path}``, empty when none
+    is relative. Never raises: a folder that cannot be walked is its own root."""
+    from ..protocol.root import find_root
+    from ..settings import relative_stores
+
+    names = relative_stores(env)
+    if not names:
+        return {}
+    try:
+        root = find_root(folder, env)[0]
+    except (OSError, ValueError):
+        root = folder
+    return {name: os.path.normpath(os.path.join(root, env[name])) for name in names}

@@ -1,0 +1,99 @@
+"""A relative ``MEMHOOKS_STORE`` names one file per project: relative to the project root
+found from the working folder (outside any project, to that folder), in the CLI and the
+agent hook alike (``memhooks.store.location``). Newcomer trial: ``memhooks remember`` at
+the root and in ``src/pkg`` made two stores, each untracked in ``git status``."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from memhooks.cli import main
+from memhooks.hook.handler import handle
+
+ROOT_HOOK = "---\nschema: memhooks/v2\n---\n"
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """An enabled git project (a ``.git`` folder, a root hook) with ``src/pkg``."""
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    (root / "src" / "pkg").mkdir(parents=True)
+    (root / "MEMHOOKS.md").write_text(ROOT_HOOK, encoding="utf-8")
+    return root
+
+
+def remember(text: str, folder: Path, monkeypatch: pytest.MonkeyPatch, store: str = "rel.sqlite3") -> int:
+    """``memhooks remember TEXT`` run in ``folder`` with ``MEMHOOKS_STORE=store``, as a
+    shell that exported it would (set again for every command)."""
+    monkeypatch.chdir(folder)
+    monkeypatch.setenv("MEMHOOKS_STORE", store)
+    return main(["remember", text])
+
+
+def listed(folder: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> list[str]:
+    monkeypatch.chdir(folder)
+    monkeypatch.setenv("MEMHOOKS_STORE", "rel.sqlite3")
+    capsys.readouterr()
+    assert main(["memories", "list", "--format", "json"]) == 0
+    return sorted(m["text"] for m in json.loads(capsys.readouterr().out))
+
+
+def stores(under: Path) -> list[str]:
+    return sorted(str(p.relative_to(under)) for p in under.rglob("*.sqlite3"))
+
+
+def test_commands_in_any_folder_of_a_project_share_the_store_at_its_root(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert remember("alpha: said at the root", project, monkeypatch) == 0
+    assert remember("beta: said in a subfolder", project / "src" / "pkg", monkeypatch) == 0
+    assert stores(project) == ["rel.sqlite3"]  # one file, at the root
+    both = ["alpha: said at the root", "beta: said in a subfolder"]
+    assert listed(project / "src", monkeypatch, capsys) == both
+    assert listed(project, monkeypatch, capsys) == both
+    # outside any project: the working folder itself
+    plain = project.parent / "plain"
+    plain.mkdir()
+    assert remember("gamma: no project here", plain, monkeypatch) == 1  # not enabled
+    capsys.readouterr()
+    assert main(["memories", "list"]) == 1
+    assert f"there is no memory store at {plain / 'rel.sqlite3'}" in capsys.readouterr().err
+
+
+def test_a_relative_path_with_folders_is_taken_from_the_root_too(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert remember("kept", project / "src" / "pkg", monkeypatch, "state/mem.sqlite3") == 0
+    assert stores(project) == ["state/mem.sqlite3"]
+
+
+def test_memhooks_root_containing_the_folder_is_the_root_the_path_is_taken_from(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMHOOKS_ROOT", str(project / "src"))
+    (project / "src" / "MEMHOOKS.md").write_text(ROOT_HOOK, encoding="utf-8")
+    assert remember("kept", project / "src" / "pkg", monkeypatch) == 0
+    assert stores(project) == ["src/rel.sqlite3"]
+
+
+def test_the_hook_reads_the_store_the_commands_wrote_whatever_its_process_folder(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A host may run the hook from another folder than the one it names: the payload's
+    folder finds the root, and the relative store is taken from there (it was taken from
+    the process folder, and said to be missing)."""
+    assert remember("the retry budget is four attempts: measured", project / "src" / "pkg", monkeypatch) == 0
+    monkeypatch.chdir(tmp_path)  # the hook process's folder: no project
+    payload = {"hook_event_name": "UserPromptSubmit", "session_id": "s", "cwd": str(project / "src"),
+               "prompt": "why is the retry budget four attempts?"}  # fmt: skip
+    env = {"MEMHOOKS_STORE": "rel.sqlite3", "HOME": os.environ["HOME"],
+           "MEMHOOKS_STATE_DIR": str(tmp_path / "state")}  # fmt: skip
+    reply = handle(json.dumps(payload), agent="claude-code", env=env)
+    assert "four attempts: measured" in reply.stdout, reply
+    assert reply.note is None
+    assert stores(project) == ["rel.sqlite3"]
