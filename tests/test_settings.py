@@ -11,7 +11,7 @@ import pytest
 
 from memhooks import settings
 from memhooks.agents import NormalizedEvent
-from memhooks.backends.registry import BACKENDS, unknown_settings
+from memhooks.backends.registry import BACKENDS, KEYS, unknown_settings, variables
 from memhooks.errors import DiagnosticError
 from memhooks.hook.call import HookCall
 from memhooks.mcp import tools
@@ -76,6 +76,53 @@ def test_a_misspelt_setting_is_unknown_and_the_note_names_the_one_meant() -> Non
     assert settings.unknown_note("MEMHOOKS_MAXCHARS").endswith("did you mean MEMHOOKS_MAX_CHARS?")
     # the shared prefix alone is no likeness
     assert settings.unknown_note("MEMHOOKS_ZQXJ").endswith("(ignored); unset it")
+
+
+def test_a_backend_variable_is_checked_against_that_backends_keys() -> None:
+    """``MEMHOOKS_<BACKEND>_<KEY>`` passed by its prefix alone (final review:
+    ``MEMHOOKS_EMBEDDED_PAHT=x`` said nothing in the CLI or the hook)."""
+    env = {
+        "MEMHOOKS_EMBEDDED_PATH": "p", "MEMHOOKS_MEM0_USER_ID": "u", "MEMHOOKS_HINDSIGHT_BANK": "b",
+        "MEMHOOKS_EMBEDDED_PAHT": "x", "MEMHOOKS_HINDSIGHT_URLL": "y", "MEMHOOKS_EMBEDED_PATH": "z",
+        "MEMHOOKS_GENERIC_": "w",
+    }  # fmt: skip
+    assert unknown_settings(env) == [
+        "MEMHOOKS_EMBEDDED_PAHT", "MEMHOOKS_EMBEDED_PATH", "MEMHOOKS_GENERIC_", "MEMHOOKS_HINDSIGHT_URLL",
+    ]  # fmt: skip
+    meant = variables()
+    assert settings.unknown_note("MEMHOOKS_EMBEDDED_PAHT", meant) == (
+        "MEMHOOKS_EMBEDDED_PAHT is not a memhooks setting (ignored); did you mean MEMHOOKS_EMBEDDED_PATH?"
+    )
+    assert settings.unknown_note("MEMHOOKS_EMBEDED_PATH", meant).endswith("did you mean MEMHOOKS_EMBEDDED_PATH?")
+    assert settings.unknown_note("MEMHOOKS_HINDSIGHT_URLL", meant).endswith("did you mean MEMHOOKS_HINDSIGHT_URL?")
+
+
+def test_the_commands_say_a_misspelt_backend_variable_with_the_one_meant(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from memhooks.cli import main
+
+    monkeypatch.setenv("MEMHOOKS_EMBEDDED_PAHT", "x")
+    assert main(["explain", str(tmp_path)]) == 0
+    assert capsys.readouterr().err.startswith(
+        "warning[MH038]: MEMHOOKS_EMBEDDED_PAHT is not a memhooks setting (ignored);"
+        " did you mean MEMHOOKS_EMBEDDED_PATH?\n  --> MEMHOOKS_EMBEDDED_PAHT\n"
+    )
+
+
+def test_each_backends_keys_are_the_ones_its_docs_list() -> None:
+    """One table per backend (``registry.KEYS``); docs/backends.md lists each key in the
+    backend's section, so a key added to one and not the other fails here."""
+    docs = (pathlib.Path(__file__).parents[1] / "docs" / "backends.md").read_text(encoding="utf-8")
+    sections = {m[1].lower(): m[2] for m in re.finditer(r"^## (?:The )?(\w+)[^\n]*\n(.*?)(?=^## )", docs, re.DOTALL | re.MULTILINE)}
+    for name, keys in KEYS.items():
+        if name == "embedded":  # no section: its one key is the store file
+            assert keys == ("path",) and "the embedded store's one key is `path`" in docs
+            continue
+        listed = set(re.findall(r"^\| `([a-z_]+)`|, `([a-z_]+)`", sections[name], re.MULTILINE))
+        words = {w for pair in listed for w in pair if w}
+        assert set(keys) <= words, (name, sorted(set(keys) - words))
+    assert set(KEYS) == set(BACKENDS)
 
 
 SOURCE = pathlib.Path(settings.__file__).parent

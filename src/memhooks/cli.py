@@ -404,13 +404,14 @@ def _unknown_settings(fmt: str) -> None:
     on. A scan of the environment's names unless one is not in the table."""
     if not unknown():
         return
-    from .backends.registry import unknown_settings
+    from .backends.registry import unknown_settings, variables
 
     odd = unknown_settings()
     if odd:
         from .report import print_errors
 
-        print_errors([Diagnostic("MH038", unknown_note(name), name) for name in odd], fmt)
+        meant = variables()
+        print_errors([Diagnostic("MH038", unknown_note(name, meant), name) for name in odd], fmt)
 
 
 def _rooted_store_paths() -> None:

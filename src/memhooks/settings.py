@@ -38,7 +38,9 @@ variable                        default   range and meaning
 ``MEMHOOKS_BACKEND``            —         the active backend
 ``MEMHOOKS_ROLES``              —         comma-separated roles
 ``MEMHOOKS_ROLE_MAP``           —         ``FIELD:VALUE=ROLE[,ROLE];...``
-``MEMHOOKS_<BACKEND>_<KEY>``    —         one backend setting (``backends/config.py``)
+``MEMHOOKS_<BACKEND>_<KEY>``    —         one backend setting (``backends/config.py``):
+                                          a key of that backend's table
+                                          (``backends.registry.KEYS``)
 ``MEMHOOKS_LAUNCHER_FALLBACK``  —         set by the launcher for the memhooks it hands
                                           over to (``install/launcher.py``), not by users
 ``MEMHOOKS_TEST_*`` and the     —         memhooks' own test and bench scripts'
@@ -71,7 +73,7 @@ import os
 
 TYPE_CHECKING = False  # typing costs ~2 ms to import; annotations are strings
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterable, Mapping
 
 #: name -> (default, lowest, highest) of every integer setting.
 INTEGERS = {
@@ -204,13 +206,15 @@ def unknown(env: Mapping[str, str] | None = None) -> list[str]:
     )
 
 
-def unknown_note(name: str) -> str:
-    """One line saying that ``name`` is no setting and was ignored, with the setting
-    it most resembles (:func:`difflib.get_close_matches`), if any."""
+def unknown_note(name: str, backends: Iterable[str] = ()) -> str:
+    """One line saying that ``name`` is no setting and was ignored, with the setting —
+    of this table, or one of ``backends``, the backends' variables
+    (:func:`memhooks.backends.registry.variables`) — it most resembles
+    (:func:`difflib.get_close_matches`), if any."""
     import difflib
 
     # the words after the shared prefix (which alone makes every name look close)
-    words = {known.removeprefix("MEMHOOKS_"): known for known in sorted(KNOWN)}
+    words = {known.removeprefix("MEMHOOKS_"): known for known in sorted({*KNOWN, *backends})}
     close = difflib.get_close_matches(name.removeprefix("MEMHOOKS_"), words, n=1)
     meant = f"; did you mean {words[close[0]]}?" if close else "; unset it"
     return f"{name} is not a memhooks setting (ignored){meant}"

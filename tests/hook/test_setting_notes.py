@@ -57,6 +57,19 @@ def test_backend_and_test_script_variables_are_not_unknown(
     assert done.stderr == ""
 
 
+def test_a_misspelt_backend_variable_is_said_with_the_one_meant(
+    project: Path, env: dict[str, str]
+) -> None:
+    """Any ``MEMHOOKS_<BACKEND>_*`` passed by its prefix: ``MEMHOOKS_EMBEDDED_PAHT`` did
+    nothing without a word (final review); each backend's keys are a table now."""
+    done = _call(project, {**env, "MEMHOOKS_EMBEDDED_PAHT": "x"}, "s8")
+    assert done.returncode == 0 and MARKER in done.stdout
+    assert done.stderr == (
+        "memhooks hook: MEMHOOKS_EMBEDDED_PAHT is not a memhooks setting (ignored);"
+        " did you mean MEMHOOKS_EMBEDDED_PATH?\n"
+    )
+
+
 def test_a_relative_state_dir_is_said_and_the_default_folder_used(
     project: Path, env: dict[str, str]
 ) -> None:

@@ -37,6 +37,7 @@ import time
 from ..errors import BackendError
 from .base import Health, Hit
 from .generic_transport import http, run_command, shown
+from .registry import KEYS
 from .settings import invalid_setting, seconds
 
 TYPE_CHECKING = False
@@ -49,16 +50,7 @@ if TYPE_CHECKING:
 
 NAME = "generic"
 VERSION = 1
-SETTINGS = (
-    "url",
-    "write_url",
-    "health_url",
-    "token",
-    "headers",
-    "command",
-    "write_command",
-    "timeout_s",
-)
+SETTINGS = KEYS[NAME]
 DEFAULT_TIMEOUT_S = 10.0
 #: Optional fields of a memory in a response, and their types.
 FIELDS: dict[str, type | tuple[type, ...]] = {

@@ -15,6 +15,7 @@ from ..errors import BackendError
 from ..store.location import default_path as store_path
 from .http import Endpoint
 from .mem0_mapping import ENTITY_KEYS, describe, entity_refs, named_ids, translate
+from .registry import KEYS
 from .settings import invalid_setting, seconds
 
 TYPE_CHECKING = False
@@ -22,21 +23,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 MODES = ("oss", "platform")
-SETTINGS = {
-    "mode",
-    "user_id",
-    "agent_id",
-    "run_id",
-    "app_id",
-    "allow_ids",
-    "filters",
-    "project_filter",
-    "timeout_s",
-    "path",
-    "config",
-    "api_key",
-    "host",
-}
+SETTINGS = frozenset(KEYS["mem0"])
 DEFAULT_USER = "memhooks"
 DEFAULT_TIMEOUT_S = 30.0
 DEFAULT_HOST = "https://api.mem0.ai"

@@ -39,17 +39,41 @@ BACKENDS = {
     "openviking": "memhooks.backends.openviking:OpenVikingBackend",
 }
 DEFAULT = "embedded"
+#: backend name -> the keys of its settings, beside its entry above: its
+#: ``[backends.<name>]`` table keys and its ``MEMHOOKS_<NAME>_<KEY>`` variables
+#: (docs/backends.md's table of each). Data, so the check of a variable
+#: (:func:`unknown_settings`; the agent hook makes it) loads no adapter; the adapters
+#: that refuse an unknown key when they open (generic, mem0) read their table here.
+KEYS: dict[str, tuple[str, ...]] = {
+    "embedded": ("path",),
+    "generic": ("url", "write_url", "health_url", "token", "headers", "command",
+                "write_command", "timeout_s"),
+    "hindsight": ("url", "api_key", "bank", "banks", "required_tags", "budget", "max_tokens",
+                  "reflect", "mental_models", "timeout"),
+    "honcho": ("url", "api_key", "workspace", "peer", "session", "strategy", "remember",
+               "dialectic", "timeout"),
+    "mem0": ("mode", "user_id", "agent_id", "run_id", "app_id", "allow_ids", "filters",
+             "project_filter", "timeout_s", "path", "config", "api_key", "host"),
+    "openviking": ("url", "api_key", "account", "user", "actor_peer_id", "memory_uri",
+                   "root_uri", "strategy", "timeout"),
+}  # fmt: skip
+
+
+def variables() -> list[str]:
+    """Every backend setting's variable, ``MEMHOOKS_<NAME>_<KEY>`` of :data:`KEYS`: the
+    names :func:`memhooks.settings.unknown_note` may say were meant."""
+    return [configuration.env_prefix(name) + key.upper() for name in KEYS for key in KEYS[name]]
 
 
 def unknown_settings(env: Mapping[str, str] | None = None) -> list[str]:
     """The ``MEMHOOKS_*`` variables of ``env`` that are no setting, sorted: those
     :func:`memhooks.settings.unknown` finds that are no backend's
-    ``MEMHOOKS_<BACKEND>_<KEY>`` (:func:`memhooks.backends.config.env_prefix` of each
-    backend of :data:`BACKENDS`)."""
+    ``MEMHOOKS_<BACKEND>_<KEY>`` for a key of its table (:data:`KEYS`;
+    a misspelt key is unknown, as a misspelt backend name is)."""
     from ..settings import unknown
 
-    prefixes = tuple(configuration.env_prefix(name) for name in BACKENDS)
-    return [name for name in unknown(env) if not name.startswith(prefixes)]
+    known = set(variables())
+    return [name for name in unknown(env) if name not in known]
 
 
 def read_config(env: Mapping[str, str] | None = None) -> configuration.Config:
@@ -188,7 +212,8 @@ def store_ready(env: Mapping[str, str]) -> tuple[bool, str | None]:
         kind = "a directory" if os.path.isdir(given) else "not a regular file"
         return False, f"{what} is {kind}; point MEMHOOKS_STORE at a file, or move it away"
     if named and not os.path.isabs(given):
-        # A relative MEMHOOKS_STORE is read from the agent's folder, not the user's shell.
+        # The CLI and the hook make a relative one absolute from the project root they
+        # work in (memhooks.store.location.rooted); one left relative was not found.
         return False, (
             f"MEMHOOKS_STORE {named!r} is relative and not found from {os.getcwd()};"
             " use an absolute path"

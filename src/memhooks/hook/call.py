@@ -487,8 +487,12 @@ class HookCall:
         from ..session import keys
         from ..settings import unknown_note
 
-        for name in odd:
-            self.once(keys.setting(name), unknown_note(name))
+        if odd:
+            from ..backends.registry import variables  # loaded: it found them
+
+            meant = variables()
+            for name in odd:
+                self.once(keys.setting(name), unknown_note(name, meant))
         if why is not None:
             self.once(
                 keys.setting("MEMHOOKS_ROOT"),
