@@ -122,3 +122,25 @@ def test_a_chain_that_owns_more_lines_than_a_silent_owner_keeps_its_place() -> N
     split = owner("s", [(1, 8)], "refactor: split the retry loop", low=True, before=True)
     small = owner("m", [(9, 10)], "Rename a variable in the loop")
     assert names(rank(read_of(10, small, split), "why four attempts?")) == ["s", "m"]
+
+
+def test_a_chain_goes_after_a_direct_owner_that_says_the_prompt_s_words() -> None:
+    # the chain owns more lines and its previous owner says the prompt too, so it scores
+    # higher; but its words are second-hand: the owner that says them itself goes first
+    split = owner("s", [(1, 6)], "refactor: split the retry loop", low=True)
+    split.before = [(Commit("9" * 40, "fix: cap the retrier at four attempts", 0,
+                            "fix: cap the retrier at four attempts"), 6)]  # fmt: skip
+    keep = owner("k", [(7, 8)], "keep four attempts: the gateway's measured budget")
+    why = read_of(8, split, keep)
+    assert names(rank(why, "why four attempts?", limit=1)) == ["k"]
+    assert names(rank(why, "why four attempts?")) == ["k", "s"]
+
+
+def test_a_low_signal_owner_whose_previous_owner_is_low_signal_too_is_left_out() -> None:
+    # a typing pass over a formatting pass: nothing behind it says why
+    types = owner("t", [(1, 10)], "Add inline types", low=True)
+    earlier = Commit("8" * 40, "style: reformat", 0, "style: reformat")
+    earlier.low_signal = "reshapes"
+    types.before = [(earlier, 10)]
+    why = read_of(20, types, owner("f", [(11, 20)], "fix: round totals half up"))
+    assert names(rank(why)) == ["f"]

@@ -31,8 +31,6 @@ from ..words import content_words
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from .why import Explanation, Why
 
 #: Fewest lines, and least share of the lines read, an owner needs on lines alone.
@@ -74,9 +72,9 @@ def rank(
     # a narrow read's sweep is kept for what it replaced — second-hand: it goes after the
     # owners that wrote the lines read themselves (newcomer: requests auth.py 286-297 lost
     # 3a9d9f22, owner of 287-288, to the formatter's and the typing pass's chains)
-    scored: list[tuple[bool, float, int, Explanation]] = []
-    # id -> (a chain: low-signal, kept for what it replaced; lines owned; says the prompt)
-    strong: dict[int, tuple[bool, int, bool]] = {}
+    # (a sweep, score, time, then what _chains_after weighs: a chain — low-signal, kept
+    # for what it replaced —, lines owned, says the prompt's words; the explanation)
+    scored: list[tuple[bool, float, int, bool, int, bool, Explanation]] = []
     for explanation in why.explanations:
         low, sweep = explanation.commit.low_signal, sweeping(explanation)
         if low or sweep:
@@ -91,12 +89,10 @@ def rank(
         if not on_lines and prompt_share < MIN_PROMPT:
             continue
         score = share + PROMPT_WEIGHT * prompt_share
-        scored.append((sweep, score, explanation.commit.time, explanation))
-        strong[id(explanation)] = (bool(low or sweep), lines, prompt_share >= MIN_PROMPT)
+        scored.append((sweep, score, explanation.commit.time, bool(low or sweep), lines,
+                       prompt_share >= MIN_PROMPT, explanation))  # fmt: skip
     scored.sort(key=lambda item: (item[0], -item[1], -item[2]))
-    ranked = _chains_after(
-        [explanation for _, _, _, explanation in scored], lambda e: strong[id(e)]
-    )
+    ranked = _chains_after([item[3:] for item in scored])
     if why.surface is None:
         return ranked[:limit]
     # judged lazily, best first, a few at a time (one git process each time): the owners
@@ -113,33 +109,32 @@ def rank(
     return kept
 
 
-def _chains_after(
-    ranked: list[Explanation], strength: Callable[[Explanation], tuple[bool, int, bool]]
-) -> list[Explanation]:
-    """``ranked`` with each chain — a low-signal owner kept for what it replaced: its
-    lines were only reshaped by it, the decision is second-hand — moved after every
-    owner that wrote its lines itself and either says the prompt's words in its own
-    message or owns more of the lines read (``strength(e)``: whether it is a chain,
-    lines owned, whether it says the prompt's words). When the cap binds, a chain whose words are its previous owners' must not
-    take the place of the owner of most of the lines (lines20: requests' utils.py
-    845-860 with the prompt "no_proxy is ignored when using sessions" told a one-line
-    "Split get_environ_proxies" chain and dropped a4f9a599, owner of 4 of the 16
-    lines)."""
+def _chains_after(ranked: list[tuple[bool, int, bool, Explanation]]) -> list[Explanation]:
+    """The explanations of ``ranked`` (``(a chain, lines owned, says the prompt's words,
+    explanation)``, best first) with each chain — a low-signal owner kept for what it
+    replaced: its lines were only reshaped by it, the decision is second-hand — moved
+    after every owner that wrote its lines itself and either says the prompt's words in
+    its own message or owns more of the lines read. When the cap binds, a chain whose
+    words are its previous owners' must not take the place of the owner of most of the
+    lines (lines20: requests' utils.py 845-860 with the prompt "no_proxy is ignored when
+    using sessions" told a one-line "Split get_environ_proxies" chain and dropped
+    a4f9a599, owner of 4 of the 16 lines). A sweep is sorted after every other owner
+    already (:func:`rank`): only low-signal chains move here."""
     out = list(ranked)
-    for chain in [e for e in ranked if strength(e)[0]]:
-        lines = strength(chain)[1]
+    for item in [r for r in ranked if r[0]]:
+        lines = item[1]
         last = max(
             (
                 i
-                for i, e in enumerate(out)
-                if not strength(e)[0] and (strength(e)[2] or strength(e)[1] > lines)
+                for i, (chain, owns, words, _) in enumerate(out)
+                if not chain and (words or owns > lines)
             ),
             default=-1,
         )
-        at = out.index(chain)
+        at = out.index(item)
         if last > at:
             out.insert(last, out.pop(at))
-    return out
+    return [explanation for *_, explanation in out]
 
 
 def _brings(explanation: Explanation) -> bool:
