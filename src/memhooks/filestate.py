@@ -1,6 +1,7 @@
 """Whether a file is still the one a cache read: one key, one "unchanged" test, one racy
 window — for every cache that trusts ``lstat`` instead of reading again (the parsed-hook
-cache, settled writes, the validated root hook, the hook listing's own files).
+cache, settled writes, the validated root hook, the hook listing's own files, the kept
+chains' exclude phrases).
 
 The key is what an ``lstat`` says of the file's identity and content: mode, device,
 inode, size, mtime and ctime, in nanoseconds (a rewrite that keeps size and mtime —
@@ -41,8 +42,17 @@ def key_of(path: str) -> Key | None:
 
 def unchanged(path: str, known: Key | list[int] | None) -> bool:
     """``path`` still has the key ``known`` (a key kept in JSON is a list)."""
+    return known is not None and stands(path, known)
+
+
+def stands(path: str, known: Key | list[int] | None) -> bool:
+    """``path`` is as a cache saw it: :func:`unchanged`, or, where ``known`` is None,
+    still nothing there (a cache that relied on a file's absence, such as a folder of a
+    chain without a hook file: :mod:`memhooks.hook.exclusions`)."""
     found = key_of(path)
-    return found is not None and known is not None and list(found) == list(known)
+    if known is None or found is None:
+        return found is None and known is None
+    return list(found) == list(known)
 
 
 def racy(st: os.stat_result, now_ns: int | None = None) -> bool:

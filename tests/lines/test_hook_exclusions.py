@@ -132,3 +132,19 @@ def test_a_root_found_as_the_highest_hook_is_not_kept(tmp_path: Path) -> None:
     write_hook(project, ["gateway"])
     assert kept.exclusions(call, str(project), "x.py") == ["gateway"]  # type: ignore[arg-type]
     assert not (tmp_path / "state" / kept.FOLDER).exists()
+
+
+def test_a_hook_rewritten_with_the_same_mtime_is_read_again(repo: Path, tmp_path: Path) -> None:
+    # issue 21 (one file-state key for every cache): a rewrite within one mtime tick —
+    # or one that sets the time back, as `cp -p` and a checkout do — keeps the mtime;
+    # its size and ctime still say it changed (memhooks.filestate)
+    call = Call(tmp_path / "state")
+    write_hook(repo, ["gateway"])
+    hook = repo / "MEMHOOKS.md"
+    assert kept.exclusions(call, str(repo), "retryx/retry.py") == ["gateway"]  # type: ignore[arg-type]
+    before = hook.stat()
+    write_hook(repo, ["gateway", "measured attempt budget"])
+    os.utime(hook, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert hook.stat().st_mtime_ns == before.st_mtime_ns
+    assert kept.exclusions(call, str(repo), "retryx/retry.py") == [  # type: ignore[arg-type]
+        "gateway", "measured attempt budget"]  # fmt: skip

@@ -73,7 +73,7 @@ def _kept(file: str, folder: str, explicit: str) -> list[str] | None:
             if not is_top(data["root"], folder):
                 return None
         for path, known in data["hooks"]:
-            if filestate.key_of(path) != (None if known is None else tuple(known)):
+            if not filestate.stands(path, known):  # a hook file edited, added or removed
                 return None
         phrases = data["exclude"]
     except (OSError, ValueError, KeyError, TypeError):
