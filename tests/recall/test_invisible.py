@@ -71,6 +71,7 @@ def test_a_block_escapes_as_the_one_pattern_does_and_loads_re_only_for_hidden_te
     import sys
 
     from memhooks.protocol.text import BLOCK_ESCAPED, TAG_OPENER, inert_block, json_escape
+    from memhooks.recall.why_text import _inert  # line-level text: off the edit path
 
     pieces = ["a", " ", "\n", "\t", "<", ">", "->", "é", "\r", "/", "!", "?", "3", "Z", "\u2028", "\u200b", "\x7f",
               "\U000e0041", "\u200c", "\xad", "\ud83d\ude00", "中"]  # fmt: skip
@@ -80,6 +81,7 @@ def test_a_block_escapes_as_the_one_pattern_does_and_loads_re_only_for_hidden_te
         for tags, pattern in ((True, f"{TAG_OPENER}|{BLOCK_ESCAPED}"), (False, BLOCK_ESCAPED)):
             escaped = re.sub(pattern, lambda m: json_escape(m.group()), text)
             assert inert_block(text, tags) == escaped, (text, tags)
+            assert _inert(text, tags) == escaped, (text, tags)  # its first test, repeated
     program = (
         "import sys\nfrom memhooks.protocol.text import inert_block\n"
         "assert inert_block('ip: a->b\\n\\t#include <linux/if.h>') == "
