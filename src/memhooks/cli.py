@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The CLI's parser; with ``only`` (a command name) just that subcommand's parser is
     built, so running one command does not pay for all of them (spec performance notes:
@@ -99,6 +100,8 @@ def _columns() -> int:
     return columns or 80
 
 
+# fmt: off
+# The parser table (module docstring): one line per flag, read as ``--help`` lists them.
 def _validate_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("path", nargs="?", default=".", help="a hook file, or a directory to scan (default: .)")
     p.add_argument("--all", action="store_true", help="scan the whole project root of PATH")
@@ -270,8 +273,6 @@ def _agents_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=arguments.FORMATS, default="human")
 
 
-#: (name, one-line help, adds its arguments) of every subcommand, in ``--help`` order;
-#: with no help, the function adds the whole subcommand itself.
 def _hooks_arguments(p: argparse.ArgumentParser) -> None:
     from .commands.hooks import add_arguments
 
@@ -290,6 +291,8 @@ def _why_arguments(p: argparse.ArgumentParser) -> None:
     add_arguments(p)
 
 
+#: (name, one-line help, adds its arguments) of every subcommand, in ``--help`` order;
+#: with no help, the function adds the whole subcommand itself.
 COMMANDS: tuple[tuple[str, str | None, Callable[[Any], None]], ...] = (
     ("validate", "check MEMHOOKS.md files against the memhooks/v2 rules", _validate_arguments),
     ("explain", "resolve the hook chain for folders and print the retrieval plan", _explain_arguments),
@@ -313,6 +316,7 @@ COMMANDS: tuple[tuple[str, str | None, Callable[[Any], None]], ...] = (
     ("hooks", "the project's hook files and whether git has them; share those memhooks made", _hooks_arguments),
     ("why", "the commits that explain lines of a file, and what they replaced", _why_arguments),
 )
+# fmt: on
 
 
 def _plain_arguments(argv: list[str]) -> Any:
