@@ -3,6 +3,7 @@ once, and a private copy per test (tests edit and commit in it)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -31,3 +32,17 @@ def hashes(built: tuple[Path, dict[str, str]]) -> dict[str, str]:
 @pytest.fixture
 def state(tmp_path: Path) -> str:
     return str(tmp_path / "state")
+
+
+@pytest.fixture
+def project(repo: Path, tmp_path: Path) -> dict[str, object]:
+    """The story as a project the hook runs in (a root hook file), with its own state
+    folder and store (``{"root": Path, "env": dict}``)."""
+    (repo / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n", encoding="utf-8")
+    # a generous deadline: on a loaded machine a fresh interpreter and a blame can outlast
+    # the default 3 s, and these tests are about what is told, not how fast
+    env = {**os.environ, "MEMHOOKS_STATE_DIR": str(tmp_path / "state"),
+           "MEMHOOKS_STORE": str(tmp_path / "store.sqlite3"),
+           "MEMHOOKS_HOOK_TIMEOUT_MS": "30000"}  # fmt: skip
+    return {"root": repo, "env": env}
+

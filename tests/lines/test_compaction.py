@@ -10,17 +10,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-import test_hook_lines
 from storyrepo import commit_files, git
 from test_hook_lines import DECISION, PAYLOADS, context, hook
 
 from memhooks.hook.compaction import LABEL, MAX_CHARS
-
-
-@pytest.fixture
-def project(repo: Path, tmp_path: Path) -> dict[str, object]:
-    return test_hook_lines.project.__wrapped__(repo, tmp_path)  # type: ignore[attr-defined, no-any-return]
 
 
 def test_the_session_start_after_a_compaction_carries_back_the_commits_told(

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from test_hook_lines import DECISION, context, hook, project  # noqa: F401  (the fixture)
+from test_hook_lines import DECISION, context, hook
 
 from memhooks.hook import exclusions as kept
 from memhooks.protocol import cache as hook_cache

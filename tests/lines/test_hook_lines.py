@@ -12,22 +12,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 DATA = Path(__file__).parent / "data"
 PAYLOADS = json.loads((DATA / "hook_payloads.json").read_text(encoding="utf-8"))
 DECISION = "fix: cap Retrier at the measured attempt budget"
-
-
-@pytest.fixture
-def project(repo: Path, tmp_path: Path) -> dict[str, object]:
-    (repo / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n", encoding="utf-8")
-    # a generous deadline: on a loaded machine a fresh interpreter and a blame can outlast
-    # the default 3 s, and these tests are about what is told, not how fast
-    env = {**os.environ, "MEMHOOKS_STATE_DIR": str(tmp_path / "state"),
-           "MEMHOOKS_STORE": str(tmp_path / "store.sqlite3"),
-           "MEMHOOKS_HOOK_TIMEOUT_MS": "30000"}  # fmt: skip
-    return {"root": repo, "env": env}
 
 
 def hook(project: dict[str, object], agent: str, name: str | dict[str, object], session: str = "s1",

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_hook_lines import context, hook, project  # noqa: F401  (the fixture)
+from test_hook_lines import context, hook
 from test_told import read
 
 

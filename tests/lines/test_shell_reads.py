@@ -4,19 +4,11 @@ the lines a Read without a limit gives — not a blame of every line of a long f
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-import test_hook_lines
 from test_hook_lines import DECISION, context, hook
 
 from memhooks.lines.shell import FROM_END, from_end
 from memhooks.lines.tools import READ_LINES, reads
-
-
-@pytest.fixture
-def project(repo: Path, tmp_path: Path) -> dict[str, object]:
-    return test_hook_lines.project.__wrapped__(repo, tmp_path)  # type: ignore[attr-defined, no-any-return]
 
 
 def shell(command: str) -> dict[str, object]:

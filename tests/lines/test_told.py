@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from test_hook_lines import context, hook, project  # noqa: F401  (the fixture)
+from test_hook_lines import context, hook
 
 from memhooks.hook.told import all_told
 from memhooks.lines.ownership import owners
