@@ -279,12 +279,8 @@ def _them(count: int) -> str:
 
 
 def _inert(text: str, tags: bool) -> str:
-    """``text`` as :func:`memhooks.protocol.text.inert_block` gives it. That function is
-    the rule; this is its first test (printable but for newlines and tabs, no ``<`` for
-    a model), repeated so that a block it clears — nearly every one — does not import
-    :mod:`memhooks.protocol.text` on the hook's edit path (issue 20 item 7: its import
-    is ~0.5 M instructions, callgrind, of ~83 M for ``bench_lines_hook`` ``edit_far``).
-    ``tests/recall/test_invisible.py`` holds the two equal."""
+    """``text`` as :func:`memhooks.protocol.text.inert_block` gives it; its first test, repeated:
+    that module (~0.5 M instructions) stays off the edit path (tests/recall/test_invisible.py)."""
     if (tags and "<" in text) or not text.replace("\n", "").replace("\t", "").isprintable():
         from ..protocol.text import inert_block
 
