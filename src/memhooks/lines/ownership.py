@@ -109,7 +109,7 @@ class Ownership:
         if self._entry is None:
             return part
         part.size = self.size
-        return _answer(part, self._entry, clip(ranges, len(self._entry.lines)))
+        return _answer(part, self._entry, clip(ranges, self._entry.size))
 
     def wordless(self, ranges: Ranges) -> bool:
         """Whether every line of ``ranges`` holds no word (:meth:`.cache.Entry.wordless`)."""
@@ -146,15 +146,15 @@ def owners(
         return answer
     file, item, dirty = entry
     answer._file, answer._entry = file, item
-    answer.size = len(item.lines)
-    wanted = clip(ranges, len(item.lines))
-    missing = ranges_of(n for n in numbers(wanted) if item.lines[n - 1] is None)
+    answer.size = item.size
+    wanted = clip(ranges, item.size)
+    missing = ranges_of(n for n in numbers(wanted) if item.known(n) is None)
     if missing:
         from .blame import BlameError, blame  # git's runner: only when lines are missing
         from .head import edge_of
 
         answer.cached = False
-        whole = len(missing) == 1 and missing[0] == (1, len(item.lines))
+        whole = len(missing) == 1 and missing[0] == (1, item.size)
         try:
             run = blame(top, path, () if whole else missing, since=since, deadline=deadline,
                         edge=edge_of(item.head))  # fmt: skip
@@ -189,8 +189,8 @@ def owners_saved(top: str, path: str, ranges: Ranges, *, state_dir: str) -> Owne
     if found is None:
         return answer
     answer._file, answer._entry = found
-    answer.size = len(found[1].lines)
-    return _answer(answer, found[1], clip(ranges, len(found[1].lines)))
+    answer.size = found[1].size
+    return _answer(answer, found[1], clip(ranges, found[1].size))
 
 
 #: What the cache key of a file as HEAD has it starts with (:func:`owners_at_head`): its
@@ -268,7 +268,7 @@ def _answer(answer: Ownership, item: cache.Entry, wanted: Ranges) -> Ownership:
     by_hash: dict[str, Owner] = {}
     for n in numbers(wanted):
         answer.lines += 1
-        known = item.lines[n - 1]
+        known = item.known(n)
         if known is None:
             answer.unknown += 1
             continue

@@ -1,0 +1,61 @@
+"""A blame cache entry keeps each line's owner packed in one string (issue 20 item 7: a
+warm edit reads the few lines it replaces without parsing a number per line of the
+file): every value comes back as it was saved — not blamed yet, uncommitted, any origin
+and line there — read one line at a time or all at once, and an entry whose packed
+owners do not fit their width is a miss, never a misread."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from memhooks.lines import cache
+
+VALUES = [None, cache.UNCOMMITTED, cache.known(0, 1), cache.known(0, (1 << cache.SHIFT) - 1),
+          cache.known(5, 40), cache.known(300, 7), cache.known(70_000, 12)]  # fmt: skip
+
+
+def test_every_owner_reads_back_as_saved_a_line_at_a_time_and_whole(tmp_path: Path) -> None:
+    rng = random.Random(14)
+    lines = [rng.choice(VALUES) for _ in range(500)] + VALUES
+    file = str(tmp_path / "blame" / "entry.json")
+    entry = cache.Entry("head", [0, 0, 0, 0, 0, 0], [f"line {n}" for n in range(len(lines))])
+    entry.lines = list(lines)
+    assert cache.save(file, entry)
+    loaded = cache.load(file)
+    assert loaded is not None
+    assert loaded.size == len(lines)
+    assert [loaded.known(n) for n in range(1, len(lines) + 1)] == lines
+    assert loaded.size == len(lines)  # one line at a time: never unpacked whole
+    assert loaded.lines == lines
+    loaded.lines[3] = cache.known(2, 2)  # blamed further, saved again
+    assert cache.save(file, loaded)
+    again = cache.load(file)
+    assert again is not None and again.known(4) == cache.known(2, 2)
+    assert again.lines == [*lines[:3], cache.known(2, 2), *lines[4:]]
+
+
+def test_an_entry_saved_unchanged_keeps_its_owners_as_loaded(tmp_path: Path) -> None:
+    # a call that only adds notes saves the entry without unpacking its owners
+    file = str(tmp_path / "blame" / "entry.json")
+    entry = cache.Entry("head", [0, 0, 0, 0, 0, 0], ["a", "b", "c"])
+    entry.lines = [cache.known(1, 9), None, cache.UNCOMMITTED]
+    assert cache.save(file, entry)
+    loaded = cache.load(file)
+    assert loaded is not None
+    loaded.notes["k"] = "v"
+    assert cache.save(file, loaded)
+    again = cache.load(file)
+    assert again is not None and again.notes == {"k": "v"}
+    assert again.lines == [cache.known(1, 9), None, cache.UNCOMMITTED]
+
+
+def test_packed_owners_that_do_not_fit_their_width_are_a_miss(tmp_path: Path) -> None:
+    file = str(tmp_path / "blame" / "entry.json")
+    assert cache.save(file, cache.Entry("head", [0, 0, 0, 0, 0, 0], ["a", "b"]))
+    data = json.loads(Path(file).read_text(encoding="utf-8"))
+    for lines, width in ((data["lines"] + ".", data["width"]), (data["lines"], 0),
+                         ([1, 2], 1)):  # fmt: skip
+        Path(file).write_text(json.dumps({**data, "lines": lines, "width": width}), "utf-8")
+        assert cache.load(file) is None
