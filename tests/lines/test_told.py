@@ -178,9 +178,13 @@ def test_the_whole_way_gets_the_file_the_shortcut_read_as_it_would_read_it(
 
     # bytes the cache's check reads as they are (its blame is warm for them)
     raw = (repo / PATH).read_bytes()
-    told._HANDED[full] = (top, rel, key_of(full), b"a\r\nb\rc\xff\n" + raw)
+    crlf = b"a\r\nb\rc\xff\n" + raw
+    told._HANDED[full] = (top, rel, key_of(full), crlf, crlf.decode("utf-8", "replace"))
     assert told.handed(full)[2] == "a\nb\nc\ufffd\n" + raw.decode()  # type: ignore[index]
-    told._HANDED[full] = (top, rel, key_of(full), raw)
+    decoded = raw.decode()  # no newline to translate: the shortcut's own text, not a copy
+    told._HANDED[full] = (top, rel, key_of(full), raw, decoded)
+    assert told.handed(full)[2] is decoded  # type: ignore[index]
+    told._HANDED[full] = (top, rel, key_of(full), raw, decoded)
     (repo / PATH).write_bytes(raw + b"# changed since\n")
     assert told.handed(full) is None  # changed since: the whole way reads it again
 
