@@ -31,7 +31,7 @@ def edit_lines(
     spans: list[tuple[int, int]] = []
     start = text.find(old_string)
     while start != -1:
-        first = text.count("\n", 0, start) + 1
+        first = _newlines(text, start) + 1
         last = first + old_string.count("\n", 0, len(old_string.rstrip("\n")))
         spans.append((first, last))
         if not replace_all:
@@ -107,22 +107,34 @@ def narrowed(span: tuple[int, int], old: str, new: str | None) -> list[tuple[int
     return out or [span]
 
 
-#: The text :func:`_count` counted last, and its lines: a pre-tool edit counts the lines
-#: of the file it changes five times over (its ranges, their context, the shortcut's
-#: ranges), ~90 µs each for a 6,000-line file.
-_counted: tuple[str, int] = ("", 0)
+#: Newlines counted lately: ``{(id(text), end): (text, count)}``, the text kept so that
+#: its id names it. A pre-tool edit counts the lines of the file it changes, and those
+#: before where its old text stands, several times over (the shortcut's ranges, the
+#: whole way's, their context; an old text's own lines in between), ~0.1 ms each for a
+#: 6,000-line file.
+_counted: dict[tuple[int, int], tuple[str, int]] = {}
+#: The most counts kept.
+_COUNTED = 8
+
+
+def _newlines(text: str, end: int) -> int:
+    """How many newlines ``text[:end]`` holds (counted once per string object)."""
+    key = (id(text), end)
+    found = _counted.get(key)
+    if found is not None and found[0] is text:  # the same string object: the same text
+        return found[1]
+    count = text.count("\n", 0, end)
+    if len(_counted) >= _COUNTED:
+        _counted.pop(next(iter(_counted)))
+    _counted[key] = (text, count)
+    return count
 
 
 def _count(text: str) -> int:
     """Lines in ``text`` as git counts them (a last line without a newline counts)."""
-    global _counted
-    if text is _counted[0]:  # the same string object: the same text
-        return _counted[1]
     if not text:
         return 0
-    size = text.count("\n") + (0 if text.endswith("\n") else 1)
-    _counted = (text, size)
-    return size
+    return _newlines(text, len(text)) + (0 if text.endswith("\n") else 1)
 
 
 def _widen(spans: list[tuple[int, int]], context: int, size: int) -> list[tuple[int, int]]:
