@@ -54,6 +54,15 @@ def test_the_cases_cover_every_reason_and_decisions() -> None:
         ("Bump version to 2.31.0", "", "version"),
         ("fix: cap Retrier at the measured attempt budget", "", None),
         ("perf: simplify retry", "", None),
+        # A version-control tool's bookkeeping names no change (iproute2's BitKeeper
+        # import), nor does a patch imported by its name alone.
+        ("(Logical change 1.3)", "", "trivial"),
+        ("Initial revision", "", "trivial"),
+        ("Import patch iproute-typo.patch", "(Logical change 1.145)", "trivial"),
+        ("Import patch X.diff", "", "trivial"),
+        ("Import patch addr-del", "It deletes an address by its label.", None),
+        ("Import the netlink patch from the kernel", "", None),
+        ("Logical change handling for routes", "", None),
     ],
 )
 def test_rules_on_subjects(subject: str, body: str, expected: str | None) -> None:

@@ -37,7 +37,12 @@ commit before them (issue 20 item 3: "perf: simplify retry" hides the decision i
     (``Update README.md``, ``Create ci.yml``, ``Delete x``, ``Rename a to b``, ``Add files
     via upload``), a single word (``cleanup``, ``blah``, ``sidebar``), or a few words of
     chore or progress vocabulary only (``readme update``, ``empty commit``, ``try this``,
-    ``basics working``).
+    ``basics working``); or one made only of a version-control tool's bookkeeping — words
+    that name no change (``(Logical change 1.3)``, ``Initial revision``, ``Import
+    changeset``: BitKeeper's and CVS's import defaults) or a patch imported by name
+    (``Import patch tc-delay-schedluer``, ``Import patch iproute-typo.patch``): iproute2's
+    "(Logical change 1.3)" added 31,144 lines to 137 files and owns thousands of them
+    today, yet says nothing of any one.
 
 Measured on the shared bundles (tests/history/data/signal.json holds real commits of
 both): low-signal are 1,212 of requests' 4,877 non-merge commits (25 %) and 638 of
@@ -124,6 +129,14 @@ _CHORE_WORDS = _vocabulary(
     "todo test tests empty commit oops whoops try this better why not again the a some it "
     "things basic basics working works work progress"
 )
+# A version-control tool's own words: an import or a check-in that names no change.
+_BOOKKEEPING_WORDS = _vocabulary(
+    "logical change changes changeset changesets import imported importing patch patches "
+    "initial revision revisions commit commits checkin check-in repository repo create "
+    "created snapshot sync synced"
+)
+_IMPORTED_PATCH = re.compile(r"^import(?:ed)? (?:patch|changeset|diff) [\w.+-]+$")
+_PATCH_FILE = re.compile(r"^[\w.+-]+\.(?:diff|patch)$")
 _PR_SUFFIX = re.compile(r"\s*\((?:#\d+(?:, ?#\d+)*)\)$")
 _PREFIX = re.compile(r"^[\w/.+-]+: ")
 _WORD = re.compile(r"[\w'+-]+(?:\.[\w'+-]+)*")
@@ -210,10 +223,11 @@ def _is_formatting(words: list[str]) -> bool:
 
 
 def _says_more(body: str) -> bool:
-    """Whether ``body`` holds a line besides trailers (``Signed-off-by:``, ``Cc:``...)."""
+    """Whether ``body`` holds a line besides trailers (``Signed-off-by:``, ``Cc:``...) and
+    a tool's bookkeeping (BitKeeper's ``(Logical change 1.180)`` under an imported patch)."""
     for line in body.splitlines():
         line = line.strip()
-        if line and not _TRAILER.match(line):
+        if line and not _TRAILER.match(line) and not _says_nothing(line.lower()):
             return True
     return False
 
@@ -228,4 +242,23 @@ def _is_trivial(text: str, words: list[str]) -> bool:
         return True  # "." or "-": no word at all
     if len(words) == 1:
         return True
+    if _says_nothing(text.lower()):
+        return True
     return len(words) <= 3 and all(word in _CHORE_WORDS for word in words)
+
+
+def _says_nothing(lowered: str) -> bool:
+    """Whether a line of a message (lower case) holds no content word: only a
+    version-control tool's bookkeeping, version numbers and patch files, or a patch
+    imported by name."""
+    bare = lowered.strip("() ")
+    if _IMPORTED_PATCH.match(bare):
+        return True
+    words = _WORD.findall(bare)
+    return any(w in _BOOKKEEPING_WORDS for w in words) and all(
+        w in _BOOKKEEPING_WORDS
+        or _VERSION_TOKEN.match(w)
+        or _PATCH_FILE.match(w)
+        or w.replace(".", "").isdigit()
+        for w in words
+    )
