@@ -34,6 +34,14 @@ def test_replace_all_takes_every_occurrence_and_merges_what_touches() -> None:
     assert edit_lines(text, "x = 1", replace_all=True) == [(1, 4), (9, 16)]
 
 
+def test_an_old_string_that_must_be_unique_and_is_not_replaces_nothing() -> None:
+    text = "x = 1\n" + "pass\n" * 10 + "x = 1\n"
+    assert edit_lines(text, "x = 1", unique=True) == []
+    assert edit_lines(text, "x = 1", unique=True, replace_all=True) == [(1, 4), (9, 12)]
+    assert edit_lines(text, "x = 1\npass", unique=True) == [(1, 5)]
+    assert edit_lines("aaa\n", "aa", unique=True) == [(1, 1)]  # overlapping: found once
+
+
 def test_an_edit_that_matches_nothing_replaces_nothing() -> None:
     assert edit_lines(TEXT, "absent") == [] and edit_lines(TEXT, "") == []
 

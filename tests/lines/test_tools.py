@@ -120,3 +120,43 @@ def test_a_path_that_is_no_path_is_no_read() -> None:
     # the payload rule rejects URLs and control characters (memhooks.agents.paths)
     assert reads("Read", {"file_path": "https://example.com/a.py"}) == []
     assert changes("Edit", {"file_path": "a\x07.py", "old_string": "x\n"}) == []
+
+
+@pytest.mark.parametrize(
+    ("tool", "args"),
+    [
+        ("Edit", {"file_path": "f", "old_string": "a\n", "new_string": "x\n"}),
+        ("replace", {"file_path": "f", "old_string": "a\n", "new_string": "x\n"}),
+        ("edit", {"filePath": "f", "oldString": "a\n", "newString": "x\n"}),
+        ("str_replace", {"path": "f", "old_str": "a\n", "new_str": "x\n"}),
+        ("patch", {"path": "f", "old_string": "a\n", "new_string": "x\n"}),
+        ("MultiEdit", {"file_path": "f", "edits": [{"old_string": "a\n", "new_string": "x\n"}]}),
+    ],
+)  # fmt: skip
+def test_an_old_text_found_twice_replaces_nothing_where_the_tool_refuses_it(
+    tool: str, args: dict[str, Any]
+) -> None:
+    # Claude Code's Edit (and Gemini's replace, OpenCode's edit, the str_replace editors,
+    # Hermes' patch) refuses an old text that is not unique: the edit will not happen,
+    # and the owners of its first match are noise (last newcomer: an Edit of '        return '
+    # in requests' models.py, 33 matches, told the owners of lines 127 and 130)
+    text = "a\n" + "b\n" * 10 + "a\n"
+    (change,) = changes(tool, args)
+    assert change.ranges(text) == []
+    assert change.ranges("a\n" + "b\n" * 10) == [(1, 4)]  # once: replaced
+
+
+def test_every_occurrence_is_replaced_when_the_tool_is_told_so() -> None:
+    text = "a\n" + "b\n" * 10 + "a\n"
+    args = {"file_path": "f", "old_string": "a\n", "new_string": "x\n", "allow_multiple": True}
+    assert changes("replace", args)[0].ranges(text) == [(1, 4), (9, 12)]
+    edits = [{"old_string": "a\n", "new_string": "x\n", "replace_all": True}]
+    assert changes("MultiEdit", {"file_path": "f", "edits": edits})[0].ranges(text)  # told
+
+
+def test_cline_and_apply_patch_replace_the_first_match() -> None:
+    text = "a\n" + "b\n" * 10 + "a\n"
+    diff = "------- SEARCH\na\n=======\nx\n+++++++ REPLACE\n"
+    assert changes("replace_in_file", {"path": "f", "diff": diff})[0].ranges(text) == [(1, 4)]
+    patch = "*** Begin Patch\n*** Update File: f\n@@\n-a\n+x\n*** End Patch\n"
+    assert changes("apply_patch", {"command": patch})[0].ranges(text) == [(1, 4)]

@@ -221,7 +221,9 @@ def _around(change: Change, text: str) -> list[tuple[int, int]]:
     spans = [
         span
         for old in change.olds
-        for span in edit_lines(text, old, replace_all=change.replace_all, context=0)
+        for span in edit_lines(
+            text, old, replace_all=change.replace_all, context=0, unique=change.unique
+        )
     ]
     return _widen(spans, CONTEXT, _count(text))
 

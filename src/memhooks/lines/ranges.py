@@ -20,16 +20,31 @@ MAX_COMPARED = 4_000_000
 
 
 def edit_lines(
-    text: str, old_string: str, *, replace_all: bool = False, context: int = CONTEXT
+    text: str,
+    old_string: str,
+    *,
+    replace_all: bool = False,
+    context: int = CONTEXT,
+    unique: bool = False,
 ) -> list[tuple[int, int]]:
     """Where ``old_string`` stands in ``text`` (its first occurrence; every one with
     ``replace_all``), widened by ``context`` lines: the lines an Edit replaces. Empty
-    when ``old_string`` is empty or not found (the host will refuse that edit)."""
+    when ``old_string`` is empty or not found, or — ``unique``: the host's tool replaces
+    one occurrence only when there is one (Claude Code ``Edit``, Gemini ``replace``, …:
+    :func:`memhooks.lines.tools.changes`) — found twice without ``replace_all``:
+    the host will refuse that edit, so it replaces nothing."""
     if not old_string:
+        return []
+    start = text.find(old_string)
+    if (
+        unique
+        and not replace_all
+        and start != -1
+        and text.find(old_string, start + len(old_string)) != -1
+    ):
         return []
     size = _count(text)
     spans: list[tuple[int, int]] = []
-    start = text.find(old_string)
     while start != -1:
         first = _newlines(text, start) + 1
         last = first + old_string.count("\n", 0, len(old_string.rstrip("\n")))

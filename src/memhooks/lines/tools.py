@@ -67,13 +67,12 @@ WRITE_TOOLS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 
 
 class Change:
-    """What one edit replaces in ``path`` (as the tool named it): ``olds`` (texts it
-    replaces, in order; ``replace_all``: every occurrence) with ``news`` (what each
-    becomes, where the tool says: None when it does not; one for each old text, else
-    ValueError), or ``content`` (a whole-file write: the lines that differ are
-    replaced)."""
+    """What one edit replaces in ``path`` (as the tool named it): ``olds`` (texts it replaces,
+    in order; ``replace_all``: every occurrence; ``unique``: one found twice replaces nothing,
+    the tool refuses it) with ``news`` (what each becomes, where the tool says: None when it
+    does not; one per old text, else ValueError), or ``content`` (a whole-file write)."""
 
-    __slots__ = ("content", "news", "olds", "path", "replace_all")
+    __slots__ = ("content", "news", "olds", "path", "replace_all", "unique")
 
     def __init__(
         self,
@@ -82,8 +81,9 @@ class Change:
         content: str | None = None,
         replace_all: bool = False,
         news: list[str | None] | None = None,
+        unique: bool = False,
     ) -> None:
-        self.path = path
+        self.path, self.unique = path, unique
         self.olds = olds or []
         self.news: list[str | None] = news if news is not None else [None] * len(self.olds)
         if len(self.news) != len(self.olds):
@@ -101,8 +101,9 @@ class Change:
         if self.content is not None:
             return changed_lines(text, self.content, context=context)
         found: list[tuple[int, int]] = []
+        every, once = self.replace_all, self.unique
         for old, new in zip(self.olds, self.news, strict=True):  # paired as they are made
-            spans = edit_lines(text, old, replace_all=self.replace_all, context=0)
+            spans = edit_lines(text, old, replace_all=every, unique=once, context=0)
             found += [r for span in spans for r in narrowed(span, old, new)]
         return _widen(found, context, _count(text))
 
@@ -161,8 +162,8 @@ def changes(tool: str, args: dict[str, object]) -> list[Change]:
     if spec is not None:
         path, old = _clean(_first(args, spec[0])), _first(args, spec[1])
         if path and old:
-            new = _text(args, spec[3])
-            return [Change(path, [old], replace_all=args.get(spec[2]) is True, news=[new])]
+            every, new = args.get(spec[2]) is True, _text(args, spec[3])  # else: found once
+            return [Change(path, [old], replace_all=every, news=[new], unique=True)]
     if tool == "MultiEdit":
         path, edits = _clean(_first(args, ("file_path",))), args.get("edits")
         if path and isinstance(edits, list):
@@ -171,7 +172,8 @@ def changes(tool: str, args: dict[str, object]) -> list[Change]:
                 for e in edits
                 if isinstance(e, dict) and isinstance(e.get("old_string"), str) and e["old_string"]
             ]
-            return [Change(path, [o for o, _ in pairs], news=[n for _, n in pairs])]
+            once = not any(isinstance(e, dict) and e.get("replace_all") is True for e in edits)
+            return [Change(path, [o for o, _ in pairs], news=[n for _, n in pairs], unique=once)]
     if tool == "replace_in_file":
         path, diff = _clean(_first(args, ("path",))), _first(args, ("diff",))
         if not path or not diff:
