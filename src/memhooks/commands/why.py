@@ -13,8 +13,9 @@ import os
 import time
 
 from ..recall.why_json import to_json
+from ..recall.why_notes import notes, nothing
 from ..recall.why_path import RANGE, LineRangeError, checked, line_count, range_error, why
-from ..recall.why_text import notes, nothing, render
+from ..recall.why_text import render
 from ..report import print_errors
 
 

@@ -8,7 +8,8 @@ from typing import Any
 
 from .why import Explanation, Why
 from .why_commit import Commit
-from .why_text import date, notes, nothing
+from .why_notes import notes, nothing
+from .why_text import date
 
 
 def to_json(why: Why) -> dict[str, Any]:

@@ -76,9 +76,23 @@ def date(seconds: int) -> str:
 TOLD = "(told before)"
 
 
-def _named(commit: Commit, known: frozenset[str] | set[str] = frozenset()) -> str:
+#: How a commit named earlier in the same answer is named again where it must be (the
+#: owner of a line of its own): by its id alone.
+ABOVE = "(named above)"
+
+
+def commit_name(
+    commit: Commit,
+    known: frozenset[str] | set[str] = frozenset(),
+    above: frozenset[str] | set[str] = frozenset(),
+) -> str:
+    """How ``commit`` is named: its id, subject and date; by its id alone when the reader
+    was given it (``known``: :data:`TOLD`) or the answer named it above (``above``:
+    :data:`ABOVE`)."""
     if commit.hash in known:
         return f"{short(commit.hash)} {TOLD}"
+    if commit.hash in above:
+        return f"{short(commit.hash)} {ABOVE}"
     return f'{short(commit.hash)} "{_subject(commit.subject)}" ({date(commit.time)})'
 
 
@@ -91,35 +105,43 @@ def headline(
     explanation: Explanation,
     also: dict[str, list[tuple[int, int]]] | None = None,
     known: frozenset[str] | set[str] = frozenset(),
+    above: frozenset[str] | set[str] = frozenset(),
 ) -> str:
     """The one line for ``explanation``: path, lines, commit, and its previous owners
     (``also``: lines a previous owner owns itself in this answer, said here once;
-    ``known``: full hashes of commits the reader was given, named by id alone)."""
-    line = f"{why.path} {ranges_text(explanation.lines)}: {_named(explanation.commit, known)}"
-    return line + chain(explanation, also, known)
+    ``known``: full hashes of commits the reader was given, named by id alone;
+    ``above``: full hashes an earlier line of the answer named — the owner is named by
+    id alone, a previous owner not again)."""
+    owner = commit_name(explanation.commit, known, above)
+    return f"{why.path} {ranges_text(explanation.lines)}: {owner}" + chain(
+        explanation, also, known, above
+    )
 
 
 def chain(
     explanation: Explanation,
     also: dict[str, list[tuple[int, int]]] | None = None,
     known: frozenset[str] | set[str] = frozenset(),
+    above: frozenset[str] | set[str] = frozenset(),
 ) -> str:
     """What :func:`headline` says after the commit: ``; before it …`` (its previous
-    owners) and ``; before that …`` a step each further back; ``""`` when it was not
-    walked back."""
+    owners) and ``; before that …`` a step each further back, less those ``above``
+    named already; ``""`` when it was not walked back (or brings none not named)."""
     line = ""
-    if explanation.before:
+    before = [c for c, _count in explanation.before if c.hash not in above]
+    if before:
         named = []
-        for commit, _count in explanation.before:
+        for commit in before:
             mine = (also or {}).get(commit.hash)
-            said = _named(commit, known)
+            said = commit_name(commit, known)
             named.append(said + (f" (which owns {ranges_text(mine)})" if mine else ""))
         line += "; before it " + ", ".join(named)
     # further back, a step each: "before that" where the step follows the one commit
     # named last, else which commit it goes behind
-    last = explanation.before[0][0].hash if len(explanation.before) == 1 else None
-    for after, commits in _steps(explanation.earlier):
-        step = ", ".join(_named(commit, known) for commit in commits)
+    last = before[0].hash if len(before) == 1 else None
+    earlier = [step for step in explanation.earlier if step[0].hash not in above]
+    for after, commits in _steps(earlier):
+        step = ", ".join(commit_name(commit, known) for commit in commits)
         line += f"; before that {step}" if after == last else f"; before {short(after)}: {step}"
         last = commits[0].hash if len(commits) == 1 else None
     return line
@@ -164,7 +186,10 @@ def render_kept(
     the lines it owns itself) — and gets no line of its own when that line would name
     nothing more: nothing was before it, or every commit before it was named in a line
     already given (requests' ``auth.py`` 290–297: the thread-local rename, owner of 294,
-    and the commit before it were named behind the formatting commit, then again)."""
+    and the commit before it were named behind the formatting commit, then again); where
+    it does get one, it is named there by id alone (:data:`ABOVE`), and so is no commit
+    before it named above (requests' ``cookies.py`` 1–40: the formatting commit and the
+    cookie-jar move were named in both lines of one answer)."""
     befores = {c.hash for e in why.explanations for c in e.previous}
     also = {e.commit.hash: e.lines for e in why.explanations if e.commit.hash in befores}
     parts = [LABEL]
@@ -178,7 +203,7 @@ def render_kept(
             or {explanation.commit.hash, *(c.hash for c in explanation.previous)} <= named
         ):
             continue
-        block = [headline(why, explanation, also, known)]
+        block = [headline(why, explanation, also, known, named)]
         for commit in (explanation.commit, *explanation.previous):
             if commit.hash not in shown:
                 shown.add(commit.hash)
@@ -192,90 +217,6 @@ def render_kept(
         named.update([explanation.commit.hash, *(c.hash for c in explanation.previous)])
         size += 2 + len(text)
     return ("\n\n".join(parts) if kept else ""), kept
-
-
-def nothing(why: Why) -> str:
-    """What to say when no commit explains the lines asked about, and why not."""
-    if why.binary:
-        return f"{why.path}: not a text file; git blames lines of text, so no commit explains lines of it"
-    if why.size is None:
-        return f"{why.path}: no commit at HEAD has this file (untracked, ignored or not committed yet — or the project has no commit yet), so none explains its lines"
-    if why.size == 0:
-        return f"{why.path} is empty: it has no lines to explain"
-    if why.cut:
-        return f"{why.path}: no commit in this clone explains these lines"
-    if why.total and why.uncommitted == why.total:
-        return f"{why.path}: {_uncommitted(why)}, so no commit explains {_them(why.total)}"
-    return f"{why.path}: no commit explains these lines"
-
-
-def notes(why: Why) -> list[str]:
-    """What else to know of the answer, in plain words: what the caller met on the way
-    (:attr:`~.why.Why.remarks`: a hook file skipped, no HOME), lines past the end of the
-    file, lines whose history a shallow clone does not hold, lines not committed yet,
-    lines the time limit left unblamed, commits left out."""
-    out = list(why.remarks)
-    size = why.size or 0
-    past = [(max(a, size + 1), b) for a, b in why.lines if b > size]
-    if why.total and why.size is not None and past:
-        out.append(f"the file has {_lines(why.size)}: {_ranges_are(past)} past its end")
-    for hash_, ranges in why.cut:
-        out.append(
-            f"history before {short(hash_)} is not in this clone (a shallow clone): "
-            f"{_ranges_are(ranges)} older — `git fetch --unshallow` to explain "
-            + _them(sum(b - a + 1 for a, b in ranges))
-        )
-    if why.wordless:
-        out.append(
-            f"{_ranges_are(why.wordless).replace(' is', ' holds').replace(' are', ' hold')} "
-            "no word or number (blank or punctuation only): no commit is named for "
-            + _them(sum(b - a + 1 for a, b in why.wordless))
-        )
-    if why.uncommitted and why.uncommitted < why.total:
-        out.append(f"{_uncommitted(why)}: no commit explains {_them(why.uncommitted)}")
-    for replaced in why.replaced:  # memhooks why: what the uncommitted lines were before
-        there = f" (lines {ranges_text(replaced.lines)} there)" if len(why.replaced) > 1 else ""
-        out.append(
-            f"what the uncommitted change replaced is owned at HEAD by "
-            f"{_named(replaced.commit)}{there}{chain(replaced)}"
-        )
-    if why.unknown:
-        out.append(f"{_lines(why.unknown)} not blamed before the time limit")
-    if why.excluded:
-        out.append("left out: " + ", ".join(_left_out(*e) for e in why.excluded))
-    return out
-
-
-def _left_out(hash_: str, reason: str, behind: str | None) -> str:
-    """``cf77203c5636 (reverted)``; a previous owner: ``… (reverted; before 627d3bdedbdc)``."""
-    return f"{short(hash_)} ({reason}" + (f"; before {short(behind)})" if behind else ")")
-
-
-def _uncommitted(why: Why) -> str:
-    """``line 20 is not committed yet`` / ``lines 18–21 are not committed yet`` (the
-    count when the ranges are not known)."""
-    if not why.uncommitted_lines:
-        return (
-            f"{_lines(why.uncommitted)} {'is' if why.uncommitted == 1 else 'are'} not committed yet"
-        )
-    return f"{_ranges_are(why.uncommitted_lines)} not committed yet"
-
-
-def _ranges_are(ranges: list[tuple[int, int]]) -> str:
-    """``line 20 is``, ``lines 20–21, 30 are``, ``84 lines between 12 and 310 are``."""
-    if len(ranges) == 1 and ranges[0][0] == ranges[0][1]:
-        return f"line {ranges[0][0]} is"
-    if len(ranges) > MAX_RANGES:
-        return f"{ranges_text(ranges)} are"
-    return f"lines {ranges_text(ranges)} are"
-
-
-def _lines(count: int) -> str:
-    return "1 line" if count == 1 else f"{count} lines"
-
-
-def _them(count: int) -> str:
-    return "it" if count == 1 else "them"
 
 
 def _inert(text: str, tags: bool) -> str:

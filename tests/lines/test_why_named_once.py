@@ -1,0 +1,36 @@
+"""A commit is named once per answer (precision lane, last newcomer: requests'
+``cookies.py`` Read 1–40 named the formatting commit and the cookie-jar move in both
+lines of one answer — behind the typing pass, then the formatting commit's own line with
+the cookie-jar move behind it again). ``data/named_once_story.json`` scales it down."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from storyrepo import build, story
+
+PATH = "cookies.py"
+
+
+@pytest.fixture(scope="module")
+def cookies(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    repo = tmp_path_factory.mktemp("named") / "repo"
+    return repo.resolve(), build(repo, story("named_once_story.json"))
+
+
+def test_memhooks_why_names_each_commit_once(cookies: tuple[Path, dict[str, str]]) -> None:
+    repo, hashes = cookies
+    done = subprocess.run([sys.executable, "-m", "memhooks", "why", PATH], cwd=repo,
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    heads = [line for line in done.stdout.splitlines() if line.startswith(PATH)]
+    for label in ("jar", "format", "timegm", "types"):
+        assert "\n".join(heads).count(f'{hashes[label][:12]} "') == 1, label
+    # the formatting commit keeps its own line for the fix only it brings
+    assert heads[1] == (
+        f"{PATH} 3, 5: {hashes['format'][:12]} (named above); before it "
+        f'{hashes["timegm"][:12]} "Use calendar.timegm when calculating cookie expiration" '
+        "(2014-01-12)"
+    )
