@@ -59,6 +59,8 @@ from __future__ import annotations
 
 import re
 
+from ..words import LAYOUT
+
 MERGE = "merge"
 BOT = "bot"
 DEPENDENCY = "dependency"
@@ -111,11 +113,10 @@ _WEB_EDITOR = re.compile(
     r"^(?i:update|create|delete|add|rename) [\w./-]*(?:\.\w+|/|[A-Z]{2,}\w*)"
     r"(?: to [\w./-]+)?$|^(?i:add files via upload)$"
 )
-_FORMAT_WORDS = _vocabulary(
-    "whitespace whitespaces indentation indent indents indenting format formatting formatted "
-    "reformat reformatted reformatting black isort ruff prettier clang-format gofmt rustfmt "
-    "pep8 pep-8 flake8 pyflakes pylint lint linting linter checkpatch style styling "
-    "typo typos spelling misspelling misspellings grammar tabs spaces eol newline newlines "
+_FORMAT_WORDS = LAYOUT | _vocabulary(
+    "format formatting formatted reformat reformatted reformatting black isort ruff "
+    "prettier clang-format gofmt rustfmt pep8 pep-8 flake8 pyflakes pylint lint linting "
+    "linter checkpatch style styling typo typos spelling misspelling misspellings grammar "
     "pre-commit"
 )
 _FILLER = _vocabulary(

@@ -14,6 +14,7 @@ from __future__ import annotations
 from ..lines.ownership import owners, owners_saved
 from ..lines.ranges import extend, numbers
 from ..lines.said import walked
+from ..words import names_layout
 from .why_commit import Commit, LeftOut, rules, texts
 
 # On the hook's import set (line-level recall): the walk back loads lines.previous only
@@ -123,6 +124,7 @@ def explain_lines(
     focus: Sequence[tuple[int, int]] = (),
     walk: Callable[[Explanation], bool] | None = None,
     surface: bool = False,
+    layout: bool = False,
 ) -> Why:
     """Why lines ``ranges`` of ``path`` (relative to the work tree ``top``) are as they
     are. ``exclude``: the chain's exclusion phrases; ``store``/``project``: the embedded
@@ -136,7 +138,12 @@ def explain_lines(
     lines there (each line's history is its own: the context of a reformatted block must
     not hide what the changed lines replaced), and one that owns none of them is not
     walked back; ``walk``: whether a low-signal owner's previous owners are worth
-    looking up (default: all); ``surface``: give the answer its :attr:`Why.surface` judge.
+    looking up (default: all); ``surface``: give the answer its :attr:`Why.surface` judge;
+    ``layout``: an owner whose subject names a layout change among other words
+    (:func:`memhooks.words.names_layout`: "use spaces instead of tabs for usage
+    indentation") and that changed the lines asked (``focus``'s, when given) only on
+    their surface (:mod:`memhooks.lines.surface`: whitespace, comments) is formatting
+    there — walked back as the low-signal rule's formatting commits are.
     Raises :class:`memhooks.lines.BlameError` when git cannot run,
     :class:`~memhooks.errors.DiagnosticError` MH032 when git cannot read a commit."""
     if saved:  # the version before an edit just applied (lines.saved_text)
@@ -161,6 +168,12 @@ def explain_lines(
     left_out.look_up(commits)
     walks = max_previous
     focused = own.within(focus) if focus else None
+    if layout and not late(deadline):  # a subject naming its layout: judged (git) only then
+        asked = [o for o in found if (c := commits.get(o.hash)) and _relayout(c)]
+        if asked:
+            from .why_layout import relayout
+
+            relayout(top, asked, commits, own, focused, deadline)
     for owner in found:
         commit = commits.get(owner.hash)
         if commit is None:
@@ -244,6 +257,10 @@ def walk_back(
             if walks_back(commit):
                 steps.append((back, commit))
     return [(c, b.count) for b, c in before], earlier
+
+
+def _relayout(commit: Commit) -> bool:
+    return not walks_back(commit) and names_layout(commit.subject)
 
 
 def walks_back(commit: Commit) -> bool:

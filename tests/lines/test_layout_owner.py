@@ -1,0 +1,52 @@
+"""An owner whose subject names a layout change, and that changed the lines an edit
+replaces only in their whitespace, is formatting there: the edit is told the commit
+before it (precision lane: iproute2 897772a7 "cmd: use spaces instead of tabs for usage
+indentation" was told as the reason of the usage strings it re-indented). One that also
+changed the code of those lines stays their owner. ``data/layout_story.json``."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from storyrepo import build, story
+
+from memhooks.recall.line_recall import EDIT, line_recall
+
+PATH = "misc/nstat.c"
+
+
+@pytest.fixture(scope="module")
+def nstat(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    repo = tmp_path_factory.mktemp("layout") / "repo"
+    return repo.resolve(), build(repo, story("layout_story.json"))
+
+
+def test_behind_a_re_indent_the_edit_is_told_the_decision(
+    nstat: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    repo, hashes = nstat
+    told = line_recall(str(repo), PATH, [(2, 9)], kind=EDIT, focus=[(5, 6)],
+                       state_dir=str(tmp_path / "state"))  # fmt: skip
+    assert told.text.count(f"{hashes['spaces'][:12]} \"cmd: use spaces") == 1
+    assert f'before it {hashes["decision"][:12]} "nstat: print JSON with -j"' in told.text
+    assert "the text layout changes between kernels" in told.text
+
+
+def test_memhooks_why_walks_past_the_re_indent_too(nstat: tuple[Path, dict[str, str]]) -> None:
+    repo, hashes = nstat
+    done = subprocess.run([sys.executable, "-m", "memhooks", "why", f"{PATH}:5-6"], cwd=repo,
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    assert f'before it {hashes["decision"][:12]}' in done.stdout
+
+
+def test_a_layout_subject_that_changed_the_code_stays_the_owner(
+    nstat: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    repo, hashes = nstat
+    told = line_recall(str(repo), PATH, [(9, 15)], kind=EDIT, focus=[(12, 12)],
+                       state_dir=str(tmp_path / "state"))  # fmt: skip
+    head = next(line for line in told.text.splitlines() if line.startswith(f"{PATH} 12"))
+    assert head == f'{PATH} 12: {hashes["mixed"][:12]} "nstat: fix indentation and sample twice a minute" (2022-04-15)'
