@@ -9,7 +9,8 @@ the edit it was in the middle of went on without the decision behind the lines. 
 from the ending epoch's deliveries before the ledger starts over: the commits line-level
 recall told (from git: every backend), and the memories tool-time recall gave (from the
 embedded store, which keeps them by id; another backend's come again at the next tool
-event, as before), newest first, at most :data:`MAX_COMMITS` commits,
+event, as before), newest first — the commits that answer the session's prompt before
+the others — at most :data:`MAX_COMMITS` commits,
 :data:`MAX_MEMORIES` memories and :data:`MAX_CHARS` characters — what is left of the
 prompt-time budget after the session start's own recall. What is carried back is
 recorded in the new epoch, so the tool events that follow do not tell it again.
@@ -28,6 +29,7 @@ from ..backends.embedded import EmbeddedBackend
 from ..errors import MemhooksError
 from ..lines.worktree import place
 from ..protocol.text import inert_block
+from ..recall.line_rank import says
 from ..recall.why_commit import Commit, read_commits
 from ..recall.why_text import date, said, short
 from ..session import keys
@@ -96,6 +98,7 @@ def told_before(call: HookCall) -> Told:
     session = call.session
     told = Told()
     seen: set[str] = set()
+    said: dict[str, str] = {}  # hash -> its subject, as the delivery kept it
     events = host_module(call.host).EVENTS  # native -> normalized: which were tool events
     rows = [
         d
@@ -123,12 +126,17 @@ def told_before(call: HookCall) -> Told:
                     told.as_memory[hash_] = str(of)
                 lines = _lines_cue(cue) and not of
                 told.commits.append((hash_, cue, number if lines else None))
+                said[hash_] = str(item.get("words") or "")
                 if lines:
                     told.by_file.setdefault(_file_of(cue), set()).add(hash_)
             elif ":" not in key:  # a memory (guidance and notices are keyed with a colon)
                 told.memories.append((key, cue))
     commits_of = set(told.as_memory.values())
     told.memories = [(i, cue) for i, cue in told.memories if i not in commits_of]
+    if len(told.commits) > MAX_COMMITS and (prompt := session.prompt):  # the task's first:
+        # each answer holding a commit that answers the prompt ("netrc parsing", the oldest)
+        hit = {h if g is None else (g, c) for h, c, g in told.commits if says(said[h], prompt)}
+        told.commits.sort(key=lambda t: (t[0] if t[2] is None else (t[2], t[1])) not in hit)
     del told.commits[MAX_COMMITS:]
     for name in sorted(session.settled_in(epoch)):
         if name.startswith(keys.LINES):  # a read that told its lines' owners
