@@ -65,3 +65,10 @@ def commit_files(repo: Path, files: dict[str, str | None], message: str, when: i
         env={"GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date},
     )
     return git(repo, "rev-parse", "HEAD").strip()
+
+
+def built_story(factory: Any, name: str) -> tuple[Path, dict[str, str]]:
+    """The story ``data/<name>`` built once in a folder of pytest's ``factory``
+    (``tmp_path_factory``): (the repository, resolved; ``{label: hash}``)."""
+    repo = factory.mktemp(name.removesuffix(".json")) / "repo"
+    return repo.resolve(), build(repo, story(name))

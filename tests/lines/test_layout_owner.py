@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from storyrepo import build, story
+from storyrepo import built_story
 
 from memhooks.recall.line_recall import EDIT, line_recall
 
@@ -20,8 +20,7 @@ PATH = "misc/nstat.c"
 
 @pytest.fixture(scope="module")
 def nstat(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
-    repo = tmp_path_factory.mktemp("layout") / "repo"
-    return repo.resolve(), build(repo, story("layout_story.json"))
+    return built_story(tmp_path_factory, "layout_story.json")
 
 
 def test_behind_a_re_indent_the_edit_is_told_the_decision(
@@ -30,7 +29,7 @@ def test_behind_a_re_indent_the_edit_is_told_the_decision(
     repo, hashes = nstat
     told = line_recall(str(repo), PATH, [(2, 9)], kind=EDIT, focus=[(5, 6)],
                        state_dir=str(tmp_path / "state"))  # fmt: skip
-    assert told.text.count(f"{hashes['spaces'][:12]} \"cmd: use spaces") == 1
+    assert told.text.count(f'{hashes["spaces"][:12]} "cmd: use spaces') == 1
     assert f'before it {hashes["decision"][:12]} "nstat: print JSON with -j"' in told.text
     assert "the text layout changes between kernels" in told.text
 
@@ -39,7 +38,7 @@ def test_memhooks_why_walks_past_the_re_indent_too(nstat: tuple[Path, dict[str, 
     repo, hashes = nstat
     done = subprocess.run([sys.executable, "-m", "memhooks", "why", f"{PATH}:5-6"], cwd=repo,
                           capture_output=True, text=True, check=True)  # fmt: skip
-    assert f'before it {hashes["decision"][:12]}' in done.stdout
+    assert f"before it {hashes['decision'][:12]}" in done.stdout
 
 
 def test_a_layout_subject_that_changed_the_code_stays_the_owner(
@@ -49,4 +48,7 @@ def test_a_layout_subject_that_changed_the_code_stays_the_owner(
     told = line_recall(str(repo), PATH, [(9, 15)], kind=EDIT, focus=[(12, 12)],
                        state_dir=str(tmp_path / "state"))  # fmt: skip
     head = next(line for line in told.text.splitlines() if line.startswith(f"{PATH} 12"))
-    assert head == f'{PATH} 12: {hashes["mixed"][:12]} "nstat: fix indentation and sample twice a minute" (2022-04-15)'
+    assert (
+        head
+        == f'{PATH} 12: {hashes["mixed"][:12]} "nstat: fix indentation and sample twice a minute" (2022-04-15)'
+    )

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from storyrepo import build, story
+from storyrepo import built_story
 
 from memhooks.recall.line_recall import EDIT, line_recall
 
@@ -18,8 +18,7 @@ PATH = "tc/q_cap.c"
 
 @pytest.fixture(scope="module")
 def imported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
-    repo = tmp_path_factory.mktemp("import") / "repo"
-    return repo.resolve(), build(repo, story("import_story.json"))
+    return built_story(tmp_path_factory, "import_story.json")
 
 
 def test_an_edit_of_lines_only_the_import_explains_tells_nothing(

@@ -10,15 +10,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from storyrepo import build, story
+from storyrepo import built_story
 
 PATH = "cookies.py"
 
 
 @pytest.fixture(scope="module")
 def cookies(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
-    repo = tmp_path_factory.mktemp("named") / "repo"
-    return repo.resolve(), build(repo, story("named_once_story.json"))
+    return built_story(tmp_path_factory, "named_once_story.json")
 
 
 def test_memhooks_why_names_each_commit_once(cookies: tuple[Path, dict[str, str]]) -> None:
