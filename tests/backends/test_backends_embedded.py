@@ -13,9 +13,9 @@ import pytest
 from memhooks.backends import embedded_cache
 from memhooks.backends.base import SearchRequest
 from memhooks.backends.embedded import EmbeddedBackend, refresh
-from memhooks.store.policy import fuse
 from memhooks.errors import BackendError
 from memhooks.store import MemoryStore
+from memhooks.store.policy import fuse
 
 pytestmark = pytest.mark.usefixtures("fresh_search_cache")
 

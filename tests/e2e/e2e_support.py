@@ -87,7 +87,7 @@ class Project:
         return {**sandbox_env(self.home), "MEMHOOKS_STORE": str(self.store), "MEMHOOKS_STATE_DIR": str(self.state)}
 
     def memhooks(self, *args: str) -> str:
-        done = subprocess.run([memhooks_cli(), *args], env=self.env, cwd=self.root, capture_output=True, text=True, timeout=60)
+        done = subprocess.run([memhooks_cli(), *args], env=self.env, cwd=self.root, capture_output=True, text=True, timeout=60, check=False)
         assert done.returncode == 0, done.stderr
         return done.stdout
 
@@ -97,7 +97,7 @@ class Project:
         cwd = self.sub if cwd is None else cwd
         # PWD as a shell would set it: OpenCode takes its directory from it, not from getcwd().
         env = {**self.env, **(extra_env or {}), "PWD": str(cwd)}
-        return subprocess.run(argv, env=env, cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout)
+        return subprocess.run(argv, env=env, cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout, check=False)
 
     def hooks_text(self) -> str:
         return "".join(p.read_text() for p in sorted(self.root.rglob("MEMHOOKS.md")))

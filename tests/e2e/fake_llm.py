@@ -407,7 +407,7 @@ class Handler(BaseHTTPRequestHandler):
             try:
                 import zstandard  # type: ignore
                 raw = zstandard.ZstdDecompressor().decompress(raw, max_output_size=64 << 20)
-            except Exception:  # pragma: no cover - best effort
+            except Exception:  # noqa: BLE001, S110  # pragma: no cover - best effort: raw stays as sent
                 pass
         text = raw.decode("utf-8", "replace")
         try:

@@ -174,7 +174,7 @@ def _claude(body: dict, paths: _Paths, t: Transcript) -> None:
                 tool = re.match(
                     r"<system-reminder>\n(?:Pre|Post)ToolUse:\w+ hook additional context: (.*)</system-reminder>",
                     text,
-                    re.S,
+                    re.DOTALL,
                 )
                 if results and tool:
                     batch = " + ".join(
@@ -252,11 +252,11 @@ def _gemini(body: dict, paths: _Paths, t: Transcript) -> None:
                 output = (response.get("response") or {}).get("output") or ""
                 where = f"body.contents[{i}].parts[{j}].functionResponse.response.output"
                 after = calls.get(response.get("id"), t.calls[-1] if t.calls else "?")
-                for hook in re.findall(r"<hook_context>(.*?)</hook_context>", output, re.S):
+                for hook in re.findall(r"<hook_context>(.*?)</hook_context>", output, re.DOTALL):
                     t.contexts.append(Context(after, GEMINI_TOOL, where, hook))
             elif content.get("role") == "user" and not t.calls:
                 for hook in re.findall(
-                    r"<hook_context>(.*?)</hook_context>", part.get("text") or "", re.S
+                    r"<hook_context>(.*?)</hook_context>", part.get("text") or "", re.DOTALL
                 ):
                     channel = "<hook_context> part of the user turn"
                     t.contexts.append(
@@ -283,7 +283,7 @@ def _copilot(body: dict, paths: _Paths, t: Transcript) -> None:
             after = calls.get(message.get("tool_call_id"), "?")
             t.contexts.append(Context(after, COPILOT_TOOL, where, text.split(GUIDANCE, 1)[1]))
         elif message.get("role") == "user" and not t.calls:
-            for hook in re.findall(r"<system_reminder>(.*?)</system_reminder>", text, re.S):
+            for hook in re.findall(r"<system_reminder>(.*?)</system_reminder>", text, re.DOTALL):
                 t.contexts.append(
                     Context(PROMPT, "<system_reminder> in the prompt message", where, hook)
                 )

@@ -18,7 +18,7 @@ CLI = [sys.executable, "-m", "memhooks", "hook"]
 
 
 def run(args: list[str], stdin: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*CLI, *args], input=stdin, env=env, cwd=cwd, capture_output=True, text=True, timeout=60)
+    return subprocess.run([*CLI, *args], input=stdin, env=env, cwd=cwd, capture_output=True, text=True, timeout=60, check=False)
 
 
 def test_prompt_gets_context_and_nothing_else(project: Path, env: dict[str, str]) -> None:
@@ -114,7 +114,7 @@ def test_hot_path_imports_neither_argparse_nor_yaml(project: Path, env: dict[str
     text = payload("real/claude-code-UserPromptSubmit.json", project)
     for run in range(2):  # the first run may fill the parsed-hook cache (and import the YAML loader)
         fresh = {**env, "MEMHOOKS_STATE_DIR": str(project.parent / f"state-{run}")}  # a new session each time
-        done = subprocess.run([sys.executable, "-c", probe], input=text, env=fresh, cwd=project, capture_output=True, text=True, timeout=60)
+        done = subprocess.run([sys.executable, "-c", probe], input=text, env=fresh, cwd=project, capture_output=True, text=True, timeout=60, check=False)
     assert done.stderr.strip().splitlines()[-1] == "[]"
     assert MARKER in done.stdout
 

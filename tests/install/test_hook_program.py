@@ -28,13 +28,13 @@ def test_the_command_is_ours_and_serves_a_hook(tmp_path: Path) -> None:
     assert not command.is_ours("python3 /opt/other/__main__.py hook --agent x")
     payload = json.dumps({"hook_event_name": "UserPromptSubmit", "cwd": str(tmp_path), "session_id": "s", "prompt": "x"})
     env = {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "MEMHOOKS_STATE_DIR": str(tmp_path / "state")}
-    done = subprocess.run(shlex.split(line), input=payload, text=True, capture_output=True, env=env, cwd="/", timeout=60)
+    done = subprocess.run(shlex.split(line), input=payload, text=True, capture_output=True, env=env, cwd="/", timeout=60, check=False)
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")  # no project here: the no-op
 
 
 def test_run_as_a_file_the_package_folder_shadows_nothing(tmp_path: Path) -> None:
     main = command.hook_program()[-1]
-    probe = subprocess.run([sys.executable, main, "--version"], capture_output=True, text=True, timeout=60)
+    probe = subprocess.run([sys.executable, main, "--version"], capture_output=True, text=True, timeout=60, check=False)
     assert probe.returncode == 0 and probe.stdout.startswith("memhooks ")
 
 
@@ -59,7 +59,7 @@ def _env(tmp_path: Path) -> dict[str, str]:
 def test_without_site_a_prompt_hook_imports_no_site_module(tmp_path: Path) -> None:
     project = _project(tmp_path)
     payload = json.dumps({"hook_event_name": "UserPromptSubmit", "cwd": str(project), "session_id": "s1", "prompt": "why are the totals rounded?"})
-    done = subprocess.run(command.argv("claude-code"), input=payload, text=True, capture_output=True, env={**_env(tmp_path), "PYTHONPROFILEIMPORTTIME": "1"}, cwd="/", timeout=60)
+    done = subprocess.run(command.argv("claude-code"), input=payload, text=True, capture_output=True, env={**_env(tmp_path), "PYTHONPROFILEIMPORTTIME": "1"}, cwd="/", timeout=60, check=False)
     assert done.returncode == 0, done.stderr[-500:]
     imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
     assert {"memhooks.hook.reactions", "memhooks.recall"} <= imported  # the probe saw the recall...
@@ -82,7 +82,7 @@ def test_without_site_dependencies_in_site_packages_still_import(tmp_path: Path)
         "tool_input": {"file_path": str(written), "content": "TOTAL = 2\n"}, "tool_response": {"filePath": str(written)},
     })
     env = {**_env(tmp_path), "PYTHONPROFILEIMPORTTIME": "1"}
-    done = subprocess.run(command.argv("claude-code"), input=payload, text=True, capture_output=True, env=env, cwd="/", timeout=60)
+    done = subprocess.run(command.argv("claude-code"), input=payload, text=True, capture_output=True, env=env, cwd="/", timeout=60, check=False)
     assert done.returncode == 0
     imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
     assert {"site", "ruamel.yaml"} <= imported  # found through the late site setup

@@ -16,8 +16,8 @@ import pytest
 
 import memhooks
 from memhooks.install import Context, apply, launcher, launcher_state, plan, retire, status
-from memhooks.install.hosts import INSTALLERS
 from memhooks.install.command import hook_program, is_ours, sourcing
+from memhooks.install.hosts import INSTALLERS
 
 pytestmark = pytest.mark.skipif(os.name == "nt", reason="the launcher is a POSIX shell script")
 

@@ -195,7 +195,7 @@ def test_an_entry_named_like_a_hook_that_is_not_a_file_is_reported_as_before(tmp
     os.mkfifo(root / "MEMHOOKS.md.fifo")
     (root / "sub").mkdir()
     os.mkfifo(root / "sub" / "MEMHOOKS.md")
-    early, _, full = _listings(root)
+    early, _, _ = _listings(root)
     assert early is None  # the listing as before decides (MH029 when read)
     diagnostics, _ = collect(str(root), all_hooks=True)
     assert {os.path.relpath(d.path, root) for d in diagnostics if d.code == "MH029"} == {

@@ -14,7 +14,13 @@ import time
 from pathlib import Path
 
 import pytest
-from listing_support import GOOD, OLD, TICK, _short_racy_window, listed_after_each
+from listing_support import (  # noqa: F401  (_short_racy_window: an autouse fixture)
+    GOOD,
+    OLD,
+    TICK,
+    _short_racy_window,
+    listed_after_each,
+)
 
 from memhooks.listing import cache as listing
 from memhooks.listing import candidates, discover, folders, record, walker

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
+from memhooks.atomicfile import temp_name
 from memhooks.errors import DiagnosticError
 from memhooks.maintain import atomic
-from memhooks.atomicfile import temp_name
 from memhooks.maintain.atomic import is_temp_name, sweep_stale_temps, write_atomic
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX permission bits and symlinks")

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from memhooks.agents.base import FileChange, NormalizedEvent
+from memhooks.agents.folder import named_folder
 from memhooks.errors import DiagnosticError, MemhooksWarning
 from memhooks.maintain.cues import auto_cue_text
-from memhooks.agents.folder import named_folder
 from memhooks.maintain.events import changed_paths
 from memhooks.maintain.events import maintain as maintain_in
 from memhooks.settings import choice

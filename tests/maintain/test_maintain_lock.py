@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from maintain_support import worker
 
+from memhooks.atomicfile import temp_name
 from memhooks.errors import DiagnosticError
 from memhooks.maintain import roundtrip
-from memhooks.atomicfile import temp_name
 from memhooks.maintain.lock import hook_lock
 
 pytestmark = pytest.mark.skipif(

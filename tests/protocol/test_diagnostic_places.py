@@ -117,7 +117,7 @@ def test_the_hook_fails_open_naming_the_construct(tmp_path: Path) -> None:
         env={**os.environ, "MEMHOOKS_STORE": str(tmp_path / "store.sqlite3")},
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=60, check=False,
     )
     assert done.returncode == 0
     hook = root / "docs" / "MEMHOOKS.md"
@@ -130,15 +130,15 @@ def test_the_hook_fails_open_naming_the_construct(tmp_path: Path) -> None:
     [
         (
             ["--query", ""],
-            "error[MH003]: recall query must not be empty (--query ''); nothing was written\n"
+            ("error[MH003]: recall query must not be empty (--query ''); nothing was written\n"
             "  --> --query\n"
-            "  help: give --query the recall query's text\n",
+            "  help: give --query the recall query's text\n"),
         ),
         (
             ["--query", "q", "--role", " "],
-            "error[MH006]: role names must not be blank (--role ' '); nothing was written\n"
+            ("error[MH006]: role names must not be blank (--role ' '); nothing was written\n"
             "  --> --role\n"
-            "  help: give --role a role name, or leave it out\n",
+            "  help: give --role a role name, or leave it out\n"),
         ),
     ],
 )

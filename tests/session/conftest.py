@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from session_support import Agent, build
 
+
 @pytest.fixture
 def project(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     root, store = build(tmp_path)

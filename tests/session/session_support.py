@@ -4,7 +4,6 @@ hook payloads the way Claude Code does, each call a fresh handler run on one sta
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from pathlib import Path
 

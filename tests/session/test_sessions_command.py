@@ -11,7 +11,7 @@ from session_support import Agent
 
 
 def _cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "memhooks", "sessions", *args], env=env, text=True, capture_output=True, timeout=60)
+    return subprocess.run([sys.executable, "-m", "memhooks", "sessions", *args], env=env, text=True, capture_output=True, timeout=60, check=False)
 
 
 def test_no_sessions_yet_creates_nothing(tmp_path: Path, project: tuple[Path, dict[str, str]]) -> None:

@@ -5,13 +5,11 @@ updates the cue as it always did. Every call goes through the real handler."""
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from pathlib import Path
 
 import pytest
-
 from session_support import Agent
 
 

