@@ -8,9 +8,8 @@ import os
 
 from .errors import Diagnostic, DiagnosticError
 from .listing import find_hooks
-from .protocol import cache
+from .protocol import HOOK_NAME, cache
 from .protocol.chain import hook_paths
-from .protocol.hookfile import HOOK_NAME
 from .protocol.root import REASON_ENV, REASON_GIT, chain_directories, resolve_target
 
 

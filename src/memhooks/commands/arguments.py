@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 
-from ..protocol.hookfile import HOOK_NAME
+from ..protocol import HOOK_NAME
 from ..protocol.root import canonical, find_root
 
 TYPE_CHECKING = False

@@ -105,7 +105,7 @@ def _keep(
     one changed too recently for its key to be trusted, or the root was found by a rule
     other than git's or ``MEMHOOKS_ROOT``'s."""
     from ..fast.jsonfast import dumps
-    from ..protocol.hookfile import HOOK_NAME
+    from ..protocol import HOOK_NAME
     from ..protocol.root import REASON_ENV, REASON_GIT, chain_directories
 
     if reason not in (REASON_ENV, REASON_GIT):

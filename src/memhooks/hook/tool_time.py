@@ -112,7 +112,7 @@ def _after_tool(call: HookCall, touched: list[tuple[str, str, str]]) -> Reply:
     files = [f for f in files if keys.file(f) in won]
     if not folders and not files:
         return noop(call)  # nothing new, or a parallel hook call is serving it
-    from ..protocol.hookfile import HOOK_NAME
+    from ..protocol import HOOK_NAME
     from ..recall.anchoring import Anchor, anchored_files
     from ..recall.result import unavailable
 

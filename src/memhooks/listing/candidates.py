@@ -48,7 +48,7 @@ import sys
 
 from .. import git
 from ..child import Child, program
-from ..protocol.hookfile import HOOK_NAME
+from ..protocol import HOOK_NAME
 from . import walker
 
 TYPE_CHECKING = False

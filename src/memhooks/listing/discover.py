@@ -24,7 +24,7 @@ import stat
 
 from .. import git
 from ..errors import fail
-from ..protocol.hookfile import HOOK_NAME
+from ..protocol import HOOK_NAME
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

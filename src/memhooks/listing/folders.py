@@ -15,7 +15,7 @@ import os
 import stat
 from array import array
 
-from ..protocol.hookfile import HOOK_NAME
+from ..protocol import HOOK_NAME
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

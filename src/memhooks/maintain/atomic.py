@@ -28,7 +28,7 @@ import time
 
 from .. import atomicfile
 from ..errors import DiagnosticError, fail
-from ..protocol.hookfile import UNSAFE
+from ..protocol import UNSAFE
 
 PathLike = str | os.PathLike[str]
 

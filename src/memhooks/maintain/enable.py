@@ -13,7 +13,8 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-from ..protocol.hookfile import HOOK_NAME, parse_text
+from ..protocol import HOOK_NAME
+from ..protocol.hookfile import parse_text
 from .access import read_text
 from .atomic import write_atomic
 from .lock import LOCK_TIMEOUT_S, hook_lock

@@ -43,7 +43,7 @@ import stat
 from .. import filestate
 from ..agents.base import DELETED, POST_COMMAND, POST_EDIT, POST_TOOL, READ, NormalizedEvent
 from ..errors import Diagnostic, DiagnosticError
-from ..protocol.hookfile import HOOK_NAME
+from ..protocol import HOOK_NAME
 from ..protocol.root import resolve_target
 from .targets import enabled, file_exists_in, nearest_hook, root_hook
 from .touched import Touched, directory_rel

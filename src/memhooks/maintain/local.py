@@ -27,7 +27,7 @@ import os
 from .. import excludes
 from ..git import find_repository
 from ..paths import is_within
-from ..protocol.hookfile import HOOK_NAME
+from ..protocol import HOOK_NAME
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

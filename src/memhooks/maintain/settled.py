@@ -120,7 +120,7 @@ def learn_root(
     ``settings``: the environment maintenance read). False, and nothing recorded, unless
     the root was found by git from a canonical ``work`` and its hook is there and not
     modified within the racy window: nothing else is re-checked by stat alone."""
-    from ..protocol.hookfile import HOOK_NAME
+    from ..protocol import HOOK_NAME
     from ..protocol.root import REASON_GIT
 
     if where.reason != REASON_GIT or work != where.directory:

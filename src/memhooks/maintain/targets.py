@@ -22,7 +22,7 @@ import stat
 from .. import filestate
 from ..errors import Diagnostic, DiagnosticError, fail
 from ..paths import is_within
-from ..protocol.hookfile import HOOK_NAME, UNSAFE
+from ..protocol import HOOK_NAME, UNSAFE
 from ..protocol.root import Target, chain_directories, resolve_target
 
 TYPE_CHECKING = False

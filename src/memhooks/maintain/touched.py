@@ -23,7 +23,7 @@ import stat
 
 from ..git import marker
 from ..paths import is_within, relative
-from ..protocol.hookfile import HOOK_NAME
+from ..protocol import HOOK_NAME
 
 #: Directory names never anchored (the reference engine's list).
 SKIP_PARTS = frozenset(

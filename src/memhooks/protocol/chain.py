@@ -18,8 +18,7 @@ import os
 import stat
 
 from ..errors import Diagnostic, DiagnosticError, fail
-from . import cache
-from .hookfile import HOOK_NAME, UNSAFE
+from . import HOOK_NAME, UNSAFE, cache
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -14,6 +14,7 @@ import os
 import stat
 
 from ..errors import Diagnostic, DiagnosticError, fail
+from . import UNSAFE
 
 TYPE_CHECKING = False  # typing costs ~2 ms to import; annotations are strings
 if TYPE_CHECKING:
@@ -21,8 +22,6 @@ if TYPE_CHECKING:
 
     from . import frontmatter
 
-HOOK_NAME = "MEMHOOKS.md"
-UNSAFE = "hook and lock paths must be regular files, not symlinks or special files"
 _FLAGS = (
     os.O_RDONLY
     | getattr(os, "O_NOFOLLOW", 0)

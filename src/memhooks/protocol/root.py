@@ -37,7 +37,7 @@ import stat
 from ..errors import MemhooksWarning, fail
 from ..git import marker
 from ..paths import is_within, relative
-from .hookfile import HOOK_NAME, UNSAFE
+from . import HOOK_NAME, UNSAFE
 
 TYPE_CHECKING = False  # typing costs ~2 ms to import; annotations are strings
 if TYPE_CHECKING:

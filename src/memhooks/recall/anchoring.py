@@ -73,7 +73,7 @@ class Anchor:
         import os
 
         from ..paths import relative
-        from ..protocol.hookfile import HOOK_NAME
+        from ..protocol import HOOK_NAME
 
         real = os.path.realpath(target)
         folder = real if os.path.isdir(real) else os.path.dirname(real)
