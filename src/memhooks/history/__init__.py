@@ -43,7 +43,9 @@ _LAZY = {
 
 
 def __getattr__(name: str) -> object:
-    from ..lazy import attribute  # loaded with the first name asked for
+    if name not in _LAZY:  # e.g. a submodule being imported (``from .. import x`` asks first)
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from ..lazy import attribute  # loaded with the first name asked for (not to say no)
 
     return attribute(__name__, _LAZY, name, globals())
 
