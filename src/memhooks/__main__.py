@@ -6,7 +6,11 @@ on every call, so it only puts the package on the path and hands over:
 :func:`memhooks.commands.hook.process` serves a hook call.
 """
 
-import os
+import gc
+
+gc.disable()  # until prepare() knows the command: a hook call keeps it off (fast/__init__.py)
+
+import os  # after the collector is off: with it on, os's imports ran it (~0.4 M instructions)
 import sys
 
 # Run as a file, the package's own folder is sys.path[0]: its modules must not shadow

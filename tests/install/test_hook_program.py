@@ -108,3 +108,19 @@ def test_only_this_installations_own_entry_points_become_main_py() -> None:
     python = os.path.abspath(sys.executable)
     assert command.hook_program([python, "-m", "memhooks"])[1:2] == ["-S"]
     assert command.hook_program([python, "-m", "othertool"]) == [python, "-m", "othertool"]
+
+
+def test_the_collector_stays_off_for_a_hook_call_and_comes_back_for_any_other_command() -> None:
+    # __main__ turns the cyclic collector off on its first line (a hook call's speed:
+    # fast/__init__.py); prepare() keeps it off only for a hook call — the MCP server and
+    # a history import are long-running commands that must not run without it
+    probe = (
+        "import gc, sys; gc.disable(); from memhooks.fast import prepare; "
+        "print(prepare(sys.argv), gc.isenabled())"
+    )
+    for argv, seen in ((["hook", "--agent", "claude-code"], "True False"), (["mcp"], "False True"),
+                       (["hook", "--help"], "False True"), (["history", "import"], "False True")):  # fmt: skip
+        done = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True, timeout=60)
+        assert done.stdout.strip() == seen, (argv, done.stderr[-300:])
+    main = Path(command.hook_program()[-1]).read_text(encoding="utf-8")
+    assert main.index("gc.disable()") < main.index("import os")  # before os's imports

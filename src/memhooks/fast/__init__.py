@@ -40,18 +40,21 @@ def prepare(argv: list[str]) -> bool:
     without the site module, :class:`LateSite` goes last on the meta path. True for the
     ``hook`` command, which then also gets memhooks' modules straight from their
     bytecode (:class:`.bytecode.Finder`) and no cyclic garbage collector."""
+    import gc
+
     if sys.flags.no_site:
         sys.meta_path.append(LateSite)
     if argv[1:2] != ["hook"] or {"-h", "--help"} & set(argv):
+        gc.enable()  # __main__ turned it off until the command was known
         return False
-    import gc
-
     from .bytecode import Finder
 
     # memhooks' own modules straight from their bytecode (README.md)
     sys.meta_path.insert(0, Finder)
     # A hook process lives at most its deadline with a bounded payload: what cycles it
     # leaves go at its exit. The cyclic collector's passes over the objects its imports
-    # create cost ~1 ms of CPU per call (bench A/B, 31 rounds: 27.0 vs 28.0 ms).
+    # create cost ~1 ms of CPU per call (bench A/B, 31 rounds: 27.0 vs 28.0 ms). __main__
+    # turns it off from its first line (the passes during os's own imports were ~0.4 M
+    # instructions more, callgrind); off here too for a caller that did not.
     gc.disable()
     return True
