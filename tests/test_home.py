@@ -97,7 +97,7 @@ def test_the_hook_recalls_and_says_why_it_keeps_no_session(project: Path, tmp_pa
     assert "secret-sauce" in done.stdout
     runtime = os.environ["XDG_RUNTIME_DIR"]
     assert done.stderr == (
-        f"memhooks hook: HOME `{gone}` does not exist: no session file (set HOME, or"
+        f"memhooks hook: MH037 HOME `{gone}` does not exist: no session file (set HOME, or"
         f" MEMHOOKS_STATE_DIR); this session is kept in {runtime}/memhooks\n"
     )
     assert not gone.exists()
@@ -115,7 +115,7 @@ def test_the_hook_says_a_missing_home_once_in_one_short_line(project: Path) -> N
     assert done.returncode == 0
     runtime = os.environ["XDG_RUNTIME_DIR"]
     assert done.stderr == (
-        "memhooks hook: HOME is not set: no memory store or session file (set HOME, or"
+        "memhooks hook: MH037 HOME is not set: no memory store or session file (set HOME, or"
         f" MEMHOOKS_STORE and MEMHOOKS_STATE_DIR); this session is kept in {runtime}/memhooks\n"
     )
 

@@ -36,14 +36,14 @@ def test_an_invalid_value_fails_a_command_and_is_a_note_in_the_hook(monkeypatch:
     assert caught.value.diagnostic.code == "MH028"
     call = HookCall(NormalizedEvent("hermes", "user_prompt", native_event="pre_llm_call"), {"MEMHOOKS_MAX_CHARS": "lots"})
     assert call.prompt_budget() == 8000
-    assert call.notes == ["MEMHOOKS_MAX_CHARS must be an integer from 1 to 1000000 (got 'lots'); using 8000"]
+    assert call.notes == ["MH028 MEMHOOKS_MAX_CHARS must be an integer from 1 to 1000000 (got 'lots'); using 8000"]
 
 
 @pytest.mark.parametrize(("raw", "on"), [("", True), ("off", False), ("0", False), ("yes", True), ("maybe", True)])
 def test_switches(raw: str, on: bool) -> None:
     notes: list[str] = []
     assert settings.switch("MEMHOOKS_TOOL_RECALL", {"MEMHOOKS_TOOL_RECALL": raw}, notes) is on
-    assert notes == (["MEMHOOKS_TOOL_RECALL must be `on` or `off` (got 'maybe'); using on"] if raw == "maybe" else [])
+    assert notes == (["MH028 MEMHOOKS_TOOL_RECALL must be `on` or `off` (got 'maybe'); using on"] if raw == "maybe" else [])
     assert settings.switch("MEMHOOKS_CACHE", {"MEMHOOKS_CACHE": raw}) is on  # no invalid value: never raises
 
 

@@ -181,6 +181,34 @@ CATALOGUE: dict[str, tuple[str, str, str]] = {
         "Unknown setting",
         "check the name against the settings table (docs, `memhooks.settings`), or unset it",
     ),
+    "MH039": (
+        ERROR,
+        "Memory backend unavailable",
+        "check the backend's server and settings: `memhooks backends check`",
+    ),
+    "MH040": (
+        ERROR,
+        "Invalid hook command line",
+        "reinstall the hooks with `memhooks agents install`, or fix the command in the host's config",
+    ),
+    "MH041": (
+        ERROR,
+        "Unreadable hook payload",
+        (
+            "the host must send its hook event as one UTF-8 JSON object on stdin; pass"
+            " --agent NAME for a host memhooks does not recognise"
+        ),
+    ),
+    "MH042": (
+        ERROR,
+        "Hook call failed",
+        "an unexpected error: report it with this line (the host went on without memhooks)",
+    ),
+    "MH043": (
+        WARNING,
+        "Hook deadline reached",
+        "raise MEMHOOKS_HOOK_TIMEOUT_MS, or find what is slow (a loaded machine, a slow backend)",
+    ),
 }
 
 GENERIC_TITLE = "MemHooks diagnostic"

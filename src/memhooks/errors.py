@@ -26,8 +26,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BackendError", "Diagnostic", "DiagnosticError", "HomeError", "MemhooksError",
-    "MemhooksWarning", "MissingStoreError", "StoreError", "UsageError", "fail", "one_line",
-    "store_diagnostic",
+    "MemhooksWarning", "MissingStoreError", "StoreError", "UsageError", "code_of", "fail",
+    "one_line", "said", "store_diagnostic",
 ]  # fmt: skip
 
 
@@ -151,7 +151,10 @@ def _is_file(path: str) -> bool:
 
 
 class MemhooksError(Exception):
-    """Root of every exception memhooks raises on purpose."""
+    """Root of every exception memhooks raises on purpose. ``code``: the diagnostic code a
+    hook's stderr line gives it (:func:`code_of`); None: :data:`HOOK_FAILED`."""
+
+    code: str | None = None
 
 
 class DiagnosticError(MemhooksError):
@@ -172,7 +175,13 @@ class DiagnosticError(MemhooksError):
 
 
 class UsageError(MemhooksError):
-    """A caller-supplied value is out of range or malformed (CLI exit status 2)."""
+    """A caller-supplied value is out of range or malformed (CLI exit status 2); ``code``:
+    the diagnostic code the hook gives it, when the value came to a hook (its folder:
+    MH024; its ``--agent``: MH040)."""
+
+    def __init__(self, message: str = "", code: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 class StoreError(MemhooksError):
@@ -180,6 +189,8 @@ class StoreError(MemhooksError):
     ``path``: the SQLite file at fault, when the file itself is the problem (not a
     database, a folder, damaged, locked, read-only, …: a command reports it as MH037 at
     that path), else None (a request the store could not do: no such memory)."""
+
+    code = "MH037"
 
     def __init__(self, message: str = "", path: str | None = None) -> None:
         super().__init__(message)
@@ -193,13 +204,18 @@ class MissingStoreError(StoreError):
 class BackendError(MemhooksError):
     """A memory backend failed, refused, or did not answer within its timeout."""
 
+    code = "MH039"
+
 
 class HomeError(MemhooksError, OSError):
     """The user's home folder cannot hold memhooks' own folders: ``HOME`` names nothing,
     a file or a relative path, or is unset with no home in the password database. The
     message names the variable and the setting that moves the folder. An ``OSError`` too,
     so a cache that cannot be written because of it counts as off, as for any other file
-    system refusal (:func:`memhooks.dirs.home`)."""
+    system refusal (:func:`memhooks.dirs.home`). MH037: the store and state files it
+    would hold cannot be found."""
+
+    code = "MH037"
 
 
 class MemhooksWarning(UserWarning):
@@ -232,8 +248,23 @@ def store_diagnostic(exc: BaseException | None) -> Diagnostic | None:
     return Diagnostic("MH037", str(exc), exc.path, help=told)
 
 
-def one_line(exc: BaseException) -> str:
-    """``exc`` as one line for a hook's stderr: a diagnostic's code, message, place
+#: The code of a hook's failure no other code names: an exception memhooks did not raise
+#: on purpose (a bug), or one of its own without a code (:func:`code_of`).
+HOOK_FAILED = "MH042"
+
+
+def code_of(exc: BaseException) -> str:
+    """The diagnostic code of ``exc`` on a hook's stderr line: a diagnostic's own, the
+    exception's ``code`` (StoreError and HomeError MH037, BackendError MH039, a
+    UsageError's where it was given), else :data:`HOOK_FAILED`."""
+    diagnostic = getattr(exc, "diagnostic", None)
+    if isinstance(diagnostic, Diagnostic):
+        return diagnostic.code
+    return (exc.code if isinstance(exc, MemhooksError) else None) or HOOK_FAILED
+
+
+def said(exc: BaseException) -> str:
+    """``exc`` in one line without its code: a diagnostic's message, place
     (``path:line:col``, or the path alone when no line is known) and what to do; our own
     errors' text (they say what is wrong and what to do); else the exception's type and
     text. Whitespace runs (newlines) become one space."""
@@ -242,7 +273,7 @@ def one_line(exc: BaseException) -> str:
         where = diagnostic.path
         if diagnostic.line is not None:
             where += f":{diagnostic.line}:{diagnostic.column or 1}"
-        text = f"{diagnostic.code} {diagnostic.message} ({where})"
+        text = f"{diagnostic.message} ({where})"
         if diagnostic.help:
             text += f"; {diagnostic.help}"
     elif isinstance(exc, MemhooksError):
@@ -250,3 +281,9 @@ def one_line(exc: BaseException) -> str:
     else:
         text = f"{type(exc).__name__}: {exc}"
     return " ".join(text.split())
+
+
+def one_line(exc: BaseException) -> str:
+    """``exc`` as one note of a hook's stderr line: ``MHnnn <what failed>`` —
+    :func:`code_of`, then :func:`said`."""
+    return f"{code_of(exc)} {said(exc)}"

@@ -225,11 +225,11 @@ def invalid(
 ) -> None:
     """The table's policy for an invalid value of setting ``name`` (``raw``; it must be
     ``what``): with ``notes`` (the hook) a line saying so and that ``default`` is used is
-    added; else DiagnosticError MH028 naming the variable is raised, whose help is
+    added, with the same code; else DiagnosticError MH028 naming the variable is raised, whose help is
     ``unset NAME or <fix>``. Also for the settings read where they are used
     (:data:`PATHS`, :data:`TEXTS`)."""
-    if notes is not None:
-        note = f"{name} must be {what} (got {raw!r}); using {_said(default)}"
+    if notes is not None:  # one coded note of the hook's stderr line (hook/reply.py)
+        note = f"MH028 {name} must be {what} (got {raw!r}); using {_said(default)}"
         if note not in notes:
             notes.append(note)
         return

@@ -46,7 +46,7 @@ def test_invalid_json_is_a_noop_with_one_line(project: Path, env: dict[str, str]
     done = run(["--agent", "gemini-cli"], "{not json", env, project)
     assert (done.returncode, done.stdout) == (0, "{}\n")
     assert done.stderr == (
-        "memhooks hook: the payload on stdin is not JSON (Expecting property name enclosed in"
+        "memhooks hook: MH041 the payload on stdin is not JSON (Expecting property name enclosed in"
         " double quotes at line 1 column 2); the agent must send its hook event as one JSON object\n"
     )
 
@@ -84,7 +84,7 @@ def test_no_store_means_no_context_and_no_store_created(project: Path, env: dict
     done = run(["--agent", "hermes"], payload("real/hermes-pre_llm_call.json", project), env, project)
     assert (done.returncode, done.stdout) == (0, "{}\n")
     assert done.stderr == (  # said, not silent (newcomer #6); the model is told nothing
-        f"memhooks hook: MEMHOOKS_STORE {str(missing)!r} does not exist: nothing to recall until"
+        f"memhooks hook: MH037 MEMHOOKS_STORE {str(missing)!r} does not exist: nothing to recall until"
         " 'memhooks remember' or 'memhooks history import' makes it (or unset it)\n"
     )
     assert not missing.parent.exists()

@@ -44,7 +44,7 @@ def test_a_root_setting_that_names_nothing_is_said_once_a_session_and_recall_goe
         said += [session, done.stderr]
     said = said[1::2]
     line = (
-        f"memhooks hook: MEMHOOKS_ROOT ignored: {str(gone)!r} does not exist; the project root"
+        f"memhooks hook: MH028 MEMHOOKS_ROOT ignored: {str(gone)!r} does not exist; the project root"
         f" is {str(project)!r} (set it to an existing folder, or unset it)\n"
     )
     assert said == [line, "", line]  # one line, once per session

@@ -69,7 +69,7 @@ def test_an_idle_terminal_gets_the_usage_at_once() -> None:
         os.close(follower)
     assert done.returncode == 0
     assert done.stdout == "{}\n"  # Gemini CLI's no-op
-    assert done.stderr.startswith("memhooks hook: no payload: stdin is a terminal; usage: memhooks hook")
+    assert done.stderr.startswith("memhooks hook: MH041 no payload: stdin is a terminal; usage: memhooks hook")
 
 
 def test_a_payload_of_exactly_one_read_on_an_open_pipe_is_read_at_once() -> None:

@@ -82,7 +82,7 @@ def test_roles_only_from_explicit_settings() -> None:
     # the malformed rule is left out and said (it was ignored without a word)
     assert notes == [
         (
-            "MEMHOOKS_ROLE_MAP must be `FIELD:VALUE=ROLE[,ROLE]` rules separated by `;`"
+            "MH028 MEMHOOKS_ROLE_MAP must be `FIELD:VALUE=ROLE[,ROLE]` rules separated by `;`"
             " (got 'broken'); using the other rules"
         )
     ]
@@ -98,7 +98,7 @@ def test_budget_respects_setting_and_host_cap() -> None:
     assert budget("hermes", "pre_llm_call", {"MEMHOOKS_MAX_CHARS": "700"}) == 700
     bad = HookCall(NormalizedEvent("hermes", "user_prompt", native_event="pre_llm_call"), {"MEMHOOKS_MAX_CHARS": "lots"})
     assert bad.prompt_budget() == default("MEMHOOKS_MAX_CHARS")
-    assert bad.notes == ["MEMHOOKS_MAX_CHARS must be an integer from 1 to 1000000 (got 'lots'); using 8000"]
+    assert bad.notes == ["MH028 MEMHOOKS_MAX_CHARS must be an integer from 1 to 1000000 (got 'lots'); using 8000"]
 
 
 def test_budget_ms_setting() -> None:
@@ -135,7 +135,7 @@ def test_a_hook_process_slow_to_start_gives_up_within_its_deadline(tmp_path: Pat
         proc.kill()
         proc.communicate()
     assert proc.returncode == 0 and out == ""  # the no-op: no event was read
-    assert err.startswith("memhooks hook: gave up after the 2000 ms deadline (1.")
+    assert err.startswith("memhooks hook: MH043 gave up after the 2000 ms deadline (1.")
     assert " s of it starting Python and memhooks); nothing added" in err
 
 
@@ -188,7 +188,7 @@ def test_a_crash_anywhere_is_the_hosts_noop(monkeypatch: pytest.MonkeyPatch) -> 
         b'{"hook_event_name": "BeforeAgent", "prompt": "hi", "cwd": "/", "timestamp": "2026-01-01T00:00:00Z"}',
         agent="gemini-cli",
     )
-    assert (reply.stdout, reply.note) == ("{}", "RuntimeError: boom")
+    assert (reply.stdout, reply.note) == ("{}", "MH042 RuntimeError: boom")  # a bug: no code foresaw it
 
 
 def test_maintenance_runs_for_edits_when_available(tmp_path: Path) -> None:
@@ -207,11 +207,11 @@ def test_maintenance_runs_for_edits_when_available(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("raw", "note"),
     [
-        ("", "the payload on stdin is empty (or null); the agent must send its hook event as one JSON object"),
-        ("[1, 2]", "the payload on stdin is JSON but not an object (list); the agent must send its hook event as one JSON object"),
-        ("[" * 100_000, "the payload on stdin is nested too deeply to read; the agent must send its hook event as one JSON object"),
+        ("", "MH041 the payload on stdin is empty (or null); the agent must send its hook event as one JSON object"),
+        ("[1, 2]", "MH041 the payload on stdin is JSON but not an object (list); the agent must send its hook event as one JSON object"),
+        ("[" * 100_000, "MH041 the payload on stdin is nested too deeply to read; the agent must send its hook event as one JSON object"),
         ('{"hook_event_name": "UserPromptSubmit", "cwd": "/nonexistent", "prompt": "x"}',
-         "the host's working folder '/nonexistent' is not an existing absolute directory"),
+         "MH024 the host's working folder '/nonexistent' is not an existing absolute directory"),
     ],
 )  # fmt: skip
 def test_a_payload_memhooks_cannot_use_gets_a_no_op_and_a_plain_note(
@@ -229,5 +229,5 @@ def test_a_payload_that_is_not_utf8_gets_a_plain_note() -> None:
     reply = handler.handle(b"\xff\xfeabc", agent="claude-code", env={})
     assert (reply.stdout, reply.note) == (
         "",
-        "the payload on stdin is not UTF-8 JSON; the agent must send its hook event as one JSON object",
+        "MH041 the payload on stdin is not UTF-8 JSON; the agent must send its hook event as one JSON object",
     )

@@ -66,5 +66,5 @@ def test_a_store_path_that_is_not_a_file_is_reported(
     reply = prompt(str(project), store, tmp_path)
     described = "a directory" if kind == "directory" else "not a regular file"
     why = f"MEMHOOKS_STORE {store!r} is {described}; point MEMHOOKS_STORE at a file, or move it away"
-    assert reply.note == f"memory unavailable: no memory backend is available: {why}"
-    assert json.dumps(reply.note)[1:-1] in reply.stdout  # the model is told (issue 22 item 2)
+    assert reply.note == f"MH037 memory unavailable: no memory backend is available: {why}"
+    assert json.dumps(reply.note[6:])[1:-1] in reply.stdout  # the model is told (issue 22 item 2), without the code

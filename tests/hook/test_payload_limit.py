@@ -13,7 +13,7 @@ import pytest
 from memhooks.hook.handler import MAX_PAYLOAD, PayloadError, describe, parse
 
 OVER = (
-    "the payload on stdin is over the 16 MiB limit memhooks reads (16777216 bytes); "
+    "MH041 the payload on stdin is over the 16 MiB limit memhooks reads (16777216 bytes); "
     "this event is not served"
 )
 

@@ -35,7 +35,7 @@ def test_a_misspelt_setting_is_said_once_a_session_with_the_one_meant(
 ) -> None:
     env = {**env, "MEMHOOKS_TOOL_RECAL": "off"}
     line = (
-        "memhooks hook: MEMHOOKS_TOOL_RECAL is not a memhooks setting (ignored);"
+        "memhooks hook: MH038 MEMHOOKS_TOOL_RECAL is not a memhooks setting (ignored);"
         " did you mean MEMHOOKS_TOOL_RECALL?\n"
     )
     first = _call(project, env, "s1")
@@ -65,7 +65,7 @@ def test_a_misspelt_backend_variable_is_said_with_the_one_meant(
     done = _call(project, {**env, "MEMHOOKS_EMBEDDED_PAHT": "x"}, "s8")
     assert done.returncode == 0 and MARKER in done.stdout
     assert done.stderr == (
-        "memhooks hook: MEMHOOKS_EMBEDDED_PAHT is not a memhooks setting (ignored);"
+        "memhooks hook: MH038 MEMHOOKS_EMBEDDED_PAHT is not a memhooks setting (ignored);"
         " did you mean MEMHOOKS_EMBEDDED_PATH?\n"
     )
 
@@ -76,7 +76,7 @@ def test_a_relative_state_dir_is_said_and_the_default_folder_used(
     done = _call(project, {**env, "MEMHOOKS_STATE_DIR": "relative/state"}, "s4")
     assert done.returncode == 0 and MARKER in done.stdout
     assert done.stderr == (
-        "memhooks hook: MEMHOOKS_STATE_DIR must be an absolute folder (got 'relative/state');"
+        "memhooks hook: MH028 MEMHOOKS_STATE_DIR must be an absolute folder (got 'relative/state');"
         " using the default folder\n"
     )
     assert not (project / "relative").exists()  # nothing made in the working folder
@@ -90,7 +90,7 @@ def test_a_malformed_role_map_rule_is_said_and_the_others_kept(
     )
     assert done.returncode == 0 and MARKER in done.stdout
     assert done.stderr == (
-        "memhooks hook: MEMHOOKS_ROLE_MAP must be `FIELD:VALUE=ROLE[,ROLE]` rules separated by `;`"
+        "memhooks hook: MH028 MEMHOOKS_ROLE_MAP must be `FIELD:VALUE=ROLE[,ROLE]` rules separated by `;`"
         " (got 'garbage'); using the other rules\n"
     )
 

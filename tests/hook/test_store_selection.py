@@ -24,7 +24,7 @@ def test_missing_embedded_store_means_nothing_to_recall(tmp_path: Path) -> None:
     # but the user is, on stderr, once per session (newcomer #6: the hook said nothing)
     assert call.notes == [
         (
-            f"MEMHOOKS_STORE {env['MEMHOOKS_STORE']!r} does not exist: nothing to recall until"
+            f"MH037 MEMHOOKS_STORE {env['MEMHOOKS_STORE']!r} does not exist: nothing to recall until"
             " 'memhooks remember' or 'memhooks history import' makes it (or unset it)"
         )
     ]

@@ -121,7 +121,7 @@ def test_the_hook_fails_open_naming_the_construct(tmp_path: Path) -> None:
     )
     assert done.returncode == 0
     hook = root / "docs" / "MEMHOOKS.md"
-    assert f"MH000 invalid YAML frontmatter: {PROBLEM} ({hook}:4:12)" in done.stderr
+    assert f"MH000 skipped an invalid hook: invalid YAML frontmatter: {PROBLEM} ({hook}:4:12)" in done.stderr
     assert done.stderr.count("\n") <= 1
 
 

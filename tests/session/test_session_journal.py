@@ -84,17 +84,18 @@ def test_an_update_left_behind_by_a_busy_lock_is_applied_by_the_next_call(repo: 
 
 
 def test_an_update_that_keeps_failing_is_dropped_with_a_note(repo: Path, tmp_path: Path) -> None:
-    from memhooks.errors import MemhooksError
+    from memhooks.errors import fail
 
     state = State(str(tmp_path / "state.sqlite3"))
     journal.accept(state, str(repo), {"n": 1})
 
     def broken(works: list[dict[str, object]]) -> list[str]:
-        raise MemhooksError("MH001 the root hook is invalid")
+        raise fail("MH031", "the hook is read-only", "src/MEMHOOKS.md", help="make it writable")
 
     notes = [journal.drain(state, str(repo), broken, time.monotonic() + 5)[1] for _ in range(journal.MAX_ATTEMPTS)]
-    assert notes[0] == ["hook maintenance failed (kept, retried by the next hook call): MH001 the root hook is invalid"]
-    assert notes[-1] == [f"hook maintenance dropped 1 update(s) after {journal.MAX_ATTEMPTS} failed attempts: MH001 the root hook is invalid"]
+    said = "the hook is read-only (src/MEMHOOKS.md); make it writable"
+    assert notes[0] == [f"MH031 hook maintenance failed (kept, retried by the next hook call): {said}"]
+    assert notes[-1] == [f"MH031 hook maintenance dropped 1 update(s) after {journal.MAX_ATTEMPTS} failed attempts: {said}"]
     assert not journal.pending(state, str(repo))
 
 
@@ -106,6 +107,6 @@ def test_a_refused_update_names_its_code_and_hook_file(repo: Path, tmp_path: Pat
     hook.chmod(0o444)
     env = dict(os.environ, MEMHOOKS_STATE_DIR=str(tmp_path / "state"))
     reply = handle(_write_payload(repo, "new.py"), agent="claude-code", env=env, time_s=30.0)
-    assert reply.note is not None and reply.note.startswith("hook maintenance failed (kept, retried by the next hook call): MH031")
+    assert reply.note is not None and reply.note.startswith("MH031 hook maintenance failed (kept, retried by the next hook call): ")
     assert str(hook) in reply.note  # which file: the line may come with a later, unrelated call
     assert hook.read_text() == "---\nschema: memhooks/v2\n---\nKept as written.\n"

@@ -38,7 +38,8 @@ def working_folder(event: NormalizedEvent, env: Mapping[str, str]) -> str:
         from ..errors import UsageError
 
         raise UsageError(
-            f"the host's working folder {named[0]!r} is not an existing absolute directory"
+            f"the host's working folder {named[0]!r} is not an existing absolute directory",
+            "MH024",
         )
     return os.getcwd()
 

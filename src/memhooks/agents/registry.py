@@ -108,7 +108,9 @@ def normalize(
     if host not in _MODULES:
         from ..errors import UsageError
 
-        raise UsageError(f"unknown agent {host!r}; expected one of: {', '.join(sorted(_MODULES))}")
+        raise UsageError(
+            f"unknown agent {host!r}; expected one of: {', '.join(sorted(_MODULES))}", "MH040"
+        )
     adapter = host_module(host)
     hint = native_event if isinstance(native_event, str) else None
     if not isinstance(payload, dict):

@@ -1,7 +1,8 @@
 """``memhooks hook [--agent NAME] [--role R]... [EVENT]``: serve one agent hook call.
 
 Reads the host's JSON payload on stdin and writes only the host's response on stdout
-(see :mod:`memhooks.hook`). Always exits 0 and writes at most one line on stderr:
+(see :mod:`memhooks.hook`). Always exits 0 and writes at most one line on stderr, each
+of its notes starting with its stable code (:mod:`memhooks.hook.reply`):
 a hook must never block or break the agent (Claude Code reads exit 2 as "erase the
 prompt"). An internal deadline (``MEMHOOKS_HOOK_TIMEOUT_MS``, default 3000) answers
 with the host's no-op before any host's own timeout.
@@ -25,13 +26,15 @@ if TYPE_CHECKING:
     from ..hook.reply import Reply
 
 PREFIX = "memhooks hook: "
+#: The code of the note of a call the deadline answered (docs/diagnostics.md).
+DEADLINE = "MH043"
 
 
 def main(argv: list[str]) -> int:
     """Entry point from :func:`memhooks.cli.main` with the arguments after ``hook``."""
     parsed = parse_argv(argv)
     if parsed is None:
-        sys.stderr.write(f"{PREFIX}bad arguments {argv!r}; {USAGE}\n")
+        sys.stderr.write(f"{PREFIX}MH040 bad arguments {argv!r}; {USAGE}\n")
         return 0
     agent, event, roles = parsed
     return serve(agent, event, roles, exiting=True)
@@ -97,9 +100,9 @@ def serve(
     ``exiting``: the process ends right after (:func:`memhooks.hook.handle`)."""
     from ..agents.registry import noop
     from ..hook.deadline import Watchdog, budget_ms, started_ago, window
-    from ..hook.handler import handle
+    from ..hook.handler import PAYLOAD, handle
     from ..hook.payload import read_payload
-    from ..hook.reply import Reply
+    from ..hook.reply import Reply, coded
 
     stdin = sys.stdin.buffer if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
@@ -118,7 +121,7 @@ def serve(
     seconds = window(ms, before)
     fallback = noop(agent, event) if agent else ""
     if _is_tty(stdin):
-        _emit(stdout, stderr, Reply(fallback, f"no payload: stdin is a terminal; {USAGE}"))
+        _emit(stdout, stderr, Reply(fallback, coded(PAYLOAD, f"no payload: stdin is a terminal; {USAGE}")))
         return 0
 
     def expire() -> None:
@@ -126,7 +129,7 @@ def serve(
         _emit(
             stdout,
             stderr,
-            Reply(fallback, f"gave up after the {ms} ms deadline{slow}; nothing added"),
+            Reply(fallback, coded(DEADLINE, f"gave up after the {ms} ms deadline{slow}; nothing added")),
         )
 
     dog = Watchdog(seconds, expire).start()
@@ -144,7 +147,7 @@ def serve(
             claim=dog.claim,  # the ledger stands only for a reply that wins the output
         )
         if problem:
-            reply.add_note(problem)
+            reply.add_note(coded(PAYLOAD, problem))
     finally:
         sys.stdout = saved
     if warning:

@@ -24,6 +24,8 @@ from __future__ import annotations
 import os
 import time
 
+from .reply import coded
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -45,6 +47,8 @@ EPHEMERAL = ":memory:"
 #: The folder of this call's state when there is no home to find it in: no file or
 #: folder can ever be made below it (every path there fails with ENOTDIR).
 NO_FOLDER = os.devnull
+#: The code of a note about the memory store or the state file (docs/diagnostics.md).
+STORE = "MH037"
 #: State files left open for the process exit (:meth:`HookCall.close` with ``exiting``).
 _LEFT_OPEN: list[State] = []
 
@@ -338,7 +342,7 @@ class HookCall:
             except StoreError as exc:
                 self._state = self._elsewhere(str(exc))
             if self._state.replaced:
-                self.notes.append(self._state.replaced)
+                self.notes.append(coded(STORE, self._state.replaced))
         return self._state
 
     def _elsewhere(self, why: str) -> State:
@@ -351,7 +355,7 @@ class HookCall:
         homeless = "session file" in self.homeless  # said by home_note()
         kept, note = fallback.state(why, self.env, self.state_dir, homeless=homeless)
         if note is not None:
-            self.notes.append(note)
+            self.notes.append(coded(STORE, note))
         if kept is None:
             return State(EPHEMERAL)
         if homeless:
@@ -442,7 +446,7 @@ class HookCall:
 
         self.once(
             keys.STORE_MISSING,
-            f"MEMHOOKS_STORE {named!r} does not exist: nothing to recall until"
+            f"{STORE} MEMHOOKS_STORE {named!r} does not exist: nothing to recall until"
             " 'memhooks remember' or 'memhooks history import' makes it (or unset it)",
         )
 
@@ -492,11 +496,11 @@ class HookCall:
 
             meant = variables()
             for name in odd:
-                self.once(keys.setting(name), unknown_note(name, meant))
+                self.once(keys.setting(name), coded("MH038", unknown_note(name, meant)))
         if why is not None:
             self.once(
                 keys.setting("MEMHOOKS_ROOT"),
-                f"MEMHOOKS_ROOT ignored: {named!r} {why}; the project root is {self.root!r}"
+                f"MH028 MEMHOOKS_ROOT ignored: {named!r} {why}; the project root is {self.root!r}"
                 " (set it to an existing folder, or unset it)",
             )
 
@@ -517,7 +521,8 @@ class HookCall:
             return None
         from . import fallback
 
-        return fallback.home_note(self.homeless, *self.home)
+        said = fallback.home_note(self.homeless, *self.home)
+        return coded(STORE, said) if said else None
 
     @property
     def backend(self) -> Backend | MemhooksError | None:

@@ -232,13 +232,13 @@ def _commits(
     try:
         found = read_commits(top, [hash_ for hash_, _, _ in told])
     except (MemhooksError, OSError) as exc:
-        call.notes.append(
-            f"what the session was told before the compaction is not carried back: {exc}"
+        call.notes.append(  # git could not say (MH032: git history unavailable)
+            f"MH032 what the session was told before the compaction is not carried back: {exc}"
         )
         return []
     lost = [short(h) for h, _, _ in told if h not in found]
     if lost:  # rewritten or pruned since: the others come back without it
-        call.notes.append(f"commit{'s' if len(lost) > 1 else ''} {', '.join(lost)} told before the "
+        call.notes.append(f"MH032 commit{'s' if len(lost) > 1 else ''} {', '.join(lost)} told before the "
                           "compaction no longer in git (history rewritten?): not carried back")  # fmt: skip
     return [(h, cue, group, found[h]) for h, cue, group in told if h in found]
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 
 from ..session import keys
-from .reply import Reply
+from .reply import Reply, coded
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -135,13 +135,18 @@ def deliver(
     reply = Reply(call.delivery.render(call.native or "", text) if text else call.delivery.noop)
     reply.context = text
     if down and "memory store" not in call.homeless:  # else call.home_note() says it
-        reply.add_note(down)
-    if partial:
-        reply.add_note(partial)
-    if result.skipped:
-        from ..errors import DiagnosticError, one_line
+        from ..errors import code_of  # a failure's path only
 
-        reply.add_note(f"skipped an invalid hook: {one_line(DiagnosticError(result.skipped))}")
+        # the store's (MH037) or the backend's (MH039: it failed, or some sources did)
+        failure = result.unavailable
+        reply.add_note(coded(code_of(failure) if failure is not None else "MH039", down))
+    if partial:
+        reply.add_note(coded("MH043", partial))  # the deadline left queries unsearched
+    if result.skipped:
+        from ..errors import DiagnosticError, code_of, said
+
+        skipped_error = DiagnosticError(result.skipped)
+        reply.add_note(coded(code_of(skipped_error), f"skipped an invalid hook: {said(skipped_error)}"))
     return reply
 
 

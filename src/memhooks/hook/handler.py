@@ -8,7 +8,8 @@
 
 :func:`handle` is the one fail-open loop: ``memhooks hook``, the Hermes plugin, the
 tests and the benchmarks all call it. Every failure becomes the host's no-op plus a
-one-line note for stderr (:class:`~memhooks.hook.reply.Reply`); nothing here prints.
+one-line note for stderr that starts with its code (:func:`describe`,
+:class:`~memhooks.hook.reply.Reply`); nothing here prints.
 Loading hooks never writes a memory and never runs a command.
 """
 
@@ -18,7 +19,7 @@ import os
 import time
 
 from ..limits import MAX_READ_BYTES
-from .reply import Reply
+from .reply import Reply, coded
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -33,6 +34,8 @@ __all__ = ["PayloadError", "Reply", "describe", "handle", "parse"]
 MAX_PAYLOAD = MAX_READ_BYTES
 #: Least time capture needs to start; with less left it is skipped.
 CAPTURE_MIN_S = 0.1
+#: The code of a payload the hook cannot read (docs/diagnostics.md).
+PAYLOAD = "MH041"
 
 
 class PayloadError(ValueError):
@@ -111,7 +114,7 @@ def handle(
         fallback = noop(event.host, event.native_event)
         refused = _unusable(event)
         if refused is not None:
-            return Reply(fallback, refused)
+            return Reply(fallback, coded(PAYLOAD, refused))
         from .call import HookCall
         from .reactions import react
 
@@ -173,19 +176,21 @@ def capture(call: HookCall) -> str | None:
             session=call.session if call.root is not None else None,
         )
     except Exception as exc:  # noqa: BLE001  capture must never break the agent
-        return f"capture failed: {describe(exc)}"
+        return describe(exc, "capture failed: ")
     return None
 
 
-def describe(exc: BaseException) -> str:
-    """One line naming what failed (:func:`memhooks.errors.one_line`)."""
-    from ..errors import one_line
-
+def describe(exc: BaseException, what: str = "") -> str:
+    """One coded note naming what failed: ``MHnnn <what><the failure>``
+    (:func:`memhooks.errors.code_of` and :func:`memhooks.errors.said`; a payload's
+    problem is :data:`PAYLOAD`)."""
     if isinstance(exc, PayloadError):
-        said = (
+        told = (
             str(exc)
             if exc.too_large
             else f"{exc}; the agent must send its hook event as one JSON object"
         )
-        return " ".join(said.split())
-    return one_line(exc)
+        return coded(PAYLOAD, what + " ".join(told.split()))
+    from ..errors import code_of, said
+
+    return coded(code_of(exc), what + said(exc))

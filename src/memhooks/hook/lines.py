@@ -223,8 +223,12 @@ def _by_names(
             timeout_s=max(0.05, min(QUERY_TIMEOUT_S, call.remaining() - MARGIN_S)),
         )
     except MemhooksError as exc:
+        from ..errors import code_of
+
         call.session.release([key])  # not searched: the next edit there tries again
-        call.notes.append(f"the memories naming the code of {shown} could not be searched: {exc}")
+        call.notes.append(
+            f"{code_of(exc)} the memories naming the code of {shown} could not be searched: {exc}"
+        )
         return ""
     told, kept = render(memories, left)
     if not kept:

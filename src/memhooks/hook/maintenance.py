@@ -41,8 +41,8 @@ def maintain_edit(call: HookCall) -> tuple[list[str], str | None]:
     try:
         written, notes = journal.drain(call.state, call.root, _apply, call.deadline - 0.1)
     except StoreError as exc:  # journaled: the next hook call of the project applies it
-        return [], f"{exc}; the accepted hook update is journaled and applied by the next hook call"
-    return written, "; ".join(notes) or None
+        return [], f"MH037 {exc}; the accepted hook update is journaled and applied by the next hook call"
+    return written, "; ".join(notes) or None  # each coded (journal.drain)
 
 
 def _at_once(
@@ -51,14 +51,15 @@ def _at_once(
     """Apply ``work`` now, without a journal (``why``: the journal's failure, if any).
     Issue 22 item 3: an accepted update is applied, journaled, or reported lost with its
     hook files (``hooks``) — never dropped in silence."""
-    from ..errors import MemhooksError, one_line
+    from ..errors import MemhooksError, code_of, said
 
+    # ``why``: the state file's failure (MH037); the update's own, its code (MH031…)
     try:
         written = _apply([work])
     except MemhooksError as exc:
-        lost = f"hook update for {', '.join(hooks)} lost: {one_line(exc)}"
-        return [], f"{why}; {lost}" if why else lost
-    return written, f"{why}; the hook update was applied at once" if why else None
+        lost = f"{code_of(exc)} hook update for {', '.join(hooks)} lost: {said(exc)}"
+        return [], f"MH037 {why}; {lost}" if why else lost
+    return written, f"MH037 {why}; the hook update was applied at once" if why else None
 
 
 def apply_pending(call: HookCall) -> None:

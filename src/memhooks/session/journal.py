@@ -120,12 +120,13 @@ def _failed(state: State, ids: list[int], works: list[dict[str, object]], exc: E
         conn.executemany("DELETE FROM journal WHERE id = ?", drop)
 
     state.write(update)
-    from ..errors import one_line
+    from ..errors import code_of, said
 
-    why = one_line(exc)  # the code, the hook file and what to do
+    # one coded note of the hook's stderr line: the code, then the hook file and what to do
+    why = said(exc)
     if drop:
-        return f"hook maintenance dropped {len(drop)} update(s) after {MAX_ATTEMPTS} failed attempts: {why}"
-    return f"hook maintenance failed (kept, retried by the next hook call): {why}"
+        return f"{code_of(exc)} hook maintenance dropped {len(drop)} update(s) after {MAX_ATTEMPTS} failed attempts: {why}"
+    return f"{code_of(exc)} hook maintenance failed (kept, retried by the next hook call): {why}"
 
 
 def _attempts(work: dict[str, object]) -> int:

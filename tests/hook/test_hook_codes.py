@@ -1,0 +1,83 @@
+"""Every line a hook writes on stderr carries a stable code for each of its notes, in one
+format — ``memhooks hook: MHnnn <what>; MHnnn <what>`` — the code a command gives the same
+problem (last newcomer trial: only an invalid hook's MH000 had one; a payload that is not
+JSON, a misspelt setting, an unusable store said nothing a user could look up). The cases
+are data (``data/stderr_codes.json``); each runs a hook process as a host runs it, on a
+recorded payload, and still exits 0 with the host's no-op or answer."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hook_support import payload
+
+from memhooks.agents.registry import _MODULES
+from memhooks.catalogue import CATALOGUE
+from memhooks.hook.reply import Reply
+
+CASES = json.loads((Path(__file__).parent / "data" / "stderr_codes.json").read_text(encoding="utf-8"))["cases"]
+
+
+def _run(case: dict[str, object], root: Path, env: dict[str, str]) -> subprocess.CompletedProcess[bytes]:
+    settings = {k: str(v).replace("{root}", str(root)) for k, v in dict(case.get("settings") or {}).items()}  # type: ignore[call-overload]
+    if "payload" in case:
+        stdin = payload(str(case["payload"]), root).encode()
+    elif "raw_hex" in case:
+        stdin = bytes.fromhex(str(case["raw_hex"]))
+    else:
+        stdin = str(case["raw"]).encode()
+    argv = [sys.executable, "-m", "memhooks", "hook", *case["args"]]  # type: ignore[misc]
+    if not case.get("open_stdin"):
+        return subprocess.run(argv, input=stdin, env={**env, **settings}, cwd=root,
+                              capture_output=True, timeout=60, check=False)  # fmt: skip
+    # a host that sent part of an event and holds stdin open: the deadline answers
+    with subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          env={**env, **settings}, cwd=root) as proc:  # fmt: skip
+        assert proc.stdin is not None
+        proc.stdin.write(stdin)
+        proc.stdin.flush()
+        out, err = proc.stdout.read(), proc.stderr.read()  # type: ignore[union-attr]
+        proc.stdin.close()
+        return subprocess.CompletedProcess(argv, proc.wait(timeout=60), out, err)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[str(c["id"]) for c in CASES])
+def test_each_hook_stderr_line_starts_each_note_with_its_code(
+    case: dict[str, object], project: Path, env: dict[str, str]
+) -> None:
+    done = _run(case, project, env)
+    assert done.returncode == 0
+    stderr = done.stderr.decode()
+    assert stderr.count("\n") == 1 and stderr.endswith("\n")  # one line
+    line = stderr[:-1]
+    if "stderr" in case:
+        agents = ", ".join(sorted(_MODULES))
+        assert line == str(case["stderr"]).replace("{root}", str(project)).replace("{agents}", agents)
+    else:
+        assert line.startswith(str(case["stderr_start"]))
+    code = line.split()[2]
+    assert code in CATALOGUE and str(case["id"]).startswith(code)
+    assert code not in done.stdout.decode()  # the model is told in its words; the code is the user's
+
+
+def test_every_code_the_hook_line_alone_carries_is_covered() -> None:
+    """MH039-MH043 name only the hook's line (no command renders them): each has a case."""
+    page = (Path(__file__).parents[2] / "docs" / "diagnostics.md").read_text(encoding="utf-8")
+    hook_only = set(re.findall(r"^\| (MH\d{3}) \| [^|]+ \| [^|]+ \| the agent hook:", page, re.MULTILINE))
+    assert hook_only == {"MH039", "MH040", "MH041", "MH042", "MH043"}
+    covered = {str(c["id"]).split()[0] for c in CASES}
+    assert hook_only - covered == {"MH042"}  # a bug's code: test_hook_units' crash anywhere
+
+
+def test_a_note_given_no_code_gets_the_code_of_an_unforeseen_failure() -> None:
+    """The one place a note joins the line (Reply.add_note) leaves none without a code."""
+    reply = Reply("", "MH038 coded")
+    reply.add_note("said without a code")
+    reply.add_note(None)
+    assert reply.note == "MH038 coded; MH042 said without a code"
+    assert Reply("", "MHx bad").note == "MH042 MHx bad"
