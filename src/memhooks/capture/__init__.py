@@ -23,9 +23,28 @@ a decision, a rule or a finding).
 
 from __future__ import annotations
 
+import os
+
+from .. import dirs
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any
+
+#: The on/off switch's file name (:mod:`.settings` reads and writes it).
+FILENAME = "capture.json"
+
+
+def config_path(env: Mapping[str, str] | None = None) -> str:
+    """Absolute path of the switch file (it may not exist): ``capture.json`` in
+    :func:`memhooks.dirs.config_dir`. Here, not in :mod:`.settings`: every hook call
+    asks whether capture is on, and where capture was never turned on (no such file) the
+    answer needs no module of its own (:attr:`memhooks.hook.call.HookCall.capture_on`).
+    Raises :class:`~memhooks.errors.HomeError` when the folder needs a home there is
+    none of."""
+    return os.path.join(dirs.config_dir(env), FILENAME)
+
 
 __all__ = ["DEFAULT_POLICY", "Captured", "Policy", "observe", "process", "record", "scrub"]
 

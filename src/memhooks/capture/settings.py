@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 
-from .. import dirs
+from . import config_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -27,17 +27,10 @@ if TYPE_CHECKING:
 
     from ..errors import MemhooksError
 
-FILENAME = "capture.json"
 VERSION = 1
 PROJECT = "project"
 USER = "user"
 DEFAULT = "default"
-
-
-def config_path(env: Mapping[str, str] | None = None) -> str:
-    """Absolute path of the settings file (it may not exist): ``capture.json`` in
-    :func:`memhooks.dirs.config_dir`."""
-    return os.path.join(dirs.config_dir(env), FILENAME)
 
 
 def load(path: str | None = None, *, strict: bool = False) -> dict[str, object]:

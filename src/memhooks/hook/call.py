@@ -288,7 +288,7 @@ class HookCall:
 
     @property
     def capture_path(self) -> str:
-        """The capture switch's file (:func:`memhooks.capture.settings.config_path`)."""
+        """The capture switch's file (:func:`memhooks.capture.config_path`)."""
         return self._capture_switch()[0]
 
     @property
@@ -298,14 +298,19 @@ class HookCall:
 
     def _capture_switch(self) -> tuple[str, bool]:
         if self._capture is None:
-            from ..capture import settings
+            from ..capture import config_path
 
             try:
-                path = settings.config_path(self.env)
+                path = config_path(self.env)
             except OSError:  # HomeError: no home, no switch file: capture is off (the default)
                 self._capture = (NO_FOLDER, False)
-            else:
-                self._capture = (path, settings.anything_on(settings.load(path)))
+                return self._capture
+            if not os.path.exists(path):  # never turned on: off, without the switch's reader
+                self._capture = (path, False)
+                return self._capture
+            from ..capture import settings
+
+            self._capture = (path, settings.anything_on(settings.load(path)))
         return self._capture
 
     # -- session --------------------------------------------------------------------
