@@ -47,8 +47,9 @@ if TYPE_CHECKING:
 # 10: typing and lint passes reshape code (history.signal.reshapes: walked past);
 # 11: surface verdicts judge a unit with its nesting (lines.surface_diff); 12: worded;
 # 13: previous owners follow each line's text (lines.origin), not git's --ignore-rev;
-# 14: owners packed in one string (:func:`pack`), read a line at a time.
-FORMAT = 14
+# 14: owners packed in one string (:func:`pack`), read a line at a time; 15: the notes'
+# low-signal verdicts follow history.signal's bookkeeping-message rule (8c39834).
+FORMAT = 15
 
 
 #: What is known of a line's owner: None (not blamed yet), UNCOMMITTED, or
