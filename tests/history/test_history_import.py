@@ -190,6 +190,23 @@ def test_a_reimport_rewrites_what_an_older_mapping_wrote(
     assert stored(store_path, project_id(str(repo))) == right
 
 
+def test_a_reimport_after_the_low_signal_rule_changed_gives_each_commit_its_verdict(
+    capsys: pytest.CaptureFixture[str], repo: Path, store_path: str
+) -> None:
+    # review6: the rule changed (a version-control tool's bookkeeping says nothing,
+    # 8c39834) but the mapping's format did not, so a store imported before kept a
+    # "(Logical change 1.3)" commit as one that explains its lines through any re-import
+    imported(capsys, repo, store_path)
+    with sqlite3.connect(store_path) as conn:
+        right = conn.execute("SELECT hash, low_signal FROM commits ORDER BY hash").fetchall()
+        assert any(reason for _, reason in right)  # the story has low-signal commits
+        conn.execute("UPDATE commits SET low_signal = NULL, format = 3")  # the rule before
+    again = imported(capsys, repo, store_path)
+    assert (again["added"], again["present"]) == (0, 0)
+    with sqlite3.connect(store_path) as conn:
+        assert conn.execute("SELECT hash, low_signal FROM commits ORDER BY hash").fetchall() == right
+
+
 def test_importing_in_steps_gives_what_one_import_gives(
     capsys: pytest.CaptureFixture[str], repo: Path, store_path: str, tmp_path: Path
 ) -> None:

@@ -44,8 +44,10 @@ ID_PREFIX = "git-"
 #: The version of this mapping, kept with each commit in the store: a re-import rewrites
 #: the memories an older one wrote (0: before the store kept commits, schema version 6;
 #: 2: trailers spelled with blanks, ``Co-Authored By:``, dropped too; 3: the low-signal
-#: rule counts progress notes, ``basics working``, as trivial).
-FORMAT = 3
+#: rule counts progress notes, ``basics working``, as trivial; 4: a version-control
+#: tool's bookkeeping message, ``(Logical change 1.3)``, says nothing, and re-indenting
+#: is formatting).
+FORMAT = 4
 
 
 def change_id(header: Header, landing: int = 0) -> str:
