@@ -81,3 +81,27 @@ def test_a_note_given_no_code_gets_the_code_of_an_unforeseen_failure() -> None:
     reply.add_note(None)
     assert reply.note == "MH038 coded; MH042 said without a code"
     assert Reply("", "MHx bad").note == "MH042 MHx bad"
+
+
+def test_a_partial_recall_is_said_with_the_deadlines_code(project: Path) -> None:
+    # review6: the partial answer's MH043 could become MH042 (a stray note's) unnoticed;
+    # a hook whose queries the deadline left unsearched is a deadline, not a failure
+    import os
+
+    from memhooks.agents import NormalizedEvent
+    from memhooks.hook.call import HookCall
+    from memhooks.hook.deliver import deliver, recall
+    from memhooks.recall.runtime import SKIPPED
+
+    event = NormalizedEvent("claude-code", "user_prompt", native_event="UserPromptSubmit",
+                            cwd=str(project), session_id="partial", prompt="invoice totals")  # fmt: skip
+    call = HookCall(event, dict(os.environ))
+    try:
+        result = recall(call, call.folder, prompt="invoice totals")
+        assert result is not None and result.partial() is None and result.queries
+        result.queries[-1]["status"] = SKIPPED  # the deadline came before the last query
+        reply = deliver(call, result, target="", tool_time=False)
+    finally:
+        call.close()
+    assert reply.note == f"MH043 {result.partial()}"
+    assert "a partial answer" in str(reply.context)  # and the model is told, once

@@ -32,16 +32,34 @@ WATCHED = (
 
 @pytest.fixture(scope="module")
 def import_sets(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
+    sets = _import_sets(tmp_path_factory.mktemp("imports"), relative=False)
+    if RECORD:
+        DATA.write_text(json.dumps(sets, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return sets
+
+
+@pytest.fixture(scope="module")
+def relative_sets(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
+    """The same calls with ``MEMHOOKS_STORE=../store.sqlite3`` (relative to the project
+    root: docs/quickstart.md and the README's demo export one), each hook process
+    started in ``src/acme`` — where that value names no file — so every call that
+    reads the store finds it only by the root rule (:mod:`memhooks.store.location`)."""
+    return _import_sets(tmp_path_factory.mktemp("imports-relative"), relative=True)
+
+
+def _import_sets(base: Path, *, relative: bool) -> dict[str, list[str]]:
+    """The modules each kind of call loads, in one session of :func:`make_project`'s
+    project (its store named absolute, or ``relative`` to the root)."""
     from hook_support import make_project
 
-    base = tmp_path_factory.mktemp("imports")
     root, store = make_project(base)  # its hooks old enough for the parsed-hook cache
     outside = base / "elsewhere"
     outside.mkdir()
     env = {
         "HOME": str(base), "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "XDG_CACHE_HOME": str(base / "cache"), "MEMHOOKS_STATE_DIR": str(base / "state"),
-        "MEMHOOKS_STORE": str(store), "PYTHONPROFILEIMPORTTIME": "1",
+        "MEMHOOKS_STORE": os.path.relpath(store, root) if relative else str(store),
+        "PYTHONPROFILEIMPORTTIME": "1",
         "MEMHOOKS_HOOK_TIMEOUT_MS": "30000",  # a loaded machine must not reach the deadline's path
     }  # fmt: skip
 
@@ -54,8 +72,9 @@ def import_sets(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]
             "transcript_path": "/dev/null",
             **payload,
         }
+        started = root / "src" / "acme" if relative and cwd == root else cwd
         done = subprocess.run(command.argv("claude-code"), input=json.dumps(body), text=True, capture_output=True,
-                              env={**env, **(settings or {})}, cwd=str(cwd), timeout=60, check=False)  # fmt: skip
+                              env={**env, **(settings or {})}, cwd=str(started), timeout=60, check=False)  # fmt: skip
         assert done.returncode == 0
         notes = [line for line in done.stderr.splitlines() if not line.startswith("import time:")]
         assert notes == [], notes
@@ -111,8 +130,6 @@ def import_sets(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]
                                         "tool_input": {"file_path": str(new), "content": "RATE = 0.1\n"}})  # fmt: skip
     out["pre_compact"] = call({"hook_event_name": "PreCompact", "trigger": "auto"})
     out["session_end"] = call({"hook_event_name": "SessionEnd", "reason": "exit"})
-    if RECORD:
-        DATA.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return out
 
 
@@ -124,6 +141,33 @@ def test_each_kind_of_hook_call_loads_its_recorded_modules(
     kind: str, import_sets: dict[str, list[str]]
 ) -> None:
     assert_recorded(DATA, kind, import_sets[kind])
+
+
+#: The kinds of call that choose no memory store: settled by the shortcut, or with
+#: nothing to do (no project).
+STORELESS = (
+    "no_project", "post_command_served", "post_tool_served", "post_tool_served_lines_off",
+    "pre_tool",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", STORELESS)
+def test_a_relative_store_costs_a_call_that_chooses_no_store_nothing(
+    kind: str, relative_sets: dict[str, list[str]]
+) -> None:
+    # review6: rooting a relative MEMHOOKS_STORE on every call walked for the root and
+    # loaded 7-9 modules more in each settled tool call; it is rooted where the store is
+    # chosen (HookCall.store_env)
+    assert_recorded(DATA, kind, relative_sets[kind])
+
+
+def test_a_relative_store_adds_only_its_rule_where_the_store_is_chosen(
+    import_sets: dict[str, list[str]], relative_sets: dict[str, list[str]]
+) -> None:
+    # every call ran without a note: the store was found from src/acme by the root rule
+    for kind in set(KINDS) - set(STORELESS):
+        added = set(relative_sets[kind]) - set(import_sets[kind])
+        assert added <= {"memhooks.store.location"}, (kind, added)
 
 
 def test_the_tool_shortcut_loads_no_sqlite_no_yaml_no_typing(

@@ -286,3 +286,20 @@ def test_the_targets_an_epoch_settled_are_only_those_that_stand(tmp_path: Path) 
     held.confirm()  # its reply went out: its row stands
     assert keys.lines("b.py", 1, 9) in reader.settled_in(0)
     assert reader.marked_epochs(keys.lines("b.py", 1, 9)) == {0}
+
+
+def test_a_mark_a_call_still_holds_marks_no_epoch(tmp_path: Path) -> None:
+    # a compaction mark claimed by a call whose reply has not gone out (and may never:
+    # its row lapses) began no epoch yet; once the reply goes out, it did (review6)
+    from memhooks.session import keys
+
+    now = [1_000_000.0]
+    state = State(str(tmp_path / "state.sqlite3"), clock=lambda: now[0])
+    open_session(state, "claude-code", "s", "/p").compacted()  # epoch 1
+    held = open_session(state, "claude-code", "s", "/p")
+    held.hold_until = now[0] + 5
+    assert held.claim([keys.COMPACTED]) == [keys.COMPACTED]
+    reader = open_session(state, "claude-code", "s", "/p")
+    assert reader.marked_epochs(keys.COMPACTED) == set()
+    held.confirm()
+    assert reader.marked_epochs(keys.COMPACTED) == {1}

@@ -65,6 +65,36 @@ def test_commands_in_any_folder_of_a_project_share_the_store_at_its_root(
     assert f"there is no memory store at {plain / 'rel.sqlite3'}" in capsys.readouterr().err
 
 
+def test_the_embedded_backends_own_path_setting_is_taken_from_the_root_too(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``MEMHOOKS_EMBEDDED_PATH`` (the embedded backend's ``path``, which the backend
+    reads above ``MEMHOOKS_STORE``) follows the same rule: recall in ``src/pkg`` opens the
+    root's file, not ``src/pkg/rel.sqlite3`` (MH037, no such store)."""
+    assert remember("the retry budget is four attempts: measured", project, monkeypatch) == 0
+    monkeypatch.delenv("MEMHOOKS_STORE")
+    monkeypatch.setenv("MEMHOOKS_EMBEDDED_PATH", "rel.sqlite3")
+    monkeypatch.chdir(project / "src" / "pkg")
+    capsys.readouterr()
+    assert main(["recall", ".", "--prompt", "retry budget", "--format", "json"]) == 0
+    out = capsys.readouterr().out
+    assert "four attempts: measured" in out
+    assert stores(project) == ["rel.sqlite3"]
+
+
+def test_a_value_under_the_home_folder_stays_there(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``MEMHOOKS_STORE='~/m.sqlite3'`` (quoted, so the shell left the ``~``) names a file
+    in the home folder, as everywhere memhooks expands one — not ``<root>/~/m.sqlite3``."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    assert remember("kept at home", project / "src" / "pkg", monkeypatch, "~/m.sqlite3") == 0
+    assert stores(home) == ["m.sqlite3"]
+    assert stores(project) == []
+
+
 def test_a_relative_path_with_folders_is_taken_from_the_root_too(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -97,3 +127,33 @@ def test_the_hook_reads_the_store_the_commands_wrote_whatever_its_process_folder
     assert "four attempts: measured" in reply.stdout, reply
     assert reply.note is None
     assert stores(project) == ["rel.sqlite3"]
+
+
+def test_an_unusable_memhooks_root_is_said_once(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Rooting the relative store looks for the root too: the command says an unusable
+    ``MEMHOOKS_ROOT`` once, as with an absolute store (review6: twice)."""
+    monkeypatch.setenv("MEMHOOKS_ROOT", str(project / "nonexistent"))
+    assert remember("kept", project / "src" / "pkg", monkeypatch) == 0
+    err = capsys.readouterr().err
+    assert err.count("MEMHOOKS_ROOT ignored") == 1, err
+    assert stores(project) == ["rel.sqlite3"]
+
+
+def test_a_library_caller_is_told_where_commands_take_a_relative_store_from(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only a library caller reaches a relative store unrooted (the CLI and the hook root
+    it first): told the rule, not 'use an absolute path', which it no longer is."""
+    from memhooks.backends.registry import store_ready
+
+    monkeypatch.chdir(tmp_path)
+    env = {"MEMHOOKS_STORE": "rel.sqlite3", "MEMHOOKS_CONFIG": str(tmp_path / "absent.toml")}
+    assert store_ready(env) == (
+        False,
+        (
+            f"MEMHOOKS_STORE 'rel.sqlite3' is relative and names no file from {tmp_path} (memhooks"
+            " commands and the hook take it from the project root: memhooks.store.location.rooted)"
+        ),
+    )

@@ -215,7 +215,8 @@ def store_ready(env: Mapping[str, str]) -> tuple[bool, str | None]:
         # The CLI and the hook make a relative one absolute from the project root they
         # work in (memhooks.store.location.rooted); one left relative was not found.
         return False, (
-            f"MEMHOOKS_STORE {named!r} is relative and not found from {os.getcwd()};"
-            " use an absolute path"
+            f"MEMHOOKS_STORE {named!r} is relative and names no file from {os.getcwd()}"
+            " (memhooks commands and the hook take it from the project root:"
+            " memhooks.store.location.rooted)"
         )
     return False, None

@@ -121,7 +121,11 @@ def serve(
     seconds = window(ms, before)
     fallback = noop(agent, event) if agent else ""
     if _is_tty(stdin):
-        _emit(stdout, stderr, Reply(fallback, coded(PAYLOAD, f"no payload: stdin is a terminal; {USAGE}")))
+        _emit(
+            stdout,
+            stderr,
+            Reply(fallback, coded(PAYLOAD, f"no payload: stdin is a terminal; {USAGE}")),
+        )
         return 0
 
     def expire() -> None:
@@ -129,7 +133,10 @@ def serve(
         _emit(
             stdout,
             stderr,
-            Reply(fallback, coded(DEADLINE, f"gave up after the {ms} ms deadline{slow}; nothing added")),
+            Reply(
+                fallback,
+                coded(DEADLINE, f"gave up after the {ms} ms deadline{slow}; nothing added"),
+            ),
         )
 
     dog = Watchdog(seconds, expire).start()

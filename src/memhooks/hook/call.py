@@ -75,6 +75,7 @@ class HookCall:
         "_state",
         "_state_dir",
         "_store_choice",
+        "_store_env",
         "_store_note",
         "_store_ready",
         "deadline",
@@ -100,7 +101,6 @@ class HookCall:
         exiting: bool = False,
     ) -> None:
         from ..agents.registry import delivery_of
-        from ..settings import relative_stores  # loaded: every call reads settings
 
         self.event = event
         self.host = event.host
@@ -131,21 +131,7 @@ class HookCall:
         self._store_note: str | None = None
         self._backend: Backend | MemhooksError | None = None
         self._backend_opened = False
-        if relative_stores(env):
-            self.env = self._rooted(env)
-
-    def _rooted(self, env: Mapping[str, str]) -> Mapping[str, str]:
-        """``env`` with its relative store paths made absolute against the project root
-        found from the call's :attr:`folder` (:func:`memhooks.store.location.rooted`:
-        the CLI's rule too, not the hook process's folder); as it was when the host
-        named a folder that does not exist (said when a reaction needs the folder)."""
-        from ..store.location import rooted
-
-        try:
-            folder = self.folder
-        except Exception:  # noqa: BLE001 - UsageError: the reactions say it
-            return env
-        return {**env, **rooted(env, folder)}
+        self._store_env: Mapping[str, str] | None = None
 
     def remaining(self) -> float:
         """Seconds left for work, the margin for the response kept back."""
@@ -411,6 +397,28 @@ class HookCall:
     # -- memory ---------------------------------------------------------------------
 
     @property
+    def store_env(self) -> Mapping[str, str]:
+        """:attr:`env` as the memory store is chosen from it: a relative
+        ``MEMHOOKS_STORE`` or ``MEMHOOKS_EMBEDDED_PATH``
+        (:func:`memhooks.settings.relative_stores`) made absolute against the project
+        root found from the call's :attr:`folder` (:func:`memhooks.store.location.rooted`:
+        the CLI's rule too, not the hook process's folder); :attr:`env` itself when none
+        is relative. Worked out once, and only where the store is chosen
+        (:attr:`store_ready`, :attr:`store_choice`, :attr:`backend`, the session's
+        snapshot, capture), each after the folder was found: a call that chooses none
+        (a settled tool call, a pre-tool read) neither walks for the root nor loads the
+        rule (review6: 7-9 modules, ~3 M instructions a call). Raises as :attr:`folder`."""
+        if self._store_env is None:
+            from ..settings import relative_stores
+
+            self._store_env = self.env
+            if relative_stores(self.env):
+                from ..store.location import rooted
+
+                self._store_env = {**self.env, **rooted(self.env, self.folder)}
+        return self._store_env
+
+    @property
     def store_ready(self) -> bool:
         """False when the embedded store is selected and its file does not exist yet
         (:func:`memhooks.backends.registry.store_ready`): nothing to recall, and a hook
@@ -419,11 +427,12 @@ class HookCall:
         if self._store_ready is None:
             from ..backends.registry import store_ready
 
-            self._store_ready, self._store_note = store_ready(self.env)
+            env = self.store_env
+            self._store_ready, self._store_note = store_ready(env)
             if self._store_note is not None:
                 self._no_home("memory store", self._store_note)
-            elif not self._store_ready and self.env.get("MEMHOOKS_STORE"):
-                self._missing_store(self.env["MEMHOOKS_STORE"])
+            elif not self._store_ready and env.get("MEMHOOKS_STORE"):
+                self._missing_store(env["MEMHOOKS_STORE"])
         return self._store_ready
 
     @property
@@ -440,7 +449,7 @@ class HookCall:
             from ..session.edits import chosen_store, kept_choice
 
             kept = kept_choice(self) if self.event.session_id else None
-            self._store_choice = (kept if kept is not None else chosen_store(self.env),)
+            self._store_choice = (kept if kept is not None else chosen_store(self.store_env),)
         return self._store_choice[0]
 
     def _missing_store(self, named: str) -> None:
@@ -548,7 +557,7 @@ class HookCall:
                 from ..errors import MemhooksError
 
                 try:
-                    self._backend = open_backend(None, env=self.env)
+                    self._backend = open_backend(None, env=self.store_env)
                 except MemhooksError as exc:
                     self._backend = exc
         return self._backend

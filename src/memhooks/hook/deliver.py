@@ -146,7 +146,9 @@ def deliver(
         from ..errors import DiagnosticError, code_of, said
 
         skipped_error = DiagnosticError(result.skipped)
-        reply.add_note(coded(code_of(skipped_error), f"skipped an invalid hook: {said(skipped_error)}"))
+        reply.add_note(
+            coded(code_of(skipped_error), f"skipped an invalid hook: {said(skipped_error)}")
+        )
     return reply
 
 

@@ -168,7 +168,7 @@ def capture(call: HookCall) -> str | None:
 
         observe(
             call.event,
-            store_path=call.env.get("MEMHOOKS_STORE") or None,
+            store_path=call.store_env.get("MEMHOOKS_STORE") or None,
             cwd=call.folder,
             timeout_s=left,
             settings_path=call.capture_path,

@@ -41,7 +41,10 @@ def maintain_edit(call: HookCall) -> tuple[list[str], str | None]:
     try:
         written, notes = journal.drain(call.state, call.root, _apply, call.deadline - 0.1)
     except StoreError as exc:  # journaled: the next hook call of the project applies it
-        return [], f"MH037 {exc}; the accepted hook update is journaled and applied by the next hook call"
+        return (
+            [],
+            f"MH037 {exc}; the accepted hook update is journaled and applied by the next hook call",
+        )
     return written, "; ".join(notes) or None  # each coded (journal.drain)
 
 

@@ -38,6 +38,8 @@ if TYPE_CHECKING:
         env: Mapping[str, str]
 
         @property
+        def store_env(self) -> Mapping[str, str]: ...
+        @property
         def state_dir(self) -> str: ...
         @property
         def root(self) -> str | None: ...
@@ -67,7 +69,7 @@ def edit_settled(call: Call, sure: Callable[[str, frozenset[str], str | None], b
         root = data["root"]
         if not isinstance(root, str) or not data["reads"] or data["edits"]:
             return False
-        if not _nothing_named(data, call.env):
+        if not _nothing_named(data, call.store_env):
             return False
         told = frozenset(data["told"])
         prompt = data["prompt"]
@@ -93,7 +95,7 @@ def nothing_named(call: Call) -> bool:
     data = _load(call)
     try:
         if data is not None and data.get("store") is not None:
-            return _nothing_named(data, call.env)
+            return _nothing_named(data, call.store_env)
     except (ValueError, KeyError, TypeError):
         return False
     chosen = call.store_choice
@@ -179,7 +181,7 @@ def kept_choice(call: Call) -> tuple[str, str | None] | None:
     None (no snapshot, or one that no longer says)."""
     data = _load(call)
     choice = data.get("store") if data is not None else None
-    path = _chosen(choice, call.env)
+    path = _chosen(choice, call.store_env)
     if path is False:
         return None
     assert isinstance(choice, list) and isinstance(path, (str, type(None)))
@@ -241,7 +243,7 @@ def store_fields(
     :func:`quiet_store` finds in ``opened``, the backend the call opened (None: it opened
     none, the store is not asked), kept for the next sessions. None: the store may hold
     something the symbol cue tells."""
-    env = call.env
+    env = call.store_env
     data = _load(call) or {}
     store = data.get("store")
     if _chosen(store, env) is False:

@@ -9,9 +9,11 @@ folder, else the git work tree, else the highest ``MEMHOOKS.md``); outside any p
 (none of those), to the working folder itself. So one relative value names one file
 whichever folder of the project a command or an agent's tool call runs from (newcomer
 trial: ``memhooks remember`` at the root and in ``src/pkg`` made two stores). The CLI
-(:func:`memhooks.cli.main`) and the agent hook (:class:`memhooks.hook.call.HookCall`)
-apply it once, where they start (:func:`rooted`); ``--store FILE`` is a command-line
-argument and stays relative to the shell's folder, as every path argument.
+applies it once, where it starts (:func:`memhooks.cli.main`); the agent hook once a
+call, where the call chooses its store (:attr:`memhooks.hook.call.HookCall.store_env`:
+a call that chooses none pays nothing); both through :func:`rooted`. ``--store FILE``
+is a command-line argument and stays relative to the shell's folder, as every path
+argument.
 """
 
 from __future__ import annotations
@@ -45,7 +47,12 @@ def rooted(env: Mapping[str, str], folder: str) -> dict[str, str]:
     (:func:`memhooks.settings.relative_stores`), each made absolute against the project
     root found from the working folder ``folder`` (absolute), or ``folder`` itself
     outside any project (the module's rule): ``{name: absolute path}``, empty when none
-    is relative. Never raises: a folder that cannot be walked is its own root."""
+    is relative. Never raises: a folder that cannot be walked is its own root. Says
+    nothing: an unusable ``MEMHOOKS_ROOT`` is the caller's own root search's to warn of
+    (once: the command's, review6)."""
+    import warnings
+
+    from ..errors import MemhooksWarning
     from ..protocol.root import find_root
     from ..settings import relative_stores
 
@@ -53,7 +60,9 @@ def rooted(env: Mapping[str, str], folder: str) -> dict[str, str]:
     if not names:
         return {}
     try:
-        root = find_root(folder, env)[0]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", MemhooksWarning)
+            root = find_root(folder, env)[0]
     except (OSError, ValueError):
         root = folder
     return {name: os.path.normpath(os.path.join(root, env[name])) for name in names}
