@@ -136,3 +136,32 @@ def test_a_relative_store_variable_names_the_store_of_the_folder_the_call_runs_i
     chosen_here = HookCall(event, env).store_choice  # chosen again, here
     assert chosen_here is not None and chosen_here[1] is not None
     assert os.path.realpath(chosen_here[1]) == str((tmp_path / "store.sqlite3").resolve())
+
+
+def test_the_store_a_new_session_chooses_reads_the_configuration_file_only_when_there_is_one(
+    tmp_path: Path,
+) -> None:
+    # issue 20 item 7: a new session's first pre-tool edit chooses its store from the
+    # environment alone (no backend module loaded: backends.plain_store); a configuration
+    # file, which may name another backend, is read as before (registry.selected_store)
+    import subprocess
+    import sys
+
+    from memhooks.session.edits import chosen_store
+
+    store, config = str(tmp_path / "m.sqlite3"), tmp_path / "config.toml"
+    env = {"MEMHOOKS_STORE": store, "MEMHOOKS_CONFIG": str(config)}
+    assert chosen_store(env) == (str(config), store)
+    assert chosen_store({**env, "MEMHOOKS_BACKEND": "mem0"}) == (str(config), None)
+    config.write_text('backend = "generic"\n[backends.generic]\nurl = "http://127.0.0.1:9/s"\n', "utf-8")
+    assert chosen_store(env) == (str(config), None)
+    config.write_text('backend = "embedded"\n', "utf-8")
+    assert chosen_store(env) == (str(config), store)
+    config.unlink()
+    probe = (
+        "import sys; from memhooks.session.edits import chosen_store; chosen_store(dict("
+        f"MEMHOOKS_STORE={store!r}, MEMHOOKS_CONFIG={str(config)!r})); "
+        "print(sorted(m for m in sys.modules if m.startswith('memhooks.backends')))"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=False)
+    assert done.stdout.strip() == "['memhooks.backends']", done.stderr[-300:]

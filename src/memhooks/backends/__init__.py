@@ -1,0 +1,70 @@
+"""Memory backends: the embedded store and the servers memhooks can recall from
+(:mod:`.registry` lists them and opens the active one; :mod:`.config` reads the user's
+configuration file).
+
+Here, in the package itself, what choosing the store needs when nothing but the
+environment chooses it — the configuration file's place, the variable naming a backend,
+and which embedded store file they select — so that a hook call choosing its store (a
+new session's first pre-tool edit, ``memhooks.session.edits.chosen_store``) loads no
+backend module unless a configuration file may name another backend (the registry and
+the configuration reader: ~1.2 M instructions, callgrind).
+"""
+
+from __future__ import annotations
+
+import os
+
+from .. import dirs
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+#: The configuration file's name in :func:`memhooks.dirs.config_dir`.
+FILENAME = "config.toml"
+#: The variable that names another configuration file.
+CONFIG_VAR = "MEMHOOKS_CONFIG"
+#: The variable that names the active backend.
+BACKEND_VAR = "MEMHOOKS_BACKEND"
+#: The backend active when nothing names one.
+DEFAULT = "embedded"
+
+
+def config_path(env: Mapping[str, str] | None = None) -> str:
+    """Absolute path of the configuration file (it may not exist): ``$MEMHOOKS_CONFIG``,
+    else ``config.toml`` in :func:`memhooks.dirs.config_dir`. Raises
+    :class:`~memhooks.errors.HomeError` when that needs a home there is none of."""
+    env = os.environ if env is None else env
+    if env.get(CONFIG_VAR):
+        return os.path.abspath(os.path.expanduser(env[CONFIG_VAR]))
+    return os.path.join(dirs.config_dir(env), FILENAME)
+
+
+def plain_store(env: Mapping[str, str]) -> str | None | bool:
+    """The embedded store file ``env`` selects when no configuration file may choose
+    another backend (:func:`store_file`); None when ``MEMHOOKS_BACKEND`` names another
+    backend; False when a configuration file may name one — then
+    :func:`memhooks.backends.registry.selected_store` reads it. Raises HomeError when the
+    default path needs a home folder there is none of."""
+    from ..errors import HomeError
+
+    if env.get(BACKEND_VAR, DEFAULT) not in ("", DEFAULT):
+        return None
+    if not env.get(BACKEND_VAR):
+        try:
+            if os.path.isfile(config_path(env)):
+                return False
+        except HomeError:
+            pass  # no home folder: no configuration file in it
+    return store_file(env)
+
+
+def store_file(env: Mapping[str, str]) -> str:
+    """The embedded store's file: ``MEMHOOKS_STORE`` (``~`` expanded), else the default
+    path (:func:`memhooks.store.location.default_path`; it may not exist)."""
+    named = env.get("MEMHOOKS_STORE") or ""
+    if not named:
+        from ..store.location import default_path
+
+        return default_path()
+    return os.path.expanduser(named)

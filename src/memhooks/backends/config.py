@@ -34,30 +34,18 @@ from __future__ import annotations
 import os
 import sys
 
-from .. import dirs
 from ..errors import HomeError, fail
 from ..settings import TEST_PREFIX  # the test scripts' variables: never settings
+from . import config_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
     from typing import Any
 
-FILENAME = "config.toml"
-CONFIG_VAR = "MEMHOOKS_CONFIG"
-BACKEND_VAR = "MEMHOOKS_BACKEND"
 #: Top-level keys of the file: name -> (type, what it holds)
 TOP_LEVEL = {"backend": (str, "the active backend"), "backends": (dict, "one table per backend")}
 #: Keys (at any depth) whose values are never shown; also anything ending in these.
-
-
-def config_path(env: Mapping[str, str] | None = None) -> str:
-    """Absolute path of the configuration file (it may not exist): ``$MEMHOOKS_CONFIG``,
-    else ``config.toml`` in :func:`memhooks.dirs.config_dir`."""
-    env = os.environ if env is None else env
-    if env.get(CONFIG_VAR):
-        return os.path.abspath(os.path.expanduser(env[CONFIG_VAR]))
-    return os.path.join(dirs.config_dir(env), FILENAME)
 
 
 class Config:

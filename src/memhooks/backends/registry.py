@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 
 from ..errors import BackendError
+from . import BACKEND_VAR, DEFAULT, plain_store, store_file
 from . import config as configuration
 
 TYPE_CHECKING = False
@@ -38,7 +39,6 @@ BACKENDS = {
     "mem0": "memhooks.backends.mem0:Mem0Backend",
     "openviking": "memhooks.backends.openviking:OpenVikingBackend",
 }
-DEFAULT = "embedded"
 #: backend name -> the keys of its settings, beside its entry above: its
 #: ``[backends.<name>]`` table keys and its ``MEMHOOKS_<NAME>_<KEY>`` variables
 #: (docs/backends.md's table of each). Data, so the check of a variable
@@ -95,8 +95,8 @@ def selection(
     env = os.environ if env is None else env
     if name:
         chosen, why = name, "--backend"
-    elif env.get(configuration.BACKEND_VAR):
-        chosen, why = env[configuration.BACKEND_VAR].strip(), configuration.BACKEND_VAR
+    elif env.get(BACKEND_VAR):
+        chosen, why = env[BACKEND_VAR].strip(), BACKEND_VAR
     else:
         config = config or read_config(env)
         if config.backend:
@@ -165,28 +165,17 @@ def selected_store(env: Mapping[str, str]) -> str | None:
     """The embedded store file ``env`` selects (``MEMHOOKS_STORE``, else the default
     path; it may not exist), or None when another backend is active — or may be: a
     configuration file that cannot be read. A configuration file is read only when it
-    may select another backend. Raises HomeError when the default path needs a home
-    folder there is none of."""
-    from ..errors import HomeError
-
-    if env.get(configuration.BACKEND_VAR, DEFAULT) not in ("", DEFAULT):
-        return None
+    may select another backend (:func:`memhooks.backends.plain_store` answers the rest).
+    Raises HomeError when the default path needs a home folder there is none of."""
+    found = plain_store(env)
+    if found is not False:
+        return found if isinstance(found, str) else None
     try:
-        configured = os.path.isfile(configuration.config_path(env))
-    except HomeError:
-        configured = False  # no home folder: no configuration file in it
-    if not env.get(configuration.BACKEND_VAR) and configured:
-        try:
-            if selected(env=env) != DEFAULT:
-                return None
-        except Exception:  # noqa: BLE001 - a broken config is reported by recall itself
+        if selected(env=env) != DEFAULT:
             return None
-    named = env.get("MEMHOOKS_STORE") or ""
-    if not named:
-        from ..store.location import default_path
-
-        return default_path()
-    return os.path.expanduser(named)
+    except Exception:  # noqa: BLE001 - a broken config is reported by recall itself
+        return None
+    return store_file(env)
 
 
 def store_ready(env: Mapping[str, str]) -> tuple[bool, str | None]:

@@ -102,7 +102,7 @@ def observe(event: NormalizedEvent, **options: Unpack[Options]) -> list[str]:
     hook: its call's folder; default: the folder the event names,
     :func:`memhooks.agents.folder.named_folder`); ``timeout_s``: longest wait for the
     store's write lock; ``policy``: filter values (default :data:`.filters.DEFAULT`);
-    ``settings_path``: the on/off file (default :func:`.settings.config_path`);
+    ``settings_path``: the on/off file (default :func:`memhooks.capture.config_path`);
     ``session``: the event's session (the hook's call has it open; default: opened in
     the state file, :func:`memhooks.session.open_session`), whose capture record the
     event updates.

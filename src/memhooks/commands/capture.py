@@ -19,7 +19,7 @@ import os
 import sqlite3
 from urllib.parse import quote
 
-from ..capture import marks, settings
+from ..capture import config_path, marks, settings
 from ..capture.upkeep import process
 from ..install import capture_events
 from ..session import capture_record
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _status(args: argparse.Namespace, project: str, aliases: tuple[str, ...] = ()) -> int:
 
-    path = settings.config_path()
+    path = config_path()
     config = settings.load(path, strict=True)
     on, why = settings.effective(config, project, aliases)
     report = {

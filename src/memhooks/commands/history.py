@@ -14,8 +14,9 @@ import sys
 import time
 from datetime import datetime
 
+from ..backends import DEFAULT
 from ..backends.embedded import refresh
-from ..backends.registry import DEFAULT, selected
+from ..backends.registry import selected
 from ..errors import BackendError, UsageError
 from ..history import import_history, open_checkout
 from ..maintain.targets import root_hook

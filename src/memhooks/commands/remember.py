@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import argparse
 
+from ..backends import DEFAULT
 from ..backends.capabilities import Remembers
 from ..backends.embedded import refresh
-from ..backends.registry import DEFAULT, open_backend, selected
+from ..backends.registry import open_backend, selected
 from ..errors import BackendError, UsageError
 from ..maintain.targets import root_hook
 from ..store import MemoryStore

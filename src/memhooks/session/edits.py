@@ -192,12 +192,16 @@ def chosen_store(env: Mapping[str, str]) -> tuple[str, str | None] | None:
     """(the configuration file, the embedded store's file or None: another backend)
     that ``env`` selects (:func:`memhooks.backends.registry.selected_store`), or None
     when that cannot be said (no home folder): ``choose()`` of :func:`store_fields`."""
-    from ..backends.config import config_path
-    from ..backends.registry import selected_store
+    from ..backends import config_path, plain_store  # no backend module in the common case
     from ..errors import MemhooksError
 
     try:
-        return config_path(env), selected_store(env)
+        found = plain_store(env)
+        if found is False:  # a configuration file may name another backend: read it
+            from ..backends.registry import selected_store
+
+            found = selected_store(env)
+        return config_path(env), found if isinstance(found, str) else None
     except (MemhooksError, OSError):
         return None
 
