@@ -547,3 +547,17 @@ def test_an_untracked_file_is_not_said_to_be_in_a_project_with_no_commit(repo: P
     assert shown.returncode == 0
     assert "untracked, ignored or not committed yet" in shown.stdout
     assert "none explains its lines" in shown.stdout
+
+
+def test_a_file_with_crlf_line_ends_is_explained_warm_as_cold(repo: Path) -> None:
+    # newcomer6: the blame cache read its kept text back with universal newlines, so a
+    # CRLF file's lines never matched the working file's and, once warm, every committed
+    # line was "not committed yet" — and the hook told nothing at its Edits
+    from storyrepo import commit_files
+
+    commit = commit_files(repo, {"crlf.py": "X = 1\r\nLIMIT = 5\r\n"},
+                          "fix: LIMIT is 5 because upstream rate-limits at 6/s", 1_800_000_000)  # fmt: skip
+    cold = why(repo, "crlf.py:2").stdout
+    assert commit[:12] in cold and "rate-limits at 6/s" in cold
+    os.utime(repo / "crlf.py")  # within the racy window: the kept text is compared
+    assert why(repo, "crlf.py:2").stdout == cold

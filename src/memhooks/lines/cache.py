@@ -255,8 +255,12 @@ class Entry:
 
 
 def _read_text(file: str) -> list[str]:
+    # newline="": each line as saved, a carriage return kept — the file's lines are
+    # compared with the working file's split on "\n" alone (lines.version._lines); read
+    # with universal newlines a CRLF file's lines all differed, so every committed line
+    # of it was taken for uncommitted once the entry was warm (newcomer6)
     try:
-        with open(file, encoding="utf-8") as fp:
+        with open(file, encoding="utf-8", newline="") as fp:
             return fp.read().split("\n")[:-1]
     except OSError:
         return []
