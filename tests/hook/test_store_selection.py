@@ -30,6 +30,25 @@ def test_missing_embedded_store_means_nothing_to_recall(tmp_path: Path) -> None:
     ]
 
 
+def test_the_embedded_backends_own_path_setting_names_the_store(tmp_path: Path) -> None:
+    # MEMHOOKS_EMBEDDED_PATH is read above MEMHOOKS_STORE by the backend: the hook looks
+    # for that file, and says which setting names a missing one
+    store = tmp_path / "kept.sqlite3"
+    store.write_bytes(b"")
+    env = {"MEMHOOKS_STORE": str(tmp_path / "none.sqlite3"), "MEMHOOKS_EMBEDDED_PATH": str(store),
+           "MEMHOOKS_CONFIG": str(tmp_path / "absent.toml"), "MEMHOOKS_STATE_DIR": str(tmp_path / "state")}  # fmt: skip
+    assert _call(env).store_ready is True
+    missing = str(tmp_path / "missing.sqlite3")
+    call = _call({**env, "MEMHOOKS_EMBEDDED_PATH": missing})
+    assert call.store_ready is False and call.backend is None
+    assert call.notes == [
+        (
+            f"MH037 MEMHOOKS_EMBEDDED_PATH {missing!r} does not exist: nothing to recall until"
+            " 'memhooks remember' or 'memhooks history import' makes it (or unset it)"
+        )
+    ]
+
+
 def test_config_file_choosing_another_backend_keeps_recall_on(tmp_path: Path) -> None:
     config = tmp_path / "config.toml"
     config.write_text('backend = "generic"\n[backends.generic]\nurl = "http://127.0.0.1:9/search"\n', encoding="utf-8")

@@ -80,6 +80,15 @@ def test_the_embedded_backends_own_path_setting_is_taken_from_the_root_too(
     out = capsys.readouterr().out
     assert "four attempts: measured" in out
     assert stores(project) == ["rel.sqlite3"]
+    # the hook reads the file the backend reads (it looked for MEMHOOKS_STORE or the
+    # default store only, found neither, and recalled nothing, silently)
+    payload = {"hook_event_name": "UserPromptSubmit", "session_id": "s", "cwd": str(project / "src" / "pkg"),
+               "prompt": "why is the retry budget four attempts?"}  # fmt: skip
+    env = {"MEMHOOKS_EMBEDDED_PATH": "rel.sqlite3", "HOME": os.environ["HOME"],
+           "MEMHOOKS_STATE_DIR": str(project.parent / "state")}  # fmt: skip
+    reply = handle(json.dumps(payload), agent="claude-code", env=env)
+    assert "four attempts: measured" in reply.stdout, reply
+    assert reply.note is None
 
 
 def test_a_value_under_the_home_folder_stays_there(

@@ -28,6 +28,11 @@ CONFIG_VAR = "MEMHOOKS_CONFIG"
 BACKEND_VAR = "MEMHOOKS_BACKEND"
 #: The backend active when nothing names one.
 DEFAULT = "embedded"
+#: The variables that name the embedded store's file, first set wins, as
+#: :class:`~memhooks.backends.embedded.EmbeddedBackend` reads them: its own ``path``
+#: setting's (``MEMHOOKS_<NAME>_<KEY>``, :func:`memhooks.backends.config.env_prefix`),
+#: then ``MEMHOOKS_STORE``.
+STORE_VARS = ("MEMHOOKS_EMBEDDED_PATH", "MEMHOOKS_STORE")
 
 
 def config_path(env: Mapping[str, str] | None = None) -> str:
@@ -59,12 +64,19 @@ def plain_store(env: Mapping[str, str]) -> str | None | bool:
     return store_file(env)
 
 
+def store_variable(env: Mapping[str, str]) -> str | None:
+    """The first of :data:`STORE_VARS` that ``env`` sets, or None."""
+    return next((name for name in STORE_VARS if env.get(name)), None)
+
+
 def store_file(env: Mapping[str, str]) -> str:
-    """The embedded store's file: ``MEMHOOKS_STORE`` (``~`` expanded), else the default
-    path (:func:`memhooks.store.location.default_path`; it may not exist)."""
-    named = env.get("MEMHOOKS_STORE") or ""
-    if not named:
+    """The embedded store's file: the value of :func:`store_variable` (``~`` expanded),
+    else the default path (:func:`memhooks.store.location.default_path`; it may not
+    exist). A ``MEMHOOKS_EMBEDDED_PATH`` alone was not looked at: the hook found no
+    store and recalled nothing, silently, where ``memhooks recall`` opened it."""
+    var = store_variable(env)
+    if var is None:
         from ..store.location import default_path
 
         return default_path()
-    return os.path.expanduser(named)
+    return os.path.expanduser(env[var])

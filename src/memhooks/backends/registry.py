@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 
 from ..errors import BackendError
-from . import BACKEND_VAR, DEFAULT, plain_store, store_file
+from . import BACKEND_VAR, DEFAULT, plain_store, store_file, store_variable
 from . import config as configuration
 
 TYPE_CHECKING = False
@@ -162,8 +162,8 @@ def open_backend(
 
 
 def selected_store(env: Mapping[str, str]) -> str | None:
-    """The embedded store file ``env`` selects (``MEMHOOKS_STORE``, else the default
-    path; it may not exist), or None when another backend is active — or may be: a
+    """The embedded store file ``env`` selects (:func:`memhooks.backends.store_file`;
+    it may not exist), or None when another backend is active — or may be: a
     configuration file that cannot be read. A configuration file is read only when it
     may select another backend (:func:`memhooks.backends.plain_store` answers the rest).
     Raises HomeError when the default path needs a home folder there is none of."""
@@ -193,18 +193,22 @@ def store_ready(env: Mapping[str, str]) -> tuple[bool, str | None]:
         return False, str(exc)
     if given is None:
         return True, None
-    named = env.get("MEMHOOKS_STORE") or ""
-    what = f"MEMHOOKS_STORE {named!r}" if named else f"the memory store {given!r}"
+    var = store_variable(env)
+    named = env[var] if var else ""
+    what = f"{var} {named!r}" if var else f"the memory store {given!r}"
     if os.path.isfile(given):
         return True, None
     if os.path.lexists(given):
         kind = "a directory" if os.path.isdir(given) else "not a regular file"
-        return False, f"{what} is {kind}; point MEMHOOKS_STORE at a file, or move it away"
+        return (
+            False,
+            f"{what} is {kind}; point {var or 'MEMHOOKS_STORE'} at a file, or move it away",
+        )
     if named and not os.path.isabs(given):
         # The CLI and the hook make a relative one absolute from the project root they
         # work in (memhooks.store.location.rooted); one left relative was not found.
         return False, (
-            f"MEMHOOKS_STORE {named!r} is relative and names no file from {os.getcwd()}"
+            f"{what} is relative and names no file from {os.getcwd()}"
             " (memhooks commands and the hook take it from the project root:"
             " memhooks.store.location.rooted)"
         )

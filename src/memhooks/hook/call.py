@@ -425,14 +425,15 @@ class HookCall:
         never creates a store. Why a store path cannot be one is kept for
         :attr:`backend`."""
         if self._store_ready is None:
+            from ..backends import store_variable
             from ..backends.registry import store_ready
 
             env = self.store_env
             self._store_ready, self._store_note = store_ready(env)
             if self._store_note is not None:
                 self._no_home("memory store", self._store_note)
-            elif not self._store_ready and env.get("MEMHOOKS_STORE"):
-                self._missing_store(env["MEMHOOKS_STORE"])
+            elif not self._store_ready and (var := store_variable(env)) is not None:
+                self._missing_store(var, env[var])
         return self._store_ready
 
     @property
@@ -452,15 +453,16 @@ class HookCall:
             self._store_choice = (kept if kept is not None else chosen_store(self.store_env),)
         return self._store_choice[0]
 
-    def _missing_store(self, named: str) -> None:
-        """One stderr line per session when the file ``MEMHOOKS_STORE`` names does not
-        exist (newcomer #6: the hook said nothing, the CLI's recall says it). Not the
-        model's to hear: a store not made yet is no outage."""
+    def _missing_store(self, var: str, named: str) -> None:
+        """One stderr line per session when the file ``named`` that the variable ``var``
+        (``MEMHOOKS_STORE``, ``MEMHOOKS_EMBEDDED_PATH``) names does not exist (newcomer
+        #6: the hook said nothing, the CLI's recall says it). Not the model's to hear: a
+        store not made yet is no outage."""
         from ..session import keys
 
         self.once(
             keys.STORE_MISSING,
-            f"{STORE} MEMHOOKS_STORE {named!r} does not exist: nothing to recall until"
+            f"{STORE} {var} {named!r} does not exist: nothing to recall until"
             " 'memhooks remember' or 'memhooks history import' makes it (or unset it)",
         )
 
