@@ -48,8 +48,10 @@ if TYPE_CHECKING:
 # 11: surface verdicts judge a unit with its nesting (lines.surface_diff); 12: worded;
 # 13: previous owners follow each line's text (lines.origin), not git's --ignore-rev;
 # 14: owners packed in one string (:func:`pack`), read a line at a time; 15: the notes'
-# low-signal verdicts follow history.signal's bookkeeping-message rule (8c39834).
-FORMAT = 15
+# low-signal verdicts follow history.signal's bookkeeping-message rule (8c39834); 16: a
+# CRLF file's kept text read back as saved (ddccf4a: its entries had called committed
+# lines uncommitted, and saved that).
+FORMAT = 16
 
 
 #: What is known of a line's owner: None (not blamed yet), UNCOMMITTED, or
