@@ -561,3 +561,24 @@ def test_a_file_with_crlf_line_ends_is_explained_warm_as_cold(repo: Path) -> Non
     assert commit[:12] in cold and "rate-limits at 6/s" in cold
     os.utime(repo / "crlf.py")  # within the racy window: the kept text is compared
     assert why(repo, "crlf.py:2").stdout == cold
+
+
+def test_a_compiler_s_place_and_why_s_own_range_name_the_same_lines(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # newcomer6: 'why PATH:LINE:COL' (what compilers, ruff, mypy, grep --column print) said
+    # MH024 the file does not exist; why prints ranges with an en dash ('9–10') and
+    # refused them pasted back (MH035)
+    monkeypatch.chdir(repo)
+    assert parse_target("retryx/retry.py:9:5") == ("retryx/retry.py", [(9, 9)])
+    assert parse_target("retryx/retry.py:9\u201310") == ("retryx/retry.py", [(9, 10)])
+    assert parse_target("missing.py:3:1") == ("missing.py", [(3, 3)])  # MH024 names the file
+    asked = json.loads(why(repo, "retryx/retry.py:9-10", "--format", "json").stdout)
+    for written in ("retryx/retry.py:9\u201310", "retryx/retry.py:9:17"):
+        done = why(repo, written, "--format", "json")
+        assert done.returncode == 0, done.stderr
+        answer = json.loads(done.stdout)
+        if written.endswith(":17"):
+            assert answer["lines"] == [[9, 9]]
+        else:
+            assert answer == asked

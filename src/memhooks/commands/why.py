@@ -35,9 +35,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=("human", "json"), default="human")
 
 
+#: The dash ``why`` prints its ranges with (``auth.py 156–157``): read as ``-``, so its
+#: output can be pasted back.
+EN_DASH = "\u2013"
+
+
 def parse_target(target: str) -> tuple[str, list[tuple[int, int]]]:
     """``PATH[:LINE[-LINE]]`` -> (path, ranges). A path that exists as written wins
-    over a ``:N`` suffix. Raises :class:`~memhooks.recall.why_path.LineRangeError`
+    over a ``:N`` suffix. ``PATH:LINE:COLUMN`` — what compilers, linters and
+    ``grep -n --column`` print — is line ``LINE`` (the column is dropped); a range may
+    be written with an en dash (``156–157``), as ``why`` prints it. Raises :class:`~memhooks.recall.why_path.LineRangeError`
     (MH035) for lines that are no range — empty, reversed, not numbers (``a.py:-3``,
     ``a.py:abc``, when ``a.py`` is a file) — naming the lines the file has; but first
     what is wrong with the file itself, as ``why`` would say it (MH024 missing, MH029 a
@@ -45,6 +52,10 @@ def parse_target(target: str) -> tuple[str, list[tuple[int, int]]]:
     path, colon, lines = target.rpartition(":")
     if not colon or os.path.exists(target):
         return target, []
+    lines = lines.replace(EN_DASH, "-")
+    head, colon, line = path.rpartition(":")
+    if colon and lines.isdigit() and line.isdigit() and not os.path.exists(path):
+        path, lines = head, line  # PATH:LINE:COLUMN
     match = RANGE.match(lines)
     if match is None:
         if os.path.isfile(path):  # a file, and after it something that is no range
