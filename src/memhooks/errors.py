@@ -26,8 +26,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BackendError", "Diagnostic", "DiagnosticError", "HomeError", "MemhooksError",
-    "MemhooksWarning", "MissingStoreError", "StoreError", "UsageError", "code_of", "fail",
-    "one_line", "said", "store_diagnostic",
+    "MemhooksWarning", "MissingStoreError", "StoreError", "UsageError", "code_of",
+    "diagnostics_of", "fail", "one_line", "said", "store_diagnostic",
 ]  # fmt: skip
 
 
@@ -246,6 +246,17 @@ def store_diagnostic(exc: BaseException | None) -> Diagnostic | None:
     # no store yet, or a 0-byte file: the message says how one is made
     told = "" if isinstance(exc, MissingStoreError) else None
     return Diagnostic("MH037", str(exc), exc.path, help=told)
+
+
+def diagnostics_of(exc: BaseException | None) -> list[Diagnostic]:
+    """The diagnostics a command prints for ``exc``, a failure it reports in its own
+    output (recall's unavailable backend): a DiagnosticError's own (an invalid
+    configuration: MH028 at its file, line and column), an unusable store's MH037
+    (:func:`store_diagnostic`), else none — its message is all there is to say."""
+    if isinstance(exc, DiagnosticError):
+        return list(exc.diagnostics)
+    store = store_diagnostic(exc)
+    return [store] if store is not None else []
 
 
 #: The code of a hook's failure no other code names: an exception memhooks did not raise

@@ -32,7 +32,8 @@ variable                        default   range and meaning
                                           store error when the store searches,
                                           :func:`memhooks.store.semantic.mode`)
 ``MEMHOOKS_ROOT``               —         an existing folder: the project root
-``MEMHOOKS_STORE``              —         the embedded store's file
+``MEMHOOKS_STORE``              —         the embedded store's file (below
+                                          ``MEMHOOKS_EMBEDDED_PATH``: :func:`store_variable`)
 ``MEMHOOKS_STATE_DIR``          —         an absolute folder: the session state
 ``MEMHOOKS_CONFIG``             —         the backend configuration file
 ``MEMHOOKS_BACKEND``            —         the active backend
@@ -104,6 +105,10 @@ TEXTS = ("MEMHOOKS_BACKEND", "MEMHOOKS_ROLES", "MEMHOOKS_ROLE_MAP")
 #: embedded backend's own ``path`` setting, :mod:`memhooks.backends.config`): a relative
 #: one is made absolute by :func:`memhooks.store.location.rooted`.
 STORE_PATHS = ("MEMHOOKS_STORE", "MEMHOOKS_EMBEDDED_PATH")
+#: The same, first set wins, as :class:`~memhooks.backends.embedded.EmbeddedBackend`
+#: reads them: its own ``path`` setting's (``MEMHOOKS_<NAME>_<KEY>``), then
+#: ``MEMHOOKS_STORE`` (:func:`store_variable`).
+STORE_VARS = ("MEMHOOKS_EMBEDDED_PATH", "MEMHOOKS_STORE")
 #: Variables memhooks sets for itself, never a user setting.
 INTERNAL = ("MEMHOOKS_LAUNCHER_FALLBACK",)
 #: Prefixes of the variables of memhooks' own test and bench scripts: never read as
@@ -190,6 +195,15 @@ def relative_stores(env: Mapping[str, str]) -> list[str]:
         for name in STORE_PATHS
         if (value := env.get(name)) and not value.startswith("~") and not os.path.isabs(value)
     ]
+
+
+def store_variable(env: Mapping[str, str]) -> str | None:
+    """The first of :data:`STORE_VARS` that ``env`` sets, or None: the variable the
+    embedded store's file is taken from, by every path that chooses the store —
+    recall, the hook (:func:`memhooks.backends.store_file`), ``remember`` and
+    ``history import`` (:func:`memhooks.store.location.default_path`; fix6 found them
+    reading ``MEMHOOKS_STORE`` alone)."""
+    return next((name for name in STORE_VARS if env.get(name)), None)
 
 
 def unknown(env: Mapping[str, str] | None = None) -> list[str]:

@@ -177,7 +177,13 @@ def test_recall_with_invalid_configuration_fails_open(config_file: Path, tmp_pat
 
     config_file.write_text('backend = "nope"\n', encoding="utf-8")
     result = recall(str(tmp_path), prompt="anything")
-    assert result["status"] == "no_backend" and result["notes"] == ["unknown backend 'nope'"]
+    # the note says where, as the diagnostic does (newcomer6: recall gave no place)
+    assert result["status"] == "no_backend" and result["notes"] == [
+        (
+            f"unknown backend 'nope' ({config_file}:1:1); use one of: embedded, generic,"
+            " hindsight, honcho, mem0, openviking"
+        )
+    ]
 
 
 def test_list_never_shows_secrets(

@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 
 from .. import dirs
+from ..settings import store_variable  # loaded by every hook call already
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -28,11 +29,17 @@ CONFIG_VAR = "MEMHOOKS_CONFIG"
 BACKEND_VAR = "MEMHOOKS_BACKEND"
 #: The backend active when nothing names one.
 DEFAULT = "embedded"
-#: The variables that name the embedded store's file, first set wins, as
-#: :class:`~memhooks.backends.embedded.EmbeddedBackend` reads them: its own ``path``
-#: setting's (``MEMHOOKS_<NAME>_<KEY>``, :func:`memhooks.backends.config.env_prefix`),
-#: then ``MEMHOOKS_STORE``.
-STORE_VARS = ("MEMHOOKS_EMBEDDED_PATH", "MEMHOOKS_STORE")
+#: What MH028 says of a ``MEMHOOKS_CONFIG`` that names no file (a typo, most likely: a
+#: missing default file is no configuration), and what to do: the CLI's error
+#: (:func:`memhooks.backends.config.load`) and the hook's note once a session
+#: (:meth:`memhooks.hook.call.HookCall.setting_notes`).
+NO_CONFIG = (
+    f"{CONFIG_VAR} names no file",
+    (
+        f"unset {CONFIG_VAR} (the default is {FILENAME} in the configuration folder),"
+        " or create the file it names"
+    ),
+)
 
 
 def config_path(env: Mapping[str, str] | None = None) -> str:
@@ -64,16 +71,12 @@ def plain_store(env: Mapping[str, str]) -> str | None | bool:
     return store_file(env)
 
 
-def store_variable(env: Mapping[str, str]) -> str | None:
-    """The first of :data:`STORE_VARS` that ``env`` sets, or None."""
-    return next((name for name in STORE_VARS if env.get(name)), None)
-
-
 def store_file(env: Mapping[str, str]) -> str:
-    """The embedded store's file: the value of :func:`store_variable` (``~`` expanded),
-    else the default path (:func:`memhooks.store.location.default_path`; it may not
-    exist). A ``MEMHOOKS_EMBEDDED_PATH`` alone was not looked at: the hook found no
-    store and recalled nothing, silently, where ``memhooks recall`` opened it."""
+    """The embedded store's file: the value of :func:`memhooks.settings.store_variable`
+    (``~`` expanded; a relative one as written), else the default path
+    (:func:`memhooks.store.location.default_path`, the same rule; it may not exist). A
+    ``MEMHOOKS_EMBEDDED_PATH`` alone was not looked at: the hook found no store and
+    recalled nothing, silently, where ``memhooks recall`` opened it."""
     var = store_variable(env)
     if var is None:
         from ..store.location import default_path

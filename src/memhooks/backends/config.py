@@ -36,7 +36,7 @@ import sys
 
 from ..errors import HomeError, fail
 from ..settings import TEST_PREFIX  # the test scripts' variables: never settings
-from . import config_path
+from . import CONFIG_VAR, NO_CONFIG, config_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -69,9 +69,9 @@ class Config:
 
 def load(known: Iterable[str], env: Mapping[str, str] | None = None) -> Config:
     """Read and check the configuration file. ``known``: the backend names that exist.
-    A missing file is an empty configuration. Raises DiagnosticError MH028 for a file
-    that cannot be read or parsed, an unknown key or backend, or a value of the wrong
-    type."""
+    A missing default file is an empty configuration. Raises DiagnosticError MH028 for a
+    file ``MEMHOOKS_CONFIG`` names that does not exist, a file that cannot be read or
+    parsed, an unknown key or backend, or a value of the wrong type."""
     try:
         path = config_path(env)
     except HomeError:  # no home folder: no configuration file in it
@@ -80,6 +80,9 @@ def load(known: Iterable[str], env: Mapping[str, str] | None = None) -> Config:
         with open(path, "rb") as fp:
             raw = fp.read()
     except FileNotFoundError:
+        if (os.environ if env is None else env).get(CONFIG_VAR):
+            # a variable naming a file that is not there is a typo, not "no configuration"
+            raise fail("MH028", NO_CONFIG[0], path, help=NO_CONFIG[1]) from None
         return Config(path, None, {})
     except OSError as exc:
         raise fail(

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 
 from ..errors import BackendError
-from . import BACKEND_VAR, DEFAULT, plain_store, store_file, store_variable
+from . import BACKEND_VAR, DEFAULT, plain_store, store_file
 from . import config as configuration
 
 TYPE_CHECKING = False
@@ -186,6 +186,7 @@ def store_ready(env: Mapping[str, str]) -> tuple[bool, str | None]:
     process folder, else None. A configuration file is read only when it may select
     another backend; a broken one counts as ready (recall reports it)."""
     from ..errors import HomeError
+    from ..settings import store_variable
 
     try:
         given = selected_store(env)

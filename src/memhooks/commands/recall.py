@@ -14,7 +14,9 @@ target or its hooks are invalid, or when no backend could be opened or every que
 the human format on stderr, in the others on stdout with the reason on stderr). A store
 file that cannot be used (a folder, not a database, damaged, locked, read-only) is MH037
 at its path, as every command says it (:func:`memhooks.errors.store_diagnostic`): the
-diagnostic instead of the human report, or on stderr beside the JSON result.
+diagnostic instead of the human report, or on stderr beside the JSON result; so is an
+invalid backend configuration (MH028 at its file, line and column, as ``memhooks
+backends list`` says it).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import argparse
 import json
 import sys
 
-from ..errors import store_diagnostic
+from ..errors import diagnostics_of
 from ..recall import DEFAULT_BUDGET, context, recall_result, text
 from ..recall.status import headline
 from ..report import print_errors
@@ -46,11 +48,11 @@ def run(args: argparse.Namespace) -> int:
     result = found.to_dict()
     failed = found.failed
     # no store yet is no failure (status empty_store): nothing to recall yet
-    unusable = store_diagnostic(found.unavailable) if failed else None
-    if unusable is not None:
+    unusable = diagnostics_of(found.unavailable) if failed else []
+    if unusable:
         if args.format == "json":  # the result stays on stdout for scripts
             print(json.dumps(result, ensure_ascii=False, indent=2))
-        print_errors([unusable], "json" if args.format == "json" else "human")
+        print_errors(unusable, "json" if args.format == "json" else "human")
         return 1
     if args.format == "json":
         print(json.dumps(result, ensure_ascii=False, indent=2))

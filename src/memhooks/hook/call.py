@@ -425,8 +425,8 @@ class HookCall:
         never creates a store. Why a store path cannot be one is kept for
         :attr:`backend`."""
         if self._store_ready is None:
-            from ..backends import store_variable
             from ..backends.registry import store_ready
+            from ..settings import store_variable
 
             env = self.store_env
             self._store_ready, self._store_note = store_ready(env)
@@ -479,10 +479,10 @@ class HookCall:
 
     def setting_notes(self) -> None:
         """Say, once per session, each ``MEMHOOKS_*`` variable that is no setting
-        (:func:`memhooks.settings.unknown`, with the setting it resembles) and a
+        (:func:`memhooks.settings.unknown`, with the setting it resembles), a
         ``MEMHOOKS_ROOT`` that cannot be a root (:func:`memhooks.protocol.root.usable_root`;
         one for another project, a folder that does not contain this one, is no mistake
-        and is not said). Only in a call that looked for the root (a prompt, a session
+        and is not said) and a ``MEMHOOKS_CONFIG`` that names no file (MH028). Only in a call that looked for the root (a prompt, a session
         start, a tool event not served before): a settled tool call (the shortcut) pays
         nothing, not even the scan, and opens no state file for it — the session's first
         calls say it. Outside an enabled project nothing is said (the hook does nothing
@@ -493,6 +493,9 @@ class HookCall:
 
         odd = unknown(self.env)
         named = self.env.get("MEMHOOKS_ROOT")
+        config = self.env.get("MEMHOOKS_CONFIG")
+        if config:
+            self._config_note(config)
         if not odd and not named:
             return
         if odd:
@@ -519,6 +522,22 @@ class HookCall:
                 f"MH028 MEMHOOKS_ROOT ignored: {named!r} {why}; the project root is {self.root!r}"
                 " (set it to an existing folder, or unset it)",
             )
+
+    def _config_note(self, named: str) -> None:
+        """Once a session, MH028 when ``MEMHOOKS_CONFIG`` names no file (newcomer6: it
+        was silent; the CLI's commands refuse it), as the CLI says it; not in a call whose
+        backend it kept from opening (that call's "memory unavailable" note says it)."""
+        from ..backends import NO_CONFIG, config_path  # only when the variable is set
+        from ..errors import MemhooksError
+        from ..session import keys
+
+        if isinstance(self._backend, MemhooksError):
+            return
+
+        path = config_path({"MEMHOOKS_CONFIG": named})
+        if not os.path.isfile(path):
+            what, todo = NO_CONFIG
+            self.once(keys.setting("MEMHOOKS_CONFIG"), f"MH028 {what} ({path}); {todo}")
 
     def _no_home(self, what: str, why: str) -> None:
         """Count ``what`` in :attr:`homeless` when ``why`` it cannot be found is the home

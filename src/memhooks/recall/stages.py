@@ -209,7 +209,7 @@ def search(
     (opening the backend is not counted: an in-process model loads once); ``anchored``
     asks the backend for tool-time anchored memories only (``SearchRequest.anchored``),
     ``commits=False`` for no history memories among them (``SearchRequest.commits``)."""
-    from ..errors import MemhooksError, MissingStoreError
+    from ..errors import MemhooksError, MissingStoreError, said
     from .exclusion import Exclusions
 
     owned = backend is None or isinstance(backend, str)
@@ -226,7 +226,7 @@ def search(
     if isinstance(backend, MemhooksError):
         missing = isinstance(backend, MissingStoreError)
         out = Searched("embedded", "empty_store") if missing else Searched(None, "no_backend")
-        out.notes.append(str(backend))
+        out.notes.append(said(backend))
         out.unavailable = backend
         return out
     assert backend is not None and not isinstance(backend, str)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 
 from .. import dirs
+from ..settings import store_variable
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -31,14 +32,15 @@ ENV_VAR = "MEMHOOKS_STORE"
 
 
 def default_path() -> str:
-    """Absolute path of the store file: ``$MEMHOOKS_STORE`` if set and non-empty, else
-    ``memories.sqlite3`` in :func:`memhooks.dirs.data_dir`. Nothing is created here;
-    :class:`~memhooks.store.MemoryStore` makes the directory. A relative value is taken
-    from the process folder here: the CLI and the hook made it absolute by the module's
-    rule before (:func:`rooted`)."""
-    override = os.environ.get(ENV_VAR)
-    if override:
-        return os.path.abspath(os.path.expanduser(override))
+    """Absolute path of the store file the process environment names
+    (:func:`memhooks.settings.store_variable`: ``$MEMHOOKS_EMBEDDED_PATH``, else
+    ``$MEMHOOKS_STORE``), else ``memories.sqlite3`` in :func:`memhooks.dirs.data_dir`.
+    Nothing is created here; :class:`~memhooks.store.MemoryStore` makes the directory. A
+    relative value is taken from the process folder here: the CLI and the hook made it
+    absolute by the module's rule before (:func:`rooted`)."""
+    var = store_variable(os.environ)
+    if var is not None:
+        return os.path.abspath(os.path.expanduser(os.environ[var]))
     return os.path.join(dirs.data_dir(), FILENAME)
 
 

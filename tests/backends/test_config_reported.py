@@ -1,0 +1,128 @@
+"""A backend configuration that cannot be used is said the same way by every command and
+by the agent hook: MH028 at its file, line and column (newcomer6: ``memhooks recall`` and
+the hook gave a plain line, ``memhooks backends list`` the diagnostic), and a
+``MEMHOOKS_CONFIG`` that names no file is no silent "no configuration"."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from memhooks.cli import main
+from memhooks.hook.handler import handle
+
+ROOT_HOOK = "---\nschema: memhooks/v2\n---\n"
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    (root / "MEMHOOKS.md").write_text(ROOT_HOOK, encoding="utf-8")
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("MEMHOOKS_STORE", str(tmp_path / "m.sqlite3"))
+    monkeypatch.setenv("MEMHOOKS_STATE_DIR", str(tmp_path / "state"))
+    assert main(["remember", "the retry budget is four attempts"]) == 0
+    return root
+
+
+def test_recall_says_an_invalid_configuration_where_it_is(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text("this is [not toml\n", encoding="utf-8")
+    monkeypatch.setenv("MEMHOOKS_CONFIG", str(bad))
+    capsys.readouterr()
+    assert main(["recall", ".", "--prompt", "retry budget"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error[MH028]: the memhooks configuration is not valid TOML")
+    assert f"  --> {bad}:1:6\n" in err and "help: fix the TOML syntax" in err
+    assert main(["recall", ".", "--prompt", "retry budget", "--format", "json"]) == 1
+    out, err = capsys.readouterr()
+    assert json.loads(out)["status"] == "no_backend"  # the result stays on stdout
+    said = json.loads(err)[0]
+    assert (said["code"], said["path"], said["line"], said["column"]) == ("MH028", str(bad), 1, 6)
+
+
+def test_a_config_variable_naming_no_file_is_an_error_in_the_cli(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "typo.toml"
+    monkeypatch.setenv("MEMHOOKS_CONFIG", str(missing))
+    capsys.readouterr()
+    for argv in (["recall", ".", "--prompt", "retry"], ["backends", "list"], ["remember", "x"]):
+        assert main(argv) == 1, argv
+        err = capsys.readouterr().err
+        assert err.startswith("error[MH028]: MEMHOOKS_CONFIG names no file\n"), (argv, err)
+        assert f"  --> {missing}\n" in err and "unset MEMHOOKS_CONFIG" in err
+    assert not missing.exists()
+
+
+def _prompt(project: Path, session: str) -> str:
+    payload = {"session_id": session, "cwd": str(project), "hook_event_name": "UserPromptSubmit",
+               "prompt": "why is the retry budget four attempts?"}  # fmt: skip
+    reply = handle(json.dumps(payload), agent="claude-code", env=dict(os.environ), time_s=30)
+    return reply.note or ""
+
+
+def test_the_hook_names_the_configuration_file_line_and_column(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text("this is [not toml\n", encoding="utf-8")
+    monkeypatch.setenv("MEMHOOKS_CONFIG", str(bad))
+    err = _prompt(project, "s1")
+    assert "MH028 memory unavailable" in err and f"({bad}:1:6)" in err
+
+
+def test_the_hook_says_a_config_variable_naming_no_file_once_a_session(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    missing = tmp_path / "typo.toml"
+    monkeypatch.setenv("MEMHOOKS_CONFIG", str(missing))
+    note = f"MEMHOOKS_CONFIG names no file ({missing}); unset MEMHOOKS_CONFIG"
+    # a prompt cannot open the backend: its "memory unavailable" line says why, every time
+    assert [_prompt(project, "s1").count(note) for _ in range(2)] == [1, 1]
+    # a call that opens none (no store yet) says it once a session
+    monkeypatch.setenv("MEMHOOKS_STORE", str(tmp_path / "none.sqlite3"))
+    assert [_prompt(project, "s2").count(f"MH028 {note}") for _ in range(2)] == [1, 0]
+
+
+def test_the_embedded_backend_s_own_path_variable_chooses_the_store_everywhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # fix6: MEMHOOKS_EMBEDDED_PATH alone was honoured by recall, but remember wrote to the
+    # default store and the hook's store choice looked there (nothing to recall)
+    from memhooks.agents import NormalizedEvent
+    from memhooks.backends import store_file
+    from memhooks.hook.call import HookCall
+
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    (root / "MEMHOOKS.md").write_text(ROOT_HOOK, encoding="utf-8")
+    monkeypatch.chdir(root)
+    monkeypatch.delenv("MEMHOOKS_STORE", raising=False)
+    monkeypatch.setenv("MEMHOOKS_STATE_DIR", str(tmp_path / "state"))
+    chosen = tmp_path / "chosen.sqlite3"
+    monkeypatch.setenv("MEMHOOKS_EMBEDDED_PATH", str(chosen))
+    assert store_file(os.environ) == str(chosen)
+    assert store_file({**os.environ, "MEMHOOKS_STORE": str(tmp_path / "other.sqlite3")}) == str(chosen)
+    event = NormalizedEvent("claude-code", "user_prompt", native_event="UserPromptSubmit")
+    assert HookCall(event, dict(os.environ)).store_ready is False  # not made yet
+    assert main(["remember", "the retry budget is four attempts"]) == 0  # remember
+    assert chosen.is_file()
+    assert HookCall(event, dict(os.environ)).store_ready is True  # the hook's choice
+    capsys.readouterr()
+    assert main(["recall", ".", "--prompt", "retry budget", "--format", "json"]) == 0  # recall
+    assert "four attempts" in capsys.readouterr().out
+    assert "four attempts" in _context(root, "s1")  # the hook
+    assert sorted(p.name for p in tmp_path.rglob("*.sqlite3") if "state" not in p.parts) == ["chosen.sqlite3"]
+
+
+def _context(project: Path, session: str) -> str:
+    payload = {"session_id": session, "cwd": str(project), "hook_event_name": "UserPromptSubmit",
+               "prompt": "why is the retry budget four attempts?"}  # fmt: skip
+    return handle(json.dumps(payload), agent="claude-code", env=dict(os.environ), time_s=30).stdout
