@@ -101,13 +101,11 @@ CHOICES = {
 #: Settings that name a place or a list, read where they are used.
 PATHS = ("MEMHOOKS_ROOT", "MEMHOOKS_STORE", "MEMHOOKS_STATE_DIR", "MEMHOOKS_CONFIG")
 TEXTS = ("MEMHOOKS_BACKEND", "MEMHOOKS_ROLES", "MEMHOOKS_ROLE_MAP")
-#: The variables that name the embedded store's file (``MEMHOOKS_EMBEDDED_PATH``: the
-#: embedded backend's own ``path`` setting, :mod:`memhooks.backends.config`): a relative
-#: one is made absolute by :func:`memhooks.store.location.rooted`.
-STORE_PATHS = ("MEMHOOKS_STORE", "MEMHOOKS_EMBEDDED_PATH")
-#: The same, first set wins, as :class:`~memhooks.backends.embedded.EmbeddedBackend`
-#: reads them: its own ``path`` setting's (``MEMHOOKS_<NAME>_<KEY>``), then
-#: ``MEMHOOKS_STORE`` (:func:`store_variable`).
+#: The variables that name the embedded store's file, first set wins, as
+#: :class:`~memhooks.backends.embedded.EmbeddedBackend` reads them: its own ``path``
+#: setting's (``MEMHOOKS_<NAME>_<KEY>``, :mod:`memhooks.backends.config`), then
+#: ``MEMHOOKS_STORE`` (:func:`store_variable`); a relative one is made absolute by
+#: :func:`memhooks.store.location.rooted`.
 STORE_VARS = ("MEMHOOKS_EMBEDDED_PATH", "MEMHOOKS_STORE")
 #: Variables memhooks sets for itself, never a user setting.
 INTERNAL = ("MEMHOOKS_LAUNCHER_FALLBACK",)
@@ -187,12 +185,12 @@ def choice(name: str, env: Mapping[str, str] | None = None, notes: list[str] | N
 
 
 def relative_stores(env: Mapping[str, str]) -> list[str]:
-    """The variables of :data:`STORE_PATHS` that ``env`` sets to a relative path (one
+    """The variables of :data:`STORE_VARS` that ``env`` sets to a relative path (one
     starting with ``~`` counts as absolute): a look at two values, cheap enough for
     every hook call; :func:`memhooks.store.location.rooted` says where they point."""
     return [
         name
-        for name in STORE_PATHS
+        for name in STORE_VARS
         if (value := env.get(name)) and not value.startswith("~") and not os.path.isabs(value)
     ]
 

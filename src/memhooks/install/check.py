@@ -32,6 +32,7 @@ import uuid
 from importlib import resources
 
 from .. import git
+from ..protocol import HOOK_NAME
 from ..store import MemoryStore, project_id
 from . import eventmap, jsonc, trust, yamlconf
 from .command import is_ours
@@ -187,7 +188,7 @@ def _project(base: str) -> str:
     os.makedirs(os.path.join(root, "deploy"))
     subprocess.run(git.command(root, "init", "-q"), check=True, capture_output=True,
                    env=git.environment(), timeout=30)  # fmt: skip
-    with open(os.path.join(root, "MEMHOOKS.md"), "w", encoding="utf-8") as handle:
+    with open(os.path.join(root, HOOK_NAME), "w", encoding="utf-8") as handle:
         handle.write(
             '---\nschema: memhooks/v2\nrecall_queries:\n  - "When does the deploy window close?"\n---\n'
         )

@@ -16,6 +16,7 @@ import os
 
 from ..agents.wiring import GIT_ROOT, START_FOLDER, WALK_UP, WORKSPACE
 from ..git import marker
+from ..protocol import HOOK_NAME
 from .base import PROJECT, USER
 from .command import suggest
 
@@ -104,6 +105,6 @@ def example(root: str) -> str:
         )
     except OSError:
         names = []
-    hooked = [n for n in names if os.path.isfile(os.path.join(root, n, "MEMHOOKS.md"))]
+    hooked = [n for n in names if os.path.isfile(os.path.join(root, n, HOOK_NAME))]
     picks = hooked or names
     return os.path.join(root, picks[0]) + os.sep if picks else os.path.join(root, "<subfolder>")

@@ -28,7 +28,7 @@ import time
 
 from .. import atomicfile
 from ..errors import DiagnosticError, fail
-from ..protocol import UNSAFE
+from ..protocol import HOOK_NAME, UNSAFE
 
 PathLike = str | os.PathLike[str]
 
@@ -45,7 +45,7 @@ _ADVICE = {
 }
 
 
-def is_temp_name(name: str, hook_name: str = "MEMHOOKS.md") -> bool:
+def is_temp_name(name: str, hook_name: str = HOOK_NAME) -> bool:
     """True when ``name`` is a temporary file of the writer for ``hook_name``."""
     return atomicfile.is_temp_name(name, hook_name)
 
@@ -81,7 +81,7 @@ def write_atomic(path: PathLike, data: str | bytes, *, mode: int | None = None) 
 
 
 def sweep_stale_temps(
-    directory: PathLike, *, hook_name: str = "MEMHOOKS.md", older_than_s: float = STALE_AFTER_S
+    directory: PathLike, *, hook_name: str = HOOK_NAME, older_than_s: float = STALE_AFTER_S
 ) -> list[str]:
     """Remove temporary files that killed writers left in ``directory``.
 

@@ -31,7 +31,7 @@ from typing import Any
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from ..errors import DiagnosticError, fail
-from ..protocol import yamlcore, yamlio
+from ..protocol import HOOK_NAME, yamlcore, yamlio
 from ..protocol.frontmatter import Document, split
 from .textmerge import merge
 
@@ -87,7 +87,7 @@ class Snapshot:
 def render(
     document: Document,
     tree: CommentedMap,
-    path: str = "MEMHOOKS.md",
+    path: str = HOOK_NAME,
     before: Snapshot | None = None,
 ) -> str:
     """The full file text of ``document`` with its frontmatter replaced by ``tree``.
@@ -105,7 +105,7 @@ def render(
 def render_read_back(
     document: Document,
     tree: CommentedMap,
-    path: str = "MEMHOOKS.md",
+    path: str = HOOK_NAME,
     before: Snapshot | None = None,
 ) -> tuple[str, Any]:
     """:func:`render`, plus the frontmatter tree read back from the rendered text (the
