@@ -144,3 +144,19 @@ def test_a_low_signal_owner_whose_previous_owner_is_low_signal_too_is_left_out()
     types.before = [(earlier, 10)]
     why = read_of(20, types, owner("f", [(11, 20)], "fix: round totals half up"))
     assert names(rank(why)) == ["f"]
+
+
+def test_a_chain_that_brings_only_what_is_named_already_is_left_out() -> None:
+    # newcomer6: requests auth.py 190-200 — the formatter's 2a6f290 (7 lines) and the
+    # typing pass 561e4b6 (2 lines) each had only 1dbaddd behind it; the second told its
+    # reshaping and nothing new, and took a place of the three
+    decision = Commit("d" * 40, "for RFC-7616 add SHA-256", 0, "for RFC-7616 add SHA-256")
+    formatter = owner("f", [(1, 7)], "style: reformat", low=True)
+    formatter.before = [(decision, 3)]
+    typing = owner("t", [(8, 9)], "Add inline types", low=True)
+    typing.before = [(decision, 2)]
+    other = owner("o", [(10, 12)], "fix: keep the nonce per thread")
+    why = read_of(12, formatter, typing, other)
+    assert names(rank(why)) == ["f", "o"]
+    alone = read_of(12, typing, other)  # the same chain first: it brings the decision
+    assert names(rank(alone)) == ["o", "t"]

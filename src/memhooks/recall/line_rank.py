@@ -8,7 +8,7 @@ the prompt's words (:func:`memhooks.words.content_words`: the one rule for prose
 words) found in what the commit said.
 Kept: those owning at least :data:`MIN_LINES` lines and :data:`MIN_SHARE` of the lines
 read, or matching at least :data:`MIN_PROMPT` of the prompt's words; a low-signal owner
-only when it brings a previous owner (what it replaced); never a sweeping commit
+only when it brings a previous owner (what it replaced) not named already; never a sweeping commit
 (:func:`sweeping`), nor one that changed the lines only on their surface — comments,
 docstrings, type annotations (:mod:`memhooks.lines.surface`: "Add inline types" on
 requests' ``auth.py``, whatever its subject says; judged by what the commit changed in
@@ -92,7 +92,7 @@ def rank(
         scored.append((sweep, score, explanation.commit.time, bool(low or sweep), lines,
                        prompt_share >= MIN_PROMPT, explanation))  # fmt: skip
     scored.sort(key=lambda item: (item[0], -item[1], -item[2]))
-    ranked = _chains_after([item[3:] for item in scored])
+    ranked = _bringing_news(_chains_after([item[3:] for item in scored]))
     if why.surface is None:
         return ranked[:limit]
     # judged lazily, best first, a few at a time (one git process each time): the owners
@@ -135,6 +135,27 @@ def _chains_after(ranked: list[tuple[bool, int, bool, Explanation]]) -> list[Exp
         if last > at:
             out.insert(last, out.pop(at))
     return [explanation for *_, explanation in out]
+
+
+def _bringing_news(ranked: list[Explanation]) -> list[Explanation]:
+    """``ranked`` without each chain (a low-signal or sweeping owner, kept for what it
+    replaced) whose previous owners worth telling all stand already behind a chain ranked
+    before it: it would add its own reshaping and nothing behind it (newcomer6: requests
+    ``auth.py`` 190–200 told the typing pass 561e4b6 for its two annotated lines, behind
+    which stood only 1dbaddd, already told behind the formatter's 2a6f290). A chain behind
+    which stands a direct owner of other lines read stays: it says which lines that
+    owner's decision reaches through the reshaping."""
+    behind_chains: set[str] = set()
+    out: list[Explanation] = []
+    for explanation in ranked:
+        chain = bool(explanation.commit.low_signal) or sweeping(explanation)
+        if chain:
+            behind = {c.hash for c in explanation.previous if not c.root and not c.low_signal}
+            if behind <= behind_chains:
+                continue
+            behind_chains |= behind
+        out.append(explanation)
+    return out
 
 
 def _brings(explanation: Explanation) -> bool:
