@@ -31,15 +31,12 @@ _CONFIG = ("-c", "core.quotePath=true", "-c", "i18n.logOutputEncoding=UTF-8")
 
 class BlameError(MemhooksError):
     """Git could not blame: ``str(error)`` is git's first error line, or why it could
-    not run; ``ran`` is False when git could not be started at all; ``refused`` is True
-    only when git ran to its end and said no (an exit status) — False when it could not
-    start (EAGAIN under parallel hooks) or was killed by a signal: a transient failure,
-    worth asking again, never an answer to remember."""
+    not run; ``ran`` is False when git could not be started at all (EAGAIN under parallel
+    hooks). Never an answer to remember: asked again next time."""
 
-    def __init__(self, message: str, *, ran: bool = True, refused: bool | None = None) -> None:
+    def __init__(self, message: str, *, ran: bool = True) -> None:
         super().__init__(message)
         self.ran = ran
-        self.refused = ran if refused is None else refused
 
 
 class Run:
@@ -170,7 +167,7 @@ def show(
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.communicate()
-        raise BlameError("git did not answer in time", refused=False) from None
+        raise BlameError("git did not answer in time") from None
     if proc.returncode != 0:
         raise BlameError(f"git cat-file exited {proc.returncode}")
     at = 0
@@ -204,7 +201,7 @@ def _lines(
     proc = _popen(top, args, stdin=subprocess.DEVNULL)
     out, err, finished = _collect(proc, deadline)
     if finished and proc.returncode < 0:
-        raise BlameError(f"git was killed (signal {-proc.returncode})", refused=False)
+        raise BlameError(f"git was killed (signal {-proc.returncode})")
     if finished and proc.returncode not in ok:
         said = next((x.strip() for x in err.decode("utf-8", "replace").splitlines() if x), "")
         raise BlameError(said.removeprefix("fatal: ") or f"git exited {proc.returncode}")

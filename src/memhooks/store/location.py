@@ -28,7 +28,6 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
 FILENAME = "memories.sqlite3"
-ENV_VAR = "MEMHOOKS_STORE"
 
 
 def default_path() -> str:
