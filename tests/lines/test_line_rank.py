@@ -154,7 +154,9 @@ def test_a_chain_that_brings_only_what_is_named_already_is_left_out() -> None:
     formatter = owner("f", [(1, 7)], "style: reformat", low=True)
     formatter.before = [(decision, 3)]
     typing = owner("t", [(8, 9)], "Add inline types", low=True)
-    typing.before = [(decision, 2)]
+    first = Commit("r" * 40, "initial import", 0, "initial import")
+    first.root = True  # nothing that says why: it does not make the chain bring news
+    typing.before = [(decision, 2), (first, 1)]
     other = owner("o", [(10, 12)], "fix: keep the nonce per thread")
     why = read_of(12, formatter, typing, other)
     assert names(rank(why)) == ["f", "o"]

@@ -92,7 +92,8 @@ def rank(
         scored.append((sweep, score, explanation.commit.time, bool(low or sweep), lines,
                        prompt_share >= MIN_PROMPT, explanation))  # fmt: skip
     scored.sort(key=lambda item: (item[0], -item[1], -item[2]))
-    ranked = _bringing_news(_chains_after([item[3:] for item in scored]))
+    chains = {id(item[6]) for item in scored if item[3]}
+    ranked = _bringing_news(_chains_after([item[3:] for item in scored]), chains)
     if why.surface is None:
         return ranked[:limit]
     # judged lazily, best first, a few at a time (one git process each time): the owners
@@ -137,32 +138,38 @@ def _chains_after(ranked: list[tuple[bool, int, bool, Explanation]]) -> list[Exp
     return [explanation for *_, explanation in out]
 
 
-def _bringing_news(ranked: list[Explanation]) -> list[Explanation]:
-    """``ranked`` without each chain (a low-signal or sweeping owner, kept for what it
-    replaced) whose previous owners worth telling all stand already behind a chain ranked
-    before it: it would add its own reshaping and nothing behind it (newcomer6: requests
-    ``auth.py`` 190–200 told the typing pass 561e4b6 for its two annotated lines, behind
-    which stood only 1dbaddd, already told behind the formatter's 2a6f290). A chain behind
-    which stands a direct owner of other lines read stays: it says which lines that
-    owner's decision reaches through the reshaping."""
-    behind_chains: set[str] = set()
+def _bringing_news(ranked: list[Explanation], chains: set[int]) -> list[Explanation]:
+    """``ranked`` (best first) without each chain (its ``id`` in ``chains``: a low-signal
+    or sweeping owner, kept for what it replaced) whose previous owners worth telling
+    (:func:`_behind`) all stand already behind a chain ranked before it: it would add its
+    own reshaping and nothing behind it (newcomer6: requests ``auth.py`` 190–200 told the
+    typing pass 561e4b6 for its two annotated lines, behind which stood only 1dbaddd,
+    already told behind the formatter's 2a6f290). A chain behind which stands a direct
+    owner of other lines read stays: it says which lines that owner's decision reaches
+    through the reshaping."""
+    told: set[str] = set()
     out: list[Explanation] = []
     for explanation in ranked:
-        chain = bool(explanation.commit.low_signal) or sweeping(explanation)
-        if chain:
-            behind = {c.hash for c in explanation.previous if not c.root and not c.low_signal}
-            if behind <= behind_chains:
+        if id(explanation) in chains:
+            behind = _behind(explanation)
+            if behind <= told:
                 continue
-            behind_chains |= behind
+            told |= behind
         out.append(explanation)
     return out
 
 
 def _brings(explanation: Explanation) -> bool:
-    """Whether what the owner of ``explanation`` replaced names a commit that says why:
-    neither the project's first commit nor another low-signal one (a typing pass over
-    the initial import tells nothing)."""
-    return any(not c.root and not c.low_signal for c in explanation.previous)
+    """Whether what the owner of ``explanation`` replaced names a commit that says why
+    (:func:`_behind`)."""
+    return bool(_behind(explanation))
+
+
+def _behind(explanation: Explanation) -> set[str]:
+    """The commits the owner of ``explanation`` replaced that say why: neither the
+    project's first commit nor another low-signal one (a typing pass over the initial
+    import tells nothing)."""
+    return {c.hash for c in explanation.previous if not c.root and not c.low_signal}
 
 
 def _said(explanation: Explanation) -> frozenset[str]:
