@@ -195,3 +195,17 @@ def test_a_file_s_lines_are_counted_once_however_often_an_edit_asks() -> None:
         assert changed_lines(old, "line 120\nline 121 changed\n") == [(1, 2)]
         assert _count(text) == 200
     assert _Counting.counts == 2  # the whole file, and the lines before line 120
+
+
+def test_crlf_and_lf_line_ends_find_the_same_lines() -> None:
+    # review7: the pre-tool edit reads the file with universal newlines, the post-tool
+    # one (hosts without a pre-tool channel) the cache's kept text with its "\r"; a host's
+    # old text may carry either end — each way, the same lines
+    lf = "".join(f"line {n}\n" for n in range(1, 21))
+    crlf = lf.replace("\n", "\r\n")
+    old = "line 10\nline 11\n"
+    for text in (lf, crlf):
+        for asked in (old, old.replace("\n", "\r\n")):
+            assert edit_lines(text, asked) == [(7, 14)]
+    assert changed_lines(crlf, lf) == []
+    assert changed_lines(crlf, lf.replace("line 10\n", "line ten\n")) == [(7, 13)]

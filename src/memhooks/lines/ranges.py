@@ -35,6 +35,7 @@ def edit_lines(
     the host will refuse that edit, so it replaces nothing."""
     if not old_string:
         return []
+    text, old_string = _lf(text), _lf(old_string)
     start = text.find(old_string)
     if (
         unique
@@ -60,6 +61,7 @@ def changed_lines(old_text: str, new_text: str, *, context: int = CONTEXT) -> li
     (an insertion counts the lines it lands between), widened by ``context`` lines:
     :class:`difflib.SequenceMatcher`'s opcodes, compared only when the changed middles
     share a line (:func:`_one_change`)."""
+    old_text, new_text = _lf(old_text), _lf(new_text)
     old = old_text.split("\n")
     new = new_text.split("\n")
     # The lines both share at the start and at the end are not compared again: a Write
@@ -94,6 +96,14 @@ def changed_lines(old_text: str, new_text: str, *, context: int = CONTEXT) -> li
         i1, i2 = i1 + head, i2 + head
         spans.append((i1 + 1, i2) if i2 > i1 else (i1, i1 + 1))
     return _widen(spans, context, _count(old_text))
+
+
+def _lf(text: str) -> str:
+    """``text`` with CRLF line ends as LF: where an edit stands is compared line by line,
+    whichever end the file, the cache's kept text (as saved, ``\r`` kept) or the host's
+    old text carries — one line each way, so no line number moves (review7: a CRLF file's
+    post-tool edit found nothing once the kept text kept its ``\r``)."""
+    return text.replace("\r\n", "\n") if "\r" in text else text
 
 
 def _one_change(old: list[str], new: list[str]) -> bool:
