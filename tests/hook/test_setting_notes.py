@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from hook_support import MARKER
 
 CLI = [sys.executable, "-m", "memhooks", "hook", "--agent", "claude-code"]
@@ -48,51 +49,40 @@ def test_a_misspelt_setting_is_said_once_a_session_with_the_one_meant(
     assert _call(project, env, "s2", "PostToolUse").stderr == line
 
 
-def test_backend_and_test_script_variables_are_not_unknown(
-    project: Path, env: dict[str, str]
+#: Settings and the one line the hook says of them (``""``: nothing), recall going on.
+SAID = [
+    pytest.param(
+        {"MEMHOOKS_MEM0_USER_ID": "alice", "MEMHOOKS_TEST_MEM0_VENV": "/v"}, "",
+        id="backend and test-script variables are not unknown"),
+    # Any MEMHOOKS_<BACKEND>_* passed by its prefix: MEMHOOKS_EMBEDDED_PAHT did nothing
+    # without a word (final review); each backend's keys are a table now.
+    pytest.param(
+        {"MEMHOOKS_EMBEDDED_PAHT": "x"},
+        "MH038 MEMHOOKS_EMBEDDED_PAHT is not a memhooks setting (ignored);"
+        " did you mean MEMHOOKS_EMBEDDED_PATH?",
+        id="a misspelt backend variable is said with the one meant"),
+    pytest.param(
+        {"MEMHOOKS_STATE_DIR": "relative/state"},
+        "MH028 MEMHOOKS_STATE_DIR must be an absolute folder (got 'relative/state');"
+        " using the default folder",
+        id="a relative state dir is said and the default folder used"),
+    pytest.param(
+        {"MEMHOOKS_ROLE_MAP": "garbage;permission_mode:plan=architect"},
+        "MH028 MEMHOOKS_ROLE_MAP must be `FIELD:VALUE=ROLE[,ROLE]` rules separated by `;`"
+        " (got 'garbage'); using the other rules",
+        id="a malformed role map rule is said and the others kept"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("settings", "said"), SAID)
+def test_a_setting_is_said_in_one_line_and_recall_goes_on(
+    project: Path, env: dict[str, str], settings: dict[str, str], said: str
 ) -> None:
-    env = {**env, "MEMHOOKS_MEM0_USER_ID": "alice", "MEMHOOKS_TEST_MEM0_VENV": "/v"}
-    done = _call(project, env, "s3")
+    before = sorted(project.iterdir())
+    done = _call(project, {**env, **settings}, "s3")
     assert done.returncode == 0 and MARKER in done.stdout
-    assert done.stderr == ""
-
-
-def test_a_misspelt_backend_variable_is_said_with_the_one_meant(
-    project: Path, env: dict[str, str]
-) -> None:
-    """Any ``MEMHOOKS_<BACKEND>_*`` passed by its prefix: ``MEMHOOKS_EMBEDDED_PAHT`` did
-    nothing without a word (final review); each backend's keys are a table now."""
-    done = _call(project, {**env, "MEMHOOKS_EMBEDDED_PAHT": "x"}, "s8")
-    assert done.returncode == 0 and MARKER in done.stdout
-    assert done.stderr == (
-        "memhooks hook: MH038 MEMHOOKS_EMBEDDED_PAHT is not a memhooks setting (ignored);"
-        " did you mean MEMHOOKS_EMBEDDED_PATH?\n"
-    )
-
-
-def test_a_relative_state_dir_is_said_and_the_default_folder_used(
-    project: Path, env: dict[str, str]
-) -> None:
-    done = _call(project, {**env, "MEMHOOKS_STATE_DIR": "relative/state"}, "s4")
-    assert done.returncode == 0 and MARKER in done.stdout
-    assert done.stderr == (
-        "memhooks hook: MH028 MEMHOOKS_STATE_DIR must be an absolute folder (got 'relative/state');"
-        " using the default folder\n"
-    )
-    assert not (project / "relative").exists()  # nothing made in the working folder
-
-
-def test_a_malformed_role_map_rule_is_said_and_the_others_kept(
-    project: Path, env: dict[str, str]
-) -> None:
-    done = _call(
-        project, {**env, "MEMHOOKS_ROLE_MAP": "garbage;permission_mode:plan=architect"}, "s5"
-    )
-    assert done.returncode == 0 and MARKER in done.stdout
-    assert done.stderr == (
-        "memhooks hook: MH028 MEMHOOKS_ROLE_MAP must be `FIELD:VALUE=ROLE[,ROLE]` rules separated by `;`"
-        " (got 'garbage'); using the other rules\n"
-    )
+    assert done.stderr == (f"memhooks hook: {said}\n" if said else "")
+    assert sorted(project.iterdir()) == before  # nothing made in the working folder
 
 
 def test_a_served_tool_call_pays_nothing_for_the_settings_said(
