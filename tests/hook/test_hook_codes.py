@@ -18,7 +18,7 @@ from hook_support import payload
 
 from memhooks.agents.registry import _MODULES
 from memhooks.catalogue import CATALOGUE
-from memhooks.hook.reply import Reply
+from memhooks.hook.reply import Reply, is_coded
 
 CASES = json.loads((Path(__file__).parent / "data" / "stderr_codes.json").read_text(encoding="utf-8"))["cases"]
 
@@ -105,3 +105,12 @@ def test_a_partial_recall_is_said_with_the_deadlines_code(project: Path) -> None
         call.close()
     assert reply.note == f"MH043 {result.partial()}"
     assert "a partial answer" in str(reply.context)  # and the model is told, once
+
+
+def test_a_note_is_coded_only_by_mh_three_digits_and_a_space() -> None:
+    # review7: nothing held the space after the code — a note starting "MH0123" or
+    # "MH038:" would pass for coded, and reach the stderr line without a code of its own
+    assert is_coded("MH038 coded") and not is_coded("MH038")
+    for stray in ("MH0123 four digits", "MH038: a colon", "MH03x not digits", "mh038 lower"):
+        assert not is_coded(stray)
+        assert Reply("", stray).note == f"MH042 {stray}"

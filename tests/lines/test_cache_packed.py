@@ -59,3 +59,19 @@ def test_packed_owners_that_do_not_fit_their_width_are_a_miss(tmp_path: Path) ->
                          ([1, 2], 1)):  # fmt: skip
         Path(file).write_text(json.dumps({**data, "lines": lines, "width": width}), "utf-8")
         assert cache.load(file) is None
+
+
+def test_packed_owners_longer_than_their_lines_by_less_than_a_width_are_a_miss(
+    tmp_path: Path,
+) -> None:
+    # review7: packed owners that are not whole fields of their width are not what save
+    # wrote; without cache.load's width check such an entry loads (its size, rounded
+    # down, still matches the per-line flags) — the check was held by no test
+    file = str(tmp_path / "blame" / "entry.json")
+    entry = cache.Entry("head", [0, 0, 0, 0, 0, 0], ["a", "b"])
+    entry.lines = [cache.known(300, 7), cache.known(5, 40)]
+    assert cache.save(file, entry)
+    data = json.loads(Path(file).read_text(encoding="utf-8"))
+    assert data["width"] > 1 and cache.load(file) is not None
+    Path(file).write_text(json.dumps({**data, "lines": data["lines"] + "0"}), "utf-8")
+    assert cache.load(file) is None
