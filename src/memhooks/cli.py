@@ -29,7 +29,7 @@ from .errors import (
     UsageError,
     store_diagnostic,
 )
-from .settings import relative_stores, unknown, unknown_note
+from .settings import relative_paths, unknown, unknown_note
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -419,11 +419,11 @@ def _unknown_settings(fmt: str) -> None:
 
 
 def _rooted_store_paths() -> None:
-    """A relative ``MEMHOOKS_STORE`` (or ``MEMHOOKS_EMBEDDED_PATH``) made absolute for
+    """A relative ``MEMHOOKS_STORE``, ``MEMHOOKS_EMBEDDED_PATH`` or ``MEMHOOKS_CONFIG`` made absolute for
     the whole command, and the processes it starts, against the project root found from
     the working folder (:func:`memhooks.store.location.rooted`: the hook's rule too).
     Nothing to do, and nothing loaded, when none is relative."""
-    if not relative_stores(os.environ):
+    if not relative_paths(os.environ):
         return
     from .store.location import rooted
 

@@ -35,7 +35,8 @@ variable                        default   range and meaning
 ``MEMHOOKS_STORE``              —         the embedded store's file (below
                                           ``MEMHOOKS_EMBEDDED_PATH``: :func:`store_variable`)
 ``MEMHOOKS_STATE_DIR``          —         an absolute folder: the session state
-``MEMHOOKS_CONFIG``             —         the backend configuration file
+``MEMHOOKS_CONFIG``             —         the backend configuration file (relative:
+                                          to the project root, as ``MEMHOOKS_STORE``)
 ``MEMHOOKS_BACKEND``            —         the active backend
 ``MEMHOOKS_ROLES``              —         comma-separated roles
 ``MEMHOOKS_ROLE_MAP``           —         ``FIELD:VALUE=ROLE[,ROLE];...``
@@ -107,6 +108,10 @@ TEXTS = ("MEMHOOKS_BACKEND", "MEMHOOKS_ROLES", "MEMHOOKS_ROLE_MAP")
 #: ``MEMHOOKS_STORE`` (:func:`store_variable`); a relative one is made absolute by
 #: :func:`memhooks.store.location.rooted`.
 STORE_VARS = ("MEMHOOKS_EMBEDDED_PATH", "MEMHOOKS_STORE")
+#: The variables whose relative value is taken from the project root, not from the
+#: folder the process runs in (:func:`relative_paths`, :mod:`memhooks.store.location`):
+#: the store's file and the backend configuration file.
+ROOTED = (*STORE_VARS, "MEMHOOKS_CONFIG")
 #: Variables memhooks sets for itself, never a user setting.
 INTERNAL = ("MEMHOOKS_LAUNCHER_FALLBACK",)
 #: Prefixes of the variables of memhooks' own test and bench scripts: never read as
@@ -184,13 +189,13 @@ def choice(name: str, env: Mapping[str, str] | None = None, notes: list[str] | N
     return default
 
 
-def relative_stores(env: Mapping[str, str]) -> list[str]:
-    """The variables of :data:`STORE_VARS` that ``env`` sets to a relative path (one
-    starting with ``~`` counts as absolute): a look at two values, cheap enough for
+def relative_paths(env: Mapping[str, str]) -> list[str]:
+    """The variables of :data:`ROOTED` that ``env`` sets to a relative path (one
+    starting with ``~`` counts as absolute): a look at three values, cheap enough for
     every hook call; :func:`memhooks.store.location.rooted` says where they point."""
     return [
         name
-        for name in STORE_VARS
+        for name in ROOTED
         if (value := env.get(name)) and not value.startswith("~") and not os.path.isabs(value)
     ]
 

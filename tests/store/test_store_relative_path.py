@@ -166,3 +166,60 @@ def test_a_library_caller_is_told_where_commands_take_a_relative_store_from(
             " commands and the hook take it from the project root: memhooks.store.location.rooted)"
         ),
     )
+
+
+CONFIG = '[backends.embedded]\npath = "{path}"\n'
+
+
+def test_a_relative_config_file_is_taken_from_the_root_in_every_folder(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``MEMHOOKS_CONFIG=conf/memhooks.toml`` names one file per project, as a relative
+    store does (newcomer6: in ``src/pkg`` it named ``src/pkg/conf/memhooks.toml``, MH028
+    "names no file", while the same value worked at the root)."""
+    (project / "conf").mkdir()
+    store = tmp_path / "from-config.sqlite3"
+    (project / "conf" / "memhooks.toml").write_text(CONFIG.format(path=store), encoding="utf-8")
+    monkeypatch.setenv("MEMHOOKS_CONFIG", "conf/memhooks.toml")
+    monkeypatch.delenv("MEMHOOKS_STORE", raising=False)
+    for folder in (project, project / "src" / "pkg"):
+        monkeypatch.chdir(folder)
+        capsys.readouterr()
+        assert main(["backends", "list", "--format", "json"]) == 0, capsys.readouterr().err
+        listed = json.loads(capsys.readouterr().out)
+        assert listed["config"]["path"] == str(project / "conf" / "memhooks.toml"), folder
+    monkeypatch.chdir(project / "src" / "pkg")
+    assert main(["remember", "--store", str(store), "the retry budget is four attempts: measured"]) == 0
+    capsys.readouterr()
+    assert main(["recall", ".", "--prompt", "retry budget", "--format", "json"]) == 0
+    assert "four attempts: measured" in capsys.readouterr().out  # the store the root's file names
+    # the hook reads the root's file from the payload's folder, whatever folder the host
+    # runs it in: its mistake is said at the root's file, line and column
+    (project / "conf" / "memhooks.toml").write_text("this is [not toml\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    payload = {"hook_event_name": "UserPromptSubmit", "session_id": "s", "cwd": str(project / "src"),
+               "prompt": "why is the retry budget four attempts?"}  # fmt: skip
+    env = {"MEMHOOKS_CONFIG": "conf/memhooks.toml", "HOME": os.environ["HOME"],
+           "MEMHOOKS_STATE_DIR": str(tmp_path / "state")}  # fmt: skip
+    reply = handle(json.dumps(payload), agent="claude-code", env=env)
+    assert "MH028 memory unavailable" in (reply.note or ""), reply
+    assert f"({project / 'conf' / 'memhooks.toml'}:1:6)" in (reply.note or ""), reply
+
+
+def test_a_relative_config_naming_no_file_is_said_at_the_root_s_path(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The MH028 a typo gets names the file the value names from the root, in the CLI
+    and on the hook's stderr line."""
+    monkeypatch.setenv("MEMHOOKS_CONFIG", "typo.toml")
+    monkeypatch.chdir(project / "src" / "pkg")
+    capsys.readouterr()
+    assert main(["backends", "list"]) == 1
+    assert f"  --> {project / 'typo.toml'}\n" in capsys.readouterr().err
+    monkeypatch.chdir(tmp_path)
+    payload = {"hook_event_name": "UserPromptSubmit", "session_id": "s", "cwd": str(project / "src"),
+               "prompt": "why is the retry budget four attempts?"}  # fmt: skip
+    env = {"MEMHOOKS_CONFIG": "typo.toml", "MEMHOOKS_STORE": str(tmp_path / "none.sqlite3"),
+           "HOME": os.environ["HOME"], "MEMHOOKS_STATE_DIR": str(tmp_path / "state")}  # fmt: skip
+    reply = handle(json.dumps(payload), agent="claude-code", env=env)
+    assert f"MH028 MEMHOOKS_CONFIG names no file ({project / 'typo.toml'})" in (reply.note or ""), reply

@@ -399,8 +399,8 @@ class HookCall:
     @property
     def store_env(self) -> Mapping[str, str]:
         """:attr:`env` as the memory store is chosen from it: a relative
-        ``MEMHOOKS_STORE`` or ``MEMHOOKS_EMBEDDED_PATH``
-        (:func:`memhooks.settings.relative_stores`) made absolute against the project
+        ``MEMHOOKS_STORE``, ``MEMHOOKS_EMBEDDED_PATH`` or ``MEMHOOKS_CONFIG``
+        (:func:`memhooks.settings.relative_paths`) made absolute against the project
         root found from the call's :attr:`folder` (:func:`memhooks.store.location.rooted`:
         the CLI's rule too, not the hook process's folder); :attr:`env` itself when none
         is relative. Worked out once, and only where the store is chosen
@@ -409,10 +409,10 @@ class HookCall:
         (a settled tool call, a pre-tool read) neither walks for the root nor loads the
         rule (review6: 7-9 modules, ~3 M instructions a call). Raises as :attr:`folder`."""
         if self._store_env is None:
-            from ..settings import relative_stores
+            from ..settings import relative_paths
 
             self._store_env = self.env
-            if relative_stores(self.env):
+            if relative_paths(self.env):
                 from ..store.location import rooted
 
                 self._store_env = {**self.env, **rooted(self.env, self.folder)}
@@ -493,9 +493,8 @@ class HookCall:
 
         odd = unknown(self.env)
         named = self.env.get("MEMHOOKS_ROOT")
-        config = self.env.get("MEMHOOKS_CONFIG")
-        if config:
-            self._config_note(config)
+        if self.env.get("MEMHOOKS_CONFIG"):
+            self._config_note(self.store_env["MEMHOOKS_CONFIG"])  # relative: from the root
         if not odd and not named:
             return
         if odd:

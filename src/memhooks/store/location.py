@@ -1,7 +1,10 @@
 """Where the store file lives: the default, and the one rule for a relative one.
 
 **A relative store path in the environment** (``MEMHOOKS_STORE=rel.sqlite3``, or the
-embedded backend's ``MEMHOOKS_EMBEDDED_PATH``) **is relative to the project root
+embedded backend's ``MEMHOOKS_EMBEDDED_PATH``) — and so a relative backend
+configuration file, ``MEMHOOKS_CONFIG`` (:data:`memhooks.settings.ROOTED`; newcomer6:
+it was read from the process folder, so a value that worked at the root named no file
+in ``src/pkg``) — **is relative to the project root
 memhooks finds from the working folder** — the folder the command runs in, the folder
 the agent's hook payload names (the launch folder agents use) — by the root rule of
 :func:`memhooks.protocol.root.find_root` (``MEMHOOKS_ROOT`` when it contains that
@@ -44,8 +47,8 @@ def default_path() -> str:
 
 
 def rooted(env: Mapping[str, str], folder: str) -> dict[str, str]:
-    """The store variables of ``env`` that name a relative path
-    (:func:`memhooks.settings.relative_stores`), each made absolute against the project
+    """The variables of ``env`` that name a relative store or configuration file
+    (:func:`memhooks.settings.relative_paths`), each made absolute against the project
     root found from the working folder ``folder`` (absolute), or ``folder`` itself
     outside any project (the module's rule): ``{name: absolute path}``, empty when none
     is relative. Never raises: a folder that cannot be walked is its own root. Says
@@ -55,9 +58,9 @@ def rooted(env: Mapping[str, str], folder: str) -> dict[str, str]:
 
     from ..errors import MemhooksWarning
     from ..protocol.root import find_root
-    from ..settings import relative_stores
+    from ..settings import relative_paths
 
-    names = relative_stores(env)
+    names = relative_paths(env)
     if not names:
         return {}
     try:
