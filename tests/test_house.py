@@ -64,6 +64,8 @@ KEPT: dict[tuple[str, str], str] = {
     ("memhooks.history", "memhooks.lazy"): HOOK_PATH + ": line recall reads history.message",
     ("memhooks.lines.surface", "memhooks.lines.surface_diff"): HOOK_PATH
     + ": a Read's surface verdicts kept: no difflib, no tokenize",
+    ("memhooks.lines.surface", "memhooks.lines.blame"): HOOK_PATH
+    + ": git only for a layout-subject owner not judged before (tests/lines/test_layout_owner.py)",
     ("memhooks.capture.observer", "memhooks.backends.embedded"): HOOK_PATH + ": capture on",
     ("memhooks.capture.observer", "memhooks.transcripts.ending"): HOOK_PATH + ": capture on",
     ("memhooks.capture.settings", "json"): HOOK_PATH + ": a switch file (capture turned on once)",

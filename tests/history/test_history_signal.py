@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from memhooks.history.signal import REASONS, low_signal, reshapes
+from memhooks.history.reasons import REASONS
+from memhooks.history.signal import low_signal, reshapes
 
 CASES: list[dict[str, Any]] = json.loads(
     (Path(__file__).parent / "data" / "signal.json").read_text(encoding="utf-8")

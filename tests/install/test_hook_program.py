@@ -10,7 +10,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import memhooks
 from memhooks.install import command
+
+#: The folder memhooks is imported from (for an editable install, not site-packages).
+SRC = os.path.dirname(os.path.dirname(os.path.abspath(memhooks.__file__)))
 
 
 def test_this_installations_cli_becomes_the_interpreter_on_main() -> None:
@@ -90,6 +94,24 @@ def test_without_site_dependencies_in_site_packages_still_import(tmp_path: Path)
     assert [line for line in said if "does not exist: nothing to recall" not in line] == []  # a store not made yet: said once
     text = hook.read_text()
     assert "billing/invoice.py" in text and "# kept by people" in text
+
+
+def test_without_site_a_standard_module_that_is_missing_leaves_the_late_setup_alone() -> None:
+    # subprocess tries `import msvcrt` on every platform; the late site setup ran for it,
+    # ~11 M instructions of any hook call that ran git (callgrind). A standard module the
+    # standard finders did not find is still not found, and one outside the standard
+    # library still runs the setup.
+    probe = (
+        "import sys, memhooks.fast as f; f.prepare(['memhooks', 'hook'])\n"
+        "import subprocess\n"
+        "try:\n    import msvcrt\nexcept ModuleNotFoundError: print('msvcrt missing')\n"
+        "print('site' in sys.modules)\n"
+        "try:\n    import memhooks_no_such_module\nexcept ModuleNotFoundError: print('none')\n"
+        "print('site' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-S", "-c", probe], capture_output=True, text=True,
+                          check=True, env={**os.environ, "PYTHONPATH": SRC})  # fmt: skip
+    assert done.stdout.split("\n") == ["msvcrt missing", "False", "none", "True", ""]
 
 
 def test_a_hook_command_whose_script_is_gone_is_not_runnable(tmp_path: Path) -> None:

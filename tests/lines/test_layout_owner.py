@@ -52,3 +52,48 @@ def test_a_layout_subject_that_changed_the_code_stays_the_owner(
         head
         == f'{PATH} 12: {hashes["mixed"][:12]} "nstat: fix indentation and sample twice a minute" (2022-04-15)'
     )
+
+
+def test_an_owner_judged_before_is_walked_past_without_git_or_the_low_signal_rule(
+    nstat: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    # The usual edit meets a layout-subject owner judged by an earlier call (its verdict
+    # is kept with the file version): loading git's runner (subprocess, and the site
+    # module's late setup behind its `import msvcrt`) and the low-signal rule's patterns
+    # (re, enum) for it doubled a telling edit's instructions (143 -> 75 M, callgrind,
+    # iproute2 misc/ss.c).
+    import json
+    import os
+    import shutil
+
+    from import_set_support import loaded
+
+    from memhooks.install import command
+
+    repo, hashes = nstat
+    root = tmp_path / "repo"
+    shutil.copytree(repo, root, symlinks=True)
+    (root / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n", encoding="utf-8")
+    hookfile_age = os.stat(root / "MEMHOOKS.md").st_mtime - 60  # old enough to be cached
+    os.utime(root / "MEMHOOKS.md", (hookfile_age, hookfile_age))
+    env = {"HOME": str(tmp_path), "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+           "XDG_CACHE_HOME": str(tmp_path / "cache"), "MEMHOOKS_STATE_DIR": str(tmp_path / "state"),
+           "MEMHOOKS_HOOK_TIMEOUT_MS": "30000", "PYTHONPROFILEIMPORTTIME": "1"}  # fmt: skip
+    old = "".join((root / PATH).read_text(encoding="utf-8").splitlines(keepends=True)[4:6])
+    edit = {"hook_event_name": "PreToolUse", "tool_name": "Edit", "cwd": str(root),
+            "tool_input": {"file_path": str(root / PATH), "old_string": old,
+                           "new_string": old.replace("-s", "-S")}}  # fmt: skip
+
+    def call(session: str) -> tuple[list[str], str]:
+        done = subprocess.run(command.argv("claude-code"), input=json.dumps({**edit, "session_id": session}),
+                              text=True, capture_output=True, cwd=root, env=env, timeout=60,
+                              check=False)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        return loaded(done.stderr, ("re", "enum", "subprocess", "site")), done.stdout
+
+    first, told = call("judges")  # the owner judged now: git shows both versions
+    assert {"subprocess", "memhooks.lines.blame"} <= set(first)
+    again, told = call("later")
+    assert f"before it {hashes['decision'][:12]}" in told
+    assert not {"subprocess", "re", "enum", "site", "memhooks.lines.blame",
+                "memhooks.history.signal"} & set(again)  # fmt: skip

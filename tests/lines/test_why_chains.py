@@ -121,10 +121,10 @@ def test_a_commit_owning_only_a_blank_line_of_the_range_is_not_named(
 def test_a_version_bump_is_not_walked_back_to_the_bump_before_it(tmp_path: Path) -> None:
     from storyrepo import commit_files, git
 
-    from memhooks.history import signal
+    from memhooks.history import reasons
     from memhooks.lines import said
 
-    assert said.BUMPS <= set(signal.REASONS)
+    assert said.BUMPS <= set(reasons.REASONS)
     repo = tmp_path / "bumps"
     repo.mkdir()
     git(repo, "init", "-q", "-b", "main")

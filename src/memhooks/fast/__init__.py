@@ -21,12 +21,15 @@ class LateSite:
     found, runs the site module's setup (site-packages, ``.pth`` files) and looks again;
     then it leaves the meta path. So every import works as with site (a dependency kept
     in site-packages, or put there by a ``.pth`` file, as for an editable install), only
-    later and only when needed."""
+    later and only when needed. A standard library module the standard finders did not
+    find is not in site-packages either (``msvcrt``, which ``subprocess`` tries first on
+    every platform): it is not found, as with site, and the setup waits
+    (``sys.stdlib_module_names``)."""
 
     @classmethod
     def find_spec(cls, name, path=None, target=None):  # type: ignore[no-untyped-def]
-        if path is not None:
-            return None  # a submodule: its package's own path decides
+        if path is not None or name in sys.stdlib_module_names:
+            return None  # a submodule (its package's path decides) or a standard module
         sys.meta_path.remove(cls)
         import site
         from importlib.machinery import PathFinder

@@ -60,15 +60,7 @@ from __future__ import annotations
 import re
 
 from ..words import LAYOUT
-
-MERGE = "merge"
-BOT = "bot"
-DEPENDENCY = "dependency"
-VERSION = "version"
-FORMATTING = "formatting"
-TRIVIAL = "trivial"
-#: Every reason :func:`low_signal` returns, in the order the rules are tried.
-REASONS = (MERGE, BOT, DEPENDENCY, VERSION, FORMATTING, TRIVIAL)
+from .reasons import BOT, DEPENDENCY, FORMATTING, MERGE, TRIVIAL, VERSION
 
 #: Bot accounts that commit under a plain name (lower case).
 BOTS = frozenset(
@@ -163,7 +155,7 @@ def low_signal(
     parents: int = 1,
     blame_ignored: bool = False,
 ) -> str | None:
-    """The reason (one of :data:`REASONS`) a commit is low-signal, or None when it may say
+    """The reason (one of :data:`.reasons.REASONS`) a commit is low-signal, or None when it may say
     why its lines are so. See the module docstring for the rules and their sources."""
     text = _PR_SUFFIX.sub("", " ".join(subject.split()))
     lowered = text.lower()

@@ -19,8 +19,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-#: Low-signal reasons (:data:`memhooks.history.signal.REASONS`) whose commits are not
-#: walked back: the bump before a bump tells no more than the bump itself.
+#: Low-signal reasons (:data:`memhooks.history.reasons.REASONS`) whose commits are not
+#: walked back: the bump before a bump tells no more than the bump itself. Their names,
+#: not that module: the settled edit reads this one and no more (a test holds the names).
 BUMPS = frozenset({"version", "dependency", "bot"})
 #: Longest commit message kept per commit (characters; the id says where the rest is).
 MESSAGE_CHARS = 2000

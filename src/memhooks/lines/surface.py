@@ -34,7 +34,6 @@ from __future__ import annotations
 import os
 import time
 
-from .blame import BlameError, show
 from .ranges import ranges_of
 
 TYPE_CHECKING = False
@@ -72,6 +71,10 @@ def surface_owners(
     judged = [o for o in owners if o.previous is not None and not o.boundary and o.origin_lines]
     wanted = [o for o in judged if o.hash not in verdicts]
     if wanted:
+        # git's runner only for an owner not judged before: a judged one is the usual
+        # edit, and subprocess with what it loads is ~70 M instructions of a hook call
+        from .blame import BlameError
+
         try:
             verdicts.update(_judged(top, wanted, deadline))
         except BlameError:
@@ -103,9 +106,11 @@ def _judged(
         kind = language(owner.path)
         if kind is not None and language(owner.previous[1]) == kind:
             pairs[owner.hash] = (kind, owner.previous, (owner.hash, owner.path))
+    from .blame import show
+
     texts = show(top, [spec for _, *specs in pairs.values() for spec in specs], deadline, MAX_CHARS)
     out: dict[str, list[list[int]] | None] = {o.hash: None for o in owners}
-    from .surface_diff import substantive_lines  # only for an owner not judged before
+    from .surface_diff import substantive_lines
 
     for hash_, (kind, before, after) in pairs.items():
         if deadline is not None and time.monotonic() >= deadline:

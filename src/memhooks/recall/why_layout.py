@@ -11,7 +11,7 @@ from git, and an edit's owners are told within its deadline.
 
 from __future__ import annotations
 
-from ..history.signal import FORMATTING
+from ..history.reasons import FORMATTING
 from ..lines.surface import surface_owners
 
 TYPE_CHECKING = False
