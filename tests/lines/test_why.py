@@ -355,7 +355,9 @@ def test_what_is_wrong_with_the_file_comes_before_its_lines(
     # rough20: 'why retryx:0' said MH035 (no such lines) of a folder, and 'why loose.py:0'
     # of a file no git holds: the file's own mistake is the one to fix first
     folder = why(repo, f"retryx:{lines}", "--format", "json")
-    assert json.loads(folder.stderr)[0]["code"] == ("MH029" if lines != "abc" else "MH024")
+    # cli20: `retryx:abc` too — `retryx` exists and is a folder; no `retryx:abc` does
+    # (it said MH024 of `retryx:abc`, as `auth.py:195:17:3` said it of `auth.py:195`)
+    assert json.loads(folder.stderr)[0]["code"] == "MH029"
     (tmp_path / "loose.py").write_text("x = 1\n", encoding="utf-8")
     env = {**os.environ, "GIT_CEILING_DIRECTORIES": str(tmp_path)}
     loose = why(tmp_path, f"loose.py:{lines}", "--format", "json", env=env)
@@ -582,3 +584,33 @@ def test_a_compiler_s_place_and_why_s_own_range_name_the_same_lines(
             assert answer["lines"] == [[9, 9]]
         else:
             assert answer == asked
+
+
+def test_more_than_a_line_and_a_column_is_no_range_of_the_file(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # newcomer6: `why auth.py:195:17:3` said MH024 "the file does not exist" of
+    # `auth.py:195` — the file exists; what follows it is no range (MH035)
+    done = why(repo, "retryx/retry.py:9:17:3")
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.splitlines()[:2] == [
+        (
+            "error[MH035]: `9:17:3` is not a line or a range of lines; it has 19 lines: ask"
+            " for LINE or FIRST-LAST between 1 and 19"
+        ),
+        "  --> retryx/retry.py:1:1",
+    ]
+    monkeypatch.chdir(repo)
+    for written in ("retryx/retry.py:9:x", "retryx/retry.py:9-10:x"):
+        with pytest.raises(LineRangeError) as caught:
+            parse_target(written)
+        assert caught.value.diagnostic.path == "retryx/retry.py", written
+        assert f"`{written.partition(':')[2]}` is not a line" in caught.value.diagnostic.message
+    # a place as grep -n and compilers print it before their text, its colon copied too
+    for written in ("retryx/retry.py:9:", "retryx/retry.py:9:17:"):
+        assert parse_target(written) == ("retryx/retry.py", [(9, 9)]), written
+    assert parse_target("missing.py:3:") == ("missing.py", [(3, 3)])  # MH024 names the file
+    # a folder followed by text that is no range is said to be a folder, not missing
+    with pytest.raises(MemhooksError) as folder:
+        parse_target("retryx:abc")
+    assert folder.value.diagnostic.code == "MH029"  # type: ignore[attr-defined]
