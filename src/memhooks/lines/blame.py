@@ -103,6 +103,19 @@ class Hunk:
         self.old: list[str] = []
         self.new: list[str] = []
 
+    @property
+    def old_lines(self) -> range:
+        """The line numbers of the lines it removed (empty: it only adds)."""
+        return range(self.old_start, self.old_start + len(self.old))
+
+    def replaces(self, first: int, last: int) -> bool:
+        """Whether it removed lines in place of, or next to, lines ``first``..``last``
+        (1-based, inclusive) of the new side: it removed some, and the lines it wrote
+        overlap those — a removal (no new lines) sits between ``new_start`` and
+        ``new_start + 1``, so it is next to line ``new_start``."""
+        end = self.new_start + max(len(self.new), 1) - 1
+        return bool(self.old) and self.new_start <= last and end >= first
+
 
 def hunks(top: str, before: tuple[str, str], after: tuple[str, str]) -> list[Hunk]:
     """The hunks of the diff from ``before`` to ``after`` (``(commit, path)``; ``after``'s
@@ -135,14 +148,8 @@ def old_side(
     :func:`hunks`): the line ranges of ``before`` that the diff to ``after`` replaced with,
     or removed next to, those lines — where they came from. Lines that were only added
     map to nothing. One ``git diff`` for all of them. Raises :class:`BlameError`."""
-    found: dict[tuple[int, int], list[tuple[int, int]]] = {r: [] for r in lines}
-    for hunk in hunks(top, before, after):
-        # a removal (no new lines) sits between new_start and new_start + 1
-        new_end = hunk.new_start + max(len(hunk.new), 1) - 1
-        for (first, last), out in found.items():
-            if hunk.old and hunk.new_start <= last and new_end >= first:
-                out.append((hunk.old_start, hunk.old_start + len(hunk.old) - 1))
-    return found
+    diff = hunks(top, before, after)
+    return {r: [(h.old_start, h.old_lines[-1]) for h in diff if h.replaces(*r)] for r in lines}
 
 
 def show(

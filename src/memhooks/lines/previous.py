@@ -129,22 +129,19 @@ def _blame_before(
     try:
         diff = hunks(top, back, (owner.hash, owner.path))
         came = origins(diff, numbers(ranges))
-        sides = [(h.new_start, h.new_start + max(len(h.new), 1) - 1, h) for h in diff if h.old]
         # each of the owner's lines: the lines it came from (its hunk's old side when it
         # was written afresh); each range: the old side of the hunks next to it
         sources: dict[int, set[int]] = {}
         replaced: dict[tuple[int, int], set[int]] = {}
         for r in ranges:
-            near = replaced[r] = set()
-            for first, last, hunk in sides:
-                if first <= r[1] and last >= r[0]:
-                    near.update(range(hunk.old_start, hunk.old_start + len(hunk.old)))
+            replaced[r] = {m for h in diff if h.replaces(*r) for m in h.old_lines}
             for n in numbers([r]):
                 source = came.get(n)
-                here = sources[n] = set() if source is None else {source}
-                for first, last, hunk in sides if source is None else ():
-                    if hunk.new and first <= n <= last:
-                        here.update(range(hunk.old_start, hunk.old_start + len(hunk.old)))
+                sources[n] = (
+                    {m for h in diff if h.new and h.replaces(n, n) for m in h.old_lines}
+                    if source is None
+                    else {source}
+                )
         wanted = ranges_of(sorted(set().union(*sources.values(), *replaced.values())))
         run = (
             blame(top, back[1], wanted, rev=back[0], deadline=deadline, edge=edge_of(item.head))
