@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from memhooks.lines.ranges import around
 from memhooks.recall.line_recall import EDIT, READ, line_recall
 
 PATH = "retryx/retry.py"
@@ -73,8 +74,8 @@ def test_after_an_edit_the_saved_version_still_says_who_owned_the_replaced_lines
     before = saved_text(str(repo), PATH, state_dir=state)
     assert before is not None and old in before
     (change,) = changes("Edit", {"file_path": str(file), "old_string": old})
-    told = line_recall(str(repo), PATH, change.ranges(before), kind=EDIT, state_dir=state,
-                       focus=change.ranges(before, context=0), saved=True)  # fmt: skip
+    told = line_recall(str(repo), PATH, around(change.replaced(before), before), kind=EDIT, state_dir=state,
+                       focus=change.replaced(before), saved=True)  # fmt: skip
     assert hashes["regression"] == told.commits[0] and hashes["decision"] in told.commits
 
 
@@ -115,9 +116,9 @@ def test_an_edit_with_its_context_lines_still_gets_the_decision_behind_the_chang
     old = "\n".join(lines[4:11]) + "\n"  # lines 5-11: line 8 with 3 lines either side
     new = old.replace("num_calls < 2", "num_calls < 3")
     (change,) = changes("Edit", {"file_path": path, "old_string": old, "new_string": new})
-    assert change.ranges(text, context=0) == [(8, 8)]
-    told = line_recall(str(repo), path, change.ranges(text), kind=EDIT, state_dir=str(tmp_path / "s"),
-                       focus=change.ranges(text, context=0))  # fmt: skip
+    assert change.replaced(text) == [(8, 8)]
+    told = line_recall(str(repo), path, around(change.replaced(text), text), kind=EDIT, state_dir=str(tmp_path / "s"),
+                       focus=change.replaced(text))  # fmt: skip
     headline = told.text.split("\n")[2]
     assert headline.startswith(f"{path} 5–11: {hashes['format'][:12]}")
     assert f"before it {hashes['rename'][:12]}" in headline

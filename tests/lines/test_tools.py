@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from memhooks.lines.ranges import around
 from memhooks.lines.tools import changes, reads
 
 DATA = Path(__file__).parent / "data"
@@ -40,8 +41,8 @@ def test_every_host_s_edit_replaces_lines_12_and_13_with_context(
 ) -> None:
     found = changes(tool, args)
     assert [c.path for c in found] == ["/p/a.py"]
-    assert found[0].ranges(TEXT) == [(9, 16)]
-    assert found[0].ranges(TEXT, context=0) == [(12, 13)]
+    assert around(found[0].replaced(TEXT), TEXT) == [(9, 16)]
+    assert found[0].replaced(TEXT) == [(12, 13)]
 
 
 OLD = "line 10\nline 11\nline 12\nline 13\nline 14\nline 15\nline 16\n"
@@ -67,21 +68,21 @@ def test_the_lines_an_edit_copies_unchanged_are_context_not_lines_it_replaces(
     # line for line is not what the edit changes (issue 20: an edit's context lines
     # hid the decision behind the one line it changed)
     (change,) = changes(tool, args)
-    assert change.ranges(TEXT, context=0) == [(11, 11), (15, 15)]
-    assert change.ranges(TEXT) == [(8, 18)]
+    assert change.replaced(TEXT) == [(11, 11), (15, 15)]
+    assert around(change.replaced(TEXT), TEXT) == [(8, 18)]
 
 
 def test_an_insertion_replaces_the_lines_it_lands_between() -> None:
     old = "line 12\nline 13\n"
     (change,) = changes("Edit", {"file_path": "/p/a.py", "old_string": old,
                                  "new_string": "line 12\nnew\nline 13\n"})  # fmt: skip
-    assert change.ranges(TEXT, context=0) == [(12, 13)]
+    assert change.replaced(TEXT) == [(12, 13)]
 
 
 def test_a_write_over_a_file_replaces_the_lines_that_change() -> None:
     new = TEXT.replace("line 20\n", "line twenty\n")
     (change,) = changes("Write", {"file_path": "/p/a.py", "content": new})
-    assert change.ranges(TEXT) == [(17, 23)]
+    assert around(change.replaced(TEXT), TEXT) == [(17, 23)]
     assert changes("create", {"path": "/p/b.py", "file_text": "x\n"})[0].content == "x\n"
 
 
@@ -93,7 +94,7 @@ def test_a_patch_that_adds_a_file_replaces_nothing() -> None:
 def test_replace_all_takes_every_occurrence() -> None:
     text = "a\n" + "b\n" * 10 + "a\n"
     (change,) = changes("Edit", {"file_path": "f", "old_string": "a\n", "replace_all": True})
-    assert change.ranges(text) == [(1, 4), (9, 12)]
+    assert around(change.replaced(text), text) == [(1, 4), (9, 12)]
 
 
 @pytest.mark.parametrize(
@@ -113,7 +114,7 @@ def test_an_edit_s_native_windows_path_is_normalised_as_every_payload_path(
     # line-level recall took it as one file name and told nothing at the Read or the Edit
     found = changes(tool, args)
     assert [c.path for c in found] == ["C:/p/a.py"]
-    assert found[0].ranges(TEXT, context=0) == [(12, 12)]
+    assert found[0].replaced(TEXT) == [(12, 12)]
 
 
 def test_a_path_that_is_no_path_is_no_read() -> None:
@@ -142,21 +143,22 @@ def test_an_old_text_found_twice_replaces_nothing_where_the_tool_refuses_it(
     # in requests' models.py, 33 matches, told the owners of lines 127 and 130)
     text = "a\n" + "b\n" * 10 + "a\n"
     (change,) = changes(tool, args)
-    assert change.ranges(text) == []
-    assert change.ranges("a\n" + "b\n" * 10) == [(1, 4)]  # once: replaced
+    assert around(change.replaced(text), text) == []
+    once = "a\n" + "b\n" * 10
+    assert around(change.replaced(once), once) == [(1, 4)]  # once: replaced
 
 
 def test_every_occurrence_is_replaced_when_the_tool_is_told_so() -> None:
     text = "a\n" + "b\n" * 10 + "a\n"
     args = {"file_path": "f", "old_string": "a\n", "new_string": "x\n", "allow_multiple": True}
-    assert changes("replace", args)[0].ranges(text) == [(1, 4), (9, 12)]
+    assert around(changes("replace", args)[0].replaced(text), text) == [(1, 4), (9, 12)]
     edits = [{"old_string": "a\n", "new_string": "x\n", "replace_all": True}]
-    assert changes("MultiEdit", {"file_path": "f", "edits": edits})[0].ranges(text)  # told
+    assert around(changes("MultiEdit", {"file_path": "f", "edits": edits})[0].replaced(text), text)  # told
 
 
 def test_cline_and_apply_patch_replace_the_first_match() -> None:
     text = "a\n" + "b\n" * 10 + "a\n"
     diff = "------- SEARCH\na\n=======\nx\n+++++++ REPLACE\n"
-    assert changes("replace_in_file", {"path": "f", "diff": diff})[0].ranges(text) == [(1, 4)]
+    assert around(changes("replace_in_file", {"path": "f", "diff": diff})[0].replaced(text), text) == [(1, 4)]
     patch = "*** Begin Patch\n*** Update File: f\n@@\n-a\n+x\n*** End Patch\n"
-    assert changes("apply_patch", {"command": patch})[0].ranges(text) == [(1, 4)]
+    assert around(changes("apply_patch", {"command": patch})[0].replaced(text), text) == [(1, 4)]

@@ -101,7 +101,7 @@ def claim(
 def for_edit(call: HookCall, *, applied: bool) -> str:
     """What to tell before an edit (``applied``: after it, for a host with no pre-tool
     channel): the owners of the lines it replaces and what they replaced."""
-    from ..lines.ranges import CONTEXT, _count, _widen
+    from ..lines.ranges import around
     from ..lines.tools import changes
     from ..recall.line_recall import EDIT
     from .owners import tell
@@ -121,14 +121,13 @@ def for_edit(call: HookCall, *, applied: bool) -> str:
         if text is None:
             continue
         # the lines it really changes, once (narrowing them runs difflib), and ±3 around
-        focus = change.ranges(text, context=0)
-        around = _widen(focus, CONTEXT, _count(text))
+        focus = change.replaced(text)
         told = tell(
             call,
             top,
             rel,
             shown,
-            around,
+            around(focus, text),
             kind=EDIT,
             focus=focus,
             applied=applied,

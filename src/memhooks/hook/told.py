@@ -95,6 +95,7 @@ def _told(
     from .. import filestate
     from ..lines import cache
     from ..lines.head import blame_key
+    from ..lines.ranges import around
     from ..lines.worktree import place
     from ..paths import inside
 
@@ -118,7 +119,10 @@ def _told(
             lines.pop()
         if lines != entry.text:
             return False
-    ranges = _around(change, text)
+    # the lines the whole way asks about (±3), or more: where its old texts stand, not
+    # narrowed to the lines its new texts change — narrowing compares them line by line
+    # and loads difflib (~3 ms); more lines only ask more owners to have been told
+    ranges = around(change.replaced(text, narrow=False), text)
     if not ranges:
         return False
     from ..lines.said import says_little
@@ -154,7 +158,7 @@ def _told(
     if any(s is not None and s.low_signal for s in said.values()):
         # a low-signal owner: the whole way looks for its previous owners from the edit's
         # own lines (no context; recall.why: the owner as it owns these)
-        for a, b in change.ranges(text, context=0):
+        for a, b in change.replaced(text):
             for n in range(a, b + 1):
                 if n in lines_at and lines_at[n][0] in owned:  # not a wordless owner's
                     owned[lines_at[n][0]][2].add(lines_at[n][1])
@@ -207,25 +211,6 @@ def handed(full: str) -> tuple[str, str, str] | None:
     import io
 
     return top, rel, io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8", errors="replace").read()
-
-
-def _around(change: Change, text: str) -> list[tuple[int, int]]:
-    """The lines :meth:`Change.ranges` gives the whole way (±3), or more: for an edit,
-    where its old texts stand, not narrowed to the lines its new texts change — narrowing
-    compares them line by line and loads difflib (~3 ms). More lines only ask more
-    owners to have been told."""
-    if change.content is not None:
-        return change.ranges(text)
-    from ..lines.ranges import CONTEXT, _count, _widen, edit_lines
-
-    spans = [
-        span
-        for old in change.olds
-        for span in edit_lines(
-            text, old, replace_all=change.replace_all, context=0, unique=change.unique
-        )
-    ]
-    return _widen(spans, CONTEXT, _count(text))
 
 
 def _before_told(

@@ -98,6 +98,18 @@ def changed_lines(old_text: str, new_text: str, *, context: int = CONTEXT) -> li
     return _widen(spans, context, _count(old_text))
 
 
+def around(
+    spans: Sequence[tuple[int, int]], text: str, context: int = CONTEXT
+) -> list[tuple[int, int]]:
+    """``spans`` (lines of ``text``) widened by ``context`` lines on each side, sorted,
+    merged and clipped to ``text``'s lines: the ±3 lines around what an edit replaces
+    (issue 20 item 3) — :meth:`memhooks.lines.tools.Change.replaced`'s, for the pre-tool
+    shortcut (:mod:`memhooks.hook.told`) and the whole way
+    (:func:`memhooks.hook.lines.for_edit`) alike. ``text``'s lines are counted once per
+    string (:func:`_newlines`)."""
+    return _widen(list(spans), context, _count(text))
+
+
 def _lf(text: str) -> str:
     """``text`` with CRLF line ends as LF: where an edit stands is compared line by line,
     whichever end the file, the cache's kept text (as saved, ``\r`` kept) or the host's

@@ -91,21 +91,21 @@ class Change:
         self.content = content
         self.replace_all = replace_all
 
-    def ranges(self, text: str, context: int = 3) -> list[tuple[int, int]]:
-        """The lines of the current file ``text`` this change replaces, ± ``context``
-        lines. Where the tool gives the new text, the lines an old text shares with it
-        line for line are context the agent copied, not lines it replaces (an
-        ``old_string`` is often a hunk with its context lines: :func:`.ranges.narrowed`)."""
-        from .ranges import _count, _widen, changed_lines, edit_lines, narrowed
+    def replaced(self, text: str, *, narrow: bool = True) -> list[tuple[int, int]]:
+        """The lines of the current file ``text`` this change replaces (sorted, merged;
+        ±3: :func:`.ranges.around`); with the new text, not those an old text keeps line
+        for line — context the agent copied (:func:`.ranges.narrowed`) — unless ``narrow``
+        is False (where its old texts stand, whole: no difflib, more lines never fewer)."""
+        from .ranges import around, changed_lines, edit_lines, narrowed
 
         if self.content is not None:
-            return changed_lines(text, self.content, context=context)
+            return changed_lines(text, self.content, context=0)
         found: list[tuple[int, int]] = []
         every, once = self.replace_all, self.unique
         for old, new in zip(self.olds, self.news, strict=True):  # paired as they are made
             spans = edit_lines(text, old, replace_all=every, unique=once, context=0)
-            found += [r for span in spans for r in narrowed(span, old, new)]
-        return _widen(found, context, _count(text))
+            found += [r for span in spans for r in narrowed(span, old, new)] if narrow else spans
+        return around(found, text, 0)
 
     def __repr__(self) -> str:
         what = f"content={len(self.content)} chars" if self.content is not None else self.olds
