@@ -261,3 +261,23 @@ def test_a_store_file_a_command_cannot_use_is_mh037_at_its_path(
     said = "is a directory" if kind == "folder" else "is not a SQLite database"
     assert first.startswith("error[MH037]: ") and said in first
     assert where.startswith(f"  --> {store}")
+
+
+def test_the_store_variables_are_read_in_the_embedded_backends_own_order() -> None:
+    # review7: settings.STORE_VARS (the hook's store check, remember, history import) and
+    # the embedded backend's settings (recall) each spelt the order; one may not drift
+    import itertools
+
+    from memhooks.backends import registry
+    from memhooks.backends.config import Config, env_prefix
+    from memhooks.backends.embedded import EmbeddedBackend
+    from memhooks.settings import STORE_VARS, store_variable
+
+    assert STORE_VARS == (env_prefix("embedded") + "PATH", *EmbeddedBackend.ENV["path"])
+    none = Config("absent.toml", None, {})
+    for count in range(len(STORE_VARS) + 1):
+        for names in itertools.permutations(STORE_VARS, count):
+            env = {name: f"/{name}.sqlite3" for name in names}
+            read = registry.settings("embedded", env=env, config=none).get("path")
+            var = store_variable(env)
+            assert read == (env[var] if var else None), names

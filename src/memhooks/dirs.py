@@ -11,7 +11,7 @@ environment; it must name an existing folder: an unset, empty, missing or unusab
 folder elsewhere, never a folder made where the user did not say (issue 22 item 4: as root
 with ``HOME=/nonexistent``, ``/nonexistent/.local`` was created; with HOME unset, the
 account's home from the password database was written). Nothing is created here. What each folder holds: the memory store
-(:mod:`memhooks.store.location`, data), the session state file
+(:func:`store_file`, data), the session state file
 (:mod:`memhooks.session.location`, state), the backend configuration and the capture
 switch (config), the parsed-hook, listing and search caches (cache).
 
@@ -101,6 +101,23 @@ def _home_error(message: str) -> HomeError:
 def data_dir(env: Mapping[str, str] | None = None) -> str:
     """Where the memory store lives by default."""
     return user_dir("data", env)
+
+
+#: The embedded memory store's file name in :func:`data_dir`.
+STORE = "memories.sqlite3"
+
+
+def store_file(path: object = None, env: Mapping[str, str] | None = None) -> str:
+    """The embedded memory store's file (it may not exist), the one rule for every
+    reader and writer: ``path`` — the value of the setting that names it (a variable of
+    :data:`memhooks.settings.STORE_VARS`, the configuration file's
+    ``[backends.embedded] path``, ``--store``) — with ``~`` expanded, made absolute from
+    the process folder (a relative variable was taken from the project root before:
+    :func:`memhooks.store.location.rooted`); else :data:`STORE` in :func:`data_dir`.
+    Raises HomeError when that needs a home folder there is none of."""
+    if path:
+        return os.path.abspath(os.path.expanduser(str(path)))
+    return os.path.join(data_dir(env), STORE)
 
 
 def state_dir(env: Mapping[str, str] | None = None) -> str:

@@ -203,7 +203,7 @@ def relative_paths(env: Mapping[str, str]) -> list[str]:
 def store_variable(env: Mapping[str, str]) -> str | None:
     """The first of :data:`STORE_VARS` that ``env`` sets, or None: the variable the
     embedded store's file is taken from, by every path that chooses the store —
-    recall, the hook (:func:`memhooks.backends.store_file`), ``remember`` and
+    recall, the hook (:func:`memhooks.backends.plain_store`), ``remember`` and
     ``history import`` (:func:`memhooks.store.location.default_path`; fix6 found them
     reading ``MEMHOOKS_STORE`` alone)."""
     return next((name for name in STORE_VARS if env.get(name)), None)

@@ -267,6 +267,8 @@ def test_the_embedded_store_file_is_a_setting_like_any_other(
     def opened(name: str | None = None, store_path: str | None = None) -> str:
         backend = registry.open_backend(name, store_path=store_path)
         backend.close()
+        if not store_path:  # the hook's store check names the file recall opens (review7)
+            assert registry.selected_store(os.environ) == backend.store.path  # type: ignore[attr-defined]
         return backend.store.path  # type: ignore[attr-defined, no-any-return]
 
     config_file.write_text(f'[backends.embedded]\npath = "{paths["file"]}"\n', encoding="utf-8")

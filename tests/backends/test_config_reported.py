@@ -97,7 +97,7 @@ def test_the_embedded_backend_s_own_path_variable_chooses_the_store_everywhere(
     # fix6: MEMHOOKS_EMBEDDED_PATH alone was honoured by recall, but remember wrote to the
     # default store and the hook's store choice looked there (nothing to recall)
     from memhooks.agents import NormalizedEvent
-    from memhooks.backends import store_file
+    from memhooks.backends.registry import selected_store
     from memhooks.hook.call import HookCall
 
     root = tmp_path / "proj"
@@ -108,8 +108,8 @@ def test_the_embedded_backend_s_own_path_variable_chooses_the_store_everywhere(
     monkeypatch.setenv("MEMHOOKS_STATE_DIR", str(tmp_path / "state"))
     chosen = tmp_path / "chosen.sqlite3"
     monkeypatch.setenv("MEMHOOKS_EMBEDDED_PATH", str(chosen))
-    assert store_file(os.environ) == str(chosen)
-    assert store_file({**os.environ, "MEMHOOKS_STORE": str(tmp_path / "other.sqlite3")}) == str(chosen)
+    assert selected_store(os.environ) == str(chosen)
+    assert selected_store({**os.environ, "MEMHOOKS_STORE": str(tmp_path / "other.sqlite3")}) == str(chosen)
     event = NormalizedEvent("claude-code", "user_prompt", native_event="UserPromptSubmit")
     assert HookCall(event, dict(os.environ)).store_ready is False  # not made yet
     assert main(["remember", "the retry budget is four attempts"]) == 0  # remember
@@ -126,3 +126,44 @@ def _context(project: Path, session: str) -> str:
     payload = {"session_id": session, "cwd": str(project), "hook_event_name": "UserPromptSubmit",
                "prompt": "why is the retry budget four attempts?"}  # fmt: skip
     return handle(json.dumps(payload), agent="claude-code", env=dict(os.environ), time_s=30).stdout
+
+
+def test_the_configuration_file_s_embedded_path_chooses_the_store_for_the_hook_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # review7: `[backends.embedded] path` in the configuration file was read by recall
+    # (the backend's settings) but not by the hook's store check, which looked at the
+    # default path: nothing to recall, silently, where `memhooks recall` found the memory
+    from memhooks.agents import NormalizedEvent
+    from memhooks.backends.registry import selected_store
+    from memhooks.hook.call import HookCall
+    from memhooks.session.edits import chosen_store
+    from memhooks.store.location import default_path
+
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    (root / "MEMHOOKS.md").write_text(ROOT_HOOK, encoding="utf-8")
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("MEMHOOKS_STATE_DIR", str(tmp_path / "state"))
+    chosen, config = tmp_path / "x.db", tmp_path / "config.toml"
+    config.write_text(f'[backends.embedded]\npath = "{chosen}"\n', encoding="utf-8")
+    monkeypatch.setenv("MEMHOOKS_CONFIG", str(config))
+    assert main(["remember", "--store", str(chosen), "the retry budget is four attempts"]) == 0
+    env = dict(os.environ)
+    assert selected_store(env) == str(chosen)
+    assert chosen_store(env) == (str(config), str(chosen))
+    event = NormalizedEvent("claude-code", "user_prompt", native_event="UserPromptSubmit")
+    assert HookCall(event, env).store_ready is True
+    capsys.readouterr()
+    assert main(["recall", ".", "--prompt", "retry budget", "--format", "json"]) == 0
+    assert "four attempts" in capsys.readouterr().out
+    assert "four attempts" in _context(root, "s1")  # the hook opens the same file
+    assert not os.path.exists(default_path())
+    # and the other way round: a store at the default path is not the one chosen
+    os.makedirs(os.path.dirname(default_path()))
+    os.replace(chosen, default_path())
+    assert HookCall(event, dict(os.environ)).store_ready is False
+    # a variable still wins over the file, as in recall
+    monkeypatch.setenv("MEMHOOKS_STORE", default_path())
+    assert selected_store(dict(os.environ)) == default_path()
+    assert HookCall(event, dict(os.environ)).store_ready is True

@@ -66,7 +66,7 @@ def test_a_default_store_path_that_is_a_directory_is_noted(tmp_path: Path, monke
     from memhooks.store.location import default_path
 
     os.makedirs(default_path())  # the sandboxed data dir: where the store would be
-    call = _call({})
+    call = _call(dict(os.environ))  # the call's HOME and XDG_DATA_HOME say where that is
     assert call.store_ready is False
     assert str(call.backend) == f"the memory store {default_path()!r} is a directory; point MEMHOOKS_STORE at a file, or move it away"
 

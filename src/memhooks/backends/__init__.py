@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 
 from .. import dirs
-from ..settings import store_variable  # loaded by every hook call already
+from ..settings import STORE_VARS, store_variable  # loaded by every hook call already
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -29,6 +29,10 @@ CONFIG_VAR = "MEMHOOKS_CONFIG"
 BACKEND_VAR = "MEMHOOKS_BACKEND"
 #: The backend active when nothing names one.
 DEFAULT = "embedded"
+#: The embedded backend's ``ENV`` (:mod:`.registry`): ``MEMHOOKS_STORE`` names its
+#: ``path`` below its own ``MEMHOOKS_EMBEDDED_PATH`` — :data:`memhooks.settings.STORE_VARS`'
+#: order, here so the store's choice reads it without loading the adapter.
+STORE_ENV: dict[str, tuple[str, ...]] = {"path": STORE_VARS[1:]}
 #: What MH028 says of a ``MEMHOOKS_CONFIG`` that names no file (a typo, most likely: a
 #: missing default file is no configuration), and what to do: the CLI's error
 #: (:func:`memhooks.backends.config.load`) and the hook's note once a session
@@ -54,32 +58,22 @@ def config_path(env: Mapping[str, str] | None = None) -> str:
 
 def plain_store(env: Mapping[str, str]) -> str | None | bool:
     """The embedded store file ``env`` selects when no configuration file may choose
-    another backend (:func:`store_file`); None when ``MEMHOOKS_BACKEND`` names another
-    backend; False when a configuration file may name one — then
-    :func:`memhooks.backends.registry.selected_store` reads it. Raises HomeError when the
-    default path needs a home folder there is none of."""
+    another backend or another file: :func:`memhooks.dirs.store_file` of the first of
+    :data:`memhooks.settings.STORE_VARS` that ``env`` sets. None when
+    ``MEMHOOKS_BACKEND`` names another backend; False when there is a configuration
+    file and ``env`` leaves it the backend (no ``MEMHOOKS_BACKEND``) or the file (no
+    store variable) to choose — then :func:`memhooks.backends.registry.configured_store`
+    reads it. Raises HomeError when the default path needs a home folder there is none
+    of."""
     from ..errors import HomeError
 
     if env.get(BACKEND_VAR, DEFAULT) not in ("", DEFAULT):
         return None
-    if not env.get(BACKEND_VAR):
+    var = store_variable(env)
+    if not env.get(BACKEND_VAR) or var is None:  # the file may choose either
         try:
             if os.path.isfile(config_path(env)):
                 return False
         except HomeError:
             pass  # no home folder: no configuration file in it
-    return store_file(env)
-
-
-def store_file(env: Mapping[str, str]) -> str:
-    """The embedded store's file: the value of :func:`memhooks.settings.store_variable`
-    (``~`` expanded; a relative one as written), else the default path
-    (:func:`memhooks.store.location.default_path`, the same rule; it may not exist). A
-    ``MEMHOOKS_EMBEDDED_PATH`` alone was not looked at: the hook found no store and
-    recalled nothing, silently, where ``memhooks recall`` opened it."""
-    var = store_variable(env)
-    if var is None:
-        from ..store.location import default_path
-
-        return default_path()
-    return os.path.expanduser(env[var])
+    return dirs.store_file(env[var] if var else None, env)

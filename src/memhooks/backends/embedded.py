@@ -42,14 +42,15 @@ move for the next round, in the same count of modules.
 
 from __future__ import annotations
 
-import os
 import time
 
+from ..dirs import store_file
 from ..errors import BackendError, MemhooksError
 from ..fast.jsonfast import dumps
 from ..settings import given
 from ..store.commits import commit_of
 from ..store.policy import ANCHORED, BOOST, DEPTH, RRF_K, boost, fuse
+from . import STORE_ENV
 from .base import Hit
 from .embedded_cache import ListCache
 
@@ -65,16 +66,6 @@ if TYPE_CHECKING:
     T = TypeVar("T")
 
 
-def store_file(settings: Mapping[str, Any]) -> str:
-    """The embedded store's file: its ``path`` setting (``~`` expanded, made absolute),
-    else ``memories.sqlite3`` in the user data dir
-    (:func:`memhooks.store.location.default_path`)."""
-    from ..store.location import default_path
-
-    path = settings.get("path")
-    return os.path.abspath(os.path.expanduser(path)) if path else default_path()
-
-
 class EmbeddedBackend:
     """:class:`~memhooks.backends.base.Backend` over a :class:`~memhooks.store.MemoryStore`.
 
@@ -85,7 +76,7 @@ class EmbeddedBackend:
     name = "embedded"
     #: ``MEMHOOKS_STORE`` names the store file (below ``MEMHOOKS_EMBEDDED_PATH``, above the
     #: configuration file's ``[backends.embedded] path``).
-    ENV: ClassVar[dict[str, tuple[str, ...]]] = {"path": ("MEMHOOKS_STORE",)}
+    ENV: ClassVar[dict[str, tuple[str, ...]]] = STORE_ENV
 
     def __init__(self, store: MemoryStore, *, owns_store: bool = False) -> None:
         self.store = store
@@ -97,13 +88,13 @@ class EmbeddedBackend:
 
     @classmethod
     def open(cls, settings: Mapping[str, Any]) -> EmbeddedBackend:
-        """Open the store file of ``settings`` (:func:`store_file`) to read: a missing
-        file raises MissingStoreError — recall never creates a store (seed ``000``:
-        retrieval only; ``memhooks remember`` writes through
-        :class:`~memhooks.store.MemoryStore`)."""
+        """Open the store file of ``settings`` (:func:`memhooks.dirs.store_file` of its
+        ``path``) to read: a missing file raises MissingStoreError — recall never
+        creates a store (seed ``000``: retrieval only; ``memhooks remember`` writes
+        through :class:`~memhooks.store.MemoryStore`)."""
         from ..store import MemoryStore
 
-        return cls(MemoryStore(store_file(settings), create=False), owns_store=True)
+        return cls(MemoryStore(store_file(settings.get("path")), create=False), owns_store=True)
 
     def close(self) -> None:
         try:

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import os
 
+from .. import dirs
 from ..errors import BackendError
-from . import BACKEND_VAR, DEFAULT, plain_store, store_file
+from . import BACKEND_VAR, DEFAULT, STORE_ENV, plain_store
 from . import config as configuration
 
 TYPE_CHECKING = False
@@ -162,20 +163,35 @@ def open_backend(
 
 
 def selected_store(env: Mapping[str, str]) -> str | None:
-    """The embedded store file ``env`` selects (:func:`memhooks.backends.store_file`;
-    it may not exist), or None when another backend is active — or may be: a
-    configuration file that cannot be read. A configuration file is read only when it
-    may select another backend (:func:`memhooks.backends.plain_store` answers the rest).
-    Raises HomeError when the default path needs a home folder there is none of."""
+    """The embedded store file ``env`` selects (:func:`memhooks.dirs.store_file`; it may
+    not exist), or None when another backend is active — or may be: a configuration
+    file that cannot be read. The file is the one the embedded backend opens
+    (:func:`open_backend`): a store variable, else the configuration file's
+    ``[backends.embedded] path``, else the default. A configuration file is read only
+    when it may choose (:func:`memhooks.backends.plain_store` answers the rest:
+    :func:`configured_store`). Raises HomeError when the default path needs a home
+    folder there is none of."""
     found = plain_store(env)
-    if found is not False:
-        return found if isinstance(found, str) else None
+    if found is False:
+        return configured_store(env)
+    return found if isinstance(found, str) else None
+
+
+def configured_store(env: Mapping[str, str]) -> str | None:
+    """:func:`selected_store` when there is a configuration file
+    (:func:`memhooks.backends.plain_store` is False): the embedded backend's ``path``
+    setting as :func:`open_backend` reads it (:data:`memhooks.backends.STORE_ENV`: the
+    file's table, below ``MEMHOOKS_STORE``, below ``MEMHOOKS_EMBEDDED_PATH``; no adapter
+    loaded), or None when the file chooses another backend or cannot be read (recall
+    reports it). Raises HomeError as :func:`selected_store`."""
     try:
-        if selected(env=env) != DEFAULT:
+        config = read_config(env)
+        if selection(env=env, config=config)[0] != DEFAULT:
             return None
+        path = configuration.settings_for(DEFAULT, config, STORE_ENV, env).get("path")
     except Exception:  # noqa: BLE001 - a broken config is reported by recall itself
         return None
-    return store_file(env)
+    return dirs.store_file(path, env)
 
 
 def store_ready(env: Mapping[str, str]) -> tuple[bool, str | None]:
@@ -205,7 +221,7 @@ def store_ready(env: Mapping[str, str]) -> tuple[bool, str | None]:
             False,
             f"{what} is {kind}; point {var or 'MEMHOOKS_STORE'} at a file, or move it away",
         )
-    if named and not os.path.isabs(given):
+    if named and not os.path.isabs(os.path.expanduser(named)):
         # The CLI and the hook make a relative one absolute from the project root they
         # work in (memhooks.store.location.rooted); one left relative was not found.
         return False, (

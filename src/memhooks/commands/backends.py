@@ -20,7 +20,7 @@ from ..backends import config as configuration
 from ..backends import registry, secrets
 from ..backends.base import SearchRequest
 from ..backends.capabilities import ChecksHealth
-from ..backends.embedded import store_file
+from ..dirs import store_file
 from ..errors import MemhooksError
 
 TYPE_CHECKING = False
@@ -135,7 +135,7 @@ def check(
     try:
         result["backend"] = chosen = registry.selected(name)
         if chosen == "embedded":
-            path = store_file({"path": store_path} if store_path else registry.settings(chosen))
+            path = store_file(store_path or registry.settings(chosen).get("path"))
             if os.path.lexists(path) and not os.path.isfile(path):
                 kind = "a directory" if os.path.isdir(path) else "not a regular file"
                 result.update(

@@ -197,10 +197,10 @@ def chosen_store(env: Mapping[str, str]) -> tuple[str, str | None] | None:
 
     try:
         found = plain_store(env)
-        if found is False:  # a configuration file may name another backend: read it
-            from ..backends.registry import selected_store
+        if found is False:  # a configuration file may choose the backend or file: read it
+            from ..backends.registry import configured_store
 
-            found = selected_store(env)
+            found = configured_store(env)
         return config_path(env), found if isinstance(found, str) else None
     except (MemhooksError, OSError):
         return None

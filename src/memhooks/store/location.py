@@ -30,20 +30,17 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-FILENAME = "memories.sqlite3"
-
 
 def default_path() -> str:
     """Absolute path of the store file the process environment names
     (:func:`memhooks.settings.store_variable`: ``$MEMHOOKS_EMBEDDED_PATH``, else
-    ``$MEMHOOKS_STORE``), else ``memories.sqlite3`` in :func:`memhooks.dirs.data_dir`.
-    Nothing is created here; :class:`~memhooks.store.MemoryStore` makes the directory. A
-    relative value is taken from the process folder here: the CLI and the hook made it
-    absolute by the module's rule before (:func:`rooted`)."""
+    ``$MEMHOOKS_STORE``), else ``memories.sqlite3`` in :func:`memhooks.dirs.data_dir`
+    (:func:`memhooks.dirs.store_file`). Nothing is created here;
+    :class:`~memhooks.store.MemoryStore` makes the directory. A relative value is taken
+    from the process folder here: the CLI and the hook made it absolute by the module's
+    rule before (:func:`rooted`)."""
     var = store_variable(os.environ)
-    if var is not None:
-        return os.path.abspath(os.path.expanduser(os.environ[var]))
-    return os.path.join(dirs.data_dir(), FILENAME)
+    return dirs.store_file(os.environ[var] if var else None)
 
 
 def rooted(env: Mapping[str, str], folder: str) -> dict[str, str]:
