@@ -36,14 +36,18 @@ def test_an_invalid_value_fails_a_command_and_is_a_note_in_the_hook(monkeypatch:
     assert caught.value.diagnostic.code == "MH028"
     call = HookCall(NormalizedEvent("hermes", "user_prompt", native_event="pre_llm_call"), {"MEMHOOKS_MAX_CHARS": "lots"})
     assert call.prompt_budget() == 8000
-    assert call.notes == ["MH028 MEMHOOKS_MAX_CHARS must be an integer from 1 to 1000000 (got 'lots'); using 8000"]
+    # review7: the note says what to do, as the command's MH028 does
+    assert call.notes == [("MH028 MEMHOOKS_MAX_CHARS must be an integer from 1 to 1000000 (got 'lots');"
+                          " unset MEMHOOKS_MAX_CHARS or set it within range; using 8000 meanwhile")]  # fmt: skip
 
 
 @pytest.mark.parametrize(("raw", "on"), [("", True), ("off", False), ("0", False), ("yes", True), ("maybe", True)])
 def test_switches(raw: str, on: bool) -> None:
     notes: list[str] = []
     assert settings.switch("MEMHOOKS_TOOL_RECALL", {"MEMHOOKS_TOOL_RECALL": raw}, notes) is on
-    assert notes == (["MH028 MEMHOOKS_TOOL_RECALL must be `on` or `off` (got 'maybe'); using on"] if raw == "maybe" else [])
+    said = ("MH028 MEMHOOKS_TOOL_RECALL must be `on` or `off` (got 'maybe'); unset MEMHOOKS_TOOL_RECALL"
+            " or set it to `on` or `off`; using on meanwhile")  # fmt: skip
+    assert notes == ([said] if raw == "maybe" else [])
     assert settings.switch("MEMHOOKS_CACHE", {"MEMHOOKS_CACHE": raw}) is on  # no invalid value: never raises
 
 

@@ -134,8 +134,7 @@ class Diagnostic:
         return hash((self.code, self.path, self.line, self.column, self.message))
 
 
-#: Codes whose subject is a file without lines (MH037: a store's SQLite database): shown
-#: as its path alone, never ``:1:1``.
+#: Codes of files without lines (MH037: a SQLite store): shown as a path, never ``:1:1``.
 LINELESS = frozenset({"MH037"})
 
 
@@ -225,15 +224,11 @@ class MemhooksWarning(UserWarning):
 
 
 def fail(
-    code: str,
-    message: str,
-    path: str,
-    line: int | None = None,
-    column: int | None = None,
-    **kw: Any,
+    code: str, text: str, path: str, line: int | None = None, column: int | None = None, **kw: Any
 ) -> DiagnosticError:
-    """Build a :class:`DiagnosticError` for one diagnostic (``raise fail(...)``)."""
-    return DiagnosticError(Diagnostic(code, message, path, line, column, **kw))
+    """Build a :class:`DiagnosticError` for one diagnostic (``raise fail(...)``): its
+    code, message ``text``, path, line, column and :class:`Diagnostic`'s keywords."""
+    return DiagnosticError(Diagnostic(code, text, path, line, column, **kw))
 
 
 def store_diagnostic(exc: BaseException | None) -> Diagnostic | None:
@@ -259,8 +254,7 @@ def diagnostics_of(exc: BaseException | None) -> list[Diagnostic]:
     return [store] if store is not None else []
 
 
-#: The code of a hook's failure no other code names: an exception memhooks did not raise
-#: on purpose (a bug), or one of its own without a code (:func:`code_of`).
+#: A hook's failure no other code names: a bug, or an error of ours without one (:func:`code_of`).
 HOOK_FAILED = "MH042"
 
 
@@ -294,7 +288,11 @@ def said(exc: BaseException) -> str:
     return " ".join(text.split())
 
 
-def one_line(exc: BaseException) -> str:
-    """``exc`` as one note of a hook's stderr line: ``MHnnn <what failed>`` —
-    :func:`code_of`, then :func:`said`."""
-    return f"{code_of(exc)} {said(exc)}"
+def coded(code: str, text: str) -> str:
+    """``MHnnn text``: one coded line (the hook path's twin: :func:`.hook.reply.coded`)."""
+    return f"{code} {text}"
+
+
+def one_line(exc: BaseException, what: str = "") -> str:
+    """``exc`` as one :func:`coded` note: :func:`code_of`, ``what`` failed (``"…: "``), :func:`said`."""
+    return coded(code_of(exc), what + said(exc))

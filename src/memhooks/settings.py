@@ -241,23 +241,20 @@ def invalid(
     name: str, what: str, raw: str, default: object, notes: list[str] | None, fix: str
 ) -> None:
     """The table's policy for an invalid value of setting ``name`` (``raw``; it must be
-    ``what``): with ``notes`` (the hook) a line saying so and that ``default`` is used is
-    added, with the same code; else DiagnosticError MH028 naming the variable is raised, whose help is
-    ``unset NAME or <fix>``. Also for the settings read where they are used
-    (:data:`PATHS`, :data:`TEXTS`)."""
-    if notes is not None:  # one coded note of the hook's stderr line (hook/reply.py)
-        note = f"MH028 {name} must be {what} (got {raw!r}); using {_said(default)}"
-        if note not in notes:
-            notes.append(note)
-        return
-    from .errors import fail
+    ``what``): DiagnosticError MH028 naming the variable, whose help is ``unset NAME or
+    <fix>``, is raised; with ``notes`` (the hook) the same message and help are added as
+    one line instead (:func:`memhooks.errors.coded`), saying that ``default`` is used
+    meanwhile. Also for the settings read where they are used (:data:`PATHS`,
+    :data:`TEXTS`)."""
+    from .errors import coded, fail  # an invalid value only
 
-    raise fail(
-        "MH028",
-        f"{name} must be {what} (got {raw!r})",
-        name,
-        help=f"unset {name} or {fix}",
-    )
+    message, help = f"{name} must be {what} (got {raw!r})", f"unset {name} or {fix}"
+    if notes is None:
+        raise fail("MH028", message, name, help=help)
+    # one coded note of the hook's stderr line (hook/reply.py), as the CLI says it
+    note = coded("MH028", f"{message}; {help}; using {_said(default)} meanwhile")
+    if note not in notes:
+        notes.append(note)
 
 
 def _said(value: object) -> str:

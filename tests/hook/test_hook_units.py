@@ -83,7 +83,7 @@ def test_roles_only_from_explicit_settings() -> None:
     assert notes == [
         (
             "MH028 MEMHOOKS_ROLE_MAP must be `FIELD:VALUE=ROLE[,ROLE]` rules separated by `;`"
-            " (got 'broken'); using the other rules"
+            " (got 'broken'); unset MEMHOOKS_ROLE_MAP or fix the rule; using the other rules meanwhile"
         )
     ]
 
@@ -98,7 +98,8 @@ def test_budget_respects_setting_and_host_cap() -> None:
     assert budget("hermes", "pre_llm_call", {"MEMHOOKS_MAX_CHARS": "700"}) == 700
     bad = HookCall(NormalizedEvent("hermes", "user_prompt", native_event="pre_llm_call"), {"MEMHOOKS_MAX_CHARS": "lots"})
     assert bad.prompt_budget() == default("MEMHOOKS_MAX_CHARS")
-    assert bad.notes == ["MH028 MEMHOOKS_MAX_CHARS must be an integer from 1 to 1000000 (got 'lots'); using 8000"]
+    assert bad.notes == [("MH028 MEMHOOKS_MAX_CHARS must be an integer from 1 to 1000000 (got 'lots');"
+                         " unset MEMHOOKS_MAX_CHARS or set it within range; using 8000 meanwhile")]  # fmt: skip
 
 
 def test_budget_ms_setting() -> None:

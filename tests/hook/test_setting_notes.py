@@ -64,12 +64,12 @@ SAID = [
     pytest.param(
         {"MEMHOOKS_STATE_DIR": "relative/state"},
         "MH028 MEMHOOKS_STATE_DIR must be an absolute folder (got 'relative/state');"
-        " using the default folder",
+        " unset MEMHOOKS_STATE_DIR or set it to an absolute path; using the default folder meanwhile",
         id="a relative state dir is said and the default folder used"),
     pytest.param(
         {"MEMHOOKS_ROLE_MAP": "garbage;permission_mode:plan=architect"},
         "MH028 MEMHOOKS_ROLE_MAP must be `FIELD:VALUE=ROLE[,ROLE]` rules separated by `;`"
-        " (got 'garbage'); using the other rules",
+        " (got 'garbage'); unset MEMHOOKS_ROLE_MAP or fix the rule; using the other rules meanwhile",
         id="a malformed role map rule is said and the others kept"),
 ]  # fmt: skip
 

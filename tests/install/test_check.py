@@ -132,7 +132,7 @@ def test_a_gone_installation_fails_the_check(tmp_path: Path, monkeypatch: pytest
     assert result.fired and result.shape == "no hookSpecificOutput.additionalContext string in the reply"
     # reviewA: the check named only the reply's shape; the hook's own line says why
     said = result.problems[0]
-    assert said.startswith("the hook said: memhooks: the memhooks installation this hook runs (")
+    assert said.startswith("the hook said: memhooks: MH040 the memhooks installation this hook runs (")
     assert "is gone" in said and "`memhooks agents install`" in said
     assert result.problems[1] == result.shape
 

@@ -116,7 +116,8 @@ def test_the_state_file_lives_in_the_state_directory_never_in_the_project(tmp_pa
     relative = {"MEMHOOKS_STATE_DIR": "relative", "HOME": home}
     assert state_dir(relative, notes) == f"{home}/.local/state/memhooks"
     assert notes == [
-        "MH028 MEMHOOKS_STATE_DIR must be an absolute folder (got 'relative'); using the default folder"
+        ("MH028 MEMHOOKS_STATE_DIR must be an absolute folder (got 'relative'); unset"
+        " MEMHOOKS_STATE_DIR or set it to an absolute path; using the default folder meanwhile")
     ]
     with pytest.raises(DiagnosticError) as caught:
         state_dir(relative)

@@ -26,15 +26,15 @@ if TYPE_CHECKING:
     from ..hook.reply import Reply
 
 PREFIX = "memhooks hook: "
-#: The code of the note of a call the deadline answered (docs/diagnostics.md).
-DEADLINE = "MH043"
 
 
 def main(argv: list[str]) -> int:
     """Entry point from :func:`memhooks.cli.main` with the arguments after ``hook``."""
     parsed = parse_argv(argv)
     if parsed is None:
-        sys.stderr.write(f"{PREFIX}MH040 bad arguments {argv!r}; {USAGE}\n")
+        from ..hook.reply import coded
+
+        sys.stderr.write(f"{PREFIX}{coded('MH040', f'bad arguments {argv!r}; {USAGE}')}\n")
         return 0
     agent, event, roles = parsed
     return serve(agent, event, roles, exiting=True)
@@ -99,7 +99,7 @@ def serve(
     """One hook call, start to finish, under the internal deadline. Returns 0.
     ``exiting``: the process ends right after (:func:`memhooks.hook.handle`)."""
     from ..agents.registry import noop
-    from ..hook.deadline import Watchdog, budget_ms, started_ago, window
+    from ..hook.deadline import Watchdog, budget_ms, missed, started_ago, window
     from ..hook.handler import PAYLOAD, handle
     from ..hook.payload import read_payload
     from ..hook.reply import Reply, coded
@@ -135,7 +135,7 @@ def serve(
             stderr,
             Reply(
                 fallback,
-                coded(DEADLINE, f"gave up after the {ms} ms deadline{slow}; nothing added"),
+                missed(f"gave up after the {ms} ms deadline{slow}; nothing added"),
             ),
         )
 

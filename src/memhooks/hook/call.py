@@ -462,8 +462,11 @@ class HookCall:
 
         self.once(
             keys.STORE_MISSING,
-            f"{STORE} {var} {named!r} does not exist: nothing to recall until"
-            " 'memhooks remember' or 'memhooks history import' makes it (or unset it)",
+            coded(
+                STORE,
+                f"{var} {named!r} does not exist: nothing to recall until"
+                " 'memhooks remember' or 'memhooks history import' makes it (or unset it)",
+            ),
         )
 
     def once(self, key: str, note: str) -> None:
@@ -518,8 +521,11 @@ class HookCall:
         if why is not None:
             self.once(
                 keys.setting("MEMHOOKS_ROOT"),
-                f"MH028 MEMHOOKS_ROOT ignored: {named!r} {why}; the project root is {self.root!r}"
-                " (set it to an existing folder, or unset it)",
+                coded(
+                    "MH028",
+                    f"MEMHOOKS_ROOT ignored: {named!r} {why}; the project root is"
+                    f" {self.root!r} (set it to an existing folder, or unset it)",
+                ),
             )
 
     def _config_note(self, named: str) -> None:
@@ -536,7 +542,7 @@ class HookCall:
         path = config_path({"MEMHOOKS_CONFIG": named})
         if not os.path.isfile(path):
             what, todo = NO_CONFIG
-            self.once(keys.setting("MEMHOOKS_CONFIG"), f"MH028 {what} ({path}); {todo}")
+            self.once(keys.setting("MEMHOOKS_CONFIG"), coded("MH028", f"{what} ({path}); {todo}"))
 
     def _no_home(self, what: str, why: str) -> None:
         """Count ``what`` in :attr:`homeless` when ``why`` it cannot be found is the home

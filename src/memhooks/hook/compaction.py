@@ -34,6 +34,7 @@ from ..recall.why_commit import Commit, read_commits
 from ..recall.why_text import date, said, short
 from ..session import keys
 from ..session.report import deliveries
+from .reply import coded
 
 # Loaded only by a session start after a compaction (rare): its imports are at the top.
 TYPE_CHECKING = False
@@ -231,15 +232,14 @@ def _commits(
     top = placed[0] if placed is not None else call.root
     try:
         found = read_commits(top, [hash_ for hash_, _, _ in told])
-    except (MemhooksError, OSError) as exc:
-        call.notes.append(  # git could not say (MH032: git history unavailable)
-            f"MH032 what the session was told before the compaction is not carried back: {exc}"
-        )
+    except (MemhooksError, OSError) as exc:  # git could not say (MH032: no git history)
+        why = f"what the session was told before the compaction is not carried back: {exc}"
+        call.notes.append(coded("MH032", why))
         return []
     lost = [short(h) for h, _, _ in told if h not in found]
     if lost:  # rewritten or pruned since: the others come back without it
-        call.notes.append(f"MH032 commit{'s' if len(lost) > 1 else ''} {', '.join(lost)} told before the "
-                          "compaction no longer in git (history rewritten?): not carried back")  # fmt: skip
+        call.notes.append(coded("MH032", f"commit{'s' if len(lost) > 1 else ''} {', '.join(lost)} told before"
+                                         " the compaction no longer in git (history rewritten?): not carried back"))  # fmt: skip
     return [(h, cue, group, found[h]) for h, cue, group in told if h in found]
 
 

@@ -16,9 +16,25 @@ from __future__ import annotations
 
 import os
 
+from .reply import coded
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
+
+#: The code of a note that the deadline came first: the no-op was the answer
+#: (:mod:`memhooks.commands.hook`), or recall queries were left unsearched
+#: (:mod:`memhooks.hook.deliver`).
+CODE = "MH043"
+#: What to do about it, ending each such note (MH043's help in :mod:`memhooks.catalogue`).
+ADVICE = "raise MEMHOOKS_HOOK_TIMEOUT_MS, or find what is slow (a loaded machine, a slow backend)"
+
+
+def missed(what: str) -> str:
+    """The coded note (:func:`memhooks.hook.reply.coded`) that the deadline made the
+    call ``what`` (``"gave up after the 3000 ms deadline; nothing added"``), with what to
+    do about it."""
+    return coded(CODE, f"{what}; {ADVICE}")
 
 
 def budget_ms(env: Mapping[str, str]) -> tuple[int, str | None]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 
 from ..session import keys
+from .deadline import missed
 from .reply import Reply, coded
 
 TYPE_CHECKING = False
@@ -141,7 +142,7 @@ def deliver(
         failure = result.unavailable
         reply.add_note(coded(code_of(failure) if failure is not None else "MH039", down))
     if partial:
-        reply.add_note(coded("MH043", partial))  # the deadline left queries unsearched
+        reply.add_note(missed(partial))  # the deadline left queries unsearched
     if result.skipped:
         from ..errors import DiagnosticError, code_of, said
 

@@ -191,6 +191,6 @@ def describe(exc: BaseException, what: str = "") -> str:
             else f"{exc}; the agent must send its hook event as one JSON object"
         )
         return coded(PAYLOAD, what + " ".join(told.split()))
-    from ..errors import code_of, said
+    from ..errors import one_line
 
-    return coded(code_of(exc), what + said(exc))
+    return one_line(exc, what)

@@ -222,11 +222,11 @@ def _by_names(
             timeout_s=max(0.05, min(QUERY_TIMEOUT_S, call.remaining() - MARGIN_S)),
         )
     except MemhooksError as exc:
-        from ..errors import code_of
+        from ..errors import one_line
 
         call.session.release([key])  # not searched: the next edit there tries again
         call.notes.append(
-            f"{code_of(exc)} the memories naming the code of {shown} could not be searched: {exc}"
+            one_line(exc, f"the memories naming the code of {shown} could not be searched: ")
         )
         return ""
     told, kept = render(memories, left)

@@ -21,7 +21,7 @@ def maintain_edit(call: HookCall) -> tuple[list[str], str | None]:
     hooks = maintain(call.event, call.folder, env=settings, dry=True)
     if not hooks:
         return [], None  # already in its cue (most edits): nothing to record or lock
-    from ..errors import StoreError
+    from ..errors import StoreError, one_line
     from ..session import journal
 
     assert call.root is not None
@@ -37,13 +37,13 @@ def maintain_edit(call: HookCall) -> tuple[list[str], str | None]:
     try:
         journal.accept(call.state, call.root, work)
     except StoreError as exc:  # the state file took no row (a full disk, say): apply now
-        return _at_once(work, hooks, str(exc))
+        return _at_once(work, hooks, one_line(exc))
     try:
         written, notes = journal.drain(call.state, call.root, _apply, call.deadline - 0.1)
     except StoreError as exc:  # journaled: the next hook call of the project applies it
         return (
             [],
-            f"MH037 {exc}; the accepted hook update is journaled and applied by the next hook call",
+            f"{one_line(exc)}; the accepted hook update is journaled and applied by the next hook call",
         )
     return written, "; ".join(notes) or None  # each coded (journal.drain)
 
@@ -51,18 +51,19 @@ def maintain_edit(call: HookCall) -> tuple[list[str], str | None]:
 def _at_once(
     work: dict[str, object], hooks: list[str], why: str | None
 ) -> tuple[list[str], str | None]:
-    """Apply ``work`` now, without a journal (``why``: the journal's failure, if any).
-    Issue 22 item 3: an accepted update is applied, journaled, or reported lost with its
-    hook files (``hooks``) — never dropped in silence."""
-    from ..errors import MemhooksError, code_of, said
+    """Apply ``work`` now, without a journal (``why``: the journal's failure as a coded
+    note, :func:`memhooks.errors.one_line`, if any). Issue 22 item 3: an accepted update
+    is applied, journaled, or reported lost with its hook files (``hooks``) — never
+    dropped in silence."""
+    from ..errors import MemhooksError, one_line
 
     # ``why``: the state file's failure (MH037); the update's own, its code (MH031…)
     try:
         written = _apply([work])
     except MemhooksError as exc:
-        lost = f"{code_of(exc)} hook update for {', '.join(hooks)} lost: {said(exc)}"
-        return [], f"MH037 {why}; {lost}" if why else lost
-    return written, f"MH037 {why}; the hook update was applied at once" if why else None
+        lost = one_line(exc, f"hook update for {', '.join(hooks)} lost: ")
+        return [], f"{why}; {lost}" if why else lost
+    return written, f"{why}; the hook update was applied at once" if why else None
 
 
 def apply_pending(call: HookCall) -> None:

@@ -14,8 +14,9 @@ HOOK_FAILED = "MH042"
 
 
 def coded(code: str, text: str) -> str:
-    """``text`` as one note of the hook's stderr line: ``MHnnn text``, as
-    :func:`memhooks.errors.one_line` says an exception."""
+    """``text`` as one note of the hook's stderr line: ``MHnnn text`` — the twin of
+    :func:`memhooks.errors.coded` (which :func:`memhooks.errors.one_line` says an
+    exception with), for the notes of a call that loads no errors module."""
     return f"{code} {text}"
 
 

@@ -46,6 +46,7 @@ import json
 import os
 import shlex
 
+from ..errors import coded
 from . import command
 from .base import Edit, edit
 from .hosts import INSTALLERS, Host
@@ -60,6 +61,8 @@ FALLBACK_VAR = "MEMHOOKS_LAUNCHER_FALLBACK"
 #: The exit status of the launcher's interpreter when it imports no memhooks (then the
 #: launcher looks further): a status memhooks itself never ends with (0, 1, 2).
 NOT_HERE = 86
+#: The code of the line of a hook command whose memhooks is gone (:func:`_gone`).
+GONE = "MH040"
 
 
 def shell() -> str:
@@ -72,9 +75,9 @@ def shell() -> str:
 def text(launcher: str, python: str, main: str, sh: str | None = None) -> str:
     """The launcher script at ``launcher`` that starts ``python -S main``, run by the
     shell ``sh`` (default :func:`shell`)."""
-    gone = (
-        f"memhooks: the memhooks installation this hook runs ({python}) is gone: install "
-        f"memhooks again, then run `memhooks agents install` (it re-points {launcher})"
+    gone = _gone(
+        f"the memhooks installation this hook runs ({python}) is gone: install memhooks"
+        f" again, then run `memhooks agents install` (it re-points {launcher})"
     )
     lines = [
         f"#!{sh or shell()}",
@@ -143,10 +146,9 @@ def plugin_script(host: Host) -> str:
     launcher in its own shell (``.``: no second process) when ``agents install`` wrote
     one, else what the launcher falls back to."""
     title = host.wiring.get("title", host.name)
-    gone = (
-        f"memhooks: the memhooks {title} plugin needs the memhooks command: install it "
-        "(`pipx install memhooks` or `uv tool install memhooks`), then run "
-        "`memhooks agents install`"
+    gone = _gone(
+        f"the memhooks {title} plugin needs the memhooks command: install it (`pipx install"
+        " memhooks` or `uv tool install memhooks`), then run `memhooks agents install`"
     )
     lines = [
         "#!/bin/sh",
@@ -163,6 +165,12 @@ def plugin_script(host: Host) -> str:
         *_elsewhere(gone, [_reply(host, gone, '  *" hook "*)')]),
     ]
     return "\n".join(lines) + "\n"
+
+
+def _gone(text: str) -> str:
+    """The line a hook says when no memhooks runs it: MH040, the hook command that
+    cannot run (docs/diagnostics.md), ``text`` saying why and what to do."""
+    return "memhooks: " + coded(GONE, text)
 
 
 def _elsewhere(gone: str, replies: list[str]) -> list[str]:

@@ -120,13 +120,15 @@ def _failed(state: State, ids: list[int], works: list[dict[str, object]], exc: E
         conn.executemany("DELETE FROM journal WHERE id = ?", drop)
 
     state.write(update)
-    from ..errors import code_of, said
+    from ..errors import one_line
 
     # one coded note of the hook's stderr line: the code, then the hook file and what to do
-    why = said(exc)
     if drop:
-        return f"{code_of(exc)} hook maintenance dropped {len(drop)} update(s) after {MAX_ATTEMPTS} failed attempts: {why}"
-    return f"{code_of(exc)} hook maintenance failed (kept, retried by the next hook call): {why}"
+        return one_line(
+            exc,
+            f"hook maintenance dropped {len(drop)} update(s) after {MAX_ATTEMPTS} failed attempts: ",
+        )
+    return one_line(exc, "hook maintenance failed (kept, retried by the next hook call): ")
 
 
 def _attempts(work: dict[str, object]) -> int:
