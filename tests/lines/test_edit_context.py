@@ -39,6 +39,13 @@ CASES = [
                  id="no final newline, edit at the last line"),
     pytest.param(LF[:-1], "Write", {"content": LF[:-1].replace("line 20", "twenty")}, [(17, 20)],
                  id="no final newline, write over the last line"),
+    pytest.param(LF, "Write", {"content": LF + "line 21\n"}, [(17, 20)],
+                 id="write adding a last line"),
+    # a Write adding a last line without a final newline: the empty string after the old
+    # final newline was taken for a line 21 it replaced, past the file — the whole way
+    # asked about no line and told nothing (Change.ranges: 18-20)
+    pytest.param(LF, "Write", {"content": LF + "line 21"}, [(17, 20)],
+                 id="write adding a last line without a final newline"),
     pytest.param(CRLF, "Edit", {"old_string": "line 10\nline 11\n", "new_string": "ten\n"},
                  [(7, 14)], id="CRLF file, the host's old text with LF"),
     pytest.param(CRLF, "Edit", {"old_string": "line 1\r\nline 2\r\n", "new_string": "x\r\n"},

@@ -79,12 +79,14 @@ def test_the_lines_an_edit_changes_are_difflibs_whether_or_not_it_runs(
         tail += 1
     middles = (a[head : len(a) - tail], b[head : len(b) - tail])
     expected = []
+    size = len(a) - (1 if old_text.endswith("\n") or not old_text else 0)
     matcher = difflib.SequenceMatcher(None, *middles, autojunk=False)
     for tag, i1, i2, _j1, _j2 in matcher.get_opcodes():
         if tag != "equal":
             i1, i2 = i1 + head, i2 + head
+            if tag != "delete" and i1 == size:  # written where the final newline ends
+                i1, i2 = size, size
             expected.append((i1 + 1, i2) if i2 > i1 else (i1, i1 + 1))
-    size = len(a) - (1 if old_text.endswith("\n") or not old_text else 0)
     widened = []
     for first, last in sorted(expected):
         first, last = max(1, first), min(size, last)

@@ -76,26 +76,34 @@ def changed_lines(old_text: str, new_text: str, *, context: int = CONTEXT) -> li
     new_mid = new[head : len(new) - tail]
     if not old_mid and not new_mid:
         return []
-    spans: list[tuple[int, int]] = []
-    if len(old_mid) * len(new_mid) > MAX_COMPARED:
-        # Too much rewritten to compare line by line within a hook's deadline (difflib is
-        # quadratic at worst): the whole rewritten stretch counts as replaced.
-        spans.append((head + 1, head + len(old_mid)) if old_mid else (head, head + 1))
-        return _widen(spans, context, _count(old_text))
-    if _one_change(old_mid, new_mid):
-        # nothing to match: difflib's opcodes would be one replace, insert or delete
-        spans.append((head + 1, head + len(old_mid)) if old_mid else (head, head + 1))
-        return _widen(spans, context, _count(old_text))
+    size = _count(old_text)
+    if len(old_mid) * len(new_mid) > MAX_COMPARED or _one_change(old_mid, new_mid):
+        # Nothing to match (difflib's opcodes would be one replace, insert or delete), or
+        # too much rewritten to compare line by line within a hook's deadline (difflib
+        # is quadratic at worst): the whole rewritten stretch counts as replaced.
+        span = _span(head, head + len(old_mid), bool(new_mid), size)
+        return around([span], old_text, context)
     from difflib import SequenceMatcher  # with re, enum, heapq: ~4 ms of a hook's import
 
     matcher = SequenceMatcher(None, old_mid, new_mid, autojunk=False)
-    for tag, i1, i2, _j1, _j2 in matcher.get_opcodes():
-        if tag == "equal":
-            continue
-        # old lines i1..i2-1 (0-based); an insertion (i1 == i2) lies between i1 and i1 + 1
-        i1, i2 = i1 + head, i2 + head
-        spans.append((i1 + 1, i2) if i2 > i1 else (i1, i1 + 1))
-    return _widen(spans, context, _count(old_text))
+    spans = [
+        _span(i1 + head, i2 + head, tag != "delete", size)
+        for tag, i1, i2, _j1, _j2 in matcher.get_opcodes()
+        if tag != "equal"
+    ]
+    return around(spans, old_text, context)
+
+
+def _span(i1: int, i2: int, writes: bool, size: int) -> tuple[int, int]:
+    """Old lines ``i1``..``i2 - 1`` (0-based, of the text split at each newline) replaced — an insertion
+    (``i1 == i2``) lies between lines ``i1`` and ``i1 + 1`` — as 1-based lines of a text of
+    ``size`` lines. The empty string after a final newline (index ``size``) is no line:
+    text written in its place (``writes``) is an insertion after the last line, as when
+    it ends with a newline too (a Write adding lines and no final newline was asked about
+    no line, and told nothing); removing only the final newline replaces nothing."""
+    if writes and i1 == size:
+        return size, size + 1
+    return (i1 + 1, i2) if i2 > i1 else (i1, i1 + 1)
 
 
 def around(
