@@ -98,7 +98,7 @@ class Diagnostic:
         """1-based (line, column) to show: the diagnostic's own, ``(1, 1)`` for a regular
         file without a known position (as the reference engine), None when the subject
         has no lines (a folder, a missing path, a special file, a symlink, a setting, a
-        command-line flag, a file of a code in :data:`LINELESS`: a SQLite database)."""
+        command-line flag, an unsafe path or a store: :data:`LINELESS`)."""
         if self.line is None and (self.code in LINELESS or not _is_file(self.path)):
             return None
         return (self.line or 1, self.column or 1)
@@ -134,8 +134,9 @@ class Diagnostic:
         return hash((self.code, self.path, self.line, self.column, self.message))
 
 
-#: Codes of files without lines (MH037: a SQLite store): shown as a path, never ``:1:1``.
-LINELESS = frozenset({"MH037"})
+#: Codes whose subject is a path, never a place in it (MH029 an unsafe path, cli20:
+#: ``validate linked/MEMHOOKS.md`` said ``:1:1``; MH037 a store): shown alone.
+LINELESS = frozenset({"MH029", "MH037"})
 
 
 def _is_file(path: str) -> bool:

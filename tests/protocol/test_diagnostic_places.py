@@ -183,3 +183,37 @@ def test_a_missing_path_or_a_folder_has_no_line_and_column(
     assert main(["validate", "nonexist", "--format", "sarif"]) == 1
     [result] = json.loads(capsys.readouterr().out)["runs"][0]["results"]
     assert result["locations"][0]["physicalLocation"]["region"] == {"startLine": 1, "startColumn": 1}
+
+
+def test_a_symlink_out_of_the_project_is_named_alone_and_never_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # cli20: `validate --all` with a hook symlinked out of the root, and `validate` of a
+    # hook reached through a folder symlinked out of it: MH029 names the path as given,
+    # with no line and column (it said `linked/MEMHOOKS.md:1:1` in human form, a place in
+    # a file outside the project that JSON did not give), and nothing of the file it
+    # leads to is read — its syntax error, its cue — nor any hook behind the folder link
+    root = _project(tmp_path, ROOT_HOOK)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "MEMHOOKS.md").write_text(UNTERMINATED.replace("unterminated", "OUTSIDE-CUE"))
+    (root / "sub").mkdir()
+    (root / "sub" / "MEMHOOKS.md").symlink_to(outside / "MEMHOOKS.md")
+    (root / "linked").symlink_to(outside)
+    monkeypatch.chdir(root)
+    capsys.readouterr()
+    assert main(["validate", "--all"]) == 1
+    out = capsys.readouterr().out
+    assert out.splitlines()[:2] == [
+        "error[MH029]: hook and lock paths must be regular files, not symlinks or special files",
+        f"  --> {root / 'sub' / 'MEMHOOKS.md'}",
+    ]
+    assert out.endswith("1 error(s), 0 warning(s)\n"), out  # nothing behind `linked`
+    assert "OUTSIDE-CUE" not in out and "MH000" not in out
+    assert main(["validate", "linked/MEMHOOKS.md"]) == 1
+    human = capsys.readouterr().out
+    assert human.splitlines()[1] == "  --> linked/MEMHOOKS.md", human
+    assert main(["validate", "linked/MEMHOOKS.md", "--format", "json"]) == 1
+    [found] = json.loads(capsys.readouterr().out)
+    assert (found["code"], found["path"]) == ("MH029", "linked/MEMHOOKS.md")
+    assert "line" not in found and "OUTSIDE-CUE" not in json.dumps(found)
