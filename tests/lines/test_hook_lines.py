@@ -400,3 +400,34 @@ def test_an_edit_claude_code_will_refuse_as_ambiguous_is_told_nothing(
     edit["tool_input"]["replace_all"] = True  # type: ignore[index]
     told = context(hook(project, "claude-code", edit, session="s2"))
     assert hashes["decision"][:12] in told
+
+
+CRLF_FILE = "".join(f"A{n} = {n}\r\n" for n in range(1, 21))
+CRLF_DECISION = "fix: LIMIT is 5 because upstream rate-limits at 6/s"
+
+
+def test_a_multiedit_of_a_crlf_file_is_told_whichever_line_ends_its_old_texts_carry(
+    project: dict[str, object],
+) -> None:
+    # cli20 (review7's CRLF fix, held through the hook): a CRLF file whose MultiEdit old
+    # texts carry CRLF inside them (a host that keeps the file's bytes) or LF (one that
+    # normalises them), one of them standing on the text an earlier edit writes: before
+    # the edit, the owner of the replaced lines is told once, naming both of its lines
+    from storyrepo import commit_files
+
+    root: Path = project["root"]  # type: ignore[assignment]
+    commit_files(root, {"limits.py": CRLF_FILE}, "add limits", 1_800_000_000)
+    decided = CRLF_FILE.replace("A5 = 5\r\n", "LIMIT = 5\r\n").replace("A16 = 16\r\n", "BURST = 2\r\n")
+    decision = commit_files(root, {"limits.py": decided}, CRLF_DECISION, 1_800_100_000)
+    for end in ("\r\n", "\n"):
+        edits = [
+            {"old_string": f"A3 = 3{end}", "new_string": f"A3 = 33{end}"},
+            {"old_string": f"A3 = 33{end}A4 = 4{end}LIMIT = 5{end}", "new_string": f"A3 = 33{end}A4 = 4{end}LIMIT = 6{end}"},
+            {"old_string": f"A15 = 15{end}BURST = 2{end}", "new_string": f"A15 = 15{end}BURST = 3{end}"},
+        ]  # fmt: skip
+        payload = {"session_id": "{session}", "cwd": "{root}", "hook_event_name": "PreToolUse",
+                   "tool_name": "MultiEdit",
+                   "tool_input": {"file_path": "{root}/limits.py", "edits": edits}}  # fmt: skip
+        told = context(hook(project, "claude-code", payload, session=repr(end)))
+        assert told.count(f'limits.py 5, 16: {decision[:12]} "{CRLF_DECISION}"') == 1, (end, told)
+    assert (root / "limits.py").read_bytes() == decided.encode()  # the hook edits nothing
