@@ -137,11 +137,16 @@ _CONVENTIONAL_STYLE = re.compile(r"^style(?:\([^)]*\))?!?:", re.IGNORECASE)
 _RESHAPE = re.compile(
     r"^(?:refactor|perf|style|chore)(?:\([^)]*\))?!?:"
     r"|\b(?:refactor\w*|clean ?up\w*|simplif\w*|restructur\w*|reorganiz\w*|tidy|tidies"
-    r"|de-?duplicat\w*|optimi[sz]\w*|speed up|move[sd]?|moving|renam\w*|split\w*"
-    # a typing or lint pass over many files: requests' "Add inline types to Requests
-    # (#7272)" owned the guard a decision wrote (newcomer trial, rough20)
-    r"|(?:inline |static )?type (?:hints?|annotations?|checking)|inline types|typ(?:e|ing) stubs"
-    r"|annotat(?:e|es|ed|ing)|lint(?:s|er|ers|ing)?|mypy|pyright|ruff|flake8|pylint)\b",
+    r"|de-?duplicat\w*|optimi[sz]\w*|speed up|move[sd]?|moving|renam\w*|split\w*)\b",
+    re.IGNORECASE,
+)
+_RENAME = re.compile(r"\brenam\w*\b", re.IGNORECASE)
+# a typing or lint pass over many files: requests' "Add inline types to Requests
+# (#7272)" owned the guard a decision wrote (newcomer trial, rough20)
+_TYPING = re.compile(
+    r"\b(?:(?:inline |static )?type (?:hints?|annotations?|checking)|inline types"
+    r"|typ(?:e|ing) stubs|annotat(?:e|es|ed|ing)|lint(?:s|er|ers|ing)?|mypy|pyright|ruff"
+    r"|flake8|pylint)\b",
     re.IGNORECASE,
 )
 
@@ -182,8 +187,21 @@ def reshapes(subject: str) -> bool:
     such as refactor, cleanup, simplify, optimize, move, rename, split, or a typing or
     lint pass (inline types, type hints, annotations, mypy, ruff, lint). Line-level recall
     shows the previous owner of such a commit's lines as well (issue 20 item 3); a
-    low-signal commit (:func:`low_signal`) is treated so too."""
-    return bool(_RESHAPE.search(" ".join(subject.split())))
+    low-signal commit (:func:`low_signal`) is treated so too. What the commit did to the
+    lines asked may say otherwise: one that only added words to them is no reshape there
+    (:mod:`memhooks.lines.delta`), unless it relabels code (:func:`relabels`)."""
+    text = " ".join(subject.split())
+    return bool(_RESHAPE.search(text) or _TYPING.search(text))
+
+
+def relabels(subject: str) -> bool:
+    """Whether a commit with this ``subject`` relabels code: a typing or lint pass (inline
+    types, type hints, annotations, mypy, ruff, lint) or a rename — the words it adds to
+    lines are annotations or new names (requests' "HTTPDigestAuth - Renamed thread local
+    attribute" made ``self.nonce_count`` ``self._thread_local.nonce_count``), so adding
+    words does not make it a change of what they do."""
+    text = " ".join(subject.split())
+    return bool(_TYPING.search(text) or _RENAME.search(text))
 
 
 def _is_bot(author: str, email: str) -> bool:

@@ -103,7 +103,6 @@ def line_recall(
         focus=focus if kind == EDIT else (),
         walk=_not_sweeping if kind == READ and not narrow else None,
         surface=kind == READ,
-        layout=kind == EDIT,
     )
     # What the session has is dropped before ranking and capping: the owners it was
     # given (at a prompt, at another read) must not take the places of those it lacks.

@@ -14,8 +14,8 @@ from __future__ import annotations
 from ..lines.ownership import owners, owners_saved
 from ..lines.ranges import extend, numbers
 from ..lines.said import walked
-from ..words import names_layout
 from .why_commit import Commit, LeftOut, rules, texts
+from .why_delta import rejudge, rejudge_before
 
 # On the hook's import set (line-level recall): the walk back loads lines.previous only
 # for an owner that reshaped its lines.
@@ -27,6 +27,10 @@ if TYPE_CHECKING:
     from ..lines.previous import Before
     from ..store import MemoryStore
 
+#: Most owners judged by what they did to the lines asked (:mod:`.why_delta`) when the
+#: walks back are bounded (a read): the owners of the lines an edit will replace are
+#: judged ahead, and a warm edit starts no git for them.
+JUDGED = 24
 #: Most previous owners shown per owner.
 MAX_BEFORE = 2
 #: Most commits named further back past previous owners that are themselves low-signal
@@ -124,7 +128,6 @@ def explain_lines(
     focus: Sequence[tuple[int, int]] = (),
     walk: Callable[[Explanation], bool] | None = None,
     surface: bool = False,
-    layout: bool = False,
 ) -> Why:
     """Why lines ``ranges`` of ``path`` (relative to the work tree ``top``) are as they
     are. ``exclude``: the chain's exclusion phrases; ``store``/``project``: the embedded
@@ -138,12 +141,16 @@ def explain_lines(
     lines there (each line's history is its own: the context of a reformatted block must
     not hide what the changed lines replaced), and one that owns none of them is not
     walked back; ``walk``: whether a low-signal owner's previous owners are worth
-    looking up (default: all); ``surface``: give the answer its :attr:`Why.surface` judge;
-    ``layout``: an owner whose subject names a layout change among other words
-    (:func:`memhooks.words.names_layout`: "use spaces instead of tabs for usage
-    indentation") and that changed the lines asked (``focus``'s, when given) only on
-    their surface (:mod:`memhooks.lines.surface`: whitespace, comments) is formatting
-    there — walked back as the low-signal rule's formatting commits are.
+    looking up (default: all); ``surface``: give the answer its :attr:`Why.surface` judge.
+    What an owner did to the lines asked (``focus``'s, when it owns any) may overrule its
+    subject, one rule for a read, an edit and ``memhooks why`` (:mod:`.why_delta`): an
+    owner that changed them only in whitespace, or whose subject names a layout change
+    among other words (:func:`memhooks.words.names_layout`) and that changed them only
+    on their surface (:mod:`memhooks.lines.surface`: whitespace, comments), is
+    formatting there — walked back as the low-signal rule's formatting commits are —;
+    one whose subject says it reshapes code but that only added words to them is no
+    reshape there. With ``max_previous``, at most :data:`JUDGED` owners are judged so
+    (most lines first: a read's whole file has hundreds).
     Raises :class:`memhooks.lines.BlameError` when git cannot run,
     :class:`~memhooks.errors.DiagnosticError` MH032 when git cannot read a commit."""
     if saved:  # the version before an edit just applied (lines.saved_text)
@@ -168,12 +175,8 @@ def explain_lines(
     left_out.look_up(commits)
     walks = max_previous
     focused = own.within(focus) if focus else None
-    if layout and not late(deadline):  # a subject naming its layout: judged (git) only then
-        asked = [o for o in found if (c := commits.get(o.hash)) and _relayout(c)]
-        if asked:
-            from .why_layout import relayout
-
-            relayout(top, asked, commits, own, focused, deadline)
+    if not late(deadline):  # what the owners did to these lines: judged (git) once
+        rejudge(top, found, commits, own, focused, deadline, None if walks is None else JUDGED)
     for owner in found:
         commit = commits.get(owner.hash)
         if commit is None:
@@ -243,13 +246,16 @@ def walk_back(
 
     found = previous_owners(top, owner, own, deadline=deadline)
     before = _told(top, found, own, left_out, MAX_BEFORE, owner.hash)
+    rejudge_before(top, before, own, deadline)
     earlier: list[tuple[Commit, int, str]] = []
     seen = {owner.hash, *(c.hash for _, c in before)}
     steps = [(b, c) for b, c in before if walks_back(c)]
     while steps and len(earlier) < MAX_WALK and not late(deadline):
         step, after = steps.pop(0)
         further = previous_owners(top, step, own, deadline=deadline)
-        for back, commit in _told(top, further, own, left_out, MAX_BEFORE, step.hash):
+        told = _told(top, further, own, left_out, MAX_BEFORE, step.hash)
+        rejudge_before(top, told, own, deadline)
+        for back, commit in told:
             if commit.hash in seen or len(earlier) >= MAX_WALK:
                 continue
             seen.add(commit.hash)
@@ -257,10 +263,6 @@ def walk_back(
             if walks_back(commit):
                 steps.append((back, commit))
     return [(c, b.count) for b, c in before], earlier
-
-
-def _relayout(commit: Commit) -> bool:
-    return not walks_back(commit) and names_layout(commit.subject)
 
 
 def walks_back(commit: Commit) -> bool:

@@ -18,23 +18,21 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from ..lines.ownership import Owner, Ownership
+    from ..lines.ownership import Blamed, Ownership
     from .why_commit import Commit
 
 
 def relayout(
     top: str,
-    asked: Sequence[Owner],
+    asked: Sequence[Blamed],
     commits: dict[str, Commit],
     own: Ownership,
-    focused: Ownership | None,
     deadline: float | None,
 ) -> None:
     """Mark formatting (the low-signal reason, in this answer's ``commits``) each owner of
-    ``asked`` that changed its lines (those in ``focused``, when given: an edit's changed
-    lines) only on their surface, in the work tree ``top`` whose answer ``own`` keeps
-    the verdicts. Raises nothing; past ``deadline`` an owner is not judged."""
-    owners = [o if focused is None else focused.owner(o.hash) for o in asked]
-    judged = [o for o in owners if o is not None]
-    for hash_ in surface_owners(top, judged, own, deadline=deadline) if judged else ():
+    ``asked`` (each with the lines judged: an edit's changed lines where it owns any)
+    that changed them only on their surface, in the work tree ``top`` whose answer
+    ``own`` keeps the verdicts. Raises nothing; past ``deadline`` an owner is not
+    judged."""
+    for hash_ in surface_owners(top, asked, own, deadline=deadline) if asked else ():
         commits[hash_].low_signal = FORMATTING  # this answer's copy of what it said

@@ -117,7 +117,6 @@ def why(
             project=where.project,
             shown_path=where.relative(real),
             deadline=deadline,
-            layout=True,
         )
         at_head(top, rel, answer, state_dir=blame_dir, exclude=list(plan.exclude), store=store,
                 project=where.project, deadline=deadline)  # fmt: skip

@@ -1,0 +1,171 @@
+"""What a commit did to the lines it wrote, word for word (issue 20 items 2 and 3): only
+their whitespace, only words added to what they replaced, or anything else.
+
+Line-level recall walks past an owner that did not decide what its lines say to the
+owner before it. Two of the reasons come from what the commit changed, not from its
+subject, and both are judged here from one diff of the file's two versions:
+
+* **whitespace only** (:data:`SPACE`): the changed lines hold what they replaced, save
+  whitespace — re-indented, re-aligned, split or joined (requests 2d4a89f5 "adding in
+  pep8 fixes" re-aligned the comments of ``REDIRECT_STATI``). Such an owner is
+  formatting there, whatever its subject: walked back at a read and at an edit alike.
+* **words added, none lost** (:data:`GAIN`): the changed lines hold every word the
+  lines they replaced held, and more, none of the added ones taken from lines removed
+  elsewhere in the file (a move). Lines written where nothing was replaced are not such
+  a change: a refactor's new function says nothing of what it did to older lines. A commit whose subject says it reshapes code
+  (:func:`memhooks.history.signal.reshapes`: "Move DigestAuth hash algorithms to use
+  usedforsecurity=False", requests a044b020, added ``usedforsecurity=False`` to five
+  calls) changed what those lines do there: it is no reshape, and is told as itself.
+
+A diff hunk here is a run of lines that differ (:class:`difflib.SequenceMatcher` over
+the two versions' lines, their common start and end set aside); words are ``\\w+`` runs
+counted with repeats; outside C-like code (:func:`.surface.language`) a line's
+indentation is no whitespace (it may be code: Python). A line asked about is judged by the hunk holding it in the
+commit's version; an owner's lines are :data:`SPACE` when every one is, :data:`GAIN`
+when every one is either and one gains. Anything else — a line the diff does not mark
+as changed, a file git cannot show as text, more work than :data:`MAX_WORK` — is not
+judged so (nothing is walked past on a guess). Verdicts are kept in the file version's
+notes (``notes["delta"][hash]``: ``[[first, last, kind], …]`` of the commit's version):
+what a commit changed never changes.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections import Counter
+    from collections.abc import Sequence
+
+    from .ownership import Blamed, Ownership
+
+SPACE = "space"
+GAIN = "gain"
+NOTES = "delta"
+#: Most work one comparison may take: the lines that differ between the two versions,
+#: past their common start and end, multiplied (as :mod:`.surface_diff` bounds it).
+MAX_WORK = 1_000_000
+#: Largest version of a file judged (characters).
+MAX_CHARS = 400_000
+
+
+def verdicts(
+    top: str, owners: Sequence[Blamed], own: Ownership, *, deadline: float | None = None
+) -> dict[str, list[list[object]]]:
+    """Each of ``owners``' verdict (module docstring) by hash, in the work tree ``top``
+    whose answer ``own`` keeps them with its file version: one ``git cat-file --batch``
+    for those not judged before. An owner without a version before it (it created the
+    file), or that cannot be judged (git failed, ``deadline`` (:func:`time.monotonic`)
+    passed: asked again later) has none. Raises nothing."""
+    from .blame import BlameError  # loaded with the blame that found the owners
+
+    kept = own.notes.get(NOTES)
+    found: dict[str, object] = kept if isinstance(kept, dict) else {}
+    judged = [o for o in owners if o.previous is not None and not o.boundary]
+    wanted = [o for o in judged if o.hash not in found]
+    if wanted:
+        try:
+            found.update(_judged(top, wanted, deadline))
+        except BlameError:
+            pass  # not judged: asked again later
+        else:
+            own.notes[NOTES] = found
+            own.keep()
+    return {o.hash: v for o in judged if isinstance(v := found.get(o.hash), list)}
+
+
+def kind(verdict: object, lines: Sequence[tuple[int, int]]) -> str | None:
+    """What the commit whose verdict is ``verdict`` (as :func:`verdicts` answers; anything
+    else: not judged) did to ``lines`` (numbered in its version): :data:`SPACE`,
+    :data:`GAIN` or None (anything else, or not judged)."""
+    if not isinstance(verdict, list) or not verdict or not lines:
+        return None
+    seen: set[object] = set()
+    for first, last in lines:
+        for n in range(first, last + 1):
+            seen.add(next((k for a, b, k in verdict if a <= n <= b), None))
+    if seen == {SPACE}:
+        return SPACE
+    if seen <= {SPACE, GAIN} and GAIN in seen:
+        return GAIN
+    return None
+
+
+def changed(before: str, after: str, *, indented: bool = True) -> list[list[object]] | None:
+    """The runs of lines of ``after`` (1-based, inclusive) that changed only their
+    whitespace or only gained words since ``before``: ``[[first, last, kind], …]``; None
+    when the comparison is past :data:`MAX_WORK`. ``indented``: a line's indentation is
+    code (Python: a statement moved out of a loop changed only its indentation — review-lines
+    11:31), so a run re-indented, split or joined is no whitespace-only change there."""
+    a, b = before.split("\n"), after.split("\n")
+    start = 0
+    while start < min(len(a), len(b)) and a[start] == b[start]:
+        start += 1
+    end = 0
+    while end < min(len(a), len(b)) - start and a[-1 - end] == b[-1 - end]:
+        end += 1
+    if (len(a) - start - end) * (len(b) - start - end) > MAX_WORK:
+        return None
+    from collections import Counter
+    from difflib import SequenceMatcher  # only for a commit not judged before
+
+    matcher = SequenceMatcher(None, a[start : len(a) - end], b[start : len(b) - end],
+                              autojunk=False)  # fmt: skip
+    hunks = [
+        (a[start + i1 : start + i2], j1 + start, j2 + start)
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+        if tag != "equal"
+    ]
+    words = [(_words(old), _words(b[j1:j2])) for old, j1, j2 in hunks]
+    lost = Counter[str]()
+    for old, new in words:
+        lost += old - new
+    out: list[list[object]] = []
+    for (old_lines, j1, j2), (old, new) in zip(hunks, words, strict=True):
+        if j2 <= j1:
+            continue  # a removal: no line of ``after``
+        if old_lines and _bare(old_lines, indented) == _bare(b[j1:j2], indented):
+            out.append([j1 + 1, j2, SPACE])
+        elif old_lines and not old - new and (new - old) - lost:
+            out.append([j1 + 1, j2, GAIN])
+    return out
+
+
+def _words(lines: list[str]) -> Counter[str]:
+    import re
+    from collections import Counter
+
+    return Counter(w for line in lines for w in re.findall(r"\w+", line))
+
+
+def _bare(lines: list[str], indented: bool) -> str:
+    """``lines`` without whitespace; ``indented``: each line's indentation kept."""
+    if indented:
+        return "\n".join(
+            line[: len(line) - len(line.lstrip())] + "".join(line.split()) for line in lines
+        )
+    return "".join("".join(lines).split())
+
+
+def _judged(
+    top: str, owners: Sequence[Blamed], deadline: float | None
+) -> dict[str, list[list[object]] | None]:
+    """Each of ``owners``' verdict (:func:`changed` of its two versions), or None (not
+    judged). Raises :class:`.blame.BlameError` (git failed, or ``deadline`` passed)."""
+    import time
+
+    from .blame import show
+    from .surface import language
+
+    pairs = {}
+    for owner in owners:
+        assert owner.previous is not None
+        pairs[owner.hash] = (owner.previous, (owner.hash, owner.path))
+    texts = show(top, [spec for specs in pairs.values() for spec in specs], deadline, MAX_CHARS)
+    out: dict[str, list[list[object]] | None] = {}
+    for hash_, (before, after) in pairs.items():
+        if deadline is not None and time.monotonic() >= deadline:
+            break  # not judged in time: asked again later
+        old, new = texts.get(before), texts.get(after)
+        indented = language(after[1]) != "c"  # outside C-like code, indentation may count
+        out[hash_] = None if old is None or new is None else changed(old, new, indented=indented)
+    return out
