@@ -81,6 +81,7 @@ KEPT: dict[tuple[str, str], str] = {
     ("memhooks.cli", "memhooks.terminal"): VALIDATE + ": only a warning is printed",
     ("memhooks.cli", "memhooks.report"): VALIDATE + ": only failures are reported",
     ("memhooks.cli", "memhooks.store.location"): VALIDATE + ": only a relative store path is rooted",
+    ("memhooks.cli", "memhooks.backends"): VALIDATE + ": only a command with --store left unset",
     ("memhooks.cli", "memhooks.backends.registry"): VALIDATE
     + ": only for a MEMHOOKS_* variable not in the settings table",
     ("memhooks.report", "json"): VALIDATE + ": json for --format json only (~1.3 ms)",

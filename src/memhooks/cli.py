@@ -23,13 +23,14 @@ from .commands import arguments
 from .errors import (
     Diagnostic,
     DiagnosticError,
+    HomeError,
     MemhooksError,
     MemhooksWarning,
     StoreError,
     UsageError,
     store_diagnostic,
 )
-from .settings import relative_paths, unknown, unknown_note
+from .settings import relative_paths, store_variable, unknown, unknown_note
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -434,6 +435,29 @@ def _rooted_store_paths() -> None:
     os.environ.update(rooted(os.environ, folder))
 
 
+def _configured_store(args: Any) -> None:
+    """``--store``'s default, where a command has one: the embedded store file the
+    configuration file names (``[backends.embedded] path``), as recall opens it
+    (:func:`memhooks.backends.registry.configured_path`) — else ``remember``, ``history
+    import`` and the other commands that open the store themselves took the default file
+    (review7). Nothing read when ``--store`` or a store variable is given, or there is
+    no configuration file."""
+    if getattr(args, "store", "") is not None or store_variable(os.environ):
+        return
+    from .backends import config_path
+
+    try:
+        if not os.path.isfile(config_path()):
+            return
+    except HomeError:
+        return  # no home folder: no configuration file in it
+    from .backends.registry import configured_path
+
+    path = configured_path(os.environ, getattr(args, "backend", None))
+    if isinstance(path, str):
+        args.store = path
+
+
 def _dispatch(argv: list[str]) -> int:
     args = _plain_arguments(argv)
     if args is None:
@@ -448,6 +472,7 @@ def _dispatch(argv: list[str]) -> int:
             warnings.showwarning = _warning_line(warnings.showwarning)
             _unknown_settings(getattr(args, "format", "human"))
             _rooted_store_paths()
+            _configured_store(args)
             return int(module.run(args))
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -148,7 +148,9 @@ def test_the_configuration_file_s_embedded_path_chooses_the_store_for_the_hook_t
     chosen, config = tmp_path / "x.db", tmp_path / "config.toml"
     config.write_text(f'[backends.embedded]\npath = "{chosen}"\n', encoding="utf-8")
     monkeypatch.setenv("MEMHOOKS_CONFIG", str(config))
-    assert main(["remember", "--store", str(chosen), "the retry budget is four attempts"]) == 0
+    # and remember writes where recall reads: it took the default file (review7)
+    assert main(["remember", "the retry budget is four attempts"]) == 0
+    assert chosen.is_file()
     env = dict(os.environ)
     assert selected_store(env) == str(chosen)
     assert chosen_store(env) == (str(config), str(chosen))
@@ -158,6 +160,7 @@ def test_the_configuration_file_s_embedded_path_chooses_the_store_for_the_hook_t
     assert main(["recall", ".", "--prompt", "retry budget", "--format", "json"]) == 0
     assert "four attempts" in capsys.readouterr().out
     assert "four attempts" in _context(root, "s1")  # the hook opens the same file
+    assert main(["memories", "list"]) == 0 and "four attempts" in capsys.readouterr().out
     assert not os.path.exists(default_path())
     # and the other way round: a store at the default path is not the one chosen
     os.makedirs(os.path.dirname(default_path()))

@@ -174,3 +174,22 @@ def test_explain_and_recall_never_write(
     assert main(["recall", str(project), "--prompt", DECISION, "--store", store_path]) == 0
     capsys.readouterr()
     assert _fingerprint(store_path) == before
+
+
+def test_capture_writes_to_the_store_the_configuration_file_names(
+    tmp_path: Path, project: Path, capture_on: str
+) -> None:
+    # review7: the hook's capture wrote to MEMHOOKS_STORE or the default file, where
+    # recall reads the configuration file's [backends.embedded] path
+    from memhooks.store.location import default_path
+
+    (project / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n", encoding="utf-8")
+    chosen, config = tmp_path / "x.db", tmp_path / "config.toml"
+    config.write_text(f'[backends.embedded]\npath = "{chosen}"\n', encoding="utf-8")
+    payload = {"hook_event_name": "UserPromptSubmit", "session_id": "s", "cwd": str(project),
+               "prompt": DECISION}  # fmt: skip
+    env = {**os.environ, "MEMHOOKS_CONFIG": str(config), "MEMHOOKS_STATE_DIR": str(tmp_path / "state")}
+    reply = handle(json.dumps(payload), agent="claude-code", env=env, time_s=30)
+    assert reply.note is None, reply.note
+    assert [m.text for m in memories(str(chosen), project)] == [DECISION]
+    assert not os.path.exists(default_path())

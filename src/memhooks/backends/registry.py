@@ -185,13 +185,25 @@ def configured_store(env: Mapping[str, str]) -> str | None:
     loaded), or None when the file chooses another backend or cannot be read (recall
     reports it). Raises HomeError as :func:`selected_store`."""
     try:
-        config = read_config(env)
-        if selection(env=env, config=config)[0] != DEFAULT:
-            return None
-        path = configuration.settings_for(DEFAULT, config, STORE_ENV, env).get("path")
+        path = configured_path(env)
     except Exception:  # noqa: BLE001 - a broken config is reported by recall itself
         return None
-    return dirs.store_file(path, env)
+    return None if path is False else dirs.store_file(path, env)
+
+
+def configured_path(env: Mapping[str, str], name: str | None = None) -> str | None | bool:
+    """The embedded backend's ``path`` setting as :func:`open_backend` reads it
+    (:data:`memhooks.backends.STORE_ENV`: the configuration file's
+    ``[backends.embedded] path``, below ``MEMHOOKS_STORE``, below
+    ``MEMHOOKS_EMBEDDED_PATH``; no adapter loaded), None when nothing names the file (the
+    default), False when the active backend (``name``: ``--backend``, else
+    :func:`selection`'s) is another. Raises DiagnosticError MH028 for an invalid
+    configuration file, BackendError for an unknown backend."""
+    config = read_config(env)
+    if selection(name, env=env, config=config)[0] != DEFAULT:
+        return False
+    path = configuration.settings_for(DEFAULT, config, STORE_ENV, env).get("path")
+    return str(path) if path else None
 
 
 def store_ready(env: Mapping[str, str]) -> tuple[bool, str | None]:

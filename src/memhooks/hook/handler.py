@@ -166,9 +166,12 @@ def capture(call: HookCall) -> str | None:
             return None  # off everywhere (the default): the observer is not even imported
         from ..capture.observer import observe
 
+        # the embedded store recall reads (a rooted variable, the configuration file's
+        # [backends.embedded] path), not MEMHOOKS_STORE alone (review7)
+        chosen = call.store_choice
         observe(
             call.event,
-            store_path=call.store_env.get("MEMHOOKS_STORE") or None,
+            store_path=chosen[1] if chosen and chosen[1] else call.store_env.get("MEMHOOKS_STORE"),
             cwd=call.folder,
             timeout_s=left,
             settings_path=call.capture_path,
