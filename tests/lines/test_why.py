@@ -614,3 +614,22 @@ def test_more_than_a_line_and_a_column_is_no_range_of_the_file(
     with pytest.raises(MemhooksError) as folder:
         parse_target("retryx:abc")
     assert folder.value.diagnostic.code == "MH029"  # type: ignore[attr-defined]
+
+
+def test_lines_the_time_limit_left_unblamed_are_not_said_to_have_no_commit(
+    repo: Path, tmp_path: Path
+) -> None:
+    # cli20: `why PATH:LINES --timeout 0` said "no commit explains these lines" — it
+    # had asked git nothing; with time, retry.py 9-10 has two commits behind it
+    env = {**os.environ, "MEMHOOKS_STATE_DIR": str(tmp_path / "cold")}  # no blame kept
+    done = why(repo, "retryx/retry.py:9-10", "--timeout", "0", env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        (
+            "retryx/retry.py: the time limit came before git blamed these lines, so no commit"
+            " is named for them (raise --timeout)"
+        ),
+        "",
+        "2 lines not blamed before the time limit",
+    ]
+    assert "perf: simplify" in why(repo, "retryx/retry.py:9-10", env=env).stdout

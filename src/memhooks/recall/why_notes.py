@@ -25,6 +25,10 @@ def nothing(why: Why) -> str:
         return f"{why.path}: no commit in this clone explains these lines"
     if why.total and why.uncommitted == why.total:
         return f"{why.path}: {_uncommitted(why)}, so no commit explains {_them(why.total)}"
+    if why.unknown and why.unknown + why.uncommitted >= why.total:
+        # cli20: `--timeout` spent before git blamed them said "no commit explains these
+        # lines" — which it cannot know
+        return f"{why.path}: the time limit came before git blamed these lines, so no commit is named for them (raise --timeout)"
     return f"{why.path}: no commit explains these lines"
 
 
