@@ -301,3 +301,36 @@ def test_without_a_prompt_a_commit_only_the_folder_cue_found_is_left_out() -> No
     )
     kept = prompt_less([bulk, note, cited], [auto, asked])
     assert [m.id for m in kept] == ["n-1", "git-2"]
+
+
+def test_a_word_in_a_third_of_the_store_tells_no_memory_apart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # precision20, requests' history: "a request with a body fails on retry" kept "Update
+    # documentation about max_retries" for "request" alone — its package folder, in 56 %
+    # of the store's memories
+    from memhooks.store import MemoryStore, project_id
+
+    root = tmp_path / "proj"
+    (root / "requests").mkdir(parents=True)
+    (root / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n", encoding="utf-8")
+    store_file = tmp_path / "store.sqlite3"
+    store = MemoryStore(str(store_file))
+    try:
+        project = project_id(str(root.resolve()))
+        sha = iter(f"{n:040x}" for n in range(1, 300))
+        for n in range(240):  # a history: most commits touch the package
+            files = [f"requests/mod{n % 7}.py"] if n % 3 else [f"tests/t{n}.py"]
+            store.add(project, f"Change number {n} to the widget code", files=files,
+                      source=f"git:{next(sha)}")  # fmt: skip
+        store.add(project, "Update documentation about max_retries to reflect code",
+                  id="docs", files=["requests/adapters.py"], source=f"git:{next(sha)}")  # fmt: skip
+        store.add(project, "Rewind the body before a retry", id="rewind",
+                  files=["requests/models.py"], source=f"git:{next(sha)}")  # fmt: skip
+    finally:
+        store.close()
+    monkeypatch.setenv("MEMHOOKS_STORE", str(store_file))
+    monkeypatch.delenv("MEMHOOKS_SEARCH", raising=False)
+    found = recall(str(root), prompt="a request with a body fails on retry")
+    ids = [m["id"] for m in found["memories"]]
+    assert "rewind" in ids and "docs" not in ids

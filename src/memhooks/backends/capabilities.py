@@ -88,6 +88,15 @@ class Adopts(Capability):
     def adopt(self, project: str, aliases: tuple[str, ...]) -> int: ...
 
 
+@capability
+class FrequentWords(Capability):
+    """The words of ``text`` so frequent among ``project``'s memories that they say
+    nothing of any one (the prompt-time floor leaves them out of its cues:
+    :mod:`memhooks.recall.floor`). Raises MemhooksError."""
+
+    def frequent_words(self, project: str, text: str) -> frozenset[str]: ...
+
+
 #: Every optional capability (what an adapter offers: ``[c for c in CAPABILITIES if
 #: isinstance(backend, c)]``).
-CAPABILITIES = (ChecksHealth, Remembers, Synthesizes, Counts, AnchorsFiles, Adopts)
+CAPABILITIES = (ChecksHealth, Remembers, Synthesizes, Counts, AnchorsFiles, Adopts, FrequentWords)

@@ -115,6 +115,22 @@ class EmbeddedBackend:
         """How many memories (obsolete included) ``project`` holds."""
         return self.store.count(project)
 
+    def frequent_words(self, project: str, text: str) -> frozenset[str]:
+        """The words of ``text`` in more than :data:`FREQUENT_SHARE` of ``project``'s
+        memories, once it holds :data:`FREQUENT_LEAST` (:func:`memhooks.store.ranking.frequent`).
+        Raises BackendError."""
+        from ..store import ranking
+
+        try:
+            found = self._read(
+                lambda conn: ranking.frequent(
+                    conn, project, text, share=FREQUENT_SHARE, least=FREQUENT_LEAST
+                )
+            )
+        except MemhooksError as exc:
+            raise BackendError(f"embedded store: {exc}") from exc
+        return frozenset(found)
+
     def anchored_files(
         self,
         project: str,
@@ -505,6 +521,11 @@ def query_words(request: SearchRequest) -> str:
 
 
 SEP = "\x1f"
+#: A word in more than this share of a project's memories says nothing of any one of them
+#: (:meth:`EmbeddedBackend.frequent_words`) ...
+FREQUENT_SHARE = 1 / 3
+#: ... once the project holds this many (a history import: requests 4,858, iproute2 5,147).
+FREQUENT_LEAST = 200
 
 
 def _key(*parts: str) -> str:

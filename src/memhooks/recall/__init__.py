@@ -189,7 +189,9 @@ def recall_result(
         if switch("MEMHOOKS_RELEVANCE_FLOOR", notes=notes):
             from .floor import judge
 
-            merged.memories = judge(merged.memories, resolved, prompt, out, notes)
+            merged.memories = judge(
+                merged.memories, resolved, prompt, out, notes, frequent=searched.frequent
+            )
     elif not prompt and not anchored and merged.memories:
         found = len(merged.memories)
         merged.memories = _prompt_less(merged.memories, resolved.tasks)

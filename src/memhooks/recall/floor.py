@@ -25,7 +25,8 @@ of these holds:
    of what that cue's best match shares. Distinctive: a content word
    (:func:`memhooks.words.content_words`: lower-cased, plural and verb endings off,
    common words out) that is not an everyday word (:data:`EVERYDAY_WORDS`: "one more time",
-   "last", "after", "fails"). Weight 1 each; 2 for a word that is one of the memory's
+   "last", "after", "fails") nor in more than a third of the store's memories
+   (``frequent``: requests' "request", its package's folder, is in 56 %). Weight 1 each; 2 for a word that is one of the memory's
    tags or entities, its kind, or in its files' names (a label someone chose, or the code
    it is about), or an identifier. Two words are one when one begins the other in
    :data:`PREFIX` letters or more ("migrated", "migrations").
@@ -62,6 +63,9 @@ Honcho, OpenViking, a generic backend, the embedded store with ``MEMHOOKS_SEARCH
 a paraphrase shares no word, and those backends' own score thresholds are their floor.
 ``MEMHOOKS_RELEVANCE_FLOOR=off`` turns it off (to compare, or to have every match).
 A generated folder cue is no cue here: its text is a template that names no topic.
+
+Over 300 lines on purpose: the floor's rules and the words they weigh are one judgement,
+read in one place (the module docstring is a third of it).
 """
 
 from __future__ import annotations
@@ -135,10 +139,13 @@ class Cue:
 
     __slots__ = ("files", "heavy", "key", "long", "names", "text", "words")
 
-    def __init__(self, key: tuple[Any, str], text: str, files: Iterable[str] = ()) -> None:
+    def __init__(
+        self, key: tuple[Any, str], text: str, files: Iterable[str] = (),
+        frequent: frozenset[str] = frozenset(),
+    ) -> None:  # fmt: skip
         self.key = key
         self.text = text
-        self.words = content_words(text) - EVERYDAY
+        self.words = content_words(text) - EVERYDAY - frequent
         # (content words are in small letters: an identifier among them is snake_case)
         self.heavy = frozenset(w for w in self.words if "_" in w.strip("_"))
         self.long = frozenset(w for w in self.words if len(w) >= PREFIX)
@@ -146,12 +153,16 @@ class Cue:
         self.files = frozenset(files)
 
 
-def cues(tasks: Iterable[Task], prompt: str, keys: Collection[tuple[Any, str]] = ()) -> list[Cue]:
+def cues(
+    tasks: Iterable[Task], prompt: str, keys: Collection[tuple[Any, str]] = (),
+    frequent: Iterable[str] = (),
+) -> list[Cue]:  # fmt: skip
     """The prompt and the hand-written queries of ``tasks`` whose ``(source, query)`` is
     in ``keys`` (those that recalled something) as cues, the prompt first. A query's cue
     is its question: the folder-wide entities and tags every query of a plan carries
-    (``auth``, ``security``) say where, not what."""
-    out = [Cue((None, prompt), prompt)]
+    (``auth``, ``security``) say where, not what. ``frequent``: the prompt's words the
+    store holds in too many memories to tell any apart (rule 3)."""
+    out = [Cue((None, prompt), prompt, frequent=content_words(" ".join(frequent)))]
     for task in tasks:
         query = task.query
         key = (task.source, query["query"])
@@ -169,6 +180,8 @@ def judge(
     prompt: str,
     out: Recall,
     notes: list[str] | None,
+    *,
+    frequent: Iterable[str] = (),
 ) -> list[Recalled]:
     """The floor as :func:`memhooks.recall.recall_result` applies it at prompt time:
     ``memories`` kept — all of them when ``out.backend`` is not :func:`lexical` or the
@@ -178,7 +191,7 @@ def judge(
     if not lexical(out.backend) or not switch(FLOOR, notes=notes):
         return memories
     keys = {key for memory in memories for key in _keys(memory)}
-    kept, below = apply(memories, cues(resolved.tasks, prompt, keys), resolved.active)
+    kept, below = apply(memories, cues(resolved.tasks, prompt, keys, frequent), resolved.active)
     out.dropped["below_floor"] = len(below)
     return kept
 

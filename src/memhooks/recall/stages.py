@@ -11,6 +11,9 @@
    :func:`memhooks.recall.recall_result`.
 
 Nothing here prints; failures of single queries are recorded on their task.
+
+Over 300 lines on purpose: the stages are one pipeline read top to bottom, each stage's
+result type beside the function that makes it; splitting them would scatter one recall.
 """
 
 from __future__ import annotations
@@ -174,9 +177,11 @@ def _active_files(files: Iterable[str], root: str, notes: list[str]) -> list[str
 class Searched:
     """Stage 2: ``backend`` (its name, None when none opened), ``opened``, ``status`` (None,
     ``empty_store`` / ``no_backend``), ``excluded`` (distinct memories dropped by
-    exclusions), ``notes``, ``unavailable`` (the MemhooksError the opening raised)."""
+    exclusions), ``notes``, ``unavailable`` (the MemhooksError the opening raised),
+    ``frequent`` (the prompt's words so frequent in the store that they say nothing of
+    any one memory: :class:`~memhooks.backends.capabilities.FrequentWords`)."""
 
-    __slots__ = ("backend", "excluded", "notes", "opened", "status", "unavailable")
+    __slots__ = ("backend", "excluded", "frequent", "notes", "opened", "status", "unavailable")
 
     def __init__(self, backend: str | None, status: str | None = None) -> None:
         self.backend = backend
@@ -185,6 +190,7 @@ class Searched:
         self.excluded = 0
         self.notes: list[str] = []
         self.unavailable: MemhooksError | None = None
+        self.frequent: frozenset[str] = frozenset()
 
 
 def search(
@@ -260,6 +266,12 @@ def search(
             resolved.tasks, backend, Exclusions(exclude), time.monotonic() + deadline_s - ranking
         )
         out.excluded = counters["excluded"]
+        frequent = getattr(backend, "frequent_words", None)  # FrequentWords: the floor's
+        if frequent is not None and prompt and not anchored and any(t.hits for t in resolved.tasks):
+            try:
+                out.frequent = frequent(resolved.project, prompt)
+            except MemhooksError as exc:  # the floor judges with every word then
+                out.notes.append(f"could not count the prompt's words in the store: {exc}")
         if not any(t.hits for t in resolved.tasks):  # (only then: capabilities loaded)
             from ..backends.capabilities import Counts
 

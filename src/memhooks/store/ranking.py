@@ -3,6 +3,9 @@
 They return row ids (pks), not memories: a recall fuses several ranked lists and
 reads only the rows it keeps (:func:`memories`). Scores and tie-breaks are those of
 :func:`memhooks.store.search.search`.
+
+Over 300 lines on purpose: every bounded query of the hook's store, and what each counts
+first (a word's document frequency), in one place.
 """
 
 from __future__ import annotations
@@ -230,6 +233,22 @@ def _top(
         if exhausted or (len(ordered) == limit and best[-1][1] > scores[ordered[-1][0]]):
             return [(pk, -scores[pk]) for pk, _ in ordered]
         fetch *= 4
+
+
+def frequent(
+    conn: sqlite3.Connection, project: str, text: str, *, share: float, least: int
+) -> list[str]:
+    """The words of ``text`` (:func:`~memhooks.store.search.words`) found in more than
+    ``share`` of ``project``'s memories, when it holds at least ``least`` (fewer tell
+    little). Such a word says nothing of any one memory: requests' ``request`` is in 56 %
+    of its history's memories (the package's folder)."""
+    total = conn.execute("SELECT count(*) FROM memories WHERE project = ?", (project,)).fetchone()[
+        0
+    ]
+    if total < least:
+        return []
+    cap = int(total * share) + 1
+    return [t for t in words(text) if _frequency(conn, project, t, cap) >= cap]
 
 
 def _frequency(conn: sqlite3.Connection, project: str | None, term: str, cap: int) -> int:
