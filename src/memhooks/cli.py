@@ -441,7 +441,10 @@ def _configured_store(args: Any) -> None:
     (:func:`memhooks.backends.registry.configured_path`) — else ``remember``, ``history
     import`` and the other commands that open the store themselves took the default file
     (review7). Nothing read when ``--store`` or a store variable is given, or there is
-    no configuration file."""
+    no configuration file; nothing chosen when the file cannot be read or names an
+    unknown backend — the command says that itself, as before, or does not need it
+    (review8: ``capture off`` refused, and ``backends check`` and recall's JSON lost
+    their result, to an error raised here)."""
     if getattr(args, "store", "") is not None or store_variable(os.environ):
         return
     from .backends import config_path
@@ -453,7 +456,10 @@ def _configured_store(args: Any) -> None:
         return  # no home folder: no configuration file in it
     from .backends.registry import configured_path
 
-    path = configured_path(os.environ, getattr(args, "backend", None))
+    try:
+        path = configured_path(os.environ, getattr(args, "backend", None))
+    except MemhooksError:
+        return  # recall, remember and backends check say it where they read it
     if isinstance(path, str):
         args.store = path
 

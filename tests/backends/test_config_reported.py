@@ -170,3 +170,30 @@ def test_the_configuration_file_s_embedded_path_chooses_the_store_for_the_hook_t
     monkeypatch.setenv("MEMHOOKS_STORE", default_path())
     assert selected_store(dict(os.environ)) == default_path()
     assert HookCall(event, dict(os.environ)).store_ready is True
+
+
+def test_a_configuration_that_cannot_choose_the_store_is_said_by_the_command_itself(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # review8: --store's default read the configuration file before every command with
+    # --store ran, and its error ended the command there — `capture off` refused,
+    # `backends check` and recall's JSON lost their result, an unknown --backend was a bare 'error:'
+    monkeypatch.delenv("MEMHOOKS_STORE")
+    bad = tmp_path / "bad.toml"
+    bad.write_text("this is [not toml\n", encoding="utf-8")
+    monkeypatch.setenv("MEMHOOKS_CONFIG", str(bad))
+    capsys.readouterr()
+    assert main(["capture", "off"]) == 0  # the switch works whatever the configuration
+    assert "Capture off" in capsys.readouterr().out
+    assert main(["recall", ".", "--prompt", "retry budget", "--format", "json"]) == 1
+    out, err = capsys.readouterr()
+    assert json.loads(out)["status"] == "no_backend"  # the result stays on stdout
+    assert json.loads(err)[0]["code"] == "MH028"
+    main(["backends", "check", "--format", "json"])
+    checked = json.loads(capsys.readouterr().out)
+    assert checked["ok"] is False and "not valid TOML" in checked["detail"]
+    bad.write_text(f'[backends.embedded]\npath = "{tmp_path / "x.db"}"\n', encoding="utf-8")
+    assert main(["recall", ".", "--prompt", "retry", "--backend", "nosuch", "--format", "json"]) == 1
+    out, err = capsys.readouterr()
+    assert json.loads(out)["status"] == "no_backend"
+    assert "unknown backend 'nosuch' (from --backend)" in err and not err.startswith("error:")
