@@ -57,3 +57,15 @@ def test_every_command_has_a_section() -> None:
 def test_help_is_rendered_at_a_fixed_width() -> None:
     blocks = re.findall(r"```text\n(.*?)```", DOC, flags=re.DOTALL)
     assert blocks and all(len(line) <= GEN.WIDTH for block in blocks for line in block.splitlines())
+
+
+def test_the_store_option_names_every_place_its_default_comes_from() -> None:
+    # review8: since 76d64ed the configuration file's [backends.embedded] path is --store's
+    # default (cli._configured_store); the help still said MEMHOOKS_STORE, else the data dir
+    text = " ".join(GEN.render().split())
+    said = re.findall(r"--store FILE embedded store file \(default: ([^)]*)\)", text)
+    default = (
+        "MEMHOOKS_EMBEDDED_PATH or MEMHOOKS_STORE, else the configuration file's"
+        " [backends.embedded] path, else the user data directory"
+    )
+    assert said and set(said) == {default}

@@ -70,7 +70,11 @@ def store_option(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--store",
         metavar="FILE",
-        help="embedded store file (default: MEMHOOKS_STORE, else the user data directory)",
+        help=(
+            "embedded store file (default: MEMHOOKS_EMBEDDED_PATH or MEMHOOKS_STORE, else"
+            " the configuration file's [backends.embedded] path, else the user data"
+            " directory)"
+        ),
     )
 
 
