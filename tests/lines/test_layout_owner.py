@@ -97,3 +97,22 @@ def test_an_owner_judged_before_is_walked_past_without_git_or_the_low_signal_rul
     assert f"before it {hashes['decision'][:12]}" in told
     assert not {"subprocess", "re", "enum", "site", "memhooks.lines.blame",
                 "memhooks.history.signal"} & set(again)  # fmt: skip
+
+
+def test_the_background_blame_judges_every_owner_ahead_of_the_edit(
+    nstat: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    # issue 20 item 7: what each owner did to the file is judged before it is told; an
+    # edit outside the lines a Read judged ran git cat-file and a diff for it inside the
+    # hook (2.1 -> 2.9x a bare interpreter, bench_lines_hook edit_far). The Read's
+    # background process judges the whole file's owners, the layout rule's too.
+    from memhooks.lines import delta, owners, surface, warm
+
+    repo, hashes = nstat
+    state = str(tmp_path / "state")
+    assert warm.main([str(repo), PATH, state, "30"]) == 0
+    own = owners(str(repo), PATH, state_dir=state)
+    judged = {o.hash for o in own.owners if o.previous is not None and not o.boundary}
+    assert hashes["spaces"] in judged
+    assert judged <= set(own.notes[delta.NOTES])
+    assert set(own.notes[surface.NOTES]) == {hashes["spaces"], hashes["mixed"]}  # layout subjects

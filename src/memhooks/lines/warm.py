@@ -5,8 +5,12 @@ Not a daemon (seed 000's boundary): one process per file that is not cached yet,
 by the hook of the Read and ending by itself — when the file is blamed, or after
 ``limit_s`` seconds, whichever comes first. Once the file is blamed it reads what each of
 its owners said (one ``git log`` per 200 commits, at most :data:`AHEAD`) and keeps it
-beside the cache entry (:func:`memhooks.lines.said.keep_aside`), so that an edit of
-lines the read did not cover starts no git process to say what their owners said.
+beside the cache entry (:func:`memhooks.lines.said.keep_aside`), then judges what each
+owner did to the file (:func:`memhooks.lines.delta.verdicts`, and for an owner whose
+subject names a layout change :func:`memhooks.lines.surface.surface_owners`;
+:data:`JUDGE_BATCH` owners a ``git cat-file``, most lines first), so that an edit of lines the read did not cover
+starts no git process, and loads no :mod:`difflib`, to say what their owners said and
+whether they only re-laid them out.
 Single-flight per file: a lock file beside the file's cache entry is created
 exclusively; while it exists (and is younger than ``limit_s``) no second process starts
 for that file. The process is detached (its own session, no standard streams: the host
@@ -34,6 +38,9 @@ LIMIT_S = 30.0
 AHEAD = 2000
 #: Commits one ``git log`` of the read-ahead names.
 BATCH = 200
+#: Owners one ``git cat-file`` of the judging ahead shows both versions of (each judged
+#: batch is kept at once: a process the limit ends keeps what it judged).
+JUDGE_BATCH = 16
 
 
 def spawn(top: str, path: str, state_dir: str, *, limit_s: float = LIMIT_S) -> bool:
@@ -118,6 +125,7 @@ def main(argv: list[str]) -> int:
         with contextlib.suppress(Exception):
             own = owners(top, path, state_dir=state_dir, deadline=deadline)
             read_ahead(top, cache.path_of(state_dir, top, path), own, deadline)
+            judge_ahead(top, own, deadline)
     finally:
         _drop(lock)
     return 0
@@ -144,6 +152,36 @@ def read_ahead(top: str, file: str, own: Ownership, deadline: float, limit: int 
         if found and keep_aside(file, entry.head, cache.FORMAT, found):
             done += len(found)
     return done
+
+
+def judge_ahead(top: str, own: Ownership, deadline: float, limit: int = AHEAD) -> int:
+    """Judge what each owner ``own`` names did to its lines
+    (:func:`memhooks.lines.delta.verdicts`, kept with the file version) that was not
+    judged before — at most ``limit``, most lines first, :data:`JUDGE_BATCH` at a time,
+    while ``deadline`` (monotonic) has not passed; how many were asked. An edit's owners
+    are judged before they are told (:mod:`memhooks.recall.why_delta`): one not judged
+    here costs that edit's hook ``git cat-file`` and a diff. Raises nothing."""
+    from ..words import names_layout
+    from . import delta, surface
+
+    judged = [o for o in own.owners if o.previous is not None and not o.boundary][:limit]
+    asked = 0
+    for rule, notes, wanted in (
+        (delta.verdicts, delta.NOTES, judged),
+        # the layout rule's own verdicts, for an owner whose subject names a layout
+        # change (:mod:`memhooks.recall.why_layout`)
+        (surface.surface_owners, surface.NOTES, [o for o in judged if names_layout(o.summary)]),
+    ):
+        kept = own.notes.get(notes)
+        known = kept if isinstance(kept, dict) else {}
+        wanted = [o for o in wanted if o.hash not in known]
+        for start in range(0, len(wanted), JUDGE_BATCH):
+            if time.monotonic() >= deadline:
+                return asked
+            batch = wanted[start : start + JUDGE_BATCH]
+            rule(top, batch, own, deadline=deadline)
+            asked += len(batch)
+    return asked
 
 
 def _commits(notes: dict[str, object]) -> dict[str, object]:
