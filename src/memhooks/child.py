@@ -8,6 +8,7 @@ git is started through :func:`memhooks.git.spawn`.
 
 from __future__ import annotations
 
+import _thread
 import os
 import select
 import time
@@ -142,3 +143,10 @@ def program(name: str) -> str:
 
 
 _PROGRAMS: dict[tuple[str, str], str] = {}
+
+
+def alone() -> bool:
+    """Whether no thread but the main one runs (forking is safe): ``_thread``'s count, as
+    ``sys._current_frames()`` deadlocks where a collection clears a ``threading.local``
+    (CPython gh-106883; 3.11.7 here: the suite hung, a hook would have)."""
+    return _thread._count() == 0

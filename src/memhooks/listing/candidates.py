@@ -47,7 +47,7 @@ import os
 import sys
 
 from .. import git
-from ..child import Child, program
+from ..child import Child, alone, program
 from ..protocol import HOOK_NAME
 from . import walker
 
@@ -99,7 +99,7 @@ def git_list(
         listing = git.command(directory, *git.QUOTEPATH, "check-ignore", "--stdin", "-z",
                               "--verbose", "--non-matching")  # fmt: skip
         listing[0] = program(listing[0])
-        if len(sys._current_frames()) == 1 and hasattr(os, "fork"):
+        if alone() and hasattr(os, "fork"):
             limits = (LIMIT, HOOK_NAME, MAX_CANDIDATES)  # as they are now, in the child
 
             def run(fd: int) -> None:
