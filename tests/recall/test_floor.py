@@ -334,3 +334,25 @@ def test_a_word_in_a_third_of_the_store_tells_no_memory_apart(
     found = recall(str(root), prompt="a request with a body fails on retry")
     ids = [m["id"] for m in found["memories"]]
     assert "rewind" in ids and "docs" not in ids
+
+
+@pytest.mark.parametrize(("setting", "counted"), [("on", 1), ("off", 0)])
+def test_the_prompt_s_words_are_counted_in_the_store_only_for_the_floor(
+    shop: Path, monkeypatch: pytest.MonkeyPatch, setting: str, counted: int
+) -> None:
+    # Counting which prompt words are frequent in the store is the floor's (~2 ms a
+    # prompt hook): with the floor off it was counted and never read (bench_hook's prompt
+    # cases, 1.08-1.13x a513c91 in CPU).
+    from memhooks.backends.embedded import EmbeddedBackend
+
+    calls: list[str] = []
+    real = EmbeddedBackend.frequent_words
+
+    def counting(self: EmbeddedBackend, project: str, text: str) -> frozenset[str]:
+        calls.append(text)
+        return real(self, project, text)
+
+    monkeypatch.setattr(EmbeddedBackend, "frequent_words", counting)
+    monkeypatch.setenv("MEMHOOKS_RELEVANCE_FLOOR", setting)
+    recall(str(shop / "backend" / "auth"), prompt="make login sessions last longer")
+    assert len(calls) == counted

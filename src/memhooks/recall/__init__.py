@@ -159,6 +159,15 @@ def recall_result(
     if not resolved.tasks:
         out.status = "no_cues"
         return out
+    # Prompt time: only what really matches the prompt or a hook's question, unless the
+    # floor is off. Asked once, before the search: counting the prompt's frequent words
+    # in the store (the floor's, ~2 ms a prompt) is for the floor alone.
+    floor = False
+    notes = out.notes if skip_invalid else None  # the hook goes on; a command fails
+    if prompt and not anchored:
+        from ..settings import switch
+
+        floor = switch("MEMHOOKS_RELEVANCE_FLOOR", notes=notes)
     searched = search(
         resolved,
         backend,
@@ -169,6 +178,7 @@ def recall_result(
         deadline_s=deadline_s,
         anchored=anchored,
         commits=commits,
+        frequent=floor,
     )
     out.backend = searched.backend
     out.notes += searched.notes
@@ -180,14 +190,8 @@ def recall_result(
     out.dropped["excluded"] = searched.excluded
     merged = merge(resolved.tasks, per_query, delivered=delivered, keep=keep)
     if prompt and not anchored and merged.memories:
-        # Prompt time: only what really matches the prompt or a hook's question. Imported
-        # here, and only when the floor is on: it reads words and names (recall.floor,
-        # symbols.mentions), which no other kind of hook call needs.
-        from ..settings import switch
-
-        notes = out.notes if skip_invalid else None  # the hook goes on; a command fails
-        if switch("MEMHOOKS_RELEVANCE_FLOOR", notes=notes):
-            from .floor import judge
+        if floor:  # imported only then: it reads words and names (recall.floor,
+            from .floor import judge  # symbols.mentions), which no other call needs
 
             merged.memories = judge(
                 merged.memories, resolved, prompt, out, notes, frequent=searched.frequent

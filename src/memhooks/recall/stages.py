@@ -204,6 +204,7 @@ def search(
     deadline_s: float,
     anchored: bool = False,
     commits: bool = True,
+    frequent: bool = False,
 ) -> Searched:
     """Stage 2: run ``resolved.tasks`` (their hits and statuses are set on them).
 
@@ -214,7 +215,9 @@ def search(
     ``query_timeout_s`` caps each backend call, ``deadline_s`` all of them together
     (opening the backend is not counted: an in-process model loads once); ``anchored``
     asks the backend for tool-time anchored memories only (``SearchRequest.anchored``),
-    ``commits=False`` for no history memories among them (``SearchRequest.commits``)."""
+    ``commits=False`` for no history memories among them (``SearchRequest.commits``);
+    ``frequent``: count which of the prompt's words are frequent in the store, for the
+    relevance floor (:attr:`Searched.frequent`)."""
     from ..errors import MemhooksError, MissingStoreError, said
     from .exclusion import Exclusions
 
@@ -266,10 +269,10 @@ def search(
             resolved.tasks, backend, Exclusions(exclude), time.monotonic() + deadline_s - ranking
         )
         out.excluded = counters["excluded"]
-        frequent = getattr(backend, "frequent_words", None)  # FrequentWords: the floor's
-        if frequent is not None and prompt and not anchored and any(t.hits for t in resolved.tasks):
+        counted = getattr(backend, "frequent_words", None) if frequent else None  # FrequentWords
+        if counted is not None and prompt and not anchored and any(t.hits for t in resolved.tasks):
             try:
-                out.frequent = frequent(resolved.project, prompt)
+                out.frequent = counted(resolved.project, prompt)
             except MemhooksError as exc:  # the floor judges with every word then
                 out.notes.append(f"could not count the prompt's words in the store: {exc}")
         if not any(t.hits for t in resolved.tasks):  # (only then: capabilities loaded)
