@@ -23,7 +23,7 @@ counted with repeats; outside C-like code (:func:`.surface.language`) a line's
 indentation is no whitespace (it may be code: Python). A line asked about is judged by the hunk holding it in the
 commit's version; an owner's lines are :data:`SPACE` when every one is, :data:`GAIN`
 when every one is either and one gains. Anything else — a line the diff does not mark
-as changed, a file git cannot show as text, more work than :data:`MAX_WORK` — is not
+as changed, a file git cannot show as text, more work than :data:`.differ.MAX_WORK` — is not
 judged so (nothing is walked past on a guess). Verdicts are kept in the file version's
 notes (``notes["delta"][hash]``: ``[[first, last, kind], …]`` of the commit's version):
 what a commit changed never changes.
@@ -41,9 +41,6 @@ if TYPE_CHECKING:
 SPACE = "space"
 GAIN = "gain"
 NOTES = "delta"
-#: Most work one comparison may take: the lines that differ between the two versions,
-#: past their common start and end, multiplied (as :mod:`.surface_diff` bounds it).
-MAX_WORK = 1_000_000
 #: Largest version of a file judged (characters).
 MAX_CHARS = 400_000
 
@@ -93,28 +90,18 @@ def kind(verdict: object, lines: Sequence[tuple[int, int]]) -> str | None:
 def changed(before: str, after: str, *, indented: bool = True) -> list[list[object]] | None:
     """The runs of lines of ``after`` (1-based, inclusive) that changed only their
     whitespace or only gained words since ``before``: ``[[first, last, kind], …]``; None
-    when the comparison is past :data:`MAX_WORK`. ``indented``: a line's indentation is
+    when the comparison is past :data:`.differ.MAX_WORK`. ``indented``: a line's indentation is
     code (Python: a statement moved out of a loop changed only its indentation — review-lines
     11:31), so a run re-indented, split or joined is no whitespace-only change there."""
+    from .differ import differing
+
     a, b = before.split("\n"), after.split("\n")
-    start = 0
-    while start < min(len(a), len(b)) and a[start] == b[start]:
-        start += 1
-    end = 0
-    while end < min(len(a), len(b)) - start and a[-1 - end] == b[-1 - end]:
-        end += 1
-    if (len(a) - start - end) * (len(b) - start - end) > MAX_WORK:
+    found = differing(a, b)
+    if found is None:
         return None
     from collections import Counter
-    from difflib import SequenceMatcher  # only for a commit not judged before
 
-    matcher = SequenceMatcher(None, a[start : len(a) - end], b[start : len(b) - end],
-                              autojunk=False)  # fmt: skip
-    hunks = [
-        (a[start + i1 : start + i2], j1 + start, j2 + start)
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
-        if tag != "equal"
-    ]
+    hunks = [(a[i1:i2], j1, j2) for i1, i2, j1, j2 in found]
     words = [(_words(old), _words(b[j1:j2])) for old, j1, j2 in hunks]
     lost = Counter[str]()
     for old, new in words:

@@ -8,15 +8,9 @@ loads neither difflib nor tokenize.
 from __future__ import annotations
 
 import re
-from difflib import SequenceMatcher
 
+from .differ import differing
 from .python_code import python_code
-
-#: Most work one comparison may take: the units (statements, lines) that differ between
-#: the two versions, past their common start and end, multiplied; more is not judged
-#: (a comparison is quadratic where lines repeat: a firmware table of 6,000 rows of
-#: ``0x00,…`` took 4.9 s — review-lines).
-MAX_WORK = 1_000_000
 
 
 def substantive_lines(before: str, after: str, kind: str) -> set[int] | None:
@@ -27,24 +21,13 @@ def substantive_lines(before: str, after: str, kind: str) -> set[int] | None:
     old, new = read(before), read(after)
     if old is None or new is None:
         return None
-    a, b = [c for c, _, _ in old], [c for c, _, _ in new]
-    start = 0  # the common start and end need no matching
-    while start < min(len(a), len(b)) and a[start] == b[start]:
-        start += 1
-    end = 0
-    while end < min(len(a), len(b)) - start and a[-1 - end] == b[-1 - end]:
-        end += 1
-    if (len(a) - start - end) * (len(b) - start - end) > MAX_WORK:
+    runs = differing([c for c, _, _ in old], [c for c, _, _ in new])
+    if runs is None:
         return None  # too much to compare: not judged
-    matcher = SequenceMatcher(None, a[start : len(a) - end], b[start : len(b) - end],
-                              autojunk=False)  # fmt: skip
     found: set[int] = set()
     lines = after.split("\n")
     coded = {n for _, first, last in new for n in (first, last)}  # a statement's ends
-    for tag, _i1, _i2, j1, j2 in matcher.get_opcodes():
-        j1, j2 = j1 + start, j2 + start
-        if tag == "equal":
-            continue
+    for _i1, _i2, j1, j2 in runs:
         if j2 > j1:  # new code: its lines, and the comments between them
             first, last = new[j1][1], new[j2 - 1][2]
         else:  # code removed: the code around it, and what lies between
