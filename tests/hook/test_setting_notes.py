@@ -71,6 +71,12 @@ SAID = [
         "MH028 MEMHOOKS_ROLE_MAP must be `FIELD:VALUE=ROLE[,ROLE]` rules separated by `;`"
         " (got 'garbage'); unset MEMHOOKS_ROLE_MAP or fix the rule; using the other rules meanwhile",
         id="a malformed role map rule is said and the others kept"),
+    # Said by `memhooks recall` (MH028) but not by the hook (review of issue 20/21).
+    pytest.param(
+        {"MEMHOOKS_RELEVANCE_FLOOR": "-1"},
+        "MH028 MEMHOOKS_RELEVANCE_FLOOR must be `on` or `off` (got '-1');"
+        " unset MEMHOOKS_RELEVANCE_FLOOR or set it to `on` or `off`; using on meanwhile",
+        id="an invalid relevance floor is said and the floor kept on"),
 ]  # fmt: skip
 
 

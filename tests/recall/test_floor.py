@@ -356,3 +356,15 @@ def test_the_prompt_s_words_are_counted_in_the_store_only_for_the_floor(
     monkeypatch.setenv("MEMHOOKS_RELEVANCE_FLOOR", setting)
     recall(str(shop / "backend" / "auth"), prompt="make login sessions last longer")
     assert len(calls) == counted
+
+
+def test_an_invalid_floor_setting_is_mh028_for_a_command(
+    shop: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The command fails on it (the hook says it on stderr and keeps the floor on:
+    # tests/hook/test_setting_notes.py); the switch is read once, before the search.
+    monkeypatch.setenv("MEMHOOKS_RELEVANCE_FLOOR", "-1")
+    args = ["recall", str(shop / "backend" / "auth"), "--prompt", "make login sessions last"]
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    assert "MH028" in err and "MEMHOOKS_RELEVANCE_FLOOR must be `on` or `off` (got '-1')" in err

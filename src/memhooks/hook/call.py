@@ -229,6 +229,13 @@ class HookCall:
 
         return integer(name, self.env, self.notes)
 
+    def switch(self, name: str) -> bool:
+        """On/off setting ``name`` (:mod:`memhooks.settings`): an invalid value is noted
+        and the default used, as :meth:`setting`."""
+        from ..settings import switch
+
+        return switch(name, self.env, self.notes)
+
     def prompt_budget(self) -> int:
         """Characters of prompt-time context: ``MEMHOOKS_MAX_CHARS``, within the host's
         cap."""
@@ -250,19 +257,15 @@ class HookCall:
     def line_recall(self) -> bool:
         """``MEMHOOKS_LINE_RECALL`` (:mod:`memhooks.settings`; default on). Off without a
         usable state file (no ledger to keep a commit from coming again)."""
-        from ..settings import switch
-
         # the switch first: turned off, the call opens no state file
-        return switch("MEMHOOKS_LINE_RECALL", self.env, self.notes) and not self.ledgerless
+        return self.switch("MEMHOOKS_LINE_RECALL") and not self.ledgerless
 
     @property
     def tool_recall(self) -> bool:
         """``MEMHOOKS_TOOL_RECALL`` (:mod:`memhooks.settings`; an invalid value is noted,
         and on). Off without a usable state file: no ledger would keep each tool event
         from recalling the same memories again (:attr:`ledgerless`)."""
-        from ..settings import switch
-
-        return not self.ledgerless and switch("MEMHOOKS_TOOL_RECALL", self.env, self.notes)
+        return not self.ledgerless and self.switch("MEMHOOKS_TOOL_RECALL")
 
     @property
     def maintain_settings(self) -> dict[str, str]:

@@ -75,6 +75,8 @@ def _prompt_recall(call: HookCall, prompt: str | None, named: list[tuple[str, st
         prompt=prompt,
         files=[f for f in files if os.path.isfile(f)],
         budget=call.prompt_budget(),
+        # read as the hook reads every setting: an invalid value is said on stderr
+        floor=bool(prompt) and call.switch("MEMHOOKS_RELEVANCE_FLOOR"),
     )
     # Nothing is marked served here: prompt-time recall follows the prompt's words, so a
     # memory about a file of the launch folder that the prompt does not name comes at the

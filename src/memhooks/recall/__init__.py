@@ -90,6 +90,7 @@ def recall_result(
     commits: bool = True,
     skip_invalid: bool = False,
     identity: Identity | None = None,
+    floor: bool | None = None,
 ) -> Recall:
     """Recall what matters for ``target`` (a folder or file) and ``targets`` (more
     folders of the same project, e.g. the ones a session worked in).
@@ -119,7 +120,10 @@ def recall_result(
     ``keep`` refuses do not crowd them out. With a ``prompt`` and not
     anchored, a lexical backend's memories pass the relevance floor
     (:mod:`memhooks.recall.floor`; ``dropped["below_floor"]`` counts those it left out;
-    ``MEMHOOKS_RELEVANCE_FLOOR=off`` turns it off). ``identity``: the project's
+    ``MEMHOOKS_RELEVANCE_FLOOR=off`` turns it off; ``floor``: the caller's reading of
+    that switch — the hook reads it as it reads every setting, its invalid value a
+    note on the hook's stderr line (:meth:`memhooks.hook.call.HookCall.switch`) —, None:
+    read here, an invalid value DiagnosticError MH028). ``identity``: the project's
     (:func:`memhooks.store.identify`), when the caller identified the root already (the
     hook call); None: identified here.
 
@@ -162,12 +166,12 @@ def recall_result(
     # Prompt time: only what really matches the prompt or a hook's question, unless the
     # floor is off. Asked once, before the search: counting the prompt's frequent words
     # in the store (the floor's, ~2 ms a prompt) is for the floor alone.
-    floor = False
-    notes = out.notes if skip_invalid else None  # the hook goes on; a command fails
-    if prompt and not anchored:
+    if not prompt or anchored:
+        floor = False
+    elif floor is None:
         from ..settings import switch
 
-        floor = switch("MEMHOOKS_RELEVANCE_FLOOR", notes=notes)
+        floor = switch("MEMHOOKS_RELEVANCE_FLOOR")
     searched = search(
         resolved,
         backend,
@@ -194,7 +198,7 @@ def recall_result(
             from .floor import judge  # symbols.mentions), which no other call needs
 
             merged.memories = judge(
-                merged.memories, resolved, prompt, out, notes, frequent=searched.frequent
+                merged.memories, resolved, prompt, out, frequent=searched.frequent
             )
     elif not prompt and not anchored and merged.memories:
         found = len(merged.memories)

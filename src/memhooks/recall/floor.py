@@ -70,7 +70,6 @@ read in one place (the module docstring is a third of it).
 
 from __future__ import annotations
 
-from ..settings import switch
 from ..symbols.mentions import mentions
 from ..words import code_word, content_words, identifiers
 from .runtime import AUTO_TAG
@@ -179,16 +178,14 @@ def judge(
     resolved: Resolved,
     prompt: str,
     out: Recall,
-    notes: list[str] | None,
     *,
     frequent: Iterable[str] = (),
 ) -> list[Recalled]:
-    """The floor as :func:`memhooks.recall.recall_result` applies it at prompt time:
-    ``memories`` kept — all of them when ``out.backend`` is not :func:`lexical` or the
-    floor is off (:data:`FLOOR`; an invalid value is a line in ``notes``, the hook's
-    policy, or with ``notes`` None DiagnosticError MH028) — and
+    """The floor as :func:`memhooks.recall.recall_result` applies it at prompt time,
+    when it is on (:data:`FLOOR`: its caller reads the switch, once): ``memories``
+    kept — all of them when ``out.backend`` is not :func:`lexical` — and
     ``out.dropped["below_floor"]`` counting the others."""
-    if not lexical(out.backend) or not switch(FLOOR, notes=notes):
+    if not lexical(out.backend):
         return memories
     keys = {key for memory in memories for key in _keys(memory)}
     kept, below = apply(memories, cues(resolved.tasks, prompt, keys, frequent), resolved.active)
