@@ -113,7 +113,8 @@ def store_file(path: object = None, env: Mapping[str, str] | None = None) -> str
     :data:`memhooks.settings.STORE_VARS`, the configuration file's
     ``[backends.embedded] path``, ``--store``) — with ``~`` expanded, made absolute from
     the process folder (a relative variable was taken from the project root before:
-    :func:`memhooks.store.location.rooted`); else :data:`STORE` in :func:`data_dir`.
+    :func:`memhooks.store.location.rooted`; the file's path from the file's folder:
+    :meth:`memhooks.backends.config.Config.resolve`); else :data:`STORE` in :func:`data_dir`.
     Raises HomeError when that needs a home folder there is none of."""
     if path:
         return os.path.abspath(os.path.expanduser(str(path)))

@@ -223,3 +223,89 @@ def test_a_relative_config_naming_no_file_is_said_at_the_root_s_path(
            "HOME": os.environ["HOME"], "MEMHOOKS_STATE_DIR": str(tmp_path / "state")}  # fmt: skip
     reply = handle(json.dumps(payload), agent="claude-code", env=env)
     assert f"MH028 MEMHOOKS_CONFIG names no file ({project / 'typo.toml'})" in (reply.note or ""), reply
+
+
+def _git(root: Path, *argv: str) -> str:
+    import subprocess
+
+    done = subprocess.run(["git", "-C", str(root), *argv], capture_output=True, text=True, check=True)
+    return done.stdout
+
+
+def test_a_relative_path_in_a_config_file_is_taken_from_the_file_s_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """store22: a project's ``memhooks.toml`` saying ``path = "mem.db"`` names the root's
+    ``mem.db`` from every folder. It was taken from the process folder: ``remember`` in
+    ``src/pkg`` wrote ``src/pkg/mem.db`` into the user's repository (``git status``
+    showed it), and recall and the hook at the root opened another file and found
+    nothing."""
+    root = tmp_path / "proj"
+    (root / "src" / "pkg").mkdir(parents=True)
+    _git(root, "init", "-q")
+    (root / "MEMHOOKS.md").write_text(ROOT_HOOK, encoding="utf-8")
+    (root / "memhooks.toml").write_text(CONFIG.format(path="mem.db"), encoding="utf-8")
+    _git(root, "add", "-A")
+    _git(root, "-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-qm", "init")
+    monkeypatch.setenv("MEMHOOKS_CONFIG", "memhooks.toml")  # from the root: the other rule
+    monkeypatch.delenv("MEMHOOKS_STORE", raising=False)
+    monkeypatch.chdir(root / "src" / "pkg")
+    assert main(["remember", "the retry budget is four attempts: measured"]) == 0
+    assert _git(root, "status", "--porcelain") == "?? mem.db\n"  # the configured file alone
+    monkeypatch.chdir(root)
+    capsys.readouterr()
+    assert main(["recall", ".", "--prompt", "retry budget", "--format", "json"]) == 0
+    assert "four attempts: measured" in capsys.readouterr().out
+    payload = {"hook_event_name": "UserPromptSubmit", "session_id": "s", "cwd": str(root),
+               "prompt": "why is the retry budget four attempts?"}  # fmt: skip
+    env = {"MEMHOOKS_CONFIG": "memhooks.toml", "HOME": os.environ["HOME"],
+           "MEMHOOKS_STATE_DIR": str(tmp_path / "state")}  # fmt: skip
+    reply = handle(json.dumps(payload), agent="claude-code", env=env)
+    assert "four attempts: measured" in reply.stdout, reply
+    assert reply.note is None
+    assert _git(root, "status", "--porcelain") == "?? mem.db\n"
+
+
+def test_a_relative_path_in_the_user_s_config_file_is_beside_it(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The user's own ``config.toml`` (no ``MEMHOOKS_CONFIG``): ``path = "mem.db"`` is
+    the file beside it (here ``stores/mem.sqlite3``), whatever project or folder a command runs in, and what
+    ``backends list`` shows; ``~`` is the home folder."""
+    from memhooks.backends import config_path
+
+    monkeypatch.delenv("MEMHOOKS_STORE", raising=False)
+    monkeypatch.delenv("MEMHOOKS_CONFIG", raising=False)
+    config = Path(config_path())
+    config.parent.mkdir(parents=True)
+    config.write_text(CONFIG.format(path="stores/mem.sqlite3"), encoding="utf-8")
+    monkeypatch.chdir(project / "src" / "pkg")
+    assert main(["remember", "the retry budget is four attempts: measured"]) == 0
+    assert stores(config.parent) == ["stores/mem.sqlite3"] and stores(project) == []
+    capsys.readouterr()
+    assert main(["backends", "list", "--format", "json"]) == 0
+    embedded = next(b for b in json.loads(capsys.readouterr().out)["backends"] if b["name"] == "embedded")
+    assert embedded["settings"]["path"] == str(config.parent / "stores" / "mem.sqlite3")
+    assert embedded["sources"]["path"] == f"{config}:2"
+    config.write_text(CONFIG.format(path="~/home.db"), encoding="utf-8")
+    assert main(["remember", "kept at home"]) == 0
+    assert (Path(os.environ["HOME"]) / "home.db").is_file()
+
+
+def test_only_the_file_s_paths_are_taken_from_its_folder() -> None:
+    """The rule's one home (:meth:`memhooks.backends.config.Config.resolve`): a path
+    setting of the file; an absolute one, another key, and a variable's value stay as
+    they are (a relative store variable is rooted at the project root before:
+    :mod:`memhooks.store.location`)."""
+    from memhooks.backends.config import Config, settings_for
+
+    config = Config("/etc/team/memhooks.toml", "", {"backends": {
+        "embedded": {"path": "m.db"}, "mem0": {"path": "../mem0", "user_id": "u.db"},
+        "generic": {"url": "x/y"}}})  # fmt: skip
+    assert settings_for("embedded", config, env={})["path"] == "/etc/team/m.db"
+    assert settings_for("mem0", config, env={}) == {"path": "/etc/mem0", "user_id": "u.db"}
+    assert settings_for("generic", config, env={})["url"] == "x/y"
+    given = settings_for("embedded", config, env={"MEMHOOKS_EMBEDDED_PATH": "rel.db"})
+    assert given["path"] == "rel.db"
+    absolute = Config("/etc/team/memhooks.toml", "", {"backends": {"embedded": {"path": "/srv/m.db"}}})
+    assert settings_for("embedded", absolute, env={})["path"] == "/srv/m.db"

@@ -26,8 +26,9 @@ settings, whatever backend names come to exist (:data:`TEST_PREFIX`).
 An environment value is a string, except ``true``/``false`` (booleans) and a value that
 starts with ``{`` or ``[`` (JSON). An invalid file or value is MH028 naming the file and
 line (or the variable) and what to fix. Secrets are never rendered:
-:func:`memhooks.backends.secrets.display` shows ``set`` for them.
-"""
+:func:`memhooks.backends.secrets.display` shows ``set`` for them. A relative path in the
+file (:data:`PATHS`) is taken from the file's folder (:meth:`Config.resolve`), a relative
+store variable from the project root (:mod:`memhooks.store.location`)."""
 
 from __future__ import annotations
 
@@ -45,7 +46,8 @@ if TYPE_CHECKING:
 
 #: Top-level keys of the file: name -> (type, what it holds)
 TOP_LEVEL = {"backend": (str, "the active backend"), "backends": (dict, "one table per backend")}
-#: Keys (at any depth) whose values are never shown; also anything ending in these.
+#: backend name -> its settings naming a file or folder (relative: :meth:`Config.resolve`).
+PATHS: dict[str, tuple[str, ...]] = {"embedded": ("path",), "mem0": ("path",)}
 
 
 class Config:
@@ -65,6 +67,12 @@ class Config:
         """1-based line of ``key`` in ``[backends.<table>]`` (or of the table header, or
         of a top-level ``key``); ``None`` when it cannot be told (inline tables)."""
         return find_line(self.text, table, key)
+
+    def resolve(self, value: str) -> str:
+        """``value``, a path the file gives, made absolute (``~`` expanded) from the file's
+        folder — what its author saw (store22: from the process folder, ``remember`` in
+        ``src/pkg`` wrote ``src/pkg/mem.db`` into the repository; recall found nothing)."""
+        return os.path.normpath(os.path.join(os.path.dirname(self.path), os.path.expanduser(value)))
 
 
 def load(known: Iterable[str], env: Mapping[str, str] | None = None) -> Config:
@@ -251,10 +259,12 @@ def settings_for(
 ) -> Settings:
     """Backend ``name``'s settings: its file table, overlaid by the vendor variables in
     ``aliases`` (setting key -> variable names, first set wins), overlaid by
-    ``MEMHOOKS_<NAME>_<KEY>`` variables."""
+    ``MEMHOOKS_<NAME>_<KEY>`` variables. The file's :data:`PATHS` via :meth:`Config.resolve`."""
     env = os.environ if env is None else env
     out = Settings(name)
     for key, value in config.tables.get(name, {}).items():
+        if key in PATHS.get(name, ()) and isinstance(value, str) and value:
+            value = config.resolve(value)
         out.put(key, value, (config.path, config.line(name, key)))
     for key, names in (aliases or {}).items():
         var = next((v for v in names if env.get(v)), None)

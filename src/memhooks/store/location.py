@@ -16,7 +16,9 @@ applies it once, where it starts (:func:`memhooks.cli.main`); the agent hook onc
 call, where the call chooses its store (:attr:`memhooks.hook.call.HookCall.store_env`:
 a call that chooses none pays nothing); both through :func:`rooted`. ``--store FILE``
 is a command-line argument and stays relative to the shell's folder, as every path
-argument.
+argument. A relative ``[backends.embedded] path`` in a configuration file is relative
+to that file's folder, what its author saw (:meth:`memhooks.backends.config.Config.resolve`):
+a variable has no file to be relative to; for a file at the root both rules agree.
 """
 
 from __future__ import annotations
