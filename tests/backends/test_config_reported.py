@@ -197,3 +197,59 @@ def test_a_configuration_that_cannot_choose_the_store_is_said_by_the_command_its
     out, err = capsys.readouterr()
     assert json.loads(out)["status"] == "no_backend"
     assert "unknown backend 'nosuch' (from --backend)" in err and not err.startswith("error:")
+
+
+def test_backends_check_says_an_invalid_configuration_where_it_is(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """store22: ``backends check`` said ``None: FAILED via open — the memhooks
+    configuration is not valid TOML: …``, no code, no place, no advice; now MH028 at the
+    file, line and column as ``backends list`` and recall say it (the JSON result stays
+    on stdout, its detail with the place)."""
+    bad = tmp_path / "bad.toml"
+    bad.write_text("this is [not toml\n", encoding="utf-8")
+    monkeypatch.setenv("MEMHOOKS_CONFIG", str(bad))
+    capsys.readouterr()
+    assert main(["backends", "check"]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("error[MH028]: the memhooks configuration is not valid TOML")
+    assert f"  --> {bad}:1:6\n" in err and "help: fix the TOML syntax" in err
+    assert main(["backends", "check", "--format", "json"]) == 1
+    out, err = capsys.readouterr()
+    checked = json.loads(out)
+    assert checked["ok"] is False and f"({bad}:1:6); fix the TOML syntax" in checked["detail"]
+    said = json.loads(err)[0]
+    assert (said["code"], said["path"], said["line"], said["column"]) == ("MH028", str(bad), 1, 6)
+    # a failure without a diagnostic keeps its one-line report, naming no 'None' backend
+    monkeypatch.delenv("MEMHOOKS_CONFIG")
+    monkeypatch.setenv("MEMHOOKS_BACKEND", "nosuch")
+    assert main(["backends", "check"]) == 1
+    out, err = capsys.readouterr()
+    assert out.startswith("no backend: FAILED via open — unknown backend 'nosuch'"), out
+    assert err == ""
+
+
+def test_recall_without_cues_says_an_invalid_configuration_too(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """store22: ``memhooks recall .`` with no recall query and no prompt said "nothing
+    to recall" (exit 0) and nothing of the broken configuration file it would recall
+    through; now the MH028 a recall with a prompt gives (status ``no_backend``)."""
+    capsys.readouterr()
+    assert main(["recall", ".", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["status"] == "no_cues"  # no hook asks anything
+    bad = tmp_path / "bad.toml"
+    bad.write_text("this is [not toml\n", encoding="utf-8")
+    monkeypatch.setenv("MEMHOOKS_CONFIG", str(bad))
+    assert main(["recall", "."]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("error[MH028]: the memhooks configuration is not valid TOML")
+    assert f"  --> {bad}:1:6\n" in err
+    assert main(["recall", ".", "--format", "json"]) == 1
+    out, err = capsys.readouterr()
+    assert json.loads(out)["status"] == "no_backend"
+    assert json.loads(err)[0]["code"] == "MH028"
+    monkeypatch.setenv("MEMHOOKS_CONFIG", str(tmp_path / "typo.toml"))
+    assert main(["recall", "."]) == 1
+    assert capsys.readouterr().err.startswith("error[MH028]: MEMHOOKS_CONFIG names no file\n")

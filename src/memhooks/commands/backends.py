@@ -5,7 +5,9 @@
   where each came from. Exit 0.
 * ``check`` — open the active backend (or ``--backend``) and ask whether it answers: its
   ``health()`` when it has one, else one probe search; with timings. Exit 0 when it
-  answers, 1 when it does not.
+  answers, 1 when it does not. A configuration that cannot be used (MH028 at its file,
+  line and column; an unknown backend) is said as every command says it: its
+  diagnostic on stderr — instead of the human report, beside the JSON result.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from ..backends import registry, secrets
 from ..backends.base import SearchRequest
 from ..backends.capabilities import ChecksHealth
 from ..dirs import store_file
-from ..errors import MemhooksError
+from ..errors import Diagnostic, MemhooksError, diagnostics_of, said
+from ..report import print_errors
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -36,8 +39,12 @@ def run(args: argparse.Namespace) -> int:
         report = listing()
         print(json.dumps(report, indent=2) if args.format == "json" else render_list(report))
         return 0
-    result = check(args.backend, timeout_s=args.timeout, store_path=args.store)
-    print(json.dumps(result, indent=2) if args.format == "json" else render_check(result))
+    problems: list[Diagnostic] = []
+    result = check(args.backend, timeout_s=args.timeout, store_path=args.store, problems=problems)
+    if args.format == "json" or not problems:  # the JSON result stays on stdout
+        print(json.dumps(result, indent=2) if args.format == "json" else render_check(result))
+    if problems:  # store22: it said `None: FAILED via open — …`, no code, no place
+        print_errors(problems, "json" if args.format == "json" else "human")
     return 0 if result["ok"] else 1
 
 
@@ -118,11 +125,17 @@ def render_list(report: dict[str, Any]) -> str:
 
 
 def check(
-    name: str | None = None, *, timeout_s: float = 10.0, store_path: str | None = None
+    name: str | None = None,
+    *,
+    timeout_s: float = 10.0,
+    store_path: str | None = None,
+    problems: list[Diagnostic] | None = None,
 ) -> dict[str, Any]:
     """Open backend ``name`` (default: the active one) and ask whether it answers.
     ``{"backend", "ok", "via": "health"|"probe"|"open"|"store", "detail", "open_ms",
-    "ms"}``; never raises for a backend failure."""
+    "ms"}``; never raises for a backend failure. The diagnostics of a failure that has
+    them (MH028: an invalid configuration file or setting) are added to ``problems``,
+    and ``detail`` says it with its place and what to do."""
     result: dict[str, Any] = {
         "backend": name,
         "ok": False,
@@ -151,7 +164,9 @@ def check(
                 return result
         backend = registry.open_backend(chosen, store_path=store_path)
     except MemhooksError as exc:
-        result["detail"] = str(exc)
+        result["detail"] = said(exc)
+        if problems is not None:
+            problems += diagnostics_of(exc)
         return result
     finally:
         result["open_ms"] = round((time.perf_counter() - started) * 1000, 3)
@@ -178,6 +193,6 @@ def check(
 def render_check(result: dict[str, Any]) -> str:
     verdict = "ok" if result["ok"] else "FAILED"
     return (
-        f"{result['backend']}: {verdict} via {result['via']} — {result['detail']}\n"
+        f"{result['backend'] or 'no backend'}: {verdict} via {result['via']} — {result['detail']}\n"
         f"  open {result['open_ms']:.1f} ms, check {result['ms']:.1f} ms"
     )

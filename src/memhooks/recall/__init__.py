@@ -162,6 +162,8 @@ def recall_result(
     out.dropped["delivered"] = len(resolved.guidance) - len(guidance)
     if not resolved.tasks:
         out.status = "no_cues"
+        if backend is None or isinstance(backend, str):
+            _configured(out, backend)
         return out
     # Prompt time: only what really matches the prompt or a hook's question, unless the
     # floor is off. Asked once, before the search: counting the prompt's frequent words
@@ -225,6 +227,22 @@ def recall_result(
         else:
             out.status = "over_budget" if over else "nothing_found"
     return out
+
+
+def _configured(out: Recall, name: str | None) -> None:
+    """With nothing to search no backend is opened, but the configuration that would
+    choose it is read: an invalid one (MH028 at its file, line and column), or an
+    unknown backend, makes the status ``no_backend`` with the error as
+    :attr:`Recall.unavailable`, as a recall with a prompt says it (store22: ``memhooks
+    recall .`` said "nothing to recall" and nothing of a broken configuration file)."""
+    from ..backends.registry import read_config, selection
+    from ..errors import MemhooksError, said
+
+    try:
+        selection(name, config=read_config())
+    except MemhooksError as exc:
+        out.status, out.unavailable = "no_backend", exc
+        out.notes.append(said(exc))
 
 
 def _prompt_less(memories: list[Recalled], tasks: Iterable[Task]) -> list[Recalled]:
