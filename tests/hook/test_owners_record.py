@@ -25,9 +25,9 @@ class Ledger:
         self.chars: int | None = None
         self.asked: list[set[str]] = []
 
-    def record_made(self, native, target, answer, *, tool_time=False):  # type: ignore[no-untyped-def]
+    def record_made(self, native, target, answer, *, tool_time=False, ceiling=None):  # type: ignore[no-untyped-def]
         self.asked.append(set(self.taken))
-        self.chars, items = answer(set(self.taken))
+        self.chars, items = answer(set(self.taken), None)
         self.recorded = {str(i["item"]) for i in items} - self.taken
         return self.recorded
 
@@ -43,10 +43,10 @@ def test_an_answer_a_parallel_call_overtook_is_made_again_and_brings_the_next_ow
     # 810-859 and 840-889 at once left a4f9a599 and 2255c34a to neither)
     shared, own, next_ = "a" * 40, "b" * 40, "c" * 40
     ledger = Ledger({keys.commit(shared), "mem-1"})
-    call = SimpleNamespace(session=ledger, native="PostToolUse")
+    call = SimpleNamespace(session=ledger, native="PostToolUse", tool_ceiling=lambda: 8000)
     asked: list[set[str]] = []
 
-    def again(taken: set[str]) -> LineRecall:
+    def again(taken: set[str], room: int | None) -> LineRecall:
         asked.append(taken)
         return told(own, next_)  # made without what the session holds now
 
@@ -61,10 +61,10 @@ def test_an_answer_nobody_overtook_is_told_as_made() -> None:
     own = "b" * 40
     ledger = Ledger({keys.commit("d" * 40)})  # another commit, told elsewhere
 
-    def again(taken: set[str]) -> LineRecall:
+    def again(taken: set[str], room: int | None) -> LineRecall:
         raise AssertionError("made again although none of its commits was taken")
 
-    call = SimpleNamespace(session=ledger, native="PostToolUse")
+    call = SimpleNamespace(session=ledger, native="PostToolUse", tool_ceiling=lambda: 8000)
     answer = owners._record(call, "x.py", told(own), again)  # type: ignore[arg-type]
     assert answer is not None and answer.commits == [own] and ledger.recorded == {keys.commit(own)}
 
@@ -74,8 +74,8 @@ def test_nothing_is_told_or_claimed_when_every_commit_was_claimed_first() -> Non
     # nothing is claimed (newcomer1: '0 characters' rows of commits never told)
     shared = "a" * 40
     ledger = Ledger({keys.commit(shared)})
-    call = SimpleNamespace(session=ledger, native="PostToolUse")
-    assert owners._record(call, "x.py", told(shared), lambda taken: told()) is None  # type: ignore[arg-type]
+    call = SimpleNamespace(session=ledger, native="PostToolUse", tool_ceiling=lambda: 8000)
+    assert owners._record(call, "x.py", told(shared), lambda taken, room: told()) is None  # type: ignore[arg-type]
     assert ledger.recorded == set()
 
 
@@ -95,12 +95,12 @@ def test_the_answer_is_made_outside_the_write_and_again_when_overtaken(tmp_path)
     first, second = session(), session()
     second.delivered()  # the ledger as this call read it: empty
     item = {h: {"item": keys.commit(h * 40), "words": h, "cue": None} for h in "abc"}
-    assert first.record_made("PostToolUse", "x.py", lambda taken: (5, [item["a"]])) == {
+    assert first.record_made("PostToolUse", "x.py", lambda taken, room: (5, [item["a"]])) == {
         keys.commit("a" * 40)
     }
     seen: list[set[str]] = []
 
-    def answer(taken: set[str]) -> tuple[int, list[dict[str, object]]]:
+    def answer(taken: set[str], room: int | None) -> tuple[int, list[dict[str, object]]]:
         assert not second.state.conn.in_transaction  # no lock held while it is made
         seen.append(set(taken))
         room = "ab" if keys.commit("a" * 40) not in taken else "bc"  # the room freed
@@ -115,7 +115,7 @@ def test_the_answer_is_made_outside_the_write_and_again_when_overtaken(tmp_path)
     assert keys.of(keys.COMMIT, again.delivered()) == {h * 40 for h in "abc"}
     assert again.tool_chars == 7
     # an answer that tells nothing claims nothing
-    assert again.record_made("PostToolUse", "x.py", lambda taken: (0, [])) == set()
+    assert again.record_made("PostToolUse", "x.py", lambda taken, room: (0, [])) == set()
 
 
 def test_an_answer_overtaken_at_every_try_claims_nothing(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -126,7 +126,7 @@ def test_an_answer_overtaken_at_every_try_claims_nothing(tmp_path) -> None:  # t
     mine, other = (open_session(state, "claude-code", "P1", str(tmp_path)) for _ in "12")
     tries: list[int] = []
 
-    def answer(taken: set[str]) -> tuple[int, list[dict[str, object]]]:
+    def answer(taken: set[str], room: int | None) -> tuple[int, list[dict[str, object]]]:
         n = len(tries)
         tries.append(n)  # a parallel call takes what it is about to tell, every time
         other.record("PostToolUse", "x.py", [{"item": f"commit:{n}", "words": "", "cue": None}], lambda c: 1)  # fmt: skip

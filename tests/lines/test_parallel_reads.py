@@ -117,3 +117,31 @@ def test_a_read_overtaken_by_a_parallel_read_tells_the_next_owners(
     assert overtaken == first
     assert late == after  # the room the other call freed brings the next owners
     assert ledger(project, "par") == set(first) | set(late)  # claimed: exactly what was told
+
+
+def test_parallel_reads_share_the_session_ceiling(
+    project: dict[str, object], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # newcomer8: parallel cold Reads of iproute2 spent 9,266-9,540 characters of an
+    # 8,000 ceiling: each call read what the session had spent when it opened, and a
+    # parallel call's delivery counted only once it confirmed. The room is charged and
+    # checked in the write that records a delivery: the late Read tells what fits.
+    hashes: dict[str, str] = project["hashes"]  # type: ignore[assignment]
+    ceiling = 700  # one Read's answer (~440 characters) fits, not two
+    monkeypatch.setitem(project["env"], "MEMHOOKS_SESSION_MAX_CHARS", str(ceiling))  # type: ignore[index]
+    record = owners._record
+    overtaken: list[str] = []
+
+    def raced(*args, **kwargs):  # type: ignore[no-untyped-def]
+        # the other Read, a host process of its own, delivers and confirms in between
+        overtaken.extend(told(as_host(project, read(project, "par", 1)), hashes))
+        return record(*args, **kwargs)
+
+    monkeypatch.setattr(owners, "_record", raced)
+    late = told(in_process(project, read(project, "par", 2)), hashes)
+    assert overtaken == ["c0", "c1", "c2"]
+    # made again without what the other told, in the room it left: fewer next owners
+    assert late and set(late) < {"c3", "c4", "c5"}
+    state = State(str(project["state"]) + "/state.sqlite3")
+    assert open_session(state, "claude-code", "par", str(project["root"])).tool_chars <= ceiling
+    assert ledger(project, "par") == {"c0", "c1", "c2", *late}  # claimed: what was told

@@ -243,12 +243,19 @@ class HookCall:
         cap = self.delivery.cap
         return min(chars, cap) if cap else chars
 
+    def tool_ceiling(self) -> int:
+        """Characters the session's tool-time deliveries may reach with the next one
+        (``MEMHOOKS_SESSION_MAX_CHARS``): checked in the write that records it
+        (:meth:`memhooks.session.record.Session.record`), so parallel hook calls of the
+        session cannot each spend the same room."""
+        return self.setting("MEMHOOKS_SESSION_MAX_CHARS")
+
     def tool_budget(self) -> int:
         """Characters one tool-time delivery may use now: ``MEMHOOKS_TOOL_MAX_CHARS``
-        within what ``MEMHOOKS_SESSION_MAX_CHARS`` leaves this session (its tool-time
-        deliveries so far) and the host's cap; ``<= 0``: nothing more at tool time.
-        Opens the session (:attr:`session`)."""
-        left = self.setting("MEMHOOKS_SESSION_MAX_CHARS") - self.session.tool_chars
+        within what :meth:`tool_ceiling` leaves this session (its tool-time deliveries
+        so far, as this call last read them) and the host's cap; ``<= 0``: nothing more
+        at tool time. Opens the session (:attr:`session`)."""
+        left = self.tool_ceiling() - self.session.tool_chars
         budget = min(self.setting("MEMHOOKS_TOOL_MAX_CHARS"), left)
         cap = self.delivery.cap
         return min(budget, cap) if cap else budget
@@ -611,7 +618,7 @@ class HookCall:
         if session is not None and self.event.session_id and not session.pending:
             from ..session.snapshot import save
 
-            ceiling = self.setting("MEMHOOKS_SESSION_MAX_CHARS")
+            ceiling = self.tool_ceiling()
             # "full": no tool event of this session can add anything now (its ceiling is
             # spent, or the host has no tool channel): the snapshot settles every read
             # without SQLite; else unserved folders (tool-time recall on), files read

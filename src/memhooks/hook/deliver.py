@@ -130,8 +130,9 @@ def deliver(
         return len(text) if text else 0
 
     claimed = call.session.record(
-        call.native or "", target, items, size, tool_time=tool_time, serve=serve
-    )
+        call.native or "", target, items, size, tool_time=tool_time, serve=serve,
+        ceiling=call.tool_ceiling() if tool_time else None,
+    )  # fmt: skip
     text = text_of(claimed) if claimed else None
     reply = Reply(call.delivery.render(call.native or "", text) if text else call.delivery.noop)
     reply.context = text

@@ -238,7 +238,8 @@ def _by_names(
         told = render([m for m in kept if m.id in claimed], left)[0]
         return len(told)
 
-    claimed = call.session.record(call.native or "", shown, ledger_items(kept), size, tool_time=True)  # fmt: skip
+    claimed = call.session.record(call.native or "", shown, ledger_items(kept), size, tool_time=True,
+                                  ceiling=call.tool_ceiling())  # fmt: skip
     return told if any(m.id in claimed for m in kept) else ""
 
 

@@ -52,8 +52,8 @@ def tell(
     session = call.session
     items = session.delivered()
     delivered = keys.of(keys.COMMIT, items)
-    left = call.tool_budget()
-    if left <= 0:
+    room = [call.tool_budget()]  # the characters it may use: less, when others spent them
+    if room[0] <= 0:
         return None
     prompt, state_dir = session.prompt, call.state_dir
 
@@ -68,7 +68,7 @@ def tell(
             prompt=prompt,
             shown_path=shown,
             delivered=delivered,
-            max_chars=left,
+            max_chars=room[0],
             focus=focus,
             saved=applied,
             **more,  # type: ignore[arg-type]
@@ -110,35 +110,45 @@ def tell(
             if not told.commits:
                 return None
 
-    def again(taken: set[str]) -> LineRecall:
+    def again(taken: set[str], left: int | None) -> LineRecall:
         nonlocal delivered
         delivered = delivered | taken
+        if left is not None:
+            room[0] = min(room[0], left)
         return made(**more)
 
     return _record(call, shown, told, again)
 
 
 def _record(
-    call: HookCall, shown: str, told: LineRecall, again: Callable[[set[str]], LineRecall]
+    call: HookCall,
+    shown: str,
+    told: LineRecall,
+    again: Callable[[set[str], int | None], LineRecall],
 ) -> LineRecall | None:
     """Claim ``told``'s commits in the session's ledger and return what it tells; None
     when there is nothing to tell. When a parallel hook call of the session told one of
-    them first, the answer is made again (``again(taken)``: without every commit the
-    session holds then; outside the ledger's write, ``Session.record_made``), as it
-    would have been made after that call: the room freed brings the next owners
-    (parallel Reads of requests' utils.py 810-859 and 840-889 left a4f9a599 and
-    2255c34a to neither, told only at an edit),
-    and what it tells is what is claimed — a commit neither tells stays unclaimed
-    (newcomer1: parallel Reads marked commits told that never reached the model)."""
+    them first, or spent the room it was made for (the session's tool-time ceiling), the
+    answer is made again (``again(taken, room)``: without every commit the session holds
+    then, in the characters it has left; outside the ledger's write,
+    ``Session.record_made``), as it would have been made after that call: the room freed
+    brings the next owners (parallel Reads of requests' utils.py 810-859 and 840-889
+    left a4f9a599 and 2255c34a to neither, told only at an edit), the room taken fewer
+    (parallel Reads of iproute2 spent 10,357 of 8,000 characters), and what it tells is
+    what is claimed — a commit neither tells stays unclaimed (newcomer1: parallel Reads
+    marked commits told that never reached the model)."""
     mine = set(told.commits)
     made: dict[str, LineRecall] = {}
 
-    def answer(items: set[str]) -> tuple[int, list[dict[str, object]]]:
+    def answer(items: set[str], room: int | None) -> tuple[int, list[dict[str, object]]]:
         taken = keys.of(keys.COMMIT, items)
-        made["told"] = now = again(taken) if mine & taken else told
+        overtaken = mine & taken or (room is not None and len(told.text) > room)
+        made["told"] = now = again(taken, room) if overtaken else told
         return len(now.text), _items(now, shown)
 
-    claimed = call.session.record_made(call.native or "", shown, answer, tool_time=True)
+    claimed = call.session.record_made(
+        call.native or "", shown, answer, tool_time=True, ceiling=call.tool_ceiling()
+    )
     result = made.get("told")
     return result if claimed and result is not None and result.commits else None
 

@@ -49,7 +49,8 @@ DDL: tuple[str, ...] = (
         target TEXT NOT NULL,
         chars INTEGER NOT NULL,
         items TEXT NOT NULL,
-        until REAL
+        until REAL,
+        tool INTEGER NOT NULL DEFAULT 0
     )""",
     "CREATE INDEX deliveries_session ON deliveries (key, id)",
     """CREATE TABLE delivered (
@@ -97,10 +98,13 @@ CAPTURE_DDL = (
 )
 DDL += CAPTURE_DDL
 #: Layout 1 → 2: rows a hook call holds until its reply is sure to go out; 2 → 3:
-#: capture's record of each session moves here from the memory store.
+#: capture's record of each session moves here from the memory store; 3 → 4: which
+#: deliveries were at tool time (a held one counts against the session's tool-time
+#: ceiling before its call confirms it: :meth:`memhooks.session.record.Session._spent`).
 MIGRATE = {
     1: tuple(
         f"ALTER TABLE {t} ADD COLUMN until REAL" for t in ("served", "deliveries", "delivered")
     ),
     2: CAPTURE_DDL,
+    3: ("ALTER TABLE deliveries ADD COLUMN tool INTEGER NOT NULL DEFAULT 0",),
 }

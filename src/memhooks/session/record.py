@@ -265,6 +265,7 @@ class Session:
         *,
         tool_time: bool = False,
         serve: Iterable[str] = (),
+        ceiling: int | None = None,
     ) -> set[str]:
         """Claim ``items`` (``{"item": memory id or guidance key, "words": first words,
         "cue": the recall query}``) in the ledger and log one delivery for ``target``
@@ -272,61 +273,83 @@ class Session:
         the session delivered first. ``size(claimed)`` gives the characters of what is
         then delivered (counted against the tool-time ceiling when ``tool_time``);
         ``serve``: targets to mark served in the same write (:meth:`claim`). While
-        :attr:`hold_until` is set, all of it is held until :meth:`confirm`."""
+        :attr:`hold_until` is set, all of it is held until :meth:`confirm`.
+        ``ceiling``: characters the session's tool-time deliveries may reach with this
+        one (:meth:`_spent`, checked in the same write): the last items are left out,
+        unclaimed, until it fits (an item and those ``"of"`` it go together)."""
 
-        def told(taken: set[str]) -> tuple[int, list[dict[str, object]]]:
+        def told(taken: set[str], room: int | None) -> tuple[int, list[dict[str, object]]]:
             claimed = {str(i["item"]) for i in items} - taken
-            return (size(claimed) if claimed else 0), [i for i in items if i["item"] in claimed]
+            chars = size(claimed) if claimed else 0
+            if room is not None and chars > room:
+                claimed, chars = _fitted(items, claimed, size, room)
+            return chars, [i for i in items if i["item"] in claimed]
 
         if not items and not serve:
             return set()
-        return self._log(native_event, target, told, tool_time, serve) or set()
+        limit = ceiling if tool_time else None
+        return self._log(native_event, target, told, tool_time, serve, limit) or set()
 
     def record_made(
         self,
         native_event: str,
         target: str,
-        answer: Callable[[set[str]], tuple[int, list[dict[str, object]]]],
+        answer: Callable[[set[str], int | None], tuple[int, list[dict[str, object]]]],
         *,
         tool_time: bool = False,
+        ceiling: int | None = None,
     ) -> set[str]:
-        """Log one delivery of an answer that may have to be made again: ``answer(taken)``
-        gets the items the session holds — delivered, or held by a parallel hook call —
-        and returns (characters, the items it tells, shaped as :meth:`record`'s), none of
-        ``taken``. It is made outside the write (it may run git: the state file's write
+        """Log one delivery of an answer that may have to be made again: ``answer(taken,
+        room)`` gets the items the session holds — delivered, or held by a parallel hook
+        call — and returns (characters, the items it tells, shaped as :meth:`record`'s),
+        none of ``taken``, in at most ``room`` characters (None: the caller's own
+        budget). It is made outside the write (it may run git: the state file's write
         lock is held for SQL alone), first with the ledger this call read; the write then
-        claims every item it tells only when none was taken since, else nothing is
-        written and it is made again from what stands then, at most :data:`MAKES` times
-        — so a parallel call tells what it would have told after the other (the room
-        freed brings the next owners), what is claimed is told, and what is not told
-        stays unclaimed. Returns the items claimed (none when every try was overtaken)."""
+        claims every item it tells only when none was taken since and, with
+        ``ceiling`` (tool time), when it fits what the session's tool-time deliveries
+        may still use (:meth:`_spent`, read in the same write) — else nothing is written
+        and it is made again from what stands then, at most :data:`MAKES` times — so a
+        parallel call tells what it would have told after the other (the room freed
+        brings the next owners; the room taken, fewer), what is claimed is told, and what
+        is not told stays unclaimed. Returns the items claimed (none when every try was
+        overtaken)."""
         taken = set(self.delivered())
+        room: int | None = None
+        limit = ceiling if tool_time else None
         for _ in range(MAKES):
-            made = answer(taken)
+            made = answer(taken, room)
             if not made[1]:
                 return set()
             seen: set[str] = set()
-            claimed = self._log(native_event, target, _unless_taken(made, seen), tool_time, ())
+            left: list[int] = []
+            check = _unless_taken(made, seen, left)
+            claimed = self._log(native_event, target, check, tool_time, (), limit)
             if claimed is not None:
                 return claimed
             taken = seen  # what stood at the write: made again from it
+            room = left[0] if left else None
         return set()
 
     def _log(
         self,
         native_event: str,
         target: str,
-        answer: Callable[[set[str]], tuple[int, list[dict[str, object]]] | None],
+        answer: Callable[[set[str], int | None], tuple[int, list[dict[str, object]]] | None],
         tool_time: bool,
         serve: Iterable[str],
+        ceiling: int | None = None,
     ) -> set[str] | None:
-        """The write of :meth:`record` and :meth:`record_made`: ``answer(taken)``, asked
-        inside it, must be SQL-free and quick; None leaves the write without a row."""
+        """The write of :meth:`record` and :meth:`record_made`: ``answer(taken, room)``,
+        asked inside it, must be SQL-free and quick; None leaves the write without a row.
+        ``room``: what ``ceiling`` leaves the session's tool-time deliveries, read in
+        this write (None without one): charged and checked in one step, so parallel hook
+        calls of the session cannot each spend the same room."""
         from .state import MAX_DELIVERIES
 
         now = self.state.clock()
         serving = list(dict.fromkeys(serve))
         hold = self.hold_until
+        spent: list[int] = []
 
         def work(conn: sqlite3.Connection) -> tuple[set[str] | None, set[str], int, list[str]]:
             marked = [t for t in serving if self._serve(conn, t, now)]
@@ -337,7 +360,11 @@ class Session:
                     (self.key, self.epoch, now),
                 )
             }
-            told = answer(taken)
+            room = None
+            if ceiling is not None:
+                spent[:] = [self._spent(conn, now)]
+                room = ceiling - spent[0]
+            told = answer(taken, room)
             if told is None:
                 return None, taken, 0, marked
             chars, logged = told
@@ -347,9 +374,10 @@ class Session:
             logged = [i for i in logged if str(i["item"]) in claimed]
             cursor = conn.execute(
                 "INSERT INTO deliveries (key, epoch, at, native_event, target, chars, items,"
-                " until) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (self.key, self.epoch, now, native_event, target, chars, dumps(logged), hold),
-            )
+                " until, tool) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (self.key, self.epoch, now, native_event, target, chars, dumps(logged), hold,
+                 int(tool_time)),
+            )  # fmt: skip
             # REPLACE: an item another call held and never confirmed has lapsed
             conn.executemany(
                 "INSERT OR REPLACE INTO delivered (key, epoch, item, delivery, until)"
@@ -380,10 +408,24 @@ class Session:
             self._mine.update(marked)
             self._holds = True
         if tool_time:
-            self.tool_chars += chars
+            # what the session spent as this write read it (parallel calls' held
+            # deliveries, this call's own included), and this delivery
+            self.tool_chars = (spent[0] if spent else self.tool_chars) + chars
             if hold is not None:
                 self.pending_chars += chars
         return claimed
+
+    def _spent(self, conn: sqlite3.Connection, now: float) -> int:
+        """Characters of this epoch's tool-time deliveries: those that stand and those a
+        hook call holds (a parallel call's, this call's own), as the write on ``conn``
+        reads them — what a ceiling is checked against (:meth:`record`,
+        :meth:`record_made`)."""
+        row = conn.execute(
+            "SELECT tool_chars + (SELECT COALESCE(SUM(chars), 0) FROM deliveries WHERE key = ?"
+            " AND epoch = ? AND tool = 1 AND until > ?) FROM sessions WHERE key = ?",
+            (self.key, self.epoch, now, self.key),
+        ).fetchone()
+        return int(row[0]) if row is not None else 0
 
     @property
     def pending(self) -> bool:
@@ -457,19 +499,40 @@ class Session:
 
 
 def _unless_taken(
-    made: tuple[int, list[dict[str, object]]], seen: set[str]
-) -> Callable[[set[str]], tuple[int, list[dict[str, object]]] | None]:
+    made: tuple[int, list[dict[str, object]]], seen: set[str], left: list[int]
+) -> Callable[[set[str], int | None], tuple[int, list[dict[str, object]]] | None]:
     """The check :meth:`Session.record_made` runs in its write: ``made`` (characters,
-    items) when none of its items is taken, else None, what stands kept in ``seen``."""
+    items) when none of its items is taken and it fits the room the session has left
+    (None: unchecked), else None, what stands kept in ``seen`` and the room in ``left``."""
     wanted = {str(i["item"]) for i in made[1]}
 
-    def check(taken: set[str]) -> tuple[int, list[dict[str, object]]] | None:
-        if wanted & taken:
+    def check(taken: set[str], room: int | None) -> tuple[int, list[dict[str, object]]] | None:
+        if wanted & taken or (room is not None and made[0] > room):
             seen.update(taken)
-            return None  # overtaken since it was made
+            left[:] = [] if room is None else [max(0, room)]
+            return None  # overtaken since it was made: taken, or the room spent
         return made
 
     return check
+
+
+def _fitted(
+    items: list[dict[str, object]], claimed: set[str], size: Callable[[set[str]], int], room: int
+) -> tuple[set[str], int]:
+    """The first of ``claimed`` (in ``items``' order) whose ``size`` fits ``room``, and
+    that size: the last item is left out, with the items ``"of"`` it, until it fits."""
+    order = [str(i["item"]) for i in items if str(i["item"]) in claimed]
+    of = {str(i["item"]): str(i.get("of") or i["item"]) for i in items}
+    kept = set(claimed)
+    while order:
+        last = of[order[-1]]
+        gone = {item for item in order if item == last or of[item] == last}
+        order = [item for item in order if item not in gone]
+        kept -= gone
+        chars = size(kept) if kept else 0
+        if chars <= room:
+            return kept, chars
+    return set(), 0
 
 
 def open_session(

@@ -16,7 +16,8 @@ WAL mode, ``synchronous=NORMAL``, writers queue on ``BEGIN IMMEDIATE``
 ``touches``  the session's working set: root-relative files and folders, how they
              were touched (read, edit, search, command, prompt), when
 ``served``   folders and files given tool-time recall, per epoch
-``deliveries`` each context the hook delivered (event, target, characters, memories)
+``deliveries`` each context the hook delivered (event, target, characters, memories,
+             whether at tool time)
 ``delivered`` the ledger: memory ids (and guidance keys) delivered, per epoch
 ``journal``  maintenance the hook accepted and has not applied yet (issue 13 item 3)
 ``captures`` capture's record of the session, per project: prompts, files changed,
@@ -27,8 +28,9 @@ WAL mode, ``synchronous=NORMAL``, writers queue on ``BEGIN IMMEDIATE``
 ``served``, ``deliveries`` and ``delivered`` rows with an ``until`` are *held* by a hook
 call whose reply may still be dropped at its deadline: they count until that second
 and stand only once the call confirms them (``until`` cleared;
-:mod:`memhooks.session.record`). Layout 2 added ``until`` to layout 1, layout 3 capture's
-tables (until then kept in the memory store); each is migrated in place
+:mod:`memhooks.session.record`). Layout 2 added ``until``, 3 capture's tables (until then
+in the memory store), 4 ``deliveries.tool`` (a held tool-time delivery counts against
+the session's ceiling at once); each is migrated in place
 (:data:`memhooks.session.layout.MIGRATE`), the ledgers kept.
 
 It is disposable working state, not memories: a file of another layout version, or one
@@ -58,7 +60,7 @@ from .location import FILENAME, state_dir, state_path
 
 __all__ = ["FILENAME", "State", "state_dir", "state_path"]
 
-VERSION = 3
+VERSION = 4
 #: A session untouched this long (seconds) is forgotten with its ledger: 7 days.
 IDLE_S = 7 * 24 * 3600.0
 #: Per session: working-set entries and deliveries kept (oldest dropped first).
