@@ -8,8 +8,9 @@ control character in a recall query or an exclusion) MH034 (a plain chat transcr
 ``memhooks transcripts import --chat`` cannot read) MH035 (lines ``memhooks why`` was
 asked about that the file does not have), MH036 (a hook over the size limit, which the
 reference reports as MH000 with invalid files), MH037 (a memory store or state file a
-command cannot open or write) and MH038 (a ``MEMHOOKS_*`` variable that is no setting)
-are ours too. A new code is a new row here (claim it on the team board first);
+command cannot open or write), MH038 (a ``MEMHOOKS_*`` variable that is no setting)
+and MH044 (a command line a command does not take: the reference prints clap's usage
+errors without a code) are ours too. A new code is a new row here (claim it on the team board first);
 :class:`memhooks.errors.Diagnostic` reads it.
 """
 
@@ -208,6 +209,11 @@ CATALOGUE: dict[str, tuple[str, str, str]] = {
         WARNING,
         "Hook deadline reached",
         "raise MEMHOOKS_HOOK_TIMEOUT_MS, or find what is slow (a loaded machine, a slow backend)",
+    ),
+    "MH044": (
+        ERROR,
+        "Invalid command line",
+        "`memhooks COMMAND --help` says what the command takes",
     ),
 }
 

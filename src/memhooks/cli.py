@@ -36,7 +36,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Callable
-    from typing import Any
+    from typing import Any, NoReturn
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -82,7 +82,34 @@ def _parser_class() -> type[argparse.ArgumentParser]:
             kw.setdefault("formatter_class", Formatter)
             super().__init__(*args, **kw)
 
+        def error(self, message: str) -> NoReturn:
+            # argparse prints its usage errors itself, without a code: raised instead,
+            # :func:`_dispatch` reports them as every usage error (MH044)
+            raise CommandLineError(message, self.prog, self.format_usage())
+
     return Parser
+
+
+class CommandLineError(UsageError):
+    """A usage error argparse found (``message``, its English text) in the command line
+    of ``prog`` (``memhooks why``), whose ``usage`` line is printed before it. The
+    argument at fault is read from the text argparse makes of it — ``argument --format:
+    …``, ``unrecognized arguments: --nope``, ``the following arguments are required:
+    PATH``, ``ambiguous option: --st …`` —; ``prog`` otherwise."""
+
+    def __init__(self, message: str, prog: str, usage: str) -> None:
+        match = _ARGUMENT.match(message)
+        argument = match and next(group for group in match.groups() if group)
+        super().__init__(message, argument=argument or prog)
+        self.prog, self.usage = prog, usage
+
+
+#: The argument argparse names in its usage errors (``argparse.ArgumentError``'s
+#: ``argument X: …``, and the messages ``parse_args`` makes itself).
+_ARGUMENT = __import__("re").compile(
+    r"argument (\S+?): |unrecognized arguments: (\S+)"
+    r"|the following arguments are required: ([^,]+)|ambiguous option: ([^\s=]+)"
+)
 
 
 def _columns() -> int:
@@ -371,6 +398,41 @@ def _plain_arguments(argv: list[str]) -> Any:
     return SimpleNamespace(**values)
 
 
+#: A command line a command does not take (argparse's usage errors, a
+#: :class:`~memhooks.errors.UsageError`): ours, the reference's (clap's) have no code.
+USAGE = "MH044"
+
+
+def usage_diagnostic(exc: UsageError, command: str) -> Diagnostic:
+    """How a command reports ``exc``: its code (:data:`USAGE` unless it has its own), its
+    message, located at the argument at fault — named alone, as a flag or a setting is
+    (``--> --priority``) — or at ``command`` (``memhooks sessions``) when no argument is
+    known; its help, or where ``command``'s help says what it takes."""
+    help = exc.help or f"`{command} --help` says what it takes"
+    return Diagnostic(exc.code or USAGE, str(exc), exc.argument or command, help=help)
+
+
+def _usage_error(exc: UsageError, command: str, fmt: str) -> int:
+    """Report a usage error of ``command`` (:func:`usage_diagnostic`) in ``fmt``; exit
+    status 2."""
+    from .report import print_errors
+
+    print_errors([usage_diagnostic(exc, command)], fmt)
+    return 2
+
+
+def _format_asked(argv: list[str]) -> str:
+    """The ``--format`` a command line argparse refused asks for (``json``: its usage
+    error is JSON too), else ``human``."""
+    for at, token in enumerate(argv):
+        value = argv[at + 1] if token == "--format" and at + 1 < len(argv) else None
+        if token.startswith("--format="):
+            value = token.partition("=")[2]
+        if value == "json":
+            return "json"
+    return "human"
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; returns the exit status (130 after Ctrl-C, as shells report SIGINT)."""
     argv = sys.argv[1:] if argv is None else argv
@@ -469,7 +531,16 @@ def _dispatch(argv: list[str]) -> int:
     if args is None:
         # `memhooks COMMAND ...` builds only that subcommand (help and typos get them all)
         only = argv[0] if argv and any(argv[0] == name for name, _, _ in COMMANDS) else None
-        args = build_parser(only).parse_args(argv)
+        try:
+            args = build_parser(only).parse_args(argv)
+        except CommandLineError as exc:
+            fmt = _format_asked(argv)
+            if fmt != "json":
+                sys.stderr.write(exc.usage)
+            # the top parser finds the arguments no parser took (`recall --nope`): the
+            # command's help says what it takes; a deeper parser's (`history import`) its own
+            command = f"memhooks {only}" if only else "memhooks"
+            return _usage_error(exc, max(command, exc.prog, key=len), fmt)
     module = __import__(f"memhooks.commands.{args.command}", fromlist=["run"])
     try:
         with warnings.catch_warnings():
@@ -481,8 +552,7 @@ def _dispatch(argv: list[str]) -> int:
             _configured_store(args)
             return int(module.run(args))
     except UsageError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return _usage_error(exc, f"memhooks {args.command}", getattr(args, "format", "human"))
     except DiagnosticError as exc:
         from .report import print_errors
 

@@ -134,9 +134,9 @@ class Diagnostic:
         return hash((self.code, self.path, self.line, self.column, self.message))
 
 
-#: Codes whose subject is a path, never a place in it (MH029 an unsafe path, cli20:
-#: ``validate linked/MEMHOOKS.md`` said ``:1:1``; MH037 a store): shown alone.
-LINELESS = frozenset({"MH029", "MH037"})
+#: Codes whose subject is a path or an argument, never a place in it (MH029 an unsafe path,
+#: cli20; MH037 a store; MH044 a command-line argument, even one naming a file): alone.
+LINELESS = frozenset({"MH029", "MH037", "MH044"})
 
 
 def _is_file(path: str) -> bool:
@@ -175,13 +175,14 @@ class DiagnosticError(MemhooksError):
 
 
 class UsageError(MemhooksError):
-    """A caller-supplied value is out of range or malformed (CLI exit status 2); ``code``:
-    the diagnostic code the hook gives it, when the value came to a hook (its folder:
-    MH024; its ``--agent``: MH040)."""
+    """A caller's value is out of range or malformed (CLI exit 2). ``code``: the hook's (folder
+    MH024, ``--agent`` MH040), else MH044 (``cli.usage_diagnostic``) at ``argument``, the
+    command-line argument at fault as typed (a flag, a session id); ``help``: what to do."""
 
-    def __init__(self, message: str = "", code: str | None = None) -> None:
+    def __init__(self, message: str = "", code: str | None = None, *,
+                 argument: str | None = None, help: str | None = None) -> None:  # fmt: skip
         super().__init__(message)
-        self.code = code
+        self.code, self.argument, self.help = code, argument, help
 
 
 class StoreError(MemhooksError):

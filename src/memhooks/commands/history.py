@@ -80,7 +80,10 @@ def run(args: argparse.Namespace) -> int:
     name = selected(args.backend)
     if name != DEFAULT:
         if args.store:
-            raise UsageError(f"--store names an embedded store file, but the backend is {name}")
+            raise UsageError(
+                f"--store names an embedded store file, but the backend is {name}",
+                argument="--store",
+            )
         raise BackendError(
             f"history import writes thousands of memories at once under ids taken from the "
             f"commits, so that a re-run adds nothing twice; the {name} backend takes no such "

@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _forget(store: MemoryStore, where: Workspace, memory: str | None, session: str | None) -> None:
     if (memory is None) == (session is None):
-        raise UsageError("give a memory id or --session ID (one of them)")
+        raise UsageError("give a memory id or --session ID (one of them)", argument="--session")
     if memory is not None:
         if not store.forget(memory, project=where.project):
             raise StoreError(f"no memory {memory!r} in project {where.project}")
@@ -123,7 +123,9 @@ def _forget(store: MemoryStore, where: Workspace, memory: str | None, session: s
         return
     assert session is not None
     if len(session.strip()) < 8:
-        raise UsageError("give the session id, or at least its first 8 characters")
+        raise UsageError(
+            "give the session id, or at least its first 8 characters", argument="--session"
+        )
     found = [
         m
         for m in store.list(where.project, limit=None, include_obsolete=True)
@@ -136,7 +138,8 @@ def _forget(store: MemoryStore, where: Workspace, memory: str | None, session: s
     if len(sessions) > 1 and not any(s.endswith(":" + session.strip()) for s in sessions):
         names = ", ".join(sorted(sessions)[:5])
         raise UsageError(
-            f"{session!r} names {len(sessions)} sessions ({names}); give more of the id"
+            f"{session!r} names {len(sessions)} sessions ({names}); give more of the id",
+            argument=session,
         )
     for m in found:
         store.forget(m.id, project=where.project)

@@ -23,7 +23,11 @@ from ..terminal import visible
 def run(args: argparse.Namespace) -> int:
     priority = args.priority
     if priority is not None and not (math.isfinite(priority) and 0.0 <= priority <= 1.0):
-        raise UsageError("--priority must be between 0.0 and 1.0")
+        raise UsageError(
+            "--priority must be between 0.0 and 1.0",
+            argument="--priority",
+            help="give a number from 0.0 to 1.0, or leave --priority out",
+        )
     entities = [cue_value(value, "--entity") for value in args.entity]
     resources = [cue_value(value, "--resource") for value in args.resource]
     backends = backends_value(args.backends)
@@ -51,16 +55,30 @@ def cue_value(value: str, flag: str) -> Any:
     try:
         return json.loads(text)
     except ValueError as exc:
-        raise UsageError(f"invalid {flag}: {exc}") from None
+        raise UsageError(
+            f"invalid {flag}: {exc}",
+            argument=flag,
+            help=f'give {flag} a name, or a JSON object such as \'{{"name": "x"}}\'',
+        ) from None
+
+
+#: Where a bad ``--backends`` is, and what to give instead.
+_BACKENDS = {
+    "argument": "--backends",
+    "help": """give --backends a JSON object such as '{"mem0": {"top_k": 8}}'""",
+}
 
 
 def backends_value(value: str) -> dict[str, Any]:
     try:
         parsed = json.loads(value)
     except ValueError as exc:
-        raise UsageError(f"--backends must be a JSON object of provider mappings: {exc}") from None
+        raise UsageError(
+            f"--backends must be a JSON object of provider mappings: {exc}", **_BACKENDS
+        ) from None
     if not isinstance(parsed, dict):
         raise UsageError(
-            f"--backends must be a JSON object of provider mappings: got {type(parsed).__name__ if parsed is not None else 'null'}"
+            f"--backends must be a JSON object of provider mappings: got {type(parsed).__name__ if parsed is not None else 'null'}",
+            **_BACKENDS,
         )
     return parsed

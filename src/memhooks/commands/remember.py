@@ -40,16 +40,22 @@ def run(args: argparse.Namespace) -> int:
     outside = [f for f in files if f == ".." or f.startswith(("/", "../"))]
     if outside:
         raise UsageError(
-            f"--file must name paths inside the project root {where.root}: {outside[0]}"
+            f"--file must name paths inside the project root {where.root}: {outside[0]}",
+            argument="--file",
         )
     draft = Draft(args.text, project=where.project, scope=where.scope, files=files,
                   kind=args.kind, tags=args.tag, entities=args.entity, source="cli")  # fmt: skip
     name = selected(args.backend)
     if name != DEFAULT:
         if args.store:
-            raise UsageError(f"--store names an embedded store file, but the backend is {name}")
+            raise UsageError(
+                f"--store names an embedded store file, but the backend is {name}",
+                argument="--store",
+            )
         if args.replaces:
-            raise UsageError(f"--replaces needs the embedded store; the backend is {name}")
+            raise UsageError(
+                f"--replaces needs the embedded store; the backend is {name}", argument="--replaces"
+            )
         return _remember_in(name, draft)
 
     with MemoryStore(args.store) as store:

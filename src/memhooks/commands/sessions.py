@@ -92,16 +92,24 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "action", None) == "show":
         if not args.id.strip():  # a blank id would name every session by its first characters
             raise UsageError(
-                "give a session id, or its first characters; `memhooks sessions` lists them"
+                "give a session id, or its first characters",
+                argument="ID",
+                help="`memhooks sessions` lists the sessions",
             )
         found = [] if state is None else _find(state, args.id, args.agent)
         if not found:
-            raise UsageError(f"no session {args.id!r} in {path}; `memhooks sessions` lists them")
+            raise UsageError(
+                f"no session {args.id!r} in {path}",
+                argument=args.id,
+                help="`memhooks sessions` lists the sessions; give one's id, or its first characters",
+            )
         if len(found) > 1:
             names = ", ".join(f"{s['host']} {s['session']}" for s in found[:5])
             names += ", …" if len(found) > 5 else ""
             raise UsageError(
-                f"{args.id!r} names {len(found)} sessions ({names}); give more of the id or --agent"
+                f"{args.id!r} names {len(found)} sessions ({names})",
+                argument=args.id,
+                help="give more of the id, or --agent",
             )
         return _show(state, found[0], fmt)
     root = _root(getattr(args, "cwd", None))

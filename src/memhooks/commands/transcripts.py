@@ -219,7 +219,8 @@ def _decide(store: MemoryStore, where: Workspace, ident: str, action: str) -> in
         raise StoreError(f"no conversation piece {ident!r} in project {where.project}")
     if not _superseded_piece(memory):
         raise UsageError(
-            f"{ident} is not superseded; `memhooks transcripts superseded` lists those that are"
+            f"{ident} is not superseded; `memhooks transcripts superseded` lists those that are",
+            argument=ident,
         )
     tags = [t for t in memory.tags if t not in (CONFIRMED, KEPT)]
     if action == "confirm":
