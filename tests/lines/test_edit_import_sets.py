@@ -106,8 +106,10 @@ def test_a_warm_edit_that_tells_loads_no_store_no_difflib_no_re(
     import_sets: dict[str, list[str]],
 ) -> None:
     # difflib with re, enum, heapq: ~4 ms; the store's modules and file: ~3 ms; the
-    # history's message rules compile their patterns on import: ~1.4 ms
+    # history's message rules compile their patterns on import: ~1.4 ms; the error tree,
+    # nine classes, on a call that raises nothing: ~1.3 M instructions (callgrind)
     avoided = {"difflib", "re", "enum", "hashlib", "subprocess", "memhooks.store.store",
-               "memhooks.backends.embedded", "memhooks.history.message"}  # fmt: skip
+               "memhooks.backends.embedded", "memhooks.history.message",
+               "memhooks.errors"}  # fmt: skip
     assert not avoided & set(import_sets["edit_tells"])
     assert not {"sqlite3", "memhooks.recall.why"} & set(import_sets["edit_settled"])

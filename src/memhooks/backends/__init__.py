@@ -65,8 +65,6 @@ def plain_store(env: Mapping[str, str]) -> str | None | bool:
     store variable) to choose — then :func:`memhooks.backends.registry.configured_store`
     reads it. Raises HomeError when the default path needs a home folder there is none
     of."""
-    from ..errors import HomeError
-
     if env.get(BACKEND_VAR, DEFAULT) not in ("", DEFAULT):
         return None
     var = store_variable(env)
@@ -74,6 +72,6 @@ def plain_store(env: Mapping[str, str]) -> str | None | bool:
         try:
             if os.path.isfile(config_path(env)):
                 return False
-        except HomeError:
+        except OSError:  # HomeError (memhooks.errors is loaded only to raise it)
             pass  # no home folder: no configuration file in it
     return dirs.store_file(env[var] if var else None, env)

@@ -17,6 +17,8 @@ failing call needs (no home folder, an unusable state file) is in
 loads would cost each call ~30-60 us of CPU per module for no less work — a small
 module's import even from its bytecode (:mod:`memhooks.fast.bytecode`), as
 docs/performance.md measures it ("What is left": ``limits`` ~45 us at load 4).
+:mod:`memhooks.errors` is imported where an error is raised or caught, not before: its
+nine classes cost ~1 M instructions of a call that raises none.
 """
 
 from __future__ import annotations
@@ -332,15 +334,20 @@ class HookCall:
     def state(self) -> State:
         """The open state file (:mod:`memhooks.session.state`)."""
         if self._state is None:
-            from ..errors import StoreError
             from ..session.location import FILENAME
             from ..session.state import State
 
             try:
                 if self.state_dir == NO_FOLDER:
+                    from ..errors import StoreError
+
                     raise StoreError(str(self.state_problem))  # why: no home (state_dir)
                 self._state = State(os.path.join(self.state_dir, FILENAME))
-            except StoreError as exc:
+            except Exception as exc:
+                from ..errors import StoreError  # only on a failure (module docstring)
+
+                if not isinstance(exc, StoreError):
+                    raise
                 self._state = self._elsewhere(str(exc))
             if self._state.replaced:
                 self.notes.append(coded(STORE, self._state.replaced))
@@ -374,7 +381,6 @@ class HookCall:
         """This call's session (opened, and its ``updated`` time refreshed, on first use).
         Call only when :attr:`root` is not None."""
         if self._session is None:
-            from ..errors import StoreError
             from ..session.record import open_session
 
             assert self.root is not None
@@ -383,7 +389,11 @@ class HookCall:
                 self._session = open_session(
                     self.state, self.host, self.event.session_id, self.root, prompt=prompt
                 )
-            except StoreError as exc:
+            except Exception as exc:
+                from ..errors import StoreError  # only on a failure (module docstring)
+
+                if not isinstance(exc, StoreError):
+                    raise
                 # The state file opened but takes no write (its disk is full, say): the
                 # session is kept elsewhere, as when it cannot be opened at all.
                 if self.ledgerless or self.state_problem is not None:

@@ -34,7 +34,8 @@ from __future__ import annotations
 import os
 import stat
 
-from ..errors import MemhooksWarning, fail
+# memhooks.errors only to raise or warn (its nine classes: ~1 M instructions of every
+# hook call, which finds its root and never raises here)
 from ..git import marker
 from ..paths import is_within, relative
 from . import HOOK_NAME, UNSAFE
@@ -76,6 +77,8 @@ def canonical(path: str, what: str = "target") -> str:
         return os.path.realpath(path, strict=True)
     except OSError as exc:
         named = what if what.startswith(("the ", "-")) else f"the {what}"
+        from ..errors import fail
+
         raise fail("MH024", f"{named} {_unreachable(path, exc)}", path) from None
 
 
@@ -117,6 +120,8 @@ def resolve_target(
     if os.path.basename(os.path.normpath(target)) == HOOK_NAME:
         st = _lstat(target)
         if st is not None and not stat.S_ISREG(st.st_mode):
+            from ..errors import fail
+
             raise fail("MH029", UNSAFE, target)
     real = canonical(target, what)
     given = os.path.abspath(target)
@@ -126,6 +131,8 @@ def resolve_target(
     elif stat.S_ISREG(st.st_mode):
         directory, given_dir = os.path.dirname(real), os.path.dirname(given)
     else:
+        from ..errors import fail
+
         raise fail("MH029", "target is not a regular file or directory", target)
     explicit = env_root(env)
     if explicit is not None:
@@ -165,11 +172,15 @@ def _ignored(why: str, root: str | None = None, reason: str | None = None) -> No
     :class:`~memhooks.errors.MemhooksWarning`; the CLI prints it once)."""
     import warnings
 
+    from ..errors import MemhooksWarning
+
     instead = f"; the project root is `{root}` ({reason})" if root else ""
     warnings.warn(MemhooksWarning(f"MEMHOOKS_ROOT ignored: {why}{instead}"), stacklevel=3)
 
 
 def _outside(target: str, real: str, root: str) -> DiagnosticError:
+    from ..errors import fail
+
     return fail(
         "MH029",
         f"`{target}` resolves to `{real}`, outside its project root `{root}` (a symlink leads out)",

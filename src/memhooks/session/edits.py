@@ -193,7 +193,6 @@ def chosen_store(env: Mapping[str, str]) -> tuple[str, str | None] | None:
     that ``env`` selects (:func:`memhooks.backends.registry.selected_store`), or None
     when that cannot be said (no home folder): ``choose()`` of :func:`store_fields`."""
     from ..backends import config_path, plain_store  # no backend module in the common case
-    from ..errors import MemhooksError
 
     try:
         found = plain_store(env)
@@ -202,7 +201,11 @@ def chosen_store(env: Mapping[str, str]) -> tuple[str, str | None] | None:
 
             found = configured_store(env)
         return config_path(env), found if isinstance(found, str) else None
-    except (MemhooksError, OSError):
+    except Exception as exc:
+        from ..errors import MemhooksError
+
+        if not isinstance(exc, (MemhooksError, OSError)):
+            raise
         return None
 
 

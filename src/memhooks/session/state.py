@@ -44,14 +44,14 @@ from __future__ import annotations
 import os
 import time
 
-from ..errors import StoreError
-from ..fast import sqlite as sqlite3
+from ..fast import sqlite as sqlite3  # memhooks.errors: to raise only (every hook call)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import TypeVar
 
+    from ..errors import StoreError
     from ..store.failures import Role
 
     T = TypeVar("T")
@@ -192,7 +192,11 @@ def _open(path: str, state: State) -> sqlite3.Connection:
 
                     carry(conn, carried)
                 return conn
-        except (StoreError, sqlite3.DatabaseError) as exc:
+        except Exception as exc:
+            from ..errors import StoreError
+
+            if not isinstance(exc, (StoreError, sqlite3.DatabaseError)):
+                raise
             if conn is not None:
                 conn.close()
             if attempt == 2 or not _damaged(exc):
@@ -216,6 +220,8 @@ def _open(path: str, state: State) -> sqlite3.Connection:
             f"the memhooks state file {path} was written by another version of memhooks:"
             f" moved to {path}.old and started afresh" + carried_note(carried)
         )
+    from ..errors import StoreError
+
     raise StoreError(
         f"the memhooks state file {path} could not be set up; remove it (it holds no memories)"
     )
@@ -241,6 +247,8 @@ def _damaged(exc: Exception) -> bool:
 
 
 def _state_error(path: str, exc: Exception) -> StoreError:
+    from ..errors import StoreError
+
     if isinstance(exc, StoreError) and ROLE_NAME in str(exc):
         return exc
     return unusable(path, getattr(exc, "strerror", None) or str(exc))
@@ -248,6 +256,8 @@ def _state_error(path: str, exc: Exception) -> StoreError:
 
 def unusable(path: str, reason: str) -> StoreError:
     """The error for a state file at ``path`` that cannot be used, for ``reason``."""
+    from ..errors import StoreError
+
     return StoreError(
         f"the memhooks state file {path} cannot be used ({reason}); make {os.path.dirname(path)} a writable folder, or point MEMHOOKS_STATE_DIR at one"
     )
@@ -294,6 +304,8 @@ def _move_aside(path: str) -> None:
         except FileNotFoundError:
             pass
         except OSError as exc:
+            from ..errors import StoreError
+
             raise StoreError(
                 f"the memhooks state file {path} is damaged and cannot be moved aside "
                 f"({exc.strerror}); remove it (it holds no memories)"

@@ -12,7 +12,8 @@ from __future__ import annotations
 import os
 import time
 
-from memhooks.errors import MissingStoreError, StoreError
+# memhooks.errors is imported to raise only: every hook call opens the state file
+# through here, and the error tree cost ~1 M instructions of a call that raised nothing
 from memhooks.fast import sqlite as sqlite3
 
 from .failures import (
@@ -103,7 +104,11 @@ def connect_reader(
     """
     try:
         return connect(path, create=False, timeout=timeout), None
-    except StoreError as exc:
+    except Exception as exc:
+        from memhooks.errors import StoreError
+
+        if not isinstance(exc, StoreError):
+            raise
         cause = exc.__cause__
         if not (isinstance(cause, sqlite3.Error) and kind(cause) == "access"):
             raise
@@ -240,6 +245,8 @@ class Translated:
         if isinstance(exc, UnicodeEncodeError):
             raise unencodable(self.path, exc, self.role) from exc
         if isinstance(exc, DamagedRow):
+            from memhooks.errors import StoreError
+
             raise StoreError(
                 f"{self.role.name} {self.path} is damaged: {exc}; forget that memory, or "
                 + self.role.damaged,
@@ -252,29 +259,40 @@ def _is_busy(exc: sqlite3.Error) -> bool:
 
 
 def _prepare(path: str, create: bool, role: Role = STORE) -> None:
+    problem = _problem(path, create, role)
+    if problem is None:
+        return
+    from memhooks.errors import MissingStoreError, StoreError  # to raise only (imports)
+
+    missing, text, cause = problem
+    raise (MissingStoreError if missing else StoreError)(text, path) from cause
+
+
+def _problem(path: str, create: bool, role: Role) -> tuple[bool, str, OSError | None] | None:
+    """Why ``path`` cannot be opened as a SQLite file — ``(no store yet, message,
+    cause)`` — or None, its folder made when ``create``."""
     if os.path.isdir(path):
-        raise StoreError(f"{role.name} path {path} is a directory; give the path of a file", path)
+        return False, f"{role.name} path {path} is a directory; give the path of a file", None
     if os.path.exists(path):
         if not os.path.isfile(path):
-            raise StoreError(
-                f"{role.name} path {path} is not a regular file (a device, a pipe or a "
-                "socket); give the path of a file",
-                path,
-            )
+            text = f"{role.name} path {path} is not a regular file (a device, a pipe or a socket)"
+            return False, text + "; give the path of a file", None
         if not create and os.path.getsize(path) == 0:  # SQLite would write a schema into it
-            raise MissingStoreError(
+            return (
+                True,
                 f"{role.name} {path} is an empty file; record a memory or import some first",
-                path,
+                None,
             )
-        return
+        return None
     if not create:
-        raise MissingStoreError(
-            f"there is no memory store at {path}; record a memory or import some first", path
+        return (
+            True,
+            f"there is no memory store at {path}; record a memory or import some first",
+            None,
         )
     try:
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     except OSError as exc:
-        raise StoreError(
-            f"cannot create the folder for {role.name} {path}: {exc.strerror}; " + role.elsewhere,
-            path,
-        ) from exc
+        text = f"cannot create the folder for {role.name} {path}: {exc.strerror}; "
+        return False, text + role.elsewhere, exc
+    return None

@@ -21,10 +21,9 @@ from __future__ import annotations
 import os
 import stat
 
-from memhooks.errors import StoreError
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from memhooks.errors import StoreError
     from memhooks.fast import sqlite as sqlite3
 
 #: What to do with a damaged store (every damage message ends with it).
@@ -62,6 +61,8 @@ def to_store_error(
     path: str, exc: sqlite3.Error, timeout: float = 5.0, role: Role = STORE
 ) -> StoreError:
     """A StoreError that names the file at fault and says what the user can do."""
+    from memhooks.errors import StoreError  # to raise only: every hook call opens a file here
+
     message = str(exc)
     found = kind(exc)
     if found == "notadb":
@@ -106,6 +107,8 @@ def to_store_error(
 def undecodable(path: str, exc: UnicodeDecodeError, role: Role = STORE) -> StoreError:
     """A text value read back is not UTF-8: memhooks only writes UTF-8, so the file's
     bytes were changed under it (sqlite3 raises UnicodeDecodeError, not sqlite3.Error)."""
+    from memhooks.errors import StoreError
+
     return StoreError(
         f"{role.name} {path} is damaged: a stored text is not valid UTF-8 "
         f"({exc.reason} at byte {exc.start}); {role.damaged}",
@@ -116,6 +119,8 @@ def undecodable(path: str, exc: UnicodeDecodeError, role: Role = STORE) -> Store
 def unencodable(path: str, exc: UnicodeEncodeError, role: Role = STORE) -> StoreError:
     """A value handed to the file cannot be written as UTF-8 (a lone surrogate, or
     command-line bytes that were not UTF-8): the caller's input, not the file."""
+    from memhooks.errors import StoreError
+
     return StoreError(
         f"a value given to {role.name} {path} is not valid Unicode at character "
         f"{exc.start + 1} (a lone surrogate, or bytes that were not UTF-8); write it as UTF-8"
