@@ -12,6 +12,16 @@ from pathlib import Path
 
 from memhooks.lines import cache
 
+def parts(file: str) -> tuple[dict[str, object], str, str, str]:
+    """An entry file's header, packed owners, per-line flags and sections (cache.save)."""
+    header, packed, worded, rest = Path(file).read_text(encoding="utf-8").split("\n", 3)
+    return json.loads(header), packed, worded, rest
+
+
+def write(file: str, header: dict[str, object], packed: str, worded: str, rest: str) -> None:
+    Path(file).write_text("\n".join((json.dumps(header), packed, worded, rest)), "utf-8")
+
+
 VALUES = [None, cache.UNCOMMITTED, cache.known(0, 1), cache.known(0, (1 << cache.SHIFT) - 1),
           cache.known(5, 40), cache.known(300, 7), cache.known(70_000, 12)]  # fmt: skip
 
@@ -54,10 +64,9 @@ def test_an_entry_saved_unchanged_keeps_its_owners_as_loaded(tmp_path: Path) -> 
 def test_packed_owners_that_do_not_fit_their_width_are_a_miss(tmp_path: Path) -> None:
     file = str(tmp_path / "blame" / "entry.json")
     assert cache.save(file, cache.Entry("head", [0, 0, 0, 0, 0, 0], ["a", "b"]))
-    data = json.loads(Path(file).read_text(encoding="utf-8"))
-    for lines, width in ((data["lines"] + ".", data["width"]), (data["lines"], 0),
-                         ([1, 2], 1)):  # fmt: skip
-        Path(file).write_text(json.dumps({**data, "lines": lines, "width": width}), "utf-8")
+    header, packed, worded, rest = parts(file)
+    for lines, width in ((packed + ".", header["width"]), (packed, 0), (packed, "1")):
+        write(file, {**header, "width": width}, lines, worded, rest)
         assert cache.load(file) is None
 
 
@@ -71,7 +80,8 @@ def test_packed_owners_longer_than_their_lines_by_less_than_a_width_are_a_miss(
     entry = cache.Entry("head", [0, 0, 0, 0, 0, 0], ["a", "b"])
     entry.lines = [cache.known(300, 7), cache.known(5, 40)]
     assert cache.save(file, entry)
-    data = json.loads(Path(file).read_text(encoding="utf-8"))
-    assert data["width"] > 1 and cache.load(file) is not None
-    Path(file).write_text(json.dumps({**data, "lines": data["lines"] + "0"}), "utf-8")
+    header, packed, worded, rest = parts(file)
+    assert isinstance(header["width"], int) and header["width"] > 1
+    assert cache.load(file) is not None
+    write(file, header, packed + "0", worded, rest)
     assert cache.load(file) is None

@@ -44,11 +44,9 @@ def test_a_loaded_entry_says_which_lines_are_wordless_without_its_text(tmp_path:
 def test_flags_that_do_not_cover_the_entrys_lines_are_not_trusted(tmp_path: Path) -> None:
     # review: an entry whose kept flags are shorter than its lines made every line past
     # them wordless, and the pre-tool edit silently told nothing of their owners
-    import json
-
     file = str(tmp_path / "blame" / "entry.json")
     assert cache.save(file, cache.Entry("head", [0, 0, 0, 0, 0, 0], ["int x;", "", "y = 1;"]))
-    data = json.loads(Path(file).read_text(encoding="utf-8"))
-    data["worded"] = "1"
-    Path(file).write_text(json.dumps(data), encoding="utf-8")
+    header, packed, worded, rest = Path(file).read_text(encoding="utf-8").split("\n", 3)
+    assert worded == "101"
+    Path(file).write_text("\n".join((header, packed, "1", rest)), encoding="utf-8")
     assert cache.load(file) is None  # a miss: blamed again, never "wordless"

@@ -143,8 +143,11 @@ def _told(
             if known < 0:
                 continue  # uncommitted: owned by no commit
             origin, there = cache.origin_of(known)
-            hash_, path, previous, *_rest = entry.origins[origin]
-            if entry.commits.get(str(hash_), ("", 0, False))[2]:  # a shallow clone's edge
+            row = entry.origin(origin)
+            if row is None:
+                return False  # a row that does not parse: the whole way
+            hash_, path, previous, _previous_path = row
+            if (entry.commit(str(hash_)) or ("", 0, False))[2]:  # a shallow clone's edge
                 continue  # never told: its history is not in the clone
             if hash_ not in owned:
                 owned[str(hash_)] = (str(path), previous, set())
@@ -235,13 +238,13 @@ def _before_told(
     from ..lines.ranges import ranges_of
 
     for first, last in ranges_of(sorted(numbers)):
-        rows = entry.before.get(f"{hash_} {path} {first}-{last}")
+        rows = entry.previous(f"{hash_} {path} {first}-{last}")
         if not usable(rows):
             return False
         assert isinstance(rows, list)
         for row in rows:
             before = str(row[0])
-            info = entry.commits.get(before)
+            info = entry.commit(before)
             if isinstance(info, list) and len(info) > 2 and info[2]:
                 continue  # a boundary commit: never told
             note = said_of(before)

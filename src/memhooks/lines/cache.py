@@ -1,9 +1,10 @@
 """What blame said about one file version, kept in the state directory between calls.
 
-One JSON file per (work tree, path): ``<state dir>/blame/<key>.json``. It holds the
-commit HEAD named and the file's stat when it was saved, the file's lines, and for each
-line what is known of its owner: not blamed yet, uncommitted, or (origin, line there).
-Blaming a range fills in those lines; a later blame of other lines adds to them.
+One file per (work tree, path): ``<state dir>/blame/<key>.json``, lines of JSON
+(:func:`save`). It holds the commit HEAD named and the file's stat when it was saved,
+the file's lines, and for each line what is known of its owner: not blamed yet,
+uncommitted, or (origin, line there). Blaming a range fills in those lines; a later
+blame of other lines adds to them.
 
 What invalidates what (:func:`memhooks.lines.ownership.owners` applies it):
 
@@ -22,7 +23,8 @@ What invalidates what (:func:`memhooks.lines.ownership.owners` applies it):
 A cache file is rebuilt from git at any time: an unreadable or foreign one is a miss.
 
 Over 300 lines on purpose: one entry and its file's format (:data:`FORMAT`: the owners
-packed, the text beside it), read, written and answered here — a warm pre-tool edit
+packed, the other parts a row a line (:class:`Rows`), the text beside it), read, written
+and answered here — a warm pre-tool edit
 loads this module alone of the cache, and each module more on its way costs every
 telling edit (issue 20 item 7: ~0.15 M instructions a module, callgrind).
 """
@@ -50,8 +52,14 @@ if TYPE_CHECKING:
 # 14: owners packed in one string (:func:`pack`), read a line at a time; 15: the notes'
 # low-signal verdicts follow history.signal's bookkeeping-message rule (8c39834); 16: a
 # CRLF file's kept text read back as saved (ddccf4a: its entries had called committed
-# lines uncommitted, and saved that).
-FORMAT = 16
+# lines uncommitted, and saved that); 17: lines of JSON, a row a line (:func:`save`).
+FORMAT = 17
+
+#: The parts of an entry kept one row a line, each read a row at a time (:class:`Rows`):
+#: the origins (one ``[hash, path, previous hash, previous path]`` a line), and the
+#: mappings — commits, previous owners (``before``) and notes — one ``[key, value]`` a
+#: line (a note that is a mapping, one ``[name, key, value]`` a line of its items).
+SECTIONS = ("origins", "commits", "before", "notes")
 
 
 #: What is known of a line's owner: None (not blamed yet), UNCOMMITTED, or
@@ -117,9 +125,9 @@ class Entry:
     ``text``, ``"1"`` when it holds a letter or a digit, else ``"0"`` (:meth:`wordless`)."""
 
     __slots__ = (
-        "_aside", "_base", "_lines", "_packed", "_text", "_text_file", "_worded",
-        "base_changed", "base_lines", "before", "commits", "committed", "head", "notes",
-        "origins", "saved_ns", "stat", "text_changed",
+        "_aside", "_base", "_lines", "_packed", "_rows", "_text", "_text_file", "_whole",
+        "_worded", "base_changed", "base_lines", "committed", "head", "saved_ns", "stat",
+        "text_changed",
     )  # fmt: skip
 
     def __init__(self, head: str, stat: list[int], text: list[str] | None) -> None:
@@ -131,10 +139,9 @@ class Entry:
         self.text_changed = text is not None
         self._lines: list[int | None] | None = [None] * len(text or ())
         self._packed: tuple[str, int] = ("", 1)  # as loaded, while _lines is None
-        self.origins: list[list[str | None]] = []
-        self.commits: dict[str, list[str | int | bool]] = {}
-        self.before: dict[str, list[list[Any]]] = {}
-        self.notes: dict[str, object] = {}
+        # each section whole (parsed, or made here), or its rows as read (_rows)
+        self._whole: dict[str, Any] = {"origins": [], "commits": {}, "before": {}, "notes": {}}
+        self._rows: dict[str, Rows] = {}
         self.committed: bool | None = None
         self.base_lines: list[int | None] | None = None
         self._base: list[str] | None = None
@@ -155,6 +162,75 @@ class Entry:
     @lines.setter
     def lines(self, value: list[int | None]) -> None:
         self._lines = value
+
+    @property
+    def origins(self) -> list[list[str | None]]:
+        """Per origin, ``[hash, path, previous hash or None, previous path or None]``:
+        the whole list (parsed on first use; a reader of a few asks :meth:`origin`)."""
+        return self._section("origins")  # type: ignore[no-any-return]
+
+    @property
+    def commits(self) -> dict[str, list[str | int | bool]]:
+        """Hash -> ``[summary, author time, boundary]``, whole (:meth:`commit`: one)."""
+        return self._section("commits")  # type: ignore[no-any-return]
+
+    @property
+    def before(self) -> dict[str, list[list[Any]]]:
+        """Previous owners already found (class docstring), whole (:meth:`previous`: one)."""
+        return self._section("before")  # type: ignore[no-any-return]
+
+    @property
+    def notes(self) -> dict[str, object]:
+        """What callers keep with this file version, whole (:meth:`note`: one item)."""
+        return self._section("notes")  # type: ignore[no-any-return]
+
+    @notes.setter
+    def notes(self, value: dict[str, object]) -> None:
+        self._rows.pop("notes", None)
+        self._whole["notes"] = value
+
+    def origin(self, index: int) -> list[str | None] | None:
+        """Origin ``index`` (see :attr:`origins`), parsing that row alone when the rest
+        were not asked for; None: a row that does not parse (its lines are not known).
+        Raises IndexError past the last."""
+        rows = self._rows.get("origins")
+        found = self.origins[index] if rows is None else rows.at(index)
+        return found if isinstance(found, list) and len(found) == 4 else None
+
+    def commit(self, hash_: str) -> list[str | int | bool] | None:
+        """What :attr:`commits` keeps of ``hash_``, or None."""
+        return self._item("commits", hash_)  # type: ignore[return-value]
+
+    def previous(self, key: str) -> list[list[Any]] | None:
+        """What :attr:`before` keeps under ``key``, or None."""
+        return self._item("before", key)  # type: ignore[return-value]
+
+    def note(self, name: str, key: str) -> object:
+        """Item ``key`` of the note ``name`` when that note is a mapping that has it, else
+        :data:`ABSENT` — read without parsing the other notes' items."""
+        rows = self._rows.get("notes")
+        if rows is None:
+            found = self.notes.get(name)
+            return found.get(key, ABSENT) if isinstance(found, dict) else ABSENT
+        return rows.note(name, key)
+
+    def _item(self, section: str, key: str) -> object:
+        rows = self._rows.get(section)
+        if rows is None:
+            return self._section(section).get(key)
+        found = rows.get(key)
+        return None if found is ABSENT else found
+
+    def _section(self, name: str) -> Any:
+        rows = self._rows.pop(name, None)
+        if rows is not None:
+            self._whole[name] = rows.whole(name == "origins", name == "notes")
+        return self._whole[name]
+
+    def _saved(self, name: str) -> str:
+        """Section ``name``'s rows as :func:`save` writes them."""
+        rows = self._rows.get(name)
+        return rows.section if rows is not None else _rows_of(name, self._whole[name])
 
     @property
     def size(self) -> int:
@@ -240,7 +316,7 @@ class Entry:
         for the pre-tool shortcut (:mod:`memhooks.hook.told`) and the whole way."""
         from .said import Said
 
-        found = Said.of(self.notes, hash_)
+        found = Said.of_row(self.note("commits", hash_))
         return self.aside().said(hash_) if found is None else found
 
     @property
@@ -281,7 +357,8 @@ _HANDED: dict[str, tuple[filestate.Key, Entry]] = {}
 def load(file: str, *, hand_on: bool = False) -> Entry | None:
     """The entry saved in ``file``, or None (none, unreadable, another format).
     ``hand_on``: the caller only reads it, and the next load of ``file`` in this process
-    takes this one while the file is unchanged (a big file's entry costs 1-3 ms to read)."""
+    takes this one while the file is unchanged (a big file's entry costs 1-3 ms to read).
+    Its :data:`SECTIONS` are read a row at a time, when asked (:class:`Rows`)."""
     handed = _HANDED.pop(file, None)
     if handed is not None and filestate.key_of(file) == handed[0]:
         return handed[1]
@@ -289,28 +366,35 @@ def load(file: str, *, hand_on: bool = False) -> Entry | None:
 
     try:
         with open(file, "rb") as fp:
-            data = loads(fp.read())
+            raw = fp.read()
             key = filestate.key(os.fstat(fp.fileno())) if hand_on else None
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
+        text = raw.decode("utf-8")
+        end = text.find("\n")  # each part's place from the header: no scan for newlines
+        data = loads(text[:end])
+        if end < 0 or not isinstance(data, dict) or data.get("format") != FORMAT:
             return None
         entry = Entry(data["head"], data["stat"], None)
         entry._text_file = file[: -len(".json")] + ".text"
         entry.saved_ns = data["saved_ns"]
-        packed, width = data["lines"], data["width"]
-        if not isinstance(packed, str) or not isinstance(width, int) or width < 1:
+        size, width, sizes = data["size"], data["width"], data["sizes"]
+        if not isinstance(width, int) or width < 1 or not isinstance(size, int) or size < 0:
             return None
-        if len(packed) % width:
+        if len(sizes) != len(SECTIONS):
             return None
+        packed, at = _part(text, end + 1, size * width)
+        worded, at = _part(text, at, size)  # flags for as many lines as the owners
+        if at + sum(sizes) != len(text):
+            return None  # not the parts save wrote
         entry._lines, entry._packed = None, (packed, width)
-        entry.origins = data["origins"]
-        entry.commits = data["commits"]
-        entry.before = data["before"]
-        entry.notes = data["notes"]
         entry.committed = data["committed"]
         entry.base_lines = data["base_lines"]
-        if not isinstance(data["worded"], str) or len(data["worded"]) != entry.size:
-            return None  # flags for another version's lines: every line past them wordless
-        entry._worded = data["worded"]
+        entry._worded = worded
+        for name, length in zip(SECTIONS, sizes):
+            section = text[at : at + length]
+            if section and not section.endswith("\n"):
+                return None
+            entry._rows[name] = Rows(section)
+            at += length
     except (OSError, ValueError, KeyError, TypeError):
         return None
     if key is not None:
@@ -319,7 +403,14 @@ def load(file: str, *, hand_on: bool = False) -> Entry | None:
 
 
 def save(file: str, entry: Entry) -> bool:
-    """Write ``entry`` to ``file`` whole or not at all; False when it could not be."""
+    """Write ``entry`` to ``file`` whole or not at all; False when it could not be.
+
+    The file is lines of text: a header (JSON: format, head, stat, saved_ns, the packed
+    owners' width, committed, base_lines, how many lines the file has, and each
+    section's size in characters: :func:`load` finds every part without a scan), the
+    packed owners (:func:`pack`), :attr:`Entry.worded`, then the :data:`SECTIONS`, one
+    JSON row a line (compact JSON never holds a newline): a section not asked for since
+    it was read is written back as it was."""
     from ..fast.jsonfast import dumps  # json.dumps, without loading json (and re) in the hook
 
     entry.saved_ns = time.time_ns()
@@ -334,22 +425,140 @@ def save(file: str, entry: Entry) -> bool:
             return False
         entry.base_changed = False
     packed, width = entry._packed if entry._lines is None else pack(entry._lines)
+    sections = [entry._saved(name) for name in SECTIONS]
     data = {
         "format": FORMAT,
         "head": entry.head,
         "stat": entry.stat,
         "saved_ns": entry.saved_ns,
-        "lines": packed,
         "width": width,
-        "origins": entry.origins,
-        "commits": entry.commits,
-        "before": entry.before,
-        "notes": entry.notes,
         "committed": entry.committed,
         "base_lines": entry.base_lines,
-        "worded": entry.worded,
+        "sizes": [len(section) for section in sections],
     }
-    return cachefile.write(file, dumps(data, separators=(",", ":")), mode=0o700)
+    data["size"] = len(packed) // width
+    header = dumps(data, separators=(",", ":"))
+    body = "\n".join((header, packed, entry.worded, "".join(sections)))
+    return cachefile.write(file, body, mode=0o700)
+
+
+def _part(text: str, at: int, length: int) -> tuple[str, int]:
+    """The ``length`` characters of ``text`` from ``at``, which a newline ends, and
+    where the next part starts. Raises ValueError when no newline ends them there."""
+    if text[at + length : at + length + 1] != "\n":
+        raise ValueError("a part of another length")
+    return text[at : at + length], at + length + 1
+
+
+#: What :meth:`Entry.note` and :meth:`Rows.get` answer for a key not kept.
+ABSENT: object = object()
+
+
+class Rows:
+    """One of an entry's :data:`SECTIONS` as read from its file: the rows' text, one
+    compact JSON row a line, each parsed when asked. A warm edit asks for a few of a
+    big file's hundreds of origins and commits: parsing the whole entry of a
+    6,300-line file (iproute2 ``misc/ss.c``) was ~4.5 M instructions of a telling
+    pre-tool edit (callgrind, bare interpreter 39 M); a row is found by its key's text
+    (``["<key>",`` at a line's start), as :class:`memhooks.lines.said.Ahead` finds one."""
+
+    __slots__ = ("_lines", "_text")
+
+    def __init__(self, section: str) -> None:
+        self._text = "\n" + section  # a row starts after a newline, the first one too
+        self._lines: list[str] | None = None
+
+    @property
+    def section(self) -> str:
+        """The rows as read (each followed by a newline)."""
+        return self._text[1:]
+
+    def at(self, index: int) -> object:
+        """Row ``index`` (0-based) parsed (None: a row that does not parse). Raises
+        IndexError past the last."""
+        from ..fast.jsonfast import loads
+
+        if self._lines is None:
+            self._lines = self._text[1:-1].split("\n") if len(self._text) > 1 else []
+        try:
+            return loads(self._lines[index])
+        except ValueError:
+            return None
+
+    def get(self, key: str) -> object:
+        """The value of the ``[key, value]`` row, or :data:`ABSENT`."""
+        from ..fast.jsonfast import dumps
+
+        return self._after(f"\n[{dumps(key)},")
+
+    def note(self, name: str, key: str) -> object:
+        """Item ``key`` of the note ``name`` (rows ``[name, key, value]``, or the note
+        whole in ``[name, null, value]``), or :data:`ABSENT`."""
+        from ..fast.jsonfast import dumps
+
+        found = self._after(f"\n[{dumps(name)},{dumps(key)},")
+        if found is ABSENT:
+            whole = self._after(f"\n[{dumps(name)},null,")
+            found = whole.get(key, ABSENT) if isinstance(whole, dict) else ABSENT
+        return found
+
+    def whole(self, listed: bool, notes: bool) -> Any:
+        """Every row: the origins' list (``listed``: a row that does not parse stands as
+        nothing known, ``[None, None, None, None]``), the notes' mapping (``notes``), or
+        a section's mapping (a row that does not parse is left out: asked again)."""
+        from ..fast.jsonfast import loads
+
+        rows: list[object] = []
+        for line in self._text[1:-1].split("\n") if len(self._text) > 1 else []:
+            try:
+                rows.append(loads(line))
+            except ValueError:
+                rows.append(None)
+        if listed:
+            return [r if isinstance(r, list) and len(r) == 4 else [None] * 4 for r in rows]
+        out: dict[str, Any] = {}
+        for row in rows:
+            if not isinstance(row, list) or len(row) != (3 if notes else 2):
+                continue
+            if notes and row[1] is not None:
+                note = out.setdefault(str(row[0]), {})
+                if isinstance(note, dict):
+                    note[str(row[1])] = row[2]
+            else:
+                out[str(row[0])] = row[-1]
+        return out
+
+    def _after(self, prefix: str) -> object:
+        at = self._text.find(prefix)
+        if at < 0:
+            return ABSENT
+        from ..fast.jsonfast import value_at
+
+        try:
+            row = value_at(self._text, at + 1)
+        except ValueError:
+            return ABSENT
+        return row[-1] if isinstance(row, list) else ABSENT
+
+
+def _rows_of(name: str, whole: Any) -> str:
+    """A section's rows (:class:`Rows`) made from its whole value."""
+    from ..fast.jsonfast import dumps
+
+    def row(value: object) -> str:
+        return dumps(value, separators=(",", ":")) + "\n"
+
+    if name == "origins":
+        return "".join(row(origin) for origin in whole)
+    if name != "notes":
+        return "".join(row([key, value]) for key, value in whole.items())
+    out: list[str] = []
+    for note, value in whole.items():
+        if isinstance(value, dict) and value:
+            out.extend(row([note, key, item]) for key, item in value.items())
+        else:
+            out.append(row([note, None, value]))
+    return "".join(out)
 
 
 def stat_key(st: os.stat_result) -> list[int]:

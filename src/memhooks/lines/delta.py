@@ -54,20 +54,23 @@ def verdicts(
     file), or that cannot be judged (git failed, ``deadline`` (:func:`time.monotonic`)
     passed: asked again later) has none. Raises nothing."""
     from .blame import BlameError  # loaded with the blame that found the owners
+    from .cache import ABSENT
 
-    kept = own.notes.get(NOTES)
-    found: dict[str, object] = kept if isinstance(kept, dict) else {}
     judged = [o for o in owners if o.previous is not None and not o.boundary]
-    wanted = [o for o in judged if o.hash not in found]
+    found = {o.hash: own.note(NOTES, o.hash) for o in judged}  # each read alone
+    wanted = [o for o in judged if found[o.hash] is ABSENT]
     if wanted:
+        kept = own.notes.get(NOTES)
+        whole: dict[str, object] = kept if isinstance(kept, dict) else {}
         try:
-            found.update(_judged(top, wanted, deadline))
+            whole.update(_judged(top, wanted, deadline))
         except BlameError:
             pass  # not judged: asked again later
         else:
-            own.notes[NOTES] = found
+            own.notes[NOTES] = whole
             own.keep()
-    return {o.hash: v for o in judged if isinstance(v := found.get(o.hash), list)}
+            found.update((o.hash, whole.get(o.hash)) for o in wanted)
+    return {h: v for h, v in found.items() if isinstance(v, list)}
 
 
 def kind(verdict: object, lines: Sequence[tuple[int, int]]) -> str | None:

@@ -94,7 +94,13 @@ class Ownership:
 
     @property
     def notes(self) -> dict[str, object]:
+        """What is kept with this file version, whole (:meth:`note`: one item)."""
         return {} if self._entry is None else self._entry.notes
+
+    def note(self, name: str, key: str) -> object:
+        """Item ``key`` of the note ``name`` kept with this file version, or
+        :data:`memhooks.lines.cache.ABSENT` (:meth:`memhooks.lines.cache.Entry.note`)."""
+        return cache.ABSENT if self._entry is None else self._entry.note(name, key)
 
     def keep(self) -> None:
         """Save :attr:`notes` (and what else was learnt of this file version)."""
@@ -231,7 +237,7 @@ def owners_at_head(
 
 
 def commit_info(item: cache.Entry | None, hash_: str) -> tuple[str, int, bool]:
-    info = None if item is None else item.commits.get(hash_)
+    info = None if item is None else item.commit(hash_)
     if not info:
         return "", 0, False
     summary, author_time, boundary = info
@@ -277,8 +283,12 @@ def _answer(answer: Ownership, item: cache.Entry, wanted: Ranges) -> Ownership:
             extend(answer.uncommitted_lines, n)
             continue
         origin, there = cache.origin_of(known)
-        hash_, path, prev_hash, prev_path = item.origins[origin]
-        assert isinstance(hash_, str) and isinstance(path, str)
+        row = item.origin(origin)
+        hash_, path = (None, None) if row is None else row[:2]
+        if not isinstance(hash_, str) or not isinstance(path, str) or row is None:
+            answer.unknown += 1  # a row that does not parse: not known (a damaged file)
+            continue
+        prev_hash, prev_path = row[2:]
         owner = by_hash.get(hash_)
         if owner is None:
             owner = by_hash[hash_] = Owner(hash_, *commit_info(item, hash_))

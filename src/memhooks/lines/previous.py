@@ -70,7 +70,7 @@ def previous_owners(
         return []
     item = within.entry
     keys = {r: f"{owner.hash} {owner.path} {r[0]}-{r[1]}" for r in owner.origin_lines}
-    missing = [r for r, key in keys.items() if not usable(item.before.get(key))]
+    missing = [r for r, key in keys.items() if not usable(item.previous(key))]
     if missing:
         found = _blame_before(top, owner, missing, deadline, item)
         for r, rows in found.items():
@@ -79,7 +79,7 @@ def previous_owners(
             within.keep()
     merged: dict[str, Before] = {}
     for key in keys.values():
-        kept = item.before.get(key)
+        kept = item.previous(key)
         if not usable(kept):
             continue
         assert isinstance(kept, list)

@@ -66,22 +66,26 @@ def surface_owners(
     with its file version: one ``git cat-file --batch`` for those not judged before.
     An owner that cannot be judged is not surface (nor, past ``deadline``
     (:func:`time.monotonic`), is one not judged yet: asked again later). Raises nothing."""
-    kept = own.notes.get(NOTES)
-    verdicts: dict[str, object] = kept if isinstance(kept, dict) else {}
+    from .cache import ABSENT
+
     judged = [o for o in owners if o.previous is not None and not o.boundary and o.origin_lines]
-    wanted = [o for o in judged if o.hash not in verdicts]
+    verdicts = {o.hash: own.note(NOTES, o.hash) for o in judged}  # each read alone
+    wanted = [o for o in judged if verdicts[o.hash] is ABSENT]
     if wanted:
         # git's runner only for an owner not judged before: a judged one is the usual
         # edit, and subprocess with what it loads is ~70 M instructions of a hook call
         from .blame import BlameError
 
+        kept = own.notes.get(NOTES)
+        whole: dict[str, object] = kept if isinstance(kept, dict) else {}
         try:
-            verdicts.update(_judged(top, wanted, deadline))
+            whole.update(_judged(top, wanted, deadline))
         except BlameError:
             pass  # git failed or the deadline came: not judged, asked again later
         else:
-            own.notes[NOTES] = verdicts
+            own.notes[NOTES] = whole
             own.keep()
+            verdicts.update((o.hash, whole.get(o.hash)) for o in wanted)
     return {o.hash for o in judged if _surface(verdicts.get(o.hash), o.origin_lines)}
 
 

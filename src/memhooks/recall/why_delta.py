@@ -29,7 +29,7 @@ from ..lines.said import RESHAPES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
 
     from ..lines.ownership import Blamed, Owner, Ownership
     from .why_commit import Commit
@@ -77,9 +77,10 @@ def judge(
     naming a layout change: :mod:`.why_layout`). Raises nothing."""
     if not asked:
         return []
-    kept = own.notes.get(NOTES)
-    known = kept if isinstance(kept, dict) else {}
-    if any(blamed.hash not in known for blamed, _ in asked):
+    from ..lines.cache import ABSENT
+
+    known: Mapping[str, object] = {b.hash: own.note(NOTES, b.hash) for b, _ in asked}  # alone
+    if any(verdict is ABSENT for verdict in known.values()):
         from ..lines.delta import verdicts  # git and difflib: only for an owner not judged
 
         known = verdicts(top, [blamed for blamed, _ in asked], own, deadline=deadline)
