@@ -34,6 +34,7 @@ from __future__ import annotations
 import os
 import time
 
+from .cache import ABSENT
 from .ranges import ranges_of
 
 TYPE_CHECKING = False
@@ -66,8 +67,6 @@ def surface_owners(
     with its file version: one ``git cat-file --batch`` for those not judged before.
     An owner that cannot be judged is not surface (nor, past ``deadline``
     (:func:`time.monotonic`), is one not judged yet: asked again later). Raises nothing."""
-    from .cache import ABSENT
-
     judged = [o for o in owners if o.previous is not None and not o.boundary and o.origin_lines]
     verdicts = {o.hash: own.note(NOTES, o.hash) for o in judged}  # each read alone
     wanted = [o for o in judged if verdicts[o.hash] is ABSENT]
