@@ -2,10 +2,9 @@
 
 :func:`owners` answers from the cache (:mod:`.cache`) and blames only lines it does not
 know yet, within a deadline (:mod:`.version` finds the cache entry of the working file;
-:func:`.previous.previous_owners` says, for one owner, which commits owned the lines it
-replaced). Uncommitted lines own nothing; lines older than a history window (``since``)
-are owned by a boundary commit, reported as such.
-"""
+:func:`.previous.previous_owners`: the commits that owned the lines an owner replaced).
+Uncommitted lines own nothing; lines older than a history window (``since``) are owned
+by a boundary commit, reported as such."""
 
 from __future__ import annotations
 
@@ -94,12 +93,9 @@ class Ownership:
 
     @property
     def notes(self) -> dict[str, object]:
-        """What is kept with this file version, whole (:meth:`note`: one item)."""
-        return {} if self._entry is None else self._entry.notes
+        return {} if self._entry is None else self._entry.notes  # whole (note(): one item)
 
-    def note(self, name: str, key: str) -> object:
-        """Item ``key`` of the note ``name`` kept with this file version, or
-        :data:`memhooks.lines.cache.ABSENT` (:meth:`memhooks.lines.cache.Entry.note`)."""
+    def note(self, name: str, key: str) -> object:  # one item: lines.cache.Entry.note
         return cache.ABSENT if self._entry is None else self._entry.note(name, key)
 
     def keep(self) -> None:
@@ -283,12 +279,10 @@ def _answer(answer: Ownership, item: cache.Entry, wanted: Ranges) -> Ownership:
             extend(answer.uncommitted_lines, n)
             continue
         origin, there = cache.origin_of(known)
-        row = item.origin(origin)
-        hash_, path = (None, None) if row is None else row[:2]
-        if not isinstance(hash_, str) or not isinstance(path, str) or row is None:
+        hash_, path, prev_hash, prev_path = item.origin(origin) or (None,) * 4
+        if not isinstance(hash_, str) or not isinstance(path, str):
             answer.unknown += 1  # a row that does not parse: not known (a damaged file)
             continue
-        prev_hash, prev_path = row[2:]
         owner = by_hash.get(hash_)
         if owner is None:
             owner = by_hash[hash_] = Owner(hash_, *commit_info(item, hash_))

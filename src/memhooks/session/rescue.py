@@ -1,12 +1,15 @@
 """What a state file moved aside hands over: the maintenance journal (hook updates the
 hook accepted and has not applied yet, issue 22 item 3) is read before the file is moved
 aside (:func:`journal_of`), written into the new one (:func:`carry`), and the note saying
-so (:func:`carried_note`). Imported only when a state file is replaced."""
+so (:func:`carried_note`); the move itself (:func:`move_aside`). Imported only when a
+state file is replaced."""
 
 from __future__ import annotations
 
+import os
 from urllib.parse import quote
 
+from ..errors import StoreError
 from ..fast import sqlite as sqlite3
 from ..fast.jsonfast import loads
 
@@ -74,3 +77,18 @@ def _work(text: object) -> dict[str, object]:
     except ValueError:
         return {}
     return work if isinstance(work, dict) else {}
+
+
+def move_aside(path: str) -> None:
+    """Move the state file at ``path`` and its side files to ``<name>.old``. Raises
+    StoreError when one cannot be moved."""
+    for suffix in ("", "-wal", "-shm"):
+        try:
+            os.replace(path + suffix, path + ".old" + suffix)
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            raise StoreError(
+                f"the memhooks state file {path} is damaged and cannot be moved aside "
+                f"({exc.strerror}); remove it (it holds no memories)"
+            ) from exc

@@ -201,10 +201,10 @@ def _open(path: str, state: State) -> sqlite3.Connection:
                 conn.close()
             if attempt == 2 or not _damaged(exc):
                 raise _state_error(path, exc) from None
-            from .rescue import carried_note, journal_of  # only for a file moved aside
+            from .rescue import carried_note, journal_of, move_aside  # only for a file moved aside
 
             carried = journal_of(path)
-            _move_aside(path)
+            move_aside(path)
             state.replaced = (
                 f"the memhooks state file {path} was damaged: moved to {path}.old and started"
                 " afresh (sessions' ledgers are empty: memories may come once more)"
@@ -212,10 +212,10 @@ def _open(path: str, state: State) -> sqlite3.Connection:
             )
             continue
         conn.close()
-        from .rescue import carried_note, journal_of
+        from .rescue import carried_note, journal_of, move_aside
 
         carried = journal_of(path)
-        _move_aside(path)  # another layout: working state only, start again
+        move_aside(path)  # another layout: working state only, start again
         state.replaced = (
             f"the memhooks state file {path} was written by another version of memhooks:"
             f" moved to {path}.old and started afresh" + carried_note(carried)
@@ -295,18 +295,3 @@ def _ready(conn: sqlite3.Connection) -> bool:
             conn.execute("ROLLBACK")
         raise
     return True
-
-
-def _move_aside(path: str) -> None:
-    for suffix in ("", "-wal", "-shm"):
-        try:
-            os.replace(path + suffix, path + ".old" + suffix)
-        except FileNotFoundError:
-            pass
-        except OSError as exc:
-            from ..errors import StoreError
-
-            raise StoreError(
-                f"the memhooks state file {path} is damaged and cannot be moved aside "
-                f"({exc.strerror}); remove it (it holds no memories)"
-            ) from exc
