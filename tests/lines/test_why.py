@@ -181,7 +181,36 @@ def test_lines_that_are_no_range_are_the_same_error(repo: Path, lines: str) -> N
         f"error[MH035]: `{lines}` is not a line or a range of lines; it has 19 lines: "
         "ask for LINE or FIRST-LAST between 1 and 19"
     )
-    assert done.stderr.splitlines()[1] == "  --> retryx/retry.py:1:1"  # no line asked: line 1
+    # the mistake is the argument, no place in the file (it said retryx/retry.py:1:1)
+    assert done.stderr.splitlines()[1] == f"  --> retryx/retry.py:{lines}"
+    failed = why(repo, f"retryx/retry.py:{lines}", "--format", "json")
+    (diagnostic,) = json.loads(failed.stderr)
+    assert diagnostic["path"] == f"retryx/retry.py:{lines}" and "line" not in diagnostic
+
+
+@pytest.mark.parametrize("lines", ["\u0663", "1-\u0663", "\uff19", "9:\u0661\u0667"])
+def test_lines_are_ascii_digits_only(repo: Path, lines: str) -> None:
+    # an Arabic-Indic three (U+0663) was read as line 3 (re's \d, int()); a fullwidth
+    # nine as line 9; a column of other digits as a column
+    done = why(repo, f"retryx/retry.py:{lines}")
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.splitlines()[:2] == [
+        (
+            f"error[MH035]: `{lines}` is not a line or a range of lines; it has 19 lines: "
+            "ask for LINE or FIRST-LAST between 1 and 19"
+        ),
+        f"  --> retryx/retry.py:{lines}",
+    ]
+
+
+def test_one_rule_for_lines_past_the_end(repo: Path) -> None:
+    # a range that starts inside the file is answered for the lines it has, with a note;
+    # one that starts past the end — a single line is a range of one — is MH035 at the
+    # file's last line
+    assert why(repo, "retryx/retry.py:19-25").returncode == 0
+    for asked in ("20", "20-25"):
+        done = why(repo, f"retryx/retry.py:{asked}")
+        assert done.returncode == 1 and done.stderr.splitlines()[1] == "  --> retryx/retry.py:19:1"
 
 
 def test_a_reversed_range_says_it_is_reversed(repo: Path) -> None:
@@ -377,10 +406,12 @@ def test_the_mcp_tool_gives_the_same_answer_with_its_context(
     with pytest.raises(UsageError, match=r"^MH035 line 30 is past the end of the file"):
         tools.why("retryx/retry.py", 30)
     # rough20: line 0 was taken for line 1 (and 0-5 for 5): it is no line
-    with pytest.raises(UsageError, match=r"^MH035 `0` is not a line"):
+    with pytest.raises(UsageError, match=r"^MH035 `0` is not a line.* \(first_line\)$"):
         tools.why("retryx/retry.py", 0)
-    with pytest.raises(UsageError, match=r"^MH035 `0-5` is not a line"):
+    with pytest.raises(UsageError, match=r"^MH035 `0-5` is not a line.* \(first_line\)$"):
         tools.why("retryx/retry.py", 0, 5)
+    with pytest.raises(UsageError, match=r"^MH035 `0` is not a line.* \(last_line\)$"):
+        tools.why("retryx/retry.py", None, 0)
     # a missing file is said missing before its lines are looked at, a folder a folder
     with pytest.raises(MemhooksError, match=r"^MH024 the file does not exist"):
         tools.why("retryx/nope.py", 10, 9)
@@ -598,13 +629,14 @@ def test_more_than_a_line_and_a_column_is_no_range_of_the_file(
             "error[MH035]: `9:17:3` is not a line or a range of lines; it has 19 lines: ask"
             " for LINE or FIRST-LAST between 1 and 19"
         ),
-        "  --> retryx/retry.py:1:1",
+        "  --> retryx/retry.py:9:17:3",  # the argument, no place in the file
     ]
     monkeypatch.chdir(repo)
     for written in ("retryx/retry.py:9:x", "retryx/retry.py:9-10:x"):
         with pytest.raises(LineRangeError) as caught:
             parse_target(written)
-        assert caught.value.diagnostic.path == "retryx/retry.py", written
+        assert caught.value.diagnostic.path == written
+        assert caught.value.diagnostic.line is None, written
         assert f"`{written.partition(':')[2]}` is not a line" in caught.value.diagnostic.message
     # a place as grep -n and compilers print it before their text, its colon copied too
     for written in ("retryx/retry.py:9:", "retryx/retry.py:9:17:"):

@@ -23,7 +23,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "target",
         metavar="PATH[:LINE[-LINE]]",
-        help="a file of the project, optionally with a line or a range of lines",
+        help=(
+            "a file of the project, optionally with a line or a range of lines (a"
+            " compiler's PATH:LINE:COLUMN is line LINE: a column is no part of a line's"
+            " history)"
+        ),
     )
     p.add_argument(
         "--timeout",
@@ -68,7 +72,8 @@ def parse_target(target: str) -> tuple[str, list[tuple[int, int]]]:
     last = int(match.group(2) or first) if match else 0
     if match is None or first < 1 or last < first:
         checked(path)  # the file's own mistakes first: its lines are no question then
-        raise range_error(path, lines_of(written) if match else written, line_count(path))
+        asked = lines_of(written) if match else written
+        raise range_error(path, asked, line_count(path), argument=target)
     return path, [(first, last)]
 
 
@@ -79,7 +84,7 @@ def lines_of(written: str) -> str:
     as ``grep -n`` and compilers print a place before their text)."""
     written = written.replace(EN_DASH, "-").removesuffix(":")
     lines, colon, column = written.partition(":")
-    return lines if colon and column.isdigit() else written
+    return lines if colon and column.isascii() and column.isdigit() else written
 
 
 def _missing(target: str) -> tuple[str, list[tuple[int, int]]]:

@@ -103,7 +103,10 @@ def why(
             assert first is not None and last is not None
             if first < 1 or last < first:
                 asked = f"{first}" if first_line is None or last_line is None else f"{first}-{last}"
-                raise range_error(path, asked, line_count(path) if os.path.isfile(path) else None)
+                # the parameter at fault is the place: the file has no such line to point at
+                wrong = "first_line" if first < 1 and first_line is not None else "last_line"
+                size = line_count(path) if os.path.isfile(path) else None
+                raise range_error(path, asked, size, argument=wrong)
             ranges = [(first, last)]
         answer = why_of(
             path,

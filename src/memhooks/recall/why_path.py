@@ -37,8 +37,9 @@ if TYPE_CHECKING:
 
 #: The code of a line range the file does not have (:mod:`memhooks.catalogue`).
 RANGE_CODE = "MH035"
-#: ``LINE`` or ``FIRST-LAST`` as ``memhooks why`` takes them.
-RANGE = re.compile(r"^(\d+)(?:-(\d+))?$")
+#: ``LINE`` or ``FIRST-LAST`` as ``memhooks why`` takes them: ASCII digits only (``\d``
+#: took ``a.py:٣``, an Arabic-Indic three, as line 3).
+RANGE = re.compile(r"^([0-9]+)(?:-([0-9]+))?$")
 #: What to do about a file ``why`` cannot find (MH024).
 MISSING_HELP = (
     "check the path: name a file that exists, relative to the working folder or absolute, "
@@ -199,11 +200,17 @@ def check_ranges(answer: Why) -> None:
             raise range_error(answer.path, asked, answer.size)
 
 
-def range_error(path: str, asked: str, size: int | None) -> LineRangeError:
+def range_error(
+    path: str, asked: str, size: int | None, argument: str | None = None
+) -> LineRangeError:
     """The :class:`LineRangeError` for lines ``asked`` (as the caller wrote them) of
-    ``path``, which has ``size`` lines (None: not known), located at ``path``, a line
-    and column 1: the first line asked when the file has it, its last line for a range
-    past its end, line 1 for text that is no range."""
+    ``path``, which has ``size`` lines (None: not known). Lines that name lines are
+    located in the file, column 1: a range past its end at its last line, a reversed one
+    where it begins as written (or the last line). Text that names no line — not
+    numbers, ``0``, empty — is a mistake of the argument, no place in the file: located
+    at ``argument`` as typed (``a.py:abc``; the MCP tool's ``first_line``), alone, as a
+    flag is (no line or column; it was ``a.py:1:1``, which reads as a place in the
+    file); without ``argument``, at ``path``, line 1."""
     match = RANGE.match(asked)
     first = int(match.group(1)) if match else 0
     last = int(match.group(2) or first) if match else 0
@@ -223,14 +230,13 @@ def range_error(path: str, asked: str, size: int | None) -> LineRangeError:
         valid = "it has 1 line: ask for line 1"
     else:
         valid = f"it has {size} lines: ask for LINE or FIRST-LAST between 1 and {size}"
-    # file, line and column, as every diagnostic: where the lines asked begin when the
-    # file has that line, else where it ends (a range past it), else line 1 (no range);
     # the message quotes the range as written
-    if first >= 1 and size and first > size:
-        line = size  # past the end: where the file ends
-    else:
-        line = max(1, first)
-    return LineRangeError(Diagnostic(RANGE_CODE, f"{what}; {valid}", path, line, 1))
+    said = f"{what}; {valid}"
+    if first >= 1 and last >= 1:  # lines, past the end or reversed: a place in the file
+        return LineRangeError(Diagnostic(RANGE_CODE, said, path, min(first, size or first), 1))
+    if argument is not None:
+        return LineRangeError(Diagnostic(RANGE_CODE, said, argument))
+    return LineRangeError(Diagnostic(RANGE_CODE, said, path, 1, 1))
 
 
 def line_count(path: str) -> int | None:
