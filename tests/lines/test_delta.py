@@ -80,6 +80,26 @@ def test_what_a_change_did_word_for_word() -> None:
     assert changed(loop, "for i in s:\n    w(i)\nflush()\n", indented=False) == [[3, 3, SPACE]]
 
 
+@pytest.mark.parametrize(
+    ("before", "after", "indented"),
+    [
+        ('sep = ", ".join(names)\n', 'sep = ",".join(names)\n', True),  # Python
+        ('printf("%d, %d\\n", a, b);\n', 'printf("%d,%d\\n", a, b);\n', False),  # C
+        ("doc = '''a  b'''\n", "doc = '''a b'''\n", True),  # inside a triple-quoted one
+        ("c = ' ';\n", "c = '';\n", False),  # a C char
+    ],
+)
+def test_whitespace_inside_a_string_literal_is_no_layout(
+    before: str, after: str, indented: bool
+) -> None:
+    # review8: `", "` for `","` was whitespace-only, so its owner was walked past as a
+    # layout owner — it changes what the program prints or parses
+    assert changed(before, after, indented=indented) == []
+    # the same lines re-spaced outside their literals are still layout
+    respaced = after.replace("(", "( ").replace(" = ", "  =  ")
+    assert changed(after, respaced, indented=indented) == [[1, 1, SPACE]]
+
+
 def test_a_typing_pass_or_a_rename_reshapes_whatever_words_it_adds() -> None:
     assert reshapes("Add inline types to Requests (#7272)")
     assert relabels("Add inline types to Requests (#7272)")

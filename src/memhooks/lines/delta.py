@@ -9,6 +9,8 @@ subject, and both are judged here from one diff of the file's two versions:
   whitespace — re-indented, re-aligned, split or joined (requests 2d4a89f5 "adding in
   pep8 fixes" re-aligned the comments of ``REDIRECT_STATI``). Such an owner is
   formatting there, whatever its subject: walked back at a read and at an edit alike.
+  Whitespace inside a string literal is no layout: ``", "`` for ``","`` changes what
+  the program prints or parses (:data:`LITERALS`; review8 found it called "space").
 * **words added, none lost** (:data:`GAIN`): the changed lines hold every word the
   lines they replaced held, and more, none of the added ones taken from lines removed
   elsewhere in the file (a move). Lines written where nothing was replaced are not such
@@ -43,6 +45,18 @@ GAIN = "gain"
 NOTES = "delta"
 #: Largest version of a file judged (characters).
 MAX_CHARS = 400_000
+#: The string literals whose whitespace is kept when a hunk's is taken away (one
+#: pattern for Python and C-like code): Python's triple-quoted strings (across lines of
+#: a hunk), then one-line ``"…"``, ``'…'`` (a C char) and JavaScript's or Go's ```…```,
+#: escapes honoured. Linear in the hunk; an unclosed quote (a hunk that starts inside a
+#: string) matches nothing, so its text is compared as code.
+LITERALS = (
+    r'"""(?:\\.|[^\\])*?"""'
+    r"|'''(?:\\.|[^\\])*?'''"
+    r'|"(?:\\.|[^"\\\n])*"'
+    r"|'(?:\\.|[^'\\\n])*'"
+    r"|`(?:\\.|[^`\\])*`"
+)
 
 
 def verdicts(
@@ -128,12 +142,23 @@ def _words(lines: list[str]) -> Counter[str]:
 
 
 def _bare(lines: list[str], indented: bool) -> str:
-    """``lines`` without whitespace; ``indented``: each line's indentation kept."""
+    """``lines`` without whitespace outside string literals (:data:`LITERALS`);
+    ``indented``: each line's indentation kept."""
     if indented:
-        return "\n".join(
-            line[: len(line) - len(line.lstrip())] + "".join(line.split()) for line in lines
-        )
-    return "".join("".join(lines).split())
+        return "\n".join(line[: len(line) - len(line.lstrip())] + _unspaced(line) for line in lines)
+    return _unspaced("\n".join(lines))
+
+
+def _unspaced(text: str) -> str:
+    """``text`` without its whitespace, save inside the string literals it holds."""
+    import re  # loaded with _words, once a hunk is judged
+
+    out, at = [], 0
+    for literal in re.finditer(LITERALS, text, re.DOTALL):
+        out += ["".join(text[at : literal.start()].split()), literal.group(0)]
+        at = literal.end()
+    out.append("".join(text[at:].split()))
+    return "".join(out)
 
 
 def _judged(
