@@ -11,7 +11,9 @@ variable                        default   range and meaning
 ``MEMHOOKS_TOOL_MAX_CHARS``     2000      1–1,000,000: characters of one tool-time
                                           delivery
 ``MEMHOOKS_SESSION_MAX_CHARS``  8000      0–1,000,000: characters of all of a session's
-                                          tool-time deliveries between compactions
+                                          tool-time deliveries between compactions; the
+                                          last quarter (one delivery at most) is the
+                                          edits' owners' (``memhooks.hook.call``)
 ``MEMHOOKS_HOOK_TIMEOUT_MS``    3000      100–60,000: the hook's internal deadline
 ``MEMHOOKS_TOOL_RECALL``        on        ``on``/``off`` (``1``/``0``, ``true``/``false``,
                                           ``yes``/``no``): tool-time recall

@@ -43,14 +43,14 @@ def test_an_answer_a_parallel_call_overtook_is_made_again_and_brings_the_next_ow
     # 810-859 and 840-889 at once left a4f9a599 and 2255c34a to neither)
     shared, own, next_ = "a" * 40, "b" * 40, "c" * 40
     ledger = Ledger({keys.commit(shared), "mem-1"})
-    call = SimpleNamespace(session=ledger, native="PostToolUse", tool_ceiling=lambda: 8000)
+    call = SimpleNamespace(session=ledger, native="PostToolUse")
     asked: list[set[str]] = []
 
     def again(taken: set[str], room: int | None) -> LineRecall:
         asked.append(taken)
         return told(own, next_)  # made without what the session holds now
 
-    answer = owners._record(call, "src/x.py", told(shared, own), again)  # type: ignore[arg-type]
+    answer = owners._record(call, "src/x.py", told(shared, own), again, 8000)  # type: ignore[arg-type]
     assert asked == [{shared}]  # every commit the session holds, not memory ids
     assert answer is not None and answer.commits == [own, next_] and shared[:12] not in answer.text
     assert ledger.recorded == {keys.commit(own), keys.commit(next_)}
@@ -64,8 +64,8 @@ def test_an_answer_nobody_overtook_is_told_as_made() -> None:
     def again(taken: set[str], room: int | None) -> LineRecall:
         raise AssertionError("made again although none of its commits was taken")
 
-    call = SimpleNamespace(session=ledger, native="PostToolUse", tool_ceiling=lambda: 8000)
-    answer = owners._record(call, "x.py", told(own), again)  # type: ignore[arg-type]
+    call = SimpleNamespace(session=ledger, native="PostToolUse")
+    answer = owners._record(call, "x.py", told(own), again, 8000)  # type: ignore[arg-type]
     assert answer is not None and answer.commits == [own] and ledger.recorded == {keys.commit(own)}
 
 
@@ -74,8 +74,8 @@ def test_nothing_is_told_or_claimed_when_every_commit_was_claimed_first() -> Non
     # nothing is claimed (newcomer1: '0 characters' rows of commits never told)
     shared = "a" * 40
     ledger = Ledger({keys.commit(shared)})
-    call = SimpleNamespace(session=ledger, native="PostToolUse", tool_ceiling=lambda: 8000)
-    assert owners._record(call, "x.py", told(shared), lambda taken, room: told()) is None  # type: ignore[arg-type]
+    call = SimpleNamespace(session=ledger, native="PostToolUse")
+    assert owners._record(call, "x.py", told(shared), lambda taken, room: told(), 8000) is None  # type: ignore[arg-type]
     assert ledger.recorded == set()
 
 

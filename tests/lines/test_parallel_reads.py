@@ -127,7 +127,9 @@ def test_parallel_reads_share_the_session_ceiling(
     # parallel call's delivery counted only once it confirmed. The room is charged and
     # checked in the write that records a delivery: the late Read tells what fits.
     hashes: dict[str, str] = project["hashes"]  # type: ignore[assignment]
-    ceiling = 700  # one Read's answer (~440 characters) fits, not two
+    # reads may spend 750 (a quarter is kept for edits): one Read's answer (~440
+    # characters) fits, not two
+    ceiling = 1000
     monkeypatch.setitem(project["env"], "MEMHOOKS_SESSION_MAX_CHARS", str(ceiling))  # type: ignore[index]
     record = owners._record
     overtaken: list[str] = []
@@ -143,5 +145,5 @@ def test_parallel_reads_share_the_session_ceiling(
     # made again without what the other told, in the room it left: fewer next owners
     assert late and set(late) < {"c3", "c4", "c5"}
     state = State(str(project["state"]) + "/state.sqlite3")
-    assert open_session(state, "claude-code", "par", str(project["root"])).tool_chars <= ceiling
+    assert open_session(state, "claude-code", "par", str(project["root"])).tool_chars <= 750
     assert ledger(project, "par") == {"c0", "c1", "c2", *late}  # claimed: what was told

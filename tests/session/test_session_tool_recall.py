@@ -124,9 +124,10 @@ def test_tool_time_recall_can_be_turned_off(project: tuple[Path, dict[str, str]]
 
 def test_the_session_ceiling_bounds_tool_time_recall(project: tuple[Path, dict[str, str]]) -> None:
     root, env = project
-    agent = Agent(root, {**env, "MEMHOOKS_SESSION_MAX_CHARS": "600"})
+    # reads may spend 600 of 800: the last quarter is kept for the owners of edits' lines
+    agent = Agent(root, {**env, "MEMHOOKS_SESSION_MAX_CHARS": "800"})
     assert delivered(agent.read("billing/invoice.py")) == ["billing-cents"]  # ~500 characters fit
-    assert agent.read("shipping/rates.py") == ""  # the ceiling is spent
+    assert agent.read("shipping/rates.py") == ""  # what reads may spend of the ceiling is spent
 
 
 def test_outside_an_enabled_project_the_hook_does_nothing(project: tuple[Path, dict[str, str]], tmp_path: Path) -> None:

@@ -53,6 +53,22 @@ NO_FOLDER = os.devnull
 STORE = "MH037"
 #: State files left open for the process exit (:meth:`HookCall.close` with ``exiting``).
 _LEFT_OPEN: list[State] = []
+#: The share of ``MEMHOOKS_SESSION_MAX_CHARS`` kept for the owners of an edit's lines
+#: (:func:`edit_reserve`): a quarter.
+RESERVE_SHARE = 4
+
+
+def edit_reserve(ceiling: int, per_delivery: int) -> int:
+    """Characters of the session's tool-time ceiling (``MEMHOOKS_SESSION_MAX_CHARS``)
+    that only the owners of the lines an edit replaces may spend — reads, and folders'
+    and names' recall, stop short of it: a quarter of it, and never more than one
+    delivery (``MEMHOOKS_TOOL_MAX_CHARS``). By default 2,000 of 8,000: one whole edit's
+    answer (:data:`memhooks.recall.line_recall.EDIT_OWNERS` owners, each message cut at
+    :data:`~memhooks.recall.line_recall.MESSAGE_CHARS`). Without it, five whole-file
+    Reads of iproute2 spent 7,911 of the 8,000 and the Edit of ``ip/ipaddress.c`` 1408
+    that followed was told nothing of be1bea843234, the commit owning its lines (issue
+    20 item 3: an edit's owners are what line-level recall is for)."""
+    return min(per_delivery, ceiling // RESERVE_SHARE)
 
 
 class HookCall:
@@ -245,19 +261,23 @@ class HookCall:
         cap = self.delivery.cap
         return min(chars, cap) if cap else chars
 
-    def tool_ceiling(self) -> int:
-        """Characters the session's tool-time deliveries may reach with the next one
-        (``MEMHOOKS_SESSION_MAX_CHARS``): checked in the write that records it
-        (:meth:`memhooks.session.record.Session.record`), so parallel hook calls of the
-        session cannot each spend the same room."""
-        return self.setting("MEMHOOKS_SESSION_MAX_CHARS")
+    def tool_ceiling(self, *, edit: bool = False) -> int:
+        """Characters the session's tool-time deliveries may reach with the next one:
+        ``MEMHOOKS_SESSION_MAX_CHARS``, less the reserve of the owners of an edit's
+        lines (:func:`edit_reserve`) unless ``edit`` (the call tells them). Checked in
+        the write that records it (:meth:`memhooks.session.record.Session.record`), so
+        parallel hook calls of the session cannot each spend the same room."""
+        ceiling = self.setting("MEMHOOKS_SESSION_MAX_CHARS")
+        if edit:
+            return ceiling
+        return ceiling - edit_reserve(ceiling, self.setting("MEMHOOKS_TOOL_MAX_CHARS"))
 
-    def tool_budget(self) -> int:
+    def tool_budget(self, *, edit: bool = False) -> int:
         """Characters one tool-time delivery may use now: ``MEMHOOKS_TOOL_MAX_CHARS``
         within what :meth:`tool_ceiling` leaves this session (its tool-time deliveries
         so far, as this call last read them) and the host's cap; ``<= 0``: nothing more
         at tool time. Opens the session (:attr:`session`)."""
-        left = self.tool_ceiling() - self.session.tool_chars
+        left = self.tool_ceiling(edit=edit) - self.session.tool_chars
         budget = min(self.setting("MEMHOOKS_TOOL_MAX_CHARS"), left)
         cap = self.delivery.cap
         return min(budget, cap) if cap else budget
@@ -628,18 +648,24 @@ class HookCall:
         if session is not None and self.event.session_id and not session.pending:
             from ..session.snapshot import save
 
+            # "full": no read of this session can add anything now (what reads may
+            # spend of its ceiling is spent, or the host has no tool channel): the
+            # snapshot settles every read without SQLite; else unserved folders
+            # (tool-time recall on) and files read and not told (line-level recall on)
+            # go the whole way. For a host told of an edit only after it, edits go the
+            # whole way, full or not: their owners keep a reserve, and past it the
+            # reply says they were left out (memhooks.hook.owners)
             ceiling = self.tool_ceiling()
-            # "full": no tool event of this session can add anything now (its ceiling is
-            # spent, or the host has no tool channel): the snapshot settles every read
-            # without SQLite; else unserved folders (tool-time recall on), files read
-            # and not told (line-level recall on) and, for a host told of an edit only
-            # after it, edits go the whole way
             full = session.tool_chars >= ceiling or not self.delivery.tool_events
             lines = self.line_recall
             edits = lines and self.delivery.has_pre_tool  # told before they are made
             # a host without a pre-tool channel is told after an edit: its owners (line
             # recall) and a note remembered since (tool recall, line recall on or off)
-            told_after = not self.delivery.has_pre_tool and (lines or self.tool_recall)
+            told_after = (
+                not self.delivery.has_pre_tool
+                and bool(self.delivery.tool_events)  # (none: nothing is told at all)
+                and (lines or self.tool_recall)
+            )
             # what the pre-tool edit's shortcut needs: only where it can settle edits
             store, names, quiet = self._store(backend) if edits else (None, True, None)
             save(self.state_dir, self.host, self.event.session_id, root=session.root,

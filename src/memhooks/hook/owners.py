@@ -44,16 +44,24 @@ def tell(
     """The owners of lines ``ranges`` of ``rel`` (work tree ``top``; ``shown``: its path
     from the root) — and, for an edit, the previous owners of the lines it changes,
     ``focus`` — that the session was not told, told by ``deadline`` (monotonic) and
-    claimed in its ledger; None when there is nothing to tell."""
-    from ..recall.line_recall import line_recall
+    claimed in its ledger; None when there is nothing to tell.
+
+    An edit's owners spend the reserve of the session's tool-time budget that reads
+    cannot (:func:`memhooks.hook.call.edit_reserve`); those no room was left for are
+    said in one line, once per file and epoch (:func:`memhooks.recall.why_text.left_out`:
+    the ``memhooks why`` that tells them), never claimed — a read past its budget says
+    nothing."""
+    from ..recall.line_recall import EDIT, LineRecall, line_recall
 
     if not ranges:
         return None
     session = call.session
     items = session.delivered()
     delivered = keys.of(keys.COMMIT, items)
-    room = [call.tool_budget()]  # the characters it may use: less, when others spent them
-    if room[0] <= 0:
+    edit = kind == EDIT
+    # the characters it may use: fewer when parallel calls spent them (made again then)
+    room = [max(0, call.tool_budget(edit=edit))]
+    if not room[0] and not edit:
         return None
     prompt, state_dir = session.prompt, call.state_dir
 
@@ -74,9 +82,12 @@ def tell(
             **more,  # type: ignore[arg-type]
         )
 
+    def something(told: LineRecall) -> bool:
+        return bool(told.commits or (edit and told.cut))
+
     more: dict[str, object] = {}
     told = made()
-    if not told.commits:
+    if not something(told):
         return None
     # The chain's exclusions are read only when there is something to tell (kept between
     # calls while its hook files stand; resolving the chain may parse them).
@@ -86,7 +97,7 @@ def tell(
     if exclude:
         more = {"exclude": exclude}
         told = made(**more)
-        if not told.commits:
+        if not something(told):
             return None
     # The store is opened only for commits about to be told: one the store marks
     # reverted (or obsolete) is left out, and one the session was given as a history
@@ -94,30 +105,47 @@ def tell(
     # is made again without them. What it says of every commit is kept beside its
     # state (memhooks.session.marks): while it holds, the store is not opened.
     kept = _marks(call)
-    if kept is not None and kept[1] is not None and kept[1].untouched(told.commits):
+    asked = [*told.commits, *(e.commit.hash for e in told.cut)] if edit else told.commits
+    if kept is not None and kept[1] is not None and kept[1].untouched(asked):
         store, project = None, None
     else:
         store, project = _store(call)
     if store is not None and project is not None:
         if kept is not None and kept[1] is None:
             _keep_marks(call, store, project)
-        found = store.by_commit(project, told.commits)
+        found = store.by_commit(project, asked)
         given = {h for h, memory in found.items() if memory.id in items}
         if given or any(memory.obsolete for memory in found.values()):
             delivered = delivered | given  # made() reads it when called
             more = {"store": store, "project": project, "exclude": exclude}
             told = made(**more)
-            if not told.commits:
+            if not something(told):
                 return None
+    latest = [told]
 
     def again(taken: set[str], left: int | None) -> LineRecall:
         nonlocal delivered
         delivered = delivered | taken
         if left is not None:
             room[0] = min(room[0], left)
-        return made(**more)
+        latest[0] = made(**more)
+        return latest[0]
 
-    return _record(call, shown, told, again)
+    result = (
+        _record(call, shown, told, again, call.tool_ceiling(edit=edit)) if told.commits else None
+    )
+    cut = (result or latest[0]).cut if edit else []
+    # said once per file and epoch, past the budget and not counted: it tells no commit
+    # (a refactoring's 30 hunks over 7 files of iproute2's rdma/ said it 25 times)
+    if not cut or not session.claim([keys.left_out(shown)]):
+        return result
+    from ..recall.why_text import left_out
+
+    line = left_out(cut, shown)
+    if result is None:
+        return LineRecall(line, [], told.why)
+    result.text = f"{result.text}\n\n{line}"
+    return result
 
 
 def _record(
@@ -125,6 +153,7 @@ def _record(
     shown: str,
     told: LineRecall,
     again: Callable[[set[str], int | None], LineRecall],
+    ceiling: int,
 ) -> LineRecall | None:
     """Claim ``told``'s commits in the session's ledger and return what it tells; None
     when there is nothing to tell. When a parallel hook call of the session told one of
@@ -147,7 +176,7 @@ def _record(
         return len(now.text), _items(now, shown)
 
     claimed = call.session.record_made(
-        call.native or "", shown, answer, tool_time=True, ceiling=call.tool_ceiling()
+        call.native or "", shown, answer, tool_time=True, ceiling=ceiling
     )
     result = made.get("told")
     return result if claimed and result is not None and result.commits else None

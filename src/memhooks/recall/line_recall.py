@@ -51,15 +51,19 @@ MESSAGE_CHARS = 500
 
 class LineRecall:
     """What to deliver: ``text`` (``""``: nothing), ``commits`` (full hashes whose
-    messages it carries, for the session's ledger) and ``why`` (the answer it came
-    from, owners kept)."""
+    messages it carries, for the session's ledger), ``why`` (the answer it came from,
+    owners kept) and ``cut``: the owners worth telling that ``max_chars`` left out
+    (none of their commits named in ``text`` nor told before)."""
 
-    __slots__ = ("commits", "text", "why")
+    __slots__ = ("commits", "cut", "text", "why")
 
-    def __init__(self, text: str, commits: list[str], why: Why) -> None:
+    def __init__(
+        self, text: str, commits: list[str], why: Why, cut: Sequence[Explanation] = ()
+    ) -> None:
         self.text = text
         self.commits = commits
         self.why = why
+        self.cut = list(cut)
 
 
 def line_recall(
@@ -126,7 +130,9 @@ def line_recall(
         for commit in (explanation.commit, *explanation.previous)
         if commit.hash not in delivered
     ]
-    return LineRecall(text, list(dict.fromkeys(commits)), why)
+    named = {*delivered, *commits}
+    cut = [e for e in fresh if not {e.commit.hash, *(c.hash for c in e.previous)} <= named]
+    return LineRecall(text, list(dict.fromkeys(commits)), why, cut)
 
 
 def _fresh(explanation: Explanation, kind: str, delivered: frozenset[str] | set[str]) -> bool:

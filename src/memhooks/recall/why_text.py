@@ -219,6 +219,29 @@ def render_kept(
     return ("\n\n".join(parts) if kept else ""), kept
 
 
+def left_out(cut: list[Explanation], path: str) -> str:
+    """The one line said for the owners of an edit's lines that no room was left for
+    (``cut``: :attr:`memhooks.recall.line_recall.LineRecall.cut`): how many, which lines
+    of ``path``, and the ``memhooks why`` command that tells them; ``""`` for none. It
+    names no commit: none of them is told, so none is claimed told."""
+    if not cut:
+        return ""
+    first = min(a for e in cut for a, _ in e.lines)
+    last = max(b for e in cut for _, b in e.lines)
+    where = f"{path}:{first}" if first == last else f"{path}:{first}-{last}"
+    if not all(c.isalnum() or c in "._-/+@:," for c in where):
+        from shlex import quote  # a path the shell would split or expand
+
+        where = quote(where)
+    owners = len({e.commit.hash for e in cut})
+    commits, them = ("1 commit", "it") if owners == 1 else (f"{owners} commits", "them")
+    line = (
+        f"[memhooks: the tool-time budget left no room for {commits} owning {path}"
+        f" {ranges_text([(first, last)])}: `memhooks why {where}` tells {them}]"
+    )
+    return _inert(line, True)
+
+
 def _inert(text: str, tags: bool) -> str:
     """``text`` as :func:`memhooks.protocol.text.inert_block` gives it; its first test, repeated:
     that module (~0.5 M instructions) stays off the edit path (tests/recall/test_invisible.py)."""

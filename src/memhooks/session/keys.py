@@ -14,6 +14,8 @@ Served targets (what a tool event was given, per epoch):
 ``notice:store-missing`` the stderr line about a missing ``MEMHOOKS_STORE`` file was
                     said: :data:`STORE_MISSING`
 ``notice:compacted`` a compaction event began the epoch: :data:`COMPACTED`
+``notice:left-out:<path>`` the line saying the owners of lines an edit of the file
+                    replaces were left out for room was said: :func:`left_out`
 ``notice:setting:<NAME>`` the stderr line about the setting ``NAME`` (no such setting,
                     or a ``MEMHOOKS_ROOT`` that cannot be a root) was said:
                     :func:`setting`
@@ -63,6 +65,7 @@ STORE_MISSING = "notice:store-missing"
 #: a session start after it carries back what the epoch before told
 #: (:mod:`memhooks.hook.compaction`).
 COMPACTED = "notice:compacted"
+LEFT_OUT = "notice:left-out:"
 
 
 def folder(rel: str) -> str:
@@ -109,6 +112,12 @@ def had(delivered: Collection[str], memory_id: str, commit_hash: str | None) -> 
 def setting(name: str) -> str:
     """The served key of the stderr line about the environment variable ``name``."""
     return SETTING + name
+
+
+def left_out(rel: str) -> str:
+    """The served key of the line saying that owners of lines an edit of ``rel``
+    (root-relative) replaces were left out for room (said once per file and epoch)."""
+    return LEFT_OUT + rel
 
 
 def skipped(rel: str) -> str:

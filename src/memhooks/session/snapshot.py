@@ -90,8 +90,9 @@ def save(
     store: list[object] | None = None,
     prompt: str | None = None,
 ) -> None:
-    """Write the snapshot of a session. ``full``: no tool event can add anything (its
-    tool-time ceiling is spent, or the host has no tool-time channel); ``folders``:
+    """Write the snapshot of a session. ``full``: no read can add anything (what reads
+    may spend of its tool-time ceiling is spent, or the host has no tool-time channel;
+    an edit of ``edits`` goes the whole way all the same); ``folders``:
     tool-time recall is on (a folder not served goes the whole way); ``reads``:
     line-level recall tells the files read (:func:`.keys.lines`); ``edits``: it tells edits
     after they are made (every edit goes the whole way); ``told``: full hashes of the
@@ -153,7 +154,7 @@ def settled(
         full = bool(data["full"])
         folders = not full and bool(data["folders"])
         told = not full and bool(data["reads"])
-        if not isinstance(root, str) or (edit and not full and data["edits"]):
+        if not isinstance(root, str) or (edit and data["edits"]):
             return False
     except (ValueError, KeyError, TypeError):
         return False

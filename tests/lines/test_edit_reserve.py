@@ -1,0 +1,125 @@
+"""The owners of an edit's lines keep a reserve of the session's tool-time budget that
+reads cannot spend, and when even that is spent the reply says so in one line — never
+nothing (newcomer8: after six whole-file Reads of iproute2 the 8,000-character session
+budget was spent, and the Edit of ip/ipaddress.c 1408 that followed was told nothing of
+be1bea843234, the commit owning its lines, and nothing said so)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from storyrepo import build
+
+from memhooks.hook.call import edit_reserve
+
+PATH = "pkg/proxy.py"
+SUBJECTS = [
+    "Honour no_proxy for CIDR ranges",
+    "Strip credentials before matching proxy bypass hosts",
+    "Resolve the proxy from the scheme of the URL",
+    "Keep the port when comparing bypass entries",
+    "Accept an empty no_proxy entry",
+    "Read proxies from the environment once per session",
+]
+#: The session's tool-time ceiling: the first Read's answer (~440 characters) and the
+#: second's (~340) fill it, as six whole-file Reads filled iproute2's 8,000.
+CEILING = 800
+
+
+def function(n: int, size: int) -> str:
+    body = "".join(f"    value_{n}_{i} = compute_{n}(value_{n}_{i - 1})\n" for i in range(1, size))
+    return f"def rule_{n}(value_{n}_0):\n{body}"
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> dict[str, object]:
+    """``pkg/proxy.py``: six functions, one commit each (rule_0 lines 1-8, rule_1 9-15,
+    rule_2 16-21, rule_3 22-26, rule_4 27-30, rule_5 31-33)."""
+    repo = (tmp_path / "repo").resolve()
+    commits = [{"label": "readme", "author_time": 1600000000, "message": "Add a README\n",
+                "files": {"README.md": "proxies\n"}}]  # fmt: skip
+    text = ""
+    for n, subject in enumerate(SUBJECTS):
+        text += function(n, 8 - n)
+        commits.append({"label": f"c{n}", "author_time": 1600000000 + 1000 * (n + 1),
+                        "message": subject + "\n", "files": {PATH: text}})  # fmt: skip
+    hashes = build(repo, commits)
+    (repo / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n", encoding="utf-8")
+    env = {**os.environ, "HOME": str(tmp_path / "home"),
+           "MEMHOOKS_STATE_DIR": str(tmp_path / "state"),
+           "MEMHOOKS_HOOK_TIMEOUT_MS": "30000",
+           "MEMHOOKS_SESSION_MAX_CHARS": str(CEILING)}  # fmt: skip
+    return {"root": repo, "env": env, "hashes": hashes}
+
+
+def hook(project: dict[str, object], payload: dict[str, object]) -> str:
+    """The additionalContext of one ``memhooks hook`` process, as Claude Code runs it."""
+    root = project["root"]
+    raw = json.dumps({"session_id": "s1", "cwd": str(root), **payload})
+    done = subprocess.run([sys.executable, "-m", "memhooks", "hook", "--agent", "claude-code"],
+                          input=raw, capture_output=True, text=True, check=True,
+                          env=project["env"], cwd=root)  # type: ignore[arg-type]  # fmt: skip
+    assert done.stderr == "", done.stderr
+    if not done.stdout.strip():
+        return ""
+    return str(json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"])
+
+
+def read(project: dict[str, object], first: int, last: int) -> str:
+    return hook(project, {"hook_event_name": "PostToolUse", "tool_name": "Read", "tool_response": {},
+                          "tool_input": {"file_path": f"{project['root']}/{PATH}",
+                                         "offset": first, "limit": last - first + 1}})  # fmt: skip
+
+
+def edit(project: dict[str, object], first: int, last: int) -> str:
+    root: Path = project["root"]  # type: ignore[assignment]
+    lines = (root / PATH).read_text(encoding="utf-8").splitlines(keepends=True)
+    old = "".join(lines[first - 1 : last])
+    return hook(project, {"hook_event_name": "PreToolUse", "tool_name": "Edit",
+                          "tool_input": {"file_path": f"{root}/{PATH}", "old_string": old,
+                                         "new_string": old.replace("compute", "derive")}})  # fmt: skip
+
+
+def told(text: str, hashes: dict[str, str]) -> list[str]:
+    short = {h[:12]: label for label, h in hashes.items()}
+    found = re.findall(r"\b[0-9a-f]{12}\b", text)
+    return list(dict.fromkeys(short[h] for h in found if h in short))
+
+
+def test_an_edit_after_reads_filled_the_budget_is_told_its_owners(project: dict[str, object]) -> None:
+    hashes: dict[str, str] = project["hashes"]  # type: ignore[assignment]
+    assert told(read(project, 1, 21), hashes) == ["c0", "c1", "c2"]
+    # the second Read stops short of the edits' reserve (it would have filled the budget)
+    assert told(read(project, 22, 30), hashes) == []
+    before = edit(project, 31, 33)  # rule_5, owned by c5
+    assert "c5" in told(before, hashes)
+    assert "memhooks why" not in before  # nothing was left out
+
+
+def test_an_edit_past_the_whole_budget_is_told_what_was_left_out(
+    project: dict[str, object],
+) -> None:
+    hashes: dict[str, str] = project["hashes"]  # type: ignore[assignment]
+    read(project, 1, 21)
+    edit(project, 31, 33)
+    # the reserve is spent too: rule_3's owner is not told, and the reply says so in
+    # one short line naming the command that tells it
+    said = edit(project, 22, 24)
+    assert told(said, hashes) == [] and said.count("\n") == 0 and len(said) < 160
+    assert "1 commit owning pkg/proxy.py 22–26: `memhooks why pkg/proxy.py:22-26` tells it" in said
+    # once per file (a refactoring's 30 hunks in 7 files of iproute2 said it 25 times)
+    assert edit(project, 25, 26) == ""
+    # nothing is said where nothing was left out: rule_0's lines were told at the Read
+    assert edit(project, 2, 4) == ""
+
+
+def test_the_reserve_is_a_quarter_of_the_budget_and_at_most_one_delivery() -> None:
+    assert edit_reserve(8000, 2000) == 2000  # the defaults: one whole edit's answer
+    assert edit_reserve(800, 2000) == 200
+    assert edit_reserve(8000, 500) == 500
