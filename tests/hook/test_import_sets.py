@@ -193,8 +193,10 @@ def test_a_prompt_that_recalls_loads_no_re(import_sets: dict[str, list[str]]) ->
 
 def test_a_prompt_with_the_floor_off_loads_none_of_it(import_sets: dict[str, list[str]]) -> None:
     # MEMHOOKS_RELEVANCE_FLOOR=off: the memories are delivered unjudged, and the modules
-    # that read their words and names for the floor are not imported
-    floor = {"memhooks.recall.floor", "memhooks.symbols", "memhooks.symbols.mentions"}
+    # that read their words and names for the floor are not imported (nor the backends'
+    # capabilities, asked whether the store counts the prompt's frequent words)
+    floor = {"memhooks.recall.floor", "memhooks.symbols", "memhooks.symbols.mentions",
+             "memhooks.backends.capabilities"}  # fmt: skip
     assert floor <= set(import_sets["user_prompt_recalls"])
     assert (
         set(import_sets["user_prompt_floor_off"]) == set(import_sets["user_prompt_recalls"]) - floor

@@ -368,3 +368,19 @@ def test_an_invalid_floor_setting_is_mh028_for_a_command(
     assert main(args) == 1
     err = capsys.readouterr().err
     assert "MH028" in err and "MEMHOOKS_RELEVANCE_FLOOR must be `on` or `off` (got '-1')" in err
+
+
+def test_the_frequent_words_are_asked_of_the_capability_not_of_a_name(
+    shop: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # STYLE.md: a capability is its Protocol, checked with isinstance
+    # (backends.capabilities.FrequentWords), not found with getattr: a backend whose
+    # `frequent_words` is data, not the method, does not offer it — the stage called it
+    # (TypeError: recall failed, the hook's MH042)
+    from memhooks.backends.capabilities import FrequentWords
+    from memhooks.backends.embedded import EmbeddedBackend
+
+    monkeypatch.setattr(EmbeddedBackend, "frequent_words", frozenset({"login"}))
+    assert not isinstance(EmbeddedBackend.__new__(EmbeddedBackend), FrequentWords)
+    result = recall(str(shop / "backend" / "auth"), prompt="make login sessions last longer")
+    assert result["memories"]  # the floor judged with every word of the prompt

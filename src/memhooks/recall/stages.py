@@ -269,12 +269,14 @@ def search(
             resolved.tasks, backend, Exclusions(exclude), time.monotonic() + deadline_s - ranking
         )
         out.excluded = counters["excluded"]
-        counted = getattr(backend, "frequent_words", None) if frequent else None  # FrequentWords
-        if counted is not None and prompt and not anchored and any(t.hits for t in resolved.tasks):
-            try:
-                out.frequent = counted(resolved.project, prompt)
-            except MemhooksError as exc:  # the floor judges with every word then
-                out.notes.append(f"could not count the prompt's words in the store: {exc}")
+        if frequent and prompt and not anchored and any(t.hits for t in resolved.tasks):
+            from ..backends.capabilities import FrequentWords  # the floor's: loaded with it
+
+            if isinstance(backend, FrequentWords):
+                try:
+                    out.frequent = backend.frequent_words(resolved.project, prompt)
+                except MemhooksError as exc:  # the floor judges with every word then
+                    out.notes.append(f"could not count the prompt's words in the store: {exc}")
         if not any(t.hits for t in resolved.tasks):  # (only then: capabilities loaded)
             from ..backends.capabilities import Counts
 
