@@ -12,6 +12,7 @@ from pathlib import Path
 
 from memhooks.lines import cache
 
+
 def parts(file: str) -> tuple[dict[str, object], str, str, str]:
     """An entry file's header, packed owners, per-line flags and sections (cache.save)."""
     header, packed, worded, rest = Path(file).read_text(encoding="utf-8").split("\n", 3)

@@ -85,7 +85,7 @@ def test_a_damaged_file_is_a_miss_and_a_damaged_row_is_not_known(tmp_path: Path)
     header, packed, worded, rest = text.split("\n", 3)
     damaged = rest.replace('["' + "b" * 40 + '",', '["' + "b" * 40 + '" ', 1)
     assert len(damaged) == len(rest)
-    Path(file).write_text("\n".join((header, packed, worded, damaged)), encoding="utf-8")
+    Path(file).write_text(f"{header}\n{packed}\n{worded}\n{damaged}", encoding="utf-8")
     loaded = cache.load(file)
     assert loaded is not None
     assert loaded.origin(1) is None  # its lines are not known: never another commit's

@@ -48,5 +48,5 @@ def test_flags_that_do_not_cover_the_entrys_lines_are_not_trusted(tmp_path: Path
     assert cache.save(file, cache.Entry("head", [0, 0, 0, 0, 0, 0], ["int x;", "", "y = 1;"]))
     header, packed, worded, rest = Path(file).read_text(encoding="utf-8").split("\n", 3)
     assert worded == "101"
-    Path(file).write_text("\n".join((header, packed, "1", rest)), encoding="utf-8")
+    Path(file).write_text(f"{header}\n{packed}\n1\n{rest}", encoding="utf-8")
     assert cache.load(file) is None  # a miss: blamed again, never "wordless"
