@@ -7,55 +7,24 @@ be1bea843234, the commit owning its lines, and nothing said so)."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from storyrepo import build
+from proxy_story import PATH, proxy_project
 
 from memhooks.hook.call import edit_reserve
 
-PATH = "pkg/proxy.py"
-SUBJECTS = [
-    "Honour no_proxy for CIDR ranges",
-    "Strip credentials before matching proxy bypass hosts",
-    "Resolve the proxy from the scheme of the URL",
-    "Keep the port when comparing bypass entries",
-    "Accept an empty no_proxy entry",
-    "Read proxies from the environment once per session",
-]
 #: The session's tool-time ceiling: the first Read's answer (~440 characters) and the
 #: second's (~340) fill it, as six whole-file Reads filled iproute2's 8,000.
 CEILING = 800
 
 
-def function(n: int, size: int) -> str:
-    body = "".join(f"    value_{n}_{i} = compute_{n}(value_{n}_{i - 1})\n" for i in range(1, size))
-    return f"def rule_{n}(value_{n}_0):\n{body}"
-
-
 @pytest.fixture
 def project(tmp_path: Path) -> dict[str, object]:
-    """``pkg/proxy.py``: six functions, one commit each (rule_0 lines 1-8, rule_1 9-15,
-    rule_2 16-21, rule_3 22-26, rule_4 27-30, rule_5 31-33)."""
-    repo = (tmp_path / "repo").resolve()
-    commits = [{"label": "readme", "author_time": 1600000000, "message": "Add a README\n",
-                "files": {"README.md": "proxies\n"}}]  # fmt: skip
-    text = ""
-    for n, subject in enumerate(SUBJECTS):
-        text += function(n, 8 - n)
-        commits.append({"label": f"c{n}", "author_time": 1600000000 + 1000 * (n + 1),
-                        "message": subject + "\n", "files": {PATH: text}})  # fmt: skip
-    hashes = build(repo, commits)
-    (repo / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n", encoding="utf-8")
-    env = {**os.environ, "HOME": str(tmp_path / "home"),
-           "MEMHOOKS_STATE_DIR": str(tmp_path / "state"),
-           "MEMHOOKS_HOOK_TIMEOUT_MS": "30000",
-           "MEMHOOKS_SESSION_MAX_CHARS": str(CEILING)}  # fmt: skip
-    return {"root": repo, "env": env, "hashes": hashes}
+    return proxy_project(tmp_path, MEMHOOKS_SESSION_MAX_CHARS=str(CEILING))
 
 
 def hook(project: dict[str, object], payload: dict[str, object]) -> str:
@@ -92,7 +61,9 @@ def told(text: str, hashes: dict[str, str]) -> list[str]:
     return list(dict.fromkeys(short[h] for h in found if h in short))
 
 
-def test_an_edit_after_reads_filled_the_budget_is_told_its_owners(project: dict[str, object]) -> None:
+def test_an_edit_after_reads_filled_the_budget_is_told_its_owners(
+    project: dict[str, object],
+) -> None:
     hashes: dict[str, str] = project["hashes"]  # type: ignore[assignment]
     assert told(read(project, 1, 21), hashes) == ["c0", "c1", "c2"]
     # the second Read stops short of the edits' reserve (it would have filled the budget)

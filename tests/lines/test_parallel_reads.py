@@ -7,52 +7,21 @@ once left a4f9a599 and 2255c34a to neither; they came only at an edit)."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from storyrepo import build
+from proxy_story import PATH, proxy_project
 
 from memhooks.hook import handler, owners
 from memhooks.session import State, keys, open_session
 
-PATH = "pkg/proxy.py"
-#: Functions added one commit each, largest first: a read of the file ranks their
-#: commits in this order, three at a time (memhooks.recall.line_rank.LIMIT).
-SUBJECTS = [
-    "Honour no_proxy for CIDR ranges",
-    "Strip credentials before matching proxy bypass hosts",
-    "Resolve the proxy from the scheme of the URL",
-    "Keep the port when comparing bypass entries",
-    "Accept an empty no_proxy entry",
-    "Read proxies from the environment once per session",
-]
-
-
-def function(n: int, size: int) -> str:
-    body = "".join(f"    value_{n}_{i} = compute_{n}(value_{n}_{i - 1})\n" for i in range(1, size))
-    return f"def rule_{n}(value_{n}_0):\n{body}"
-
 
 @pytest.fixture
 def project(tmp_path: Path) -> dict[str, object]:
-    repo = (tmp_path / "repo").resolve()
-    commits = [{"label": "readme", "author_time": 1600000000, "message": "Add a README\n",
-                "files": {"README.md": "proxies\n"}}]  # fmt: skip
-    text = ""
-    for n, subject in enumerate(SUBJECTS):
-        text += function(n, 8 - n)
-        commits.append({"label": f"c{n}", "author_time": 1600000000 + 1000 * (n + 1),
-                        "message": subject + "\n", "files": {PATH: text}})  # fmt: skip
-    hashes = build(repo, commits)
-    (repo / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n", encoding="utf-8")
-    env = {**os.environ, "HOME": str(tmp_path / "home"),
-           "MEMHOOKS_STATE_DIR": str(tmp_path / "state"),
-           "MEMHOOKS_HOOK_TIMEOUT_MS": "30000"}  # fmt: skip
-    return {"root": repo, "env": env, "hashes": hashes, "state": tmp_path / "state"}
+    return proxy_project(tmp_path)
 
 
 def read(project: dict[str, object], session: str, offset: int) -> str:
