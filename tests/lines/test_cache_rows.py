@@ -90,3 +90,12 @@ def test_a_damaged_file_is_a_miss_and_a_damaged_row_is_not_known(tmp_path: Path)
     assert loaded is not None
     assert loaded.origin(1) is None  # its lines are not known: never another commit's
     assert loaded.origins[1] == [None, None, None, None]
+
+
+def test_a_kept_text_that_is_not_utf8_reads_as_none_never_an_error(tmp_path: Path) -> None:
+    # newcomer11: bytes that are not UTF-8 in the text beside the entry raised
+    # UnicodeDecodeError from `memhooks why` (exit 1) and the hook (MH042), every time
+    file, _ = saved(tmp_path)
+    Path(file[: -len(".json")] + ".text").write_bytes(b"\xff\xfe\n")
+    loaded = cache.load(file)
+    assert loaded is not None and loaded.text == []

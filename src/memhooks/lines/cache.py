@@ -340,7 +340,7 @@ def _read_text(file: str) -> list[str]:
     try:
         with open(file, encoding="utf-8", newline="") as fp:
             return fp.read().split("\n")[:-1]
-    except OSError:
+    except (OSError, ValueError):  # not UTF-8: not what save wrote, nothing known (nc11)
         return []
 
 
