@@ -124,3 +124,35 @@ def test_a_whitespace_only_previous_owner_is_walked_past_too(
                        state_dir=str(tmp_path / "state"))  # fmt: skip
     assert f'before it {hashes["pep8"][:12]} "adding in pep8 fixes"' in told.text
     assert f'before that {hashes["decision"][:12]} "helpers: follow 307' in told.text
+
+
+def test_both_rules_keep_their_verdicts_one_way_and_ask_again_when_git_failed(
+    helpers: tuple[Path, dict[str, str]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # delta's and surface's verdicts are read, judged and kept by one function
+    # (delta.kept, duplicates D7): an owner git could not show is not judged, nothing is
+    # kept, and the next call asks git again and keeps what it found
+    from memhooks.lines import blame, delta, owners, surface
+
+    repo, hashes = helpers
+    state = str(tmp_path / "state")
+    real_show = blame.show
+
+    def failing(*args: object, **kwargs: object) -> object:
+        raise blame.BlameError("fatal: git failed")
+
+    for rule, notes in ((delta.verdicts, delta.NOTES), (surface.surface_owners, surface.NOTES)):
+        own = owners(str(repo), PATH, state_dir=state)
+        judged = [o for o in own.owners if o.previous is not None and not o.boundary]
+        assert hashes["pep8"] in {o.hash for o in judged}
+        monkeypatch.setattr(blame, "show", failing)
+        assert not rule(str(repo), judged, own)
+        assert notes not in owners(str(repo), PATH, state_dir=state).notes  # nothing kept
+        monkeypatch.setattr(blame, "show", real_show)
+        rule(str(repo), judged, owners(str(repo), PATH, state_dir=state))
+        kept = owners(str(repo), PATH, state_dir=state).notes[notes]
+        assert set(kept) == {o.hash for o in judged if notes == delta.NOTES or o.origin_lines}
+    own = owners(str(repo), PATH, state_dir=state)
+    assert delta.verdicts(str(repo), judged, own)[hashes["pep8"]] == (
+        own.notes[delta.NOTES][hashes["pep8"]]
+    )

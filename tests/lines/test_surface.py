@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from storyrepo import build, story
 
-from memhooks.lines.surface import language
+from memhooks.lines.language import language
 from memhooks.lines.surface_diff import substantive_lines
 from memhooks.recall.line_recall import EDIT, READ, line_recall
 

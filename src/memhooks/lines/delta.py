@@ -21,7 +21,7 @@ subject, and both are judged here from one diff of the file's two versions:
 
 A diff hunk here is a run of lines that differ (:class:`difflib.SequenceMatcher` over
 the two versions' lines, their common start and end set aside); words are ``\\w+`` runs
-counted with repeats; outside C-like code (:func:`.surface.language`) a line's
+counted with repeats; outside C-like code (:func:`.language.language`) a line's
 indentation is no whitespace (it may be code: Python). A line asked about is judged by the hunk holding it in the
 commit's version; an owner's lines are :data:`SPACE` when every one is, :data:`GAIN`
 when every one is either and one gains. Anything else — a line the diff does not mark
@@ -36,7 +36,7 @@ from __future__ import annotations
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections import Counter
-    from collections.abc import Sequence
+    from collections.abc import Callable, Mapping, Sequence
 
     from .ownership import Blamed, Ownership
 
@@ -67,24 +67,43 @@ def verdicts(
     for those not judged before. An owner without a version before it (it created the
     file), or that cannot be judged (git failed, ``deadline`` (:func:`time.monotonic`)
     passed: asked again later) has none. Raises nothing."""
-    from .blame import BlameError  # loaded with the blame that found the owners
+    judged = [o for o in owners if o.previous is not None and not o.boundary]
+    found = kept(own, NOTES, judged, lambda wanted: _judged(top, wanted, deadline))
+    return {h: v for h, v in found.items() if isinstance(v, list)}
+
+
+def kept(
+    own: Ownership,
+    name: str,
+    owners: Sequence[Blamed],
+    judge: Callable[[Sequence[Blamed]], Mapping[str, object]],
+) -> dict[str, object]:
+    """What ``own``'s file version keeps of each of ``owners`` by hash under its note
+    ``name`` (``notes[name][hash]``: this rule's and :mod:`.surface`'s verdicts), those
+    not judged before asked of ``judge`` (their verdicts by hash; raises
+    :class:`.blame.BlameError` when git failed or the deadline came) and kept with the
+    version. One not judged now (``judge`` raised) is :data:`.cache.ABSENT`: asked again
+    later. Raises nothing but what ``judge`` raises that is no BlameError."""
     from .cache import ABSENT
 
-    judged = [o for o in owners if o.previous is not None and not o.boundary]
-    found = {o.hash: own.note(NOTES, o.hash) for o in judged}  # each read alone
-    wanted = [o for o in judged if found[o.hash] is ABSENT]
+    found = {o.hash: own.note(name, o.hash) for o in owners}  # each read alone
+    wanted = [o for o in owners if found[o.hash] is ABSENT]
     if wanted:
-        kept = own.notes.get(NOTES)
-        whole: dict[str, object] = kept if isinstance(kept, dict) else {}
+        # git's runner only for an owner not judged before: a judged one is the usual
+        # edit, and subprocess with what it loads is ~70 M instructions of a hook call
+        from .blame import BlameError
+
+        notes = own.notes.get(name)
+        whole: dict[str, object] = notes if isinstance(notes, dict) else {}
         try:
-            whole.update(_judged(top, wanted, deadline))
+            whole.update(judge(wanted))
         except BlameError:
             pass  # not judged: asked again later
         else:
-            own.notes[NOTES] = whole
+            own.notes[name] = whole
             own.keep()
             found.update((o.hash, whole.get(o.hash)) for o in wanted)
-    return {h: v for h, v in found.items() if isinstance(v, list)}
+    return found
 
 
 def kind(verdict: object, lines: Sequence[tuple[int, int]]) -> str | None:
@@ -169,7 +188,7 @@ def _judged(
     import time
 
     from .blame import show
-    from .surface import language
+    from .language import language
 
     pairs = {}
     for owner in owners:

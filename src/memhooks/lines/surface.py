@@ -31,10 +31,10 @@ ranges, or None when not judged): what a commit changed never changes.
 
 from __future__ import annotations
 
-import os
 import time
 
-from .cache import ABSENT
+from .delta import kept
+from .language import language
 from .ranges import ranges_of
 
 TYPE_CHECKING = False
@@ -43,20 +43,9 @@ if TYPE_CHECKING:
 
     from .ownership import Blamed, Ownership
 
-PYTHON = frozenset({".py", ".pyi"})
-C_LIKE = frozenset(
-    {".c", ".h", ".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hxx", ".java", ".js", ".jsx", ".mjs",
-     ".ts", ".tsx", ".go", ".rs", ".cs", ".swift", ".kt", ".scala", ".m", ".mm"}
-)  # fmt: skip
 #: Largest file judged (characters, either version): a bigger one is not judged.
 MAX_CHARS = 400_000
 NOTES = "surface"
-
-
-def language(path: str) -> str | None:
-    """``"python"``, ``"c"`` or None (not judged) for a file ``path``."""
-    ext = os.path.splitext(path)[1].lower()
-    return "python" if ext in PYTHON else "c" if ext in C_LIKE else None
 
 
 def surface_owners(
@@ -68,24 +57,8 @@ def surface_owners(
     An owner that cannot be judged is not surface (nor, past ``deadline``
     (:func:`time.monotonic`), is one not judged yet: asked again later). Raises nothing."""
     judged = [o for o in owners if o.previous is not None and not o.boundary and o.origin_lines]
-    verdicts = {o.hash: own.note(NOTES, o.hash) for o in judged}  # each read alone
-    wanted = [o for o in judged if verdicts[o.hash] is ABSENT]
-    if wanted:
-        # git's runner only for an owner not judged before: a judged one is the usual
-        # edit, and subprocess with what it loads is ~70 M instructions of a hook call
-        from .blame import BlameError
-
-        kept = own.notes.get(NOTES)
-        whole: dict[str, object] = kept if isinstance(kept, dict) else {}
-        try:
-            whole.update(_judged(top, wanted, deadline))
-        except BlameError:
-            pass  # git failed or the deadline came: not judged, asked again later
-        else:
-            own.notes[NOTES] = whole
-            own.keep()
-            verdicts.update((o.hash, whole.get(o.hash)) for o in wanted)
-    return {o.hash for o in judged if _surface(verdicts.get(o.hash), o.origin_lines)}
+    verdicts = kept(own, NOTES, judged, lambda wanted: _judged(top, wanted, deadline))
+    return {o.hash for o in judged if _surface(verdicts[o.hash], o.origin_lines)}
 
 
 def _surface(found: object, lines: list[tuple[int, int]]) -> bool:
