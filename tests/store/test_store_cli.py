@@ -192,6 +192,24 @@ def test_writes_refuse_a_folder_that_is_not_enabled(
     assert not store.exists()
 
 
+@pytest.mark.parametrize(
+    ("argv", "help_of"),
+    [(["remember", "x", "--cwd"], "remember"), (["history", "import"], "history")],
+)
+def test_writes_refuse_a_store_file_for_another_backend_at_the_flag(
+    root: Path, tmp_path: Path, argv: list[str], help_of: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # one rule for both write commands (commands.remember.written), said at --store
+    store = tmp_path / "s.sqlite3"
+    assert main([*argv, str(root), "--backend", "mem0", "--store", str(store)]) == 2
+    assert capsys.readouterr().err == (
+        "error[MH044]: --store names an embedded store file, but the backend is mem0\n"
+        "  --> --store\n"
+        f"  help: `memhooks {help_of} --help` says what it takes\n"
+    )
+    assert not store.exists()
+
+
 def test_remember_refuses_a_project_whose_root_hook_is_invalid(
     root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

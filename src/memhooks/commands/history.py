@@ -16,13 +16,13 @@ from datetime import datetime
 
 from ..backends import DEFAULT
 from ..backends.embedded import refresh
-from ..backends.registry import selected
-from ..errors import BackendError, UsageError
+from ..errors import BackendError
 from ..history import import_history, open_checkout
 from ..maintain.targets import root_hook
 from ..store import MemoryStore
 from ..workspace import locate
 from .arguments import positive, store_option
+from .remember import written
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -77,13 +77,8 @@ def run(args: argparse.Namespace) -> int:
         # One enablement rule for every write (as remember): no memories for a project
         # whose root hook is missing, unsafe or invalid (MH013 / MH029 / its finding).
         root_hook(where.root)
-    name = selected(args.backend)
+    name = written(args.backend, args.store)
     if name != DEFAULT:
-        if args.store:
-            raise UsageError(
-                f"--store names an embedded store file, but the backend is {name}",
-                argument="--store",
-            )
         raise BackendError(
             f"history import writes thousands of memories at once under ids taken from the "
             f"commits, so that a re-run adds nothing twice; the {name} backend takes no such "

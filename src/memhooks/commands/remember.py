@@ -45,13 +45,8 @@ def run(args: argparse.Namespace) -> int:
         )
     draft = Draft(args.text, project=where.project, scope=where.scope, files=files,
                   kind=args.kind, tags=args.tag, entities=args.entity, source="cli")  # fmt: skip
-    name = selected(args.backend)
+    name = written(args.backend, args.store)
     if name != DEFAULT:
-        if args.store:
-            raise UsageError(
-                f"--store names an embedded store file, but the backend is {name}",
-                argument="--store",
-            )
         if args.replaces:
             raise UsageError(
                 f"--replaces needs the embedded store; the backend is {name}", argument="--replaces"
@@ -68,6 +63,20 @@ def run(args: argparse.Namespace) -> int:
         line += f"; it replaces {args.replaces}, which recall now leaves out"
     print(line)
     return 0
+
+
+def written(backend: str | None, store: str | None) -> str:
+    """The name of the backend a write goes to (``remember``, ``history import``):
+    ``backend`` (``--backend``), else the configured one
+    (:func:`memhooks.backends.registry.selected`). Raises UsageError at ``--store`` when
+    ``store`` names an embedded store file and the backend is another (never a silent
+    write elsewhere), BackendError for a backend memhooks does not know."""
+    name = selected(backend)
+    if name != DEFAULT and store:
+        raise UsageError(
+            f"--store names an embedded store file, but the backend is {name}", argument="--store"
+        )
+    return name
 
 
 def _remember_in(name: str, draft: Draft) -> int:
