@@ -26,6 +26,7 @@ from __future__ import annotations
 import os
 import time
 
+from ..fast import caught
 from .reply import coded
 
 TYPE_CHECKING = False
@@ -363,11 +364,7 @@ class HookCall:
 
                     raise StoreError(str(self.state_problem))  # why: no home (state_dir)
                 self._state = State(os.path.join(self.state_dir, FILENAME))
-            except Exception as exc:
-                from ..errors import StoreError  # only on a failure (module docstring)
-
-                if not isinstance(exc, StoreError):
-                    raise
+            except caught("StoreError") as exc:  # memhooks.errors only on a failure
                 self._state = self._elsewhere(str(exc))
             if self._state.replaced:
                 self.notes.append(coded(STORE, self._state.replaced))
@@ -409,11 +406,7 @@ class HookCall:
                 self._session = open_session(
                     self.state, self.host, self.event.session_id, self.root, prompt=prompt
                 )
-            except Exception as exc:
-                from ..errors import StoreError  # only on a failure (module docstring)
-
-                if not isinstance(exc, StoreError):
-                    raise
+            except caught("StoreError") as exc:  # memhooks.errors only on a failure
                 # The state file opened but takes no write (its disk is full, say): the
                 # session is kept elsewhere, as when it cannot be opened at all.
                 if self.ledgerless or self.state_problem is not None:

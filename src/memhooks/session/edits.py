@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 
+from ..fast import caught
 from .snapshot import load
 from .storestate import current, keep, still, store_state
 
@@ -201,11 +202,7 @@ def chosen_store(env: Mapping[str, str]) -> tuple[str, str | None] | None:
 
             found = configured_store(env)
         return config_path(env), found if isinstance(found, str) else None
-    except Exception as exc:
-        from ..errors import MemhooksError
-
-        if not isinstance(exc, (MemhooksError, OSError)):
-            raise
+    except caught("MemhooksError", OSError):
         return None
 
 

@@ -44,6 +44,7 @@ from __future__ import annotations
 import os
 import time
 
+from ..fast import caught
 from ..fast import sqlite as sqlite3  # memhooks.errors: to raise only (every hook call)
 
 TYPE_CHECKING = False
@@ -192,11 +193,7 @@ def _open(path: str, state: State) -> sqlite3.Connection:
 
                     carry(conn, carried)
                 return conn
-        except Exception as exc:
-            from ..errors import StoreError
-
-            if not isinstance(exc, (StoreError, sqlite3.DatabaseError)):
-                raise
+        except caught("StoreError", sqlite3.DatabaseError) as exc:
             if conn is not None:
                 conn.close()
             if attempt == 2 or not _damaged(exc):

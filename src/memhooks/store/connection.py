@@ -14,6 +14,7 @@ import time
 
 # memhooks.errors is imported to raise only: every hook call opens the state file
 # through here, and the error tree cost ~1 M instructions of a call that raised nothing
+from memhooks.fast import caught
 from memhooks.fast import sqlite as sqlite3
 
 from .failures import (
@@ -104,11 +105,7 @@ def connect_reader(
     """
     try:
         return connect(path, create=False, timeout=timeout), None
-    except Exception as exc:
-        from memhooks.errors import StoreError
-
-        if not isinstance(exc, StoreError):
-            raise
+    except caught("StoreError") as exc:
         cause = exc.__cause__
         if not (isinstance(cause, sqlite3.Error) and kind(cause) == "access"):
             raise
