@@ -505,9 +505,11 @@ class HookCall:
     def once(self, key: str, note: str) -> None:
         """Add ``note`` to :attr:`notes` the first time this session meets ``key`` (a
         served key, :mod:`memhooks.session.keys`); with no ledger, on every call rather
-        than never. Call only when :attr:`root` is not None."""
+        than never. Call only when :attr:`root` is not None. A key the session has is
+        not claimed again (a read, not a write: a broken hook's note is asked on every edit
+        that tells)."""
         try:
-            first = self.session.claim([key])
+            first = [] if key in self.session.served() else self.session.claim([key])
         except Exception:  # noqa: BLE001 - no ledger: say it on every call rather than never
             first = [key]
         if first:

@@ -83,7 +83,7 @@ def deliver(
     delivered = call.session.delivered()
     notice = told if told and not tool_time and keys.UNAVAILABLE not in delivered else None
     # An invalid hook left out of the chain: one line to the model, once per session epoch
-    # (issue 22 item 2), and the diagnostic on stderr every time.
+    # (issue 22 item 2), and the diagnostic on stderr once a session epoch (below).
     skipped = {k: v for k, v in skipped_lines(result).items() if k not in delivered}
     # A huge hook whose queries did not all fit the deadline: the answer says so, once.
     partial = result.partial()
@@ -145,12 +145,14 @@ def deliver(
     if partial:
         reply.add_note(missed(partial))  # the deadline left queries unsearched
     if result.skipped:
-        from ..errors import DiagnosticError, code_of, said
+        # each on stderr once a session too, as every note a session repeats (a host may
+        # show each line): as the edit's chain says it (memhooks.hook.exclusions)
+        from ..errors import DiagnosticError, one_line
+        from ..recall.result import skipped_hooks
 
-        skipped_error = DiagnosticError(result.skipped)
-        reply.add_note(
-            coded(code_of(skipped_error), f"skipped an invalid hook: {said(skipped_error)}")
-        )
+        for hook, d in skipped_hooks(result):
+            note = one_line(DiagnosticError([d]), "skipped an invalid hook: ")
+            call.once(keys.invalid_hook(hook), note)
     return reply
 
 

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from collections.abc import Collection, Sequence
     from typing import Any
 
+    from ..errors import Diagnostic
     from .outcome import Recall, Recalled
 
 LABEL = (
@@ -314,13 +315,21 @@ def for_agent(
 def skipped_lines(recall: Recall) -> dict[str, str]:
     """``{ledger key: line}`` for each invalid hook ``recall`` left out of a chain
     (:func:`skipped_line`; paths relative to the root)."""
-    import os
-
     from ..session import keys
 
-    out = {}
+    return {
+        keys.skipped(rel): skipped_line(rel, d.line, d.column, d.code, d.title)
+        for rel, d in skipped_hooks(recall)
+    }
+
+
+def skipped_hooks(recall: Recall) -> list[tuple[str, Diagnostic]]:
+    """(path relative to the root, ``/`` separators; its first error) of each invalid
+    hook ``recall`` left out of a chain."""
+    import os
+
+    out = []
     for d in recall.skipped:
         rel = os.path.relpath(d.path, recall.root) if os.path.isabs(d.path) else d.path
-        rel = rel.replace(os.sep, "/")
-        out[keys.skipped(rel)] = skipped_line(rel, d.line, d.column, d.code, d.title)
+        out.append((rel.replace(os.sep, "/"), d))
     return out

@@ -16,6 +16,8 @@ Served targets (what a tool event was given, per epoch):
 ``notice:compacted`` a compaction event began the epoch: :data:`COMPACTED`
 ``notice:left-out:<path>`` the line saying the owners of lines an edit of the file
                     replaces were left out for room was said: :func:`left_out`
+``notice:invalid-hook:<hook>`` the stderr line about the invalid hook file ``hook``
+                    (root-relative) left out of a chain was said: :func:`invalid_hook`
 ``notice:setting:<NAME>`` the stderr line about the setting ``NAME`` (no such setting,
                     or a ``MEMHOOKS_ROOT`` that cannot be a root) was said:
                     :func:`setting`
@@ -59,6 +61,7 @@ UNAVAILABLE = "notice:unavailable"
 PARTIAL = "notice:partial"
 SKIPPED = "notice:skipped:"
 SETTING = "notice:setting:"
+INVALID_HOOK = "notice:invalid-hook:"
 #: The served mark of the stderr line about a ``MEMHOOKS_STORE`` file that does not exist.
 STORE_MISSING = "notice:store-missing"
 #: The served mark of an epoch a compaction event began (``PreCompact``, ``PostCompact``):
@@ -118,6 +121,11 @@ def left_out(rel: str) -> str:
     """The served key of the line saying that owners of lines an edit of ``rel``
     (root-relative) replaces were left out for room (said once per file and epoch)."""
     return LEFT_OUT + rel
+
+
+def invalid_hook(rel: str) -> str:
+    """The served key of the stderr line about the invalid hook ``rel`` (root-relative)."""
+    return INVALID_HOOK + rel
 
 
 def skipped(rel: str) -> str:
