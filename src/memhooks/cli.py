@@ -21,12 +21,12 @@ from types import SimpleNamespace
 from . import __version__
 from .commands import arguments
 from .errors import (
+    BackendError,
     Diagnostic,
     DiagnosticError,
     HomeError,
     MemhooksError,
     MemhooksWarning,
-    StoreError,
     UsageError,
     store_diagnostic,
 )
@@ -412,6 +412,21 @@ def usage_diagnostic(exc: UsageError, command: str) -> Diagnostic:
     return Diagnostic(exc.code or USAGE, str(exc), exc.argument or command, help=help)
 
 
+def command_diagnostic(exc: MemhooksError, command: str) -> Diagnostic | None:
+    """How ``command`` (``memhooks memories``) reports ``exc``, an error of ours no more
+    specific handler took: an unusable store's MH037 at its path
+    (:func:`memhooks.errors.store_diagnostic`); no HOME to find memhooks' folders under (MH037) or a
+    backend's failure (MH039, with the catalogue's help: ``memhooks backends check``) at
+    the command, as a usage error no one argument is at fault for (the message says what
+    to do); None for the rest — a request the store could not do that no code names (a
+    line of a ``memories import`` file), an error without a code."""
+    store = store_diagnostic(exc)
+    if store is not None or not isinstance(exc, (HomeError, BackendError)):
+        return store
+    assert exc.code is not None
+    return Diagnostic(exc.code, str(exc), command, help=None if exc.code == "MH039" else "")
+
+
 def _usage_error(exc: UsageError, command: str, fmt: str) -> int:
     """Report a usage error of ``command`` (:func:`usage_diagnostic`) in ``fmt``; exit
     status 2."""
@@ -558,17 +573,15 @@ def _dispatch(argv: list[str]) -> int:
 
         print_errors(exc.diagnostics, getattr(args, "format", "human"))
         return 1
-    except StoreError as exc:
-        diagnostic = store_diagnostic(exc)  # the file itself: MH037 at its path
-        if diagnostic is None:  # a request the store could not do (no such memory)
+    except MemhooksError as exc:
+        # coded, as every diagnostic (it printed `error: …` without a code: polish23)
+        diagnostic = command_diagnostic(exc, f"memhooks {args.command}")
+        if diagnostic is None:  # no code says it (`memhooks mcp` without its extra)
             print(f"error: {exc}", file=sys.stderr)
             return 1
         from .report import print_errors
 
         print_errors([diagnostic], getattr(args, "format", "human"))
-        return 1
-    except MemhooksError as exc:
-        print(f"error: {exc}", file=sys.stderr)
         return 1
     except BrokenPipeError:
         # The reader went away (e.g. `| head`): stop quietly, and keep Python's exit-time

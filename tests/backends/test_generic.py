@@ -270,7 +270,8 @@ def test_remember_needs_a_configured_write_path(
     use_http(monkeypatch, server, write=False)
     assert main(["remember", "something", "--cwd", str(root)]) == 1
     assert (
-        "error: backend generic does not support writes (as configured)" in capsys.readouterr().err
+        "error[MH039]: backend generic does not support writes (as configured)"
+        in capsys.readouterr().err
     )
     assert server.requests == []
     assert not hasattr(GenericBackend.open({"url": server.url}), "remember")

@@ -67,10 +67,12 @@ def test_a_backend_without_batch_writes_is_refused_clearly(
     code, out, err = run(capsys, "history", "import", str(repo))
     assert (code, out) == (1, "")
     assert err == (
-        "error: history import writes thousands of memories at once under ids taken from "
+        "error[MH039]: history import writes thousands of memories at once under ids taken from "
         "the commits, so that a re-run adds nothing twice; the mem0 backend takes no such "
         "batch write. Import into the embedded store with --backend embedded (and recall "
         "from it with MEMHOOKS_BACKEND=embedded)\n"
+        "  --> memhooks history\n"
+        "  help: check the backend's server and settings: `memhooks backends check`\n"
     )
     code, _, err = run(capsys, "history", "import", str(repo), "--store", "x.sqlite3")
     assert code == 2 and "--store names an embedded store file" in err

@@ -498,15 +498,17 @@ def test_a_bad_import_file_creates_no_store(
     assert not store.exists()
 
 
-def test_a_memory_that_is_not_there_is_a_failure_not_a_usage_error(
+def test_a_memory_that_is_not_there_is_an_argument_that_names_nothing(
     project: tuple[Path, str], capsys: pytest.CaptureFixture[str]
 ) -> None:
+    # It was exit 1 with an uncoded `error:` (newcomer #4 asked for "not a usage error");
+    # MH044 now names an argument that names nothing (`sessions show nope`), exit 2: one rule
     from memhooks.cli import main
 
     root, store = project
     for action in ("show", "forget"):
-        assert main(["memories", action, "nope", "--cwd", str(root), "--store", store]) == 1
-        assert "no memory 'nope' in project" in capsys.readouterr().err
+        assert main(["memories", action, "nope", "--cwd", str(root), "--store", store]) == 2
+        assert "error[MH044]: no memory 'nope' in project" in capsys.readouterr().err
 
 
 def test_duplicates_are_counted_once_per_memory(tmp_path: Path) -> None:

@@ -117,7 +117,7 @@ def test_forget_by_session_removes_every_piece_of_it(
     code, _, err = _run(
         capsys, "memories", "forget", "--cwd", str(planted), "--session", session[:8]
     )
-    assert code == 1 and "no memory of session" in err
+    assert code == 2 and "error[MH044]: no memory of session" in err
     assert _run(capsys, "memories", "forget", "--cwd", str(planted))[0] == 2
 
 

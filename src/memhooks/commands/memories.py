@@ -27,7 +27,7 @@ import os
 import sys
 
 from ..backends.embedded import refresh
-from ..errors import MissingStoreError, StoreError, UsageError
+from ..errors import MissingStoreError, UsageError
 from ..maintain.targets import root_hook
 from ..store import MemoryStore, default_path
 from ..store.connection import CommittedInterrupt
@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
         elif args.action == "show":
             shown = store.get(args.id, project=where.project)
             if shown is None:
-                raise StoreError(f"no memory {args.id!r} in project {where.project}")
+                raise _no_memory(args.id, where)
             print(json.dumps(shown.to_json(), ensure_ascii=False, indent=2))
         elif args.action == "forget":
             _forget(store, where, args.id, args.session)
@@ -113,12 +113,22 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _no_memory(memory: str, where: Workspace) -> UsageError:
+    """MH044 at the id ``memory`` that names no memory of the project (it printed an
+    uncoded ``error:``, exit 1: newcomer10)."""
+    return UsageError(
+        f"no memory {memory!r} in project {where.project}",
+        argument=memory,
+        help="`memhooks memories list` (or `memories search TEXT`) gives the ids",
+    )
+
+
 def _forget(store: MemoryStore, where: Workspace, memory: str | None, session: str | None) -> None:
     if (memory is None) == (session is None):
         raise UsageError("give a memory id or --session ID (one of them)", argument="--session")
     if memory is not None:
         if not store.forget(memory, project=where.project):
-            raise StoreError(f"no memory {memory!r} in project {where.project}")
+            raise _no_memory(memory, where)
         print(f"Forgot {memory}")
         return
     assert session is not None
@@ -134,7 +144,12 @@ def _forget(store: MemoryStore, where: Workspace, memory: str | None, session: s
     ]
     sessions = {m.source for m in found}
     if not found:
-        raise StoreError(f"no memory of session {session!r} in project {where.project}")
+        raise UsageError(
+            f"no memory of session {session!r} in project {where.project}",
+            argument=session,
+            help="`memhooks memories list --format json` gives each memory's source, with the"
+            " session's id in it (transcript:HOST:ID, capture:HOST:ID)",
+        )
     if len(sessions) > 1 and not any(s.endswith(":" + session.strip()) for s in sessions):
         names = ", ".join(sorted(sessions)[:5])
         raise UsageError(

@@ -55,6 +55,14 @@ def run(args: argparse.Namespace) -> int:
 
     with MemoryStore(args.store) as store:
         store.adopt(where.project, where.aliases)  # memories kept under the project's older ids
+        if args.replaces and store.get(args.replaces, project=where.project) is None:
+            # MH044 at the argument (it printed an uncoded `error:`); the write checks again
+            raise UsageError(
+                f"--replaces {args.replaces!r}: no memory of project {where.project} has that id;"
+                " nothing was remembered",
+                argument=args.replaces,
+                help="`memhooks memories list` (or `memories search TEXT`) gives the ids",
+            )
         memory, added = store.remember(draft, replaces=args.replaces)
     refresh(store.path)
     said = "Remembered" if added else "Already remembered as"

@@ -21,7 +21,7 @@ import os
 import sys
 
 from ..backends.embedded import refresh
-from ..errors import StoreError, UsageError
+from ..errors import UsageError
 from ..maintain.targets import root_hook
 from ..store import Memory, MemoryStore
 from ..store.location import default_path
@@ -216,7 +216,11 @@ def _superseded_piece(memory: Memory) -> bool:
 def _decide(store: MemoryStore, where: Workspace, ident: str, action: str) -> int:
     memory = store.get(ident, project=where.project)
     if memory is None or memory.kind != KIND:
-        raise StoreError(f"no conversation piece {ident!r} in project {where.project}")
+        raise UsageError(
+            f"no conversation piece {ident!r} in project {where.project}",
+            argument=ident,
+            help="`memhooks transcripts superseded` lists the pieces to confirm or undo",
+        )
     if not _superseded_piece(memory):
         raise UsageError(
             f"{ident} is not superseded; `memhooks transcripts superseded` lists those that are",
