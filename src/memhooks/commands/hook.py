@@ -46,6 +46,9 @@ def process(argv: list[str]) -> NoReturn:
     written its reply and committed its state, so it ends without the interpreter's
     teardown (closing the state file checkpoints its WAL, ~1 ms; module and object
     teardown more); SQLite keeps what was committed either way."""
+    from ..paths import keep_resolved
+
+    keep_resolved()  # one call in this process: each path resolved once
     code = main(argv)
     try:
         sys.stdout.flush()

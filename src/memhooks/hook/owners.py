@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 
+from ..paths import resolved
 from ..session import keys
 
 TYPE_CHECKING = False
@@ -223,7 +224,7 @@ def _marks(call: HookCall) -> tuple[str, Marks | None] | None:
     chosen = call.store_choice
     if chosen is None or chosen[1] is None or call.root is None:
         return None
-    path = os.path.realpath(chosen[1])
+    path = resolved(chosen[1])
     if not os.path.lexists(path):
         return None
     return path, load(call.state_dir, call.root, path)

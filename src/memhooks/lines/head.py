@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 
+from ..paths import resolved
+
 #: What :func:`blame_key` adds for a shallow clone, before its edge commits.
 SHALLOW = " shallow="
 
@@ -43,7 +45,7 @@ def _found(top: str) -> tuple[str | None, frozenset[str]] | None:
     from ..git import find_repository, shallow_edge
 
     repo = find_repository(top)
-    if repo is None or os.path.realpath(repo.top) != os.path.realpath(top):
+    if repo is None or resolved(repo.top) != resolved(top):
         return None
     return _head(top, repo.gitdir, repo.common), shallow_edge(repo.common)
 

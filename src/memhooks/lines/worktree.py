@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 
+from ..paths import resolved
+
 
 def place(path: str) -> tuple[str, str] | None:
     """``(top, rel)`` of the existing file ``path`` (absolute): the canonical top of the
@@ -18,9 +20,9 @@ def place(path: str) -> tuple[str, str] | None:
         return None
     from ..git import find_repository
 
-    real = os.path.realpath(path)
+    real = resolved(path)
     repo = find_repository(os.path.dirname(real))
     if repo is None:
         return None
-    top = os.path.realpath(repo.top)
+    top = resolved(repo.top)
     return top, os.path.relpath(real, top).replace(os.sep, "/")

@@ -37,7 +37,7 @@ import stat
 # memhooks.errors only to raise or warn (its nine classes: ~1 M instructions of every
 # hook call, which finds its root and never raises here)
 from ..git import marker
-from ..paths import is_within, relative
+from ..paths import is_within, relative, resolved
 from . import HOOK_NAME, UNSAFE
 
 TYPE_CHECKING = False  # typing costs ~2 ms to import; annotations are strings
@@ -240,7 +240,7 @@ def find_root(directory: str, env: Mapping[str, str] | None = None) -> tuple[str
     """
     env = os.environ if env is None else env
     explicit = env_root(env)
-    if explicit is not None and is_within(os.path.realpath(directory), explicit):
+    if explicit is not None and is_within(resolved(directory), explicit):
         return explicit, REASON_ENV
     return _discover(directory, env)
 
@@ -253,7 +253,7 @@ def _discover(directory: str, env: Mapping[str, str]) -> tuple[str, str]:
         if found is None:
             break  # cannot look inside: nothing above here is ours to read
         if found:
-            return os.path.realpath(candidate), REASON_GIT
+            return resolved(candidate), REASON_GIT
         visible.append(candidate)
     homes = _homes(env)
     highest = None
@@ -263,8 +263,8 @@ def _discover(directory: str, env: Mapping[str, str]) -> tuple[str, str]:
         if _lstat(os.path.join(candidate, HOOK_NAME)) is not None:
             highest = candidate
     if highest is not None:
-        return os.path.realpath(highest), REASON_HOOK
-    return os.path.realpath(directory), REASON_TARGET
+        return resolved(highest), REASON_HOOK
+    return resolved(directory), REASON_TARGET
 
 
 def _homes(env: Mapping[str, str]) -> tuple[str, ...]:

@@ -102,7 +102,9 @@ def nothing_named(call: Call) -> bool:
     chosen = call.store_choice
     if chosen is None or chosen[1] is None:
         return False
-    path = os.path.realpath(chosen[1])
+    from ..paths import resolved  # loaded by then on the way that gets here
+
+    path = resolved(chosen[1])
     if not os.path.lexists(path):
         return True  # no store
     row = current(call.state_dir, "quiet", f"{root}\n{path}")  # [quiet]
@@ -134,7 +136,9 @@ def store_choice(env: Mapping[str, str], config: str, store: str | None) -> list
     settles an edit only on the same one (review F2): ``[the values of STORE_VARS in
     env (:func:`_named`), the configuration file config, its key (None: there is none), the real path of
     the embedded store's file store (None: another backend)]``."""
-    path = None if store is None else os.path.realpath(store)
+    from ..paths import resolved
+
+    path = None if store is None else resolved(store)
     return [_named(env), config, _key_of(config), path]
 
 
