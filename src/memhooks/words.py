@@ -266,21 +266,3 @@ def code_names(text: str) -> list[str]:
         if dotted or path or any(code_word(word) for word in identifiers(name)):
             found.setdefault(name, None)
     return list(found)
-
-
-#: Words that name a change of layout (lower case): part of the low-signal rule's
-#: formatting vocabulary (:mod:`memhooks.history.signal`), and what makes line-level
-#: recall ask whether a commit changed the lines only on their surface
-#: (:func:`names_layout`).
-LAYOUT = frozenset(
-    {"whitespace", "whitespaces", "indentation", "indent", "indents", "indenting", "reindent",
-     "re-indent", "tabs", "spaces", "eol", "newline", "newlines"}
-)  # fmt: skip
-
-
-def names_layout(subject: str) -> bool:
-    """Whether a commit's ``subject`` names a change of layout (:data:`LAYOUT`) among
-    whatever else it says — iproute2 897772a7 "cmd: use spaces instead of tabs for usage
-    indentation" (:mod:`memhooks.recall.why_layout`)."""
-    words = subject.lower().replace(",", " ").replace(":", " ").split()
-    return any(word.strip(".;()'\"") in LAYOUT for word in words)

@@ -15,7 +15,7 @@ Public API::
 
 Modules: ``gitlog`` (the three reads of ``git log``), ``process`` (running git),
 ``message`` (message -> text, reverted hashes), ``cut`` (how long a commit's text may be), ``conventions`` (subject -> kind, tags),
-``mapping`` (commit -> memory, change ids), ``signal`` (the low-signal rule: merges,
+``mapping`` (commit -> memory, change ids), ``layout`` (words that name a change of layout), ``signal`` (the low-signal rule: merges,
 bots, dependency and version bumps, formatting, one-line chores), ``importer`` (the
 import itself). The
 library never prints: progress goes to a callback.

@@ -59,7 +59,7 @@ from __future__ import annotations
 
 import re
 
-from ..words import LAYOUT
+from .layout import LAYOUT
 from .reasons import BOT, DEPENDENCY, FORMATTING, MERGE, TRIVIAL, VERSION
 
 #: Bot accounts that commit under a plain name (lower case).

@@ -10,7 +10,7 @@ Public API::
 one line for stderr. Modules: ``handler`` (the one fail-open door: parse → call →
 react → capture → close), ``call`` (one hook call's facts, each worked out once),
 ``reactions`` (which reaction each lifecycle event gets: ``prompt_time``,
-``tool_time``; what they share: ``deliver``), ``lines`` (line-level recall),
+``pre_tool``, ``tool_time``; what they share: ``deliver``), ``lines`` (line-level recall),
 ``maintenance`` (cue updates through the journal), ``payload`` (reading stdin),
 ``roles`` (which roles apply), ``reply``, ``deadline`` (the watchdog).
 Nothing is imported until used: this package runs in a fresh process per prompt.
@@ -24,9 +24,13 @@ if TYPE_CHECKING:
 
 __all__ = ["Reply", "handle", "parse"]
 
+#: Most folders (or files) one tool event is given recall for (before it,
+#: :mod:`.pre_tool`; after it, :mod:`.tool_time`).
+TOOL_TARGETS = 2
+
 
 def __getattr__(name: str) -> Any:
-    if name not in __all__:
+    if name not in ("Reply", "handle", "parse"):
         raise AttributeError(f"module 'memhooks.hook' has no attribute {name!r}")
     from . import handler
 

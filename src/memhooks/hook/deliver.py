@@ -8,7 +8,7 @@ import os
 
 from ..session import keys
 from .deadline import missed
-from .reply import Reply, coded
+from .reply import Reply, coded, noop
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -16,11 +16,6 @@ if TYPE_CHECKING:
 
     from ..recall.outcome import Recall
     from .call import HookCall
-
-
-def noop(call: HookCall) -> Reply:
-    """The host's "nothing to add" for the call's event."""
-    return Reply(call.delivery.noop)
 
 
 def kind(call: HookCall, rel: str) -> str:
@@ -154,14 +149,3 @@ def deliver(
             note = one_line(DiagnosticError([d]), "skipped an invalid hook: ")
             call.once(keys.invalid_hook(hook), note)
     return reply
-
-
-def joined(call: HookCall, reply: Reply, text: str) -> Reply:
-    """``reply`` with the line-level ``text`` (:mod:`memhooks.hook.lines`) added to what
-    it delivers, in one reply."""
-    if not text:
-        return reply
-    combined = f"{reply.context}\n\n{text}" if reply.context else text
-    out = Reply(call.delivery.render(call.native or "", combined), reply.note, reply.changed)
-    out.context = combined
-    return out

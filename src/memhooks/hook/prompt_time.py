@@ -8,8 +8,9 @@ from __future__ import annotations
 import os
 
 from ..session import gate, mentions
-from .deliver import deliver, joined, kind, noop, recall
+from .deliver import deliver, kind, recall
 from .maintenance import apply_pending
+from .reply import joined, noop
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

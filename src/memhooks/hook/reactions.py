@@ -102,7 +102,7 @@ REACTIONS: dict[str, tuple[str, str]] = {
     SESSION_START: ("prompt_time", "on_session_start"),
     USER_PROMPT: ("prompt_time", "on_prompt"),
     POST_TOOL: ("tool_time", "on_tool"),
-    PRE_TOOL: ("tool_time", "on_pre_tool"),
+    PRE_TOOL: ("pre_tool", "on_pre_tool"),
     POST_EDIT: ("tool_time", "on_edit"),
     POST_COMMAND: ("tool_time", "on_command"),
     PRE_COMPACT: ("reactions", "on_compact"),

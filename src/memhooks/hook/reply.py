@@ -8,6 +8,10 @@ without one gets :data:`HOOK_FAILED`'s, so no line is ever without a code.
 
 from __future__ import annotations
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .call import HookCall
+
 #: The code of a note given none (:data:`memhooks.errors.HOOK_FAILED`: a note memhooks
 #: did not foresee); the errors module is loaded only to raise, so it is repeated here.
 HOOK_FAILED = "MH042"
@@ -51,3 +55,19 @@ class Reply:
 
     def __repr__(self) -> str:
         return f"Reply(stdout={self.stdout!r}, note={self.note!r})"
+
+
+def noop(call: HookCall) -> Reply:
+    """The host's "nothing to add" for the call's event."""
+    return Reply(call.delivery.noop)
+
+
+def joined(call: HookCall, reply: Reply, text: str) -> Reply:
+    """``reply`` with the line-level ``text`` (:mod:`memhooks.hook.lines`) added to what
+    it delivers, in one reply."""
+    if not text:
+        return reply
+    combined = f"{reply.context}\n\n{text}" if reply.context else text
+    out = Reply(call.delivery.render(call.native or "", combined), reply.note, reply.changed)
+    out.context = combined
+    return out

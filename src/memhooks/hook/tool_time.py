@@ -1,5 +1,5 @@
-"""Tool-time reactions: reads, searches, edits and shell commands join the session's
-working set; a folder (or a file with memories of its own) the session has not been
+"""Tool-time reactions after a tool ran (before one: :mod:`.pre_tool`): reads, searches,
+edits and shell commands join the session's working set; a folder (or a file with memories of its own) the session has not been
 given recall for gets a tool-time recall anchored to what was touched; line-level recall
 (:mod:`.lines`) tells the owners of the lines read, or about to be replaced; an edit
 first updates the hooks through the journal (:mod:`.maintenance`)."""
@@ -9,15 +9,14 @@ from __future__ import annotations
 import os
 
 from ..session import keys
-from .deliver import deliver, joined, kind, noop, recall
+from . import TOOL_TARGETS
+from .deliver import deliver, kind, recall
+from .reply import joined, noop
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .call import HookCall
     from .reply import Reply
-
-#: Most folders (or files) one tool event is given recall for.
-TOOL_TARGETS = 2
 
 
 def on_tool(call: HookCall) -> Reply:
@@ -30,20 +29,6 @@ def on_tool(call: HookCall) -> Reply:
     return reply
 
 
-def on_pre_tool(call: HookCall) -> Reply:
-    """Before an edit, where the host's pre-tool reply reaches the model: what was
-    remembered for the files it changes since (:func:`_remembered`), and the commits
-    that own the lines it replaces (:mod:`memhooks.hook.lines`)."""
-    if not call.delivery.before_tool(call.native):
-        return noop(call)
-    reply = _remembered(call)
-    if not call.line_recall:
-        return reply
-    from .lines import for_edit
-
-    return joined(call, reply, for_edit(call, applied=False))
-
-
 def on_edit(call: HookCall) -> Reply:
     from .maintenance import maintain_edit  # not on a pre-tool edit's path: nothing is made yet
 
@@ -53,7 +38,9 @@ def on_edit(call: HookCall) -> Reply:
     if not call.delivery.has_pre_tool and call.delivery.at_tool_time(call.native):
         # no pre-tool channel: told after the edit — a note remembered since whatever
         # line-level recall says (as on_pre_tool), the lines' owners when it is on
-        news = _remembered(call)
+        from .pre_tool import remembered  # as a pre-tool edit would have been told
+
+        news = remembered(call)
         if news.context:
             reply = joined(call, reply, news.context)
         if call.line_recall:
@@ -155,77 +142,6 @@ def _after_tool(call: HookCall, touched: list[tuple[str, str, str]]) -> Reply:
         session.release(claimed)  # the recall failed (handle() fails open): not served
         raise
     return reply
-
-
-def _remembered(call: HookCall) -> Reply:
-    """The memories anchored to the files an edit changes that the session lacks, told
-    with the edit (the caller says the event's channel reaches the model), once per
-    session (the ledger), anchored, within the tool-time budget:
-
-    * a file whose recall the session had (its folder served, and no mark says the file
-      still holds memories the folder's recall left out): only the notes saved since the
-      session began — ``memhooks remember --file`` after the folder was served — newest
-      first. An older one was a candidate there, ranked by the prompt, and lost: nothing
-      is better than noise;
-    * a file the session never had recall for (an edit before any read of its folder, a
-      file marked with memories left out): its notes ranked by the session's prompt, as
-      a read of it would give them — before the edit, not after it (review, 11:27).
-
-    Commits' memories are left to line-level recall (it tells the owners of the lines).
-    Only a backend that says which files its memories touch (:class:`AnchorsFiles`, the
-    embedded store) is asked; another tells such a note at the next prompt."""
-    from .told import nothing_named
-
-    if not call.tool_recall:
-        return noop(call)
-    rels = call.files(reads_only=False)[:TOOL_TARGETS]
-    if not rels or nothing_named(call) or not call.store_ready or call.tool_budget() <= 0:
-        return noop(call)
-    from ..backends.capabilities import AnchorsFiles
-
-    backend = call.backend
-    if not isinstance(backend, AnchorsFiles) or call.root is None:
-        return noop(call)
-    from ..recall.anchoring import Anchor, anchored_files
-
-    have, project = call.session.delivered(), call.project
-    fresh = [
-        rel
-        for rel in rels
-        if rel in anchored_files(backend, project, rel.rpartition("/")[0], have, commits=False)
-    ]
-    if not fresh:
-        return noop(call)
-    served = call.session.served()
-    unserved = [rel for rel in fresh if not _had_recall(served, rel)]
-    folder = call.root_path(fresh[0].rpartition("/")[0])
-    result = recall(
-        call,
-        folder,
-        # a file never served: ranked as its read would be; else newest first (a note
-        # remembered since leads its file's commits)
-        prompt=call.session.prompt if unserved else None,
-        files=[call.root_path(f) for f in fresh],
-        budget=call.tool_budget(),
-        keep=Anchor([], fresh, [], commits=False),
-        anchored=True,
-        commits=False,
-    )
-    if result is not None and not unserved:
-        from ..store.memory import format_timestamp
-
-        since = format_timestamp(int(call.session.started))  # created_at: whole seconds
-        result.memories = [m for m in result.memories if (m.created_at or "") >= since]
-    return deliver(call, result, target=fresh[0], tool_time=True)
-
-
-def _had_recall(served: set[str], rel: str) -> bool:
-    """Whether file ``rel``'s memories were candidates of a recall this session: the file
-    served on its own, or its folder served without marking the file as holding
-    memories left out (:func:`memhooks.session.keys.unread_anchor`)."""
-    if keys.file(rel) in served:
-        return True
-    return keys.folder(rel.rpartition("/")[0]) in served and keys.anchor(rel) not in served
 
 
 def _unserved(served: set[str], touched: list[tuple[str, str, str]]) -> tuple[list[str], list[str]]:

@@ -161,7 +161,7 @@ def judge_ahead(top: str, own: Ownership, deadline: float, limit: int = AHEAD) -
     while ``deadline`` (monotonic) has not passed; how many were asked. An edit's owners
     are judged before they are told (:mod:`memhooks.recall.why_delta`): one not judged
     here costs that edit's hook ``git cat-file`` and a diff. Raises nothing."""
-    from ..words import names_layout
+    from ..history.layout import names_layout
     from . import delta, surface
 
     judged = [o for o in own.owners if o.previous is not None and not o.boundary][:limit]

@@ -145,7 +145,7 @@ def explain_lines(
     What an owner did to the lines asked (``focus``'s, when it owns any) may overrule its
     subject, one rule for a read, an edit and ``memhooks why`` (:mod:`.why_delta`): an
     owner that changed them only in whitespace, or whose subject names a layout change
-    among other words (:func:`memhooks.words.names_layout`) and that changed them only
+    among other words (:func:`memhooks.history.layout.names_layout`) and that changed them only
     on their surface (:mod:`memhooks.lines.surface`: whitespace, comments), is
     formatting there — walked back as the low-signal rule's formatting commits are —;
     one whose subject says it reshapes code but that only added words to them is no

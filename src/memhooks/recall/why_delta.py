@@ -7,7 +7,7 @@ read, an edit and ``memhooks why`` (issue 20 items 2 and 3; :func:`rejudge`):
   and never told alone — at a read it was dropped as a surface change, at an edit of
   lines beside it told alone;
 * an owner whose subject names a layout change among other words
-  (:func:`memhooks.words.names_layout`: iproute2 897772a7 "cmd: use spaces instead of
+  (:func:`memhooks.history.layout.names_layout`: iproute2 897772a7 "cmd: use spaces instead of
   tabs for usage indentation") and that changed them only on their surface
   (:mod:`memhooks.lines.surface`: whitespace, comments) is formatting there too
   (:mod:`.why_layout`);
@@ -97,7 +97,7 @@ def judge(
             if not relabels(commit.subject):
                 commit.low_signal = None
         elif commit.low_signal is None:
-            from ..words import names_layout
+            from ..history.layout import names_layout
 
             if names_layout(commit.subject):
                 layout.append(blamed)

@@ -1,6 +1,6 @@
 """Where a commit only re-laid lines out, line-level recall looks behind it: an owner
 whose subject names a layout change among other words
-(:func:`memhooks.words.names_layout`) and that changed the lines asked only on their
+(:func:`memhooks.history.layout.names_layout`) and that changed the lines asked only on their
 surface (:mod:`memhooks.lines.surface`: whitespace, comments) is formatting there, and
 is walked back as the low-signal rule's formatting commits are — iproute2 897772a7
 "cmd: use spaces instead of tabs for usage indentation" re-indented usage strings and
