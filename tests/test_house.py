@@ -61,7 +61,6 @@ KEPT: dict[tuple[str, str], str] = {
     ("memhooks.backends.sources", "threading"): HOOK_PATH + ": several sources at once",
     ("memhooks.backends.generic_transport", "memhooks.backends.secrets"): HOOK_PATH
     + ": the generic backend; only an error names its URL",
-    ("memhooks.history", "memhooks.lazy"): HOOK_PATH + ": line recall reads history.message",
     ("memhooks.lines.surface", "memhooks.lines.surface_diff"): HOOK_PATH
     + ": a Read's surface verdicts kept: no difflib, no tokenize",
     ("memhooks.lines.surface", "memhooks.lines.blame"): HOOK_PATH

@@ -10,7 +10,15 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .call import HookCall
+    from typing import Protocol
+
+    from ..agents.delivery import Delivery
+
+    class Call(Protocol):
+        """What a reply reads of a hook call (:class:`memhooks.hook.call.HookCall`)."""
+
+        delivery: Delivery
+        native: str | None
 
 #: The code of a note given none (:data:`memhooks.errors.HOOK_FAILED`: a note memhooks
 #: did not foresee); the errors module is loaded only to raise, so it is repeated here.
@@ -57,12 +65,12 @@ class Reply:
         return f"Reply(stdout={self.stdout!r}, note={self.note!r})"
 
 
-def noop(call: HookCall) -> Reply:
+def noop(call: Call) -> Reply:
     """The host's "nothing to add" for the call's event."""
     return Reply(call.delivery.noop)
 
 
-def joined(call: HookCall, reply: Reply, text: str) -> Reply:
+def joined(call: Call, reply: Reply, text: str) -> Reply:
     """``reply`` with the line-level ``text`` (:mod:`memhooks.hook.lines`) added to what
     it delivers, in one reply."""
     if not text:
