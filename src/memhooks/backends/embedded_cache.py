@@ -17,6 +17,7 @@ import os
 
 from ..dirs import cache_dir
 from ..fast import jsonfast
+from ..paths import resolved
 from ..settings import switch
 
 TYPE_CHECKING = False
@@ -42,7 +43,7 @@ class ListCache:
     def __init__(self, path: str, state: State, signature: str) -> None:
         self.enabled = switch("MEMHOOKS_CACHE")
         self.on_disk = self.enabled and path != ":memory:"
-        self.path = path if path == ":memory:" else os.path.realpath(path)
+        self.path = path if path == ":memory:" else resolved(path)
         self.state = state
         self.signature = signature
         self.lists: dict[str, list[int]] = {}

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 
 from ..errors import Diagnostic, DiagnosticError, UsageError, fail
-from ..paths import is_within
+from ..paths import is_within, resolved
 from . import plan as plan_mod
 from .chain import load_chain
 from .merge import resolve_chain
@@ -178,7 +178,7 @@ def resolve_scopes(
             )
     for name in files:
         path = os.path.join(cwd or os.getcwd(), name)
-        real = os.path.realpath(path)
+        real = resolved(path)
         if not (os.path.isfile(real) and is_within(real, root)):
             notes.append(f"active file {name!r} ignored: not a file inside the project root {root}")
             continue

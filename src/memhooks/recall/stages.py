@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import time
 
-from ..paths import inside, relative
+from ..paths import inside, relative, resolved
 from .runtime import RANK_S_PER_QUERY, build_tasks, request_for, run_tasks
 
 TYPE_CHECKING = False
@@ -119,7 +119,7 @@ def resolve(
             guidance += [g for g in plan["guidance"] if g not in guidance]
     anchor = None
     if anchored:
-        base = os.path.realpath(targets[0])
+        base = resolved(targets[0])
         anchor = relative(base, root) or "."
     tasks = build_tasks(plans, prompt, routing, anchor)
     identity = identify(root) if identity is None else identity

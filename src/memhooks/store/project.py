@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 
 from ..git import find_repository
+from ..paths import resolved
 from .gitrepo import origin_url, root_commit
 
 
@@ -44,7 +45,7 @@ def identify(root: str) -> Identity:
     Cost: a walk up to ``.git`` and two small file reads; the first call in a repository
     runs ``git rev-list`` once (at most ``gitrepo.ROOT_TIMEOUT_S`` seconds).
     """
-    real = os.path.realpath(root)
+    real = resolved(root)
     repo = find_repository(real)
     if repo is None:
         return Identity(real)
