@@ -57,7 +57,7 @@ _STOP = frozenset(
     one two way ways thing things sure fine good great about after before because over
     under out off too been being don't doesn't isn't aren't won't can't instead actually
     file files code change changes fix fixed test tests run runs added adds add now still
-    welcome ok don doesn isn aren""".split()  # noqa: SIM905
+    welcome ok don doesn isn aren hello hey thank repo repository codebase""".split()  # noqa: SIM905
 )
 
 

@@ -235,6 +235,22 @@ def test_a_commit_the_prompt_found_by_common_words_alone_is_left_out() -> None:
     assert [m.id for m in apply([routed], [cue, query], [])[0]] == ["r"]
 
 
+@pytest.mark.parametrize("prompt", ["hello", "Hey!", "what does this repo do?", "thank you"])
+def test_a_greeting_or_a_question_about_the_repository_recalls_nothing(prompt: str) -> None:
+    # newcomer12, iproute2: "hello" brought 4,864 characters (a "Hello Stephen-" doc
+    # patch, the bridge's hello timers), "what does this repo do?" five commits that say
+    # "repo": a prompt with no word of its own finds nothing worth its characters
+    cue = Cue((None, prompt), prompt)
+    memories = [
+        _memory("c", "Hello Stephen- fix the man page", commit="a" * 40),
+        _memory("n", "bridge: the hello time is 2 s by default"),
+        _memory("r", "repo: move the repository to kernel.org", commit="b" * 40),
+        _memory("t", "Thank you notes go in CREDITS"),
+    ]
+    kept, below = apply(memories, [cue], [])
+    assert kept == [] and len(below) == 4
+
+
 def test_a_commits_memory_is_judged_once_a_memory_says_a_name_the_prompt_says() -> None:
     # requests, "no_proxy is ignored when using sessions": the no_proxy commits came with
     # one-line .gitignore chores that share only "ignored" (lane prompt20).

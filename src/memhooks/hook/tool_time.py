@@ -1,8 +1,9 @@
 """Tool-time reactions after a tool ran (before one: :mod:`.pre_tool`): reads, searches,
-edits and shell commands join the session's working set; a folder (or a file with memories of its own) the session has not been
-given recall for gets a tool-time recall anchored to what was touched; line-level recall
-(:mod:`.lines`) tells the owners of the lines read, or about to be replaced; an edit
-first updates the hooks through the journal (:mod:`.maintenance`)."""
+edits and shell commands join the session's working set; a folder (or a file with
+memories of its own) the session has not been given recall for gets a tool-time recall
+anchored to what was touched; line-level recall (:mod:`.lines`) tells the owners of the
+lines read, or those an edit replaced on a host with no pre-tool channel; an edit first
+updates the hooks through the journal (:mod:`.maintenance`)."""
 
 from __future__ import annotations
 
