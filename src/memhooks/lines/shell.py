@@ -76,14 +76,34 @@ def _sed_window(args: list[str]) -> tuple[int, int] | None:
         return None
     body = scripts[0][:-1]
     first, _, last = body.partition(",")
-    if not first.isdigit() or (last and not (last.isdigit() or last == "$")):
+    start = _number(first)
+    end = (10**9 if last == "$" else _number(last)) if last else start
+    if start is None or end is None:
         return None
-    end = int(last) if last.isdigit() else (10**9 if last == "$" else int(first))
-    return (max(1, int(first)), end)
+    return (max(1, start), end)
 
 
 def _is_script(word: str) -> bool:
-    return word.endswith("p") and word[:-1].replace(",", "").replace("$", "").isdigit()
+    return word.endswith("p") and _digits(word[:-1].replace(",", "").replace("$", ""))
+
+
+def _digits(word: str) -> bool:
+    """``word`` is a number the tools read: ASCII digits only, as ``memhooks why`` reads
+    lines — :meth:`str.isdigit` takes any script's digits (``٣``: ``sed -n ٣p`` was
+    line 3, where sed reads no line) and superscripts (``²``, which ``int`` refuses: the
+    hook failed, MH042)."""
+    return word.isascii() and word.isdigit()
+
+
+def _number(word: str) -> int | None:
+    """``word`` as a line number or count (:func:`_digits`), else None."""
+    return int(word) if _digits(word) else None
+
+
+def _refused(word: str) -> bool:
+    """``word`` is digits of another script (``٣``, ``²``): a count head and tail refuse,
+    so they print nothing known."""
+    return word.isdigit() and not word.isascii()
 
 
 def _head(words: list[str]) -> list[tuple[str, list[tuple[int, int]]]]:
@@ -92,11 +112,15 @@ def _head(words: list[str]) -> list[tuple[str, list[tuple[int, int]]]]:
     rest = iter(words[1:])
     for word in rest:
         if word == "-n":
-            given = next(rest, "")
-            count = int(given) if given.strip().isdigit() and int(given) > 0 else count
-        elif word.startswith("-n") and word[2:].isdigit():
+            given = next(rest, "").strip()
+            if _refused(given):
+                return []
+            count = int(given) if _digits(given) and int(given) > 0 else count
+        elif _refused(word[2:] if word.startswith("-n") else word[1:]):
+            return []
+        elif word.startswith("-n") and _digits(word[2:]):
             count = int(word[2:])
-        elif word.startswith("-") and word[1:].isdigit():
+        elif word.startswith("-") and _digits(word[1:]):
             count = int(word[1:])
         elif not word.startswith("-"):
             files.append(word)
@@ -105,18 +129,21 @@ def _head(words: list[str]) -> list[tuple[str, list[tuple[int, int]]]]:
 
 def _tail(words: list[str]) -> list[tuple[str, list[tuple[int, int]]]]:
     """``tail [-n] N F`` (the last N lines: :data:`FROM_END`) or ``tail -n +K F`` (from
-    line K on); ``-f``/``-c`` read no lines known here."""
+    line K on); ``-f``/``-c`` read no lines known here, nor a count in another script's
+    digits (tail refuses it)."""
     count, start = 10, 0
     files: list[str] = []
     rest = iter(words[1:])
     for word in rest:
         number = next(rest, "") if word == "-n" else word[2:] if word.startswith("-n") else ""
+        if _refused(number.removeprefix("+")) or _refused(word[1:]):
+            return []
         if number:
-            if number.startswith("+") and number[1:].isdigit():
+            if number.startswith("+") and _digits(number[1:]):
                 start = int(number[1:])
-            elif number.isdigit():
+            elif _digits(number):
                 count = int(number)
-        elif word.startswith("-") and word[1:].isdigit():
+        elif word.startswith("-") and _digits(word[1:]):
             count = int(word[1:])
         elif word.startswith("-"):
             return []  # -f follows, -c counts bytes: no lines known

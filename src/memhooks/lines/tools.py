@@ -291,10 +291,8 @@ def _text(args: dict[str, object], keys: tuple[str, ...]) -> str | None:
 
 
 def _int(value: object) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
+    if isinstance(value, int) and not isinstance(value, bool):
         return value
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value)
-    return None
+    # ASCII digits only, as `why` reads lines: isdigit() takes "٣" (it was line 3) and "²"
+    text = value.strip() if isinstance(value, str) else ""
+    return int(text) if text.isascii() and text.isdigit() else None
