@@ -66,7 +66,7 @@ def render() -> str:
         ),
         "",
         "Every command and option, exactly as `--help` prints it. Exit codes: 0 success, 1 failure",
-        "(diagnostics on stderr), 2 usage errors; `memhooks hook` always exits 0. For what the",
+        "(diagnostics on stderr), 2 usage errors; a reader that stops reading (`| head`) is no failure; `memhooks hook` always exits 0. For what the",
         "commands do, start with the [quickstart](quickstart.md); the [index](index.md) maps every page.",
         "",
     ]

@@ -2,7 +2,7 @@
 
 Each subcommand lives in ``memhooks.commands.<name>`` as ``run(args) -> exit code`` and
 is imported only when used. Exit codes: 0 success, 1 failure (diagnostics on stderr),
-2 usage errors (bad flags or flag values).
+2 usage errors (bad flags or flag values); a closed stdout (`| head`) is no failure.
 
 ``memhooks hook`` runs as a fresh process on every prompt of every agent, so
 :func:`main` sends it to its own small parser before argparse is even imported.
@@ -456,13 +456,27 @@ def main(argv: list[str] | None = None) -> int:
 
         return hook_main(argv[1:])
     try:
-        return _dispatch(argv)
+        code = _dispatch(argv)
     except KeyboardInterrupt as exc:
         # One line, not a traceback. A command that knows what the interruption left
         # says so in the exception (``KeyboardInterrupt("nothing imported")``).
         said = str(exc)
         print(f"interrupted{'; ' + said if said else ''}", file=sys.stderr)
         return 130
+    try:
+        sys.stdout.flush()  # what is still buffered: a closed pipe is met here, not at exit
+    except BrokenPipeError:
+        _reader_gone()  # the command's own status stands
+    return code
+
+
+def _reader_gone() -> None:
+    """stdout's reader went away: what is left to print goes nowhere, and Python's flush
+    at exit does not complain (``Exception ignored … BrokenPipeError``, exit 120)."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):  # no file descriptor (a test's captured stdout)
+        pass
 
 
 def _warning_line(python: Callable[..., None]) -> Callable[..., None]:
@@ -584,10 +598,10 @@ def _dispatch(argv: list[str]) -> int:
         print_errors([diagnostic], getattr(args, "format", "human"))
         return 1
     except BrokenPipeError:
-        # The reader went away (e.g. `| head`): stop quietly, and keep Python's exit-time
-        # flush from complaining about the closed pipe.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
+        # The reader went away (e.g. `| head`): it has what it wanted, so stop quietly
+        # with success (it was exit 1: newcomer10) — a closed stdout is not an error
+        _reader_gone()
+        return 0
     except OSError as exc:
         print(f"error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
         return 1
