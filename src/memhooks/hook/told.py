@@ -142,11 +142,10 @@ def _told(
                 return False  # not blamed yet
             if known < 0:
                 continue  # uncommitted: owned by no commit
-            origin, there = cache.origin_of(known)
-            row = entry.origin(origin)
+            row = entry.owner(known)
             if row is None:
-                return False  # a row that does not parse: the whole way
-            hash_, path, previous, _previous_path = row
+                return False  # a row damaged by hand: the whole way (blamed again)
+            (hash_, path, previous, _previous_path), there = row, cache.origin_of(known)[1]
             if (entry.commit(str(hash_)) or ("", 0, False))[2]:  # a shallow clone's edge
                 continue  # never told: its history is not in the clone
             if hash_ not in owned:

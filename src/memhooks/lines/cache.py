@@ -197,6 +197,28 @@ class Entry:
         found = self.origins[index] if rows is None else rows.at(index)
         return found if isinstance(found, list) and len(found) == 4 else None
 
+    def owner(self, known: int) -> tuple[str, str, str | None, str | None] | None:
+        """(hash, path there, previous hash, previous path) of the origin of a line whose
+        owner is ``known`` (a commit's: :func:`known`), or None when its row does not
+        parse or is not there (a file edited by hand: :meth:`forget_damaged`)."""
+        try:
+            row = self.origin(origin_of(known)[0])
+        except IndexError:
+            return None
+        if row is None or not isinstance(row[0], str) or not isinstance(row[1], str):
+            return None
+        return row[0], row[1], row[2], row[3]
+
+    def forget_damaged(self, numbers: Iterable[int]) -> bool:
+        """Make the lines of ``numbers`` owned through a damaged origin row
+        (:meth:`owner`) not blamed yet, so they are blamed again — they were "not blamed
+        before the time limit" until the file changed (newcomer11); whether there were any."""
+        damaged = [n for n in numbers if (k := self.known(n)) is not None and k >= 0
+                   and self.owner(k) is None]  # fmt: skip
+        for n in damaged:
+            self.lines[n - 1] = None
+        return bool(damaged)
+
     def commit(self, hash_: str) -> list[str | int | bool] | None:
         """What :attr:`commits` keeps of ``hash_``, or None."""
         return self._item("commits", hash_)  # type: ignore[return-value]

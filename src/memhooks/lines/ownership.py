@@ -142,37 +142,37 @@ def owners(
     until ``deadline`` (:func:`time.monotonic`), and what was settled is saved. A path
     that is not a file, or that git does not track, owns nothing. Raises
     :class:`~memhooks.lines.blame.BlameError` only when git cannot run at all."""
-    answer = Ownership(path)
     entry = entry_of(top, path, state_dir, since)
     if entry is None:
-        return answer
+        return Ownership(path)
     file, item, dirty = entry
-    answer._file, answer._entry = file, item
-    answer.size = item.size
     wanted = clip(ranges, item.size)
-    missing = ranges_of(n for n in numbers(wanted) if item.known(n) is None)
-    if missing:
-        from .blame import BlameError, blame  # git's runner: only when lines are missing
-        from .head import edge_of
+    for again in (False, True):
+        answer = Ownership(path)
+        answer._file, answer._entry, answer.size = file, item, item.size
+        missing = ranges_of(n for n in numbers(wanted) if item.known(n) is None)
+        if missing:
+            from .blame import BlameError, blame  # git's runner: only when lines are missing
+            from .head import edge_of
 
-        answer.cached = False
-        whole = len(missing) == 1 and missing[0] == (1, item.size)
-        try:
-            run = blame(top, path, () if whole else missing, since=since, deadline=deadline,
-                        edge=edge_of(item.head))  # fmt: skip
-        except BlameError as exc:
-            if not exc.ran:
-                raise
-            run = None  # a file git does not track: nothing owns its lines
-            for n in numbers(missing):
-                item.lines[n - 1] = cache.UNCOMMITTED
-        if run is not None:
-            _fill(item, run.groups)
-            cache.settle(item)
-        dirty = True
+            answer.cached, dirty = False, True
+            whole = len(missing) == 1 and missing[0] == (1, item.size)
+            try:
+                run = blame(top, path, () if whole else missing, since=since, deadline=deadline,
+                            edge=edge_of(item.head))  # fmt: skip
+                _fill(item, run.groups)
+                cache.settle(item)
+            except BlameError as exc:
+                if not exc.ran:
+                    raise
+                for n in numbers(missing):  # a file git does not track: nothing owns its lines
+                    item.lines[n - 1] = cache.UNCOMMITTED
+        _answer(answer, item, wanted)
+        if again or not answer.unknown or not item.forget_damaged(numbers(wanted)):
+            break  # else lines of a damaged origin row (a file edited by hand): blamed again
     if dirty:
         cache.save(file, item)
-    return _answer(answer, item, wanted)
+    return answer
 
 
 def saved_text(top: str, path: str, *, state_dir: str) -> str | None:
@@ -278,11 +278,11 @@ def _answer(answer: Ownership, item: cache.Entry, wanted: Ranges) -> Ownership:
             answer.uncommitted += 1
             extend(answer.uncommitted_lines, n)
             continue
-        origin, there = cache.origin_of(known)
-        hash_, path, prev_hash, prev_path = item.origin(origin) or (None,) * 4
-        if not isinstance(hash_, str) or not isinstance(path, str):
+        row = item.owner(known)
+        if row is None:
             answer.unknown += 1  # a row that does not parse: not known (a damaged file)
             continue
+        (hash_, path, prev_hash, prev_path), there = row, cache.origin_of(known)[1]
         owner = by_hash.get(hash_)
         if owner is None:
             owner = by_hash[hash_] = Owner(hash_, *commit_info(item, hash_))

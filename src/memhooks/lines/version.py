@@ -55,6 +55,11 @@ def entry_of(
         item = None
     if item is not None and item.head == head and cache.unchanged(item, st):
         return file, item, False
+    if item is not None and len(item.text) != item.size:
+        # the kept text is not the version the owners were blamed for (emptied or cut by
+        # hand, not UTF-8): a miss — compared with the file, every line read as an edit,
+        # "not committed yet" (newcomer11); read here only when the stat moved
+        item = None
     oid = _head_blob(top, path, head.partition(" ")[0]) if item is None else None
     if oid == "":
         return None  # untracked, ignored or new: its text is not the state's to keep
