@@ -511,7 +511,8 @@ def _unknown_settings(fmt: str) -> None:
 
 
 def _rooted_store_paths() -> None:
-    """A relative ``MEMHOOKS_STORE``, ``MEMHOOKS_EMBEDDED_PATH`` or ``MEMHOOKS_CONFIG`` made absolute for
+    """A relative ``MEMHOOKS_STORE``, ``MEMHOOKS_EMBEDDED_PATH``, ``MEMHOOKS_CONFIG`` or
+    ``MEMHOOKS_MEM0_PATH`` (:data:`memhooks.settings.ROOTED`) made absolute for
     the whole command, and the processes it starts, against the project root found from
     the working folder (:func:`memhooks.store.location.rooted`: the hook's rule too).
     Nothing to do, and nothing loaded, when none is relative."""

@@ -112,8 +112,10 @@ TEXTS = ("MEMHOOKS_BACKEND", "MEMHOOKS_ROLES", "MEMHOOKS_ROLE_MAP")
 STORE_VARS = ("MEMHOOKS_EMBEDDED_PATH", "MEMHOOKS_STORE")
 #: The variables whose relative value is taken from the project root, not from the
 #: folder the process runs in (:func:`relative_paths`, :mod:`memhooks.store.location`):
-#: the store's file and the backend configuration file.
-ROOTED = (*STORE_VARS, "MEMHOOKS_CONFIG")
+#: the store's file, the backend configuration file and Mem0's local folder (its
+#: ``path`` setting: it was taken from the process folder, polish23), one rule for every
+#: place a variable names.
+ROOTED = (*STORE_VARS, "MEMHOOKS_CONFIG", "MEMHOOKS_MEM0_PATH")
 #: Variables memhooks sets for itself, never a user setting.
 INTERNAL = ("MEMHOOKS_LAUNCHER_FALLBACK",)
 #: Prefixes of the variables of memhooks' own test and bench scripts: never read as

@@ -309,3 +309,19 @@ def test_only_the_file_s_paths_are_taken_from_its_folder() -> None:
     assert given["path"] == "rel.db"
     absolute = Config("/etc/team/memhooks.toml", "", {"backends": {"embedded": {"path": "/srv/m.db"}}})
     assert settings_for("embedded", absolute, env={})["path"] == "/srv/m.db"
+
+
+def test_mem0_s_folder_is_taken_from_the_root_too(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A relative ``MEMHOOKS_MEM0_PATH`` (Mem0's local folder) named ``src/pkg/mem0`` from
+    ``src/pkg`` and ``mem0`` at the root: one rule for every place a variable names."""
+    monkeypatch.setenv("MEMHOOKS_BACKEND", "mem0")
+    monkeypatch.setenv("MEMHOOKS_MEM0_PATH", "mem0")
+    for folder in (project, project / "src" / "pkg"):
+        monkeypatch.chdir(folder)
+        monkeypatch.setenv("MEMHOOKS_MEM0_PATH", "mem0")  # as a shell exports it
+        capsys.readouterr()
+        assert main(["backends", "list", "--format", "json"]) == 0
+        [mem0] = [b for b in json.loads(capsys.readouterr().out)["backends"] if b["name"] == "mem0"]
+        assert mem0["settings"]["path"] == str(project / "mem0")

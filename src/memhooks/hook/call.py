@@ -432,7 +432,7 @@ class HookCall:
     @property
     def store_env(self) -> Mapping[str, str]:
         """:attr:`env` as the memory store is chosen from it: a relative
-        ``MEMHOOKS_STORE``, ``MEMHOOKS_EMBEDDED_PATH`` or ``MEMHOOKS_CONFIG``
+        ``MEMHOOKS_STORE``, ``MEMHOOKS_EMBEDDED_PATH``, ``MEMHOOKS_CONFIG`` or ``MEMHOOKS_MEM0_PATH``
         (:func:`memhooks.settings.relative_paths`) made absolute against the project
         root found from the call's :attr:`folder` (:func:`memhooks.store.location.rooted`:
         the CLI's rule too, not the hook process's folder); :attr:`env` itself when none

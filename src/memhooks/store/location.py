@@ -2,9 +2,9 @@
 
 **A relative store path in the environment** (``MEMHOOKS_STORE=rel.sqlite3``, or the
 embedded backend's ``MEMHOOKS_EMBEDDED_PATH``) — and so a relative backend
-configuration file, ``MEMHOOKS_CONFIG`` (:data:`memhooks.settings.ROOTED`; newcomer6:
-it was read from the process folder, so a value that worked at the root named no file
-in ``src/pkg``) — **is relative to the project root
+configuration file, ``MEMHOOKS_CONFIG``, and Mem0's local folder, ``MEMHOOKS_MEM0_PATH``
+(:data:`memhooks.settings.ROOTED`; newcomer6: it was read from the process folder, so a
+value that worked at the root named no file in ``src/pkg``) — **is relative to the project root
 memhooks finds from the working folder** — the folder the command runs in, the folder
 the agent's hook payload names (the launch folder agents use) — by the root rule of
 :func:`memhooks.protocol.root.find_root` (``MEMHOOKS_ROOT`` when it contains that
