@@ -94,3 +94,22 @@ def test_the_reserve_is_a_quarter_of_the_budget_and_at_most_one_delivery() -> No
     assert edit_reserve(8000, 2000) == 2000  # the defaults: one whole edit's answer
     assert edit_reserve(800, 2000) == 200
     assert edit_reserve(8000, 500) == 500
+
+
+def test_the_left_out_line_is_in_the_delivery_log(project: dict[str, object]) -> None:
+    # polish23 item 5: the line reached the model and `sessions show` did not list it
+    from memhooks.session import State, state_path
+    from memhooks.session.report import deliveries, find
+
+    read(project, 1, 21)
+    edit(project, 31, 33)
+    said = edit(project, 22, 24)
+    assert "memhooks why pkg/proxy.py:22-26" in said
+    state = State(state_path(project["env"]))  # type: ignore[arg-type]
+    try:
+        [session] = find(state, "s1")
+        logged = [(d["target"], i) for d in deliveries(state, session["key"]) for i in d["items"]]
+    finally:
+        state.close()
+    assert ("pkg/proxy.py", {"item": "notice:left-out:pkg/proxy.py", "words": said,
+                             "cue": None}) in logged  # fmt: skip

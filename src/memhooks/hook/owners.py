@@ -137,12 +137,16 @@ def tell(
     )
     cut = (result or latest[0]).cut if edit else []
     # said once per file and epoch, past the budget and not counted: it tells no commit
-    # (a refactoring's 30 hunks over 7 files of iproute2's rdma/ said it 25 times)
-    if not cut or not session.claim([keys.left_out(shown)]):
+    # (a refactoring's 30 hunks over 7 files of iproute2's rdma/ said it 25 times);
+    # logged as a delivery, as every line the model gets (`sessions show`), uncharged
+    if not cut:
         return result
     from ..recall.why_text import left_out
 
     line = left_out(cut, shown)
+    said: list[dict[str, object]] = [{"item": keys.left_out(shown), "words": line, "cue": None}]
+    if not session.record(call.native or "", shown, said, lambda claimed: len(line)):
+        return result
     if result is None:
         return LineRecall(line, [], told.why)
     result.text = f"{result.text}\n\n{line}"

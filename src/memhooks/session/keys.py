@@ -14,8 +14,6 @@ Served targets (what a tool event was given, per epoch):
 ``notice:store-missing`` the stderr line about a missing ``MEMHOOKS_STORE`` file was
                     said: :data:`STORE_MISSING`
 ``notice:compacted`` a compaction event began the epoch: :data:`COMPACTED`
-``notice:left-out:<path>`` the line saying the owners of lines an edit of the file
-                    replaces were left out for room was said: :func:`left_out`
 ``notice:invalid-hook:<hook>`` the stderr line about the invalid hook file ``hook``
                     (root-relative) left out of a chain was said: :func:`invalid_hook`
 ``notice:setting:<NAME>`` the stderr line about the setting ``NAME`` (no such setting,
@@ -37,6 +35,8 @@ Delivered items (what reached the model, per epoch):
 ``notice:unavailable``   the "memory unavailable" line: :data:`UNAVAILABLE`
 ``notice:partial``       the "partial answer" line: :data:`PARTIAL`
 ``notice:skipped:<hook>`` the line about an invalid hook left out: :func:`skipped`
+``notice:left-out:<path>`` the line saying the owners of lines an edit of the file
+                         replaces were left out for room: :func:`left_out`
 ======================== ===========================================================
 
 Only strings: the tool-event shortcut imports this module.
@@ -118,7 +118,7 @@ def setting(name: str) -> str:
 
 
 def left_out(rel: str) -> str:
-    """The served key of the line saying that owners of lines an edit of ``rel``
+    """The delivered key of the line saying that owners of lines an edit of ``rel``
     (root-relative) replaces were left out for room (said once per file and epoch)."""
     return LEFT_OUT + rel
 
