@@ -328,6 +328,26 @@ def test_a_symlink_out_of_the_project_is_refused(repo: Path, tmp_path: Path) -> 
     )
 
 
+def test_a_folder_linked_out_to_another_repository_is_refused(
+    repo: Path, built: tuple[Path, dict[str, str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # newcomer12 (security): `why linkdir/secret.c:1`, linkdir a folder symlinked out of
+    # the project to another work tree, answered from that repository's history, rc 0
+    (repo / "vendor").symlink_to(built[0])
+    done = why(repo, "vendor/retryx/retry.py:9")
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr.splitlines()[:2] == [
+        (
+            f"error[MH029]: `vendor/retryx/retry.py` resolves to `{built[0]}/retryx/retry.py`,"
+            f" outside its project root `{repo}` (a symlink leads out)"
+        ),
+        "  --> vendor/retryx/retry.py",
+    ]
+    monkeypatch.chdir(repo)  # the MCP tool: the same rule
+    with pytest.raises(MemhooksError, match=r"^MH029 `vendor/retryx/retry.py` resolves to"):
+        tools.why("vendor/retryx/retry.py", 9)
+
+
 def test_a_file_of_another_project_is_answered_saying_whose_it_is(
     repo: Path, tmp_path: Path, built: tuple[Path, dict[str, str]]
 ) -> None:

@@ -252,14 +252,26 @@ def find_root(directory: str, env: Mapping[str, str] | None = None) -> tuple[str
 
 
 def _discover(directory: str, env: Mapping[str, str]) -> tuple[str, str]:
-    """:func:`find_root` without ``MEMHOOKS_ROOT``: git, the highest hook, the target."""
+    """:func:`find_root` without ``MEMHOOKS_ROOT``: git, the highest hook, the target.
+
+    A work tree reached through a symlink (``A/linkdir -> /elsewhere/repo``, or a link
+    above it below ``A``) whose name lies in an enclosing project ``A`` that does not
+    hold it is not a root: the enclosing project is, so that :func:`resolve_target`
+    refuses the path (MH029) — the link leads out of ``A``, and ``why linkdir/f.c:1``
+    answered from the repository it points to (newcomer12). A link from no project
+    (``~/projlink -> /work/proj``) still reaches its work tree."""
     visible = []
     for candidate in ancestors(directory):
         found = marker(candidate)
         if found is None:
             break  # cannot look inside: nothing above here is ours to read
         if found:
-            return resolved(candidate), REASON_GIT
+            root = resolved(candidate)
+            if root != candidate:  # named through a symlink
+                outer, reason = _discover(os.path.dirname(candidate), env)
+                if reason != REASON_TARGET and not is_within(root, outer):
+                    return outer, reason
+            return root, REASON_GIT
         visible.append(candidate)
     homes = _homes(env)
     highest = None
