@@ -369,6 +369,27 @@ def test_the_mcp_tool_refuses_files_outside_the_server_s_project(
         tools.why("retryx/outside.py", 9)
 
 
+def test_git_that_cannot_run_past_cached_owners_is_said_not_a_worse_answer(
+    repo: Path, tmp_path: Path, hashes: dict[str, str]
+) -> None:
+    # newcomer12: owners known from the blame cache, git gone from PATH: 'why t.c:2'
+    # named the reformatting owner alone (the decision behind its line 2 needs git: the
+    # cache held the step back from lines 2-3), rc 0, no note
+    state = tmp_path / "state"
+    env = {**os.environ, "MEMHOOKS_STATE_DIR": str(state), "HOME": str(tmp_path / "home")}
+    assert why(repo, "retryx/retry.py:9-10", env=env).returncode == 0  # the cache, warm
+    gitless = {**env, "PATH": str(tmp_path / "nowhere")}
+    done = why(repo, "retryx/retry.py:9", "--format", "json", env=gitless)
+    assert (done.returncode, done.stdout) == (1, "")
+    (diagnostic,) = json.loads(done.stderr)
+    assert diagnostic["code"] == "MH032" and diagnostic["help"] == NO_GIT_HELP
+    assert diagnostic["message"].startswith("git cannot blame it: git could not be run")
+    # nothing wrong was kept: with git the decision is behind the simplification again
+    answer = json.loads(why(repo, "retryx/retry.py:9", "--format", "json", env=env).stdout)
+    (owner,) = answer["owners"]
+    assert [b["commit"] for b in owner["before"]] == [hashes["decision"]]
+
+
 @pytest.mark.parametrize(
     ("target", "expected"),
     [

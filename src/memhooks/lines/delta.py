@@ -97,8 +97,9 @@ def kept(
         whole: dict[str, object] = notes if isinstance(notes, dict) else {}
         try:
             whole.update(judge(wanted))
-        except BlameError:
-            pass  # not judged: asked again later
+        except BlameError as exc:
+            if not exc.ran:  # not judged: asked again later, and a person told (unrun)
+                own.unrun = str(exc)
         else:
             own.notes[name] = whole
             own.keep()

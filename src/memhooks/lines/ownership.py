@@ -67,11 +67,15 @@ class Ownership:
     ``size`` (the file's lines; None when it is not a text file git could blame),
     ``uncommitted`` and ``unknown`` (lines the deadline left unblamed) counts,
     ``uncommitted_lines`` (the uncommitted lines' ranges), and ``cached`` (no git
-    process was needed). ``notes``: what a caller keeps with this file version (saved by :meth:`keep`; gone when the version changes)."""
+    process was needed). ``notes``: what a caller keeps with this file version (saved by :meth:`keep`; gone when the version changes).
+    ``unrun``: why git could not be started when a part of the answer needed it (a
+    step back to previous owners, a verdict on what an owner did): that part is left
+    out and nothing is kept for it; None when git never failed so. A caller that
+    answers a person says so (``memhooks why``: MH032), a hook leaves the part out."""
 
     __slots__ = (
         "_entry", "_file", "cached", "lines", "owners", "path", "size", "uncommitted",
-        "uncommitted_lines", "unknown",
+        "uncommitted_lines", "unknown", "unrun",
     )  # fmt: skip
 
     def __init__(self, path: str) -> None:
@@ -83,6 +87,7 @@ class Ownership:
         self.uncommitted_lines: list[tuple[int, int]] = []
         self.unknown = 0
         self.cached = True
+        self.unrun: str | None = None
         self._file = ""
         self._entry: cache.Entry | None = None
 

@@ -65,14 +65,15 @@ def previous_owners(
     docstring): most lines followed first, then most lines counted, then newest; renames
     followed, as blame follows them. Lines it only added have no previous owner. A
     range the deadline leaves unblamed gives nothing (a part would mislead). Raises
-    nothing: git's failures give nothing (and nothing is kept: asked again next time)."""
+    nothing: git's failures give nothing (and nothing is kept: asked again next time);
+    git that could not be started is said in ``within.unrun``."""
     if owner.previous is None or owner.boundary or within.entry is None:
         return []
     item = within.entry
     keys = {r: f"{owner.hash} {owner.path} {r[0]}-{r[1]}" for r in owner.origin_lines}
     missing = [r for r, key in keys.items() if not usable(item.previous(key))]
     if missing:
-        found = _blame_before(top, owner, missing, deadline, item)
+        found = _blame_before(top, owner, missing, deadline, item, within)
         for r, rows in found.items():
             item.before[keys[r]] = rows
         if found:
@@ -116,11 +117,13 @@ def _blame_before(
     ranges: list[tuple[int, int]],
     deadline: float | None,
     item: cache.Entry,
+    within: Ownership,
 ) -> dict[tuple[int, int], list[list[Any]]]:
     """Previous-owner rows per range of ``ranges`` (``owner``'s own line numbers): one
     diff, each line followed by its text (:func:`.origin.origins`), one blame of the
     version before at the lines followed and those replaced; a range the deadline left
-    unsettled is absent."""
+    unsettled is absent; none when git failed (when it could not be started at all,
+    said in ``within.unrun``)."""
     from .blame import BlameError, blame, hunks
     from .origin import origins
 
@@ -148,7 +151,9 @@ def _blame_before(
             if wanted
             else None
         )
-    except BlameError:
+    except BlameError as exc:
+        if not exc.ran:
+            within.unrun = str(exc)
         return {}
     at = _by_line(item, [] if run is None else run.groups)
     out: dict[tuple[int, int], list[list[Any]]] = {}

@@ -86,11 +86,14 @@ class Why:
     numbered as HEAD has them, walked back as the owners are: :mod:`.why_head`),
     ``surface`` (with ``explain_lines(surface=True)``: which of some explanations'
     owners changed their lines only on their surface, :mod:`memhooks.lines.surface` —
-    their hashes; asked lazily, one git process a call; None: not asked)."""
+    their hashes; asked lazily, one git process a call; None: not asked), ``unrun``
+    (:attr:`memhooks.lines.Ownership.unrun`: git could not be started for a part of the
+    answer, left out; ``memhooks why`` then says MH032 as a cold cache does)."""
 
     __slots__ = (
         "binary", "cut", "excluded", "explanations", "lines", "path", "remarks", "replaced",
-        "size", "surface", "total", "uncommitted", "uncommitted_lines", "unknown", "wordless",
+        "size", "surface", "total", "uncommitted", "uncommitted_lines", "unknown", "unrun",
+        "wordless",
     )  # fmt: skip
 
     def __init__(self, path: str, lines: Sequence[tuple[int, int]]) -> None:
@@ -109,6 +112,7 @@ class Why:
         self.wordless: list[tuple[int, int]] = []
         self.replaced: list[Explanation] = []
         self.surface: Callable[[Sequence[Explanation]], set[str]] | None = None
+        self.unrun: str | None = None
 
 
 def explain_lines(
@@ -198,6 +202,7 @@ def explain_lines(
             walks = None if walks is None else walks - 1
         answer.explanations.append(explanation)
     answer.excluded = left_out.excluded
+    answer.unrun = own.unrun
     return answer
 
 

@@ -57,5 +57,6 @@ def at_head(
         if walks_back(commit) and not late(deadline):
             explanation.before, explanation.earlier = walk_back(top, owner, own, deadline, left_out)
         answer.replaced.append(explanation)
+    answer.unrun = answer.unrun or own.unrun
     known = {h for h, _, _ in answer.excluded}
     answer.excluded += [e for e in left_out.excluded if e[0] not in known]

@@ -121,6 +121,8 @@ def why(
         )
         at_head(top, rel, answer, state_dir=blame_dir, exclude=list(plan.exclude), store=store,
                 project=where.project, deadline=deadline)  # fmt: skip
+        if answer.unrun is not None:  # owners known from the cache, the rest needed git
+            raise BlameError(answer.unrun, ran=False)
     except BlameError as exc:
         raise DiagnosticError(
             Diagnostic("MH032", f"git cannot blame it: {exc}", path, help=NO_GIT_HELP)
