@@ -62,16 +62,11 @@ class Owner(Blamed):
 
 
 class Ownership:
-    """The answer for ``path`` (relative to the work tree): ``owners`` (most lines
-    first, then newest), ``lines`` (how many lines were asked about, within the file),
-    ``size`` (the file's lines; None when it is not a text file git could blame),
-    ``uncommitted`` and ``unknown`` (lines the deadline left unblamed) counts,
-    ``uncommitted_lines`` (the uncommitted lines' ranges), and ``cached`` (no git
-    process was needed). ``notes``: what a caller keeps with this file version (saved by :meth:`keep`; gone when the version changes).
-    ``unrun``: why git could not be started when a part of the answer needed it (a
-    step back to previous owners, a verdict on what an owner did): that part is left
-    out and nothing is kept for it; None when git never failed so. A caller that
-    answers a person says so (``memhooks why``: MH032), a hook leaves the part out."""
+    """The answer for ``path`` (relative to the work tree): ``owners`` (most lines first, then
+    newest), ``lines`` (lines asked about, in the file), ``size`` (the file's lines; None: no
+    text git could blame), ``uncommitted``/``unknown`` (unblamed by the deadline) counts and
+    ``uncommitted_lines``, ``cached`` (no git ran), ``notes`` (kept with the version: :meth:`keep`),
+    ``unrun`` (git could not start for a part, left out, not kept: ``why`` says MH032)."""
 
     __slots__ = (
         "_entry", "_file", "cached", "lines", "owners", "path", "size", "uncommitted",

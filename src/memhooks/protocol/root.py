@@ -252,14 +252,8 @@ def find_root(directory: str, env: Mapping[str, str] | None = None) -> tuple[str
 
 
 def _discover(directory: str, env: Mapping[str, str]) -> tuple[str, str]:
-    """:func:`find_root` without ``MEMHOOKS_ROOT``: git, the highest hook, the target.
-
-    A work tree reached through a symlink (``A/linkdir -> /elsewhere/repo``, or a link
-    above it below ``A``) whose name lies in an enclosing project ``A`` that does not
-    hold it is not a root: the enclosing project is, so that :func:`resolve_target`
-    refuses the path (MH029) — the link leads out of ``A``, and ``why linkdir/f.c:1``
-    answered from the repository it points to (newcomer12). A link from no project
-    (``~/projlink -> /work/proj``) still reaches its work tree."""
+    """:func:`find_root` without ``MEMHOOKS_ROOT``: git, the highest hook, the target; a work
+    tree named through a link in a project that does not hold it is none (that project is)."""
     visible = []
     for candidate in ancestors(directory):
         found = marker(candidate)
@@ -267,10 +261,10 @@ def _discover(directory: str, env: Mapping[str, str]) -> tuple[str, str]:
             break  # cannot look inside: nothing above here is ours to read
         if found:
             root = resolved(candidate)
-            if root != candidate:  # named through a symlink
+            if root != candidate:  # named through a link: resolve_target refuses an escape
                 outer, reason = _discover(os.path.dirname(candidate), env)
                 if reason != REASON_TARGET and not is_within(root, outer):
-                    return outer, reason
+                    return outer, reason  # (MH029, newcomer12: why linkdir/secret.c:1)
             return root, REASON_GIT
         visible.append(candidate)
     homes = _homes(env)

@@ -84,16 +84,14 @@ class Why:
     (``memhooks why`` only: the commits that own, at HEAD, the lines the uncommitted
     ones replaced — their last committed version — as :class:`Explanation`, lines
     numbered as HEAD has them, walked back as the owners are: :mod:`.why_head`),
-    ``surface`` (with ``explain_lines(surface=True)``: which of some explanations'
-    owners changed their lines only on their surface, :mod:`memhooks.lines.surface` —
-    their hashes; asked lazily, one git process a call; None: not asked), ``unrun``
-    (:attr:`memhooks.lines.Ownership.unrun`: git could not be started for a part of the
-    answer, left out; ``memhooks why`` then says MH032 as a cold cache does)."""
+    ``surface`` (with ``explain_lines(surface=True)``: which explanations' owners changed
+    their lines only on their surface, :mod:`memhooks.lines.surface` — their hashes;
+    asked lazily, one git process a call; None: not asked), ``unrun`` (git could not be
+    started for a part, left out: :attr:`memhooks.lines.Ownership.unrun`)."""
 
     __slots__ = (
-        "binary", "cut", "excluded", "explanations", "lines", "path", "remarks", "replaced",
-        "size", "surface", "total", "uncommitted", "uncommitted_lines", "unknown", "unrun",
-        "wordless",
+        "binary", "cut", "excluded", "explanations", "lines", "path", "remarks", "replaced", "size",
+        "surface", "total", "uncommitted", "uncommitted_lines", "unknown", "unrun", "wordless",
     )  # fmt: skip
 
     def __init__(self, path: str, lines: Sequence[tuple[int, int]]) -> None:
