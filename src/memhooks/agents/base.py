@@ -126,6 +126,10 @@ class NormalizedEvent:
     ``workspace_roots`` list of root directories the host reported
     ``transcript_path`` the host's transcript file, if any
     ``raw``             the payload exactly as received
+    ``malformed``       what is wrong with a field the event is served from (a tool
+                        input that is no object, a file path that is no text or holds
+                        a NUL, a prompt that is no text), None when nothing is: the
+                        hook then serves nothing and says so (MH041)
 
     ``files`` is filled for every event that names files, not only ``post_edit``:
     ``post_tool`` carries reads, ``pre_tool`` what a tool is about to touch, and
@@ -140,6 +144,7 @@ class NormalizedEvent:
         "exit_code",
         "files",
         "host",
+        "malformed",
         "native_event",
         "output",
         "prompt",
@@ -178,6 +183,7 @@ class NormalizedEvent:
         workspace_roots: list[str] | None = None,
         transcript_path: str | None = None,
         raw: object = None,
+        malformed: str | None = None,
     ) -> None:
         self.host = host
         self.event = event
@@ -199,12 +205,14 @@ class NormalizedEvent:
         self.workspace_roots = workspace_roots if workspace_roots is not None else []
         self.transcript_path = transcript_path
         self.raw = raw
+        self.malformed = malformed
 
     def to_dict(self) -> dict[str, object]:
-        """Every field but ``raw`` and ``tool_input``, JSON-ready (files as lists)."""
+        """Every field but ``raw``, ``tool_input`` and ``malformed``, JSON-ready (files as
+        lists)."""
         out: dict[str, object] = {}
         for name in self.__slots__:
-            if name not in ("raw", "tool_input"):
+            if name not in ("raw", "tool_input", "malformed"):
                 out[name] = getattr(self, name)
         out["files"] = [f.as_list() for f in self.files]
         return out

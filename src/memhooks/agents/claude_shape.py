@@ -81,6 +81,14 @@ def normalize(
         unnamed,
     )
     result = read(payload.get("tool_response"))
+    fields = told(call, result)
+    given = payload.get("prompt")
+    if event == base.USER_PROMPT and not isinstance(given, str):
+        fields["malformed"] = (
+            "its prompt is missing"
+            if given is None
+            else f"its prompt is not text ({type(given).__name__})"
+        )
     success = result.success
     if native is not None and native.endswith("Failure"):
         success = False  # PostToolUseFailure: the tool failed, whatever it printed
@@ -91,7 +99,7 @@ def normalize(
         cwd=cwd,
         session_id=first_text(payload, "session_id", "sessionId"),
         prompt=prompt(text(payload.get("prompt"))),
-        **told(call, result),
+        **fields,
         success=success,
         error=result.error or outcome.error_text(payload.get("error")),
         response=first_text(payload, "last_assistant_message", "prompt_response"),

@@ -97,6 +97,7 @@ def normalize(payload: dict[str, object], native_event: str | None) -> Normalize
         reason=first_text(data, "compactionStrategy"),
         workspace_roots=roots,
         raw=payload,
+        malformed=call.problem,
     )
 
 

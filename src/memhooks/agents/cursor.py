@@ -109,6 +109,7 @@ def normalize(payload: dict[str, object], native_event: str | None) -> Normalize
         workspace_roots=roots,
         transcript_path=text(payload.get("transcript_path")),
         raw=payload,
+        malformed=call.problem,
     )
 
 

@@ -160,6 +160,7 @@ def normalize(payload: dict[str, object], native_event: str | None) -> Normalize
         success=result.success,
         output=result.output,
         raw=payload,
+        malformed=call.problem,
     )
 
 

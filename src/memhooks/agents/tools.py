@@ -35,6 +35,7 @@ if TYPE_CHECKING:
         command: str | None
         exit_code: int | None
         output: str | None
+        malformed: str | None
 
 
 EDIT = "edit"
@@ -70,6 +71,9 @@ PATH_KEYS = (
     "file",
 )
 LIST_KEYS = ("files", "paths", "file_paths", "filePaths")
+#: The keys the hosts' own file tools name their one file in: anything but text there
+#: (or text with a NUL, which no path holds) is a malformed event (:attr:`ToolCall.problem`).
+FILE_KEYS = ("file_path", "filePath", "notebook_path")
 RENAME_KEYS = (("old_path", "new_path"), ("source", "destination"))
 PATCH_KEYS = ("patchText", "patch", "input", "command")
 COMMAND_KEYS = ("command", "cmd", "command_line", "commandLine")
@@ -117,13 +121,14 @@ def _words(name: str) -> list[str]:
 
 
 class ToolCall:
-    """A tool call seen by a hook: ``name``, ``kind``, ``input`` dict, ``files``, ``command``.
+    """A tool call seen by a hook: ``name``, ``kind``, ``input`` dict, ``files``, ``command``,
+    and ``problem``: what is wrong with its input (:func:`problem`), or None.
 
     ``unnamed`` is the kind assumed when the payload names no tool (the legacy
     memhooks bridge sends bare ``tool_input.paths``).
     """
 
-    __slots__ = ("command", "files", "input", "kind", "name")
+    __slots__ = ("command", "files", "input", "kind", "name", "problem")
 
     def __init__(
         self,
@@ -135,6 +140,7 @@ class ToolCall:
     ) -> None:
         self.name = text(name)
         self.input = mapping(raw_input)
+        self.problem = problem(raw_input, self.input)
         self.kind = classify(self.name, table) if self.name is not None else unnamed
         if self.kind == EDIT and self.input is not None and self.input.get("command") == "view":
             self.kind = READ_KIND  # str_replace_editor-style tools: "view" only reads
@@ -152,6 +158,25 @@ class ToolCall:
         return POST_TOOL
 
 
+def problem(raw_input: object, found: dict[str, object] | None) -> str | None:
+    """What is wrong with a tool's input as the host sent it (``raw_input``; ``found``:
+    it as an object), or None: no object (a blank string or null is no input), or a
+    :data:`FILE_KEYS` value that is no text or holds a NUL."""
+    if found is None:
+        if raw_input is None or (isinstance(raw_input, str) and not raw_input.strip()):
+            return None
+        return f"the tool's input is not an object ({type(raw_input).__name__})"
+    for key in FILE_KEYS:
+        value = found.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, str):
+            return f"the tool's {key} is not text ({type(value).__name__})"
+        if "\0" in value:
+            return f"the tool's {key} holds a NUL character"
+    return None
+
+
 def told(call: ToolCall, result: Outcome) -> Told:
     """The :class:`~memhooks.agents.base.NormalizedEvent` fields a tool call and its
     result give (``**told(call, result)``): one mapping for every host that reports a
@@ -163,6 +188,7 @@ def told(call: ToolCall, result: Outcome) -> Told:
         "command": call.command,
         "exit_code": result.exit_code,
         "output": result.output,
+        "malformed": call.problem,
     }
 
 

@@ -36,6 +36,8 @@ MAX_PAYLOAD = MAX_READ_BYTES
 CAPTURE_MIN_S = 0.1
 #: The code of a payload the hook cannot read (docs/diagnostics.md).
 PAYLOAD = "MH041"
+#: What follows a malformed event's fault: nothing was done, and what to do.
+MALFORMED = "nothing was served (check that the hook command's --agent names the host that runs it, and that memhooks knows its version)"
 
 
 class PayloadError(ValueError):
@@ -139,7 +141,10 @@ def handle(
 
 
 def _unusable(event: NormalizedEvent) -> str | None:
-    """Why ``event`` cannot be served at all, or None."""
+    """Why ``event`` cannot be served at all, or None: no JSON object, no host's, no
+    hook event named (or one its host does not send), or a field it is served from
+    malformed (:attr:`~memhooks.agents.base.NormalizedEvent.malformed`). A known event
+    memhooks leaves alone (Claude Code's ``Notification``) is no fault: silent."""
     if not isinstance(event.raw, dict):
         what = (
             "empty (or null)"
@@ -151,6 +156,20 @@ def _unusable(event: NormalizedEvent) -> str | None:
         )
     if event.host == "unknown":
         return "payload not recognised as any agent's hook; pass --agent NAME"
+    native = event.native_event
+    if native is None:
+        return f"the {event.host} payload names no hook event; {MALFORMED}"
+    if event.event is None:
+        from ..agents.base import EVENTS
+        from ..agents.registry import host_module
+
+        if native not in host_module(event.host).EVENTS and native not in EVENTS:
+            return (
+                f"the {event.host} payload's hook event `{native}` is not one it sends; {MALFORMED}"
+            )
+        return None  # a known event memhooks does nothing for
+    if event.malformed is not None:
+        return f"the {event.host} `{native}` payload is malformed: {event.malformed}; {MALFORMED}"
     return None
 
 
