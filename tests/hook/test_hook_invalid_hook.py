@@ -116,3 +116,24 @@ def test_sessions_show_records_the_skipped_hook(project: tuple[Path, dict[str, s
     items = [i["item"] for d in deliveries(state, session["key"]) for i in d["items"]]
     state.close()
     assert "notice:skipped:src/req/MEMHOOKS.md" in items
+
+
+def test_a_store_that_is_no_database_and_a_broken_hook_are_each_named_once(
+    project: tuple[Path, dict[str, str]],
+) -> None:
+    # newcomer12: "MH037 memory unavailable: no memory backend is available: skipped an
+    # invalid hook: …MH000…; MH000 skipped an invalid hook: …" — the store's cause lost
+    # (the status line quoted the chain's first note), the hook's said twice
+    root, env = project
+    (root / "src" / "req" / "MEMHOOKS.md").write_bytes(BROKEN["unclosed"])
+    (root / "src" / "req" / "k.c").write_text("int k = 1;\n", encoding="utf-8")
+    garbage = root.parent / "garbage.sqlite3"
+    garbage.write_bytes(bytes(range(256)) * 16)
+    payload = {"hook_event_name": "PostToolUse", "session_id": "g", "cwd": str(root),
+               "tool_name": "Read", "tool_input": {"file_path": str(root / "src" / "req" / "k.c")},
+               "tool_response": {}}  # fmt: skip
+    reply = handle(json.dumps(payload), agent="claude-code", env={**env, "MEMHOOKS_STORE": str(garbage)})  # fmt: skip
+    note = reply.note
+    assert note is not None and note.startswith("MH037 memory unavailable: no memory backend is available: the memory store ")  # fmt: skip
+    assert note.count("is not a SQLite database") == 1
+    assert note.count("skipped an invalid hook") == 1 and "; MH000 skipped an invalid hook: " in note

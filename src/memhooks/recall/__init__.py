@@ -187,11 +187,14 @@ def recall_result(
         frequent=floor,
     )
     out.backend = searched.backend
-    out.notes += searched.notes
     out.unavailable = searched.unavailable
     if not searched.opened:
+        # why no backend opened first: the status line quotes the first note
+        # (status.headline), which was a hook the chain skipped (newcomer12)
+        out.notes[:0] = searched.notes
         out.status = str(searched.status)
         return out
+    out.notes += searched.notes
     out.queries = [query_report(t) for t in resolved.tasks]
     out.dropped["excluded"] = searched.excluded
     merged = merge(resolved.tasks, per_query, delivered=delivered, keep=keep)
@@ -242,7 +245,7 @@ def _configured(out: Recall, name: str | None) -> None:
         selection(name, config=read_config())
     except MemhooksError as exc:
         out.status, out.unavailable = "no_backend", exc
-        out.notes.append(said(exc))
+        out.notes.insert(0, said(exc))  # first: the status line quotes it
 
 
 def _prompt_less(memories: list[Recalled], tasks: Iterable[Task]) -> list[Recalled]:
