@@ -20,6 +20,7 @@ if TYPE_CHECKING:
         delivery: Delivery
         native: str | None
 
+
 #: The code of a note given none (:data:`memhooks.errors.HOOK_FAILED`: a note memhooks
 #: did not foresee); the errors module is loaded only to raise, so it is repeated here.
 HOOK_FAILED = "MH042"
