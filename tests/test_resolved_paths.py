@@ -74,3 +74,20 @@ def test_only_the_hook_command_keeps_resolved_paths() -> None:
     )
     assert done.stdout.split() == ["True", "True"]  # not kept before; kept in the call
     assert done.returncode == 0  # process() ended the process with main's status
+
+
+def test_the_strict_canonical_form_still_refuses_a_missing_folder_on_the_way(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``protocol.root.canonical`` takes the kept form when every part of it exists; a
+    path through a folder that does not exist is refused as the file system refuses it
+    (``open("a/missing/../b")`` fails), even where the lexical ``..`` would reach a file."""
+    from memhooks.errors import DiagnosticError
+    from memhooks.protocol.root import canonical
+
+    monkeypatch.setattr(paths, "_KEPT", None)
+    paths.keep_resolved()
+    (tmp_path / "b").mkdir()
+    assert canonical(str(tmp_path / "b")) == os.path.realpath(tmp_path / "b")
+    with pytest.raises(DiagnosticError, match="MH024|does not exist"):
+        canonical(str(tmp_path / "missing" / ".." / "b"))

@@ -73,12 +73,12 @@ def canonical(path: str, what: str = "target") -> str:
     in plain words otherwise: ``the <what> does not exist``, ``… is a symlink to a path
     that does not exist``, or ``… cannot be reached: <why>`` (a folder on the way that
     may not be searched, a symlink loop)."""
-    real = resolved(path)  # kept in a hook process (memhooks.paths)
-    try:
-        os.stat(real)  # every part of the canonical form exists: what strict asks
-        return real
-    except OSError:
-        pass
+    if ".." not in path.split(os.sep):  # (strict refuses "a/missing/..": left to it)
+        try:  # the kept form (a hook process, memhooks.paths), each part of it there
+            os.stat(real := resolved(path))
+            return real
+        except OSError:
+            pass
     try:
         return os.path.realpath(path, strict=True)
     except OSError as exc:
