@@ -102,9 +102,7 @@ def _unreachable(path: str, exc: OSError) -> str:
 def _lstat(path: str) -> os.stat_result | None:
     try:
         return os.lstat(path)
-    except FileNotFoundError:
-        return None
-    except NotADirectoryError:
+    except (FileNotFoundError, NotADirectoryError):
         return None
 
 
@@ -253,7 +251,8 @@ def find_root(directory: str, env: Mapping[str, str] | None = None) -> tuple[str
 
 def _discover(directory: str, env: Mapping[str, str]) -> tuple[str, str]:
     """:func:`find_root` without ``MEMHOOKS_ROOT``: git, the highest hook, the target; a work
-    tree named through a link in a project that does not hold it is none (that project is)."""
+    tree named through a link in a project that does not hold it is none (that project is,
+    unless it is the home folder kept in git: ``~/code -> /data/code``)."""
     visible = []
     for candidate in ancestors(directory):
         found = marker(candidate)
@@ -263,7 +262,8 @@ def _discover(directory: str, env: Mapping[str, str]) -> tuple[str, str]:
             root = resolved(candidate)
             if root != candidate:  # named through a link: resolve_target refuses an escape
                 outer, reason = _discover(os.path.dirname(candidate), env)
-                if reason != REASON_TARGET and not is_within(root, outer):
+                claims = reason != REASON_TARGET and not is_within(root, outer)
+                if claims and outer not in _homes(env):  # (a home kept in git: dotfiles)
                     return outer, reason  # (MH029, newcomer12: why linkdir/secret.c:1)
             return root, REASON_GIT
         visible.append(candidate)
