@@ -124,6 +124,22 @@ def kind(verdict: object, lines: Sequence[tuple[int, int]]) -> str | None:
     return None
 
 
+def spaced(verdict: object, lines: Sequence[tuple[int, int]]) -> set[int]:
+    """The numbers of ``lines`` (in the commit's version) that the commit whose verdict is
+    ``verdict`` (as :func:`verdicts` answers; anything else: not judged) changed only in
+    whitespace (:data:`SPACE`): each line is judged by the hunk holding it, so a commit
+    that re-spaced one line and changed a value on another apart from it has the first
+    here alone (issue 20 items 3 and 9: a range's answer is its lines' answers)."""
+    if not isinstance(verdict, list) or not verdict:
+        return set()
+    return {
+        n
+        for first, last in lines
+        for n in range(first, last + 1)
+        if next((k for a, b, k in verdict if a <= n <= b), None) == SPACE
+    }
+
+
 def changed(before: str, after: str, *, indented: bool = True) -> list[list[object]] | None:
     """The runs of lines of ``after`` (1-based, inclusive) that changed only their
     whitespace or only gained words since ``before``: ``[[first, last, kind], …]``; None

@@ -14,8 +14,8 @@ from __future__ import annotations
 from ..lines.ownership import owners, owners_saved
 from ..lines.ranges import extend, numbers
 from ..lines.said import walked
-from .why_commit import Commit, LeftOut, rules, texts
-from .why_delta import rejudge, rejudge_before
+from .why_commit import Commit, LeftOut, rules, said_before, texts
+from .why_delta import part_of, rejudge, rejudge_before, reshaped
 
 # On the hook's import set (line-level recall): the walk back loads lines.previous only
 # for an owner that reshaped its lines.
@@ -24,7 +24,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from ..lines.ownership import Owner, Ownership
-    from ..lines.previous import Before
     from ..store import MemoryStore
 
 #: Most owners judged by what they did to the lines asked (:mod:`.why_delta`) when the
@@ -49,7 +48,10 @@ class Explanation:
     project's first commit — one without a parent — created the file: what it owns is
     what the project was imported with), ``places`` (with ``explain_lines(surface=True)``:
     in how many separate places its commit owns the file, as far as it was blamed; 0:
-    not counted)."""
+    not counted). An owner that changed some of its lines only in whitespace and is
+    itself on the others is two: the lines it explains itself, then those it only
+    re-spaced, its commit as formatting there (:func:`reshaped`) with what they replaced
+    — each line's answer, whether it is asked alone or in a range."""
 
     __slots__ = ("before", "commit", "earlier", "initial", "lines", "places")
 
@@ -151,7 +153,9 @@ def explain_lines(
     on their surface (:mod:`memhooks.lines.surface`: whitespace, comments), is
     formatting there — walked back as the low-signal rule's formatting commits are —;
     one whose subject says it reshapes code but that only added words to them is no
-    reshape there. With ``max_previous``, at most :data:`JUDGED` owners are judged so
+    reshape there. Whitespace is judged line by line: an owner that only re-spaced some
+    of the lines and changed others is walked back from the first alone, as an
+    explanation of its own after the owner's (:class:`Explanation`). With ``max_previous``, at most :data:`JUDGED` owners are judged so
     (most lines first: a read's whole file has hundreds).
     Raises :class:`memhooks.lines.BlameError` when git cannot run,
     :class:`~memhooks.errors.DiagnosticError` MH032 when git cannot read a commit."""
@@ -177,8 +181,10 @@ def explain_lines(
     left_out.look_up(commits)
     walks = max_previous
     focused = own.within(focus) if focus else None
+    parts: dict[str, set[int]] = {}
     if not late(deadline):  # what the owners did to these lines: judged (git) once
-        rejudge(top, found, commits, own, focused, deadline, None if walks is None else JUDGED)
+        limit = None if walks is None else JUDGED
+        parts = rejudge(top, found, commits, own, focused, deadline, limit)
     for owner in found:
         commit = commits.get(owner.hash)
         if commit is None:
@@ -189,16 +195,26 @@ def explain_lines(
         explanation.initial = owner.previous is None and commit.root
         explanation.places = places.get(owner.hash, 0)
         start = owner if focused is None else focused.owner(owner.hash)
-        if (
+        can_walk = (walks is None or walks > 0) and not late(deadline)
+        answer.explanations.append(explanation)
+        part, rest = part_of(own, owner, parts.get(owner.hash) if can_walk else None)
+        if part is not None:  # formatting on these of its lines alone: walked back there
+            shaped = Explanation(reshaped(commit), part.lines)
+            shaped.places = explanation.places
+            if walk is None or walk(shaped):
+                shaped.before, shaped.earlier = walk_back(top, part, own, deadline, left_out)
+                walks = None if walks is None else walks - 1
+            if shaped.before or shaped.earlier:  # else the owner's lines all, as itself
+                explanation.lines = rest
+                answer.explanations.append(shaped)
+        elif (
             walks_back(commit)
             and start is not None
-            and (walks is None or walks > 0)
+            and can_walk
             and (walk is None or walk(explanation))
-            and not late(deadline)
         ):
             explanation.before, explanation.earlier = walk_back(top, start, own, deadline, left_out)
             walks = None if walks is None else walks - 1
-        answer.explanations.append(explanation)
     answer.excluded = left_out.excluded
     answer.unrun = own.unrun
     return answer
@@ -248,7 +264,7 @@ def walk_back(
     from ..lines.previous import previous_owners  # only an owner that reshaped its lines
 
     found = previous_owners(top, owner, own, deadline=deadline)
-    before = _told(top, found, own, left_out, MAX_BEFORE, owner.hash)
+    before = said_before(top, found, own, left_out, MAX_BEFORE, owner.hash)
     rejudge_before(top, before, own, deadline)
     earlier: list[tuple[Commit, int, str]] = []
     seen = {owner.hash, *(c.hash for _, c in before)}
@@ -256,7 +272,7 @@ def walk_back(
     while steps and len(earlier) < MAX_WALK and not late(deadline):
         step, after = steps.pop(0)
         further = previous_owners(top, step, own, deadline=deadline)
-        told = _told(top, further, own, left_out, MAX_BEFORE, step.hash)
+        told = said_before(top, further, own, left_out, MAX_BEFORE, step.hash)
         rejudge_before(top, told, own, deadline)
         for back, commit in told:
             if commit.hash in seen or len(earlier) >= MAX_WALK:
@@ -281,20 +297,3 @@ def late(deadline: float | None) -> bool:
     import time
 
     return time.monotonic() >= deadline
-
-
-def _told(
-    top: str, found: list[Before], own: Ownership, left_out: LeftOut, limit: int, behind: str
-) -> list[tuple[Before, Commit]]:
-    """The first ``limit`` previous owners of ``found`` that are not a boundary, each
-    with what its commit said, less those left out (kept in ``left_out.excluded``, as
-    previous owners of ``behind``); in order."""
-    kept = [b for b in found if not b.boundary][:limit]
-    commits = texts(top, [b.hash for b in kept], own)
-    left_out.look_up(commits)
-    out: list[tuple[Before, Commit]] = []
-    for before in kept:
-        commit = commits.get(before.hash)
-        if commit is not None and not left_out.leaves_out(commit, "", behind):
-            out.append((before, commit))
-    return out

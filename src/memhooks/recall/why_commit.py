@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from ..lines.ownership import Ownership
+    from ..lines.previous import Before
     from ..store import MemoryStore
     from .exclusion import Exclusions
 
@@ -122,6 +123,23 @@ def texts(top: str, hashes: list[str], own: Ownership) -> dict[str, Commit]:
             said.keep(notes, hash_)
         own.keep()
     return {h: found[h] for h in hashes if h in found}
+
+
+def said_before(
+    top: str, found: list[Before], own: Ownership, left_out: LeftOut, limit: int, behind: str
+) -> list[tuple[Before, Commit]]:
+    """The first ``limit`` previous owners of ``found`` that are not a boundary, each
+    with what its commit said, less those left out (kept in ``left_out.excluded``, as
+    previous owners of ``behind``); in order."""
+    kept = [b for b in found if not b.boundary][:limit]
+    commits = texts(top, [b.hash for b in kept], own)
+    left_out.look_up(commits)
+    out: list[tuple[Before, Commit]] = []
+    for before in kept:
+        commit = commits.get(before.hash)
+        if commit is not None and not left_out.leaves_out(commit, "", behind):
+            out.append((before, commit))
+    return out
 
 
 def read_commits(top: str, hashes: list[str]) -> dict[str, Commit]:

@@ -18,14 +18,20 @@ read, an edit and ``memhooks why`` (issue 20 items 2 and 3; :func:`rejudge`):
   a typing or lint pass, a rename), whose added words are annotations or new names.
 
 The lines judged are those the owner owns among an edit's changed lines when it owns
-any, else among the lines asked. Verdicts are kept with the file version: a warm edit
+any, else among the lines asked — each line by itself as far as whitespace goes: an
+owner that changed some of them only in whitespace and others not is formatting on the
+first alone (:func:`rejudge` answers them), judged by the rules above on the rest, so a
+range gets the union of its lines' answers (a "tune defaults" that re-spaced line 2 and
+changed a value on line 4 is walked back at line 2 whether line 2 or lines 2–4 are
+asked; issue 20 items 3 and 9). Verdicts are kept with the file version: a warm edit
 of lines judged before loads neither git nor :mod:`difflib` for them.
 """
 
 from __future__ import annotations
 
-from ..lines.delta import GAIN, NOTES, SPACE, kind
-from ..lines.said import RESHAPES
+from ..lines.delta import GAIN, NOTES, SPACE, kind, spaced
+from ..lines.ranges import numbers, ranges_of
+from ..lines.said import RESHAPES, walked
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -43,12 +49,14 @@ def rejudge(
     focused: Ownership | None,
     deadline: float | None,
     limit: int | None = None,
-) -> None:
+) -> dict[str, set[int]]:
     """Set, in this answer's ``commits`` (what each said, by hash), the low-signal reason
     of the owners of ``found`` (most lines first; at most ``limit`` judged) that what
     they did to their lines overrules (module docstring); ``focused``: the owners of an
-    edit's changed lines. Raises nothing; past ``deadline`` (:func:`time.monotonic`) an
-    owner is not judged."""
+    edit's changed lines. Returns, by hash, the lines (numbered in the owner's version)
+    of each owner that changed them only in whitespace while its verdict on its other
+    lines judged leaves it told as itself: formatting there alone. Raises nothing; past
+    ``deadline`` (:func:`time.monotonic`) an owner is not judged."""
     asked: list[tuple[Owner, Commit]] = []
     for owner in found:
         commit = commits.get(owner.hash)
@@ -59,22 +67,33 @@ def rejudge(
             asked.append((start or owner, commit))
     if limit is not None:
         asked = asked[:limit]
-    layout = judge(top, asked, own, deadline)
+    parts: dict[str, set[int]] = {}
+    layout = judge(top, asked, own, deadline, parts)
     if layout:
         from .why_layout import relayout
 
         relayout(top, layout, commits, own, deadline)
+    # an owner walked back over all its lines after all (its other lines re-laid out, or
+    # still a reshape) is walked back from every one: no part of its own
+    return {h: lines for h, lines in parts.items() if not walked(commits[h].low_signal)}
 
 
 def judge(
-    top: str, asked: Sequence[tuple[Blamed, Commit]], own: Ownership, deadline: float | None
+    top: str,
+    asked: Sequence[tuple[Blamed, Commit]],
+    own: Ownership,
+    deadline: float | None,
+    parts: dict[str, set[int]] | None = None,
 ) -> list[Blamed]:
     """Set the low-signal reason of each commit of ``asked`` (a commit blamed for lines —
     an owner, or a previous owner with the lines followed to it — and what it said, this
     answer's copy) where what it did to those lines overrules it: formatting where it
     changed them only in whitespace; none where its subject reshapes code but it only
-    added words to them. Returns those of ``asked`` left to the layout rule (a subject
-    naming a layout change: :mod:`.why_layout`). Raises nothing."""
+    added words to them. With ``parts`` (owners only), each line is judged by itself for
+    whitespace: a commit that changed some of the lines only in whitespace and not all
+    has those (numbered in its version) put in ``parts`` by hash and is judged on the
+    others alone. Returns those of ``asked`` left to the layout rule (a subject naming a
+    layout change: :mod:`.why_layout`), each with the lines judged. Raises nothing."""
     if not asked:
         return []
     from ..lines.cache import ABSENT
@@ -86,7 +105,13 @@ def judge(
         known = verdicts(top, [blamed for blamed, _ in asked], own, deadline=deadline)
     layout: list[Blamed] = []
     for blamed, commit in asked:
-        found_kind = kind(known.get(blamed.hash), blamed.origin_lines)
+        verdict = known.get(blamed.hash)
+        space = spaced(verdict, blamed.origin_lines) if parts is not None else set()
+        if space and any(n not in space for n in numbers(blamed.origin_lines)):
+            assert parts is not None
+            parts[blamed.hash] = space  # formatting there alone: the rest judged below
+            blamed = _rest(blamed, space)
+        found_kind = kind(verdict, blamed.origin_lines)
         if found_kind == SPACE:
             from ..history.reasons import FORMATTING  # the name's one home, loaded only here
 
@@ -102,6 +127,53 @@ def judge(
             if names_layout(commit.subject):
                 layout.append(blamed)
     return layout
+
+
+def part_of(
+    own: Ownership, owner: Owner, there: set[int] | None
+) -> tuple[Owner | None, list[tuple[int, int]]]:
+    """``owner`` (one of ``own.owners``) split by :func:`rejudge`'s answer for it: the
+    part whose lines are numbered ``there`` in its version (only re-spaced: an owner of
+    its own, its ``lines`` those of the working file) and the lines of the rest;
+    ``(None, owner.lines)`` when ``there`` is None or empty, no line of the owner is
+    numbered so, or nothing is known of the file version. No git."""
+    item = own.entry
+    if not there or item is None:
+        return None, owner.lines
+    from ..lines.cache import origin_of
+
+    part: list[int] = []
+    rest: list[int] = []
+    for n in numbers(owner.lines):
+        value = item.known(n)
+        known = value is not None and value >= 0 and origin_of(value)[1] in there
+        (part if known else rest).append(n)
+    if not part:
+        return None, owner.lines
+    return own.within(ranges_of(part)).owner(owner.hash), ranges_of(rest)
+
+
+def reshaped(commit: Commit) -> Commit:
+    """This answer's copy of ``commit`` as formatting (walked back to its lines' previous
+    owners): what it is on the lines it changed only in whitespace, while it is itself on
+    its others (:func:`rejudge`)."""
+    from ..history.reasons import FORMATTING  # the name's one home, loaded only here
+    from .why_commit import Commit
+
+    copy = Commit(commit.hash, commit.subject, commit.time, commit.message)
+    copy.email, copy.root, copy.files = commit.email, commit.root, commit.files
+    copy.low_signal = FORMATTING
+    return copy
+
+
+def _rest(blamed: Blamed, space: set[int]) -> Blamed:
+    """``blamed`` with its lines but ``space`` (numbered in its version)."""
+    from ..lines.ownership import Blamed
+
+    rest = Blamed(blamed.hash, blamed.summary, blamed.author_time, blamed.boundary)
+    rest.path, rest.previous = blamed.path, blamed.previous
+    rest.origin_lines = ranges_of([n for n in numbers(blamed.origin_lines) if n not in space])
+    return rest
 
 
 def rejudge_before(

@@ -1,0 +1,123 @@
+"""A range gets the answer its lines get (issue 20 items 3 and 9; lane verdict24): in
+``data/per_line_story.json`` one commit, "tune fetch defaults", re-spaced lines 5–6
+(the same tokens) and changed a value on line 8; "fetch: log which url is fetched" owns
+line 7 between them. Asked alone, lines 5–6 are formatting under "tune": walked back to
+"fix: cap retries at the measured budget". Asked as 5–8 — by ``memhooks why``, the MCP
+tool, the hook's pre-tool Edit or a ranged Read — the verdict was made over all of
+tune's lines (a whitespace line and a value line: neither rule), so "tune" was told
+alone and the fix, which explains lines 5–6, was lost."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from storyrepo import built_story
+
+from memhooks.mcp import tools
+
+PATH = "fetchx/fetch.py"
+FIX = "fix: cap retries at the measured budget"
+
+
+@pytest.fixture(scope="module")
+def story(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    return built_story(tmp_path_factory, "per_line_story.json")
+
+
+def why(repo: Path, state: Path, target: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "memhooks", "why", target], cwd=repo, capture_output=True,
+        text=True, check=False, env={**os.environ, "MEMHOOKS_STATE_DIR": str(state)},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_why_of_a_range_walks_back_where_its_lines_alone_do(
+    story: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    repo, hashes = story
+    tune, fix, log = (hashes[k][:12] for k in ("tune", "fix", "log"))
+    behind = f'before it {fix} "{FIX}" (2026-01-02)'
+    alone = why(repo, tmp_path / "one", f"{PATH}:5")
+    assert f'{PATH} 5: {tune} "tune fetch defaults" (2026-01-04); {behind}' in alone
+    ranged = why(repo, tmp_path / "range", f"{PATH}:5-8").splitlines()
+    # each commit's line says exactly which lines it explains: tune its value on line 8,
+    # the fix (behind tune's re-spacing) lines 5-6, the log commit line 7
+    assert f'{PATH} 8: {tune} "tune fetch defaults" (2026-01-04)' in ranged
+    assert f"{PATH} 5–6: {tune} (named above); {behind}" in ranged
+    assert f'{PATH} 7: {log} "fetch: log which url is fetched" (2026-01-03)' in ranged
+    assert (
+        "  | The gateway's measured budget is five attempts; asking for more timed it out."
+        in ranged
+    )
+
+
+def test_the_mcp_tool_gives_the_range_its_lines_answers(
+    story: tuple[Path, dict[str, str]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo, hashes = story
+    monkeypatch.chdir(repo)
+    monkeypatch.setenv("MEMHOOKS_STATE_DIR", str(tmp_path / "state"))
+    answer = tools.why(PATH, 5, 8)
+    tune = [o for o in answer["owners"] if o["commit"] == hashes["tune"]]
+    assert [(o["lines"], o["low_signal"]) for o in tune] == [
+        ([[8, 8]], None),
+        ([[5, 6]], "formatting"),
+    ]
+    assert [b["commit"] for b in tune[0]["before"]] == []
+    assert [b["commit"] for b in tune[1]["before"]] == [hashes["fix"]]
+
+
+def hook(repo: Path, tmp_path: Path, payload: dict[str, object]) -> str:
+    (repo / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n", encoding="utf-8")
+    env = {**os.environ, "MEMHOOKS_STATE_DIR": str(tmp_path / "state"),
+           "MEMHOOKS_STORE": str(tmp_path / "store.sqlite3"), "MEMHOOKS_HOOK_TIMEOUT_MS": "30000"}  # fmt: skip
+    raw = {"session_id": "s1", "cwd": str(repo), **payload}
+    done = subprocess.run(
+        [sys.executable, "-m", "memhooks", "hook", "--agent", "claude-code"],
+        input=json.dumps(raw), capture_output=True, text=True, check=False, env=env, cwd=repo,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return str(json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"])
+
+
+@pytest.fixture
+def clone(story: tuple[Path, dict[str, str]], tmp_path: Path) -> Path:
+    copy = tmp_path / "repo"
+    subprocess.run(["git", "clone", "-q", str(story[0]), str(copy)], check=True)
+    return copy.resolve()
+
+
+def test_an_edit_of_a_re_spaced_line_and_a_changed_one_is_told_what_each_replaced(
+    story: tuple[Path, dict[str, str]], clone: Path, tmp_path: Path
+) -> None:
+    _, hashes = story
+    old = '    backoff = BACKOFF*retries\n    log("fetch", url)\n    timeout = 45\n'
+    new = '    backoff = BACKOFF * retries * 2\n    log("fetch", url, timeout)\n    timeout = 60\n'
+    told = hook(clone, tmp_path, {
+        "hook_event_name": "PreToolUse", "tool_name": "Edit",
+        "tool_input": {"file_path": str(clone / PATH), "old_string": old, "new_string": new},
+    })  # fmt: skip
+    tune, fix = hashes["tune"][:12], hashes["fix"][:12]
+    assert f'{PATH} 6: {tune} (named above); before it {fix} "{FIX}"' in told, told
+    assert f'{PATH} 5, 8: {tune} "tune fetch defaults"' in told
+
+
+def test_a_ranged_read_is_told_the_fix_behind_the_re_spaced_lines(
+    story: tuple[Path, dict[str, str]], clone: Path, tmp_path: Path
+) -> None:
+    _, hashes = story
+    told = hook(clone, tmp_path, {
+        "hook_event_name": "PostToolUse", "tool_name": "Read", "tool_response": {},
+        "tool_input": {"file_path": str(clone / PATH), "offset": 5, "limit": 4},
+    })  # fmt: skip
+    tune, fix = hashes["tune"][:12], hashes["fix"][:12]
+    assert (
+        f'{PATH} 5–6: {tune} "tune fetch defaults" (2026-01-04); before it {fix} "{FIX}"' in told
+    ), told
