@@ -24,8 +24,12 @@ def call(payload: object, host: str, tmp_path: Path) -> Reply:
 
 
 def recorded(name: str, tmp_path: Path) -> dict[str, object]:
-    payload: dict[str, object] = json.loads((PAYLOADS / name).read_text(encoding="utf-8"))
-    payload["cwd"] = str(tmp_path)
+    """The recorded payload ``name`` (``real/`` unless the name says its folder), its
+    ``cwd`` (where it has one) ``tmp_path``."""
+    path = PAYLOADS.parent / name if "/" in name else PAYLOADS / name
+    payload: dict[str, object] = json.loads(path.read_text(encoding="utf-8"))
+    if "cwd" in payload:
+        payload["cwd"] = str(tmp_path)
     return payload
 
 
@@ -108,3 +112,71 @@ def test_the_hook_command_says_it_on_stderr_once(tmp_path: Path) -> None:
             " that memhooks knows its version)"
         )
     ]
+
+
+#: (host, a recorded payload, a field of it, a value of the wrong type, what MH041 says)
+WRONG_FIELDS = [
+    ("claude-code", "claude-code-UserPromptSubmit.json", "cwd", 7, "its cwd is not text (int)"),
+    ("claude-code", "claude-code-UserPromptSubmit.json", "session_id", 7, "its session_id is not text (int)"),
+    ("claude-code", "claude-code-PostToolUse.json", "transcript_path", ["t"], "its transcript_path is not text (list)"),
+    ("claude-code", "claude-code-PostToolUse.json", "tool_name", {"n": 1}, "its tool_name is not text (dict)"),
+    ("gemini-cli", "gemini-cli-BeforeAgent.json", "session_id", 7, "its session_id is not text (int)"),
+    ("codex", "codex-UserPromptSubmit.json", "cwd", False, "its cwd is not text (bool)"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("host", "name", "key", "value", "what"), WRONG_FIELDS)
+def test_a_payload_field_of_the_wrong_type_is_said_not_taken_as_absent(
+    host: str, name: str, key: str, value: object, what: str, tmp_path: Path
+) -> None:
+    """``"cwd": 7`` was served from the process's folder, ``"session_id": 7`` filed under
+    ``anonymous-…`` (newcomer13 F1)."""
+    payload = {**recorded(name, tmp_path), key: value}
+    native = str(payload["hook_event_name"])
+    reply = call(payload, host, tmp_path)
+    assert reply.stdout == noop(host, native)
+    assert f"`{native}` payload is malformed: {what};" in said(reply)
+
+
+@pytest.mark.parametrize(
+    ("tool", "tool_input", "what"),
+    [
+        ("Read", None, "the tool's input is missing"),
+        ("Read", "", "the tool's input is missing"),
+        ("Bash", None, "the tool's input is missing"),
+        ("Edit", {"file_path": "a.py", "old_string": 7, "new_string": "x"}, "the tool's old_string is not text (int)"),
+        ("Edit", {"file_path": "a.py", "old_string": "x", "new_string": ["y"]}, "the tool's new_string is not text (list)"),
+    ],
+)  # fmt: skip
+def test_a_tool_input_missing_or_an_edit_s_text_of_the_wrong_type_is_said(
+    tool: str, tool_input: object, what: str, tmp_path: Path
+) -> None:
+    """A Read with ``tool_input`` null, an Edit with ``old_string`` 7 were silent
+    (newcomer13 F2)."""
+    for native in ("PreToolUse", "PostToolUse"):
+        payload = {**recorded("claude-code-PostToolUse.json", tmp_path), "hook_event_name": native,
+                   "tool_name": tool, "tool_input": tool_input}  # fmt: skip
+        reply = call(payload, "claude-code", tmp_path)
+        assert reply.stdout == noop("claude-code", native)
+        assert f"`{native}` payload is malformed: {what};" in said(reply)
+
+
+def test_a_tool_that_takes_no_input_may_have_none(tmp_path: Path) -> None:
+    payload = {**recorded("claude-code-PostToolUse.json", tmp_path), "tool_name": "TodoWrite", "tool_input": None}  # fmt: skip
+    assert call(payload, "claude-code", tmp_path).note is None
+
+
+def test_the_installed_command_says_a_wrong_cwd_on_stderr_once(tmp_path: Path) -> None:
+    """Through the command ``agents install`` writes (the launcher sourced by ``sh``)."""
+    from memhooks.install import command
+
+    payload = {**recorded("claude-code-UserPromptSubmit.json", tmp_path), "cwd": 7}
+    done = subprocess.run(
+        command.argv("claude-code"), input=json.dumps(payload), capture_output=True, text=True,
+        check=False, env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}, cwd=tmp_path,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout) == (0, "")
+    told = (
+        "MH041 the claude-code `UserPromptSubmit` payload is malformed: its cwd is not text (int);"
+    )
+    assert [line.split(": ", 1)[1][: len(told)] for line in done.stderr.splitlines()] == [told]

@@ -127,9 +127,11 @@ class NormalizedEvent:
     ``transcript_path`` the host's transcript file, if any
     ``raw``             the payload exactly as received
     ``malformed``       what is wrong with a field the event is served from (a tool
-                        input that is no object, a file path that is no text or holds
-                        a NUL, a prompt that is no text), None when nothing is: the
-                        hook then serves nothing and says so (MH041)
+                        input that is no object, or none for a file or shell tool; a
+                        file path or an edit's text that is no text, a path with a
+                        NUL; a prompt, ``cwd``, session id... that is no text): the
+                        rule is :func:`memhooks.agents.fields.wrong`. None when nothing
+                        is; else the hook serves nothing and says so (MH041)
 
     ``files`` is filled for every event that names files, not only ``post_edit``:
     ``post_tool`` carries reads, ``pre_tool`` what a tool is about to touch, and

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from . import base, outcome
 from .base import EVENTS, TOOL_TIME_EVENTS, NormalizedEvent
-from .fields import first_text, text
+from .fields import first_text, text, wrong, wrong_fields
 from .paths import clean_dir
 from .tools import OTHER, ToolCall, told
 
@@ -30,6 +30,11 @@ CLAUDE_EVENTS: dict[str, str | None] = {
     "PreCompact": base.PRE_COMPACT,
     "Stop": base.STOP,
 }
+#: The payload's text fields: one that holds anything else (``"cwd": 7``) is malformed
+#: (:func:`~.fields.wrong_fields`), never taken as absent.
+TEXT_FIELDS = (
+    "cwd", "session_id", "sessionId", "transcript_path", "transcriptPath", "tool_name", "toolName",
+)  # fmt: skip
 
 
 def event_name(payload: dict[str, object], hint: str | None) -> str | None:
@@ -82,13 +87,11 @@ def normalize(
     )
     result = read(payload.get("tool_response"))
     fields = told(call, result)
-    given = payload.get("prompt")
-    if event == base.USER_PROMPT and not isinstance(given, str):
-        fields["malformed"] = (
-            "its prompt is missing"
-            if given is None
-            else f"its prompt is not text ({type(given).__name__})"
-        )
+    fields["malformed"] = (
+        wrong_fields(payload, TEXT_FIELDS)
+        or call.problem
+        or (wrong(payload.get("prompt"), "its prompt", required=True) if event == base.USER_PROMPT else None)
+    )  # fmt: skip
     success = result.success
     if native is not None and native.endswith("Failure"):
         success = False  # PostToolUseFailure: the tool failed, whatever it printed

@@ -25,6 +25,39 @@ def text(value: object) -> str | None:
     return None
 
 
+#: The word said of what a payload field must hold, by the type JSON gives it (:func:`wrong`).
+_KINDS: dict[type, str] = {str: "text", list: "a list", dict: "an object"}
+
+
+def wrong(value: object, name: str, kind: type = str, *, required: bool = False) -> str | None:
+    """What is wrong with the payload field ``name`` (as the message says it: ``its
+    prompt``, ``the tool's file_path``) holding ``value``: ``NAME is missing`` (only when
+    ``required``; null is missing) or ``NAME is not text (int)`` (``kind``: ``str``,
+    ``list`` or ``dict``); None when it is of its kind, or absent and not required. A
+    blank string is text: whether it says anything is its reader's question. The one rule
+    of :attr:`memhooks.agents.base.NormalizedEvent.malformed` (issue 21: a field of the
+    wrong type was taken as absent, silently: ``"cwd": 7`` became the process's folder)."""
+    if value is None:
+        return f"{name} is missing" if required else None
+    if isinstance(value, kind):
+        return None
+    return f"{name} is not {_KINDS[kind]} ({type(value).__name__})"
+
+
+def wrong_fields(
+    mapping: dict[str, object] | None, keys: tuple[str, ...], whose: str = "its "
+) -> str | None:
+    """:func:`wrong` of the first of ``keys`` (text when there) that ``mapping`` holds
+    something else in, named ``whose + key``; None when each is text or absent."""
+    if mapping is None:
+        return None
+    for key in keys:
+        found = wrong(mapping.get(key), whose + key)
+        if found is not None:
+            return found
+    return None
+
+
 def first_text(mapping: dict[str, object] | None, *keys: str) -> str | None:
     """The first non-blank string among ``mapping[key]`` for ``keys``, in order."""
     if mapping is None:

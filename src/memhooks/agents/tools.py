@@ -17,7 +17,7 @@ MCP calls without a file verb) report no files.
 from __future__ import annotations
 
 from .base import DELETED, POST_COMMAND, POST_EDIT, POST_TOOL, READ, RENAMED, WRITTEN, FileChange
-from .fields import MAX_ITEMS, mapping, strings, text
+from .fields import MAX_ITEMS, mapping, strings, text, wrong
 from .paths import clean_path
 
 TYPE_CHECKING = False
@@ -74,6 +74,12 @@ LIST_KEYS = ("files", "paths", "file_paths", "filePaths")
 #: The keys the hosts' own file tools name their one file in: anything but text there
 #: (or text with a NUL, which no path holds) is a malformed event (:attr:`ToolCall.problem`).
 FILE_KEYS = ("file_path", "filePath", "notebook_path")
+#: The keys every host's replacing edit names the text it replaces and its new text in
+#: (``memhooks.lines.tools.REPLACE_TOOLS``): anything but text there is malformed too.
+EDIT_TEXT_KEYS = ("old_string", "new_string", "oldString", "newString", "old_str", "new_str")
+#: The tool kinds that act on what their input names: one named with no input (null,
+#: absent or blank) is malformed; another tool (a web fetch, a task) may take none.
+INPUT_KINDS = frozenset((EDIT, READ_KIND, DELETE, MOVE, COMMAND, SEARCH))
 RENAME_KEYS = (("old_path", "new_path"), ("source", "destination"))
 PATCH_KEYS = ("patchText", "patch", "input", "command")
 COMMAND_KEYS = ("command", "cmd", "command_line", "commandLine")
@@ -140,8 +146,9 @@ class ToolCall:
     ) -> None:
         self.name = text(name)
         self.input = mapping(raw_input)
-        self.problem = problem(raw_input, self.input)
         self.kind = classify(self.name, table) if self.name is not None else unnamed
+        needed = self.name is not None and self.kind in INPUT_KINDS
+        self.problem = problem(raw_input, self.input, needed=needed)
         if self.kind == EDIT and self.input is not None and self.input.get("command") == "view":
             self.kind = READ_KIND  # str_replace_editor-style tools: "view" only reads
         self.files = files_from_input(self.input, self.kind, cwd)
@@ -158,22 +165,30 @@ class ToolCall:
         return POST_TOOL
 
 
-def problem(raw_input: object, found: dict[str, object] | None) -> str | None:
+def problem(
+    raw_input: object, found: dict[str, object] | None, *, needed: bool = False
+) -> str | None:
     """What is wrong with a tool's input as the host sent it (``raw_input``; ``found``:
-    it as an object), or None: no object (a blank string or null is no input), or a
-    :data:`FILE_KEYS` value that is no text or holds a NUL."""
+    it as an object), or None: no object (a blank string or null is no input: wrong only
+    when ``needed``, a file or shell tool's), or a :data:`FILE_KEYS` or
+    :data:`EDIT_TEXT_KEYS` value that is no text (:func:`~.fields.wrong`), or a file key's
+    text holding a NUL."""
     if found is None:
         if raw_input is None or (isinstance(raw_input, str) and not raw_input.strip()):
-            return None
+            return "the tool's input is missing" if needed else None
         return f"the tool's input is not an object ({type(raw_input).__name__})"
     for key in FILE_KEYS:
         value = found.get(key)
         if value is None:
             continue
         if not isinstance(value, str):
-            return f"the tool's {key} is not text ({type(value).__name__})"
+            return wrong(value, f"the tool's {key}")
         if "\0" in value:
             return f"the tool's {key} holds a NUL character"
+    for key in EDIT_TEXT_KEYS:
+        value = found.get(key)
+        if value is not None and not isinstance(value, str):
+            return wrong(value, f"the tool's {key}")
     return None
 
 
