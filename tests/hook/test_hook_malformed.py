@@ -17,6 +17,8 @@ from memhooks.agents.registry import _MODULES, noop
 from memhooks.hook.handler import Reply, handle
 
 PAYLOADS = Path(__file__).parents[1] / "agents" / "data" / "payloads" / "real"
+#: Every recorded payload: real/, docs/ and memorix-derived/ (their README).
+RECORDED = sorted(PAYLOADS.parent.glob("*/*.json"))
 
 
 def call(payload: object, host: str, tmp_path: Path) -> Reply:
@@ -114,6 +116,21 @@ def test_the_hook_command_says_it_on_stderr_once(tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.parametrize("path", RECORDED, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_no_recorded_payload_is_malformed(path: Path) -> None:
+    """The rule (newcomer13 F1/F2) holds no field any host really sends for wrong: every
+    recorded event is served as before (its reply byte-identical, no note)."""
+    from memhooks.agents.registry import normalize
+
+    if "model-request" in path.name or path.name == "opencode-plugin_init.json":
+        pytest.skip("not a hook event")
+    payload = json.loads(path.read_text(encoding="utf-8"))
+    hosts = sorted(_MODULES, key=len, reverse=True)
+    named = next((h for h in hosts if path.name.startswith(h + "-")), None)
+    for agent in {None, named}:
+        assert normalize(payload, agent, None).malformed is None, agent
+
+
 #: (host, a recorded payload, a field of it, a value of the wrong type, what MH041 says)
 WRONG_FIELDS = [
     ("claude-code", "claude-code-UserPromptSubmit.json", "cwd", 7, "its cwd is not text (int)"),
@@ -164,6 +181,62 @@ def test_a_tool_input_missing_or_an_edit_s_text_of_the_wrong_type_is_said(
 def test_a_tool_that_takes_no_input_may_have_none(tmp_path: Path) -> None:
     payload = {**recorded("claude-code-PostToolUse.json", tmp_path), "tool_name": "TodoWrite", "tool_input": None}  # fmt: skip
     assert call(payload, "claude-code", tmp_path).note is None
+
+
+#: Every host's prompt event, recorded: (host, payload, the keys down to its prompt, a
+#: value of the wrong type, what MH041 calls the prompt, the event the command names)
+PROMPTS = [
+    ("claude-code", "real/claude-code-UserPromptSubmit.json", ("prompt",), ["a"], "its prompt is not text (list)", None),
+    ("codex", "real/codex-UserPromptSubmit.json", ("prompt",), 7, "its prompt is not text (int)", None),
+    ("gemini-cli", "real/gemini-cli-BeforeAgent.json", ("prompt",), {}, "its prompt is not text (dict)", None),
+    ("copilot-vscode", "docs/copilot-vscode-UserPromptSubmit.json", ("prompt",), 7, "its prompt is not text (int)", None),
+    ("kiro", "docs/kiro-cli-userPromptSubmit.json", ("prompt",), 7, "its prompt is not text (int)", None),
+    ("generic", "real/claude-code-UserPromptSubmit.json", ("prompt",), 7, "its prompt is not text (int)", None),
+    ("copilot-cli", "real/copilot-cli-userPromptSubmitted.json", ("prompt",), ["a"], "its prompt is not text (list)", "userPromptSubmitted"),
+    ("cline", "docs/cline-UserPromptSubmit.json", ("userPromptSubmit", "prompt"), 7, "its userPromptSubmit.prompt is not text (int)", None),
+    ("cursor", "docs/cursor-beforeSubmitPrompt.json", ("prompt",), ["a"], "its prompt is not text (list)", None),
+    ("windsurf", "docs/windsurf-pre_user_prompt.json", ("tool_info", "user_prompt"), 7, "its tool_info.user_prompt is not text (int)", None),
+    ("opencode", "real/opencode-chat.message.json", ("output", "parts"), "hi", "its output.parts is not a list (str)", "chat.message"),
+    ("hermes", "real/hermes-pre_llm_call.json", ("extra", "user_message"), ["a"], "its extra.user_message is not text (list)", None),
+]  # fmt: skip
+
+
+def _with(payload: dict[str, object], keys: tuple[str, ...], value: object) -> dict[str, object]:
+    """A copy of ``payload`` with ``keys`` (a path down its objects) holding ``value``, or
+    without the last key when ``value`` is ``...``."""
+    copy = json.loads(json.dumps(payload))
+    inner = copy
+    for key in keys[:-1]:
+        inner = inner[key]
+    if value is ...:
+        del inner[keys[-1]]
+    else:
+        inner[keys[-1]] = value
+    return copy
+
+
+@pytest.mark.parametrize(("host", "name", "keys", "value", "what", "event"), PROMPTS,
+                         ids=[row[0] for row in PROMPTS])  # fmt: skip
+def test_every_host_s_prompt_event_with_a_prompt_that_is_no_text_is_said(
+    host: str, name: str, keys: tuple[str, ...], value: object, what: str, event: str | None,
+    tmp_path: Path,
+) -> None:  # fmt: skip
+    """Only the Claude-shaped hosts' prompt events were checked (issue 21 item 2)."""
+    payload = recorded(name, tmp_path)
+    good = handle(json.dumps(payload), agent=host, native_event=event, env={"HOME": str(tmp_path)})
+    assert good.note is None or not good.note.startswith("MH041"), good.note
+    missing = what.split(" is not ")[0] + " is missing"
+    for bad, says in ((value, what), (..., missing)):
+        reply = handle(json.dumps(_with(payload, keys, bad)), agent=host, native_event=event,
+                       env={"HOME": str(tmp_path)})  # fmt: skip
+        assert reply.stdout == good.stdout == noop(host, _native(host, payload, event))
+        assert f"payload is malformed: {says};" in said(reply)
+
+
+def _native(host: str, payload: dict[str, object], event: str | None) -> str | None:
+    from memhooks.agents.registry import normalize
+
+    return normalize(payload, host, event).native_event
 
 
 def test_the_installed_command_says_a_wrong_cwd_on_stderr_once(tmp_path: Path) -> None:

@@ -169,7 +169,7 @@ def test_stray_prints_never_reach_stdout(monkeypatch: pytest.MonkeyPatch) -> Non
             "hermes",
             None,
             [],
-            stdin=io.BytesIO(b'{"hook_event_name": "pre_llm_call"}'),
+            stdin=io.BytesIO(b'{"hook_event_name": "pre_llm_call", "extra": {"user_message": "hi"}}'),
             stdout=stdout,
             stderr=stderr,
             env={},

@@ -14,7 +14,7 @@ from __future__ import annotations
 from . import base, outcome
 from .base import NormalizedEvent
 from .delivery import CLINE, Delivery
-from .fields import boolean, child, first_text, strings, text
+from .fields import boolean, child, first_text, strings, text, wrong, wrong_fields
 from .paths import clean_dir
 from .tools import COMMAND, EDIT, READ_KIND, SEARCH, ToolCall
 
@@ -97,8 +97,15 @@ def normalize(payload: dict[str, object], native_event: str | None) -> Normalize
         reason=first_text(data, "compactionStrategy"),
         workspace_roots=roots,
         raw=payload,
-        malformed=call.problem,
+        malformed=wrong_fields(payload, ("taskId", "workspacePath"))
+        or call.problem
+        or (_prompt_problem(data, native) if event == base.USER_PROMPT else None),
     )
+
+
+def _prompt_problem(data: dict[str, object] | None, native: str | None) -> str | None:
+    """What is wrong with a prompt event's ``<event>.prompt`` (:func:`~.fields.wrong`)."""
+    return wrong((data or {}).get("prompt"), f"its {_data_key(native or '')}.prompt", required=True)
 
 
 def _data_key(hook_name: str) -> str:

@@ -23,7 +23,7 @@ from .base import NormalizedEvent
 from .claude_code import EVENTS as CLAUDE_EVENTS
 from .claude_code import TOOLS as CLAUDE_TOOLS
 from .delivery import HOOK_SPECIFIC, TOP_LEVEL, Delivery
-from .fields import first_text, text
+from .fields import first_text, text, wrong, wrong_fields
 from .paths import clean_dir
 from .tools import COMMAND, EDIT, OTHER, READ_KIND, SEARCH, ToolCall, told
 
@@ -123,6 +123,12 @@ def normalize(payload: dict[str, object], native_event: str | None) -> Normalize
         cwd,
     )
     result = outcome.read(payload.get("toolResult"))
+    fields = told(call, result)
+    fields["malformed"] = (
+        wrong_fields(payload, ("cwd", "sessionId", "toolName", "transcriptPath"))
+        or call.problem
+        or (wrong(payload.get("prompt"), "its prompt", required=True) if event == base.USER_PROMPT else None)
+    )  # fmt: skip
     return NormalizedEvent(
         NAME,
         call.event(event),
@@ -130,7 +136,7 @@ def normalize(payload: dict[str, object], native_event: str | None) -> Normalize
         cwd=cwd,
         session_id=text(payload.get("sessionId")),
         prompt=first_text(payload, "prompt", "initialPrompt"),
-        **told(call, result),
+        **fields,
         success=False if native == "postToolUseFailure" else result.success,
         error=result.error or outcome.error_text(payload.get("error")),
         reason=first_text(payload, "source", "reason", "stopReason", "trigger"),

@@ -15,7 +15,7 @@ from __future__ import annotations
 from . import base, claude_shape, outcome
 from .base import READ, WRITTEN, FileChange, NormalizedEvent
 from .delivery import SNAKE, Delivery
-from .fields import MAX_ITEMS, first_text, strings, text
+from .fields import MAX_ITEMS, first_text, strings, text, wrong, wrong_fields
 from .paths import clean_dir
 from .tools import COMMAND, DELETE, EDIT, OTHER, READ_KIND, SEARCH, ToolCall, add, unique
 
@@ -64,6 +64,9 @@ TOOLS = {
     "task": OTHER,
 }
 
+#: The payload's text fields (:func:`~.fields.wrong_fields`).
+TEXT_FIELDS = ("cwd", "session_id", "conversation_id", "transcript_path", "tool_name", "file_path")
+
 _MARKERS = ("conversation_id", "cursor_version", "generation_id", "workspace_roots")
 
 
@@ -109,7 +112,13 @@ def normalize(payload: dict[str, object], native_event: str | None) -> Normalize
         workspace_roots=roots,
         transcript_path=text(payload.get("transcript_path")),
         raw=payload,
-        malformed=call.problem,
+        malformed=wrong_fields(payload, TEXT_FIELDS)
+        or call.problem
+        or (
+            wrong(payload.get("prompt"), "its prompt", required=True)
+            if event == base.USER_PROMPT
+            else None
+        ),
     )
 
 

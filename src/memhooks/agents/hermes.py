@@ -23,7 +23,7 @@ from __future__ import annotations
 from . import base, claude_shape, outcome
 from .base import NormalizedEvent
 from .delivery import CONTEXT, Delivery
-from .fields import child, first_text, mapping, text
+from .fields import child, first_text, mapping, text, wrong, wrong_fields
 from .paths import clean_dir
 from .tools import COMMAND, EDIT, READ_KIND, SEARCH, ToolCall, told
 
@@ -91,6 +91,12 @@ def normalize(payload: dict[str, object], native_event: str | None) -> Normalize
     result = outcome.read(extra.get("result") if "result" in extra else fields.get("tool_result"))
     status = text(extra.get("status"))
     success = {"ok": True, "error": False}.get(status or "", result.success)
+    fields_told = told(call, result)
+    fields_told["malformed"] = (
+        wrong_fields(fields, ("cwd", "session_id", "tool_name"))
+        or call.problem
+        or (_prompt_problem(extra, fields) if event == base.USER_PROMPT else None)
+    )
     return NormalizedEvent(
         NAME,
         call.event(event),
@@ -98,12 +104,20 @@ def normalize(payload: dict[str, object], native_event: str | None) -> Normalize
         cwd=cwd,
         session_id=text(fields.get("session_id")),
         prompt=first_text(extra, "user_message") or text(fields.get("prompt")),
-        **told(call, result),
+        **fields_told,
         success=success,
         error=first_text(extra, "error_message") or result.error,
         response=first_text(extra, "assistant_response") or text(fields.get("ai_response")),
         raw=payload,
     )
+
+
+def _prompt_problem(extra: dict[str, object], fields: dict[str, object]) -> str | None:
+    """What is wrong with a ``pre_llm_call``'s prompt: ``extra.user_message``, or the
+    plugin wrapper's ``prompt`` (:func:`~.fields.wrong`)."""
+    if extra.get("user_message") is None and fields.get("prompt") is not None:
+        return wrong(fields.get("prompt"), "its prompt")
+    return wrong(extra.get("user_message"), "its extra.user_message", required=True)
 
 
 def _event(payload: dict[str, object], hint: str | None) -> str | None:

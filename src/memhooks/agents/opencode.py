@@ -25,7 +25,7 @@ from __future__ import annotations
 from . import base, claude_shape, outcome
 from .base import WRITTEN, NormalizedEvent
 from .delivery import CONTEXT, Delivery
-from .fields import MAX_ITEMS, child, first_text, text
+from .fields import MAX_ITEMS, child, first_text, text, wrong, wrong_fields
 from .paths import clean_dir
 from .tools import COMMAND, EDIT, OTHER, READ_KIND, SEARCH, ToolCall, add, unique
 
@@ -160,7 +160,13 @@ def normalize(payload: dict[str, object], native_event: str | None) -> Normalize
         success=result.success,
         output=result.output,
         raw=payload,
-        malformed=call.problem,
+        malformed=wrong_fields(payload, ("directory", "cwd", "session_id", "tool_name"))
+        or call.problem
+        or (
+            wrong(out.get("parts"), "its output.parts", list, required=True)
+            if native == "chat.message"
+            else None
+        ),
     )
 
 

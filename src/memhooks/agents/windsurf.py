@@ -14,7 +14,7 @@ from __future__ import annotations
 from . import base, outcome
 from .base import READ, WRITTEN, FileChange, NormalizedEvent
 from .delivery import Delivery
-from .fields import child, first_text, mapping, text
+from .fields import child, first_text, mapping, text, wrong, wrong_fields
 from .paths import clean_dir
 from .tools import add
 
@@ -38,6 +38,8 @@ EVENTS: dict[str, str | None] = {
 #: No documented model-visible hook output: stdout reaches the user only.
 DELIVERY = Delivery(None)
 PROJECT_VARS: tuple[str, ...] = ()
+#: ``tool_info``'s text fields (:func:`~.fields.wrong_fields`).
+INFO_TEXT = ("cwd", "file_path", "command_line", "mcp_tool_name")
 
 
 def detect(payload: dict[str, object]) -> bool:
@@ -74,6 +76,13 @@ def normalize(payload: dict[str, object], native_event: str | None) -> Normalize
         error=outcome.error_text(info.get("error")),
         response=text(info.get("response")),
         raw=payload,
+        malformed=wrong_fields(payload, ("trajectory_id",))
+        or wrong_fields(info, INFO_TEXT, "its tool_info.")
+        or (
+            wrong(info.get("user_prompt"), "its tool_info.user_prompt", required=True)
+            if event == base.USER_PROMPT
+            else None
+        ),
     )
 
 
