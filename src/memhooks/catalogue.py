@@ -8,9 +8,10 @@ control character in a recall query or an exclusion) MH034 (a plain chat transcr
 ``memhooks transcripts import --chat`` cannot read) MH035 (lines ``memhooks why`` was
 asked about that the file does not have), MH036 (a hook over the size limit, which the
 reference reports as MH000 with invalid files), MH037 (a memory store or state file a
-command cannot open or write), MH038 (a ``MEMHOOKS_*`` variable that is no setting)
-and MH044 (a command line a command does not take: the reference prints clap's usage
-errors without a code) are ours too. A new code is a new row here (claim it on the team board first);
+command cannot open or write), MH038 (a ``MEMHOOKS_*`` variable that is no setting),
+MH044 (a command line a command does not take: the reference prints clap's usage
+errors without a code), MH045 (a line ``memhooks memories import`` cannot take) and
+MH046 (an optional extra a command needs, not installed) are ours too. A new code is a new row here (claim it on the team board first);
 :class:`memhooks.errors.Diagnostic` reads it.
 """
 
@@ -214,6 +215,20 @@ CATALOGUE: dict[str, tuple[str, str, str]] = {
         ERROR,
         "Invalid command line",
         "`memhooks COMMAND --help` says what the command takes",
+    ),
+    "MH045": (
+        ERROR,
+        "Invalid memory line",
+        (
+            "write one JSON object a line with a non-blank `text`; the other fields are"
+            " optional, as `memhooks memories export` writes them (docs/cli.md); nothing of"
+            " the file was imported"
+        ),
+    ),
+    "MH046": (
+        ERROR,
+        "Optional extra missing",
+        "install the extra the message names into memhooks' environment, then run the command again",
     ),
 }
 

@@ -24,6 +24,7 @@ from .errors import (
     BackendError,
     Diagnostic,
     DiagnosticError,
+    ExtraMissingError,
     HomeError,
     MemhooksError,
     MemhooksWarning,
@@ -418,10 +419,11 @@ def command_diagnostic(exc: MemhooksError, command: str) -> Diagnostic | None:
     (:func:`memhooks.errors.store_diagnostic`); no HOME to find memhooks' folders under (MH037) or a
     backend's failure (MH039, with the catalogue's help: ``memhooks backends check``) at
     the command, as a usage error no one argument is at fault for (the message says what
-    to do); None for the rest — a request the store could not do that no code names (a
+    to do); an optional extra not installed (MH046, the message names its ``pip install``:
+    exit status 2) at the command too; None for the rest — a request the store could not do that no code names (a
     line of a ``memories import`` file), an error without a code."""
     store = store_diagnostic(exc)
-    if store is not None or not isinstance(exc, (HomeError, BackendError)):
+    if store is not None or not isinstance(exc, (HomeError, BackendError, ExtraMissingError)):
         return store
     assert exc.code is not None
     return Diagnostic(exc.code, str(exc), command, help=None if exc.code == "MH039" else "")
@@ -591,13 +593,13 @@ def _dispatch(argv: list[str]) -> int:
     except MemhooksError as exc:
         # coded, as every diagnostic (it printed `error: …` without a code: polish23)
         diagnostic = command_diagnostic(exc, f"memhooks {args.command}")
-        if diagnostic is None:  # no code says it (`memhooks mcp` without its extra)
+        if diagnostic is None:  # no code says it
             print(f"error: {exc}", file=sys.stderr)
             return 1
         from .report import print_errors
 
         print_errors([diagnostic], getattr(args, "format", "human"))
-        return 1
+        return 2 if isinstance(exc, ExtraMissingError) else 1
     except BrokenPipeError:
         # The reader went away (e.g. `| head`): it has what it wanted, so stop quietly
         # with success (it was exit 1: newcomer10) — a closed stdout is not an error

@@ -106,13 +106,15 @@ def test_note_tool_adds_a_cue_to_the_nearest_hook(project: Path, store_path: str
 
 
 def test_cli_without_the_sdk_says_how_to_install_it(tmp_path: Path) -> None:
+    """MH046 naming the extra, exit 2 (it was ``error: …`` without a code, exit 1)."""
     script = "import sys; sys.modules['mcp'] = None\nfrom memhooks.cli import main\nsys.exit(main(['mcp']))"
     done = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, check=False
     )
-    assert done.returncode == 1
-    assert (
-        done.stderr
-        == "error: the MCP server needs the optional MCP SDK: pip install 'memhooks[mcp]'\n"
+    assert done.returncode == 2
+    assert done.stderr == (
+        "error[MH046]: the MCP server needs the optional MCP SDK, not installed (mcp.server cannot"
+        " be imported); install the extra into memhooks' environment: pip install 'memhooks[mcp]'\n"
+        "  --> memhooks mcp\n"
     )
     assert json.dumps(done.stdout) == '""'

@@ -3,6 +3,7 @@ file, an unenabled folder, long lists, one spelling of ``--format``."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
@@ -332,3 +333,31 @@ def test_ctrl_c_in_any_command_is_one_line_and_exit_130(
     monkeypatch.setattr(validate, "collect", interrupted)
     assert main(["validate", str(root)]) == 130
     assert capsys.readouterr() == ("", "interrupted\n")
+
+
+# -- newcomer13: a bad line of an import file is a coded diagnostic --------------------
+
+
+@pytest.mark.parametrize("source", ["file", "stdin"])
+def test_a_bad_import_line_is_mh045_at_its_line_and_column_and_nothing_is_imported(
+    root: Path, tmp_path: Path, source: str, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    """It printed ``error: FILE:2: `text` must be a string, got a number``: no code, no
+    column, nothing to do beyond the line."""
+    store = tmp_path / "s.sqlite3"
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"text": "fine"}\n{"tags": [], "text": 7}\n', encoding="utf-8")
+    if source == "stdin":
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(bad.read_bytes())))
+    named = str(bad) if source == "file" else "-"
+    assert main(["memories", "import", named, "--cwd", str(root), "--store", str(store)]) == 1
+    place = str(bad) if source == "file" else "<stdin>"
+    assert capsys.readouterr().err == (
+        "error[MH045]: `text` must be a string, got a number\n"
+        f"  --> {place}:2:14\n"
+        "  help: write one JSON object a line with a non-blank `text`; the other fields are"
+        " optional, as `memhooks memories export` writes them (docs/cli.md); nothing of the"
+        " file was imported\n"
+    )
+    assert not store.exists()  # every line is checked before the store is opened

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from store_fakes import DATA, FakeClock
 
-from memhooks.errors import StoreError
+from memhooks.errors import DiagnosticError, StoreError
 from memhooks.store import Memory, MemoryStore, rows
 
 PROJECT = "github.com/acme/app"
@@ -37,7 +37,11 @@ def test_export_then_import_reproduces_every_memory(tmp_path: Path, store: Memor
     assert all("project" not in json.loads(line) for line in text.splitlines())
 
     with MemoryStore(tmp_path / "copy.sqlite3") as copy:
-        assert copy.import_jsonl("moved/project", io.StringIO(text)) == {"added": 3, "updated": 0, "unchanged": 0}
+        assert copy.import_jsonl("moved/project", io.StringIO(text)) == {
+            "added": 3,
+            "updated": 0,
+            "unchanged": 0,
+        }
         assert export(copy, "moved/project") == text
         assert copy.get(old.id, project="moved/project").to_json() == {  # type: ignore[union-attr]
             **old.to_json(),
@@ -101,11 +105,20 @@ def test_import_reads_bytes_with_a_bom_and_blank_lines(tmp_path: Path, store: Me
         assert store.import_jsonl(PROJECT, fp) == {"added": 2, "updated": 0, "unchanged": 0}
 
 
+def placed(caught: pytest.ExceptionInfo[DiagnosticError]) -> str:
+    """``path:line:column: message`` of an import's MH045 (the code checked)."""
+    found = caught.value.diagnostic
+    assert found.code == "MH045" and found.help and "nothing of the file" in found.help
+    return f"{found.path}:{found.line}:{found.column}: {found.message}"
+
+
 @pytest.mark.parametrize("case", ERRORS, ids=[case["error"][:50] for case in ERRORS])
 def test_a_bad_line_is_named(store: MemoryStore, case: dict[str, Any]) -> None:
-    with pytest.raises(StoreError) as caught:
+    """MH045 at the line and the column of the JSON error or the field at fault (it was
+    an uncoded StoreError naming the line alone: newcomer13)."""
+    with pytest.raises(DiagnosticError) as caught:
         store.import_jsonl(PROJECT, case["lines"])
-    assert str(caught.value) == case["error"]
+    assert placed(caught) == case["error"]
     assert store.count(PROJECT) == 0
 
 
@@ -115,21 +128,22 @@ def test_a_bad_line_anywhere_means_nothing_is_written(store: MemoryStore) -> Non
     lines = ['{"id": "a", "text": "changed"}']
     lines += [f'{{"id": "n{i}", "text": "new {i}"}}' for i in range(100)]
     lines.append('{"text": ""}')
-    with pytest.raises(StoreError, match="^<input>:102: `text` is blank"):
+    with pytest.raises(DiagnosticError) as caught:
         store.import_jsonl(PROJECT, lines)
+    assert placed(caught).startswith("<input>:102:2: `text` is blank")
     assert export(store) == before
 
 
 def test_encoding_errors_name_the_file_and_line(tmp_path: Path, store: MemoryStore) -> None:
     path = tmp_path / "bad.jsonl"
     path.write_bytes(b'{"text": "ok"}\n{"text": "\xff\xfe"}\n')
-    with path.open("rb") as fp, pytest.raises(StoreError) as caught:
+    with path.open("rb") as fp, pytest.raises(DiagnosticError) as caught:
         store.import_jsonl(PROJECT, fp)
-    assert str(caught.value) == f"{path}:2: not UTF-8 (invalid start byte); save the file as UTF-8"
-    with path.open(encoding="utf-8") as fp, pytest.raises(StoreError) as caught:
+    assert placed(caught) == f"{path}:2:11: not UTF-8 (invalid start byte); save the file as UTF-8"
+    with path.open(encoding="utf-8") as fp, pytest.raises(DiagnosticError) as caught:
         store.import_jsonl(PROJECT, fp)
-    assert str(caught.value) == (
-        f"{path}: not UTF-8 (invalid start byte) at or after line 1; save the file as UTF-8"
+    assert placed(caught) == (
+        f"{path}:1:None: not UTF-8 (invalid start byte) at or after this line; save the file as UTF-8"
     )
     assert store.count(PROJECT) == 0
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..errors import MemhooksError
+from ..errors import ExtraMissingError
 
 
 def run(args: argparse.Namespace) -> int:
@@ -15,8 +15,9 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as exc:
         if (exc.name or "").split(".")[0] not in ("mcp", "pydantic"):
             raise
-        raise MemhooksError(
-            "the MCP server needs the optional MCP SDK: pip install 'memhooks[mcp]'"
+        raise ExtraMissingError(
+            f"the MCP server needs the optional MCP SDK, not installed ({exc.name} cannot be imported);"
+            " install the extra into memhooks' environment: pip install 'memhooks[mcp]'"
         ) from None
     serve(args.store)
     return 0

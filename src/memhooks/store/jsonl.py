@@ -8,8 +8,9 @@ field of an export is optional, and keys this module does not know are ignored.
 from __future__ import annotations
 
 import json
+import re
 
-from memhooks.errors import StoreError
+from memhooks.errors import Diagnostic, DiagnosticError
 
 from . import rows
 from .fields import CLEAN
@@ -44,13 +45,19 @@ def line(memory: Memory) -> str:
     return json.dumps(record, ensure_ascii=False) + "\n"
 
 
+#: The code of a line ``memhooks memories import`` cannot take (docs/diagnostics.md).
+BAD_LINE = "MH045"
+
+
 def parse(lines: Iterable[str | bytes], name: str) -> list[tuple[int, Fields]]:
     """Validate every line before anything is written: ``[(line number, fields given)]``.
 
-    Blank lines are skipped. Raises :class:`StoreError` ``"<name>:<line>: <what is
-    wrong>"`` at the first bad line. Give bytes lines (a file opened in binary
-    mode) to get exact line numbers for encoding errors too: a text-mode file
-    decodes ahead of the line being read.
+    Blank lines are skipped. Raises :class:`~memhooks.errors.DiagnosticError`
+    :data:`BAD_LINE` at the first bad line: ``name``, the line, the column (of the JSON
+    error, the undecodable byte, or the field at fault; 1 when the whole line is) and
+    what is wrong; the catalogue says what a line must be. Give bytes lines (a file
+    opened in binary mode) to get exact line numbers for encoding errors too: a
+    text-mode file decodes ahead of the line being read.
     """
     out: list[tuple[int, Fields]] = []
     seen: dict[str, int] = {}
@@ -62,33 +69,39 @@ def parse(lines: Iterable[str | bytes], name: str) -> list[tuple[int, Fields]]:
         except StopIteration:
             break
         except UnicodeDecodeError as exc:
-            raise StoreError(
-                f"{name}: not UTF-8 ({exc.reason}) at or after line {number + 1}; "
-                "save the file as UTF-8"
-            ) from None
+            raise _bad(
+                name, number + 1, None,
+                f"not UTF-8 ({exc.reason}) at or after this line; save the file as UTF-8",
+            ) from None  # fmt: skip
         number += 1
         try:
             text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
         except UnicodeDecodeError as exc:
-            raise StoreError(
-                f"{name}:{number}: not UTF-8 ({exc.reason}); save the file as UTF-8"
+            column = len(exc.object[: exc.start].decode("utf-8", "replace")) + 1
+            raise _bad(
+                name, number, column, f"not UTF-8 ({exc.reason}); save the file as UTF-8"
             ) from None
-        text = text.lstrip("\ufeff").strip() if number == 1 else text.strip()
-        if not text:
+        text = text.lstrip("\ufeff") if number == 1 else text
+        if not text.strip():
             continue
         try:
             fields = _fields(text)
-        except (TypeError, ValueError) as exc:
-            raise StoreError(f"{name}:{number}: {exc}") from None
+        except _LineError as exc:
+            raise _bad(name, number, exc.column, str(exc)) from None
         if "id" in fields:
             if fields["id"] in seen:
-                raise StoreError(
-                    f"{name}:{number}: id {fields['id']!r} is already used on line "
-                    f"{seen[fields['id']]}; give each memory its own id"
-                )
+                raise _bad(
+                    name, number, _column(text, "id"),
+                    f"id {fields['id']!r} is already used on line {seen[fields['id']]};"
+                    " give each memory its own id",
+                )  # fmt: skip
             seen[fields["id"]] = number
         out.append((number, fields))
     return out
+
+
+def _bad(name: str, line: int, column: int | None, message: str) -> DiagnosticError:
+    return DiagnosticError(Diagnostic(BAD_LINE, message, name, line, column))
 
 
 def store(
@@ -142,18 +155,38 @@ def store(
     return counts
 
 
+class _LineError(ValueError):
+    """What is wrong with one line, and the column (1-based) it is at."""
+
+    def __init__(self, message: str, column: int = 1) -> None:
+        super().__init__(message)
+        self.column = column
+
+
 def _fields(line: str) -> Fields:
     try:
         data = json.loads(line)
     except ValueError as exc:
         message = getattr(exc, "msg", str(exc))
-        raise ValueError(f"not valid JSON ({message}); each line must be one JSON object") from None
+        raise _LineError(
+            f"not valid JSON ({message}); each line must be one JSON object",
+            getattr(exc, "colno", 1),
+        ) from None
     if not isinstance(data, dict):
-        raise TypeError("each line must be a JSON object with at least a `text` field")
+        raise _LineError("each line must be a JSON object with at least a `text` field")
     if "text" not in data:
-        raise ValueError("missing `text`; every memory needs its text")
-    fields: Fields = {"text": CLEAN["text"](data["text"])}
-    for key, value in data.items():
-        if key in CLEAN and key != "text":
-            fields[key] = CLEAN[key](value)
+        raise _LineError("missing `text`; every memory needs its text")
+    fields: Fields = {}
+    for key in ("text", *data):
+        if key in CLEAN and key not in fields:
+            try:
+                fields[key] = CLEAN[key](data[key])
+            except (TypeError, ValueError) as exc:
+                raise _LineError(str(exc), _column(line, key)) from None
     return fields
+
+
+def _column(line: str, key: str) -> int:
+    """The 1-based column of ``"key":`` in ``line`` (1 when it is not found as written)."""
+    found = re.search(rf'"{re.escape(key)}"\s*:', line)
+    return found.start() + 1 if found is not None else 1

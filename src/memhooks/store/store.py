@@ -508,8 +508,9 @@ class MemoryStore:
         "unchanged": n}`` (a line that would change nothing is not written).
 
         Every line is validated before anything is written, then all are written
-        in one transaction: a bad line raises StoreError ``"<file>:<line>: <what
-        is wrong>"`` and the store is unchanged. A line needs only ``text``;
+        in one transaction: a bad line raises DiagnosticError MH045 at
+        ``<file>:<line>:<column>`` saying what is wrong (:func:`.jsonl.parse`), and the
+        store is unchanged. A line needs only ``text``;
         ``id``, ``scope``, ``files``, ``kind``, ``tags``, ``entities``,
         ``created_at`` (ISO 8601 with ``Z`` or an offset, stored as UTC),
         ``source``, ``obsolete`` and ``superseded_by`` are optional; other keys
