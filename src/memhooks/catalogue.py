@@ -228,7 +228,7 @@ CATALOGUE: dict[str, tuple[str, str, str]] = {
     "MH046": (
         ERROR,
         "Optional extra missing",
-        "install the extra the message names into memhooks' environment, then run the command again",
+        "install the extra the message names into the environment memhooks runs in, then run the command again",
     ),
 }
 

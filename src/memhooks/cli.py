@@ -426,7 +426,8 @@ def command_diagnostic(exc: MemhooksError, command: str) -> Diagnostic | None:
     if store is not None or not isinstance(exc, (HomeError, BackendError, ExtraMissingError)):
         return store
     assert exc.code is not None
-    return Diagnostic(exc.code, str(exc), command, help=None if exc.code == "MH039" else "")
+    told = None if exc.code in ("MH039", "MH046") else ""  # the catalogue's help, or the message's
+    return Diagnostic(exc.code, str(exc), command, help=told)
 
 
 def _usage_error(exc: UsageError, command: str, fmt: str) -> int:

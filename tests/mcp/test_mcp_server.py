@@ -114,7 +114,9 @@ def test_cli_without_the_sdk_says_how_to_install_it(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert done.stderr == (
         "error[MH046]: the MCP server needs the optional MCP SDK, not installed (mcp.server cannot"
-        " be imported); install the extra into memhooks' environment: pip install 'memhooks[mcp]'\n"
+        " be imported): pip install 'memhooks[mcp]'\n"
         "  --> memhooks mcp\n"
+        "  help: install the extra the message names into the environment memhooks runs in, then"
+        " run the command again\n"
     )
     assert json.dumps(done.stdout) == '""'

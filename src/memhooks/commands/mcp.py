@@ -16,8 +16,8 @@ def run(args: argparse.Namespace) -> int:
         if (exc.name or "").split(".")[0] not in ("mcp", "pydantic"):
             raise
         raise ExtraMissingError(
-            f"the MCP server needs the optional MCP SDK, not installed ({exc.name} cannot be imported);"
-            " install the extra into memhooks' environment: pip install 'memhooks[mcp]'"
+            f"the MCP server needs the optional MCP SDK, not installed ({exc.name} cannot be"
+            " imported): pip install 'memhooks[mcp]'"
         ) from None
     serve(args.store)
     return 0
