@@ -494,7 +494,9 @@ def test_a_bad_import_file_creates_no_store(
     assert (
         main(["memories", "import", str(bad), "--cwd", str(tmp_path), "--store", str(store)]) == 1
     )
-    assert capsys.readouterr().err.startswith(f"error: {bad}:2: missing `text`")
+    assert capsys.readouterr().err.startswith(
+        f"error[MH045]: missing `text`; every memory needs its text\n  --> {bad}:2:1\n"
+    )
     assert not store.exists()
 
 
