@@ -271,7 +271,7 @@ def test_the_capabilities_offered_are_the_declared_ones_and_answer(opened: Opene
             found = backend.anchored_files(opened.project, "src/auth", besides=set(), limit=5)
             assert found == ["src/auth/tokens.py"]
         if isinstance(backend, FrequentWords):  # the scenario is too small to count words
-            assert backend.frequent_words(opened.project, "rotate the tokens") == frozenset()
+            assert backend.word_shares(opened.project, "rotate the tokens") == {}
         if isinstance(backend, Adopts):
             assert backend.adopt(opened.project, ("an-earlier-id",)) == 0
         if isinstance(backend, Remembers) and name in CONTRACT["remembers_here"]:

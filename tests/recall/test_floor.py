@@ -362,13 +362,13 @@ def test_the_prompt_s_words_are_counted_in_the_store_only_for_the_floor(
     from memhooks.backends.embedded import EmbeddedBackend
 
     calls: list[str] = []
-    real = EmbeddedBackend.frequent_words
+    real = EmbeddedBackend.word_shares
 
-    def counting(self: EmbeddedBackend, project: str, text: str) -> frozenset[str]:
+    def counting(self: EmbeddedBackend, project: str, text: str) -> dict[str, float]:
         calls.append(text)
         return real(self, project, text)
 
-    monkeypatch.setattr(EmbeddedBackend, "frequent_words", counting)
+    monkeypatch.setattr(EmbeddedBackend, "word_shares", counting)
     monkeypatch.setenv("MEMHOOKS_RELEVANCE_FLOOR", setting)
     recall(str(shop / "backend" / "auth"), prompt="make login sessions last longer")
     assert len(calls) == counted
@@ -391,12 +391,12 @@ def test_the_frequent_words_are_asked_of_the_capability_not_of_a_name(
 ) -> None:
     # STYLE.md: a capability is its Protocol, checked with isinstance
     # (backends.capabilities.FrequentWords), not found with getattr: a backend whose
-    # `frequent_words` is data, not the method, does not offer it — the stage called it
+    # `word_shares` is data, not the method, does not offer it — the stage called it
     # (TypeError: recall failed, the hook's MH042)
     from memhooks.backends.capabilities import FrequentWords
     from memhooks.backends.embedded import EmbeddedBackend
 
-    monkeypatch.setattr(EmbeddedBackend, "frequent_words", frozenset({"login"}))
+    monkeypatch.setattr(EmbeddedBackend, "word_shares", {"login": 1.0})
     assert not isinstance(EmbeddedBackend.__new__(EmbeddedBackend), FrequentWords)
     result = recall(str(shop / "backend" / "auth"), prompt="make login sessions last longer")
     assert result["memories"]  # the floor judged with every word of the prompt

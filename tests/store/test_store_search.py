@@ -204,3 +204,20 @@ def test_a_name_in_the_query_outranks_a_short_memory_sharing_an_everyday_word(
         store._conn.execute("SELECT pk FROM memories WHERE id = ?", (mid,)).fetchone()[0]
         for mid in found
     ]
+
+
+def test_word_shares_count_each_prompt_word_up_to_just_over_a_third(
+    store: MemoryStore, store_path: str
+) -> None:
+    # The floor's one count of the prompt's words (memhooks.recall.floor: over a third
+    # says nothing, over 1 % is common): 300 memories, "widget" in all, "gadget" in 3.
+    from memhooks.backends.embedded import FREQUENT_LEAST, EmbeddedBackend
+
+    for n in range(300):
+        store.add(PROJECT, f"tune the widget {n}" + (" gadget" if n % 100 == 0 else ""))
+    shares = EmbeddedBackend(store).word_shares(PROJECT, "Widget gadget sprocket")
+    assert shares == {"widget": 101 / 300, "gadget": 3 / 300, "sprocket": 0.0}
+    with MemoryStore(str(Path(store_path).parent / "small.sqlite3")) as small:
+        for n in range(FREQUENT_LEAST - 1):
+            small.add(PROJECT, f"tune the widget {n}")
+        assert EmbeddedBackend(small).word_shares(PROJECT, "widget") == {}  # too few to tell

@@ -90,11 +90,13 @@ class Adopts(Capability):
 
 @capability
 class FrequentWords(Capability):
-    """The words of ``text`` so frequent among ``project``'s memories that they say
-    nothing of any one (the prompt-time floor leaves them out of its cues:
-    :mod:`memhooks.recall.floor`). Raises MemhooksError."""
+    """The share of ``project``'s memories (0.0 to 1.0) holding each word of ``text``, so
+    the prompt-time floor can tell words that say nothing of any one memory (in more
+    than a third) and common ones (in more than 1 %) from rare ones
+    (:mod:`memhooks.recall.floor`); ``{}`` when the store is too small to tell. Counting
+    may stop above a third: a word in more reads as just above it. Raises MemhooksError."""
 
-    def frequent_words(self, project: str, text: str) -> frozenset[str]: ...
+    def word_shares(self, project: str, text: str) -> dict[str, float]: ...
 
 
 #: Every optional capability (what an adapter offers: ``[c for c in CAPABILITIES if

@@ -115,21 +115,20 @@ class EmbeddedBackend:
         """How many memories (obsolete included) ``project`` holds."""
         return self.store.count(project)
 
-    def frequent_words(self, project: str, text: str) -> frozenset[str]:
-        """The words of ``text`` in more than :data:`FREQUENT_SHARE` of ``project``'s
-        memories, once it holds :data:`FREQUENT_LEAST` (:func:`memhooks.store.ranking.frequent`).
-        Raises BackendError."""
+    def word_shares(self, project: str, text: str) -> dict[str, float]:
+        """The share of ``project``'s memories holding each word of ``text``, counted up to
+        just above :data:`FREQUENT_SHARE`, once it holds :data:`FREQUENT_LEAST`
+        (:func:`memhooks.store.ranking.frequent`). Raises BackendError."""
         from ..store import ranking
 
         try:
-            found = self._read(
+            return self._read(
                 lambda conn: ranking.frequent(
                     conn, project, text, share=FREQUENT_SHARE, least=FREQUENT_LEAST
                 )
             )
         except MemhooksError as exc:
             raise BackendError(f"embedded store: {exc}") from exc
-        return frozenset(found)
 
     def anchored_files(
         self,
@@ -522,7 +521,7 @@ def query_words(request: SearchRequest) -> str:
 
 SEP = "\x1f"
 #: A word in more than this share of a project's memories says nothing of any one of them
-#: (:meth:`EmbeddedBackend.frequent_words`) ...
+#: (:meth:`EmbeddedBackend.word_shares`) ...
 FREQUENT_SHARE = 1 / 3
 #: ... once the project holds this many (a history import: requests 4,858, iproute2 5,147).
 FREQUENT_LEAST = 200

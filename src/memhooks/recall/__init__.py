@@ -202,9 +202,7 @@ def recall_result(
         if floor:  # imported only then: it reads words and names (recall.floor,
             from .floor import judge  # symbols.mentions), which no other call needs
 
-            merged.memories = judge(
-                merged.memories, resolved, prompt, out, frequent=searched.frequent
-            )
+            merged.memories = judge(merged.memories, resolved, prompt, out, shares=searched.shares)
     elif not prompt and not anchored and merged.memories:
         found = len(merged.memories)
         merged.memories = _prompt_less(merged.memories, resolved.tasks)

@@ -76,7 +76,7 @@ from .runtime import AUTO_TAG
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Collection, Iterable
+    from collections.abc import Collection, Iterable, Mapping
     from typing import Any
 
     from .outcome import Recall, Recalled
@@ -179,15 +179,20 @@ def judge(
     prompt: str,
     out: Recall,
     *,
-    frequent: Iterable[str] = (),
+    shares: Mapping[str, float] | None = None,
 ) -> list[Recalled]:
     """The floor as :func:`memhooks.recall.recall_result` applies it at prompt time,
     when it is on (:data:`FLOOR`: its caller reads the switch, once): ``memories``
     kept — all of them when ``out.backend`` is not :func:`lexical` — and
-    ``out.dropped["below_floor"]`` counting the others."""
+    ``out.dropped["below_floor"]`` counting the others. ``shares``: the share of the
+    store's memories holding each word of the prompt
+    (:class:`~memhooks.backends.capabilities.FrequentWords`; none: every word is rare)."""
     if not lexical(out.backend):
         return memories
+    from ..backends.embedded import FREQUENT_SHARE  # loaded: lexical() read the backend
+
     keys = {key for memory in memories for key in _keys(memory)}
+    frequent = [word for word, share in (shares or {}).items() if share > FREQUENT_SHARE]
     kept, below = apply(memories, cues(resolved.tasks, prompt, keys, frequent), resolved.active)
     out.dropped["below_floor"] = len(below)
     return kept

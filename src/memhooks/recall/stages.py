@@ -178,10 +178,10 @@ class Searched:
     """Stage 2: ``backend`` (its name, None when none opened), ``opened``, ``status`` (None,
     ``empty_store`` / ``no_backend``), ``excluded`` (distinct memories dropped by
     exclusions), ``notes``, ``unavailable`` (the MemhooksError the opening raised),
-    ``frequent`` (the prompt's words so frequent in the store that they say nothing of
-    any one memory: :class:`~memhooks.backends.capabilities.FrequentWords`)."""
+    ``shares`` (the share of the store's memories holding each of the prompt's words, for
+    the floor: :class:`~memhooks.backends.capabilities.FrequentWords`)."""
 
-    __slots__ = ("backend", "excluded", "frequent", "notes", "opened", "status", "unavailable")
+    __slots__ = ("backend", "excluded", "notes", "opened", "shares", "status", "unavailable")
 
     def __init__(self, backend: str | None, status: str | None = None) -> None:
         self.backend = backend
@@ -190,7 +190,7 @@ class Searched:
         self.excluded = 0
         self.notes: list[str] = []
         self.unavailable: MemhooksError | None = None
-        self.frequent: frozenset[str] = frozenset()
+        self.shares: dict[str, float] = {}
 
 
 def search(
@@ -216,8 +216,8 @@ def search(
     (opening the backend is not counted: an in-process model loads once); ``anchored``
     asks the backend for tool-time anchored memories only (``SearchRequest.anchored``),
     ``commits=False`` for no history memories among them (``SearchRequest.commits``);
-    ``frequent``: count which of the prompt's words are frequent in the store, for the
-    relevance floor (:attr:`Searched.frequent`)."""
+    ``frequent``: count in how many of the store's memories the prompt's words are, for
+    the relevance floor (:attr:`Searched.shares`)."""
     from ..errors import MemhooksError, MissingStoreError, said
     from .exclusion import Exclusions
 
@@ -274,7 +274,7 @@ def search(
 
             if isinstance(backend, FrequentWords):
                 try:
-                    out.frequent = backend.frequent_words(resolved.project, prompt)
+                    out.shares = backend.word_shares(resolved.project, prompt)
                 except MemhooksError as exc:  # the floor judges with every word then
                     out.notes.append(f"could not count the prompt's words in the store: {exc}")
         if not any(t.hits for t in resolved.tasks):  # (only then: capabilities loaded)

@@ -237,18 +237,21 @@ def _top(
 
 def frequent(
     conn: sqlite3.Connection, project: str, text: str, *, share: float, least: int
-) -> list[str]:
-    """The words of ``text`` (:func:`~memhooks.store.search.words`) found in more than
-    ``share`` of ``project``'s memories, when it holds at least ``least`` (fewer tell
-    little). Such a word says nothing of any one memory: requests' ``request`` is in 56 %
-    of its history's memories (the package's folder)."""
+) -> dict[str, float]:
+    """The share of ``project``'s memories that holds each word of ``text``
+    (:func:`~memhooks.store.search.words`; 0.0 to 1.0), counted up to just above ``share``:
+    a word in more reads as ``(int(total * share) + 1) / total``, more than ``share``.
+    ``{}`` when the project holds fewer than ``least`` memories (few tell little). A word
+    in more than a third says nothing of any one memory: requests' ``request`` is in 56 %
+    of its history's memories (the package's folder); one in more than 1 % is common
+    (iproute2's "tool", "table": :mod:`memhooks.recall.floor`)."""
     total = conn.execute("SELECT count(*) FROM memories WHERE project = ?", (project,)).fetchone()[
         0
     ]
     if total < least:
-        return []
+        return {}
     cap = int(total * share) + 1
-    return [t for t in words(text) if _frequency(conn, project, t, cap) >= cap]
+    return {t: _frequency(conn, project, t, cap) / total for t in words(text)}
 
 
 def _frequency(conn: sqlite3.Connection, project: str | None, term: str, cap: int) -> int:
