@@ -159,3 +159,22 @@ def test_words_split_as_the_regular_expression_splits() -> None:
     samples = ["invoice_totals.py", "some\u2014thing", "caf\u00e9 \u4e2d\u6587", ""]
     samples += ["".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 12))) for _ in range(5000)]
     assert [words(s) for s in samples] == [pattern.findall(s) for s in samples]
+
+
+def test_a_prompt_names_an_entry_of_a_folder_by_all_its_words(tmp_path: Path) -> None:
+    # what makes a prompt not vague for the floor (memhooks.recall.floor.vague):
+    # iproute2's "tc: ...", "bridge", "Makefile"
+    from memhooks.recall.filenames import names_entry
+
+    for folder in ("tc", "bash-completion", ".git"):
+        (tmp_path / folder).mkdir()
+    for name in ("Makefile", "README.devel"):
+        (tmp_path / name).write_text("x", encoding="utf-8")
+    assert names_entry("tc: tidy up the table", [str(tmp_path)])
+    assert names_entry("update the makefile", [str(tmp_path)])
+    assert names_entry("fix the bash completion", [str(tmp_path)])
+    assert names_entry("rewrite the README", [str(tmp_path)])  # its last extension off
+    assert not names_entry("fix the bash prompt", [str(tmp_path)])  # one word of two
+    assert not names_entry("Tidy up the table", [str(tmp_path)])
+    assert not names_entry("the git history", [str(tmp_path)])  # a dot-name is not said
+    assert not names_entry("tc: tidy up", [str(tmp_path / "missing")])

@@ -30,6 +30,7 @@ from .wording import singular, words
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from typing import Any
 
 #: Folders with more entries than this name no files: the hook lists and splits the
@@ -129,3 +130,29 @@ def named_in_folder(plan: dict[str, Any], root: str, prompt: str | None) -> dict
     rel = relative(directory, root)
     prefix = f"{rel}/" if rel else ""
     return {prefix + name: share for name, share in named_files(prompt, listing(directory)).items()}
+
+
+def names_entry(prompt: str, folders: Iterable[str]) -> bool:
+    """Whether ``prompt`` says the whole name of a folder, or of a file without its last
+    extension, directly in one of ``folders`` (iproute2's root: "tc: fix the
+    output", "bridge", "Makefile"), every word of it, as :func:`tokens` reads both.
+    Names starting with a dot are not said; a folder holding more than
+    :data:`MAX_ENTRIES` entries names nothing (as :func:`listing`). One directory
+    listing per folder; nothing is read."""
+    said = tokens(bound_prompt(prompt)) - _SKIP
+    if not said:
+        return False
+    for folder in dict.fromkeys(folders):
+        try:
+            with os.scandir(folder) as entries:
+                names = [e.name for _, e in zip(range(MAX_ENTRIES + 1), entries)]
+        except OSError:
+            continue
+        if len(names) > MAX_ENTRIES:
+            continue
+        for name in names:
+            if name[0] != ".":
+                found = tokens(stem(name))
+                if found and found <= said:
+                    return True
+    return False
