@@ -207,3 +207,16 @@ def test_the_agent_hook_does_not_edit_a_hook_too_big_for_its_deadline(root: Path
     assert (root / "lib" / "MEMHOOKS.md").is_file()  # the other folder's cue was written
     assert maintain(edit(root, "src/a.py"), env={}, strict=True) == [str(big)]
     assert maintain(edit(root, "src/a.py"), env={}) == []  # already listed: nothing to edit
+
+
+def test_a_broken_hook_file_does_not_stop_the_other_hooks_of_the_event(root: Path) -> None:
+    broken = root / "lib" / "MEMHOOKS.md"  # sorted before src/: old code stopped there
+    text = (Path(__file__).parents[1] / "hook" / "data" / "broken_sub_hook.md").read_text("utf-8")
+    broken.write_text(text, encoding="utf-8")
+    with pytest.raises(DiagnosticError) as caught:
+        maintain(edit(root, "lib/c.py", "src/a.py"), env={})
+    assert "src/a.py" in (root / "src/MEMHOOKS.md").read_text("utf-8")
+    assert broken.read_text("utf-8") == text
+    # reported at the end, as a broken hook file (the agent hook's journal keeps it waiting)
+    assert [(d.code, d.path, d.line, d.column) for d in caught.value.diagnostics] == [("MH000", str(broken), 3, 17)]
+    assert type(caught.value).__name__ == "InvalidHookError"

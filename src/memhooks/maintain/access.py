@@ -10,17 +10,22 @@ import stat
 
 from ..errors import Diagnostic, DiagnosticError
 from ..protocol import frontmatter
-from ..protocol.hookfile import read_bytes
+from ..protocol.hookfile import InvalidHookError, read_bytes
 from .targets import hook_status
 
 
 def read_text(path: str) -> str | None:
     """The decoded text of the hook at ``path`` (BOM kept), or None when nothing is
-    there. Raises MH029 for a symlink or special file, MH000 for unreadable bytes."""
+    there. Raises MH029 for a symlink or special file, MH000 for unreadable bytes;
+    :class:`~memhooks.protocol.hookfile.InvalidHookError` for text that is not UTF-8 or
+    over the size limit."""
     if hook_status(path) is None:
         return None
     raw, _st = read_bytes(path)
-    return frontmatter.decode(raw, path)
+    try:
+        return frontmatter.decode(raw, path)
+    except DiagnosticError as exc:  # not UTF-8, too large: fixed by editing the file
+        raise InvalidHookError(exc.diagnostics) from None
 
 
 def refuse_read_only(path: str) -> None:

@@ -28,7 +28,10 @@ not only the reference's literal ``post_tool_call``):
 5. a hook file about to be created is first kept out of git (:mod:`.local`), so a session
    leaves ``git status`` as the agent's own edits made it.
 
-Writes per hook are independent: a failure leaves earlier hooks written.
+Writes per hook are independent: a failure leaves earlier hooks written, and a hook
+file that does not validate as read is passed over — the other hooks are written — and
+reported at the end (:class:`~memhooks.protocol.hookfile.InvalidHookError`, all such
+hooks' diagnostics).
 
 Over 300 lines on purpose: :func:`maintain` is the five steps above in their order, and
 the helpers below are each one of its steps; the filters, targets and the write itself
@@ -44,6 +47,7 @@ from .. import filestate
 from ..agents.base import DELETED, POST_COMMAND, POST_EDIT, POST_TOOL, READ, NormalizedEvent
 from ..errors import Diagnostic, DiagnosticError
 from ..protocol import HOOK_NAME
+from ..protocol.hookfile import InvalidHookError
 from ..protocol.root import resolve_target
 from .targets import enabled, file_exists_in, nearest_hook, root_hook
 from .touched import Touched, directory_rel
@@ -111,8 +115,10 @@ def maintain(
     Raises DiagnosticError: MH024 for a missing event ``cwd`` or unusable
     ``MEMHOOKS_ROOT``; MH028 for a bad setting; MH029 for a symlinked or special hook, or
     a working folder whose symlinks lead out of its project; the root hook's own errors
-    when it exists but is invalid; MH000/MH001/... for an invalid hook that would have
-    been written; MH031 when a write or the lock fails.
+    when it exists but is invalid (:class:`~memhooks.protocol.hookfile.InvalidHookError`,
+    before anything is written); MH000/MH001/... for a hook to be written that is
+    invalid as read (InvalidHookError too, once the other hooks are written); MH031 when
+    a write or the lock fails.
     """
     env = os.environ if env is None else env
     paths = changed_paths(event)
@@ -184,14 +190,20 @@ def maintain(
             if pending
             else []
         )
+        invalid: list[Diagnostic] = []
         for hook, cues in pending:
-            if _apply(hook, cues, exists, max_paths, create=create):
-                written.append(hook)
+            try:
+                if _apply(hook, cues, exists, max_paths, create=create):
+                    written.append(hook)
+            except InvalidHookError as exc:  # the others are written all the same
+                invalid += exc.diagnostics
     finally:
         store.save()
     problems = [_too_big(hook) for hook in too_big] + unlisted
     if problems:
-        raise DiagnosticError(problems)
+        raise DiagnosticError(invalid + problems)
+    if invalid:
+        raise InvalidHookError(invalid)  # waits for the fix (memhooks.session.journal)
     return written
 
 

@@ -30,6 +30,13 @@ _FLAGS = (
 )
 
 
+class InvalidHookError(DiagnosticError):
+    """A hook file as read does not validate (``diagnostics``: its own errors at its file,
+    line and column; or it is not UTF-8, or over the size limit). Maintenance that must
+    edit it waits for the fix (:mod:`memhooks.session.waiting`) instead of counting
+    failed attempts, as it does for a lock timeout or a write error."""
+
+
 class ParsedHook:
     """One hook as read: ``path``; ``data`` (plain JSON-able frontmatter dict, or ``None``
     when it could not be parsed); ``guidance`` (trimmed Markdown body, LF line endings); ``document``
@@ -61,17 +68,18 @@ class ParsedHook:
         return self.data is not None and not any(d.is_error for d in self.diagnostics)
 
     def require_valid(self) -> None:
-        """Raise DiagnosticError with the error diagnostics unless :attr:`valid`."""
+        """Raise :class:`InvalidHookError` (a DiagnosticError) with the error diagnostics
+        unless :attr:`valid`."""
         errors = [d for d in self.diagnostics if d.is_error]
         if errors:
-            raise DiagnosticError(errors)
+            raise InvalidHookError(errors)
 
 
 def read_bytes(path: str) -> tuple[bytes, os.stat_result]:
     """Read a hook file's bytes safely; returns (bytes, fstat result).
 
     Raises DiagnosticError: MH029 for a symlink or special file, MH000 for an unreadable
-    file or one over the size cap.
+    file; InvalidHookError MH036 for one over the size cap.
     """
     from . import frontmatter
 
@@ -92,7 +100,10 @@ def read_bytes(path: str) -> tuple[bytes, os.stat_result]:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             raise fail("MH029", UNSAFE, path)
-        frontmatter.check_size(st.st_size, path)
+        try:
+            frontmatter.check_size(st.st_size, path)
+        except DiagnosticError as exc:
+            raise InvalidHookError(exc.diagnostics) from None
         chunks = []
         while True:
             chunk = os.read(fd, 65536)
