@@ -183,6 +183,11 @@ def _event_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=arguments.FORMATS, default="human", help="error output format")
 
 
+def _maintain_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("path", nargs="?", default=".", help="a folder of the project (default: .)")
+    p.add_argument("--format", choices=arguments.FORMATS, default="human", help="json: one object with the hooks written and what still waits; also the error format")
+
+
 def _migrate_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("path", nargs="?", default=".", help="a hook file, or a directory to scan (default: .)")
     p.add_argument("--all", action="store_true", help="every hook of the project root of PATH")
@@ -330,6 +335,7 @@ COMMANDS: tuple[tuple[str, str | None, Callable[[Any], None]], ...] = (
     ("remove", "remove a recall query from the nearest MEMHOOKS.md", _remove_arguments),
     ("prune", "drop generated cues' file resources that no longer exist", _prune_arguments),
     ("event", "maintain generated cues from one agent hook payload on stdin", _event_arguments),
+    ("maintain", "apply the hook updates agent hooks accepted and could not apply yet", _maintain_arguments),
     ("migrate", "convert memhooks/v1 hooks to memhooks/v2 in place", _migrate_arguments),
     ("recall", "recall the memories that matter in a folder, within a budget", _recall_arguments),
     ("remember", "record a memory in the embedded store, scoped to a folder", _remember_arguments),

@@ -110,3 +110,58 @@ def test_a_refused_update_names_its_code_and_hook_file(repo: Path, tmp_path: Pat
     assert reply.note is not None and reply.note.startswith("MH031 hook maintenance failed (kept, retried by the next hook call): ")
     assert str(hook) in reply.note  # which file: the line may come with a later, unrelated call
     assert hook.read_text() == "---\nschema: memhooks/v2\n---\nKept as written.\n"
+
+
+def test_a_row_for_a_broken_hook_waits_and_is_not_held_with_the_rest_of_its_batch(repo: Path, tmp_path: Path) -> None:
+    from memhooks.errors import Diagnostic
+    from memhooks.protocol.hookfile import InvalidHookError
+
+    state = State(str(tmp_path / "state.sqlite3"))
+    broken = repo / "sub" / "MEMHOOKS.md"
+    broken.parent.mkdir()
+    broken.write_text("---\nschema: memhooks/v2\nrecall_queries: [unclosed\n---\n")
+    past = time.time() - 60
+    os.utime(broken, (past, past))  # its key is trusted: not retried until it changes
+    journal.accept(state, str(repo), {"files": [["written", str(repo / "sub" / "a.py")]], "who": "A"})
+    journal.accept(state, str(repo), {"files": [["written", str(repo / "src" / "b.py")]], "who": "B"})
+    applied: list[list[str]] = []
+
+    def apply(works: list[dict[str, object]]) -> list[str]:
+        paths = [str(f[1]) for w in works for f in w["files"]]  # type: ignore[attr-defined]
+        if any("/sub/" in p for p in paths) and "recall_queries: [unclosed" in broken.read_text():
+            raise InvalidHookError(Diagnostic("MH000", "invalid YAML", str(broken), 3, 17, help="fix the YAML"))
+        applied.append(paths)
+        return ["hook"]
+
+    _written, notes = journal.drain(state, str(repo), apply, time.monotonic() + 5, who="B")
+    assert applied == [[str(repo / "src" / "b.py")]]  # B's own update, not held with A's
+    assert notes == []  # A's waiting update is not B's to hear about
+    assert len(state.read("SELECT id FROM journal")) == 1
+    for _ in range(journal.MAX_ATTEMPTS + 1):  # never counted, never dropped
+        assert journal.drain(state, str(repo), apply, time.monotonic() + 5, who="B") == ([], [])
+    _written, notes = journal.drain(state, str(repo), apply, time.monotonic() + 5, who="A")
+    said = (f"MH000 hook update for sub/a.py waits until sub/MEMHOOKS.md is fixed (kept): invalid YAML ({broken}:3:17); fix the YAML; "
+            "once the file validates, the next hook call that maintains hooks (an edit, a prompt) or `memhooks maintain` applies it")  # fmt: skip
+    assert notes == [said]
+    assert journal.drain(state, str(repo), apply, time.monotonic() + 5, who="A") == ([], [])  # said once
+    assert len(applied) == 1
+    broken.write_text("---\nschema: memhooks/v2\n---\n")
+    assert journal.drain(state, str(repo), apply, time.monotonic() + 5, who="B") == (["hook"], [])
+    assert applied[-1] == [str(repo / "sub" / "a.py")]
+    assert not journal.pending(state, str(repo))
+
+
+def test_a_dropped_update_names_the_files_it_was_for(repo: Path, tmp_path: Path) -> None:
+    from memhooks.errors import fail
+
+    state = State(str(tmp_path / "state.sqlite3"))
+    files = [["written", str(repo / "src" / n)] for n in ("a.py", "b.py", "c.py", "d.py")]
+    journal.accept(state, str(repo), {"files": files, "who": "A"})
+
+    def locked(works: list[dict[str, object]]) -> list[str]:
+        raise fail("MH031", "another writer held the hook's lock for 60 s", "src/MEMHOOKS.md", help="try again")
+
+    notes = [journal.drain(state, str(repo), locked, time.monotonic() + 5, who="B")[1] for _ in range(journal.MAX_ATTEMPTS)]
+    said = ("MH031 hook maintenance dropped 1 update(s) (edits of src/a.py, src/b.py, src/c.py and 1 more) after "
+            f"{journal.MAX_ATTEMPTS} failed attempts: another writer held the hook's lock for 60 s (src/MEMHOOKS.md); try again")  # fmt: skip
+    assert notes[-1] == [said]

@@ -29,6 +29,7 @@ def maintain_edit(call: HookCall) -> tuple[list[str], str | None]:
         "folder": call.folder,
         "files": [f.as_list() for f in call.event.files],
         "settings": settings,
+        "who": _who(call),  # told once if the update has to wait for a broken hook file
     }
     if call.ledgerless or call.state_problem is not None:
         # No state file to journal in durably (HookCall.state: none, or one in a
@@ -39,7 +40,9 @@ def maintain_edit(call: HookCall) -> tuple[list[str], str | None]:
     except StoreError as exc:  # the state file took no row (a full disk, say): apply now
         return _at_once(work, hooks, one_line(exc))
     try:
-        written, notes = journal.drain(call.state, call.root, _apply, call.deadline - 0.1)
+        written, notes = journal.drain(
+            call.state, call.root, apply_works, call.deadline - 0.1, who=_who(call)
+        )
     except StoreError as exc:  # journaled: the next hook call of the project applies it
         return (
             [],
@@ -59,7 +62,7 @@ def _at_once(
 
     # ``why``: the state file's failure (MH037); the update's own, its code (MH031…)
     try:
-        written = _apply([work])
+        written = apply_works([work])
     except MemhooksError as exc:
         lost = one_line(exc, f"hook update for {', '.join(hooks)} lost: ")
         return [], f"{why}; {lost}" if why else lost
@@ -79,18 +82,26 @@ def apply_pending(call: HookCall) -> None:
     if journal.pending(call.state, call.root):
         wait = time.monotonic() + PENDING_WAIT_S
         _written, notes = journal.drain(
-            call.state, call.root, _apply, call.deadline - 0.5, wait_until=wait
+            call.state, call.root, apply_works, call.deadline - 0.5, wait_until=wait, who=_who(call)
         )
         call.notes.extend(notes)
+
+
+def _who(call: HookCall) -> str:
+    """The session a journal row comes from (:func:`memhooks.session.journal.drain`)."""
+    return f"{call.host}\x1f{call.event.session_id or ''}"
 
 
 #: Most seconds a call waits for another call's applier lock to apply pending updates.
 PENDING_WAIT_S = 0.05
 
 
-def _apply(works: list[dict[str, object]]) -> list[str]:
+def apply_works(works: list[dict[str, object]]) -> list[str]:
     """Apply journal entries (:func:`memhooks.maintain.events.maintain`), one pass per
-    distinct folder and settings."""
+    distinct folder and settings; returns the hook files written. Raises as ``maintain``
+    does (:class:`~memhooks.protocol.hookfile.InvalidHookError` once the other hooks are
+    written).
+    The applier of the hook's journal, and of ``memhooks maintain``."""
     from ..agents.base import POST_EDIT as EDIT
     from ..agents.base import FileChange, NormalizedEvent
     from ..maintain.events import maintain

@@ -5,7 +5,8 @@ the maintenance journal, in one SQLite file of the state directory (:mod:`.state
 * :mod:`.snapshot` — the tool-event fast path: "nothing new" without SQLite;
 * :mod:`.mentions` — paths a prompt or a shell command names;
 * :mod:`.gate` — whether a prompt calls for recall at all;
-* :mod:`.journal` — hook-file updates accepted and not yet applied;
+* :mod:`.journal` — hook-file updates accepted and not yet applied; :mod:`.waiting` —
+  those that wait for a broken hook file;
 * :mod:`.report` — the delivery log, for ``memhooks sessions``.
 * :mod:`.capture_record` — what capture keeps of a session (prompts, files, fixes);
 * :mod:`.layout` — the state file's tables and migrations; :mod:`.rescue` — what a

@@ -10,9 +10,12 @@ applies it before it lets go (it loops until nothing is pending), or the next ho
 of the project does. Applying is idempotent (adding a file already in a cue changes
 nothing), so a call killed half-way is simply repeated.
 
-An update that keeps failing (the root hook became invalid, say) is retried on the next
-:data:`MAX_ATTEMPTS` calls and then dropped with a note that names the diagnostic —
-never silently.
+An update for a hook file that does not validate (the root hook, or the folder's hook:
+invalid YAML, say) waits for the fix: it is kept, not counted as a failed attempt while
+the file is unchanged, said once to the session that made it, and applied by the first
+pass after the file changed (:mod:`.waiting`). An update that keeps failing otherwise
+(a lock timeout, an I/O error) is retried on the next :data:`MAX_ATTEMPTS` calls and then
+dropped with a note that names the diagnostic and the files it was for — never silently.
 """
 
 from __future__ import annotations
@@ -60,39 +63,143 @@ def drain(
     deadline: float,
     *,
     wait_until: float | None = None,
+    who: str | None = None,
 ) -> tuple[list[str], list[str]]:
     """Apply ``root``'s pending updates with ``apply(works) -> hook files written`` until
     none is left or ``deadline`` (monotonic seconds) passes, holding the project's
     applier lock, waited for until ``wait_until`` (default: ``deadline``). Returns (hook
-    files written, notes). ``apply`` raising a :class:`~memhooks.errors.MemhooksError`
-    counts one failed attempt for the batch."""
+    files written, notes for the caller, each one coded line).
+
+    ``apply`` raising :class:`~memhooks.protocol.hookfile.InvalidHookError` (a hook file
+    it had to edit does not validate) leaves the rows waiting for that file
+    (:mod:`.waiting`: not tried again, nor counted, until the file changes); a batch of
+    several rows is then tried row by row, so an update of another hook file is not held
+    with it. Any other :class:`~memhooks.errors.MemhooksError` counts one failed attempt
+    for the batch. ``who``: the calling session (the identity journal rows carry), told
+    of its own waiting rows once; other sessions' waiting rows are never said to it.
+    None (``memhooks maintain``): every waiting row is said."""
     from ..errors import MemhooksError
+    from ..protocol.hookfile import InvalidHookError
 
     written: list[str] = []
     notes: list[str] = []
     lock = _lock(state, root, deadline if wait_until is None else min(deadline, wait_until))
     if lock is None:
         return written, notes  # the holder applies ours before it lets go
+    tried: set[int] = set()  # a row is tried once per pass
     try:
         while time.monotonic() < deadline:
-            rows = state.read(
-                "SELECT id, work FROM journal WHERE root = ? ORDER BY id LIMIT ?", (root, BATCH)
-            )
-            if not rows:
+            ready, held = _rows(state, root, tried)
+            if held and who is not None and not tried:
+                notes += _tell(state, root, held, who)  # what waited since its last call
+            if not ready:
                 break
-            works: list[dict[str, object]] = [loads(str(work)) for _id, work in rows]  # type: ignore[misc]
-            ids = [int(i) for i, _work in rows]  # type: ignore[call-overload]
+            ids = [i for i, _work in ready]
+            tried.update(ids)
             try:
-                for path in apply(works):
+                for path in apply([w for _i, w in ready]):
                     if path not in written:
                         written.append(path)
+            except InvalidHookError as exc:
+                notes += _one_by_one(state, root, apply, ready, exc, held, who, deadline, written)
+                continue
             except MemhooksError as exc:
-                notes.append(_failed(state, ids, works, exc))
+                notes.append(_failed(state, root, ready, exc))
                 break
             state.write(_deleter(ids))
+        if who is None:  # a person asked: everything still waiting, said again
+            held = _rows(state, root, set(), ready=False)[1]
+            notes += _tell(state, root, held, None)
     finally:
         os.close(lock)
     return written, notes
+
+
+def _tell(state: State, root: str, held: list[Row], who: str | None) -> list[str]:
+    """:func:`.waiting.tell`'s notes, its updates written."""
+    from . import waiting
+
+    updates, notes = waiting.tell(held, who, root)
+    if updates:
+        state.write(waiting.store(updates, []))
+    return notes
+
+
+Row = tuple[int, dict[str, object]]
+
+
+def _rows(
+    state: State, root: str, tried: set[int], *, ready: bool = True
+) -> tuple[list[Row], list[Row]]:
+    """``root``'s rows to apply now (at most :data:`BATCH`, none of ``tried``), and the
+    rows waiting for a broken hook file that did not change (:func:`.waiting.ready`).
+    ``ready=False``: every waiting row is held, changed or not."""
+    out: list[Row] = []
+    held: list[Row] = []
+    after = 0
+    while len(out) < BATCH:
+        rows = state.read(
+            "SELECT id, work FROM journal WHERE root = ? AND id > ? ORDER BY id LIMIT ?",
+            (root, after, BATCH),
+        )
+        for row_id, text in rows:
+            after = int(row_id)  # type: ignore[call-overload]
+            work: dict[str, object] = loads(str(text))  # type: ignore[assignment]
+            if "waits" in work:
+                from .waiting import ready as may
+
+                if after in tried or not ready or not may(work):
+                    held.append((after, work))
+                    continue
+            elif after in tried:
+                continue
+            if len(out) < BATCH:
+                out.append((after, work))
+        if len(rows) < BATCH:
+            break
+    return out, held
+
+
+def _one_by_one(
+    state: State,
+    root: str,
+    apply: Callable[[list[dict[str, object]]], list[str]],
+    rows: list[Row],
+    exc: Exception,
+    held: list[Row],
+    who: str | None,
+    deadline: float,
+    written: list[str],
+) -> list[str]:
+    """After a batch failed on a broken hook file: each row on its own (until
+    ``deadline``; the rest wait for the next pass) — applied and deleted, left waiting
+    for the file (:func:`.waiting.hold`), or counted as a failed attempt. Returns notes."""
+    from ..errors import MemhooksError
+    from ..protocol.hookfile import InvalidHookError
+    from . import waiting
+
+    notes: list[str] = []
+    for n, row in enumerate(rows):
+        if len(rows) > 1:
+            if n and time.monotonic() >= deadline:
+                break
+            try:
+                for path in apply([row[1]]):
+                    if path not in written:
+                        written.append(path)
+            except InvalidHookError as one:
+                exc = one
+            except MemhooksError as one:
+                notes.append(_failed(state, root, [row], one))
+                continue
+            else:
+                state.write(_deleter([row[0]]))
+                continue
+        assert isinstance(exc, InvalidHookError)
+        updates, deleted, told = waiting.hold([row], exc, held, who, root)
+        state.write(waiting.store(updates, deleted))
+        notes += told
+    return notes
 
 
 def _deleter(ids: list[int]) -> Callable[[sqlite3.Connection], None]:
@@ -104,16 +211,20 @@ def _deleter(ids: list[int]) -> Callable[[sqlite3.Connection], None]:
     return delete
 
 
-def _failed(state: State, ids: list[int], works: list[dict[str, object]], exc: Exception) -> str:
-    """Count a failed attempt on each row; drop those out of attempts. Returns the note."""
+def _failed(state: State, root: str, rows: list[Row], exc: Exception) -> str:
+    """Count a failed attempt on each row; drop those out of attempts. Returns the note,
+    which names the files of the updates dropped."""
     keep: list[tuple[str, int]] = []
     drop: list[tuple[int]] = []
-    for row_id, work in zip(ids, works):
+    dropped: list[object] = []
+    for row_id, work in rows:
         attempts = _attempts(work) + 1
         if attempts < MAX_ATTEMPTS:
             keep.append((dumps({**work, "attempts": attempts}), row_id))
         else:
             drop.append((row_id,))
+            files = work.get("files")
+            dropped += files if isinstance(files, list) else []
 
     def update(conn: sqlite3.Connection) -> None:
         conn.executemany("UPDATE journal SET work = ? WHERE id = ?", keep)
@@ -124,9 +235,13 @@ def _failed(state: State, ids: list[int], works: list[dict[str, object]], exc: E
 
     # one coded note of the hook's stderr line: the code, then the hook file and what to do
     if drop:
+        from .waiting import named
+
         return one_line(
             exc,
-            f"hook maintenance dropped {len(drop)} update(s) after {MAX_ATTEMPTS} failed attempts: ",
+            f"hook maintenance dropped {len(drop)} update(s)"
+            + (f" (edits of {named(dropped, root)})" if dropped else "")
+            + f" after {MAX_ATTEMPTS} failed attempts: ",
         )
     return one_line(exc, "hook maintenance failed (kept, retried by the next hook call): ")
 
