@@ -414,9 +414,14 @@ def usage_diagnostic(exc: UsageError, command: str) -> Diagnostic:
     """How a command reports ``exc``: its code (:data:`USAGE` unless it has its own), its
     message, located at the argument at fault — named alone, as a flag or a setting is
     (``--> --priority``) — or at ``command`` (``memhooks sessions``) when no argument is
-    known; its help, or where ``command``'s help says what it takes."""
+    known; its help, or where ``command``'s help says what it takes. A blank argument is
+    the argument still, quoted as typed (``--> ''``: ``memories show ''`` pointed at
+    ``memhooks memories``)."""
     help = exc.help or f"`{command} --help` says what it takes"
-    return Diagnostic(exc.code or USAGE, str(exc), exc.argument or command, help=help)
+    where = command if exc.argument is None else exc.argument
+    if not where.strip():
+        where = f"'{where}'"
+    return Diagnostic(exc.code or USAGE, str(exc), where, help=help)
 
 
 def command_diagnostic(exc: MemhooksError, command: str) -> Diagnostic | None:
@@ -426,8 +431,8 @@ def command_diagnostic(exc: MemhooksError, command: str) -> Diagnostic | None:
     backend's failure (MH039, with the catalogue's help: ``memhooks backends check``) at
     the command, as a usage error no one argument is at fault for (the message says what
     to do); an optional extra not installed (MH046, the message names its ``pip install``:
-    exit status 2) at the command too; None for the rest — a request the store could not do that no code names (a
-    line of a ``memories import`` file), an error without a code."""
+    exit status 2) at the command too; None for the rest — a request the store could not
+    do that no code names, an error without a code."""
     store = store_diagnostic(exc)
     if store is not None or not isinstance(exc, (HomeError, BackendError, ExtraMissingError)):
         return store

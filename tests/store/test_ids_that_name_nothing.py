@@ -26,6 +26,19 @@ def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return project
 
 
+@pytest.mark.parametrize("blank", ["", "  "])
+def test_a_blank_id_is_the_id_quoted_not_the_command(
+    root: Path, capsys: pytest.CaptureFixture[str], blank: str
+) -> None:
+    """``memories show ''`` pointed at ``memhooks memories`` (newcomer13), ``'  '`` at a
+    blank line: the argument at fault is the id, typed blank."""
+    capsys.readouterr()
+    assert main(["memories", "show", blank]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith(f"error[MH044]: no memory {blank!r} in project ")
+    assert err[1] == f"  --> '{blank}'"
+
+
 @pytest.mark.parametrize(
     ("argv", "what", "lists"),
     [
