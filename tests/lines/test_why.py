@@ -302,6 +302,12 @@ def test_git_that_cannot_run_is_a_diagnostic_with_its_code(repo: Path, tmp_path:
     assert diagnostic["code"] == "MH032" and diagnostic["help"] == NO_GIT_HELP
     assert diagnostic["path"] == "retryx/retry.py"
     assert diagnostic["message"].startswith("git cannot blame it: git could not be run")
+    # at the first line asked about (it was :1:1: newcomer13), the file's first without lines
+    assert (diagnostic["line"], diagnostic.get("column")) == (9, None)
+    done = why(repo, "retryx/retry.py:10-12", env=env)
+    assert done.stderr.splitlines()[1] == "  --> retryx/retry.py:10:1"
+    done = why(repo, "retryx/retry.py", env=env)
+    assert done.stderr.splitlines()[1] == "  --> retryx/retry.py:1:1"
 
 
 def test_a_folder_is_refused_with_a_code(repo: Path) -> None:

@@ -124,8 +124,9 @@ def why(
         if answer.unrun is not None:  # owners known from the cache, the rest needed git
             raise BlameError(answer.unrun, ran=False)
     except BlameError as exc:
+        at = min(first for first, _ in ranges) if ranges else None  # the lines asked about
         raise DiagnosticError(
-            Diagnostic("MH032", f"git cannot blame it: {exc}", path, help=NO_GIT_HELP)
+            Diagnostic("MH032", f"git cannot blame it: {exc}", path, at, help=NO_GIT_HELP)
         ) from None
     finally:
         if store is not None:
