@@ -24,7 +24,6 @@ from .errors import (
     BackendError,
     Diagnostic,
     DiagnosticError,
-    ExtraMissingError,
     HomeError,
     MemhooksError,
     MemhooksWarning,
@@ -408,6 +407,8 @@ def _plain_arguments(argv: list[str]) -> Any:
 #: A command line a command does not take (argparse's usage errors, a
 #: :class:`~memhooks.errors.UsageError`): ours, the reference's (clap's) have no code.
 USAGE = "MH044"
+#: An optional extra a command needs is not installed (``memhooks mcp``): exit status 2.
+EXTRA_MISSING = "MH046"
 
 
 def usage_diagnostic(exc: UsageError, command: str) -> Diagnostic:
@@ -434,7 +435,8 @@ def command_diagnostic(exc: MemhooksError, command: str) -> Diagnostic | None:
     exit status 2) at the command too; None for the rest — a request the store could not
     do that no code names, an error without a code."""
     store = store_diagnostic(exc)
-    if store is not None or not isinstance(exc, (HomeError, BackendError, ExtraMissingError)):
+    extra = exc.code == EXTRA_MISSING  # commands.mcp.ExtraMissingError
+    if store is not None or not (extra or isinstance(exc, (HomeError, BackendError))):
         return store
     assert exc.code is not None
     told = None if exc.code in ("MH039", "MH046") else ""  # the catalogue's help, or the message's
@@ -611,7 +613,7 @@ def _dispatch(argv: list[str]) -> int:
         from .report import print_errors
 
         print_errors([diagnostic], getattr(args, "format", "human"))
-        return 2 if isinstance(exc, ExtraMissingError) else 1
+        return 2 if exc.code == EXTRA_MISSING else 1
     except BrokenPipeError:
         # The reader went away (e.g. `| head`): it has what it wanted, so stop quietly
         # with success (it was exit 1: newcomer10) — a closed stdout is not an error

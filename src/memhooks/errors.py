@@ -7,7 +7,6 @@ Exception tree::
     ├── UsageError                a caller's argument is out of range (CLI exit 2)
     ├── StoreError                the embedded memory store cannot be opened or written
     ├── BackendError              a memory backend failed or timed out
-    ├── ExtraMissingError         a command's optional extra is not installed (CLI exit 2)
     └── HomeError (an OSError)    the home folder memhooks' own folders default to is
                                   missing or unusable (HOME); a cache treats it as off
 
@@ -17,9 +16,6 @@ Library code never prints and never exits; the CLI maps these to exit codes and 
 each warning once on stderr as ``warning: …``; the agent hook leaves warnings out.
 Diagnostic codes, titles and help are data: :mod:`memhooks.catalogue`, loaded when a
 diagnostic is made (the agent hook's calls make none, and skip loading it).
-
-Over 300 lines on purpose: the one error root (DEVELOPERS.md) keeps every error class
-beside the Diagnostic they carry and the one-line forms the hook and the CLI print.
 """
 
 from __future__ import annotations
@@ -29,8 +25,8 @@ if TYPE_CHECKING:
     from typing import Any
 
 __all__ = [
-    "BackendError", "Diagnostic", "DiagnosticError", "ExtraMissingError", "HomeError",
-    "MemhooksError", "MemhooksWarning", "MissingStoreError", "StoreError", "UsageError", "code_of",
+    "BackendError", "Diagnostic", "DiagnosticError", "HomeError", "MemhooksError",
+    "MemhooksWarning", "MissingStoreError", "StoreError", "UsageError", "code_of",
     "diagnostics_of", "fail", "one_line", "said", "store_diagnostic",
 ]  # fmt: skip
 
@@ -210,14 +206,6 @@ class BackendError(MemhooksError):
     """A memory backend failed, refused, or did not answer within its timeout."""
 
     code = "MH039"
-
-
-class ExtraMissingError(MemhooksError):
-    """A command needs an optional extra that is not installed (``memhooks mcp`` without
-    ``memhooks[mcp]``; the message gives the ``pip install``): MH046 at the command, exit
-    status 2 (``cli.command_diagnostic``)."""
-
-    code = "MH046"
 
 
 class HomeError(MemhooksError, OSError):
