@@ -74,6 +74,12 @@ def test_what_a_change_did_word_for_word() -> None:
     assert changed(before, "x  =  f( a )\ny = g(b)\nz = 1\n") == [[1, 1, SPACE]]
     assert changed(before, "x = h(a)\ny = g(b)\nz = 1\n") == []  # a rename loses a word
     assert changed(before, "z = 1\nx = f(a)\ny = g(b)\n") == []  # a move adds nothing
+    # one hunk, line for line: the re-spaced line is whitespace-only beside a changed one
+    # (the lead's repro, lane verdict24), and beside one that gained words
+    assert changed(before, "x = f( a )\ny = g(c)\nz = 1\n") == [[1, 1, SPACE]]
+    assert changed(before, "x = f( a )\ny = g(b, c)\nz = 1\n") == [[1, 1, SPACE], [2, 2, GAIN]]
+    # a string across the hunk's lines: not judged line by line (a space inside it counts)
+    assert changed('d = """a b\nc x"""\n', 'd = """a  b\nc y"""\n') == []
     # Python: out of the loop is no whitespace change; in C a re-indent is
     loop = "for i in s:\n    w(i)\n    flush()\n"
     assert changed(loop, "for i in s:\n    w(i)\nflush()\n") == []
@@ -153,6 +159,7 @@ def test_both_rules_keep_their_verdicts_one_way_and_ask_again_when_git_failed(
         kept = owners(str(repo), PATH, state_dir=state).notes[notes]
         assert set(kept) == {o.hash for o in judged if notes == delta.NOTES or o.origin_lines}
     own = owners(str(repo), PATH, state_dir=state)
-    assert delta.verdicts(str(repo), judged, own)[hashes["pep8"]] == (
-        own.notes[delta.NOTES][hashes["pep8"]]
+    assert (
+        delta.verdicts(str(repo), judged, own)[hashes["pep8"]]
+        == (own.notes[delta.NOTES][hashes["pep8"]])
     )

@@ -121,3 +121,20 @@ def test_a_ranged_read_is_told_the_fix_behind_the_re_spaced_lines(
     assert (
         f'{PATH} 5–6: {tune} "tune fetch defaults" (2026-01-04); before it {fix} "{FIX}"' in told
     ), told
+
+
+def test_a_line_re_spaced_beside_a_changed_one_is_walked_back_alone_and_in_the_range(
+    tmp_path_factory: pytest.TempPathFactory, tmp_path: Path
+) -> None:
+    # the lead's repro: "tune" re-spaced line 5 and changed a value on line 6 — one diff
+    # hunk, judged whole (neither whitespace-only nor words added): line 5 was not walked
+    # back even asked alone
+    repo, hashes = built_story(tmp_path_factory, "per_line_hunk_story.json")
+    tune, fix = hashes["tune"][:12], hashes["fix"][:12]
+    behind = f'before it {fix} "{FIX}" (2026-01-02)'
+    alone = why(repo, tmp_path / "one", f"{PATH}:5")
+    assert f'{PATH} 5: {tune} "tune fetch defaults" (2026-01-04); {behind}' in alone
+    ranged = why(repo, tmp_path / "range", f"{PATH}:5-6").splitlines()
+    assert f'{PATH} 6: {tune} "tune fetch defaults" (2026-01-04)' in ranged
+    assert f"{PATH} 5: {tune} (named above); {behind}" in ranged
+    assert why(repo, tmp_path / "six", f"{PATH}:6").count("before it") == 0

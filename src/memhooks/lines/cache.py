@@ -52,8 +52,9 @@ if TYPE_CHECKING:
 # 14: owners packed in one string (:func:`pack`), read a line at a time; 15: the notes'
 # low-signal verdicts follow history.signal's bookkeeping-message rule (8c39834); 16: a
 # CRLF file's kept text read back as saved (ddccf4a: its entries had called committed
-# lines uncommitted, and saved that); 17: lines of JSON, a row a line (:func:`save`).
-FORMAT = 17
+# lines uncommitted, and saved that); 17: lines of JSON, a row a line (:func:`save`);
+# 18: the notes' whitespace verdicts judge a hunk line for line (lines.delta.changed).
+FORMAT = 18
 
 #: The parts of an entry kept one row a line, each read a row at a time (:class:`Rows`):
 #: the origins (one ``[hash, path, previous hash, previous path]`` a line), and the

@@ -23,7 +23,10 @@ A diff hunk here is a run of lines that differ (:class:`difflib.SequenceMatcher`
 the two versions' lines, their common start and end set aside); words are ``\\w+`` runs
 counted with repeats; outside C-like code (:func:`.language.language`) a line's
 indentation is no whitespace (it may be code: Python). A line asked about is judged by the hunk holding it in the
-commit's version; an owner's lines are :data:`SPACE` when every one is, :data:`GAIN`
+commit's version — line for line in a hunk that wrote as many lines as it replaced (no
+string literal across lines in it): a line holding the words of the one it replaced,
+re-spaced, is :data:`SPACE` whatever the next line changed (a "tune defaults" that
+re-indented line 2 and changed a value on line 3 only re-spaced line 2); an owner's lines are :data:`SPACE` when every one is, :data:`GAIN`
 when every one is either and one gains. Anything else — a line the diff does not mark
 as changed, a file git cannot show as text, more work than :data:`.differ.MAX_WORK` — is not
 judged so (nothing is walked past on a guess). Verdicts are kept in the file version's
@@ -163,11 +166,37 @@ def changed(before: str, after: str, *, indented: bool = True) -> list[list[obje
     for (old_lines, j1, j2), (old, new) in zip(hunks, words, strict=True):
         if j2 <= j1:
             continue  # a removal: no line of ``after``
+        gain = bool(old_lines) and not old - new and bool((new - old) - lost)
         if old_lines and _bare(old_lines, indented) == _bare(b[j1:j2], indented):
             out.append([j1 + 1, j2, SPACE])
-        elif old_lines and not old - new and (new - old) - lost:
+        elif len(old_lines) == j2 - j1 and not _multiline(old_lines + b[j1:j2]):
+            # line for line: one holding the words of the line it replaced, re-spaced,
+            # is whitespace-only whatever its neighbours in the hunk changed
+            for n, was, now in zip(range(j1 + 1, j2 + 1), old_lines, b[j1:j2], strict=True):
+                same = _bare([was], indented) == _bare([now], indented)
+                _run(out, n, SPACE if same else GAIN if gain else None)
+        elif gain:
             out.append([j1 + 1, j2, GAIN])
     return out
+
+
+def _run(out: list[list[object]], n: int, found: str | None) -> None:
+    """Add line ``n`` judged ``found`` (None: neither) to the runs ``out``."""
+    if found is None:
+        return
+    if out and out[-1][2] == found and out[-1][1] == n - 1:
+        out[-1][1] = n
+    else:
+        out.append([n, n, found])
+
+
+def _multiline(lines: list[str]) -> bool:
+    """Whether ``lines`` may hold a string literal across lines (a triple quote, a
+    backtick, a line continued by a backslash): its lines are not judged one by one — a
+    line inside it would be compared as code, its spaces dropped."""
+    return any(
+        '"""' in line or "'''" in line or "`" in line or line.endswith("\\") for line in lines
+    )
 
 
 def _words(lines: list[str]) -> Counter[str]:
