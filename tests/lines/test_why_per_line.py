@@ -87,6 +87,14 @@ def hook(repo: Path, tmp_path: Path, payload: dict[str, object]) -> str:
     return str(json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"])
 
 
+def hook_reply(repo: Path, tmp_path: Path, payload: dict[str, object]) -> str:
+    """What :func:`hook` adds, ``""`` for the host's no-op (an empty reply)."""
+    try:
+        return hook(repo, tmp_path, payload)
+    except json.JSONDecodeError:
+        return ""
+
+
 @pytest.fixture
 def clone(story: tuple[Path, dict[str, str]], tmp_path: Path) -> Path:
     copy = tmp_path / "repo"
@@ -138,3 +146,32 @@ def test_a_line_re_spaced_beside_a_changed_one_is_walked_back_alone_and_in_the_r
     assert f'{PATH} 6: {tune} "tune fetch defaults" (2026-01-04)' in ranged
     assert f"{PATH} 5: {tune} (named above); {behind}" in ranged
     assert why(repo, tmp_path / "six", f"{PATH}:6").count("before it") == 0
+
+
+def test_a_pre_tool_edit_is_not_settled_past_the_commit_behind_a_told_re_spacing(
+    tmp_path_factory: pytest.TempPathFactory, tmp_path: Path
+) -> None:
+    """``data/respaced_told_story.json``: a Read of lines 12–16 tells "settings: raise
+    KAPPA…" (values of its own on lines 14–15); an Edit of line 10, which that commit
+    only re-spaced, must tell the decision behind it before the edit. The pre-tool
+    shortcut (:mod:`memhooks.hook.told`) settled it: the commit was told, and its subject
+    is no low-signal one."""
+    story_repo, hashes = built_story(tmp_path_factory, "respaced_told_story.json")
+    repo = tmp_path / "repo"
+    subprocess.run(["git", "clone", "-q", str(story_repo), str(repo)], check=True)
+    repo = repo.resolve()
+    settings = "fetchx/settings.py"
+    read = hook(repo, tmp_path, {
+        "hook_event_name": "PostToolUse", "tool_name": "Read", "tool_response": {},
+        "tool_input": {"file_path": str(repo / settings), "offset": 12, "limit": 5},
+    })  # fmt: skip
+    tune, decide = hashes["tune"][:12], hashes["decide"][:12]
+    assert f'{tune} "settings: raise KAPPA for the larger batches"' in read, read
+    assert decide not in read, read
+    before = hook_reply(repo, tmp_path, {
+        "hook_event_name": "PreToolUse", "tool_name": "Edit",
+        "tool_input": {"file_path": str(repo / settings), "old_string": "LIMIT  =  5\n",
+                       "new_string": "LIMIT = 50\n"},
+    })  # fmt: skip
+    assert f"before it {decide} \"fix: cap LIMIT at the gateway's measured budget\"" in before
+    assert "Asking for more than five attempts timed the gateway out." in before
