@@ -120,10 +120,21 @@ def unprivileged() -> Iterator[None]:
         os.seteuid(0)
 
 
+def _traversable(folder: str) -> bool:
+    """Whether every folder from / down to ``folder`` lets any uid through (o+x)."""
+    path = Path(folder).resolve()
+    return all(p.stat().st_mode & stat.S_IXOTH for p in (path, *path.parents))
+
+
 @pytest.fixture
 def reachable_dir() -> Iterator[Path]:
-    """A directory an unprivileged uid can reach (pytest's tmp dirs are 0700 for root)."""
-    base = Path(tempfile.mkdtemp(prefix="memhooks-ro-"))
+    """A 0755 directory an unprivileged uid can reach: pytest's tmp dirs are 0700 for
+    root, and so may be TMPDIR itself (``mktemp -d``), so the first of TMPDIR, /tmp,
+    /var/tmp that `nobody` can traverse down to holds it."""
+    usable = [d for d in (tempfile.gettempdir(), "/tmp", "/var/tmp") if _traversable(d)]
+    if not usable:
+        pytest.skip("no temporary folder that user nobody can traverse (TMPDIR, /tmp, /var/tmp)")
+    base = Path(tempfile.mkdtemp(prefix="memhooks-ro-", dir=usable[0]))
     base.chmod(0o755)
     try:
         yield base
