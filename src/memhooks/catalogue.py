@@ -11,8 +11,9 @@ reference reports as MH000 with invalid files), MH037 (a memory store or state f
 command cannot open or write), MH038 (a ``MEMHOOKS_*`` variable that is no setting),
 MH044 (a command line a command does not take: the reference prints clap's usage
 errors without a code), MH045 (a line ``memhooks memories import`` cannot take) and
-MH046 (an optional extra a command needs, not installed) are ours too. A new code is a new row here (claim it on the team board first);
-:class:`memhooks.errors.Diagnostic` reads it.
+MH046 (an optional extra a command needs, not installed) are ours too. A new code is a
+new row here (claim it on the team board first); :class:`memhooks.errors.Diagnostic`
+reads it.
 """
 
 from __future__ import annotations

@@ -184,7 +184,12 @@ def _event_arguments(p: argparse.ArgumentParser) -> None:
 
 def _maintain_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("path", nargs="?", default=".", help="a folder of the project (default: .)")
-    p.add_argument("--format", choices=arguments.FORMATS, default="human", help="json: one object with the hooks written and what still waits; also the error format")
+    p.add_argument(
+        "--format",
+        choices=arguments.FORMATS,
+        default="human",
+        help="json: one object with the hooks written and what still waits; also the error format",
+    )
 
 
 def _migrate_arguments(p: argparse.ArgumentParser) -> None:

@@ -22,12 +22,13 @@ subject, and both are judged here from one diff of the file's two versions:
 A diff hunk here is a run of lines that differ (:class:`difflib.SequenceMatcher` over
 the two versions' lines, their common start and end set aside); words are ``\\w+`` runs
 counted with repeats; outside C-like code (:func:`.language.language`) a line's
-indentation is no whitespace (it may be code: Python). A line asked about is judged by the hunk holding it in the
-commit's version — line for line in a hunk that wrote as many lines as it replaced (no
+indentation is no whitespace (it may be code: Python). A line asked about is judged by
+the hunk holding it in the commit's version — line for line in a hunk that wrote as many lines as it replaced (no
 string literal across lines in it): a line holding the words of the one it replaced,
 re-spaced, is :data:`SPACE` whatever the next line changed (a "tune defaults" that
-re-indented line 2 and changed a value on line 3 only re-spaced line 2); an owner's lines are :data:`SPACE` when every one is, :data:`GAIN`
-when every one is either and one gains. Anything else — a line the diff does not mark
+re-indented line 2 and changed a value on line 3 only re-spaced line 2); an owner's
+lines are :data:`SPACE` when every one is, :data:`GAIN` when every one is either and one
+gains. Anything else — a line the diff does not mark
 as changed, a file git cannot show as text, more work than :data:`.differ.MAX_WORK` — is not
 judged so (nothing is walked past on a guess). Verdicts are kept in the file version's
 notes (``notes["delta"][hash]``: ``[[first, last, kind], …]`` of the commit's version):

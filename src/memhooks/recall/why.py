@@ -155,8 +155,9 @@ def explain_lines(
     one whose subject says it reshapes code but that only added words to them is no
     reshape there. Whitespace is judged line by line: an owner that only re-spaced some
     of the lines and changed others is walked back from the first alone, as an
-    explanation of its own after the owner's (:class:`Explanation`). With ``max_previous``, at most :data:`JUDGED` owners are judged so
-    (most lines first: a read's whole file has hundreds).
+    explanation of its own after the owner's (:class:`Explanation`). With
+    ``max_previous``, at most :data:`JUDGED` owners are judged so (most lines first: a
+    read's whole file has hundreds).
     Raises :class:`memhooks.lines.BlameError` when git cannot run,
     :class:`~memhooks.errors.DiagnosticError` MH032 when git cannot read a commit."""
     if saved:  # the version before an edit just applied (lines.saved_text)
