@@ -195,3 +195,57 @@ def test_cli_status_says_whether_the_server_is_registered(tmp_path: Path) -> Non
     assert (
         "hermes:   mcp server: not supported by memhooks yet (user level; see docs/mcp.md)" in out
     )
+
+
+NO_SDK = str(Path(__file__).parent / "data" / "no_mcp_sdk")
+
+
+def _run(home: Path, *args: str, sdk: bool = True) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "HOME": str(home), "XDG_DATA_HOME": str(home / ".local/share")}
+    if not sdk:
+        env["PYTHONPATH"] = os.pathsep.join([NO_SDK, *filter(None, [env.get("PYTHONPATH")])])
+    return subprocess.run([sys.executable, "-m", "memhooks", "agents", *args, "--cwd", str(home)],
+                          capture_output=True, text=True, env=env, timeout=120, check=False)  # fmt: skip
+
+
+MH046 = (
+    "error[MH046]: the MCP server needs the optional MCP SDK, not installed (mcp cannot be"
+    " imported): pip install 'memhooks[mcp]'"
+)
+
+
+@pytest.mark.skipif(os.name == "nt", reason="the launcher is a POSIX shell script")
+def test_install_mcp_without_the_sdk_refuses_and_writes_nothing(tmp_path: Path) -> None:
+    """It registered a server that exits 2 (MH046) at every host start (newcomer14)."""
+    done = _run(tmp_path, "install", "--agent", "claude-code", "--mcp", sdk=False)
+    assert done.returncode == 2
+    assert done.stderr == (
+        f"{MH046}\n  --> memhooks agents\n  help: install the extra the message names into the"
+        " environment memhooks runs in, then run the command again\n"
+    )
+    assert done.stdout == "" and list(tmp_path.iterdir()) == []
+    assert _run(tmp_path, "install", "--agent", "claude-code", sdk=False).returncode == 0
+
+
+@pytest.mark.skipif(os.name == "nt", reason="the launcher is a POSIX shell script")
+def test_check_fails_a_registered_server_that_cannot_start(tmp_path: Path) -> None:
+    """``agents check`` passed while the registered server could not import its SDK."""
+    assert _run(tmp_path, "install", "--agent", "claude-code", "--mcp").returncode == 0
+    server = f"{tmp_path}/.local/share/memhooks/bin/memhooks mcp"
+    done = _run(tmp_path, "check", "--agent", "claude-code")
+    assert done.returncode == 0, done.stdout
+    assert f"claude-code:   command: {server}" in done.stdout
+    assert done.stdout.splitlines()[-1] == "2 of 2 checks passed"
+    done = _run(tmp_path, "check", "--agent", "claude-code", sdk=False)
+    assert done.returncode == 1
+    lines = done.stdout.splitlines()
+    at = lines.index("claude-code (user): MCP server: FAILED")
+    assert lines[at + 1 : at + 3] == [
+        (
+            f"claude-code:   problem: the MCP server exits 2 at start: {MH046}; help: install"
+            " the extra the message names into the environment memhooks runs in, then run the"
+            " command again"
+        ),
+        f"claude-code:   command: {server}",
+    ]
+    assert lines[-1] == "1 of 2 checks passed"

@@ -45,6 +45,7 @@ from ..install.gitexclude import tracked
 from .agents_check import run as check
 from .agents_report import render
 from .arguments import project
+from .mcp import load as load_mcp
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -61,6 +62,8 @@ def run(args: argparse.Namespace) -> int:
     base = Context(root, USER, roles=args.role, via=args.via)
     for name in args.agent:
         host(name)  # UsageError for an unknown name, before anything is written
+    if args.action == "install" and getattr(args, "mcp", False):
+        load_mcp()  # MH046 before anything is written: a registered server must start
     out: dict[str, Any] = {"action": args.action, "dry_run": args.dry_run}
     out["project"] = {"root": root, "enabled": enabled}
     if args.agent:

@@ -13,6 +13,7 @@ from ..backends.registry import selected, selected_store
 from ..errors import MemhooksError
 from ..install import INSTALLERS, USER, Context, host, status
 from ..install.check import check as run_checks
+from ..install.mcp_check import MCP_SERVER, check_mcp
 from .arguments import project
 
 TYPE_CHECKING = False
@@ -38,6 +39,9 @@ def run(args: argparse.Namespace) -> int:
             found = status(name, ctx)
             if found.installed:
                 results += run_checks(found_host, ctx, found)
+            server = check_mcp(found_host, ctx)
+            if server is not None:
+                results.append(server)
     store = memory_store(dict(os.environ))
     if args.format == "json":
         print(json.dumps({"checks": [r.to_dict() for r in results], "store": store}, indent=2))
@@ -91,7 +95,9 @@ def render_checks(
             continue
         verdict = "ok" if r.ok else "FAILED"
         lines.append(f"{r.agent} ({r.level}): {r.event}: {verdict}")
-        if r.fired:
+        if r.fired and r.event == MCP_SERVER:
+            lines.append(f"{r.agent}:   started: stopped at the end of its input in {r.ms:.0f} ms")
+        elif r.fired:
             lines.append(
                 f"{r.agent}:   fired: answered in {r.ms:.0f} ms ({title} waits {r.deadline_ms / 1000:g} s)"
             )
@@ -102,7 +108,7 @@ def render_checks(
                 else "the reply lacks the known memory"
             )
             lines.append(f"{r.agent}:   reply: the shape {title} reads; {said}")
-        elif r.fired and r.shape is None:
+        elif r.fired and r.shape is None and r.event != MCP_SERVER:
             lines.append(f"{r.agent}:   reply: none expected ({title} has no channel to the model)")
         if r.trust is not None:
             lines.append(f"{r.agent}:   {title}: {r.trust[1]}")

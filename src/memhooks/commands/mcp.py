@@ -4,6 +4,7 @@ tools over stdio until the client disconnects. Needs the ``mcp`` extra."""
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 
 from ..errors import MemhooksError
 
@@ -18,8 +19,11 @@ class ExtraMissingError(MemhooksError):
     code = "MH046"
 
 
-def run(args: argparse.Namespace) -> int:
-
+def load() -> Callable[[str | None], None]:
+    """The server's ``serve(store_path)``, importing the MCP SDK it needs. Raises
+    :class:`ExtraMissingError` (MH046) when the SDK (``mcp``, or its ``pydantic``)
+    cannot be imported; ``agents install --mcp`` asks first, so no server that cannot
+    start is registered."""
     try:
         from ..mcp.server import serve
     except ImportError as exc:
@@ -29,5 +33,9 @@ def run(args: argparse.Namespace) -> int:
             f"the MCP server needs the optional MCP SDK, not installed ({exc.name} cannot be"
             " imported): pip install 'memhooks[mcp]'"
         ) from None
-    serve(args.store)
+    return serve
+
+
+def run(args: argparse.Namespace) -> int:
+    load()(args.store)
     return 0

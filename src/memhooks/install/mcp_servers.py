@@ -148,6 +148,21 @@ def plan(agent: str, ctx: Context, want: bool | None, edits: list[Edit]) -> list
     return [*edits, Edit(path, after, before)]
 
 
+def registered(agent: str, ctx: Context) -> dict[str, Any] | None:
+    """Our ``memhooks`` server entry for ``agent`` at ``ctx.level`` as the host reads it;
+    None when there is none (or the file cannot be read as JSONC)."""
+    found = location(agent, ctx)
+    if found is None:
+        return None
+    try:
+        servers = _servers(read(found[0]) or "{}", found[1])[1]
+    except jsonc.JsoncError:
+        return None
+    current = servers.get(NAME) if servers is not None else None
+    value = current.value if current is not None else None
+    return value if isinstance(value, dict) and is_ours(value) else None
+
+
 def report(agent: str, ctx: Context) -> dict[str, object] | None:
     """``{"path", "registered"}`` for ``status``; None when unsupported here."""
     found = location(agent, ctx)
