@@ -361,3 +361,28 @@ def test_a_bad_import_line_is_mh045_at_its_line_and_column_and_nothing_is_import
         " file was imported\n"
     )
     assert not store.exists()  # every line is checked before the store is opened
+
+
+@pytest.mark.parametrize(
+    ("named", "message"),
+    [
+        ("nonexist.jsonl", "the memory file does not exist"),
+        (".", "the memory file is a folder, not a file"),
+    ],
+)
+def test_an_import_file_that_is_not_there_is_mh024_and_says_what_to_name(
+    root: Path, tmp_path: Path, named: str, message: str, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    """It printed ``error: No such file or directory: nonexist.jsonl`` (``Is a directory:
+    .``): no code, no place, nothing to do (newcomer14)."""
+    store = tmp_path / "s.sqlite3"
+    monkeypatch.chdir(root)
+    assert main(["memories", "import", named, "--store", str(store)]) == 1
+    assert capsys.readouterr().err == (
+        f"error[MH024]: {message}\n"
+        f"  --> {named}\n"
+        "  help: name a JSON Lines file of memories (`memhooks memories export` writes one),"
+        " or - for stdin\n"
+    )
+    assert not store.exists()

@@ -27,7 +27,7 @@ import os
 import sys
 
 from ..backends.embedded import refresh
-from ..errors import MissingStoreError, UsageError
+from ..errors import MissingStoreError, UsageError, fail
 from ..maintain.targets import root_hook
 from ..store import MemoryStore, default_path
 from ..store.connection import CommittedInterrupt
@@ -198,8 +198,7 @@ def _import(args: argparse.Namespace, where: Workspace) -> int:
         if args.file == "-":
             lines, name = sys.stdin.buffer.readlines(), "<stdin>"
         else:
-            with open(args.file, "rb") as binary:
-                lines, name = binary.readlines(), args.file
+            lines, name = _read(args.file), args.file
         parse(lines, name)
         with MemoryStore(args.store) as store:
             store.adopt(where.project, where.aliases)
@@ -218,6 +217,28 @@ def _import(args: argparse.Namespace, where: Workspace) -> int:
     )
     refresh(store.path)  # the hooks' cached searches, ready for the next recall
     return 0
+
+
+#: What to do about a memory file that is not there or cannot be read (MH024).
+_NAME_FILE = (
+    "name a JSON Lines file of memories (`memhooks memories export` writes one), or - for stdin"
+)
+
+
+def _read(path: str) -> list[bytes]:
+    """The lines of the file at ``path``, as bytes (exact line numbers for encoding
+    errors). Raises DiagnosticError MH024 at ``path`` when there is no file there or it
+    cannot be read (a folder, no permission): ``No such file or directory`` had no code."""
+    try:
+        with open(path, "rb") as binary:
+            return binary.readlines()
+    except FileNotFoundError:
+        message = "the memory file does not exist"
+    except IsADirectoryError:
+        message = "the memory file is a folder, not a file"
+    except OSError as exc:
+        message = f"the memory file cannot be read: {exc.strerror or exc}"
+    raise fail("MH024", message, path, help=_NAME_FILE)
 
 
 def _print(found: list[Memory], fmt: str) -> None:

@@ -165,7 +165,7 @@ class _LineError(ValueError):
 
 def _fields(line: str) -> Fields:
     try:
-        data = json.loads(line)
+        data = json.loads(line.rstrip("\r\n"))  # its end, not 1 of the line after it
     except ValueError as exc:
         message = getattr(exc, "msg", str(exc))
         raise _LineError(
@@ -173,9 +173,11 @@ def _fields(line: str) -> Fields:
             getattr(exc, "colno", 1),
         ) from None
     if not isinstance(data, dict):
-        raise _LineError("each line must be a JSON object with at least a `text` field")
+        start = len(line) - len(line.lstrip()) + 1  # the value, after any indent
+        raise _LineError("each line must be a JSON object with at least a `text` field", start)
     if "text" not in data:
-        raise _LineError("missing `text`; every memory needs its text")
+        start = len(line) - len(line.lstrip()) + 1
+        raise _LineError("missing `text`; every memory needs its text", start)
     fields: Fields = {}
     for key in ("text", *data):
         if key in CLEAN and key not in fields:
