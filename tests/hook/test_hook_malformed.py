@@ -253,3 +253,80 @@ def test_the_installed_command_says_a_wrong_cwd_on_stderr_once(tmp_path: Path) -
         "MH041 the claude-code `UserPromptSubmit` payload is malformed: its cwd is not text (int);"
     )
     assert [line.split(": ", 1)[1][: len(told)] for line in done.stderr.splitlines()] == [told]
+
+
+def _opencode_chat(tmp_path: Path, session: object, text: object) -> dict[str, object]:
+    """The recorded ``chat.message`` in the envelope our plugin sends, its session id and
+    its one text part's ``text`` replaced."""
+    payload = recorded("opencode-chat.message.json", tmp_path)
+    hook_input, out = payload["input"], payload["output"]
+    assert isinstance(hook_input, dict) and isinstance(out, dict)
+    (part,) = out["parts"]
+    return {"hook_event_name": "chat.message", "directory": str(tmp_path),
+            "input": {**hook_input, "sessionID": session},
+            "output": {**out, "parts": [{**part, "text": text}]}}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("session", "text", "what"),
+    [
+        ("ses_1", 7, "its output.parts[0].text is not text (int)"),
+        ("ses_1", None, "its output.parts[0].text is missing"),
+        ("ses_1", ["a"], "its output.parts[0].text is not text (list)"),
+        (7, "hello", "its input.sessionID is not text (int)"),
+    ],
+)  # fmt: skip
+def test_an_opencode_prompt_field_of_the_wrong_type_is_said(
+    session: object, text: object, what: str, tmp_path: Path
+) -> None:
+    """A text part's ``text`` 7 (or null, or a list) answered ``{}`` with nothing said;
+    ``sessionID`` 7 was served under ``anonymous-…`` (newcomer14)."""
+    reply = call(_opencode_chat(tmp_path, session, text), "opencode", tmp_path)
+    assert reply.stdout == noop("opencode", "chat.message") == "{}"
+    assert "the opencode `chat.message` payload is malformed: " + what + ";" in said(reply)
+
+
+def test_an_opencode_prompt_with_a_blank_text_part_is_not_malformed(tmp_path: Path) -> None:
+    assert call(_opencode_chat(tmp_path, "ses_1", " "), "opencode", tmp_path).note is None
+
+
+@pytest.mark.parametrize(
+    ("tool", "tool_input", "what"),
+    [
+        ("MultiEdit", {"file_path": "a.py", "edits": 7}, "the tool's edits is not a list (int)"),
+        ("MultiEdit", {"file_path": "a.py", "edits": [7]}, "the tool's edits[0] is not an object (int)"),
+        ("MultiEdit", {"file_path": "a.py", "edits": [{"old_string": "a", "new_string": "b"}, {"old_string": 7, "new_string": "x"}]},
+         "the tool's edits[1].old_string is not text (int)"),
+        ("Read", {"file_path": "a.py", "offset": "x", "limit": [1]}, "the tool's offset is not a whole number (str)"),
+        ("Read", {"file_path": "a.py", "offset": 2, "limit": [1]}, "the tool's limit is not a whole number (list)"),
+        ("Read", {"file_path": "a.py", "offset": True}, "the tool's offset is not a whole number (bool)"),
+    ],
+)  # fmt: skip
+def test_a_multi_edit_s_edits_or_a_read_s_lines_of_the_wrong_type_are_said(
+    tool: str, tool_input: object, what: str, tmp_path: Path
+) -> None:
+    """MultiEdit ``"edits": 7`` or ``[{"old_string": 7}]`` were silent; a Read with
+    ``"offset": "x", "limit": [1]`` was served as a whole-file read (newcomer14)."""
+    (tmp_path / "a.py").write_text("a\nb\n", encoding="utf-8")
+    for native in ("PreToolUse", "PostToolUse"):
+        payload = {**recorded("claude-code-PostToolUse.json", tmp_path), "hook_event_name": native,
+                   "tool_name": tool, "tool_input": tool_input}  # fmt: skip
+        reply = call(payload, "claude-code", tmp_path)
+        assert reply.stdout == noop("claude-code", native)
+        assert f"`{native}` payload is malformed: {what};" in said(reply)
+
+
+@pytest.mark.parametrize(
+    "tool_input",
+    [
+        {"file_path": "a.py", "offset": 2, "limit": 1},
+        {"file_path": "a.py", "offset": "2", "limit": "1"},  # digits, as lines.tools reads them
+    ],
+)
+def test_a_read_s_lines_as_numbers_or_digits_are_not_malformed(
+    tool_input: object, tmp_path: Path
+) -> None:
+    (tmp_path / "a.py").write_text("a\nb\n", encoding="utf-8")
+    payload = {**recorded("claude-code-PostToolUse.json", tmp_path), "tool_name": "Read",
+               "tool_input": tool_input}  # fmt: skip
+    assert call(payload, "claude-code", tmp_path).note is None

@@ -26,20 +26,21 @@ def text(value: object) -> str | None:
 
 
 #: The word said of what a payload field must hold, by the type JSON gives it (:func:`wrong`).
-_KINDS: dict[type, str] = {str: "text", list: "a list", dict: "an object"}
+_KINDS: dict[type, str] = {str: "text", list: "a list", dict: "an object", int: "a whole number"}
 
 
 def wrong(value: object, name: str, kind: type = str, *, required: bool = False) -> str | None:
     """What is wrong with the payload field ``name`` (as the message says it: ``its
     prompt``, ``the tool's file_path``) holding ``value``: ``NAME is missing`` (only when
     ``required``; null is missing) or ``NAME is not text (int)`` (``kind``: ``str``,
-    ``list`` or ``dict``); None when it is of its kind, or absent and not required. A
+    ``list``, ``dict``, or ``int``: a whole number or its digits, :func:`integer`);
+    None when it is of its kind, or absent and not required. A
     blank string is text: whether it says anything is its reader's question. The one rule
     of :attr:`memhooks.agents.base.NormalizedEvent.malformed` (issue 21: a field of the
     wrong type was taken as absent, silently: ``"cwd": 7`` became the process's folder)."""
     if value is None:
         return f"{name} is missing" if required else None
-    if isinstance(value, kind):
+    if integer(value) is not None if kind is int else isinstance(value, kind):
         return None
     return f"{name} is not {_KINDS[kind]} ({type(value).__name__})"
 

@@ -161,13 +161,22 @@ def normalize(payload: dict[str, object], native_event: str | None) -> Normalize
         output=result.output,
         raw=payload,
         malformed=wrong_fields(payload, ("directory", "cwd", "session_id", "tool_name"))
+        or wrong_fields(hook_input, ("sessionID",), "its input.")
+        or wrong_fields(props, ("sessionID",), "its properties.")
         or call.problem
-        or (
-            wrong(out.get("parts"), "its output.parts", list, required=True)
-            if native == "chat.message"
-            else None
-        ),
+        or (_parts_problem(out.get("parts")) if native == "chat.message" else None),
     )
+
+
+def _parts_problem(parts: object) -> str | None:
+    """What is wrong with a ``chat.message``'s ``output.parts``: missing or no list, or a
+    text part (``"type": "text"``) whose ``text`` is missing or no text; None when
+    nothing is (:func:`~.fields.wrong`)."""
+    said = wrong(parts, "its output.parts", list, required=True)
+    for number, part in enumerate(parts[:MAX_ITEMS] if isinstance(parts, list) else ()):
+        if said is None and isinstance(part, dict) and part.get("type") == "text":
+            said = wrong(part.get("text"), f"its output.parts[{number}].text", required=True)
+    return said
 
 
 def prompt_text(parts: object) -> str | None:

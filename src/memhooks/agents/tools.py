@@ -77,6 +77,10 @@ FILE_KEYS = ("file_path", "filePath", "notebook_path")
 #: The keys every host's replacing edit names the text it replaces and its new text in
 #: (``memhooks.lines.tools.REPLACE_TOOLS``): anything but text there is malformed too.
 EDIT_TEXT_KEYS = ("old_string", "new_string", "oldString", "newString", "old_str", "new_str")
+#: A read's first line and line count (``lines.tools.READ_TOOLS``): whole numbers.
+NUMBER_KEYS = ("offset", "limit")
+#: Where a multi-edit (Claude Code's MultiEdit) lists its edits: objects, as one edit's.
+EDITS_KEY = "edits"
 #: The tool kinds that act on what their input names: one named with no input (null,
 #: absent or blank) is malformed; another tool (a web fetch, a task) may take none.
 INPUT_KINDS = frozenset((EDIT, READ_KIND, DELETE, MOVE, COMMAND, SEARCH))
@@ -148,7 +152,7 @@ class ToolCall:
         self.input = mapping(raw_input)
         self.kind = classify(self.name, table) if self.name is not None else unnamed
         needed = self.name is not None and self.kind in INPUT_KINDS
-        self.problem = problem(raw_input, self.input, needed=needed)
+        self.problem = problem(raw_input, self.input, needed=needed, kind=self.kind)
         if self.kind == EDIT and self.input is not None and self.input.get("command") == "view":
             self.kind = READ_KIND  # str_replace_editor-style tools: "view" only reads
         self.files = files_from_input(self.input, self.kind, cwd)
@@ -166,13 +170,13 @@ class ToolCall:
 
 
 def problem(
-    raw_input: object, found: dict[str, object] | None, *, needed: bool = False
+    raw_input: object, found: dict[str, object] | None, *, needed: bool = False, kind: str = OTHER
 ) -> str | None:
     """What is wrong with a tool's input as the host sent it (``raw_input``; ``found``:
     it as an object), or None: no object (a blank string or null is no input: wrong only
-    when ``needed``, a file or shell tool's), or a :data:`FILE_KEYS` or
-    :data:`EDIT_TEXT_KEYS` value that is no text (:func:`~.fields.wrong`), or a file key's
-    text holding a NUL."""
+    when ``needed``, a file or shell tool's); a :data:`FILE_KEYS`, :data:`EDIT_TEXT_KEYS`
+    or :data:`EDITS_KEY` (``edits[0].old_string``) value of the wrong type, or a read's
+    (``kind``) :data:`NUMBER_KEYS` one (:func:`~.fields.wrong`); a file key with a NUL."""
     if found is None:
         if raw_input is None or (isinstance(raw_input, str) and not raw_input.strip()):
             return "the tool's input is missing" if needed else None
@@ -185,11 +189,31 @@ def problem(
             return wrong(value, f"the tool's {key}")
         if "\0" in value:
             return f"the tool's {key} holds a NUL character"
+    said = _texts(found, "the tool's ")
+    if said is None and EDITS_KEY in found:
+        said = _edits(found[EDITS_KEY])
+    for key in NUMBER_KEYS if kind == READ_KIND else ():
+        said = said or wrong(found.get(key), f"the tool's {key}", int)
+    return said
+
+
+def _texts(found: dict[str, object], whose: str) -> str | None:
+    """:func:`~.fields.wrong` of ``found``'s first :data:`EDIT_TEXT_KEYS` value not text."""
     for key in EDIT_TEXT_KEYS:
         value = found.get(key)
         if value is not None and not isinstance(value, str):
-            return wrong(value, f"the tool's {key}")
+            return wrong(value, whose + key)
     return None
+
+
+def _edits(value: object) -> str | None:
+    """What is wrong with a multi-edit's :data:`EDITS_KEY` list, or None."""
+    said = wrong(value, f"the tool's {EDITS_KEY}", list)
+    for number, edit in enumerate(value[:MAX_ITEMS] if isinstance(value, list) else ()):
+        name = f"the tool's {EDITS_KEY}[{number}]"
+        said = said or wrong(edit, name, dict, required=True)
+        said = said or (_texts(edit, name + ".") if isinstance(edit, dict) else None)
+    return said
 
 
 def told(call: ToolCall, result: Outcome) -> Told:
