@@ -65,6 +65,19 @@ KEPT: dict[tuple[str, str], str] = {
     + ": a Read's surface verdicts kept: no difflib, no tokenize",
     ("memhooks.lines.surface", "memhooks.lines.blame"): HOOK_PATH
     + ": git only for a layout-subject owner not judged before (tests/lines/test_layout_owner.py)",
+    **{
+        ("memhooks.lines.delta", target): HOOK_PATH
+        + ": a walked owner's kept verdicts (lines.surface.kept); git and difflib only to judge"
+        for target in (
+            "memhooks.lines.cache",
+            "memhooks.lines.blame",
+            "memhooks.lines.differ",
+            "memhooks.lines.language",
+            "collections",
+            "re",
+            "time",
+        )
+    },
     ("memhooks.capture.observer", "memhooks.backends.embedded"): HOOK_PATH + ": capture on",
     ("memhooks.capture.observer", "memhooks.transcripts.ending"): HOOK_PATH + ": capture on",
     ("memhooks.capture.settings", "json"): HOOK_PATH + ": a switch file (capture turned on once)",
@@ -79,7 +92,8 @@ KEPT: dict[tuple[str, str], str] = {
     ("memhooks.cli", "memhooks.commands.why"): VALIDATE + ": one subcommand's parser",
     ("memhooks.cli", "memhooks.terminal"): VALIDATE + ": only a warning is printed",
     ("memhooks.cli", "memhooks.report"): VALIDATE + ": only failures are reported",
-    ("memhooks.cli", "memhooks.store.location"): VALIDATE + ": only a relative store path is rooted",
+    ("memhooks.cli", "memhooks.store.location"): VALIDATE
+    + ": only a relative store path is rooted",
     ("memhooks.cli", "memhooks.backends"): VALIDATE + ": only a command with --store left unset",
     ("memhooks.cli", "memhooks.backends.registry"): VALIDATE
     + ": only for a MEMHOOKS_* variable not in the settings table",
@@ -313,7 +327,11 @@ def _inner_circles() -> dict[str, list[list[str]]]:
     arrows = _arrows()
     found = {}
     for package in sorted({_top(m) for m in arrows}):
-        graph = {m: {t for t in ts if _top(t) == package} for m, ts in arrows.items() if _top(m) == package}
+        graph = {
+            m: {t for t in ts if _top(t) == package}
+            for m, ts in arrows.items()
+            if _top(m) == package
+        }
         if circles := _circles(graph):
             found[package] = circles
     return found

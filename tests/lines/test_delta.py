@@ -13,7 +13,8 @@ import pytest
 from storyrepo import built_story
 
 from memhooks.history.signal import relabels, reshapes
-from memhooks.lines.delta import GAIN, SPACE, changed
+from memhooks.lines.delta import changed
+from memhooks.lines.said import GAIN, NOTES, SPACE
 from memhooks.recall.line_recall import EDIT, READ, line_recall
 from memhooks.recall.why import explain_lines
 
@@ -147,7 +148,7 @@ def test_both_rules_keep_their_verdicts_one_way_and_ask_again_when_git_failed(
     def failing(*args: object, **kwargs: object) -> object:
         raise blame.BlameError("fatal: git failed")
 
-    for rule, notes in ((delta.verdicts, delta.NOTES), (surface.surface_owners, surface.NOTES)):
+    for rule, notes in ((delta.verdicts, NOTES), (surface.surface_owners, surface.NOTES)):
         own = owners(str(repo), PATH, state_dir=state)
         judged = [o for o in own.owners if o.previous is not None and not o.boundary]
         assert hashes["pep8"] in {o.hash for o in judged}
@@ -157,9 +158,9 @@ def test_both_rules_keep_their_verdicts_one_way_and_ask_again_when_git_failed(
         monkeypatch.setattr(blame, "show", real_show)
         rule(str(repo), judged, owners(str(repo), PATH, state_dir=state))
         kept = owners(str(repo), PATH, state_dir=state).notes[notes]
-        assert set(kept) == {o.hash for o in judged if notes == delta.NOTES or o.origin_lines}
+        assert set(kept) == {o.hash for o in judged if notes == NOTES or o.origin_lines}
     own = owners(str(repo), PATH, state_dir=state)
     assert (
         delta.verdicts(str(repo), judged, own)[hashes["pep8"]]
-        == (own.notes[delta.NOTES][hashes["pep8"]])
+        == (own.notes[NOTES][hashes["pep8"]])
     )

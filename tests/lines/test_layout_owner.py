@@ -106,7 +106,7 @@ def test_the_background_blame_judges_every_owner_ahead_of_the_edit(
     # edit outside the lines a Read judged ran git cat-file and a diff for it inside the
     # hook (2.1 -> 2.9x a bare interpreter, bench_lines_hook edit_far). The Read's
     # background process judges the whole file's owners, the layout rule's too.
-    from memhooks.lines import delta, owners, surface, warm
+    from memhooks.lines import owners, said, surface, warm
 
     repo, hashes = nstat
     state = str(tmp_path / "state")
@@ -114,5 +114,5 @@ def test_the_background_blame_judges_every_owner_ahead_of_the_edit(
     own = owners(str(repo), PATH, state_dir=state)
     judged = {o.hash for o in own.owners if o.previous is not None and not o.boundary}
     assert hashes["spaces"] in judged
-    assert judged <= set(own.notes[delta.NOTES])
+    assert judged <= set(own.notes[said.NOTES])
     assert set(own.notes[surface.NOTES]) == {hashes["spaces"], hashes["mixed"]}  # layout subjects

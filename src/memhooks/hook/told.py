@@ -191,12 +191,12 @@ def _respaced(entry: Entry, owner: str, lines_at: dict[int, tuple[str, int]]) ->
     """Whether the told commit ``owner``, whose subject is no low-signal one, changed one
     of its lines among ``lines_at`` (an edit's, ±3: ``{line: (owner, its number
     there)}``) only in whitespace, as the verdict kept with the file version says
-    (:func:`memhooks.lines.delta.spaced`) — or was not judged yet: the whole way then
+    (:func:`memhooks.lines.said.spaced`) — or was not judged yet: the whole way then
     judges it, and walks back from such lines to the commits behind them
     (:func:`memhooks.recall.why_delta.rejudge`; lane verdict24: "tune defaults"
     re-spacing the decision's line was settled here once "tune" was told)."""
     from ..lines.cache import ABSENT
-    from ..lines.delta import NOTES, spaced
+    from ..lines.said import NOTES, spaced
 
     verdict = entry.note(NOTES, owner)
     if verdict is ABSENT:

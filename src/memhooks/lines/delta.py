@@ -37,6 +37,8 @@ what a commit changed never changes.
 
 from __future__ import annotations
 
+from .said import GAIN, NOTES, SPACE
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections import Counter
@@ -44,9 +46,6 @@ if TYPE_CHECKING:
 
     from .ownership import Blamed, Ownership
 
-SPACE = "space"
-GAIN = "gain"
-NOTES = "delta"
 #: Largest version of a file judged (characters).
 MAX_CHARS = 400_000
 #: The string literals whose whitespace is kept when a hunk's is taken away (one
@@ -109,39 +108,6 @@ def kept(
             own.keep()
             found.update((o.hash, whole.get(o.hash)) for o in wanted)
     return found
-
-
-def kind(verdict: object, lines: Sequence[tuple[int, int]]) -> str | None:
-    """What the commit whose verdict is ``verdict`` (as :func:`verdicts` answers; anything
-    else: not judged) did to ``lines`` (numbered in its version): :data:`SPACE`,
-    :data:`GAIN` or None (anything else, or not judged)."""
-    if not isinstance(verdict, list) or not verdict or not lines:
-        return None
-    seen: set[object] = set()
-    for first, last in lines:
-        for n in range(first, last + 1):
-            seen.add(next((k for a, b, k in verdict if a <= n <= b), None))
-    if seen == {SPACE}:
-        return SPACE
-    if seen <= {SPACE, GAIN} and GAIN in seen:
-        return GAIN
-    return None
-
-
-def spaced(verdict: object, lines: Sequence[tuple[int, int]]) -> set[int]:
-    """The numbers of ``lines`` (in the commit's version) that the commit whose verdict is
-    ``verdict`` (as :func:`verdicts` answers; anything else: not judged) changed only in
-    whitespace (:data:`SPACE`): each line is judged by the hunk holding it, so a commit
-    that re-spaced one line and changed a value on another apart from it has the first
-    here alone (issue 20 items 3 and 9: a range's answer is its lines' answers)."""
-    if not isinstance(verdict, list) or not verdict:
-        return set()
-    return {
-        n
-        for first, last in lines
-        for n in range(first, last + 1)
-        if next((k for a, b, k in verdict if a <= n <= b), None) == SPACE
-    }
 
 
 def changed(before: str, after: str, *, indented: bool = True) -> list[list[object]] | None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any
 
 #: Low-signal reasons (:data:`memhooks.history.reasons.REASONS`) whose commits are not
@@ -259,3 +260,41 @@ def keep_aside(entry_file: str, head: str, version: int, rows: dict[str, Said]) 
         said.keep(notes, hash_)
     data = {"format": version, "head": head, "commits": commits}
     return cachefile.write(aside_file(entry_file), dumps(data, separators=(",", ":")), mode=0o700)
+
+
+#: What a commit did to lines (:func:`memhooks.lines.delta.verdicts`, kept in
+#: ``notes[NOTES][hash]``), read here: the settled edit loads no judging (~0.5 M).
+SPACE = "space"
+GAIN = "gain"
+NOTES = "delta"
+
+
+def kind(verdict: object, lines: Sequence[tuple[int, int]]) -> str | None:
+    """What the commit whose verdict is ``verdict`` (as :data:`NOTES` keeps it;
+    else: not judged) did to ``lines`` (numbered in its version): :data:`SPACE`,
+    :data:`GAIN` or None (anything else, or not judged)."""
+    if not isinstance(verdict, list) or not verdict or not lines:
+        return None
+    seen: set[object] = set()
+    for first, last in lines:
+        for n in range(first, last + 1):
+            seen.add(next((k for a, b, k in verdict if a <= n <= b), None))
+    if seen == {SPACE}:
+        return SPACE
+    if seen <= {SPACE, GAIN} and GAIN in seen:
+        return GAIN
+    return None
+
+
+def spaced(verdict: object, lines: Sequence[tuple[int, int]]) -> set[int]:
+    """The numbers of ``lines`` (its version's) the commit with ``verdict`` (as :data:`NOTES`
+    keeps it; else not judged) changed only in whitespace (:data:`SPACE`), each line by
+    its own hunk (issue 20 items 3, 9: a range's answer is its lines' answers)."""
+    if not isinstance(verdict, list) or not verdict:
+        return set()
+    return {
+        n
+        for first, last in lines
+        for n in range(first, last + 1)
+        if next((k for a, b, k in verdict if a <= n <= b), None) == SPACE
+    }

@@ -162,12 +162,12 @@ def judge_ahead(top: str, own: Ownership, deadline: float, limit: int = AHEAD) -
     are judged before they are told (:mod:`memhooks.recall.why_delta`): one not judged
     here costs that edit's hook ``git cat-file`` and a diff. Raises nothing."""
     from ..history.layout import names_layout
-    from . import delta, surface
+    from . import delta, said, surface
 
     judged = [o for o in own.owners if o.previous is not None and not o.boundary][:limit]
     asked = 0
     for rule, notes, wanted in (
-        (delta.verdicts, delta.NOTES, judged),
+        (delta.verdicts, said.NOTES, judged),
         # the layout rule's own verdicts, for an owner whose subject names a layout
         # change (:mod:`memhooks.recall.why_layout`)
         (surface.surface_owners, surface.NOTES, [o for o in judged if names_layout(o.summary)]),

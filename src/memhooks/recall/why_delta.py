@@ -1,7 +1,7 @@
 """What an owner did to the lines asked overrules what its subject says, one rule for a
 read, an edit and ``memhooks why`` (issue 20 items 2 and 3; :func:`rejudge`):
 
-* an owner that changed them **only in whitespace** (:data:`memhooks.lines.delta.SPACE`:
+* an owner that changed them **only in whitespace** (:data:`memhooks.lines.said.SPACE`:
   requests 2d4a89f5 "adding in pep8 fixes" re-aligned ``REDIRECT_STATI``) is
   formatting there, whatever its subject: walked back to the lines' previous owners,
   and never told alone — at a read it was dropped as a surface change, at an edit of
@@ -13,7 +13,7 @@ read, an edit and ``memhooks why`` (issue 20 items 2 and 3; :func:`rejudge`):
   (:mod:`.why_layout`);
 * an owner whose subject says it reshapes code (``"reshapes"``: "Move DigestAuth hash
   algorithms to use usedforsecurity=False", requests a044b020) but that only added words
-  to them (:data:`memhooks.lines.delta.GAIN`) changed what they do: no reshape there,
+  to them (:data:`memhooks.lines.said.GAIN`) changed what they do: no reshape there,
   told as itself — unless it relabels code (:func:`memhooks.history.signal.relabels`:
   a typing or lint pass, a rename), whose added words are annotations or new names.
 
@@ -29,9 +29,8 @@ of lines judged before loads neither git nor :mod:`difflib` for them.
 
 from __future__ import annotations
 
-from ..lines.delta import GAIN, NOTES, SPACE, kind, spaced
 from ..lines.ranges import numbers, ranges_of
-from ..lines.said import RESHAPES, walked
+from ..lines.said import GAIN, NOTES, RESHAPES, SPACE, kind, spaced, walked
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
