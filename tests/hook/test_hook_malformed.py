@@ -139,6 +139,10 @@ WRONG_FIELDS = [
     ("claude-code", "claude-code-PostToolUse.json", "tool_name", {"n": 1}, "its tool_name is not text (dict)"),
     ("gemini-cli", "gemini-cli-BeforeAgent.json", "session_id", 7, "its session_id is not text (int)"),
     ("codex", "codex-UserPromptSubmit.json", "cwd", False, "its cwd is not text (bool)"),
+    # a blank id is no id: it was filed under anonymous-… with nothing said (newcomer15)
+    ("claude-code", "claude-code-UserPromptSubmit.json", "session_id", "", "its session_id is blank"),
+    ("claude-code", "claude-code-PostToolUse.json", "session_id", "  ", "its session_id is blank"),
+    ("gemini-cli", "gemini-cli-BeforeAgent.json", "session_id", "", "its session_id is blank"),
 ]  # fmt: skip
 
 
@@ -170,6 +174,13 @@ def test_a_payload_field_of_the_wrong_type_is_said_not_taken_as_absent(
         ("Read", {"file_path": "a.py", "offset": "x", "limit": [1]}, "the tool's offset is not a whole number (str)"),
         ("Read", {"file_path": "a.py", "offset": 2, "limit": [1]}, "the tool's limit is not a whole number (list)"),
         ("Read", {"file_path": "a.py", "offset": True}, "the tool's offset is not a whole number (bool)"),
+        ("Write", {"file_path": "a.py", "content": 7}, "the tool's content is not text (int)"),
+        ("Edit", {"file_path": "a.py", "old_string": "a", "new_string": "c", "replace_all": "yes"},
+         "the tool's replace_all is not true or false (str)"),
+        ("Edit", {"file_path": "a.py", "old_string": "a", "new_string": "c", "replace_all": 1},
+         "the tool's replace_all is not true or false (int)"),
+        ("Grep", {"pattern": "a", "path": 7}, "the tool's path is not text (int)"),
+        ("Glob", {"pattern": "*.py", "path": ["."]}, "the tool's path is not text (list)"),
     ],
 )  # fmt: skip
 def test_a_tool_input_missing_or_a_field_of_it_of_the_wrong_type_is_said(
@@ -178,7 +189,8 @@ def test_a_tool_input_missing_or_a_field_of_it_of_the_wrong_type_is_said(
     """A Read with ``tool_input`` null, an Edit with ``old_string`` 7 were silent
     (newcomer13 F2); so were MultiEdit ``"edits": 7`` or ``[{"old_string": 7}]``, and a
     Read with ``"offset": "x", "limit": [1]`` was served as a whole-file read
-    (newcomer14)."""
+    (newcomer14); a Write's ``"content": 7``, an Edit's ``"replace_all": "yes"`` (read as
+    one occurrence), a Grep's or Glob's ``"path": 7`` (newcomer15)."""
     (tmp_path / "a.py").write_text("a\nb\n", encoding="utf-8")
     for native in ("PreToolUse", "PostToolUse"):
         payload = {**recorded("claude-code-PostToolUse.json", tmp_path), "hook_event_name": native,
@@ -314,3 +326,32 @@ def test_a_read_s_lines_as_numbers_or_digits_are_not_malformed(
     payload = {**recorded("claude-code-PostToolUse.json", tmp_path), "tool_name": "Read",
                "tool_input": tool_input}  # fmt: skip
     assert call(payload, "claude-code", tmp_path).note is None
+
+
+@pytest.mark.parametrize("tool", ["Read", "Write", "Grep", "Bash"])
+@pytest.mark.parametrize(("response", "kind"), [(7, "int"), ("done", "str"), ([{"type": "text"}], "list")])
+def test_a_claude_code_tool_s_response_that_is_no_object_is_said(
+    tool: str, response: object, kind: str, tmp_path: Path
+) -> None:
+    """Claude Code's own tools answer ``tool_response`` with an object (a Read's ``{"type":
+    "text", "file": {...}}``); ``"tool_response": 7`` on a Read was served with nothing
+    said (newcomer15)."""
+    (tmp_path / "a.py").write_text("a\nb\n", encoding="utf-8")
+    payload = {**recorded("claude-code-PostToolUse.json", tmp_path), "tool_name": tool,
+               "tool_input": {"file_path": str(tmp_path / "a.py"), "pattern": "a", "command": "ls"},
+               "tool_response": response}  # fmt: skip
+    reply = call(payload, "claude-code", tmp_path)
+    assert reply.stdout == noop("claude-code", "PostToolUse")
+    assert f"its tool_response is not an object ({kind});" in said(reply)
+
+
+def test_an_mcp_tool_s_response_may_be_anything_and_replace_all_a_bool(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("a\nb\n", encoding="utf-8")
+    base = recorded("claude-code-PostToolUse.json", tmp_path)
+    mcp = {**base, "tool_name": "mcp__docs__search", "tool_input": {"q": "x"},
+           "tool_response": [{"type": "text", "text": "found"}]}  # fmt: skip
+    assert call(mcp, "claude-code", tmp_path).note is None
+    for every in (True, False):
+        edit = {**base, "tool_name": "Edit", "tool_input": {"file_path": str(tmp_path / "a.py"),
+                "old_string": "a", "new_string": "c", "replace_all": every}}  # fmt: skip
+        assert call(edit, "claude-code", tmp_path).note is None

@@ -57,6 +57,25 @@ TOOLS = {
     "todowrite": OTHER,
 }
 
+#: Its tools' input fields memhooks reads beyond every host's file paths and edit texts
+#: (:func:`.tools.problem`), with the type each holds (code.claude.com/docs/en/
+#: tools-reference; run 2.1.197): a Write's content (the lines it writes), an Edit's
+#: replace_all (JSON true or false: every occurrence), where a Grep or Glob looked.
+#: Another type is MH041, never taken as absent (a Write of ``"content": 7`` was silent).
+TOOL_FIELDS: dict[str, tuple[tuple[str, type], ...]] = {
+    "write": (("content", str),),
+    "edit": (("replace_all", bool),),
+    "grep": (("path", str),),
+    "glob": (("path", str),),
+}
+#: Its own tools answer ``tool_response`` with an object (``{"type": "text", "file":
+#: {...}}`` for a Read, ``{"stdout": ...}`` for Bash; run 2.1.197); an MCP tool's may be
+#: anything. A Read with ``"tool_response": 7`` was served with nothing said.
+RESPONSES: dict[str, tuple[tuple[str, type], ...]] = dict.fromkeys(
+    ("read", "write", "edit", "multiedit", "notebookedit", "grep", "glob", "bash", "powershell"),
+    (("tool_response", dict),),
+)
+
 
 def detect(payload: dict[str, object]) -> bool:
     """Any Claude event name in ``hook_event_name`` (checked after the look-alike hosts)."""
@@ -64,7 +83,9 @@ def detect(payload: dict[str, object]) -> bool:
 
 
 def normalize(payload: dict[str, object], native_event: str | None) -> NormalizedEvent:
-    return claude_shape.normalize(NAME, payload, native_event, EVENTS, TOOLS)
+    return claude_shape.normalize(
+        NAME, payload, native_event, EVENTS, TOOLS, fields=TOOL_FIELDS, responses=RESPONSES
+    )
 
 
 # Install side: how `memhooks agents install` wires this host (keys: ``wiring.py``).

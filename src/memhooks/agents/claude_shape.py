@@ -11,13 +11,17 @@ from __future__ import annotations
 
 from . import base, outcome
 from .base import EVENTS, TOOL_TIME_EVENTS, NormalizedEvent
-from .fields import first_text, text, wrong, wrong_fields
+from .fields import first_text, text, wrong, wrong_fields, wrong_kinds
 from .paths import clean_dir
 from .tools import OTHER, ToolCall, told
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: see base.py
 if TYPE_CHECKING:
     from collections.abc import Callable
+
+    #: A host's table of what its tools hold where memhooks reads them: tool name
+    #: (lower-cased) -> ``(field, type)`` pairs (:func:`~.fields.wrong_kinds`).
+    Kinds = dict[str, tuple[tuple[str, type], ...]]
 
 EVENT_KEYS = ("hook_event_name", "hookEventName")
 #: The hook event names of Claude Code that the hosts copying its protocol kept as they
@@ -35,6 +39,9 @@ CLAUDE_EVENTS: dict[str, str | None] = {
 TEXT_FIELDS = (
     "cwd", "session_id", "sessionId", "transcript_path", "transcriptPath", "tool_name", "toolName",
 )  # fmt: skip
+#: The payload's session ids: a blank one (``"session_id": ""``) is malformed as a wrong
+#: type is — taken as absent, the call was filed under ``anonymous-…`` with nothing said.
+ID_FIELDS = ("session_id", "sessionId")
 
 
 def event_name(payload: dict[str, object], hint: str | None) -> str | None:
@@ -67,12 +74,17 @@ def normalize(
     prompt: Callable[[str | None], str | None] = text,
     read: Callable[[object], outcome.Outcome] = outcome.read,
     unnamed: str = OTHER,
+    fields: Kinds | None = None,
+    responses: Kinds | None = None,
 ) -> NormalizedEvent:
     """Normalize a Claude-shaped payload with ``host``'s event and tool tables.
 
     ``prompt`` cleans the prompt text (Gemini strips its own injected context);
     ``read`` parses ``tool_response`` (Codex sends ``Exit code: N`` text);
-    ``unnamed`` is the tool kind assumed when no ``tool_name`` is given.
+    ``unnamed`` is the tool kind assumed when no ``tool_name`` is given;
+    ``fields``: its tools' input fields and their types, ``responses``: the type of their
+    ``tool_response`` (:data:`Kinds`, as ``("tool_response", dict)``); another type there
+    is malformed.
     """
     native = event_name(payload, hint)
     event = lookup(events, native)
@@ -86,10 +98,14 @@ def normalize(
         unnamed,
     )
     result = read(payload.get("tool_response"))
-    fields = told(call, result)
-    fields["malformed"] = (
+    tool = call.name.lower() if call.name is not None else ""
+    said = told(call, result)
+    said["malformed"] = (
         wrong_fields(payload, TEXT_FIELDS)
+        or _blank_id(payload)
         or call.problem
+        or (wrong_kinds(call.input, fields.get(tool, ()), "the tool's ") if fields else None)
+        or (wrong_kinds(payload, responses.get(tool, ()), "its ") if responses else None)
         or (wrong(payload.get("prompt"), "its prompt", required=True) if event == base.USER_PROMPT else None)
     )  # fmt: skip
     success = result.success
@@ -102,7 +118,7 @@ def normalize(
         cwd=cwd,
         session_id=first_text(payload, "session_id", "sessionId"),
         prompt=prompt(text(payload.get("prompt"))),
-        **fields,
+        **said,
         success=success,
         error=result.error or outcome.error_text(payload.get("error")),
         response=first_text(payload, "last_assistant_message", "prompt_response"),
@@ -111,3 +127,12 @@ def normalize(
         transcript_path=first_text(payload, "transcript_path", "transcriptPath"),
         raw=payload,
     )
+
+
+def _blank_id(payload: dict[str, object]) -> str | None:
+    """:func:`~.fields.wrong` of the first of :data:`ID_FIELDS` that is blank text."""
+    for key in ID_FIELDS:
+        said = wrong(payload.get(key), "its " + key, filled=True)
+        if said is not None:
+            return said
+    return None

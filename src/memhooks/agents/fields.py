@@ -26,23 +26,45 @@ def text(value: object) -> str | None:
 
 
 #: The word said of what a payload field must hold, by the type JSON gives it (:func:`wrong`).
-_KINDS: dict[type, str] = {str: "text", list: "a list", dict: "an object", int: "a whole number"}
+_KINDS: dict[type, str] = {
+    str: "text", list: "a list", dict: "an object", int: "a whole number", bool: "true or false",
+}  # fmt: skip
 
 
-def wrong(value: object, name: str, kind: type = str, *, required: bool = False) -> str | None:
+def wrong(
+    value: object, name: str, kind: type = str, *, required: bool = False, filled: bool = False
+) -> str | None:
     """What is wrong with the payload field ``name`` (as the message says it: ``its
     prompt``, ``the tool's file_path``) holding ``value``: ``NAME is missing`` (only when
     ``required``; null is missing) or ``NAME is not text (int)`` (``kind``: ``str``,
-    ``list``, ``dict``, or ``int``: a whole number or its digits, :func:`integer`);
-    None when it is of its kind, or absent and not required. A
-    blank string is text: whether it says anything is its reader's question. The one rule
+    ``list``, ``dict``, ``bool``: JSON's true or false, or ``int``: a whole number or its
+    digits, :func:`integer`); None when it is of its kind, or absent and not required. A
+    blank string is text: whether it says anything is its reader's question — unless
+    ``filled`` (an id that names a session): ``NAME is blank``. The one rule
     of :attr:`memhooks.agents.base.NormalizedEvent.malformed` (issue 21: a field of the
     wrong type was taken as absent, silently: ``"cwd": 7`` became the process's folder)."""
     if value is None:
         return f"{name} is missing" if required else None
     if integer(value) is not None if kind is int else isinstance(value, kind):
+        if filled and isinstance(value, str) and not value.strip():
+            return f"{name} is blank"
         return None
     return f"{name} is not {_KINDS[kind]} ({type(value).__name__})"
+
+
+def wrong_kinds(
+    mapping: dict[str, object] | None, kinds: tuple[tuple[str, type], ...], whose: str
+) -> str | None:
+    """:func:`wrong` of the first ``(key, kind)`` of ``kinds`` that ``mapping`` holds a
+    value of another kind in, named ``whose + key``; None when each is of its kind or
+    absent (a host's table of its tools' fields: ``claude_code.TOOL_FIELDS``)."""
+    if mapping is None:
+        return None
+    for key, kind in kinds:
+        said = wrong(mapping.get(key), whose + key, kind)
+        if said is not None:
+            return said
+    return None
 
 
 def wrong_fields(
