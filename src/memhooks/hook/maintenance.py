@@ -7,18 +7,28 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from ..errors import DiagnosticError
     from .call import HookCall
 
 
-def maintain_edit(call: HookCall) -> tuple[list[str], str | None]:
+def maintain_edit(call: HookCall) -> tuple[list[str] | None, str | None]:
     """Hook maintenance for the files the event wrote, deleted or renamed, through the
-    journal (:mod:`memhooks.session.journal`): recorded first, then applied."""
+    journal (:mod:`memhooks.session.journal`): recorded first, then applied. Returns the
+    hook files written and a coded note, or ``(None, None)`` when the root hook does not
+    validate: no update is accepted and the call answers the host's no-op, the root
+    hook's diagnostic said once a session for each version of the file
+    (:func:`_broken_root`)."""
+    from ..errors import DiagnosticError
     from ..maintain.events import changed_paths, maintain
 
     if not changed_paths(call.event):
         return [], None
     settings = call.maintain_settings
-    hooks = maintain(call.event, call.folder, env=settings, dry=True)
+    try:
+        hooks = maintain(call.event, call.folder, env=settings, dry=True)
+    except DiagnosticError as exc:
+        _broken_root(call, exc)
+        return None, None
     if not hooks:
         return [], None  # already in its cue (most edits): nothing to record or lock
     from ..errors import StoreError, one_line
@@ -49,6 +59,31 @@ def maintain_edit(call: HookCall) -> tuple[list[str], str | None]:
             f"{one_line(exc)}; the accepted hook update is journaled and applied by the next hook call",
         )
     return written, "; ".join(notes) or None  # each coded (journal.drain)
+
+
+def _broken_root(call: HookCall, exc: DiagnosticError) -> None:
+    """Say ``exc`` — the root hook's own diagnostics: invalid YAML or schema (MH000,
+    MH001...), not a regular file (MH029); only the root hook is read before an update
+    is accepted — once a session for each version of the root hook
+    (:func:`memhooks.session.keys.invalid_hook` with its :func:`memhooks.filestate.key`):
+    it was said on every edit of the session (newcomer15), while a broken hook of a
+    folder is said once. A fixed root that breaks again is another version: said again.
+    Re-raises ``exc`` when a diagnostic names another file, or none."""
+    import os
+
+    from ..errors import one_line
+    from ..filestate import key_of
+    from ..protocol import HOOK_NAME
+    from ..session import keys
+
+    assert call.root is not None
+    path = os.path.join(call.root, HOOK_NAME)
+    if any(d.path != path for d in exc.diagnostics):
+        raise exc
+    version = key_of(path)
+    rel = HOOK_NAME + ("@" + ",".join(map(str, version)) if version is not None else "")
+    what = "the root hook is invalid, so no hook update is accepted and edits are not served: "
+    call.once(keys.invalid_hook(rel), one_line(exc, what))
 
 
 def _at_once(

@@ -34,6 +34,8 @@ def on_edit(call: HookCall) -> Reply:
     from .maintenance import maintain_edit  # not on a pre-tool edit's path: nothing is made yet
 
     changed, note = maintain_edit(call)
+    if changed is None:  # the root hook is invalid: said once (maintain_edit), the no-op
+        return noop(call)
     touched = [(rel, "file", "edit") for rel in call.files(reads_only=False)]
     reply = _after_tool(call, touched)
     if not call.delivery.has_pre_tool and call.delivery.at_tool_time(call.native):
@@ -59,6 +61,8 @@ def on_command(call: HookCall) -> Reply:
 
     assert call.root is not None
     changed, note = maintain_edit(call)  # a shell tool that reported files it wrote
+    if changed is None:  # the root hook is invalid: said once (maintain_edit), the no-op
+        return noop(call)
     found = mentions.in_command(call.event.command or "", call.folder, call.root)
     reply = _after_tool(call, [(rel, what, "command") for rel, what in found])
     if found and call.delivery.at_tool_time(call.native) and _shell_read(call):

@@ -110,10 +110,14 @@ def _written_settled(call: Call, where: str, written: list[FileChange]) -> bool:
     folder = call.folder
     if simple and settled.covers(record, [f.path for f in written], folder, call.env):
         return True
+    from ..errors import DiagnosticError  # loaded with maintain.events
     from ..maintain.events import maintain
 
     learned: dict[str, object] = {}
-    if maintain(event, folder, env=call.maintain_settings, dry=True, learned=learned):
+    try:
+        if maintain(event, folder, env=call.maintain_settings, dry=True, learned=learned):
+            return False
+    except DiagnosticError:  # a root hook that broke since: the whole way says it, once
         return False
     if simple:
         settled.save(record, learned)

@@ -124,7 +124,9 @@ def left_out(rel: str) -> str:
 
 
 def invalid_hook(rel: str) -> str:
-    """The served key of the stderr line about the invalid hook ``rel`` (root-relative)."""
+    """The served key of the stderr line about the invalid hook ``rel`` (root-relative;
+    the root hook's, said at an edit, carries its version: ``MEMHOOKS.md@<lstat key>``,
+    :func:`memhooks.hook.maintenance._broken_root`)."""
     return INVALID_HOOK + rel
 
 
