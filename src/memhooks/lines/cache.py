@@ -99,9 +99,11 @@ def pack(lines: list[int | None]) -> tuple[str, int]:
     ), width
 
 
-def unpacked(packed: str, width: int, index: int) -> int | None:
-    """What is known of line ``index`` (0-based) in a :func:`pack` ed string."""
-    start = index * width
+def unpacked(packed: str, width: int, index: int, at: int = 0) -> int | None:
+    """What is known of line ``index`` (0-based) in a :func:`pack` ed string, which
+    starts at ``at`` in ``packed`` (an entry's owners inside the file's text, read in
+    place: :func:`load`)."""
+    start = at + index * width
     first = packed[start]
     if first == _NOT_BLAMED:
         return None
@@ -139,7 +141,9 @@ class Entry:
         self._text_file = ""
         self.text_changed = text is not None
         self._lines: list[int | None] | None = [None] * len(text or ())
-        self._packed: tuple[str, int] = ("", 1)  # as loaded, while _lines is None
+        # as loaded, while _lines is None: (the file's text, where the owners start
+        # in it, their length, a line's width) — read in place, never copied out
+        self._packed: tuple[str, int, int, int] = ("", 0, 0, 1)
         # each section whole (parsed, or made here), or its rows as read (_rows)
         self._whole: dict[str, Any] = {"origins": [], "commits": {}, "before": {}, "notes": {}}
         self._rows: dict[str, Rows] = {}
@@ -156,8 +160,8 @@ class Entry:
         whole list, unpacked on first use — a caller reading a few lines asks
         :meth:`known` and :attr:`size`."""
         if self._lines is None:
-            packed, width = self._packed
-            self._lines = [unpacked(packed, width, i) for i in range(len(packed) // width)]
+            text, at, length, width = self._packed
+            self._lines = [unpacked(text, width, i, at) for i in range(length // width)]
         return self._lines
 
     @lines.setter
@@ -259,14 +263,15 @@ class Entry:
     def size(self) -> int:
         """How many lines this version has (as blame saw them)."""
         if self._lines is None:
-            packed, width = self._packed
-            return len(packed) // width
+            _text, _at, length, width = self._packed
+            return length // width
         return len(self._lines)
 
     def known(self, number: int) -> int | None:
         """What is known of line ``number`` (1-based, within :attr:`size`)."""
         if self._lines is None:
-            return unpacked(*self._packed, number - 1)
+            text, at, _length, width = self._packed
+            return unpacked(text, width, number - 1, at)
         return self._lines[number - 1]
 
     def places(self) -> dict[str, int]:
@@ -404,19 +409,19 @@ def load(file: str, *, hand_on: bool = False) -> Entry | None:
             return None
         if len(sizes) != len(SECTIONS):
             return None
-        packed, at = _part(text, end + 1, size * width)
-        worded, at = _part(text, at, size)  # flags for as many lines as the owners
+        packed = end + 1
+        worded = _part(text, packed, size * width)  # a flag a line, as many as the owners
+        at = _part(text, worded, size)
         if at + sum(sizes) != len(text):
             return None  # not the parts save wrote
-        entry._lines, entry._packed = None, (packed, width)
+        entry._lines, entry._packed = None, (text, packed, size * width, width)
         entry.committed = data["committed"]
         entry.base_lines = data["base_lines"]
-        entry._worded = worded
+        entry._worded = text[worded : worded + size]
         for name, length in zip(SECTIONS, sizes):
-            section = text[at : at + length]
-            if section and not section.endswith("\n"):
+            if length and text[at + length - 1] != "\n":
                 return None
-            entry._rows[name] = Rows(section)
+            entry._rows[name] = Rows(text, at, at + length)
             at += length
     except (OSError, ValueError, KeyError, TypeError):
         return None
@@ -447,7 +452,11 @@ def save(file: str, entry: Entry) -> bool:
         if not cachefile.write(file[: -len(".json")] + ".base", base, mode=0o700):
             return False
         entry.base_changed = False
-    packed, width = entry._packed if entry._lines is None else pack(entry._lines)
+    if entry._lines is None:
+        loaded, at, length, width = entry._packed
+        packed = loaded[at : at + length]
+    else:
+        packed, width = pack(entry._lines)
     sections = [entry._saved(name) for name in SECTIONS]
     data = {
         "format": FORMAT,
@@ -465,12 +474,12 @@ def save(file: str, entry: Entry) -> bool:
     return cachefile.write(file, body, mode=0o700)
 
 
-def _part(text: str, at: int, length: int) -> tuple[str, int]:
-    """The ``length`` characters of ``text`` from ``at``, which a newline ends, and
-    where the next part starts. Raises ValueError when no newline ends them there."""
+def _part(text: str, at: int, length: int) -> int:
+    """Where the part of ``text`` of ``length`` characters from ``at``, which a newline
+    ends, is followed by the next part. Raises ValueError when no newline ends it there."""
     if text[at + length : at + length + 1] != "\n":
         raise ValueError("a part of another length")
-    return text[at : at + length], at + length + 1
+    return at + length + 1
 
 
 #: What :meth:`Entry.note` and :meth:`Rows.get` answer for a key not kept.
@@ -478,23 +487,33 @@ ABSENT: object = object()
 
 
 class Rows:
-    """One of an entry's :data:`SECTIONS` as read from its file: the rows' text, one
-    compact JSON row a line, each parsed when asked. A warm edit asks for a few of a
-    big file's hundreds of origins and commits: parsing the whole entry of a
-    6,300-line file (iproute2 ``misc/ss.c``) was ~4.5 M instructions of a telling
-    pre-tool edit (callgrind, bare interpreter 39 M); a row is found by its key's text
-    (``["<key>",`` at a line's start), as :class:`memhooks.lines.said.Ahead` finds one."""
+    """One of an entry's :data:`SECTIONS` as read from its file: the rows' text
+    (``text[start:end]``, read in place in the file's text: a big file's entry is one
+    string in memory, not one for each part — each copy of ss.c's 130 kB was page
+    faults of a telling edit), one compact JSON row a line, each parsed when asked. A
+    warm edit asks for a few of a big file's hundreds of origins and commits: parsing
+    the whole entry of a 6,300-line file (iproute2 ``misc/ss.c``) was ~4.5 M
+    instructions of a telling pre-tool edit (callgrind, bare interpreter 39 M); a row
+    is found by its key's text (``["<key>",`` at a line's start), as
+    :class:`memhooks.lines.said.Ahead` finds one."""
 
-    __slots__ = ("_lines", "_text")
+    __slots__ = ("_end", "_lines", "_start", "_text")
 
-    def __init__(self, section: str) -> None:
-        self._text = "\n" + section  # a row starts after a newline, the first one too
+    def __init__(self, text: str, start: int = 0, end: int | None = None) -> None:
+        end = len(text) if end is None else end
+        if start == 0 or text[start - 1] != "\n":  # a row starts after a newline: the first one too
+            text, start, end = "\n" + text[start:end], 1, end - start + 1
+        self._text, self._start, self._end = text, start, end
         self._lines: list[str] | None = None
 
     @property
     def section(self) -> str:
         """The rows as read (each followed by a newline)."""
-        return self._text[1:]
+        return self._text[self._start : self._end]
+
+    def _split(self) -> list[str]:
+        start, end = self._start, self._end
+        return self._text[start : end - 1].split("\n") if end > start else []
 
     def at(self, index: int) -> object:
         """Row ``index`` (0-based) parsed (None: a row that does not parse). Raises
@@ -502,7 +521,7 @@ class Rows:
         from ..fast.jsonfast import loads
 
         if self._lines is None:
-            self._lines = self._text[1:-1].split("\n") if len(self._text) > 1 else []
+            self._lines = self._split()
         try:
             return loads(self._lines[index])
         except ValueError:
@@ -532,7 +551,7 @@ class Rows:
         from ..fast.jsonfast import loads
 
         rows: list[object] = []
-        for line in self._text[1:-1].split("\n") if len(self._text) > 1 else []:
+        for line in self._split():
             try:
                 rows.append(loads(line))
             except ValueError:
@@ -552,7 +571,7 @@ class Rows:
         return out
 
     def _after(self, prefix: str) -> object:
-        at = self._text.find(prefix)
+        at = self._text.find(prefix, self._start - 1, self._end)
         if at < 0:
             return ABSENT
         from ..fast.jsonfast import value_at
