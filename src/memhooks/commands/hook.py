@@ -43,8 +43,9 @@ def main(argv: list[str]) -> int:
 def process(argv: list[str]) -> NoReturn:
     """The hook process :mod:`memhooks.__main__` runs (:func:`memhooks.fast.prepare` put
     the shims in place): :func:`main`, then the process ends with its status. It has
-    written its reply and committed its state, so it ends without the interpreter's
-    teardown (closing the state file checkpoints its WAL, ~1 ms; module and object
+    written its reply and committed its state (and then the docstring-free bytecode of
+    what it loaded, where that was missing: :func:`memhooks.fast.bytecode.keep_stripped`),
+    so it ends without the interpreter's teardown (closing the state file checkpoints its WAL, ~1 ms; module and object
     teardown more); SQLite keeps what was committed either way."""
     from ..paths import keep_resolved
 
@@ -53,6 +54,9 @@ def process(argv: list[str]) -> NoReturn:
     try:
         sys.stdout.flush()
         sys.stderr.flush()
+        from ..fast.bytecode import keep_stripped
+
+        keep_stripped()  # after the reply: the calls to come load no docstrings
     finally:
         os._exit(code)
 

@@ -13,6 +13,15 @@ else — no bytecode file yet, a stale or hash-checked one, a name with no file 
 None, and the standard finders load it as always (and write its bytecode). Measured:
 ~20-40 us less per module (re-importing one in a process), 5-11% less CPU per hook call
 (a served read: 36 modules; a later prompt: ~90), paired runs (docs/performance.md).
+
+It reads a module's docstring-free bytecode first (:data:`STRIPPED`, PEP 488's name for
+another flavour of bytecode: ``why.cpython-311.opt-nodoc.pyc``), the standard file when
+there is none that is current; :func:`keep_stripped` writes the missing ones when the
+hook call is over. A hook process never reads a docstring, and they are about a quarter
+of memhooks' bytecode: their strings were ~80 page faults and ~1.1 M instructions of a
+telling pre-tool edit's 71 modules (callgrind, ``perf stat``), ~3 % of its CPU. The
+rest of the code is the standard file's, assertions included (they are what ``-OO``
+would drop too, and some of ours check data read from cache files).
 """
 
 from __future__ import annotations
@@ -26,7 +35,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from importlib.machinery import ModuleSpec
     from importlib.readers import FileReader
-    from types import ModuleType
+    from types import CodeType, ModuleType
     from typing import Any
 
 #: The folder holding the ``memhooks`` package.
@@ -41,6 +50,18 @@ _READ = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)
 CHUNK = 1 << 16
 #: Bytes of a bytecode file's header (PEP 552): magic, flags, source mtime, source size.
 HEADER = 16
+#: The optimization tag (PEP 488) of a module's bytecode without docstrings, written
+#: beside its standard bytecode file by :func:`keep_stripped`.
+STRIPPED = "nodoc"
+#: Modules loaded from their standard bytecode in this process whose docstring-free file
+#: is missing or stale: ``(that file, the standard file's header, the code, its source)``.
+_PENDING: list[tuple[str, bytes, CodeType, str]] = []
+_CO_OPTIMIZED = 0x1  # inspect.CO_OPTIMIZED: a function's code (not a module's or class body's)
+#: Whether a function's first constant is its docstring: always through 3.13 (None when it
+#: has none); from 3.14 when its flags say it has one (``CO_HAS_DOCSTRING``).
+_FUNCTION_DOC: Callable[[int], bool] = (
+    (lambda flags: bool(flags & 0x4000000)) if sys.version_info >= (3, 14) else (lambda flags: True)
+)
 
 
 class Finder:
@@ -61,16 +82,10 @@ class Finder:
         # A module before a package (most names are modules: one failed open fewer); the
         # path finder looks for a package first, which differs only where both exist — no
         # name of ours is both (tests/hook/test_bytecode_finder.py).
-        source = f"{folder}/{stem}.py"
-        found = _read(source, f"{folder}/__pycache__/{stem}.{_TAG}.pyc")
-        package = False
+        found = _located(folder, stem)
         if found is None:
-            package = True
-            source = f"{folder}/{stem}/__init__.py"
-            found = _read(source, f"{folder}/{stem}/__pycache__/__init__.{_TAG}.pyc")
-            if found is None:
-                return None
-        cached, data = found
+            return None
+        source, package, cached, data, write = found
         if not data:
             return None  # not current: the standard loader decides
         spec = _SPEC(name, cls, origin=source, is_package=package)
@@ -78,7 +93,7 @@ class Finder:
         spec.cached = cached
         if package:
             spec.submodule_search_locations = [os.path.dirname(source)]
-        spec.loader_state = data
+        spec.loader_state = (data, write)
         return spec
 
     @staticmethod
@@ -102,9 +117,11 @@ class Finder:
 
         spec = module.__spec__
         assert spec is not None
-        data, spec.loader_state = spec.loader_state, None
+        (data, write), spec.loader_state = spec.loader_state, None
         code = marshal.loads(memoryview(data)[HEADER:])
         _imp._fix_co_filename(code, spec.origin)  # type: ignore[attr-defined]  # as the source loader: a moved tree
+        if write and not sys.dont_write_bytecode:
+            _PENDING.append((write, bytes(data[:HEADER]), code, str(spec.origin)))
         exec(code, module.__dict__)  # noqa: S102 - our own bytecode
 
     @staticmethod
@@ -118,6 +135,29 @@ class Finder:
         assert spec is not None
         located: Any = SimpleNamespace(path=spec.origin)  # all FileReader reads of a loader
         return FileReader(located)
+
+
+def _located(folder: str, stem: str) -> tuple[str, bool, str, bytes, str] | None:
+    """``(source, is a package, bytecode file, its bytes, docstring-free file to write
+    or "")`` of module or package ``stem`` in ``folder``, or None: no bytecode file. The
+    docstring-free file of a module, then of a package; where neither is there, their
+    standard files (a stale docstring-free file: its kind's standard file)."""
+    kinds = (
+        (f"{folder}/{stem}.py", f"{folder}/__pycache__/{stem}.{_TAG}", False),
+        (f"{folder}/{stem}/__init__.py", f"{folder}/{stem}/__pycache__/__init__.{_TAG}", True),
+    )
+    for source, pyc, package in kinds:
+        found = _read(source, f"{pyc}.opt-{STRIPPED}.pyc")
+        if found is not None and found[1]:
+            return source, package, *found, ""
+        if found is not None:  # stale: the standard file, and a new one written after
+            found = _read(source, f"{pyc}.pyc")
+            return None if found is None else (source, package, *found, f"{pyc}.opt-{STRIPPED}.pyc")
+    for source, pyc, package in kinds:
+        found = _read(source, f"{pyc}.pyc")
+        if found is not None:
+            return source, package, *found, f"{pyc}.opt-{STRIPPED}.pyc"
+    return None
 
 
 def _read(source: str, cached: str) -> tuple[str, bytes] | None:
@@ -158,3 +198,75 @@ def current(data: bytes, st: os.stat_result) -> bool:
         and int.from_bytes(data[8:12], "little") == int(st.st_mtime) & 0xFFFFFFFF
         and int.from_bytes(data[12:16], "little") == st.st_size & 0xFFFFFFFF
     )
+
+
+def keep_stripped() -> int:
+    """Write the docstring-free bytecode file (:data:`STRIPPED`) of each module this
+    process loaded from its standard one, for the hook calls to come: the code as
+    loaded, its docstrings None (:func:`stripped`), behind the standard file's header
+    (the same source time and size: stale when the source changes, as that file is).
+    Each file is whole or absent (a new file renamed over); the first that cannot be
+    written ends it, and nothing is written where Python writes no bytecode
+    (``sys.dont_write_bytecode``) — the standard loader's rules for its own files.
+    Returns how many were written. Called once a hook call has replied
+    (:func:`memhooks.commands.hook.process`): after an install or an upgrade, its first
+    calls write the files of what they load (~0.1 ms a module)."""
+    import marshal
+
+    written = 0
+    pending = _PENDING[:]
+    _PENDING.clear()
+    for path, header, code, source in pending:
+        data = header + marshal.dumps(stripped(code))
+        temp = f"{path}.{os.getpid()}"
+        try:
+            # the mode the standard loader gives a bytecode file (importlib's _calc_mode)
+            mode = (os.stat(source).st_mode & 0o777 | 0o200) & 0o666
+            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+            try:
+                os.write(fd, data)
+            finally:
+                os.close(fd)
+            os.replace(temp, path)
+        except OSError:
+            try:
+                os.unlink(temp)
+            except OSError:
+                pass
+            break
+        written += 1
+    return written
+
+
+def stripped(code: CodeType) -> CodeType:
+    """``code`` and the code objects in it with their docstrings None — what ``-OO``
+    drops of them, and nothing else (CPython's compiler, ``compiler_function`` and
+    ``compiler_body``): a function's is its first constant (None there when it has
+    none), a module's and a class body's the constant stored as ``__doc__``. A
+    constant the code also loads stays (the compiler keeps equal constants once)."""
+    import opcode
+
+    load_const, store_name = opcode.opmap["LOAD_CONST"], opcode.opmap["STORE_NAME"]
+    consts = [stripped(c) if isinstance(c, type(code)) else c for c in code.co_consts]
+    loads: dict[int, int] = {}  # constant -> how many instructions load it
+    stored: list[int] = []  # constants stored as __doc__ as soon as loaded
+    raw, extended, loaded = code.co_code, 0, None
+    for at in range(0, len(raw), 2):
+        op, arg = raw[at], raw[at + 1] | extended
+        if op == opcode.EXTENDED_ARG:
+            extended = arg << 8
+            continue
+        extended = 0
+        if op in opcode.hasconst:
+            loads[arg] = loads.get(arg, 0) + 1
+        elif op == store_name and loaded is not None and code.co_names[arg] == "__doc__":
+            stored.append(loaded)
+        loaded = arg if op == load_const else None
+    if code.co_flags & _CO_OPTIMIZED:  # a function
+        docs = [0] if _FUNCTION_DOC(code.co_flags) and not loads.get(0) else []
+    else:
+        docs = [k for k in stored if loads.get(k) == 1]
+    for k in docs:
+        if k < len(consts) and isinstance(consts[k], str):
+            consts[k] = None
+    return code.replace(co_consts=tuple(consts))

@@ -1,0 +1,171 @@
+"""A hook process loads memhooks' modules from docstring-free bytecode files that the
+calls before it wrote (memhooks.fast.bytecode: STRIPPED, keep_stripped): the same code,
+assertions included, with every docstring None — and never a file that is not current,
+nor one written where Python writes no bytecode."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import memhooks
+from memhooks.fast.bytecode import STRIPPED, stripped
+
+#: Modules a hook call loads through the finder (not memhooks.fast's own, loaded before).
+NAMES = ["memhooks.hook.reply", "memhooks.lines.cache", "memhooks.session.keys"]
+#: Imports ``argv[2:]`` the way ``argv[1]`` says, then writes the docstring-free files of
+#: what the finder loaded from standard ones (as a hook process does once it replied),
+#: and prints what it loaded and how.
+PROBE = """
+import json, sys
+from memhooks.fast import bytecode
+if sys.argv[1] == "finder":
+    sys.meta_path.insert(0, bytecode.Finder)
+for name in sys.argv[2:]:
+    __import__(name)
+out = {}
+for name in sys.argv[2:]:
+    m = sys.modules[name]
+    out[name] = {
+        "cached": m.__cached__, "spec_cached": m.__spec__.cached, "doc": m.__doc__,
+        "docs": sorted(k for k, v in vars(m).items() if getattr(v, "__doc__", None)
+                       and getattr(v, "__module__", None) == name),
+        "names": sorted(k for k in vars(m) if not k.startswith("__")),
+    }
+out["written"] = bytecode.keep_stripped()
+print(json.dumps(out))
+"""
+
+
+@pytest.fixture
+def package(tmp_path: Path) -> Path:
+    """A copy of the package with its standard bytecode written, as after an install."""
+    shutil.copytree(Path(memhooks.__file__).parent, tmp_path / "memhooks",
+                    ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(tmp_path / "memhooks")],
+                   env=env, check=True, capture_output=True)  # fmt: skip
+    return tmp_path
+
+
+def _probe(top: Path, way: str, *, write: bool = True) -> dict[str, Any]:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPATH"] = str(top)
+    if not write:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+    done = subprocess.run([sys.executable, "-c", PROBE, way, *NAMES], env=env,
+                          capture_output=True, text=True, check=True, timeout=120)  # fmt: skip
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+def _stripped_file(top: Path, name: str) -> Path:
+    module = top / Path(*name.split("."))
+    tag = sys.implementation.cache_tag
+    return module.parent / "__pycache__" / f"{module.name}.{tag}.opt-{STRIPPED}.pyc"
+
+
+def test_the_next_call_loads_the_written_files_the_same_modules_without_docstrings(
+    package: Path,
+) -> None:
+    standard = _probe(package, "standard", write=False)
+    first = _probe(package, "finder")
+    assert first.pop("written") >= len(NAMES)  # and their packages
+    assert all(_stripped_file(package, name).is_file() for name in NAMES)
+    second = _probe(package, "finder")
+    assert second.pop("written") == 0
+    for name in NAMES:
+        ours, theirs = second[name], standard[name]
+        assert ours["names"] == theirs["names"], name  # the same code ran
+        assert theirs["doc"] and theirs["docs"], name  # what it had to lose
+        assert ours["doc"] is None and ours["docs"] == [], name
+        assert ours["cached"] == ours["spec_cached"] == str(_stripped_file(package, name))
+        assert first[name]["doc"] == theirs["doc"]  # the first call read the standard file
+
+
+def test_a_stale_file_is_not_read_and_is_written_again(package: Path) -> None:
+    _probe(package, "finder")
+    source = package / "memhooks" / "session" / "keys.py"
+    source.write_text(source.read_text(encoding="utf-8") + "\nEDITED = 1\n", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(source)], env=env,
+                   check=True, capture_output=True)  # fmt: skip
+    again = _probe(package, "finder")
+    keys = again["memhooks.session.keys"]
+    assert "EDITED" in keys["names"] and keys["doc"]  # the standard file, current
+    assert again["written"] == 1
+    assert "EDITED" in _probe(package, "finder")["memhooks.session.keys"]["names"]
+
+
+def test_nothing_is_written_where_python_writes_no_bytecode(package: Path) -> None:
+    out = _probe(package, "finder", write=False)
+    assert out["written"] == 0
+    assert not any(_stripped_file(package, name).exists() for name in NAMES)
+
+
+def test_a_file_that_cannot_be_written_leaves_nothing_behind(package: Path) -> None:
+    blocked = _stripped_file(package, NAMES[0])
+    blocked.mkdir()  # os.replace onto a folder fails, as on a read-only one (root writes those)
+    out = _probe(package, "finder")
+    assert out["memhooks.hook.reply"]["doc"]  # read from the standard file
+    assert blocked.is_dir() and not _stripped_file(package, NAMES[-1]).exists()  # it stopped there
+    left = [p.name for p in package.rglob(f"*.opt-{STRIPPED}.pyc.*")]
+    assert left == []  # no temporary file stays
+
+
+def test_only_docstrings_go() -> None:
+    source = '''"""The module's docstring."""
+LOOSE = "not a docstring"
+
+def documented(x):
+    """Doubles."""
+    return x * 2
+
+def plain():
+    return [s + "!" for s in ("a", "b")]
+
+def echo():
+    "said twice"
+    return "said twice"
+
+class Kind:
+    """A class."""
+    label = "kind"
+
+    def method(self):
+        """A method."""
+        def inner():
+            """Nested."""
+            return 3
+        assert inner() == 3
+        return inner()
+
+SAME = """one text"""
+AGAIN = """one text"""
+'''
+    code = compile(source, "<probe>", "exec")
+    before: dict[str, Any] = {}
+    exec(code, before)  # noqa: S102 - the probe above
+    after: dict[str, Any] = {}
+    exec(stripped(code), after)  # noqa: S102
+    assert before["__doc__"] and after["__doc__"] is None
+    for name in ("documented", "Kind"):
+        assert before[name].__doc__ and after[name].__doc__ is None
+    kind = after["Kind"]
+    assert kind.method.__doc__ is None and kind().method() == 3  # its assertion still runs
+    assert after["documented"](4) == 8
+    assert after["plain"]() == ["a!", "b!"]
+    assert after["echo"]() == "said twice"  # the constant is loaded: it stays
+    assert (after["LOOSE"], after["SAME"], after["AGAIN"]) == (
+        "not a docstring",
+        "one text",
+        "one text",
+    )
+    assert stripped(compile("X = 1\n", "<probe>", "exec")).co_consts == (1, None)
