@@ -1,11 +1,12 @@
 """A hook process loads memhooks' modules from docstring-free bytecode files that the
-calls before it wrote (memhooks.fast.bytecode: STRIPPED, keep_stripped): the same code,
-assertions included, with every docstring None — and never a file that is not current,
-nor one written where Python writes no bytecode."""
+calls before it wrote in memhooks' cache folder (memhooks.fast.bytecode: STRIPPED,
+keep_stripped): the same code, assertions included, with every docstring None — and
+never a file that is not current, nor one written where Python writes no bytecode."""
 
 from __future__ import annotations
 
 import json
+import marshal
 import os
 import shutil
 import subprocess
@@ -16,7 +17,8 @@ from typing import Any
 import pytest
 
 import memhooks
-from memhooks.fast.bytecode import STRIPPED, stripped
+from memhooks.fast.bytecode import STRIPPED
+from memhooks.fast.stripped import stripped
 
 #: Modules a hook call loads through the finder (not memhooks.fast's own, loaded before).
 NAMES = ["memhooks.hook.reply", "memhooks.lines.cache", "memhooks.session.keys"]
@@ -28,10 +30,11 @@ import json, sys
 from memhooks.fast import bytecode
 if sys.argv[1] == "finder":
     sys.meta_path.insert(0, bytecode.Finder)
-for name in sys.argv[2:]:
+    bytecode.use_stripped(sys.argv[2])
+for name in sys.argv[3:]:
     __import__(name)
 out = {}
-for name in sys.argv[2:]:
+for name in sys.argv[3:]:
     m = sys.modules[name]
     out[name] = {
         "cached": m.__cached__, "spec_cached": m.__spec__.cached, "doc": m.__doc__,
@@ -60,16 +63,18 @@ def _probe(top: Path, way: str, *, write: bool = True) -> dict[str, Any]:
     env["PYTHONPATH"] = str(top)
     if not write:
         env["PYTHONDONTWRITEBYTECODE"] = "1"
-    done = subprocess.run([sys.executable, "-c", PROBE, way, *NAMES], env=env,
+    done = subprocess.run([sys.executable, "-c", PROBE, way, str(top / "cache"), *NAMES], env=env,
                           capture_output=True, text=True, check=True, timeout=120)  # fmt: skip
     result: dict[str, Any] = json.loads(done.stdout)
     return result
 
 
 def _stripped_file(top: Path, name: str) -> Path:
+    """Where a module's docstring-free file is kept: the layout of ``sys.pycache_prefix``
+    (the source's absolute folder under the prefix, ``top / "cache"`` here)."""
     module = top / Path(*name.split("."))
     tag = sys.implementation.cache_tag
-    return module.parent / "__pycache__" / f"{module.name}.{tag}.opt-{STRIPPED}.pyc"
+    return Path(f"{top / 'cache'}{module.parent}") / f"{module.name}.{tag}.opt-{STRIPPED}.pyc"
 
 
 def test_the_next_call_loads_the_written_files_the_same_modules_without_docstrings(
@@ -112,7 +117,9 @@ def test_nothing_is_written_where_python_writes_no_bytecode(package: Path) -> No
 
 def test_a_file_that_cannot_be_written_leaves_nothing_behind(package: Path) -> None:
     blocked = _stripped_file(package, NAMES[0])
-    blocked.mkdir()  # os.replace onto a folder fails, as on a read-only one (root writes those)
+    blocked.mkdir(
+        parents=True
+    )  # os.replace onto a folder fails, as on a read-only one (root writes those)
     out = _probe(package, "finder")
     assert out["memhooks.hook.reply"]["doc"]  # read from the standard file
     assert blocked.is_dir() and not _stripped_file(package, NAMES[-1]).exists()  # it stopped there
@@ -169,3 +176,45 @@ AGAIN = """one text"""
         "one text",
     )
     assert stripped(compile("X = 1\n", "<probe>", "exec")).co_consts == (1, None)
+
+
+def test_a_hook_call_keeps_them_in_memhooks_cache_folder_never_in_the_package(
+    package: Path, tmp_path: Path
+) -> None:
+    """The hook command (memhooks.fast.prepare) names the folder: ``$XDG_CACHE_HOME/memhooks``
+    then ``bytecode``; the installed package is left as pip wrote it (``pip uninstall``
+    removes only the standard files)."""
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(HOME=str(home), XDG_CACHE_HOME=str(tmp_path / "xdg"), PYTHONPATH=str(package))
+    payload = {"hook_event_name": "SessionStart", "session_id": "s", "cwd": str(home)}
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-S", "-m", "memhooks", "hook", "--agent",
+                               "claude-code"], input=json.dumps(payload), env=env, cwd=home,
+                              capture_output=True, text=True, timeout=120, check=True)  # fmt: skip
+        assert done.stderr == ""
+    kept = tmp_path / "xdg" / "memhooks" / "bytecode"
+    handler = (
+        f"{kept}{package}/memhooks/hook/handler.{sys.implementation.cache_tag}.opt-{STRIPPED}.pyc"
+    )
+    assert Path(handler).is_file()
+    assert list((package / "memhooks").rglob(f"*.opt-{STRIPPED}.pyc")) == []
+
+
+def test_a_folder_others_may_write_in_is_neither_read_nor_written(package: Path) -> None:
+    """Code the hook runs from it could be anyone's: a bytecode file planted there (here,
+    one whose header matches the source) is not loaded, and nothing is kept there."""
+    cache = package / "cache"
+    cache.mkdir()
+    cache.chmod(0o777)
+    planted = _stripped_file(package, NAMES[0])
+    planted.parent.mkdir(parents=True)
+    source = package / "memhooks" / "hook" / "reply.py"
+    standard = source.parent / "__pycache__" / f"reply.{sys.implementation.cache_tag}.pyc"
+    code = compile("PLANTED = 1\n", str(source), "exec")
+    planted.write_bytes(standard.read_bytes()[:16] + marshal.dumps(code))
+    out = _probe(package, "finder")
+    assert "PLANTED" not in out[NAMES[0]]["names"]
+    assert out["written"] == 0
+    assert [p for p in cache.rglob("*.pyc") if p != planted] == []

@@ -45,7 +45,8 @@ def prepare(argv: list[str]) -> bool:
     """Put the shims in place for a process :mod:`memhooks.__main__` runs with ``argv``:
     without the site module, :class:`LateSite` goes last on the meta path. True for the
     ``hook`` command, which then also gets memhooks' modules straight from their
-    bytecode (:class:`.bytecode.Finder`) and no cyclic garbage collector."""
+    bytecode (:class:`.bytecode.Finder`; docstring-free where a call before it wrote
+    that, in :func:`memhooks.dirs.cache_dir`) and no cyclic garbage collector."""
     import gc
 
     if sys.flags.no_site:
@@ -53,10 +54,17 @@ def prepare(argv: list[str]) -> bool:
     if argv[1:2] != ["hook"] or {"-h", "--help"} & set(argv):
         gc.enable()  # __main__ turned it off until the command was known
         return False
-    from .bytecode import Finder
+    from . import bytecode
 
-    # memhooks' own modules straight from their bytecode (README.md)
-    sys.meta_path.insert(0, Finder)
+    # memhooks' own modules straight from their bytecode (README.md), their
+    # docstring-free files in memhooks' cache folder (every hook call loads dirs)
+    sys.meta_path.insert(0, bytecode.Finder)
+    from .. import dirs
+
+    try:
+        bytecode.use_stripped(f"{dirs.cache_dir()}/bytecode")
+    except OSError:  # HomeError: no home to keep a cache in — the standard files only
+        pass
     # A hook process lives at most its deadline with a bounded payload: what cycles it
     # leaves go at its exit. The cyclic collector's passes over the objects its imports
     # create cost ~1 ms of CPU per call (bench A/B, 31 rounds: 27.0 vs 28.0 ms). __main__

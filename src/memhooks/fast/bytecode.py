@@ -15,9 +15,11 @@ None, and the standard finders load it as always (and write its bytecode). Measu
 (a served read: 36 modules; a later prompt: ~90), paired runs (docs/performance.md).
 
 It reads a module's docstring-free bytecode first (:data:`STRIPPED`, PEP 488's name for
-another flavour of bytecode: ``why.cpython-311.opt-nodoc.pyc``), the standard file when
-there is none that is current; :func:`keep_stripped` writes the missing ones when the
-hook call is over. A hook process never reads a docstring, and they are about a quarter
+another flavour of bytecode: ``why.cpython-311.opt-nodoc.pyc``), kept in memhooks' cache
+folder in the layout of Python's own ``sys.pycache_prefix`` (PEP 3147 — never beside the
+package, where ``pip uninstall`` would leave them), the standard file when there is none
+that is current; :func:`keep_stripped` has the missing ones written when the hook call
+is over (:mod:`.stripped`). A hook process never reads a docstring, and they are about a quarter
 of memhooks' bytecode: their strings were ~80 page faults and ~1.1 M instructions of a
 telling pre-tool edit's 71 modules (callgrind, ``perf stat``), ~3 % of its CPU. The
 rest of the code is the standard file's, assertions included (they are what ``-OO``
@@ -50,18 +52,18 @@ _READ = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)
 CHUNK = 1 << 16
 #: Bytes of a bytecode file's header (PEP 552): magic, flags, source mtime, source size.
 HEADER = 16
-#: The optimization tag (PEP 488) of a module's bytecode without docstrings, written
-#: beside its standard bytecode file by :func:`keep_stripped`.
+#: The optimization tag (PEP 488) of a module's bytecode without docstrings, written by
+#: :func:`memhooks.fast.stripped.keep` under :data:`_PREFIX`.
 STRIPPED = "nodoc"
+#: Where docstring-free bytecode files live, as ``sys.pycache_prefix`` lays files out:
+#: this prefix, then the source's folder (``<cache>/bytecode/…/memhooks/hook/``); set by
+#: :func:`use_stripped`, and None (none read, none written) until then — or while that
+#: folder is not this user's alone (:func:`ours`): code run from it is code we wrote.
+_PREFIX: str | None = None
 #: Modules loaded from their standard bytecode in this process whose docstring-free file
-#: is missing or stale: ``(that file, the standard file's header, the code, its source)``.
-_PENDING: list[tuple[str, bytes, CodeType, str]] = []
-_CO_OPTIMIZED = 0x1  # inspect.CO_OPTIMIZED: a function's code (not a module's or class body's)
-#: Whether a function's first constant is its docstring: always through 3.13 (None when it
-#: has none); from 3.14 when its flags say it has one (``CO_HAS_DOCSTRING``).
-_FUNCTION_DOC: Callable[[int], bool] = (
-    (lambda flags: bool(flags & 0x4000000)) if sys.version_info >= (3, 14) else (lambda flags: True)
-)
+#: is missing or stale: ``(that file, the standard file's header, the code, its source)``
+#: (:func:`keep_stripped` writes them).
+PENDING: list[tuple[str, bytes, CodeType, str]] = []
 
 
 class Finder:
@@ -121,7 +123,7 @@ class Finder:
         code = marshal.loads(memoryview(data)[HEADER:])
         _imp._fix_co_filename(code, spec.origin)  # type: ignore[attr-defined]  # as the source loader: a moved tree
         if write and not sys.dont_write_bytecode:
-            _PENDING.append((write, bytes(data[:HEADER]), code, str(spec.origin)))
+            PENDING.append((write, bytes(data[:HEADER]), code, str(spec.origin)))
         exec(code, module.__dict__)  # noqa: S102 - our own bytecode
 
     @staticmethod
@@ -143,20 +145,28 @@ def _located(folder: str, stem: str) -> tuple[str, bool, str, bytes, str] | None
     docstring-free file of a module, then of a package; where neither is there, their
     standard files (a stale docstring-free file: its kind's standard file)."""
     kinds = (
-        (f"{folder}/{stem}.py", f"{folder}/__pycache__/{stem}.{_TAG}", False),
-        (f"{folder}/{stem}/__init__.py", f"{folder}/{stem}/__pycache__/__init__.{_TAG}", True),
+        (f"{folder}/{stem}.py", f"{folder}/__pycache__/{stem}.{_TAG}.pyc", False),
+        (f"{folder}/{stem}/__init__.py", f"{folder}/{stem}/__pycache__/__init__.{_TAG}.pyc", True),
     )
+    prefix = _PREFIX
+    if prefix is None:
+        for source, pyc, package in kinds:
+            found = _read(source, pyc)
+            if found is not None:
+                return source, package, *found, ""
+        return None
     for source, pyc, package in kinds:
-        found = _read(source, f"{pyc}.opt-{STRIPPED}.pyc")
+        free = f"{prefix}{source[:-3]}.{_TAG}.opt-{STRIPPED}.pyc"
+        found = _read(source, free)
         if found is not None and found[1]:
             return source, package, *found, ""
         if found is not None:  # stale: the standard file, and a new one written after
-            found = _read(source, f"{pyc}.pyc")
-            return None if found is None else (source, package, *found, f"{pyc}.opt-{STRIPPED}.pyc")
+            found = _read(source, pyc)
+            return None if found is None else (source, package, *found, free)
     for source, pyc, package in kinds:
-        found = _read(source, f"{pyc}.pyc")
+        found = _read(source, pyc)
         if found is not None:
-            return source, package, *found, f"{pyc}.opt-{STRIPPED}.pyc"
+            return source, package, *found, f"{prefix}{source[:-3]}.{_TAG}.opt-{STRIPPED}.pyc"
     return None
 
 
@@ -200,73 +210,48 @@ def current(data: bytes, st: os.stat_result) -> bool:
     )
 
 
+def use_stripped(prefix: str) -> None:
+    """Read and write docstring-free bytecode files under the folder ``prefix``
+    (absolute; :data:`_PREFIX`), :func:`memhooks.fast.prepare` names memhooks' cache
+    folder: where it is a folder of this user's that nobody else may write in, or is not
+    there yet (:func:`keep_stripped` makes it so) — another user able to put a file there
+    would have the hook run it (as with ``PYTHONPYCACHEPREFIX``)."""
+    global _PREFIX
+    prefix = prefix.rstrip("/")
+    _PREFIX = prefix if ours(prefix) is not False else None
+
+
+def ours(folder: str) -> bool | None:
+    """Whether ``folder`` is a real folder owned by this user that no one else may write
+    in; None when there is nothing there."""
+    import stat
+
+    try:
+        st = os.lstat(folder)
+    except FileNotFoundError:
+        return None
+    except OSError:
+        return False
+    return stat.S_ISDIR(st.st_mode) and st.st_uid == os.geteuid() and not st.st_mode & 0o022
+
+
 def keep_stripped() -> int:
-    """Write the docstring-free bytecode file (:data:`STRIPPED`) of each module this
-    process loaded from its standard one, for the hook calls to come: the code as
-    loaded, its docstrings None (:func:`stripped`), behind the standard file's header
-    (the same source time and size: stale when the source changes, as that file is).
-    Each file is whole or absent (a new file renamed over); the first that cannot be
-    written ends it, and nothing is written where Python writes no bytecode
-    (``sys.dont_write_bytecode``) — the standard loader's rules for its own files.
-    Returns how many were written. Called once a hook call has replied
-    (:func:`memhooks.commands.hook.process`): after an install or an upgrade, its first
-    calls write the files of what they load (~0.1 ms a module)."""
-    import marshal
+    """Have the docstring-free files of :data:`PENDING` written
+    (:func:`memhooks.fast.stripped.keep`, loaded only then: after an install or an
+    upgrade, a hook's first calls) under :data:`_PREFIX`, made ``0700`` when missing and
+    used only while it is this user's alone (:func:`ours`); how many were. Called once a hook call has replied
+    (:func:`memhooks.commands.hook.process`)."""
+    if not PENDING or _PREFIX is None:
+        return 0
+    try:
+        os.makedirs(_PREFIX, mode=0o700, exist_ok=True)
+    except OSError:
+        return 0
+    if not ours(_PREFIX):
+        PENDING.clear()
+        return 0
+    from .stripped import keep
 
-    written = 0
-    pending = _PENDING[:]
-    _PENDING.clear()
-    for path, header, code, source in pending:
-        data = header + marshal.dumps(stripped(code))
-        temp = f"{path}.{os.getpid()}"
-        try:
-            # the mode the standard loader gives a bytecode file (importlib's _calc_mode)
-            mode = (os.stat(source).st_mode & 0o777 | 0o200) & 0o666
-            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
-            try:
-                os.write(fd, data)
-            finally:
-                os.close(fd)
-            os.replace(temp, path)
-        except OSError:
-            try:
-                os.unlink(temp)
-            except OSError:
-                pass
-            break
-        written += 1
-    return written
-
-
-def stripped(code: CodeType) -> CodeType:
-    """``code`` and the code objects in it with their docstrings None — what ``-OO``
-    drops of them, and nothing else (CPython's compiler, ``compiler_function`` and
-    ``compiler_body``): a function's is its first constant (None there when it has
-    none), a module's and a class body's the constant stored as ``__doc__``. A
-    constant the code also loads stays (the compiler keeps equal constants once)."""
-    import opcode
-
-    load_const, store_name = opcode.opmap["LOAD_CONST"], opcode.opmap["STORE_NAME"]
-    consts = [stripped(c) if isinstance(c, type(code)) else c for c in code.co_consts]
-    loads: dict[int, int] = {}  # constant -> how many instructions load it
-    stored: list[int] = []  # constants stored as __doc__ as soon as loaded
-    raw, extended, loaded = code.co_code, 0, None
-    for at in range(0, len(raw), 2):
-        op, arg = raw[at], raw[at + 1] | extended
-        if op == opcode.EXTENDED_ARG:
-            extended = arg << 8
-            continue
-        extended = 0
-        if op in opcode.hasconst:
-            loads[arg] = loads.get(arg, 0) + 1
-        elif op == store_name and loaded is not None and code.co_names[arg] == "__doc__":
-            stored.append(loaded)
-        loaded = arg if op == load_const else None
-    if code.co_flags & _CO_OPTIMIZED:  # a function
-        docs = [0] if _FUNCTION_DOC(code.co_flags) and not loads.get(0) else []
-    else:
-        docs = [k for k in stored if loads.get(k) == 1]
-    for k in docs:
-        if k < len(consts) and isinstance(consts[k], str):
-            consts[k] = None
-    return code.replace(co_consts=tuple(consts))
+    pending = PENDING[:]
+    PENDING.clear()
+    return keep(pending, _PREFIX)
