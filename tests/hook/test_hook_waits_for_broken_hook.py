@@ -116,3 +116,28 @@ def test_memhooks_maintain_says_what_waits_and_applies_it_after_the_fix(repo: Pa
     assert "sub/a.py" in hook.read_text(encoding="utf-8")
     again = maintain()
     assert (again.returncode, again.stdout) == (0, "No hook update was waiting\n")
+
+
+def test_a_broken_hook_deleted_instead_of_fixed_takes_the_update_as_if_none_were_there(
+    repo: Path, env: dict[str, str]
+) -> None:
+    """It was applied by whichever call came next and said to nobody: the session told it
+    waits never heard of it again (newcomer15). Now its own session's next pass applies it
+    where an edit in a folder without a hook file puts its update, and says so once."""
+    hook = repo / "sub" / "MEMHOOKS.md"
+    assert "waits until sub/MEMHOOKS.md is fixed" in _write(repo, env, "A", "sub/a.py")
+    hook.unlink()
+    assert _prompt(repo, env, "B") == ""  # another session's pass leaves it to A's
+    assert not hook.exists() and len(_journal(env)) == 1
+    said = _prompt(repo, env, "A")
+    assert said == (
+        "memhooks hook: MH000 hook update for sub/a.py, which waited for sub/MEMHOOKS.md to be"
+        " fixed, went to sub/MEMHOOKS.md: sub/MEMHOOKS.md was deleted, so it was applied as if"
+        " no hook file were there (a hook file memhooks makes is kept out of git; `memhooks"
+        " hooks` lists them)"
+    )
+    assert "sub/a.py" in hook.read_text(encoding="utf-8") and _journal(env) == []
+    assert _prompt(repo, env, "A") == ""  # once
+    status = subprocess.run(["git", "-C", str(repo), "status", "--porcelain", "--untracked-files=all"],
+                            capture_output=True, text=True, check=True)  # fmt: skip
+    assert "?? sub/a.py" in status.stdout and "sub/MEMHOOKS.md" not in status.stdout  # out of git

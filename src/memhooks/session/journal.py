@@ -89,11 +89,16 @@ def drain(
     tried: set[int] = set()  # a row is tried once per pass
     try:
         while time.monotonic() < deadline:
-            ready, held = _rows(state, root, tried)
+            ready, held = _rows(state, root, tried, who=who)
             if held and who is not None and not tried:
                 notes += _tell(state, root, held, who)  # what waited since its last call
             if not ready:
                 break
+            moved = [row for row in ready if "waits" in row[1]]  # ready: changed, or gone
+            if moved:  # each alone: a deleted hook's update is said with where it went
+                tried.update(i for i, _work in moved)
+                notes += _one_by_one(state, root, apply, moved, None, held, who, deadline, written)
+                continue
             ids = [i for i, _work in ready]
             tried.update(ids)
             try:
@@ -129,11 +134,13 @@ Row = tuple[int, dict[str, object]]
 
 
 def _rows(
-    state: State, root: str, tried: set[int], *, ready: bool = True
+    state: State, root: str, tried: set[int], *, ready: bool = True, who: str | None = None
 ) -> tuple[list[Row], list[Row]]:
     """``root``'s rows to apply now (at most :data:`BATCH`, none of ``tried``), and the
-    rows waiting for a broken hook file that did not change (:func:`.waiting.ready`).
-    ``ready=False``: every waiting row is held, changed or not."""
+    rows waiting for a broken hook file that did not change (:func:`.waiting.ready`), or
+    that was deleted, on a call of another session than ``who``'s (:func:`.waiting.gone`:
+    its own session's pass applies it and says so). ``ready=False``: every waiting row is
+    held, changed or not."""
     out: list[Row] = []
     held: list[Row] = []
     after = 0
@@ -146,9 +153,15 @@ def _rows(
             after = int(row_id)  # type: ignore[call-overload]
             work: dict[str, object] = loads(str(text))  # type: ignore[assignment]
             if "waits" in work:
+                from .waiting import gone
                 from .waiting import ready as may
 
-                if after in tried or not ready or not may(work):
+                if (
+                    after in tried
+                    or not ready
+                    or not may(work)
+                    or (who is not None and work.get("who") != who and gone(work))
+                ):
                     held.append((after, work))
                     continue
             elif after in tried:
@@ -165,38 +178,44 @@ def _one_by_one(
     root: str,
     apply: Callable[[list[dict[str, object]]], list[str]],
     rows: list[Row],
-    exc: Exception,
+    exc: Exception | None,
     held: list[Row],
     who: str | None,
     deadline: float,
     written: list[str],
 ) -> list[str]:
-    """After a batch failed on a broken hook file: each row on its own (until
-    ``deadline``; the rest wait for the next pass) — applied and deleted, left waiting
-    for the file (:func:`.waiting.hold`), or counted as a failed attempt. Returns notes."""
+    """After a batch failed on a broken hook file (``exc``), or for rows that waited for
+    one (``exc`` None): each row on its own (until ``deadline``; the rest wait for the
+    next pass) — applied and deleted, left waiting for the file (:func:`.waiting.hold`),
+    or counted as a failed attempt. A waiting row whose hook file was deleted, applied on
+    its session's call, is said with where it went (:func:`.waiting.moved`). Returns
+    notes."""
     from ..errors import MemhooksError
     from ..protocol.hookfile import InvalidHookError
     from . import waiting
 
     notes: list[str] = []
     for n, row in enumerate(rows):
-        if len(rows) > 1:
+        failed = exc
+        if exc is None or len(rows) > 1:
             if n and time.monotonic() >= deadline:
                 break
+            gone = exc is None and who is not None and waiting.gone(row[1])
             try:
-                for path in apply([row[1]]):
-                    if path not in written:
-                        written.append(path)
+                done = apply([row[1]])
             except InvalidHookError as one:
-                exc = one
+                failed = one
             except MemhooksError as one:
                 notes.append(_failed(state, root, [row], one))
                 continue
             else:
+                written += [path for path in done if path not in written]
                 state.write(_deleter([row[0]]))
+                if gone:
+                    notes.append(waiting.moved(row[1], done, root))
                 continue
-        assert isinstance(exc, InvalidHookError)
-        updates, deleted, told = waiting.hold([row], exc, held, who, root)
+        assert isinstance(failed, InvalidHookError)
+        updates, deleted, told = waiting.hold([row], failed, held, who, root)
         state.write(waiting.store(updates, deleted))
         notes += told
     return notes

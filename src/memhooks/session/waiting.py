@@ -19,6 +19,13 @@ never say it. Rows of one session that wait for
 the same hook files in the same folder and settings are merged into one, so a session
 that keeps editing in a broken hook's folder leaves one row, not one per edit.
 
+A broken hook file deleted instead of fixed (:func:`gone`): the update is applied as if
+no hook file had been there — where the next edit in that folder would put its own (a
+hook file made anew, kept out of git, under the ``directory`` anchor; the nearest hook
+above under ``nearest``) — by its own session's next journal pass, which says so once
+(:func:`moved`; it was dropped from the waiting rows without a word, newcomer15), or by
+``memhooks maintain``; other sessions' passes leave it to them.
+
 Row shape (the work's ``waits``): ``{"on": [[hook path, key or null], ...], "code":
 "MH…", "said": diagnostic text with its place and help, "told": bool}``.
 """
@@ -57,6 +64,29 @@ def ready(work: dict[str, object]) -> bool:
         if not filestate.unchanged(str(entry[0]), entry[1]):
             return True
     return False
+
+
+def gone(work: dict[str, object]) -> bool:
+    """Whether a hook file the waiting row ``work`` waits for is no longer there: deleted
+    instead of fixed (:func:`moved`)."""
+    return any(not os.path.lexists(path) for path in _paths(work))
+
+
+def moved(work: dict[str, object], written: list[str], root: str) -> str:
+    """The coded line telling the session whose update waited (``work``) for a broken hook
+    file that was deleted instead of fixed that the update was applied as if no hook file
+    had been there (``written``: the hook files the update wrote, maybe one made anew)."""
+    waits = work.get("waits")
+    code = waits.get("code") if isinstance(waits, dict) else None
+    deleted = ", ".join(_rel(path, root) for path in _paths(work))
+    went = ", ".join(_rel(path, root) for path in written)
+    return (
+        f"{code or 'MH000'} hook update for {named(work.get('files'), root)}, which waited for "
+        f"{deleted} to be fixed, "
+        + (f"went to {went}" if went else "had nothing left to write")
+        + f": {deleted} was deleted, so it was applied as if no hook file were there"
+        " (a hook file memhooks makes is kept out of git; `memhooks hooks` lists them)"
+    )
 
 
 def hold(
