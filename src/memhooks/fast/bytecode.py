@@ -14,16 +14,17 @@ None, and the standard finders load it as always (and write its bytecode). Measu
 ~20-40 us less per module (re-importing one in a process), 5-11% less CPU per hook call
 (a served read: 36 modules; a later prompt: ~90), paired runs (docs/performance.md).
 
-It reads a module's docstring-free bytecode first (:data:`STRIPPED`, PEP 488's name for
-another flavour of bytecode: ``why.cpython-311.opt-nodoc.pyc``), kept in memhooks' cache
-folder in the layout of Python's own ``sys.pycache_prefix`` (PEP 3147 — never beside the
-package, where ``pip uninstall`` would leave them), the standard file when there is none
-that is current; :func:`keep_stripped` has the missing ones written when the hook call
-is over (:mod:`.stripped`). A hook process never reads a docstring, and they are about a quarter
-of memhooks' bytecode: their strings were ~80 page faults and ~1.1 M instructions of a
-telling pre-tool edit's 71 modules (callgrind, ``perf stat``), ~3 % of its CPU. The
-rest of the code is the standard file's, assertions included (they are what ``-OO``
-would drop too, and some of ours check data read from cache files).
+It reads a module's docstring-free bytecode first (:data:`STRIPPED`, PEP 488's name
+for another flavour of bytecode: ``why.cpython-311.opt-nodoc.pyc``), kept in memhooks'
+cache folder in the layout of Python's own ``sys.pycache_prefix`` (PEP 3147 — never
+beside the package, where ``pip uninstall`` would leave them), the standard file when
+there is none that is current; :func:`keep_stripped` has the missing ones written when
+the hook call is over (:mod:`.stripped`). A hook process never reads a docstring, and
+they are about a quarter of the bytecode it loads: the pages their strings filled were
+~72 of a telling pre-tool edit's page faults (1,495 → 1,423, ``perf stat``; ~6.6 µs
+each on the bench machine), for no instructions to speak of (unmarshalling a string is
+a copy). The rest of the code is the standard file's, assertions included (``-OO``
+would drop those too, and some of ours check data read from cache files).
 """
 
 from __future__ import annotations
@@ -60,6 +61,9 @@ STRIPPED = "nodoc"
 #: :func:`use_stripped`, and None (none read, none written) until then — or while that
 #: folder is not this user's alone (:func:`ours`): code run from it is code we wrote.
 _PREFIX: str | None = None
+#: Whether that folder is there to read from (while it is not, each module would cost
+#: two opens that fail: a read-only disk, say).
+_READABLE = False
 #: Modules loaded from their standard bytecode in this process whose docstring-free file
 #: is missing or stale: ``(that file, the standard file's header, the code, its source)``
 #: (:func:`keep_stripped` writes them).
@@ -149,11 +153,12 @@ def _located(folder: str, stem: str) -> tuple[str, bool, str, bytes, str] | None
         (f"{folder}/{stem}/__init__.py", f"{folder}/{stem}/__pycache__/__init__.{_TAG}.pyc", True),
     )
     prefix = _PREFIX
-    if prefix is None:
+    if prefix is None or not _READABLE:
         for source, pyc, package in kinds:
             found = _read(source, pyc)
             if found is not None:
-                return source, package, *found, ""
+                write = "" if prefix is None else f"{prefix}{source[:-3]}.{_TAG}.opt-{STRIPPED}.pyc"
+                return source, package, *found, write
         return None
     for source, pyc, package in kinds:
         free = f"{prefix}{source[:-3]}.{_TAG}.opt-{STRIPPED}.pyc"
@@ -216,9 +221,11 @@ def use_stripped(prefix: str) -> None:
     folder: where it is a folder of this user's that nobody else may write in, or is not
     there yet (:func:`keep_stripped` makes it so) — another user able to put a file there
     would have the hook run it (as with ``PYTHONPYCACHEPREFIX``)."""
-    global _PREFIX
+    global _PREFIX, _READABLE
     prefix = prefix.rstrip("/")
-    _PREFIX = prefix if ours(prefix) is not False else None
+    mine = ours(prefix)
+    _PREFIX = prefix if mine is not False else None
+    _READABLE = bool(mine)
 
 
 def ours(folder: str) -> bool | None:
@@ -239,8 +246,8 @@ def keep_stripped() -> int:
     """Have the docstring-free files of :data:`PENDING` written
     (:func:`memhooks.fast.stripped.keep`, loaded only then: after an install or an
     upgrade, a hook's first calls) under :data:`_PREFIX`, made ``0700`` when missing and
-    used only while it is this user's alone (:func:`ours`); how many were. Called once a hook call has replied
-    (:func:`memhooks.commands.hook.process`)."""
+    used only while it is this user's alone (:func:`ours`); how many were. Called once a
+    hook call has replied (:func:`memhooks.commands.hook.process`)."""
     if not PENDING or _PREFIX is None:
         return 0
     try:
