@@ -18,14 +18,20 @@ def loaded(stderr: str, watched: tuple[str, ...]) -> list[str]:
         for line in stderr.splitlines()
         if line.startswith("import time:")
     }
-    ours = {n for n in names if n == "memhooks" or n.startswith("memhooks.")} - AFTER_REPLY
+    assert "memhooks.fast.stripped" not in names, (
+        "the call wrote docstring-free bytecode once it replied (a first call after an "
+        "install: memhooks.fast.bytecode.keep_stripped), loading more than it needed: "
+        "record with STEADY's environment"
+    )
+    ours = {n for n in names if n == "memhooks" or n.startswith("memhooks.")}
     return sorted(ours | {n for n in watched if n in names})
 
 
-#: Loaded once a call has replied, and only by the first calls after an install or an
-#: upgrade (a fresh cache folder in each test): they write the docstring-free bytecode
-#: of what they loaded (memhooks.fast.bytecode.keep_stripped).
-AFTER_REPLY = {"memhooks.fast.stripped"}
+#: The environment a recorded call runs with: its importtime lines, and no bytecode
+#: written — a hook's first calls in a fresh cache folder write their docstring-free
+#: bytecode after replying, loading the writer; the modules a call needs are the same
+#: with those files or without them.
+STEADY = {"PYTHONPROFILEIMPORTTIME": "1", "PYTHONDONTWRITEBYTECODE": "1"}
 
 
 def assert_recorded(data: Path, kind: str, found: list[str]) -> None:

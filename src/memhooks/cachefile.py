@@ -20,16 +20,20 @@ def key_name(key: str) -> str:
     return f"{value:016x}"
 
 
-def write(path: str, text: str, *, mode: int = 0o777, encoding: str = "utf-8") -> bool:
-    """Write ``text`` to ``path`` through a temporary file in its folder and a rename, so
-    a reader sees the old file or the new one, never part of one; the folder is created
-    first (with ``mode``). Returns False when the file system refused (nothing is left
-    behind): a cache that cannot be written only makes the next call slower."""
+def write(path: str, text: str | bytes, *, mode: int = 0o777, encoding: str = "utf-8") -> bool:
+    """Write ``text`` (or bytes) to ``path`` through a temporary file in its folder and a
+    rename, so a reader sees the old file or the new one, never part of one; the folder
+    is created first (with ``mode``). Returns False when the file system refused (nothing
+    is left behind): a cache that cannot be written only makes the next call slower."""
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
         os.makedirs(os.path.dirname(path), mode=mode, exist_ok=True)
-        with open(tmp, "w", encoding=encoding) as fp:
-            fp.write(text)
+        if isinstance(text, bytes):
+            with open(tmp, "wb") as out:
+                out.write(text)
+        else:
+            with open(tmp, "w", encoding=encoding) as fp:
+                fp.write(text)
         os.replace(tmp, path)
     except OSError:
         try:

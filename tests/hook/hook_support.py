@@ -65,3 +65,20 @@ def names() -> list[str]:
 
 def load_golden() -> dict[str, dict[str, object]]:
     return json.loads((DATA / "golden.json").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+def installed_copy(top: Path) -> Path:
+    """A copy of the memhooks package in ``top`` with its standard bytecode written, as
+    after an install (a tree the bytecode finder's tests may change); ``top``."""
+    import shutil
+    import subprocess
+    import sys
+
+    import memhooks
+
+    shutil.copytree(Path(memhooks.__file__).parent, top / "memhooks",
+                    ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(top / "memhooks")],
+                   env=env, check=True, capture_output=True)  # fmt: skip
+    return top

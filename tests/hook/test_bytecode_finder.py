@@ -48,13 +48,9 @@ print(json.dumps(out))
 @pytest.fixture(scope="module")
 def package(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A copy of the package with its bytecode written, as after an install."""
-    top = tmp_path_factory.mktemp("site")
-    shutil.copytree(Path(memhooks.__file__).parent, top / "memhooks",
-                    ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(top / "memhooks")],
-                   env=env, check=True, capture_output=True)  # fmt: skip
-    return top
+    from hook_support import installed_copy
+
+    return installed_copy(tmp_path_factory.mktemp("site"))
 
 
 def _probe(top: Path, way: str, names: list[str]) -> dict[str, dict[str, object]]:

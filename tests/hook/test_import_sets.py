@@ -60,6 +60,7 @@ def _import_sets(base: Path, *, relative: bool) -> dict[str, list[str]]:
         "XDG_CACHE_HOME": str(base / "cache"), "MEMHOOKS_STATE_DIR": str(base / "state"),
         "MEMHOOKS_STORE": os.path.relpath(store, root) if relative else str(store),
         "PYTHONPROFILEIMPORTTIME": "1",
+        "PYTHONDONTWRITEBYTECODE": "1",  # import_set_support.STEADY
         "MEMHOOKS_HOOK_TIMEOUT_MS": "30000",  # a loaded machine must not reach the deadline's path
     }  # fmt: skip
 

@@ -97,7 +97,7 @@ def test_a_served_tool_call_pays_nothing_for_the_settings_said(
     # a stray variable is said by the session's first calls; a tool call served before
     # loads the modules it loads without it (no backend registry, no difflib; the
     # shortcut settles it before the root is looked for, and so before any notice)
-    from import_set_support import loaded
+    from import_set_support import STEADY, loaded
 
     def third_call(settings: dict[str, str], session: str) -> list[str]:
         said = [
@@ -105,7 +105,7 @@ def test_a_served_tool_call_pays_nothing_for_the_settings_said(
             for event in ("UserPromptSubmit", "PostToolUse")
         ]
         served = _call(
-            project, {**env, **settings, "PYTHONPROFILEIMPORTTIME": "1"}, session, "PostToolUse"
+            project, {**env, **settings, **STEADY}, session, "PostToolUse"
         )
         assert served.returncode == 0
         said += [line for line in served.stderr.splitlines() if not line.startswith("import time:")]

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import marshal
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -16,7 +15,6 @@ from typing import Any
 
 import pytest
 
-import memhooks
 from memhooks.fast.bytecode import STRIPPED
 from memhooks.fast.stripped import stripped
 
@@ -50,12 +48,9 @@ print(json.dumps(out))
 @pytest.fixture
 def package(tmp_path: Path) -> Path:
     """A copy of the package with its standard bytecode written, as after an install."""
-    shutil.copytree(Path(memhooks.__file__).parent, tmp_path / "memhooks",
-                    ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(tmp_path / "memhooks")],
-                   env=env, check=True, capture_output=True)  # fmt: skip
-    return tmp_path
+    from hook_support import installed_copy
+
+    return installed_copy(tmp_path)
 
 
 def _probe(top: Path, way: str, *, write: bool = True) -> dict[str, Any]:
@@ -202,12 +197,16 @@ def test_a_hook_call_keeps_them_in_memhooks_cache_folder_never_in_the_package(
     assert list((package / "memhooks").rglob(f"*.opt-{STRIPPED}.pyc")) == []
 
 
-def test_a_folder_others_may_write_in_is_neither_read_nor_written(package: Path) -> None:
-    """Code the hook runs from it could be anyone's: a bytecode file planted there (here,
-    one whose header matches the source) is not loaded, and nothing is kept there."""
+@pytest.mark.parametrize("open_to_all", ["the folder", "the folder holding it"])
+def test_a_folder_others_may_write_in_is_neither_read_nor_written(
+    package: Path, open_to_all: str
+) -> None:
+    """Code the hook runs from it could be anyone's (or a folder put in its place, where
+    the one holding it is open to all): a bytecode file planted there (here, one whose
+    header matches the source) is not loaded, and nothing is kept there."""
     cache = package / "cache"
     cache.mkdir()
-    cache.chmod(0o777)
+    (cache if open_to_all == "the folder" else package).chmod(0o777)
     planted = _stripped_file(package, NAMES[0])
     planted.parent.mkdir(parents=True)
     source = package / "memhooks" / "hook" / "reply.py"

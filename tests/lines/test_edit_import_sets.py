@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from import_set_support import assert_recorded, loaded
+from import_set_support import STEADY, assert_recorded, loaded
 
 from memhooks.install import command
 
@@ -62,7 +62,7 @@ def import_sets(
         raw = json.dumps(payload).replace("{root}", str(root))
         done = subprocess.run(command.argv("claude-code"), input=raw.replace("{session}", session),
                               text=True, capture_output=True, cwd=root, timeout=60, check=False,
-                              env={**env, "PYTHONPROFILEIMPORTTIME": "1"})  # fmt: skip
+                              env={**env, **STEADY})  # fmt: skip
         assert done.returncode == 0, done.stderr
         notes = [line for line in done.stderr.splitlines() if not line.startswith("import time:")]
         assert notes == [], notes

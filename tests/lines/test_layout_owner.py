@@ -66,7 +66,7 @@ def test_an_owner_judged_before_is_walked_past_without_git_or_the_low_signal_rul
     import os
     import shutil
 
-    from import_set_support import loaded
+    from import_set_support import STEADY, loaded
 
     from memhooks.install import command
 
@@ -78,7 +78,7 @@ def test_an_owner_judged_before_is_walked_past_without_git_or_the_low_signal_rul
     os.utime(root / "MEMHOOKS.md", (hookfile_age, hookfile_age))
     env = {"HOME": str(tmp_path), "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
            "XDG_CACHE_HOME": str(tmp_path / "cache"), "MEMHOOKS_STATE_DIR": str(tmp_path / "state"),
-           "MEMHOOKS_HOOK_TIMEOUT_MS": "30000", "PYTHONPROFILEIMPORTTIME": "1"}  # fmt: skip
+           "MEMHOOKS_HOOK_TIMEOUT_MS": "30000", **STEADY}  # fmt: skip
     old = "".join((root / PATH).read_text(encoding="utf-8").splitlines(keepends=True)[4:6])
     edit = {"hook_event_name": "PreToolUse", "tool_name": "Edit", "cwd": str(root),
             "tool_input": {"file_path": str(root / PATH), "old_string": old,

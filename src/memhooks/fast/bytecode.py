@@ -65,9 +65,9 @@ _PREFIX: str | None = None
 #: two opens that fail: a read-only disk, say).
 _READABLE = False
 #: Modules loaded from their standard bytecode in this process whose docstring-free file
-#: is missing or stale: ``(that file, the standard file's header, the code, its source)``
+#: is missing or stale: ``(that file, the standard file's header, the code)``
 #: (:func:`keep_stripped` writes them).
-PENDING: list[tuple[str, bytes, CodeType, str]] = []
+PENDING: list[tuple[str, bytes, CodeType]] = []
 
 
 class Finder:
@@ -127,7 +127,7 @@ class Finder:
         code = marshal.loads(memoryview(data)[HEADER:])
         _imp._fix_co_filename(code, spec.origin)  # type: ignore[attr-defined]  # as the source loader: a moved tree
         if write and not sys.dont_write_bytecode:
-            PENDING.append((write, bytes(data[:HEADER]), code, str(spec.origin)))
+            PENDING.append((write, bytes(data[:HEADER]), code))
         exec(code, module.__dict__)  # noqa: S102 - our own bytecode
 
     @staticmethod
@@ -218,12 +218,14 @@ def current(data: bytes, st: os.stat_result) -> bool:
 def use_stripped(prefix: str) -> None:
     """Read and write docstring-free bytecode files under the folder ``prefix``
     (absolute; :data:`_PREFIX`), :func:`memhooks.fast.prepare` names memhooks' cache
-    folder: where it is a folder of this user's that nobody else may write in, or is not
-    there yet (:func:`keep_stripped` makes it so) — another user able to put a file there
-    would have the hook run it (as with ``PYTHONPYCACHEPREFIX``)."""
+    folder: where it and the folder holding it are this user's and nobody else may write
+    in them, or ``prefix`` is not there yet (:func:`keep_stripped` makes it so) — another
+    user able to put a file or a folder there would have the hook run it (Python's own
+    ``PYTHONPYCACHEPREFIX`` checks nothing)."""
     global _PREFIX, _READABLE
     prefix = prefix.rstrip("/")
-    mine = ours(prefix)
+    # the folder holding it too: whoever may write there may put another folder in its place
+    mine = ours(os.path.dirname(prefix)) and ours(prefix)
     _PREFIX = prefix if mine is not False else None
     _READABLE = bool(mine)
 
@@ -254,11 +256,11 @@ def keep_stripped() -> int:
         os.makedirs(_PREFIX, mode=0o700, exist_ok=True)
     except OSError:
         return 0
-    if not ours(_PREFIX):
+    if not (ours(os.path.dirname(_PREFIX)) and ours(_PREFIX)):
         PENDING.clear()
         return 0
     from .stripped import keep
 
     pending = PENDING[:]
     PENDING.clear()
-    return keep(pending, _PREFIX)
+    return keep(pending)

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import marshal
 import opcode
-import os
 import sys
+
+from .. import cachefile
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -24,35 +25,19 @@ _FUNCTION_DOC: Callable[[int], bool] = (
 )
 
 
-def keep(pending: list[tuple[str, bytes, CodeType, str]], prefix: str) -> int:
+def keep(pending: list[tuple[str, bytes, CodeType]]) -> int:
     """Write the docstring-free bytecode file of each module of ``pending`` (``(that
-    file, the standard file's header, the code as loaded, its source)``:
-    :data:`memhooks.fast.bytecode.PENDING`) under the folder ``prefix``, for the hook
-    calls to come: the code, its docstrings None (:func:`stripped`), behind the standard
-    file's header (the same source time and size: stale when the source changes, as
-    that file is). Each file is whole or absent (a new file renamed over); the first
+    file, the standard file's header, the code as loaded)``:
+    :data:`memhooks.fast.bytecode.PENDING`), for the hook calls to come: the code, its
+    docstrings None (:func:`stripped`), behind the standard file's header (the same
+    source time and size: stale when the source changes, as that file is). Each file is
+    whole or absent (:func:`memhooks.cachefile.write`, folders made ``0700``); the first
     that cannot be written ends it — the standard loader's rules for its own files (the
-    caller writes nothing where Python writes no bytecode, nor in a ``prefix`` that is
-    not this user's alone). Returns how many were written (~0.1 ms a module)."""
+    caller writes nothing where Python writes no bytecode, nor in a folder that is not
+    this user's alone). Returns how many were written (~0.1 ms a module)."""
     written = 0
-    for path, header, code, source in pending:
-        data = header + marshal.dumps(stripped(code))
-        temp = f"{path}.{os.getpid()}"
-        try:
-            os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-            # the mode the standard loader gives a bytecode file (importlib's _calc_mode)
-            mode = (os.stat(source).st_mode & 0o777 | 0o200) & 0o666
-            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
-            try:
-                os.write(fd, data)
-            finally:
-                os.close(fd)
-            os.replace(temp, path)
-        except OSError:
-            try:
-                os.unlink(temp)
-            except OSError:
-                pass
+    for path, header, code in pending:
+        if not cachefile.write(path, header + marshal.dumps(stripped(code)), mode=0o700):
             break
         written += 1
     return written
