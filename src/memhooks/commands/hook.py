@@ -45,8 +45,9 @@ def process(argv: list[str]) -> NoReturn:
     the shims in place): :func:`main`, then the process ends with its status. It has
     written its reply and committed its state (and then the docstring-free bytecode of
     what it loaded, where that was missing: :func:`memhooks.fast.bytecode.keep_stripped`),
-    so it ends without the interpreter's teardown (closing the state file checkpoints its WAL, ~1 ms; module and object
-    teardown more); SQLite keeps what was committed either way."""
+    so it ends without the interpreter's teardown (closing the state file checkpoints
+    its WAL, ~1 ms; module and object teardown more); SQLite keeps what was committed
+    either way."""
     from ..paths import keep_resolved
 
     keep_resolved()  # one call in this process: each path resolved once

@@ -1,7 +1,7 @@
 """Docstring-free bytecode for the hook process (:mod:`.bytecode` reads it first):
 :func:`stripped` makes a module's code without its docstrings, :func:`keep` writes it
-beside the calls to come. Loaded only by a hook call that loaded a module whose file
-was missing or stale — after an install or an upgrade — once it replied.
+for the calls to come. Loaded only by a hook call that loaded a module whose file was
+missing or stale — after an install or an upgrade — once it replied.
 """
 
 from __future__ import annotations
