@@ -146,33 +146,31 @@ class Finder:
 def _located(folder: str, stem: str) -> tuple[str, bool, str, bytes, str] | None:
     """``(source, is a package, bytecode file, its bytes, docstring-free file to write
     or "")`` of module or package ``stem`` in ``folder``, or None: no bytecode file. The
-    docstring-free file of a module, then of a package; where neither is there, their
-    standard files (a stale docstring-free file: its kind's standard file)."""
+    docstring-free file of a module, then of a package (while their folder can be read);
+    else their standard files (a stale docstring-free file: its kind's standard file)."""
     kinds = (
         (f"{folder}/{stem}.py", f"{folder}/__pycache__/{stem}.{_TAG}.pyc", False),
         (f"{folder}/{stem}/__init__.py", f"{folder}/{stem}/__pycache__/__init__.{_TAG}.pyc", True),
     )
-    prefix = _PREFIX
-    if prefix is None or not _READABLE:
+    if _READABLE:
         for source, pyc, package in kinds:
-            found = _read(source, pyc)
-            if found is not None:
-                write = "" if prefix is None else f"{prefix}{source[:-3]}.{_TAG}.opt-{STRIPPED}.pyc"
-                return source, package, *found, write
-        return None
-    for source, pyc, package in kinds:
-        free = f"{prefix}{source[:-3]}.{_TAG}.opt-{STRIPPED}.pyc"
-        found = _read(source, free)
-        if found is not None and found[1]:
-            return source, package, *found, ""
-        if found is not None:  # stale: the standard file, and a new one written after
-            found = _read(source, pyc)
-            return None if found is None else (source, package, *found, free)
+            found = _read(source, _stripped_file(source))
+            if found is not None and found[1]:
+                return source, package, *found, ""
+            if found is not None:  # stale: the standard file, and a new one written after
+                found = _read(source, pyc)
+                return None if found is None else (source, package, *found, _stripped_file(source))
     for source, pyc, package in kinds:
         found = _read(source, pyc)
         if found is not None:
-            return source, package, *found, f"{prefix}{source[:-3]}.{_TAG}.opt-{STRIPPED}.pyc"
+            return source, package, *found, _stripped_file(source)
     return None
+
+
+def _stripped_file(source: str) -> str:
+    """The docstring-free bytecode file of ``source`` under :data:`_PREFIX` (``""``:
+    none is kept)."""
+    return "" if _PREFIX is None else f"{_PREFIX}{source[:-3]}.{_TAG}.opt-{STRIPPED}.pyc"
 
 
 def _read(source: str, cached: str) -> tuple[str, bytes] | None:
@@ -224,10 +222,17 @@ def use_stripped(prefix: str) -> None:
     ``PYTHONPYCACHEPREFIX`` checks nothing)."""
     global _PREFIX, _READABLE
     prefix = prefix.rstrip("/")
-    # the folder holding it too: whoever may write there may put another folder in its place
-    mine = ours(os.path.dirname(prefix)) and ours(prefix)
+    mine = private(prefix)
     _PREFIX = prefix if mine is not False else None
     _READABLE = bool(mine)
+
+
+def private(prefix: str) -> bool | None:
+    """Whether the folder ``prefix`` and the folder holding it are each :func:`ours` —
+    whoever may write in the one holding it may put another folder in its place; None
+    when either is not there yet."""
+    holder = ours(os.path.dirname(prefix))
+    return holder if not holder else ours(prefix)
 
 
 def ours(folder: str) -> bool | None:
@@ -248,19 +253,18 @@ def keep_stripped() -> int:
     """Have the docstring-free files of :data:`PENDING` written
     (:func:`memhooks.fast.stripped.keep`, loaded only then: after an install or an
     upgrade, a hook's first calls) under :data:`_PREFIX`, made ``0700`` when missing and
-    used only while it is this user's alone (:func:`ours`); how many were. Called once a
+    used only while it is this user's alone (:func:`private`); how many were. Called once a
     hook call has replied (:func:`memhooks.commands.hook.process`)."""
-    if not PENDING or _PREFIX is None:
+    pending = PENDING[:]
+    PENDING.clear()
+    if not pending or _PREFIX is None:
         return 0
     try:
         os.makedirs(_PREFIX, mode=0o700, exist_ok=True)
     except OSError:
         return 0
-    if not (ours(os.path.dirname(_PREFIX)) and ours(_PREFIX)):
-        PENDING.clear()
+    if not private(_PREFIX):
         return 0
     from .stripped import keep
 
-    pending = PENDING[:]
-    PENDING.clear()
     return keep(pending)

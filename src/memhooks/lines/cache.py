@@ -499,10 +499,9 @@ class Rows:
 
     __slots__ = ("_end", "_lines", "_start", "_text")
 
-    def __init__(self, text: str, start: int = 0, end: int | None = None) -> None:
-        end = len(text) if end is None else end
-        if start == 0 or text[start - 1] != "\n":  # a row starts after a newline: the first one too
-            text, start, end = "\n" + text[start:end], 1, end - start + 1
+    def __init__(self, text: str, start: int, end: int) -> None:
+        # text[start - 1] is the newline that ended the part before: a row's key is
+        # found after a newline, the first row's too (:func:`load` reads parts so)
         self._text, self._start, self._end = text, start, end
         self._lines: list[str] | None = None
 
