@@ -38,14 +38,21 @@ def why(repo: Path, state: Path, target: str) -> str:
     return done.stdout
 
 
+def _line_5_alone_walks_back(repo: Path, tmp_path: Path, tune: str, fix: str) -> str:
+    """``why`` of line 5 alone names "tune" as its owner and the fix behind it (the
+    story's re-spaced line); the words that say "behind it" in every answer."""
+    behind = f'before it {fix} "{FIX}" (2026-01-02)'
+    alone = why(repo, tmp_path / "one", f"{PATH}:5")
+    assert f'{PATH} 5: {tune} "tune fetch defaults" (2026-01-04); {behind}' in alone
+    return behind
+
+
 def test_why_of_a_range_walks_back_where_its_lines_alone_do(
     story: tuple[Path, dict[str, str]], tmp_path: Path
 ) -> None:
     repo, hashes = story
     tune, fix, log = (hashes[k][:12] for k in ("tune", "fix", "log"))
-    behind = f'before it {fix} "{FIX}" (2026-01-02)'
-    alone = why(repo, tmp_path / "one", f"{PATH}:5")
-    assert f'{PATH} 5: {tune} "tune fetch defaults" (2026-01-04); {behind}' in alone
+    behind = _line_5_alone_walks_back(repo, tmp_path, tune, fix)
     ranged = why(repo, tmp_path / "range", f"{PATH}:5-8").splitlines()
     # each commit's line says exactly which lines it explains: tune its value on line 8,
     # the fix (behind tune's re-spacing) lines 5-6, the log commit line 7
@@ -139,9 +146,7 @@ def test_a_line_re_spaced_beside_a_changed_one_is_walked_back_alone_and_in_the_r
     # back even asked alone
     repo, hashes = built_story(tmp_path_factory, "per_line_hunk_story.json")
     tune, fix = hashes["tune"][:12], hashes["fix"][:12]
-    behind = f'before it {fix} "{FIX}" (2026-01-02)'
-    alone = why(repo, tmp_path / "one", f"{PATH}:5")
-    assert f'{PATH} 5: {tune} "tune fetch defaults" (2026-01-04); {behind}' in alone
+    behind = _line_5_alone_walks_back(repo, tmp_path, tune, fix)
     ranged = why(repo, tmp_path / "range", f"{PATH}:5-6").splitlines()
     assert f'{PATH} 6: {tune} "tune fetch defaults" (2026-01-04)' in ranged
     assert f"{PATH} 5: {tune} (named above); {behind}" in ranged
