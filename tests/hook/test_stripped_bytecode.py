@@ -217,3 +217,37 @@ def test_a_folder_others_may_write_in_is_neither_read_nor_written(
     assert "PLANTED" not in out[NAMES[0]]["names"]
     assert out["written"] == 0
     assert [p for p in cache.rglob("*.pyc") if p != planted] == []
+
+
+@pytest.mark.parametrize("damage", ["cut", "garbage"])
+def test_a_file_damaged_past_its_header_is_dropped_and_the_standard_code_runs(
+    package: Path, damage: str
+) -> None:
+    """newcomer17: a docstring-free file cut after its (current) header, or garbage
+    after it, failed every call — the hook command's own one with a traceback and no
+    reply to the host; now the module runs from the standard file and the next call
+    writes the file again."""
+    _probe(package, "finder")
+    damaged = _stripped_file(package, NAMES[0])
+    header = damaged.read_bytes()[:16]
+    damaged.write_bytes(header + (b"\xe3" if damage == "cut" else bytes(range(7, 200))))
+    out = _probe(package, "finder")
+    reply = out[NAMES[0]]
+    assert reply["doc"] and "coded" in reply["names"]  # the standard code ran
+    assert reply["cached"].endswith(f"reply.{sys.implementation.cache_tag}.pyc")
+    assert not damaged.exists()  # dropped: the next call writes it again
+    assert _probe(package, "finder")["written"] >= 1
+    again = _probe(package, "finder")[NAMES[0]]
+    assert again["doc"] is None and again["cached"] == str(damaged)  # written again, read
+
+
+def test_a_group_writable_folder_of_the_users_own_group_is_used(package: Path) -> None:
+    """umask 002 (a group of one's own: Debian, Ubuntu, Fedora) makes memhooks' folders
+    group-writable; they were refused, and no docstring-free file was ever written."""
+    cache = package / "cache"
+    cache.mkdir()
+    assert os.getegid() == cache.stat().st_gid
+    cache.chmod(0o775)
+    package.chmod(0o775)
+    assert _probe(package, "finder")["written"] >= len(NAMES)
+    assert _probe(package, "finder")[NAMES[0]]["doc"] is None

@@ -124,7 +124,12 @@ class Finder:
         spec = module.__spec__
         assert spec is not None
         (data, write), spec.loader_state = spec.loader_state, None
-        code = marshal.loads(memoryview(data)[HEADER:])
+        try:
+            code = marshal.loads(memoryview(data)[HEADER:])
+        except (EOFError, ValueError, TypeError):
+            if not (spec.cached or "").endswith(f".opt-{STRIPPED}.pyc"):
+                raise  # the standard file damaged: as the standard loader does
+            code = _instead(spec, module)
         _imp._fix_co_filename(code, spec.origin)  # type: ignore[attr-defined]  # as the source loader: a moved tree
         if write and not sys.dont_write_bytecode:
             PENDING.append((write, bytes(data[:HEADER]), code))
@@ -143,15 +148,36 @@ class Finder:
         return FileReader(located)
 
 
+def _instead(spec: ModuleSpec, module: ModuleType) -> CodeType:
+    """The code of ``spec``'s module when its docstring-free file is damaged past its
+    current header: the file goes (the next call writes it again) and the standard
+    loader gives the code. Raises what that loader raises."""
+    from importlib.machinery import SourceFileLoader
+
+    try:
+        os.unlink(str(spec.cached))
+    except OSError:
+        pass
+    spec.cached = vars(module)["__cached__"] = _standard_file(str(spec.origin))
+    code = SourceFileLoader(spec.name, str(spec.origin)).get_code(spec.name)
+    if code is None:
+        raise ImportError(f"no code for {spec.name}", name=spec.name)
+    return code
+
+
+def _standard_file(source: str) -> str:
+    """``source``'s standard bytecode file (``…/__pycache__/stem.cpython-311.pyc``)."""
+    folder, _, name = source.rpartition("/")
+    return f"{folder}/__pycache__/{name[:-3]}.{_TAG}.pyc"
+
+
 def _located(folder: str, stem: str) -> tuple[str, bool, str, bytes, str] | None:
     """``(source, is a package, bytecode file, its bytes, docstring-free file to write
     or "")`` of module or package ``stem`` in ``folder``, or None: no bytecode file. The
     docstring-free file of a module, then of a package (while their folder can be read);
     else their standard files (a stale docstring-free file: its kind's standard file)."""
-    kinds = (
-        (f"{folder}/{stem}.py", f"{folder}/__pycache__/{stem}.{_TAG}.pyc", False),
-        (f"{folder}/{stem}/__init__.py", f"{folder}/{stem}/__pycache__/__init__.{_TAG}.pyc", True),
-    )
+    named = ((f"{folder}/{stem}.py", False), (f"{folder}/{stem}/__init__.py", True))
+    kinds = [(source, _standard_file(source), package) for source, package in named]
     if _READABLE:
         for source, pyc, package in kinds:
             found = _read(source, _stripped_file(source))
@@ -237,7 +263,7 @@ def private(prefix: str) -> bool | None:
 
 def ours(folder: str) -> bool | None:
     """Whether ``folder`` is a real folder owned by this user that no one else may write
-    in; None when there is nothing there."""
+    in (its group may, when it is this user's group); None when there is nothing there."""
     import stat
 
     try:
@@ -246,7 +272,10 @@ def ours(folder: str) -> bool | None:
         return None
     except OSError:
         return False
-    return stat.S_ISDIR(st.st_mode) and st.st_uid == os.geteuid() and not st.st_mode & 0o022
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o002:
+        return False
+    # group-writable for this user's group only (umask 002, a group of one's own)
+    return not st.st_mode & 0o020 or st.st_gid == os.getegid()
 
 
 def keep_stripped() -> int:
