@@ -86,3 +86,34 @@ def test_packed_owners_longer_than_their_lines_by_less_than_a_width_are_a_miss(
     assert cache.load(file) is not None
     write(file, header, packed + "0", worded, rest)
     assert cache.load(file) is None
+
+
+def test_a_damaged_owner_field_is_not_blamed_yet_not_an_error(tmp_path: Path) -> None:
+    """newcomer17: one byte of ss.c's entry changed to "g" made every later Read and Edit
+    of the file MH042 (int() of the field) and `memhooks why` a traceback, until the file
+    changed; the field now reads as not blamed, which blame fills in again."""
+    lines = [cache.known(3, 9), cache.known(4, 10), cache.known(5, 11)]
+    file = str(tmp_path / "blame" / "entry.json")
+    entry = cache.Entry("head", [0, 0, 0, 0, 0, 0], ["a", "b", "c"])
+    entry.lines = list(lines)
+    assert cache.save(file, entry)
+    header, packed, worded, rest = parts(file)
+    width = int(header["width"])  # type: ignore[call-overload]
+    write(file, header, packed[:width] + "g" + packed[width + 1 :], worded, rest)
+    loaded = cache.load(file)
+    assert loaded is not None
+    assert [loaded.known(n) for n in (1, 2, 3)] == [lines[0], None, lines[2]]
+    assert loaded.lines == [lines[0], None, lines[2]]
+
+
+def test_a_header_whose_saved_time_or_head_is_not_what_save_writes_is_a_miss(
+    tmp_path: Path,
+) -> None:
+    file = str(tmp_path / "blame" / "entry.json")
+    entry = cache.Entry("head", [0, 0, 0, 0, 0, 0], ["a"])
+    entry.lines = [cache.known(0, 1)]
+    assert cache.save(file, entry)
+    header, packed, worded, rest = parts(file)
+    for field, value in (("saved_ns", "x"), ("head", 7)):
+        write(file, {**header, field: value}, packed, worded, rest)
+        assert cache.load(file) is None, field  # was TypeError at the next comparison (MH042)

@@ -109,7 +109,10 @@ def unpacked(packed: str, width: int, index: int, at: int = 0) -> int | None:
         return None
     if first == _UNCOMMITTED:
         return UNCOMMITTED
-    return int(packed[start : start + width], 16)
+    try:
+        return int(packed[start : start + width], 16)
+    except ValueError:  # a damaged field: not blamed yet, so blame fills it in again
+        return None
 
 
 class Entry:
@@ -407,6 +410,8 @@ def load(file: str, *, hand_on: bool = False) -> Entry | None:
         size, width, sizes = data["size"], data["width"], data["sizes"]
         if not isinstance(width, int) or width < 1 or not isinstance(size, int) or size < 0:
             return None
+        if not isinstance(entry.saved_ns, int) or not isinstance(entry.head, str):
+            return None  # what the next call compares with the file: a miss, blamed again
         if len(sizes) != len(SECTIONS):
             return None
         packed = end + 1
