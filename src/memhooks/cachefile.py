@@ -1,10 +1,20 @@
 """Cache files: small files memhooks can always rebuild (parsed hooks, hook listings,
-search lists, session snapshots, a repository's root commit), written whole or not at
-all."""
+search lists, session snapshots, blame entries, a repository's root commit), written
+whole or not at all (:func:`write`), and read without waiting on what is not a file
+(:func:`read`)."""
 
 from __future__ import annotations
 
 import os
+
+#: How a cache file is opened to read: a FIFO (or device) in its place opens at once
+#: instead of waiting for a writer, and is then refused (:func:`read`).
+_READ = (
+    os.O_RDONLY
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_NOCTTY", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
 
 
 def key_name(key: str) -> str:
@@ -18,6 +28,34 @@ def key_name(key: str) -> str:
     for byte in key.encode("utf-8", "surrogateescape"):
         value = ((value ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
     return f"{value:016x}"
+
+
+def read(path: str) -> bytes:
+    """The bytes of the cache file ``path``, whole. Raises OSError when there is none to
+    read: missing, unreadable, or not a regular file — a FIFO put in a cache file's place
+    made ``open`` wait for a writer, so a hook call gave up at its deadline, or hung for
+    good before its watchdog started (newcomer17); now that is a miss, and the next
+    :func:`write` replaces it."""
+    return read_stat(path)[0]
+
+
+def read_stat(path: str) -> tuple[bytes, os.stat_result]:
+    """:func:`read`, and the file's status as it was read (``fstat``; for
+    :func:`memhooks.filestate.key`)."""
+    fd = os.open(path, _READ)
+    try:
+        st = os.fstat(fd)
+        if st.st_mode & 0o170000 != 0o100000:  # stat.S_ISREG (not loaded by a hook)
+            raise OSError(f"not a regular file: {path}")
+        data = os.read(fd, st.st_size + 1)  # one read, unless it grew since the fstat
+        if len(data) <= st.st_size:
+            return data, st
+        parts = [data]
+        while more := os.read(fd, 1 << 16):
+            parts.append(more)
+        return b"".join(parts), st
+    finally:
+        os.close(fd)
 
 
 def write(path: str, text: str | bytes, *, mode: int = 0o777, encoding: str = "utf-8") -> bool:

@@ -53,13 +53,13 @@ def package(tmp_path: Path) -> Path:
     return installed_copy(tmp_path)
 
 
-def _probe(top: Path, way: str, *, write: bool = True) -> dict[str, Any]:
+def _probe(top: Path, way: str, *, write: bool = True, timeout: float = 120) -> dict[str, Any]:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPATH"] = str(top)
     if not write:
         env["PYTHONDONTWRITEBYTECODE"] = "1"
     done = subprocess.run([sys.executable, "-c", PROBE, way, str(top / "cache"), *NAMES], env=env,
-                          capture_output=True, text=True, check=True, timeout=120)  # fmt: skip
+                          capture_output=True, text=True, check=True, timeout=timeout)  # fmt: skip
     result: dict[str, Any] = json.loads(done.stdout)
     return result
 
@@ -251,3 +251,17 @@ def test_a_group_writable_folder_of_the_users_own_group_is_used(package: Path) -
     package.chmod(0o775)
     assert _probe(package, "finder")["written"] >= len(NAMES)
     assert _probe(package, "finder")[NAMES[0]]["doc"] is None
+
+
+def test_a_fifo_in_a_files_place_is_not_waited_for_and_is_written_over(package: Path) -> None:
+    """newcomer17: opening it waited for a writer — the hook command hung for good, before
+    its deadline's watchdog had started. Now it reads empty, is not current, the standard
+    code runs, and the file is written again."""
+    _probe(package, "finder")
+    fifo = _stripped_file(package, NAMES[0])
+    fifo.unlink()
+    os.mkfifo(fifo)
+    out = _probe(package, "finder", timeout=30)
+    assert out[NAMES[0]]["doc"] and "coded" in out[NAMES[0]]["names"]  # the standard code ran
+    assert out["written"] >= 1 and fifo.is_file()
+    assert _probe(package, "finder")[NAMES[0]]["doc"] is None  # and read the next time

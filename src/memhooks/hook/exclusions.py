@@ -71,8 +71,7 @@ def _kept(file: str, folder: str, explicit: str) -> tuple[list[str], list[list[s
     from ..fast.jsonfast import loads
 
     try:
-        with open(file, "rb") as fp:
-            data = loads(fp.read())
+        data = loads(cachefile.read(file))
         if (
             not isinstance(data, dict)
             or data["format"] != FORMAT

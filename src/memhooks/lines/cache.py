@@ -369,8 +369,7 @@ def _read_text(file: str) -> list[str]:
     # with universal newlines a CRLF file's lines all differed, so every committed line
     # of it was taken for uncommitted once the entry was warm (newcomer6)
     try:
-        with open(file, encoding="utf-8", newline="") as fp:
-            return fp.read().split("\n")[:-1]
+        return cachefile.read(file).decode("utf-8").split("\n")[:-1]
     except (OSError, ValueError):  # not UTF-8: not what save wrote, nothing known (nc11)
         return []
 
@@ -396,9 +395,8 @@ def load(file: str, *, hand_on: bool = False) -> Entry | None:
     from ..fast.jsonfast import loads
 
     try:
-        with open(file, "rb") as fp:
-            raw = fp.read()
-            key = filestate.key(os.fstat(fp.fileno())) if hand_on else None
+        raw, st = cachefile.read_stat(file)
+        key = filestate.key(st) if hand_on else None
         text = raw.decode("utf-8")
         end = text.find("\n")  # each part's place from the header: no scan for newlines
         data = loads(text[:end])

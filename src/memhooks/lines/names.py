@@ -58,8 +58,7 @@ def _load(file: str, key: list[int]) -> list[Definition] | None:
     from ..fast.jsonfast import loads
 
     try:
-        with open(file, "rb") as fp:
-            data = loads(fp.read())
+        data = loads(cachefile.read(file))
         if not isinstance(data, dict) or data.get("format") != FORMAT or data["key"] != key:
             return None
         return [Definition(n, k, f, la, p, bool(lo)) for n, k, f, la, p, lo in data["definitions"]]

@@ -161,11 +161,11 @@ def aside(entry_file: str, head: str, version: int) -> dict[str, object]:
     the cache's :data:`~memhooks.lines.cache.FORMAT`, which follows the text rule), in
     the layout of notes (``{"commits": {hash: row}}``, for :meth:`Said.of`); ``{}`` when
     nothing was, or it was read for another HEAD or format. Never raises."""
+    from .. import cachefile
     from ..fast.jsonfast import loads
 
     try:
-        with open(aside_file(entry_file), "rb") as fp:
-            found = loads(fp.read())
+        found = loads(cachefile.read(aside_file(entry_file)))
     except (OSError, ValueError):
         return {}
     if not isinstance(found, dict) or found.get("format") != version or found.get("head") != head:
@@ -200,10 +200,10 @@ class Ahead:
     def read(cls, entry_file: str, head: str, version: int) -> Ahead:
         """What :func:`aside` answers for ``entry_file`` (nothing: an empty one). Never
         raises."""
+        from .. import cachefile
+
         try:
-            with open(aside_file(entry_file), "rb") as fp:
-                raw = fp.read()
-            text = raw.decode("utf-8")
+            text = cachefile.read(aside_file(entry_file)).decode("utf-8")
         except (OSError, UnicodeDecodeError):
             return cls("")
         from ..fast.jsonfast import dumps

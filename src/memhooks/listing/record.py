@@ -108,8 +108,7 @@ def load(file: str, key: list[Any], directory: str) -> Listing | tuple[int, ...]
     """The listing in ``file`` when it is intact and was made for ``key``, or the stats
     of the top folder when the tree had too many folders to record; else None."""
     try:
-        with open(file, "rb") as fp:
-            blob = jsonfast.loads(fp.read())
+        blob = jsonfast.loads(cachefile.read(file))
         if not (isinstance(blob, dict) and blob.get("format") == FORMAT and blob.get("key") == key):
             return None
         if "too_many" in blob:

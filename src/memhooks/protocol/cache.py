@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import stat
 
-from .. import dirs, filestate
+from .. import cachefile, dirs, filestate
 from ..errors import Diagnostic, DiagnosticError
 from ..fast import jsonfast
 from ..settings import switch
@@ -59,8 +59,7 @@ class HookCache:
             self.entries = {}
             if self.file:
                 try:
-                    with open(self.file, "rb") as fp:
-                        blob = jsonfast.loads(fp.read())
+                    blob = jsonfast.loads(cachefile.read(self.file))
                     if (
                         isinstance(blob, dict)
                         and blob.get("format") == FORMAT
@@ -135,8 +134,6 @@ class HookCache:
         if not (self.dirty and self.file and self.entries is not None):
             return
         self.dirty = False
-        from .. import cachefile
-
         body = {"format": FORMAT, "version": _version(), "entries": self.entries}
         cachefile.write(self.file, jsonfast.dumps(body, separators=(",", ":")))
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import os
 
+from .. import cachefile
 from ..fast.jsonfast import dumps
 from ..paths import inside
 from . import keys
@@ -58,9 +59,8 @@ def _paths(state_dir: str, host: str, session_id: str) -> tuple[str, str]:
     else:
         name = "x" + "".join(f"{ord(c):x}." for c in session_id[:40])
         if len(session_id) > 40:  # a file name has room for so much; the rest, hashed
-            from ..cachefile import key_name
+            name += cachefile.key_name(session_id)
 
-            name += key_name(session_id)
     base = os.path.join(state_dir, "sessions", name)
     return base + ".json", base + ".log"
 
@@ -110,12 +110,10 @@ def save(
          "names": names, "quiet": quiet, "store": store, "prompt": prompt}
     )  # fmt: skip
     try:
-        with open(snapshot, encoding="utf-8") as fp:
-            if fp.read() == body:
-                return  # unchanged (most prompts): no write
+        if cachefile.read(snapshot) == body.encode("utf-8"):
+            return  # unchanged (most prompts): no write
     except OSError:
         pass
-    from .. import cachefile
 
     if not cachefile.write(snapshot, body, mode=0o700):
         # An old snapshot must not outlive this one (it may hold another epoch's served
@@ -214,8 +212,7 @@ def load(
     try:
         from ..fast.jsonfast import loads
 
-        with open(snapshot, "rb") as fp:
-            data = loads(fp.read())
+        data = loads(cachefile.read(snapshot))
     except (OSError, ValueError):
         return None
     if not isinstance(data, dict) or data.get("v") != VERSION:
@@ -282,8 +279,8 @@ def take_touches(state_dir: str, host: str, session_id: str) -> list[tuple[str, 
     except OSError:
         return []
     try:
-        with open(taken, encoding="utf-8", errors="surrogateescape") as fp:
-            rows = fp.read().splitlines()[-MAX_LOG_LINES:]
+        rows = cachefile.read(taken).decode("utf-8", "surrogateescape").splitlines()
+        rows = rows[-MAX_LOG_LINES:]
     except OSError:
         rows = []
     finally:

@@ -79,11 +79,11 @@ def _standing(row: object) -> bool:
 
 def _rows(state_dir: str, name: str) -> dict[str, object]:
     """The rows kept in ``sessions/_<name>.json`` (``{}``: none, or unreadable)."""
+    from .. import cachefile
     from ..fast.jsonfast import loads
 
     try:
-        with open(_file(state_dir, name), "rb") as fp:
-            found = loads(fp.read())
+        found = loads(cachefile.read(_file(state_dir, name)))
     except (OSError, ValueError):
         return {}
     return found if isinstance(found, dict) else {}
