@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -163,3 +164,42 @@ def test_validate_checks_the_hook_files_memhooks_keeps_out_of_git(repo: Path) ->
         assert code == 1, (args, out, err)
         assert "error[MH000]" in out and "src/requests/MEMHOOKS.md:4:1" in out, (args, out, err)
         assert "ignored/MEMHOOKS.md" not in out + err, (args, out, err)
+
+
+@pytest.mark.parametrize("deletion", [["rm"], ["git", "rm", "-q"]])
+@pytest.mark.parametrize("through", ["event", "hook"])
+def test_a_committed_hook_someone_deleted_is_not_made_again(
+    repo: Path, tmp_path: Path, deletion: list[str], through: str
+) -> None:
+    """newcomer17: the next edit in its folder wrote a new hook file in its place, so
+    ``git status`` showed the committed hook changed, not the deletion that was made."""
+    (repo / "src").mkdir()
+    (repo / "src" / "MEMHOOKS.md").write_text(ROOT_HOOK + "Retries: see ADR 7.\n", "utf-8")
+    (repo / "src" / "a.py").write_text("a = 1\n", encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "src hook")
+    subprocess.run([*deletion, "src/MEMHOOKS.md"], cwd=repo, check=True)
+    deleted = " D src/MEMHOOKS.md" if deletion == ["rm"] else "D  src/MEMHOOKS.md"
+    if through == "event":
+        agent_writes(repo, "src/b.py", "lib/c.py")
+    else:
+        for rel in ("src/b.py", "lib/c.py"):
+            _hook_writes(repo, tmp_path, rel)
+    assert sorted(status(repo)) == sorted([deleted, "?? lib/c.py", "?? src/b.py"])
+    assert not (repo / "src" / "MEMHOOKS.md").exists()
+    assert (repo / "lib" / "MEMHOOKS.md").is_file()  # a folder that never had one gets one
+
+
+def _hook_writes(root: Path, tmp_path: Path, rel: str) -> None:
+    """An agent's Write of ``rel`` as Claude Code reports it to ``memhooks hook``."""
+    (root / rel).parent.mkdir(parents=True, exist_ok=True)
+    (root / rel).write_text("x = 1\n", encoding="utf-8")
+    payload = {"session_id": "s", "cwd": str(root), "hook_event_name": "PostToolUse",
+               "tool_name": "Write", "tool_response": {},
+               "tool_input": {"file_path": str(root / rel), "content": "x = 1\n"}}  # fmt: skip
+    env = {**os.environ, "MEMHOOKS_STATE_DIR": str(tmp_path / "state"),
+           "MEMHOOKS_HOOK_TIMEOUT_MS": "30000"}  # fmt: skip
+    done = subprocess.run([sys.executable, "-m", "memhooks", "hook", "--agent", "claude-code"],
+                          input=json.dumps(payload), capture_output=True, text=True, env=env,
+                          cwd=root, check=True, timeout=120)  # fmt: skip
+    assert done.stderr == ""

@@ -26,7 +26,8 @@ not only the reference's literal ``post_tool_call``):
    there would search the root's files on every recall and show in ``git status``
    after every session;
 5. a hook file about to be created is first kept out of git (:mod:`.local`), so a session
-   leaves ``git status`` as the agent's own edits made it.
+   leaves ``git status`` as the agent's own edits made it — and one git has (committed,
+   then deleted by someone) is not created again (:func:`.local.deleted`).
 
 Writes per hook are independent: a failure leaves earlier hooks written, and a hook
 file that does not validate as read is passed over — the other hooks are written — and
@@ -167,6 +168,8 @@ def maintain(
     if create:
         plan.pop(os.path.join(root, HOOK_NAME), None)  # step 4: never the root's
     kept = _maintained(root, plan, choice("MEMHOOKS_MAINTAIN", env))
+    if create:  # a committed hook someone deleted is not made again (.local.deleted)
+        kept = _not_deleted(root, kept)
     if len(kept) < len(plan):
         plan = kept
         if learned is not None:
@@ -220,6 +223,18 @@ def _maintained(root: str, plan: dict[str, Any], keep: str) -> dict[str, Any]:
     from .local import ours
 
     return {hook: plan[hook] for hook in ours(root, plan)}
+
+
+def _not_deleted(root: str, plan: dict[str, Any]) -> dict[str, Any]:
+    """``plan`` without the hook files it would create that git has (deleted by someone:
+    :func:`.local.deleted`); asked only when some would be created."""
+    missing = [h for h, cues in plan.items() if any(f for _d, f in cues) and not os.path.lexists(h)]
+    if not missing:
+        return plan
+    from .local import deleted
+
+    gone = set(deleted(root, missing))
+    return {hook: cues for hook, cues in plan.items() if hook not in gone}
 
 
 def _keep_local(root: str, created: list[str]) -> list[Diagnostic]:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import os
 
-from .. import excludes
+from .. import excludes, git
 from ..git import find_repository
 from ..paths import is_within
 from ..protocol import HOOK_NAME
@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 
     from ..git import Repository
 
+#: Seconds git may take to say which hook files it has (:func:`deleted`).
+GIT_S = 2.0
 HEADER = "# memhooks: hook files it made, kept out of git until shared (memhooks hooks share)"
 #: A hook writer's temporary file (``.MEMHOOKS.md.<16 hex>.tmp``), in any folder.
 TEMPORARY = f".{HOOK_NAME}.*.tmp"
@@ -105,6 +107,33 @@ def ours(root: str, hooks: Iterable[str]) -> list[str]:
     return [h for h in hooks if not os.path.lexists(h) or _pattern(repository, h) in block]
 
 
+def deleted(root: str, hooks: Iterable[str]) -> list[str]:
+    """Those of ``hooks`` (absolute paths of hook files missing from the work tree that
+    memhooks would create) that git has, in the index or at HEAD: someone deleted them
+    (an agent's ``rm``, a ``git rm``). memhooks does not make them again — a new file in
+    a committed one's place shows in ``git status`` as a change to it, not the deletion
+    that was made (newcomer17). None outside a git work tree, or when git cannot say."""
+    hooks = list(hooks)
+    repository = find_repository(os.path.realpath(root)) if hooks else None
+    if repository is None:
+        return []
+    import subprocess  # git.run's own
+
+    rels = {_rel(repository, hook): hook for hook in hooks}
+    rels.pop("", None)
+    found: set[str] = set()
+    for tree in ("--with-tree=HEAD", None):  # no commit yet: the index alone
+        args = ["--literal-pathspecs", "ls-files", "-z", *([tree] if tree else []), "--", *rels]
+        try:
+            done = git.run(repository.top, *args, timeout=GIT_S)
+        except (OSError, subprocess.TimeoutExpired):
+            return []
+        if done.returncode == 0:
+            found = set(done.stdout.split("\0"))
+            break
+    return [hook for rel, hook in rels.items() if rel in found]
+
+
 def with_local(root: str, directory: str, hooks: list[str]) -> list[str]:
     """``hooks`` (a git listing of ``directory``, which leaves out what is excluded) with
     the local hook files below ``directory`` added, sorted."""
@@ -151,11 +180,18 @@ def _block(repository: Repository) -> list[str]:
 
 def _pattern(repository: Repository, path: str) -> str:
     """The block's line for the file ``path``; "" when it is not in the work tree."""
+    rel = _rel(repository, path)
+    return excludes.pattern(rel) if rel else ""
+
+
+def _rel(repository: Repository, path: str) -> str:
+    """``path`` relative to the top of the work tree, ``/``-separated; "" when it is not
+    in the work tree."""
     real = os.path.join(os.path.realpath(os.path.dirname(path)), os.path.basename(path))
     rel = os.path.relpath(real, os.path.realpath(repository.top))
     if rel == os.curdir or rel.startswith(os.pardir):
         return ""
-    return excludes.pattern(rel.replace(os.sep, "/"))
+    return rel.replace(os.sep, "/")
 
 
 def _path(repository: Repository, line: str) -> str | None:
