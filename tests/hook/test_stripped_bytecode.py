@@ -265,3 +265,29 @@ def test_a_fifo_in_a_files_place_is_not_waited_for_and_is_written_over(package: 
     assert out[NAMES[0]]["doc"] and "coded" in out[NAMES[0]]["names"]  # the standard code ran
     assert out["written"] >= 1 and fifo.is_file()
     assert _probe(package, "finder")[NAMES[0]]["doc"] is None  # and read the next time
+
+
+def test_an_installation_that_is_gone_has_its_files_removed_at_the_next_install(
+    package: Path, tmp_path: Path
+) -> None:
+    """Each installation's files are a tree of their own (~1.6 MB): a virtualenv deleted
+    left its tree in the cache folder for good. The next call that writes files (after an
+    install or an upgrade) removes the trees whose package folder is gone, and the
+    folders they leave empty; the others stay."""
+    _probe(package, "finder")
+    cache = package / "cache"
+    tag = sys.implementation.cache_tag
+    gone = Path(f"{cache}{tmp_path}/old-venv/lib/site-packages/memhooks")
+    (gone / "hook").mkdir(parents=True)
+    (gone / f"__init__.{tag}.opt-{STRIPPED}.pyc").write_bytes(b"x")
+    (gone / "hook" / f"reply.{tag}.opt-{STRIPPED}.pyc").write_bytes(b"x")
+    named = Path(f"{cache}{tmp_path}/work/memhooks")  # a folder named so, not a package
+    named.mkdir(parents=True)
+    (named / "note").write_text("kept", encoding="utf-8")
+    assert _probe(package, "finder")["written"] == 0  # nothing written: nothing removed
+    assert gone.is_dir()
+    _stripped_file(package, NAMES[0]).unlink()
+    assert _probe(package, "finder")["written"] == 1
+    assert not Path(f"{cache}{tmp_path}/old-venv").exists()
+    assert (named / "note").is_file()
+    assert _probe(package, "finder")[NAMES[0]]["doc"] is None  # this one's files stay

@@ -297,4 +297,4 @@ def keep_stripped() -> int:
         return 0
     from .stripped import keep
 
-    return keep(pending)
+    return keep(pending, _PREFIX)

@@ -1,13 +1,15 @@
 """Docstring-free bytecode for the hook process (:mod:`.bytecode` reads it first):
 :func:`stripped` makes a module's code without its docstrings, :func:`keep` writes it
-for the calls to come. Loaded only by a hook call that loaded a module whose file was
-missing or stale — after an install or an upgrade — once it replied.
+for the calls to come (and :func:`forget_gone` drops the files of installations that are
+gone). Loaded only by a hook call that loaded a module whose file was missing or stale —
+after an install or an upgrade — once it replied.
 """
 
 from __future__ import annotations
 
 import marshal
 import opcode
+import os
 import sys
 
 from .. import cachefile
@@ -25,7 +27,7 @@ _FUNCTION_DOC: Callable[[int], bool] = (
 )
 
 
-def keep(pending: list[tuple[str, bytes, CodeType]]) -> int:
+def keep(pending: list[tuple[str, bytes, CodeType]], prefix: str) -> int:
     """Write the docstring-free bytecode file of each module of ``pending`` (``(that
     file, the standard file's header, the code as loaded)``:
     :data:`memhooks.fast.bytecode.PENDING`), for the hook calls to come: the code, its
@@ -34,13 +36,47 @@ def keep(pending: list[tuple[str, bytes, CodeType]]) -> int:
     whole or absent (:func:`memhooks.cachefile.write`, folders made ``0700``); the first
     that cannot be written ends it — the standard loader's rules for its own files (the
     caller writes nothing where Python writes no bytecode, nor in a folder that is not
-    this user's alone). Returns how many were written (~0.1 ms a module)."""
+    this user's alone). Returns how many were written (~0.1 ms a module). Then, when it
+    wrote any (an install or an upgrade), the files under the folder ``prefix`` kept for
+    installations that are gone go (:func:`forget_gone`)."""
     written = 0
     for path, header, code in pending:
         if not cachefile.write(path, header + marshal.dumps(stripped(code)), mode=0o700):
             break
         written += 1
+    if written:
+        forget_gone(prefix)
     return written
+
+
+def forget_gone(prefix: str) -> list[str]:
+    """Remove the docstring-free files kept under the folder ``prefix`` for memhooks
+    packages that are no longer there — a virtualenv deleted, a checkout moved: each
+    installation's files are a tree of their own, ~1.6 MB, laid out by the package's
+    absolute folder — and the folders left empty above them. Returns those package
+    folders. A package's tree is found by its ``__init__`` file; nothing outside
+    ``prefix`` is touched, and no symbolic link is followed."""
+    import shutil
+
+    init = f"__init__.{sys.implementation.cache_tag}.opt-nodoc.pyc"
+    gone = []
+    for folder, folders, files in os.walk(prefix):
+        if os.path.basename(folder) != "memhooks" or init not in files:
+            continue
+        folders.clear()  # a package's tree: not below it
+        package = folder[len(prefix) :]
+        if os.path.isdir(package):
+            continue
+        shutil.rmtree(folder, ignore_errors=True)
+        gone.append(package)
+        parent = os.path.dirname(folder)
+        while len(parent) > len(prefix):
+            try:
+                os.rmdir(parent)  # only while empty
+            except OSError:
+                break
+            parent = os.path.dirname(parent)
+    return gone
 
 
 def stripped(code: CodeType) -> CodeType:
