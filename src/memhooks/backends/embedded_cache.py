@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 
+from .. import cachefile
 from ..dirs import cache_dir
 from ..fast import jsonfast
 from ..paths import resolved
@@ -65,9 +66,7 @@ class ListCache:
         self._words = len(self.frequencies)
 
     def file(self) -> str:
-        from ..cachefile import key_name
-
-        return os.path.join(cache_dir(), "search", f"{key_name(self.path)}.json")
+        return os.path.join(cache_dir(), "search", f"{cachefile.key_name(self.path)}.json")
 
     def get(self, key: str) -> list[int] | None:
         found = self.lists.get(key)
@@ -96,8 +95,6 @@ class ListCache:
         lists = {key: value for key, value in self.lists.items() if not key.startswith(VOLATILE)}
         blob = {"format": FORMAT, "store": self.path, "signature": self.signature,
                 "state": list(self.state), "lists": lists, "frequencies": self.frequencies}  # fmt: skip
-        from .. import cachefile
-
         cachefile.write(self.file(), jsonfast.dumps(blob, separators=(",", ":")))
         self._new = False
         self._words = len(self.frequencies)
@@ -106,8 +103,7 @@ class ListCache:
         if not self.on_disk:
             return
         try:
-            with open(self.file(), "rb") as fp:
-                blob: Any = jsonfast.loads(fp.read())
+            blob: Any = jsonfast.loads(cachefile.read(self.file()))
         except (OSError, ValueError):
             return
         if not (

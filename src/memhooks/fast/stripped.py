@@ -10,6 +10,7 @@ from __future__ import annotations
 import marshal
 import opcode
 import os
+import shutil
 import sys
 
 from .. import cachefile
@@ -56,8 +57,6 @@ def forget_gone(prefix: str) -> list[str]:
     absolute folder — and the folders left empty above them. Returns those package
     folders. A package's tree is found by its ``__init__`` file; nothing outside
     ``prefix`` is touched, and no symbolic link is followed."""
-    import shutil
-
     init = f"__init__.{sys.implementation.cache_tag}.opt-nodoc.pyc"
     gone = []
     for folder, folders, files in os.walk(prefix):

@@ -60,12 +60,11 @@ def covers(record_path: str, paths: Iterable[str], cwd: str | None, env: Mapping
     or relative to ``cwd``: the event's working folder, which must be the record's)
     changes no hook — see the module docstring. False means "ask maintenance", never
     "something is wrong". Never raises."""
-    from .. import __version__
+    from .. import __version__, cachefile
     from ..fast.jsonfast import loads
 
     try:
-        with open(record_path, "rb") as fp:
-            record = loads(fp.read())
+        record = loads(cachefile.read(record_path))
         if not isinstance(record, dict):
             return False
         if record.get("v") != VERSION or record.get("memhooks") != __version__:
@@ -200,8 +199,7 @@ def save(record_path: str, learned: Mapping[str, Any]) -> None:
 
     folders: dict[str, Any] = {}
     try:
-        with open(record_path, "rb") as fp:
-            old = loads(fp.read())
+        old = loads(cachefile.read(record_path))
         header = ("v", "memhooks", "work", "root", "root_hook", "root_key", "settings")
         if isinstance(old, dict) and all(old.get(k) == learned.get(k) for k in header):
             folders.update(old["folders"])

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import time
 
+from .. import cachefile
 from ..git import Repository, run
 
 #: Seconds ``git rev-list`` may take to find the root commit (once per repository).
@@ -41,8 +42,7 @@ def root_commit(repo: Repository, timeout: float = ROOT_TIMEOUT_S) -> str | None
     cache = os.path.join(repo.common, CACHE)
     head = None
     try:
-        with open(cache, encoding="utf-8") as fp:
-            cached = fp.read().strip()
+        cached = cachefile.read(cache).decode("utf-8").strip()
         if _is_sha(cached):
             return cached
         # a failed lookup is not retried while HEAD is the same, for an hour: a hook
