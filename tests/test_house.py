@@ -54,6 +54,8 @@ KEPT: dict[tuple[str, str], str] = {
     ("memhooks.backends.openviking", "memhooks.backends.sdk"): EXTRA + " (remember only)",
     ("memhooks.commands.mcp", "memhooks.mcp.server"): EXTRA + " (the MCP SDK)",
     ("memhooks.install.codex", "tomllib"): "optional: not in Python 3.10 (no Codex config read)",
+    ("memhooks.fast.stripped", "shutil"): HOOK_PATH
+    + ": after the reply of an install's first call, only to remove a gone installation's files",
     ("memhooks.backends.hindsight", "uuid"): HOOK_PATH + ": recall with a server backend",
     ("memhooks.backends.openviking", "uuid"): HOOK_PATH + ": recall with a server backend",
     ("memhooks.backends.http", "socket"): HOOK_PATH + ": TLS only for an https server",

@@ -10,7 +10,6 @@ from __future__ import annotations
 import marshal
 import opcode
 import os
-import shutil
 import sys
 
 from .. import cachefile
@@ -66,6 +65,8 @@ def forget_gone(prefix: str) -> list[str]:
         package = folder[len(prefix) :]
         if os.path.isdir(package):
             continue
+        import shutil  # only to remove one: it loads functools, collections, bz2, ...
+
         shutil.rmtree(folder, ignore_errors=True)
         gone.append(package)
         parent = os.path.dirname(folder)
