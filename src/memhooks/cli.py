@@ -577,17 +577,29 @@ def _configured_store(args: Any) -> None:
         args.store = path
 
 
+def _command_usage(parser: argparse.ArgumentParser, name: str | None) -> str:
+    """The usage line of command ``name``'s parser under ``parser`` (its subcommands'
+    action holds them by name), else ``parser``'s own."""
+    for action in parser._actions:
+        if isinstance(action.choices, dict) and name in action.choices:
+            return str(action.choices[name].format_usage())
+    return parser.format_usage()
+
+
 def _dispatch(argv: list[str]) -> int:
     args = _plain_arguments(argv)
     if args is None:
         # `memhooks COMMAND ...` builds only that subcommand (help and typos get them all)
         only = argv[0] if argv and any(argv[0] == name for name, _, _ in COMMANDS) else None
+        parser = build_parser(only)
         try:
-            args = build_parser(only).parse_args(argv)
+            args = parser.parse_args(argv)
         except CommandLineError as exc:
             fmt = _format_asked(argv)
             if fmt != "json":
-                sys.stderr.write(exc.usage)
+                # what no parser took (`why PATH --json`): the command's usage, not the top's
+                top = only is not None and exc.prog == parser.prog
+                sys.stderr.write(_command_usage(parser, only) if top else exc.usage)
             # the top parser finds the arguments no parser took (`recall --nope`): the
             # command's help says what it takes; a deeper parser's (`history import`) its own
             command = f"memhooks {only}" if only else "memhooks"
