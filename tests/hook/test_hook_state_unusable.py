@@ -59,3 +59,4 @@ def test_a_read_only_state_folder_degrades_and_says_so_once(tmp_path: Path) -> N
         assert (
             f"this session is kept in {os.environ['XDG_RUNTIME_DIR']}/memhooks until then" in note
         )
+        assert note.endswith("what this session was given meanwhile may come once more)")

@@ -43,7 +43,8 @@ def state(
         else:
             return kept, None if homeless else (
                 f"{why}; this session is kept in {folder} until then (edits' cue updates"
-                " are applied at once, not journaled)"
+                " are applied at once, not journaled; once the file is usable again, what"
+                " this session was given meanwhile may come once more)"
             )
     return None, None if homeless else (
         f"{why}; this call went on without the session's ledger"
