@@ -6,6 +6,7 @@ whole or not at all (:func:`write`), and read without waiting on what is not a f
 from __future__ import annotations
 
 import os
+import stat
 
 #: How a cache file is opened to read: a FIFO (or device) in its place opens at once
 #: instead of waiting for a writer, and is then refused (:func:`read`).
@@ -45,7 +46,7 @@ def read_stat(path: str) -> tuple[bytes, os.stat_result]:
     fd = os.open(path, _READ)
     try:
         st = os.fstat(fd)
-        if st.st_mode & 0o170000 != 0o100000:  # stat.S_ISREG (not loaded by a hook)
+        if not stat.S_ISREG(st.st_mode):
             raise OSError(f"not a regular file: {path}")
         data = os.read(fd, st.st_size + 1)  # one read, unless it grew since the fstat
         if len(data) <= st.st_size:
