@@ -278,16 +278,20 @@ def test_an_installation_that_is_gone_has_its_files_removed_at_the_next_install(
     cache = package / "cache"
     tag = sys.implementation.cache_tag
     gone = Path(f"{cache}{tmp_path}/old-venv/lib/site-packages/memhooks")
-    (gone / "hook").mkdir(parents=True)
-    (gone / f"__init__.{tag}.opt-{STRIPPED}.pyc").write_bytes(b"x")
+    (gone / "hook").mkdir(parents=True)  # as a hook call writes them: no __init__ (newcomer19)
+    (gone / f"settings.{tag}.opt-{STRIPPED}.pyc").write_bytes(b"x")
     (gone / "hook" / f"reply.{tag}.opt-{STRIPPED}.pyc").write_bytes(b"x")
     named = Path(f"{cache}{tmp_path}/work/memhooks")  # a folder named so, not a package
     named.mkdir(parents=True)
     (named / "note").write_text("kept", encoding="utf-8")
+    live = Path(f"{cache}{package}/memhooks")
+    assert not (live / f"__init__.{tag}.opt-{STRIPPED}.pyc").exists()
+    kept = live / f"elsewhere.{tag}.opt-{STRIPPED}.pyc"  # a live package's own file
+    kept.write_bytes(b"x")
     assert _probe(package, "finder")["written"] == 0  # nothing written: nothing removed
     assert gone.is_dir()
     _stripped_file(package, NAMES[0]).unlink()
     assert _probe(package, "finder")["written"] == 1
     assert not Path(f"{cache}{tmp_path}/old-venv").exists()
-    assert (named / "note").is_file()
+    assert (named / "note").is_file() and kept.is_file()
     assert _probe(package, "finder")[NAMES[0]]["doc"] is None  # this one's files stay

@@ -54,16 +54,18 @@ def forget_gone(prefix: str) -> list[str]:
     packages that are no longer there — a virtualenv deleted, a checkout moved: each
     installation's files are a tree of their own, ~1.6 MB, laid out by the package's
     absolute folder — and the folders left empty above them. Returns those package
-    folders. A package's tree is found by its ``__init__`` file; nothing outside
+    folders. A package's tree is a folder named ``memhooks`` holding docstring-free files
+    of its own (the package's ``__init__`` never has one: it is imported before the
+    cache folder is known, newcomer19), gone when its ``__init__.py`` is; nothing outside
     ``prefix`` is touched, and no symbolic link is followed."""
-    init = f"__init__.{sys.implementation.cache_tag}.opt-nodoc.pyc"
+    ending = f".{sys.implementation.cache_tag}.opt-nodoc.pyc"
     gone = []
     for folder, folders, files in os.walk(prefix):
-        if os.path.basename(folder) != "memhooks" or init not in files:
+        if os.path.basename(folder) != "memhooks" or not any(f.endswith(ending) for f in files):
             continue
         folders.clear()  # a package's tree: not below it
         package = folder[len(prefix) :]
-        if os.path.isdir(package):
+        if os.path.isfile(os.path.join(package, "__init__.py")):
             continue
         import shutil  # only to remove one: it loads functools, collections, bz2, ...
 
