@@ -577,13 +577,15 @@ def _configured_store(args: Any) -> None:
         args.store = path
 
 
-def _command_usage(parser: argparse.ArgumentParser, name: str | None) -> str:
-    """The usage line of command ``name``'s parser under ``parser`` (its subcommands'
-    action holds them by name), else ``parser``'s own."""
-    for action in parser._actions:
-        if isinstance(action.choices, dict) and name in action.choices:
-            return str(action.choices[name].format_usage())
-    return parser.format_usage()
+def _deepest(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.ArgumentParser:
+    """The parser of the deepest command ``argv`` names under ``parser`` (``history
+    import``): each level's subcommands' action holds their parsers by name."""
+    for word in argv:
+        for action in parser._actions:
+            if isinstance(action.choices, dict) and word in action.choices:
+                parser = action.choices[word]
+                break
+    return parser
 
 
 def _dispatch(argv: list[str]) -> int:
@@ -596,14 +598,13 @@ def _dispatch(argv: list[str]) -> int:
             args = parser.parse_args(argv)
         except CommandLineError as exc:
             fmt = _format_asked(argv)
+            # the top parser finds the arguments no parser took (`why PATH --json`,
+            # `history import --bad`): the deepest command named says what it takes
+            named = _deepest(parser, argv) if exc.prog == parser.prog else None
             if fmt != "json":
-                # what no parser took (`why PATH --json`): the command's usage, not the top's
-                top = only is not None and exc.prog == parser.prog
-                sys.stderr.write(_command_usage(parser, only) if top else exc.usage)
-            # the top parser finds the arguments no parser took (`recall --nope`): the
-            # command's help says what it takes; a deeper parser's (`history import`) its own
-            command = f"memhooks {only}" if only else "memhooks"
-            return _usage_error(exc, max(command, exc.prog, key=len), fmt)
+                sys.stderr.write(exc.usage if named is None else named.format_usage())
+            command = exc.prog if named is None else named.prog
+            return _usage_error(exc, command, fmt)
     module = __import__(f"memhooks.commands.{args.command}", fromlist=["run"])
     try:
         with warnings.catch_warnings():
