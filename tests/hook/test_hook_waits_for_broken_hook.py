@@ -141,3 +141,25 @@ def test_a_broken_hook_deleted_instead_of_fixed_takes_the_update_as_if_none_were
     status = subprocess.run(["git", "-C", str(repo), "status", "--porcelain", "--untracked-files=all"],
                             capture_output=True, text=True, check=True)  # fmt: skip
     assert "?? sub/a.py" in status.stdout and "sub/MEMHOOKS.md" not in status.stdout  # out of git
+
+
+def test_a_committed_broken_hook_deleted_instead_of_fixed_is_not_made_again(
+    repo: Path, env: dict[str, str]
+) -> None:
+    """Git has it, so its deletion is what `git status` shows, not a new hook file in its
+    place — and its session is told the update was not written, and why."""
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "hooks"], check=True)
+    hook = repo / "sub" / "MEMHOOKS.md"
+    assert "waits until sub/MEMHOOKS.md is fixed" in _write(repo, env, "A", "sub/a.py")
+    hook.unlink()
+    assert _prompt(repo, env, "A") == (
+        "memhooks hook: MH000 hook update for sub/a.py, which waited for sub/MEMHOOKS.md to be"
+        " fixed, was not written: sub/MEMHOOKS.md was deleted, and git has it, so memhooks does"
+        " not make it again (`git checkout -- sub/MEMHOOKS.md` brings it back)"
+    )
+    assert not hook.exists() and _journal(env) == []
+    status = subprocess.run([*git, "status", "--porcelain", "--untracked-files=all"],
+                            capture_output=True, text=True, check=True)  # fmt: skip
+    assert sorted(status.stdout.splitlines()) == [" D sub/MEMHOOKS.md", "?? sub/a.py"]

@@ -21,8 +21,9 @@ that keeps editing in a broken hook's folder leaves one row, not one per edit.
 
 A broken hook file deleted instead of fixed (:func:`gone`): the update is applied as if
 no hook file had been there — where the next edit in that folder would put its own (a
-hook file made anew, kept out of git, under the ``directory`` anchor; the nearest hook
-above under ``nearest``) — by its own session's next journal pass, which says so once
+hook file made anew, kept out of git, under the ``directory`` anchor — unless git has
+the deleted one: not made again, :func:`memhooks.maintain.local.deleted`; the nearest
+hook above under ``nearest``) — by its own session's next journal pass, which says so once
 (:func:`moved`; it was dropped from the waiting rows without a word, newcomer15), or by
 ``memhooks maintain``; other sessions' passes leave it to them.
 
@@ -37,6 +38,7 @@ import os
 from .. import filestate
 from ..errors import code_of, said
 from ..fast.jsonfast import dumps
+from ..maintain.local import deleted as committed
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -80,9 +82,17 @@ def moved(work: dict[str, object], written: list[str], root: str) -> str:
     code = waits.get("code") if isinstance(waits, dict) else None
     deleted = ", ".join(_rel(path, root) for path in _paths(work))
     went = ", ".join(_rel(path, root) for path in written)
-    return (
+    said = (
         f"{code or 'MH000'} hook update for {named(work.get('files'), root)}, which waited for "
         f"{deleted} to be fixed, "
+    )
+    if not written and committed(root, _paths(work)):
+        return said + (
+            f"was not written: {deleted} was deleted, and git has it, so memhooks does not"
+            f" make it again (`git checkout -- {deleted}` brings it back)"
+        )
+    return (
+        said
         + (f"went to {went}" if went else "had nothing left to write")
         + f": {deleted} was deleted, so it was applied as if no hook file were there"
         " (a hook file memhooks makes is kept out of git; `memhooks hooks` lists them)"
