@@ -22,9 +22,8 @@ there is none that is current; :func:`keep_stripped` has the missing ones writte
 the hook call is over (:mod:`.stripped`). A hook process never reads a docstring, and
 they are about a quarter of the bytecode it loads: the pages their strings filled were
 ~72 of a telling pre-tool edit's page faults (1,495 → 1,423, ``perf stat``; ~6.6 µs
-each on the bench machine), for no instructions to speak of (unmarshalling a string is
-a copy). The rest of the code is the standard file's, assertions included (``-OO``
-would drop those too, and some of ours check data read from cache files).
+each on the bench machine), for no instructions to speak of. The rest of the code is
+the standard file's, assertions included (``-OO`` drops those: ours check cache data).
 """
 
 from __future__ import annotations
@@ -54,9 +53,10 @@ _READ = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 CHUNK = 1 << 16
 #: Bytes of a bytecode file's header (PEP 552): magic, flags, source mtime, source size.
 HEADER = 16
-#: The optimization tag (PEP 488) of a module's bytecode without docstrings, written by
-#: :func:`memhooks.fast.stripped.keep` under :data:`_PREFIX`.
+#: The optimization tag (PEP 488) of a module's bytecode without docstrings, and the end
+#: of its file's name, written by :func:`memhooks.fast.stripped.keep` under :data:`_PREFIX`.
 STRIPPED = "nodoc"
+SUFFIX = f".{_TAG}.opt-{STRIPPED}.pyc"
 #: Where docstring-free bytecode files live, as ``sys.pycache_prefix`` lays files out:
 #: this prefix, then the source's folder (``<cache>/bytecode/…/memhooks/hook/``); set by
 #: :func:`use_stripped`, and None (none read, none written) until then — or while that
@@ -128,7 +128,7 @@ class Finder:
         try:
             code = marshal.loads(memoryview(data)[HEADER:])
         except (EOFError, ValueError, TypeError):
-            if not (spec.cached or "").endswith(f".opt-{STRIPPED}.pyc"):
+            if not (spec.cached or "").endswith(SUFFIX):
                 raise  # the standard file damaged: as the standard loader does
             code = _instead(spec, module)
         _imp._fix_co_filename(code, spec.origin)  # type: ignore[attr-defined]  # as the source loader: a moved tree
@@ -197,7 +197,7 @@ def _located(folder: str, stem: str) -> tuple[str, bool, str, bytes, str] | None
 def _stripped_file(source: str) -> str:
     """The docstring-free bytecode file of ``source`` under :data:`_PREFIX` (``""``:
     none is kept)."""
-    return "" if _PREFIX is None else f"{_PREFIX}{source[:-3]}.{_TAG}.opt-{STRIPPED}.pyc"
+    return "" if _PREFIX is None else f"{_PREFIX}{source[:-3]}{SUFFIX}"
 
 
 def _read(source: str, cached: str) -> tuple[str, bytes] | None:
@@ -297,4 +297,4 @@ def keep_stripped() -> int:
         return 0
     from .stripped import keep
 
-    return keep(pending, _PREFIX)
+    return keep(pending, _PREFIX, SUFFIX)

@@ -27,7 +27,7 @@ _FUNCTION_DOC: Callable[[int], bool] = (
 )
 
 
-def keep(pending: list[tuple[str, bytes, CodeType]], prefix: str) -> int:
+def keep(pending: list[tuple[str, bytes, CodeType]], prefix: str, suffix: str) -> int:
     """Write the docstring-free bytecode file of each module of ``pending`` (``(that
     file, the standard file's header, the code as loaded)``:
     :data:`memhooks.fast.bytecode.PENDING`), for the hook calls to come: the code, its
@@ -38,30 +38,28 @@ def keep(pending: list[tuple[str, bytes, CodeType]], prefix: str) -> int:
     caller writes nothing where Python writes no bytecode, nor in a folder that is not
     this user's alone). Returns how many were written (~0.1 ms a module). Then, when it
     wrote any (an install or an upgrade), the files under the folder ``prefix`` kept for
-    installations that are gone go (:func:`forget_gone`)."""
+    installations that are gone go (:func:`forget_gone`; ``suffix``: the end of their
+    names, :data:`memhooks.fast.bytecode.SUFFIX`)."""
     written = 0
     for path, header, code in pending:
         if not cachefile.write(path, header + marshal.dumps(stripped(code)), mode=0o700):
             break
         written += 1
     if written:
-        forget_gone(prefix)
+        forget_gone(prefix, suffix)
     return written
 
 
-def forget_gone(prefix: str) -> list[str]:
+def forget_gone(prefix: str, suffix: str) -> None:
     """Remove the docstring-free files kept under the folder ``prefix`` for memhooks
     packages that are no longer there — a virtualenv deleted, a checkout moved: each
     installation's files are a tree of their own, ~1.6 MB, laid out by the package's
-    absolute folder — and the folders left empty above them. Returns those package
-    folders. A package's tree is a folder named ``memhooks`` holding docstring-free files
+    absolute folder — and the folders left empty above them. A package's tree is a folder named ``memhooks`` holding docstring-free files
     of its own (the package's ``__init__`` never has one: it is imported before the
     cache folder is known, newcomer19), gone when its ``__init__.py`` is; nothing outside
     ``prefix`` is touched, and no symbolic link is followed."""
-    ending = f".{sys.implementation.cache_tag}.opt-nodoc.pyc"
-    gone = []
     for folder, folders, files in os.walk(prefix):
-        if os.path.basename(folder) != "memhooks" or not any(f.endswith(ending) for f in files):
+        if os.path.basename(folder) != "memhooks" or not any(f.endswith(suffix) for f in files):
             continue
         folders.clear()  # a package's tree: not below it
         package = folder[len(prefix) :]
@@ -70,7 +68,6 @@ def forget_gone(prefix: str) -> list[str]:
         import shutil  # only to remove one: it loads functools, collections, bz2, ...
 
         shutil.rmtree(folder, ignore_errors=True)
-        gone.append(package)
         parent = os.path.dirname(folder)
         while len(parent) > len(prefix):
             try:
@@ -78,7 +75,6 @@ def forget_gone(prefix: str) -> list[str]:
             except OSError:
                 break
             parent = os.path.dirname(parent)
-    return gone
 
 
 def stripped(code: CodeType) -> CodeType:
