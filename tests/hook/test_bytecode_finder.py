@@ -19,8 +19,9 @@ import memhooks
 from memhooks.fast.bytecode import CHUNK, Finder, _read
 
 IMPORT_SETS = Path(__file__).parent / "data" / "import_sets.json"
-#: Loaded by the standard way before the finder is in place (it lives in them).
-BEFORE = {"memhooks", "memhooks.fast", "memhooks.fast.bytecode"}
+#: Loaded by the standard way before the finder is in place (it lives in them, and
+#: reads files up to memhooks.limits.MAX_READ_BYTES).
+BEFORE = {"memhooks", "memhooks.fast", "memhooks.fast.bytecode", "memhooks.limits"}
 #: What each process reports of a module: everything the import system sets on it, and
 #: the names its code defined.
 PROBE = """

@@ -112,9 +112,10 @@ def test_nothing_is_written_where_python_writes_no_bytecode(package: Path) -> No
 
 def test_a_file_that_cannot_be_written_leaves_nothing_behind(package: Path) -> None:
     blocked = _stripped_file(package, NAMES[0])
-    blocked.mkdir(
-        parents=True
-    )  # os.replace onto a folder fails, as on a read-only one (root writes those)
+    # os.replace onto a folder with a file in it fails, as on a read-only one (root
+    # writes those); an empty folder would be replaced (memhooks.cachefile.write)
+    blocked.mkdir(parents=True)
+    (blocked / "kept").write_text("mine", encoding="utf-8")
     out = _probe(package, "finder")
     assert out["memhooks.hook.reply"]["doc"]  # read from the standard file
     assert blocked.is_dir() and not _stripped_file(package, NAMES[-1]).exists()  # it stopped there
@@ -219,7 +220,7 @@ def test_a_folder_others_may_write_in_is_neither_read_nor_written(
     assert [p for p in cache.rglob("*.pyc") if p != planted] == []
 
 
-@pytest.mark.parametrize("damage", ["cut", "garbage"])
+@pytest.mark.parametrize("damage", ["cut", "garbage", "not code"])
 def test_a_file_damaged_past_its_header_is_dropped_and_the_standard_code_runs(
     package: Path, damage: str
 ) -> None:
@@ -230,7 +231,8 @@ def test_a_file_damaged_past_its_header_is_dropped_and_the_standard_code_runs(
     _probe(package, "finder")
     damaged = _stripped_file(package, NAMES[0])
     header = damaged.read_bytes()[:16]
-    damaged.write_bytes(header + (b"\xe3" if damage == "cut" else bytes(range(7, 200))))
+    rest = {"cut": b"\xe3", "garbage": bytes(range(7, 200)), "not code": marshal.dumps(7)}
+    damaged.write_bytes(header + rest[damage])  # not code: a flipped byte did so (newcomer20)
     out = _probe(package, "finder")
     reply = out[NAMES[0]]
     assert reply["doc"] and "coded" in reply["names"]  # the standard code ran
@@ -251,6 +253,18 @@ def test_a_group_writable_folder_of_the_users_own_group_is_used(package: Path) -
     package.chmod(0o775)
     assert _probe(package, "finder")["written"] >= len(NAMES)
     assert _probe(package, "finder")[NAMES[0]]["doc"] is None
+
+
+def test_an_endless_file_in_a_files_place_is_read_so_far_only(package: Path) -> None:
+    """newcomer20: a link to /dev/zero in a file's place was read until memory ran out; it
+    is read up to MAX_READ_BYTES, is not current, and the file is written over it."""
+    _probe(package, "finder")
+    endless = _stripped_file(package, NAMES[0])
+    endless.unlink()
+    endless.symlink_to("/dev/zero")
+    out = _probe(package, "finder", timeout=60)
+    assert out[NAMES[0]]["doc"] and "coded" in out[NAMES[0]]["names"]  # the standard code ran
+    assert out["written"] >= 1 and endless.is_file() and not endless.is_symlink()
 
 
 def test_a_fifo_in_a_files_place_is_not_waited_for_and_is_written_over(package: Path) -> None:

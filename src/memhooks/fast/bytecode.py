@@ -32,6 +32,8 @@ import _imp
 import os
 import sys
 
+from ..limits import MAX_READ_BYTES
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -47,6 +49,7 @@ _MAGIC: bytes = sys.modules["_frozen_importlib_external"].MAGIC_NUMBER
 _SPEC: Callable[..., ModuleSpec] = sys.modules["_frozen_importlib"].ModuleSpec
 _MODULE: Callable[[str], ModuleType] = type(sys)
 _OPTIMIZE = sys.flags.optimize
+_CODE = type((lambda: None).__code__)
 #: A FIFO in a file's place opens at once and reads empty: not current (one waited: newcomer17).
 _READ = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 #: Bytes asked of one ``read``: more than any of memhooks' bytecode files (43 KB at most).
@@ -125,8 +128,9 @@ class Finder:
         spec = module.__spec__
         assert spec is not None
         (data, write), spec.loader_state = spec.loader_state, None
-        try:
-            code = marshal.loads(memoryview(data)[HEADER:])
+        try:  # a flipped byte may load as something else than code (newcomer20)
+            if type(code := marshal.loads(memoryview(data)[HEADER:])) is not _CODE:
+                raise TypeError(f"not code: {spec.cached}")
         except (EOFError, ValueError, TypeError):
             if not (spec.cached or "").endswith(SUFFIX):
                 raise  # the standard file damaged: as the standard loader does
@@ -202,20 +206,16 @@ def _stripped_file(source: str) -> str:
 
 def _read(source: str, cached: str) -> tuple[str, bytes] | None:
     """``(cached, its bytes)`` when the bytecode file ``cached`` and ``source`` exist —
-    the bytes empty when they are not :func:`current` — else None. Read with one
-    ``os.read`` of :data:`CHUNK` bytes (no ``fstat``; a larger file reads on), not through
-    ``io.open_code`` as the standard loader reads it: its buffered file object cost ~15k
-    instructions a module and ``fstat`` ~2k more (callgrind: ~0.7 M on a served read,
-    ~1.9 M on a prompt), and a hook on ``open_code`` (PEP 578) can only be set from C
-    (``PyFile_SetOpenCodeHook``, by an application embedding Python): none is in the
-    hook's own interpreter."""
+    the bytes empty when they are not :func:`current` — else None. One ``os.read`` of
+    :data:`CHUNK` bytes (no ``fstat``), not ``io.open_code``'s buffered file: ~17k
+    instructions a module (callgrind; an ``open_code`` hook, PEP 578, is set from C only)."""
     try:
         fd = os.open(cached, _READ)
         try:
             data = os.read(fd, CHUNK)
             if len(data) == CHUNK:  # a file of CHUNK bytes or more: the rest, to its end
-                parts = [data]
-                while more := os.read(fd, CHUNK):
+                parts = [data]  # at most MAX_READ_BYTES: /dev/zero in its place (newcomer20)
+                while len(parts) * CHUNK < MAX_READ_BYTES and (more := os.read(fd, CHUNK)):
                     parts.append(more)
                 data = b"".join(parts)
         finally:
