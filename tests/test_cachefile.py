@@ -19,10 +19,21 @@ def test_a_cache_file_is_replaced_whole_and_its_folder_made(tmp_path: Path) -> N
 
 
 def test_a_refused_write_says_so_and_leaves_nothing(tmp_path: Path) -> None:
-    # the target is a folder: the rename is refused (as root too), the temporary file goes
+    # the target is a folder with a file in it: the rename is refused (as root too), the
+    # temporary file goes, the folder and its file stay
     (tmp_path / "c.json").mkdir()
+    (tmp_path / "c.json" / "kept").write_text("mine")
     assert cachefile.write(str(tmp_path / "c.json"), "x") is False
-    assert os.listdir(tmp_path) == ["c.json"]
+    assert os.listdir(tmp_path) == ["c.json"] and os.listdir(tmp_path / "c.json") == ["kept"]
+
+
+def test_an_empty_folder_in_a_cache_files_place_is_replaced(tmp_path: Path) -> None:
+    """newcomer20: a folder made in a blame entry's place made every Read of its file blame
+    again, for good and without a word; the write that follows the miss now takes its
+    place."""
+    (tmp_path / "c.json").mkdir()
+    assert cachefile.write(str(tmp_path / "c.json"), "fresh")
+    assert cachefile.read(str(tmp_path / "c.json")) == b"fresh"
 
 
 def test_a_path_under_a_file_is_refused(tmp_path: Path) -> None:

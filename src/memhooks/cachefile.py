@@ -62,8 +62,10 @@ def read_stat(path: str) -> tuple[bytes, os.stat_result]:
 def write(path: str, text: str | bytes, *, mode: int = 0o777, encoding: str = "utf-8") -> bool:
     """Write ``text`` (or bytes) to ``path`` through a temporary file in its folder and a
     rename, so a reader sees the old file or the new one, never part of one; the folder
-    is created first (with ``mode``). Returns False when the file system refused (nothing
-    is left behind): a cache that cannot be written only makes the next call slower."""
+    is created first (with ``mode``); an empty folder in the file's place goes first (one
+    made every later call miss and redo the work for good, newcomer20). Returns False
+    when the file system refused (nothing is left behind): a cache that cannot be written
+    only makes the next call slower."""
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
         os.makedirs(os.path.dirname(path), mode=mode, exist_ok=True)
@@ -73,7 +75,11 @@ def write(path: str, text: str | bytes, *, mode: int = 0o777, encoding: str = "u
         else:
             with open(tmp, "w", encoding=encoding) as fp:
                 fp.write(text)
-        os.replace(tmp, path)
+        try:
+            os.replace(tmp, path)
+        except IsADirectoryError:
+            os.rmdir(path)  # only when empty: a folder with something in it stays
+            os.replace(tmp, path)
     except OSError:
         try:
             os.unlink(tmp)
