@@ -588,6 +588,22 @@ def _deepest(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Argum
     return parser
 
 
+def _unknown_before_command(
+    exc: CommandLineError, parser: argparse.ArgumentParser, argv: list[str]
+) -> CommandLineError:
+    """``exc``, or — when the top parser missed its command and ``argv`` holds options it
+    does not know (``memhooks --bad``) — the error that names them: argparse checks for
+    the command before it looks at what it did not take, so its message was "the
+    following arguments are required: COMMAND" for a typo in a flag."""
+    if exc.prog != parser.prog or not str(exc).startswith("the following arguments"):
+        return exc
+    known = {flag for action in parser._actions for flag in action.option_strings}
+    unknown = [word for word in argv if word.startswith("-") and word.split("=")[0] not in known]
+    if not unknown:
+        return exc
+    return CommandLineError(f"unrecognized arguments: {' '.join(unknown)}", exc.prog, exc.usage)
+
+
 def _dispatch(argv: list[str]) -> int:
     args = _plain_arguments(argv)
     if args is None:
@@ -596,7 +612,8 @@ def _dispatch(argv: list[str]) -> int:
         parser = build_parser(only)
         try:
             args = parser.parse_args(argv)
-        except CommandLineError as exc:
+        except CommandLineError as error:
+            exc = _unknown_before_command(error, parser, argv)
             fmt = _format_asked(argv)
             # the top parser finds the arguments no parser took (`why PATH --json`,
             # `history import --bad`): the deepest command named says what it takes
