@@ -107,3 +107,28 @@ def test_a_second_parent_makes_a_merge_whatever_its_subject() -> None:
 )
 def test_reshaping_subjects(subject: str, expected: bool) -> None:
     assert reshapes(subject) is expected
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        # iproute2's own words (90351722 owns 162 lines of misc/ss.c; 486ccd99; 869d889e)
+        ("Optimal spacing.\n\nNo functional differences here, output not affected.\n", True),
+        ("Just another refactoring for ss to use rtnl API from lib", True),
+        ("Code move only; no functional change intended.", True),
+        ("There is no functional change with this commit. It only prepares the next one.", True),
+        ("No behavioural changes intended for the moment, this is a preparation for a", True),
+        ("This is basically a cosmetic change. The SB index is not required", True),
+        ("Tidy up the loop.\n\nNFC.", True),
+        # a statement about something else, or one that excepts a part, says why
+        ("Fixes the leak on error. No functional change otherwise.", False),
+        ("No functional change for most users, but the timeout is now 4 s.", False),
+        ("The 1.2 release brought a behaviour change: restore the old default.", False),
+        ("Names are compared in NFC, as the kernel stores them.", False),
+        ("Signed-off-by: A <a@example.com>", False),
+        ("", False),
+    ],
+)
+def test_a_body_that_says_nothing_the_code_does_changed_reshapes(body: str, expected: bool) -> None:
+    # the subject alone says nothing of a reshape: the body decides (note13, newcomer20)
+    assert reshapes("ss: Replace printf() calls for main output by calls to helper", body) is expected

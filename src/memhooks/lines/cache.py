@@ -53,8 +53,9 @@ if TYPE_CHECKING:
 # low-signal verdicts follow history.signal's bookkeeping-message rule (8c39834); 16: a
 # CRLF file's kept text read back as saved (ddccf4a: its entries had called committed
 # lines uncommitted, and saved that); 17: lines of JSON, a row a line (:func:`save`);
-# 18: the notes' whitespace verdicts judge a hunk line for line (lines.delta.changed).
-FORMAT = 18
+# 18: the notes' whitespace verdicts judge a hunk line for line (lines.delta.changed);
+# 19: a body that says "no functional change" reshapes code (history.signal.says_unchanged).
+FORMAT = 19
 
 #: The parts of an entry kept one row a line, each read a row at a time (:class:`Rows`):
 #: the origins (one ``[hash, path, previous hash, previous path]`` a line), and the

@@ -143,7 +143,7 @@ def read(top: str, hashes: list[str]) -> dict[str, Said]:
             email=email,
             parents=len(parents.split()),
             blame_ignored=blame_ignore.listed(hash_, ignored),
-        ) or (RESHAPES if signal.reshapes(subject) else None)
+        ) or (RESHAPES if signal.reshapes(subject, body) else None)
         text = bound(memory_text(message), MESSAGE_CHARS)
         said = Said(subject, int(when), email, text, low, not parents.split(), 0)
         found[hash_] = said
