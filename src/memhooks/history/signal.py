@@ -61,6 +61,7 @@ import re
 
 from .layout import LAYOUT
 from .reasons import BOT, DEPENDENCY, FORMATTING, MERGE, TRIVIAL, VERSION
+from .unchanged import says_unchanged, tagged
 
 #: Bot accounts that commit under a plain name (lower case).
 BOTS = frozenset(
@@ -140,23 +141,6 @@ _RESHAPE = re.compile(
     r"|de-?duplicat\w*|optimi[sz]\w*|speed up|move[sd]?|moving|renam\w*|split\w*)\b",
     re.IGNORECASE,
 )
-# a body's own word that the commit changes nothing the code does (:func:`says_unchanged`)
-_UNCHANGED = re.compile(
-    r"\bno (?:intended )?(?:functional(?:ity)?|behaviou?r(?:al)?|logic(?:al)?|semantic)"
-    r" (?:change|difference)s?\b"
-    r"|\bno change (?:in|of|to) (?:functionality|behaviou?r|logic|semantics)\b"
-    r"|\bnon-?functional change\b"
-    r"|\bcode (?:move|movement)s? only\b|\bonly (?:moves|moving|a move of) code\b"
-    r"|\bjust (?:another |a |some )?(?:refactor\w*|clean-? ?ups?|code move\w*)\b"
-    r"|\b(?:purely|basically|just|only) (?:a )?cosmetic\b|\bcosmetic changes?\b",
-    re.IGNORECASE,
-)
-_EXCEPT = re.compile(r"\b(?:otherwise|except|apart from|besides|other than|beyond|but)\b",
-                     re.IGNORECASE)  # fmt: skip
-_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
-# LLVM's tag in capitals, in square brackets ("[NFC]") or ending a line ("Tidy up. NFC",
-# "NFCI."); "NFC" elsewhere is as often Unicode's normalization form
-_NFC = re.compile(r"\[NFCI?\]|(?:^|[.:;] )[ \t]*NFCI?\.?[ \t]*$", re.MULTILINE)
 _RENAME = re.compile(r"\brenam\w*\b", re.IGNORECASE)
 # a typing or lint pass over many files: requests' "Add inline types to Requests
 # (#7272)" owned the guard a decision wrote (newcomer trial, rough20)
@@ -204,36 +188,14 @@ def reshapes(subject: str, body: str = "") -> bool:
     Commits ``refactor``/``perf``/``style``/``chore`` type, or words such as refactor,
     cleanup, simplify, optimize, move, rename, split, or a typing or lint pass (inline
     types, type hints, annotations, mypy, ruff, lint) in the subject; or a body that says
-    the commit changes nothing the code does (:func:`says_unchanged`). Line-level recall
+    the commit changes nothing the code does (:mod:`.unchanged`). Line-level recall
     shows the previous owner of such a commit's lines as well (issue 20 item 3); a
     low-signal commit (:func:`low_signal`) is treated so too. What the commit did to the
     lines asked may say otherwise: one that only added words to them is no reshape there
     (:mod:`memhooks.lines.delta`), unless it relabels code (:func:`relabels`)."""
     text = " ".join(subject.split())
     return bool(
-        _RESHAPE.search(text) or _TYPING.search(text) or _NFC.search(text) or says_unchanged(body)
-    )
-
-
-def says_unchanged(body: str) -> bool:
-    """Whether a commit message's ``body`` says the commit changes nothing the code does:
-    the Linux kernel's and iproute2's "No functional change(s) (intended)", "There are
-    no functional changes", "No behavioural changes intended", "No functional
-    differences here, output not affected", "Code move only", "Just another
-    refactoring", "This is basically a cosmetic change", LLVM's ``NFC``/``NFCI``
-    (llvm.org/docs/DeveloperPolicy.html, "Commit messages"). 19 of iproute2's ~7,000
-    messages say so, none of them about a decision (``90351722`` "ss: Replace printf()
-    calls for "main" output by calls to helper" owns 162 lines of ``misc/ss.c``). A
-    statement of the whole commit only: "no functional change" of a part ("No
-    functional change for the kernel's default") is one too, as the message's authors
-    say it of their change; a sentence that excepts something ("No functional change
-    otherwise", "…, but fixes the leak") or speaks of a change of behaviour otherwise
-    ("fixes the behaviour change of 1.2") is not."""
-    if _NFC.search(body):
-        return True
-    return any(
-        _UNCHANGED.search(sentence) and not _EXCEPT.search(sentence)
-        for sentence in _SENTENCE_END.split(" ".join(body.split()))
+        _RESHAPE.search(text) or _TYPING.search(text) or tagged(text) or says_unchanged(body)
     )
 
 
