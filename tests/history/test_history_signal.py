@@ -120,8 +120,19 @@ def test_reshaping_subjects(subject: str, expected: bool) -> None:
         ("No behavioural changes intended for the moment, this is a preparation for a", True),
         ("This is basically a cosmetic change. The SB index is not required", True),
         ("Tidy up the loop.\n\nNFC.", True),
+        ("No changes in output expected here.", True),  # iproute2 59f46b7b
+        ("The conversion was done purely mechanically with a perl script.", True),  # git 22f9b7f3
         # a statement about something else, or one that excepts a part, says why
         ("Fixes the leak on error. No functional change otherwise.", False),
+        # a condition, a part, a negation or a question (git's history, newcomer21)
+        ("When no commit-graph exists, there is no change in behavior.", False),
+        ("If 0 is given, then there is no functional change.", False),
+        ("For most users there will be no change in behavior.", False),
+        ("There is no functional change with the current implementation.", False),
+        ("This is mostly just a cleanup to make it clear long strings work.", False),
+        ("This is not just a cosmetic change: it fixes the race.", False),
+        ("Is this a non-functional change? No, it fixes the race.", False),
+        ("The word wrap is only cosmetic: keep it at 72.", False),
         ("No functional change for most users, but the timeout is now 4 s.", False),
         ("The 1.2 release brought a behaviour change: restore the old default.", False),
         ("Names are compared in NFC, as the kernel stores them.", False),

@@ -10,17 +10,27 @@ import re
 
 # the words of a sentence that says the commit changes nothing the code does
 _UNCHANGED = re.compile(
-    r"\bno (?:intended )?(?:functional(?:ity)?|behaviou?r(?:al)?|logic(?:al)?|semantic)"
-    r" (?:change|difference)s?\b"
-    r"|\bno change (?:in|of|to) (?:functionality|behaviou?r|logic|semantics)\b"
-    r"|\bnon-?functional change\b"
+    r"\bno (?:intended )?(?:functional(?:ity)?|behaviou?r(?:al)?|logic(?:al)?|semantic"
+    r"|user[- ]visible) (?:change|difference)s?\b"
+    r"|\bno changes? (?:in|of|to) (?:the )?(?:functionality|behaviou?r|logic|semantics|output)\b"
+    r"|\bnon-?functional change\b|\bpurely mechanical(?:ly)?\b"
     r"|\bcode (?:move|movement)s? only\b|\bonly (?:moves|moving|a move of) code\b"
     r"|\bjust (?:another |a |some )?(?:refactor\w*|clean-? ?ups?|code move\w*)\b"
-    r"|\b(?:purely|basically|just|only) (?:a )?cosmetic\b|\bcosmetic changes?\b",
+    r"|\b(?:purely|basically|merely) (?:a )?cosmetic\b"
+    r"|\b(?:this|it) is (?:just |only )?a cosmetic change\b|^cosmetic changes?(?: only)?\W*$",
     re.IGNORECASE,
 )
-_EXCEPT = re.compile(r"\b(?:otherwise|except|apart from|besides|other than|beyond|but)\b",
-                     re.IGNORECASE)  # fmt: skip
+# a sentence that says so of a part, on a condition, in the negative or as a question does
+# not say it of the commit: "When no commit-graph exists, there is no change in behavior"
+# (git 04bc8d1ecc30), "For most users there will be no change", "… with the current
+# implementation", "not just a cosmetic change", "No functional change otherwise"
+_EXCEPT = re.compile(
+    r"\b(?:otherwise|except|apart from|besides|other than|beyond|but|if|when|whenever|unless"
+    r"|until|as long as|for most|most users|with the current|mostly|largely|mainly|partly"
+    r"|not (?:just|only|merely|purely|simply|entirely|completely|a|an)|(?:is|are|was|were)n't)\b"
+    r"|\?$",
+    re.IGNORECASE,
+)
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
 # LLVM's tag in capitals, in square brackets ("[NFC]") or ending a line ("Tidy up. NFC",
 # "NFCI."); "NFC" elsewhere is as often Unicode's normalization form
@@ -39,7 +49,8 @@ def says_unchanged(body: str) -> bool:
     differences here", "Code move only", "Just another refactoring", "basically a
     cosmetic change" (iproute2's words: 19 of ~7,000 messages, no decision among them),
     LLVM's ``[NFC]`` (llvm.org/docs/DeveloperPolicy.html) — not "No functional change
-    otherwise" nor "…, but the timeout is now 4 s"."""
+    otherwise", "…, but the timeout is now 4 s", "If 0 is given, there is no functional
+    change" (:data:`_EXCEPT`): a reason left untold is better than a stale one told."""
     if tagged(body):
         return True
     return any(
