@@ -15,9 +15,12 @@ from storyrepo import build, story
 DECISION = "fix: cap Retrier at the measured attempt budget"
 
 
-def told(tmp_path: Path, message: str) -> str:
+def told(tmp_path: Path, message: str, first: str | None = None) -> str:
     commits = story()
     commits[-1] = {**commits[-1], "message": message}
+    if first is not None:  # the lines before it made by commits that say nothing
+        for at in (0, 1):
+            commits[at] = {**commits[at], "message": first.format(at + 1)}
     repo = tmp_path / "repo"
     hashes = build(repo, commits)
     done = subprocess.run(
@@ -47,3 +50,29 @@ def test_a_body_that_excepts_a_change_is_told_as_itself(tmp_path: Path) -> None:
         "Retries now stop at the caller's count. No functional change otherwise.\n",
     )
     assert "before it" not in out
+
+
+def test_a_condition_keeps_the_owner_told_as_itself(tmp_path: Path) -> None:
+    # git 04bc8d1ecc30's words: a change with a condition, not a refactor
+    out = told(
+        tmp_path,
+        "retryx: stop at the caller's count\n\n"
+        "When no count is given, there is no change in behavior.\n",
+    )
+    assert "before it" not in out
+
+
+def test_a_commit_that_says_nothing_is_not_told_before_a_reshaping_owner(
+    tmp_path: Path,
+) -> None:
+    # newcomer21: ip/ipxfrm.c:36 told "before it … Import patch ipxfrm-20040707_2.diff",
+    # 166 characters of nothing at an edit
+    out = told(
+        tmp_path,
+        "retryx: replace the attempt loop with a helper\n\nNo functional change intended.\n",
+        first="Import patch retry-2026020{}.diff\n\n(Logical change 1.53)\n",
+    )
+    assert "retryx/retry.py 9–10: " in out
+    assert "replace the attempt loop with a helper" in out
+    assert "before it" not in out
+    assert "Import patch" not in out

@@ -27,9 +27,11 @@ def test_memhooks_why_names_each_commit_once(cookies: tuple[Path, dict[str, str]
     heads = [line for line in done.stdout.splitlines() if line.startswith(PATH)]
     for label in ("jar", "format", "timegm", "types"):
         assert "\n".join(heads).count(f'{hashes[label][:12]} "') == 1, label
-    # the formatting commit keeps its own line for the fix only it brings
+    assert hashes["format"][:12] not in heads[0]
+    # the formatting commit keeps its own line for the fix only it brings — named there,
+    # not behind the typing pass, where nothing that says more stands behind it
     assert heads[1] == (
-        f"{PATH} 3, 5: {hashes['format'][:12]} (named above); before it "
-        f'{hashes["timegm"][:12]} "Use calendar.timegm when calculating cookie expiration" '
+        f'{PATH} 3, 5: {hashes["format"][:12]} "Apply black formatting (#6095)" (2022-04-29);'
+        f' before it {hashes["timegm"][:12]} "Use calendar.timegm when calculating cookie expiration" '
         "(2014-01-12)"
     )

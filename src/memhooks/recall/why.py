@@ -14,7 +14,7 @@ from __future__ import annotations
 from ..lines.ownership import owners, owners_saved
 from ..lines.ranges import extend, numbers
 from ..lines.said import walked
-from .why_commit import Commit, LeftOut, rules, said_before, texts
+from .why_commit import Commit, LeftOut, rules, said_before, texts, with_news
 from .why_delta import part_of, rejudge, rejudge_before, reshaped
 
 # On the hook's import set (line-level recall): the walk back loads lines.previous only
@@ -282,7 +282,7 @@ def walk_back(
             earlier.append((commit, back.count, after.hash))
             if walks_back(commit):
                 steps.append((back, commit))
-    return [(c, b.count) for b, c in before], earlier
+    return with_news([(c, b.count) for b, c in before], earlier)
 
 
 def walks_back(commit: Commit) -> bool:

@@ -7,7 +7,7 @@ store's reverted/obsolete marks. Commit text is untrusted data.
 
 from __future__ import annotations
 
-from ..lines.said import Said, read
+from ..lines.said import Said, read, says_little
 
 # On the hook's import set with recall.why: git's log, the history's scrubbing and
 # low-signal rule load only for a commit not read before; the exclusion rules only when
@@ -153,3 +153,21 @@ def _commit(hash_: str, said: Said) -> Commit:
     commit.email, commit.low_signal, commit.root = said.email, said.low_signal, said.root
     commit.files = said.files
     return commit
+
+
+def with_news(
+    before: list[tuple[Commit, int]], earlier: list[tuple[Commit, int, str]]
+) -> tuple[list[tuple[Commit, int]], list[tuple[Commit, int, str]]]:
+    """``before`` and ``earlier`` less each commit that says little
+    (:func:`memhooks.lines.said.says_little`: "Import patch ipxfrm-20040707_2.diff") with
+    nothing that says more behind it: "before it" such a commit tells nothing (newcomer21:
+    ``ip/ipxfrm.c:36`` — 166 characters of it at an edit)."""
+    kept = list(earlier)
+    while True:  # from the far end: a link stays while something behind it stays
+        behind = {after for _, _, after in kept}
+        fewer = [e for e in kept if not says_little(e[0].low_signal) or e[0].hash in behind]
+        if len(fewer) == len(kept):
+            break
+        kept = fewer
+    behind = {after for _, _, after in kept}
+    return [b for b in before if not says_little(b[0].low_signal) or b[0].hash in behind], kept
