@@ -55,7 +55,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             if summary is None:
                 add(sub)
             else:
-                add(sub.add_parser(name, help=summary))
+                add(sub.add_parser(name, help=summary, description=summary))
     return parser
 
 
@@ -592,16 +592,29 @@ def _unknown_before_command(
     exc: CommandLineError, parser: argparse.ArgumentParser, argv: list[str]
 ) -> CommandLineError:
     """``exc``, or — when the top parser missed its command and ``argv`` holds options it
-    does not know (``memhooks --bad``) — the error that names them: argparse checks for
-    the command before it looks at what it did not take, so its message was "the
-    following arguments are required: COMMAND" for a typo in a flag."""
-    if exc.prog != parser.prog or not str(exc).startswith("the following arguments"):
+    does not know before the command (``memhooks --bad``, ``memhooks --format json why
+    x``) — the error that names them, and says a command's own option goes after the
+    command's name: argparse looks for the command first, so it said "the following
+    arguments are required: COMMAND", or took the option's value for the command
+    ("invalid choice: 'json'", newcomer21)."""
+    text = str(exc)
+    if exc.prog != parser.prog or not text.startswith(
+        ("the following arguments", "argument COMMAND: invalid choice")
+    ):
         return exc
+    commands = next((a.choices for a in parser._actions if isinstance(a.choices, dict)), {})
+    at = next((i for i, word in enumerate(argv) if word in commands), len(argv))
     known = {flag for action in parser._actions for flag in action.option_strings}
-    unknown = [word for word in argv if word.startswith("-") and word.split("=")[0] not in known]
+    unknown = [w for w in argv[:at] if w.startswith("-") and w.split("=")[0] not in known]
     if not unknown:
         return exc
-    return CommandLineError(f"unrecognized arguments: {' '.join(unknown)}", exc.prog, exc.usage)
+    message = f"unrecognized arguments: {' '.join(unknown)}"
+    if at < len(argv):
+        takes = {flag for action in commands[argv[at]]._actions for flag in action.option_strings}
+        moved = [w.split("=")[0] for w in unknown if w.split("=")[0] in takes]
+        if moved:
+            message += f" (a command's options go after it: `memhooks {argv[at]} {moved[0]} …`)"
+    return CommandLineError(message, exc.prog, exc.usage)
 
 
 def _dispatch(argv: list[str]) -> int:
