@@ -54,8 +54,9 @@ if TYPE_CHECKING:
 # CRLF file's kept text read back as saved (ddccf4a: its entries had called committed
 # lines uncommitted, and saved that); 17: lines of JSON, a row a line (:func:`save`);
 # 18: the notes' whitespace verdicts judge a hunk line for line (lines.delta.changed);
-# 19: a body that says "no functional change" reshapes code (history.signal.says_unchanged).
-FORMAT = 19
+# 19: a body that says "no functional change" reshapes code (history.unchanged); 20: not
+# on a condition, of a part, in the negative or as a question (56913f6).
+FORMAT = 20
 
 #: The parts of an entry kept one row a line, each read a row at a time (:class:`Rows`):
 #: the origins (one ``[hash, path, previous hash, previous path]`` a line), and the
