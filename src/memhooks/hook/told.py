@@ -159,10 +159,11 @@ def _told(
     said = {h: said_of(h) for h in owned}
     if any(s is not None and s.low_signal for s in said.values()):
         # a low-signal owner: the whole way looks for its previous owners from the edit's
-        # own lines (no context; recall.why: the owner as it owns these)
+        # own lines that hold a word (no context; recall.why: the owner as it owns these;
+        # why_delta.worded_part: a blank line has nothing to follow)
         for a, b in change.replaced(text):
             for n in range(a, b + 1):
-                if n in lines_at and lines_at[n][0] in owned:  # not a wordless owner's
+                if n in lines_at and lines_at[n][0] in owned and not entry.wordless([n]):
                     owned[lines_at[n][0]][2].add(lines_at[n][1])
     for owner, (path, prior, numbers) in owned.items():
         note = said[owner]

@@ -15,7 +15,7 @@ from ..lines.ownership import owners, owners_saved
 from ..lines.ranges import extend, numbers
 from ..lines.said import walked
 from .why_commit import Commit, LeftOut, rules, said_before, texts, with_news
-from .why_delta import part_of, rejudge, rejudge_before, reshaped
+from .why_delta import part_of, rejudge, rejudge_before, reshaped, worded_part
 
 # On the hook's import set (line-level recall): the walk back loads lines.previous only
 # for an owner that reshaped its lines.
@@ -195,7 +195,7 @@ def explain_lines(
         explanation = Explanation(commit, owner.lines)
         explanation.initial = owner.previous is None and commit.root
         explanation.places = places.get(owner.hash, 0)
-        start = owner if focused is None else focused.owner(owner.hash)
+        start = worded_part(own, owner if focused is None else focused.owner(owner.hash))
         can_walk = (walks is None or walks > 0) and not late(deadline)
         answer.explanations.append(explanation)
         part, rest = part_of(own, owner, parts.get(owner.hash) if can_walk else None)

@@ -152,6 +152,21 @@ def part_of(
     return own.within(ranges_of(part)).owner(owner.hash), ranges_of(rest)
 
 
+def worded_part(own: Ownership, owner: Owner | None) -> Owner | None:
+    """``owner`` (of ``own``) on its lines that hold a word, or None when none does: a
+    blank or punctuation-only line (``) -> None:``, ``if (``) has no text to follow to
+    the line it came from, so what its hunk replaced would stand for it — requests'
+    ``sessions.py:311`` named four commits behind the typing pass, none of them the
+    owner of the one line it replaced there; seven blank lines of "Cleanup #800" named
+    the commit before it at a whole-file Read of ``auth.py`` (newcomer22). No git."""
+    if owner is None:
+        return None
+    worded = [n for n in numbers(owner.lines) if not own.wordless([(n, n)])]
+    if len(worded) == len(numbers(owner.lines)):
+        return owner
+    return own.within(ranges_of(worded)).owner(owner.hash) if worded else None
+
+
 def reshaped(commit: Commit) -> Commit:
     """This answer's copy of ``commit`` as formatting (walked back to its lines' previous
     owners): what it is on the lines it changed only in whitespace, while it is itself on

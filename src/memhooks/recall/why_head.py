@@ -13,6 +13,7 @@ from ..lines.ownership import owners_at_head
 from ..lines.ranges import numbers, ranges_of
 from .why import Explanation, Why, late, walk_back, walks_back
 from .why_commit import LeftOut, rules, texts
+from .why_delta import worded_part
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -54,8 +55,9 @@ def at_head(
         if commit is None or left_out.leaves_out(commit, path):
             continue
         explanation = Explanation(commit, owner.lines)
-        if walks_back(commit) and not late(deadline):
-            explanation.before, explanation.earlier = walk_back(top, owner, own, deadline, left_out)
+        start = worded_part(own, owner)  # a line without a word has nothing to follow
+        if walks_back(commit) and start is not None and not late(deadline):
+            explanation.before, explanation.earlier = walk_back(top, start, own, deadline, left_out)
         answer.replaced.append(explanation)
     answer.unrun = answer.unrun or own.unrun
     known = {h for h, _, _ in answer.excluded}
