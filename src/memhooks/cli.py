@@ -269,7 +269,7 @@ def _transcripts_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]
 def _backends_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("action", choices=("list", "check"))
     p.add_argument("--backend", metavar="NAME", help="check: this backend (default: the configured one)")
-    p.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS", help="check: seconds a probe search may take (default: 10)")
+    p.add_argument("--timeout", type=arguments.seconds, default=10.0, metavar="SECONDS", help="check: seconds a probe search may take (default: 10)")
     arguments.store_option(p)
     p.add_argument("--format", choices=arguments.FORMATS, type=arguments.format_name, default="human")
 

@@ -45,6 +45,20 @@ def integer(low: int, high: int, unit: str = "") -> Callable[[str], int]:
     return parse
 
 
+def seconds(value: str) -> float:
+    """An argparse ``type``: a number of seconds above 0, finite (``--timeout``: "nan", "-1"
+    and "0" had each meant "stop now" without a word, newcomer22)."""
+    import argparse
+
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, not {value!r}") from None
+    if not 0 < number < float("inf"):  # nan too
+        raise argparse.ArgumentTypeError("must be a number of seconds above 0")
+    return number
+
+
 budget = integer(1, 1_000_000, " characters")
 count = integer(0, 1_000_000_000)  # --limit where 0 means all
 positive = integer(1, 1_000_000_000)

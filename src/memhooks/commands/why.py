@@ -17,6 +17,7 @@ from ..recall.why_notes import notes, nothing
 from ..recall.why_path import RANGE, LineRangeError, checked, line_count, range_error, why
 from ..recall.why_text import render
 from ..report import print_errors
+from . import arguments
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -31,7 +32,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--timeout",
-        type=float,
+        type=arguments.seconds,
         metavar="SECONDS",
         help="stop blaming after SECONDS and answer with what is known (default: no limit)",
     )
