@@ -47,7 +47,7 @@ def says_unchanged(body: str) -> bool:
     """Whether a message ``body`` says its commit changes nothing the code does, in a
     sentence that excepts nothing: "No functional change(s) intended", "No functional
     differences here", "Code move only", "Just another refactoring", "basically a
-    cosmetic change" (iproute2's words: 19 of ~7,000 messages, no decision among them),
+    cosmetic change" (iproute2's words: about 20 of ~7,000 messages, no decision among them),
     LLVM's ``[NFC]`` (llvm.org/docs/DeveloperPolicy.html) — not "No functional change
     otherwise", "…, but the timeout is now 4 s", "If 0 is given, there is no functional
     change" (:data:`_EXCEPT`): a reason left untold is better than a stale one told."""

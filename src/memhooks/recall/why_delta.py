@@ -154,11 +154,11 @@ def part_of(
 
 def worded_part(own: Ownership, owner: Owner | None) -> Owner | None:
     """``owner`` (of ``own``) on its lines that hold a word, or None when none does: a
-    blank or punctuation-only line (``) -> None:``, ``if (``) has no text to follow to
-    the line it came from, so what its hunk replaced would stand for it — requests'
-    ``sessions.py:311`` named four commits behind the typing pass, none of them the
-    owner of the one line it replaced there; seven blank lines of "Cleanup #800" named
-    the commit before it at a whole-file Read of ``auth.py`` (newcomer22). No git."""
+    blank or punctuation-only line (``}``, ``);``: no letter, no digit) has no text to
+    follow to the line it came from, so what its hunk replaced would stand for it —
+    seven blank lines of requests' "Cleanup #800" named 5017aeb before it at a
+    whole-file Read of ``auth.py``, where its one comment came from 53d454c8
+    (newcomer22). No git."""
     if owner is None:
         return None
     worded = [n for n in numbers(owner.lines) if not own.wordless([(n, n)])]
