@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from storyrepo import build, story
 
 DECISION = "fix: cap Retrier at the measured attempt budget"
@@ -32,34 +33,22 @@ def told(tmp_path: Path, message: str, first: str | None = None) -> str:
     return done.stdout.replace(hashes["decision"][:12], "DECISION")
 
 
-def test_a_body_saying_no_functional_change_brings_the_decision_before_it(
-    tmp_path: Path,
+@pytest.mark.parametrize(
+    ("body", "walked"),
+    [
+        ("Prepares the next change. No functional change intended.", True),
+        # a change is excepted: told as itself
+        ("Retries now stop at the caller's count. No functional change otherwise.", False),
+        # a condition (git 04bc8d1ecc30's words): a change, not a refactor
+        ("When no count is given, there is no change in behavior.", False),
+    ],
+)
+def test_what_the_body_says_decides_whether_the_decision_comes_before_it(
+    tmp_path: Path, body: str, walked: bool
 ) -> None:
-    out = told(
-        tmp_path,
-        "retryx: replace the attempt loop with a helper\n\n"
-        "Prepares the next change. No functional change intended.\n",
-    )
-    assert f'before it DECISION "{DECISION}"' in out
-
-
-def test_a_body_that_excepts_a_change_is_told_as_itself(tmp_path: Path) -> None:
-    out = told(
-        tmp_path,
-        "retryx: replace the attempt loop with a helper\n\n"
-        "Retries now stop at the caller's count. No functional change otherwise.\n",
-    )
-    assert "before it" not in out
-
-
-def test_a_condition_keeps_the_owner_told_as_itself(tmp_path: Path) -> None:
-    # git 04bc8d1ecc30's words: a change with a condition, not a refactor
-    out = told(
-        tmp_path,
-        "retryx: stop at the caller's count\n\n"
-        "When no count is given, there is no change in behavior.\n",
-    )
-    assert "before it" not in out
+    out = told(tmp_path, f"retryx: replace the attempt loop with a helper\n\n{body}\n")
+    assert (f'before it DECISION "{DECISION}"' in out) is walked
+    assert ("before it" in out) is walked
 
 
 def test_a_commit_that_says_nothing_is_not_told_before_a_reshaping_owner(
