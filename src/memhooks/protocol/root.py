@@ -34,8 +34,7 @@ from __future__ import annotations
 import os
 import stat
 
-# memhooks.errors only to raise or warn (its nine classes: ~1 M instructions of every
-# hook call, which finds its root and never raises here)
+# memhooks.errors only to raise or warn (its classes: ~1 M instructions a hook call)
 from ..git import marker
 from ..paths import is_within, relative, resolved
 from . import HOOK_NAME, UNSAFE
@@ -185,12 +184,13 @@ def _ignored(why: str, root: str | None = None, reason: str | None = None) -> No
 def _outside(target: str, real: str, root: str) -> DiagnosticError:
     from ..errors import fail
 
+    kind = "file" if os.path.islink(target) and os.path.isfile(real) else "folder"  # newcomer22
     return fail(
         "MH029",
         f"`{target}` resolves to `{real}`, outside its project root `{root}` (a symlink leads out)",
         target,
-        help="work on the linked folder from its own project (the path it resolves to), "
-        "or replace the symlink with a real folder",
+        help=f"work on the linked {kind} from its own project (the path it resolves to), "
+        f"or replace the symlink with a real {kind}",
     )
 
 
