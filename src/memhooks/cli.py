@@ -598,6 +598,8 @@ def _unknown_before_command(
     arguments are required: COMMAND", or took the option's value for the command
     ("invalid choice: 'json'", newcomer21)."""
     text = str(exc)
+    if exc.prog != parser.prog and text.startswith("the following arguments"):
+        return _dash_path(exc, _deepest(parser, argv), argv)
     if exc.prog != parser.prog or not text.startswith(
         ("the following arguments", "argument COMMAND: invalid choice")
     ):
@@ -614,6 +616,26 @@ def _unknown_before_command(
         moved = [w.split("=")[0] for w in unknown if w.split("=")[0] in takes]
         if moved:
             message += f" (a command's options go after it: `memhooks {argv[at]} {moved[0]} …`)"
+    return CommandLineError(message, exc.prog, exc.usage)
+
+
+def _dash_path(
+    exc: CommandLineError, command: argparse.ArgumentParser, argv: list[str]
+) -> CommandLineError:
+    """``exc`` (a command missed its positional argument), or — when ``argv`` holds a word
+    that looks like an option the command does not take (``memhooks why -dash.py``) — the
+    error that names it, with ``--`` for a path that starts with a dash (argparse took it
+    for an option and said "the following arguments are required", newcomer22)."""
+    known = {flag for action in command._actions for flag in action.option_strings}
+    words = argv[: argv.index("--")] if "--" in argv else argv
+    unknown = [w for w in words if w.startswith("-") and w.split("=")[0] not in known]
+    if not unknown:
+        return exc
+    message = f"unrecognized arguments: {' '.join(unknown)}"
+    if not unknown[0].startswith("--"):
+        message += (
+            f" (a path that starts with `-` goes after `--`: `{command.prog} -- {unknown[0]}`)"
+        )
     return CommandLineError(message, exc.prog, exc.usage)
 
 
