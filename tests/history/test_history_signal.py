@@ -122,6 +122,7 @@ def test_reshaping_subjects(subject: str, expected: bool) -> None:
         ("Tidy up the loop.\n\nNFC.", True),
         ("No changes in output expected here.", True),  # iproute2 59f46b7b
         ("The conversion was done purely mechanically with a perl script.", True),  # git 22f9b7f3
+        ("This introduces no functional change, but refactors the print-out.", True),  # 40ef015a
         # a statement about something else, or one that excepts a part, says why
         ("Fixes the leak on error. No functional change otherwise.", False),
         # a condition, a part, a negation or a question (git's history, newcomer21)

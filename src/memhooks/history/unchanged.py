@@ -23,9 +23,12 @@ _UNCHANGED = re.compile(
 # a sentence that says so of a part, on a condition, in the negative or as a question does
 # not say it of the commit: "When no commit-graph exists, there is no change in behavior"
 # (git 04bc8d1ecc30), "For most users there will be no change", "… with the current
-# implementation", "not just a cosmetic change", "No functional change otherwise"
+# implementation", "not just a cosmetic change", "No functional change otherwise" — "but"
+# except where what follows reshapes too ("…, but refactors the print-out": git 40ef015a2711)
 _EXCEPT = re.compile(
-    r"\b(?:otherwise|except|apart from|besides|other than|beyond|but|if|when|whenever|unless"
+    r"\b(?:otherwise|except|apart from|besides|other than|beyond|if|when|whenever|unless"
+    r"|but(?! (?:just |only |merely |simply )?(?:refactor|mov|renam|reorder|clean|tid|split"
+    r"|simplif|restructur|reorganiz)\w*)"
     r"|until|as long as|for most|most users|with the current|mostly|largely|mainly|partly"
     r"|not (?:just|only|merely|purely|simply|entirely|completely|a|an)|(?:is|are|was|were)n't)\b"
     r"|\?$",

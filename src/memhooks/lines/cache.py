@@ -55,8 +55,9 @@ if TYPE_CHECKING:
 # lines uncommitted, and saved that); 17: lines of JSON, a row a line (:func:`save`);
 # 18: the notes' whitespace verdicts judge a hunk line for line (lines.delta.changed);
 # 19: a body that says "no functional change" reshapes code (history.unchanged); 20: not
-# on a condition, of a part, in the negative or as a question (56913f6).
-FORMAT = 20
+# on a condition, of a part, in the negative or as a question (56913f6); 21: "…, but
+# refactors …" is one.
+FORMAT = 21
 
 #: The parts of an entry kept one row a line, each read a row at a time (:class:`Rows`):
 #: the origins (one ``[hash, path, previous hash, previous path]`` a line), and the
