@@ -54,10 +54,11 @@ def forget_gone(prefix: str, suffix: str) -> None:
     """Remove the docstring-free files kept under the folder ``prefix`` for memhooks
     packages that are no longer there — a virtualenv deleted, a checkout moved: each
     installation's files are a tree of their own, ~1.6 MB, laid out by the package's
-    absolute folder — and the folders left empty above them. A package's tree is a folder named ``memhooks`` holding docstring-free files
-    of its own (the package's ``__init__`` never has one: it is imported before the
-    cache folder is known, newcomer19), gone when its ``__init__.py`` is; nothing outside
-    ``prefix`` is touched, and no symbolic link is followed."""
+    absolute folder — and the folders left empty above them. A package's tree is a
+    folder named ``memhooks`` holding docstring-free files of its own (the package's
+    ``__init__`` never has one: it is imported before the cache folder is known,
+    newcomer19), gone when its ``__init__.py`` is; nothing outside ``prefix`` is
+    touched, and no symbolic link is followed."""
     for folder, folders, files in os.walk(prefix):
         if os.path.basename(folder) != "memhooks" or not any(f.endswith(suffix) for f in files):
             continue

@@ -60,7 +60,6 @@ def _paths(state_dir: str, host: str, session_id: str) -> tuple[str, str]:
         name = "x" + "".join(f"{ord(c):x}." for c in session_id[:40])
         if len(session_id) > 40:  # a file name has room for so much; the rest, hashed
             name += cachefile.key_name(session_id)
-
     base = os.path.join(state_dir, "sessions", name)
     return base + ".json", base + ".log"
 

@@ -82,17 +82,17 @@ def moved(work: dict[str, object], written: list[str], root: str) -> str:
     code = waits.get("code") if isinstance(waits, dict) else None
     deleted = ", ".join(_rel(path, root) for path in _paths(work))
     went = ", ".join(_rel(path, root) for path in written)
-    said = (
+    opening = (
         f"{code or 'MH000'} hook update for {named(work.get('files'), root)}, which waited for "
         f"{deleted} to be fixed, "
     )
     if not written and committed(root, _paths(work)):
-        return said + (
+        return opening + (
             f"was not written: {deleted} was deleted, and git has it, so memhooks does not"
             f" make it again (`git checkout -- {deleted}` brings it back)"
         )
     return (
-        said
+        opening
         + (f"went to {went}" if went else "had nothing left to write")
         + f": {deleted} was deleted, so it was applied as if no hook file were there"
         " (a hook file memhooks makes is kept out of git; `memhooks hooks` lists them)"
