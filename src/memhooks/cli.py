@@ -596,26 +596,26 @@ def _unknown_before_command(
     x``) — the error that names them, and says a command's own option goes after the
     command's name: argparse looks for the command first, so it said "the following
     arguments are required: COMMAND", or took the option's value for the command
-    ("invalid choice: 'json'", newcomer21)."""
+    ("invalid choice: 'json'", newcomer21), or named ``--format=json`` with no word of
+    where it goes. A command's own "required" error goes to
+    :func:`_dash_path`."""
     text = str(exc)
     if exc.prog != parser.prog and text.startswith("the following arguments"):
         return _dash_path(exc, _deepest(parser, argv), argv)
     if exc.prog != parser.prog or not text.startswith(
-        ("the following arguments", "argument COMMAND: invalid choice")
+        ("the following arguments", "argument COMMAND: invalid choice", "unrecognized arguments")
     ):
         return exc
     commands = next((a.choices for a in parser._actions if isinstance(a.choices, dict)), {})
     at = next((i for i, word in enumerate(argv) if word in commands), len(argv))
-    known = {flag for action in parser._actions for flag in action.option_strings}
-    unknown = [w for w in argv[:at] if w.startswith("-") and w.split("=")[0] not in known]
+    unknown = _not_taken(parser, argv[:at])
     if not unknown:
         return exc
     message = f"unrecognized arguments: {' '.join(unknown)}"
-    if at < len(argv):
-        takes = {flag for action in commands[argv[at]]._actions for flag in action.option_strings}
-        moved = [w.split("=")[0] for w in unknown if w.split("=")[0] in takes]
-        if moved:
-            message += f" (a command's options go after it: `memhooks {argv[at]} {moved[0]} …`)"
+    moved = [w for w in unknown if at < len(argv) and not _not_taken(commands[argv[at]], [w])]
+    if moved:
+        flag = moved[0].split("=")[0]
+        message += f" (a command's options go after it: `memhooks {argv[at]} {flag} …`)"
     return CommandLineError(message, exc.prog, exc.usage)
 
 
@@ -626,9 +626,7 @@ def _dash_path(
     that looks like an option the command does not take (``memhooks why -dash.py``) — the
     error that names it, with ``--`` for a path that starts with a dash (argparse took it
     for an option and said "the following arguments are required", newcomer22)."""
-    known = {flag for action in command._actions for flag in action.option_strings}
-    words = argv[: argv.index("--")] if "--" in argv else argv
-    unknown = [w for w in words if w.startswith("-") and w.split("=")[0] not in known]
+    unknown = _not_taken(command, argv)
     if not unknown:
         return exc
     message = f"unrecognized arguments: {' '.join(unknown)}"
@@ -637,6 +635,14 @@ def _dash_path(
             f" (a path that starts with `-` goes after `--`: `{command.prog} -- {unknown[0]}`)"
         )
     return CommandLineError(message, exc.prog, exc.usage)
+
+
+def _not_taken(parser: argparse.ArgumentParser, words: list[str]) -> list[str]:
+    """The words of ``words`` before a ``--`` that look like options ``parser`` does not
+    take (``--bad``, ``--format=json`` where there is no ``--format``)."""
+    words = words[: words.index("--")] if "--" in words else words
+    known = {flag for action in parser._actions for flag in action.option_strings}
+    return [w for w in words if w.startswith("-") and w.split("=")[0] not in known]
 
 
 def _dispatch(argv: list[str]) -> int:
