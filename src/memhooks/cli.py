@@ -459,7 +459,9 @@ def _usage_error(exc: UsageError, command: str, fmt: str) -> int:
 
 def _format_asked(argv: list[str]) -> str:
     """The ``--format`` a command line argparse refused asks for (``json``: its usage
-    error is JSON too), else ``human``."""
+    error is JSON too), else ``human``; what follows ``--`` is no option (``why --
+    --format`` names a file, newcomer23)."""
+    argv = argv[: argv.index("--")] if "--" in argv else argv
     for at, token in enumerate(argv):
         value = argv[at + 1] if token == "--format" and at + 1 < len(argv) else None
         if token.startswith("--format="):
