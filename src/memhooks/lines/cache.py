@@ -56,8 +56,9 @@ if TYPE_CHECKING:
 # 18: the notes' whitespace verdicts judge a hunk line for line (lines.delta.changed);
 # 19: a body that says "no functional change" reshapes code (history.unchanged); 20: not
 # on a condition, of a part, in the negative or as a question (56913f6); 21: "…, but
-# refactors …" is one.
-FORMAT = 21
+# refactors …" is one; 22: a line written afresh by a hunk that rewrote nothing has no
+# previous owner (lines.origin.rewrote).
+FORMAT = 22
 
 #: The parts of an entry kept one row a line, each read a row at a time (:class:`Rows`):
 #: the origins (one ``[hash, path, previous hash, previous path]`` a line), and the

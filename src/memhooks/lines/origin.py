@@ -23,7 +23,8 @@ Rule, for a line the commit wrote (a ``+`` line of its diff to the version befor
   packages`` into ``from . import packages, utils``); elsewhere, three quarters of it
   (a moved line keeps its words);
 * a line of no word, or whose words no removed line holds, was written afresh: it
-  matches nothing (the caller falls back to what its hunk replaced).
+  matches nothing (the caller falls back to what its hunk replaced, where the hunk
+  :func:`rewrote` it).
 
 The same line gets the same answer whatever else is asked with it. Work is bounded: a
 line is compared only with the removed lines sharing one of its rarer words, nearest
@@ -128,6 +129,16 @@ def origins(hunks: list[Hunk], lines: Iterable[int]) -> dict[int, int | None]:
         hunk = hunks[h]
         out[n] = _best(removed, h, _tokens(hunk.new[n - hunk.new_start]), n + shift)
     return out
+
+
+def rewrote(hunk: Hunk) -> bool:
+    """Whether ``hunk`` rewrote the lines it removed: a word of the lines it wrote is one
+    of theirs. One that shares none removed lines and wrote others beside them — iproute2
+    0b4b35e moved the JSON printer's declarations out of ``ip/ip_common.h`` and closed an
+    include guard there, ``#endif /* _IP_COMMON_H_ */`` in their place — so what it
+    removed is no line's past."""
+    removed = {t for text in hunk.old for t in _tokens(text) if _is_word(t)}
+    return any(_is_word(t) and t in removed for text in hunk.new for t in _tokens(text))
 
 
 def _hunk_of(hunks: list[Hunk], n: int) -> tuple[int | None, int]:

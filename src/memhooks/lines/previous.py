@@ -13,7 +13,9 @@ it and one blame of that version:
   previous owner, as ``git blame OWNER^`` names it;
 * a line written afresh (no removed line holds its words) came from what its hunk
   replaced: the owners of the hunk's old side (a "perf: simplify" that rewrote a
-  decision's lines names the decision).
+  decision's lines names the decision) — when the hunk rewrote them (a word of its
+  new side is one of its old side's, :func:`.origin.rewrote`); one that removed lines
+  and wrote unrelated ones in their place gives its new lines no previous owner.
 
 So a line has the same previous owners whether it is asked about alone or in a range;
 a range's are its lines' together, most lines followed first, then most lines of the
@@ -125,7 +127,7 @@ def _blame_before(
     unsettled is absent; none when git failed (when it could not be started at all,
     said in ``within.unrun``)."""
     from .blame import BlameError, blame, hunks
-    from .origin import origins
+    from .origin import origins, rewrote
 
     assert owner.previous is not None
     back = owner.previous
@@ -133,7 +135,9 @@ def _blame_before(
         diff = hunks(top, back, (owner.hash, owner.path))
         came = origins(diff, numbers(ranges))
         # each of the owner's lines: the lines it came from (its hunk's old side when it
-        # was written afresh); each range: the old side of the hunks next to it
+        # was written afresh by a hunk that rewrote them); each range: the old side of
+        # the hunks next to it
+        rewriting = [h for h in diff if h.new and rewrote(h)]
         sources: dict[int, set[int]] = {}
         replaced: dict[tuple[int, int], set[int]] = {}
         for r in ranges:
@@ -141,7 +145,7 @@ def _blame_before(
             for n in numbers([r]):
                 source = came.get(n)
                 sources[n] = (
-                    {m for h in diff if h.new and h.replaces(n, n) for m in h.old_lines}
+                    {m for h in rewriting if h.replaces(n, n) for m in h.old_lines}
                     if source is None
                     else {source}
                 )

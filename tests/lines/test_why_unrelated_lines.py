@@ -1,0 +1,45 @@
+"""A hunk that removed lines and wrote unrelated ones in their place did not rewrite
+them: a line it wrote afresh has no previous owner. iproute2 0b4b35e ("json: move json
+printer to common library … No functional changes") removed the JSON printer's
+declarations from ``ip/ip_common.h`` and closed an include guard where they were:
+``memhooks why ip/ip_common.h:231`` (the ``#endif``) named 6377572 "add new API to print
+JSON" before it. A hunk that rewrote its lines still names theirs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from storyrepo import build
+
+COMMITS = [
+    {"label": "first", "message": "f: the struct\n", "author_time": 1767225600,
+     "files": {"f.h": "struct a {\n\tint x;\n};\n"}},
+    {"label": "api", "message": "f: print an a\n", "author_time": 1769904000,
+     "files": {"f.h": "struct a {\n\tint x;\n};\n\nvoid print_a(struct a *p);\n"}},
+    {"label": "move", "message": "refactor: move the printer out\n", "author_time": 1772323200,
+     "files": {"f.h": "#ifndef F_H\n#define F_H\nstruct a {\n\tint y;\n};\n#endif\n"}},
+]  # fmt: skip
+
+
+def why(repo: Path, home: Path, where: str) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, "-m", "memhooks", "why", where, "--format", "json"],
+        cwd=repo, capture_output=True, text=True, check=True,
+        env={"HOME": str(home), "PATH": "/usr/bin:/bin"},
+    )  # fmt: skip
+    (owner,) = json.loads(done.stdout)["owners"]
+    return owner  # type: ignore[no-any-return]
+
+
+def test_a_line_written_beside_removed_ones_has_no_previous_owner(tmp_path: Path) -> None:
+    repo, home = tmp_path / "repo", tmp_path / "home"
+    hashes = build(repo, COMMITS)
+    endif = why(repo, home, "f.h:6")
+    assert endif["commit"] == hashes["move"]
+    assert endif["before"] == []  # not "api": its declaration is gone, not rewritten
+    rewritten = why(repo, home, "f.h:4")  # `int x;` -> `int y;`: the hunk rewrote it
+    assert rewritten["commit"] == hashes["move"]
+    assert [b["commit"] for b in rewritten["before"]] == [hashes["first"]]
