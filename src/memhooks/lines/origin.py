@@ -22,6 +22,12 @@ Rule, for a line the commit wrote (a ``+`` line of its diff to the version befor
   line's own hunk or as one run of tokens either way (lines merged: ``from . import
   packages`` into ``from . import packages, utils``); elsewhere, three quarters of it
   (a moved line keeps its words);
+* a line whose words are all keywords and numbers (``if (``, ``} else {``, ``#endif``,
+  ``) -> None:``, ``return 0;``: :data:`KEYWORDS`) says nothing of its own to follow
+  across the file: it matches only in its own hunk, the nearest line holding its words
+  (black split ``if (old_parsed.scheme == 'http' and …`` of requests' ``sessions.py``
+  into ``if (`` and its conditions; the shortest removed line with an ``if``, four hunks
+  away, had won);
 * a line of no word, or whose words no removed line holds, was written afresh: it
   matches nothing (the caller falls back to what its hunk replaced, where the hunk
   :func:`rewrote` it).
@@ -44,6 +50,17 @@ if TYPE_CHECKING:
     from .blame import Hunk
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
+#: Words that say nothing of a line's own: the keywords, constants and preprocessor
+#: directives of the languages most code is in (Python, the C family, JavaScript, Go,
+#: Rust, shell). A line of these and numbers alone is followed in its own hunk only.
+KEYWORDS = frozenset(
+    "False None True and as assert async await break case catch class const continue def"
+    " default defined del do done elif else endif esac export extern fi finally for from"
+    " func function go goto if ifdef ifndef import in include inline int is lambda let"
+    " match mut nil not null or pass pragma pub raise return self static struct switch"
+    " then this throw try typedef undef undefined union unsigned var void while with"
+    " yield".split()
+)
 #: Removed lines a line is compared with per word it holds (its rarest three), nearest first.
 NEAREST = 32
 #: Share of a line's word weight a removed line must hold: in its own hunk, elsewhere.
@@ -169,9 +186,12 @@ def _best(removed: _Removed, h: int, tokens: list[str], where: int) -> int | Non
     if not candidates or total <= 0:
         return None
     core = _core(tokens)
+    plain = all(w in KEYWORDS or w.isdigit() for w in words)
     best: tuple[float, bool, float, bool, int] | None = None
     chosen = None
     for i in candidates:
+        if plain and removed.hunk[i] != h:
+            continue  # nothing of its own to follow elsewhere
         theirs = removed.words[i]
         shared = sum(weight[w] for w in words & theirs)
         mine = shared / total
@@ -184,7 +204,7 @@ def _best(removed: _Removed, h: int, tokens: list[str], where: int) -> int | Non
             continue
         whole = sum(weight[w] for w in theirs)
         key = (
-            round(mine, 9), run, round(shared / whole, 9) if whole else 0.0,
+            round(mine, 9), run, round(shared / whole, 9) if whole and not plain else 0.0,
             removed.hunk[i] == h, -abs(removed.number[i] - where),
         )  # fmt: skip
         if best is None or key > best:
