@@ -130,7 +130,7 @@ def _blame_before(
     from .origin import origins, rewrote
 
     assert owner.previous is not None
-    back = owner.previous
+    back = _restored(item, owner) or owner.previous
     try:
         diff = hunks(top, back, (owner.hash, owner.path))
         came = origins(diff, numbers(ranges))
@@ -178,6 +178,24 @@ def _blame_before(
                     _add(rows, group, there, 6)
         out[r] = list(rows.values())
     return out
+
+
+def _restored(item: cache.Entry, owner: Owner | Before) -> tuple[str, str] | None:
+    """Where a revert's lines came back from: ``(<the reverted commit>^, path)`` when
+    ``owner`` reverts a commit (:data:`memhooks.lines.said.REVERTS`), else None. A revert
+    puts back the version before the commit it reverts; the version before the revert
+    holds that commit's lines, whose owner is the change undone, not why the lines are so
+    (iproute2 2cd0578 "Revert 'ip address: Change print_linkinfo_brief…'": 5d295bb, which
+    wrote ``ip/ipaddress.c:880``, is its line's previous owner, not 63891c7)."""
+    from .said import REVERTS
+
+    said = item.said(owner.hash)
+    if said is None or said.low_signal != REVERTS or owner.previous is None:
+        return None
+    from ..history.message import reverted
+
+    hashes = reverted(said.subject, said.message)
+    return (f"{hashes[0]}^", owner.previous[1]) if hashes else None
 
 
 def _by_line(item: cache.Entry, groups: list[Group]) -> dict[int, tuple[Group, int]]:

@@ -11,6 +11,11 @@ read whole by every edit of its file, and the owners of a 10,000-line file said 
 hundred kilobytes. An edit of lines the read did not cover finds its owners there
 (:func:`aside`) instead of starting git; what it used stays there (the entry is not
 saved again for it), and the pre-tool shortcut looks there too.
+
+Over 300 lines on purpose: the pre-tool shortcut (:mod:`memhooks.hook.told`) reads what
+a commit said, what was read ahead and what a commit did to lines from this one module;
+each module more on that path costs ~140 k instructions before its first line runs
+(docs/performance.md, fifteenth session).
 """
 
 from __future__ import annotations
@@ -35,6 +40,12 @@ _HEADER = (40, 64)
 #: says it reshapes code (:func:`memhooks.history.signal.reshapes`: "perf: simplify
 #: retry"): walked back like a low-signal one, yet itself a change to tell.
 RESHAPES = "reshapes"
+#: The reason ``why`` gives a commit that reverts another (git's ``This reverts commit
+#: <hash>``): the lines it put back are the reverted commit's parent's, whose owners say
+#: why they are so (:func:`memhooks.lines.previous.previous_owners` blames that version);
+#: walked back, yet itself told. Newcomer24: ``why ip/ipaddress.c:880`` named only
+#: 2cd0578 "Revert …", whose message says nothing but the hash it reverts.
+REVERTS = "reverts"
 
 
 def walked(low_signal: str | None) -> bool:
@@ -48,8 +59,9 @@ def walked(low_signal: str | None) -> bool:
 
 def says_little(low_signal: str | None) -> bool:
     """Whether a commit with this reason tells nothing alone (issue 20 item 1: low-signal
-    commits never fill a tool-time delivery): low-signal, not :data:`RESHAPES`."""
-    return bool(low_signal) and low_signal != RESHAPES
+    commits never fill a tool-time delivery): low-signal, not :data:`RESHAPES` or
+    :data:`REVERTS`."""
+    return bool(low_signal) and low_signal not in (RESHAPES, REVERTS)
 
 
 class Said:
@@ -110,12 +122,13 @@ def read(top: str, hashes: list[str]) -> dict[str, Said]:
     """What the commits named by full ``hashes`` said, from one ``git log`` in the work
     tree ``top``: the message as ``history import`` keeps it (trailers naming people
     dropped, e-mails and secrets scrubbed, at most :data:`MESSAGE_CHARS`), its low-signal
-    reason (:func:`memhooks.history.signal.low_signal`; :data:`RESHAPES` for a subject
-    that reshapes code), whether it has no parent, and how many files it touched. A hash
+    reason (:func:`memhooks.history.signal.low_signal`; :data:`REVERTS` for a revert,
+    :data:`RESHAPES` for a subject that reshapes code), whether it has no parent, and how
+    many files it touched. A hash
     git has no commit for is not in the answer. Raises
     :class:`~memhooks.errors.DiagnosticError` MH032 when git cannot run there."""
     from ..history import blame_ignore, signal
-    from ..history.message import bound, memory_text
+    from ..history.message import bound, memory_text, reverted
     from ..history.process import tokens
 
     if not hashes:
@@ -143,7 +156,8 @@ def read(top: str, hashes: list[str]) -> dict[str, Said]:
             email=email,
             parents=len(parents.split()),
             blame_ignored=blame_ignore.listed(hash_, ignored),
-        ) or (RESHAPES if signal.reshapes(subject, body) else None)
+        ) or (REVERTS if reverted(subject, message) else None)
+        low = low or (RESHAPES if signal.reshapes(subject, body) else None)
         text = bound(memory_text(message), MESSAGE_CHARS)
         said = Said(subject, int(when), email, text, low, not parents.split(), 0)
         found[hash_] = said
