@@ -29,9 +29,11 @@ def test_memhooks_why_names_each_commit_once(cookies: tuple[Path, dict[str, str]
         assert "\n".join(heads).count(f'{hashes[label][:12]} "') == 1, label
     assert hashes["format"][:12] not in heads[0]
     # the formatting commit keeps its own line for the fix only it brings — named there,
-    # not behind the typing pass, where nothing that says more stands behind it
+    # not behind the typing pass, where nothing that says more stands behind it; the
+    # cookie-jar move, before it too, by its id alone (named above: newcomer24)
     assert heads[1] == (
         f'{PATH} 3, 5: {hashes["format"][:12]} "Apply black formatting (#6095)" (2022-04-29);'
-        f' before it {hashes["timegm"][:12]} "Use calendar.timegm when calculating cookie expiration" '
+        f' before it {hashes["jar"][:12]} (named above),'
+        f' {hashes["timegm"][:12]} "Use calendar.timegm when calculating cookie expiration" '
         "(2014-01-12)"
     )

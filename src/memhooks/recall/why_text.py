@@ -125,13 +125,19 @@ def chain(
     above: frozenset[str] | set[str] = frozenset(),
 ) -> str:
     """What :func:`headline` says after the commit: ``; before it …`` (its previous
-    owners) and ``; before that …`` a step each further back, less those ``above``
-    named already; ``""`` when it was not walked back (or brings none not named)."""
+    owners; one ``above`` named already by its id alone, :data:`ABOVE`, so each line
+    keeps its link: requests' ``sessions.py`` 154–184 left 154's typing pass with
+    nothing before it, its previous owner named above for other lines, newcomer24) and
+    ``; before that …`` a step each further back, less those ``above`` named already;
+    ``""`` when it was not walked back."""
     line = ""
-    before = [c for c, _count in explanation.before if c.hash not in above]
+    before = [c for c, _count in explanation.before]
     if before:
         named = []
         for commit in before:
+            if commit.hash in above:
+                named.append(commit_name(commit, known, above))
+                continue
             mine = (also or {}).get(commit.hash)
             said = commit_name(commit, known)
             named.append(said + (f" (which owns {ranges_text(mine)})" if mine else ""))
