@@ -42,6 +42,11 @@ def test_an_unknown_revision_quotes_git(
         "error[MH032]: cannot read the git history: git log failed: ambiguous argument "
         "'no-such-branch': unknown revision or path not in the working tree."
     )
+    # the repository and git are fine: the help says what to name (newcomer24)
+    assert err.splitlines()[-1] == (
+        "  help: name a branch, tag or commit this repository has (`git branch -a`, "
+        "`git tag`, `git log --oneline` list them)"
+    )
 
 
 @pytest.mark.parametrize(

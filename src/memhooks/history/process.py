@@ -148,8 +148,18 @@ def _no_git(cwd: str, exc: OSError) -> Exception:
 def _git_failed(cwd: str, args: list[str], stderr: str, code: int) -> Exception:
     said = next((line.strip() for line in stderr.splitlines() if line.strip()), "")
     said = said.removeprefix("fatal: ").removeprefix("error: ")
+    # a revision git does not know: the work tree and git are fine (newcomer24: the
+    # catalogue's "run it in a git work tree …" sent people looking in the wrong place)
+    unknown = "unknown revision" in said or "bad revision" in said
     return fail(
         "MH032",
         f"cannot read the git history: git {args[0]} failed: {said or f'exit status {code}'}",
         cwd,
+        **({"help": _UNKNOWN_REVISION} if unknown else {}),
     )
+
+
+_UNKNOWN_REVISION = (
+    "name a branch, tag or commit this repository has (`git branch -a`, `git tag`, "
+    "`git log --oneline` list them)"
+)
