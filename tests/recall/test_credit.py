@@ -81,3 +81,31 @@ def test_a_query_is_credited_by_the_words_rule_recall_compares_prose_by(tmp_path
     result = recall(str(root), prompt="the nightly ledger lock", store_path=store)
     body = json.loads(str(context(result)).split("\n", 2)[2])
     assert {m["id"]: m["recalled_by"] for m in body["memories"]} == {"m": "Why does merging stall?"}
+
+
+def test_a_shared_number_credits_no_query_and_the_summary_counts_prompt_finds(
+    tmp_path: Path,
+) -> None:
+    # the README's demo: "Why is the backend pinned to PostgreSQL 15?" was listed as what
+    # recalled "Access tokens must expire after 15 minutes", and every memory the prompt
+    # found listed every query searched beside it (newcomer24)
+    from memhooks.recall.summary import text
+
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    (root / "MEMHOOKS.md").write_text(
+        "---\nschema: memhooks/v2\nrecall_queries:\n"
+        '  - "Why is the backend pinned to PostgreSQL 15?"\n'
+        '  - "Which releases were rolled back?"\n---\n',
+        encoding="utf-8",
+    )
+    store = str(tmp_path / "store.sqlite3")
+    with MemoryStore(store) as s:
+        s.add(project_id(str(root)), "Access tokens expire after 15 minutes at most", id="t")
+    result = recall(str(root), prompt="how long do access tokens live", store_path=store)
+    (memory,) = result["memories"]
+    assert {b["matched"] for b in memory["recalled_by"]} == {"prompt"}
+    shown = text(result)
+    assert "PostgreSQL" not in shown and "rolled back" not in shown
+    searched = len(memory["recalled_by"])
+    assert f"found by the prompt's words ({searched} quer" in shown

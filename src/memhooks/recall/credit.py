@@ -7,7 +7,9 @@ memory shares a word with the query's own text — a generated folder cue's text
 no topic, so only its file cues count — or touches one of its file cues; a memory no
 query can claim so was found by the prompt. Words are compared by the one rule memhooks
 compares prose by (:func:`memhooks.words.content_words`: lower case, a few endings off,
-short and common words left out), as the relevance floor compares them.
+short and common words left out), as the relevance floor compares them; a number shared
+is no match (the README's demo credited "Why is the backend pinned to PostgreSQL 15?" for
+"Access tokens must expire after 15 minutes", newcomer24).
 """
 
 from __future__ import annotations
@@ -49,4 +51,6 @@ def _own(task: Task, words: Callable[[], frozenset[str]], files: set[str]) -> bo
         return True
     if request is not None and request.auto:
         return False  # a generated cue's text names no topic
-    return not words().isdisjoint(content_words(str(task.query.get("query", ""))))
+    # a number alone is no topic: "PostgreSQL 15" credited "tokens expire after 15 minutes"
+    said = {w for w in content_words(str(task.query.get("query", ""))) if not w.isdigit()}
+    return not words().isdisjoint(said)
