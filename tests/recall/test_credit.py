@@ -108,4 +108,4 @@ def test_a_shared_number_credits_no_query_and_the_summary_counts_prompt_finds(
     shown = text(result)
     assert "PostgreSQL" not in shown and "rolled back" not in shown
     searched = len(memory["recalled_by"])
-    assert f"found by the prompt's words ({searched} quer" in shown
+    assert f"    returned by {searched} quer" in shown and "searched with the prompt" in shown

@@ -28,21 +28,24 @@ def text(result: dict[str, Any]) -> str:
             + (f"  ({meta})" if meta else "")
         )
         lines += [f"    {line}" for line in memory["text"].splitlines() or [""]]
-        # a query that found it only through the prompt searched beside it is counted,
-        # not listed: each such line named a question that had nothing to do with the
-        # memory (the README's demo: six lines a memory, newcomer24)
-        prompted = 0
+        # a query none of whose own words or files match the memory (it returned it with
+        # the prompt searched beside it) is counted, not listed: each such line named a
+        # question that had nothing to do with the memory (the README's demo: six lines a
+        # memory, newcomer24)
+        prompted, credited = 0, 0
         for by in memory["recalled_by"]:
             if by.get("matched") == "prompt":
                 prompted += 1
                 continue
+            credited += 1
             priority = "default" if by["priority"] is None else f"{by['priority']:.2f}"
             lines.append(
                 f"    recalled by [{priority}] {short(by['query'])}  (score {by['score']:.4g})"
             )
         if prompted:
             queries = "query" if prompted == 1 else "queries"
-            lines.append(f"    found by the prompt's words ({prompted} {queries} searched with it)")
+            also = "also returned" if credited else "returned"
+            lines.append(f"    {also} by {prompted} {queries} searched with the prompt")
     dropped = result["dropped"]
     if any(dropped.values()):
         lines.append("")
