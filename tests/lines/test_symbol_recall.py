@@ -158,3 +158,31 @@ def test_a_commit_naming_the_function_is_left_to_the_lines_it_owns(
     assert any("merge_windows joins" in m.text for m in store.list(project))
     store.remember(Draft(DECISION, project=project))
     assert found(store, uptime, cue_at(uptime, [(22, 22)])) == [DECISION]
+
+
+def test_commits_naming_the_function_neither_fill_the_search_nor_make_the_name_common(
+    store: MemoryStore, uptime: Path, tmp_path: Path
+) -> None:
+    # newcomer25: a note naming requests' super_len was never told at an edit of
+    # super_len — the ten commits that name it made the name "common" and took the
+    # search's places, though the symbol cue never tells a commit
+    import os
+    import subprocess
+    import sys
+
+    from storyrepo import commit_files
+
+    text = (uptime / PATH).read_text(encoding="utf-8")
+    for n in range(COMMON + 2):
+        text += f"# note {n}\n"
+        commit_files(uptime, {PATH: text}, f"merge_windows: case {n}", 1767312000 + n)
+    env = {**os.environ, "MEMHOOKS_STORE": store.path, "MEMHOOKS_STATE_DIR": str(tmp_path / "st")}
+    (uptime / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "memhooks", "history", "import"], cwd=uptime, env=env,
+                          capture_output=True, text=True, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    project = identify(str(uptime)).id
+    assert sum("merge_windows: case" in m.text for m in store.list(project)) == COMMON + 2
+    note = "merge_windows must keep the windows sorted by their start, as support reads them."
+    store.remember(Draft(note, project=project))
+    assert found(store, uptime, cue_at(uptime, [(22, 22)])) == [note]

@@ -37,10 +37,10 @@ class SearchRequest:
     ``anchored``: tool time — only memories anchored to the target folder (``scopes[0]``)
     or to ``active_files`` are wanted, ranked by ``prompt`` and the query (a backend that
     cannot restrict its search may ignore it: recall filters the hits); ``commits``:
-    with ``anchored``, False when history memories (a commit's) are not wanted —
-    line-level recall tells the commits that own the lines instead — so they must not
-    take the places of the others (a backend that cannot tell may ignore it: recall
-    filters them).
+    False when history memories (a commit's) are not wanted — line-level recall tells
+    the commits that own the lines instead (the anchored search at tool time, the symbol
+    cue's search) — so they must not take the places of the others (a backend that
+    cannot tell may ignore it: recall filters them).
     """
 
     __slots__ = (

@@ -310,7 +310,7 @@ class EmbeddedBackend:
         lists: list[tuple[str, list[int]]] = []
         if not request.auto:
             words = query_words(request)
-            lists.append(("query", self._text(request.project, words, depth)))
+            lists.append(("query", self._text(request.project, words, depth, request.commits)))
         scope = request.scopes[0] if request.scopes and request.scopes[0] else None
         if request.files or scope is not None:
             lists.append(("cue", self._cue(request.project, scope, request.files, depth)))
@@ -336,22 +336,27 @@ class EmbeddedBackend:
             cache.objects[key] = found
         return found
 
-    def _text(self, project: str, text: str, depth: int) -> list[int]:
-        """The ranked pks of a query's words, kept on disk too (hooks' queries repeat)."""
+    def _text(self, project: str, text: str, depth: int, commits: bool = True) -> list[int]:
+        """The ranked pks of a query's words, kept on disk too (hooks' queries repeat);
+        without ``commits``, of the memories not made of a commit only
+        (``SearchRequest.commits``: they take no place of the others)."""
         from ..store import ranking
 
         cache = self._lists()
-        key = _key("query", project, str(depth), text)
+        key = _key("query" if commits else "notes", project, str(depth), text)
         found = cache.get(key)
         if found is None:
             hits = self._read(
                 lambda conn: ranking.ranked(
-                    conn, project, text, limit=depth, frequencies=cache.frequencies
+                    conn, project, text, limit=depth, frequencies=cache.frequencies,
+                    commits=commits,
                 )
-            )
+            )  # fmt: skip
             found = [pk for pk, _ in hits]
             if self._hybrid:
                 dense = [pk for pk, _ in self._nearest(project, text, depth)]
+                if not commits:
+                    dense = self._read(lambda conn: ranking.not_commits(conn, dense))
                 found = [pk for pk, _ in fuse([("bm25", found), ("dense", dense)], depth)]
             cache.remember(key, found)
         return found
@@ -394,8 +399,8 @@ class EmbeddedBackend:
             if len(parts) < 3 or not parts[1].isdigit():
                 continue
             project, depth = parts[0], int(parts[1])
-            if kind == "query":
-                self._text(project, SEP.join(parts[2:]), depth)
+            if kind in ("query", "notes"):
+                self._text(project, SEP.join(parts[2:]), depth, kind == "query")
             elif kind == "cue":
                 scope = parts[2][1:] if parts[2].startswith("/") else None
                 self._cue(project, scope, parts[3:], depth)

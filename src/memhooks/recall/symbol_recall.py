@@ -14,7 +14,10 @@ heaviest first, none shorter than :data:`MIN_NAME`; and the file's stem
 
 **The search**: one search of the backend (:class:`~memhooks.backends.base.SearchRequest`,
 so every backend answers it) for the names and the stem, the names as entities: no
-prompt, no folder — the prompt had its turn at prompt time, the folder at the read.
+prompt, no folder — the prompt had its turn at prompt time, the folder at the read —
+and no commits (``commits=False``: the embedded store leaves them out of the search, so
+the ten commits that name ``super_len`` neither fill the candidates nor make the name
+common; a note naming it was never told, newcomer25).
 
 **The floor** — nothing is better than noise. A memory found is told only when:
 
@@ -130,6 +133,7 @@ def find(
         limit=CANDIDATES,
         project=project,
         timeout_s=timeout_s,
+        commits=False,  # never told here (floor 4): they must not fill the candidates
     )
     hits = backend.search(request)
     named = [(hit, _named(hit, cue)) for hit in hits]

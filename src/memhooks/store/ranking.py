@@ -11,6 +11,7 @@ first (a word's document frequency), in one place.
 from __future__ import annotations
 
 from ..fast.jsonfast import dumps
+from .commits import NOT_A_COMMIT
 from .rows import COLUMNS, from_row
 from .scope import usable_files
 from .search import _WEIGHTS, any_of, either, in_project, phrases_of, said_names, words
@@ -61,8 +62,11 @@ def ranked(
     frequencies: dict[str, int] | None = None,
     include_obsolete: bool = False,
     names: bool = False,
+    commits: bool = True,
 ) -> list[tuple[int, float]]:
-    """BM25 search with bounded work: ``[(pk, score)]``, best first, at most ``limit``.
+    """BM25 search with bounded work: ``[(pk, score)]``, best first, at most ``limit``;
+    without ``commits``, among the memories not made of a commit (the symbol cue's search:
+    a note naming ``super_len`` came after the ten commits that name it, newcomer25).
 
     :func:`~memhooks.store.search.search` scores every memory of the project that
     shares a word with the query; on a large store common words match a third of the
@@ -133,7 +137,7 @@ def ranked(
         window = () if oldest is None else (oldest[0],)
     if not live:
         return []
-    found = _top(conn, expression, window, limit, include_obsolete)
+    found = _top(conn, expression, window, limit, include_obsolete, commits)
     return _without_chores(conn, found, query_text, named) if names else found
 
 
@@ -207,8 +211,10 @@ def _top(
     window: tuple[int, ...],
     limit: int,
     include_obsolete: bool,
+    commits: bool = True,
 ) -> list[tuple[int, float]]:
-    """The best ``limit`` live matches of ``expression``, by (score, id).
+    """The best ``limit`` live matches of ``expression``, by (score, id) (without
+    ``commits``: of the memories not made of a commit).
 
     FTS5 sorts by score alone, without a join per match; the rows it hands over are
     then filtered (obsolete) and tie-broken by id. If that could have cut a tie or
@@ -219,13 +225,16 @@ def _top(
         f" WHERE memories_fts MATCH ?{' AND rowid >= ?' if window else ''}"
         " ORDER BY score LIMIT ?"
     )
-    live = "" if include_obsolete else " AND obsolete = 0"
+    live = ("" if include_obsolete else " AND m.obsolete = 0") + (
+        "" if commits else f" AND {NOT_A_COMMIT}"
+    )
     fetch = limit + 16
     while True:
         best = conn.execute(sql, (expression, *window, fetch)).fetchall()
         scores = dict(best)
         ids = conn.execute(
-            f"SELECT pk, id FROM memories WHERE pk IN (SELECT value FROM json_each(?)){live}",
+            "SELECT m.pk, m.id FROM memories m"
+            f" WHERE m.pk IN (SELECT value FROM json_each(?)){live}",
             (dumps(list(scores)),),
         ).fetchall()
         ordered = sorted(ids, key=lambda row: (scores[row[0]], row[1]))[:limit]
@@ -317,3 +326,10 @@ def memories(conn: sqlite3.Connection, pks: Iterable[int]) -> dict[int, Memory]:
         (dumps(list(pks)),),
     )
     return {row[0]: from_row(row[1:]) for row in found}
+
+
+def not_commits(conn: sqlite3.Connection, pks: list[int]) -> list[int]:
+    """``pks`` less the memories made of a commit, in order."""
+    sql = "SELECT memory FROM commits WHERE memory IN (SELECT value FROM json_each(?))"
+    made = {pk for (pk,) in conn.execute(sql, (dumps(pks),))}
+    return [pk for pk in pks if pk not in made]
