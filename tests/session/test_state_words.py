@@ -53,3 +53,23 @@ def test_a_damaged_state_file_is_named_with_its_own_advice(tmp_path: Path) -> No
     said = str(to_store_error(str(bad), raised.value, role=role()))
     assert said.startswith(f"the memhooks state file {bad} is damaged")
     assert said.endswith("remove it (it holds no memories; the sessions' ledgers start afresh)")
+
+
+def test_a_read_only_state_file_is_told_to_be_made_writable(tmp_path: Path) -> None:
+    # newcomer25: "the file is read-only for you (mode 0400); make <folder> a writable
+    # folder" — the folder was writable; the file was not
+    import os
+
+    from permissions import unprivileged
+
+    path = tmp_path / "state.sqlite3"
+    State(str(path)).close()
+    path.chmod(0o400)
+    code = (
+        "from memhooks.session.state import State\n"
+        "from memhooks.errors import StoreError\n"
+        f"try:\n    State({str(path)!r})\nexcept StoreError as e:\n    print(e)\n"
+    )
+    said = unprivileged(code, dict(os.environ)).stdout.strip()
+    assert "the file is read-only for you (mode 0400)" in said, said
+    assert said.endswith(f"`chmod u+w {path}`, or point MEMHOOKS_STATE_DIR at a writable folder")

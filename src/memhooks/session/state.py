@@ -104,7 +104,7 @@ class State:
             why = unwritable(path)  # SQLite opens a file it may not write, read-only
             if why is not None:
                 self.conn.close()
-                raise unusable(path, why[0])
+                raise unusable(path, *why)
 
     def close(self) -> None:
         self.conn.close()
@@ -251,12 +251,16 @@ def _state_error(path: str, exc: Exception) -> StoreError:
     return unusable(path, getattr(exc, "strerror", None) or str(exc))
 
 
-def unusable(path: str, reason: str) -> StoreError:
-    """The error for a state file at ``path`` that cannot be used, for ``reason``."""
+def unusable(path: str, reason: str, advice: str = "") -> StoreError:
+    """The error for a state file at ``path`` that cannot be used, for ``reason``; what
+    to do: ``advice`` (:func:`memhooks.store.failures.unwritable`'s: a read-only file is
+    made writable, not its folder) or a writable folder."""
     from ..errors import StoreError
 
+    todo = advice or f"make {os.path.dirname(path)} a writable folder"
     return StoreError(
-        f"the memhooks state file {path} cannot be used ({reason}); make {os.path.dirname(path)} a writable folder, or point MEMHOOKS_STATE_DIR at one"
+        f"the memhooks state file {path} cannot be used ({reason}); {todo},"
+        " or point MEMHOOKS_STATE_DIR at a writable folder"
     )
 
 
