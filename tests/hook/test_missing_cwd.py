@@ -67,4 +67,8 @@ def test_a_store_path_that_is_not_a_file_is_reported(
     described = "a directory" if kind == "directory" else "not a regular file"
     why = f"MEMHOOKS_STORE {store!r} is {described}; point MEMHOOKS_STORE at a file, or move it away"
     assert reply.note == f"MH037 memory unavailable: no memory backend is available: {why}"
-    assert json.dumps(reply.note[6:])[1:-1] in reply.stdout  # the model is told (issue 22 item 2), without the code
+    # the model is told (issue 22 item 2), without the code, the remedy as the user's
+    from memhooks.recall.result import relayed
+
+    assert json.dumps(relayed(reply.note[6:]))[1:-1] in reply.stdout
+    assert "(the user's to fix: point MEMHOOKS_STORE at a file, or move it away)" in reply.stdout

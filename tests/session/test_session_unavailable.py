@@ -75,8 +75,9 @@ def test_a_store_that_cannot_be_one_is_said_to_the_model(tmp_path: Path) -> None
     assert done.returncode == 0
     context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
     assert context == (
-        f"[MemHooks] memory unavailable: no memory backend is available: MEMHOOKS_STORE '{folder}' is a directory; point MEMHOOKS_STORE at a file, or move it away"
-    )
+        f"[MemHooks] memory unavailable: no memory backend is available: MEMHOOKS_STORE '{folder}' is a directory"
+        " (the user's to fix: point MEMHOOKS_STORE at a file, or move it away)"
+    )  # what to set or move is the user's, said as theirs (newcomer25)
     assert done.stderr.count("is a directory") == 1, done.stderr
     again = prompt("And the tax too")
     assert again.returncode == 0 and again.stdout in ("", "{}\n", "{}"), again.stdout  # told once

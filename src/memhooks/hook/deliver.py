@@ -62,14 +62,14 @@ def deliver(
     itself is left as it is). When memory was unavailable, the model is told so once per
     session epoch, at prompt time (an outage must not look like an empty store), and
     stderr gets the reason."""
-    from ..recall.result import cue_of, for_agent, short, skipped_lines, unavailable
+    from ..recall.result import cue_of, for_agent, relayed, short, skipped_lines, unavailable
 
     if result is None:
         if serve:
             call.session.claim(serve)
         return noop(call)
     down = unavailable(result)
-    told = down
+    told = relayed(down) if down else down
     if told is None and call.state_problem is not None:
         # The state file cannot be used (HookCall.state, said on stderr): the model is
         # told once too, in one line, that memory runs with less.

@@ -282,6 +282,17 @@ def unavailable(recall: Recall) -> str | None:
     return None
 
 
+def relayed(line: str) -> str:
+    """``line`` (:func:`unavailable`'s) as the model is told it: what to move, repair or
+    set is the user's to decide, said as theirs, so that an agent relays it rather than
+    acts on it (newcomer25: "move the store away" stood in the model's context as if it
+    were the model's to do)."""
+    if not line.startswith("memory unavailable: "):
+        return line
+    what, _, advice = line.partition("; ")
+    return f"{what} (the user's to fix: {advice})" if advice else what
+
+
 def for_agent(
     recall: Recall,
     unavailable: str | None = None,
