@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -72,3 +73,15 @@ def built_story(factory: Any, name: str) -> tuple[Path, dict[str, str]]:
     (``tmp_path_factory``): (the repository, resolved; ``{label: hash}``)."""
     repo = factory.mktemp(name.removesuffix(".json")) / "repo"
     return repo.resolve(), build(repo, story(name))
+
+
+def why_owner(repo: Path, home: Path, where: str) -> dict[str, Any]:
+    """The one owner ``memhooks why WHERE --format json`` names in ``repo`` (a user whose
+    home is ``home``, git on the standard PATH)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "memhooks", "why", where, "--format", "json"],
+        cwd=repo, capture_output=True, text=True, check=True,
+        env={"HOME": str(home), "PATH": "/usr/bin:/bin"},
+    )  # fmt: skip
+    (owner,) = json.loads(done.stdout)["owners"]
+    return owner  # type: ignore[no-any-return]

@@ -37,6 +37,19 @@ def store(tmp_path: Path) -> Iterator[MemoryStore]:
     opened.close()
 
 
+def history_imported(repo: Path, store: MemoryStore, tmp_path: Path) -> None:
+    """``memhooks history import`` of ``repo`` into ``store``, as a user runs it."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "MEMHOOKS_STORE": store.path, "MEMHOOKS_STATE_DIR": str(tmp_path / "st")}
+    (repo / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "memhooks", "history", "import"], cwd=repo, env=env,
+                          capture_output=True, text=True, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+
+
 def cue_at(repo: Path, lines: list[tuple[int, int]]) -> Cue:
     text = (repo / PATH).read_text(encoding="utf-8")
     cue = Cue.of(PATH, symbols_at(PATH, text, lines))
@@ -137,10 +150,6 @@ def test_a_second_edit_of_the_same_lines_reaches_no_further_down_the_list(
 def test_a_commit_naming_the_function_is_left_to_the_lines_it_owns(
     store: MemoryStore, uptime: Path, tmp_path: Path
 ) -> None:
-    import os
-    import subprocess
-    import sys
-
     from storyrepo import commit_files
 
     text = (
@@ -149,11 +158,7 @@ def test_a_commit_naming_the_function_is_left_to_the_lines_it_owns(
         .replace("end + MERGE_GAP_S", "end + MERGE_GAP_S + 0")
     )
     commit_files(uptime, {PATH: text}, "fix: merge_windows joins windows that touch", 1767312000)
-    env = {**os.environ, "MEMHOOKS_STORE": store.path, "MEMHOOKS_STATE_DIR": str(tmp_path / "st")}
-    (uptime / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n", encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "memhooks", "history", "import"], cwd=uptime, env=env,
-                          capture_output=True, text=True, check=False)  # fmt: skip
-    assert done.returncode == 0, done.stderr
+    history_imported(uptime, store, tmp_path)
     project = identify(str(uptime)).id
     assert any("merge_windows joins" in m.text for m in store.list(project))
     store.remember(Draft(DECISION, project=project))
@@ -166,21 +171,13 @@ def test_commits_naming_the_function_neither_fill_the_search_nor_make_the_name_c
     # newcomer25: a note naming requests' super_len was never told at an edit of
     # super_len — the ten commits that name it made the name "common" and took the
     # search's places, though the symbol cue never tells a commit
-    import os
-    import subprocess
-    import sys
-
     from storyrepo import commit_files
 
     text = (uptime / PATH).read_text(encoding="utf-8")
     for n in range(COMMON + 2):
         text += f"# note {n}\n"
         commit_files(uptime, {PATH: text}, f"merge_windows: case {n}", 1767312000 + n)
-    env = {**os.environ, "MEMHOOKS_STORE": store.path, "MEMHOOKS_STATE_DIR": str(tmp_path / "st")}
-    (uptime / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n", encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "memhooks", "history", "import"], cwd=uptime, env=env,
-                          capture_output=True, text=True, check=False)  # fmt: skip
-    assert done.returncode == 0, done.stderr
+    history_imported(uptime, store, tmp_path)
     project = identify(str(uptime)).id
     assert sum("merge_windows: case" in m.text for m in store.list(project)) == COMMON + 2
     note = "merge_windows must keep the windows sorted by their start, as support reads them."

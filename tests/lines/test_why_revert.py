@@ -6,12 +6,9 @@ came from 5d295bb "add support for brief output" (newcomer24)."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
-from storyrepo import build, commit_files
+from storyrepo import build, commit_files, why_owner
 
 COMMITS = [
     {"label": "decision", "message": "retry: cap at four attempts, the gateway charges a fifth\n",
@@ -21,22 +18,13 @@ COMMITS = [
 ]  # fmt: skip
 
 
-def why(repo: Path, home: Path, where: str) -> dict[str, object]:
-    done = subprocess.run(
-        [sys.executable, "-m", "memhooks", "why", where, "--format", "json"],
-        cwd=repo, capture_output=True, text=True, check=True,
-        env={"HOME": str(home), "PATH": "/usr/bin:/bin"},
-    )  # fmt: skip
-    (owner,) = json.loads(done.stdout)["owners"]
-    return owner  # type: ignore[no-any-return]
-
 
 def test_a_revert_is_told_with_the_commit_whose_lines_it_put_back(tmp_path: Path) -> None:
     repo, home = tmp_path / "repo", tmp_path / "home"
     hashes = build(repo, COMMITS)
     message = f'Revert "retry: allow eight attempts"\n\nThis reverts commit {hashes["change"]}.\n'
     revert = commit_files(repo, {"f.py": "MAX = 4  # measured\nend = 1\n"}, message, 1772323200)
-    owner = why(repo, home, "f.py:1")
+    owner = why_owner(repo, home, "f.py:1")
     assert owner["commit"] == revert
     assert owner["low_signal"] == "reverts"
     # not "change": the revert undid it; the line is the decision's again

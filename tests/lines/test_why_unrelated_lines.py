@@ -7,12 +7,9 @@ JSON" before it. A hunk that rewrote its lines still names theirs."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
-from storyrepo import build
+from storyrepo import build, why_owner
 
 COMMITS = [
     {"label": "first", "message": "f: the struct\n", "author_time": 1767225600,
@@ -24,22 +21,13 @@ COMMITS = [
 ]  # fmt: skip
 
 
-def why(repo: Path, home: Path, where: str) -> dict[str, object]:
-    done = subprocess.run(
-        [sys.executable, "-m", "memhooks", "why", where, "--format", "json"],
-        cwd=repo, capture_output=True, text=True, check=True,
-        env={"HOME": str(home), "PATH": "/usr/bin:/bin"},
-    )  # fmt: skip
-    (owner,) = json.loads(done.stdout)["owners"]
-    return owner  # type: ignore[no-any-return]
-
 
 def test_a_line_written_beside_removed_ones_has_no_previous_owner(tmp_path: Path) -> None:
     repo, home = tmp_path / "repo", tmp_path / "home"
     hashes = build(repo, COMMITS)
-    endif = why(repo, home, "f.h:6")
+    endif = why_owner(repo, home, "f.h:6")
     assert endif["commit"] == hashes["move"]
     assert endif["before"] == []  # not "api": its declaration is gone, not rewritten
-    rewritten = why(repo, home, "f.h:4")  # `int x;` -> `int y;`: the hunk rewrote it
+    rewritten = why_owner(repo, home, "f.h:4")  # `int x;` -> `int y;`: the hunk rewrote it
     assert rewritten["commit"] == hashes["move"]
     assert [b["commit"] for b in rewritten["before"]] == [hashes["first"]]
