@@ -29,3 +29,15 @@ def test_a_revert_is_told_with_the_commit_whose_lines_it_put_back(tmp_path: Path
     assert owner["low_signal"] == "reverts"
     # not "change": the revert undid it; the line is the decision's again
     assert [b["commit"] for b in owner["before"]] == [hashes["decision"]]
+
+
+def test_a_revert_of_a_commit_this_history_lacks_walks_back_as_usual(tmp_path: Path) -> None:
+    # a revert cherry-picked from elsewhere names a commit git does not have here: the
+    # version before the revert stands in for the one it put back
+    repo, home = tmp_path / "repo", tmp_path / "home"
+    hashes = build(repo, COMMITS)
+    message = 'Revert "retry: something elsewhere"\n\nThis reverts commit 1234567890abcdef.\n'
+    revert = commit_files(repo, {"f.py": "MAX = 4  # measured\nend = 1\n"}, message, 1772323200)
+    owner = why_owner(repo, home, "f.py:1")
+    assert owner["commit"] == revert
+    assert [b["commit"] for b in owner["before"]] == [hashes["change"]]

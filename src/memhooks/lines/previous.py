@@ -130,9 +130,16 @@ def _blame_before(
     from .origin import origins, rewrote
 
     assert owner.previous is not None
-    back = _restored(item, owner) or owner.previous
+    restored = _restored(item, owner)
+    back = restored or owner.previous
     try:
-        diff = hunks(top, back, (owner.hash, owner.path))
+        try:
+            diff = hunks(top, back, (owner.hash, owner.path))
+        except BlameError:
+            if restored is None:
+                raise
+            back = owner.previous  # the commit it reverts is not in this history
+            diff = hunks(top, back, (owner.hash, owner.path))
         came = origins(diff, numbers(ranges))
         # each of the owner's lines: the lines it came from (its hunk's old side when it
         # was written afresh by a hunk that rewrote them); each range: the old side of

@@ -124,8 +124,7 @@ def read(top: str, hashes: list[str]) -> dict[str, Said]:
     dropped, e-mails and secrets scrubbed, at most :data:`MESSAGE_CHARS`), its low-signal
     reason (:func:`memhooks.history.signal.low_signal`; :data:`REVERTS` for a revert,
     :data:`RESHAPES` for a subject that reshapes code), whether it has no parent, and how
-    many files it touched. A hash
-    git has no commit for is not in the answer. Raises
+    many files it touched. A hash git has no commit for is not in the answer. Raises
     :class:`~memhooks.errors.DiagnosticError` MH032 when git cannot run there."""
     from ..history import blame_ignore, signal
     from ..history.message import bound, memory_text, reverted
