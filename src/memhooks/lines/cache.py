@@ -59,8 +59,9 @@ if TYPE_CHECKING:
 # refactors …" is one; 22: a line written afresh by a hunk that rewrote nothing has no
 # previous owner (lines.origin.rewrote); 23: a line of keywords alone is followed in
 # its own hunk only (lines.origin.KEYWORDS); 24: a revert's previous owners are those
-# of the version it put back (lines.said.REVERTS).
-FORMAT = 24
+# of the version it put back (lines.said.REVERTS); 25: a line's own hunk before a
+# shorter line elsewhere holding the same words (lines.origin).
+FORMAT = 25
 
 #: The parts of an entry kept one row a line, each read a row at a time (:class:`Rows`):
 #: the origins (one ``[hash, path, previous hash, previous path]`` a line), and the

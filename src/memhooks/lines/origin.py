@@ -15,9 +15,11 @@ Rule, for a line the commit wrote (a ``+`` line of its diff to the version befor
   line's words wins (each word weighted by how rare it is among the removed lines, so
   ``from``/``import``/``self`` weigh little), then one holding the line's tokens as one
   run (``from .exceptions import (`` is the start of ``from .exceptions import
-  (ConnectionError, …``, not a part of ``from urllib3.exceptions import …``), then the
-  one of whose words the line holds most, then one in the line's own hunk, then the
-  nearest;
+  (ConnectionError, …``, not a part of ``from urllib3.exceptions import …``), then one
+  in the line's own hunk (black split ``monkeypatch.setenv("NO_PROXY", …)`` there into
+  ``monkeypatch.setenv(`` and its arguments; a shorter ``monkeypatch.setenv(…)`` of
+  another test had won: requests' ``tests/test_utils.py:227``, newcomer26), then the
+  one of whose words the line holds most, then the nearest;
 * it is matched when the winner holds at least half of the line's word weight, in the
   line's own hunk or as one run of tokens either way (lines merged: ``from . import
   packages`` into ``from . import packages, utils``); elsewhere, three quarters of it
@@ -204,8 +206,9 @@ def _best(removed: _Removed, h: int, tokens: list[str], where: int) -> int | Non
             continue
         whole = sum(weight[w] for w in theirs)
         key = (
-            round(mine, 9), run, round(shared / whole, 9) if whole and not plain else 0.0,
-            removed.hunk[i] == h, -abs(removed.number[i] - where),
+            round(mine, 9), run, removed.hunk[i] == h,
+            round(shared / whole, 9) if whole and not plain else 0.0,
+            -abs(removed.number[i] - where),
         )  # fmt: skip
         if best is None or key > best:
             best, chosen = key, removed.number[i]
