@@ -461,7 +461,7 @@ def _format_asked(argv: list[str]) -> str:
     """The ``--format`` a command line argparse refused asks for (``json``: its usage
     error is JSON too), else ``human``; what follows ``--`` is no option (``why --
     --format`` names a file, newcomer23)."""
-    argv = argv[: argv.index("--")] if "--" in argv else argv
+    argv = _before_dashes(argv)
     for at, token in enumerate(argv):
         value = argv[at + 1] if token == "--format" and at + 1 < len(argv) else None
         if token.startswith("--format="):
@@ -639,10 +639,15 @@ def _dash_path(
     return CommandLineError(message, exc.prog, exc.usage)
 
 
+def _before_dashes(words: list[str]) -> list[str]:
+    """``words`` up to a ``--``: after it nothing is an option."""
+    return words[: words.index("--")] if "--" in words else words
+
+
 def _not_taken(parser: argparse.ArgumentParser, words: list[str]) -> list[str]:
     """The words of ``words`` before a ``--`` that look like options ``parser`` does not
     take (``--bad``, ``--format=json`` where there is no ``--format``)."""
-    words = words[: words.index("--")] if "--" in words else words
+    words = _before_dashes(words)
     known = {flag for action in parser._actions for flag in action.option_strings}
     return [w for w in words if w.startswith("-") and w.split("=")[0] not in known]
 
