@@ -75,13 +75,19 @@ def built_story(factory: Any, name: str) -> tuple[Path, dict[str, str]]:
     return repo.resolve(), build(repo, story(name))
 
 
-def why_owner(repo: Path, home: Path, where: str) -> dict[str, Any]:
-    """The one owner ``memhooks why WHERE --format json`` names in ``repo`` (a user whose
-    home is ``home``, git on the standard PATH)."""
+def why(repo: Path, home: Path, *args: str) -> str:
+    """What ``memhooks why ARGS`` prints in ``repo`` for a user whose home is ``home``
+    (git on the standard PATH); fails the test when it exits non-zero."""
     done = subprocess.run(
-        [sys.executable, "-m", "memhooks", "why", where, "--format", "json"],
-        cwd=repo, capture_output=True, text=True, check=True,
+        [sys.executable, "-m", "memhooks", "why", *args],
+        cwd=repo, capture_output=True, text=True, check=False,
         env={"HOME": str(home), "PATH": "/usr/bin:/bin"},
     )  # fmt: skip
-    (owner,) = json.loads(done.stdout)["owners"]
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def why_owner(repo: Path, home: Path, where: str) -> dict[str, Any]:
+    """The one owner ``memhooks why WHERE --format json`` names (:func:`why`)."""
+    (owner,) = json.loads(why(repo, home, where, "--format", "json"))["owners"]
     return owner  # type: ignore[no-any-return]

@@ -5,12 +5,9 @@ the one line with words there came from 53d454c8 (newcomer22)."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
-from storyrepo import build
+from storyrepo import build, why_owner
 
 COMMITS = [
     {"label": "first", "message": "retryx: add the loop\n", "author_time": 1767225600,
@@ -25,11 +22,6 @@ COMMITS = [
 def test_a_blank_line_brings_no_commit_before_its_owner(tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     hashes = build(repo, COMMITS)
-    done = subprocess.run(
-        [sys.executable, "-m", "memhooks", "why", "f.py:1-2", "--format", "json"],
-        cwd=repo, capture_output=True, text=True, check=True,
-        env={"HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"},
-    )  # fmt: skip
-    (owner,) = json.loads(done.stdout)["owners"]
+    owner = why_owner(repo, tmp_path / "home", "f.py:1-2")
     assert owner["commit"] == hashes["cleanup"]
     assert [b["commit"] for b in owner["before"]] == [hashes["cap"]]

@@ -6,12 +6,10 @@ printf() calls for "main" output by calls to helper" was told alone for 162 line
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from storyrepo import build, story
+from storyrepo import build, story, why
 
 DECISION = "fix: cap Retrier at the measured attempt budget"
 
@@ -24,13 +22,8 @@ def told(tmp_path: Path, message: str, first: str | None = None) -> str:
             commits[at] = {**commits[at], "message": first.format(at + 1)}
     repo = tmp_path / "repo"
     hashes = build(repo, commits)
-    done = subprocess.run(
-        [sys.executable, "-m", "memhooks", "why", "retryx/retry.py:9-10"],
-        cwd=repo, capture_output=True, text=True, check=False,
-        env={"HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"},
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    return done.stdout.replace(hashes["decision"][:12], "DECISION")
+    said = why(repo, tmp_path / "home", "retryx/retry.py:9-10")
+    return said.replace(hashes["decision"][:12], "DECISION")
 
 
 @pytest.mark.parametrize(

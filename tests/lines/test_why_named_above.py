@@ -6,11 +6,9 @@ alone: its subject and message are above."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
-from storyrepo import build
+from storyrepo import build, why
 
 COMMITS = [
     {"label": "decision", "message": "fix: compute from x then y, the gateway's order\n",
@@ -25,13 +23,9 @@ COMMITS = [
 def test_a_line_names_its_previous_owner_when_a_line_above_named_it(tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     hashes = build(repo, COMMITS)
-    done = subprocess.run(
-        [sys.executable, "-m", "memhooks", "why", "f.py:1-2"],
-        cwd=repo, capture_output=True, text=True, check=True,
-        env={"HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"},
-    )  # fmt: skip
-    heads = [line for line in done.stdout.splitlines() if line.startswith("f.py ")]
-    assert len(heads) == 2, done.stdout
+    said = why(repo, tmp_path / "home", "f.py:1-2")
+    heads = [line for line in said.splitlines() if line.startswith("f.py ")]
+    assert len(heads) == 2, said
     decision = hashes["decision"][:12]
     assert all(decision in head for head in heads), heads  # each line keeps its link
     assert sum(f'{decision} "' in head for head in heads) == 1  # named in full once
