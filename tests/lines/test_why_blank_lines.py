@@ -7,16 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from storyrepo import build, why_owner
+from storyrepo import build, story, why_owner
 
-COMMITS = [
-    {"label": "first", "message": "retryx: add the loop\n", "author_time": 1767225600,
-     "files": {"f.py": "# first\nb = 2\nend = 1\n"}},
-    {"label": "cap", "message": "fix: cap at four, the gateway charges a fifth\n",
-     "author_time": 1769904000, "files": {"f.py": "# first\nb = 4  # cap\nend = 1\n"}},
-    {"label": "cleanup", "message": "Cleanup\n", "author_time": 1772323200,
-     "files": {"f.py": "\nb = 4  # the cap\nend = 1\n"}},
-]  # fmt: skip
+COMMITS = story("blank_lines_story.json")
 
 
 def test_a_blank_line_brings_no_commit_before_its_owner(tmp_path: Path) -> None:

@@ -8,16 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from storyrepo import build, why
+from storyrepo import build, story, why
 
-COMMITS = [
-    {"label": "decision", "message": "fix: compute from x then y, the gateway's order\n",
-     "author_time": 1767225600, "files": {"f.py": "a = compute(x, y)\nb = other(x, y)\n"}},
-    {"label": "format", "message": "style: format with black\n", "author_time": 1769904000,
-     "files": {"f.py": "a = compute(x,  y)\nb = other(x, y)\n"}},
-    {"label": "types", "message": "Add inline types\n", "author_time": 1772323200,
-     "files": {"f.py": "a = compute(x,  y)\nb: int = other(x, y)\n"}},
-]  # fmt: skip
+COMMITS = story("named_above_story.json")
 
 
 def test_a_line_names_its_previous_owner_when_a_line_above_named_it(tmp_path: Path) -> None:

@@ -8,15 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from storyrepo import build, commit_files, why_owner
+from storyrepo import build, commit_files, story, why_owner
 
-COMMITS = [
-    {"label": "decision", "message": "retry: cap at four attempts, the gateway charges a fifth\n",
-     "author_time": 1767225600, "files": {"f.py": "MAX = 4  # measured\nend = 1\n"}},
-    {"label": "change", "message": "retry: allow eight attempts\n", "author_time": 1769904000,
-     "files": {"f.py": "MAX = 8\nend = 1\n"}},
-]  # fmt: skip
-
+COMMITS = story("revert_story.json")
 
 
 def test_a_revert_is_told_with_the_commit_whose_lines_it_put_back(tmp_path: Path) -> None:

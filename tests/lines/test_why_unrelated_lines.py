@@ -9,17 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from storyrepo import build, why_owner
+from storyrepo import build, story, why_owner
 
-COMMITS = [
-    {"label": "first", "message": "f: the struct\n", "author_time": 1767225600,
-     "files": {"f.h": "struct a {\n\tint x;\n};\n"}},
-    {"label": "api", "message": "f: print an a\n", "author_time": 1769904000,
-     "files": {"f.h": "struct a {\n\tint x;\n};\n\nvoid print_a(struct a *p);\n"}},
-    {"label": "move", "message": "refactor: move the printer out\n", "author_time": 1772323200,
-     "files": {"f.h": "#ifndef F_H\n#define F_H\nstruct a {\n\tint y;\n};\n#endif\n"}},
-]  # fmt: skip
-
+COMMITS = story("unrelated_lines_story.json")
 
 
 def test_a_line_written_beside_removed_ones_has_no_previous_owner(tmp_path: Path) -> None:
