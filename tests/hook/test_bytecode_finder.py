@@ -27,15 +27,23 @@ BEFORE = {"memhooks", "memhooks.fast", "memhooks.fast.bytecode", "memhooks.limit
 PROBE = """
 import json, sys
 from memhooks.fast.bytecode import Finder  # both ways: the same modules loaded before
-if sys.argv[1] == "finder":
+if sys.argv[1] in ("finder", "shortcut"):
     sys.meta_path.insert(0, Finder)
+if sys.argv[1] == "shortcut":
+    from memhooks.fast import bytecode
+    bytecode.shortcut()
 for name in sys.argv[2:]:
     __import__(name)
 out = {}
+order = [n for n in sys.modules if n in sys.argv[2:]]
 for name in sys.argv[2:]:
     m = sys.modules[name]
     s = m.__spec__
+    parent, _, child = name.rpartition(".")
     out[name] = {
+        "bound": getattr(sys.modules[parent], child) is m if parent else None,
+        "initializing": getattr(s, "_initializing", False),
+        "order": order.index(name),
         "file": m.__file__, "cached": m.__cached__, "package": m.__package__,
         "path": getattr(m, "__path__", None), "doc": m.__doc__,
         "spec": [s.name, s.origin, s.parent, s.submodule_search_locations, s.has_location, s.cached],
@@ -71,6 +79,54 @@ def test_every_module_a_hook_loads_is_the_same_through_the_finder(package: Path)
     for name in names:
         assert {**ours[name], "loader": None} == {**standard[name], "loader": None}, name
         assert str(ours[name]["file"]).startswith(str(package / "memhooks"))
+
+
+def test_every_module_a_hook_loads_is_the_same_through_the_shortcut(package: Path) -> None:
+    """Loaded without the import system's locks (memhooks.fast.bytecode.shortcut, as in
+    a hook process), each module is the one the standard way makes: the same attributes
+    and names, bound on its parent, done initialising, in the same place in sys.modules."""
+    sets = json.loads(IMPORT_SETS.read_text(encoding="utf-8"))
+    names = sorted({n for kind in sets.values() for n in kind if n.startswith("memhooks")})
+    finder = _probe(package, "finder", names)
+    ours = _probe(package, "shortcut", names)
+    assert ours == finder
+    assert all(m["bound"] is not False and m["initializing"] is False for m in ours.values())
+
+
+def test_the_shortcut_leaves_a_module_that_raised_out_and_threads_to_the_standard_way(
+    package: Path, tmp_path: Path
+) -> None:
+    (package / "memhooks" / "raises_on_import.py").write_text(
+        "import memhooks.limits\nraise RuntimeError('broken on purpose')\n", encoding="utf-8"
+    )
+    probe = (
+        "import sys\nimport memhooks\nfrom memhooks.fast import bytecode\n"
+        "sys.meta_path.insert(0, bytecode.Finder)\nbytecode.shortcut()\n"
+        "seen = []\nstandard = bytecode._STANDARD\n"
+        "bytecode._STANDARD = lambda n, i: (seen.append(n), standard(n, i))[1]\n"
+        "ours = lambda: [n for n in seen if n.startswith('memhooks')]\n"
+        "for _ in range(2):\n"
+        "    try:\n        import memhooks.raises_on_import\n"
+        "    except RuntimeError as exc:\n        print('raised', exc)\n"
+        "print('memhooks.raises_on_import' in sys.modules, hasattr(memhooks, 'raises_on_import'))\n"
+        "import memhooks.words\nprint(ours())\n"
+        "import threading\nimport memhooks.paths\nprint(ours())\n"
+        "print(memhooks.paths.__spec__.loader is bytecode.Finder)\n"
+    )
+    import compileall
+
+    assert compileall.compile_file(str(package / "memhooks" / "raises_on_import.py"), quiet=1)
+    env = {**os.environ, "PYTHONPATH": str(package), "PYTHONDONTWRITEBYTECODE": "1"}
+    done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
+                          text=True, check=True, timeout=120)  # fmt: skip
+    assert done.stdout.splitlines() == [
+        "raised broken on purpose",  # raised each time: not left half-made in sys.modules
+        "raised broken on purpose",
+        "False False",
+        "[]",  # loaded by the shortcut itself
+        "['memhooks.paths']",  # threading loaded: the standard way, with its locks
+        "True",  # which asks the finder all the same
+    ]
 
 
 def test_a_stale_or_missing_bytecode_file_is_left_to_the_standard_way(package: Path) -> None:

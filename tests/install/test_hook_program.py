@@ -132,16 +132,20 @@ def test_only_this_installations_own_entry_points_become_main_py() -> None:
     assert command.hook_program([python, "-m", "othertool"]) == [python, "-m", "othertool"]
 
 
-def test_the_collector_stays_off_for_a_hook_call_and_comes_back_for_any_other_command() -> None:
+def test_the_collector_and_the_import_locks_stay_off_for_a_hook_call_alone() -> None:
     # __main__ turns the cyclic collector off on its first line (a hook call's speed:
     # fast/__init__.py); prepare() keeps it off only for a hook call — the MCP server and
-    # a history import are long-running commands that must not run without it
+    # a history import are long-running commands that must not run without it. The
+    # same for loading modules without the import system's locks (bytecode.shortcut):
+    # the MCP server runs threads
     probe = (
         "import gc, sys; gc.disable(); from memhooks.fast import prepare; "
-        "print(prepare(sys.argv), gc.isenabled())"
+        "import _frozen_importlib as b; standard = b._find_and_load; "
+        "print(prepare(sys.argv), gc.isenabled(), b._find_and_load is not standard)"
     )
-    for argv, seen in ((["hook", "--agent", "claude-code"], "True False"), (["mcp"], "False True"),
-                       (["hook", "--help"], "False True"), (["history", "import"], "False True")):  # fmt: skip
+    for argv, seen in ((["hook", "--agent", "claude-code"], "True False True"),
+                       (["mcp"], "False True False"), (["hook", "--help"], "False True False"),
+                       (["history", "import"], "False True False")):  # fmt: skip
         done = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True, timeout=60, check=False)
         assert done.stdout.strip() == seen, (argv, done.stderr[-300:])
     main = Path(command.hook_program()[-1]).read_text(encoding="utf-8")

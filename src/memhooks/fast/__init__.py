@@ -46,7 +46,8 @@ def prepare(argv: list[str]) -> bool:
     without the site module, :class:`LateSite` goes last on the meta path. True for the
     ``hook`` command, which then also gets memhooks' modules straight from their
     bytecode (:class:`.bytecode.Finder`; docstring-free where a call before it wrote
-    that, in :func:`memhooks.dirs.cache_dir`) and no cyclic garbage collector."""
+    that, in :func:`memhooks.dirs.cache_dir`), loaded without the import system's
+    module locks (:func:`.bytecode.shortcut`), and no cyclic garbage collector."""
     import gc
 
     if sys.flags.no_site:
@@ -59,6 +60,7 @@ def prepare(argv: list[str]) -> bool:
     # memhooks' own modules straight from their bytecode (README.md), their
     # docstring-free files in memhooks' cache folder (every hook call loads dirs)
     sys.meta_path.insert(0, bytecode.Finder)
+    bytecode.shortcut()  # and without the import system's locks
     from .. import dirs
 
     try:
