@@ -75,6 +75,27 @@ def test_what_the_owners_said_is_read_ahead_and_an_edit_far_from_the_read_runs_n
         assert vars_of(commit) == vars_of(expected[hash_])
 
 
+def test_what_stood_behind_a_reshaping_owner_is_looked_up_ahead_for_each_line(
+    repo: Path, state: str, hashes: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # issue 20 item 7: an edit of lines a read did not cover, owned by "perf: simplify
+    # retry", started git (a diff, a blame of the version before, what the decision said)
+    # to find the decision behind them — 1-4 processes on a third of bench_lines_hook's
+    # far edits. The background process walks back ahead, kept line by line
+    # (lines.story), so any of the owner's lines, alone or together, is answered without
+    # it
+    from memhooks.recall.why import explain_lines
+
+    top = str(repo)
+    assert warm.main([top, PATH, state, "30"]) == 0
+    monkeypatch.setenv("PATH", "")  # no git from here on
+    for lines in ([(9, 9)], [(10, 10)], [(9, 10)], [(8, 11)]):
+        why = explain_lines(top, PATH, lines, state_dir=state, focus=lines)
+        assert why.unrun is None, lines
+        (simplified,) = [e for e in why.explanations if e.commit.hash == hashes["regression"]]
+        assert [c.hash for c, _ in simplified.before] == [hashes["decision"]], lines
+
+
 def test_what_was_read_ahead_for_another_head_is_not_used(repo: Path, state: str) -> None:
     from memhooks.lines import said
 

@@ -380,11 +380,14 @@ def test_git_that_cannot_run_past_cached_owners_is_said_not_a_worse_answer(
 ) -> None:
     # newcomer12: owners known from the blame cache, git gone from PATH: 'why t.c:2'
     # named the reformatting owner alone (the decision behind its line 2 needs git: the
-    # cache held the step back from lines 2-3), rc 0, no note
+    # cache held the step back from line 3 alone), rc 0, no note
     state = tmp_path / "state"
     env = {**os.environ, "MEMHOOKS_STATE_DIR": str(state), "HOME": str(tmp_path / "home")}
-    assert why(repo, "retryx/retry.py:9-10", env=env).returncode == 0  # the cache, warm
+    assert why(repo, "retryx/retry.py:10", env=env).returncode == 0  # the cache, warm
     gitless = {**env, "PATH": str(tmp_path / "nowhere")}
+    # a line looked up before is answered from the cache, its step back too (lines.story)
+    cached = json.loads(why(repo, "retryx/retry.py:10", "--format", "json", env=gitless).stdout)
+    assert [b["commit"] for b in cached["owners"][0]["before"]] == [hashes["decision"]]
     done = why(repo, "retryx/retry.py:9", "--format", "json", env=gitless)
     assert (done.returncode, done.stdout) == (1, "")
     (diagnostic,) = json.loads(done.stderr)

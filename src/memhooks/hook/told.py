@@ -247,20 +247,20 @@ def _before_told(
     """Whether the previous owners of a low-signal owner's lines the edit changes (its
     line numbers there: ``numbers``; none: the whole way looks for none) were all told,
     as an earlier call looked them up and kept them with the file version
-    (:func:`memhooks.lines.previous.previous_owners`, under the same keys; lines no call
-    looked up yet send the edit the whole way, which runs git): every one told, or a
+    (:func:`memhooks.lines.story.kept`, from what
+    :func:`memhooks.lines.previous.previous_owners` keeps; lines no call looked up yet
+    send the edit the whole way, which runs git): every one told, or a
     boundary commit (never told), and none low-signal itself (the whole way would walk
     on to the owner before it). An owner with no previous commit has none."""
     if previous is None or not numbers:
         return True
-    from ..lines.previous import usable
     from ..lines.ranges import ranges_of
+    from ..lines.story import kept
 
-    for first, last in ranges_of(sorted(numbers)):
-        rows = entry.previous(f"{hash_} {path} {first}-{last}")
-        if not usable(rows):
-            return False
-        assert isinstance(rows, list)
+    found = kept(entry, hash_, path, ranges_of(sorted(numbers)))
+    if found is None:
+        return False
+    for rows in found:
         for row in rows:
             before = str(row[0])
             info = entry.commit(before)

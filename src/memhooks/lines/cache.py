@@ -60,8 +60,9 @@ if TYPE_CHECKING:
 # previous owner (lines.origin.rewrote); 23: a line of keywords alone is followed in
 # its own hunk only (lines.origin.KEYWORDS); 24: a revert's previous owners are those
 # of the version it put back (lines.said.REVERTS); 25: a line's own hunk before a
-# shorter line elsewhere holding the same words (lines.origin).
-FORMAT = 25
+# shorter line elsewhere holding the same words (lines.origin); 26: previous owners
+# kept line by line, one story an owner (lines.story).
+FORMAT = 26
 
 #: The parts of an entry kept one row a line, each read a row at a time (:class:`Rows`):
 #: the origins (one ``[hash, path, previous hash, previous path]`` a line), and the
@@ -132,8 +133,8 @@ class Entry:
     boundary]``), ``committed`` (whether the base — the text blame saw — is HEAD's
     version of the file, or HEAD has none: a line not in the base is then surely
     uncommitted; None when not known), ``base_lines`` (None while no edit is
-    followed; else the base's owners, its text in ``base``, kept aside too) and ``before`` (previous owners already found: ``"<hash> <path> <first>-
-    <last>"`` -> rows of :func:`memhooks.lines.previous.previous_owners`) and ``notes`` (what callers keep with this
+    followed; else the base's owners, its text in ``base``, kept aside too) and ``before`` (previous owners already found: ``"<hash> <path>"`` -> the
+    :class:`memhooks.lines.story.Story` of that owner's lines) and ``notes`` (what callers keep with this
     file version: :attr:`memhooks.lines.Ownership.notes`); ``worded``: per line of
     ``text``, ``"1"`` when it holds a letter or a digit, else ``"0"`` (:meth:`wordless`)."""
 

@@ -20,7 +20,10 @@ it and one blame of that version:
 So a line has the same previous owners whether it is asked about alone or in a range;
 a range's are its lines' together, most lines followed first, then most lines of the
 old side next to them, then newest. A further step starts from the lines followed.
-Answers are kept with the file version (what a commit replaced never changes).
+What each line came from and who owned that is kept with the file version, line by
+line (what a commit replaced never changes: :class:`Story`), so any range of lines
+looked up once — by a read, or by the background blame ahead of the edit
+(:mod:`.warm`) — is answered without git.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from __future__ import annotations
 from .head import edge_of
 from .ownership import Blamed, commit_info
 from .ranges import extend, numbers, ranges_of
+from .story import Story, story_key
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -35,7 +39,6 @@ if TYPE_CHECKING:
 
     from . import cache
     from .ownership import Owner, Ownership
-    from .porcelain import Group
 
 
 class Before(Blamed):
@@ -52,13 +55,6 @@ class Before(Blamed):
         self.matched = 0
 
 
-#: A previous-owner row kept in the cache: ``[hash, lines counted, path there, previous
-#: hash, previous path, [[first, last], ...] (its own line numbers: those the owner's
-#: lines came from, and those the owner replaced next to them), [[first, last], ...]
-#: (those the owner's lines came from), how many of the owner's lines came from them]``.
-_ROW = 8
-
-
 def previous_owners(
     top: str, owner: Owner | Before, within: Ownership, *, deadline: float | None = None
 ) -> list[Before]:
@@ -72,21 +68,19 @@ def previous_owners(
     if owner.previous is None or owner.boundary or within.entry is None:
         return []
     item = within.entry
-    keys = {r: f"{owner.hash} {owner.path} {r[0]}-{r[1]}" for r in owner.origin_lines}
-    missing = [r for r, key in keys.items() if not usable(item.previous(key))]
+    key = story_key(owner.hash, owner.path)
+    story = Story.of(item.previous(key))
+    rows = {} if story is None else story.rows(owner.origin_lines)
+    missing = [r for r in owner.origin_lines if r not in rows]
     if missing:
-        found = _blame_before(top, owner, missing, deadline, item, within)
-        for r, rows in found.items():
-            item.before[keys[r]] = rows
-        if found:
+        grown = _fill(top, owner, missing, deadline, item, within, story)
+        if grown is not None:
+            item.before[key] = grown.dump()
             within.keep()
+            rows = grown.rows(owner.origin_lines)
     merged: dict[str, Before] = {}
-    for key in keys.values():
-        kept = item.previous(key)
-        if not usable(kept):
-            continue
-        assert isinstance(kept, list)
-        for hash_, count, path, prev_hash, prev_path, _lines, followed, lines in kept:
+    for r in owner.origin_lines:
+        for hash_, count, path, prev_hash, prev_path, _lines, followed, lines in rows.get(r, ()):
             prior = merged.get(str(hash_))
             if prior is None:
                 prior = merged[str(hash_)] = Before(str(hash_), *commit_info(item, str(hash_)))
@@ -95,96 +89,72 @@ def previous_owners(
                     prior.previous = (str(prev_hash), str(prev_path))
             prior.count += int(count)
             prior.matched += int(lines)
-            for n in numbers(_pairs(followed)):
+            for n in numbers(followed):
                 extend(prior.origin_lines, n)
     return sorted(merged.values(), key=lambda o: (-o.matched, -o.count, -o.author_time))
 
 
-def _pairs(field: object) -> list[tuple[int, int]]:
-    """A row's ``[[first, last], ...]`` as ranges."""
-    return [(int(a), int(b)) for a, b in field] if isinstance(field, list) else []
-
-
-def usable(rows: object) -> bool:
-    """Whether cached previous owners hold what a step needs (rows kept by an earlier
-    version held less, or something else: blamed again)."""
-    if not isinstance(rows, list):
-        return False
-    return all(isinstance(r, list) and len(r) == _ROW and isinstance(r[6], list) for r in rows)
-
-
-def _blame_before(
+def _fill(
     top: str,
     owner: Owner | Before,
     ranges: list[tuple[int, int]],
     deadline: float | None,
     item: cache.Entry,
     within: Ownership,
-) -> dict[tuple[int, int], list[list[Any]]]:
-    """Previous-owner rows per range of ``ranges`` (``owner``'s own line numbers): one
-    diff, each line followed by its text (:func:`.origin.origins`), one blame of the
-    version before at the lines followed and those replaced; a range the deadline left
-    unsettled is absent; none when git failed (when it could not be started at all,
-    said in ``within.unrun``)."""
+    story: Story | None,
+) -> Story | None:
+    """``story`` (made when None) with the lines of ``ranges`` (``owner``'s own line
+    numbers) followed — one diff of the version before to the owner's, each line by its
+    text (:func:`.origin.origins`) — and the lines they came from and those the hunks next
+    to them replaced blamed there (one blame; what the deadline left is asked again
+    next time); None when git failed (when it could not be started at all, said in
+    ``within.unrun``)."""
     from .blame import BlameError, blame, hunks
     from .origin import origins, rewrote
 
     assert owner.previous is not None
-    restored = _restored(item, owner)
-    back = restored or owner.previous
     try:
-        try:
-            diff = hunks(top, back, (owner.hash, owner.path))
-        except BlameError:
-            if restored is None:
-                raise
-            back = owner.previous  # the commit it reverts is not in this history
-            diff = hunks(top, back, (owner.hash, owner.path))
-        came = origins(diff, numbers(ranges))
-        # each of the owner's lines: the lines it came from (its hunk's old side when it
-        # was written afresh by a hunk that rewrote them); each range: the old side of
-        # the hunks next to it
-        rewriting = [h for h in diff if h.new and rewrote(h)]
-        sources: dict[int, set[int]] = {}
-        replaced: dict[tuple[int, int], set[int]] = {}
+        asked = [n for n in numbers(ranges) if story is None or n not in story.came]
+        if asked:
+            restored = _restored(item, owner) if story is None else None
+            back = story.back if story is not None else restored or owner.previous
+            try:
+                diff = hunks(top, back, (owner.hash, owner.path))
+            except BlameError:
+                if restored is None:
+                    raise
+                back = owner.previous  # the commit it reverts is not in this history
+                diff = hunks(top, back, (owner.hash, owner.path))
+            if story is None:
+                spans = [[h.new_start, h.new_start + max(len(h.new), 1) - 1, h.old_start,
+                          len(h.old), int(bool(h.new) and rewrote(h))] for h in diff if h.old]  # fmt: skip
+                story = Story(back, spans)
+            for n, m in origins(diff, asked).items():
+                story.came[n] = m or 0
+        assert story is not None
+        wanted: set[int] = set()
         for r in ranges:
-            replaced[r] = {m for h in diff if h.replaces(*r) for m in h.old_lines}
+            wanted |= story.replaced(r)
             for n in numbers([r]):
-                source = came.get(n)
-                sources[n] = (
-                    {m for h in rewriting if h.replaces(n, n) for m in h.old_lines}
-                    if source is None
-                    else {source}
-                )
-        wanted = ranges_of(sorted(set().union(*sources.values(), *replaced.values())))
-        run = (
-            blame(top, back[1], wanted, rev=back[0], deadline=deadline, edge=edge_of(item.head))
-            if wanted
-            else None
-        )
+                wanted |= story.sources(n) or set()
+        wanted -= story.at.keys()
+        if wanted:
+            rev, path = story.back
+            run = blame(top, path, ranges_of(sorted(wanted)), rev=rev, deadline=deadline,
+                        edge=edge_of(item.head))  # fmt: skip
+            for group in run.groups:
+                commit = group.commit
+                item.commits[commit.hash] = [commit.summary, commit.author_time, commit.boundary]
+                previous = group.previous or (None, None)
+                for offset in range(group.count):
+                    story.at[group.final + offset] = (
+                        commit.hash, group.filename, group.orig + offset, *previous
+                    )  # fmt: skip
     except BlameError as exc:
         if not exc.ran:
             within.unrun = str(exc)
-        return {}
-    at = _by_line(item, [] if run is None else run.groups)
-    out: dict[tuple[int, int], list[list[Any]]] = {}
-    for r in ranges:
-        followed = set().union(*(sources[n] for n in numbers([r])))
-        lines = followed | replaced[r]
-        if any(n not in at for n in lines):
-            continue  # not settled before the deadline: the next call may finish it
-        rows: dict[str, list[Any]] = {}
-        for n in numbers([r]):  # how many of the owner's lines came from each commit
-            for group in {at[m][0].commit.hash: at[m][0] for m in sources[n]}.values():
-                _row(rows, group)[7] += 1
-        for n in sorted(lines):
-            group, there = at[n]
-            if group.commit.hash in rows:
-                _add(rows, group, there, 5)
-                if n in followed:
-                    _add(rows, group, there, 6)
-        out[r] = list(rows.values())
-    return out
+        return None
+    return story
 
 
 def _restored(item: cache.Entry, owner: Owner | Before) -> tuple[str, str] | None:
@@ -205,37 +175,3 @@ def _restored(item: cache.Entry, owner: Owner | Before) -> tuple[str, str] | Non
     return (f"{hashes[0]}^", owner.previous[1]) if hashes else None
 
 
-def _by_line(item: cache.Entry, groups: list[Group]) -> dict[int, tuple[Group, int]]:
-    """Blame ``groups`` by final line: (group, the line's number in its commit); each
-    commit's summary, time and boundary kept in ``item``."""
-    at: dict[int, tuple[Group, int]] = {}
-    for group in groups:
-        commit = group.commit
-        item.commits[commit.hash] = [commit.summary, commit.author_time, commit.boundary]
-        for offset in range(group.count):
-            at[group.final + offset] = (group, group.orig + offset)
-    return at
-
-
-def _row(rows: dict[str, list[Any]], group: Group) -> list[Any]:
-    """The row of ``group``'s commit in ``rows``, made (no lines yet) when missing."""
-    row = rows.get(group.commit.hash)
-    if row is None:
-        previous = group.previous or (None, None)
-        row = rows[group.commit.hash] = [
-            group.commit.hash, 0, group.filename, *previous, [], [], 0
-        ]  # fmt: skip
-    return row
-
-
-def _add(rows: dict[str, list[Any]], group: Group, there: int, field: int) -> None:
-    """Count line ``there`` of ``group``'s commit in its row of ``rows`` (made when
-    missing): among the lines counted (``field`` 5) or the lines followed (6)."""
-    row = _row(rows, group)
-    if field == 5:
-        row[1] += 1
-    lines = row[field]
-    if lines and lines[-1][1] + 1 == there:
-        lines[-1][1] = there
-    else:
-        lines.append([there, there])

@@ -10,7 +10,9 @@ owner did to the file (:func:`memhooks.lines.delta.verdicts`, and for an owner w
 subject names a layout change :func:`memhooks.lines.surface.surface_owners`;
 :data:`JUDGE_BATCH` owners a ``git cat-file``, most lines first), so that an edit of lines the read did not cover
 starts no git process, and loads no :mod:`difflib`, to say what their owners said and
-whether they only re-laid them out.
+whether they only re-laid them out. Last it walks back ahead (:func:`walk_ahead`): the
+previous owners of the owners an edit walks back from, for all their lines, what those
+said and did — so that the edit of a reformatted line finds what stood behind it ready.
 Single-flight per file: a lock file beside the file's cache entry is created
 exclusively; while it exists (and is younger than ``limit_s``) no second process starts
 for that file. The process is detached (its own session, no standard streams: the host
@@ -29,6 +31,8 @@ from . import cache
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from .ownership import Ownership
 
 #: Seconds a background blame may run (and after which its lock is stale).
@@ -38,6 +42,9 @@ LIMIT_S = 30.0
 AHEAD = 2000
 #: Commits one ``git log`` of the read-ahead names.
 BATCH = 200
+#: Steps back the walk ahead takes from an owner (:func:`walk_ahead`; an edit's walk
+#: names at most :data:`memhooks.recall.why.MAX_WALK` commits past the first step).
+STEPS = 3
 #: Owners one ``git cat-file`` of the judging ahead shows both versions of (each judged
 #: batch is kept at once: a process the limit ends keeps what it judged).
 JUDGE_BATCH = 16
@@ -124,8 +131,10 @@ def main(argv: list[str]) -> int:
         # (or reads what a commit said) and says what went wrong.
         with contextlib.suppress(Exception):
             own = owners(top, path, state_dir=state_dir, deadline=deadline)
-            read_ahead(top, cache.path_of(state_dir, top, path), own, deadline)
+            file = cache.path_of(state_dir, top, path)
+            read_ahead(top, file, own, deadline)
             judge_ahead(top, own, deadline)
+            walk_ahead(top, file, own, deadline)
     finally:
         _drop(lock)
     return 0
@@ -181,6 +190,79 @@ def judge_ahead(top: str, own: Ownership, deadline: float, limit: int = AHEAD) -
             batch = wanted[start : start + JUDGE_BATCH]
             rule(top, batch, own, deadline=deadline)
             asked += len(batch)
+    return asked
+
+
+def walk_ahead(top: str, file: str, own: Ownership, deadline: float, limit: int = AHEAD) -> int:
+    """Walk back ahead of the edit: the previous owners of every owner an edit may walk
+    back from — low-signal or reshaping by what it said (:func:`memhooks.lines.said.walked`),
+    or judged to have re-spaced or re-laid out some of its lines — looked up for all its
+    lines (kept line by line: :class:`memhooks.lines.story.Story`), what they said read
+    (kept aside, as :func:`read_ahead` keeps the owners'), what they did judged
+    (:func:`memhooks.lines.delta.verdicts`, those an edit judges: not low-signal, or
+    reshaping), then a step further from those that walk back too — at most
+    :data:`STEPS` steps and ``limit`` previous owners, while ``deadline`` (monotonic)
+    has not passed. So an edit of lines the read did not cover starts no git process
+    to say what stood behind a reformatting owner (``bench_lines_hook`` ``edit_far``).
+    How many owners were looked up; raises what :func:`memhooks.lines.said.read` raises."""
+    from . import delta, surface
+    from .previous import previous_owners
+    from .said import NOTES, RESHAPES, SPACE, Ahead, Said, keep_aside, read, walked
+
+    entry = own.entry
+    if entry is None:
+        return 0
+    ahead = Ahead.read(file, entry.head, cache.FORMAT)  # what read_ahead kept aside
+
+    def said(hash_: str) -> Said | None:  # as the edit reads it (Entry.said)
+        return Said.of_row(entry.note("commits", hash_)) or ahead.said(hash_)
+
+    spacing, layout = own.notes.get(NOTES), own.notes.get(surface.NOTES)
+
+    def reshaped(hash_: str) -> bool:
+        """Judged to re-space some of its lines, or judged by the layout rule (a subject
+        naming a layout change): an edit may walk back from a part of its lines."""
+        verdict = spacing.get(hash_) if isinstance(spacing, dict) else None
+        if isinstance(verdict, list) and any(isinstance(v, list) and v[-1:] == [SPACE] for v in verdict):
+            return True
+        return isinstance(layout, dict) and isinstance(layout.get(hash_), list)
+
+    steps: list[Any] = []
+    for owner in own.owners:
+        note = said(owner.hash) if not owner.boundary else None
+        if note is not None and (walked(note.low_signal) or reshaped(owner.hash)):
+            steps.append(owner)
+    seen: set[str] = {o.hash for o in own.owners}
+    asked = told = 0
+    for _ in range(STEPS):
+        found: dict[str, Any] = {}
+        for step in steps:
+            if time.monotonic() >= deadline or told >= limit:
+                return asked
+            asked += 1
+            for before in previous_owners(top, step, own, deadline=deadline):
+                if not before.boundary and before.hash not in seen:
+                    found.setdefault(before.hash, before)
+        seen.update(found)
+        told += len(found)
+        said_of = {h: said(h) for h in found}
+        missing = [h for h, s in said_of.items() if s is None]
+        for start in range(0, len(missing), BATCH):
+            if time.monotonic() >= deadline:
+                return asked
+            batch = read(top, missing[start : start + BATCH])
+            if batch:
+                keep_aside(file, entry.head, cache.FORMAT, batch)
+                said_of.update(batch)
+        judge = [b for h, b in found.items()
+                 if (s := said_of.get(h)) is not None and s.low_signal in (None, RESHAPES)]  # fmt: skip
+        for start in range(0, len(judge), JUDGE_BATCH):
+            if time.monotonic() >= deadline:
+                return asked
+            delta.verdicts(top, judge[start : start + JUDGE_BATCH], own, deadline=deadline)
+        steps = [b for h, b in found.items() if (s := said_of.get(h)) is not None and walked(s.low_signal)]
+        if not steps:
+            break
     return asked
 
 
