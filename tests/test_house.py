@@ -86,6 +86,7 @@ KEPT: dict[tuple[str, str], str] = {
     ("memhooks.capture.settings", "memhooks.atomicfile"): HOOK_PATH + ": a switch file, written",
     ("memhooks.capture.settings", "memhooks.errors"): HOOK_PATH + ": a switch file, unreadable",
     ("memhooks.cli", "argparse"): VALIDATE + ": no argparse for a plain command line",
+    ("memhooks.console", "memhooks.cli"): VALIDATE + ": the CLI's imports after the shims",
     ("memhooks.cli", "memhooks.commands.hook"): "the hook's entry through the CLI",
     ("memhooks.cli", "memhooks.commands.history"): VALIDATE + ": one subcommand's parser",
     ("memhooks.cli", "memhooks.commands.transcripts"): VALIDATE + ": one subcommand's parser",
@@ -138,7 +139,7 @@ LAYERS: tuple[frozenset[str], ...] = tuple(
         "capture mcp",
         "hook",  # one door for a hook call
         "commands integrations",
-        "cli __main__",
+        "cli __main__ console",
     )
 )
 

@@ -132,21 +132,42 @@ def test_only_this_installations_own_entry_points_become_main_py() -> None:
     assert command.hook_program([python, "-m", "othertool"]) == [python, "-m", "othertool"]
 
 
-def test_the_collector_and_the_import_locks_stay_off_for_a_hook_call_alone() -> None:
+def test_the_collector_stays_off_for_a_hook_call_alone_and_every_command_gets_the_shims() -> None:
     # __main__ turns the cyclic collector off on its first line (a hook call's speed:
     # fast/__init__.py); prepare() keeps it off only for a hook call — the MCP server and
-    # a history import are long-running commands that must not run without it. The
-    # same for loading modules without the import system's locks (bytecode.shortcut):
-    # the MCP server runs threads
+    # a history import are long-running commands that must not run without it. Every
+    # command loads memhooks' modules through the finder without the import system's
+    # locks (bytecode.shortcut: a process that loads threading, as the MCP server does,
+    # goes the standard way from then on)
     probe = (
-        "import gc, sys; gc.disable(); from memhooks.fast import prepare; "
+        "import gc, sys; gc.disable(); from memhooks.fast import prepare, bytecode; "
         "import _frozen_importlib as b; standard = b._find_and_load; "
-        "print(prepare(sys.argv), gc.isenabled(), b._find_and_load is not standard)"
+        "print(prepare(sys.argv), gc.isenabled(), b._find_and_load is not standard, "
+        "sys.meta_path[0] is bytecode.Finder)"
     )
-    for argv, seen in ((["hook", "--agent", "claude-code"], "True False True"),
-                       (["mcp"], "False True False"), (["hook", "--help"], "False True False"),
-                       (["history", "import"], "False True False")):  # fmt: skip
+    for argv, seen in ((["hook", "--agent", "claude-code"], "True False True True"),
+                       (["mcp"], "False True True True"), (["hook", "--help"], "False True True True"),
+                       (["history", "import"], "False True True True")):  # fmt: skip
         done = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True, timeout=60, check=False)
         assert done.stdout.strip() == seen, (argv, done.stderr[-300:])
     main = Path(command.hook_program()[-1]).read_text(encoding="utf-8")
     assert main.index("gc.disable()") < main.index("import os")  # before os's imports
+
+
+def test_the_memhooks_command_puts_the_shims_in_place_before_the_cli() -> None:
+    # pip's console script calls memhooks.console.main: validate --all, a fresh process
+    # in CI and pre-commit, loads its ~80 modules through the finder (bench_engine)
+    from importlib.metadata import entry_points
+
+    (script,) = entry_points(group="console_scripts", name="memhooks")
+    assert script.value == "memhooks.console:main"
+    probe = (
+        "import sys; sys.argv = ['memhooks', 'hooks', 'list', '--help']\n"
+        "from memhooks.console import main\nfrom memhooks.fast import bytecode\n"
+        "assert 'memhooks.cli' not in sys.modules\n"
+        "try:\n    main()\nexcept SystemExit as done:\n    code = done.code\n"
+        "print(code, sys.meta_path[0] is bytecode.Finder, 'memhooks.cli' in sys.modules, file=sys.stderr)"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=60, check=False)  # fmt: skip
+    assert done.stderr.strip().splitlines()[-1] == "0 True True", done.stderr[-300:]

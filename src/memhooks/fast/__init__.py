@@ -42,25 +42,28 @@ class LateSite:
 
 
 def prepare(argv: list[str]) -> bool:
-    """Put the shims in place for a process :mod:`memhooks.__main__` runs with ``argv``:
-    without the site module, :class:`LateSite` goes last on the meta path. True for the
-    ``hook`` command, which then also gets memhooks' modules straight from their
-    bytecode (:class:`.bytecode.Finder`; docstring-free where a call before it wrote
-    that, in :func:`memhooks.dirs.cache_dir`), loaded without the import system's
-    module locks (:func:`.bytecode.shortcut`), and no cyclic garbage collector."""
+    """Put the shims in place for a memhooks process run with ``argv`` (by
+    :mod:`memhooks.__main__`, or the ``memhooks`` command: :mod:`memhooks.console`): without the
+    site module, :class:`LateSite` goes last on the meta path; memhooks' modules load
+    straight from their bytecode (:class:`.bytecode.Finder`) without the import system's
+    module locks (:func:`.bytecode.shortcut`) — every command (``validate --all``, a
+    fresh process in CI and pre-commit, loads ~80). True for the ``hook`` command, which
+    also reads them docstring-free where a call before it wrote that (in
+    :func:`memhooks.dirs.cache_dir`: no other command reads those — a command's help may
+    be a docstring) and runs without the cyclic garbage collector."""
     import gc
+
+    from . import bytecode
 
     if sys.flags.no_site:
         sys.meta_path.append(LateSite)
+    # memhooks' own modules straight from their bytecode (README.md)
+    sys.meta_path.insert(0, bytecode.Finder)
+    bytecode.shortcut()  # and without the import system's locks
     if argv[1:2] != ["hook"] or {"-h", "--help"} & set(argv):
         gc.enable()  # __main__ turned it off until the command was known
         return False
-    from . import bytecode
-
-    # memhooks' own modules straight from their bytecode (README.md), their
-    # docstring-free files in memhooks' cache folder (every hook call loads dirs)
-    sys.meta_path.insert(0, bytecode.Finder)
-    bytecode.shortcut()  # and without the import system's locks
+    # their docstring-free files in memhooks' cache folder (every hook call loads dirs)
     from .. import dirs
 
     try:
