@@ -14,6 +14,7 @@ to bottom as ``memhooks --help`` lists them (pre-commit's ``main.py`` has the sa
 from __future__ import annotations
 
 import os
+import re
 import sys
 import warnings
 from types import SimpleNamespace
@@ -98,15 +99,16 @@ class CommandLineError(UsageError):
     PATH``, ``ambiguous option: --st …`` —; ``prog`` otherwise."""
 
     def __init__(self, message: str, prog: str, usage: str) -> None:
-        match = _ARGUMENT.match(message)
+        match = re.match(_ARGUMENT, message)
         argument = match and next(group for group in match.groups() if group)
         super().__init__(message, argument=argument or prog)
         self.prog, self.usage = prog, usage
 
 
 #: The argument argparse names in its usage errors (``argparse.ArgumentError``'s
-#: ``argument X: …``, and the messages ``parse_args`` makes itself).
-_ARGUMENT = __import__("re").compile(
+#: ``argument X: …``, and the messages ``parse_args`` makes itself). A pattern compiled
+#: when a usage error is raised: compiled at import it was ~0.2 ms of every command.
+_ARGUMENT = (
     r"argument (\S+?): |unrecognized arguments: (\S+)"
     r"|the following arguments are required: ([^,]+)|ambiguous option: ([^\s=]+)"
 )
