@@ -146,9 +146,11 @@ def test_the_collector_stays_off_for_a_hook_call_alone_and_every_command_gets_th
         "sys.meta_path[0] is bytecode.Finder)"
     )
     for argv, seen in ((["hook", "--agent", "claude-code"], "True False True True"),
-                       (["mcp"], "False True True True"), (["hook", "--help"], "False True True True"),
+                       (["mcp"], "False True True True"),
+                       (["hook", "--help"], "False True True True"),
                        (["history", "import"], "False True True True")):  # fmt: skip
-        done = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True, timeout=60, check=False)
+        done = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True,
+                              text=True, timeout=60, check=False)  # fmt: skip
         assert done.stdout.strip() == seen, (argv, done.stderr[-300:])
     main = Path(command.hook_program()[-1]).read_text(encoding="utf-8")
     assert main.index("gc.disable()") < main.index("import os")  # before os's imports
@@ -166,7 +168,8 @@ def test_the_memhooks_command_puts_the_shims_in_place_before_the_cli() -> None:
         "from memhooks.console import main\nfrom memhooks.fast import bytecode\n"
         "assert 'memhooks.cli' not in sys.modules\n"
         "try:\n    main()\nexcept SystemExit as done:\n    code = done.code\n"
-        "print(code, sys.meta_path[0] is bytecode.Finder, 'memhooks.cli' in sys.modules, file=sys.stderr)"
+        "print(code, sys.meta_path[0] is bytecode.Finder, 'memhooks.cli' in sys.modules,"
+        " file=sys.stderr)"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           timeout=60, check=False)  # fmt: skip

@@ -133,9 +133,10 @@ class Entry:
     boundary]``), ``committed`` (whether the base — the text blame saw — is HEAD's
     version of the file, or HEAD has none: a line not in the base is then surely
     uncommitted; None when not known), ``base_lines`` (None while no edit is
-    followed; else the base's owners, its text in ``base``, kept aside too) and ``before`` (previous owners already found: ``"<hash> <path>"`` -> the
-    :class:`memhooks.lines.story.Story` of that owner's lines) and ``notes`` (what callers keep with this
-    file version: :attr:`memhooks.lines.Ownership.notes`); ``worded``: per line of
+    followed; else the base's owners, its text in ``base``, kept aside too),
+    ``before`` (previous owners already found: ``"<hash> <path>"`` -> the
+    :class:`memhooks.lines.story.Story` of that owner's lines) and ``notes`` (what
+    callers keep with this file version: :attr:`memhooks.lines.Ownership.notes`); ``worded``: per line of
     ``text``, ``"1"`` when it holds a letter or a digit, else ``"0"`` (:meth:`wordless`)."""
 
     __slots__ = (

@@ -126,8 +126,11 @@ def _fill(
                 back = owner.previous  # the commit it reverts is not in this history
                 diff = hunks(top, back, (owner.hash, owner.path))
             if story is None:
-                spans = [[h.new_start, h.new_start + max(len(h.new), 1) - 1, h.old_start,
-                          len(h.old), int(bool(h.new) and rewrote(h))] for h in diff if h.old]  # fmt: skip
+                spans = [
+                    [h.new_start, h.new_start + max(len(h.new), 1) - 1, h.old_start,
+                     len(h.old), int(bool(h.new) and rewrote(h))]
+                    for h in diff if h.old
+                ]  # fmt: skip
                 story = Story(back, spans)
             for n, m in origins(diff, asked).items():
                 story.came[n] = m or 0

@@ -32,9 +32,9 @@ def kept(
     entry: cache.Entry, hash_: str, path: str, ranges: list[tuple[int, int]]
 ) -> list[list[Row]] | None:
     """The previous-owner rows of each of ``ranges`` (lines of commit ``hash_``'s version
-    of ``path``), as :func:`memhooks.lines.previous.previous_owners` finds them, from what ``entry`` keeps
-    alone; None when any range is not known yet (no git: the pre-tool shortcut,
-    :mod:`memhooks.hook.told`)."""
+    of ``path``), as :func:`memhooks.lines.previous.previous_owners` finds them, from
+    what ``entry`` keeps alone; None when any range is not known yet (no git: the
+    pre-tool shortcut, :mod:`memhooks.hook.told`)."""
     story = Story.of(entry.previous(story_key(hash_, path)))
     if story is None:
         return None
@@ -44,12 +44,13 @@ def kept(
 
 class Story:
     """What one owner's step back says, kept with the file version under
-    :func:`story_key` and filled in as its lines are asked (:func:`_fill`), so a line
+    :func:`story_key` and filled in as its lines are asked
+    (:func:`memhooks.lines.previous.previous_owners`), so a line
     has the same previous owners whatever range it is asked in and an edit finds the
     lines a read (or the background blame, :mod:`.warm`) looked up ready:
 
     * ``back``: ``(commit, path)`` of the version before it (a revert's: the version it
-      put back, :func:`_restored`);
+      put back);
     * ``hunks``: ``[first, last, old first, old count, rewrote]`` of each hunk of its
       diff that removed lines — ``first``..``last`` the lines of its side it stands at
       (:meth:`memhooks.lines.blame.Hunk.replaces`), ``rewrote`` 1 when it rewrote them
@@ -84,9 +85,8 @@ class Story:
                 for i in range(int(k)):
                     story.came[int(n) + i] = int(m) + i if m else 0
             for m, k, hash_, path, line, prev_hash, prev_path in at:
-                row = (str(hash_), str(path), int(line), prev_hash, prev_path)
                 for i in range(int(k)):
-                    story.at[int(m) + i] = (*row[:2], row[2] + i, *row[3:])  # type: ignore[assignment]
+                    story.at[int(m) + i] = (str(hash_), str(path), int(line) + i, prev_hash, prev_path)
         except (TypeError, ValueError, IndexError):
             return None
         return story

@@ -195,18 +195,21 @@ def judge_ahead(top: str, own: Ownership, deadline: float, limit: int = AHEAD) -
 
 def walk_ahead(top: str, file: str, own: Ownership, deadline: float, limit: int = AHEAD) -> int:
     """Walk back ahead of the edit: the previous owners of every owner an edit may walk
-    back from — low-signal or reshaping by what it said (:func:`memhooks.lines.said.walked`),
-    or judged to have re-spaced or re-laid out some of its lines — looked up for all its
-    lines (kept line by line: :class:`memhooks.lines.story.Story`), what they said read
-    (kept aside, as :func:`read_ahead` keeps the owners'), what they did judged
+    back from — low-signal or reshaping by what it said
+    (:func:`memhooks.lines.said.walked`), or judged to have re-spaced or re-laid out some
+    of its lines — looked up for all its lines (kept line by line:
+    :class:`memhooks.lines.story.Story`), what they said read (kept aside, as
+    :func:`read_ahead` keeps the owners'), what they did judged
     (:func:`memhooks.lines.delta.verdicts`, those an edit judges: not low-signal, or
-    reshaping), then a step further from those that walk back too — at most
-    :data:`STEPS` steps and ``limit`` previous owners, while ``deadline`` (monotonic)
-    has not passed. So an edit of lines the read did not cover starts no git process
-    to say what stood behind a reformatting owner (``bench_lines_hook`` ``edit_far``).
-    How many owners were looked up; raises what :func:`memhooks.lines.said.read` raises."""
+    reshaping), then a step further from those that walk back too, each for all the
+    lines any owner's lines came from — at most :data:`STEPS` steps and ``limit``
+    previous owners, while ``deadline`` (monotonic) has not passed. So an edit of lines
+    the read did not cover starts no git process to say what stood behind a reformatting
+    owner (``bench_lines_hook`` ``edit_far``). How many owners were looked up; raises
+    what :func:`memhooks.lines.said.read` raises."""
     from . import delta, surface
     from .previous import previous_owners
+    from .ranges import extend, numbers
     from .said import NOTES, RESHAPES, SPACE, Ahead, Said, keep_aside, read, walked
 
     entry = own.entry
@@ -223,7 +226,7 @@ def walk_ahead(top: str, file: str, own: Ownership, deadline: float, limit: int 
         """Judged to re-space some of its lines, or judged by the layout rule (a subject
         naming a layout change): an edit may walk back from a part of its lines."""
         verdict = spacing.get(hash_) if isinstance(spacing, dict) else None
-        if isinstance(verdict, list) and any(isinstance(v, list) and v[-1:] == [SPACE] for v in verdict):
+        if isinstance(verdict, list) and any(v[-1:] == [SPACE] for v in verdict if v):
             return True
         return isinstance(layout, dict) and isinstance(layout.get(hash_), list)
 
@@ -232,20 +235,23 @@ def walk_ahead(top: str, file: str, own: Ownership, deadline: float, limit: int 
         note = said(owner.hash) if not owner.boundary else None
         if note is not None and (walked(note.low_signal) or reshaped(owner.hash)):
             steps.append(owner)
-    seen: set[str] = {o.hash for o in own.owners}
     asked = told = 0
     for _ in range(STEPS):
-        found: dict[str, Any] = {}
+        # each previous owner once, for every line of its any owner's lines came from
+        found: dict[tuple[str, str], Any] = {}
         for step in steps:
             if time.monotonic() >= deadline or told >= limit:
                 return asked
             asked += 1
             for before in previous_owners(top, step, own, deadline=deadline):
-                if not before.boundary and before.hash not in seen:
-                    found.setdefault(before.hash, before)
-        seen.update(found)
+                if before.boundary:
+                    continue
+                kept = found.setdefault((before.hash, before.path), before)
+                if kept is not before:
+                    for n in numbers(before.origin_lines):
+                        extend(kept.origin_lines, n)
         told += len(found)
-        said_of = {h: said(h) for h in found}
+        said_of = {h: said(h) for h, _ in found}
         missing = [h for h, s in said_of.items() if s is None]
         for start in range(0, len(missing), BATCH):
             if time.monotonic() >= deadline:
@@ -254,13 +260,13 @@ def walk_ahead(top: str, file: str, own: Ownership, deadline: float, limit: int 
             if batch:
                 keep_aside(file, entry.head, cache.FORMAT, batch)
                 said_of.update(batch)
-        judge = [b for h, b in found.items()
-                 if (s := said_of.get(h)) is not None and s.low_signal in (None, RESHAPES)]  # fmt: skip
+        lows = {h: s.low_signal for h, s in said_of.items() if s is not None}
+        judge = [b for (h, _), b in found.items() if h in lows and lows[h] in (None, RESHAPES)]
         for start in range(0, len(judge), JUDGE_BATCH):
             if time.monotonic() >= deadline:
                 return asked
             delta.verdicts(top, judge[start : start + JUDGE_BATCH], own, deadline=deadline)
-        steps = [b for h, b in found.items() if (s := said_of.get(h)) is not None and walked(s.low_signal)]
+        steps = [b for (h, _), b in found.items() if h in lows and walked(lows[h])]
         if not steps:
             break
     return asked
