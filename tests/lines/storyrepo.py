@@ -91,3 +91,13 @@ def why_owner(repo: Path, home: Path, where: str) -> dict[str, Any]:
     """The one owner ``memhooks why WHERE --format json`` names (:func:`why`)."""
     (owner,) = json.loads(why(repo, home, where, "--format", "json"))["owners"]
     return owner  # type: ignore[no-any-return]
+
+
+def blamed_ahead(state: Path, seconds: float = 60.0) -> None:
+    """Wait for a read's background blame (:mod:`memhooks.lines.warm`) to end: no lock
+    file of it is left in the state folder ``state``."""
+    import time
+
+    end = time.monotonic() + seconds
+    while time.monotonic() < end and any((state / "blame").glob("*.warm")):
+        time.sleep(0.05)

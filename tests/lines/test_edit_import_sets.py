@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 from import_set_support import STEADY, assert_recorded, loaded
+from storyrepo import blamed_ahead
 
 from memhooks.install import command
 
@@ -69,7 +70,7 @@ def import_sets(
         return loaded(done.stderr, WATCHED), done.stdout
 
     call("claude-read", "reader")  # blames the lines, keeps the store's marks
-    _blamed_ahead(base / "state")  # the rest of the file, blamed in the background
+    blamed_ahead(base / "state")  # the rest of the file, blamed in the background
     out: dict[str, list[str]] = {}
     decided = "MAX_ATTEMPTS = 4  # the gateway's measured budget\n"
     edit = {**PAYLOADS["claude-pre-edit"], "tool_input": {"file_path": "{root}/retryx/retry.py",
@@ -85,14 +86,6 @@ def import_sets(
     return out
 
 
-def _blamed_ahead(state: Path, seconds: float = 60.0) -> None:
-    """Wait for the read's background blame (:mod:`memhooks.lines.warm`) to end: its lock
-    file is gone."""
-    import time
-
-    end = time.monotonic() + seconds
-    while time.monotonic() < end and any((state / "blame").glob("*.warm")):
-        time.sleep(0.05)
 
 
 @pytest.mark.parametrize("kind", ["edit_settled", "edit_tells", "edit_walks"])

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from storyrepo import blamed_ahead
 from test_hook_lines import context, hook
 
 from memhooks.hook.told import all_told
@@ -87,6 +88,26 @@ def test_after_the_read_that_told_its_owners_the_edit_opens_no_state_file(
         file.unlink()
     cap = "MAX_ATTEMPTS = 4  # the gateway's measured budget\n"
     assert context(hook(project, "claude-code", edit(root, cap))) == ""
+    assert not ledger.exists()
+
+
+def test_an_edit_of_lines_that_need_nothing_settles_though_nothing_was_told_yet(
+    project: dict[str, object],
+) -> None:
+    # lines 1-4 are the project's first commit's (told only when it answers the prompt):
+    # the read tells nothing, and the edit of those lines has nothing to tell either — it
+    # went the whole way (the state file opened, SQLite loaded: ~2x bare) whenever the
+    # session had been told nothing yet (iproute2: edits of lines "Update kernel headers"
+    # owns, a bump never told, 4 of bench_lines_hook's 21 edit_told runs)
+    root = Path(str(project["root"]))
+    assert context(hook(project, "claude-code", read(root, 1, 3))) == ""
+    state = Path(project["env"]["MEMHOOKS_STATE_DIR"])  # type: ignore[index]
+    blamed_ahead(state)  # line 4 (the edit's context) blamed by the read's background blame
+    ledger = state / FILENAME
+    for file in state.glob(FILENAME + "*"):  # opened, a fresh state file would tell again
+        file.unlink()
+    doc = '"""Retrying calls to the payment gateway."""\n'  # line 1: ±3 is lines 1-4
+    assert context(hook(project, "claude-code", edit(root, doc))) == ""
     assert not ledger.exists()
 
 

@@ -78,7 +78,7 @@ def edit_settled(call: Call, sure: Callable[[str, frozenset[str], str | None], b
             return False
     except (ValueError, KeyError, TypeError):
         return False
-    return bool(told) and sure(root, told, prompt)
+    return sure(root, told, prompt)  # nothing told yet: owners that need none settle too
 
 
 def nothing_named(call: Call) -> bool:
