@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from storyrepo import build, story
+from storyrepo import build, built_story, story
 
 from memhooks.commands.why import parse_target
 from memhooks.errors import MemhooksError, UsageError
@@ -291,6 +291,23 @@ def test_a_missing_file_is_said_missing_whatever_lines_are_asked(repo: Path, lin
     assert diagnostic["code"] == "MH024" and diagnostic["help"] == MISSING_HELP
     # a name with something after its colon that is no range may be a file's whole name
     assert diagnostic["path"] == ("nope.py" if lines[:1].isdigit() else f"nope.py:{lines}")
+
+
+def test_a_range_names_every_line_s_previous_owner(
+    tmp_path_factory: pytest.TempPathFactory, tmp_path: Path
+) -> None:
+    # a formatting commit over three decisions, a line each: asked of the three lines,
+    # `why` named two of them — previous owners were capped at two an owner, so a line's
+    # answer changed with the range asked (newcomer28: requests `sessions.py:150` named
+    # 8bce583, `:140-164` did not). The command names each; the hook keeps its bound.
+    repo, hashes = built_story(tmp_path_factory, "three_decisions_story.json")
+    env = {**os.environ, "MEMHOOKS_STATE_DIR": str(tmp_path / "state"), "HOME": str(tmp_path)}
+    first = why(repo, "gateway.py:1-3", env=env).stdout.split("\n")[2]
+    assert first.startswith(f'gateway.py 1–3: {hashes["format"][:12]} "style: Add automatic')
+    for label in ("attempts", "timeout", "backoff"):
+        assert hashes[label][:12] in first, label
+        line = 1 + ["attempts", "timeout", "backoff"].index(label)
+        assert f"before it {hashes[label][:12]}" in why(repo, f"gateway.py:{line}", env=env).stdout
 
 
 def test_git_that_cannot_run_is_a_diagnostic_with_its_code(repo: Path, tmp_path: Path) -> None:

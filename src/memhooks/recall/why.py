@@ -15,7 +15,7 @@ from ..lines.ownership import owners, owners_saved
 from ..lines.ranges import extend, numbers
 from ..lines.said import walked
 from .why_commit import Commit, LeftOut, rules, said_before, texts, with_news
-from .why_delta import part_of, rejudge, rejudge_before, reshaped, worded_part
+from .why_delta import late, part_of, rejudge, rejudge_before, reshaped, worded_part
 
 # On the hook's import set (line-level recall): the walk back loads lines.previous only
 # for an owner that reshaped its lines.
@@ -132,6 +132,7 @@ def explain_lines(
     focus: Sequence[tuple[int, int]] = (),
     walk: Callable[[Explanation], bool] | None = None,
     surface: bool = False,
+    max_before: int | None = MAX_BEFORE,
 ) -> Why:
     """Why lines ``ranges`` of ``path`` (relative to the work tree ``top``) are as they
     are. ``exclude``: the chain's exclusion phrases; ``store``/``project``: the embedded
@@ -145,7 +146,9 @@ def explain_lines(
     lines there (each line's history is its own: the context of a reformatted block must
     not hide what the changed lines replaced), and one that owns none of them is not
     walked back; ``walk``: whether a low-signal owner's previous owners are worth
-    looking up (default: all); ``surface``: give the answer its :attr:`Why.surface` judge.
+    looking up (default: all); ``surface``: give the answer its :attr:`Why.surface` judge;
+    ``max_before``: the previous owners named per owner (and per step back), most lines
+    first (None: every one — ``memhooks why``, where a range's answer names each line's).
     What an owner did to the lines asked (``focus``'s, when it owns any) may overrule its
     subject, one rule for a read, an edit and ``memhooks why`` (:mod:`.why_delta`): an
     owner that changed them only in whitespace, or whose subject names a layout change
@@ -180,7 +183,7 @@ def explain_lines(
     commits = texts(top, read, own)
     left_out = LeftOut(rules(exclude), store, project)
     left_out.look_up(commits)
-    walks = max_previous
+    walks, most = max_previous, max_before
     focused = own.within(focus) if focus else None
     parts: dict[str, set[int]] = {}
     if not late(deadline):  # what the owners did to these lines: judged (git) once
@@ -203,7 +206,7 @@ def explain_lines(
             shaped = Explanation(reshaped(commit), part.lines)
             shaped.places = explanation.places
             if walk is None or walk(shaped):
-                shaped.before, shaped.earlier = walk_back(top, part, own, deadline, left_out)
+                shaped.before, shaped.earlier = walk_back(top, part, own, deadline, left_out, most)
                 walks = None if walks is None else walks - 1
             if shaped.before or shaped.earlier:  # else the owner's lines all, as itself
                 explanation.lines = rest
@@ -214,7 +217,8 @@ def explain_lines(
             and can_walk
             and (walk is None or walk(explanation))
         ):
-            explanation.before, explanation.earlier = walk_back(top, start, own, deadline, left_out)
+            found_before = walk_back(top, start, own, deadline, left_out, most)
+            explanation.before, explanation.earlier = found_before
             walks = None if walks is None else walks - 1
     answer.excluded = left_out.excluded
     answer.unrun = own.unrun
@@ -256,16 +260,18 @@ def walk_back(
     own: Ownership,
     deadline: float | None,
     left_out: LeftOut,
+    limit: int | None = MAX_BEFORE,
 ) -> tuple[list[tuple[Commit, int]], list[tuple[Commit, int, str]]]:
     """``owner``'s previous owners, and behind each of them that is low-signal too, the
     owners of the lines it made — each line followed by its text, so each line's chain
     is followed, not the chain of the most lines (requests' ``auth.py``
     290–297: the fix behind a rename owns one line of four) — a step at a time, renames
-    followed: ``(before, earlier)`` of :class:`Explanation`."""
+    followed: ``(before, earlier)`` of :class:`Explanation`; at most ``limit`` previous
+    owners a step (None: all)."""
     from ..lines.previous import previous_owners  # only an owner that reshaped its lines
 
     found = previous_owners(top, owner, own, deadline=deadline)
-    before = said_before(top, found, own, left_out, MAX_BEFORE, owner.hash)
+    before = said_before(top, found, own, left_out, limit, owner.hash)
     rejudge_before(top, before, own, deadline)
     earlier: list[tuple[Commit, int, str]] = []
     seen = {owner.hash, *(c.hash for _, c in before)}
@@ -273,7 +279,7 @@ def walk_back(
     while steps and len(earlier) < MAX_WALK and not late(deadline):
         step, after = steps.pop(0)
         further = previous_owners(top, step, own, deadline=deadline)
-        told = said_before(top, further, own, left_out, MAX_BEFORE, step.hash)
+        told = said_before(top, further, own, left_out, limit, step.hash)
         rejudge_before(top, told, own, deadline)
         for back, commit in told:
             if commit.hash in seen or len(earlier) >= MAX_WALK:
@@ -289,12 +295,3 @@ def walks_back(commit: Commit) -> bool:
     """Whether the commits before ``commit`` say why its lines are so: it is low-signal
     or reshapes code, and is no bump (:func:`memhooks.lines.said.walked`, the one rule)."""
     return walked(commit.low_signal)
-
-
-def late(deadline: float | None) -> bool:
-    """Whether ``deadline`` (:func:`time.monotonic`) has passed: no more git to start."""
-    if deadline is None:
-        return False
-    import time
-
-    return time.monotonic() >= deadline

@@ -126,9 +126,14 @@ def texts(top: str, hashes: list[str], own: Ownership) -> dict[str, Commit]:
 
 
 def said_before(
-    top: str, found: list[Before], own: Ownership, left_out: LeftOut, limit: int, behind: str
+    top: str,
+    found: list[Before],
+    own: Ownership,
+    left_out: LeftOut,
+    limit: int | None,
+    behind: str,
 ) -> list[tuple[Before, Commit]]:
-    """The first ``limit`` previous owners of ``found`` that are not a boundary, each
+    """The first ``limit`` (None: all) previous owners of ``found`` that are not a boundary, each
     with what its commit said, less those left out (kept in ``left_out.excluded``, as
     previous owners of ``behind``); in order."""
     kept = [b for b in found if not b.boundary][:limit]

@@ -198,11 +198,12 @@ def rejudge_before(
     walked past too (requests' ``models.py`` 96–98: behind the formatter stood 2d4a89f5
     "adding in pep8 fixes", which only re-aligned them). Raises nothing; past
     ``deadline`` none is judged."""
-    if before and not _late(deadline):
+    if before and not late(deadline):
         judge(top, [(b, c) for b, c in before if c.low_signal in (None, RESHAPES)], own, deadline)
 
 
-def _late(deadline: float | None) -> bool:
+def late(deadline: float | None) -> bool:
+    """Whether ``deadline`` (:func:`time.monotonic`) has passed: no more git to start."""
     if deadline is None:
         return False
     import time

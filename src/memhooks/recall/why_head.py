@@ -11,7 +11,8 @@ from __future__ import annotations
 from ..lines.blame import old_side
 from ..lines.ownership import owners_at_head
 from ..lines.ranges import numbers, ranges_of
-from .why import Explanation, Why, late, walk_back, walks_back
+from .why import Explanation, Why, walk_back, walks_back
+from .why_delta import late
 from .why_commit import LeftOut, rules, texts
 from .why_delta import worded_part
 

@@ -118,6 +118,7 @@ def why(
             project=where.project,
             shown_path=where.relative(real),
             deadline=deadline,
+            max_before=None,  # each line's, whatever the range (the hook's are bounded)
         )
         at_head(top, rel, answer, state_dir=blame_dir, exclude=list(plan.exclude), store=store,
                 project=where.project, deadline=deadline)  # fmt: skip
