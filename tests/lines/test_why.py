@@ -308,6 +308,11 @@ def test_a_range_names_every_line_s_previous_owner(
         assert hashes[label][:12] in first, label
         line = 1 + ["attempts", "timeout", "backoff"].index(label)
         assert f"before it {hashes[label][:12]}" in why(repo, f"gateway.py:{line}", env=env).stdout
+    # and what an uncommitted change of the three lines replaced, named at HEAD
+    (repo / "gateway.py").write_text("ATTEMPTS = 5\nTIMEOUT_S = 31\nBACKOFF_S = 0.6\n", "utf-8")
+    replaced = why(repo, "gateway.py:1-3", env=env).stdout
+    assert "not committed yet" in replaced
+    assert all(hashes[label][:12] in replaced for label in ("attempts", "timeout", "backoff"))
 
 
 def test_git_that_cannot_run_is_a_diagnostic_with_its_code(repo: Path, tmp_path: Path) -> None:

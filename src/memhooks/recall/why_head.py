@@ -38,7 +38,8 @@ def at_head(
     relative to the work tree ``top``): one diff against HEAD, one blame there (kept in
     the blame cache under HEAD's own key), most lines first; what the chain's
     ``exclude`` phrases or the store's revert marks leave out joins ``answer.excluded``.
-    Lines only added replaced nothing; a shallow clone's edge is no owner. Raises
+    Lines only added replaced nothing; a shallow clone's edge is no owner; every previous
+    owner is named, as ``memhooks why`` names them (its one caller). Raises
     :class:`memhooks.lines.BlameError` when git cannot run."""
     if not answer.uncommitted_lines:
         return
@@ -58,7 +59,8 @@ def at_head(
         explanation = Explanation(commit, owner.lines)
         start = worded_part(own, owner)  # a line without a word has nothing to follow
         if walks_back(commit) and start is not None and not late(deadline):
-            explanation.before, explanation.earlier = walk_back(top, start, own, deadline, left_out)
+            back = walk_back(top, start, own, deadline, left_out, None)  # every one, as why
+            explanation.before, explanation.earlier = back
         answer.replaced.append(explanation)
     answer.unrun = answer.unrun or own.unrun
     known = {h for h, _, _ in answer.excluded}
