@@ -25,6 +25,21 @@ recall_queries:
 """
 
 
+def _project(tmp_path: Path, queries: list[str], memory: str) -> tuple[Path, str]:
+    """A project whose root hook asks ``queries``, and a store holding ``memory`` (id
+    ``m``) for it: (its root, the store's path)."""
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    listed = "".join(f"  - {json.dumps(q)}\n" for q in queries)
+    (root / "MEMHOOKS.md").write_text(
+        f"---\nschema: memhooks/v2\nrecall_queries:\n{listed}---\n", encoding="utf-8"
+    )
+    store = str(tmp_path / "store.sqlite3")
+    with MemoryStore(store) as s:
+        s.add(project_id(str(root)), memory, id="m")
+    return root, store
+
+
 def test_each_memory_credits_the_cue_that_matched(tmp_path: Path) -> None:
     root = tmp_path / "proj"
     (root / ".git").mkdir(parents=True)
@@ -69,15 +84,9 @@ def test_each_memory_credits_the_cue_that_matched(tmp_path: Path) -> None:
 def test_a_query_is_credited_by_the_words_rule_recall_compares_prose_by(tmp_path: Path) -> None:
     # credit compares words as memhooks.words does everywhere else: "merging" and "merge"
     # are one word (credit's own stemmer kept "merg" and "merge" apart: "the prompt")
-    root = tmp_path / "proj"
-    (root / ".git").mkdir(parents=True)
-    (root / "MEMHOOKS.md").write_text(
-        '---\nschema: memhooks/v2\nrecall_queries: ["Why does merging stall?"]\n---\n',
-        encoding="utf-8",
+    root, store = _project(
+        tmp_path, ["Why does merging stall?"], "A merge of the ledger waits on the nightly lock"
     )
-    store = str(tmp_path / "store.sqlite3")
-    with MemoryStore(store) as s:
-        s.add(project_id(str(root)), "A merge of the ledger waits on the nightly lock", id="m")
     result = recall(str(root), prompt="the nightly ledger lock", store_path=store)
     body = json.loads(str(context(result)).split("\n", 2)[2])
     assert {m["id"]: m["recalled_by"] for m in body["memories"]} == {"m": "Why does merging stall?"}
@@ -91,17 +100,11 @@ def test_a_shared_number_credits_no_query_and_the_summary_counts_prompt_finds(
     # found listed every query searched beside it (newcomer24)
     from memhooks.recall.summary import text
 
-    root = tmp_path / "proj"
-    (root / ".git").mkdir(parents=True)
-    (root / "MEMHOOKS.md").write_text(
-        "---\nschema: memhooks/v2\nrecall_queries:\n"
-        '  - "Why is the backend pinned to PostgreSQL 15?"\n'
-        '  - "Which releases were rolled back?"\n---\n',
-        encoding="utf-8",
+    root, store = _project(
+        tmp_path,
+        ["Why is the backend pinned to PostgreSQL 15?", "Which releases were rolled back?"],
+        "Access tokens expire after 15 minutes at most",
     )
-    store = str(tmp_path / "store.sqlite3")
-    with MemoryStore(store) as s:
-        s.add(project_id(str(root)), "Access tokens expire after 15 minutes at most", id="t")
     result = recall(str(root), prompt="how long do access tokens live", store_path=store)
     (memory,) = result["memories"]
     assert {b["matched"] for b in memory["recalled_by"]} == {"prompt"}
