@@ -183,3 +183,22 @@ def test_commits_naming_the_function_neither_fill_the_search_nor_make_the_name_c
     note = "merge_windows must keep the windows sorted by their start, as support reads them."
     store.remember(Draft(note, project=project))
     assert found(store, uptime, cue_at(uptime, [(22, 22)])) == [note]
+
+
+def test_the_hybrid_search_s_nearest_memories_leave_out_commits_in_their_order(
+    store: MemoryStore, uptime: Path, tmp_path: Path
+) -> None:
+    # the semantic half of a hybrid store's search (EmbeddedBackend._text) keeps the
+    # notes among its nearest memories by the store's one rule for "made of a commit"
+    # (store.commits.NOT_A_COMMIT), in the order they came
+    from memhooks.store import ranking
+
+    history_imported(uptime, store, tmp_path)
+    project = identify(str(uptime)).id
+    note, _ = store.remember(Draft(DECISION, project=project))
+    other, _ = store.remember(Draft("merge_windows is called once a minute.", project=project))
+    pk = dict(store.read(lambda conn: conn.execute("SELECT id, pk FROM memories").fetchall()))
+    commits = [pk[m.id] for m in store.list(project) if m.id not in (note.id, other.id)]
+    pks = [pk[other.id], *commits, pk[note.id]]
+    assert commits
+    assert store.read(lambda conn: ranking.not_commits(conn, pks)) == [pk[other.id], pk[note.id]]

@@ -329,7 +329,10 @@ def memories(conn: sqlite3.Connection, pks: Iterable[int]) -> dict[int, Memory]:
 
 
 def not_commits(conn: sqlite3.Connection, pks: list[int]) -> list[int]:
-    """``pks`` less the memories made of a commit, in order."""
-    sql = "SELECT memory FROM commits WHERE memory IN (SELECT value FROM json_each(?))"
-    made = {pk for (pk,) in conn.execute(sql, (dumps(pks),))}
-    return [pk for pk in pks if pk not in made]
+    """``pks`` less the memories made of a commit (:data:`.commits.NOT_A_COMMIT`), in order."""
+    sql = (
+        "SELECT m.pk FROM memories m"
+        f" WHERE m.pk IN (SELECT value FROM json_each(?)) AND {NOT_A_COMMIT}"
+    )
+    kept = {pk for (pk,) in conn.execute(sql, (dumps(pks),))}
+    return [pk for pk in pks if pk in kept]
