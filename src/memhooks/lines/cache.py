@@ -483,7 +483,11 @@ def save(file: str, entry: Entry) -> bool:
     data["size"] = len(packed) // width
     header = dumps(data, separators=(",", ":"))
     body = "\n".join((header, packed, entry.worded, "".join(sections)))
-    return cachefile.write(file, body, mode=0o700)
+    if not cachefile.write(file, body, mode=0o700):
+        return False
+    # saved, it reads what is kept beside it as a loaded one does (Entry.aside)
+    entry._text_file = file[: -len(".json")] + ".text"
+    return True
 
 
 def _part(text: str, at: int, length: int) -> int:

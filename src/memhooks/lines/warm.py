@@ -210,16 +210,12 @@ def walk_ahead(top: str, file: str, own: Ownership, deadline: float, limit: int 
     from . import delta, surface
     from .previous import previous_owners
     from .ranges import extend, numbers
-    from .said import NOTES, RESHAPES, SPACE, Ahead, Said, keep_aside, read, walked
+    from .said import NOTES, RESHAPES, SPACE, keep_aside, read, walked
 
     entry = own.entry
     if entry is None:
         return 0
-    ahead = Ahead.read(file, entry.head, cache.FORMAT)  # what read_ahead kept aside
-
-    def said(hash_: str) -> Said | None:  # as the edit reads it (Entry.said)
-        return Said.of_row(entry.note("commits", hash_)) or ahead.said(hash_)
-
+    said = entry.said  # as the edit reads it: the notes, then what read_ahead kept aside
     spacing, layout = own.notes.get(NOTES), own.notes.get(surface.NOTES)
 
     def reshaped(hash_: str) -> bool:
