@@ -231,12 +231,12 @@ def walk_ahead(top: str, file: str, own: Ownership, deadline: float, limit: int 
         note = said(owner.hash) if not owner.boundary else None
         if note is not None and (walked(note.low_signal) or reshaped(owner.hash)):
             steps.append(owner)
-    asked = told = 0
+    asked = befores = 0
     for _ in range(STEPS):
-        # each previous owner once, for every line of its any owner's lines came from
+        # each previous owner once, for every line of it that any owner's lines came from
         found: dict[tuple[str, str], Any] = {}
         for step in steps:
-            if time.monotonic() >= deadline or told >= limit:
+            if time.monotonic() >= deadline or befores >= limit:
                 return asked
             asked += 1
             for before in previous_owners(top, step, own, deadline=deadline):
@@ -246,7 +246,7 @@ def walk_ahead(top: str, file: str, own: Ownership, deadline: float, limit: int 
                 if kept is not before:
                     for n in numbers(before.origin_lines):
                         extend(kept.origin_lines, n)
-        told += len(found)
+        befores += len(found)
         said_of = {h: said(h) for h, _ in found}
         missing = [h for h, s in said_of.items() if s is None]
         for start in range(0, len(missing), BATCH):
