@@ -315,6 +315,20 @@ def test_a_range_names_every_line_s_previous_owner(
     assert all(hashes[label][:12] in replaced for label in ("attempts", "timeout", "backoff"))
 
 
+def test_a_range_names_every_line_s_commits_however_far_back(
+    tmp_path_factory: pytest.TempPathFactory, tmp_path: Path
+) -> None:
+    # five decisions, each reshaped by a "refactor: simplify", all five formatted after:
+    # asked of the five lines, `why` stopped four commits further back than the
+    # refactors (MAX_WALK for the whole owner), so one line lost its decision that it
+    # names alone (newcomer29: requests `sessions.py:78-200` against `:200`)
+    repo, hashes = built_story(tmp_path_factory, "five_steps_story.json")
+    env = {**os.environ, "MEMHOOKS_STATE_DIR": str(tmp_path / "state"), "HOME": str(tmp_path)}
+    whole = why(repo, "limits.py:1-5", env=env).stdout
+    assert all(hashes[f"decision{i}"][:12] in whole for i in range(5)), whole
+    assert hashes["decision4"][:12] in why(repo, "limits.py:5", env=env).stdout
+
+
 def test_git_that_cannot_run_is_a_diagnostic_with_its_code(repo: Path, tmp_path: Path) -> None:
     # rough20: 'git cannot blame it' was a plain error without a code or what to do
     env = {**os.environ, "PATH": str(tmp_path / "nowhere"), "HOME": str(tmp_path / "home")}

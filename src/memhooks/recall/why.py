@@ -148,7 +148,8 @@ def explain_lines(
     walked back; ``walk``: whether a low-signal owner's previous owners are worth
     looking up (default: all); ``surface``: give the answer its :attr:`Why.surface` judge;
     ``max_before``: the previous owners named per owner (and per step back), most lines
-    first (None: every one — ``memhooks why``, where a range's answer names each line's).
+    first, and :data:`MAX_WALK` further back (None: every one — ``memhooks why``, where a
+    range's answer names each line's).
     What an owner did to the lines asked (``focus``'s, when it owns any) may overrule its
     subject, one rule for a read, an edit and ``memhooks why`` (:mod:`.why_delta`): an
     owner that changed them only in whitespace, or whose subject names a layout change
@@ -267,7 +268,7 @@ def walk_back(
     is followed, not the chain of the most lines (requests' ``auth.py``
     290–297: the fix behind a rename owns one line of four) — a step at a time, renames
     followed: ``(before, earlier)`` of :class:`Explanation`; at most ``limit`` previous
-    owners a step (None: all)."""
+    owners a step and :data:`MAX_WALK` further back (None: every one, however far)."""
     from ..lines.previous import previous_owners  # only an owner that reshaped its lines
 
     found = previous_owners(top, owner, own, deadline=deadline)
@@ -276,13 +277,14 @@ def walk_back(
     earlier: list[tuple[Commit, int, str]] = []
     seen = {owner.hash, *(c.hash for _, c in before)}
     steps = [(b, c) for b, c in before if walks_back(c)]
-    while steps and len(earlier) < MAX_WALK and not late(deadline):
+    most = MAX_WALK if limit is not None else None
+    while steps and (most is None or len(earlier) < most) and not late(deadline):
         step, after = steps.pop(0)
         further = previous_owners(top, step, own, deadline=deadline)
         told = said_before(top, further, own, left_out, limit, step.hash)
         rejudge_before(top, told, own, deadline)
         for back, commit in told:
-            if commit.hash in seen or len(earlier) >= MAX_WALK:
+            if commit.hash in seen or (most is not None and len(earlier) >= most):
                 continue
             seen.add(commit.hash)
             earlier.append((commit, back.count, after.hash))
