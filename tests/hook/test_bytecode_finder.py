@@ -215,3 +215,32 @@ def test_a_bytecode_file_larger_than_one_read_is_read_whole(tmp_path: Path) -> N
         cached.write_bytes((body + bytes(range(256)) * (size // 256 + 1))[:size])
         found = _read(str(source), str(cached))
         assert found is not None and found[1] == cached.read_bytes()
+
+
+def test_the_watchdog_thread_imports_only_a_module_that_imports_nothing() -> None:
+    # the shortcut loads without the import system's locks; the hook's one other thread
+    # (hook.deadline.Watchdog) imports memhooks.terminal when it fires: a module that
+    # imports nothing can never be met half-made by that thread (newcomer29)
+    import ast
+
+    import memhooks.terminal
+    from memhooks.commands import hook
+
+    tree = ast.parse(Path(memhooks.terminal.__file__).read_text(encoding="utf-8"))
+    imports = [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
+    assert [getattr(n, "module", None) for n in imports] == ["__future__"]
+    emit = ast.parse(Path(hook.__file__).read_text(encoding="utf-8"))
+    fired = next(f for f in ast.walk(emit) if isinstance(f, ast.FunctionDef) and f.name == "_emit")
+    lazily = [n.module for n in ast.walk(fired) if isinstance(n, ast.ImportFrom)]
+    assert lazily == ["terminal"]
+
+
+def test_python_v_names_the_modules_the_shortcut_loads(package: Path) -> None:
+    probe = (
+        "import sys\nfrom memhooks.fast import bytecode\n"
+        "sys.meta_path.insert(0, bytecode.Finder)\nbytecode.shortcut()\nimport memhooks.words\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(package), "PYTHONDONTWRITEBYTECODE": "1"}
+    done = subprocess.run([sys.executable, "-v", "-c", probe], env=env, capture_output=True,
+                          text=True, check=True, timeout=120)  # fmt: skip
+    assert "import 'memhooks.words' # <class 'memhooks.fast.bytecode.Finder'>" in done.stderr

@@ -27,8 +27,12 @@ the standard file's, assertions included (``-OO`` drops those: ours check cache 
 
 :func:`shortcut` then has the import system hand memhooks' modules to
 :func:`_find_and_load`, which loads them as the standard step does but without its
-locks, which serve threads (a hook process runs none: one that loads :mod:`threading`
-goes the standard way again).
+locks, which serve threads. A process that loads :mod:`threading` goes the standard way
+again. The one other thread a hook process runs is the deadline's watchdog
+(:class:`memhooks.hook.deadline.Watchdog`, on :mod:`_thread`): when it fires it imports
+:mod:`memhooks.terminal` alone, which imports nothing, and ends the process — two threads
+running that module's body at once make two copies of its functions, never a module
+half-made (``tests/hook/test_bytecode_finder.py`` holds it).
 
 Over 300 lines on purpose: the finder, its loader and the loading step that calls them
 are one mechanism every hook call runs, and a module more would cost each call what a
@@ -357,6 +361,7 @@ def _find_and_load(name: str, import_: Callable[..., ModuleType]) -> ModuleType:
             raise
         module = sys.modules.pop(name)  # its code may have put another in its place
         sys.modules[name] = module
+        _BOOTSTRAP._verbose_message("import {!r} # {!r}", name, Finder)  # python -v
     finally:
         spec._initializing = False  # type: ignore[attr-defined]
         if outer is not None:
