@@ -216,3 +216,22 @@ def key_of(path: str) -> object:
     from memhooks.filestate import key
 
     return key(os.stat(path))
+
+
+def test_an_edit_with_an_owner_not_told_yet_reads_what_that_one_said_alone(
+    repo: Path, state: str, hashes: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the usual edit that does not settle: most of its lines' owners were told, one not —
+    # what the others said is not read to decide (the whole way reads it again)
+    from memhooks.lines.cache import Entry
+
+    line_recall(str(repo), PATH, [(1, 19)], kind=READ, state_dir=state)
+    asked: list[str] = []
+    said = Entry.said
+    monkeypatch.setattr(Entry, "said", lambda self, h: asked.append(h) or said(self, h))
+    cap = "MAX_ATTEMPTS = 4  # the gateway's measured budget\n"  # the decision and the first commit
+    assert not decide(repo, state, cap, {hashes["regression"]})
+    assert asked == [hashes["decision"]]
+    asked.clear()
+    assert decide(repo, state, cap, {hashes["decision"]})  # settled: each owner's word read
+    assert len(asked) == 2 and hashes["decision"] in asked

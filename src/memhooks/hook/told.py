@@ -156,7 +156,12 @@ def _told(
     for hash_ in {h for h, _ in lines_at.values()}:  # owning only lines without a word:
         if entry.wordless(n for n, (h, _) in lines_at.items() if h == hash_):
             del owned[hash_]  # never named (recall.why), so never to be told
-    said = {h: said_of(h) for h in owned}
+    said: dict[str, Said | None] = {}
+    for owner in owned.keys() - told:  # one owner untold is enough: asked first
+        note = said[owner] = said_of(owner)
+        if note is None or _untold_tells(note, owned[owner][1]):
+            return False
+    said.update((h, said_of(h)) for h in owned.keys() - said.keys())
     if any(s is not None and s.low_signal for s in said.values()):
         # a low-signal owner: the whole way looks for its previous owners from the edit's
         # own lines that hold a word (no context; recall.why: the owner as it owns these;
@@ -186,6 +191,20 @@ def _told(
         elif prior is not None and _respaced(entry, owner, lines_at):
             return False  # the whole way walks back from its re-spaced lines
     return True
+
+
+def _untold_tells(note: Said, prior: object) -> bool:
+    """Whether an owner the session was not told, which said ``note`` and has the
+    previous commit ``prior`` (None: none), is told at this edit whatever else holds
+    (the loop of :func:`_told` below, asked of such an owner first: most edits that do
+    not settle have one, and this spares reading what every other owner said): a
+    low-signal one with owners behind it, or a decision that is not the project's first
+    commit (that one is told only when it answers the prompt: the loop asks)."""
+    from ..lines.said import says_little
+
+    if note.low_signal:
+        return note.walked and not (prior is None and says_little(note.low_signal))
+    return prior is not None or not note.root
 
 
 def _respaced(entry: Entry, owner: str, lines_at: dict[int, tuple[str, int]]) -> bool:
