@@ -6,6 +6,7 @@ bytecode is missing or stale, the standard way loads it, from its source."""
 from __future__ import annotations
 
 import json
+import marshal
 import os
 import shutil
 import subprocess
@@ -244,3 +245,30 @@ def test_python_v_names_the_modules_the_shortcut_loads(package: Path) -> None:
     done = subprocess.run([sys.executable, "-v", "-c", probe], env=env, capture_output=True,
                           text=True, check=True, timeout=120)  # fmt: skip
     assert "import 'memhooks.words' # <class 'memhooks.fast.bytecode.Finder'>" in done.stderr
+
+
+def test_a_standard_bytecode_file_holding_no_code_fails_as_the_standard_loader_says(
+    tmp_path: Path,
+) -> None:
+    """newcomer29: a damaged standard bytecode file (its header current) whose rest loads
+    as something else than code raised TypeError "not code" through the finder, where
+    Python raises ImportError "Non-code object in ..." — the same error either way now."""
+    from hook_support import installed_copy
+
+    top = installed_copy(tmp_path)
+    [cached] = (top / "memhooks" / "__pycache__").glob("terminal.*.pyc")
+    cached.write_bytes(cached.read_bytes()[:16] + marshal.dumps(7))
+    program = (
+        "import sys\nfrom memhooks.fast.bytecode import Finder\n"
+        "if sys.argv[1] == 'finder': sys.meta_path.insert(0, Finder)\n"
+        "try:\n    import memhooks.terminal\n"
+        "except Exception as exc:\n    print(type(exc).__name__, exc, exc.name, exc.path)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(top), "PYTHONDONTWRITEBYTECODE": "1"}
+    said = [
+        subprocess.run([sys.executable, "-c", program, way], env=env, capture_output=True,
+                       text=True, check=True, timeout=60).stdout  # fmt: skip
+        for way in ("standard", "finder")
+    ]
+    assert said[0].startswith("ImportError Non-code object in ")
+    assert said[1] == said[0]

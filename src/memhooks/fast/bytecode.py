@@ -143,8 +143,10 @@ class Finder:
         (data, write), spec.loader_state = spec.loader_state, None
         try:  # a flipped byte may load as something else than code (newcomer20)
             if type(code := marshal.loads(memoryview(data)[HEADER:])) is not _CODE:
-                raise TypeError(f"not code: {spec.cached}")
-        except (EOFError, ValueError, TypeError):
+                # the standard loader's words for it (importlib's _compile_bytecode)
+                raise ImportError(f"Non-code object in {spec.cached!r}", name=spec.name,
+                                  path=spec.cached)  # fmt: skip
+        except (EOFError, ValueError, ImportError):
             if not (spec.cached or "").endswith(SUFFIX):
                 raise  # the standard file damaged: as the standard loader does
             code = _instead(spec, module)
