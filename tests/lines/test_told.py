@@ -230,7 +230,7 @@ def test_an_edit_with_an_owner_not_told_yet_reads_what_that_one_said_alone(
     said = Entry.said
     monkeypatch.setattr(Entry, "said", lambda self, h: asked.append(h) or said(self, h))
     cap = "MAX_ATTEMPTS = 4  # the gateway's measured budget\n"  # the decision and the first commit
-    assert not decide(repo, state, cap, {hashes["regression"]})
+    assert not decide(repo, state, cap, {hashes["add"]})  # the first commit told, not the decision
     assert asked == [hashes["decision"]]
     asked.clear()
     assert decide(repo, state, cap, {hashes["decision"]})  # settled: each owner's word read

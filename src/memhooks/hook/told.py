@@ -157,7 +157,7 @@ def _told(
         if entry.wordless(n for n, (h, _) in lines_at.items() if h == hash_):
             del owned[hash_]  # never named (recall.why), so never to be told
     said: dict[str, Said | None] = {}
-    for owner in owned.keys() - told:  # one owner untold is enough: asked first
+    for owner in [h for h in owned if h not in told]:  # one untold is enough: asked first
         note = said[owner] = said_of(owner)
         if note is None or _untold_tells(note, owned[owner][1]):
             return False
