@@ -505,6 +505,22 @@ def test_the_mcp_tool_gives_the_same_answer_with_its_context(
         tools.why("retryx", 0)
 
 
+def test_the_mcp_tool_reads_lines_written_after_the_path_as_the_command_does(
+    repo: Path, hashes: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # newcomer29: an agent writes `retry.py:9` as it reads a place; the tool said MH024,
+    # no such file, and never pointed at first_line
+    monkeypatch.chdir(repo)
+    assert tools.why("retryx/retry.py:9-10")["owners"] == tools.why("retryx/retry.py", 9, 10)["owners"]
+    assert tools.why("retryx/retry.py:9")["lines"] == tools.why("retryx/retry.py", 9)["lines"]
+    with pytest.raises(UsageError, match=r"^MH035 line 30 is past the end of the file"):
+        tools.why("retryx/retry.py:30")
+    with pytest.raises(UsageError, match=r"^MH035 `abc` is not a line.* \(retryx/retry.py:abc\)$"):
+        tools.why("retryx/retry.py:abc")
+    with pytest.raises(MemhooksError, match=r"^MH024 the file does not exist.*\(retryx/nope.py\)"):
+        tools.why("retryx/nope.py:9")
+
+
 def test_a_second_answer_for_the_same_file_version_needs_no_git(
     repo: Path, hashes: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

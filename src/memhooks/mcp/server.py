@@ -83,7 +83,13 @@ def build(store_path: str | None = None) -> MCPServer:
 
     @server.tool(annotations=read_only)
     def why(
-        path: Annotated[str, Field(min_length=1, description="a file of the project")],
+        path: Annotated[
+            str,
+            Field(
+                min_length=1,
+                description="a file of the project; PATH:LINE or PATH:FIRST-LAST names lines too",
+            ),
+        ],
         first_line: Annotated[
             int | None, Field(ge=1, description="first line (1-based); omit for the whole file")
         ] = None,

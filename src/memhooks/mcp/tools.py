@@ -23,6 +23,7 @@ from ..recall import recall as run_recall
 from ..recall.why_json import to_json
 from ..recall.why_path import checked, line_count, range_error
 from ..recall.why_path import why as why_of
+from ..recall.why_target import parse_target
 from ..recall.why_text import render
 from ..scrubber import scrub
 from ..store import MemoryStore
@@ -92,11 +93,16 @@ def why(
     Blaming stops after ``timeout`` seconds. Only files of the server's project (its
     working directory's) are explained: any other, a symlink out of it included, is
     refused (MH029). Lines the file does not have raise UsageError naming MH035
-    (:class:`~memhooks.recall.why_path.LineRangeError`)."""
+    (:class:`~memhooks.recall.why_path.LineRangeError`). Without ``first_line`` and
+    ``last_line``, ``path`` may carry the lines as the command reads them,
+    ``PATH:LINE[-LINE]`` (:func:`~memhooks.recall.why_target.parse_target`: agents
+    write ``auth.py:150`` as they read it)."""
     try:
         project = locate(os.getcwd()).root  # the server's project: its files only
         ranges: list[tuple[int, int]] = []
-        if first_line is not None or last_line is not None:
+        if first_line is None and last_line is None:
+            path, ranges = parse_target(path, project)
+        else:
             checked(path, project)  # the file's own mistakes before its lines'
             first = first_line if first_line is not None else last_line
             last = last_line if last_line is not None else first
