@@ -194,12 +194,10 @@ def _told(
 
 
 def _untold_tells(note: Said, prior: object) -> bool:
-    """Whether an owner the session was not told, which said ``note`` and has the
-    previous commit ``prior`` (None: none), is told at this edit whatever else holds
-    (the loop of :func:`_told` below, asked of such an owner first: most edits that do
-    not settle have one, and this spares reading what every other owner said): a
-    low-signal one with owners behind it, or a decision that is not the project's first
-    commit (that one is told only when it answers the prompt: the loop asks)."""
+    """Whether an untold owner that said ``note`` (previous commit ``prior``; None:
+    none) is told at this edit whatever else holds, as :func:`_told`'s loop decides: a
+    low-signal one with owners behind it, or any decision but the project's first commit
+    (told only when it answers the prompt: the loop asks)."""
     from ..lines.said import says_little
 
     if note.low_signal:
