@@ -54,7 +54,7 @@ def fixed_help(parser: argparse.ArgumentParser) -> str:
 
 def render() -> str:
     sys.path.insert(0, str(ROOT / "src"))
-    from memhooks.cli import build_parser
+    from memhooks.parser import build_parser
 
     found = commands(build_parser())
     lines = [

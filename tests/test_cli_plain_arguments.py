@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memhooks import cli
+from memhooks import cli, parser
 
 TOKENS = [
     "--all", "--strict", "--format", "--format=json", "--format=sarif", "--format=", "json",
@@ -23,7 +23,7 @@ TOKENS = [
 
 def _argparse(argv: list[str]) -> dict[str, object] | None:
     try:
-        return vars(cli.build_parser(argv[0]).parse_args(argv))
+        return vars(parser.build_parser(argv[0]).parse_args(argv))
     except SystemExit:
         return None
 
@@ -69,12 +69,14 @@ def test_everything_else_is_left_to_argparse(argv: list[str]) -> None:
 
 
 def test_validate_and_explain_do_not_import_argparse(tmp_path) -> None:
+    """Nor the parser's table (memhooks.parser): a plain command line needs neither."""
     (tmp_path / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n", encoding="utf-8")
     code = (
         "import sys; from memhooks.cli import main\n"
         "for argv in (['validate', '--all', sys.argv[1]], ['explain', sys.argv[1], '--format', 'json']):\n"
         "    assert main(argv) == 0\n"
         "assert 'argparse' not in sys.modules, 'argparse imported'\n"
+        "assert 'memhooks.parser' not in sys.modules, 'memhooks.parser imported'\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", code, str(tmp_path)], check=False, capture_output=True, text=True

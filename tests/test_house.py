@@ -85,14 +85,14 @@ KEPT: dict[tuple[str, str], str] = {
     ("memhooks.capture.settings", "json"): HOOK_PATH + ": a switch file (capture turned on once)",
     ("memhooks.capture.settings", "memhooks.atomicfile"): HOOK_PATH + ": a switch file, written",
     ("memhooks.capture.settings", "memhooks.errors"): HOOK_PATH + ": a switch file, unreadable",
-    ("memhooks.cli", "argparse"): VALIDATE + ": no argparse for a plain command line",
+    ("memhooks.cli", "memhooks.parser"): VALIDATE + ": no argparse for a plain command line",
     ("memhooks.console", "memhooks.cli"): VALIDATE + ": the CLI's imports after the shims",
     ("memhooks.cli", "memhooks.commands.hook"): "the hook's entry through the CLI",
-    ("memhooks.cli", "memhooks.commands.history"): VALIDATE + ": one subcommand's parser",
-    ("memhooks.cli", "memhooks.commands.transcripts"): VALIDATE + ": one subcommand's parser",
-    ("memhooks.cli", "memhooks.commands.hooks"): VALIDATE + ": one subcommand's parser",
-    ("memhooks.cli", "memhooks.commands.sessions"): VALIDATE + ": one subcommand's parser",
-    ("memhooks.cli", "memhooks.commands.why"): VALIDATE + ": one subcommand's parser",
+    ("memhooks.parser", "memhooks.commands.history"): VALIDATE + ": one subcommand's parser",
+    ("memhooks.parser", "memhooks.commands.transcripts"): VALIDATE + ": one subcommand's parser",
+    ("memhooks.parser", "memhooks.commands.hooks"): VALIDATE + ": one subcommand's parser",
+    ("memhooks.parser", "memhooks.commands.sessions"): VALIDATE + ": one subcommand's parser",
+    ("memhooks.parser", "memhooks.commands.why"): VALIDATE + ": one subcommand's parser",
     ("memhooks.cli", "memhooks.terminal"): VALIDATE + ": only a warning is printed",
     ("memhooks.cli", "memhooks.report"): VALIDATE + ": only failures are reported",
     ("memhooks.cli", "memhooks.store.location"): VALIDATE
@@ -139,7 +139,7 @@ LAYERS: tuple[frozenset[str], ...] = tuple(
         "capture mcp",
         "hook",  # one door for a hook call
         "commands integrations",
-        "cli __main__ console",
+        "cli parser __main__ console",
     )
 )
 

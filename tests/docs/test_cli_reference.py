@@ -46,7 +46,7 @@ def test_cli_reference_matches_the_live_help() -> None:
 
 
 def test_every_command_has_a_section() -> None:
-    from memhooks.cli import build_parser
+    from memhooks.parser import build_parser
 
     names = [full for full, _, _ in GEN.commands(build_parser())]
     headings, _ = _commands_and_options(DOC)

@@ -79,7 +79,7 @@ def test_examples_run(page: str, project: Path) -> None:
 
 @pytest.mark.parametrize("page", list(BLOCKS))
 def test_examples_parse(page: str) -> None:
-    from memhooks.cli import build_parser
+    from memhooks.parser import build_parser
 
     parser = build_parser()
     for block in BLOCKS[page]:

@@ -274,7 +274,7 @@ def test_format_text_is_the_old_spelling_of_human(
 
 
 def test_every_format_option_offers_human_not_text() -> None:
-    from memhooks.cli import build_parser
+    from memhooks.parser import build_parser
 
     def options(parser: object) -> list[tuple[str, tuple[str, ...]]]:
         import argparse

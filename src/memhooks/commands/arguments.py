@@ -1,6 +1,6 @@
 """Argument types and options several commands share: what argparse checks before a
 command runs (an integer within its range, a value that is not blank, ``--format``'s old
-names, ``--store``, the project of ``--cwd``). :mod:`memhooks.cli` builds the parser with them, and each command
+names, ``--store``, the project of ``--cwd``). :mod:`memhooks.parser` builds the parser with them, and each command
 module that adds its own arguments (``history``, ``sessions``) uses them too.
 
 ``argparse`` is imported only to raise: a command whose arguments need no parser
