@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from memhooks.lines import cache, owners, warm
+from memhooks.lines import cache, owners, warm, warm_start
+from memhooks.lines.warm_start import lock_of
 
 PATH = "retryx/retry.py"
 
@@ -24,27 +25,67 @@ def wait_for(lock: str, seconds: float = 20.0) -> None:
 def test_the_background_blame_leaves_the_whole_file_ready(
     repo: Path, state: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert warm.spawn(str(repo), PATH, state)
-    wait_for(cache.path_of(state, str(repo), PATH) + ".warm")
+    assert warm_start.spawn(str(repo), PATH, state)
+    wait_for(lock_of(state, str(repo), PATH))
     monkeypatch.setenv("PATH", "")  # the edit finds every line known: no git
     answer = owners(str(repo), PATH, state_dir=state)
     assert answer.cached and answer.complete and answer.owners
 
 
 def test_one_process_per_file_at_a_time(repo: Path, state: str) -> None:
-    lock = cache.path_of(state, str(repo), PATH) + ".warm"
+    lock = lock_of(state, str(repo), PATH)
     os.makedirs(os.path.dirname(lock))
     open(lock, "w").close()  # another hook's process is at it
-    assert not warm.spawn(str(repo), PATH, state)
-    old = time.time() - warm.LIMIT_S - 1
+    assert not warm_start.spawn(str(repo), PATH, state)
+    old = time.time() - warm_start.LIMIT_S - 1
     os.utime(lock, (old, old))  # its process was killed before it could clean up
-    assert warm.spawn(str(repo), PATH, state)
+    assert warm_start.spawn(str(repo), PATH, state)
     wait_for(lock)
+
+
+def test_a_lock_whose_process_is_gone_is_no_lock(repo: Path, state: str) -> None:
+    # newcomer29: a background blame killed on the way (the laptop slept, memory ran out)
+    # left its lock for the whole limit, and meanwhile each edit of lines not yet blamed
+    # ran git itself — a lock names its process, and one that is gone holds nothing
+    import subprocess
+    import sys
+
+    lock = lock_of(state, str(repo), PATH)
+    os.makedirs(os.path.dirname(lock))
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True).stdout.strip()  # fmt: skip
+    with open(lock, "w") as fp:
+        fp.write(gone)  # young, but its process ended without removing it
+    assert warm_start.spawn(str(repo), PATH, state)
+    wait_for(lock)
+    with open(lock, "w") as fp:
+        fp.write(str(os.getpid()))  # a process that runs: it holds the lock
+    assert not warm_start.spawn(str(repo), PATH, state)
+    os.unlink(lock)
+
+
+def test_the_process_names_itself_in_its_lock(
+    repo: Path, state: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lock = lock_of(state, str(repo), PATH)
+    os.makedirs(os.path.dirname(lock))
+    open(lock, "w").close()  # as the hook leaves it for the process it starts
+    seen: list[str] = []
+
+    def blame(*args: object, **kwargs: object) -> object:
+        with open(lock, encoding="utf-8") as fp:
+            seen.append(fp.read())
+        raise RuntimeError("stop here")  # the process ends whatever fails on the way
+
+    monkeypatch.setattr(warm, "owners", blame)
+    assert warm.main([str(repo), PATH, state, "5"]) == 0
+    assert seen == [str(os.getpid())]
+    assert not os.path.exists(lock)  # and removes it when it ends
 
 
 def test_the_process_ends_at_its_limit_with_what_it_settled(repo: Path, state: str) -> None:
     assert warm.main([str(repo), PATH, state, "0"]) == 0  # no time at all: nothing blamed
-    assert not os.path.exists(cache.path_of(state, str(repo), PATH) + ".warm")
+    assert not os.path.exists(lock_of(state, str(repo), PATH))
     assert owners(str(repo), PATH, state_dir=state).complete  # the next call blames it
 
 

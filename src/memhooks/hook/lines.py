@@ -270,6 +270,6 @@ def _deadline(call: HookCall) -> float:
 
 
 def _blame_ahead(call: HookCall, top: str, rel: str) -> None:
-    from ..lines.warm import spawn
+    from ..lines.warm_start import spawn
 
     spawn(top, rel, call.state_dir)

@@ -13,30 +13,29 @@ starts no git process, and loads no :mod:`difflib`, to say what their owners sai
 whether they only re-laid them out. Last it walks back ahead (:func:`walk_ahead`): the
 previous owners of the owners an edit walks back from, for all their lines, what those
 said and did — so that the edit of a reformatted line finds what stood behind it ready.
-Single-flight per file: a lock file beside the file's cache entry is created
-exclusively; while it exists (and is younger than ``limit_s``) no second process starts
-for that file. The process is detached (its own session, no standard streams: the host
-does not wait for it) and writes nothing but the cache entry and what it read ahead.
-The hook starts it (issue 20 item 7); nothing else does.
+Single-flight per file, started detached by the hook's read (:mod:`.warm_start`);
+nothing else starts it.
 """
 
 from __future__ import annotations
 
 import contextlib
-import os
 import sys
 import time
 
-from . import cache
+from ..history.layout import names_layout
+from . import cache, delta, said, surface
+from .ownership import Ownership, owners
+from .previous import previous_owners
+from .ranges import extend, numbers
+from .said import NOTES, RESHAPES, SPACE, aside, keep_aside, read, walked
+from .warm_start import drop, lock_of, sign
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from .ownership import Ownership
 
-#: Seconds a background blame may run (and after which its lock is stale).
-LIMIT_S = 30.0
 #: Most commits whose messages one background blame reads ahead (a file's owners: a few
 #: hundred in iproute2's largest files).
 AHEAD = 2000
@@ -50,82 +49,15 @@ STEPS = 3
 JUDGE_BATCH = 16
 
 
-def spawn(top: str, path: str, state_dir: str, *, limit_s: float = LIMIT_S) -> bool:
-    """Start blaming ``path`` (relative to the work tree ``top``) in the background
-    unless it is being blamed already; True when a process was started."""
-    lock = cache.path_of(state_dir, top, path) + ".warm"
-    if not _take(lock, limit_s):
-        return False
-    argv = [sys.executable, "-m", "memhooks.lines.warm", top, path, state_dir, str(limit_s)]
-    try:
-        _start(argv)
-    except OSError:
-        _drop(lock)
-        return False
-    return True
-
-
-def _start(argv: list[str]) -> None:
-    """Start ``argv`` detached: its own session, standard streams on the null device,
-    not waited for (the hook exits at once; the system reaps it)."""
-    if hasattr(os, "posix_spawn"):
-        null = os.devnull
-        actions = [
-            (os.POSIX_SPAWN_OPEN, 0, null, os.O_RDONLY, 0),
-            (os.POSIX_SPAWN_OPEN, 1, null, os.O_WRONLY, 0),
-            (os.POSIX_SPAWN_OPEN, 2, null, os.O_WRONLY, 0),
-        ]
-        os.posix_spawn(argv[0], argv, os.environ, file_actions=actions, setsid=True)
-        return
-    import subprocess
-
-    flags = getattr(subprocess, "DETACHED_PROCESS", 0) | getattr(
-        subprocess, "CREATE_NEW_PROCESS_GROUP", 0
-    )
-    proc = subprocess.Popen(
-        argv,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        creationflags=flags,
-    )
-    proc.returncode = 0  # detached on purpose: not a child to wait for
-
-
-def _take(lock: str, limit_s: float) -> bool:
-    for _ in range(2):
-        try:
-            os.makedirs(os.path.dirname(lock), mode=0o700, exist_ok=True)
-            os.close(os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
-            return True
-        except FileExistsError:
-            try:
-                if time.time() - os.stat(lock).st_mtime < limit_s:
-                    return False
-            except OSError:
-                pass
-            _drop(lock)  # stale: its process was killed before it could remove it
-        except OSError:
-            return False
-    return False
-
-
-def _drop(lock: str) -> None:
-    try:
-        os.unlink(lock)
-    except OSError:
-        pass
-
-
 def main(argv: list[str]) -> int:
     """The background process: ``TOP PATH STATE_DIR LIMIT_S``: the whole file blamed,
     then what its owners said read ahead (at
     most :data:`AHEAD` commits: :func:`read_ahead`), both within ``LIMIT_S``."""
-    from .ownership import owners
 
     top, path, state_dir, limit = argv
-    lock = cache.path_of(state_dir, top, path) + ".warm"
+    lock = lock_of(state_dir, top, path)
     deadline = time.monotonic() + float(limit)
+    sign(lock)
     try:
         # Nobody to tell of a failure here: the next hook call blames what is missing
         # (or reads what a commit said) and says what went wrong.
@@ -136,7 +68,7 @@ def main(argv: list[str]) -> int:
             judge_ahead(top, own, deadline)
             walk_ahead(top, file, own, deadline)
     finally:
-        _drop(lock)
+        drop(lock)
     return 0
 
 
@@ -146,7 +78,6 @@ def read_ahead(top: str, file: str, own: Ownership, deadline: float, limit: int 
     lines first, :data:`BATCH` to a ``git log``, while ``deadline`` (monotonic) has not
     passed — and keep it aside (:func:`memhooks.lines.said.keep_aside`); how many were
     read. Raises what :func:`memhooks.lines.said.read` raises."""
-    from .said import aside, keep_aside, read
 
     entry = own.entry
     if entry is None:
@@ -170,8 +101,6 @@ def judge_ahead(top: str, own: Ownership, deadline: float, limit: int = AHEAD) -
     while ``deadline`` (monotonic) has not passed; how many were asked. An edit's owners
     are judged before they are told (:mod:`memhooks.recall.why_delta`): one not judged
     here costs that edit's hook ``git cat-file`` and a diff. Raises nothing."""
-    from ..history.layout import names_layout
-    from . import delta, said, surface
 
     judged = [o for o in own.owners if o.previous is not None and not o.boundary][:limit]
     asked = 0
@@ -207,10 +136,6 @@ def walk_ahead(top: str, file: str, own: Ownership, deadline: float, limit: int 
     the read did not cover starts no git process to say what stood behind a reformatting
     owner (``bench_lines_hook`` ``edit_far``). How many owners were looked up; raises
     what :func:`memhooks.lines.said.read` raises."""
-    from . import delta, surface
-    from .previous import previous_owners
-    from .ranges import extend, numbers
-    from .said import NOTES, RESHAPES, SPACE, keep_aside, read, walked
 
     entry = own.entry
     if entry is None:
