@@ -519,6 +519,11 @@ def test_the_mcp_tool_reads_lines_written_after_the_path_as_the_command_does(
         tools.why("retryx/retry.py:abc")
     with pytest.raises(MemhooksError, match=r"^MH024 the file does not exist.*\(retryx/nope.py\)"):
         tools.why("retryx/nope.py:9")
+    # newcomer30: lines in the path and in first_line too said MH024, no such file
+    with pytest.raises(UsageError, match=r"^MH035 `retryx/retry.py:9` names lines, .* \(first_line\)$"):
+        tools.why("retryx/retry.py:9", 9)
+    with pytest.raises(MemhooksError, match=r"^MH024 the file does not exist.*\(retryx/nope.py\)"):
+        tools.why("retryx/nope.py:9", 9)
 
 
 def test_a_second_answer_for_the_same_file_version_needs_no_git(

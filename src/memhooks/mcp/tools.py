@@ -15,13 +15,13 @@ import sys
 import time
 
 from ..backends.embedded import refresh
-from ..errors import DiagnosticError, MemhooksError, UsageError
+from ..errors import Diagnostic, DiagnosticError, MemhooksError, UsageError
 from ..maintain.targets import root_hook
 from ..protocol.resolve import resolve
 from ..recall import DEFAULT_BUDGET, context
 from ..recall import recall as run_recall
 from ..recall.why_json import to_json
-from ..recall.why_path import checked, line_count, range_error
+from ..recall.why_path import RANGE_CODE, LineRangeError, checked, line_count, range_error
 from ..recall.why_path import why as why_of
 from ..recall.why_target import parse_target
 from ..recall.why_text import render
@@ -103,6 +103,13 @@ def why(
         if first_line is None and last_line is None:
             path, ranges = parse_target(path, project)
         else:
+            named, lines = (path, []) if os.path.lexists(path) else parse_target(path, project)
+            if lines:
+                checked(named, project)  # a missing file is said missing first
+                raise LineRangeError(Diagnostic(RANGE_CODE, (
+                    f"`{path}` names lines, and first_line/last_line name lines too; give"
+                    " them once: the path with its lines, or the path and first_line"
+                ), "first_line"))  # fmt: skip  (newcomer30: it said MH024, no such file)
             checked(path, project)  # the file's own mistakes before its lines'
             first = first_line if first_line is not None else last_line
             last = last_line if last_line is not None else first
