@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from storyrepo import build, built_story, story
 
-from memhooks.commands.why import parse_target
+from memhooks.recall.why_target import parse_target
 from memhooks.errors import MemhooksError, UsageError
 from memhooks.history.gitlog import Header
 from memhooks.history.mapping import change_id
@@ -503,6 +503,20 @@ def test_the_mcp_tool_gives_the_same_answer_with_its_context(
         tools.why("retryx/nope.py", 10, 9)
     with pytest.raises(MemhooksError, match=r"^MH029 `retryx` is not a file"):
         tools.why("retryx", 0)
+
+
+def test_a_store_named_outright_is_one_or_said_missing(repo: Path, tmp_path: Path) -> None:
+    # newcomer30: `--store` naming a folder, or a file that is not there, answered as if
+    # there were no store at all — the revert marks it holds left out without a word
+    folder = why(repo, "retryx/retry.py:9", "--store", str(tmp_path), "--format", "json")
+    assert folder.returncode == 1
+    assert json.loads(folder.stderr)[0]["code"] == "MH037"
+    gone = why(repo, "retryx/retry.py:9", "--store", str(tmp_path / "x.sqlite3"), "--format", "json")
+    assert gone.returncode == 0, gone.stderr
+    assert json.loads(gone.stdout)["notes"] == [
+        f"no memory store at {tmp_path / 'x.sqlite3'}: no commit is marked reverted"
+    ]
+    assert not (tmp_path / "x.sqlite3").exists()  # nothing made there
 
 
 def test_the_mcp_tool_reads_lines_written_after_the_path_as_the_command_does(

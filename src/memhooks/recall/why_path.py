@@ -103,7 +103,15 @@ def why(
         missing.append("memory store")
     if missing:
         remarks.append(_homeless(missing))
-    store = MemoryStore(store_file) if store_file and os.path.isfile(store_file) else None
+    # a store named outright: one, or said missing (newcomer30: a folder or a missing
+    # file left the revert marks out without a word; a folder is MH037)
+    store = None
+    if store_path and not os.path.lexists(store_path):
+        remarks.append(f"no memory store at {store_path}: no commit is marked reverted")
+    elif store_path:
+        store = MemoryStore(store_path, create=False)
+    elif store_file and os.path.isfile(store_file):
+        store = MemoryStore(store_file)
     # no HOME: a blame cache for this answer only, gone with it
     scratch = tempfile.TemporaryDirectory(prefix="memhooks-why-") if state is None else None
     blame_dir = scratch.name if scratch is not None else state or ""
