@@ -78,7 +78,8 @@ def test_commands_fail_naming_home_and_create_nothing(project: Path, tmp_path: P
                               capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
         assert done.returncode == 1, argv
         assert done.stderr.startswith(f"error[MH037]: HOME `{gone}` does not exist"), done.stderr
-        assert f"\n  --> memhooks {argv[0]}\n" in done.stderr  # coded, at the command
+        command = " ".join(argv[:2]) if argv[0] == "agents" else argv[0]  # with its action
+        assert f"\n  --> memhooks {command}\n" in done.stderr  # coded, at the command
         assert not gone.exists(), argv
 
 

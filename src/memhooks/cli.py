@@ -126,6 +126,12 @@ def command_diagnostic(exc: MemhooksError, command: str) -> Diagnostic | None:
     return Diagnostic(exc.code, str(exc), command, help=told)
 
 
+def _shown(args: SimpleNamespace | object) -> str:
+    """The command as its help is asked for: ``memhooks why``, ``memhooks agents install``."""
+    action = getattr(args, "action", None)
+    return f"memhooks {getattr(args, 'command', '')}" + (f" {action}" if action else "")
+
+
 def _usage_error(exc: UsageError, command: str, fmt: str) -> int:
     """Report a usage error of ``command`` (:func:`usage_diagnostic`) in ``fmt``; exit
     status 2."""
@@ -268,7 +274,7 @@ def _dispatch(argv: list[str]) -> int:
             _configured_store(args)
             return int(module.run(args))
     except UsageError as exc:
-        return _usage_error(exc, f"memhooks {args.command}", getattr(args, "format", "human"))
+        return _usage_error(exc, _shown(args), getattr(args, "format", "human"))
     except DiagnosticError as exc:
         from .report import print_errors
 
@@ -276,7 +282,7 @@ def _dispatch(argv: list[str]) -> int:
         return 1
     except MemhooksError as exc:
         # coded, as every diagnostic (it printed `error: …` without a code: polish23)
-        diagnostic = command_diagnostic(exc, f"memhooks {args.command}")
+        diagnostic = command_diagnostic(exc, _shown(args))
         if diagnostic is None:  # no code says it
             print(f"error: {exc}", file=sys.stderr)
             return 1

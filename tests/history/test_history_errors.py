@@ -76,7 +76,7 @@ def test_a_backend_without_batch_writes_is_refused_clearly(
         "the commits, so that a re-run adds nothing twice; the mem0 backend takes no such "
         "batch write. Import into the embedded store with --backend embedded (and recall "
         "from it with MEMHOOKS_BACKEND=embedded)\n"
-        "  --> memhooks history\n"
+        "  --> memhooks history import\n"
         "  help: check the backend's server and settings: `memhooks backends check`\n"
     )
     code, _, err = run(capsys, "history", "import", str(repo), "--store", "x.sqlite3")

@@ -107,6 +107,23 @@ def test_a_broken_user_settings_file_is_named_with_its_line_and_column(tmp_path:
     assert settings.read_text() == '{\n  "model": "opus"\n  "hooks": {}\n}\n'
 
 
+@pytest.mark.parametrize("action", ["install", "uninstall", "status"])
+def test_an_unknown_agent_is_named_at_its_flag_with_the_action_s_help(
+    action: str, tmp_path: Path
+) -> None:
+    # newcomer30: it pointed at `memhooks agents` and its help, where `transcripts import
+    # --agent nope` names the flag
+    (tmp_path / "home").mkdir()
+    env = {**os.environ, "HOME": str(tmp_path / "home")}
+    done = subprocess.run([sys.executable, "-m", "memhooks", "agents", action, "--agent", "nope"],
+                          env=env, cwd=tmp_path, capture_output=True, text=True, check=False)  # fmt: skip
+    assert done.returncode == 2
+    lines = done.stderr.splitlines()
+    assert lines[0].startswith("error[MH044]: unknown agent 'nope'; expected one of: claude-code")
+    assert lines[1:] == ["  --> --agent", f"  help: `memhooks agents {action} --help` says what it takes"]
+    assert not (tmp_path / "home" / ".claude").exists()
+
+
 def test_missing_program_means_it_would_not_fire(tmp_path: Path) -> None:
     ctx = context(tmp_path, "claude-code", ["/nowhere/memhooks"])
     apply(plan("install", "claude-code", ctx))

@@ -220,7 +220,7 @@ def test_install_mcp_without_the_sdk_refuses_and_writes_nothing(tmp_path: Path) 
     done = _run(tmp_path, "install", "--agent", "claude-code", "--mcp", sdk=False)
     assert done.returncode == 2
     assert done.stderr == (
-        f"{MH046}\n  --> memhooks agents\n  help: install the extra the message names into the"
+        f"{MH046}\n  --> memhooks agents install\n  help: install the extra the message names into the"
         " environment memhooks runs in, then run the command again\n"
     )
     assert done.stdout == "" and list(tmp_path.iterdir()) == []

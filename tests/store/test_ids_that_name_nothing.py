@@ -81,5 +81,5 @@ def test_a_command_without_home_says_mh037(
     assert main(["memories", "list"]) == 1
     err = capsys.readouterr().err.splitlines()
     assert (
-        err[0].startswith("error[MH037]: HOME is not set") and err[1] == "  --> memhooks memories"
+        err[0].startswith("error[MH037]: HOME is not set") and err[1] == "  --> memhooks memories list"
     )

@@ -195,7 +195,7 @@ def test_writes_refuse_a_folder_that_is_not_enabled(
 
 @pytest.mark.parametrize(
     ("argv", "help_of"),
-    [(["remember", "x", "--cwd"], "remember"), (["history", "import"], "history")],
+    [(["remember", "x", "--cwd"], "remember"), (["history", "import"], "history import")],
 )
 def test_writes_refuse_a_store_file_for_another_backend_at_the_flag(
     root: Path, tmp_path: Path, argv: list[str], help_of: str, capsys: pytest.CaptureFixture[str]

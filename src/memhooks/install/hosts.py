@@ -151,5 +151,7 @@ def host(name: str) -> Host:
     """The host called ``name``; UsageError naming the known ones otherwise."""
     found = INSTALLERS.get(name)
     if found is None:
-        raise UsageError(f"unknown agent {name!r}; expected one of: {', '.join(INSTALLERS)}")
+        raise UsageError(
+            f"unknown agent {name!r}; expected one of: {', '.join(INSTALLERS)}", argument="--agent"
+        )
     return found
