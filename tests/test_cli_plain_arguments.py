@@ -82,3 +82,11 @@ def test_validate_and_explain_do_not_import_argparse(tmp_path) -> None:
         [sys.executable, "-c", code, str(tmp_path)], check=False, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_a_double_dash_before_the_command_only_ends_the_options() -> None:
+    # newcomer30: `memhooks -- validate` was "invalid choice: '--'" with validate's help
+    assert parser.parse(["--", "validate", "--all"]) == parser.parse(["validate", "--all"])
+    assert parser.parse(["--", "why", "--", "-a.py"]).target == "-a.py"
+    with pytest.raises(parser.CommandLineError, match="required: COMMAND"):
+        parser.parse(["--"])

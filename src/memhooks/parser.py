@@ -30,7 +30,11 @@ if TYPE_CHECKING:
 def parse(argv: list[str]) -> argparse.Namespace:
     """argparse's namespace for the command line ``argv`` (only the subcommand it names
     is built: help and typos get them all). Raises :class:`CommandLineError` for one no
-    parser takes, with the ``prog`` and ``usage`` of the deepest command it names."""
+    parser takes, with the ``prog`` and ``usage`` of the deepest command it names. A
+    ``--`` before the command ends the options there are none of: the command follows
+    (``memhooks -- validate``; newcomer30: "invalid choice: '--'")."""
+    if argv[:1] == ["--"]:
+        argv = argv[1:]
     only = argv[0] if argv and argv[0] in {name for name, _, _ in COMMANDS} else None
     parser = build_parser(only)
     try:
@@ -218,7 +222,7 @@ def _recall_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _remember_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("text", help="what to remember")
+    p.add_argument("text", type=arguments.nonblank, help="what to remember")
     p.add_argument("--cwd", default=".", help="the folder the memory is about (default: .)")
     p.add_argument("--kind", help="open label, e.g. decision, failure, workaround, constraint")
     p.add_argument("--tag", action="append", default=[], help="a tag (repeatable)")

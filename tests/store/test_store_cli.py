@@ -193,6 +193,19 @@ def test_writes_refuse_a_folder_that_is_not_enabled(
     assert not store.exists()
 
 
+@pytest.mark.parametrize("text", ["", "   "])
+def test_a_blank_memory_is_a_usage_error_at_its_argument(
+    text: str, root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # newcomer30: exit 1 and `error: cannot record the memory: ...` with no code, where
+    # `explain --role ''` is MH044 at the argument; nothing is opened or written
+    store = root / "blank.sqlite3"
+    assert main(["remember", text, "--cwd", str(root), "--store", str(store)]) == 2
+    err = capsys.readouterr().err
+    assert "error[MH044]: argument text: must not be blank\n  --> text\n" in err
+    assert not store.exists()
+
+
 @pytest.mark.parametrize(
     ("argv", "help_of"),
     [(["remember", "x", "--cwd"], "remember"), (["history", "import"], "history import")],
