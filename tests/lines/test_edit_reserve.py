@@ -90,6 +90,24 @@ def test_an_edit_past_the_whole_budget_is_told_what_was_left_out(
     assert edit(project, 2, 4) == ""
 
 
+def test_a_read_the_budget_left_no_room_for_says_so_once_a_session(
+    project: dict[str, object],
+) -> None:
+    # newcomer28: after ~12 reads every read was told nothing — the budget spent, by
+    # design — and neither the model nor the user heard why
+    hashes: dict[str, str] = project["hashes"]  # type: ignore[assignment]
+    read(project, 1, 21)
+    said = read(project, 22, 30)  # its owners are the session's, but no room is left
+    assert told(said, hashes) == [] and said.count("\n") == 0
+    assert said == (
+        "[memhooks: the tool-time budget left no room for 2 commits owning pkg/proxy.py"
+        " 22–30: `memhooks why pkg/proxy.py:22-30` tells them; later reads of this session"
+        " may be told none]"
+    )
+    assert read(project, 31, 40) == ""  # said once
+    assert "c5" in told(edit(project, 31, 33), hashes)  # the edits' reserve stands
+
+
 def test_the_reserve_is_a_quarter_of_the_budget_and_at_most_one_delivery() -> None:
     assert edit_reserve(8000, 2000) == 2000  # the defaults: one whole edit's answer
     assert edit_reserve(800, 2000) == 200

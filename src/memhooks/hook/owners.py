@@ -62,8 +62,8 @@ def tell(
     edit = kind == EDIT
     # the characters it may use: fewer when parallel calls spent them (made again then)
     room = [max(0, call.tool_budget(edit=edit))]
-    if not room[0] and not edit:
-        return None
+    if not room[0] and not edit and keys.READS_LEFT_OUT in items:
+        return None  # the budget is spent for reads, and the session was told so
     prompt, state_dir = session.prompt, call.state_dir
 
     def made(**more: object) -> LineRecall:
@@ -89,7 +89,7 @@ def tell(
     more: dict[str, object] = {}
     told = made()
     if not something(told):
-        return None
+        return None if edit else _reads_left_out(call, shown, told)
     # The chain's exclusions are read only when there is something to tell (kept between
     # calls while its hook files stand; resolving the chain may parse them).
     from .exclusions import exclusions
@@ -151,6 +151,23 @@ def tell(
         return LineRecall(line, [], told.why)
     result.text = f"{result.text}\n\n{line}"
     return result
+
+
+def _reads_left_out(call: HookCall, shown: str, told: LineRecall) -> LineRecall | None:
+    """A read whose owners the session lacks but no room was left for (``told.cut``):
+    one line naming how many and the ``memhooks why`` that tells them, and that later
+    reads may be told none — said once per epoch (newcomer28: after ~12 reads every read
+    was told nothing, and neither the model nor the user heard why); None otherwise."""
+    if not told.cut or keys.READS_LEFT_OUT in call.session.delivered():
+        return None
+    from ..recall.line_recall import LineRecall
+    from ..recall.why_text import left_out
+
+    line = left_out(told.cut, shown, reads=True)
+    said: list[dict[str, object]] = [{"item": keys.READS_LEFT_OUT, "words": line, "cue": None}]
+    if not call.session.record(call.native or "", shown, said, lambda claimed: len(line)):
+        return None
+    return LineRecall(line, [], told.why)
 
 
 def _record(

@@ -225,11 +225,12 @@ def render_kept(
     return ("\n\n".join(parts) if kept else ""), kept
 
 
-def left_out(cut: list[Explanation], path: str) -> str:
+def left_out(cut: list[Explanation], path: str, *, reads: bool = False) -> str:
     """The one line said for the owners of an edit's lines that no room was left for
     (``cut``: :attr:`memhooks.recall.line_recall.LineRecall.cut`): how many, which lines
     of ``path``, and the ``memhooks why`` command that tells them; ``""`` for none. It
-    names no commit: none of them is told, so none is claimed told."""
+    names no commit: none of them is told, so none is claimed told. ``reads``: a read's,
+    said once a session — it adds that later reads are told none."""
     if not cut:
         return ""
     first = min(a for e in cut for a, _ in e.lines)
@@ -243,7 +244,8 @@ def left_out(cut: list[Explanation], path: str) -> str:
     commits, them = ("1 commit", "it") if owners == 1 else (f"{owners} commits", "them")
     line = (
         f"[memhooks: the tool-time budget left no room for {commits} owning {path}"
-        f" {ranges_text([(first, last)])}: `memhooks why {where}` tells {them}]"
+        f" {ranges_text([(first, last)])}: `memhooks why {where}` tells {them}"
+        + ("; later reads of this session may be told none]" if reads else "]")
     )
     return _inert(line, True)
 

@@ -69,6 +69,8 @@ STORE_MISSING = "notice:store-missing"
 #: (:mod:`memhooks.hook.compaction`).
 COMPACTED = "notice:compacted"
 LEFT_OUT = "notice:left-out:"
+#: The line said once per epoch when the budget left a read no room for its owners.
+READS_LEFT_OUT = "notice:reads-left-out"
 
 
 def folder(rel: str) -> str:
