@@ -64,6 +64,32 @@ def test_a_lock_whose_process_is_gone_is_no_lock(repo: Path, state: str) -> None
     os.unlink(lock)
 
 
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="Linux's /proc says a process is a zombie")
+def test_a_lock_whose_process_ended_unreaped_is_no_lock(repo: Path, state: str) -> None:
+    # newcomer31: a killed background blame is a zombie until its reaper comes (1-2 s
+    # here; never in a container without an init): kill(pid, 0) finds it, /proc says Z
+    import subprocess
+    import sys
+
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:  # ended, and not waited for: a zombie
+        with open(f"/proc/{child.pid}/stat", "rb") as fp:
+            if fp.read().rsplit(b")", 1)[1].split()[0] == b"Z":
+                break
+        time.sleep(0.02)
+    lock = lock_of(state, str(repo), PATH)
+    os.makedirs(os.path.dirname(lock))
+    with open(lock, "w") as fp:
+        fp.write(str(child.pid))
+    try:
+        assert not warm_start.alive(lock)
+        assert warm_start.spawn(str(repo), PATH, state)
+        wait_for(lock)
+    finally:
+        child.wait()
+
+
 def test_the_process_names_itself_in_its_lock(
     repo: Path, state: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -106,7 +106,19 @@ def alive(lock: str) -> bool:
         return False
     except OSError:  # another user's (PermissionError): it runs
         return True
-    return True
+    return not _zombie(pid)
+
+
+def _zombie(pid: int) -> bool:
+    """Whether process ``pid`` ended and waits to be reaped — ``kill(pid, 0)`` finds it
+    still (newcomer31: a killed blame stayed a zombie 1–2 s where the init process reaps
+    late, and for good in a container without one); Linux's ``/proc`` says so, elsewhere
+    nothing does (False)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fp:
+            return fp.read().rsplit(b")", 1)[1].split()[0] == b"Z"
+    except (OSError, IndexError):
+        return False
 
 
 def sign(lock: str) -> None:
