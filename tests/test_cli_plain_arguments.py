@@ -90,3 +90,5 @@ def test_a_double_dash_before_the_command_only_ends_the_options() -> None:
     assert parser.parse(["--", "why", "--", "-a.py"]).target == "-a.py"
     with pytest.raises(parser.CommandLineError, match="required: COMMAND"):
         parser.parse(["--"])
+    with pytest.raises(parser.CommandLineError, match="invalid choice: '--'"):
+        parser.parse(["--", "--version"])  # after --, no option: not the version (newcomer31)

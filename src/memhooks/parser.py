@@ -33,7 +33,7 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser takes, with the ``prog`` and ``usage`` of the deepest command it names. A
     ``--`` before the command ends the options there are none of: the command follows
     (``memhooks -- validate``; newcomer30: "invalid choice: '--'")."""
-    if argv[:1] == ["--"]:
+    if argv[:1] == ["--"] and argv[1:2] and argv[1] in {name for name, _, _ in COMMANDS}:
         argv = argv[1:]
     only = argv[0] if argv and argv[0] in {name for name, _, _ in COMMANDS} else None
     parser = build_parser(only)

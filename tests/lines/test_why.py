@@ -517,6 +517,10 @@ def test_a_store_named_outright_is_one_or_said_missing(repo: Path, tmp_path: Pat
         f"no memory store at {tmp_path / 'x.sqlite3'}: no commit is marked reverted"
     ]
     assert not (tmp_path / "x.sqlite3").exists()  # nothing made there
+    # newcomer31: the store MEMHOOKS_STORE names, a folder, was left out as quietly
+    env = {**os.environ, "MEMHOOKS_STORE": str(tmp_path)}
+    chosen = why(repo, "retryx/retry.py:9", "--format", "json", env=env)
+    assert chosen.returncode == 1 and json.loads(chosen.stderr)[0]["code"] == "MH037"
 
 
 def test_the_mcp_tool_reads_lines_written_after_the_path_as_the_command_does(
@@ -538,6 +542,8 @@ def test_the_mcp_tool_reads_lines_written_after_the_path_as_the_command_does(
         tools.why("retryx/retry.py:9", 9)
     with pytest.raises(MemhooksError, match=r"^MH024 the file does not exist.*\(retryx/nope.py\)"):
         tools.why("retryx/nope.py:9", 9)
+    with pytest.raises(UsageError, match=r"^MH035 `retryx/retry.py:9-10` names lines, .* \(last_line\)$"):
+        tools.why("retryx/retry.py:9-10", None, 10)  # the one given is named (newcomer31)
 
 
 def test_a_second_answer_for_the_same_file_version_needs_no_git(

@@ -109,7 +109,7 @@ def why(
                 raise LineRangeError(Diagnostic(RANGE_CODE, (
                     f"`{path}` names lines, and first_line/last_line name lines too; give"
                     " them once: the path with its lines, or the path and first_line"
-                ), "first_line"))  # fmt: skip  (newcomer30: it said MH024, no such file)
+                ), "first_line" if first_line is not None else "last_line"))  # fmt: skip  (newcomer30)
             checked(path, project)  # the file's own mistakes before its lines'
             first = first_line if first_line is not None else last_line
             last = last_line if last_line is not None else first

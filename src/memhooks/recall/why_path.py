@@ -110,8 +110,8 @@ def why(
         remarks.append(f"no memory store at {store_path}: no commit is marked reverted")
     elif store_path:
         store = MemoryStore(store_path, create=False)
-    elif store_file and os.path.isfile(store_file):
-        store = MemoryStore(store_file)
+    elif store_file and os.path.lexists(store_file):  # a folder there: MH037 (newcomer31)
+        store = MemoryStore(store_file, create=False)
     # no HOME: a blame cache for this answer only, gone with it
     scratch = tempfile.TemporaryDirectory(prefix="memhooks-why-") if state is None else None
     blame_dir = scratch.name if scratch is not None else state or ""
