@@ -63,10 +63,16 @@ def package(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return installed_copy(tmp_path_factory.mktemp("site"))
 
 
-def _probe(top: Path, way: str, names: list[str]) -> dict[str, dict[str, object]]:
+def _python(top: Path, program: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """``program`` run by a fresh interpreter that imports memhooks from ``top``."""
     env = {**os.environ, "PYTHONPATH": str(top), "PYTHONDONTWRITEBYTECODE": "1"}
-    done = subprocess.run([sys.executable, "-c", PROBE, way, *names], env=env,
-                          capture_output=True, text=True, check=True, timeout=120)  # fmt: skip
+    return subprocess.run([sys.executable, "-c", program, *args], env=env,
+                          capture_output=True, text=True, check=False, timeout=120)  # fmt: skip
+
+
+def _probe(top: Path, way: str, names: list[str]) -> dict[str, dict[str, object]]:
+    done = _python(top, PROBE, way, *names)
+    done.check_returncode()
     result: dict[str, dict[str, object]] = json.loads(done.stdout)
     return result
 
@@ -159,9 +165,7 @@ def test_package_resources_read_through_the_finder(package: Path) -> None:
         "assert memhooks.install.__spec__.loader is Finder\n"
         "print(len((resources.files('memhooks.install') / 'check_payloads.json').read_bytes()))"
     )
-    env = {**os.environ, "PYTHONPATH": str(package), "PYTHONDONTWRITEBYTECODE": "1"}
-    done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True,
-                          check=False, timeout=120)  # fmt: skip
+    done = _python(package, probe)
     assert done.returncode == 0, done.stderr
     payloads = package / "memhooks" / "install" / "check_payloads.json"
     assert int(done.stdout) == payloads.stat().st_size
@@ -264,11 +268,6 @@ def test_a_standard_bytecode_file_holding_no_code_fails_as_the_standard_loader_s
         "try:\n    import memhooks.terminal\n"
         "except Exception as exc:\n    print(type(exc).__name__, exc, exc.name, exc.path)\n"
     )
-    env = {**os.environ, "PYTHONPATH": str(top), "PYTHONDONTWRITEBYTECODE": "1"}
-    said = [
-        subprocess.run([sys.executable, "-c", program, way], env=env, capture_output=True,
-                       text=True, check=True, timeout=60).stdout  # fmt: skip
-        for way in ("standard", "finder")
-    ]
+    said = [_python(top, program, way).stdout for way in ("standard", "finder")]
     assert said[0].startswith("ImportError Non-code object in ")
     assert said[1] == said[0]
