@@ -108,6 +108,20 @@ def test_a_read_the_budget_left_no_room_for_says_so_once_a_session(
     assert "c5" in told(edit(project, 31, 33), hashes)  # the edits' reserve stands
 
 
+def test_owners_past_the_few_an_edit_is_told_are_said_in_one_line(tmp_path: Path) -> None:
+    # newcomer30: the fifth owner of an edit's lines was left out without a word (and
+    # told at the next edit of the same lines)
+    project = proxy_project(tmp_path)
+    hashes: dict[str, str] = project["hashes"]  # type: ignore[assignment]
+    said = edit(project, 14, 31)  # c1 14-15, c2, c3, c4 whole, c5 31 (±3: 11-33)
+    assert told(said, hashes) == ["c2", "c3", "c4", "c1"]  # most lines changed first
+    assert said.endswith(
+        "[memhooks: an edit is told 4 owners at most; 1 more commit owns pkg/proxy.py"
+        " 31–33: `memhooks why pkg/proxy.py:31-33` tells it]"
+    ), said
+    assert "c5" in told(edit(project, 31, 31), hashes)  # its own edit tells it
+
+
 def test_the_reserve_is_a_quarter_of_the_budget_and_at_most_one_delivery() -> None:
     assert edit_reserve(8000, 2000) == 2000  # the defaults: one whole edit's answer
     assert edit_reserve(800, 2000) == 200

@@ -52,7 +52,7 @@ def tell(
     said in one line, once per file and epoch (:func:`memhooks.recall.why_text.left_out`:
     the ``memhooks why`` that tells them), never claimed — a read past its budget says
     nothing."""
-    from ..recall.line_recall import EDIT, LineRecall, line_recall
+    from ..recall.line_recall import EDIT, EDIT_OWNERS, LineRecall, line_recall
 
     if not ranges:
         return None
@@ -135,15 +135,18 @@ def tell(
     result = (
         _record(call, shown, told, again, call.tool_ceiling(edit=edit)) if told.commits else None
     )
-    cut = (result or latest[0]).cut if edit else []
+    last = result or latest[0]
+    cut, capped = (last.cut, last.capped) if edit else ([], [])
     # said once per file and epoch, past the budget and not counted: it tells no commit
     # (a refactoring's 30 hunks over 7 files of iproute2's rdma/ said it 25 times);
-    # logged as a delivery, as every line the model gets (`sessions show`), uncharged
-    if not cut:
+    # logged as a delivery, as every line the model gets (`sessions show`), uncharged;
+    # owners past the few an edit is told too (newcomer30: the fifth owner of five
+    # replaced lines was left out without a word, and told at the next edit of them)
+    if not cut and not capped:
         return result
     from ..recall.why_text import left_out
 
-    line = left_out(cut, shown)
+    line = left_out(cut, shown, capped=capped, most=EDIT_OWNERS)
     said: list[dict[str, object]] = [{"item": keys.left_out(shown), "words": line, "cue": None}]
     if not session.record(call.native or "", shown, said, lambda claimed: len(line)):
         return result

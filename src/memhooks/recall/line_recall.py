@@ -55,15 +55,22 @@ class LineRecall:
     owners kept) and ``cut``: the owners worth telling that ``max_chars`` left out
     (none of their commits named in ``text`` nor told before)."""
 
-    __slots__ = ("commits", "cut", "text", "why")
+    __slots__ = ("capped", "commits", "cut", "text", "why")
 
     def __init__(
-        self, text: str, commits: list[str], why: Why, cut: Sequence[Explanation] = ()
+        self,
+        text: str,
+        commits: list[str],
+        why: Why,
+        cut: Sequence[Explanation] = (),
+        capped: Sequence[Explanation] = (),
     ) -> None:
         self.text = text
         self.commits = commits
         self.why = why
         self.cut = list(cut)
+        #: An edit's owners worth telling past the :data:`EDIT_OWNERS` it is told.
+        self.capped = list(capped)
 
 
 def line_recall(
@@ -111,13 +118,15 @@ def line_recall(
     # What the session has is dropped before ranking and capping: the owners it was
     # given (at a prompt, at another read) must not take the places of those it lacks.
     why.explanations = [e for e in why.explanations if _fresh(e, kind, delivered)]
+    capped: list[Explanation] = []
     if kind == READ:
         from .line_rank import rank  # only a read is ranked (the hook's edit path: item 7)
 
         fresh = rank(why, prompt, narrow=narrow)
     else:
         fresh = sorted(why.explanations, key=lambda e: -_overlap(e.lines, focus))
-        fresh = [e for e in fresh if _edit_worthy(e, focus, prompt)][:EDIT_OWNERS]
+        worthy = [e for e in fresh if _edit_worthy(e, focus, prompt)]
+        fresh, capped = worthy[:EDIT_OWNERS], worthy[EDIT_OWNERS:]
     why.explanations = fresh
     if not fresh:
         return LineRecall("", [], why)  # all told: a warm edit loads no renderer
@@ -132,7 +141,7 @@ def line_recall(
     ]
     named = {*delivered, *commits}
     cut = [e for e in fresh if not {e.commit.hash, *(c.hash for c in e.previous)} <= named]
-    return LineRecall(text, list(dict.fromkeys(commits)), why, cut)
+    return LineRecall(text, list(dict.fromkeys(commits)), why, cut, capped)
 
 
 def _fresh(explanation: Explanation, kind: str, delivered: frozenset[str] | set[str]) -> bool:
