@@ -50,8 +50,9 @@ def tell(
     An edit's owners spend the reserve of the session's tool-time budget that reads
     cannot (:func:`memhooks.hook.call.edit_reserve`); those no room was left for are
     said in one line, once per file and epoch (:func:`memhooks.recall.why_text.left_out`:
-    the ``memhooks why`` that tells them), never claimed — a read past its budget says
-    nothing."""
+    the ``memhooks why`` that tells them), never claimed, as are those past the
+    :data:`~memhooks.recall.line_recall.EDIT_OWNERS` an edit is told; a read past its
+    budget says so once a session (:func:`_reads_left_out`), then nothing."""
     from ..recall.line_recall import EDIT, EDIT_OWNERS, LineRecall, line_recall
 
     if not ranges:
