@@ -145,3 +145,21 @@ def test_the_left_out_line_is_in_the_delivery_log(project: dict[str, object]) ->
         state.close()
     assert ("pkg/proxy.py", {"item": "notice:left-out:pkg/proxy.py", "words": said,
                              "cue": None}) in logged  # fmt: skip
+
+
+def test_the_left_out_line_names_the_lines_those_owners_own() -> None:
+    # newcomer32: "4 more commits own ip/ipaddress.c 1307–1320", where the told owners'
+    # lines 1310-1311, 1314-1315 and 1317 lie in that span
+    from types import SimpleNamespace
+
+    from memhooks.recall.why_text import left_out
+
+    def owner(commit: str, *lines: tuple[int, int]) -> SimpleNamespace:
+        return SimpleNamespace(commit=SimpleNamespace(hash=commit), lines=list(lines))
+
+    capped = [owner("a", (1307, 1309)), owner("b", (1312, 1312)), owner("c", (1316, 1316)),
+              owner("d", (1319, 1320))]  # fmt: skip
+    assert left_out([], "ip/ipaddress.c", capped=capped, most=4) == (  # type: ignore[arg-type]
+        "[memhooks: an edit is told 4 owners at most; 4 more commits own ip/ipaddress.c"
+        " 1307–1309, 1312, 1316, 1319–1320: `memhooks why ip/ipaddress.c:1307-1320` tells them]"
+    )

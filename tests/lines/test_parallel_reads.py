@@ -116,3 +116,25 @@ def test_parallel_reads_share_the_session_ceiling(
     state = State(str(project["state"]) + "/state.sqlite3")
     assert open_session(state, "claude-code", "par", str(project["root"])).tool_chars <= 750
     assert ledger(project, "par") == {"c0", "c1", "c2", *late}  # claimed: what was told
+
+
+def test_a_read_a_parallel_read_left_no_room_for_says_so(
+    project: dict[str, object], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # newcomer32: parallel Reads that crossed the budget left the rest told nothing and
+    # none of them said why — the Read made again in the room the other left says it
+    hashes: dict[str, str] = project["hashes"]  # type: ignore[assignment]
+    monkeypatch.setitem(project["env"], "MEMHOOKS_SESSION_MAX_CHARS", "600")  # type: ignore[index]
+    record = owners._record
+    overtaken: list[str] = []
+
+    def raced(*args, **kwargs):  # type: ignore[no-untyped-def]
+        overtaken.extend(told(as_host(project, read(project, "par", 1)), hashes))
+        return record(*args, **kwargs)
+
+    monkeypatch.setattr(owners, "_record", raced)
+    late = in_process(project, read(project, "par", 2))
+    assert overtaken == ["c0", "c1", "c2"]
+    text = json.loads(late)["hookSpecificOutput"]["additionalContext"]
+    assert text.startswith("[memhooks: the tool-time budget left no room for 3 commits owning")
+    assert text.endswith("; later reads of this session may be told none]") and told(late, hashes) == []

@@ -136,6 +136,8 @@ def tell(
     result = (
         _record(call, shown, told, again, call.tool_ceiling(edit=edit)) if told.commits else None
     )
+    if result is None and not edit:  # made again in the room a parallel read left: none
+        return _reads_left_out(call, shown, latest[0])  # (newcomer32: said by no read)
     last = result or latest[0]
     cut, capped = (last.cut, last.capped) if edit else ([], [])
     # said once per file and epoch, past the budget and not counted: it tells no commit

@@ -256,7 +256,11 @@ def left_out(
         where = quote(where)
     owners = len({e.commit.hash for e in cut})
     commits, them = ("1 commit", "it") if owners == 1 else (f"{owners} commits", "them")
-    lines = f"{path} {ranges_text([(first, last)])}"
+    # the lines they own, not the span between them: others' lines lie in it (newcomer32)
+    from ..lines.ranges import ranges_of
+
+    owned = sorted({n for e in cut for a, b in e.lines for n in range(a, b + 1)})
+    lines = f"{path} {ranges_text(ranges_of(owned))}"
     said = (
         f"the tool-time budget left no room for {commits} owning {lines}"
         if room
