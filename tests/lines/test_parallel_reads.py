@@ -63,6 +63,22 @@ def ledger(project: dict[str, object], session: str) -> set[str]:
     return {by_hash[h] for h in keys.of(keys.COMMIT, found.delivered())}
 
 
+def overtaken_by_read_1(project: dict[str, object], monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Race the next in-process Read of session ``par``: just before it records what it
+    tells, the Read of lines 1-40 of the same session, a host process of its own, delivers
+    and confirms. Returns what that one told (filled when the race has run)."""
+    hashes: dict[str, str] = project["hashes"]  # type: ignore[assignment]
+    record = owners._record
+    overtaken: list[str] = []
+
+    def raced(*args, **kwargs):  # type: ignore[no-untyped-def]
+        overtaken.extend(told(as_host(project, read(project, "par", 1)), hashes))
+        return record(*args, **kwargs)
+
+    monkeypatch.setattr(owners, "_record", raced)
+    return overtaken
+
+
 def test_a_read_overtaken_by_a_parallel_read_tells_the_next_owners(
     project: dict[str, object], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -74,14 +90,7 @@ def test_a_read_overtaken_by_a_parallel_read_tells_the_next_owners(
 
     # at once: the Read of lines 2-41 has made its answer (the same three owners) when
     # the Read of lines 1-40, a host process of its own, claims them first
-    record = owners._record
-    overtaken: list[str] = []
-
-    def raced(*args, **kwargs):  # type: ignore[no-untyped-def]
-        overtaken.extend(told(as_host(project, read(project, "par", 1)), hashes))
-        return record(*args, **kwargs)
-
-    monkeypatch.setattr(owners, "_record", raced)
+    overtaken = overtaken_by_read_1(project, monkeypatch)
     late = told(in_process(project, read(project, "par", 2)), hashes)
     assert overtaken == first
     assert late == after  # the room the other call freed brings the next owners
@@ -100,15 +109,7 @@ def test_parallel_reads_share_the_session_ceiling(
     # characters) fits, not two
     ceiling = 1000
     monkeypatch.setitem(project["env"], "MEMHOOKS_SESSION_MAX_CHARS", str(ceiling))  # type: ignore[index]
-    record = owners._record
-    overtaken: list[str] = []
-
-    def raced(*args, **kwargs):  # type: ignore[no-untyped-def]
-        # the other Read, a host process of its own, delivers and confirms in between
-        overtaken.extend(told(as_host(project, read(project, "par", 1)), hashes))
-        return record(*args, **kwargs)
-
-    monkeypatch.setattr(owners, "_record", raced)
+    overtaken = overtaken_by_read_1(project, monkeypatch)
     late = told(in_process(project, read(project, "par", 2)), hashes)
     assert overtaken == ["c0", "c1", "c2"]
     # made again without what the other told, in the room it left: fewer next owners
@@ -125,14 +126,7 @@ def test_a_read_a_parallel_read_left_no_room_for_says_so(
     # none of them said why — the Read made again in the room the other left says it
     hashes: dict[str, str] = project["hashes"]  # type: ignore[assignment]
     monkeypatch.setitem(project["env"], "MEMHOOKS_SESSION_MAX_CHARS", "600")  # type: ignore[index]
-    record = owners._record
-    overtaken: list[str] = []
-
-    def raced(*args, **kwargs):  # type: ignore[no-untyped-def]
-        overtaken.extend(told(as_host(project, read(project, "par", 1)), hashes))
-        return record(*args, **kwargs)
-
-    monkeypatch.setattr(owners, "_record", raced)
+    overtaken = overtaken_by_read_1(project, monkeypatch)
     late = in_process(project, read(project, "par", 2))
     assert overtaken == ["c0", "c1", "c2"]
     text = json.loads(late)["hookSpecificOutput"]["additionalContext"]
