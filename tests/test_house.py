@@ -101,7 +101,7 @@ KEPT: dict[tuple[str, str], str] = {
     ("memhooks.cli", "memhooks.backends.registry"): VALIDATE
     + ": only for a MEMHOOKS_* variable not in the settings table",
     ("memhooks.report", "json"): VALIDATE + ": json for --format json only (~1.3 ms)",
-    ("memhooks.validation", "memhooks.maintain.local"): VALIDATE + ": a listing, not one file",
+    ("memhooks.listing.cache", "memhooks.local_hooks"): VALIDATE + ": read with a new listing only",
     ("memhooks.commands.arguments", "argparse"): VALIDATE + ": argparse's types, for argparse",
     ("memhooks.commands.explain", "memhooks.report"): VALIDATE + ": only failures are reported",
     ("memhooks.commands.explain", "memhooks.protocol.budget"): VALIDATE + ": --budget only",
@@ -132,7 +132,7 @@ LAYERS: tuple[frozenset[str], ...] = tuple(
         # the protocol core, the store, the hosts' vocabulary, git's line owners, history
         "protocol store agents lines history",
         # what runs against them: memory systems, hook listings, the installer
-        "backends listing workspace install",
+        "backends listing local_hooks workspace install",
         "maintain validation",  # the hook writer; validating what listing finds
         "session",  # a host session's ledger and its shortcut
         "recall transcripts",

@@ -1,6 +1,6 @@
 """Validation of targets as the ``validate`` command and the Python API see them: the hooks
 :mod:`memhooks.listing` finds, with those the hook writer keeps out of git
-(:mod:`memhooks.maintain.local`), each checked through the parsed-hook cache."""
+(:mod:`memhooks.local_hooks`), each checked through the parsed-hook cache."""
 
 from __future__ import annotations
 
@@ -35,17 +35,14 @@ def collect(path: str, *, all_hooks: bool, strict: bool = False) -> tuple[list[D
             hooks = find_hooks(
                 base,
                 use_git=use_git,
+                # git's listing leaves out the hook files memhooks made and keeps out of
+                # git (its own block of info/exclude), which the hook loads: take them in,
+                # as prune/migrate do (a hook the user's .gitignore leaves out stays out)
+                local=where.root if use_git else None,
                 meanwhile=store.prepare,
                 speculate=lambda hook: early.__setitem__(hook, store.load(hook).diagnostics),
                 settle=store.save,  # while git checks what was read; again below if need be
             )
-            if use_git:
-                # git's listing leaves out the hook files memhooks made and keeps out of
-                # git (its own block of info/exclude), which the hook loads: take them in,
-                # as prune/migrate do (a hook the user's .gitignore leaves out stays out)
-                from .maintain.local import with_local  # a listing only: not for one file
-
-                hooks = with_local(where.root, base, hooks)
         else:
             base, hooks, store = where.directory, [where.target], cache.HookCache(None)
         if not hooks and not all_hooks:

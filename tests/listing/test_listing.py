@@ -87,7 +87,7 @@ def _fresh(root: Path, *, git: bool = True) -> list[str]:
 
 def _cache_files() -> list[Path]:
     folder = Path(dirs.cache_dir()) / "listings"
-    return sorted(folder.glob("*.json")) if folder.is_dir() else []
+    return sorted(folder.glob("*.listing")) if folder.is_dir() else []
 
 
 def test_a_second_validate_asks_git_nothing_and_reports_the_same(tmp_path, git_calls) -> None:
@@ -223,17 +223,26 @@ def test_a_folder_changed_during_the_walk_window_is_not_cached(tmp_path, monkeyp
     assert _cache_files() == []
 
 
+def _header(data: bytes) -> dict:
+    return json.loads(data[: data.index(b"\n")])
+
+
+def _with_header(data: bytes, **fields: object) -> bytes:
+    body = data[data.index(b"\n") :]
+    return json.dumps({**_header(data), **fields}).encode() + body
+
+
 @pytest.mark.parametrize(
     "damage",
     [
-        lambda text: text[: len(text) // 2],  # truncated
-        lambda text: "not json at all",
-        lambda text: json.dumps({**json.loads(text), "folders": 7}),
+        lambda data: data[: len(data) // 2],  # truncated
+        lambda data: b"not json at all",
+        lambda data: data[:-1] + bytes([data[-1] ^ 1]),  # a stat's bit flipped
+        lambda data: _with_header(data, sizes=7),
+        lambda data: _with_header(data, owners=[10**6]),
         # a listing whose hooks were altered but whose stats still hold: not trusted
-        lambda text: json.dumps(
-            {**json.loads(text), "hooks": json.loads(text)["hooks"] + "\0/etc/x/MEMHOOKS.md"}
-        ),
-        lambda text: json.dumps({**json.loads(text), "hooks": ""}),
+        lambda data: data.replace(b"/MEMHOOKS.md", b"/MEMHOOKS.mX", 1),
+        lambda data: data.replace(b"\n", b"\n/etc/x/MEMHOOKS.md\0", 1),
     ],
 )
 def test_a_corrupt_or_altered_listing_is_ignored_not_trusted(tmp_path, damage) -> None:
@@ -241,7 +250,7 @@ def test_a_corrupt_or_altered_listing_is_ignored_not_trusted(tmp_path, damage) -
     first = [d.to_json() for d in collect(str(root), all_hooks=True)[0]]
     assert [d["code"] for d in first] == ["MH001"]
     (file,) = _cache_files()
-    file.write_text(damage(file.read_text(encoding="utf-8")), encoding="utf-8")
+    file.write_bytes(damage(file.read_bytes()))
     cache.clear_memory()
     assert [d.to_json() for d in collect(str(root), all_hooks=True)[0]] == first
 
@@ -408,7 +417,7 @@ def test_no_environment_value_is_written_to_the_cache(tmp_path, monkeypatch) -> 
     root = _tree(tmp_path / "p", {"MEMHOOKS.md": GOOD, "a/MEMHOOKS.md": OLD})
     assert _listed(root) == ["a/MEMHOOKS.md"]
     [saved] = _cache_files()
-    assert "s3cr3t-token-4711" not in saved.read_text()
+    assert b"s3cr3t-token-4711" not in saved.read_bytes()
     monkeypatch.setenv("GIT_CONFIG_VALUE_0", "Authorization: Bearer other")
     assert _listed(root) == ["a/MEMHOOKS.md"]
     assert len(_cache_files()) == 1  # same file, a new key: listed afresh
@@ -436,3 +445,34 @@ def test_when_git_cannot_answer_the_listing_is_the_uncached_one(tmp_path, monkey
         "a/MEMHOOKS.md",
         "build/MEMHOOKS.md",
     ]  # what the walk without git finds
+
+
+def test_a_hook_memhooks_keeps_local_is_listed_and_kept_in_the_cached_listing(
+    tmp_path, monkeypatch
+) -> None:
+    # git leaves out the hook files memhooks made and keeps local (its block of
+    # info/exclude); validate takes them in — from the cached listing, while it holds,
+    # without reading the exclude file again — and sees the block change
+    from memhooks import local_hooks
+    from memhooks.maintain.local import keep_local, share
+
+    root = _tree(tmp_path / "p", {"MEMHOOKS.md": GOOD, "a/MEMHOOKS.md": OLD})
+    made = root / "b" / "MEMHOOKS.md"
+    keep_local(str(root), [str(made)])
+    _write(made, OLD)
+    time.sleep(TICK)
+    assert _listed(root) == ["a/MEMHOOKS.md", "b/MEMHOOKS.md"]
+    assert "b/MEMHOOKS.md" not in _fresh(root)  # git's own listing leaves it out
+    real = local_hooks.kept
+    reads: list[str] = []
+    monkeypatch.setattr(local_hooks, "kept", lambda *a: reads.append("kept") or real(*a))
+    assert _listed(root) == ["a/MEMHOOKS.md", "b/MEMHOOKS.md"]
+    assert reads == []  # the listing held
+    assert share(str(root), [str(made)]) == [str(made)]  # now git shows it
+    time.sleep(TICK)
+    assert _listed(root) == ["a/MEMHOOKS.md", "b/MEMHOOKS.md"]
+    assert reads == ["kept"]  # the exclude file changed: listed afresh
+    keep_local(str(root), [str(made)])  # local again, then removed
+    made.unlink()
+    time.sleep(TICK)
+    assert _listed(root) == ["a/MEMHOOKS.md"]

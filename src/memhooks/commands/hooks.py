@@ -17,7 +17,8 @@ import os
 
 from .. import git
 from ..listing.discover import list_hooks
-from ..maintain.local import local_hooks, share, with_local
+from ..local_hooks import local_hooks, with_local
+from ..maintain.local import share
 from ..paths import is_within
 from ..protocol.root import resolve_target
 from ..terminal import visible

@@ -36,7 +36,7 @@ not answer. A cache file that is unreadable, damaged (its CRC-32 does not match)
 another key is ignored, never trusted; nor one naming a hook outside the listed
 directory.
 
-One JSON file per (directory, git or walker) under ``listings/`` of :func:`memhooks.dirs.cache_dir`;
+One file per (directory, git or walker) under ``listings/`` of :func:`memhooks.dirs.cache_dir`;
 ``MEMHOOKS_CACHE=0`` turns it off with the parsed-hook cache.
 
 The imports inside functions here (and in :mod:`.discover`, :mod:`.candidates`,
@@ -50,7 +50,6 @@ from __future__ import annotations
 
 import os
 import time
-from array import array
 
 from .. import filestate
 from ..settings import switch
@@ -66,16 +65,23 @@ if TYPE_CHECKING:
 
     from .discover import Overlap
 
-_ABSENT = (-1, -1, -1, -1)
 _TOO_MANY = "too many"
 _HOLDS, _RECENT, _CHANGED = "holds", "recent", "changed"
 
 
-def find_hooks(directory: str, *, use_git: bool, **overlap: Unpack[Overlap]) -> list[str]:
+def find_hooks(
+    directory: str, *, use_git: bool, local: str | None = None, **overlap: Unpack[Overlap]
+) -> list[str]:
     """:func:`memhooks.listing.discover.list_hooks` through the listing cache, the same
     sorted absolute paths: from the cache file when it holds (``meanwhile`` not called),
     else with ``overlap``'s ``speculate`` reading hooks while git lists them
-    (:func:`memhooks.listing.candidates.git_list`). MH030 as the walk raises it."""
+    (:func:`memhooks.listing.candidates.git_list`). With ``local`` (a project root, in
+    git), the hook files memhooks keeps out of git in that root's repository, below
+    ``directory``, are taken in (:mod:`memhooks.local_hooks`): a listing made afresh
+    records them, and the exclude file they were read from, so one that holds reads
+    neither. MH030 as the walk raises it."""
+    if not use_git:
+        local = None
     meanwhile = overlap.get("meanwhile")
     try:
         file = record.file_for(directory, use_git) if switch("MEMHOOKS_CACHE") else None
@@ -86,17 +92,19 @@ def find_hooks(directory: str, *, use_git: bool, **overlap: Unpack[Overlap]) -> 
         if use_git and speculate is not None:  # hooks read while git lists them
             from .candidates import read_while_listed
 
-            return read_while_listed(directory, meanwhile, speculate, overlap.get("settle"))
+            hooks = read_while_listed(directory, meanwhile, speculate, overlap.get("settle"))
+            return _taken_in(hooks, local, directory)
         from .discover import list_hooks as listed
 
-        return listed(directory, use_git=use_git, meanwhile=meanwhile)
+        return _taken_in(listed(directory, use_git=use_git, meanwhile=meanwhile), local, directory)
     key = record.key(directory, use_git)
     previous = record.load(file, key, directory)
     if isinstance(previous, tuple):  # too many folders to list, and the top is unchanged
-        if previous == _top_stat(directory):
+        if previous == record.top_stat(directory):
             from .discover import list_hooks as listed
 
-            return listed(directory, use_git=use_git, meanwhile=meanwhile)
+            hooks = listed(directory, use_git=use_git, meanwhile=meanwhile)
+            return _taken_in(hooks, local, directory)
         previous = None
     state = _CHANGED if previous is None else _check(previous)
     if state == _HOLDS and previous is not None:
@@ -104,10 +112,13 @@ def find_hooks(directory: str, *, use_git: bool, **overlap: Unpack[Overlap]) -> 
     if state == _RECENT:  # a listing made now could not be saved: list as without a cache
         from .discover import list_hooks as listed
 
-        return listed(directory, use_git=use_git, meanwhile=meanwhile)
-    hooks, made = _list(directory, use_git, meanwhile, previous, speculate, overlap.get("settle"))
+        return _taken_in(listed(directory, use_git=use_git, meanwhile=meanwhile), local, directory)
+    settle = overlap.get("settle")
+    hooks, made = _list(directory, use_git, meanwhile, previous, speculate, settle, local)
+    if not isinstance(made, Listing):  # not recorded: maybe not taken in
+        hooks = _taken_in(hooks, local, directory)
     if made == _TOO_MANY:  # do not try again while the top folder stays the same
-        top = _top_stat(directory)
+        top = record.top_stat(directory)
         if top is not None:
             record.write(file, {"format": record.FORMAT, "key": key, "too_many": list(top)})
     elif isinstance(made, Listing):
@@ -115,12 +126,14 @@ def find_hooks(directory: str, *, use_git: bool, **overlap: Unpack[Overlap]) -> 
     return hooks
 
 
-def _top_stat(directory: str) -> tuple[int, int, int] | None:
-    try:
-        st = os.lstat(directory)
-    except OSError:
-        return None
-    return (st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
+def _taken_in(hooks: list[str], local: str | None, directory: str) -> list[str]:
+    """``hooks`` with the hook files memhooks keeps local in ``local``'s repository below
+    ``directory`` (none without ``local``), sorted."""
+    if local is None:
+        return hooks
+    from ..local_hooks import with_local
+
+    return with_local(local, directory, hooks)
 
 
 def _check(listing: Listing) -> str:
@@ -129,12 +142,12 @@ def _check(listing: Listing) -> str:
     new listing could not be saved either: the caller skips making one), else
     :data:`_CHANGED`."""
     try:
-        now = _folder_stats(listing.base, listing.folders)
+        now = record.folder_stats(listing.base, listing.folders)
     except OSError:
         return _CHANGED
     count = len(now)
     listing.current = now[:]
-    now.extend(_files_stats(listing.watched + listing.files))
+    now.extend(record.files_stats(listing.watched + listing.files))
     was = listing.stats
     if now == was:
         return _HOLDS
@@ -148,33 +161,6 @@ def _check(listing: Listing) -> str:
     return _CHANGED
 
 
-def _folder_stats(base: str, folders: list[str]) -> array[int]:
-    """(inode, mtime, ctime) of each folder (``lstat``), flattened; raises OSError."""
-    prefix = base.rstrip("/") + "/"
-    stats = array("q")
-    add = stats.extend
-    for st in map(os.lstat, [prefix + rel if rel else base for rel in folders]):
-        add((st.st_ino, st.st_mtime_ns, st.st_ctime_ns))
-    return stats
-
-
-def _file_stat(path: str) -> tuple[int, int, int, int]:
-    """(inode, size, mtime, ctime) of what ``path`` names (links followed, as git reads
-    its files), or all -1 when nothing is there."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return _ABSENT
-    return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-
-
-def _files_stats(files: list[str]) -> array[int]:
-    stats = array("q")
-    for path in files:
-        stats.extend(_file_stat(path))
-    return stats
-
-
 def _list(
     directory: str,
     use_git: bool,
@@ -182,9 +168,13 @@ def _list(
     previous: Listing | None,
     speculate: Callable[[str], None] | None = None,
     settle: Callable[[], None] | None = None,
+    local: str | None = None,
 ) -> tuple[list[str], Listing | str | None]:
     """(hooks, the listing to save, :data:`_TOO_MANY`, or None when nothing is to be
-    saved). In git the candidates' child walks the folders and records them while this
+    saved). A listing made in git has taken in ``local``'s hook files, and watches the
+    exclude file they were read from and their folders; :func:`find_hooks` takes them in
+    for the rest (again, when the listing was too recent to save: it changes nothing).
+    In git the candidates' child walks the folders and records them while this
     process reads the hooks it finds (``speculate``: see
     :func:`memhooks.listing.candidates.git_list`); when that path cannot decide, git
     lists as before, and the walk runs in a thread meanwhile (it waits in system calls;
@@ -275,6 +265,13 @@ def _list(
             folder.startswith(inside) and folder[len(inside) :] in visited
         ):
             files.append(folder)
+    if local is not None:  # read after `started`: a later change to them is not saved
+        from ..local_hooks import kept
+
+        below, exclude = kept(local, directory)
+        listed = sorted(set(listed) | set(below)) if below else listed
+        # their folders too: a walk past MAX_FOLDERS skips the folders git ignores
+        files.extend([*(os.path.dirname(hook) for hook in below), *([exclude] if exclude else [])])
     files = list(dict.fromkeys(files))
     made = Listing(directory, listed, folders, watched, owners, files, pruned, folder_stats)
     return listed, _checked(made, started)
@@ -288,7 +285,7 @@ def _checked(made: Listing, started: int) -> Listing | None:
     """``made`` with its files' stats appended, or None when anything it records changed
     within the racy window before ``started`` (or since). Stats taken before ``started``
     are safe to record: a change after them differs from them."""
-    files = _files_stats(made.watched + made.files)
+    files = record.files_stats(made.watched + made.files)
     recent = started - filestate.RACY_NS
     folders = made.stats
     changed = [*folders[1::3], *folders[2::3], *files[2::4], *files[3::4]]

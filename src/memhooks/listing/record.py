@@ -1,5 +1,6 @@
 """A hook listing as the listing cache records it: what was listed, the stats it holds
-for, and the one JSON file per (directory, git or walker) that keeps it.
+for, and the one file per (directory, git or walker) that keeps it (:func:`save` says
+its format).
 
 Why a listing holds, and when it is made again, is :mod:`memhooks.listing.cache`. A file
 that is unreadable, damaged (its CRC-32 does not match) or made for another key loads as
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import os
 from array import array
-from binascii import a2b_base64, b2a_base64, crc32
+from binascii import crc32
 
 from .. import __version__, cachefile, dirs
 from ..fast import jsonfast
@@ -21,7 +22,8 @@ if TYPE_CHECKING:
 
 #: Bump whenever what :func:`memhooks.listing.discover.list_hooks` lists changes (its
 #: rules, not just its speed), or listings made by the old rules outlive the change.
-FORMAT = 3  # 3: names as base64, CRC-32 digest
+FORMAT = 4  # 4: a JSON header line, then the names and stats as bytes
+ABSENT = (-1, -1, -1, -1)
 
 
 class Listing:
@@ -57,11 +59,46 @@ class Listing:
         return ["\0".join(part) for part in (self.hooks, self.folders, self.watched, self.files)]
 
 
+def top_stat(directory: str) -> tuple[int, int, int] | None:
+    try:
+        st = os.lstat(directory)
+    except OSError:
+        return None
+    return (st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def folder_stats(base: str, folders: list[str]) -> array[int]:
+    """(inode, mtime, ctime) of each folder (``lstat``), flattened; raises OSError."""
+    prefix = base.rstrip("/") + "/"
+    stats = array("q")
+    add = stats.extend
+    for st in map(os.lstat, [prefix + rel if rel else base for rel in folders]):
+        add((st.st_ino, st.st_mtime_ns, st.st_ctime_ns))
+    return stats
+
+
+def file_stat(path: str) -> tuple[int, int, int, int]:
+    """(inode, size, mtime, ctime) of what ``path`` names (links followed, as git reads
+    its files), or all -1 when nothing is there."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return ABSENT
+    return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def files_stats(files: list[str]) -> array[int]:
+    stats = array("q")
+    for path in files:
+        stats.extend(file_stat(path))
+    return stats
+
+
 def file_for(directory: str, use_git: bool) -> str:
     name = cachefile.key_name(
         f"{directory}\0{use_git}"
     )  # as cache.for_root: it names what it lists
-    return os.path.join(dirs.cache_dir(), "listings", f"{name}.json")
+    return os.path.join(dirs.cache_dir(), "listings", f"{name}.listing")
 
 
 def key(directory: str, use_git: bool) -> list[Any]:
@@ -83,32 +120,21 @@ def key(directory: str, use_git: bool) -> list[Any]:
     return [directory, use_git, __version__, digest]
 
 
-def _digest(texts: list[str], stats: bytes) -> str:
-    """CRC-32 of ``texts`` and ``stats``: a check against a truncated or damaged file
-    (~0.1 ms for 5,000 folders, against SHA-1's ~1.5 ms). No digest could keep out a file
-    someone rewrote on purpose: whatever it says, :func:`load` reads nothing outside
-    the listed directory, and a stale listing only lists afresh."""
-    value = 0
-    for text in texts:
-        value = crc32(text.encode("utf-8", "surrogateescape") + b"\0\0", value)
-    return f"{crc32(stats, value):08x}"
-
-
-def _pack(text: str) -> str:
-    """``text`` as it is written: base64 of its bytes (NUL-separated names would
-    otherwise be escaped one by one, ~1 ms to write and to read for 5,000 folders)."""
-    return b2a_base64(text.encode("utf-8", "surrogateescape"), newline=False).decode("ascii")
-
-
-def _unpack(packed: str) -> str:
-    return a2b_base64(packed).decode("utf-8", "surrogateescape")
+def _digest(header: list[Any], payload: bytes) -> str:
+    """CRC-32 of the header's fields and the payload: a check against a truncated or
+    damaged file (~0.1 ms for 5,000 folders, against SHA-1's ~1.5 ms). No digest could
+    keep out a file someone rewrote on purpose: whatever it says, :func:`load` reads
+    nothing outside the listed directory, and a stale listing only lists afresh."""
+    return f"{crc32(payload, crc32(repr(header).encode('utf-8', 'surrogateescape'))):08x}"
 
 
 def load(file: str, key: list[Any], directory: str) -> Listing | tuple[int, ...] | None:
     """The listing in ``file`` when it is intact and was made for ``key``, or the stats
     of the top folder when the tree had too many folders to record; else None."""
     try:
-        blob = jsonfast.loads(cachefile.read(file))
+        data = cachefile.read(file)
+        end = data.find(b"\n")
+        blob = jsonfast.loads(data if end < 0 else data[:end])
         if not (isinstance(blob, dict) and blob.get("format") == FORMAT and blob.get("key") == key):
             return None
         if "too_many" in blob:
@@ -116,53 +142,60 @@ def load(file: str, key: list[Any], directory: str) -> Listing | tuple[int, ...]
             if isinstance(top, list) and len(top) == 3 and all(type(v) is int for v in top):
                 return tuple(top)
             return None
-        packed = [blob["hooks"], blob["folders"], blob["watched"], blob["files"]]
-        if not all(isinstance(text, str) for text in packed):
-            return None
-        raw = a2b_base64(blob["stats"])
-        if (
-            _digest([repr(key), *packed, repr(blob["owners"]), repr(blob["pruned"])], raw)
-            != blob["digest"]
+        sizes, owners, pruned = blob["sizes"], blob["owners"], blob["pruned"]
+        payload = data[end + 1 :] if end >= 0 else b""
+        if not (
+            isinstance(sizes, list)
+            and len(sizes) == 5
+            and all(type(size) is int and size >= 0 for size in sizes)
+            and sum(sizes) == len(payload)
+            and _digest([key, sizes, owners, pruned], payload) == blob["digest"]
         ):
             return None
-        texts = [_unpack(text) for text in packed]
-        hooks, folders, watched, files = (text.split("\0") if text else [] for text in texts)
+        parts, at = [], 0
+        for size in sizes[:4]:
+            text = payload[at : at + size].decode("utf-8", "surrogateescape")
+            parts.append(text.split("\0") if text else [])
+            at += size
+        hooks, folders, watched, files = parts
         stats = array("q")
-        stats.frombytes(raw)
-        owners = blob["owners"]
+        stats.frombytes(payload[at:])
         inside = directory.rstrip("/") + "/"
         if not (
             len(stats) == 3 * len(folders) + 4 * (len(watched) + len(files))
+            and isinstance(owners, list)
             and len(owners) == len(watched)
-            and all(isinstance(at, int) and 0 <= at < len(folders) for at in owners)
+            and all(type(index) is int and 0 <= index < len(folders) for index in owners)
             # whatever the file says, nothing outside the listed directory is read
             and all(hook.startswith(inside) and "/../" not in hook for hook in hooks)
         ):
             return None
-        return Listing(
-            directory, hooks, folders, watched, owners, files, blob["pruned"] is True, stats
-        )
+        return Listing(directory, hooks, folders, watched, owners, files, pruned is True, stats)
     except (OSError, ValueError, TypeError, KeyError, AttributeError):
         return None
 
 
 def save(file: str, key: list[Any], made: Listing) -> None:
-    """Write ``made`` atomically; failures are ignored (a cache)."""
-    packed = [_pack(text) for text in made.texts()]
-    raw = made.stats.tobytes()
-    blob = {
+    """Write ``made`` atomically; failures are ignored (a cache). The file is one line
+    of JSON — the format, the key, the sizes of the payload's five parts, the owners,
+    whether the walk was pruned, the digest — then the payload: the hooks, the folders,
+    the watched and the other files, each part its names joined by NUL (UTF-8,
+    undecodable bytes kept), then the stats as native 8-byte integers. Base64 in JSON
+    (format 3) cost ~10 M instructions to decode for 5,000 folders, ~6 % of a warm
+    ``validate --all`` (callgrind; ``bench/bench_engine.py`` validate_warm)."""
+    parts = [text.encode("utf-8", "surrogateescape") for text in made.texts()]
+    parts.append(made.stats.tobytes())
+    payload = b"".join(parts)
+    sizes = [len(part) for part in parts]
+    header = {
         "format": FORMAT,
         "key": key,
-        "hooks": packed[0],
-        "folders": packed[1],
-        "watched": packed[2],
-        "files": packed[3],
+        "sizes": sizes,
         "owners": made.owners,
         "pruned": made.pruned,
-        "stats": b2a_base64(raw, newline=False).decode("ascii"),
-        "digest": _digest([repr(key), *packed, repr(made.owners), repr(made.pruned)], raw),
+        "digest": _digest([key, sizes, made.owners, made.pruned], payload),
     }
-    write(file, blob)
+    cachefile.write(file, jsonfast.dumps(header, separators=(",", ":")).encode() + b"\n" + payload)
 
 
 def write(file: str, blob: dict[str, Any]) -> None:

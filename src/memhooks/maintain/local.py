@@ -27,7 +27,7 @@ import time
 
 from .. import excludes, git
 from ..git import find_repository
-from ..paths import is_within
+from ..local_hooks import HEADER, block, named
 from ..protocol import HOOK_NAME
 
 TYPE_CHECKING = False
@@ -41,7 +41,6 @@ if TYPE_CHECKING:
 GIT_S = 2.0
 ASKED_S = 5.0
 _ASKED: dict[tuple[str, tuple[str, ...]], tuple[float, list[str]]] = {}
-HEADER = "# memhooks: hook files it made, kept out of git until shared (memhooks hooks share)"
 #: A hook writer's temporary file (``.MEMHOOKS.md.<16 hex>.tmp``), in any folder.
 TEMPORARY = f".{HOOK_NAME}.*.tmp"
 
@@ -56,24 +55,9 @@ def keep_local(root: str, created: Iterable[str] = ()) -> bool:
         return False
     wanted = [TEMPORARY, *(_pattern(repository, path) for path in created)]
     wanted = [w for w in dict.fromkeys(wanted) if w]
-    if set(wanted) <= set(_block(repository)):
+    if set(wanted) <= set(block(repository)):
         return False  # the common case, read without the lock
     return update(repository, HEADER, lambda ours: ours + [w for w in wanted if w not in ours])
-
-
-def local_hooks(root: str) -> list[str]:
-    """Absolute paths of the hook files below ``root`` memhooks keeps local (in the
-    block), existing ones only, sorted."""
-    repository = find_repository(os.path.realpath(root))
-    if repository is None:
-        return []
-    found = []
-    prefix = os.path.realpath(root).rstrip(os.sep) + os.sep
-    for line in _block(repository):
-        path = _path(repository, line)
-        if path is not None and (path + os.sep).startswith(prefix) and os.path.isfile(path):
-            found.append(path)
-    return sorted(found)
 
 
 def share(root: str, paths: Iterable[str]) -> list[str]:
@@ -107,8 +91,8 @@ def ours(root: str, hooks: Iterable[str]) -> list[str]:
     repository = find_repository(os.path.realpath(root))
     if repository is None:
         return hooks
-    block = set(_block(repository))
-    return [h for h in hooks if not os.path.lexists(h) or _pattern(repository, h) in block]
+    listed = set(block(repository))
+    return [h for h in hooks if not os.path.lexists(h) or _pattern(repository, h) in listed]
 
 
 def deleted(root: str, hooks: Iterable[str]) -> list[str]:
@@ -151,13 +135,6 @@ def _deleted(root: str, hooks: list[str]) -> list[str]:
     return []
 
 
-def with_local(root: str, directory: str, hooks: list[str]) -> list[str]:
-    """``hooks`` (a git listing of ``directory``, which leaves out what is excluded) with
-    the local hook files below ``directory`` added, sorted."""
-    below = [p for p in local_hooks(root) if is_within(p, directory)]
-    return sorted(set(hooks) | set(below)) if below else hooks
-
-
 def update(repository: Repository, header: str, change: Callable[[list[str]], list[str]]) -> bool:
     """Replace the block of ``header`` in ``repository``'s exclude file with
     ``change(its lines)``, under the lock of the ``info`` folder (agent hooks may add
@@ -187,14 +164,6 @@ def update(repository: Repository, header: str, change: Callable[[list[str]], li
         return True
 
 
-def _block(repository: Repository) -> list[str]:
-    try:
-        with open(excludes.path_of(repository), encoding="utf-8") as fp:
-            return excludes.read_block(fp.read().splitlines(), HEADER)
-    except (OSError, UnicodeDecodeError):
-        return []
-
-
 def _pattern(repository: Repository, path: str) -> str:
     """The block's line for the file ``path``; "" when it is not in the work tree."""
     rel = _rel(repository, path)
@@ -211,14 +180,6 @@ def _rel(repository: Repository, path: str) -> str:
     return rel.replace(os.sep, "/")
 
 
-def _path(repository: Repository, line: str) -> str | None:
-    """The file a line of ours names (lines :func:`_pattern` wrote), or None."""
-    rel = excludes.unpattern(line)
-    if rel is None or not (rel == HOOK_NAME or rel.endswith("/" + HOOK_NAME)):
-        return None
-    return os.path.join(os.path.realpath(repository.top), *rel.split("/"))
-
-
 def _exists(repository: Repository, line: str) -> bool:
-    path = _path(repository, line)
+    path = named(repository, line)
     return path is not None and os.path.isfile(path)

@@ -123,7 +123,7 @@ def hook_set(
     the file itself is not followed: reading it refuses a symlink with MH029). A
     directory yields the ``MEMHOOKS.md`` files below it, ``--all`` those of the whole
     root; inside git the listing honours ``.gitignore``, and takes in the hook files
-    memhooks made and keeps out of git (:func:`memhooks.maintain.local.with_local`).
+    memhooks made and keeps out of git (:mod:`memhooks.local_hooks`).
     """
     from ..listing import find_hooks
     from ..protocol.root import REASON_ENV, REASON_GIT
@@ -134,11 +134,7 @@ def hook_set(
     if os.path.isdir(resolved.target) or all_hooks:
         base = resolved.root if all_hooks else resolved.directory
         use_git = resolved.reason in (REASON_GIT, REASON_ENV)
-        hooks = find_hooks(base, use_git=use_git)
-        if use_git:
-            from .local import with_local
-
-            hooks = with_local(resolved.root, base, hooks)
+        hooks = find_hooks(base, use_git=use_git, local=resolved.root if use_git else None)
         return resolved.root, hooks
     real_parent = os.path.realpath(os.path.dirname(os.path.abspath(path)))
     return resolved.root, [os.path.join(real_parent, os.path.basename(path))]
