@@ -10,7 +10,7 @@ the moment it was read is not trusted by its key: on a file system with coarse
 timestamps a second write in the same tick would keep it (git's "racy clean" problem).
 
 The hook listing packs its folders' stats as (inode, mtime, ctime) triples in arrays
-(:mod:`memhooks.listing.cache`): its walker child is a standalone script that cannot
+(:mod:`memhooks.listing.record`): its walker child is a standalone script that cannot
 import this module, and 5,000 folders are saved in ~2.5 ms that way.
 
 Only ``os`` is imported here: the hook's fast path calls it.

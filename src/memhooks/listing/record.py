@@ -51,7 +51,7 @@ class Listing:
     ) -> None:
         self.base, self.hooks, self.folders, self.watched = base, hooks, folders, watched
         self.owners, self.files, self.pruned, self.stats = owners, files, pruned, stats
-        #: the folders' stats as :func:`memhooks.listing.cache.check` found them (taken before git lists, so a
+        #: the folders' stats as the listing cache's check found them (taken before git lists, so a
         #: walk may record them: a later change still shows as a difference)
         self.current: array[int] | None = None
 
