@@ -29,11 +29,12 @@ HEADER = "# memhooks: hook files it made, kept out of git until shared (memhooks
 
 def block(repository: Repository) -> list[str]:
     """The lines of memhooks' block in ``repository``'s exclude file ([] when it cannot
-    be read)."""
+    be read). Bytes that are not UTF-8 (a user's Latin-1 comment) are kept as they are
+    (``surrogateescape``), as git reads them: they never hide the block."""
     try:
-        with open(excludes.path_of(repository), encoding="utf-8") as fp:
+        with open(excludes.path_of(repository), encoding="utf-8", errors="surrogateescape") as fp:
             return excludes.read_block(fp.read().splitlines(), HEADER)
-    except (OSError, UnicodeDecodeError):
+    except OSError:
         return []
 
 
@@ -46,24 +47,27 @@ def named(repository: Repository, line: str) -> str | None:
     return os.path.join(os.path.realpath(repository.top), *rel.split("/"))
 
 
-def kept(root: str, directory: str) -> tuple[list[str], str | None]:
+def kept(root: str, directory: str) -> tuple[list[str], list[str]]:
     """(the existing hook files below ``directory`` that the block of ``root``'s
-    repository lists, sorted; that repository's exclude file, or None outside git)."""
+    repository lists, sorted; what they depend on: that repository's exclude file and
+    the folder of every hook file the block names below ``directory``, there or not —
+    [] outside git). A hook file reached through a symlinked folder is not one of them:
+    the project's canonical paths never lead there (a folder moved out and linked
+    back is another place, whose hook file the hook never loads)."""
     repository = find_repository(os.path.realpath(root))
     if repository is None:
-        return [], None
-    found = []
+        return [], []
+    found, watched = [], [excludes.path_of(repository)]
     real = os.path.realpath(root)
     for line in block(repository):
         path = named(repository, line)
-        if (
-            path is not None
-            and is_within(path, real)
-            and is_within(path, directory)
-            and os.path.isfile(path)
-        ):
+        if path is None or not (is_within(path, real) and is_within(path, directory)):
+            continue
+        folder = os.path.dirname(path)
+        watched.append(folder)
+        if os.path.realpath(folder) == folder and os.path.isfile(path):
             found.append(path)
-    return sorted(found), excludes.path_of(repository)
+    return sorted(found), watched
 
 
 def local_hooks(root: str) -> list[str]:

@@ -476,3 +476,76 @@ def test_a_hook_memhooks_keeps_local_is_listed_and_kept_in_the_cached_listing(
     made.unlink()
     time.sleep(TICK)
     assert _listed(root) == ["a/MEMHOOKS.md"]
+
+
+def test_a_local_hook_made_again_in_an_ignored_folder_is_listed_past_the_folder_limit(
+    tmp_path, monkeypatch
+) -> None:
+    # past UNPRUNED_FOLDERS the walk skips what git ignores; the folder of each hook file
+    # memhooks' block names is watched all the same, there or not (newcomer helper-134:
+    # deleted, then made again, the hook stayed out of the cached listing)
+    from memhooks.listing import folders
+    from memhooks.maintain.local import keep_local
+
+    monkeypatch.setattr(folders, "UNPRUNED_FOLDERS", 3)
+    files = {"MEMHOOKS.md": GOOD, ".gitignore": "gen/\n", "a/MEMHOOKS.md": OLD}
+    files.update({f"d{n}/x.py": "" for n in range(4)})
+    root = _tree(tmp_path / "p", files)
+    made = root / "gen" / "MEMHOOKS.md"
+    keep_local(str(root), [str(made)])
+    _write(made, OLD)
+    time.sleep(TICK)
+    assert _listed(root) == ["a/MEMHOOKS.md", "gen/MEMHOOKS.md"]
+    made.unlink()
+    time.sleep(TICK)
+    assert _listed(root) == ["a/MEMHOOKS.md"]
+    _write(made, OLD)  # made again: its line is in the block already
+    time.sleep(TICK)
+    assert _listed(root) == ["a/MEMHOOKS.md", "gen/MEMHOOKS.md"]
+
+
+def test_a_local_hook_behind_a_symlinked_folder_is_not_listed(tmp_path) -> None:
+    # the block names vend/MEMHOOKS.md; vend was moved out and linked back: that file is
+    # outside the project, and the hook never loads it (newcomer helper-134)
+    from memhooks.maintain.local import keep_local
+
+    root = _tree(tmp_path / "p", {"MEMHOOKS.md": GOOD, "a/MEMHOOKS.md": OLD})
+    made = root / "vend" / "MEMHOOKS.md"
+    keep_local(str(root), [str(made)])
+    _write(made, OLD)
+    time.sleep(TICK)
+    assert _listed(root) == ["a/MEMHOOKS.md", "vend/MEMHOOKS.md"]
+    (root / "vend").rename(tmp_path / "outside")
+    (root / "vend").symlink_to(tmp_path / "outside")
+    time.sleep(TICK)
+    assert _listed(root) == ["a/MEMHOOKS.md"]
+
+
+def test_bytes_that_are_not_utf8_in_the_exclude_file_hide_no_local_hook(tmp_path) -> None:
+    # git reads any bytes there; a user's Latin-1 comment kept memhooks' block unread
+    # (local hooks dropped out) and its writer raising (newcomer helper-134)
+    from memhooks.maintain.local import keep_local
+
+    root = _tree(tmp_path / "p", {"MEMHOOKS.md": GOOD})
+    exclude = root / ".git" / "info" / "exclude"
+    exclude.write_bytes(exclude.read_bytes() + b"# caf\xe9 notes\n")
+    made = root / "b" / "MEMHOOKS.md"
+    assert keep_local(str(root), [str(made)])
+    _write(made, OLD)
+    time.sleep(TICK)
+    assert b"# caf\xe9 notes\n" in exclude.read_bytes()  # the user's bytes kept
+    assert _listed(root) == ["b/MEMHOOKS.md"]
+    status = subprocess.run(["git", "-C", str(root), "status", "--porcelain"],
+                            capture_output=True, text=True, check=True).stdout  # fmt: skip
+    assert "b/" not in status
+
+
+@pytest.mark.parametrize("git", [True, False])
+def test_a_listing_of_a_tree_without_folders_below_it_is_reused(tmp_path, git) -> None:
+    # its folders are [""] (the base alone): written as one empty name, read back as
+    # none, the listing never held and was made again every run (newcomer helper-134)
+    root = _tree(tmp_path / "p", {"MEMHOOKS.md": OLD}, git=git)
+    key = record.key(str(root), git)
+    assert listing.find_hooks(str(root), use_git=git) == [str(root / "MEMHOOKS.md")]
+    made = record.load(record.file_for(str(root), git), key, str(root))
+    assert made is not None and made.folders == [""]

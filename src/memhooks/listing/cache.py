@@ -48,7 +48,6 @@ reference).
 
 from __future__ import annotations
 
-import os
 import time
 
 from .. import filestate
@@ -172,7 +171,8 @@ def _list(
 ) -> tuple[list[str], Listing | str | None]:
     """(hooks, the listing to save, :data:`_TOO_MANY`, or None when nothing is to be
     saved). A listing made in git has taken in ``local``'s hook files, and watches the
-    exclude file they were read from and their folders; :func:`find_hooks` takes them in
+    exclude file they were read from and the folders the block names (there or not:
+    :func:`memhooks.local_hooks.kept`); :func:`find_hooks` takes them in
     for the rest (again, when the listing was too recent to save: it changes nothing).
     In git the candidates' child walks the folders and records them while this
     process reads the hooks it finds (``speculate``: see
@@ -268,10 +268,10 @@ def _list(
     if local is not None:  # read after `started`: a later change to them is not saved
         from ..local_hooks import kept
 
-        below, exclude = kept(local, directory)
+        below, depends = kept(local, directory)
         listed = sorted(set(listed) | set(below)) if below else listed
         # their folders too: a walk past MAX_FOLDERS skips the folders git ignores
-        files.extend([*(os.path.dirname(hook) for hook in below), *([exclude] if exclude else [])])
+        files.extend(depends)
     files = list(dict.fromkeys(files))
     made = Listing(directory, listed, folders, watched, owners, files, pruned, folder_stats)
     return listed, _checked(made, started)

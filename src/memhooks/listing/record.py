@@ -142,20 +142,26 @@ def load(file: str, key: list[Any], directory: str) -> Listing | tuple[int, ...]
             if isinstance(top, list) and len(top) == 3 and all(type(v) is int for v in top):
                 return tuple(top)
             return None
-        sizes, owners, pruned = blob["sizes"], blob["owners"], blob["pruned"]
+        sizes, counts = blob["sizes"], blob["counts"]
+        owners, pruned = blob["owners"], blob["pruned"]
         payload = data[end + 1 :] if end >= 0 else b""
         if not (
             isinstance(sizes, list)
             and len(sizes) == 5
             and all(type(size) is int and size >= 0 for size in sizes)
             and sum(sizes) == len(payload)
-            and _digest([key, sizes, owners, pruned], payload) == blob["digest"]
+            and isinstance(counts, list)
+            and len(counts) == 4
+            and _digest([key, sizes, counts, owners, pruned], payload) == blob["digest"]
         ):
             return None
         parts, at = [], 0
-        for size in sizes[:4]:
+        for size, count in zip(sizes, counts):
             text = payload[at : at + size].decode("utf-8", "surrogateescape")
-            parts.append(text.split("\0") if text else [])
+            names = text.split("\0") if count else []  # one name may be "" (the base)
+            if len(names) != count:
+                return None
+            parts.append(names)
             at += size
         hooks, folders, watched, files = parts
         stats = array("q")
@@ -177,23 +183,26 @@ def load(file: str, key: list[Any], directory: str) -> Listing | tuple[int, ...]
 
 def save(file: str, key: list[Any], made: Listing) -> None:
     """Write ``made`` atomically; failures are ignored (a cache). The file is one line
-    of JSON — the format, the key, the sizes of the payload's five parts, the owners,
-    whether the walk was pruned, the digest — then the payload: the hooks, the folders,
-    the watched and the other files, each part its names joined by NUL (UTF-8,
-    undecodable bytes kept), then the stats as native 8-byte integers. Base64 in JSON
+    of JSON — the format, the key, the sizes of the payload's five parts and the number
+    of names in each of the first four (a part holding one name, "", is not one holding
+    none), the owners, whether the walk was pruned, the digest — then the payload: the
+    hooks, the folders, the watched and the other files, each part its names joined by
+    NUL (UTF-8, undecodable bytes kept), then the stats as native 8-byte integers. Base64 in JSON
     (format 3) cost ~10 M instructions to decode for 5,000 folders, ~6 % of a warm
     ``validate --all`` (callgrind; ``bench/bench_engine.py`` validate_warm)."""
     parts = [text.encode("utf-8", "surrogateescape") for text in made.texts()]
     parts.append(made.stats.tobytes())
     payload = b"".join(parts)
     sizes = [len(part) for part in parts]
+    counts = [len(names) for names in (made.hooks, made.folders, made.watched, made.files)]
     header = {
         "format": FORMAT,
         "key": key,
         "sizes": sizes,
+        "counts": counts,
         "owners": made.owners,
         "pruned": made.pruned,
-        "digest": _digest([key, sizes, made.owners, made.pruned], payload),
+        "digest": _digest([key, sizes, counts, made.owners, made.pruned], payload),
     }
     cachefile.write(file, jsonfast.dumps(header, separators=(",", ":")).encode() + b"\n" + payload)
 

@@ -150,8 +150,8 @@ def update(repository: Repository, header: str, change: Callable[[list[str]], li
     if not os.path.isdir(folder):
         os.makedirs(folder, exist_ok=True)  # git makes it; a bare `git init --template=` not
     with hook_lock(path, timeout=LOCK_TIMEOUT_S):
-        try:
-            with open(path, encoding="utf-8") as fp:
+        try:  # bytes that are not UTF-8 (a user's comment) are written back as they were
+            with open(path, encoding="utf-8", errors="surrogateescape") as fp:
                 before = fp.read()
         except FileNotFoundError:
             before = ""
@@ -160,7 +160,8 @@ def update(repository: Repository, header: str, change: Callable[[list[str]], li
         wanted = change(list(ours))
         if wanted == ours:
             return False
-        write_atomic(path, excludes.with_block(lines, header, wanted))
+        text = excludes.with_block(lines, header, wanted)
+        write_atomic(path, text.encode("utf-8", "surrogateescape"))
         return True
 
 
