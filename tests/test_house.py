@@ -93,7 +93,6 @@ KEPT: dict[tuple[str, str], str] = {
     ("memhooks.parser", "memhooks.commands.hooks"): VALIDATE + ": one subcommand's parser",
     ("memhooks.parser", "memhooks.commands.sessions"): VALIDATE + ": one subcommand's parser",
     ("memhooks.parser", "memhooks.commands.why"): VALIDATE + ": one subcommand's parser",
-    ("memhooks.cli", "memhooks.terminal"): VALIDATE + ": only a warning is printed",
     ("memhooks.cli", "memhooks.report"): VALIDATE + ": only failures are reported",
     ("memhooks.cli", "memhooks.store.location"): VALIDATE
     + ": only a relative store path is rooted",

@@ -4,6 +4,7 @@ value — a command fails with MH028, the hook notes it and goes on with the def
 from __future__ import annotations
 
 import inspect
+import os
 import pathlib
 import re
 
@@ -285,3 +286,23 @@ def test_the_store_variables_are_read_in_the_embedded_backends_own_order() -> No
             read = registry.settings("embedded", env=env, config=none).get("path")
             var = store_variable(env)
             assert read == (env[var] if var else None), names
+
+
+def test_a_memhooks_root_the_cli_ignores_is_a_coded_warning_at_the_setting(tmp_path) -> None:
+    # it was `warning: MEMHOOKS_ROOT ignored: …`, with no code nor place (newcomer
+    # helper-134); the agent hook says MH028 for the same setting
+    import subprocess
+    import sys
+
+    project = tmp_path / "p"
+    project.mkdir()
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    (project / "MEMHOOKS.md").write_text("---\nschema: memhooks/v2\n---\n", encoding="utf-8")
+    env = {**os.environ, "MEMHOOKS_ROOT": str(tmp_path / "gone"), "HOME": str(tmp_path / "home")}
+    done = subprocess.run([sys.executable, "-m", "memhooks", "validate", str(project)],
+                          capture_output=True, text=True, env=env, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = done.stderr.splitlines()
+    assert lines[0].startswith("warning[MH028]: MEMHOOKS_ROOT ignored: ")
+    assert lines[1] == "  --> MEMHOOKS_ROOT"
+    assert lines[2].startswith("  help: ")

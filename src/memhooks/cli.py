@@ -173,16 +173,16 @@ def _reader_gone() -> None:
 
 
 def _warning_line(python: Callable[..., None]) -> Callable[..., None]:
-    """A ``warnings.showwarning`` that prints a :class:`~memhooks.errors.MemhooksWarning`
-    as ``warning: <text>`` on stderr and hands any other warning to ``python``."""
+    """A ``warnings.showwarning`` that prints a :class:`~memhooks.errors.MemhooksWarning` on
+    stderr as its diagnostic (``warning[MH028]: … --> MEMHOOKS_ROOT``), any other as ``python``."""
 
     def show(message: Warning | str, category: type[Warning], *args: Any, **kw: Any) -> None:
-        if issubclass(category, MemhooksWarning):
-            from .terminal import visible
+        if not isinstance(message, MemhooksWarning):
+            return python(message, category, *args, **kw)
+        from .report import print_errors
 
-            print(f"warning: {visible(str(message))}", file=sys.stderr)
-        else:
-            python(message, category, *args, **kw)
+        code, where = message.code, message.where
+        print_errors([Diagnostic(code, str(message), where, severity="warning")], "human")
 
     return show
 

@@ -13,7 +13,7 @@ Exception tree::
     MemhooksWarning (a UserWarning) a setting was ignored, and why; work went on
 
 Library code never prints and never exits; the CLI maps these to exit codes and prints
-each warning once on stderr as ``warning: …``; the agent hook leaves warnings out.
+each warning once on stderr as ``warning[MHnnn]: …``; the agent hook leaves warnings out.
 Diagnostic codes, titles and help are data: :mod:`memhooks.catalogue`, loaded when a
 diagnostic is made (the agent hook's calls make none, and skip loading it).
 """
@@ -56,14 +56,10 @@ class Diagnostic:
         from .catalogue import CATALOGUE, ERROR, GENERIC_TITLE
 
         default_severity, _title, default_help = CATALOGUE.get(code, (ERROR, GENERIC_TITLE, ""))
-        self.code = code
+        self.code, self.message, self.path = code, message, path
+        self.line, self.column, self.key = line, column, key
         self.severity = severity or default_severity
-        self.message = message
-        self.path = path
-        self.line = line
-        self.column = column
         self.help = help if help is not None else (default_help or None)
-        self.key = key
 
     @property
     def is_error(self) -> bool:
@@ -220,9 +216,13 @@ class HomeError(MemhooksError, OSError):
 
 
 class MemhooksWarning(UserWarning):
-    """Something was not as asked and memhooks went on without it (issued with
-    :func:`warnings.warn`): e.g. a ``MEMHOOKS_ROOT`` that does not contain the target is
-    ignored in favour of the git root. The text says what and why, in one line."""
+    """A setting was not as asked and memhooks went on without it (:func:`warnings.warn`):
+    ``text`` says what and why in one line (``MEMHOOKS_ROOT ignored: …``); ``code`` and
+    ``where`` (the setting) make the diagnostic the CLI shows."""
+
+    def __init__(self, text: str, code: str, where: str) -> None:
+        super().__init__(text)
+        self.code, self.where = code, where
 
 
 def fail(

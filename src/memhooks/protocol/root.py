@@ -171,14 +171,14 @@ def enabled_root(folder: str, env: Mapping[str, str]) -> str | None:
 
 
 def _ignored(why: str, root: str | None = None, reason: str | None = None) -> None:
-    """Say that ``MEMHOOKS_ROOT`` was ignored, and why (a
-    :class:`~memhooks.errors.MemhooksWarning`; the CLI prints it once)."""
+    """Say, as a coded warning the CLI prints once, that ``MEMHOOKS_ROOT`` was ignored, and why."""
     import warnings
 
     from ..errors import MemhooksWarning
 
     instead = f"; the project root is `{root}` ({reason})" if root else ""
-    warnings.warn(MemhooksWarning(f"MEMHOOKS_ROOT ignored: {why}{instead}"), stacklevel=3)
+    text = f"MEMHOOKS_ROOT ignored: {why}{instead}"
+    warnings.warn(MemhooksWarning(text, "MH028", "MEMHOOKS_ROOT"), stacklevel=3)
 
 
 def _outside(target: str, real: str, root: str) -> DiagnosticError:
