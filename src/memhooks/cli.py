@@ -173,8 +173,8 @@ def _reader_gone() -> None:
 
 
 def _warning_line(python: Callable[..., None]) -> Callable[..., None]:
-    """A ``warnings.showwarning`` that prints a :class:`~memhooks.errors.MemhooksWarning` on
-    stderr as its diagnostic (``warning[MH028]: … --> MEMHOOKS_ROOT``), any other as ``python``."""
+    """A ``warnings.showwarning`` printing a :class:`~memhooks.errors.MemhooksWarning` as
+    its diagnostic (``warning[MH028]: … --> MEMHOOKS_ROOT``); any other as ``python`` does."""
 
     def show(message: Warning | str, category: type[Warning], *args: Any, **kw: Any) -> None:
         if not isinstance(message, MemhooksWarning):

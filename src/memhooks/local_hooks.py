@@ -5,10 +5,10 @@ in a block of its own, the hook files it creates until the project shares them
 (:mod:`memhooks.maintain.local` writes the block and says why). The hook loads those
 files, so ``validate``, ``prune``, ``migrate`` and ``memhooks hooks`` list them too:
 :func:`with_local`, and :func:`memhooks.listing.cache.find_hooks` with ``local``, which
-records them in the cached listing (with the exclude file they were read from), so a
-warm ``validate --all`` reads neither. Here, not in :mod:`memhooks.maintain.local`,
-because the listing reads them and the hook path imports that writer. A hook the user's own ``.gitignore`` leaves out is
-not in the block and stays out.
+records them in the cached listing with what they depend on (:func:`kept`), so a warm
+``validate --all`` reads none of it. Here, not in :mod:`memhooks.maintain.local`: the
+listing reads them, and the hook path imports that writer. A hook file the user's own
+``.gitignore`` leaves out is not in the block and stays out.
 """
 
 from __future__ import annotations

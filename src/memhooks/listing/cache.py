@@ -77,8 +77,8 @@ def find_hooks(
     (:func:`memhooks.listing.candidates.git_list`). With ``local`` (a project root, in
     git), the hook files memhooks keeps out of git in that root's repository, below
     ``directory``, are taken in (:mod:`memhooks.local_hooks`): a listing made afresh
-    records them, and the exclude file they were read from, so one that holds reads
-    neither. MH030 as the walk raises it."""
+    records them and what they depend on, so one that holds reads none of it. MH030 as
+    the walk raises it."""
     if not use_git:
         local = None
     meanwhile = overlap.get("meanwhile")
@@ -172,9 +172,9 @@ def _list(
     """(hooks, the listing to save, :data:`_TOO_MANY`, or None when nothing is to be
     saved). A listing made in git has taken in ``local``'s hook files, and watches the
     exclude file they were read from and the folders the block names (there or not:
-    :func:`memhooks.local_hooks.kept`); :func:`find_hooks` takes them in
-    for the rest (again, when the listing was too recent to save: it changes nothing).
-    In git the candidates' child walks the folders and records them while this
+    :func:`memhooks.local_hooks.kept`); :func:`find_hooks` takes them in for the rest
+    (again when the listing was too recent to save: it changes nothing). In git the
+    candidates' child walks the folders and records them while this
     process reads the hooks it finds (``speculate``: see
     :func:`memhooks.listing.candidates.git_list`); when that path cannot decide, git
     lists as before, and the walk runs in a thread meanwhile (it waits in system calls;

@@ -51,8 +51,8 @@ class Listing:
     ) -> None:
         self.base, self.hooks, self.folders, self.watched = base, hooks, folders, watched
         self.owners, self.files, self.pruned, self.stats = owners, files, pruned, stats
-        #: the folders' stats as the listing cache's check found them (taken before git lists, so a
-        #: walk may record them: a later change still shows as a difference)
+        #: the folders' stats as the listing cache's check found them (taken before git
+        #: lists, so a walk may record them: a later change still shows as a difference)
         self.current: array[int] | None = None
 
     def texts(self) -> list[str]:
@@ -60,6 +60,8 @@ class Listing:
 
 
 def top_stat(directory: str) -> tuple[int, int, int] | None:
+    """(inode, mtime, ctime) of ``directory`` (``lstat``; nanoseconds), or None when it
+    cannot be read: what a tree with too many folders to record is kept by."""
     try:
         st = os.lstat(directory)
     except OSError:
@@ -88,6 +90,7 @@ def file_stat(path: str) -> tuple[int, int, int, int]:
 
 
 def files_stats(files: list[str]) -> array[int]:
+    """:func:`file_stat` of each of ``files``, flattened."""
     stats = array("q")
     for path in files:
         stats.extend(file_stat(path))
@@ -187,9 +190,9 @@ def save(file: str, key: list[Any], made: Listing) -> None:
     of names in each of the first four (a part holding one name, "", is not one holding
     none), the owners, whether the walk was pruned, the digest — then the payload: the
     hooks, the folders, the watched and the other files, each part its names joined by
-    NUL (UTF-8, undecodable bytes kept), then the stats as native 8-byte integers. Base64 in JSON
-    (format 3) cost ~10 M instructions to decode for 5,000 folders, ~6 % of a warm
-    ``validate --all`` (callgrind; ``bench/bench_engine.py`` validate_warm)."""
+    NUL (UTF-8, undecodable bytes kept), then the stats as native 8-byte integers.
+    Base64 in JSON (format 3) cost ~10 M instructions to decode for 5,000 folders, ~6 %
+    of a warm ``validate --all`` (callgrind; ``bench/bench_engine.py`` validate_warm)."""
     parts = [text.encode("utf-8", "surrogateescape") for text in made.texts()]
     parts.append(made.stats.tobytes())
     payload = b"".join(parts)
