@@ -50,8 +50,8 @@ def named(repository: Repository, line: str) -> str | None:
 def kept(root: str, directory: str) -> tuple[list[str], list[str]]:
     """(the existing hook files below ``directory`` that the block of ``root``'s
     repository lists, sorted; what they depend on: that repository's exclude file and
-    the folder of every hook file the block names below ``directory``, there or not —
-    [] outside git). A hook file reached through a symlinked folder is not one of them:
+    each folder below ``directory`` on the way to every hook file the block names there,
+    there or not — [] outside git). A hook file reached through a symlinked folder is not one of them:
     the project's canonical paths never lead there (a folder moved out and linked
     back is another place, whose hook file the hook never loads)."""
     repository = find_repository(os.path.realpath(root))
@@ -64,9 +64,11 @@ def kept(root: str, directory: str) -> tuple[list[str], list[str]]:
         if path is None or not (is_within(path, real) and is_within(path, directory)):
             continue
         folder = os.path.dirname(path)
-        watched.append(folder)
         if os.path.realpath(folder) == folder and os.path.isfile(path):
             found.append(path)
+        while folder != directory and is_within(folder, directory):
+            watched.append(folder)  # each folder on the way: one may be moved and linked
+            folder = os.path.dirname(folder)
     return sorted(found), watched
 
 

@@ -504,6 +504,30 @@ def test_a_local_hook_made_again_in_an_ignored_folder_is_listed_past_the_folder_
     assert _listed(root) == ["a/MEMHOOKS.md", "gen/MEMHOOKS.md"]
 
 
+def test_a_local_hook_whose_parent_folder_was_moved_and_linked_back_leaves_the_listing(
+    tmp_path, monkeypatch
+) -> None:
+    # past UNPRUNED_FOLDERS, gen/ (ignored) is not walked: moving gen/x out and linking
+    # it back left gen/x/sub/MEMHOOKS.md — now outside the project — in the cached
+    # listing, and a cached `prune --all` rewrote it (newcomer helper-135)
+    from memhooks.listing import folders
+    from memhooks.maintain.local import keep_local
+
+    monkeypatch.setattr(folders, "UNPRUNED_FOLDERS", 3)
+    files = {"MEMHOOKS.md": GOOD, ".gitignore": "gen/\n", "a/MEMHOOKS.md": OLD}
+    files.update({f"d{n}/x.py": "" for n in range(4)})
+    root = _tree(tmp_path / "p", files)
+    made = root / "gen" / "x" / "sub" / "MEMHOOKS.md"
+    keep_local(str(root), [str(made)])
+    _write(made, OLD)
+    time.sleep(TICK)
+    assert _listed(root) == ["a/MEMHOOKS.md", "gen/x/sub/MEMHOOKS.md"]
+    (root / "gen" / "x").rename(tmp_path / "outside")
+    (root / "gen" / "x").symlink_to(tmp_path / "outside")
+    time.sleep(TICK)
+    assert _listed(root) == ["a/MEMHOOKS.md"]
+
+
 def test_a_local_hook_behind_a_symlinked_folder_is_not_listed(tmp_path) -> None:
     # the block names vend/MEMHOOKS.md; vend was moved out and linked back: that file is
     # outside the project, and the hook never loads it (newcomer helper-134)
