@@ -107,3 +107,17 @@ def test_a_file_that_only_mentions_memhooks_is_not_excluded(repo: Path) -> None:
     wired = Edit(str(repo / ".claude" / "settings.local.json"), '{"command": "/opt/other/python3 -m memhooks hook"}\n', None)
     [edit] = exclude_plan(ctx, [notes, wired])
     assert ".claude/settings.local.json" in (edit.text or "") and "NOTES.md" not in (edit.text or "")
+
+
+def test_bytes_that_are_not_utf8_in_the_exclude_file_are_kept_not_refused(repo: Path) -> None:
+    # git reads any bytes there; a user's Latin-1 comment made `agents install --project`
+    # fail with MH028 naming .claude/settings.local.json, a file it had not read yet
+    exclude = repo / ".git/info/exclude"
+    exclude.write_bytes(exclude.read_bytes() + b"# caf\xe9 notes\n")
+    before = exclude.read_bytes()
+    ctx = context(repo)
+    apply(plan("install", "claude-code", ctx))
+    assert exclude.read_bytes() == before + f"\n{HEADER}\n/.claude/settings.local.json\n".encode()
+    assert git(repo, "check-ignore", "-q", ".claude/settings.local.json").returncode == 0
+    apply(plan("uninstall", "claude-code", ctx))
+    assert exclude.read_bytes() == before

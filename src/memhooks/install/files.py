@@ -7,10 +7,11 @@ import os
 from .. import atomicfile
 
 
-def read(path: str) -> str | None:
-    """The file's text (UTF-8, BOM kept), or None when it does not exist."""
+def read(path: str, errors: str = "strict") -> str | None:
+    """The file's text (UTF-8, BOM kept), or None when it does not exist. ``errors``:
+    ``"surrogateescape"`` keeps bytes that are not UTF-8 (:func:`write` puts them back)."""
     try:
-        with open(path, encoding="utf-8", newline="") as handle:
+        with open(path, encoding="utf-8", errors=errors, newline="") as handle:
             return handle.read()
     except FileNotFoundError:
         return None
@@ -25,7 +26,8 @@ def write(path: str, text: str, mode: int | None = None) -> None:
         old: os.stat_result | None = os.stat(path)
     except FileNotFoundError:
         old = None
-    atomicfile.write(path, text, old=old, new_mode=0o644 if mode is None else mode)
+    data = text.encode("utf-8", "surrogateescape")  # bytes read past UTF-8 as they were
+    atomicfile.write(path, data, old=old, new_mode=0o644 if mode is None else mode)
 
 
 def remove(path: str, levels: int = 3) -> None:

@@ -23,7 +23,7 @@ import subprocess
 from .. import git
 from ..excludes import read_block, with_block
 from ..paths import is_within, relative
-from .base import Edit, edit
+from .base import Edit
 from .command import hook_program
 from .files import read
 
@@ -93,8 +93,9 @@ def plan(ctx: Context, edits: Iterable[Edit]) -> list[Edit]:
     path = exclude_file(ctx.root)
     if path is None:
         return []
-    before = read(path) or ""
-    lines = before.splitlines()
+    # any bytes git takes (a user's Latin-1 comment) are kept as they are, not refused
+    raw = read(path, errors="surrogateescape")
+    lines = (raw or "").splitlines()
     ours = _block(lines)
     wanted = [f"/{rel}" for rel in add if f"/{rel}" not in ours]
     ignored = _ignored(ctx.root, [w[1:] for w in wanted])
@@ -104,7 +105,8 @@ def plan(ctx: Context, edits: Iterable[Edit]) -> list[Edit]:
         return []
     kept = [line for line in ours if line not in gone] + wanted
     text = _with_block(lines, kept)
-    found = edit(path, text if text.strip() else None)
+    new = text if text.strip() else None
+    found = [] if new == raw else [Edit(path, new, raw)]
     for change in found:
         names = ", ".join(w[1:] for w in wanted) or ", ".join(sorted(g[1:] for g in gone))
         change.why = (
