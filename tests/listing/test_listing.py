@@ -478,23 +478,35 @@ def test_a_hook_memhooks_keeps_local_is_listed_and_kept_in_the_cached_listing(
     assert _listed(root) == ["a/MEMHOOKS.md"]
 
 
+def _pruned(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A git tree past a folder limit of 3, so its walk skips what git ignores (gen/)."""
+    from memhooks.listing import folders
+
+    monkeypatch.setattr(folders, "UNPRUNED_FOLDERS", 3)
+    files = {"MEMHOOKS.md": GOOD, ".gitignore": "gen/\n", "a/MEMHOOKS.md": OLD}
+    files.update({f"d{n}/x.py": "" for n in range(4)})
+    return _tree(tmp_path / "p", files)
+
+
+def _made_local(root: Path, rel: str) -> Path:
+    """A hook file at ``rel`` made as memhooks makes one: listed in its block first."""
+    from memhooks.maintain.local import keep_local
+
+    made = root / rel
+    keep_local(str(root), [str(made)])
+    _write(made, OLD)
+    time.sleep(TICK)
+    return made
+
+
 def test_a_local_hook_made_again_in_an_ignored_folder_is_listed_past_the_folder_limit(
     tmp_path, monkeypatch
 ) -> None:
     # past UNPRUNED_FOLDERS the walk skips what git ignores; the folder of each hook file
     # memhooks' block names is watched all the same, there or not (newcomer helper-134:
     # deleted, then made again, the hook stayed out of the cached listing)
-    from memhooks.listing import folders
-    from memhooks.maintain.local import keep_local
-
-    monkeypatch.setattr(folders, "UNPRUNED_FOLDERS", 3)
-    files = {"MEMHOOKS.md": GOOD, ".gitignore": "gen/\n", "a/MEMHOOKS.md": OLD}
-    files.update({f"d{n}/x.py": "" for n in range(4)})
-    root = _tree(tmp_path / "p", files)
-    made = root / "gen" / "MEMHOOKS.md"
-    keep_local(str(root), [str(made)])
-    _write(made, OLD)
-    time.sleep(TICK)
+    root = _pruned(tmp_path, monkeypatch)
+    made = _made_local(root, "gen/MEMHOOKS.md")
     assert _listed(root) == ["a/MEMHOOKS.md", "gen/MEMHOOKS.md"]
     made.unlink()
     time.sleep(TICK)
@@ -510,17 +522,8 @@ def test_a_local_hook_whose_parent_folder_was_moved_and_linked_back_leaves_the_l
     # past UNPRUNED_FOLDERS, gen/ (ignored) is not walked: moving gen/x out and linking
     # it back left gen/x/sub/MEMHOOKS.md — now outside the project — in the cached
     # listing, and a cached `prune --all` rewrote it (newcomer helper-135)
-    from memhooks.listing import folders
-    from memhooks.maintain.local import keep_local
-
-    monkeypatch.setattr(folders, "UNPRUNED_FOLDERS", 3)
-    files = {"MEMHOOKS.md": GOOD, ".gitignore": "gen/\n", "a/MEMHOOKS.md": OLD}
-    files.update({f"d{n}/x.py": "" for n in range(4)})
-    root = _tree(tmp_path / "p", files)
-    made = root / "gen" / "x" / "sub" / "MEMHOOKS.md"
-    keep_local(str(root), [str(made)])
-    _write(made, OLD)
-    time.sleep(TICK)
+    root = _pruned(tmp_path, monkeypatch)
+    _made_local(root, "gen/x/sub/MEMHOOKS.md")
     assert _listed(root) == ["a/MEMHOOKS.md", "gen/x/sub/MEMHOOKS.md"]
     (root / "gen" / "x").rename(tmp_path / "outside")
     (root / "gen" / "x").symlink_to(tmp_path / "outside")
