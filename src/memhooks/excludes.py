@@ -7,11 +7,12 @@ blocks, each opened by a header comment of its own and ended by a blank or comme
     # memhooks-managed: these files hold this machine's path to memhooks
     /.claude/settings.local.json
 
-Lines outside our blocks are the user's and are never touched. Everything here is text
-(:func:`read_block`, :func:`with_block`, :func:`pattern`, :func:`unpattern`) or a path
-(:func:`path_of`): the writers apply it under their own lock — the hook writer's
+Lines outside our blocks are the user's and are never touched, byte for byte. Everything
+here is text (:func:`read_block`, :func:`with_block`, :func:`pattern`, :func:`unpattern`),
+a path (:func:`path_of`) or the file's lines and bytes (:func:`read_lines`,
+:func:`encoded`): the writers apply it under their own lock — the hook writer's
 (:func:`memhooks.maintain.local.update`) and the installer's edit plan
-(:mod:`memhooks.install.gitexclude`).
+(:mod:`memhooks.install.gitexclude`, through its own reader of the files it edits).
 """
 
 from __future__ import annotations
@@ -26,6 +27,23 @@ if TYPE_CHECKING:
 def path_of(repository: Repository) -> str:
     """The exclude file of ``repository`` (shared by its linked worktrees)."""
     return os.path.join(repository.common, "info", "exclude")
+
+
+def read_lines(path: str) -> list[str]:
+    """The lines of the exclude file ``path`` ([] when there is none). git takes any bytes
+    there: those that are not UTF-8 (a user's Latin-1 comment) are kept as they are
+    (``surrogateescape``), so a block still reads and :func:`encoded` writes them back.
+    Raises OSError when the file cannot be read."""
+    try:
+        with open(path, encoding="utf-8", errors="surrogateescape") as fp:
+            return fp.read().splitlines()
+    except FileNotFoundError:
+        return []
+
+
+def encoded(text: str) -> bytes:
+    """``text`` (of :func:`with_block` over :func:`read_lines`) as the file's bytes."""
+    return text.encode("utf-8", "surrogateescape")
 
 
 def read_block(lines: list[str], header: str) -> list[str]:

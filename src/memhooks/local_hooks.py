@@ -29,11 +29,9 @@ HEADER = "# memhooks: hook files it made, kept out of git until shared (memhooks
 
 def block(repository: Repository) -> list[str]:
     """The lines of memhooks' block in ``repository``'s exclude file ([] when it cannot
-    be read). Bytes that are not UTF-8 (a user's Latin-1 comment) are kept as they are
-    (``surrogateescape``), as git reads them: they never hide the block."""
+    be read; bytes that are not UTF-8 never hide it: :func:`memhooks.excludes.read_lines`)."""
     try:
-        with open(excludes.path_of(repository), encoding="utf-8", errors="surrogateescape") as fp:
-            return excludes.read_block(fp.read().splitlines(), HEADER)
+        return excludes.read_block(excludes.read_lines(excludes.path_of(repository)), HEADER)
     except OSError:
         return []
 
@@ -51,9 +49,9 @@ def kept(root: str, directory: str) -> tuple[list[str], list[str]]:
     """(the existing hook files below ``directory`` that the block of ``root``'s
     repository lists, sorted; what they depend on: that repository's exclude file and
     each folder below ``directory`` on the way to every hook file the block names there,
-    there or not — [] outside git). A hook file reached through a symlinked folder is not one of them:
-    the project's canonical paths never lead there (a folder moved out and linked
-    back is another place, whose hook file the hook never loads)."""
+    there or not — [] outside git). A hook file reached through a symlinked folder is not
+    one of them: the project's canonical paths never lead there (a folder moved out and
+    linked back is another place, whose hook file the hook never loads)."""
     repository = find_repository(os.path.realpath(root))
     if repository is None:
         return [], []

@@ -150,18 +150,12 @@ def update(repository: Repository, header: str, change: Callable[[list[str]], li
     if not os.path.isdir(folder):
         os.makedirs(folder, exist_ok=True)  # git makes it; a bare `git init --template=` not
     with hook_lock(path, timeout=LOCK_TIMEOUT_S):
-        try:  # bytes that are not UTF-8 (a user's comment) are written back as they were
-            with open(path, encoding="utf-8", errors="surrogateescape") as fp:
-                before = fp.read()
-        except FileNotFoundError:
-            before = ""
-        lines = before.splitlines()
+        lines = excludes.read_lines(path)  # a user's bytes that are not UTF-8 kept
         ours = excludes.read_block(lines, header)
         wanted = change(list(ours))
         if wanted == ours:
             return False
-        text = excludes.with_block(lines, header, wanted)
-        write_atomic(path, text.encode("utf-8", "surrogateescape"))
+        write_atomic(path, excludes.encoded(excludes.with_block(lines, header, wanted)))
         return True
 
 
