@@ -457,10 +457,7 @@ def test_a_hook_memhooks_keeps_local_is_listed_and_kept_in_the_cached_listing(
     from memhooks.maintain.local import keep_local, share
 
     root = _tree(tmp_path / "p", {"MEMHOOKS.md": GOOD, "a/MEMHOOKS.md": OLD})
-    made = root / "b" / "MEMHOOKS.md"
-    keep_local(str(root), [str(made)])
-    _write(made, OLD)
-    time.sleep(TICK)
+    made = _made_local(root, "b/MEMHOOKS.md")
     assert _listed(root) == ["a/MEMHOOKS.md", "b/MEMHOOKS.md"]
     assert "b/MEMHOOKS.md" not in _fresh(root)  # git's own listing leaves it out
     real = local_hooks.kept
@@ -534,13 +531,8 @@ def test_a_local_hook_whose_parent_folder_was_moved_and_linked_back_leaves_the_l
 def test_a_local_hook_behind_a_symlinked_folder_is_not_listed(tmp_path) -> None:
     # the block names vend/MEMHOOKS.md; vend was moved out and linked back: that file is
     # outside the project, and the hook never loads it (newcomer helper-134)
-    from memhooks.maintain.local import keep_local
-
     root = _tree(tmp_path / "p", {"MEMHOOKS.md": GOOD, "a/MEMHOOKS.md": OLD})
-    made = root / "vend" / "MEMHOOKS.md"
-    keep_local(str(root), [str(made)])
-    _write(made, OLD)
-    time.sleep(TICK)
+    _made_local(root, "vend/MEMHOOKS.md")
     assert _listed(root) == ["a/MEMHOOKS.md", "vend/MEMHOOKS.md"]
     (root / "vend").rename(tmp_path / "outside")
     (root / "vend").symlink_to(tmp_path / "outside")
