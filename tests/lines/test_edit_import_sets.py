@@ -29,7 +29,8 @@ PAYLOADS = json.loads((Path(__file__).parent / "data" / "hook_payloads.json").re
 #: Modules outside memhooks whose presence is part of the record (the costly ones).
 #: Read at collection: the tests' sandbox drops every MEMHOOKS_ variable.
 RECORD = bool(os.environ.get("MEMHOOKS_RECORD_IMPORT_SETS"))
-WATCHED = ("difflib", "enum", "hashlib", "json.decoder", "re", "sqlite3", "subprocess", "typing")
+WATCHED = ("_sqlite3", "difflib", "enum", "fcntl", "hashlib", "json.decoder", "re", "sqlite3",
+           "subprocess", "typing")  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -81,6 +82,13 @@ def import_sets(
     assert "perf: simplify" in told
     out["edit_settled"], told = call("claude-pre-edit", "editor")
     assert told.strip() in ("", "{}")
+    # a session whose read left the ledger's mirror (memhooks.session.claims): its edit
+    # claims in the session's journal, without the state file
+    first = {**PAYLOADS["claude-read"], "tool_input": {"file_path": "{root}/retryx/retry.py",
+             "offset": 1, "limit": 1}}  # fmt: skip
+    call(first, "journal")
+    out["edit_journal"], told = call(edit, "journal")
+    assert "fix: cap Retrier" in told
     if RECORD:
         DATA.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return out
@@ -88,7 +96,7 @@ def import_sets(
 
 
 
-@pytest.mark.parametrize("kind", ["edit_settled", "edit_tells", "edit_walks"])
+@pytest.mark.parametrize("kind", ["edit_journal", "edit_settled", "edit_tells", "edit_walks"])
 def test_a_pre_tool_edit_loads_its_recorded_modules(
     kind: str, import_sets: dict[str, list[str]]
 ) -> None:
@@ -106,3 +114,14 @@ def test_a_warm_edit_that_tells_loads_no_store_no_difflib_no_re(
                "memhooks.errors"}  # fmt: skip
     assert not avoided & set(import_sets["edit_tells"])
     assert not {"sqlite3", "memhooks.recall.why"} & set(import_sets["edit_settled"])
+
+
+def test_an_edit_after_a_read_tells_without_the_state_file(
+    import_sets: dict[str, list[str]],
+) -> None:
+    # the state file's extension, its modules and ~20 statements: ~9 M instructions of
+    # a ~72 M telling edit (callgrind, docs/performance.md "Nineteenth session")
+    state = {"_sqlite3", "sqlite3", "memhooks.session.state", "memhooks.session.record",
+             "memhooks.store.connection"}  # fmt: skip
+    assert not state & set(import_sets["edit_journal"])
+    assert state & set(import_sets["edit_tells"])  # a session's first edit: the state file

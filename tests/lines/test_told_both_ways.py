@@ -28,9 +28,10 @@ NOTE = "Retrier.call sleeps between attempts: the gateway rate-limits retries of
 
 
 def run(repo: Path, env: dict[str, str], payload: dict[str, object]) -> tuple[str, bool]:
-    """(what the hook told the model, whether it loaded SQLite)."""
+    """(what the hook told the model, whether it went the whole way: loaded SQLite, or
+    read the session's ledger from its claim journal, memhooks.session.edit_session)."""
     told, loaded = modules(repo, env, payload)
-    return told, "_sqlite3" in loaded
+    return told, "_sqlite3" in loaded or "memhooks.session.edit_session" in loaded
 
 
 def modules(repo: Path, env: dict[str, str], payload: dict[str, object]) -> tuple[str, set[str]]:

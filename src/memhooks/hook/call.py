@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from ..backends.base import Backend
     from ..errors import MemhooksError
     from ..session import Session, State
+    from ..session.edit_session import EditSession
     from ..store.project import Identity
 
 #: Time kept back from the work for rendering and writing the response.
@@ -87,6 +88,7 @@ class HookCall:
         "_backend_opened",
         "_capture",
         "_cli_roles",
+        "_edit",
         "_folder",
         "_identity",
         "_root",
@@ -143,7 +145,8 @@ class HookCall:
         #: (why the home folder is unusable, where the session is kept then): home_note().
         self.home: tuple[str, str | None] = ("", None)
         self._state_dir: str | None = None
-        self._session: Session | None = None
+        self._session: Session | EditSession | None = None
+        self._edit: EditSession | None | bool = None  # None: not asked yet; False: none
         self._capture: tuple[str, bool] | None = None
         self._store_ready: bool | None = None
         self._store_choice: tuple[tuple[str, str | None] | None] | None = None
@@ -391,12 +394,55 @@ class HookCall:
     def ledgerless(self) -> bool:
         """The state file could not be used: this call's session lives in memory only
         (:attr:`state`), so nothing it delivers is remembered for the next call."""
+        if self._session is None and self._edit_session() is not None:
+            return False  # a pre-tool edit's session needs no state file
         return self.state.path == EPHEMERAL
+
+    def _edit_session(self) -> EditSession | None:
+        """The session of a pre-tool edit without the state file
+        (:mod:`memhooks.session.edit_session`) when one can serve this call: line-level
+        recall on, capture off, a root, and the code's names could find nothing in the
+        store (:func:`memhooks.session.edits.nothing_named`); None: the state file's."""
+        if self._edit is None:
+            self._edit = False
+            from ..agents.base import PRE_TOOL
+
+            sid = self.event.session_id
+            if (
+                self.event.event == PRE_TOOL
+                and sid
+                and not self.capture_on
+                and self.switch("MEMHOOKS_LINE_RECALL")
+                and self.state_dir != NO_FOLDER
+                and self.root is not None
+            ):
+                from ..session.edits import nothing_named
+                from ..session.snapshot import claims_paths
+
+                # no mirror yet (the session's first pre-tool edit): the state file writes one
+                if os.path.exists(claims_paths(self.state_dir, sid)[1]) and nothing_named(self):
+                    from ..session.edit_session import open_edit
+                    from ..session.location import FILENAME
+                    from ..session.snapshot import load
+
+                    state_path = os.path.join(self.state_dir, FILENAME)
+                    snapshot = load(self.state_dir, self.host, sid, self.env)
+                    self._edit = (
+                        open_edit(self.state_dir, state_path, sid, self.host, self.root, snapshot)
+                        or False
+                    )
+        found = self._edit
+        return None if isinstance(found, bool) else found
 
     @property
     def session(self) -> Session:
         """This call's session (opened, and its ``updated`` time refreshed, on first use).
         Call only when :attr:`root` is not None."""
+        if self._session is None and (edit := self._edit_session()) is not None:
+            # held as the state file's rows are (below), claimed in the session's journal
+            edit.hold_until = time.time() + self.remaining() + HOLD_S
+            edit.deadline = self.deadline
+            self._session = edit
         if self._session is None:
             from ..session.record import open_session
 
@@ -404,8 +450,9 @@ class HookCall:
             prompt = self.event.prompt if self.event.event == "user_prompt" else None
             try:
                 self._session = open_session(
-                    self.state, self.host, self.event.session_id, self.root, prompt=prompt
-                )
+                    self.state, self.host, self.event.session_id, self.root, prompt=prompt,
+                    mirror=self._mirror_paths(),
+                )  # fmt: skip
             except caught("StoreError") as exc:  # memhooks.errors only on a failure
                 # The state file opened but takes no write (its disk is full, say): the
                 # session is kept elsewhere, as when it cannot be opened at all.
@@ -425,7 +472,34 @@ class HookCall:
 
                 logged = take_touches(self.state_dir, self.host, self.event.session_id)
                 self._session.touch([(path, kind, "read") for path, kind in logged])
-        return self._session
+        # a pre-tool edit's EditSession answers what such a call asks of a Session
+        return self._session  # type: ignore[return-value]
+
+    def _mirror_paths(self) -> tuple[str, str] | None:
+        """The session's claim journal and mirror (:mod:`memhooks.session.claims`) when
+        it has a journal, or when this call is a read (a post-tool event) of a host whose
+        edits are told before they are made: the pre-tool edits that follow claim
+        without the state file (an agent reads a file before it edits it: Claude Code's
+        Edit refuses a file not read in the session). None otherwise — a session's calls
+        before its first read pay nothing for it — for a state file kept elsewhere, and
+        without ``fcntl``."""
+        from ..agents.base import POST_TOOL
+        from ..session.location import FILENAME
+        from ..session.snapshot import claims_paths
+
+        sid = self.event.session_id
+        if not sid or os.name != "posix":
+            return None
+        if self.state.path != os.path.join(self.state_dir, FILENAME):
+            return None
+        paths = claims_paths(self.state_dir, sid)
+        if os.path.exists(paths[0]) or (
+            self.event.event == POST_TOOL
+            and self.delivery.has_pre_tool
+            and self.switch("MEMHOOKS_LINE_RECALL")
+        ):
+            return paths
+        return None
 
     # -- memory ---------------------------------------------------------------------
 

@@ -35,9 +35,12 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import sqlite3
     from collections.abc import Callable, Iterable
+    from typing import TypeVar
 
     from .capture_record import CaptureRecord
     from .state import State
+
+    T = TypeVar("T")
 
 #: Seconds without a hook call after which an anonymous session ends: 30 minutes.
 ANONYMOUS_IDLE_S = 1800.0
@@ -67,6 +70,7 @@ class Session:
         "host",
         "id",
         "key",
+        "mirror",
         "pending_chars",
         "prompt",
         "root",
@@ -97,6 +101,9 @@ class Session:
         self._held: set[str] = set()  # served targets other calls hold (not standing yet)
         self._mine: set[str] = set()  # served targets this call holds until it confirms
         self._holds = False  # this call wrote held rows that confirm() has not confirmed
+        #: ``(journal, mirror)`` when the ledger has a claim journal (:mod:`.claims`): its
+        #: writes fold the journal in first and leave the mirror (:meth:`_write`).
+        self.mirror: tuple[str, str] | None = None
 
     # -- the working set -------------------------------------------------------------
 
@@ -396,7 +403,7 @@ class Session:
                 )
             return claimed, taken, chars, marked
 
-        claimed, taken, chars, marked = self.state.write(work)
+        claimed, taken, chars, marked = self._write(work, now)
         self.served().update(serving)
         self._held.update(set(serving) - set(marked))
         # what stands now: what other calls hold, and what this one claimed (an item it
@@ -414,6 +421,21 @@ class Session:
             if hold is not None:
                 self.pending_chars += chars
         return claimed
+
+    def _write(self, work: Callable[[sqlite3.Connection], T], now: float) -> T:
+        """``work(conn)`` in one write of the state file that changes the ledger; with a
+        claim journal (:attr:`mirror`), what pre-tool edits claimed there is folded in
+        first and the mirror left after, the journal locked between (:class:`.claims.Fold`)."""
+        paths = self.mirror
+        if paths is None:
+            return self.state.write(work)
+        from .mirror import Fold
+
+        def folded(conn: sqlite3.Connection) -> T:
+            with Fold(conn, self.key, paths, self.state.path, now):
+                return work(conn)
+
+        return self.state.write(folded)
 
     def _spent(self, conn: sqlite3.Connection, now: float) -> int:
         """Characters of this epoch's tool-time deliveries: those that stand and those a
@@ -451,7 +473,7 @@ class Session:
                     (chars, now, self.key),
                 )
 
-        self.state.write(work)
+        self._write(work, now)
         self._mine.clear()
         self.pending_chars = 0
         self._holds = False
@@ -459,11 +481,12 @@ class Session:
     def compacted(self) -> None:
         """The host compacted its context: a new epoch, an empty ledger."""
         now = self.state.clock()
-        self.state.write(
+        self._write(
             lambda conn: conn.execute(
                 "UPDATE sessions SET epoch = epoch + 1, tool_chars = 0, updated = ? WHERE key = ?",
                 (now, self.key),
-            )
+            ),
+            now,
         )
         self.epoch += 1
         self.tool_chars = 0
@@ -536,11 +559,20 @@ def _fitted(
 
 
 def open_session(
-    state: State, host: str, session_id: str | None, root: str, *, prompt: str | None = None
+    state: State,
+    host: str,
+    session_id: str | None,
+    root: str,
+    *,
+    prompt: str | None = None,
+    mirror: tuple[str, str] | None = None,
 ) -> Session:
     """The session ``session_id`` of ``host`` (created on first use, its ``updated``
     time refreshed); with no id, the anonymous session of ``host`` in ``root``.
-    ``prompt``: the user's new prompt, kept as the session's latest in the same write."""
+    ``prompt``: the user's new prompt, kept as the session's latest in the same write.
+    ``mirror``: the session's claim journal and mirror (:attr:`Session.mirror`), folded
+    in by the same write: what pre-tool edits claimed is in the state file before the
+    call reads it."""
     now = state.clock()
     latest = prompt[:MAX_PROMPT] if prompt and prompt.strip() else None
 
@@ -580,8 +612,19 @@ def open_session(
         ).fetchone()
         return tuple(row)
 
-    key, shown, anonymous, epoch, kept_prompt, tool_chars, started = state.write(work)
+    if mirror is not None and session_id:
+        from .mirror import Fold
+
+        def folded(conn: sqlite3.Connection) -> tuple[object, ...]:
+            with Fold(conn, session_id, mirror, state.path, now, refresh=False):
+                return work(conn)
+
+        row = state.write(folded)
+    else:
+        row = state.write(work)
+    key, shown, anonymous, epoch, kept_prompt, tool_chars, started = row
     session = Session(state, str(key), host, str(shown), root)
+    session.mirror = mirror if session_id else None
     session.anonymous = bool(anonymous)
     session.epoch = int(epoch)  # type: ignore[call-overload]
     session.prompt = kept_prompt if isinstance(kept_prompt, str) else None

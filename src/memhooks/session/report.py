@@ -9,7 +9,9 @@ import os
 import time
 
 from ..fast.jsonfast import loads
+from .claims import peek
 from .record import ANONYMOUS_IDLE_S
+from .snapshot import claims_paths
 from .state import IDLE_S, State
 
 TYPE_CHECKING = False
@@ -49,7 +51,14 @@ def sessions(
         " GROUP BY s.key ORDER BY s.updated DESC LIMIT ?",
         (*params, limit),
     )
-    return [_session(row[:9], now) | {"deliveries": row[9], "chars": row[10]} for row in rows]
+    found = []
+    for row in rows:
+        counted = {"deliveries": row[9], "chars": row[10]}
+        if _journal(state, row[0]):  # a pre-tool edit's deliveries may not be folded in yet
+            every = deliveries(state, str(row[0]))
+            counted = {"deliveries": len(every), "chars": sum(d["chars"] for d in every)}
+        found.append(_session(row[:9], now) | counted)
+    return found
 
 
 def find(
@@ -74,11 +83,14 @@ def deliveries(state: State, key: str) -> list[dict[str, Any]]:
     or file), ``chars`` and ``items`` (``{"item", "words", "cue"}``: a memory id, a
     ``guidance:<hook>`` key or the unavailability notice, its first words, the query
     that recalled it). Only deliveries that stand: one a hook call still holds may yet be
-    dropped at its deadline (:mod:`memhooks.session.record`)."""
+    dropped at its deadline (:mod:`memhooks.session.record`) — those a pre-tool edit
+    confirmed in the session's claim journal included (:func:`unfolded`)."""
+    more, confirmed = unfolded(state, key)
+    held = ", ".join("?" * len(confirmed))
     rows = state.read(
         "SELECT at, epoch, native_event, target, chars, items FROM deliveries"
-        " WHERE key = ? AND until IS NULL ORDER BY id",
-        (key,),
+        f" WHERE key = ? AND (until IS NULL OR until IN ({held})) ORDER BY id",
+        (key, *confirmed),
     )
     return [
         {
@@ -90,7 +102,41 @@ def deliveries(state: State, key: str) -> list[dict[str, Any]]:
             "items": loads(str(items)),
         }
         for at, epoch, event, target, chars, items in rows
-    ]
+    ] + more
+
+
+def unfolded(state: State, key: str) -> tuple[list[dict[str, Any]], list[float]]:
+    """What session ``key``'s claim journal (:mod:`.claims`) holds that no write of the
+    state file folded in yet: the deliveries pre-tool edits claimed and confirmed there
+    (shaped as :func:`deliveries` gives them, oldest first), and the holds confirmed
+    there of claims already folded (their rows still held in the state file)."""
+    if state.path == ":memory:" or "\x1f" in key:  # an anonymous session has no journal
+        return [], []
+    journal = claims_paths(os.path.dirname(state.path), key)[0]
+    if not os.path.exists(journal):
+        return [], []
+    row = state.read("SELECT value FROM meta WHERE key = ?", ("claims:" + key,))
+    inode, _, offset = str(row[0][0]).partition(":") if row else ("", "", "")
+    try:
+        same = str(os.stat(journal).st_ino) == inode and offset.isdigit()
+    except OSError:
+        return [], []
+    records = peek(journal, int(offset) if same else 0)
+    confirmed = [float(r["ok"]) for r in records if "ok" in r]
+    claims = [r for r in records if "ok" not in r]
+    return [
+        {"at": r["at"], "epoch": r["e"], "event": r["n"], "target": r["t"], "chars": r["c"],
+         "items": r["i"]}
+        for r in claims
+        if r.get("u") in confirmed
+    ], [u for u in confirmed if u not in {r.get("u") for r in claims}]  # fmt: skip
+
+
+def _journal(state: State, key: object) -> bool:
+    """Whether session ``key`` has a claim journal (:func:`unfolded` may add to it)."""
+    if state.path == ":memory:" or "\x1f" in str(key):
+        return False
+    return os.path.exists(claims_paths(os.path.dirname(state.path), str(key))[0])
 
 
 def status(ended: object, updated: object, now: float) -> str:

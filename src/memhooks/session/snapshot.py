@@ -64,9 +64,14 @@ def _paths(state_dir: str, host: str, session_id: str) -> tuple[str, str]:
     return base + ".json", base + ".log"
 
 
+def claims_paths(state_dir: str, session_id: str) -> tuple[str, str]:
+    """The session's claim journal and ledger mirror (:mod:`.claims`) by its snapshot."""
+    base = _paths(state_dir, "", session_id)[0][: -len(".json")]
+    return base + ".claims", base + ".ledger"
+
+
 def cues_path(state_dir: str, host: str, session_id: str) -> str:
-    """Where the session keeps what its settled writes rest on
-    (:mod:`memhooks.maintain.settled`): next to its snapshot, ``<session>.cues``."""
+    """What the session's settled writes rest on (:mod:`memhooks.maintain.settled`)."""
     snapshot, _log = _paths(state_dir, host, session_id)
     return snapshot[: -len(".json")] + ".cues"
 

@@ -137,6 +137,8 @@ class State:
         ]
         for table in ("touches", "served", "deliveries", "delivered", *CAPTURE, "sessions"):
             conn.executemany(f"DELETE FROM {table} WHERE key = ?", [(k,) for k in stale])
+        # how far each one's claim journal was folded (memhooks.session.mirror)
+        conn.executemany("DELETE FROM meta WHERE key = ?", [("claims:" + k,) for k in stale])
         for table in ("served", "deliveries", "delivered"):  # held, never confirmed: lapsed
             conn.execute(f"DELETE FROM {table} WHERE until < ?", (now,))
         self._sweep_files(now - IDLE_S)

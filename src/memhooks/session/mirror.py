@@ -1,0 +1,143 @@
+"""Folding a session's claim journal into the state file, and leaving the ledger's mirror
+(:mod:`.claims`): what a write of the ledger in SQLite does, the journal locked, when the
+session has one (:meth:`memhooks.session.record.Session._write`)."""
+
+from __future__ import annotations
+
+import os
+import time
+
+from .. import cachefile
+from ..fast.jsonfast import dumps
+from .claims import VERSION, Journal, identity
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import sqlite3
+
+#: Seconds a write of the state file waits for the journal (its holders hold it for a
+#: few file operations; past it the write fails as a busy state file does).
+LOCK_S = 2.0
+
+
+class Fold:
+    """``with Fold(conn, key, (journal, mirror), state_path, now):`` inside a write of
+    the state file: the journal locked and folded in (:func:`fold`) on entry, the mirror
+    written (:func:`mirror`) when the block ends without an exception, the lock let go
+    either way. ``refresh=False``: a write that changes no ledger row (the session's
+    open) writes the mirror only when it folded something, or there is none."""
+
+    __slots__ = ("conn", "folded", "journal", "key", "now", "paths", "refresh", "state_path")
+
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        key: str,
+        paths: tuple[str, str],
+        state_path: str,
+        now: float,
+        *,
+        refresh: bool = True,
+    ) -> None:
+        self.conn, self.key, self.paths, self.state_path = conn, key, paths, state_path
+        self.now, self.refresh, self.folded = now, refresh, 0
+        self.journal: Journal | None = None
+
+    def __enter__(self) -> None:
+        journal = self.journal = Journal(self.paths[0], time.monotonic() + LOCK_S)
+        try:
+            self.folded = fold(self.conn, journal, self.key, self.now)
+        except BaseException:
+            journal.__exit__()
+            raise
+
+    def __exit__(self, kind: object, *exc: object) -> None:
+        assert self.journal is not None
+        try:
+            if kind is None and (self.refresh or self.folded or not os.path.exists(self.paths[1])):
+                mirror(self.conn, self.journal, self.key, self.paths[1], self.state_path, self.now)
+        finally:
+            self.journal.__exit__()
+
+
+def fold(conn: sqlite3.Connection, journal: Journal, key: str, now: float) -> int:
+    """Write what the journal holds past the offset the state file keeps for session
+    ``key`` into its tables, as :class:`memhooks.session.record.Session` writes a
+    delivery and its confirmation, and keep the new offset — inside the caller's write
+    transaction, the journal locked. The offset is kept with the journal's inode: a
+    journal made again (swept with an idle session's files, removed by hand) is read
+    from its start. Returns how many records it folded."""
+    mark = "claims:" + key
+    inode = os.fstat(journal.fd).st_ino
+    row = conn.execute("SELECT value FROM meta WHERE key = ?", (mark,)).fetchone()
+    kept, _, offset = str(row[0]).partition(":") if row is not None else ("", "", "")
+    start = int(offset) if kept == str(inode) and offset.isdigit() else 0
+    records, end = journal.records(start)
+    for record in records:
+        if "ok" in record:
+            until = float(record["ok"])
+            for table in ("deliveries", "delivered"):
+                conn.execute(
+                    f"UPDATE {table} SET until = NULL WHERE key = ? AND until = ?", (key, until)
+                )
+            if record.get("c"):
+                conn.execute(
+                    "UPDATE sessions SET tool_chars = tool_chars + ? WHERE key = ?",
+                    (int(record["c"]), key),
+                )
+            continue
+        cursor = conn.execute(
+            "INSERT INTO deliveries (key, epoch, at, native_event, target, chars, items, until,"
+            " tool) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (key, record["e"], record["at"], record["n"], record["t"], record["c"],
+             dumps(record["i"]), record["u"], int(bool(record.get("tool")))),
+        )  # fmt: skip
+        # a row that stands, or that another call still holds, is never replaced (only a
+        # lapsed hold is): the claim was checked against the ledger when it was made
+        conn.executemany(
+            "INSERT INTO delivered (key, epoch, item, delivery, until) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (key, epoch, item) DO UPDATE SET delivery = excluded.delivery,"
+            " until = excluded.until WHERE delivered.until IS NOT NULL AND delivered.until <= ?",
+            [(key, record["e"], str(i["item"]), cursor.lastrowid, record["u"], now)
+             for i in record["i"]],
+        )  # fmt: skip
+    if row is None or end != start or kept != str(inode):
+        conn.execute(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (mark, f"{inode}:{end}")
+        )
+    journal.folded = end
+    return len(records)
+
+
+def mirror(
+    conn: sqlite3.Connection, journal: Journal, key: str, path: str, state_path: str, now: float
+) -> None:
+    """Write the mirror of session ``key``'s ledger as ``conn``'s write leaves it (the
+    journal folded to its end first, :func:`fold`; the journal still locked). When it
+    cannot be written, none is left: the next edit takes SQLite."""
+    row = conn.execute("SELECT epoch, tool_chars FROM sessions WHERE key = ?", (key,)).fetchone()
+    made = None
+    if row is not None:
+        epoch, tool_chars = int(row[0]), int(row[1])
+        items = dict(
+            conn.execute(
+                "SELECT item, until FROM delivered WHERE key = ? AND epoch = ?"
+                " AND (until IS NULL OR until > ?)",
+                (key, epoch, now),
+            ).fetchall()
+        )
+        held = conn.execute(
+            "SELECT chars, until FROM deliveries WHERE key = ? AND epoch = ? AND tool = 1"
+            " AND until > ?",
+            (key, epoch, now),
+        ).fetchall()
+        made = dumps(
+            {"v": VERSION, "key": key, "state": identity(state_path), "epoch": epoch,
+             "journal": os.fstat(journal.fd).st_ino, "folded": journal.folded, "tool_chars": tool_chars,
+             "items": items, "held": [list(h) for h in held]}
+        )  # fmt: skip
+    if made is None or not cachefile.write(path, made, mode=0o700):
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
