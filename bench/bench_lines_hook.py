@@ -16,8 +16,12 @@ Cases, each run at a random place of a file:
 * ``edit_far``: then the ``PreToolUse`` of an Edit of 3 lines outside what was read
   (200 lines further, or before it near the end of the file), same session, cache warm:
   their owners not told yet unless they own read lines too;
-* ``edit_new``: the same Edit as ``edit_told`` in a new session: cache warm, owners told
-  now;
+* ``edit_new``: the same Edit as ``edit_told`` in a new session that read the 40 lines
+  around the far edit's first (an agent reads a file before it edits it: Claude Code's
+  Edit refuses a file not read in the session): cache warm, owners told now;
+* ``edit_first``: the same Edit as a new session's first event (no read before it, as
+  Claude Code never sends one: reported for scale): owners told now, through the state
+  file (memhooks.session.claims: a session's read leaves what its edits claim against);
 * ``edit_cold``: the same Edit in a new session with no blame cached (an edit with no
   read before it);
 * ``edit_off``: the same Edit with ``MEMHOOKS_LINE_RECALL=off``: the hook's own cost for
@@ -77,7 +81,7 @@ from bench_blame import busiest_large_files, clone, emit, synthetic
 DEFAULT_REPO = os.path.normpath(
     os.path.join(HERE, "..", "..", "shared", "repos", "iproute2.bundle")
 )
-CASES = ("read_cold", "edit_told", "edit_far", "edit_new", "edit_cold", "edit_off")
+CASES = ("read_cold", "edit_told", "edit_far", "edit_new", "edit_first", "edit_cold", "edit_off")
 
 
 def installed(exe: str, env: dict[str, str], home: str) -> dict[str, list[str]]:
@@ -114,11 +118,12 @@ def timed(
     return elapsed, cpu, done.stdout.decode(), done.stderr.decode()
 
 
-def state_key(state: str) -> list[tuple[int, int]]:
-    """What a call that opened the session's state file changes (it writes the session's
-    row): the state file's and its write-ahead log's size and mtime."""
+def state_key(state: str, session: str) -> list[tuple[int, int]]:
+    """What a call that went the whole way changes: the state file's and its write-ahead
+    log's size and mtime (it writes the session's row), or the session's claim journal's
+    (a pre-tool edit that claims without the state file, memhooks.session.claims)."""
     out = []
-    for name in ("state.sqlite3", "state.sqlite3-wal"):
+    for name in ("state.sqlite3", "state.sqlite3-wal", f"sessions/{session}.claims"):
         try:
             st = os.stat(os.path.join(state, name))
             out.append((st.st_size, st.st_mtime_ns))
@@ -135,7 +140,9 @@ def told(stdout: str) -> int:
 
 def payload(kind: str, root: str, session: str, path: str, lines: list[str], at: int) -> bytes:
     full = os.path.join(root, path)
-    if kind == "read":
+    if kind in ("read", "read_far"):
+        if kind == "read_far":  # the 40 lines around the `far` edit's
+            at = at + 190 if at + 213 < len(lines) else max(0, at - 210)
         body = {"hook_event_name": "PostToolUse", "tool_name": "Read", "tool_response": {},
                 "tool_input": {"file_path": full, "offset": at, "limit": 40}}  # fmt: skip
     else:
@@ -236,16 +243,23 @@ def main() -> int:
                     post, mine, payload("read", root, session, path, lines, at)
                 )
                 wait_for_blame_ahead(state)
-                before = state_key(state)
+                before = state_key(state, session)
                 measured["edit_told"] = timed(
                     pre, mine, payload("edit", root, session, path, lines, at)
                 )
-                shortcut = state_key(state) == before  # settled without the state file
+                shortcut = state_key(state, session) == before  # settled: nothing written
                 measured["edit_far"] = timed(
                     pre, mine, payload("far", root, session, path, lines, at)
                 )
+                # a new session, as an agent makes one: it reads a part of the file (the
+                # far edit's), then edits other lines of it
+                timed(post, mine, payload("read_far", root, session + "n", path, lines, at))
+                wait_for_blame_ahead(state)
                 measured["edit_new"] = timed(
                     pre, mine, payload("edit", root, session + "n", path, lines, at)
+                )
+                measured["edit_first"] = timed(
+                    pre, mine, payload("edit", root, session + "f", path, lines, at)
                 )
                 shutil.rmtree(os.path.join(state, "blame"), ignore_errors=True)
                 measured["edit_cold"] = timed(
