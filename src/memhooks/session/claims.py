@@ -2,7 +2,7 @@
 
 A pre-tool edit that tells the owners of its lines is the hook call an agent waits on
 most; the state file was ~9 M of its ~72 M instructions (the ``sqlite3`` extension, the
-state file's modules, ~20 statements; docs/performance.md "Nineteenth session"). Such an
+state file's modules, ~24 statements; docs/performance.md "Nineteenth session"). Such an
 edit claims here instead (:mod:`.edit_session`), and every write of the session's ledger
 in SQLite folds what was claimed here first: one ledger, two doors, one lock. Beside the
 session's snapshot (:func:`memhooks.session.snapshot.claims_paths`):
@@ -18,8 +18,8 @@ session's snapshot (:func:`memhooks.session.snapshot.claims_paths`):
                 the lock (:func:`memhooks.cachefile.write`).
 =============== =====================================================================
 
-A write of the ledger in SQLite (:class:`memhooks.session.record.Session`, mirrored)
-takes the lock inside its transaction, folds the journal past the offset the state file
+A write of the ledger in SQLite (:class:`memhooks.session.record.Session`, mirrored:
+:mod:`.mirror`) takes the lock inside its transaction, folds the journal past the offset the state file
 keeps (``meta`` ``claims:<key>``, in the same transaction: a write rolled back folds
 again), decides as always, and writes the mirror before letting go. A pre-tool edit
 takes the lock alone, reads the mirror and the journal past it (:class:`View`), and
@@ -28,8 +28,8 @@ once, parallel calls claim an item once, a hold not confirmed lapses, and the to
 ceiling is checked in the step that charges it. Lock order: the state file's write
 lock, then this one; the edit takes only this one. A mirror of another state file
 (moved aside, ``MEMHOOKS_STATE_DIR`` changed), or none, sends the edit to SQLite, which
-writes one; without ``fcntl`` (Windows) edits take SQLite as before. A record that does
-not parse (a line torn by a crash) is skipped.
+writes one; without ``fcntl`` (Windows) edits take SQLite as before. A line that does
+not parse (torn by a crash) or holds another shape (changed by hand) is skipped.
 """
 
 from __future__ import annotations

@@ -49,7 +49,7 @@ class EditSession:
         host: str,
         root: str,
     ) -> None:
-        self.journal, self.mirror = paths
+        self._journal_path, self._mirror_path = paths
         self._mirror = mirror
         self.key = self.id = session_id
         self.host = host
@@ -61,7 +61,7 @@ class EditSession:
         self.deadline = 0.0
         self.pending_chars = 0
         self._holds = False
-        self._view = View(mirror, peek(self.journal, int(mirror["folded"])), time.time())
+        self._view = View(mirror, peek(self._journal_path, int(mirror["folded"])), time.time())
         self.epoch = self._view.epoch
         self.tool_chars = self._view.tool_chars
         self._mine: set[str] = set()
@@ -146,23 +146,25 @@ class EditSession:
         if not self._holds:
             return
         # past the call's deadline too: the reply went out (the hold allows for it)
-        with Journal(self.journal, max(self.deadline, time.monotonic() + 1.0)) as journal:
+        with Journal(self._journal_path, max(self.deadline, time.monotonic() + 1.0)) as journal:
             journal.append({"ok": self.hold_until, "c": self.pending_chars})
         self.tool_chars += self.pending_chars
         self.pending_chars = 0
         self._holds = False
 
     def _locked(self) -> Journal:
-        return Journal(self.journal, self.deadline)
+        return Journal(self._journal_path, self.deadline)
 
     def _fresh(self, journal: Journal) -> View:
         """The ledger now, the journal locked: the mirror as it is now (a write of the
         state file may have left another since) and the journal past it."""
-        mirror = load_mirror(self.mirror) or self._mirror
+        mirror = load_mirror(self._mirror_path) or self._mirror
         if mirror.get("state") != self._mirror.get("state") or not _same_journal(
-            self.journal, mirror
+            self._journal_path, mirror
         ):
-            raise OSError(f"the memhooks state file was replaced while {self.journal} was read")
+            raise OSError(
+                f"the memhooks state file was replaced while {self._journal_path} was read"
+            )
         self._mirror = mirror
         self._view = View(mirror, journal.records(int(mirror["folded"]))[0], time.time())
         return self._view
