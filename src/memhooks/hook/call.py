@@ -477,13 +477,14 @@ class HookCall:
 
     def _mirror_paths(self) -> tuple[str, str] | None:
         """The session's claim journal and mirror (:mod:`memhooks.session.claims`) when
-        it has a journal, or when this call is a read (a post-tool event) of a host whose
-        edits are told before they are made: the pre-tool edits that follow claim
-        without the state file (an agent reads a file before it edits it: Claude Code's
-        Edit refuses a file not read in the session). None otherwise — a session's calls
+        it has a journal, or when this call is a read (a post-tool event, a shell
+        command: Codex reads with ``sed``/``cat``) of a host whose edits are told
+        before they are made: the pre-tool edits that follow claim without the state
+        file (an agent reads a file before it edits it: Claude Code's Edit refuses a
+        file not read in the session). None otherwise — a session's calls
         before its first read pay nothing for it — for a state file kept elsewhere, and
         without ``fcntl``."""
-        from ..agents.base import POST_TOOL
+        from ..agents.base import POST_COMMAND, POST_TOOL
         from ..session.location import FILENAME
         from ..session.snapshot import claims_paths
 
@@ -494,7 +495,7 @@ class HookCall:
             return None
         paths = claims_paths(self.state_dir, sid)
         if os.path.exists(paths[0]) or (
-            self.event.event == POST_TOOL
+            self.event.event in (POST_TOOL, POST_COMMAND)
             and self.delivery.has_pre_tool
             and self.switch("MEMHOOKS_LINE_RECALL")
         ):
