@@ -64,12 +64,15 @@ class Ledger:
         ]
 
     def claimed(self, name: str) -> list[dict[str, object]]:
-        return [r for r in self.journal() if "ok" not in r and name in [i["item"] for i in r["i"]]]  # type: ignore[union-attr]
+        claims = [r for r in self.journal() if "i" in r]  # not confirmations, not the id line
+        return [r for r in claims if name in [i["item"] for i in r["i"]]]  # type: ignore[union-attr]
 
     def view(self) -> View:
         mirror = load_mirror(self.paths[1])
         assert mirror is not None
-        return View(mirror, peek(self.paths[0], int(mirror["folded"])), time.time())
+        found = peek(self.paths[0], str(mirror["folded"]))
+        assert found is not None
+        return View(mirror, found[1], time.time())
 
     def row(self, sql: str) -> list[tuple[object, ...]]:
         return self.state.read(sql, (SID,))
@@ -318,7 +321,7 @@ def test_a_torn_last_line_is_skipped_and_folds_cleanly(ledger: Ledger) -> None:
     edit.confirm()
     with open(ledger.paths[0], "ab") as journal:
         journal.write(b'{"e": 0, "at"')
-    assert len(peek(ledger.paths[0], 0)) == 2
+    assert len(peek(ledger.paths[0], None)[1]) == 2  # type: ignore[index]
     assert ledger.view().items == {"commit:aaa"} and ledger.view().tool_chars == 120
     assert ledger.edit().delivered() == {"commit:aaa"}
     session = ledger.sqlite()
@@ -343,3 +346,49 @@ def test_a_line_changed_by_hand_is_skipped_and_blocks_nothing(ledger: Ledger) ->
     assert ledger.edit().record_made("PreToolUse", "a.py", proposing("commit:ccc"), tool_time=True)
     session = ledger.sqlite()
     assert session.delivered() == {"commit:ccc"}
+
+
+def test_a_journal_emptied_or_made_again_is_read_from_its_start(ledger: Ledger) -> None:
+    # helper-138: the fold's offset named the inode, reused by a journal made again, and
+    # survived an emptied one: later claims sat below it, unseen, and came twice
+    first = ledger.edit()
+    first.record_made("PreToolUse", "a.py", proposing("commit:aaa"), tool_time=True)
+    first.confirm()
+    ledger.sqlite(hold=None)  # folds it
+    for remake in ("empty", "remove"):
+        if remake == "empty":
+            open(ledger.paths[0], "wb").close()
+        else:
+            os.unlink(ledger.paths[0])
+        ledger.sqlite(hold=None)  # the journal made again, with an id of its own
+        name = f"commit:{remake}"
+        edit = ledger.edit()
+        assert edit.record_made("PreToolUse", "a.py", proposing(name), tool_time=True) == {name}
+        edit.confirm()
+        assert name in ledger.sqlite(hold=None).delivered()
+        assert ledger.edit().record_made("PreToolUse", "a.py", proposing(name)) == set()
+    logged = [i["item"] for d in report.deliveries(ledger.state, SID) for i in d["items"]]
+    assert sorted(logged) == ["commit:aaa", "commit:empty", "commit:remove"]
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder"])
+def test_a_journal_that_cannot_be_used_sends_the_session_to_the_state_file(
+    ledger: Ledger, kind: str
+) -> None:
+    # helper-138: a FIFO in its place hung `memhooks sessions`; a journal that could not
+    # be opened failed every later call of the session instead of taking the state file
+    os.unlink(ledger.paths[0])
+    if kind == "fifo":
+        os.mkfifo(ledger.paths[0])
+    else:
+        os.mkdir(ledger.paths[0])
+    session = ledger.sqlite()
+    assert session.record("UserPromptSubmit", ".", [item("mem-1")], lambda claimed: 10) == {"mem-1"}
+    session.confirm()
+    assert not os.path.exists(ledger.paths[1])  # no mirror: the next edit takes the state file
+    assert (
+        open_edit(ledger.dir, ledger.path, SID, HOST, ledger.root, load(ledger.dir, HOST, SID, {}))
+        is None
+    )
+    assert [d["target"] for d in report.deliveries(ledger.state, SID)] == ["."]
+    assert report.sessions(ledger.state)[0]["deliveries"] == 1

@@ -35,6 +35,7 @@ not parse (torn by a crash) or holds another shape (changed by hand) is skipped.
 from __future__ import annotations
 
 import os
+import stat
 import time
 
 from .. import cachefile
@@ -61,18 +62,20 @@ def available() -> bool:
 
 
 class Journal:
-    """The session's journal, open and locked (``with``: released at the end). Raises
-    OSError when it cannot be opened, or TimeoutError when another call holds its lock
-    past ``deadline`` (monotonic seconds)."""
+    """The session's journal, open and locked (``with``: released at the end); ``ident``:
+    the id its first line gave it when it was made (a journal made again — removed,
+    emptied, swept — has another, so no offset kept for the old one is read in it).
+    Raises OSError when it cannot be opened (or is not a regular file: a FIFO in its
+    place never blocks a call), TimeoutError when another call holds its lock past
+    ``deadline`` (monotonic seconds)."""
 
-    __slots__ = ("fd", "folded", "path")
+    __slots__ = ("fd", "folded", "ident", "path")
 
     def __init__(self, path: str, deadline: float) -> None:
         self.path = path
-        self.folded = 0  # the offset past the last record folded into SQLite (fold)
+        self.folded = ""  # where the fold reached: "ident:offset" (mirror.fold)
         os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-        flags = os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC | os.O_NOFOLLOW
-        self.fd = os.open(path, flags, 0o600)
+        self.fd = _open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND)
         try:
             while True:
                 try:
@@ -82,6 +85,11 @@ class Journal:
                     if time.monotonic() >= deadline:
                         raise TimeoutError(f"the session's claim journal {path} stayed locked")
                     time.sleep(POLL_S)
+            self.ident = _ident(self.fd)
+            if not self.ident and not os.fstat(self.fd).st_size:  # made now, or emptied: its
+                # id first, under the lock (one whose first line is no id keeps "" as its id)
+                self.ident = os.urandom(8).hex()
+                os.write(self.fd, (dumps({"journal": self.ident}) + "\n").encode("utf-8"))
         except BaseException:
             os.close(self.fd)
             raise
@@ -92,9 +100,10 @@ class Journal:
     def __exit__(self, *exc: object) -> None:
         os.close(self.fd)  # the last descriptor of the open file: the flock goes with it
 
-    def records(self, start: int) -> tuple[list[dict[str, Any]], int]:
-        """The records past byte ``start`` and the offset after the last whole line."""
-        return _records(self.fd, start)
+    def records(self, kept: str | None) -> tuple[list[dict[str, Any]], str]:
+        """The records past ``kept`` (``"ident:offset"``: from its start when it names
+        another journal) and where they end, as ``kept`` says it."""
+        return _records(self.fd, kept, self.ident)
 
     def append(self, record: dict[str, object]) -> None:
         """Add ``record`` as a line of its own: after a line a crash left torn too."""
@@ -105,21 +114,42 @@ class Journal:
         os.write(self.fd, line)
 
 
-def _records(fd: int, start: int) -> tuple[list[dict[str, Any]], int]:
+def _open(path: str, flags: int) -> int:
+    """A descriptor of the regular file ``path`` (never through a symlink, never
+    waiting on a FIFO in its place). Raises OSError."""
+    fd = os.open(path, flags | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK, 0o600)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(f"not a regular file: {path}")
+    return fd
+
+
+def _ident(fd: int) -> str:
+    """The id the journal's first line gives it ("": none, it is empty)."""
+    head = os.pread(fd, 64, 0).partition(b"\n")[0]
+    try:
+        found: object = loads(head) if head.startswith(b"{") else None
+    except ValueError:
+        found = None
+    ident = found.get("journal") if isinstance(found, dict) else None
+    return ident if isinstance(ident, str) else ""
+
+
+def _records(fd: int, kept: str | None, ident: str) -> tuple[list[dict[str, Any]], str]:
     size = os.fstat(fd).st_size
-    if size <= start:
-        return [], start
-    data = os.pread(fd, size - start, start)
+    given, _, offset = (kept or "").partition(":")
+    start = min(int(offset), size) if given == ident and offset.isdigit() else 0
+    data = os.pread(fd, size - start, start) if size > start else b""
     whole = data.rfind(b"\n") + 1
-    found = []
+    found: list[dict[str, Any]] = []
     for line in data[:whole].splitlines():
         try:
             record = loads(line)
         except ValueError:
             continue  # torn by a crash: never confirmed, never counted
         if _valid(record):
-            found.append(record)
-    return found, start + whole
+            found.append(record)  # type: ignore[arg-type]  # a dict: _valid
+    return found, f"{ident}:{start + whole}"
 
 
 def _valid(record: object) -> bool:
@@ -202,16 +232,20 @@ class View:
         self.spent = self.tool_chars + spent_held
 
 
-def peek(path: str, start: int) -> list[dict[str, Any]]:
-    """The journal's records past byte ``start``, read without its lock (a view that the
-    claim checks again under it); none when it cannot be read."""
+def peek(
+    path: str, kept: str | None, *, write: bool = False
+) -> tuple[str, list[dict[str, Any]]] | None:
+    """``(the journal's id, its records past kept)`` read without its lock (a view the
+    claim checks again under it); None when it cannot be read — or, with ``write``,
+    written: a session whose journal cannot be used takes the state file."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW)
+        fd = _open(path, os.O_RDWR | os.O_APPEND if write else os.O_RDONLY)
     except OSError:
-        return []
+        return None
     try:
-        return _records(fd, start)[0]
+        ident = _ident(fd)
+        return ident, _records(fd, kept, ident)[0]
     except OSError:
-        return []
+        return None
     finally:
         os.close(fd)

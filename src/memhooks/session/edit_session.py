@@ -15,7 +15,6 @@ Only ``os``, :mod:`.claims` and ``fcntl`` load.
 
 from __future__ import annotations
 
-import os
 import time
 
 from . import keys
@@ -44,6 +43,7 @@ class EditSession:
         self,
         paths: tuple[str, str],
         mirror: dict[str, Any],
+        records: list[dict[str, Any]],
         snapshot: dict[str, Any],
         session_id: str,
         host: str,
@@ -61,7 +61,7 @@ class EditSession:
         self.deadline = 0.0
         self.pending_chars = 0
         self._holds = False
-        self._view = View(mirror, peek(self._journal_path, int(mirror["folded"])), time.time())
+        self._view = View(mirror, records, time.time())
         self.epoch = self._view.epoch
         self.tool_chars = self._view.tool_chars
         self._mine: set[str] = set()
@@ -159,14 +159,12 @@ class EditSession:
         """The ledger now, the journal locked: the mirror as it is now (a write of the
         state file may have left another since) and the journal past it."""
         mirror = load_mirror(self._mirror_path) or self._mirror
-        if mirror.get("state") != self._mirror.get("state") or not _same_journal(
-            self._journal_path, mirror
-        ):
+        if mirror.get("state") != self._mirror.get("state") or _ident(mirror) != journal.ident:
             raise OSError(
                 f"the memhooks state file was replaced while {self._journal_path} was read"
             )
         self._mirror = mirror
-        self._view = View(mirror, journal.records(int(mirror["folded"]))[0], time.time())
+        self._view = View(mirror, journal.records(str(mirror["folded"]))[0], time.time())
         return self._view
 
     def _claim(
@@ -211,19 +209,19 @@ def open_edit(
         mirror = load_mirror(paths[1])
         if mirror is None or mirror.get("key") != session_id:
             return None
-        if mirror.get("state") != identity(state_path) or not _same_journal(paths[0], mirror):
+        if mirror.get("state") != identity(state_path):
             return None
         if int(mirror["epoch"]) != int(snapshot["epoch"]):
             return None  # a compaction since: SQLite knows the new epoch's ledger
-        return EditSession(paths, mirror, snapshot, session_id, host, root)
+        # one this call can write, and the one the mirror folded (made again: SQLite's)
+        found = peek(paths[0], str(mirror["folded"]), write=True)
+        if found is None or found[0] != _ident(mirror):
+            return None
+        return EditSession(paths, mirror, found[1], snapshot, session_id, host, root)
     except (KeyError, TypeError, ValueError):
         return None
 
 
-def _same_journal(path: str, mirror: dict[str, Any]) -> bool:
-    """Whether the journal at ``path`` is the one ``mirror`` folded (its inode): one made
-    again since holds claims the mirror's offset does not point at."""
-    try:
-        return os.stat(path).st_ino == mirror.get("journal")
-    except OSError:
-        return False
+def _ident(mirror: dict[str, Any]) -> str:
+    """The id of the journal ``mirror`` folded (:class:`.claims.Journal`)."""
+    return str(mirror.get("folded")).partition(":")[0]

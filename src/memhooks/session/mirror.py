@@ -25,7 +25,7 @@ class Fold:
     the state file: the journal locked and folded in (:func:`fold`) on entry, the mirror
     written (:func:`mirror`) when the block ends without an exception, the lock let go
     either way. ``refresh=False``: a write that changes no ledger row (the session's
-    open) writes the mirror only when it folded something, or there is none."""
+    open) writes the mirror only when the fold moved, or there is none."""
 
     __slots__ = ("conn", "folded", "journal", "key", "now", "paths", "refresh", "state_path")
 
@@ -40,11 +40,17 @@ class Fold:
         refresh: bool = True,
     ) -> None:
         self.conn, self.key, self.paths, self.state_path = conn, key, paths, state_path
-        self.now, self.refresh, self.folded = now, refresh, 0
+        self.now, self.refresh, self.folded = now, refresh, False
         self.journal: Journal | None = None
 
     def __enter__(self) -> None:
-        journal = self.journal = Journal(self.paths[0], time.monotonic() + LOCK_S)
+        try:
+            journal = self.journal = Journal(self.paths[0], time.monotonic() + LOCK_S)
+        except TimeoutError:
+            raise
+        except OSError:  # no journal can be kept (a folder that takes no file, a FIFO):
+            _unlink(self.paths[1])  # no mirror either: the session's edits take the state file
+            return
         try:
             self.folded = fold(self.conn, journal, self.key, self.now)
         except BaseException:
@@ -52,7 +58,8 @@ class Fold:
             raise
 
     def __exit__(self, kind: object, *exc: object) -> None:
-        assert self.journal is not None
+        if self.journal is None:
+            return
         try:
             if kind is None and (self.refresh or self.folded or not os.path.exists(self.paths[1])):
                 mirror(self.conn, self.journal, self.key, self.paths[1], self.state_path, self.now)
@@ -60,19 +67,18 @@ class Fold:
             self.journal.__exit__()
 
 
-def fold(conn: sqlite3.Connection, journal: Journal, key: str, now: float) -> int:
-    """Write what the journal holds past the offset the state file keeps for session
-    ``key`` into its tables, as :class:`memhooks.session.record.Session` writes a
-    delivery and its confirmation, and keep the new offset — inside the caller's write
-    transaction, the journal locked. The offset is kept with the journal's inode: a
-    journal made again (swept with an idle session's files, removed by hand) is read
-    from its start. Returns how many records it folded."""
+def fold(conn: sqlite3.Connection, journal: Journal, key: str, now: float) -> bool:
+    """Write what the journal holds past where the state file keeps for session ``key``
+    into its tables, as :class:`memhooks.session.record.Session` writes a delivery and
+    its confirmation, and keep where it reached — inside the caller's write
+    transaction, the journal locked. That is kept with the journal's id
+    (:class:`.claims.Journal`): a journal made again (swept with an idle session's
+    files, removed or emptied by hand) is read from its start. Returns whether where it
+    reached moved (records folded, or a journal made again): the mirror must say so."""
     mark = "claims:" + key
-    inode = os.fstat(journal.fd).st_ino
     row = conn.execute("SELECT value FROM meta WHERE key = ?", (mark,)).fetchone()
-    kept, _, offset = str(row[0]).partition(":") if row is not None else ("", "", "")
-    start = int(offset) if kept == str(inode) and offset.isdigit() else 0
-    records, end = journal.records(start)
+    kept = str(row[0]) if row is not None else None
+    records, end = journal.records(kept)
     for record in records:
         if "ok" in record:
             until = float(record["ok"])
@@ -101,12 +107,13 @@ def fold(conn: sqlite3.Connection, journal: Journal, key: str, now: float) -> in
             [(key, record["e"], str(i["item"]), cursor.lastrowid, record["u"], now)
              for i in record["i"]],
         )  # fmt: skip
-    if row is None or end != start or kept != str(inode):
-        conn.execute(
-            "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (mark, f"{inode}:{end}")
-        )
+    latest = max((float(r["at"]) for r in records if "at" in r), default=None)
+    if latest is not None:  # an edit's hook call is the session's latest too (sessions list)
+        conn.execute("UPDATE sessions SET updated = max(updated, ?) WHERE key = ?", (latest, key))
+    if end != kept:
+        conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (mark, end))
     journal.folded = end
-    return len(records)
+    return end != kept
 
 
 def mirror(
@@ -133,11 +140,15 @@ def mirror(
         ).fetchall()
         made = dumps(
             {"v": VERSION, "key": key, "state": identity(state_path), "epoch": epoch,
-             "journal": os.fstat(journal.fd).st_ino, "folded": journal.folded, "tool_chars": tool_chars,
+             "folded": journal.folded, "tool_chars": tool_chars,
              "items": items, "held": [list(h) for h in held]}
         )  # fmt: skip
     if made is None or not cachefile.write(path, made, mode=0o700):
-        try:
-            os.unlink(path)
-        except OSError:
-            pass
+        _unlink(path)
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass

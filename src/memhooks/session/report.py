@@ -116,12 +116,10 @@ def unfolded(state: State, key: str) -> tuple[list[dict[str, Any]], list[float]]
     if not os.path.exists(journal):
         return [], []
     row = state.read("SELECT value FROM meta WHERE key = ?", ("claims:" + key,))
-    inode, _, offset = str(row[0][0]).partition(":") if row else ("", "", "")
-    try:
-        same = str(os.stat(journal).st_ino) == inode and offset.isdigit()
-    except OSError:
+    found = peek(journal, str(row[0][0]) if row else None)
+    if found is None:
         return [], []
-    records = peek(journal, int(offset) if same else 0)
+    records = found[1]
     confirmed = [float(r["ok"]) for r in records if "ok" in r]
     claims = [r for r in records if "ok" not in r]
     return [
