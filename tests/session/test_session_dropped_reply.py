@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from session_support import Agent, delivered
 
 from memhooks.hook.call import HOLD_S
@@ -136,3 +137,19 @@ def test_each_older_layout_of_the_state_file_has_its_migration() -> None:
     from memhooks.session import layout, state
 
     assert sorted(layout.MIGRATE) == list(range(1, state.VERSION))
+
+
+def test_a_reply_made_after_its_hold_lapsed_does_not_go_out(
+    agent: Agent, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # helper-138: a hook process stopped past its hold (SIGSTOP, a suspended laptop) still
+    # confirmed and sent what another call had told meanwhile: told twice, logged twice
+    from memhooks.hook import call, handle
+
+    monkeypatch.setattr(call, "HOLD_S", -60.0)  # what it holds has lapsed when it replies
+    late = handle(read_payload(agent, "billing/invoice.py"), agent="claude-code", env=agent.env,
+                  time_s=30.0, claim=lambda: True)  # fmt: skip
+    assert late.stdout == "" and "stopped past what its reply held; nothing added" in str(late.note)
+    assert deliveries(agent) == []
+    monkeypatch.setattr(call, "HOLD_S", HOLD_S)
+    assert delivered(agent.read("billing/invoice.py")) == ["billing-cents", "tax-rate"]

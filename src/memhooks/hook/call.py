@@ -698,11 +698,20 @@ class HookCall:
                     self._backend = exc
         return self._backend
 
-    def confirm(self) -> None:
+    def confirm(self) -> bool:
         """This call's reply goes out: what it recorded in the session's ledger stands
-        (:meth:`memhooks.session.record.Session.confirm`). Not called, the rows lapse."""
-        if self._session is not None:
-            self._session.confirm()
+        (:meth:`memhooks.session.record.Session.confirm`). Not called, the rows lapse.
+        False, confirming nothing, when they lapsed already: the process was stopped past
+        its hold (a suspended laptop, SIGSTOP), and another call may have told them since
+        — its reply must not go out (helper-138: told twice, and logged twice)."""
+        session = self._session
+        if session is None:
+            return True
+        hold = session.hold_until
+        if session.pending and hold is not None and time.time() >= hold:
+            return False
+        session.confirm()
+        return True
 
     def close(self) -> None:
         """Close what the call opened: the backend; the session's snapshot is left for

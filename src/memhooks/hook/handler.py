@@ -131,7 +131,10 @@ def handle(
         reply.add_note(capture(call))
         if claim is not None and not claim():
             return Reply(fallback)  # the deadline answered: what was held lapses
-        call.confirm()
+        if not call.confirm():
+            from .deadline import missed
+
+            return Reply(fallback, missed("stopped past what its reply held; nothing added"))
         return reply
     except Exception as exc:  # noqa: BLE001  fail open: the agent must go on whatever happened here
         return Reply(fallback, describe(exc))
