@@ -392,3 +392,60 @@ def test_a_journal_that_cannot_be_used_sends_the_session_to_the_state_file(
     )
     assert [d["target"] for d in report.deliveries(ledger.state, SID)] == ["."]
     assert report.sessions(ledger.state)[0]["deliveries"] == 1
+
+
+def _logged(ledger: Ledger) -> list[str]:
+    return sorted(str(i["item"]) for d in report.deliveries(ledger.state, SID) for i in d["items"])
+
+
+def test_a_journal_cut_short_loses_no_claim_and_folds_none_twice(ledger: Ledger) -> None:
+    # helper-139: cut below the kept offset (an earlier copy put back), the claims made
+    # after the cut lay below it: skipped by the edit's view and the fold, told twice
+    first = ledger.edit()
+    first.record_made("PreToolUse", "a.py", proposing("commit:aaa"), tool_time=True)
+    first.confirm()
+    ledger.sqlite(hold=None)  # folded: the kept offset is past that claim
+    head = Path(ledger.paths[0]).read_bytes().partition(b"\n")[0] + b"\n"
+    Path(ledger.paths[0]).write_bytes(head)  # cut back to its id line
+    assert (
+        open_edit(ledger.dir, ledger.path, SID, HOST, ledger.root, load(ledger.dir, HOST, SID, {}))
+        is None
+    )
+    assert ledger.sqlite(hold=None).delivered() == {"commit:aaa"}  # read again: nothing twice
+    again = ledger.edit()
+    assert again.record_made(
+        "PreToolUse", "a.py", proposing("commit:aaa", "commit:bbb"), tool_time=True
+    ) == {"commit:bbb"}
+    again.confirm()
+    assert ledger.sqlite(hold=None).delivered() == {"commit:aaa", "commit:bbb"}
+    assert ledger.edit().record_made("PreToolUse", "a.py", proposing("commit:bbb")) == set()
+    assert _logged(ledger) == ["commit:aaa", "commit:bbb"]
+    assert ledger.row("SELECT tool_chars FROM sessions WHERE key = ?") == [(240,)]
+
+
+def test_a_journal_read_again_from_its_start_writes_nothing_twice(ledger: Ledger) -> None:
+    # helper-139: a first line changed by hand sent the fold back to the start: the
+    # delivery was logged twice and its characters counted twice
+    edit = ledger.edit()
+    edit.record_made("PreToolUse", "a.py", proposing("commit:aaa"), tool_time=True)
+    edit.confirm()
+    ledger.sqlite(hold=None)
+    data = Path(ledger.paths[0]).read_bytes()
+    Path(ledger.paths[0]).write_bytes(b"#" + data[1:])  # no id any more
+    ledger.sqlite(hold=None)
+    assert _logged(ledger) == ["commit:aaa"]
+    assert ledger.row("SELECT tool_chars FROM sessions WHERE key = ?") == [(120,)]
+
+
+def test_a_confirmation_whose_held_rows_were_swept_still_stands(ledger: Ledger) -> None:
+    # folded while held, its rows swept once the hold lapsed (any session's open sweeps),
+    # then its confirmation folded: the claim stands, logged and counted once
+    edit = ledger.edit()
+    edit.record_made("PreToolUse", "a.py", proposing("commit:aaa"), tool_time=True)
+    ledger.sqlite(hold=None)  # folds the claim, held
+    edit.confirm()
+    ledger.state.write(lambda conn: conn.execute("DELETE FROM deliveries WHERE until IS NOT NULL"))
+    ledger.state.write(lambda conn: conn.execute("DELETE FROM delivered WHERE until IS NOT NULL"))
+    assert ledger.sqlite(hold=None).delivered() == {"commit:aaa"}
+    assert _logged(ledger) == ["commit:aaa"]
+    assert ledger.row("SELECT tool_chars FROM sessions WHERE key = ?") == [(120,)]

@@ -101,9 +101,16 @@ class Journal:
         os.close(self.fd)  # the last descriptor of the open file: the flock goes with it
 
     def records(self, kept: str | None) -> tuple[list[dict[str, Any]], str]:
-        """The records past ``kept`` (``"ident:offset"``: from its start when it names
-        another journal) and where they end, as ``kept`` says it."""
-        return _records(self.fd, kept, self.ident)
+        """The records past ``kept`` (``"ident:offset"``) and where they end, as ``kept``
+        says it: from the start when it names another journal, or an offset past the
+        end (the journal cut short since: what was appended after the cut lies below
+        it; folding is idempotent, :func:`memhooks.session.mirror.fold`)."""
+        return _records(self.fd, kept, self.ident)[:2]
+
+    def whole(self, kept: str | None) -> bool:
+        """Whether the journal still reaches ``kept``: not made again, not cut short —
+        a view of the ledger from a mirror that folded to there holds (an edit's)."""
+        return _records(self.fd, kept, self.ident)[2]
 
     def append(self, record: dict[str, object]) -> None:
         """Add ``record`` as a line of its own: after a line a crash left torn too."""
@@ -135,10 +142,13 @@ def _ident(fd: int) -> str:
     return ident if isinstance(ident, str) else ""
 
 
-def _records(fd: int, kept: str | None, ident: str) -> tuple[list[dict[str, Any]], str]:
+def _records(fd: int, kept: str | None, ident: str) -> tuple[list[dict[str, Any]], str, bool]:
+    """The records past ``kept``, where they end, and whether ``kept`` still held (the
+    same journal, an offset within it: else the records are all of them)."""
     size = os.fstat(fd).st_size
     given, _, offset = (kept or "").partition(":")
-    start = min(int(offset), size) if given == ident and offset.isdigit() else 0
+    holds = given == ident and offset.isdigit() and int(offset) <= size
+    start = int(offset) if holds else 0
     data = os.pread(fd, size - start, start) if size > start else b""
     whole = data.rfind(b"\n") + 1
     found: list[dict[str, Any]] = []
@@ -149,7 +159,7 @@ def _records(fd: int, kept: str | None, ident: str) -> tuple[list[dict[str, Any]
             continue  # torn by a crash: never confirmed, never counted
         if _valid(record):
             found.append(record)  # type: ignore[arg-type]  # a dict: _valid
-    return found, f"{ident}:{start + whole}"
+    return found, f"{ident}:{start + whole}", holds
 
 
 def _valid(record: object) -> bool:
@@ -237,14 +247,18 @@ def peek(
 ) -> tuple[str, list[dict[str, Any]]] | None:
     """``(the journal's id, its records past kept)`` read without its lock (a view the
     claim checks again under it); None when it cannot be read — or, with ``write``,
-    written: a session whose journal cannot be used takes the state file."""
+    written, or does not reach ``kept`` any more (made again, cut short): a session
+    whose journal cannot be used that way takes the state file."""
     try:
         fd = _open(path, os.O_RDWR | os.O_APPEND if write else os.O_RDONLY)
     except OSError:
         return None
     try:
         ident = _ident(fd)
-        return ident, _records(fd, kept, ident)[0]
+        records, _end, holds = _records(fd, kept, ident)
+        if write and not (holds and ident):  # one with no id of its own: the state file's
+            return None
+        return ident, records
     except OSError:
         return None
     finally:

@@ -159,9 +159,12 @@ class EditSession:
         """The ledger now, the journal locked: the mirror as it is now (a write of the
         state file may have left another since) and the journal past it."""
         mirror = load_mirror(self._mirror_path) or self._mirror
-        if mirror.get("state") != self._mirror.get("state") or _ident(mirror) != journal.ident:
+        if mirror.get("state") != self._mirror.get("state") or not journal.whole(
+            str(mirror["folded"])
+        ):
             raise OSError(
-                f"the memhooks state file was replaced while {self._journal_path} was read"
+                f"the session's ledger changed under {self._journal_path} while this edit"
+                " read it (its journal or state file made again, or cut short); nothing told"
             )
         self._mirror = mirror
         self._view = View(mirror, journal.records(str(mirror["folded"]))[0], time.time())
@@ -215,13 +218,8 @@ def open_edit(
             return None  # a compaction since: SQLite knows the new epoch's ledger
         # one this call can write, and the one the mirror folded (made again: SQLite's)
         found = peek(paths[0], str(mirror["folded"]), write=True)
-        if found is None or found[0] != _ident(mirror):
+        if found is None:
             return None
         return EditSession(paths, mirror, found[1], snapshot, session_id, host, root)
     except (KeyError, TypeError, ValueError):
         return None
-
-
-def _ident(mirror: dict[str, Any]) -> str:
-    """The id of the journal ``mirror`` folded (:class:`.claims.Journal`)."""
-    return str(mirror.get("folded")).partition(":")[0]

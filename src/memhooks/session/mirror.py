@@ -14,6 +14,7 @@ from .claims import VERSION, Journal, identity
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import sqlite3
+    from typing import Any
 
 #: Seconds a write of the state file waits for the journal (its holders hold it for a
 #: few file operations; past it the write fails as a busy state file does).
@@ -73,40 +74,33 @@ def fold(conn: sqlite3.Connection, journal: Journal, key: str, now: float) -> bo
     its confirmation, and keep where it reached — inside the caller's write
     transaction, the journal locked. That is kept with the journal's id
     (:class:`.claims.Journal`): a journal made again (swept with an idle session's
-    files, removed or emptied by hand) is read from its start. Returns whether where it
-    reached moved (records folded, or a journal made again): the mirror must say so."""
+    files, removed, emptied or cut short by hand) is read from its start, and folding
+    what was folded before writes nothing twice (:func:`_claimed`). A confirmation
+    whose held rows went meanwhile (the sweep takes lapsed holds) writes its claim
+    again, standing. Returns whether where it reached moved (records folded, or a
+    journal made again): the mirror must say so."""
     mark = "claims:" + key
     row = conn.execute("SELECT value FROM meta WHERE key = ?", (mark,)).fetchone()
     kept = str(row[0]) if row is not None else None
     records, end = journal.records(kept)
     for record in records:
-        if "ok" in record:
-            until = float(record["ok"])
-            for table in ("deliveries", "delivered"):
-                conn.execute(
-                    f"UPDATE {table} SET until = NULL WHERE key = ? AND until = ?", (key, until)
-                )
-            if record.get("c"):
-                conn.execute(
-                    "UPDATE sessions SET tool_chars = tool_chars + ? WHERE key = ?",
-                    (int(record["c"]), key),
-                )
+        if "ok" not in record:
+            _claimed(conn, key, record, record["u"], now)
             continue
-        cursor = conn.execute(
-            "INSERT INTO deliveries (key, epoch, at, native_event, target, chars, items, until,"
-            " tool) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (key, record["e"], record["at"], record["n"], record["t"], record["c"],
-             dumps(record["i"]), record["u"], int(bool(record.get("tool")))),
-        )  # fmt: skip
-        # a row that stands, or that another call still holds, is never replaced (only a
-        # lapsed hold is): the claim was checked against the ledger when it was made
-        conn.executemany(
-            "INSERT INTO delivered (key, epoch, item, delivery, until) VALUES (?, ?, ?, ?, ?)"
-            " ON CONFLICT (key, epoch, item) DO UPDATE SET delivery = excluded.delivery,"
-            " until = excluded.until WHERE delivered.until IS NOT NULL AND delivered.until <= ?",
-            [(key, record["e"], str(i["item"]), cursor.lastrowid, record["u"], now)
-             for i in record["i"]],
-        )  # fmt: skip
+        until = float(record["ok"])
+        changed = conn.execute(
+            "UPDATE deliveries SET until = NULL WHERE key = ? AND until = ?", (key, until)
+        ).rowcount
+        conn.execute("UPDATE delivered SET until = NULL WHERE key = ? AND until = ?", (key, until))
+        if not changed:  # its held rows went (swept once lapsed) before this was folded
+            whole = journal.records(None)[0]
+            claims = [r for r in whole if "i" in r and float(r["u"]) == until]
+            changed = sum(_claimed(conn, key, claim, None, now) for claim in claims)
+        if changed and record.get("c"):
+            conn.execute(
+                "UPDATE sessions SET tool_chars = tool_chars + ? WHERE key = ?",
+                (int(record["c"]), key),
+            )
     latest = max((float(r["at"]) for r in records if "at" in r), default=None)
     if latest is not None:  # an edit's hook call is the session's latest too (sessions list)
         conn.execute("UPDATE sessions SET updated = max(updated, ?) WHERE key = ?", (latest, key))
@@ -114,6 +108,34 @@ def fold(conn: sqlite3.Connection, journal: Journal, key: str, now: float) -> bo
         conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (mark, end))
     journal.folded = end
     return end != kept
+
+
+def _claimed(
+    conn: sqlite3.Connection, key: str, record: dict[str, Any], until: object, now: float
+) -> bool:
+    """Write the claim ``record`` as a delivery of session ``key`` and its items, held
+    ``until`` (None: standing) — once: a claim folded already (the same time, target
+    and size: a journal read again from its start) is not. Returns whether it wrote."""
+    if conn.execute(
+        "SELECT 1 FROM deliveries WHERE key = ? AND at = ? AND target = ? AND chars = ? LIMIT 1",
+        (key, record["at"], record["t"], record["c"]),
+    ).fetchone():
+        return False
+    cursor = conn.execute(
+        "INSERT INTO deliveries (key, epoch, at, native_event, target, chars, items, until,"
+        " tool) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (key, record["e"], record["at"], record["n"], record["t"], record["c"],
+         dumps(record["i"]), until, int(bool(record.get("tool")))),
+    )  # fmt: skip
+    # a row that stands, or that another call still holds, is never replaced (only a
+    # lapsed hold is): the claim was checked against the ledger when it was made
+    conn.executemany(
+        "INSERT INTO delivered (key, epoch, item, delivery, until) VALUES (?, ?, ?, ?, ?)"
+        " ON CONFLICT (key, epoch, item) DO UPDATE SET delivery = excluded.delivery,"
+        " until = excluded.until WHERE delivered.until IS NOT NULL AND delivered.until <= ?",
+        [(key, record["e"], str(i["item"]), cursor.lastrowid, until, now) for i in record["i"]],
+    )
+    return True
 
 
 def mirror(
