@@ -10,6 +10,7 @@ import time
 from .. import cachefile
 from ..fast.jsonfast import dumps
 from .claims import VERSION, Journal, identity
+from .record import log_delivery, stand
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ class Fold:
     either way. ``refresh=False``: a write that changes no ledger row (the session's
     open) writes the mirror only when the fold moved, or there is none."""
 
-    __slots__ = ("conn", "folded", "journal", "key", "now", "paths", "refresh", "state_path")
+    __slots__ = ("conn", "journal", "key", "moved", "now", "paths", "refresh", "state_path")
 
     def __init__(
         self,
@@ -41,7 +42,7 @@ class Fold:
         refresh: bool = True,
     ) -> None:
         self.conn, self.key, self.paths, self.state_path = conn, key, paths, state_path
-        self.now, self.refresh, self.folded = now, refresh, False
+        self.now, self.refresh, self.moved = now, refresh, False
         self.journal: Journal | None = None
 
     def __enter__(self) -> None:
@@ -53,7 +54,7 @@ class Fold:
             _unlink(self.paths[1])  # no mirror either: the session's edits take the state file
             return
         try:
-            self.folded = fold(self.conn, journal, self.key, self.now)
+            self.moved = fold(self.conn, journal, self.key, self.now)
         except BaseException:
             journal.__exit__()
             raise
@@ -62,7 +63,7 @@ class Fold:
         if self.journal is None:
             return
         try:
-            if kind is None and (self.refresh or self.folded or not os.path.exists(self.paths[1])):
+            if kind is None and (self.refresh or self.moved or not os.path.exists(self.paths[1])):
                 mirror(self.conn, self.journal, self.key, self.paths[1], self.state_path, self.now)
         finally:
             self.journal.__exit__()
@@ -83,17 +84,16 @@ def fold(conn: sqlite3.Connection, journal: Journal, key: str, now: float) -> bo
     row = conn.execute("SELECT value FROM meta WHERE key = ?", (mark,)).fetchone()
     kept = str(row[0]) if row is not None else None
     records, end = journal.records(kept)
+    whole: list[dict[str, Any]] | None = None  # every claim, read once when one is needed
     for record in records:
         if "ok" not in record:
             _claimed(conn, key, record, record["u"], now)
             continue
         until = float(record["ok"])
-        changed = conn.execute(
-            "UPDATE deliveries SET until = NULL WHERE key = ? AND until = ?", (key, until)
-        ).rowcount
-        conn.execute("UPDATE delivered SET until = NULL WHERE key = ? AND until = ?", (key, until))
+        changed = stand(conn, key, until, ("delivered", "deliveries"))
         if not changed:  # its held rows went (swept once lapsed) before this was folded
-            whole = journal.records(None)[0]
+            if whole is None:
+                whole = journal.records(None)[0]
             claims = [r for r in whole if "i" in r and float(r["u"]) == until]
             changed = sum(_claimed(conn, key, claim, None, now) for claim in claims)
         if changed and record.get("c"):
@@ -111,7 +111,7 @@ def fold(conn: sqlite3.Connection, journal: Journal, key: str, now: float) -> bo
 
 
 def _claimed(
-    conn: sqlite3.Connection, key: str, record: dict[str, Any], until: object, now: float
+    conn: sqlite3.Connection, key: str, record: dict[str, Any], until: float | None, now: float
 ) -> bool:
     """Write the claim ``record`` as a delivery of session ``key`` and its items, held
     ``until`` (None: standing) — once: a claim folded already (the same time, target
@@ -121,20 +121,8 @@ def _claimed(
         (key, record["at"], record["t"], record["c"]),
     ).fetchone():
         return False
-    cursor = conn.execute(
-        "INSERT INTO deliveries (key, epoch, at, native_event, target, chars, items, until,"
-        " tool) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (key, record["e"], record["at"], record["n"], record["t"], record["c"],
-         dumps(record["i"]), until, int(bool(record.get("tool")))),
-    )  # fmt: skip
-    # a row that stands, or that another call still holds, is never replaced (only a
-    # lapsed hold is): the claim was checked against the ledger when it was made
-    conn.executemany(
-        "INSERT INTO delivered (key, epoch, item, delivery, until) VALUES (?, ?, ?, ?, ?)"
-        " ON CONFLICT (key, epoch, item) DO UPDATE SET delivery = excluded.delivery,"
-        " until = excluded.until WHERE delivered.until IS NOT NULL AND delivered.until <= ?",
-        [(key, record["e"], str(i["item"]), cursor.lastrowid, until, now) for i in record["i"]],
-    )
+    log_delivery(conn, key, record["e"], record["at"], record["n"], record["t"], record["c"],
+                 record["i"], until, bool(record.get("tool")), now)  # fmt: skip
     return True
 
 

@@ -379,18 +379,8 @@ class Session:
             if not claimed:
                 return claimed, taken, 0, marked
             logged = [i for i in logged if str(i["item"]) in claimed]
-            cursor = conn.execute(
-                "INSERT INTO deliveries (key, epoch, at, native_event, target, chars, items,"
-                " until, tool) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (self.key, self.epoch, now, native_event, target, chars, dumps(logged), hold,
-                 int(tool_time)),
-            )  # fmt: skip
-            # REPLACE: an item another call held and never confirmed has lapsed
-            conn.executemany(
-                "INSERT OR REPLACE INTO delivered (key, epoch, item, delivery, until)"
-                " VALUES (?, ?, ?, ?, ?)",
-                [(self.key, self.epoch, item, cursor.lastrowid, hold) for item in sorted(claimed)],
-            )
+            log_delivery(conn, self.key, self.epoch, now, native_event, target, chars, logged,
+                         hold, tool_time, now)  # fmt: skip
             conn.execute(
                 "DELETE FROM deliveries WHERE key = ? AND id NOT IN (SELECT id FROM deliveries"
                 " WHERE key = ? ORDER BY id DESC LIMIT ?)",
@@ -463,10 +453,7 @@ class Session:
         chars, now = self.pending_chars, self.state.clock()
 
         def work(conn: sqlite3.Connection) -> None:
-            for table in ("served", "deliveries", "delivered"):
-                conn.execute(
-                    f"UPDATE {table} SET until = NULL WHERE key = ? AND until = ?", (self.key, hold)
-                )
+            stand(conn, self.key, hold, ("served", "deliveries", "delivered"))
             if chars:
                 conn.execute(
                     "UPDATE sessions SET tool_chars = tool_chars + ?, updated = ? WHERE key = ?",
@@ -519,6 +506,48 @@ class Session:
                 "UPDATE sessions SET ended = ?, updated = ? WHERE key = ?", (now, now, self.key)
             )
         )
+
+
+def log_delivery(
+    conn: sqlite3.Connection,
+    key: str,
+    epoch: int,
+    at: float,
+    native_event: str,
+    target: str,
+    chars: int,
+    items: list[dict[str, object]],
+    until: float | None,
+    tool: bool,
+    now: float,
+) -> None:
+    """Log one delivery of session ``key`` and claim its ``items`` in the ledger, held
+    ``until`` (None: standing), in the write on ``conn`` — :meth:`Session.record`'s and
+    a pre-tool edit's claim folded in from the journal (:func:`memhooks.session.mirror.fold`).
+    An item's row that stands, or that another call still holds, is never replaced (only
+    a hold that lapsed is): the caller checked the ledger when it made the claim."""
+    cursor = conn.execute(
+        "INSERT INTO deliveries (key, epoch, at, native_event, target, chars, items, until,"
+        " tool) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (key, epoch, at, native_event, target, chars, dumps(items), until, int(tool)),
+    )
+    conn.executemany(
+        "INSERT INTO delivered (key, epoch, item, delivery, until) VALUES (?, ?, ?, ?, ?)"
+        " ON CONFLICT (key, epoch, item) DO UPDATE SET delivery = excluded.delivery,"
+        " until = excluded.until WHERE delivered.until IS NOT NULL AND delivered.until <= ?",
+        [(key, epoch, str(i["item"]), cursor.lastrowid, until, now) for i in items],
+    )
+
+
+def stand(conn: sqlite3.Connection, key: str, hold: float, tables: tuple[str, ...]) -> int:
+    """Make session ``key``'s rows of ``tables`` held until ``hold`` stand (their call's
+    reply went out); returns how many rows of the last table changed."""
+    changed = 0
+    for table in tables:
+        changed = conn.execute(
+            f"UPDATE {table} SET until = NULL WHERE key = ? AND until = ?", (key, hold)
+        ).rowcount
+    return changed
 
 
 def _unless_taken(
