@@ -32,6 +32,7 @@ from .reply import coded
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
+    from typing import Any
 
     from ..agents.base import NormalizedEvent
     from ..agents.delivery import Delivery
@@ -93,6 +94,7 @@ class HookCall:
         "_identity",
         "_root",
         "_session",
+        "_snapshot",
         "_state",
         "_state_dir",
         "_store_choice",
@@ -147,6 +149,7 @@ class HookCall:
         self._state_dir: str | None = None
         self._session: Session | EditSession | None = None
         self._edit: EditSession | None | bool = None  # None: not asked yet; False: none
+        self._snapshot: dict[str, Any] | None | bool = False  # False: not read yet
         self._capture: tuple[str, bool] | None = None
         self._store_ready: bool | None = None
         self._store_choice: tuple[tuple[str, str | None] | None] | None = None
@@ -423,10 +426,9 @@ class HookCall:
                 if os.path.exists(claims_paths(self.state_dir, sid)[1]) and nothing_named(self):
                     from ..session.edit_session import open_edit
                     from ..session.location import FILENAME
-                    from ..session.snapshot import load
 
                     state_path = os.path.join(self.state_dir, FILENAME)
-                    snapshot = load(self.state_dir, self.host, sid, self.env)
+                    snapshot = self.snapshot()
                     self._edit = (
                         open_edit(self.state_dir, state_path, sid, self.host, self.root, snapshot)
                         or False
@@ -474,6 +476,17 @@ class HookCall:
                 self._session.touch([(path, kind, "read") for path, kind in logged])
         # a pre-tool edit's EditSession answers what such a call asks of a Session
         return self._session  # type: ignore[return-value]
+
+    def snapshot(self) -> dict[str, Any] | None:
+        """The session's snapshot (:func:`memhooks.session.snapshot.load`; None: none, or
+        no session id) as this call found it: read once, however many of its steps ask
+        (the pre-tool shortcut, the journal's session, the names' check, the close)."""
+        if self._snapshot is False:
+            from ..session.snapshot import load
+
+            sid = self.event.session_id
+            self._snapshot = load(self.state_dir, self.host, sid, self.env) if sid else None
+        return self._snapshot  # type: ignore[return-value]
 
     def _mirror_paths(self) -> tuple[str, str] | None:
         """The session's claim journal and mirror (:mod:`memhooks.session.claims`) when

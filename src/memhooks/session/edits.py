@@ -20,7 +20,6 @@ from __future__ import annotations
 import os
 
 from ..fast import caught
-from .snapshot import load
 from .storestate import current, keep, still, store_state
 
 TYPE_CHECKING = False
@@ -48,12 +47,13 @@ if TYPE_CHECKING:
         def project(self) -> str: ...
         @property
         def store_choice(self) -> tuple[str, str | None] | None: ...
+        def snapshot(self) -> dict[str, Any] | None: ...
 
 
 def _load(call: Call) -> dict[str, Any] | None:
-    """The snapshot of ``call``'s session (:func:`.snapshot.load`; None: no session id)."""
-    sid = call.event.session_id
-    return load(call.state_dir, call.host, sid, call.env) if sid else None
+    """The snapshot of ``call``'s session (:func:`.snapshot.load`; None: no session id),
+    read once a call (:meth:`memhooks.hook.call.HookCall.snapshot`)."""
+    return call.snapshot()
 
 
 def edit_settled(call: Call, sure: Callable[[str, frozenset[str], str | None], bool]) -> bool:
