@@ -9,8 +9,8 @@ import time
 
 from .. import cachefile
 from ..fast.jsonfast import dumps
-from .claims import VERSION, Journal, identity
-from .record import log_delivery, stand
+from .claims import STALE, VERSION, Journal, identity
+from .rows import log_delivery, stand
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -48,8 +48,6 @@ class Fold:
     def __enter__(self) -> None:
         try:
             journal = self.journal = Journal(self.paths[0], time.monotonic() + LOCK_S)
-        except TimeoutError:
-            raise
         except OSError:  # no journal can be kept (a folder that takes no file, a FIFO):
             _unlink(self.paths[1])  # no mirror either: the session's edits take the state file
             return
@@ -153,12 +151,14 @@ def mirror(
              "folded": journal.folded, "tool_chars": tool_chars,
              "items": items, "held": [list(h) for h in held]}
         )  # fmt: skip
-    if made is None or not cachefile.write(path, made, mode=0o700):
-        _unlink(path)
+    written = made is not None and cachefile.write(path, made, mode=0o700)
+    if not written and not _unlink(path) and os.path.lexists(path):
+        journal.append(STALE)  # a mirror that stays, out of date: no edit trusts it
 
 
-def _unlink(path: str) -> None:
+def _unlink(path: str) -> bool:
     try:
         os.unlink(path)
     except OSError:
-        pass
+        return False
+    return True
