@@ -449,3 +449,54 @@ def test_a_confirmation_whose_held_rows_were_swept_still_stands(ledger: Ledger) 
     assert ledger.sqlite(hold=None).delivered() == {"commit:aaa"}
     assert _logged(ledger) == ["commit:aaa"]
     assert ledger.row("SELECT tool_chars FROM sessions WHERE key = ?") == [(120,)]
+
+
+def test_a_mirror_that_can_be_neither_written_nor_removed_is_not_trusted(
+    ledger: Ledger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # helper-140: a sessions/ folder that takes no file kept the old mirror; the edits
+    # trusted it and told again what a prompt had just delivered through the state file
+    from memhooks.session import mirror
+
+    monkeypatch.setattr(mirror.cachefile, "write", lambda *a, **k: False)
+    monkeypatch.setattr(mirror, "_unlink", lambda path: False)
+    session = ledger.sqlite()
+    assert session.record("UserPromptSubmit", ".", [item("commit:aaa")], lambda c: 10)
+    session.confirm()
+    assert os.path.exists(ledger.paths[1])  # the stale mirror stays
+    snapshot = load(ledger.dir, HOST, SID, {})
+    assert open_edit(ledger.dir, ledger.path, SID, HOST, ledger.root, snapshot) is None
+    monkeypatch.undo()
+    ledger.sqlite(hold=None)  # the folder takes files again: a mirror past the mark
+    assert ledger.edit().delivered() == {"commit:aaa"}
+
+
+@pytest.mark.parametrize("items", ["[]", "null", '"x"', "3"])
+def test_a_mirror_of_another_shape_sends_the_edit_to_the_state_file(
+    ledger: Ledger, items: str
+) -> None:
+    # helper-140: "items" not an object raised AttributeError (MH042) at every edit
+    data = json.loads(Path(ledger.paths[1]).read_text())
+    Path(ledger.paths[1]).write_text(json.dumps(data)[:-1] + f', "items": {items}}}')
+    assert load_mirror(ledger.paths[1]) is None
+    assert (
+        open_edit(ledger.dir, ledger.path, SID, HOST, ledger.root, load(ledger.dir, HOST, SID, {}))
+        is None
+    )
+
+
+def test_a_journal_locked_too_long_is_a_coded_store_error(ledger: Ledger) -> None:
+    # helper-140: a lock held past the wait was an unforeseen TimeoutError (MH042)
+    import fcntl
+
+    from memhooks.errors import StoreError, code_of
+    from memhooks.session.claims import Journal
+
+    holder = os.open(ledger.paths[0], os.O_RDWR)
+    fcntl.flock(holder, fcntl.LOCK_EX)
+    try:
+        with pytest.raises(StoreError) as caught:
+            Journal(ledger.paths[0], time.monotonic() + 0.05)
+        assert code_of(caught.value) == "MH037" and "stayed locked" in str(caught.value)
+    finally:
+        os.close(holder)

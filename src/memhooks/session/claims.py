@@ -66,8 +66,8 @@ class Journal:
     the id its first line gave it when it was made (a journal made again — removed,
     emptied, swept — has another, so no offset kept for the old one is read in it).
     Raises OSError when it cannot be opened (or is not a regular file: a FIFO in its
-    place never blocks a call), TimeoutError when another call holds its lock past
-    ``deadline`` (monotonic seconds)."""
+    place never blocks a call), :class:`~memhooks.errors.StoreError` (MH037) when another
+    call holds its lock past ``deadline`` (monotonic seconds)."""
 
     __slots__ = ("fd", "folded", "ident", "path")
 
@@ -83,7 +83,14 @@ class Journal:
                     break
                 except (BlockingIOError, InterruptedError):
                     if time.monotonic() >= deadline:
-                        raise TimeoutError(f"the session's claim journal {path} stayed locked")
+                        from ..errors import StoreError  # to raise only
+
+                        raise StoreError(
+                            f"the session's claim journal {path} stayed locked by another"
+                            " memhooks process; if none is running, remove the file"
+                            " (its claims not yet folded come again)",
+                            path,
+                        )
                     time.sleep(POLL_S)
             self.ident = _ident(self.fd)
             if not self.ident and not os.fstat(self.fd).st_size:  # made now, or emptied: its
@@ -142,9 +149,15 @@ def _ident(fd: int) -> str:
     return ident if isinstance(ident, str) else ""
 
 
+#: The line a write of the state file appends when it could neither write the mirror nor
+#: remove it (a ``sessions/`` folder that takes no file): the mirror before it is stale.
+STALE: dict[str, object] = {"stale": 1}
+
+
 def _records(fd: int, kept: str | None, ident: str) -> tuple[list[dict[str, Any]], str, bool]:
     """The records past ``kept``, where they end, and whether ``kept`` still held (the
-    same journal, an offset within it: else the records are all of them)."""
+    same journal, an offset within it — else the records are all of them — and no
+    :data:`STALE` line past it)."""
     size = os.fstat(fd).st_size
     given, _, offset = (kept or "").partition(":")
     holds = given == ident and offset.isdigit() and int(offset) <= size
@@ -157,7 +170,9 @@ def _records(fd: int, kept: str | None, ident: str) -> tuple[list[dict[str, Any]
             record = loads(line)
         except ValueError:
             continue  # torn by a crash: never confirmed, never counted
-        if _valid(record):
+        if record == STALE:
+            holds = False
+        elif _valid(record):
             found.append(record)  # type: ignore[arg-type]  # a dict: _valid
     return found, f"{ident}:{start + whole}", holds
 
@@ -189,7 +204,17 @@ def load_mirror(path: str) -> dict[str, Any] | None:
         data = loads(cachefile.read(path))
     except (OSError, ValueError):
         return None
-    return data if isinstance(data, dict) and data.get("v") == VERSION else None
+    if not isinstance(data, dict) or data.get("v") != VERSION:
+        return None
+    shaped = (
+        isinstance(data.get("epoch"), int)
+        and isinstance(data.get("tool_chars"), int)
+        and isinstance(data.get("folded"), str)
+        and isinstance(data.get("items"), dict)
+        and isinstance(data.get("held"), list)
+        and all(isinstance(h, list) and len(h) == 2 for h in data["held"])
+    )
+    return data if shaped else None  # one changed by hand: the state file writes another
 
 
 def identity(state_path: str) -> list[int] | None:
